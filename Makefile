@@ -1,0 +1,63 @@
+# kiln — the two commands: `make demo` and `make test`. Everything else is a convenience.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+KILN := $(BUILD)/tools/kiln/kiln
+
+.PHONY: all setup build test test-fast test-asan test-tsan demo bench fuzz format golden-update install clean
+
+all: build
+
+setup:
+	@sh scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) -DKILN_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS)
+
+# Every test through CTest, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then
+# the threaded ones under ThreadSanitizer.
+test: test-fast test-asan test-tsan
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-asan: setup
+	@cmake -S . -B $(ASAN_BUILD) -DKILN_WERROR=ON -DCMAKE_BUILD_TYPE=Debug \
+	       -DKILN_SANITIZE=address,undefined -DKILN_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_BUILD) -j$(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    ctest --output-on-failure -j$(JOBS)
+
+test-tsan: setup
+	@cmake -S . -B $(TSAN_BUILD) -DKILN_WERROR=ON -DCMAKE_BUILD_TYPE=Debug \
+	       -DKILN_SANITIZE=thread -DKILN_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(TSAN_BUILD) -j$(JOBS)
+	cd $(TSAN_BUILD) && ctest --output-on-failure -j$(JOBS) -L threaded
+
+demo: build
+	@$(BUILD)/examples/kiln_gen_examples examples/assets
+	@cd examples && ../$(KILN) import --all
+	@cd examples && ../$(KILN) report
+
+bench: build
+	@sh bench/run.sh $(BUILD)
+
+# Bounded libFuzzer run of every target (FUZZ_SECONDS each), as CI does.
+fuzz: setup
+	@sh scripts/fuzz.sh $${FUZZ_SECONDS:-60}
+
+format:
+	@clang-format -i $$(git ls-files '*.c' '*.h')
+
+golden-update: build
+	@KILN_GOLDEN_UPDATE=1 $(BUILD)/tests/ktx2/test_ktx2 >/dev/null || true
+	@git diff --stat tests/golden
+
+install: build
+	@cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz

@@ -1,0 +1,89 @@
+/* kiln.h — the cook side of kiln: projects of source assets imported into a content-addressed
+ * cache of GPU-ready data.
+ *
+ * A project has an asset root (sources and their .meta settings), an output folder and a cache
+ * folder. kiln writes only inside the project folder and the output folder. Results of import,
+ * reimport, report and gc come back as JSON documents (UTF-8, the same documents `kiln ... --json`
+ * prints; their schemas are in docs/schemas/), so every language can read them with the JSON
+ * library it already has. */
+#ifndef KILN_H
+#define KILN_H
+
+#include "kiln/kiln_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kiln_project kiln_project;
+
+typedef struct kiln_log_hook {
+    /* level: 0 error, 1 warning, 2 info, 3 debug. NULL fn = silent. Called from any thread. */
+    void (*fn)(void *user, int level, const char *message);
+    void *user;
+    int max_level;  /* messages above it are dropped; 0 with fn set means warnings too (1) */
+} kiln_log_hook;
+
+typedef struct kiln_project_opts {
+    uint32_t struct_size;   /* sizeof(kiln_project_opts); 0 is taken as the current size */
+    const char *project_dir;/* NULL = the current folder */
+    const char *root;       /* asset root; NULL = <project_dir>/assets */
+    const char *out;        /* output folder; NULL = <project_dir>/.kiln */
+    const char *cache;      /* cache folder; NULL = <out>/cache; must lie in project_dir or out */
+    const char *platform;   /* settings overrides "platforms.<name>"; NULL = none */
+    uint32_t jobs;          /* worker threads; 0 = one per CPU */
+    bool progress;          /* draw a progress bar on stderr when it is a terminal */
+    kiln_log_hook log;
+    kiln_allocator allocator;
+} kiln_project_opts;
+
+/* Opens a project: resolves and checks the folders (the cache and output folders must lie inside
+ * the project or output folder: KILN_E_OUTPUT_REFUSED), creates nothing yet. The root must exist
+ * (KILN_E_ASSET_IO). Free with kiln_project_close. */
+KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_project **out,
+                                       kiln_error *err);
+KILN_API void kiln_project_close(kiln_project *p);   /* NULL is a no-op */
+
+enum {
+    KILN_IMPORT_ALL = 1u << 0,    /* every asset under the root; paths are ignored */
+    KILN_IMPORT_FORCE = 1u << 1,  /* process again even when cached; report whether equal */
+};
+
+/* Imports assets (paths relative to the current folder or absolute, inside the root). A cached
+ * result is returned without processing. *result_json (free with kiln_string_free) is the import
+ * document: one record per asset, totals, failures. Return: KILN_OK when every asset imported;
+ * with one path, that asset's error; with several paths or ALL, the first failure's code — the
+ * rest are still imported and listed in the document. */
+KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *paths, size_t count,
+                                         uint32_t flags, char **result_json, kiln_error *err);
+
+/* Writes settings into the asset's .meta (validated first; the GUID and other fields kept) and
+ * imports it again. settings_json: a patch shaped like the .meta "import" object, or NULL;
+ * assignments: "texture.format=rgba8" strings (may be NULL/0). Document: the import record plus
+ * "unchanged" (whether the output equals the entry imported before). */
+KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
+                                           const char *settings_json,
+                                           const char *const *assignments,
+                                           size_t assignment_count, char **result_json,
+                                           kiln_error *err);
+
+/* The state of every asset (up_to_date, stale, not_imported, invalid, unsupported), keys,
+ * outputs, totals and the cache size. Processes and writes nothing. */
+KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, kiln_error *err);
+
+/* Writes a .meta with a fresh GUID beside each given source that has none (all sources with
+ * KILN_IMPORT_ALL). Document: the files written. */
+KILN_API kiln_result kiln_project_meta(kiln_project *p, const char *const *paths, size_t count,
+                                       uint32_t flags, char **result_json, kiln_error *err);
+
+/* Removes cache entries no asset record points to, then least-recently-used entries until the
+ * cache is at most max_size bytes (0 = no limit). Document: what was removed and freed. */
+KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **result_json,
+                                   kiln_error *err);
+
+KILN_API void kiln_string_free(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

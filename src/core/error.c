@@ -1,0 +1,97 @@
+/* error.c — the caller-owned error record and the stable names of result codes. */
+#include "core/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const result_names[] = {
+    "OK",
+    "E_IMPORT_UNSUPPORTED",
+    "E_IMPORT_SETTINGS",
+    "E_IMPORT_FAILED",
+    "E_ASSET_IO",
+    "E_OUTPUT_REFUSED",
+    "E_FORMAT_VERSION",
+    "E_OUT_OF_MEMORY",
+    "E_LIMIT",
+    "E_CACHE_CORRUPT",
+    "E_FORMAT_INVALID",
+    "E_USAGE",
+    "E_INTERNAL",
+};
+
+KILN_API const char *kiln_result_name(kiln_result r)
+{
+    if ((unsigned)r >= sizeof result_names / sizeof result_names[0]) return "E_UNKNOWN";
+    return result_names[r];
+}
+
+KILN_API uint32_t kiln_version(void) { return KILN_VERSION_NUMBER; }
+
+void kiln_error_clear(kiln_error *err)
+{
+    if (!err) return;
+    err->code = KILN_OK;
+    err->message[0] = '\0';
+    err->path[0] = '\0';
+    err->offset = UINT64_MAX;
+    err->json_pointer[0] = '\0';
+}
+
+kiln_result kiln_error_setv(kiln_error *err, kiln_result code, const char *fmt, va_list ap)
+{
+    if (!err) return code;
+    kiln_error_clear(err);
+    err->code = code;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    return code;
+}
+
+kiln_result kiln_error_set(kiln_error *err, kiln_result code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kiln_error_setv(err, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static void copy_field(char *dst, size_t dst_size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= dst_size) n = dst_size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+void kiln_error_at_path(kiln_error *err, const char *path)
+{
+    if (err && path) copy_field(err->path, sizeof err->path, path);
+}
+
+void kiln_error_at_offset(kiln_error *err, uint64_t offset)
+{
+    if (err) err->offset = offset;
+}
+
+void kiln_error_at_pointer(kiln_error *err, const char *json_pointer)
+{
+    if (err && json_pointer) copy_field(err->json_pointer, sizeof err->json_pointer, json_pointer);
+}
+
+void kiln_error_prefix(kiln_error *err, const char *fmt, ...)
+{
+    if (!err) return;
+    char prefix[256], old[sizeof err->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    memcpy(old, err->message, sizeof old);
+    size_t pn = strlen(prefix), on = strlen(old), cap = sizeof err->message - 1;
+    if (pn > cap) pn = cap;
+    if (on > cap - pn) on = cap - pn; /* cut the end of the old message, keep the context */
+    memcpy(err->message, prefix, pn);
+    memcpy(err->message + pn, old, on);
+    err->message[pn + on] = '\0';
+}

@@ -1,0 +1,60 @@
+/* cache.h — the content-addressed cache: entries under objects/<key[0..2]>/<key>/ holding the
+ * outputs and manifest.json, asset records under assets/<guid>.json, and garbage collection.
+ * docs/cache.md describes the layout and the rules that keep it safe under crashes and
+ * concurrent writers. */
+#ifndef KILN_PIPELINE_CACHE_H
+#define KILN_PIPELINE_CACHE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/hash.h"
+#include "pipeline/project.h"
+
+#define KILN_MANIFEST_VERSION 1
+
+/* One output file of an entry, in memory before publishing. */
+typedef struct kiln_output {
+    const char *label;     /* "texture" */
+    const char *file;      /* "texture.ktx2": a plain file name */
+    const uint8_t *data;
+    size_t size;
+} kiln_output;
+
+/* <cache>/objects/<key[0..2]>/<key> */
+void kiln_cache_entry_dir(const kiln_project *p, const char *key, char out[KILN_PATH_MAX]);
+
+/* Reads and checks an entry: manifest.json parses, is of this manifest version and key, and every
+ * output it lists exists with the recorded size (deep: with the recorded SHA-256 too). Returns the
+ * manifest (new reference) when whole, NULL when absent or not whole. */
+json_t *kiln_cache_entry_load(const kiln_project *p, const char *key, bool deep);
+
+/* Writes outputs + manifest into a private temporary folder under <cache>/tmp and renames it into
+ * place. If a whole entry is already there (another process won), ours is dropped and
+ * *already_present set; a folder without a whole manifest is moved aside and replaced.
+ * manifest is borrowed; "outputs" is filled in here from the outputs. */
+kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *manifest,
+                                     const kiln_output *outputs, size_t output_count,
+                                     bool *already_present, kiln_error *err);
+
+/* Compares in-memory outputs with an entry's files byte for byte. */
+bool kiln_cache_entry_equals(const kiln_project *p, const char *key, const kiln_output *outputs,
+                             size_t output_count);
+
+/* Marks an entry used now (its folder's mtime), for least-recently-used collection. */
+void kiln_cache_entry_touch(const kiln_project *p, const char *key);
+
+/* <cache>/assets/<guid>.json: the entry an asset was last imported to, with the stat data that
+ * lets report and import skip re-reading unchanged sources. NULL when absent or unreadable. */
+json_t *kiln_cache_record_load(const kiln_project *p, const char *guid);
+kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const json_t *record,
+                                    kiln_error *err);
+
+/* Creates <cache>/objects, assets and tmp. */
+kiln_result kiln_cache_prepare(kiln_project *p, kiln_error *err);
+
+/* Total bytes of the files under the cache folder. */
+uint64_t kiln_cache_size(const kiln_project *p);
+
+#endif

@@ -1,0 +1,31 @@
+/* cook.h — cooking one source into its outputs in memory: the step between the database (which
+ * knows files and settings) and the cache (which stores bytes). One function per asset kind. */
+#ifndef KILN_PIPELINE_COOK_H
+#define KILN_PIPELINE_COOK_H
+
+#include <jansson.h>
+
+#include "pipeline/cache.h"
+#include "pipeline/database.h"
+
+#define KILN_COOK_MAX_OUTPUTS 8
+
+typedef struct kiln_cooked {
+    kiln_output outputs[KILN_COOK_MAX_OUTPUTS];
+    size_t output_count;
+    uint8_t *owned[KILN_COOK_MAX_OUTPUTS];   /* buffers behind outputs, freed by kiln_cooked_free */
+    size_t owned_capacity[KILN_COOK_MAX_OUTPUTS];
+    json_t *summary;    /* what was made: sizes, formats ... (object) */
+    json_t *warnings;   /* strings (array) */
+} kiln_cooked;
+
+/* Cooks an asset from its source bytes (borrowed). On error *out is empty. */
+kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
+                      kiln_cooked *out, kiln_error *err);
+void kiln_cooked_free(kiln_project *p, kiln_cooked *c);
+
+/* The kinds. */
+kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
+                              size_t size, kiln_cooked *out, kiln_error *err);
+
+#endif

@@ -1,0 +1,108 @@
+/* cook_texture.c — an image source becomes texture.ktx2: decode (import/image), levels
+ * (process/texture), KTX2 (format/ktx2_write). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "format/ktx2_write.h"
+#include "import/image.h"
+#include "pipeline/cook.h"
+#include "process/texture.h"
+
+static const char *pixel_type_name(kiln_pixel_type t)
+{
+    switch (t) {
+    case KILN_PIXEL_U8: return "u8";
+    case KILN_PIXEL_U16: return "u16";
+    default: return "f32";
+    }
+}
+
+static json_t *summary_json(const kiln_texture_levels *t, size_t file_size,
+                            const kiln_texture_settings *s)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "width", json_integer(t->width));
+    json_object_set_new(j, "height", json_integer(t->height));
+    json_object_set_new(j, "levels", json_integer(t->level_count));
+    json_object_set_new(j, "format", json_string(kiln_texture_format_name(t->format)));
+    json_object_set_new(j, "vk_format", json_integer(t->vk_format));
+    json_object_set_new(j, "srgb", json_boolean(t->srgb));
+    json_object_set_new(j, "normal_map", json_boolean(t->normal_map));
+    json_object_set_new(j, "has_alpha", json_boolean(t->has_alpha));
+    json_object_set_new(j, "supercompression",
+                        json_string(s->supercompression == KILN_SUPERCOMPRESSION_ZSTD ? "zstd" : "none"));
+    json_object_set_new(j, "file_size", json_integer((json_int_t)file_size));
+    json_t *src = json_object();
+    json_object_set_new(src, "format", json_string(kiln_image_format_name(t->source_format)));
+    json_object_set_new(src, "width", json_integer(t->source_width));
+    json_object_set_new(src, "height", json_integer(t->source_height));
+    json_object_set_new(src, "type", json_string(pixel_type_name(t->source_type)));
+    json_object_set_new(j, "source", src);
+    return j;
+}
+
+kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
+                              size_t size, kiln_cooked *out, kiln_error *err)
+{
+    const kiln_texture_settings *s = &a->settings.texture;
+    kiln_image_opts io = {0};
+    io.allocator = p->allocator;
+    io.name_hint = a->rel;
+    kiln_image img;
+    kiln_result r = kiln_image_decode(source, size, &io, &img, err);
+    if (r != KILN_OK) {
+        kiln_error_prefix(err, "%s: ", a->rel);
+        kiln_error_at_path(err, a->rel);
+        return r;
+    }
+    kiln_texture_levels t;
+    r = kiln_texture_build(&img, s, &p->allocator, &t, err);
+    kiln_image_free(&img);
+    if (r != KILN_OK) {
+        kiln_error_prefix(err, "%s: ", a->rel);
+        return r;
+    }
+    kiln_ktx2_write_desc d = {0};
+    d.vk_format = t.vk_format;
+    d.width = t.width;
+    d.height = t.height;
+    d.level_count = t.level_count;
+    for (uint32_t i = 0; i < t.level_count; i++) {
+        d.levels[i].data = t.levels[i].data;
+        d.levels[i].size = t.levels[i].size;
+    }
+    d.supercompression = s->supercompression == KILN_SUPERCOMPRESSION_ZSTD
+                             ? KILN_KTX2_SUPERCOMPRESSION_ZSTD
+                             : KILN_KTX2_SUPERCOMPRESSION_NONE;
+    kiln_buf b;
+    kiln_buf_init(&b, &p->allocator);
+    r = kiln_ktx2_write(&d, &b, err);
+    if (r != KILN_OK) {
+        kiln_buf_free(&b);
+        kiln_texture_levels_free(&t);
+        kiln_error_prefix(err, "%s: ", a->rel);
+        return r;
+    }
+    out->warnings = json_array();
+    if (t.width != t.source_width || t.height != t.source_height) {
+        char w[160];
+        snprintf(w, sizeof w, "resized from %ux%u to %ux%u to fit max_size %u", t.source_width,
+                 t.source_height, t.width, t.height, s->max_size);
+        json_array_append_new(out->warnings, json_string(w));
+    }
+    if (t.source_type == KILN_PIXEL_U16 && t.format == KILN_TEXFMT_RGBA8)
+        json_array_append_new(out->warnings,
+                              json_string("16-bit source stored with 8 bits per channel (rgba8)"));
+    size_t file_size, cap;
+    uint8_t *bytes = kiln_buf_detach(&b, &file_size, &cap);
+    out->summary = summary_json(&t, file_size, s);
+    kiln_texture_levels_free(&t);
+    out->owned[0] = bytes;
+    out->owned_capacity[0] = cap;
+    out->outputs[0] = (kiln_output){"texture", "texture.ktx2", bytes, file_size};
+    out->output_count = 1;
+    return KILN_OK;
+}

@@ -1,0 +1,275 @@
+/* database.c — scanning the asset root, GUIDs, settings from .meta files, and cache keys. */
+#include "pipeline/database.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/path.h"
+
+#define META_MAX_SIZE (1u << 20)  /* a .meta above 1 MiB is refused */
+
+static const struct {
+    const char *ext;
+    kiln_asset_kind kind;
+} kinds[] = {
+    {"png", KILN_KIND_TEXTURE}, {"jpg", KILN_KIND_TEXTURE}, {"jpeg", KILN_KIND_TEXTURE},
+    {"tga", KILN_KIND_TEXTURE}, {"bmp", KILN_KIND_TEXTURE}, {"hdr", KILN_KIND_TEXTURE},
+    {"exr", KILN_KIND_TEXTURE}, {"gltf", KILN_KIND_MODEL},  {"glb", KILN_KIND_MODEL},
+    {"fbx", KILN_KIND_MODEL},   {"obj", KILN_KIND_MODEL},
+};
+
+kiln_asset_kind kiln_asset_kind_of(const char *path)
+{
+    const char *ext = kiln_path_extension(path);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcasecmp(ext, kinds[i].ext)) return kinds[i].kind;
+    return KILN_KIND_NONE;
+}
+
+const char *kiln_asset_kind_name(kiln_asset_kind k)
+{
+    switch (k) {
+    case KILN_KIND_TEXTURE: return "texture";
+    case KILN_KIND_MODEL: return "model";
+    default: return "none";
+    }
+}
+
+void kiln_guid_derive(const char *rel, char out[33])
+{
+    uint8_t d[KILN_SHA256_SIZE];
+    kiln_sha256 h;
+    if (kiln_sha256_init(&h, NULL) == KILN_OK) {
+        kiln_sha256_update(&h, "kiln-guid", 10); /* includes the NUL: a fixed separator */
+        kiln_sha256_update(&h, rel, strlen(rel));
+        if (kiln_sha256_final(&h, d, NULL) == KILN_OK) {
+            kiln_hex(d, 16, out);
+            return;
+        }
+    }
+    memset(out, '0', 32); /* OpenSSL could not allocate: a stable, visible placeholder */
+    out[32] = '\0';
+}
+
+kiln_result kiln_guid_random(char out[33], kiln_error *err)
+{
+    uint8_t b[16];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t n = getrandom(b + got, sizeof b - got, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return kiln_error_set(err, KILN_E_INTERNAL, "getrandom failed: %s", strerror(errno));
+        got += (size_t)n;
+    }
+    kiln_hex(b, sizeof b, out);
+    return KILN_OK;
+}
+
+uint64_t kiln_asset_id(const char *guid, const char *label)
+{
+    char buf[256];
+    int n = snprintf(buf, sizeof buf, "%s#%s", guid, label);
+    return kiln_xxh3_64(buf, n > 0 && (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
+{
+    char meta[KILN_PATH_MAX];
+    kiln_error_clear(&a->settings_error);
+    a->settings_result = KILN_OK;
+    kiln_settings_default(&a->settings);
+    kiln_guid_derive(a->rel, a->guid);
+    a->has_meta = false;
+    if (snprintf(meta, sizeof meta, "%s.meta", a->abs) >= (int)sizeof meta) {
+        a->settings_result = kiln_error_set(&a->settings_error, KILN_E_ASSET_IO, "path too long");
+        return;
+    }
+    if (!kiln_file_exists(meta)) return;
+    a->has_meta = true;
+    uint8_t *text;
+    size_t size;
+    kiln_result r = kiln_file_read(meta, META_MAX_SIZE, &p->allocator, &text, &size, &a->settings_error);
+    if (r != KILN_OK) {
+        a->settings_result = r == KILN_E_LIMIT ? KILN_E_IMPORT_SETTINGS : r;
+        a->settings_error.code = a->settings_result;
+        return;
+    }
+    r = kiln_settings_parse((const char *)text, size, p->platform[0] ? p->platform : NULL,
+                            &a->settings, &a->settings_error);
+    kiln_free(&p->allocator, text, size + 1);
+    if (r != KILN_OK) {
+        a->settings_result = r;
+        if (!a->settings_error.path[0]) kiln_error_at_path(&a->settings_error, meta);
+        kiln_error_prefix(&a->settings_error, "%s.meta: ", a->rel);
+        return;
+    }
+    if (a->settings.guid[0]) memcpy(a->guid, a->settings.guid, 33);
+}
+
+static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, kiln_error *err)
+{
+    memset(a, 0, sizeof *a);
+    const char *rel = kiln_path_relative_to(p->root, abs);
+    if (!rel || !rel[0]) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside the asset root %s", abs, p->root);
+        kiln_error_at_path(err, abs);
+        return KILN_E_ASSET_IO;
+    }
+    snprintf(a->abs, sizeof a->abs, "%s", abs);
+    snprintf(a->rel, sizeof a->rel, "%s", rel);
+    a->kind = kiln_asset_kind_of(rel);
+    kiln_asset_load_settings(p, a);
+    return KILN_OK;
+}
+
+typedef struct scan_list {
+    kiln_project *p;
+    kiln_asset *items;
+    size_t count, capacity;
+} scan_list;
+
+static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error *err)
+{
+    if (depth > 64) return kiln_error_set(err, KILN_E_LIMIT, "folders nested deeper than 64 under %s", l->p->root);
+    kiln_dir_list names;
+    kiln_result r = kiln_dir_list_read(dir, &l->p->allocator, &names, err);
+    if (r != KILN_OK) return r;
+    for (size_t i = 0; i < names.count && r == KILN_OK; i++) {
+        const char *name = names.names[i];
+        if (name[0] == '.') continue; /* .kiln, .git, editors' files */
+        char path[KILN_PATH_MAX];
+        if (kiln_path_join(dir, name, path, sizeof path, err) != KILN_OK) {
+            r = err ? err->code : KILN_E_LIMIT;
+            break;
+        }
+        kiln_file_info info;
+        if (kiln_file_stat(path, &info, NULL) != KILN_OK) continue; /* dangling link */
+        if (info.is_dir) {
+            r = scan_dir(l, path, depth + 1, err);
+            continue;
+        }
+        if (!info.is_file || kiln_asset_kind_of(name) == KILN_KIND_NONE) continue;
+        if (l->count == l->capacity) {
+            size_t nc = l->capacity ? l->capacity * 2 : 64;
+            kiln_asset *ni = kiln_realloc(&l->p->allocator, l->items, l->capacity * sizeof *ni, nc * sizeof *ni);
+            if (!ni) {
+                r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory scanning %s", dir);
+                break;
+            }
+            l->items = ni;
+            l->capacity = nc;
+        }
+        r = asset_init(l->p, path, &l->items[l->count], err);
+        if (r == KILN_OK) l->count++;
+    }
+    kiln_dir_list_free(&names);
+    return r;
+}
+
+kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err)
+{
+    scan_list l = {p, NULL, 0, 0};
+    kiln_result r = scan_dir(&l, p->root, 0, err);
+    if (r != KILN_OK) {
+        kiln_free(&p->allocator, l.items, l.capacity * sizeof *l.items);
+        *out = NULL;
+        *count = 0;
+        return r;
+    }
+    /* Shrink to count so kiln_assets_free can compute the size. */
+    if (l.count < l.capacity) {
+        kiln_asset *s = kiln_realloc(&p->allocator, l.items, l.capacity * sizeof *l.items,
+                                     (l.count ? l.count : 1) * sizeof *l.items);
+        if (s) l.items = s; /* on failure the larger block stays; libc does not need the size */
+    }
+    *out = l.items;
+    *count = l.count;
+    return KILN_OK;
+}
+
+void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count)
+{
+    kiln_free(&p->allocator, assets, (count ? count : 1) * sizeof *assets);
+}
+
+kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *out, kiln_error *err)
+{
+    char abs[KILN_PATH_MAX], real[KILN_PATH_MAX];
+    kiln_result r = kiln_path_absolute(path, abs, sizeof abs, err);
+    if (r != KILN_OK) return r;
+    /* A path relative to the root is accepted too, when it does not exist from the current
+     * folder ("textures/wall.png" run from the project folder). */
+    if (!kiln_file_exists(abs) && path[0] != '/') {
+        char alt[KILN_PATH_MAX];
+        if (kiln_path_join(p->root, path, alt, sizeof alt, NULL) == KILN_OK && kiln_file_exists(alt))
+            memcpy(abs, alt, sizeof abs);
+    }
+    r = kiln_path_resolve(abs, real, sizeof real, err);
+    if (r != KILN_OK) return r;
+    if (!kiln_path_is_within(p->root, real)) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside the asset root %s", path, p->root);
+        kiln_error_at_path(err, path);
+        return KILN_E_ASSET_IO;
+    }
+    if (!kiln_file_exists(real)) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s does not exist or is not a file", path);
+        kiln_error_at_path(err, path);
+        return KILN_E_ASSET_IO;
+    }
+    if (kiln_asset_kind_of(real) == KILN_KIND_NONE) {
+        kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                       "%s: not a kind of source kiln imports (png, jpg, jpeg, tga, bmp, hdr, exr; "
+                       "gltf, glb, fbx, obj later)", path);
+        kiln_error_at_path(err, path);
+        return KILN_E_IMPORT_UNSUPPORTED;
+    }
+    return asset_init(p, real, out, err);
+}
+
+json_t *kiln_asset_settings_json(const kiln_asset *a)
+{
+    switch (a->kind) {
+    case KILN_KIND_TEXTURE: return kiln_texture_settings_json(&a->settings.texture);
+    case KILN_KIND_MODEL: {
+        json_t *j = json_object();
+        json_object_set_new(j, "model", kiln_model_settings_json(&a->settings.model));
+        json_object_set_new(j, "fbx", kiln_fbx_settings_json(&a->settings.fbx));
+        return j;
+    }
+    default: return json_object();
+    }
+}
+
+kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_SHA256_SIZE],
+                             char key_hex[KILN_SHA256_HEX_SIZE], kiln_error *err)
+{
+    json_t *settings = kiln_asset_settings_json(a);
+    char *canon = settings ? kiln_json_dump_canonical(settings) : NULL;
+    json_decref(settings);
+    if (!canon) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory computing a key");
+    char src_hex[KILN_SHA256_HEX_SIZE], head[128];
+    kiln_hex(source_sha, KILN_SHA256_SIZE, src_hex);
+    int hn = snprintf(head, sizeof head, "kiln-key\npipeline %d\nkind %s\nsettings ",
+                      KILN_PIPELINE_VERSION, kiln_asset_kind_name(a->kind));
+    kiln_sha256 h;
+    kiln_result r = kiln_sha256_init(&h, err);
+    if (r == KILN_OK) {
+        kiln_sha256_update(&h, head, (size_t)hn);
+        kiln_sha256_update(&h, canon, strlen(canon));
+        kiln_sha256_update(&h, "\nsource ", 8);
+        kiln_sha256_update(&h, src_hex, 64);
+        kiln_sha256_update(&h, "\n", 1);
+        uint8_t d[KILN_SHA256_SIZE];
+        r = kiln_sha256_final(&h, d, err);
+        if (r == KILN_OK) kiln_hex(d, KILN_SHA256_SIZE, key_hex);
+    }
+    free(canon);
+    return r;
+}

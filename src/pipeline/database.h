@@ -1,0 +1,65 @@
+/* database.h — the asset database: which files under the root are assets, their kinds, GUIDs
+ * and settings, and the keys that name their cache entries. */
+#ifndef KILN_PIPELINE_DATABASE_H
+#define KILN_PIPELINE_DATABASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/hash.h"
+#include "pipeline/project.h"
+#include "pipeline/settings.h"
+
+typedef enum kiln_asset_kind {
+    KILN_KIND_NONE = 0,     /* not an asset (README, licence, .meta ...) */
+    KILN_KIND_TEXTURE,      /* png jpg jpeg tga bmp hdr exr */
+    KILN_KIND_MODEL,        /* gltf glb fbx obj: known, not imported yet (unsupported) */
+} kiln_asset_kind;
+
+kiln_asset_kind kiln_asset_kind_of(const char *path);
+const char *kiln_asset_kind_name(kiln_asset_kind k);
+
+/* One source asset. */
+typedef struct kiln_asset {
+    char rel[KILN_PATH_MAX];      /* path relative to the root, '/'-separated */
+    char abs[KILN_PATH_MAX];      /* absolute path */
+    kiln_asset_kind kind;
+    char guid[33];                /* from .meta, or derived from rel */
+    bool has_meta;
+    kiln_settings settings;       /* valid when settings_result is KILN_OK */
+    kiln_result settings_result;
+    kiln_error settings_error;
+} kiln_asset;
+
+/* Every asset under the root (files of a known kind, dot-files and dot-folders skipped), sorted
+ * by relative path. *out is an array of *count assets from p's allocator; free with
+ * kiln_assets_free. Settings are loaded for each (errors kept per asset, not returned). */
+kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err);
+void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count);
+
+/* One asset from a path given by the user (relative to the current folder, or absolute); it must
+ * lie inside the root (KILN_E_OUTPUT_REFUSED-style check with KILN_E_ASSET_IO) and exist.
+ * A file of no known kind is KILN_E_IMPORT_UNSUPPORTED. */
+kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *out,
+                               kiln_error *err);
+
+/* (Re)loads a's .meta and settings for the project's platform. */
+void kiln_asset_load_settings(kiln_project *p, kiln_asset *a);
+
+/* The GUID of a source without .meta: 32 hex digits of SHA-256("kiln-guid\0" + rel). */
+void kiln_guid_derive(const char *rel, char out[33]);
+/* A fresh random GUID (getrandom). */
+kiln_result kiln_guid_random(char out[33], kiln_error *err);
+
+/* The 64-bit asset id of an artifact: XXH3 of "<guid>#<label>". */
+uint64_t kiln_asset_id(const char *guid, const char *label);
+
+/* The canonical settings of the asset's kind, as they enter the key. New reference. */
+json_t *kiln_asset_settings_json(const kiln_asset *a);
+
+/* The cache key: SHA-256 over the pipeline version, the kind, the canonical settings, the
+ * SHA-256 of the source bytes (docs/cache.md gives the exact byte sequence). */
+kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_SHA256_SIZE],
+                             char key_hex[KILN_SHA256_HEX_SIZE], kiln_error *err);
+
+#endif

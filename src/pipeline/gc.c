@@ -1,0 +1,175 @@
+/* gc.c — cache garbage collection: entries no asset record points to go first, then the least
+ * recently used (folder mtime, refreshed on every cache hit) until the cache fits the limit.
+ * Leftover temporary folders of crashed imports older than an hour go too. */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/path.h"
+#include "pipeline/cache.h"
+
+#define TMP_MAX_AGE_NS (3600LL * 1000000000LL)
+
+typedef struct gc_entry {
+    char key[65];
+    char dir[KILN_PATH_MAX];
+    int64_t used_ns;
+    uint64_t size;
+    bool referenced;
+} gc_entry;
+
+static uint64_t dir_size(const char *dir)
+{
+    kiln_dir_list l;
+    uint64_t total = 0;
+    if (kiln_dir_list_read(dir, NULL, &l, NULL) != KILN_OK) return 0;
+    for (size_t i = 0; i < l.count; i++) {
+        char p[KILN_PATH_MAX];
+        kiln_path_format(p, sizeof p, "%s/%s", dir, l.names[i]);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISREG(st.st_mode)) total += (uint64_t)st.st_size;
+    }
+    kiln_dir_list_free(&l);
+    return total;
+}
+
+static int by_age(const void *x, const void *y)
+{
+    const gc_entry *a = x, *b = y;
+    if (a->referenced != b->referenced) return a->referenced ? 1 : -1;
+    if (a->used_ns != b->used_ns) return a->used_ns < b->used_ns ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+static bool is_key(const char *s)
+{
+    if (strlen(s) != 64) return false;
+    for (const char *c = s; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f'))) return false;
+    return true;
+}
+
+KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **result_json,
+                                   kiln_error *err)
+{
+    *result_json = NULL;
+    kiln_result r = kiln_cache_prepare(p, err);
+    if (r != KILN_OK) return r;
+    char dir[KILN_PATH_MAX];
+
+    /* Keys the asset records point to. */
+    json_t *referenced = json_object();
+    kiln_path_format(dir, sizeof dir, "%s/assets", p->cache);
+    kiln_dir_list recs;
+    if (kiln_dir_list_read(dir, NULL, &recs, NULL) == KILN_OK) {
+        for (size_t i = 0; i < recs.count; i++) {
+            const char *name = recs.names[i];
+            size_t len = strlen(name);
+            if (len < 6 || strcmp(name + len - 5, ".json") != 0) continue;
+            char guid[64];
+            kiln_path_format(guid, sizeof guid, "%.*s", (int)(len - 5), name);
+            json_t *rec = kiln_cache_record_load(p, guid);
+            const char *k = kiln_json_str(rec, "key", NULL);
+            if (k) json_object_set_new(referenced, k, json_true());
+            json_decref(rec);
+        }
+        kiln_dir_list_free(&recs);
+    }
+
+    /* Every entry. */
+    gc_entry *entries = NULL;
+    size_t n = 0, cap = 0;
+    kiln_path_format(dir, sizeof dir, "%s/objects", p->cache);
+    kiln_dir_list shards;
+    if (kiln_dir_list_read(dir, NULL, &shards, NULL) == KILN_OK) {
+        for (size_t s = 0; s < shards.count; s++) {
+            char sd[KILN_PATH_MAX];
+            kiln_path_format(sd, sizeof sd, "%s/%s", dir, shards.names[s]);
+            kiln_dir_list keys;
+            if (kiln_dir_list_read(sd, NULL, &keys, NULL) != KILN_OK) continue;
+            for (size_t k = 0; k < keys.count; k++) {
+                if (!is_key(keys.names[k])) continue;
+                if (n == cap) {
+                    size_t nc = cap ? cap * 2 : 64;
+                    gc_entry *ne = kiln_realloc(NULL, entries, cap * sizeof *ne, nc * sizeof *ne);
+                    if (!ne) break;
+                    entries = ne;
+                    cap = nc;
+                }
+                gc_entry *e = &entries[n];
+                memcpy(e->key, keys.names[k], 65);
+                kiln_path_format(e->dir, sizeof e->dir, "%s/%s", sd, keys.names[k]);
+                kiln_file_info fi;
+                e->used_ns = kiln_file_stat(e->dir, &fi, NULL) == KILN_OK ? fi.mtime_ns : 0;
+                e->size = dir_size(e->dir);
+                e->referenced = json_object_get(referenced, e->key) != NULL;
+                n++;
+            }
+            kiln_dir_list_free(&keys);
+        }
+        kiln_dir_list_free(&shards);
+    }
+    json_decref(referenced);
+
+    json_t *removed = json_array();
+    uint64_t freed = 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (entries[i].referenced) continue;
+        if (kiln_remove_tree(entries[i].dir, err) != KILN_OK) continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "key", json_string(entries[i].key));
+        json_object_set_new(o, "size", json_integer((json_int_t)entries[i].size));
+        json_object_set_new(o, "reason", json_string("unreferenced"));
+        json_array_append_new(removed, o);
+        freed += entries[i].size;
+        entries[i].size = UINT64_MAX; /* gone */
+    }
+    /* Temporary folders of imports that died. */
+    kiln_path_format(dir, sizeof dir, "%s/tmp", p->cache);
+    kiln_dir_list tmps;
+    int64_t now = kiln_time_now_ns();
+    if (kiln_dir_list_read(dir, NULL, &tmps, NULL) == KILN_OK) {
+        for (size_t i = 0; i < tmps.count; i++) {
+            char tp[KILN_PATH_MAX];
+            kiln_path_format(tp, sizeof tp, "%s/%s", dir, tmps.names[i]);
+            kiln_file_info fi;
+            if (kiln_file_stat(tp, &fi, NULL) == KILN_OK && now - fi.mtime_ns > TMP_MAX_AGE_NS) {
+                uint64_t s = dir_size(tp);
+                if (kiln_remove_tree(tp, NULL) == KILN_OK) freed += s;
+            }
+        }
+        kiln_dir_list_free(&tmps);
+    }
+    if (max_size > 0) {
+        uint64_t total = kiln_cache_size(p);
+        qsort(entries, n, sizeof *entries, by_age);
+        for (size_t i = 0; i < n && total > max_size; i++) {
+            if (entries[i].size == UINT64_MAX) continue;
+            if (kiln_remove_tree(entries[i].dir, err) != KILN_OK) continue;
+            json_t *o = json_object();
+            json_object_set_new(o, "key", json_string(entries[i].key));
+            json_object_set_new(o, "size", json_integer((json_int_t)entries[i].size));
+            json_object_set_new(o, "reason", json_string("lru"));
+            json_array_append_new(removed, o);
+            freed += entries[i].size;
+            total = total > entries[i].size ? total - entries[i].size : 0;
+            entries[i].size = UINT64_MAX;
+        }
+    }
+    for (size_t i = 0; i < n; i++) kept += entries[i].size != UINT64_MAX;
+    kiln_free(NULL, entries, cap * sizeof *entries);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "command", json_string("cache gc"));
+    json_object_set_new(doc, "removed", removed);
+    json_object_set_new(doc, "freed", json_integer((json_int_t)freed));
+    json_object_set_new(doc, "kept", json_integer((json_int_t)kept));
+    json_object_set_new(doc, "cache_size", json_integer((json_int_t)kiln_cache_size(p)));
+    json_object_set_new(doc, "max_size", json_integer((json_int_t)max_size));
+    *result_json = kiln_project_take_json(doc);
+    return KILN_OK;
+}

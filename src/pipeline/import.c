@@ -1,0 +1,340 @@
+/* import.c — the import of assets: settings → key → cache hit, or cook → publish → record. */
+#include "pipeline/import.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/progress.h"
+#include "pipeline/cache.h"
+#include "pipeline/cook.h"
+#include "pipeline/source.h"
+
+json_t *kiln_outputs_json(const kiln_asset *a, const json_t *manifest)
+{
+    json_t *list = json_array();
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(manifest, "outputs"), i, o) {
+        const char *label = kiln_json_str(o, "label", "");
+        char id[17], name[KILN_PATH_MAX + 64];
+        snprintf(id, sizeof id, "%016llx", (unsigned long long)kiln_asset_id(a->guid, label));
+        snprintf(name, sizeof name, "%s#%s", a->rel, label);
+        json_t *e = json_deep_copy(o);
+        json_object_set_new(e, "asset_id", json_string(id));
+        json_object_set_new(e, "name", json_string(name));
+        json_array_append_new(list, e);
+    }
+    return list;
+}
+
+static json_t *record_json(const kiln_project *p, const kiln_asset *a, const char *key,
+                           const json_t *source_stat, const kiln_error *failure)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "guid", json_string(a->guid));
+    json_object_set_new(r, "path", json_string(a->rel));
+    json_object_set_new(r, "kind", json_string(kiln_asset_kind_name(a->kind)));
+    json_object_set_new(r, "key", json_string(key));
+    json_object_set_new(r, "platform", p->platform[0] ? json_string(p->platform) : json_null());
+    if (source_stat) json_object_set(r, "source", (json_t *)source_stat);
+    if (failure) json_object_set_new(r, "error", kiln_error_json(failure));
+    return r;
+}
+
+/* Writes the record unless an equal one is there (a warm import writes nothing). */
+static kiln_result write_record(kiln_project *p, const kiln_asset *a, const json_t *old,
+                                json_t *rec, kiln_error *err)
+{
+    if (old && json_equal((json_t *)old, rec)) return KILN_OK;
+    return kiln_cache_record_write(p, a->guid, rec, err);
+}
+
+kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
+                              const char *compare_key, json_t **result, kiln_error *err)
+{
+    json_t *res = json_object();
+    *result = res;
+    json_object_set_new(res, "path", json_string(a->rel));
+    json_object_set_new(res, "guid", json_string(a->guid));
+    json_object_set_new(res, "kind", json_string(kiln_asset_kind_name(a->kind)));
+    kiln_error local;
+    kiln_error *e = err ? err : &local;
+    kiln_error_clear(e);
+
+    kiln_result r = KILN_OK;
+    json_t *record = NULL, *manifest = NULL;
+    kiln_source src = {0};
+    kiln_cooked cooked = {0};
+    char key[KILN_SHA256_HEX_SIZE] = "";
+    bool force = (flags & KILN_IMPORT_FORCE) != 0;
+
+    if (a->kind == KILN_KIND_MODEL && (flags & KILN_IMPORT_ALL)) {
+        /* A kind kiln knows but does not import yet: not a failure of an --all run. */
+        json_object_set_new(res, "status", json_string("unsupported"));
+        return KILN_OK;
+    }
+    if (a->kind == KILN_KIND_MODEL) {
+        r = kiln_error_set(e, KILN_E_IMPORT_UNSUPPORTED,
+                           "%s: models are not imported by this version of kiln yet", a->rel);
+        goto done;
+    }
+    if (a->settings_result != KILN_OK) {
+        *e = a->settings_error;
+        r = a->settings_result;
+        goto done;
+    }
+    record = kiln_cache_record_load(p, a->guid);
+    r = kiln_source_digest(p, a, record, force, &src, e);
+    if (r == KILN_OK) r = kiln_key_compute(a, src.sha, key, e);
+    if (r != KILN_OK) goto done;
+    json_object_set_new(res, "key", json_string(key));
+
+    manifest = kiln_cache_entry_load(p, key, false);
+    if (manifest && !force && !compare_key) {
+        kiln_cache_entry_touch(p, key);
+        json_t *rec = record_json(p, a, key, src.stat, NULL);
+        r = write_record(p, a, record, rec, e);
+        json_decref(rec);
+        json_object_set_new(res, "status", json_string("cached"));
+        goto report_entry;
+    }
+    if (!src.read) {
+        /* The stat shortcut gave the digest, but cooking needs the bytes. */
+        kiln_source_free(p, &src);
+        r = kiln_source_digest(p, a, NULL, true, &src, e);
+        if (r == KILN_OK) r = kiln_key_compute(a, src.sha, key, e);
+        if (r != KILN_OK) goto done;
+        json_object_set_new(res, "key", json_string(key));
+        json_decref(manifest);
+        manifest = kiln_cache_entry_load(p, key, false);
+    }
+    r = kiln_cook(p, a, src.data, src.size, &cooked, e);
+    if (r != KILN_OK) {
+        /* Remember the failure for this key, so report can say why without cooking. */
+        json_t *rec = record_json(p, a, key, src.stat, e);
+        kiln_error ignored;
+        write_record(p, a, record, rec, &ignored);
+        json_decref(rec);
+        goto done;
+    }
+    if (compare_key) {
+        json_object_set_new(res, "unchanged",
+                            json_boolean(kiln_cache_entry_equals(p, compare_key, cooked.outputs,
+                                                                 cooked.output_count)));
+    }
+    if (manifest) {
+        /* Forced: the entry exists and is never rewritten; say whether we made the same bytes. */
+        bool same = kiln_cache_entry_equals(p, key, cooked.outputs, cooked.output_count);
+        if (!compare_key) json_object_set_new(res, "unchanged", json_boolean(same));
+        if (!same)
+            json_array_append_new(cooked.warnings,
+                                  json_string("processing again gave different bytes than the stored "
+                                              "entry; the stored entry is kept"));
+    } else {
+        json_t *m = json_object();
+        json_object_set_new(m, "kind", json_string(kiln_asset_kind_name(a->kind)));
+        json_object_set_new(m, "pipeline_version", json_integer(KILN_PIPELINE_VERSION));
+        json_object_set_new(m, "settings", kiln_asset_settings_json(a));
+        char src_hex[KILN_SHA256_HEX_SIZE];
+        kiln_hex(src.sha, KILN_SHA256_SIZE, src_hex);
+        json_object_set_new(m, "source_sha256", json_string(src_hex));
+        json_object_set(m, "summary", cooked.summary);
+        json_object_set(m, "warnings", cooked.warnings);
+        bool present = false;
+        r = kiln_cache_entry_publish(p, key, m, cooked.outputs, cooked.output_count, &present, e);
+        json_decref(m);
+        if (r != KILN_OK) goto done;
+        manifest = kiln_cache_entry_load(p, key, false);
+        if (!manifest) {
+            r = kiln_error_set(e, KILN_E_CACHE_CORRUPT, "%s: the entry %s vanished after publishing",
+                               a->rel, key);
+            goto done;
+        }
+    }
+    json_object_set_new(res, "status", json_string("imported"));
+    {
+        json_t *rec = record_json(p, a, key, src.stat, NULL);
+        r = write_record(p, a, record, rec, e);
+        json_decref(rec);
+    }
+report_entry:
+    if (r == KILN_OK) {
+        char dir[KILN_PATH_MAX];
+        kiln_cache_entry_dir(p, key, dir);
+        json_object_set_new(res, "entry", json_string(dir));
+        json_object_set_new(res, "outputs", kiln_outputs_json(a, manifest));
+        json_object_set(res, "summary", json_object_get(manifest, "summary"));
+        json_t *w = cooked.warnings ? cooked.warnings : json_object_get(manifest, "warnings");
+        json_object_set(res, "warnings", w ? w : json_array());
+    }
+done:
+    if (r != KILN_OK) {
+        json_object_set_new(res, "status", json_string("failed"));
+        json_object_set_new(res, "error", kiln_error_json(e));
+    }
+    kiln_cooked_free(p, &cooked);
+    kiln_source_free(p, &src);
+    json_decref(manifest);
+    json_decref(record);
+    return r;
+}
+
+typedef struct import_batch {
+    kiln_project *p;
+    kiln_asset *assets;
+    uint32_t flags;
+    json_t **results;
+    kiln_result *codes;
+    kiln_error *errors;
+    kiln_progress *progress;
+} import_batch;
+
+static kiln_result import_job(void *user, size_t index, size_t worker, kiln_error *err)
+{
+    import_batch *b = user;
+    b->codes[index] = kiln_import_asset(b->p, &b->assets[index], b->flags, NULL,
+                                        &b->results[index], &b->errors[index]);
+    kiln_progress_advance(b->progress, 1);
+    return KILN_OK; /* failures are per asset; the batch goes on */
+}
+
+kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count, uint32_t flags,
+                               json_t **doc, kiln_error *err)
+{
+    *doc = NULL;
+    import_batch b = {p, assets, flags, NULL, NULL, NULL, NULL};
+    b.results = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.results);
+    b.codes = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.codes);
+    b.errors = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.errors);
+    kiln_result r = KILN_OK;
+    if (!b.results || !b.codes || !b.errors) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        goto out;
+    }
+    r = kiln_cache_prepare(p, err);
+    if (r != KILN_OK) goto out;
+    kiln_progress_create(count, "importing", stderr, p->progress, &p->allocator, &b.progress, NULL);
+    r = kiln_jobs_for(p->jobs, count, import_job, &b, err);
+    kiln_progress_destroy(b.progress);
+    if (r != KILN_OK) goto out;
+
+    json_t *d = json_object(), *records = json_array(), *failed = json_array();
+    size_t imported = 0, cached = 0, nfailed = 0, unsupported = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *status = kiln_json_str(b.results[i], "status", "");
+        if (!strcmp(status, "imported")) imported++;
+        else if (!strcmp(status, "cached")) cached++;
+        else if (!strcmp(status, "unsupported")) unsupported++;
+        if (b.codes[i] != KILN_OK) {
+            nfailed++;
+            json_t *f = json_object();
+            json_object_set_new(f, "path", json_string(assets[i].rel));
+            json_object_set_new(f, "error", kiln_error_json(&b.errors[i]));
+            json_array_append_new(failed, f);
+            if (r == KILN_OK) {
+                r = b.codes[i];
+                if (err) *err = b.errors[i];
+            }
+        }
+        json_array_append_new(records, b.results[i]);
+        b.results[i] = NULL;
+    }
+    json_t *totals = json_object();
+    json_object_set_new(totals, "assets", json_integer((json_int_t)count));
+    json_object_set_new(totals, "imported", json_integer((json_int_t)imported));
+    json_object_set_new(totals, "cached", json_integer((json_int_t)cached));
+    json_object_set_new(totals, "failed", json_integer((json_int_t)nfailed));
+    json_object_set_new(totals, "unsupported", json_integer((json_int_t)unsupported));
+    json_object_set_new(d, "command", json_string("import"));
+    json_object_set_new(d, "root", json_string(p->root));
+    json_object_set_new(d, "cache", json_string(p->cache));
+    json_object_set_new(d, "platform", p->platform[0] ? json_string(p->platform) : json_null());
+    json_object_set_new(d, "records", records);
+    json_object_set_new(d, "failed", failed);
+    json_object_set_new(d, "totals", totals);
+    *doc = d;
+out:
+    for (size_t i = 0; b.results && i < count; i++) json_decref(b.results[i]);
+    kiln_free(&p->allocator, b.results, (count ? count : 1) * sizeof *b.results);
+    kiln_free(&p->allocator, b.codes, (count ? count : 1) * sizeof *b.codes);
+    kiln_free(&p->allocator, b.errors, (count ? count : 1) * sizeof *b.errors);
+    return r;
+}
+
+KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *paths, size_t count,
+                                         uint32_t flags, char **result_json, kiln_error *err)
+{
+    *result_json = NULL;
+    kiln_asset *assets = NULL;
+    size_t n = 0;
+    kiln_result r;
+    if (flags & KILN_IMPORT_ALL) {
+        r = kiln_database_scan(p, &assets, &n, err);
+        if (r != KILN_OK) return r;
+    } else {
+        if (count == 0) return kiln_error_set(err, KILN_E_USAGE, "nothing to import: give paths or --all");
+        assets = kiln_calloc(&p->allocator, count, sizeof *assets);
+        if (!assets) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        /* A path that cannot even be found fails like an asset does: listed, the rest go on. */
+        json_t *early = json_array();
+        kiln_result first = KILN_OK;
+        kiln_error first_err;
+        kiln_error_clear(&first_err);
+        for (size_t i = 0; i < count; i++) {
+            kiln_error e;
+            r = kiln_database_find(p, paths[i], &assets[n], &e);
+            if (r == KILN_OK) {
+                n++;
+                continue;
+            }
+            json_t *f = json_object();
+            json_object_set_new(f, "path", json_string(paths[i]));
+            json_object_set_new(f, "error", kiln_error_json(&e));
+            json_array_append_new(early, f);
+            if (first == KILN_OK) {
+                first = r;
+                first_err = e;
+            }
+        }
+        json_t *doc = NULL;
+        r = kiln_import_assets(p, assets, n, flags, &doc, err);
+        kiln_free(&p->allocator, assets, count * sizeof *assets);
+        if (!doc) {
+            json_decref(early);
+            return r;
+        }
+        if (json_array_size(early)) {
+            json_t *failed = json_object_get(doc, "failed");
+            json_t *totals = json_object_get(doc, "totals");
+            size_t i;
+            json_t *f;
+            json_array_foreach(early, i, f) {
+                json_t *rec = json_object();
+                json_object_set(rec, "path", json_object_get(f, "path"));
+                json_object_set_new(rec, "status", json_string("failed"));
+                json_object_set(rec, "error", json_object_get(f, "error"));
+                json_array_append_new(json_object_get(doc, "records"), rec);
+                json_array_append(failed, f);
+            }
+            json_object_set_new(totals, "failed",
+                                json_integer(kiln_json_int(totals, "failed", 0) + (json_int_t)json_array_size(early)));
+            json_object_set_new(totals, "assets",
+                                json_integer(kiln_json_int(totals, "assets", 0) + (json_int_t)json_array_size(early)));
+            if (r == KILN_OK) {
+                r = first;
+                if (err) *err = first_err;
+            }
+        }
+        json_decref(early);
+        *result_json = kiln_project_take_json(doc);
+        return r;
+    }
+    json_t *doc = NULL;
+    r = kiln_import_assets(p, assets, n, flags, &doc, err);
+    kiln_assets_free(p, assets, n);
+    if (doc) *result_json = kiln_project_take_json(doc);
+    return r;
+}

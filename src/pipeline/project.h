@@ -1,0 +1,39 @@
+/* project.h — the internal shape of a kiln_project: its folders, the allowed write roots, the
+ * job pool, logger and allocator that every pipeline stage receives. */
+#ifndef KILN_PIPELINE_PROJECT_H
+#define KILN_PIPELINE_PROJECT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "core/file.h"
+#include "core/jobs.h"
+#include "core/log.h"
+#include "kiln/kiln.h"
+
+struct kiln_project {
+    char project_dir[KILN_PATH_MAX]; /* absolute, symlinks resolved */
+    char root[KILN_PATH_MAX];        /* asset root, absolute, resolved */
+    char out[KILN_PATH_MAX];         /* output folder, absolute, resolved */
+    char cache[KILN_PATH_MAX];       /* cache folder, absolute, resolved */
+    char platform[64];               /* "" = none */
+    bool progress;
+    kiln_logger logger;
+    kiln_log_hook public_sink;       /* the caller's sink, wrapped by logger */
+    kiln_allocator allocator;
+    kiln_jobs *jobs;
+};
+
+/* The folders kiln may write into (project and output folder) for kiln_path_confine. */
+size_t kiln_project_write_roots(const kiln_project *p, const char *roots[2]);
+
+/* Checks that a path kiln is about to write lies inside the write roots (symlinks resolved). */
+kiln_result kiln_project_check_write(const kiln_project *p, const char *path, kiln_error *err);
+
+/* Turns a JSON document into the malloc'd string handed out by the public API. Steals doc. */
+char *kiln_project_take_json(json_t *doc);
+
+/* An error record as the JSON object used in every document: {code, message, path?, ...}. */
+json_t *kiln_error_json(const kiln_error *err);
+
+#endif

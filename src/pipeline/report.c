@@ -1,0 +1,121 @@
+/* report.c — the state of every asset without processing anything: up_to_date (its entry is in
+ * the cache), stale (imported before under another key), not_imported, invalid (settings or
+ * source rejected; the error), unsupported (a kind kiln does not import yet). */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "pipeline/cache.h"
+#include "pipeline/import.h"
+#include "pipeline/source.h"
+
+typedef struct report_batch {
+    kiln_project *p;
+    kiln_asset *assets;
+    json_t **rows;
+} report_batch;
+
+static void set_error(json_t *row, const kiln_error *e)
+{
+    json_object_set_new(row, "state", json_string("invalid"));
+    json_object_set_new(row, "error", kiln_error_json(e));
+}
+
+static kiln_result report_job(void *user, size_t index, size_t worker, kiln_error *unused)
+{
+    report_batch *b = user;
+    kiln_project *p = b->p;
+    kiln_asset *a = &b->assets[index];
+    json_t *row = json_object();
+    b->rows[index] = row;
+    json_object_set_new(row, "path", json_string(a->rel));
+    json_object_set_new(row, "guid", json_string(a->guid));
+    json_object_set_new(row, "kind", json_string(kiln_asset_kind_name(a->kind)));
+    if (a->kind == KILN_KIND_MODEL) {
+        json_object_set_new(row, "state", json_string("unsupported"));
+        return KILN_OK;
+    }
+    if (a->settings_result != KILN_OK) {
+        set_error(row, &a->settings_error);
+        return KILN_OK;
+    }
+    json_t *record = kiln_cache_record_load(p, a->guid);
+    kiln_source src;
+    kiln_error e;
+    char key[KILN_SHA256_HEX_SIZE];
+    kiln_result r = kiln_source_digest(p, a, record, false, &src, &e);
+    if (r == KILN_OK) r = kiln_key_compute(a, src.sha, key, &e);
+    json_object_set_new(row, "source_read", json_boolean(r == KILN_OK && src.read));
+    kiln_source_free(p, &src);
+    if (r != KILN_OK) {
+        set_error(row, &e);
+        json_decref(record);
+        return KILN_OK;
+    }
+    json_object_set_new(row, "key", json_string(key));
+    json_t *manifest = kiln_cache_entry_load(p, key, false);
+    const char *rec_key = kiln_json_str(record, "key", NULL);
+    if (manifest) {
+        json_object_set_new(row, "state", json_string("up_to_date"));
+        json_object_set_new(row, "outputs", kiln_outputs_json(a, manifest));
+        json_object_set(row, "summary", json_object_get(manifest, "summary"));
+        json_object_set(row, "warnings", json_object_get(manifest, "warnings"));
+    } else if (rec_key && !strcmp(rec_key, key) && json_object_get(record, "error")) {
+        json_object_set_new(row, "state", json_string("invalid"));
+        json_object_set(row, "error", json_object_get(record, "error"));
+    } else if (rec_key) {
+        json_object_set_new(row, "state", json_string("stale"));
+        json_object_set_new(row, "imported_key", json_string(rec_key));
+    } else {
+        json_object_set_new(row, "state", json_string("not_imported"));
+    }
+    json_decref(manifest);
+    json_decref(record);
+    return KILN_OK;
+}
+
+KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, kiln_error *err)
+{
+    *report_json = NULL;
+    kiln_asset *assets = NULL;
+    size_t n = 0;
+    kiln_result r = kiln_database_scan(p, &assets, &n, err);
+    if (r != KILN_OK) return r;
+    report_batch b = {p, assets, kiln_calloc(&p->allocator, n ? n : 1, sizeof(json_t *))};
+    if (!b.rows) {
+        kiln_assets_free(p, assets, n);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    r = kiln_jobs_for(p->jobs, n, report_job, &b, err);
+    static const char *const states[] = {"up_to_date", "stale", "not_imported", "invalid", "unsupported"};
+    size_t counts[5] = {0};
+    json_t *rows = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const char *st = kiln_json_str(b.rows[i], "state", "");
+        for (size_t k = 0; k < 5; k++)
+            if (!strcmp(st, states[k])) counts[k]++;
+        if (b.rows[i]) json_array_append_new(rows, b.rows[i]);
+    }
+    kiln_free(&p->allocator, b.rows, (n ? n : 1) * sizeof(json_t *));
+    kiln_assets_free(p, assets, n);
+    if (r != KILN_OK) {
+        json_decref(rows);
+        return r;
+    }
+    json_t *totals = json_object();
+    json_object_set_new(totals, "assets", json_integer((json_int_t)n));
+    for (size_t k = 0; k < 5; k++) json_object_set_new(totals, states[k], json_integer((json_int_t)counts[k]));
+    json_t *cache = json_object();
+    json_object_set_new(cache, "path", json_string(p->cache));
+    json_object_set_new(cache, "size", json_integer((json_int_t)kiln_cache_size(p)));
+    json_t *doc = json_object();
+    json_object_set_new(doc, "command", json_string("report"));
+    json_object_set_new(doc, "root", json_string(p->root));
+    json_object_set_new(doc, "platform", p->platform[0] ? json_string(p->platform) : json_null());
+    json_object_set_new(doc, "assets", rows);
+    json_object_set_new(doc, "totals", totals);
+    json_object_set_new(doc, "cache", cache);
+    *report_json = kiln_project_take_json(doc);
+    return KILN_OK;
+}

@@ -1,0 +1,117 @@
+/* settings.h — import settings: the .meta document, its defaults, validation, per-platform
+ * overrides, and the canonical JSON of each kind that goes into cache keys. */
+#ifndef KILN_PIPELINE_SETTINGS_H
+#define KILN_PIPELINE_SETTINGS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kiln/kiln_format.h"
+
+typedef enum kiln_texture_format {
+    KILN_TEXFMT_AUTO = 0,  /* today: rgba8 for LDR sources, rgba16f for HDR sources */
+    KILN_TEXFMT_BC7,
+    KILN_TEXFMT_BC5,
+    KILN_TEXFMT_BC4,
+    KILN_TEXFMT_BC1,
+    KILN_TEXFMT_ASTC4X4,
+    KILN_TEXFMT_RGBA8,
+    KILN_TEXFMT_RGBA16F,
+} kiln_texture_format;
+
+typedef enum kiln_quality { KILN_QUALITY_FAST = 0, KILN_QUALITY_NORMAL, KILN_QUALITY_HIGH } kiln_quality;
+
+typedef enum kiln_tristate { KILN_TRI_NULL = -1, KILN_TRI_FALSE = 0, KILN_TRI_TRUE = 1 } kiln_tristate;
+
+typedef enum kiln_supercompression_setting {
+    KILN_SUPERCOMPRESSION_NONE = 0,
+    KILN_SUPERCOMPRESSION_ZSTD = 1,
+} kiln_supercompression_setting;
+
+/* import.texture */
+typedef struct kiln_texture_settings {
+    kiln_texture_format format;      /* "auto" */
+    kiln_tristate srgb;              /* null: sRGB for colour, linear for normal maps and HDR */
+    bool mipmaps;                    /* true: full chain down to 1x1 */
+    bool normal_map;                 /* false */
+    bool flip_green;                 /* false; only with normal_map */
+    uint32_t max_size;               /* 16384; 4..16384 */
+    kiln_quality quality;            /* "normal" */
+    kiln_supercompression_setting supercompression; /* "none" */
+} kiln_texture_settings;
+
+#define KILN_MAX_LODS 8
+
+typedef enum kiln_up_axis { KILN_UP_AUTO = 0, KILN_UP_Y, KILN_UP_Z } kiln_up_axis;
+
+/* import.model (validated now, used by the model cook) */
+typedef struct kiln_model_settings {
+    double lods[KILN_MAX_LODS];      /* [0.5, 0.25, 0.125] */
+    uint32_t lod_count;
+    double lod_error;                /* 0.05; 0..1 */
+    uint32_t lod_min_triangles;      /* 64 */
+    bool quantize;                   /* true */
+    bool optimize;                   /* true */
+    double overdraw_threshold;       /* 1.05; 0 (off) or 1..3 */
+    uint32_t meshlet_max_vertices;   /* 64; 3..255 */
+    uint32_t meshlet_max_triangles;  /* 124; 1..512, multiple of 4 */
+    kiln_texture_format texture_format;  /* "auto" */
+    kiln_quality texture_quality;    /* "normal" */
+    uint32_t texture_max_size;       /* 4096; 4..16384 */
+} kiln_model_settings;
+
+/* import.fbx (validated now, used by the FBX importer) */
+typedef struct kiln_fbx_settings {
+    double scale;                    /* 1; (0, 1e6] */
+    kiln_up_axis up_axis;            /* "auto" */
+    bool skins;                      /* true */
+    bool animations;                 /* true */
+    uint32_t animation_fps;          /* 30; 1..240 */
+} kiln_fbx_settings;
+
+typedef struct kiln_settings {
+    char guid[33];                   /* 32 lowercase hex digits; "" when the .meta has none */
+    kiln_texture_settings texture;
+    kiln_model_settings model;
+    kiln_fbx_settings fbx;
+} kiln_settings;
+
+/* Fills every field with its documented default. */
+void kiln_settings_default(kiln_settings *out);
+
+/* Parses a .meta document: defaults, then its "import" object, then the overrides of
+ * "platforms"/<platform> (when platform is not NULL and the document has that platform) on top.
+ * Validates every field of every platform, not only the chosen one. Errors:
+ * KILN_E_IMPORT_SETTINGS with err->json_pointer naming the field ("/import/texture/formt"),
+ * and line/column in the message for JSON syntax errors. */
+kiln_result kiln_settings_parse(const char *json_text, size_t size, const char *platform,
+                                kiln_settings *out, kiln_error *err);
+
+/* Same, from a parsed document (borrowed). */
+kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kiln_settings *out,
+                                    kiln_error *err);
+
+/* The settings of one kind as a JSON object with every field present (defaults included), for
+ * the cache key (dumped canonically) and for reports. New reference, NULL on out-of-memory. */
+json_t *kiln_texture_settings_json(const kiln_texture_settings *s);
+json_t *kiln_model_settings_json(const kiln_model_settings *s);
+json_t *kiln_fbx_settings_json(const kiln_fbx_settings *s);
+
+/* Applies "texture.format=rgba8"-style assignments (the reimport --set syntax: a dotted path
+ * below "import", a JSON value or a bare word taken as a string) to a .meta document in place.
+ * Errors: KILN_E_IMPORT_SETTINGS naming the path. */
+kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignment,
+                                           kiln_error *err);
+
+/* Deep-merges a settings patch shaped like "import" ({"texture": {"format": "bc7"}}) into
+ * meta_doc["import"] (the reimport --settings syntax); objects merge, other values replace.
+ * Errors: KILN_E_IMPORT_SETTINGS when the patch is not an object. Validation is the caller's
+ * (kiln_settings_from_json) after every change. */
+kiln_result kiln_settings_merge_import(json_t *meta_doc, const json_t *import_patch,
+                                       kiln_error *err);
+
+const char *kiln_texture_format_name(kiln_texture_format f);  /* "auto", "bc7", ... */
+const char *kiln_quality_name(kiln_quality q);
+
+#endif

@@ -1,0 +1,131 @@
+/* support.c — helpers shared by kiln's tests. */
+#define _GNU_SOURCE
+#include "support.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+char *kt_format(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0) s = NULL;
+    va_end(ap);
+    assert_non_null(s);
+    return s;
+}
+
+char *kt_tempdir(const char *tag)
+{
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base) base = "/tmp";
+    char *tmpl = kt_format("%s/kiln-test-%s-XXXXXX", base, tag);
+    if (!mkdtemp(tmpl)) fail_msg("mkdtemp %s: %s", tmpl, strerror(errno));
+    return tmpl;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    return remove(path);
+}
+
+void kt_rmtree(const char *path)
+{
+    if (path) nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void *kt_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            unsigned char *nb = realloc(buf, cap *= 2);
+            if (!nb) { free(buf); buf = NULL; }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    if (size) *size = n;
+    return buf;
+}
+
+static void mkdirs_for(const char *path)
+{
+    char *p = strdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s == '/') {
+            *s = '\0';
+            mkdir(p, 0755);
+            *s = '/';
+        }
+    }
+    free(p);
+}
+
+void kt_write_file(const char *path, const void *data, size_t size)
+{
+    mkdirs_for(path);
+    FILE *f = fopen(path, "wb");
+    if (!f) fail_msg("cannot write %s: %s", path, strerror(errno));
+    if (size && fwrite(data, 1, size, f) != size) fail_msg("short write %s", path);
+    fclose(f);
+}
+
+int kt_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+char *kt_corpus_path(const char *rel)
+{
+    const char *c = getenv("KILN_CORPUS");
+    if (!c || !*c) return NULL;
+    struct stat st;
+    if (stat(c, &st) != 0) return NULL;
+    return kt_format("%s/%s", c, rel);
+}
+
+void kt_require_corpus(void)
+{
+    const char *c = getenv("KILN_CORPUS");
+    struct stat st;
+    if (!c || !*c || stat(c, &st) != 0) {
+        fprintf(stderr, "SKIP: the third-party corpus is absent (KILN_CORPUS=%s)\n", c ? c : "");
+        exit(77);
+    }
+}
+
+int kt_run(const char *cmd, char **out)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) { free(buf); buf = NULL; }
+            buf = nb;
+        }
+    }
+    if (buf) buf[n] = '\0';
+    int st = pclose(p);
+    if (out) *out = buf; else free(buf);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

@@ -1,0 +1,35 @@
+/* support.h — helpers shared by kiln's tests: temporary folders, files, the corpus. */
+#ifndef KILN_TEST_SUPPORT_H
+#define KILN_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs these included first */
+#include <cmocka.h>
+
+/* A fresh empty folder under $TMPDIR (or /tmp); the path is malloc'd. Removed by
+ * kt_rmtree(). Fails the test when it cannot be made. */
+char *kt_tempdir(const char *tag);
+void kt_rmtree(const char *path);
+
+/* Whole file into malloc'd memory (size out); NULL if it cannot be read. */
+void *kt_read_file(const char *path, size_t *size);
+/* Writes bytes, creating parent folders; fails the test on error. */
+void kt_write_file(const char *path, const void *data, size_t size);
+int kt_file_exists(const char *path);
+
+/* $KILN_CORPUS/<rel>, malloc'd, or NULL when the corpus is absent (the caller skips). */
+char *kt_corpus_path(const char *rel);
+/* Exits the test program with 77 (CTest's skip) and a message when the corpus is absent. */
+void kt_require_corpus(void);
+
+/* printf into a malloc'd string. */
+char *kt_format(const char *fmt, ...);
+
+/* Runs a shell command, capturing stdout (malloc'd, may be NULL) and returning the exit
+ * status (-1 if it could not run). */
+int kt_run(const char *cmd, char **out);
+
+#endif

@@ -1,0 +1,148 @@
+/* cli.c — option parsing, opening the project, printing errors and documents. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void log_to_stderr(void *user, int level, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "kiln: %s: %s\n", level == 0 ? "error" : level == 1 ? "warning" : "info", message);
+}
+
+static bool allowed_opt(const char *allowed, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = allowed ? strstr(allowed, name) : NULL; p; p = strstr(p + 1, name))
+        if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+    return false;
+}
+
+static bool usage_error(const kiln_cli *c, const char *fmt, const char *arg)
+{
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, arg);
+    if (c->json) {
+        json_t *d = json_pack("{s:s,s:{s:s,s:s}}", "command", c->command, "error", "code",
+                              "E_USAGE", "message", msg);
+        char *s = json_dumps(d, JSON_SORT_KEYS | JSON_INDENT(2));
+        puts(s);
+        free(s);
+        json_decref(d);
+    }
+    fprintf(stderr, "kiln %s: %s (see kiln help)\n", c->command, msg);
+    return false;
+}
+
+bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
+{
+    c->positional = calloc((size_t)argc + 1, sizeof *c->positional);
+    c->sets = calloc((size_t)argc + 1, sizeof *c->sets);
+    if (!c->positional || !c->sets) return false;
+    /* --json first, so usage errors come out in the form asked for. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--json")) c->json = true;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKE(field)                                                                     \
+    do {                                                                                \
+        if (!next) return usage_error(c, "%s needs a value", a);                        \
+        c->field = next;                                                                \
+        i++;                                                                            \
+    } while (0)
+        if (!strcmp(a, "--json")) continue;
+        else if (!strcmp(a, "--root")) TAKE(root);
+        else if (!strcmp(a, "--out")) TAKE(out);
+        else if (!strcmp(a, "--cache")) TAKE(cache);
+        else if (!strcmp(a, "--platform")) TAKE(platform);
+        else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+            if (!next) return usage_error(c, "%s needs a number", a);
+            char *end;
+            long v = strtol(next, &end, 10);
+            if (*end || v < 0 || v > 64) return usage_error(c, "bad job count %s (0..64)", next);
+            c->jobs = (unsigned)v;
+            i++;
+        } else if (!strcmp(a, "--all") && allowed_opt(allowed, a)) c->all = true;
+        else if (!strcmp(a, "--force") && allowed_opt(allowed, a)) c->force = true;
+        else if (!strcmp(a, "--set") && allowed_opt(allowed, a)) {
+            if (!next) return usage_error(c, "%s needs a value", a);
+            c->sets[c->set_count++] = next;
+            i++;
+        } else if (!strcmp(a, "--settings") && allowed_opt(allowed, a)) TAKE(settings);
+        else if (!strcmp(a, "--max-size") && allowed_opt(allowed, a)) TAKE(max_size);
+        else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
+        else c->positional[c->positional_count++] = a;
+#undef TAKE
+    }
+    return true;
+}
+
+int kiln_cli_exit_for(kiln_result r)
+{
+    if (r == KILN_OK) return KILN_EXIT_OK;
+    if (r == KILN_E_USAGE || r == KILN_E_IMPORT_SETTINGS || r == KILN_E_OUTPUT_REFUSED)
+        return KILN_EXIT_USAGE;
+    return KILN_EXIT_FAILED;
+}
+
+int kiln_cli_fail(const kiln_cli *c, kiln_result r, const kiln_error *err)
+{
+    if (c->json) {
+        json_t *e = json_object();
+        json_object_set_new(e, "code", json_string(kiln_result_name(r)));
+        json_object_set_new(e, "message", json_string(err->message));
+        if (err->path[0]) json_object_set_new(e, "path", json_string(err->path));
+        if (err->json_pointer[0] || r == KILN_E_IMPORT_SETTINGS)
+            json_object_set_new(e, "json_pointer", json_string(err->json_pointer));
+        json_t *d = json_object();
+        json_object_set_new(d, "command", json_string(c->command));
+        json_object_set_new(d, "error", e);
+        char *s = json_dumps(d, JSON_SORT_KEYS | JSON_INDENT(2));
+        puts(s);
+        free(s);
+        json_decref(d);
+    } else {
+        fprintf(stderr, "kiln %s: %s: %s", c->command, kiln_result_name(r), err->message);
+        if (err->json_pointer[0]) fprintf(stderr, " (at %s)", err->json_pointer);
+        fputc('\n', stderr);
+    }
+    return kiln_cli_exit_for(r);
+}
+
+kiln_project *kiln_cli_open(const kiln_cli *c, int *exit_code)
+{
+    kiln_project_opts o = {0};
+    o.struct_size = sizeof o;
+    o.root = c->root;
+    o.out = c->out;
+    o.cache = c->cache;
+    o.platform = c->platform;
+    o.jobs = c->jobs;
+    o.progress = !c->json;
+    o.log.fn = log_to_stderr;
+    o.log.max_level = 1;
+    kiln_project *p = NULL;
+    kiln_error err;
+    kiln_result r = kiln_project_open(&o, &p, &err);
+    if (r != KILN_OK) {
+        *exit_code = kiln_cli_fail(c, r, &err);
+        return NULL;
+    }
+    return p;
+}
+
+void kiln_cli_print_json(const char *doc)
+{
+    fputs(doc, stdout);
+    fputc('\n', stdout);
+}
+
+void kiln_cli_free(kiln_cli *c)
+{
+    free(c->positional);
+    free(c->sets);
+    c->positional = NULL;
+    c->sets = NULL;
+}

@@ -1,0 +1,52 @@
+/* cli.h — what the subcommands of the kiln command share: option parsing, the project they open,
+ * JSON or human output, exit statuses (0 all done, 1 some assets failed, 2 bad usage/settings). */
+#ifndef KILN_TOOLS_CLI_H
+#define KILN_TOOLS_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kiln/kiln.h"
+
+enum { KILN_EXIT_OK = 0, KILN_EXIT_FAILED = 1, KILN_EXIT_USAGE = 2 };
+
+typedef struct kiln_cli {
+    const char *command;     /* "import" */
+    const char *root, *out, *cache, *platform;
+    unsigned jobs;
+    bool json, all, force;
+    const char **positional; /* points into argv */
+    int positional_count;
+    const char **sets;       /* --set values */
+    int set_count;
+    const char *settings;    /* --settings JSON */
+    const char *max_size;    /* --max-size */
+} kiln_cli;
+
+/* Parses the common options and those `allowed` names ("--all --force --set --settings
+ * --max-size"); prints a usage error and returns false on anything else. */
+bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed);
+
+/* Frees what kiln_cli_parse allocated. */
+void kiln_cli_free(kiln_cli *c);
+
+/* Opens the project from the options; on failure prints the error (JSON or text). */
+kiln_project *kiln_cli_open(const kiln_cli *c, int *exit_code);
+
+/* Prints an error in the chosen form and returns the exit status for its code. */
+int kiln_cli_fail(const kiln_cli *c, kiln_result r, const kiln_error *err);
+/* The exit status for a command-level result. */
+int kiln_cli_exit_for(kiln_result r);
+
+/* Prints a document on stdout (JSON mode) — pretty, sorted keys. */
+void kiln_cli_print_json(const char *doc);
+
+int kiln_cmd_import(int argc, char **argv);
+int kiln_cmd_reimport(int argc, char **argv);
+int kiln_cmd_report(int argc, char **argv);
+int kiln_cmd_meta(int argc, char **argv);
+int kiln_cmd_inspect(int argc, char **argv);
+int kiln_cmd_cache(int argc, char **argv);
+
+#endif

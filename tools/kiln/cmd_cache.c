@@ -1,0 +1,58 @@
+/* cmd_cache.c — kiln cache gc [--max-size BYTES]. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int kiln_cmd_cache(int argc, char **argv)
+{
+    kiln_cli c = {.command = "cache"};
+    if (!kiln_cli_parse(&c, argc, argv, "--max-size")) {
+        kiln_cli_free(&c);
+        return KILN_EXIT_USAGE;
+    }
+    int code = KILN_EXIT_OK;
+    kiln_error e = {.code = KILN_E_USAGE};
+    unsigned long long max_size = 0;
+    if (c.positional_count != 1 || strcmp(c.positional[0], "gc") != 0) {
+        snprintf(e.message, sizeof e.message, "usage: kiln cache gc [--max-size BYTES]");
+        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
+        kiln_cli_free(&c);
+        return code;
+    }
+    if (c.max_size) {
+        char *end;
+        max_size = strtoull(c.max_size, &end, 10);
+        if (*end || c.max_size[0] == '-' || !c.max_size[0]) {
+            snprintf(e.message, sizeof e.message, "--max-size takes a number of bytes, not \"%.100s\"", c.max_size);
+            code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
+            kiln_cli_free(&c);
+            return code;
+        }
+    }
+    kiln_project *p = kiln_cli_open(&c, &code);
+    if (!p) {
+        kiln_cli_free(&c);
+        return code;
+    }
+    char *doc = NULL;
+    kiln_error err;
+    kiln_result r = kiln_cache_gc(p, max_size, &doc, &err);
+    if (r != KILN_OK) {
+        code = kiln_cli_fail(&c, r, &err);
+    } else if (c.json) {
+        kiln_cli_print_json(doc);
+    } else {
+        json_t *d = json_loads(doc, 0, NULL);
+        printf("removed %zu entries, freed %lld bytes; %lld entries kept, cache %lld bytes\n",
+               json_array_size(json_object_get(d, "removed")),
+               json_integer_value(json_object_get(d, "freed")),
+               json_integer_value(json_object_get(d, "kept")),
+               json_integer_value(json_object_get(d, "cache_size")));
+        json_decref(d);
+    }
+    kiln_string_free(doc);
+    kiln_project_close(p);
+    kiln_cli_free(&c);
+    return code;
+}

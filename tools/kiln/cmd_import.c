@@ -1,0 +1,86 @@
+/* cmd_import.c — kiln import [PATH...|--all] [--force]. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void print_record(const json_t *rec)
+{
+    const char *status = json_string_value(json_object_get(rec, "status"));
+    const char *path = json_string_value(json_object_get(rec, "path"));
+    if (!status) status = "?";
+    if (!strcmp(status, "failed")) {
+        const json_t *e = json_object_get(rec, "error");
+        printf("failed       %s: %s %s\n", path, json_string_value(json_object_get(e, "code")),
+               json_string_value(json_object_get(e, "message")));
+        return;
+    }
+    const json_t *s = json_object_get(rec, "summary");
+    printf("%-12s %s", status, path);
+    if (s)
+        printf("  %s %lldx%lld, %lld levels", json_string_value(json_object_get(s, "format")),
+               json_integer_value(json_object_get(s, "width")),
+               json_integer_value(json_object_get(s, "height")),
+               json_integer_value(json_object_get(s, "levels")));
+    const json_t *u = json_object_get(rec, "unchanged");
+    if (u) printf(json_is_true(u) ? "  (unchanged)" : "  (changed)");
+    putchar('\n');
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(rec, "warnings"), i, w)
+        printf("             warning: %s\n", json_string_value(w));
+}
+
+int kiln_cmd_import(int argc, char **argv)
+{
+    kiln_cli c = {.command = "import"};
+    if (!kiln_cli_parse(&c, argc, argv, "--all --force")) {
+        kiln_cli_free(&c);
+        return KILN_EXIT_USAGE;
+    }
+    int code = KILN_EXIT_OK;
+    if (!c.all && c.positional_count == 0) {
+        kiln_error e = {.code = KILN_E_USAGE};
+        snprintf(e.message, sizeof e.message, "give paths to import, or --all");
+        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
+        kiln_cli_free(&c);
+        return code;
+    }
+    kiln_project *p = kiln_cli_open(&c, &code);
+    if (!p) {
+        kiln_cli_free(&c);
+        return code;
+    }
+    uint32_t flags = (c.all ? KILN_IMPORT_ALL : 0) | (c.force ? KILN_IMPORT_FORCE : 0);
+    char *doc = NULL;
+    kiln_error err;
+    kiln_result r = kiln_project_import(p, c.positional, (size_t)c.positional_count, flags, &doc, &err);
+    if (!doc) {
+        code = kiln_cli_fail(&c, r, &err);
+    } else if (c.json) {
+        kiln_cli_print_json(doc);
+    } else {
+        json_t *d = json_loads(doc, 0, NULL);
+        size_t i;
+        json_t *rec;
+        json_array_foreach(json_object_get(d, "records"), i, rec) print_record(rec);
+        json_t *t = json_object_get(d, "totals");
+        printf("%lld assets: %lld imported, %lld cached, %lld failed\n",
+               json_integer_value(json_object_get(t, "assets")),
+               json_integer_value(json_object_get(t, "imported")),
+               json_integer_value(json_object_get(t, "cached")),
+               json_integer_value(json_object_get(t, "failed")));
+        json_decref(d);
+    }
+    if (doc) {
+        /* One path: its error is the command's (settings errors are exit 2); several: exit 1. */
+        if (r != KILN_OK)
+            code = c.positional_count == 1 && !c.all ? kiln_cli_exit_for(r) : KILN_EXIT_FAILED;
+        if (r != KILN_OK && !c.json && c.positional_count == 1 && !c.all)
+            fprintf(stderr, "kiln import: %s: %s\n", kiln_result_name(r), err.message);
+    }
+    kiln_string_free(doc);
+    kiln_project_close(p);
+    kiln_cli_free(&c);
+    return code;
+}

@@ -1,0 +1,56 @@
+/* cmd_reimport.c — kiln reimport PATH [--set texture.format=rgba8 ...] [--settings JSON]. */
+#include <string.h>
+
+#include "cli.h"
+
+int kiln_cmd_reimport(int argc, char **argv)
+{
+    kiln_cli c = {.command = "reimport"};
+    if (!kiln_cli_parse(&c, argc, argv, "--set --settings")) {
+        kiln_cli_free(&c);
+        return KILN_EXIT_USAGE;
+    }
+    int code = KILN_EXIT_OK;
+    if (c.positional_count != 1) {
+        kiln_error e = {.code = KILN_E_USAGE};
+        snprintf(e.message, sizeof e.message, "reimport takes exactly one PATH");
+        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
+        kiln_cli_free(&c);
+        return code;
+    }
+    kiln_project *p = kiln_cli_open(&c, &code);
+    if (!p) {
+        kiln_cli_free(&c);
+        return code;
+    }
+    char *doc = NULL;
+    kiln_error err;
+    kiln_result r = kiln_project_reimport(p, c.positional[0], c.settings, c.sets,
+                                          (size_t)c.set_count, &doc, &err);
+    if (r != KILN_OK && !doc) {
+        code = kiln_cli_fail(&c, r, &err);
+    } else {
+        if (c.json) {
+            kiln_cli_print_json(doc);
+        } else {
+            json_t *d = json_loads(doc, 0, NULL);
+            json_t *rec = json_object_get(d, "record");
+            const char *status = json_string_value(json_object_get(rec, "status"));
+            if (status && !strcmp(status, "failed")) {
+                json_t *e = json_object_get(rec, "error");
+                printf("failed    %s: %s %s\n", c.positional[0],
+                       json_string_value(json_object_get(e, "code")),
+                       json_string_value(json_object_get(e, "message")));
+            } else {
+                printf("reimported %s: output %s\n", c.positional[0],
+                       json_is_true(json_object_get(rec, "unchanged")) ? "unchanged" : "changed");
+            }
+            json_decref(d);
+        }
+        code = kiln_cli_exit_for(r);
+    }
+    kiln_string_free(doc);
+    kiln_project_close(p);
+    kiln_cli_free(&c);
+    return code;
+}

@@ -1,0 +1,54 @@
+/* main.c — the kiln command: dispatch to one file per subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "kiln — a game asset pipeline\n"
+    "\n"
+    "usage: kiln <command> [options]\n"
+    "\n"
+    "  import [PATH...|--all] [--force]      import sources into the cache (cached results are reused)\n"
+    "  reimport PATH [--set k=v ...] [--settings JSON]\n"
+    "                                        write settings into PATH.meta and process it again\n"
+    "  report                                say which assets are up to date; processes nothing\n"
+    "  meta [PATH...|--all]                  write missing .meta files with fresh GUIDs\n"
+    "  inspect FILE                          describe an image or a KTX2 file\n"
+    "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
+    "  version                               print the version\n"
+    "\n"
+    "common options:\n"
+    "  --root DIR      asset root (default: assets/ in the current folder)\n"
+    "  --out DIR       output folder (default: .kiln/ in the current folder)\n"
+    "  --cache DIR     cache folder (default: OUT/cache; must be inside the project or OUT)\n"
+    "  --platform P    apply the platforms.P overrides of every .meta\n"
+    "  -j N            worker threads (default: one per CPU)\n"
+    "  --json          print one JSON document on stdout (schemas in docs/schemas/)\n"
+    "\n"
+    "exit status: 0 all done, 1 some assets failed (the rest were imported), 2 bad usage or settings\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? KILN_EXIT_USAGE : KILN_EXIT_OK;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        unsigned v = kiln_version();
+        printf("kiln %u.%u.%u (pipeline %d)\n", v / 10000, v / 100 % 100, v % 100, KILN_PIPELINE_VERSION);
+        return KILN_EXIT_OK;
+    }
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } commands[] = {
+        {"import", kiln_cmd_import}, {"reimport", kiln_cmd_reimport}, {"report", kiln_cmd_report},
+        {"meta", kiln_cmd_meta},     {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "kiln: unknown command '%s'\n\n%s", cmd, usage);
+    return KILN_EXIT_USAGE;
+}
