@@ -5,6 +5,7 @@ TSAN_BUILD ?= build-tsan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 KILN := $(BUILD)/tools/kiln/kiln
+FUZZ_SECONDS ?= 60
 
 .PHONY: all setup build test test-fast test-asan test-tsan demo bench fuzz format golden-update install clean
 
@@ -47,7 +48,7 @@ bench: build
 
 # Bounded libFuzzer run of every target (FUZZ_SECONDS each), as CI does.
 fuzz: setup
-	@sh scripts/fuzz.sh $${FUZZ_SECONDS:-60}
+	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

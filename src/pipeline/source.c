@@ -16,10 +16,9 @@ static bool stat_matches(const json_t *st, const kiln_file_info *fi, uint8_t sha
         kiln_json_int(st, "ctime_ns", -1) != fi->ctime_ns ||
         kiln_json_int(st, "ino", -1) != (long long)fi->ino)
         return false;
-    /* Racily clean: modified so close to the hash that a same-tick edit would be invisible. */
-    if (checked < 0 || fi->mtime_ns > checked - KILN_RACY_WINDOW_NS ||
-        fi->ctime_ns > checked - KILN_RACY_WINDOW_NS)
-        return false;
+    /* Racily clean: modified so close to the hash that a same-tick edit would keep the mtime.
+     * (An edit of an older file always moves mtime, so only a recent mtime is suspect.) */
+    if (checked < 0 || fi->mtime_ns > checked - KILN_RACY_WINDOW_NS) return false;
     return kiln_unhex(kiln_json_str(st, "sha256", ""), sha, KILN_SHA256_SIZE);
 }
 
