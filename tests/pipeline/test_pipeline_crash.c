@@ -1,6 +1,7 @@
-/* test_pipeline_crash.c — imports killed at random points never leave an entry that report
- * counts as imported, the next import repairs everything, and two processes importing into one
- * cache at once lose and corrupt nothing. */
+/* test_pipeline_crash.c — the pipeline across processes: imports killed at random points never
+ * leave an entry that report counts as imported and the next import repairs everything; two
+ * processes importing into one cache at once lose and corrupt nothing; two kiln commands in two
+ * folders with different thread counts make byte-identical entries. */
 #define _GNU_SOURCE
 #include <jansson.h>
 #include <signal.h>
@@ -136,11 +137,35 @@ static void crash_two_concurrent_imports_into_one_cache_lose_and_corrupt_nothing
     free(dir);
 }
 
+/* Two separate kiln processes (the command, exec'ed), in two folders, with -j1 and -j2. */
+static void processes_two_kiln_commands_give_byte_identical_entries(void **state)
+{
+    const char *exe = getenv("KILN_EXE");
+    if (!exe || !kt_file_exists(exe)) skip();
+    char *dir = kt_tempdir("procs");
+    char *a = kt_format("%s/a", dir), *b = kt_format("%s/b", dir);
+    char *ra = kt_format("%s/assets", a), *rb = kt_format("%s/assets", b);
+    fx_make_tree(ra, 10);
+    fx_make_tree(rb, 10);
+    char *ca = kt_format("cd '%s' && '%s' import --all -j 1 --json >/dev/null", a, exe);
+    char *cb = kt_format("cd '%s' && '%s' import --all -j 2 --json >/dev/null", b, exe);
+    assert_int_equal(kt_run(ca, NULL), 0);
+    assert_int_equal(kt_run(cb, NULL), 0);
+    char *oa = kt_format("%s/.kiln/cache/objects", a), *ob = kt_format("%s/.kiln/cache/objects", b);
+    char *fa = fx_tree_fingerprint(oa), *fb = fx_tree_fingerprint(ob);
+    assert_true(strstr(fa, "texture.ktx2") != NULL);
+    assert_string_equal(fa, fb);
+    free(fa); free(fb); free(oa); free(ob); free(ca); free(cb); free(ra); free(rb); free(a); free(b);
+    kt_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(crash_killed_imports_never_leave_an_entry_counted_as_imported),
         cmocka_unit_test(crash_two_concurrent_imports_into_one_cache_lose_and_corrupt_nothing),
+        cmocka_unit_test(processes_two_kiln_commands_give_byte_identical_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,402 @@
+/* texture.c — from a decoded image and import.texture settings to the quantised mip levels of
+ * a texture (RGBA8 sRGB/UNORM or RGBA16F), the input of the KTX 2.0 writer.
+ *
+ * Steps: resolve format and colour space from the settings; convert the source to linear float
+ * RGBA (sRGB through the fixed tables of srgb.c); flip green for normal maps that ask for it;
+ * halve until both sides fit max_size; then quantise level 0 and build each further level from
+ * the float data of the one above (mip.c), never from quantised bytes. Level sizes follow the
+ * KTX 2.0 / Vulkan rule (max(1, floor(size / 2))). docs/textures.md gives the reasons. */
+#include "process/texture.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "process/half.h"
+#include "process/mip.h"
+#include "process/srgb.h"
+
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+/* The settings allow 4..16384; 1 is accepted here so small callers (tests, tools) can ask for a
+ * 1x1 texture. 16384 keeps the chain within KILN_KTX2_MAX_LEVELS and the filter weights exact. */
+#define TEXTURE_MAX_SIZE 16384u
+
+/* Names as in the settings ("bc7"), for messages; kept here so the processor does not depend on
+ * the settings parser. */
+static const char *format_name(kiln_texture_format f)
+{
+    switch (f) {
+    case KILN_TEXFMT_AUTO: return "auto";
+    case KILN_TEXFMT_BC7: return "bc7";
+    case KILN_TEXFMT_BC5: return "bc5";
+    case KILN_TEXFMT_BC4: return "bc4";
+    case KILN_TEXFMT_BC1: return "bc1";
+    case KILN_TEXFMT_ASTC4X4: return "astc4x4";
+    case KILN_TEXFMT_RGBA8: return "rgba8";
+    case KILN_TEXFMT_RGBA16F: return "rgba16f";
+    }
+    return "unknown";
+}
+
+static kiln_result settings_error(kiln_error *err, const char *pointer, const char *msg)
+{
+    kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s", msg);
+    kiln_error_at_pointer(err, pointer);
+    return KILN_E_IMPORT_SETTINGS;
+}
+
+static size_t channel_size(kiln_pixel_type t)
+{
+    switch (t) {
+    case KILN_PIXEL_U8: return 1;
+    case KILN_PIXEL_U16: return 2;
+    case KILN_PIXEL_F32: return 4;
+    }
+    return 0;
+}
+
+/* 16-bit sRGB codes are rounded to the nearest 8-bit code (v / 257, never a tie since 257 is
+ * odd) and decoded through the 8-bit table: a 65536-entry table would be 256 KiB of constants
+ * for precision that 8-bit sRGB output cannot keep anyway. */
+static uint8_t u16_to_u8(uint16_t v) { return (uint8_t)((2u * (uint32_t)v + 257u) / 514u); }
+
+/* Float sources: NaN has no meaningful average and infinities poison every sum they enter;
+ * nothing beyond the half range survives either output format anyway. */
+static float sanitize(float v)
+{
+    if (v != v) return 0.0f;
+    if (v > 65504.0f) return 65504.0f;
+    if (v < -65504.0f) return -65504.0f;
+    return v;
+}
+
+/* Source rows [y0, y0 + n) -> linear float RGBA, green flipped for normal maps that ask for it
+ * (DirectX-style Y-down maps to the OpenGL/glTF convention). Alpha is always linear coverage,
+ * never sRGB. Converting a few rows at a time keeps a full-size float copy of the source (16 bytes
+ * a texel) from ever existing. */
+static void convert_rows(const kiln_image *img, bool srgb_in, bool flip_green, uint32_t y0,
+                         uint32_t n, float *dst)
+{
+    size_t first = (size_t)y0 * img->width * 4;
+    size_t count = (size_t)n * img->width * 4;
+    switch (img->type) {
+    case KILN_PIXEL_U8: {
+        const uint8_t *p = (const uint8_t *)img->pixels + first;
+        for (size_t i = 0; i < count; i += 4) {
+            for (size_t c = 0; c < 3; c++)
+                dst[i + c] = srgb_in ? kiln_srgb_decode(p[i + c]) : (float)p[i + c] / 255.0f;
+            dst[i + 3] = (float)p[i + 3] / 255.0f;
+        }
+        break;
+    }
+    case KILN_PIXEL_U16: {
+        const uint16_t *p = (const uint16_t *)img->pixels + first;
+        for (size_t i = 0; i < count; i += 4) {
+            for (size_t c = 0; c < 3; c++)
+                dst[i + c] = srgb_in ? kiln_srgb_decode(u16_to_u8(p[i + c]))
+                                     : (float)p[i + c] / 65535.0f;
+            dst[i + 3] = (float)p[i + 3] / 65535.0f;
+        }
+        break;
+    }
+    case KILN_PIXEL_F32: {
+        const float *p = (const float *)img->pixels + first;
+        for (size_t i = 0; i < count; i++) dst[i] = sanitize(p[i]);
+        break;
+    }
+    }
+    if (flip_green)
+        for (size_t i = 1; i < count; i += 4) dst[i] = 1.0f - dst[i];
+}
+
+static bool source_has_alpha(const kiln_image *img)
+{
+    size_t n = (size_t)img->width * img->height * 4;
+    switch (img->type) {
+    case KILN_PIXEL_U8: {
+        const uint8_t *p = img->pixels;
+        for (size_t i = 3; i < n; i += 4)
+            if (p[i] != 255) return true;
+        return false;
+    }
+    case KILN_PIXEL_U16: {
+        const uint16_t *p = img->pixels;
+        for (size_t i = 3; i < n; i += 4)
+            if (p[i] != 65535) return true;
+        return false;
+    }
+    case KILN_PIXEL_F32: {
+        const float *p = img->pixels;
+        for (size_t i = 3; i < n; i += 4)
+            if (!(p[i] >= 1.0f)) return true;
+        return false;
+    }
+    }
+    return false;
+}
+
+/* Round-half-up of 255 v, clamped. In double, v * 255 + 0.5 is exact for every float v in
+ * (0, 1), so the result does not depend on rounding of intermediate steps. */
+static uint8_t unorm8(float v)
+{
+    if (!(v > 0.0f)) return 0;
+    if (v >= 1.0f) return 255;
+    return (uint8_t)((double)v * 255.0 + 0.5);
+}
+
+static void quantize(const float *src, size_t texels, kiln_texture_format fmt, bool srgb,
+                     uint8_t *dst)
+{
+    if (fmt == KILN_TEXFMT_RGBA16F) {
+        /* KTX 2.0 stores texel data little-endian. */
+        for (size_t i = 0; i < texels * 4; i++) {
+            uint16_t h = kiln_half_from_float_sat(src[i]);
+            dst[2 * i] = (uint8_t)(h & 0xffu);
+            dst[2 * i + 1] = (uint8_t)(h >> 8);
+        }
+        return;
+    }
+    for (size_t i = 0; i < texels * 4; i += 4) {
+        for (size_t c = 0; c < 3; c++)
+            dst[i + c] = srgb ? kiln_srgb_encode(src[i + c]) : unorm8(src[i + c]);
+        dst[i + 3] = unorm8(src[i + 3]);
+    }
+}
+
+/* Bytes of a w x h float RGBA buffer, or 0 when it overflows size_t. */
+static size_t float_buffer_size(uint32_t w, uint32_t h)
+{
+    size_t n;
+    if (!kiln_size_mul(w, h, &n) || !kiln_size_mul(n, 4 * sizeof(float), &n)) return 0;
+    return n;
+}
+
+void kiln_texture_levels_free(kiln_texture_levels *levels)
+{
+    if (!levels) return;
+    for (uint32_t i = 0; i < levels->level_count && i < KILN_KTX2_MAX_LEVELS; i++)
+        kiln_free(&levels->allocator, levels->levels[i].data, levels->levels[i].size);
+    memset(levels, 0, sizeof *levels);
+}
+
+/* Where the current level's float data comes from: the source image itself, converted a few
+ * rows at a time (level 0 before any resampling), or a float buffer. */
+typedef struct level_source {
+    const kiln_image *img;
+    bool srgb_in, flip_green;
+    float *strip;        /* rows converted from img, strip_rows of them */
+    size_t strip_size;
+    uint32_t strip_rows;
+    float *cur;          /* NULL while the level is still the source image */
+    size_t cur_size;
+    uint32_t w, h;
+    const kiln_allocator *a;
+} level_source;
+
+static kiln_result oom(kiln_error *err, const char *what, uint32_t w, uint32_t h)
+{
+    return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "texture: out of memory for %s (%ux%u)",
+                          what, (unsigned)w, (unsigned)h);
+}
+
+/* Replaces the current level by its resampling to nw x nh. */
+static kiln_result step_down(level_source *ls, uint32_t nw, uint32_t nh, kiln_mip_filter filter,
+                             kiln_error *err)
+{
+    size_t size = float_buffer_size(nw, nh);
+    float *next = size ? kiln_alloc(ls->a, size) : NULL;
+    if (!next) return oom(err, "a level", nw, nh);
+    if (ls->cur) {
+        kiln_mip_downsample(ls->cur, ls->w, ls->h, next, nw, nh, filter);
+    } else {
+        for (uint32_t j = 0; j < nh; j++) {
+            uint32_t y0, yn;
+            kiln_mip_footprint(j, ls->h, nh, &y0, &yn);
+            if (KILN_NEVER(yn > ls->strip_rows)) {
+                kiln_free(ls->a, next, size);
+                return kiln_error_set(err, KILN_E_INTERNAL, "texture: footprint of %u rows",
+                                      (unsigned)yn);
+            }
+            convert_rows(ls->img, ls->srgb_in, ls->flip_green, y0, yn, ls->strip);
+            kiln_mip_downsample_row(ls->strip, ls->w, ls->h, next + (size_t)j * nw * 4, nw, nh,
+                                    j, filter);
+        }
+    }
+    kiln_free(ls->a, ls->cur, ls->cur_size);
+    ls->cur = next;
+    ls->cur_size = size;
+    ls->w = nw;
+    ls->h = nh;
+    return KILN_OK;
+}
+
+static void quantize_level(level_source *ls, kiln_texture_format fmt, bool srgb, uint32_t texel,
+                           uint8_t *dst)
+{
+    if (ls->cur) {
+        quantize(ls->cur, (size_t)ls->w * ls->h, fmt, srgb, dst);
+        return;
+    }
+    if (ls->img->type == KILN_PIXEL_U8 && fmt == KILN_TEXFMT_RGBA8) {
+        /* 8-bit source to 8-bit output in the same encoding, unresized: converting and
+         * quantising is the identity (tests: encode(decode(c)) == c for all 256 sRGB codes;
+         * round(255 * (c / 255.0f)) == c and round(255 * (1 - c / 255.0f)) == 255 - c since the
+         * float errors are below 2^-16), so copy the bytes and skip three quarters of the work. */
+        memcpy(dst, ls->img->pixels, (size_t)ls->w * ls->h * 4);
+        if (ls->flip_green)
+            for (size_t i = 1; i < (size_t)ls->w * ls->h * 4; i += 4)
+                dst[i] = (uint8_t)(255 - dst[i]);
+        return;
+    }
+    for (uint32_t y = 0; y < ls->h; y++) {
+        convert_rows(ls->img, ls->srgb_in, ls->flip_green, y, 1, ls->strip);
+        quantize(ls->strip, ls->w, fmt, srgb, dst + (size_t)y * ls->w * texel);
+    }
+}
+
+kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_settings *s,
+                               const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err)
+{
+    if (out) memset(out, 0, sizeof *out);
+    if (!img || !s || !out)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_texture_build: NULL argument");
+
+    /* ---- settings: what this build can produce, and a colour space that fits it ---- */
+    kiln_texture_format fmt = s->format;
+    bool is_float = img->type == KILN_PIXEL_F32;
+    switch (fmt) {
+    case KILN_TEXFMT_AUTO: fmt = is_float ? KILN_TEXFMT_RGBA16F : KILN_TEXFMT_RGBA8; break;
+    case KILN_TEXFMT_RGBA8:
+    case KILN_TEXFMT_RGBA16F: break;
+    case KILN_TEXFMT_BC7:
+    case KILN_TEXFMT_BC5:
+    case KILN_TEXFMT_BC4:
+    case KILN_TEXFMT_BC1:
+    case KILN_TEXFMT_ASTC4X4:
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "format %s is not available in this build",
+                       format_name(fmt));
+        kiln_error_at_pointer(err, "/import/texture/format");
+        return KILN_E_IMPORT_SETTINGS;
+    default:
+        return settings_error(err, "/import/texture/format", "unknown texture format");
+    }
+    if (s->srgb == KILN_TRI_TRUE && s->normal_map)
+        return settings_error(err, "/import/texture/srgb",
+                              "srgb true is not allowed for a normal map (normals are linear)");
+    if (s->srgb == KILN_TRI_TRUE && fmt == KILN_TEXFMT_RGBA16F)
+        return settings_error(err, "/import/texture/srgb",
+                              "srgb true is not possible with format rgba16f (half floats are "
+                              "linear)");
+    if (s->flip_green && !s->normal_map)
+        return settings_error(err, "/import/texture/flip_green",
+                              "flip_green is only allowed with normal_map true");
+    if (s->max_size < 1 || s->max_size > TEXTURE_MAX_SIZE) {
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "max_size %u is outside 1..%u",
+                       (unsigned)s->max_size, TEXTURE_MAX_SIZE);
+        kiln_error_at_pointer(err, "/import/texture/max_size");
+        return KILN_E_IMPORT_SETTINGS;
+    }
+
+    /* srgb_in: the source codes are sRGB-encoded colour. null means yes for 8/16-bit colour
+     * images; normal maps and float data are linear. The output is sRGB-encoded only when the
+     * format can say so (RGBA8); an sRGB source cooked to rgba16f is stored linear. */
+    bool srgb_in;
+    if (s->srgb == KILN_TRI_NULL)
+        srgb_in = !s->normal_map && !is_float;
+    else
+        srgb_in = s->srgb == KILN_TRI_TRUE;
+    bool srgb_out = fmt == KILN_TEXFMT_RGBA8 && srgb_in;
+    if (is_float) srgb_in = false; /* float data is linear; srgb true only encodes the output */
+
+    /* ---- the image must be what it says ---- */
+    size_t cs = channel_size(img->type);
+    size_t need;
+    if (img->width == 0 || img->height == 0 || cs == 0 || !img->pixels ||
+        !kiln_size_mul(img->width, img->height, &need) || !kiln_size_mul(need, 4 * cs, &need) ||
+        img->size < need)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_texture_build: image %ux%u of pixel type %d does not match its "
+                              "%zu bytes of pixels",
+                              (unsigned)img->width, (unsigned)img->height, (int)img->type,
+                              img->size);
+
+    uint32_t w, h, halvings;
+    kiln_mip_fit(img->width, img->height, s->max_size, &w, &h, &halvings);
+    uint32_t count = s->mipmaps ? kiln_mip_level_count(w, h) : 1;
+    if (count > KILN_KTX2_MAX_LEVELS)
+        return kiln_error_set(err, KILN_E_LIMIT, "texture %ux%u needs %u mip levels, at most %u",
+                              (unsigned)w, (unsigned)h, (unsigned)count,
+                              (unsigned)KILN_KTX2_MAX_LEVELS);
+    kiln_mip_filter filter = s->normal_map ? KILN_MIP_FILTER_NORMAL : KILN_MIP_FILTER_COLOR;
+
+    out->format = fmt;
+    out->srgb = srgb_out;
+    out->vk_format = fmt == KILN_TEXFMT_RGBA16F ? KILN_VK_FORMAT_R16G16B16A16_SFLOAT
+                     : srgb_out                 ? KILN_VK_FORMAT_R8G8B8A8_SRGB
+                                                : KILN_VK_FORMAT_R8G8B8A8_UNORM;
+    out->texel_size = fmt == KILN_TEXFMT_RGBA16F ? 8 : 4;
+    out->normal_map = s->normal_map;
+    out->width = w;
+    out->height = h;
+    out->allocator = a ? *a : (kiln_allocator){0};
+    out->has_alpha = source_has_alpha(img);
+    out->source_format = img->format;
+    out->source_type = img->type;
+    out->source_width = img->width;
+    out->source_height = img->height;
+
+    /* ---- resampling, starting from the source rows ---- */
+    level_source ls;
+    memset(&ls, 0, sizeof ls);
+    ls.img = img;
+    ls.srgb_in = srgb_in;
+    ls.flip_green = s->normal_map && s->flip_green;
+    ls.w = img->width;
+    ls.h = img->height;
+    ls.a = a;
+    /* Enough rows for the vertical footprint of a halving (at most 4), or one row to quantise. */
+    ls.strip_rows = img->height < 4 ? img->height : 4;
+    ls.strip_size = float_buffer_size(img->width, ls.strip_rows);
+    ls.strip = ls.strip_size ? kiln_alloc(a, ls.strip_size) : NULL;
+    kiln_result r = KILN_OK;
+    if (!ls.strip) {
+        r = oom(err, "source rows", img->width, ls.strip_rows);
+        goto fail;
+    }
+    for (uint32_t k = 0; k < halvings; k++) {
+        r = step_down(&ls, kiln_mip_next_dim(ls.w), kiln_mip_next_dim(ls.h), filter, err);
+        if (r != KILN_OK) goto fail;
+    }
+
+    /* ---- levels: each from the float data of the one above, never from quantised bytes ---- */
+    for (uint32_t level = 0; level < count; level++) {
+        kiln_texture_level *lv = &out->levels[level];
+        lv->width = ls.w;
+        lv->height = ls.h;
+        lv->size = (size_t)ls.w * ls.h * out->texel_size;
+        lv->data = kiln_alloc(a, lv->size);
+        out->level_count = level + 1;
+        if (!lv->data) {
+            lv->size = 0;
+            r = oom(err, "level data", ls.w, ls.h);
+            goto fail;
+        }
+        quantize_level(&ls, fmt, srgb_out, out->texel_size, lv->data);
+        if (level + 1 < count) {
+            r = step_down(&ls, kiln_mip_next_dim(ls.w), kiln_mip_next_dim(ls.h), filter, err);
+            if (r != KILN_OK) goto fail;
+        }
+    }
+    kiln_free(a, ls.cur, ls.cur_size);
+    kiln_free(a, ls.strip, ls.strip_size);
+    return KILN_OK;
+
+fail:
+    kiln_free(a, ls.cur, ls.cur_size);
+    kiln_free(a, ls.strip, ls.strip_size);
+    kiln_texture_levels_free(out);
+    return r;
+}
