@@ -1,0 +1,1030 @@
+/* settings.c — the .meta document: defaults, validation that names the offending field with an
+ * RFC 6901 JSON pointer, per-platform overrides, the canonical settings JSON that goes into cache
+ * keys, and the reimport edits (--set path=value, --settings patch).
+ *
+ * The contract is docs/settings.md; docs/schemas/meta.schema.json states the same rules as a JSON
+ * Schema (draft 2020-12), and tests/settings checks that kiln and an independent validator accept
+ * exactly the same documents. Fields are described once, in the tables below, so parsing,
+ * messages and the canonical JSON cannot drift apart. */
+#include "pipeline/settings.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+/* Settings are at most four levels deep (import/texture/lods/0); a patch or a --set value nested
+ * far deeper is certainly wrong, and bounding it keeps the recursive merge and copy shallow. */
+#define SETTINGS_MAX_DEPTH 16
+
+/* ---- field tables ------------------------------------------------------------------------- */
+
+typedef enum field_type { FT_BOOL, FT_TRISTATE, FT_ENUM, FT_UINT, FT_NUMBER, FT_LODS } field_type;
+
+enum {
+    NUM_MIN_EXCLUSIVE = 1u,   /* FT_NUMBER: min itself is not allowed */
+    NUM_ZERO_OR_RANGE = 2u,   /* FT_NUMBER: 0 (off) or [min, max] */
+    UINT_MULTIPLE_OF_4 = 4u,  /* FT_UINT */
+};
+
+typedef struct field_desc {
+    const char *name;
+    field_type type;
+    const char *const *names; /* FT_ENUM: value i is spelled names[i] */
+    unsigned name_count;
+    double min, max;          /* FT_UINT, FT_NUMBER: inclusive unless a flag says otherwise */
+    unsigned flags;
+    const char *allowed;      /* what a valid value looks like, for messages */
+} field_desc;
+
+/* One parsed value of any field type; only the member of the field's type is meaningful. */
+typedef struct field_value {
+    bool b;
+    kiln_tristate tri;
+    unsigned e;
+    uint32_t u;
+    double d;
+    double lods[KILN_MAX_LODS];
+    uint32_t lod_count;
+} field_value;
+
+static const char *const texfmt_names[] = {"auto", "bc7",     "bc5",   "bc4",
+                                           "bc1",  "astc4x4", "rgba8", "rgba16f"};
+static const char *const quality_names[] = {"fast", "normal", "high"};
+static const char *const supercompression_names[] = {"none", "zstd"};
+static const char *const up_axis_names[] = {"auto", "y", "z"};
+
+#define ENUM_OF(n) n, (unsigned)(sizeof n / sizeof n[0])
+#define TEXFMT_ALLOWED "auto, bc7, bc5, bc4, bc1, astc4x4, rgba8 or rgba16f"
+#define QUALITY_ALLOWED "fast, normal or high"
+
+enum {
+    TEX_FORMAT, TEX_SRGB, TEX_MIPMAPS, TEX_NORMAL_MAP, TEX_FLIP_GREEN, TEX_MAX_SIZE, TEX_QUALITY,
+    TEX_SUPERCOMPRESSION, TEX_FIELD_COUNT
+};
+static const field_desc texture_fields[TEX_FIELD_COUNT] = {
+    [TEX_FORMAT] = {"format", FT_ENUM, ENUM_OF(texfmt_names), 0, 0, 0, TEXFMT_ALLOWED},
+    [TEX_SRGB] = {"srgb", FT_TRISTATE, NULL, 0, 0, 0, 0,
+                  "null (sRGB for colour, linear for normal maps and HDR), true or false"},
+    [TEX_MIPMAPS] = {"mipmaps", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [TEX_NORMAL_MAP] = {"normal_map", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [TEX_FLIP_GREEN] = {"flip_green", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [TEX_MAX_SIZE] = {"max_size", FT_UINT, NULL, 0, 4, 16384, 0, "an integer from 4 to 16384"},
+    [TEX_QUALITY] = {"quality", FT_ENUM, ENUM_OF(quality_names), 0, 0, 0, QUALITY_ALLOWED},
+    [TEX_SUPERCOMPRESSION] = {"supercompression", FT_ENUM, ENUM_OF(supercompression_names), 0, 0,
+                              0, "none or zstd"},
+};
+
+enum {
+    MODEL_LODS, MODEL_LOD_ERROR, MODEL_LOD_MIN_TRIANGLES, MODEL_QUANTIZE, MODEL_OPTIMIZE,
+    MODEL_OVERDRAW_THRESHOLD, MODEL_MESHLET_MAX_VERTICES, MODEL_MESHLET_MAX_TRIANGLES,
+    MODEL_TEXTURE_FORMAT, MODEL_TEXTURE_QUALITY, MODEL_TEXTURE_MAX_SIZE, MODEL_FIELD_COUNT
+};
+static const field_desc model_fields[MODEL_FIELD_COUNT] = {
+    [MODEL_LODS] = {"lods", FT_LODS, NULL, 0, 0, 1, 0,
+                    "an array of at most 8 strictly decreasing numbers, each between 0 and 1 "
+                    "(exclusive)"},
+    [MODEL_LOD_ERROR] = {"lod_error", FT_NUMBER, NULL, 0, 0, 1, 0, "a number from 0 to 1"},
+    [MODEL_LOD_MIN_TRIANGLES] = {"lod_min_triangles", FT_UINT, NULL, 0, 0, 2147483647.0, 0,
+                                 "an integer from 0 to 2147483647"},
+    [MODEL_QUANTIZE] = {"quantize", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [MODEL_OPTIMIZE] = {"optimize", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [MODEL_OVERDRAW_THRESHOLD] = {"overdraw_threshold", FT_NUMBER, NULL, 0, 1, 3,
+                                  NUM_ZERO_OR_RANGE, "0 (off) or a number from 1 to 3"},
+    [MODEL_MESHLET_MAX_VERTICES] = {"meshlet_max_vertices", FT_UINT, NULL, 0, 3, 255, 0,
+                                    "an integer from 3 to 255"},
+    [MODEL_MESHLET_MAX_TRIANGLES] = {"meshlet_max_triangles", FT_UINT, NULL, 0, 1, 512,
+                                     UINT_MULTIPLE_OF_4, "a multiple of 4 from 4 to 512"},
+    [MODEL_TEXTURE_FORMAT] = {"texture_format", FT_ENUM, ENUM_OF(texfmt_names), 0, 0, 0,
+                              TEXFMT_ALLOWED},
+    [MODEL_TEXTURE_QUALITY] = {"texture_quality", FT_ENUM, ENUM_OF(quality_names), 0, 0, 0,
+                               QUALITY_ALLOWED},
+    [MODEL_TEXTURE_MAX_SIZE] = {"texture_max_size", FT_UINT, NULL, 0, 4, 16384, 0,
+                                "an integer from 4 to 16384"},
+};
+
+enum { FBX_SCALE, FBX_UP_AXIS, FBX_SKINS, FBX_ANIMATIONS, FBX_ANIMATION_FPS, FBX_FIELD_COUNT };
+static const field_desc fbx_fields[FBX_FIELD_COUNT] = {
+    [FBX_SCALE] = {"scale", FT_NUMBER, NULL, 0, 0, 1000000, NUM_MIN_EXCLUSIVE,
+                   "a number greater than 0 and at most 1000000"},
+    [FBX_UP_AXIS] = {"up_axis", FT_ENUM, ENUM_OF(up_axis_names), 0, 0, 0, "auto, y or z"},
+    [FBX_SKINS] = {"skins", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [FBX_ANIMATIONS] = {"animations", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [FBX_ANIMATION_FPS] = {"animation_fps", FT_UINT, NULL, 0, 1, 240, 0,
+                           "an integer from 1 to 240"},
+};
+
+static void texture_store(kiln_settings *s, size_t field, const field_value *v)
+{
+    kiln_texture_settings *t = &s->texture;
+    switch (field) {
+    case TEX_FORMAT: t->format = (kiln_texture_format)v->e; break;
+    case TEX_SRGB: t->srgb = v->tri; break;
+    case TEX_MIPMAPS: t->mipmaps = v->b; break;
+    case TEX_NORMAL_MAP: t->normal_map = v->b; break;
+    case TEX_FLIP_GREEN: t->flip_green = v->b; break;
+    case TEX_MAX_SIZE: t->max_size = v->u; break;
+    case TEX_QUALITY: t->quality = (kiln_quality)v->e; break;
+    case TEX_SUPERCOMPRESSION: t->supercompression = (kiln_supercompression_setting)v->e; break;
+    default: assert(0 && "field index out of the table");
+    }
+}
+
+static void texture_load(const kiln_settings *s, size_t field, field_value *v)
+{
+    const kiln_texture_settings *t = &s->texture;
+    switch (field) {
+    case TEX_FORMAT: v->e = (unsigned)t->format; break;
+    case TEX_SRGB: v->tri = t->srgb; break;
+    case TEX_MIPMAPS: v->b = t->mipmaps; break;
+    case TEX_NORMAL_MAP: v->b = t->normal_map; break;
+    case TEX_FLIP_GREEN: v->b = t->flip_green; break;
+    case TEX_MAX_SIZE: v->u = t->max_size; break;
+    case TEX_QUALITY: v->e = (unsigned)t->quality; break;
+    case TEX_SUPERCOMPRESSION: v->e = (unsigned)t->supercompression; break;
+    default: assert(0 && "field index out of the table");
+    }
+}
+
+static void model_store(kiln_settings *s, size_t field, const field_value *v)
+{
+    kiln_model_settings *m = &s->model;
+    switch (field) {
+    case MODEL_LODS:
+        memcpy(m->lods, v->lods, sizeof m->lods);
+        m->lod_count = v->lod_count;
+        break;
+    case MODEL_LOD_ERROR: m->lod_error = v->d; break;
+    case MODEL_LOD_MIN_TRIANGLES: m->lod_min_triangles = v->u; break;
+    case MODEL_QUANTIZE: m->quantize = v->b; break;
+    case MODEL_OPTIMIZE: m->optimize = v->b; break;
+    case MODEL_OVERDRAW_THRESHOLD: m->overdraw_threshold = v->d; break;
+    case MODEL_MESHLET_MAX_VERTICES: m->meshlet_max_vertices = v->u; break;
+    case MODEL_MESHLET_MAX_TRIANGLES: m->meshlet_max_triangles = v->u; break;
+    case MODEL_TEXTURE_FORMAT: m->texture_format = (kiln_texture_format)v->e; break;
+    case MODEL_TEXTURE_QUALITY: m->texture_quality = (kiln_quality)v->e; break;
+    case MODEL_TEXTURE_MAX_SIZE: m->texture_max_size = v->u; break;
+    default: assert(0 && "field index out of the table");
+    }
+}
+
+static void model_load(const kiln_settings *s, size_t field, field_value *v)
+{
+    const kiln_model_settings *m = &s->model;
+    switch (field) {
+    case MODEL_LODS:
+        memcpy(v->lods, m->lods, sizeof v->lods);
+        v->lod_count = m->lod_count;
+        break;
+    case MODEL_LOD_ERROR: v->d = m->lod_error; break;
+    case MODEL_LOD_MIN_TRIANGLES: v->u = m->lod_min_triangles; break;
+    case MODEL_QUANTIZE: v->b = m->quantize; break;
+    case MODEL_OPTIMIZE: v->b = m->optimize; break;
+    case MODEL_OVERDRAW_THRESHOLD: v->d = m->overdraw_threshold; break;
+    case MODEL_MESHLET_MAX_VERTICES: v->u = m->meshlet_max_vertices; break;
+    case MODEL_MESHLET_MAX_TRIANGLES: v->u = m->meshlet_max_triangles; break;
+    case MODEL_TEXTURE_FORMAT: v->e = (unsigned)m->texture_format; break;
+    case MODEL_TEXTURE_QUALITY: v->e = (unsigned)m->texture_quality; break;
+    case MODEL_TEXTURE_MAX_SIZE: v->u = m->texture_max_size; break;
+    default: assert(0 && "field index out of the table");
+    }
+}
+
+static void fbx_store(kiln_settings *s, size_t field, const field_value *v)
+{
+    kiln_fbx_settings *f = &s->fbx;
+    switch (field) {
+    case FBX_SCALE: f->scale = v->d; break;
+    case FBX_UP_AXIS: f->up_axis = (kiln_up_axis)v->e; break;
+    case FBX_SKINS: f->skins = v->b; break;
+    case FBX_ANIMATIONS: f->animations = v->b; break;
+    case FBX_ANIMATION_FPS: f->animation_fps = v->u; break;
+    default: assert(0 && "field index out of the table");
+    }
+}
+
+static void fbx_load(const kiln_settings *s, size_t field, field_value *v)
+{
+    const kiln_fbx_settings *f = &s->fbx;
+    switch (field) {
+    case FBX_SCALE: v->d = f->scale; break;
+    case FBX_UP_AXIS: v->e = (unsigned)f->up_axis; break;
+    case FBX_SKINS: v->b = f->skins; break;
+    case FBX_ANIMATIONS: v->b = f->animations; break;
+    case FBX_ANIMATION_FPS: v->u = f->animation_fps; break;
+    default: assert(0 && "field index out of the table");
+    }
+}
+
+typedef struct kind_desc {
+    const char *name;
+    const field_desc *fields;
+    size_t field_count;
+    const char *field_list; /* for "unknown field" messages */
+    void (*store)(kiln_settings *s, size_t field, const field_value *v);
+    void (*load)(const kiln_settings *s, size_t field, field_value *v);
+} kind_desc;
+
+enum { KIND_TEXTURE, KIND_MODEL, KIND_FBX, KIND_COUNT };
+static const kind_desc kinds[KIND_COUNT] = {
+    [KIND_TEXTURE] = {"texture", texture_fields, TEX_FIELD_COUNT,
+                      "format, srgb, mipmaps, normal_map, flip_green, max_size, quality, "
+                      "supercompression",
+                      texture_store, texture_load},
+    [KIND_MODEL] = {"model", model_fields, MODEL_FIELD_COUNT,
+                    "lods, lod_error, lod_min_triangles, quantize, optimize, overdraw_threshold, "
+                    "meshlet_max_vertices, meshlet_max_triangles, texture_format, "
+                    "texture_quality, texture_max_size",
+                    model_store, model_load},
+    [KIND_FBX] = {"fbx", fbx_fields, FBX_FIELD_COUNT,
+                  "scale, up_axis, skins, animations, animation_fps", fbx_store, fbx_load},
+};
+
+void kiln_settings_default(kiln_settings *out)
+{
+    memset(out, 0, sizeof *out);
+    out->texture.format = KILN_TEXFMT_AUTO;
+    out->texture.srgb = KILN_TRI_NULL;
+    out->texture.mipmaps = true;
+    out->texture.normal_map = false;
+    out->texture.flip_green = false;
+    out->texture.max_size = 16384;
+    out->texture.quality = KILN_QUALITY_NORMAL;
+    out->texture.supercompression = KILN_SUPERCOMPRESSION_NONE;
+
+    out->model.lods[0] = 0.5;
+    out->model.lods[1] = 0.25;
+    out->model.lods[2] = 0.125;
+    out->model.lod_count = 3;
+    out->model.lod_error = 0.05;
+    out->model.lod_min_triangles = 64;
+    out->model.quantize = true;
+    out->model.optimize = true;
+    out->model.overdraw_threshold = 1.05;
+    out->model.meshlet_max_vertices = 64;
+    out->model.meshlet_max_triangles = 124;
+    out->model.texture_format = KILN_TEXFMT_AUTO;
+    out->model.texture_quality = KILN_QUALITY_NORMAL;
+    out->model.texture_max_size = 4096;
+
+    out->fbx.scale = 1.0;
+    out->fbx.up_axis = KILN_UP_AUTO;
+    out->fbx.skins = true;
+    out->fbx.animations = true;
+    out->fbx.animation_fps = 30;
+}
+
+const char *kiln_texture_format_name(kiln_texture_format f)
+{
+    return (unsigned)f < sizeof texfmt_names / sizeof texfmt_names[0] ? texfmt_names[f] : "invalid";
+}
+
+const char *kiln_quality_name(kiln_quality q)
+{
+    return (unsigned)q < sizeof quality_names / sizeof quality_names[0] ? quality_names[q]
+                                                                        : "invalid";
+}
+
+/* ---- JSON pointers and messages ----------------------------------------------------------- */
+
+/* An RFC 6901 pointer built while walking the document; longer than err->json_pointer so that
+ * truncation happens once, at a character boundary, when the error is filled. */
+typedef struct json_ptr {
+    char text[512];
+    size_t len;
+} json_ptr;
+
+static void ptr_putc(json_ptr *p, char c)
+{
+    if (p->len + 1 < sizeof p->text) p->text[p->len++] = c;
+    p->text[p->len] = '\0';
+}
+
+/* Appends "/" and the key with '~' and '/' escaped; returns the old length for ptr_pop. */
+static size_t ptr_push(json_ptr *p, const char *key, size_t key_len)
+{
+    size_t old = p->len;
+    ptr_putc(p, '/');
+    for (size_t i = 0; i < key_len && key[i]; i++) {
+        if (key[i] == '~') {
+            ptr_putc(p, '~');
+            ptr_putc(p, '0');
+        } else if (key[i] == '/') {
+            ptr_putc(p, '~');
+            ptr_putc(p, '1');
+        } else {
+            ptr_putc(p, key[i]);
+        }
+    }
+    return old;
+}
+
+static size_t ptr_push_str(json_ptr *p, const char *key) { return ptr_push(p, key, strlen(key)); }
+
+static size_t ptr_push_index(json_ptr *p, size_t index)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%zu", index);
+    return ptr_push_str(p, num);
+}
+
+static void ptr_pop(json_ptr *p, size_t old)
+{
+    p->len = old;
+    p->text[old] = '\0';
+}
+
+/* Untrusted text put into a message is reduced to printable ASCII: messages end up in --json
+ * output and terminals, where broken UTF-8 or control characters would do harm. */
+static const char *printable(const char *s, size_t len, char *buf, size_t buf_size)
+{
+    size_t n = 0, limit = buf_size - 4;
+    for (size_t i = 0; i < len && n < limit; i++) {
+        unsigned char c = (unsigned char)s[i];
+        buf[n++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+    }
+    if (n == limit && len > n) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The shortest %g form that reads back as the same double. */
+static void format_double(double d, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.15g", d);
+    if (strtod(buf, NULL) != d) snprintf(buf, size, "%.17g", d);
+}
+
+/* "an object", "\"bc8\"", "4.5", ... for messages. */
+static const char *describe(const json_t *v, char *buf, size_t size)
+{
+    char text[48];
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING:
+        printable(json_string_value(v), json_string_length(v), text, sizeof text);
+        snprintf(buf, size, "\"%s\"", text);
+        return buf;
+    case JSON_INTEGER:
+        snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return buf;
+    case JSON_REAL: format_double(json_real_value(v), buf, size); return buf;
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+static kiln_result settings_fail(kiln_error *err, const json_ptr *p, const char *fmt, ...)
+    KILN_PRINTF(3, 4);
+
+static kiln_result settings_fail(kiln_error *err, const json_ptr *p, const char *fmt, ...)
+{
+    if (!err) return KILN_E_IMPORT_SETTINGS;
+    va_list ap;
+    va_start(ap, fmt);
+    kiln_error_setv(err, KILN_E_IMPORT_SETTINGS, fmt, ap);
+    va_end(ap);
+    /* Keys are UTF-8: cut an over-long pointer before a continuation byte, never inside one. */
+    char ptr[sizeof err->json_pointer];
+    size_t n = p->len;
+    if (n >= sizeof ptr) {
+        n = sizeof ptr - 1;
+        while (n > 0 && ((unsigned char)p->text[n] & 0xC0) == 0x80) n--;
+    }
+    memcpy(ptr, p->text, n);
+    ptr[n] = '\0';
+    kiln_error_at_pointer(err, ptr);
+    return KILN_E_IMPORT_SETTINGS;
+}
+
+static bool key_is(const char *key, size_t key_len, const char *name)
+{
+    return strlen(name) == key_len && memcmp(key, name, key_len) == 0;
+}
+
+/* ^[a-z][a-z0-9_-]{0,31}$ */
+static bool platform_name_valid(const char *name, size_t len)
+{
+    if (len < 1 || len > 32 || name[0] < 'a' || name[0] > 'z') return false;
+    for (size_t i = 1; i < len; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+/* jansson's iterators take non-const objects; reading through them changes nothing. */
+#define OBJECT_FOREACH(obj, it)                                        \
+    for (void *it = json_object_iter((json_t *)(obj)); it;             \
+         it = json_object_iter_next((json_t *)(obj), it))
+
+/* ---- field validation --------------------------------------------------------------------- */
+
+static kiln_result parse_lods(const field_desc *f, const json_t *v, json_ptr *p, field_value *out,
+                              kiln_error *err)
+{
+    char got[64], prev_text[32];
+    if (!json_is_array(v))
+        return settings_fail(err, p, "lods is %s; allowed: %s", describe(v, got, sizeof got),
+                             f->allowed);
+    size_t n = json_array_size(v);
+    if (n > KILN_MAX_LODS)
+        return settings_fail(err, p, "lods has %zu entries; allowed: %s", n, f->allowed);
+    out->lod_count = (uint32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(v, i);
+        size_t mark = ptr_push_index(p, i);
+        double d;
+        if (json_is_integer(e)) d = (double)json_integer_value(e);
+        else if (json_is_real(e)) d = json_real_value(e);
+        else
+            return settings_fail(err, p, "lods[%zu] is %s; allowed: a number between 0 and 1 "
+                                 "(exclusive)", i, describe(e, got, sizeof got));
+        if (!(d > 0.0 && d < 1.0))
+            return settings_fail(err, p, "lods[%zu] is %s; allowed: a number between 0 and 1 "
+                                 "(exclusive)", i, describe(e, got, sizeof got));
+        if (i > 0 && !(d < out->lods[i - 1])) {
+            format_double(out->lods[i - 1], prev_text, sizeof prev_text);
+            return settings_fail(err, p, "lods[%zu] is %s, not below lods[%zu] = %s; allowed: "
+                                 "strictly decreasing fractions of the triangle count",
+                                 i, describe(e, got, sizeof got), i - 1, prev_text);
+        }
+        out->lods[i] = d;
+        ptr_pop(p, mark);
+    }
+    return KILN_OK;
+}
+
+/* Integers may be written as integral reals (4.0, 1e3): JSON Schema's "integer" (draft 6 and
+ * later) accepts them too, and the value, not its spelling, is what the settings mean. */
+static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p,
+                               field_value *out, kiln_error *err)
+{
+    char got[64];
+    switch (f->type) {
+    case FT_BOOL:
+        if (!json_is_boolean(v)) break;
+        out->b = json_is_true(v);
+        return KILN_OK;
+    case FT_TRISTATE:
+        if (json_is_null(v)) out->tri = KILN_TRI_NULL;
+        else if (json_is_boolean(v)) out->tri = json_is_true(v) ? KILN_TRI_TRUE : KILN_TRI_FALSE;
+        else break;
+        return KILN_OK;
+    case FT_ENUM:
+        if (!json_is_string(v)) break;
+        for (unsigned i = 0; i < f->name_count; i++) {
+            if (key_is(json_string_value(v), json_string_length(v), f->names[i])) {
+                out->e = i;
+                return KILN_OK;
+            }
+        }
+        break;
+    case FT_UINT: {
+        double d;
+        if (json_is_integer(v)) d = (double)json_integer_value(v);
+        else if (json_is_real(v)) d = json_real_value(v);
+        else break;
+        if (!isfinite(d) || d != floor(d) || d < f->min || d > f->max) break;
+        out->u = (uint32_t)d;
+        if ((f->flags & UINT_MULTIPLE_OF_4) && out->u % 4 != 0) break;
+        return KILN_OK;
+    }
+    case FT_NUMBER: {
+        double d;
+        if (json_is_integer(v)) d = (double)json_integer_value(v);
+        else if (json_is_real(v)) d = json_real_value(v);
+        else break;
+        bool ok;
+        if (!isfinite(d)) ok = false;
+        else if (f->flags & NUM_ZERO_OR_RANGE) ok = d == 0.0 || (d >= f->min && d <= f->max);
+        else if (f->flags & NUM_MIN_EXCLUSIVE) ok = d > f->min && d <= f->max;
+        else ok = d >= f->min && d <= f->max;
+        if (!ok) break;
+        out->d = d + 0.0; /* -0.0 becomes 0.0: one spelling in the canonical JSON */
+        return KILN_OK;
+    }
+    case FT_LODS: return parse_lods(f, v, p, out, err);
+    }
+    return settings_fail(err, p, "%s is %s; allowed: %s", f->name, describe(v, got, sizeof got),
+                         f->allowed);
+}
+
+/* Applies one kind's object (import.texture, platforms.x.model, ...) on top of s; each field set
+ * is recorded in *set_mask (bit = field index). */
+static kiln_result apply_kind(const kind_desc *k, const json_t *obj, json_ptr *p, kiln_settings *s,
+                              uint32_t *set_mask, kiln_error *err)
+{
+    char got[64], name[48];
+    if (!json_is_object(obj))
+        return settings_fail(err, p, "%s settings are %s; allowed: an object", k->name,
+                             describe(obj, got, sizeof got));
+    OBJECT_FOREACH(obj, it) {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        size_t mark = ptr_push(p, key, key_len);
+        size_t i = 0;
+        while (i < k->field_count && !key_is(key, key_len, k->fields[i].name)) i++;
+        if (i == k->field_count)
+            return settings_fail(err, p, "unknown field \"%s\" in %s settings; allowed: %s",
+                                 printable(key, key_len, name, sizeof name), k->name,
+                                 k->field_list);
+        field_value v;
+        memset(&v, 0, sizeof v);
+        kiln_result r = parse_field(&k->fields[i], json_object_iter_value(it), p, &v, err);
+        if (r != KILN_OK) return r;
+        k->store(s, i, &v);
+        *set_mask |= 1u << i;
+        ptr_pop(p, mark);
+    }
+    return KILN_OK;
+}
+
+/* Applies an object of kinds ("import", or one platform) on top of s. */
+static kiln_result apply_kinds(const json_t *obj, const char *what, json_ptr *p,
+                               kiln_settings *s, uint32_t set_masks[KIND_COUNT], kiln_error *err)
+{
+    char got[64], name[48];
+    if (!json_is_object(obj))
+        return settings_fail(err, p, "%s is %s; allowed: an object of texture, model and fbx "
+                             "settings", what, describe(obj, got, sizeof got));
+    OBJECT_FOREACH(obj, it) {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        size_t mark = ptr_push(p, key, key_len);
+        size_t k = 0;
+        while (k < KIND_COUNT && !key_is(key, key_len, kinds[k].name)) k++;
+        if (k == KIND_COUNT)
+            return settings_fail(err, p, "unknown settings kind \"%s\"; allowed: texture, model, "
+                                 "fbx", printable(key, key_len, name, sizeof name));
+        kiln_result r = apply_kind(&kinds[k], json_object_iter_value(it), p, s, &set_masks[k], err);
+        if (r != KILN_OK) return r;
+        ptr_pop(p, mark);
+    }
+    return KILN_OK;
+}
+
+/* The two rules that tie texture fields together. Checked on import.texture alone and on the
+ * merged result of every platform. */
+static kiln_result check_texture_rules(const kiln_texture_settings *t, json_ptr *p,
+                                       uint32_t platform_mask, const char *platform,
+                                       kiln_error *err)
+{
+    const char *field = NULL, *msg = NULL;
+    uint32_t field_bit = 0;
+    if (t->srgb == KILN_TRI_TRUE && t->normal_map) {
+        field = "srgb";
+        field_bit = 1u << TEX_SRGB;
+        msg = "srgb is true on a normal map; normal maps hold vectors, not colours; allowed: "
+              "srgb null or false when normal_map is true";
+    } else if (t->flip_green && !t->normal_map) {
+        field = "flip_green";
+        field_bit = 1u << TEX_FLIP_GREEN;
+        msg = "flip_green is true but normal_map is not; allowed: flip_green only on normal maps";
+    } else {
+        return KILN_OK;
+    }
+    /* import.texture itself was valid, so the platform set one of the two fields involved:
+     * point at the rule's own field when the platform set it, else at normal_map. */
+    if (platform && !(platform_mask & field_bit)) field = "normal_map";
+    size_t mark = ptr_push_str(p, "texture");
+    ptr_push_str(p, field);
+    kiln_result r;
+    if (platform) {
+        char name[48];
+        r = settings_fail(err, p, "platform %s (import.texture with its overrides): %s",
+                          printable(platform, strlen(platform), name, sizeof name), msg);
+    } else {
+        r = settings_fail(err, p, "%s", msg);
+    }
+    ptr_pop(p, mark);
+    return r;
+}
+
+static kiln_result parse_guid(const json_t *v, json_ptr *p, char out[33], kiln_error *err)
+{
+    char got[64];
+    bool ok = json_is_string(v) && json_string_length(v) == 32;
+    for (size_t i = 0; ok && i < 32; i++) {
+        char c = json_string_value(v)[i];
+        ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    }
+    if (!ok)
+        return settings_fail(err, p, "guid is %s; allowed: 32 lowercase hexadecimal digits",
+                             describe(v, got, sizeof got));
+    memcpy(out, json_string_value(v), 32);
+    out[32] = '\0';
+    return KILN_OK;
+}
+
+kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kiln_settings *out,
+                                    kiln_error *err)
+{
+    json_ptr p = {{0}, 0};
+    char got[64], name[48];
+    if (!out) return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_from_json: out is NULL");
+    if (!json_is_object(doc)) {
+        if (!doc) return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_from_json: doc is NULL");
+        return settings_fail(err, &p, "the .meta document is %s; allowed: a JSON object",
+                             describe(doc, got, sizeof got));
+    }
+
+    const json_t *guid = NULL, *import = NULL, *platforms = NULL;
+    OBJECT_FOREACH(doc, it) {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        if (key_is(key, key_len, "guid")) guid = json_object_iter_value(it);
+        else if (key_is(key, key_len, "import")) import = json_object_iter_value(it);
+        else if (key_is(key, key_len, "platforms")) platforms = json_object_iter_value(it);
+        else {
+            ptr_push(&p, key, key_len);
+            return settings_fail(err, &p, "unknown field \"%s\"; allowed: guid, import, platforms",
+                                 printable(key, key_len, name, sizeof name));
+        }
+    }
+
+    kiln_settings base;
+    kiln_settings_default(&base);
+    kiln_result r;
+    if (guid) {
+        size_t mark = ptr_push_str(&p, "guid");
+        if ((r = parse_guid(guid, &p, base.guid, err)) != KILN_OK) return r;
+        ptr_pop(&p, mark);
+    }
+    if (import) {
+        uint32_t masks[KIND_COUNT] = {0};
+        size_t mark = ptr_push_str(&p, "import");
+        if ((r = apply_kinds(import, "import", &p, &base, masks, err)) != KILN_OK) return r;
+        if ((r = check_texture_rules(&base.texture, &p, 0, NULL, err)) != KILN_OK) return r;
+        ptr_pop(&p, mark);
+    }
+
+    kiln_settings chosen = base;
+    if (platforms) {
+        size_t mark = ptr_push_str(&p, "platforms");
+        if (!json_is_object(platforms))
+            return settings_fail(err, &p, "platforms is %s; allowed: an object of platform "
+                                 "names", describe(platforms, got, sizeof got));
+        /* Every platform is validated, not only the chosen one: a .meta that breaks the mobile
+         * build should fail on the desktop too, where its author is working. */
+        OBJECT_FOREACH(platforms, it) {
+            const char *key = json_object_iter_key(it);
+            size_t key_len = json_object_iter_key_len(it);
+            size_t pmark = ptr_push(&p, key, key_len);
+            if (!platform_name_valid(key, key_len))
+                return settings_fail(err, &p, "platform name \"%s\" is not allowed; allowed: a "
+                                     "lowercase letter, then up to 31 of a-z 0-9 _ -",
+                                     printable(key, key_len, name, sizeof name));
+            kiln_settings merged = base;
+            uint32_t masks[KIND_COUNT] = {0};
+            r = apply_kinds(json_object_iter_value(it), "the platform", &p, &merged, masks, err);
+            if (r != KILN_OK) return r;
+            r = check_texture_rules(&merged.texture, &p, masks[KIND_TEXTURE], key, err);
+            if (r != KILN_OK) return r;
+            if (platform && key_is(key, key_len, platform)) chosen = merged;
+            ptr_pop(&p, pmark);
+        }
+        ptr_pop(&p, mark);
+    }
+    *out = chosen;
+    return KILN_OK;
+}
+
+kiln_result kiln_settings_parse(const char *json_text, size_t size, const char *platform,
+                                kiln_settings *out, kiln_error *err)
+{
+    if (!json_text && size)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_parse: json_text is NULL");
+    json_error_t je;
+    /* JSON_DECODE_ANY: a document that is valid JSON but not an object gets the clearer
+     * "is a JSON object" message instead of a syntax error. Nesting is bounded by jansson
+     * (JSON_PARSER_MAX_DEPTH, 2048), and duplicate keys are refused: with them, what the
+     * settings mean would depend on the parser. */
+    json_t *doc = json_loadb(json_text ? json_text : "", size,
+                             JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    if (!doc) {
+        if (json_error_code(&je) == json_error_out_of_memory)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory parsing settings");
+        char text[sizeof je.text];
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "JSON syntax error at line %d, column %d: %s",
+                       je.line, je.column, printable(je.text, strlen(je.text), text, sizeof text));
+        if (je.position >= 0) kiln_error_at_offset(err, (uint64_t)je.position);
+        return KILN_E_IMPORT_SETTINGS;
+    }
+    kiln_result r = kiln_settings_from_json(doc, platform, out, err);
+    json_decref(doc);
+    return r;
+}
+
+/* ---- canonical JSON ----------------------------------------------------------------------- */
+
+static json_t *field_json(const field_desc *f, const field_value *v)
+{
+    switch (f->type) {
+    case FT_BOOL: return json_boolean(v->b);
+    case FT_TRISTATE:
+        if (v->tri == KILN_TRI_NULL) return json_null();
+        if (v->tri == KILN_TRI_TRUE) return json_true();
+        if (v->tri == KILN_TRI_FALSE) return json_false();
+        return NULL;
+    case FT_ENUM: return v->e < f->name_count ? json_string(f->names[v->e]) : NULL;
+    case FT_UINT: return json_integer((json_int_t)v->u);
+    case FT_NUMBER: return json_real(v->d + 0.0);
+    case FT_LODS: {
+        if (v->lod_count > KILN_MAX_LODS) return NULL;
+        json_t *a = json_array();
+        for (uint32_t i = 0; a && i < v->lod_count; i++) {
+            if (json_array_append_new(a, json_real(v->lods[i] + 0.0)) != 0) {
+                json_decref(a);
+                a = NULL;
+            }
+        }
+        return a;
+    }
+    }
+    return NULL;
+}
+
+/* Every field, always as the same JSON type (integers as integers, numbers as reals), so equal
+ * settings dump to equal bytes whatever spelling the .meta used. */
+static json_t *kind_json(const kind_desc *k, const kiln_settings *s)
+{
+    json_t *obj = json_object();
+    for (size_t i = 0; obj && i < k->field_count; i++) {
+        field_value v;
+        memset(&v, 0, sizeof v);
+        k->load(s, i, &v);
+        if (json_object_set_new(obj, k->fields[i].name, field_json(&k->fields[i], &v)) != 0) {
+            json_decref(obj);
+            obj = NULL;
+        }
+    }
+    return obj;
+}
+
+json_t *kiln_texture_settings_json(const kiln_texture_settings *s)
+{
+    kiln_settings all;
+    memset(&all, 0, sizeof all);
+    all.texture = *s;
+    return kind_json(&kinds[KIND_TEXTURE], &all);
+}
+
+json_t *kiln_model_settings_json(const kiln_model_settings *s)
+{
+    kiln_settings all;
+    memset(&all, 0, sizeof all);
+    all.model = *s;
+    return kind_json(&kinds[KIND_MODEL], &all);
+}
+
+json_t *kiln_fbx_settings_json(const kiln_fbx_settings *s)
+{
+    kiln_settings all;
+    memset(&all, 0, sizeof all);
+    all.fbx = *s;
+    return kind_json(&kinds[KIND_FBX], &all);
+}
+
+/* ---- reimport edits ----------------------------------------------------------------------- */
+
+static bool depth_exceeds(const json_t *v, int depth)
+{
+    if (depth > SETTINGS_MAX_DEPTH) return true;
+    if (json_is_object(v)) {
+        OBJECT_FOREACH(v, it) {
+            if (depth_exceeds(json_object_iter_value(it), depth + 1)) return true;
+        }
+    } else if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (depth_exceeds(json_array_get(v, i), depth + 1)) return true;
+    }
+    return false;
+}
+
+/* obj[key] as an object, created when absent; NULL (error filled) when it holds something else
+ * or memory runs out. */
+static json_t *child_object(json_t *obj, const char *key, json_ptr *p, kiln_error *err)
+{
+    json_t *c = json_object_get(obj, key);
+    if (json_is_object(c)) return c;
+    if (c) {
+        char got[64];
+        settings_fail(err, p, "%s is %s, not an object, so it cannot take a member", key,
+                      describe(c, got, sizeof got));
+        return NULL;
+    }
+    if (json_object_set_new(obj, key, json_object()) != 0) {
+        kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory editing settings");
+        return NULL;
+    }
+    return json_object_get(obj, key);
+}
+
+#define ASSIGN_MAX_SEGMENTS 6
+
+kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignment,
+                                           kiln_error *err)
+{
+    json_ptr p = {{0}, 0};
+    char shown[96], name[48];
+    if (!json_is_object(meta_doc) || !assignment)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_apply_assignment: the .meta "
+                              "document must be an object and the assignment not NULL");
+    const char *eq = strchr(assignment, '=');
+    if (!eq)
+        return settings_fail(err, &p, "\"%s\" is not an assignment; expected path=value, e.g. "
+                             "texture.format=bc7",
+                             printable(assignment, strlen(assignment), shown, sizeof shown));
+    size_t path_len = (size_t)(eq - assignment);
+    printable(assignment, path_len, shown, sizeof shown);
+
+    /* Split the dotted path. */
+    char path[256];
+    if (path_len >= sizeof path)
+        return settings_fail(err, &p, "settings path \"%s\" is too long", shown);
+    memcpy(path, assignment, path_len);
+    path[path_len] = '\0';
+    const char *seg[ASSIGN_MAX_SEGMENTS];
+    size_t nseg = 0;
+    for (char *s = path;;) {
+        char *dot = strchr(s, '.');
+        if (dot) *dot = '\0';
+        if (*s == '\0')
+            return settings_fail(err, &p, "settings path \"%s\" has an empty part; expected e.g. "
+                                 "texture.format or platforms.mobile.texture.format", shown);
+        if (nseg == ASSIGN_MAX_SEGMENTS)
+            return settings_fail(err, &p, "settings path \"%s\" names no known field", shown);
+        seg[nseg++] = s;
+        if (!dot) break;
+        s = dot + 1;
+    }
+
+    /* Where the edit goes: import (the default, or spelled out), or one platform. */
+    size_t i = 0;
+    const char *platform = NULL;
+    if (strcmp(seg[0], "platforms") == 0) {
+        ptr_push_str(&p, "platforms");
+        if (nseg < 2)
+            return settings_fail(err, &p, "settings path \"%s\" needs a platform name "
+                                 "(platforms.<name>...)", shown);
+        platform = seg[1];
+        ptr_push_str(&p, platform);
+        if (!platform_name_valid(platform, strlen(platform)))
+            return settings_fail(err, &p, "platform name \"%s\" is not allowed; allowed: a "
+                                 "lowercase letter, then up to 31 of a-z 0-9 _ -",
+                                 printable(platform, strlen(platform), name, sizeof name));
+        i = 2;
+    } else {
+        ptr_push_str(&p, "import");
+        if (strcmp(seg[0], "import") == 0) i = 1;
+    }
+    const kind_desc *kind = NULL;
+    const char *field = NULL;
+    if (i < nseg) {
+        ptr_push_str(&p, seg[i]);
+        for (size_t k = 0; k < KIND_COUNT && !kind; k++)
+            if (strcmp(seg[i], kinds[k].name) == 0) kind = &kinds[k];
+        if (!kind)
+            return settings_fail(err, &p, "settings path \"%s\": unknown settings kind \"%s\"; "
+                                 "allowed: texture, model, fbx", shown,
+                                 printable(seg[i], strlen(seg[i]), name, sizeof name));
+        i++;
+    }
+    if (i < nseg) {
+        ptr_push_str(&p, seg[i]);
+        for (size_t f = 0; f < kind->field_count && !field; f++)
+            if (strcmp(seg[i], kind->fields[f].name) == 0) field = kind->fields[f].name;
+        if (!field)
+            return settings_fail(err, &p, "settings path \"%s\": unknown field \"%s\" in %s "
+                                 "settings; allowed: %s", shown,
+                                 printable(seg[i], strlen(seg[i]), name, sizeof name),
+                                 kind->name, kind->field_list);
+        i++;
+    }
+    if (i < nseg) {
+        ptr_push_str(&p, seg[i]);
+        return settings_fail(err, &p, "settings path \"%s\" goes below the field %s, which has "
+                             "no members", shown, field);
+    }
+
+    /* The value: JSON when it parses as JSON, else the bare word as a string. */
+    json_error_t je;
+    json_t *value = json_loads(eq + 1, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+    if (!value) {
+        if (json_error_code(&je) == json_error_out_of_memory)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory editing settings");
+        value = json_string(eq + 1);
+        if (!value)
+            return settings_fail(err, &p, "the value of \"%s\" is neither JSON nor UTF-8 text",
+                                 shown);
+    }
+    if (depth_exceeds(value, 0)) {
+        json_decref(value);
+        return settings_fail(err, &p, "the value of \"%s\" nests deeper than %d levels", shown,
+                             SETTINGS_MAX_DEPTH);
+    }
+    if (!field && !json_is_object(value)) {
+        char got[64];
+        kiln_result r = settings_fail(err, &p, "\"%s\" names an object of settings; its value "
+                                      "must be a JSON object, got %s", shown,
+                                      describe(value, got, sizeof got));
+        json_decref(value);
+        return r;
+    }
+
+    /* Walk (creating) the objects above the target, then set it. */
+    json_ptr walk = {{0}, 0};
+    json_t *parent = meta_doc;
+    const char *target;
+    if (platform) {
+        ptr_push_str(&walk, "platforms");
+        parent = child_object(parent, "platforms", &walk, err);
+        if (parent && kind) {
+            ptr_push_str(&walk, platform);
+            parent = child_object(parent, platform, &walk, err);
+            target = kind->name;
+        } else {
+            target = platform;
+        }
+    } else {
+        if (kind) {
+            ptr_push_str(&walk, "import");
+            parent = child_object(parent, "import", &walk, err);
+            target = kind->name;
+        } else {
+            target = "import";
+        }
+    }
+    if (parent && field) {
+        ptr_push_str(&walk, kind->name);
+        parent = child_object(parent, kind->name, &walk, err);
+        target = field;
+    }
+    if (!parent) {
+        json_decref(value);
+        return err ? err->code : KILN_E_IMPORT_SETTINGS;
+    }
+    if (json_object_set_new(parent, target, value) != 0)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory editing settings");
+    return KILN_OK;
+}
+
+static kiln_result merge_object(json_t *dst, const json_t *patch, kiln_error *err)
+{
+    OBJECT_FOREACH(patch, it) {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        const json_t *pv = json_object_iter_value(it);
+        json_t *dv = json_object_getn(dst, key, key_len);
+        if (json_is_object(pv) && json_is_object(dv)) {
+            kiln_result r = merge_object(dv, pv, err);
+            if (r != KILN_OK) return r;
+            continue;
+        }
+        json_t *copy = json_deep_copy(pv);
+        if (!copy || json_object_setn_new(dst, key, key_len, copy) != 0)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory merging settings");
+    }
+    return KILN_OK;
+}
+
+kiln_result kiln_settings_merge_import(json_t *meta_doc, const json_t *import_patch,
+                                       kiln_error *err)
+{
+    json_ptr p = {{0}, 0};
+    char got[64];
+    if (!json_is_object(meta_doc))
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_merge_import: the .meta "
+                              "document must be an object");
+    if (!json_is_object(import_patch))
+        return settings_fail(err, &p, "a settings patch is a JSON object shaped like \"import\" "
+                             "({\"texture\": {\"format\": \"bc7\"}}), got %s",
+                             import_patch ? describe(import_patch, got, sizeof got) : "nothing");
+    if (depth_exceeds(import_patch, 0))
+        return settings_fail(err, &p, "the settings patch nests deeper than %d levels",
+                             SETTINGS_MAX_DEPTH);
+    /* Merge into a copy and swap it in, so a failure leaves the document as it was. */
+    json_t *old = json_object_get(meta_doc, "import");
+    json_t *merged = json_is_object(old) ? json_deep_copy(old) : json_object();
+    if (!merged) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory merging settings");
+    kiln_result r = merge_object(merged, import_patch, err);
+    if (r != KILN_OK) {
+        json_decref(merged);
+        return r;
+    }
+    if (json_object_set_new(meta_doc, "import", merged) != 0)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory merging settings");
+    return KILN_OK;
+}
