@@ -44,6 +44,29 @@ static json_t *summary_json(const kiln_texture_levels *t, size_t file_size,
     return j;
 }
 
+kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err)
+{
+    if (a->kind != KILN_KIND_TEXTURE) return KILN_OK;
+    const kiln_texture_settings *s = &a->settings.texture;
+    switch (s->format) {
+    case KILN_TEXFMT_AUTO:
+    case KILN_TEXFMT_RGBA8:
+    case KILN_TEXFMT_RGBA16F: break;
+    default:
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "format %s is not available in this build",
+                       kiln_texture_format_name(s->format));
+        kiln_error_at_pointer(err, "/import/texture/format");
+        return KILN_E_IMPORT_SETTINGS;
+    }
+    if (s->format == KILN_TEXFMT_RGBA16F && s->srgb == KILN_TRI_TRUE) {
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                       "srgb true is not possible with format rgba16f (half floats are linear)");
+        kiln_error_at_pointer(err, "/import/texture/srgb");
+        return KILN_E_IMPORT_SETTINGS;
+    }
+    return KILN_OK;
+}
+
 kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
                               size_t size, kiln_cooked *out, kiln_error *err)
 {

@@ -1,5 +1,6 @@
 /* database.c — scanning the asset root, GUIDs, settings from .meta files, and cache keys. */
 #include "pipeline/database.h"
+#include "pipeline/cook.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -111,6 +112,12 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
         return;
     }
     if (a->settings.guid[0]) memcpy(a->guid, a->settings.guid, 33);
+    r = kiln_cook_check_settings(a, &a->settings_error);
+    if (r != KILN_OK) {
+        a->settings_result = r;
+        kiln_error_at_path(&a->settings_error, meta);
+        kiln_error_prefix(&a->settings_error, "%s.meta: ", a->rel);
+    }
 }
 
 static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, kiln_error *err)

@@ -8,6 +8,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/cache.h"
+#include "pipeline/cook.h"
 #include "pipeline/import.h"
 
 #define META_MAX_SIZE (1u << 20)
@@ -118,8 +119,9 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
             r = kiln_settings_apply_assignment(doc, assignments[i], err);
             if (r != KILN_OK) goto out;
         }
-        kiln_settings check;
-        r = kiln_settings_from_json(doc, p->platform[0] ? p->platform : NULL, &check, err);
+        kiln_asset check = *a;
+        r = kiln_settings_from_json(doc, p->platform[0] ? p->platform : NULL, &check.settings, err);
+        if (r == KILN_OK) r = kiln_cook_check_settings(&check, err);
         if (r != KILN_OK) goto out; /* nothing written */
     }
     record = kiln_cache_record_load(p, a->guid);
