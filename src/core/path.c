@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -50,12 +51,14 @@ kiln_result kiln_path_normalize(const char *in, char *out, size_t out_size, kiln
         }
         comps[depth++] = c;
     }
+    /* Every write below is checked against out_size, the NUL included: "/" and "." need 2. */
     size_t len = 0;
+    if (out_size < 2) return too_long(err, in);
     if (absolute) out[len++] = '/';
     for (size_t i = 0; i < depth; i++) {
-        size_t cl = strlen(comps[i]);
-        if (len + cl + 2 > out_size) return too_long(err, in);
-        if (i > 0) out[len++] = '/';
+        size_t cl = strlen(comps[i]), sep = i > 0 ? 1 : 0;
+        if (len + sep + cl + 1 > out_size) return too_long(err, in);
+        if (sep) out[len++] = '/';
         memcpy(out + len, comps[i], cl);
         len += cl;
     }
@@ -96,34 +99,58 @@ kiln_result kiln_path_resolve(const char *path, char *out, size_t out_size, kiln
     kiln_result r = kiln_path_normalize(path, norm, sizeof norm, err);
     if (r != KILN_OK) return r;
     if (norm[0] != '/') return kiln_error_set(err, KILN_E_USAGE, "not an absolute path: %s", path);
-    /* Walk back from the full path to the longest prefix that exists, realpath it, append the
-     * rest. The rest does not exist, so it holds no symlinks yet. */
-    size_t cut = strlen(norm);
-    char real[PATH_MAX];
-    for (;;) {
-        char save = norm[cut];
-        norm[cut] = '\0';
-        const char *prefix = cut == 0 ? "/" : norm;
-        char *ok = realpath(prefix, real);
-        norm[cut] = save;
-        if (ok) break;
-        if (errno != ENOENT && errno != ENOTDIR)
-            return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path, strerror(errno));
-        while (cut > 0 && norm[cut - 1 + 0] != '/') cut--;
-        if (cut > 0) cut--; /* drop the '/' */
-        if (cut == 0) {
-            strcpy(real, "/");
-            break;
+    char real[PATH_MAX], joined[KILN_PATH_MAX];
+    for (int links = 0;; links++) {
+        /* Walk back from the full path to the longest prefix that exists, realpath it, append
+         * the rest. */
+        size_t cut = strlen(norm);
+        for (;;) {
+            char save = norm[cut];
+            norm[cut] = '\0';
+            const char *prefix = cut == 0 ? "/" : norm;
+            char *ok = realpath(prefix, real);
+            norm[cut] = save;
+            if (ok) break;
+            if (errno != ENOENT && errno != ENOTDIR)
+                return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path, strerror(errno));
+            while (cut > 0 && norm[cut - 1 + 0] != '/') cut--;
+            if (cut > 0) cut--; /* drop the '/' */
+            if (cut == 0) {
+                strcpy(real, "/");
+                break;
+            }
         }
+        const char *rest = norm + cut;
+        while (*rest == '/') rest++;
+        if (*rest)
+            r = kiln_path_join(real, rest, joined, sizeof joined, err);
+        else
+            r = kiln_path_normalize(real, joined, sizeof joined, err);
+        if (r != KILN_OK) return r;
+        if (!*rest) break;
+        /* The first missing component may be a dangling symlink: open(O_CREAT) would follow it
+         * and create its target, so the real place is where it points. Later components do not
+         * exist yet, so they hold no symlinks. */
+        size_t first = strcspn(rest, "/");
+        char link[KILN_PATH_MAX], target[KILN_PATH_MAX], next[KILN_PATH_MAX];
+        if (!kiln_path_format(link, sizeof link, "%s/%.*s", strcmp(real, "/") ? real : "",
+                              (int)first, rest))
+            return too_long(err, path);
+        struct stat st;
+        if (lstat(link, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        if (links >= 40) /* as the kernel's limit on nested links */
+            return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path, strerror(ELOOP));
+        ssize_t tn = readlink(link, target, sizeof target - 1);
+        if (tn < 0)
+            return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path, strerror(errno));
+        target[tn] = '\0';
+        /* A relative target is taken from the link's folder, which real names without links. */
+        if (!kiln_path_format(next, sizeof next, "%s/%s%s", target[0] == '/' ? "" : real, target,
+                              rest + first))
+            return too_long(err, path);
+        r = kiln_path_normalize(next, norm, sizeof norm, err);
+        if (r != KILN_OK) return r;
     }
-    char joined[KILN_PATH_MAX];
-    const char *rest = norm + cut;
-    while (*rest == '/') rest++;
-    if (*rest)
-        r = kiln_path_join(real, rest, joined, sizeof joined, err);
-    else
-        r = kiln_path_normalize(real, joined, sizeof joined, err);
-    if (r != KILN_OK) return r;
     if (strlen(joined) >= out_size) return too_long(err, path);
     strcpy(out, joined);
     return KILN_OK;

@@ -61,9 +61,12 @@ static inline uint32_t kiln_read_u32le(kiln_reader *r)
 }
 static inline uint64_t kiln_read_u64le(kiln_reader *r)
 {
-    uint64_t lo = kiln_read_u32le(r);
-    uint64_t hi = kiln_read_u32le(r);
-    return lo | (hi << 32);
+    /* One take of 8 bytes: two u32 reads would return the low half (and move) on a short read. */
+    const uint8_t *p = kiln_reader_take(r, 8);
+    if (!p) return 0;
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
 }
 
 /* Little-endian stores for writers. */

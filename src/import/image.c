@@ -54,7 +54,7 @@ kiln_result kiln_image_alloc_pixels(kiln_image *img, const kiln_image_limits *li
                                     const char *what, int64_t width, int64_t height,
                                     kiln_pixel_type t, kiln_error *err)
 {
-    size_t bytes;
+    size_t bytes = 0;
     kiln_result r = kiln_image_check_dims(lim, what, width, height, t, &bytes, err);
     if (r != KILN_OK) return r;
     void *p = kiln_alloc(&lim->allocator, bytes);
