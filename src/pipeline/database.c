@@ -208,7 +208,7 @@ void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count)
 
 kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *out, kiln_error *err)
 {
-    char abs[KILN_PATH_MAX], real[KILN_PATH_MAX];
+    char abs[KILN_PATH_MAX];
     kiln_result r = kiln_path_absolute(path, abs, sizeof abs, err);
     if (r != KILN_OK) return r;
     /* A path relative to the root is accepted too, when it does not exist from the current
@@ -218,15 +218,23 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
         if (kiln_path_join(p->root, path, alt, sizeof alt, NULL) == KILN_OK && kiln_file_exists(alt))
             memcpy(abs, alt, sizeof abs);
     }
-    r = kiln_path_resolve(abs, real, sizeof real, err);
-    if (r != KILN_OK) return r;
-    if (!kiln_path_is_within(p->root, real)) {
-        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside the asset root %s", path, p->root);
+    if (!kiln_file_exists(abs)) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s does not exist or is not a file", path);
         kiln_error_at_path(err, path);
         return KILN_E_ASSET_IO;
     }
-    if (!kiln_file_exists(real)) {
-        kiln_error_set(err, KILN_E_ASSET_IO, "%s does not exist or is not a file", path);
+    /* Inside the root by name, as a scan of the root sees it; a symlink under the root may point
+     * anywhere (sources are only read; writes are confined separately). The root itself is
+     * resolved, so compare against the resolved parent folder too. */
+    char real[KILN_PATH_MAX], dir[KILN_PATH_MAX], dir_real[KILN_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", abs);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    r = kiln_path_resolve(dir[0] ? dir : "/", dir_real, sizeof dir_real, err);
+    if (r == KILN_OK) r = kiln_path_join(dir_real, kiln_path_basename(abs), real, sizeof real, err);
+    if (r != KILN_OK) return r;
+    if (!kiln_path_is_within(p->root, real) || !strcmp(p->root, real)) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside the asset root %s", path, p->root);
         kiln_error_at_path(err, path);
         return KILN_E_ASSET_IO;
     }

@@ -11,6 +11,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/cache.h"
+#include "pipeline/database.h"
 
 #define TMP_MAX_AGE_NS (3600LL * 1000000000LL)
 
@@ -35,6 +36,21 @@ static uint64_t dir_size(const char *dir)
     }
     kiln_dir_list_free(&l);
     return total;
+}
+
+/* Does the record still describe an asset under the root: its source exists and has the same
+ * GUID (from its .meta, or derived from its path)? Unreadable records are not live. */
+static bool record_is_live(kiln_project *p, const char *guid, const json_t *rec)
+{
+    const char *rel = kiln_json_str(rec, "path", NULL);
+    if (!rel || !kiln_path_is_safe_relative(rel)) return false;
+    char abs[KILN_PATH_MAX];
+    if (!kiln_path_format(abs, sizeof abs, "%s/%s", p->root, rel)) return false;
+    kiln_asset *a = kiln_calloc(&p->allocator, 1, sizeof *a);
+    if (!a) return true; /* out of memory: keep, never drop on doubt */
+    bool live = kiln_database_find(p, abs, a, NULL) == KILN_OK && !strcmp(a->guid, guid);
+    kiln_free(&p->allocator, a, sizeof *a);
+    return live;
 }
 
 static int by_age(const void *x, const void *y)
@@ -62,7 +78,8 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     char dir[KILN_PATH_MAX];
 
     /* Keys the asset records point to. */
-    json_t *referenced = json_object();
+    size_t records_removed = 0, live = 0;
+    json_t *referenced = json_object(), *dead = json_object();
     kiln_path_format(dir, sizeof dir, "%s/assets", p->cache);
     kiln_dir_list recs;
     if (kiln_dir_list_read(dir, NULL, &recs, NULL) == KILN_OK) {
@@ -74,11 +91,31 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
             kiln_path_format(guid, sizeof guid, "%.*s", (int)(len - 5), name);
             json_t *rec = kiln_cache_record_load(p, guid);
             const char *k = kiln_json_str(rec, "key", NULL);
-            if (k) json_object_set_new(referenced, k, json_true());
+            if (record_is_live(p, guid, rec)) {
+                live++;
+                if (k) json_object_set_new(referenced, k, json_true());
+            } else {
+                /* The asset is gone, or is another asset now: its record points at nothing. */
+                json_object_set_new(dead, name, json_string(k ? k : ""));
+            }
             json_decref(rec);
         }
         kiln_dir_list_free(&recs);
     }
+    /* No record matching any asset usually means the wrong --root, not a project whose every
+     * asset was deleted: keep everything then, and say so. */
+    bool keep_dead = live == 0 && json_object_size(dead) > 0;
+    const char *dead_name;
+    json_t *dead_key;
+    json_object_foreach(dead, dead_name, dead_key) {
+        char rp[KILN_PATH_MAX];
+        if (keep_dead) {
+            if (json_string_length(dead_key)) json_object_set_new(referenced, json_string_value(dead_key), json_true());
+        } else if (kiln_path_format(rp, sizeof rp, "%s/%s", dir, dead_name) && remove(rp) == 0) {
+            records_removed++;
+        }
+    }
+    json_decref(dead);
 
     /* Every entry. */
     gc_entry *entries = NULL;
@@ -147,7 +184,7 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     }
     if (max_size > 0) {
         uint64_t total = kiln_cache_size(p);
-        qsort(entries, n, sizeof *entries, by_age);
+        if (n > 1) qsort(entries, n, sizeof *entries, by_age);
         for (size_t i = 0; i < n && total > max_size; i++) {
             if (entries[i].size == UINT64_MAX) continue;
             if (kiln_remove_tree(entries[i].dir, err) != KILN_OK) continue;
@@ -165,6 +202,12 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     kiln_free(NULL, entries, cap * sizeof *entries);
     json_t *doc = json_object();
     json_object_set_new(doc, "command", json_string("cache gc"));
+    json_object_set_new(doc, "records_removed", json_integer((json_int_t)records_removed));
+    json_t *warnings = json_array();
+    if (keep_dead)
+        json_array_append_new(warnings, json_string("no asset record matches a source under the root "
+                                                    "(is --root right?): records kept"));
+    json_object_set_new(doc, "warnings", warnings);
     json_object_set_new(doc, "removed", removed);
     json_object_set_new(doc, "freed", json_integer((json_int_t)freed));
     json_object_set_new(doc, "kept", json_integer((json_int_t)kept));

@@ -134,7 +134,7 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
         kiln_asset_load_settings(p, a);
     }
     r = kiln_import_asset(p, a, KILN_IMPORT_FORCE, old_key[0] ? old_key : NULL, &result, err);
-    if (!old_key[0] && result && !json_object_get(result, "unchanged"))
+    if (!old_key[0] && r == KILN_OK && result && !json_object_get(result, "unchanged"))
         json_object_set_new(result, "unchanged", json_false());
     json_t *d = json_object();
     json_object_set_new(d, "command", json_string("reimport"));

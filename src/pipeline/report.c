@@ -64,7 +64,7 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     } else if (rec_key && !strcmp(rec_key, key) && json_object_get(record, "error")) {
         json_object_set_new(row, "state", json_string("invalid"));
         json_object_set(row, "error", json_object_get(record, "error"));
-    } else if (rec_key) {
+    } else if (rec_key && strcmp(rec_key, key) != 0) {
         json_object_set_new(row, "state", json_string("stale"));
         json_object_set_new(row, "imported_key", json_string(rec_key));
     } else {

@@ -48,7 +48,7 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
 #define TAKE(field)                                                                     \
     do {                                                                                \
-        if (!next) return usage_error(c, "%s needs a value", a);                        \
+        if (!next || !strncmp(next, "--", 2)) return usage_error(c, "%s needs a value", a); \
         c->field = next;                                                                \
         i++;                                                                            \
     } while (0)

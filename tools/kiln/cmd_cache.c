@@ -6,7 +6,7 @@
 
 int kiln_cmd_cache(int argc, char **argv)
 {
-    kiln_cli c = {.command = "cache"};
+    kiln_cli c = {.command = "cache gc"};
     if (!kiln_cli_parse(&c, argc, argv, "--max-size")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;

@@ -11,8 +11,11 @@ static void print_record(const json_t *rec)
     if (!status) status = "?";
     if (!strcmp(status, "failed")) {
         const json_t *e = json_object_get(rec, "error");
-        printf("failed       %s: %s %s\n", path, json_string_value(json_object_get(e, "code")),
+        const char *ptr = json_string_value(json_object_get(e, "json_pointer"));
+        printf("failed       %s: %s %s", path, json_string_value(json_object_get(e, "code")),
                json_string_value(json_object_get(e, "message")));
+        if (ptr && ptr[0]) printf(" (at %s)", ptr);
+        putchar('\n');
         return;
     }
     const json_t *s = json_object_get(rec, "summary");
@@ -77,7 +80,8 @@ int kiln_cmd_import(int argc, char **argv)
         if (r != KILN_OK)
             code = c.positional_count == 1 && !c.all ? kiln_cli_exit_for(r) : KILN_EXIT_FAILED;
         if (r != KILN_OK && !c.json && c.positional_count == 1 && !c.all)
-            fprintf(stderr, "kiln import: %s: %s\n", kiln_result_name(r), err.message);
+            fprintf(stderr, "kiln import: %s: %s%s%s%s\n", kiln_result_name(r), err.message,
+                    err.json_pointer[0] ? " (at " : "", err.json_pointer, err.json_pointer[0] ? ")" : "");
     }
     kiln_string_free(doc);
     kiln_project_close(p);

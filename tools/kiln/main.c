@@ -49,6 +49,14 @@ int main(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            kiln_cli c = {.command = cmd, .json = true};
+            kiln_error e = {.code = KILN_E_USAGE};
+            snprintf(e.message, sizeof e.message, "unknown command '%.100s'", cmd);
+            return kiln_cli_fail(&c, KILN_E_USAGE, &e);
+        }
+    }
     fprintf(stderr, "kiln: unknown command '%s'\n\n%s", cmd, usage);
     return KILN_EXIT_USAGE;
 }
