@@ -252,7 +252,7 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
     if (faces != 1)
         return fail_at(err, faces == 6 ? KILN_E_IMPORT_UNSUPPORTED : KILN_E_FORMAT_INVALID, 36,
                        "ktx2: faceCount %u (only 1 is supported; 6 is a cubemap)", faces);
-    uint32_t max_levels = kiln_mip_max_levels(width, height);
+    uint32_t max_levels = kiln_mip_level_count(width, height);
     if (level_count == 0)
         /* 0 asks the loader to generate mips: forbidden for block formats, unsupported here. */
         return fail_at(err, f->block_width > 1 ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED,

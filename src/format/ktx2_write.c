@@ -47,7 +47,7 @@ static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_
         d->height > KILN_KTX2_MAX_DIM)
         return kiln_error_set(err, KILN_E_USAGE, "ktx2: size %ux%u is outside 1..%u", d->width,
                               d->height, KILN_KTX2_MAX_DIM);
-    uint32_t max_levels = kiln_mip_max_levels(d->width, d->height);
+    uint32_t max_levels = kiln_mip_level_count(d->width, d->height);
     if (d->level_count == 0 || d->level_count > max_levels || d->level_count > KILN_KTX2_MAX_LEVELS)
         return kiln_error_set(err, KILN_E_USAGE,
                               "ktx2: level count %u is outside 1..%u for a %ux%u texture",

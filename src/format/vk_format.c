@@ -62,24 +62,6 @@ const kiln_vk_format_info *kiln_vk_format_at(size_t i)
     return i < FORMAT_COUNT ? &k_formats[i] : NULL;
 }
 
-uint32_t kiln_mip_extent(uint32_t base, uint32_t level)
-{
-    if (base == 0 || level >= 32) return base == 0 ? 0 : 1;
-    uint32_t e = base >> level;
-    return e ? e : 1;
-}
-
-uint32_t kiln_mip_max_levels(uint32_t width, uint32_t height)
-{
-    uint32_t m = width > height ? width : height;
-    uint32_t n = 0;
-    while (m) {
-        n++;
-        m >>= 1;
-    }
-    return n;
-}
-
 bool kiln_vk_format_image_size(const kiln_vk_format_info *f, uint32_t width, uint32_t height,
                                uint64_t *out)
 {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/extent.h"
 #include "kiln/kiln_format.h"
 
 /* Khronos Data Format 1.3 values kiln uses (khr_df.h names). */
@@ -65,10 +66,6 @@ const kiln_vk_format_info *kiln_vk_format_find(uint32_t vk_format);
 size_t kiln_vk_format_count(void);
 const kiln_vk_format_info *kiln_vk_format_at(size_t i);
 
-/* Texels along one axis of mip level `level`: max(1, base >> level) (0 for level >= 32). */
-uint32_t kiln_mip_extent(uint32_t base, uint32_t level);
-/* floor(log2(max(width, height))) + 1: the levels of a full chain (0 if both are 0). */
-uint32_t kiln_mip_max_levels(uint32_t width, uint32_t height);
 
 /* Bytes of one image of width x height texels: ceil(w/bw) * ceil(h/bh) * block_size. False when
  * it does not fit in a uint64_t (cannot happen for dimensions <= KILN_KTX2_MAX_DIM). */

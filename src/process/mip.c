@@ -21,17 +21,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-uint32_t kiln_mip_level_count(uint32_t width, uint32_t height)
-{
-    uint32_t m = width > height ? width : height;
-    uint32_t n = 0;
-    while (m) {
-        n++;
-        m >>= 1;
-    }
-    return n;
-}
-
 void kiln_mip_fit(uint32_t width, uint32_t height, uint32_t max_size, uint32_t *out_width,
                   uint32_t *out_height, uint32_t *out_halvings)
 {

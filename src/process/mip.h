@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "core/extent.h"
+
 typedef enum kiln_mip_filter {
     /* Colour: RGB averaged weighted by alpha (premultiplied, then divided by the averaged
      * alpha; a plain average where every alpha is 0), alpha averaged plainly. */
@@ -18,8 +20,6 @@ typedef enum kiln_mip_filter {
 /* Size of the next level along one axis: max(1, floor(d / 2)) (KTX 2.0 §4.1, Vulkan). */
 static inline uint32_t kiln_mip_next_dim(uint32_t d) { return d > 1 ? d / 2 : 1; }
 
-/* Levels of a full chain down to 1x1: floor(log2(max(width, height))) + 1; 0 for a zero size. */
-uint32_t kiln_mip_level_count(uint32_t width, uint32_t height);
 
 /* The size after halving (kiln_mip_next_dim on both sides) until both sides are <= max_size,
  * and how many halvings that takes. max_size 0 is treated as 1. */

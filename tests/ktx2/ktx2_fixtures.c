@@ -13,7 +13,7 @@ void fx_init(ktx2_fixture *fx, uint32_t vk_format, uint32_t width, uint32_t heig
     memset(fx, 0, sizeof *fx);
     const kiln_vk_format_info *f = kiln_vk_format_find(vk_format);
     assert_non_null(f);
-    if (level_count == 0) level_count = kiln_mip_max_levels(width, height);
+    if (level_count == 0) level_count = kiln_mip_level_count(width, height);
     fx->desc.vk_format = vk_format;
     fx->desc.width = width;
     fx->desc.height = height;
