@@ -15,6 +15,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/log.h"
 #include "core/path.h"
 
 #define MANIFEST_MAX_SIZE (16u << 20)
@@ -154,6 +155,8 @@ kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *m
             return KILN_OK;
         }
         /* A folder without a whole manifest: move it aside (atomic), then delete it. */
+        kiln_log(&p->logger, KILN_LOG_WARNING,
+                 "replacing cache entry %s: its folder has no whole manifest", key);
         char trash[KILN_PATH_MAX];
         unique_suffix(suffix, sizeof suffix);
         kiln_path_format(trash, sizeof trash, "%s/tmp/broken-%s.%s", p->cache, key, suffix);

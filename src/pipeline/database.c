@@ -129,8 +129,12 @@ static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, k
         kiln_error_at_path(err, abs);
         return KILN_E_ASSET_IO;
     }
-    snprintf(a->abs, sizeof a->abs, "%s", abs);
-    snprintf(a->rel, sizeof a->rel, "%s", rel);
+    a->abs = kiln_strdup(&p->allocator, abs);
+    a->rel = kiln_strdup(&p->allocator, rel);
+    if (!a->abs || !a->rel) {
+        kiln_asset_clear(p, a);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
     a->kind = kiln_asset_kind_of(rel);
     kiln_asset_load_settings(p, a);
     return KILN_OK;
@@ -180,11 +184,13 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
     return r;
 }
 
+
 kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err)
 {
     scan_list l = {p, NULL, 0, 0};
     kiln_result r = scan_dir(&l, p->root, 0, err);
     if (r != KILN_OK) {
+        for (size_t i = 0; i < l.count; i++) kiln_asset_clear(p, &l.items[i]);
         kiln_free(&p->allocator, l.items, l.capacity * sizeof *l.items);
         *out = NULL;
         *count = 0;
@@ -201,8 +207,16 @@ kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count,
     return KILN_OK;
 }
 
+void kiln_asset_clear(kiln_project *p, kiln_asset *a)
+{
+    if (a->abs) kiln_free(&p->allocator, a->abs, strlen(a->abs) + 1);
+    if (a->rel) kiln_free(&p->allocator, a->rel, strlen(a->rel) + 1);
+    a->abs = a->rel = NULL;
+}
+
 void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count)
 {
+    for (size_t i = 0; assets && i < count; i++) kiln_asset_clear(p, &assets[i]);
     kiln_free(&p->allocator, assets, (count ? count : 1) * sizeof *assets);
 }
 

@@ -21,8 +21,8 @@ const char *kiln_asset_kind_name(kiln_asset_kind k);
 
 /* One source asset. */
 typedef struct kiln_asset {
-    char rel[KILN_PATH_MAX];      /* path relative to the root, '/'-separated */
-    char abs[KILN_PATH_MAX];      /* absolute path */
+    char *rel;                    /* path relative to the root, '/'-separated (owned) */
+    char *abs;                    /* absolute path (owned) */
     kiln_asset_kind kind;
     char guid[33];                /* from .meta, or derived from rel */
     bool has_meta;
@@ -36,6 +36,9 @@ typedef struct kiln_asset {
  * kiln_assets_free. Settings are loaded for each (errors kept per asset, not returned). */
 kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err);
 void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count);
+/* Frees what one asset owns (its paths) and zeroes it; a zeroed asset is a no-op. An array of
+ * assets from kiln_calloc may be freed with kiln_assets_free whether or not each was filled. */
+void kiln_asset_clear(kiln_project *p, kiln_asset *a);
 
 /* One asset from a path given by the user (relative to the current folder, or absolute); it must
  * lie inside the root (KILN_E_OUTPUT_REFUSED-style check with KILN_E_ASSET_IO) and exist.

@@ -49,6 +49,7 @@ static bool record_is_live(kiln_project *p, const char *guid, const json_t *rec)
     kiln_asset *a = kiln_calloc(&p->allocator, 1, sizeof *a);
     if (!a) return true; /* out of memory: keep, never drop on doubt */
     bool live = kiln_database_find(p, abs, a, NULL) == KILN_OK && !strcmp(a->guid, guid);
+    kiln_asset_clear(p, a);
     kiln_free(&p->allocator, a, sizeof *a);
     return live;
 }

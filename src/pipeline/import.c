@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/log.h"
 #include "core/progress.h"
 #include "pipeline/cache.h"
 #include "pipeline/cook.h"
@@ -115,8 +116,10 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     if (r != KILN_OK) {
         /* Remember the failure for this key, so report can say why without cooking. */
         json_t *rec = record_json(p, a, key, src.stat, e);
-        kiln_error ignored;
-        write_record(p, a, record, rec, &ignored);
+        kiln_error werr;
+        if (write_record(p, a, record, rec, &werr) != KILN_OK)
+            kiln_log(&p->logger, KILN_LOG_WARNING, "%s: cannot record the failure: %s", a->rel,
+                     werr.message);
         json_decref(rec);
         goto done;
     }
@@ -301,7 +304,7 @@ KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *pat
         }
         json_t *doc = NULL;
         r = kiln_import_assets(p, assets, n, flags, &doc, err);
-        kiln_free(&p->allocator, assets, count * sizeof *assets);
+        kiln_assets_free(p, assets, count);
         if (!doc) {
             json_decref(early);
             return r;

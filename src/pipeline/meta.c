@@ -57,8 +57,7 @@ KILN_API kiln_result kiln_project_meta(kiln_project *p, const char *const *paths
         json_decref(doc);
         if (r == KILN_OK) json_array_append_new(written, json_string(a->rel));
     }
-    if (flags & KILN_IMPORT_ALL) kiln_assets_free(p, assets, n);
-    else kiln_free(&p->allocator, assets, (count ? count : 1) * sizeof *assets);
+    kiln_assets_free(p, assets, (flags & KILN_IMPORT_ALL) ? n : (count ? count : 1));
     if (r != KILN_OK) {
         json_decref(written);
         json_decref(existing);
@@ -147,6 +146,7 @@ out:
     json_decref(record);
     json_decref(patch);
     json_decref(doc);
+    kiln_asset_clear(p, a);
     kiln_free(&p->allocator, a, sizeof *a);
     return r;
 }
