@@ -81,6 +81,26 @@ KILN_API kiln_result kiln_project_meta(kiln_project *p, const char *const *paths
 KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **result_json,
                                    kiln_error *err);
 
+/* One-shot conversion without a project: the same settings, defaults and code path as an
+ * import of the source, written to out_path (atomically; its folder must exist). */
+typedef struct kiln_convert_opts {
+    uint32_t struct_size;            /* sizeof(kiln_convert_opts); 0 is taken as the current size */
+    const char *settings_json;       /* a patch shaped like the .meta "import" object, or NULL */
+    const char *const *assignments;  /* "texture.format=bc7" ... (the reimport --set syntax) */
+    size_t assignment_count;
+    const char *platform;            /* apply "platforms.<name>" of the settings; NULL = none */
+    uint32_t jobs;                   /* worker threads; 0 = one per CPU */
+    kiln_allocator allocator;
+} kiln_convert_opts;
+
+/* Converts an image (PNG, JPEG, TGA, BMP, HDR, EXR) into a KTX2 texture. *result_json (free
+ * with kiln_string_free) says what was written: the settings used, the summary, warnings.
+ * Errors: those of an import (E_IMPORT_SETTINGS with the pointer of a bad field, E_IMPORT_FAILED,
+ * E_ASSET_IO, ...). */
+KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_path,
+                                          const kiln_convert_opts *opts, char **result_json,
+                                          kiln_error *err);
+
 KILN_API void kiln_string_free(char *s);
 
 #ifdef __cplusplus

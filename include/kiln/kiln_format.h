@@ -23,7 +23,7 @@ extern "C" {
 
 /* Part of every cache key and of the KTXwriter value: bumped by every change that alters the
  * bytes of any cooked output, so an old cache entry is never mistaken for a new one. */
-#define KILN_PIPELINE_VERSION 1
+#define KILN_PIPELINE_VERSION 2
 
 #if defined(KILN_BUILDING) && defined(__GNUC__)
 #define KILN_API __attribute__((visibility("default")))

@@ -20,11 +20,12 @@ kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *sourc
     }
 }
 
-void kiln_cooked_free(kiln_project *p, kiln_cooked *c)
+void kiln_cooked_free(kiln_project *p, kiln_cooked *c) { kiln_cooked_release(&p->allocator, c); }
+
+void kiln_cooked_release(const kiln_allocator *a, kiln_cooked *c)
 {
     if (!c) return;
-    for (size_t i = 0; i < KILN_COOK_MAX_OUTPUTS; i++)
-        kiln_free(&p->allocator, c->owned[i], c->owned_capacity[i]);
+    for (size_t i = 0; i < KILN_COOK_MAX_OUTPUTS; i++) kiln_free(a, c->owned[i], c->owned_capacity[i]);
     json_decref(c->summary);
     json_decref(c->warnings);
     memset(c, 0, sizeof *c);

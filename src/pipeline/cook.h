@@ -34,4 +34,18 @@ kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err);
 kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
                               size_t size, kiln_cooked *out, kiln_error *err);
 
+/* What a cook needs besides its source bytes and settings. Without a project, so that the
+ * one-shot converters (`kiln texture`) run the very code path of an import. */
+typedef struct kiln_cook_env {
+    const kiln_allocator *allocator;  /* NULL = libc */
+    kiln_jobs *jobs;                  /* NULL = inline */
+    const char *platform;             /* "" = none */
+    const char *name;                 /* the source, for messages */
+} kiln_cook_env;
+
+kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                     const uint8_t *source, size_t size, kiln_cooked *out,
+                                     kiln_error *err);
+void kiln_cooked_release(const kiln_allocator *a, kiln_cooked *c);
+
 #endif

@@ -48,44 +48,57 @@ kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err)
 {
     if (a->kind != KILN_KIND_TEXTURE) return KILN_OK;
     const kiln_texture_settings *s = &a->settings.texture;
+    const char *no_srgb = NULL;
     switch (s->format) {
-    case KILN_TEXFMT_AUTO:
-    case KILN_TEXFMT_RGBA8:
-    case KILN_TEXFMT_RGBA16F: break;
-    default:
-        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "format %s is not available in this build",
-                       kiln_texture_format_name(s->format));
-        kiln_error_at_pointer(err, "/import/texture/format");
-        return KILN_E_IMPORT_SETTINGS;
+    case KILN_TEXFMT_RGBA16F: no_srgb = "srgb true is not possible with format rgba16f (half floats are linear)"; break;
+    case KILN_TEXFMT_BC4:
+    case KILN_TEXFMT_BC5: no_srgb = "srgb true is not possible with formats bc4 and bc5 (they have no sRGB variant)"; break;
+    default: break;
     }
-    if (s->format == KILN_TEXFMT_RGBA16F && s->srgb == KILN_TRI_TRUE) {
-        kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
-                       "srgb true is not possible with format rgba16f (half floats are linear)");
+    if (no_srgb && s->srgb == KILN_TRI_TRUE) {
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s", no_srgb);
         kiln_error_at_pointer(err, "/import/texture/srgb");
         return KILN_E_IMPORT_SETTINGS;
     }
     return KILN_OK;
 }
 
+/* Platforms whose GPUs sample ASTC: format auto picks astc4x4 there. */
+static bool platform_prefers_astc(const char *platform)
+{
+    return !strcmp(platform, "mobile") || !strcmp(platform, "android") || !strcmp(platform, "ios");
+}
+
 kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
                               size_t size, kiln_cooked *out, kiln_error *err)
 {
-    const kiln_texture_settings *s = &a->settings.texture;
+    kiln_cook_env env = {&p->allocator, p->jobs, p->platform, a->rel};
+    return kiln_cook_texture_source(&env, &a->settings.texture, source, size, out, err);
+}
+
+kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                     const uint8_t *source, size_t size, kiln_cooked *out,
+                                     kiln_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const kiln_allocator *alloc = env->allocator;
+    const char *name = env->name ? env->name : "";
     kiln_image_opts io = {0};
-    io.allocator = p->allocator;
-    io.name_hint = a->rel;
+    if (alloc) io.allocator = *alloc;
+    io.name_hint = name;
     kiln_image img;
     kiln_result r = kiln_image_decode(source, size, &io, &img, err);
     if (r != KILN_OK) {
-        kiln_error_prefix(err, "%s: ", a->rel);
-        kiln_error_at_path(err, a->rel);
+        kiln_error_prefix(err, "%s: ", name);
+        kiln_error_at_path(err, name);
         return r;
     }
     kiln_texture_levels t;
-    r = kiln_texture_build(&img, s, &p->allocator, &t, err);
+    kiln_texture_target target = {env->jobs, platform_prefers_astc(env->platform ? env->platform : "")};
+    r = kiln_texture_build_for(&img, s, &target, alloc, &t, err);
     kiln_image_free(&img);
     if (r != KILN_OK) {
-        kiln_error_prefix(err, "%s: ", a->rel);
+        kiln_error_prefix(err, "%s: ", name);
         return r;
     }
     kiln_ktx2_write_desc d = {0};
@@ -101,12 +114,12 @@ kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_
                              ? KILN_KTX2_SUPERCOMPRESSION_ZSTD
                              : KILN_KTX2_SUPERCOMPRESSION_NONE;
     kiln_buf b;
-    kiln_buf_init(&b, &p->allocator);
+    kiln_buf_init(&b, alloc);
     r = kiln_ktx2_write(&d, &b, err);
     if (r != KILN_OK) {
         kiln_buf_free(&b);
         kiln_texture_levels_free(&t);
-        kiln_error_prefix(err, "%s: ", a->rel);
+        kiln_error_prefix(err, "%s: ", name);
         return r;
     }
     out->warnings = json_array();
@@ -116,9 +129,13 @@ kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_
                  t.source_height, t.width, t.height, s->max_size);
         json_array_append_new(out->warnings, json_string(w));
     }
-    if (t.source_type == KILN_PIXEL_U16 && t.format == KILN_TEXFMT_RGBA8)
+    if (t.has_alpha && (t.format == KILN_TEXFMT_BC1 || t.format == KILN_TEXFMT_BC4 ||
+                        t.format == KILN_TEXFMT_BC5))
+        json_array_append_new(out->warnings, json_string("the source has alpha, which this format "
+                                                         "does not store: alpha is dropped"));
+    if (t.source_type == KILN_PIXEL_U16 && t.format != KILN_TEXFMT_RGBA16F)
         json_array_append_new(out->warnings,
-                              json_string("16-bit source stored with 8 bits per channel (rgba8)"));
+                              json_string("16-bit source stored with 8 bits per channel"));
     size_t file_size, cap;
     uint8_t *bytes = kiln_buf_detach(&b, &file_size, &cap);
     out->summary = summary_json(&t, file_size, s);

@@ -220,7 +220,12 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     r = kiln_cache_prepare(p, err);
     if (r != KILN_OK) goto out;
     kiln_progress_create(count, "importing", stderr, p->progress, &p->allocator, &b.progress, NULL);
-    r = kiln_jobs_for(p->jobs, count, import_job, &b, err);
+    /* One asset: run it here, so its own work (block encoding) gets the whole pool; a call from
+     * inside a job of the pool would run inline. Several: one asset per job. */
+    if (count == 1)
+        r = import_job(&b, 0, 0, err);
+    else
+        r = kiln_jobs_for(p->jobs, count, import_job, &b, err);
     kiln_progress_destroy(b.progress);
     if (r != KILN_OK) goto out;
 

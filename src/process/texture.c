@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "process/half.h"
 #include "process/mip.h"
+#include "process/block.h"
 #include "process/srgb.h"
 
 #ifdef __clang__
@@ -23,23 +24,6 @@
 /* The settings allow 4..16384; 1 is accepted here so small callers (tests, tools) can ask for a
  * 1x1 texture. 16384 keeps the chain within KILN_KTX2_MAX_LEVELS and the filter weights exact. */
 #define TEXTURE_MAX_SIZE 16384u
-
-/* Names as in the settings ("bc7"), for messages; kept here so the processor does not depend on
- * the settings parser. */
-static const char *format_name(kiln_texture_format f)
-{
-    switch (f) {
-    case KILN_TEXFMT_AUTO: return "auto";
-    case KILN_TEXFMT_BC7: return "bc7";
-    case KILN_TEXFMT_BC5: return "bc5";
-    case KILN_TEXFMT_BC4: return "bc4";
-    case KILN_TEXFMT_BC1: return "bc1";
-    case KILN_TEXFMT_ASTC4X4: return "astc4x4";
-    case KILN_TEXFMT_RGBA8: return "rgba8";
-    case KILN_TEXFMT_RGBA16F: return "rgba16f";
-    }
-    return "unknown";
-}
 
 static kiln_result settings_error(kiln_error *err, const char *pointer, const char *msg)
 {
@@ -257,8 +241,40 @@ static void quantize_level(level_source *ls, kiln_texture_format fmt, bool srgb,
     }
 }
 
+static kiln_block_format block_format_of(kiln_texture_format f)
+{
+    switch (f) {
+    case KILN_TEXFMT_BC1: return KILN_BLOCK_BC1;
+    case KILN_TEXFMT_BC4: return KILN_BLOCK_BC4;
+    case KILN_TEXFMT_BC5: return KILN_BLOCK_BC5;
+    case KILN_TEXFMT_ASTC4X4: return KILN_BLOCK_ASTC4X4;
+    default: return KILN_BLOCK_BC7;
+    }
+}
+
+static uint32_t vk_format_of(kiln_texture_format f, bool srgb)
+{
+    switch (f) {
+    case KILN_TEXFMT_RGBA16F: return KILN_VK_FORMAT_R16G16B16A16_SFLOAT;
+    case KILN_TEXFMT_BC1: return srgb ? KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK : KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK;
+    case KILN_TEXFMT_BC4: return KILN_VK_FORMAT_BC4_UNORM_BLOCK;
+    case KILN_TEXFMT_BC5: return KILN_VK_FORMAT_BC5_UNORM_BLOCK;
+    case KILN_TEXFMT_BC7: return srgb ? KILN_VK_FORMAT_BC7_SRGB_BLOCK : KILN_VK_FORMAT_BC7_UNORM_BLOCK;
+    case KILN_TEXFMT_ASTC4X4:
+        return srgb ? KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK : KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK;
+    default: return srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM;
+    }
+}
+
 kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_settings *s,
                                const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err)
+{
+    return kiln_texture_build_for(img, s, NULL, a, out, err);
+}
+
+kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_settings *s,
+                                   const kiln_texture_target *target, const kiln_allocator *a,
+                                   kiln_texture_levels *out, kiln_error *err)
 {
     if (out) memset(out, 0, sizeof *out);
     if (!img || !s || !out)
@@ -267,22 +283,31 @@ kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_setting
     /* ---- settings: what this build can produce, and a colour space that fits it ---- */
     kiln_texture_format fmt = s->format;
     bool is_float = img->type == KILN_PIXEL_F32;
+    /* A grey image without alpha is data (a mask, roughness, height) unless srgb says otherwise. */
+    bool single_channel = img->source_channels == 1 && !is_float;
     switch (fmt) {
-    case KILN_TEXFMT_AUTO: fmt = is_float ? KILN_TEXFMT_RGBA16F : KILN_TEXFMT_RGBA8; break;
+    case KILN_TEXFMT_AUTO:
+        if (is_float) fmt = KILN_TEXFMT_RGBA16F;
+        else if (target && target->prefer_astc) fmt = KILN_TEXFMT_ASTC4X4;
+        else if (s->normal_map) fmt = KILN_TEXFMT_BC5;
+        else if (single_channel && s->srgb != KILN_TRI_TRUE) fmt = KILN_TEXFMT_BC4;
+        else fmt = KILN_TEXFMT_BC7;
+        break;
     case KILN_TEXFMT_RGBA8:
-    case KILN_TEXFMT_RGBA16F: break;
+    case KILN_TEXFMT_RGBA16F:
     case KILN_TEXFMT_BC7:
     case KILN_TEXFMT_BC5:
     case KILN_TEXFMT_BC4:
     case KILN_TEXFMT_BC1:
-    case KILN_TEXFMT_ASTC4X4:
-        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "format %s is not available in this build",
-                       format_name(fmt));
-        kiln_error_at_pointer(err, "/import/texture/format");
-        return KILN_E_IMPORT_SETTINGS;
+    case KILN_TEXFMT_ASTC4X4: break;
     default:
         return settings_error(err, "/import/texture/format", "unknown texture format");
     }
+    bool one_or_two_channels = fmt == KILN_TEXFMT_BC4 || fmt == KILN_TEXFMT_BC5;
+    if (s->srgb == KILN_TRI_TRUE && one_or_two_channels)
+        return settings_error(err, "/import/texture/srgb",
+                              "srgb true is not possible with formats bc4 and bc5 (they have no "
+                              "sRGB variant)");
     if (s->srgb == KILN_TRI_TRUE && s->normal_map)
         return settings_error(err, "/import/texture/srgb",
                               "srgb true is not allowed for a normal map (normals are linear)");
@@ -305,10 +330,11 @@ kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_setting
      * format can say so (RGBA8); an sRGB source cooked to rgba16f is stored linear. */
     bool srgb_in;
     if (s->srgb == KILN_TRI_NULL)
-        srgb_in = !s->normal_map && !is_float;
+        srgb_in = !s->normal_map && !is_float && !single_channel && !one_or_two_channels;
     else
         srgb_in = s->srgb == KILN_TRI_TRUE;
-    bool srgb_out = fmt == KILN_TEXFMT_RGBA8 && srgb_in;
+    bool block = fmt != KILN_TEXFMT_RGBA8 && fmt != KILN_TEXFMT_RGBA16F;
+    bool srgb_out = fmt != KILN_TEXFMT_RGBA16F && !one_or_two_channels && srgb_in;
     if (is_float) srgb_in = false; /* float data is linear; srgb true only encodes the output */
 
     /* ---- the image must be what it says ---- */
@@ -334,9 +360,7 @@ kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_setting
 
     out->format = fmt;
     out->srgb = srgb_out;
-    out->vk_format = fmt == KILN_TEXFMT_RGBA16F ? KILN_VK_FORMAT_R16G16B16A16_SFLOAT
-                     : srgb_out                 ? KILN_VK_FORMAT_R8G8B8A8_SRGB
-                                                : KILN_VK_FORMAT_R8G8B8A8_UNORM;
+    out->vk_format = vk_format_of(fmt, srgb_out);
     out->texel_size = fmt == KILN_TEXFMT_RGBA16F ? 8 : 4;
     out->normal_map = s->normal_map;
     out->width = w;
@@ -376,7 +400,13 @@ kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_setting
         kiln_texture_level *lv = &out->levels[level];
         lv->width = ls.w;
         lv->height = ls.h;
-        lv->size = (size_t)ls.w * ls.h * out->texel_size;
+        size_t texels_size = (size_t)ls.w * ls.h * out->texel_size;
+        lv->size = texels_size;
+        if (block && !kiln_blocks_size(block_format_of(fmt), ls.w, ls.h, &lv->size)) {
+            lv->size = 0;
+            r = oom(err, "blocks", ls.w, ls.h);
+            goto fail;
+        }
         lv->data = kiln_alloc(a, lv->size);
         out->level_count = level + 1;
         if (!lv->data) {
@@ -384,7 +414,22 @@ kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_setting
             r = oom(err, "level data", ls.w, ls.h);
             goto fail;
         }
-        quantize_level(&ls, fmt, srgb_out, out->texel_size, lv->data);
+        if (block) {
+            /* Quantise to RGBA8 in the output's encoding, then compress. */
+            uint8_t *texels = kiln_alloc(a, texels_size);
+            if (!texels) {
+                r = oom(err, "level texels", ls.w, ls.h);
+                goto fail;
+            }
+            quantize_level(&ls, KILN_TEXFMT_RGBA8, srgb_out, 4, texels);
+            kiln_block_opts bo = {s->quality, srgb_out, s->normal_map};
+            r = kiln_blocks_encode(block_format_of(fmt), texels, ls.w, ls.h, (size_t)ls.w * 4, &bo,
+                                   target ? target->jobs : NULL, lv->data, lv->size, err);
+            kiln_free(a, texels, texels_size);
+            if (r != KILN_OK) goto fail;
+        } else {
+            quantize_level(&ls, fmt, srgb_out, out->texel_size, lv->data);
+        }
         if (level + 1 < count) {
             r = step_down(&ls, kiln_mip_next_dim(ls.w), kiln_mip_next_dim(ls.h), filter, err);
             if (r != KILN_OK) goto fail;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/jobs.h"
 #include "import/image.h"
 #include "kiln/kiln_format.h"
 #include "pipeline/settings.h"
@@ -49,6 +50,21 @@ typedef struct kiln_texture_levels {
  * zeroed. */
 kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_settings *s,
                                const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err);
+
+/* Where and for what a texture is built: the job pool that block encoding runs on, and whether
+ * format auto should pick ASTC (platforms whose GPUs sample ASTC, e.g. "mobile"). */
+typedef struct kiln_texture_target {
+    kiln_jobs *jobs;     /* NULL: encode inline */
+    bool prefer_astc;
+} kiln_texture_target;
+
+/* kiln_texture_build for a target (may be NULL: no pool, desktop formats). Format auto resolves
+ * to: rgba16f for float sources; else astc4x4 when target->prefer_astc; else bc5 for normal
+ * maps; bc4 for single-channel sources that are not srgb true; bc7 otherwise. Block formats get
+ * their level data as blocks (edge-padded), encoded with s->quality. */
+kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_settings *s,
+                                   const kiln_texture_target *target, const kiln_allocator *a,
+                                   kiln_texture_levels *out, kiln_error *err);
 
 /* Frees the level data and zeroes *levels. NULL or zeroed is a no-op. */
 void kiln_texture_levels_free(kiln_texture_levels *levels);

@@ -14,4 +14,4 @@ k 0 import --json assets/photo.png
 expect_eq "$(j "(d['records'][0]['summary']['levels'], d['records'][0]['summary']['has_alpha'])")" '[10, false]' "summary"
 ktx=$(j "d['records'][0]['entry'] + '/texture.ktx2'")
 k 0 inspect --json "$ktx"
-expect_eq "$(j "(len(d['levels']), d['levels'][0]['size'], d['levels'][-1]['width'])")" '[10, 1572864, 1]' "KTX2"
+expect_eq "$(j "(len(d['levels']), d['levels'][0]['size'], d['levels'][-1]['width'])")" '[10, 393216, 1]' "KTX2"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "process/half.h"
+#include "process/block.h"
 #include "process/mip.h"
 #include "process/srgb.h"
 #include "process/texture.h"
@@ -16,7 +17,7 @@ static kiln_texture_settings defaults(void)
 {
     kiln_texture_settings s;
     memset(&s, 0, sizeof s);
-    s.format = KILN_TEXFMT_AUTO;
+    s.format = KILN_TEXFMT_RGBA8; /* the filtering tests look at texels; auto has its own test */
     s.srgb = KILN_TRI_NULL;
     s.mipmaps = true;
     s.max_size = 16384;
@@ -71,32 +72,75 @@ static void build_ok(const kiln_image *img, const kiln_texture_settings *s, kiln
     if (r != KILN_OK) fail_msg("kiln_texture_build: %s", err.message);
 }
 
-static void texture_refuses_compressed_formats_with_the_exact_message(void **state)
+/* A smooth picture with detail: what block encoders see in practice. */
+static void fill_picture(kiln_image *img)
+{
+    for (uint32_t y = 0; y < img->height; y++)
+        for (uint32_t x = 0; x < img->width; x++)
+            set_u8(img, x, y, (uint8_t)(x * 255 / img->width), (uint8_t)(y * 255 / img->height),
+                   (uint8_t)((x * 7 + y * 13) & 0xff), 255);
+}
+
+static void texture_block_formats_store_edge_padded_blocks_with_their_vk_format(void **state)
 {
     (void)state;
     const struct {
         kiln_texture_format f;
-        const char *msg;
+        kiln_block_format b;
+        uint32_t vk_srgb, vk_linear;
     } cases[] = {
-        {KILN_TEXFMT_BC7, "format bc7 is not available in this build"},
-        {KILN_TEXFMT_BC5, "format bc5 is not available in this build"},
-        {KILN_TEXFMT_BC4, "format bc4 is not available in this build"},
-        {KILN_TEXFMT_BC1, "format bc1 is not available in this build"},
-        {KILN_TEXFMT_ASTC4X4, "format astc4x4 is not available in this build"},
+        {KILN_TEXFMT_BC7, KILN_BLOCK_BC7, KILN_VK_FORMAT_BC7_SRGB_BLOCK, KILN_VK_FORMAT_BC7_UNORM_BLOCK},
+        {KILN_TEXFMT_BC1, KILN_BLOCK_BC1, KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK},
+        {KILN_TEXFMT_BC4, KILN_BLOCK_BC4, KILN_VK_FORMAT_BC4_UNORM_BLOCK, KILN_VK_FORMAT_BC4_UNORM_BLOCK},
+        {KILN_TEXFMT_BC5, KILN_BLOCK_BC5, KILN_VK_FORMAT_BC5_UNORM_BLOCK, KILN_VK_FORMAT_BC5_UNORM_BLOCK},
+        {KILN_TEXFMT_ASTC4X4, KILN_BLOCK_ASTC4X4, KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK},
     };
-    kiln_image img = make_image(4, 4, KILN_PIXEL_U8);
+    kiln_image img = make_image(13, 7, KILN_PIXEL_U8);
+    fill_picture(&img);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         kiln_texture_settings s = defaults();
         s.format = cases[i].f;
+        s.quality = KILN_QUALITY_FAST;
         kiln_texture_levels t;
-        kiln_error err;
-        memset(&t, 0xab, sizeof t);
+        build_ok(&img, &s, &t);
+        bool one_or_two = cases[i].f == KILN_TEXFMT_BC4 || cases[i].f == KILN_TEXFMT_BC5;
+        assert_int_equal(t.vk_format, one_or_two ? cases[i].vk_linear : cases[i].vk_srgb);
+        assert_int_equal(t.srgb, !one_or_two);
+        assert_int_equal(t.level_count, 4); /* 13x7, 6x3, 3x1, 1x1 */
+        size_t bytes = kiln_block_bytes(cases[i].b);
+        assert_int_equal(t.levels[0].size, 4 * 2 * bytes);
+        assert_int_equal(t.levels[1].size, 2 * 1 * bytes);
+        assert_int_equal(t.levels[3].size, bytes);
+        /* Decoded level 0 stays close to the source: the edge padding invents nothing. */
+        uint8_t decoded[13 * 7 * 4];
+        assert_int_equal(kiln_blocks_decode(cases[i].b, t.levels[0].data, t.levels[0].size, 13, 7,
+                                            t.srgb, decoded, NULL), KILN_OK);
+        int channels = cases[i].f == KILN_TEXFMT_BC4 ? 1 : cases[i].f == KILN_TEXFMT_BC5 ? 2 : 3;
+        int worst = 0;
+        for (size_t p = 0; p < 13 * 7; p++)
+            for (int c = 0; c < channels; c++) {
+                int d = abs((int)decoded[p * 4 + c] - (int)((uint8_t *)img.pixels)[p * 4 + c]);
+                if (d > worst) worst = d;
+            }
+        if (worst > 40) fail_msg("%s: a texel is off by %d", kiln_block_format_name(cases[i].b), worst);
+        kiln_texture_levels_free(&t);
+    }
+    free(img.pixels);
+}
+
+static void texture_refuses_srgb_with_bc4_and_bc5(void **state)
+{
+    (void)state;
+    kiln_image img = make_image(4, 4, KILN_PIXEL_U8);
+    kiln_texture_levels t;
+    kiln_error err;
+    kiln_texture_format fs[] = {KILN_TEXFMT_BC4, KILN_TEXFMT_BC5};
+    for (size_t i = 0; i < 2; i++) {
+        kiln_texture_settings s = defaults();
+        s.format = fs[i];
+        s.srgb = KILN_TRI_TRUE;
         assert_int_equal(kiln_texture_build(&img, &s, NULL, &t, &err), KILN_E_IMPORT_SETTINGS);
-        assert_int_equal(err.code, KILN_E_IMPORT_SETTINGS);
-        assert_string_equal(err.message, cases[i].msg);
-        assert_string_equal(err.json_pointer, "/import/texture/format");
-        assert_int_equal(t.level_count, 0);
-        assert_null(t.levels[0].data);
+        assert_string_equal(err.json_pointer, "/import/texture/srgb");
     }
     free(img.pixels);
 }
@@ -144,6 +188,49 @@ static void texture_rejects_an_image_smaller_than_its_size_says(void **state)
     free(img.pixels);
 }
 
+static void texture_auto_picks_the_format_from_source_role_and_target(void **state)
+{
+    (void)state;
+    kiln_texture_levels t;
+    kiln_texture_settings s = defaults();
+    s.format = KILN_TEXFMT_AUTO;
+    s.quality = KILN_QUALITY_FAST;
+    kiln_image rgba = make_image(8, 8, KILN_PIXEL_U8), grey = make_image(8, 8, KILN_PIXEL_U8),
+               f32 = make_image(8, 8, KILN_PIXEL_F32);
+    fill_picture(&rgba);
+    grey.source_channels = 1;
+    build_ok(&rgba, &s, &t); /* colour: BC7, sRGB */
+    assert_int_equal(t.format, KILN_TEXFMT_BC7);
+    assert_int_equal(t.vk_format, KILN_VK_FORMAT_BC7_SRGB_BLOCK);
+    kiln_texture_levels_free(&t);
+    build_ok(&grey, &s, &t); /* one channel: BC4, linear data */
+    assert_int_equal(t.format, KILN_TEXFMT_BC4);
+    assert_false(t.srgb);
+    kiln_texture_levels_free(&t);
+    s.srgb = KILN_TRI_TRUE; /* ... unless it is sRGB colour: BC7 keeps the sRGB decode */
+    build_ok(&grey, &s, &t);
+    assert_int_equal(t.format, KILN_TEXFMT_BC7);
+    assert_int_equal(t.vk_format, KILN_VK_FORMAT_BC7_SRGB_BLOCK);
+    kiln_texture_levels_free(&t);
+    s.srgb = KILN_TRI_NULL;
+    build_ok(&f32, &s, &t); /* float: RGBA16F */
+    assert_int_equal(t.format, KILN_TEXFMT_RGBA16F);
+    kiln_texture_levels_free(&t);
+    s.normal_map = true; /* normal map: BC5 */
+    build_ok(&rgba, &s, &t);
+    assert_int_equal(t.format, KILN_TEXFMT_BC5);
+    assert_int_equal(t.vk_format, KILN_VK_FORMAT_BC5_UNORM_BLOCK);
+    kiln_texture_levels_free(&t);
+    kiln_texture_target mobile = {NULL, true}; /* mobile: ASTC, also for normal maps */
+    kiln_error err;
+    assert_int_equal(kiln_texture_build_for(&rgba, &s, &mobile, NULL, &t, &err), KILN_OK);
+    assert_int_equal(t.format, KILN_TEXFMT_ASTC4X4);
+    kiln_texture_levels_free(&t);
+    free(rgba.pixels);
+    free(grey.pixels);
+    free(f32.pixels);
+}
+
 static void texture_auto_format_and_colour_space_follow_the_source(void **state)
 {
     (void)state;
@@ -160,6 +247,7 @@ static void texture_auto_format_and_colour_space_follow_the_source(void **state)
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_R8G8B8A8_SRGB);
     assert_int_equal(t.source_type, KILN_PIXEL_U16);
     kiln_texture_levels_free(&t);
+    s.format = KILN_TEXFMT_AUTO;
     build_ok(&f32, &s, &t);
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_R16G16B16A16_SFLOAT);
     assert_false(t.srgb);
@@ -167,6 +255,7 @@ static void texture_auto_format_and_colour_space_follow_the_source(void **state)
     assert_int_equal(t.levels[0].size, 2 * 2 * 8);
     assert_int_equal(t.source_format, KILN_IMAGE_EXR);
     kiln_texture_levels_free(&t);
+    s.format = KILN_TEXFMT_RGBA8;
     s.normal_map = true;
     build_ok(&u8, &s, &t);
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_R8G8B8A8_UNORM);
@@ -348,6 +437,7 @@ static void texture_bright_last_column_of_5x3_hdr_is_not_lost(void **state)
         p[i * 4 + 3] = 1.0f;
     }
     kiln_texture_settings s = defaults();
+    s.format = KILN_TEXFMT_RGBA16F;
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
     assert_int_equal(t.level_count, 3);
@@ -474,6 +564,7 @@ static void texture_hdr_float_becomes_saturated_half(void **state)
     kiln_image img = make_image(2, 1, KILN_PIXEL_F32);
     memcpy(img.pixels, in, sizeof in);
     kiln_texture_settings s = defaults();
+    s.format = KILN_TEXFMT_RGBA16F;
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
     const uint8_t *d = t.levels[0].data;
@@ -502,6 +593,7 @@ static void texture_levels_match_whole_image_downsample_of_the_float_source(void
     for (int normal = 0; normal < 2; normal++) {
         kiln_mip_filter f = normal ? KILN_MIP_FILTER_NORMAL : KILN_MIP_FILTER_COLOR;
         kiln_texture_settings s = defaults();
+    s.format = KILN_TEXFMT_RGBA16F;
         s.max_size = 8;
         s.normal_map = normal;
         kiln_texture_levels t;
@@ -608,7 +700,9 @@ static void texture_frees_everything_and_survives_every_allocation_failure(void 
 int kt_texture_tests(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(texture_refuses_compressed_formats_with_the_exact_message),
+        cmocka_unit_test(texture_block_formats_store_edge_padded_blocks_with_their_vk_format),
+        cmocka_unit_test(texture_refuses_srgb_with_bc4_and_bc5),
+        cmocka_unit_test(texture_auto_picks_the_format_from_source_role_and_target),
         cmocka_unit_test(texture_refuses_srgb_with_normal_map_and_with_rgba16f),
         cmocka_unit_test(texture_rejects_an_image_smaller_than_its_size_says),
         cmocka_unit_test(texture_auto_format_and_colour_space_follow_the_source),

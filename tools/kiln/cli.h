@@ -22,6 +22,8 @@ typedef struct kiln_cli {
     int set_count;
     const char *settings;    /* --settings JSON */
     const char *max_size;    /* --max-size */
+    const char *format;      /* --format (kiln texture) */
+    const char *quality;     /* --quality (kiln texture) */
 } kiln_cli;
 
 /* Parses the common options and those `allowed` names ("--all --force --set --settings
@@ -48,5 +50,6 @@ int kiln_cmd_report(int argc, char **argv);
 int kiln_cmd_meta(int argc, char **argv);
 int kiln_cmd_inspect(int argc, char **argv);
 int kiln_cmd_cache(int argc, char **argv);
+int kiln_cmd_texture(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ static const char usage[] =
     "  report                                say which assets are up to date; processes nothing\n"
     "  meta [PATH...|--all]                  write missing .meta files with fresh GUIDs\n"
     "  inspect FILE                          describe an image or a KTX2 file\n"
+    "  texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=V ...]\n"
+    "                                        convert one image without a project (same code path)\n"
     "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
     "  version                               print the version\n"
     "\n"
@@ -46,6 +48,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"import", kiln_cmd_import}, {"reimport", kiln_cmd_reimport}, {"report", kiln_cmd_report},
         {"meta", kiln_cmd_meta},     {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
+        {"texture", kiln_cmd_texture},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);

@@ -1,0 +1,82 @@
+/* convert.c — one-shot converters: a source file straight to a cooked file, without a project
+ * or cache, through the same settings validation and cook functions an import uses. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/jobs.h"
+#include "core/json.h"
+#include "pipeline/cook.h"
+#include "pipeline/project.h"
+#include "pipeline/source.h"
+
+/* Settings from defaults, a patch and assignments, validated as a .meta would be. */
+static kiln_result convert_settings(const kiln_convert_opts *o, kiln_settings *out, kiln_error *err)
+{
+    json_t *doc = json_object(), *patch = NULL;
+    kiln_result r = KILN_OK;
+    if (o->settings_json) {
+        patch = kiln_json_load(o->settings_json, strlen(o->settings_json), NULL,
+                               KILN_E_IMPORT_SETTINGS, err);
+        if (!patch) {
+            r = KILN_E_IMPORT_SETTINGS;
+            kiln_error_prefix(err, "--settings: ");
+        } else {
+            r = kiln_settings_merge_import(doc, patch, err);
+        }
+    }
+    for (size_t i = 0; r == KILN_OK && i < o->assignment_count; i++)
+        r = kiln_settings_apply_assignment(doc, o->assignments[i], err);
+    if (r == KILN_OK) r = kiln_settings_from_json(doc, o->platform, out, err);
+    json_decref(patch);
+    json_decref(doc);
+    return r;
+}
+
+KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_path,
+                                          const kiln_convert_opts *opts, char **result_json,
+                                          kiln_error *err)
+{
+    *result_json = NULL;
+    kiln_convert_opts o = {0};
+    if (opts) {
+        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
+        memcpy(&o, opts, n);
+    }
+    kiln_asset a;
+    memset(&a, 0, sizeof a);
+    a.kind = KILN_KIND_TEXTURE;
+    kiln_result r = convert_settings(&o, &a.settings, err);
+    if (r == KILN_OK) r = kiln_cook_check_settings(&a, err);
+    if (r != KILN_OK) return r;
+
+    uint8_t *src = NULL;
+    size_t size = 0;
+    r = kiln_file_read(in_path, KILN_SOURCE_MAX_SIZE, &o.allocator, &src, &size, err);
+    if (r != KILN_OK) return r;
+    kiln_jobs *jobs = NULL;
+    r = kiln_jobs_create(o.jobs, &o.allocator, &jobs, err);
+    kiln_cooked c;
+    memset(&c, 0, sizeof c);
+    if (r == KILN_OK) {
+        kiln_cook_env env = {&o.allocator, jobs, o.platform ? o.platform : "", in_path};
+        r = kiln_cook_texture_source(&env, &a.settings.texture, src, size, &c, err);
+    }
+    kiln_jobs_destroy(jobs);
+    kiln_free(&o.allocator, src, size + 1);
+    if (r == KILN_OK) r = kiln_file_write_atomic(out_path, c.outputs[0].data, c.outputs[0].size, err);
+    if (r == KILN_OK) {
+        json_t *d = json_object();
+        json_object_set_new(d, "command", json_string("texture"));
+        json_object_set_new(d, "input", json_string(in_path));
+        json_object_set_new(d, "output", json_string(out_path));
+        json_object_set_new(d, "platform", o.platform ? json_string(o.platform) : json_null());
+        json_object_set_new(d, "settings", kiln_texture_settings_json(&a.settings.texture));
+        json_object_set(d, "summary", c.summary);
+        json_object_set(d, "warnings", c.warnings);
+        *result_json = kiln_project_take_json(d);
+    }
+    kiln_cooked_release(&o.allocator, &c);
+    return r;
+}
