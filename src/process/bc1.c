@@ -4,20 +4,25 @@
  * truncating division, (2*c0 + c1) / 3, as Mesa's u_format_s3tc and Pillow's BcnDecode do, so
  * kiln's decode equals theirs bit for bit.
  *
- * The encoder fits the block's principal axis (covariance, power iteration), quantizes the two
- * extreme points on it, then improves the pair: least-squares refits of the endpoints from the
- * chosen selectors, a candidate from exact single-colour tables for the block mean, then steps
- * of the six 565 components towards the least-squares optimum of the current selectors and (at
- * high) a greedy ±1 search. Every candidate is scored by the exact squared RGB error of
- * what a decoder produces, with selectors chosen per texel to minimise it. It never emits the
- * 3-colour mode: color0 > color1 as u16, except color0 == color1 with all selectors 0, which
- * decodes to one colour in either mode. */
+ * The encoder projects the texels on their principal axis (integer covariance, power iteration)
+ * and spreads the projections evenly over the four palette positions; from those selectors a
+ * least-squares fit gives the endpoints, whose exact selectors feed the next fit, for a few
+ * rounds. Then each of the six 565 components steps towards the least-squares optimum of the
+ * current selectors (the other rounding of it) where that optimum is not already near, and (at
+ * high) a greedy ±1 search follows. Every candidate is scored by the exact squared RGB error of
+ * what a decoder produces, with selectors chosen per texel to minimise it (SSE2, or portable C
+ * giving the same bytes: all integer, exact). It never emits the 3-colour mode: color0 > color1
+ * as u16, except color0 == color1 with all selectors 0, which decodes to one colour in either
+ * mode. */
 #include "process/bc1.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE2__)
+/* KILN_BC1_PORTABLE builds the portable path even where SSE2 exists (the tests compile this file
+ * a second time that way to check both give the same bytes). */
+#if defined(__SSE2__) && !defined(KILN_BC1_PORTABLE)
+#define KILN_BC1_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -95,7 +100,10 @@ static const uint8_t bc1_match6[256][2] = {
 
 typedef struct bc1_texels {
     int32_t c[3][16];   /* R, G, B planes */
-    float f[3][16];     /* the same as floats: every sum of squares below is exact in float */
+    uint32_t rb[16];    /* 4R in the low 16 bits, 4B in the high: bc1_eval's SIMD operands */
+    uint32_t g[16];     /* 4G in the low 16 bits */
+    uint64_t packed[16];  /* R | G << 16 | B << 32: bc1_fit's weighted sums in one multiply-add */
+    int32_t sum[3];
 } bc1_texels;
 
 typedef struct bc1_cand {
@@ -106,24 +114,27 @@ typedef struct bc1_cand {
 
 /* Per-level search breadth. */
 typedef struct bc1_effort {
-    int ls_rounds;        /* least-squares refits */
-    int directed_passes;  /* passes of one step per component towards the refit */
+    int fit_rounds;       /* least-squares fits, each re-choosing the selectors */
+    int directed_passes;  /* passes of one step per component towards the least-squares optimum */
+    int directed_skip;    /* in 1/100 steps: components nearer than this to the optimum stay */
     int descent_passes;   /* passes of the ±1 search over the six components */
 } bc1_effort;
 
 /* Measured on kodim01..12 (docs/bc1.md): each level is a step on the speed/quality curve. */
 static const bc1_effort bc1_efforts[3] = {
-    {2, 0, 0},   /* fast */
-    {1, 2, 0},   /* normal */
-    {2, 3, 2},   /* high */
+    {2, 0, 0, 0},    /* fast */
+    {3, 3, 25, 0},   /* normal */
+    {4, 3, 0, 2},    /* high */
 };
+
+static int32_t bc1_expand5(int32_t v) { return (v << 3) | (v >> 2); }
+static int32_t bc1_expand6(int32_t v) { return (v << 2) | (v >> 4); }
 
 static void bc1_unpack565(uint16_t c, int32_t rgb[3])
 {
-    int32_t r = (c >> 11) & 31, g = (c >> 5) & 63, b = c & 31;
-    rgb[0] = (r << 3) | (r >> 2);
-    rgb[1] = (g << 2) | (g >> 4);
-    rgb[2] = (b << 3) | (b >> 2);
+    rgb[0] = bc1_expand5((c >> 11) & 31);
+    rgb[1] = bc1_expand6((c >> 5) & 63);
+    rgb[2] = bc1_expand5(c & 31);
 }
 
 static uint16_t bc1_pack565(int32_t r5, int32_t g6, int32_t b5)
@@ -167,7 +178,6 @@ void kiln_bc1_decode_block(const uint8_t *in, uint8_t rgba[64])
  * minimise each texel's error (ties to the lower index) and the total squared error. */
 static void bc1_eval(const bc1_texels *t, uint16_t a, uint16_t b, bc1_cand *out)
 {
-    int32_t pal[4][3];
     if (a < b) {
         uint16_t s = a;
         a = b;
@@ -188,46 +198,68 @@ static void bc1_eval(const bc1_texels *t, uint16_t a, uint16_t b, bc1_cand *out)
         out->err = err;
         return;
     }
-    bc1_palette(a, b, pal);
-    uint32_t sel = 0, err = 0;
-#if defined(__SSE2__)
-    /* Four texels at a time. Squared distances are integers below 2^18 and the block's sum
-     * stays below 2^24, so float arithmetic is exact and matches the portable path. */
-    __m128 pr[4], pg[4], pb[4], total = _mm_setzero_ps();
-    __m128i packed = _mm_setzero_si128();
-    for (int k = 0; k < 4; k++) {
-        pr[k] = _mm_set1_ps((float)pal[k][0]);
-        pg[k] = _mm_set1_ps((float)pal[k][1]);
-        pb[k] = _mm_set1_ps((float)pal[k][2]);
-    }
+#if defined(KILN_BC1_SSE2)
+    /* Four texels at a time in 16-bit lanes: madd of (4dR, 4dB) and of (4dG, k) gives the key
+     * 16*d + k*k for palette entry k, where d is the squared distance. Keys of different d
+     * differ by at least 16 > 9, so the smallest key is the nearest entry, ties to the lower
+     * index, as the portable path chooses. Keys are below 2^22: exact as floats, whose min is
+     * one instruction in SSE2 (32-bit integer min is not). */
+    int32_t e0[3], e1[3];
+    bc1_unpack565(a, e0);
+    bc1_unpack565(b, e1);
+    /* 16-bit lanes (R0 B0 R1 B1 | G0 0 G1 0) and their swap give entries 2 and 3 as
+     * (2x + y) / 3; x / 3 is (x * 0xAAAB) >> 17 for any 16-bit x. */
+    __m128i ends = _mm_setr_epi16((int16_t)e0[0], (int16_t)e0[2], (int16_t)e1[0], (int16_t)e1[2],
+                                  (int16_t)e0[1], 0, (int16_t)e1[1], 0);
+    __m128i swapped = _mm_shuffle_epi32(ends, _MM_SHUFFLE(2, 3, 0, 1));
+    __m128i mid = _mm_add_epi16(_mm_add_epi16(ends, ends), swapped);
+    mid = _mm_srli_epi16(_mm_mulhi_epu16(mid, _mm_set1_epi16((int16_t)0xAAAB)), 1);
+    /* rbs: words R0B0 R1B1 R2B2 R3B3; gs: G0 G1 G2 G3 with -k in the high halves. */
+    __m128i rbs = _mm_slli_epi16(_mm_unpacklo_epi64(ends, mid), 2);
+    __m128i gs = _mm_slli_epi16(_mm_unpackhi_epi64(ends, mid), 2);
+    gs = _mm_sub_epi16(gs, _mm_setr_epi16(0, 0, 0, 1, 0, 2, 0, 3));
+    __m128i prb[4], pg[4];
+    prb[0] = _mm_shuffle_epi32(rbs, 0x00);
+    prb[1] = _mm_shuffle_epi32(rbs, 0x55);
+    prb[2] = _mm_shuffle_epi32(rbs, 0xAA);
+    prb[3] = _mm_shuffle_epi32(rbs, 0xFF);
+    pg[0] = _mm_shuffle_epi32(gs, 0x00);
+    pg[1] = _mm_shuffle_epi32(gs, 0x55);
+    pg[2] = _mm_shuffle_epi32(gs, 0xAA);
+    pg[3] = _mm_shuffle_epi32(gs, 0xFF);
+    __m128i total = _mm_setzero_si128(), packed = _mm_setzero_si128();
     for (int q = 0; q < 4; q++) {
-        __m128 r = _mm_loadu_ps(t->f[0] + 4 * q), g = _mm_loadu_ps(t->f[1] + 4 * q);
-        __m128 bl = _mm_loadu_ps(t->f[2] + 4 * q), e = _mm_setzero_ps();
-        __m128i idx = _mm_setzero_si128();
+        __m128i rb = _mm_loadu_si128((const __m128i *)(t->rb + 4 * q));
+        __m128i g = _mm_loadu_si128((const __m128i *)(t->g + 4 * q));
+        __m128 best = _mm_setzero_ps();
         for (int k = 0; k < 4; k++) {
-            __m128 dr = _mm_sub_ps(r, pr[k]), dg = _mm_sub_ps(g, pg[k]), db = _mm_sub_ps(bl, pb[k]);
-            __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(dr, dr), _mm_mul_ps(dg, dg)),
-                                  _mm_mul_ps(db, db));
-            if (k == 0) {
-                e = d;
-                continue;
-            }
-            __m128i lt = _mm_castps_si128(_mm_cmplt_ps(d, e));   /* strict: ties keep the lower */
-            e = _mm_min_ps(e, d);
-            idx = _mm_or_si128(_mm_andnot_si128(lt, idx), _mm_and_si128(lt, _mm_set1_epi32(k)));
+            __m128i drb = _mm_sub_epi16(rb, prb[k]), dg = _mm_sub_epi16(g, pg[k]);
+            __m128i d = _mm_add_epi32(_mm_madd_epi16(drb, drb), _mm_madd_epi16(dg, dg));
+            __m128 f = _mm_cvtepi32_ps(d);
+            best = k == 0 ? f : _mm_min_ps(best, f);
         }
-        total = _mm_add_ps(total, e);
+        __m128i key = _mm_cvttps_epi32(best);
+        total = _mm_add_epi32(total, _mm_srli_epi32(key, 4));
+        /* k*k in the low 4 bits is 0, 1, 4, 9: bit 0 is k's bit 0, bits 2 or 3 give k's bit 1. */
+        __m128i low = _mm_and_si128(key, _mm_set1_epi32(15));
+        __m128i idx = _mm_or_si128(
+            _mm_and_si128(low, _mm_set1_epi32(1)),
+            _mm_and_si128(_mm_or_si128(_mm_srli_epi32(low, 1), _mm_srli_epi32(low, 2)),
+                          _mm_set1_epi32(2)));
         packed = _mm_or_si128(packed, _mm_slli_epi32(idx, 8 * q));
     }
     /* Lane j holds texel 4q+j's selector at bit 8q; shifting lane j by 2j puts it at bit
      * 2(4q+j), its place in the block. */
     packed = _mm_or_si128(packed, _mm_srli_si128(_mm_slli_epi32(packed, 2), 4));
     packed = _mm_or_si128(packed, _mm_srli_si128(_mm_slli_epi32(packed, 4), 8));
-    sel = (uint32_t)_mm_cvtsi128_si32(packed);
-    float sums[4];
-    _mm_storeu_ps(sums, total);
-    err = (uint32_t)(sums[0] + sums[1] + sums[2] + sums[3]);
+    total = _mm_add_epi32(total, _mm_srli_si128(total, 8));
+    total = _mm_add_epi32(total, _mm_srli_si128(total, 4));
+    out->sel = (uint32_t)_mm_cvtsi128_si32(packed);
+    out->err = (uint32_t)_mm_cvtsi128_si32(total);
 #else
+    int32_t pal[4][3];
+    bc1_palette(a, b, pal);
+    uint32_t sel = 0, err = 0;
     for (int i = 0; i < 16; i++) {
         uint32_t best = 0;
         int32_t e = 0;
@@ -243,67 +275,80 @@ static void bc1_eval(const bc1_texels *t, uint16_t a, uint16_t b, bc1_cand *out)
         sel |= best << (2 * i);
         err += (uint32_t)e;
     }
-#endif
     out->sel = sel;
     out->err = err;
+#endif
 }
 
-static int32_t bc1_quant(float v, int32_t max)
+/* Least-squares endpoints for fixed selectors: each texel is (w c0 + (3 - w) c1) / 3 with
+ * w = 3, 0, 2, 1 for selectors 0..3; solves the 2x2 normal equations per channel. opt receives
+ * the optimum in 5/6-bit units, e its rounding. false when all selectors are equal. */
+static bool bc1_fit(const bc1_texels *t, uint32_t sel, uint16_t e[2], double opt[2][3])
 {
-    /* Clamp in float first: a badly conditioned refit can land far outside 0..255. */
-    if (!(v > 0.0f)) return 0;
-    if (v > 255.0f) v = 255.0f;
-    int32_t q = (int32_t)(v * (float)max / 255.0f + 0.5f);
-    return q > max ? max : q;
-}
-
-static uint16_t bc1_quant565(const float rgb[3])
-{
-    return bc1_pack565(bc1_quant(rgb[0], 31), bc1_quant(rgb[1], 63), bc1_quant(rgb[2], 31));
-}
-
-static void bc1_keep(bc1_cand *best, const bc1_cand *c)
-{
-    if (c->err < best->err) *best = *c;
-}
-
-/* Least-squares endpoints for fixed selectors: each texel is w*c0 + (1-w)*c1 with w in
- * {1, 0, 2/3, 1/3}; solves the 2x2 normal equations per channel. false if all selectors agree. */
-static bool bc1_refit(const bc1_texels *t, uint32_t sel, float e0[3], float e1[3])
-{
-    static const int32_t w0[4] = {3, 0, 2, 1};   /* weight of c0 in thirds, per selector */
-    int32_t aa = 0, ab = 0, bb = 0, ax[3] = {0, 0, 0}, bx[3] = {0, 0, 0};
+    /* sum w and sum w*w as nibble tables over the selector; the channel sums of w * texel in
+     * 16-bit fields of one 64-bit word (at most 3 * 16 * 255 each). */
+    int32_t sw = 0, sww = 0;
+    uint64_t ax = 0;
     for (int i = 0; i < 16; i++) {
-        int32_t a = w0[(sel >> (2 * i)) & 3], b = 3 - a;
-        aa += a * a;
-        ab += a * b;
-        bb += b * b;
-        for (int k = 0; k < 3; k++) {
-            ax[k] += a * t->c[k][i];
-            bx[k] += b * t->c[k][i];
+        uint32_t k = (sel >> (2 * i)) & 3;
+        uint32_t w = (0x1203u >> (4 * k)) & 15;
+        sw += (int32_t)w;
+        sww += (int32_t)((0x1409u >> (4 * k)) & 15);
+        ax += w * t->packed[i];
+    }
+    int32_t aa = sww, ab = 3 * sw - sww, bb = 144 - 6 * sw + sww;
+    int32_t det = aa * bb - ab * ab;   /* at most 144 * 144 */
+    if (det == 0) return false;
+    static const int32_t maxv[3] = {31, 63, 31};
+    double inv = 1.0 / (255.0 * det);
+    int32_t q[2][3];
+    for (int c = 0; c < 3; c++) {
+        int32_t a = (int32_t)((ax >> (16 * c)) & 0xFFFF), b = 3 * t->sum[c] - a;
+        int32_t m = maxv[c];
+        /* v = 3 (bb a - ab b) / det in 8-bit units, v m / 255 in m-level ones; the numerators
+         * stay below 2^31. */
+        opt[0][c] = (double)(3 * m * (bb * a - ab * b)) * inv;
+        opt[1][c] = (double)(3 * m * (aa * b - ab * a)) * inv;
+        for (int j = 0; j < 2; j++) {
+            double v = opt[j][c] + 0.5;
+            q[j][c] = !(v > 0.0) ? 0 : v >= (double)m ? m : (int32_t)v;
         }
     }
-    int32_t det = aa * bb - ab * ab;
-    if (det == 0) return false;
-    float f = 3.0f / (float)det;
-    for (int k = 0; k < 3; k++) {
-        e0[k] = (float)(bb * ax[k] - ab * bx[k]) * f;
-        e1[k] = (float)(aa * bx[k] - ab * ax[k]) * f;
-    }
+    e[0] = bc1_pack565(q[0][0], q[0][1], q[0][2]);
+    e[1] = bc1_pack565(q[1][0], q[1][1], q[1][2]);
     return true;
 }
 
-/* The principal axis of the texels' colours by power iteration on their covariance, and the two
- * extreme points of the texels' projections on it. */
-static void bc1_axis_endpoints(const bc1_texels *t, float hi[3], float lo[3])
+/* Bit length of m > 0. */
+static int bc1_bits(uint64_t m)
 {
-    int32_t sum[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 16; i++) sum[k] += t->c[k][i];
-    int64_t cov[6] = {0, 0, 0, 0, 0, 0};   /* rr rg rb gg gb bb, scaled by 16 * 16 */
+#if defined(__GNUC__) || defined(__clang__)
+    return 64 - __builtin_clzll(m);
+#else
+    int n = 0;
+    for (int step = 32; step > 0; step >>= 1)
+        if (m >> step) {
+            m >>= step;
+            n += step;
+        }
+    return n + 1;
+#endif
+}
+
+/* First selectors: the texels' projections on the principal axis of their colours (integer
+ * covariance, power iteration), spread evenly into the four palette positions between the
+ * extreme projections. false when the block has no axis (all texels project alike). */
+static bool bc1_axis_selectors(const bc1_texels *t, uint32_t *sel)
+{
+    int32_t cov[6] = {0, 0, 0, 0, 0, 0};   /* rr rg rb gg gb bb, scaled by 16 * 16 */
+    int32_t d[3][16];
     for (int i = 0; i < 16; i++) {
-        int64_t r = t->c[0][i] * 16 - sum[0], g = t->c[1][i] * 16 - sum[1];
-        int64_t b = t->c[2][i] * 16 - sum[2];
+        int32_t r = t->c[0][i] * 16 - t->sum[0], g = t->c[1][i] * 16 - t->sum[1];
+        int32_t b = t->c[2][i] * 16 - t->sum[2];
+        d[0][i] = r;
+        d[1][i] = g;
+        d[2][i] = b;
+        /* |r| <= 4080: each product below 2^24, 16 of them below 2^28 */
         cov[0] += r * r;
         cov[1] += r * g;
         cov[2] += r * b;
@@ -311,48 +356,51 @@ static void bc1_axis_endpoints(const bc1_texels *t, float hi[3], float lo[3])
         cov[4] += g * b;
         cov[5] += b * b;
     }
-    float c[6];
-    for (int k = 0; k < 6; k++) c[k] = (float)cov[k];
     /* Start from the covariance row of the widest channel: it is never orthogonal to the
      * principal axis unless the block is degenerate. */
-    float v[3];
-    if (c[0] >= c[3] && c[0] >= c[5]) {
-        v[0] = c[0]; v[1] = c[1]; v[2] = c[2];
-    } else if (c[3] >= c[5]) {
-        v[0] = c[1]; v[1] = c[3]; v[2] = c[4];
+    int64_t v[3];
+    if (cov[0] >= cov[3] && cov[0] >= cov[5]) {
+        v[0] = cov[0]; v[1] = cov[1]; v[2] = cov[2];
+    } else if (cov[3] >= cov[5]) {
+        v[0] = cov[1]; v[1] = cov[3]; v[2] = cov[4];
     } else {
-        v[0] = c[2]; v[1] = c[4]; v[2] = c[5];
+        v[0] = cov[2]; v[1] = cov[4]; v[2] = cov[5];
     }
-    for (int it = 0; it < 4; it++) {
-        float m = v[0] > 0 ? v[0] : -v[0];
-        for (int k = 1; k < 3; k++) {
-            float a = v[k] > 0 ? v[k] : -v[k];
-            if (a > m) m = a;
-        }
-        if (m == 0.0f) break;
-        float x = v[0] / m, y = v[1] / m, z = v[2] / m;
-        v[0] = c[0] * x + c[1] * y + c[2] * z;
-        v[1] = c[1] * x + c[3] * y + c[4] * z;
-        v[2] = c[2] * x + c[4] * y + c[5] * z;
+    for (int it = 0;; it++) {
+        /* Scale to below 2^10 per component so the product below stays in 64 bits and the
+         * projections in 32. */
+        uint64_t m = (uint64_t)(v[0] < 0 ? -v[0] : v[0]) | (uint64_t)(v[1] < 0 ? -v[1] : v[1]) |
+                     (uint64_t)(v[2] < 0 ? -v[2] : v[2]);
+        if (m == 0) return false;
+        int sh = bc1_bits(m) - 10;
+        if (sh > 0)
+            for (int k = 0; k < 3; k++) v[k] = v[k] < 0 ? -((-v[k]) >> sh) : v[k] >> sh;
+        if (it == 3) break;
+        int64_t x = v[0], y = v[1], z = v[2];
+        v[0] = cov[0] * x + cov[1] * y + cov[2] * z;
+        v[1] = cov[1] * x + cov[3] * y + cov[4] * z;
+        v[2] = cov[2] * x + cov[4] * y + cov[5] * z;
     }
-    float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    float mean[3] = {(float)sum[0] / 16.0f, (float)sum[1] / 16.0f, (float)sum[2] / 16.0f};
-    if (!(len2 > 0.0f)) {
-        memcpy(hi, mean, sizeof mean);
-        memcpy(lo, mean, sizeof mean);
-        return;
-    }
-    float tmin = 0, tmax = 0;
+    int32_t vr = (int32_t)v[0], vg = (int32_t)v[1], vb = (int32_t)v[2];
+    int32_t p[16], pmin = INT32_MAX, pmax = INT32_MIN;
     for (int i = 0; i < 16; i++) {
-        float d = (t->f[0][i] - mean[0]) * v[0] + (t->f[1][i] - mean[1]) * v[1] +
-                  (t->f[2][i] - mean[2]) * v[2];
-        if (d < tmin) tmin = d;
-        if (d > tmax) tmax = d;
+        /* |d| <= 4080, |v| < 1024: below 2^24 */
+        p[i] = d[0][i] * vr + d[1][i] * vg + d[2][i] * vb;
+        pmin = p[i] < pmin ? p[i] : pmin;
+        pmax = p[i] > pmax ? p[i] : pmax;
     }
-    for (int k = 0; k < 3; k++) {
-        hi[k] = mean[k] + v[k] * tmax / len2;
-        lo[k] = mean[k] + v[k] * tmin / len2;
+    if (pmax == pmin) return false;
+    /* Position round(3 (p - pmin) / range) from pmin to pmax is selector 1, 3, 2, 0 (c1 at
+     * the low end), found by comparing 6 (p - pmin) + range with 2, 4 and 6 times the range. */
+    int32_t range = pmax - pmin, r2 = 2 * range, r4 = 4 * range, r6 = 6 * range;
+    uint32_t s = 0;
+    for (int i = 0; i < 16; i++) {
+        int32_t x = 6 * (p[i] - pmin) + range;   /* below 7 * 2^25 */
+        uint32_t pos = (uint32_t)(x >= r2) + (uint32_t)(x >= r4) + (uint32_t)(x >= r6);
+        s |= ((0x2Du >> (2 * pos)) & 3) << (2 * i);   /* 1, 3, 2, 0 as 2-bit fields */
     }
+    *sel = s;
+    return true;
 }
 
 /* The pair whose 2/3 point is nearest to colour (r, g, b), from the single-colour tables. */
@@ -390,23 +438,25 @@ static void bc1_descend(const bc1_texels *t, int passes, bc1_cand *best)
     }
 }
 
-/* Like bc1_descend, but each component moves one step only towards the least-squares optimum
- * for the current selectors (the other rounding of it): six trials per pass instead of twelve. */
-static void bc1_descend_directed(const bc1_texels *t, int passes, bc1_cand *best)
+/* Each component moves one step towards the least-squares optimum for the current selectors
+ * (the other rounding of it), re-choosing selectors after each; improvements are kept. */
+static void bc1_descend_directed(const bc1_texels *t, int passes, int skip, bc1_cand *best)
 {
     static const int32_t shift[3] = {11, 5, 0}, mask[3] = {31, 63, 31};
     for (int p = 0; p < passes; p++) {
-        float target[2][3];
-        if (!bc1_refit(t, best->sel, target[0], target[1])) return;
+        uint16_t e[2];
+        double opt[2][3];
+        if (!bc1_fit(t, best->sel, e, opt)) return;
         bool improved = false;
-        for (int e = 0; e < 2; e++) {
+        for (int j = 0; j < 2; j++) {
             for (int k = 0; k < 3; k++) {
                 uint16_t ends[2] = {best->c0, best->c1};
-                int32_t v = (ends[e] >> shift[k]) & mask[k];
-                float f = target[e][k] * (float)mask[k] / 255.0f;
-                v += f > (float)v ? 1 : -1;
+                int32_t v = (ends[j] >> shift[k]) & mask[k];
+                double gap = opt[j][k] - (double)v;
+                if ((gap < 0 ? -gap : gap) * 100.0 < (double)skip) continue;
+                v += gap > 0 ? 1 : -1;
                 if (v < 0 || v > mask[k]) continue;
-                ends[e] = (uint16_t)((ends[e] & ~(mask[k] << shift[k])) | (v << shift[k]));
+                ends[j] = (uint16_t)((ends[j] & ~(mask[k] << shift[k])) | (v << shift[k]));
                 bc1_cand c;
                 bc1_eval(t, ends[0], ends[1], &c);
                 if (c.err < best->err) {
@@ -435,12 +485,19 @@ void kiln_bc1_encode_block(const uint8_t rgba[64], const kiln_block_opts *o, uin
 {
     bc1_texels t;
     bool solid = true;
+    t.sum[0] = t.sum[1] = t.sum[2] = 0;
     for (int i = 0; i < 16; i++) {
-        for (int k = 0; k < 3; k++) {
-            t.c[k][i] = rgba[i * 4 + k];
-            t.f[k][i] = (float)rgba[i * 4 + k];
-            if (t.c[k][i] != rgba[k]) solid = false;
-        }
+        uint32_t r = rgba[i * 4], g = rgba[i * 4 + 1], b = rgba[i * 4 + 2];
+        t.c[0][i] = (int32_t)r;
+        t.c[1][i] = (int32_t)g;
+        t.c[2][i] = (int32_t)b;
+        t.sum[0] += (int32_t)r;
+        t.sum[1] += (int32_t)g;
+        t.sum[2] += (int32_t)b;
+        t.rb[i] = r << 2 | b << 18;
+        t.g[i] = g << 2;
+        t.packed[i] = r | (uint64_t)g << 16 | (uint64_t)b << 32;
+        solid &= r == rgba[0] && g == rgba[1] && b == rgba[2];
     }
     bc1_cand best;
     if (solid) {
@@ -452,27 +509,24 @@ void kiln_bc1_encode_block(const uint8_t rgba[64], const kiln_block_opts *o, uin
                                                                 : KILN_QUALITY_NORMAL;
     const bc1_effort *eff = &bc1_efforts[q];
 
-    float hi[3], lo[3];
-    bc1_axis_endpoints(&t, hi, lo);
-    bc1_eval(&t, bc1_quant565(hi), bc1_quant565(lo), &best);
-
-    for (int r = 0; r < eff->ls_rounds; r++) {
-        float e0[3], e1[3];
-        if (!bc1_refit(&t, best.sel, e0, e1)) break;
-        bc1_cand c;
-        bc1_eval(&t, bc1_quant565(e0), bc1_quant565(e1), &c);
-        if (c.err >= best.err) break;
-        best = c;
+    best.err = UINT32_MAX;
+    uint32_t sel;
+    if (bc1_axis_selectors(&t, &sel)) {
+        for (int r = 0; r < eff->fit_rounds; r++) {
+            uint16_t e[2];
+            double opt[2][3];
+            if (!bc1_fit(&t, sel, e, opt)) break;
+            bc1_cand c;
+            bc1_eval(&t, e[0], e[1], &c);
+            if (c.err >= best.err) break;
+            best = c;
+            if (c.sel == sel) break;
+            sel = c.sel;
+        }
     }
-
-    int32_t sum[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 16; i++) sum[k] += t.c[k][i];
-    bc1_cand c;
-    bc1_single_color(&t, (sum[0] + 8) / 16, (sum[1] + 8) / 16, (sum[2] + 8) / 16, &c);
-    bc1_keep(&best, &c);
-
-    bc1_descend_directed(&t, eff->directed_passes, &best);
+    if (best.err == UINT32_MAX)   /* no axis (texels differ but project alike): the mean */
+        bc1_single_color(&t, (t.sum[0] + 8) / 16, (t.sum[1] + 8) / 16, (t.sum[2] + 8) / 16, &best);
+    bc1_descend_directed(&t, eff->directed_passes, eff->directed_skip, &best);
     bc1_descend(&t, eff->descent_passes, &best);
     bc1_write(&best, out);
 }

@@ -248,7 +248,7 @@ static void bc1_encoder_never_emits_the_three_colour_mode(void **state)
 
 /* Floors 0.3 dB under what was measured (KILN_BC1_PRINT=1 prints it): [format][image][quality]. */
 static const double psnr_floor[3][2][3] = {
-    {{33.268, 33.471, 33.553}, {21.127, 21.192, 21.224}},   /* BC1, RGB */
+    {{33.272, 33.486, 33.557}, {21.137, 21.204, 21.228}},   /* BC1, RGB */
     {{51.683, 51.841, 51.921}, {31.650, 32.085, 32.318}},   /* BC4, R */
     {{40.750, 41.077, 41.236}, {32.595, 33.019, 33.232}},   /* BC5, R and G */
 };
