@@ -8,6 +8,13 @@ k 0 inspect --json out.ktx2
 expect_eq "$(j "(d['format'], d['width'], d['height'], len(d['levels']))")" '["BC7_SRGB", 13, 7, 4]' "default format"
 k 0 texture --json assets/a.png fast.ktx2 --format bc1 --quality fast --set texture.mipmaps=false
 expect_eq "$(j "(d['summary']['format'], d['summary']['levels'], d['settings']['quality'])")" '["bc1", 1, "fast"]' "options"
+k 0 inspect --json out.ktx2 --compare assets/a.png
+expect_eq "$(j "d['compare']['channels'] == 3 and 30 < d['compare']['psnr'] <= 99")" true "PSNR of level 0 against the source"
+k 0 texture assets/a.png exact.ktx2 --format rgba8
+k 0 inspect --json exact.ktx2 --compare assets/a.png
+expect_eq "$(j "d['compare']['psnr']")" 99.0 "rgba8 is lossless"
+k 2 inspect --json assets/a.png --compare assets/a.png
+expect_eq "$(j "d['error']['code']")" E_USAGE "--compare on an image"
 k 0 import --json assets/a.png
 entry=$(j "d['records'][0]['entry']")
 cmp -s out.ktx2 "$entry/texture.ktx2" || fail "kiln texture and kiln import made different bytes"

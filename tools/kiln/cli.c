@@ -57,13 +57,14 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         else if (!strcmp(a, "--out")) TAKE(out);
         else if (!strcmp(a, "--cache")) TAKE(cache);
         else if (!strcmp(a, "--platform")) TAKE(platform);
-        else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-            if (!next) return usage_error(c, "%s needs a number", a);
+        else if (!strcmp(a, "-j") || !strcmp(a, "--jobs") || (!strncmp(a, "-j", 2) && a[2])) {
+            const char *num = a[2] && a[1] == 'j' ? a + 2 : next; /* -j 2 or -j2 */
+            if (!num) return usage_error(c, "%s needs a number", a);
             char *end;
-            long v = strtol(next, &end, 10);
-            if (*end || v < 0 || v > 64) return usage_error(c, "bad job count %s (0..64)", next);
+            long v = strtol(num, &end, 10);
+            if (*end || !*num || v < 0 || v > 64) return usage_error(c, "bad job count %s (0..64)", num);
             c->jobs = (unsigned)v;
-            i++;
+            if (num == next) i++;
         } else if (!strcmp(a, "--all") && allowed_opt(allowed, a)) c->all = true;
         else if (!strcmp(a, "--force") && allowed_opt(allowed, a)) c->force = true;
         else if (!strcmp(a, "--set") && allowed_opt(allowed, a)) {
@@ -74,6 +75,7 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         else if (!strcmp(a, "--max-size") && allowed_opt(allowed, a)) TAKE(max_size);
         else if (!strcmp(a, "--format") && allowed_opt(allowed, a)) TAKE(format);
         else if (!strcmp(a, "--quality") && allowed_opt(allowed, a)) TAKE(quality);
+        else if (!strcmp(a, "--compare") && allowed_opt(allowed, a)) TAKE(compare);
         else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
         else c->positional[c->positional_count++] = a;
 #undef TAKE

@@ -24,6 +24,7 @@ typedef struct kiln_cli {
     const char *max_size;    /* --max-size */
     const char *format;      /* --format (kiln texture) */
     const char *quality;     /* --quality (kiln texture) */
+    const char *compare;     /* --compare (kiln inspect) */
 } kiln_cli;
 
 /* Parses the common options and those `allowed` names ("--all --force --set --settings

@@ -1,21 +1,138 @@
 /* cmd_inspect.c — kiln inspect FILE: what an image or a KTX2 file holds. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/error.h"
 #include "core/file.h"
 #include "format/vk_format.h"
 #include "import/image.h"
+#include "process/block.h"
+#include "process/half.h"
 
 #define INSPECT_MAX_SIZE ((size_t)2 << 30)
 
 static const uint8_t ktx2_id[12] = {0xAB, 'K', 'T', 'X', ' ', '2', '0', 0xBB, '\r', '\n', 0x1A, '\n'};
 
-static json_t *inspect_ktx2(const uint8_t *data, size_t size, kiln_result *r, kiln_error *err)
+/* Level 0 of a KTX2 file decoded to RGBA8 with kiln's own decoders (RGBA16F clamped to [0,1]
+ * and quantised linearly). *out is malloc'd, width * height * 4 bytes. */
+static kiln_result decode_level0(const kiln_ktx2_info *info, uint8_t **out, kiln_error *err)
+{
+    const kiln_ktx2_level *lv = &info->levels[0];
+    uint8_t *raw = malloc(lv->uncompressed_size ? lv->uncompressed_size : 1);
+    size_t texels = (size_t)info->width * info->height;
+    uint8_t *rgba = malloc(texels * 4);
+    kiln_result r;
+    if (raw && rgba)
+        r = kiln_ktx2_level_copy(info, 0, raw, lv->uncompressed_size, err);
+    else
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    if (r == KILN_OK) {
+        int block = -1;
+        switch (info->vk_format) {
+        case KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK:
+        case KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK: block = KILN_BLOCK_BC1; break;
+        case KILN_VK_FORMAT_BC4_UNORM_BLOCK: block = KILN_BLOCK_BC4; break;
+        case KILN_VK_FORMAT_BC5_UNORM_BLOCK: block = KILN_BLOCK_BC5; break;
+        case KILN_VK_FORMAT_BC7_UNORM_BLOCK:
+        case KILN_VK_FORMAT_BC7_SRGB_BLOCK: block = KILN_BLOCK_BC7; break;
+        case KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK:
+        case KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK: block = KILN_BLOCK_ASTC4X4; break;
+        default: break;
+        }
+        if (block >= 0) {
+            r = kiln_blocks_decode((kiln_block_format)block, raw, lv->uncompressed_size,
+                                   info->width, info->height, info->srgb, rgba, err);
+        } else if (info->vk_format == KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
+            for (size_t i = 0; i < texels * 4; i++) {
+                float f = kiln_half_to_float((uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8));
+                rgba[i] = (uint8_t)(f <= 0.0f ? 0 : f >= 1.0f ? 255 : (int)(f * 255.0f + 0.5f));
+            }
+        } else {
+            memcpy(rgba, raw, texels * 4);
+        }
+    }
+    free(raw);
+    if (r != KILN_OK) {
+        free(rgba);
+        return r;
+    }
+    *out = rgba;
+    return KILN_OK;
+}
+
+static double psnr_of(double sq, double count)
+{
+    if (count <= 0) return 0;
+    if (sq <= 0) return 99.0; /* identical: reported as 99 dB, as many tools do */
+    return 10.0 * log10(255.0 * 255.0 * count / sq);
+}
+
+/* PSNR of a KTX2 file's level 0 against a source image of the same size (8-bit sources). */
+static json_t *compare_with(const kiln_ktx2_info *info, const char *source, kiln_result *r,
+                            kiln_error *err)
+{
+    kiln_mapped_file m;
+    *r = kiln_file_map(source, INSPECT_MAX_SIZE, &m, err);
+    if (*r != KILN_OK) return NULL;
+    kiln_image_opts o = {0};
+    o.name_hint = source;
+    kiln_image img;
+    *r = kiln_image_decode(m.data, m.size, &o, &img, err);
+    kiln_file_unmap(&m);
+    if (*r != KILN_OK) return NULL;
+    uint8_t *dec = NULL;
+    if (img.type != KILN_PIXEL_U8 || img.width != info->width || img.height != info->height) {
+        *r = kiln_error_set(err, KILN_E_USAGE,
+                            "--compare needs an 8-bit image of the texture's size (%ux%u); %s is "
+                            "%ux%u of %s", info->width, info->height, source, img.width,
+                            img.height, img.type == KILN_PIXEL_U8 ? "8-bit channels" : "wider channels");
+        kiln_image_free(&img);
+        return NULL;
+    }
+    *r = decode_level0(info, &dec, err);
+    if (*r != KILN_OK) {
+        kiln_image_free(&img);
+        return NULL;
+    }
+    /* BC4 keeps R, BC5 R and G: compare the channels the format stores. */
+    int channels = info->vk_format == KILN_VK_FORMAT_BC4_UNORM_BLOCK   ? 1
+                   : info->vk_format == KILN_VK_FORMAT_BC5_UNORM_BLOCK ? 2
+                                                                       : 3;
+    const uint8_t *src = img.pixels;
+    double sq = 0, sq_a = 0;
+    size_t texels = (size_t)img.width * img.height;
+    for (size_t i = 0; i < texels; i++) {
+        for (int c = 0; c < channels; c++) {
+            double d = (double)src[i * 4 + c] - dec[i * 4 + c];
+            sq += d * d;
+        }
+        double da = (double)src[i * 4 + 3] - dec[i * 4 + 3];
+        sq_a += da * da;
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "source", json_string(source));
+    json_object_set_new(j, "channels", json_integer(channels));
+    json_object_set_new(j, "psnr", json_real(psnr_of(sq, (double)texels * channels)));
+    if (img.has_alpha && channels == 3)
+        json_object_set_new(j, "psnr_alpha", json_real(psnr_of(sq_a, (double)texels)));
+    free(dec);
+    kiln_image_free(&img);
+    return j;
+}
+
+static json_t *inspect_ktx2(const uint8_t *data, size_t size, const char *compare, kiln_result *r,
+                            kiln_error *err)
 {
     kiln_ktx2_info info;
     *r = kiln_ktx2_read(data, size, &info, err);
     if (*r != KILN_OK) return NULL;
+    json_t *cmp = NULL;
+    if (compare) {
+        cmp = compare_with(&info, compare, r, err);
+        if (!cmp) return NULL;
+    }
     const kiln_vk_format_info *f = kiln_vk_format_find(info.vk_format);
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("ktx2"));
@@ -38,6 +155,7 @@ static json_t *inspect_ktx2(const uint8_t *data, size_t size, kiln_result *r, ki
         json_array_append_new(levels, l);
     }
     json_object_set_new(j, "levels", levels);
+    if (cmp) json_object_set_new(j, "compare", cmp);
     return j;
 }
 
@@ -66,7 +184,7 @@ static json_t *inspect_image(const uint8_t *data, size_t size, const char *name,
 int kiln_cmd_inspect(int argc, char **argv)
 {
     kiln_cli c = {.command = "inspect"};
-    if (!kiln_cli_parse(&c, argc, argv, "")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--compare")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -87,8 +205,14 @@ int kiln_cmd_inspect(int argc, char **argv)
         kiln_cli_free(&c);
         return code;
     }
-    json_t *j = m.size >= 12 && !memcmp(m.data, ktx2_id, 12) ? inspect_ktx2(m.data, m.size, &r, &err)
-                                                              : inspect_image(m.data, m.size, path, &r, &err);
+    bool is_ktx2 = m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
+    json_t *j = NULL;
+    if (!is_ktx2 && c.compare) {
+        r = kiln_error_set(&err, KILN_E_USAGE, "--compare works on a KTX2 file");
+    } else {
+        j = is_ktx2 ? inspect_ktx2(m.data, m.size, c.compare, &r, &err)
+                    : inspect_image(m.data, m.size, path, &r, &err);
+    }
     kiln_file_unmap(&m);
     if (!j) {
         code = kiln_cli_fail(&c, r, &err);
@@ -113,6 +237,16 @@ int kiln_cmd_inspect(int argc, char **argv)
         json_array_foreach(json_object_get(j, "levels"), i, l)
             printf("  level %zu: %lldx%lld, %lld bytes\n", i, json_integer_value(json_object_get(l, "width")),
                    json_integer_value(json_object_get(l, "height")), json_integer_value(json_object_get(l, "size")));
+        json_t *cmp = json_object_get(j, "compare");
+        if (cmp) {
+            printf("  level 0 against %s: PSNR %.2f dB over %lld channel(s)",
+                   json_string_value(json_object_get(cmp, "source")),
+                   json_real_value(json_object_get(cmp, "psnr")),
+                   json_integer_value(json_object_get(cmp, "channels")));
+            if (json_object_get(cmp, "psnr_alpha"))
+                printf(", alpha %.2f dB", json_real_value(json_object_get(cmp, "psnr_alpha")));
+            putchar('\n');
+        }
     } else {
         printf("%s: %s image %lldx%lld, %lld channels of %lld bits%s\n", path,
                json_string_value(json_object_get(j, "format")), json_integer_value(json_object_get(j, "width")),

@@ -14,7 +14,7 @@ static const char usage[] =
     "                                        write settings into PATH.meta and process it again\n"
     "  report                                say which assets are up to date; processes nothing\n"
     "  meta [PATH...|--all]                  write missing .meta files with fresh GUIDs\n"
-    "  inspect FILE                          describe an image or a KTX2 file\n"
+    "  inspect FILE [--compare IMAGE]        describe an image or a KTX2 file (PSNR of level 0)\n"
     "  texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=V ...]\n"
     "                                        convert one image without a project (same code path)\n"
     "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
