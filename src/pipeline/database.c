@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -163,6 +164,10 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
         kiln_file_info info;
         if (kiln_file_stat(path, &info, NULL) != KILN_OK) continue; /* dangling link */
         if (info.is_dir) {
+            /* Symlinked folders are not followed: a link to an ancestor would make the walk
+             * endless (or exponential with two). Symlinked files are assets like any other. */
+            struct stat lst;
+            if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) continue;
             r = scan_dir(l, path, depth + 1, err);
             continue;
         }

@@ -453,6 +453,23 @@ static void pipeline_cache_outside_the_project_and_output_is_refused(void **stat
     env_free(&e);
 }
 
+static void pipeline_scan_does_not_follow_symlinked_folders(void **state)
+{
+    env e = env_make("loops", 2);
+    /* Two links to ancestors: followed, the walk would visit 2^64 folders. */
+    char *l1 = kt_format("%s/tex/up", e.root), *l2 = kt_format("%s/tex/again", e.root);
+    assert_int_equal(symlink("..", l1), 0);
+    assert_int_equal(symlink("../tex", l2), 0);
+    kiln_project *p = fx_open(e.root, e.out, 1);
+    json_t *rep = fx_report(p);
+    assert_int_equal(json_array_size(json_object_get(rep, "assets")), 2);
+    json_decref(rep);
+    kiln_project_close(p);
+    free(l1);
+    free(l2);
+    env_free(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +487,7 @@ int main(void)
         cmocka_unit_test(pipeline_reimport_writes_settings_keeping_guid_and_other_fields),
         cmocka_unit_test(pipeline_gc_keeps_every_entry_an_asset_points_to),
         cmocka_unit_test(pipeline_cache_outside_the_project_and_output_is_refused),
+        cmocka_unit_test(pipeline_scan_does_not_follow_symlinked_folders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
