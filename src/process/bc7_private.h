@@ -28,6 +28,10 @@ extern const uint8_t kiln_bc7_partition3[64][16];
 extern const uint8_t kiln_bc7_anchor2[64];
 extern const uint8_t kiln_bc7_anchor3a[64];
 extern const uint8_t kiln_bc7_anchor3b[64];
+/* Texel masks (bit i set = texel i) of subset 1 of each two-subset partition, and of subsets
+ * 1 and 2 of each three-subset partition; subset 0 holds the remaining texels. */
+extern const uint16_t kiln_bc7_mask2[64];
+extern const uint16_t kiln_bc7_mask3[64][2];
 /* Interpolation weights (out of 64) for 2-, 3- and 4-bit indices. */
 extern const uint8_t kiln_bc7_weights2[4];
 extern const uint8_t kiln_bc7_weights3[8];
