@@ -101,12 +101,12 @@ static const bc7_level_cfg bc7_levels[3] = {
 #endif
 
 /* The two loops that dominate (fitting a subset, scoring partitions) are also compiled for AVX2
- * and chosen at load time (GCC on x86-64 Linux, through an ifunc; kept off under ASan, as
+ * and chosen at load time (GCC on x86-64 Linux, through an ifunc; kept off under ASan and TSan, as
  * ifunc resolvers run before sanitizer run-times are set up; KILN_BC7_PORTABLE turns it off).
  * Vector width does not change results: the vectorised loops are integer or elementwise float,
  * and AVX2 alone enables no FMA contraction. tests/bc7 compares both paths. */
 #if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && defined(__GNUC__) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(KILN_BC7_PORTABLE)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(KILN_BC7_PORTABLE)
 #define BC7_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define BC7_CLONES
