@@ -1,6 +1,7 @@
 /* cli.c — option parsing, opening the project, printing errors and documents. */
 #include "cli.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,4 +150,17 @@ void kiln_cli_free(kiln_cli *c)
     free(c->sets);
     c->positional = NULL;
     c->sets = NULL;
+}
+
+int kiln_cli_usage(kiln_cli *c, const char *fmt, ...)
+{
+    kiln_error e = {.code = KILN_E_USAGE};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    va_end(ap);
+    e.offset = UINT64_MAX;
+    int code = kiln_cli_fail(c, KILN_E_USAGE, &e);
+    kiln_cli_free(c);
+    return code;
 }

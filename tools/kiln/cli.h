@@ -39,6 +39,10 @@ kiln_project *kiln_cli_open(const kiln_cli *c, int *exit_code);
 
 /* Prints an error in the chosen form and returns the exit status for its code. */
 int kiln_cli_fail(const kiln_cli *c, kiln_result r, const kiln_error *err);
+/* Prints a usage error (E_USAGE, in the chosen form), frees c and returns KILN_EXIT_USAGE:
+ * `return kiln_cli_usage(&c, "reimport takes exactly one PATH");` */
+int kiln_cli_usage(kiln_cli *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The exit status for a command-level result. */
 int kiln_cli_exit_for(kiln_result r);
 

@@ -12,22 +12,14 @@ int kiln_cmd_cache(int argc, char **argv)
         return KILN_EXIT_USAGE;
     }
     int code = KILN_EXIT_OK;
-    kiln_error e = {.code = KILN_E_USAGE};
     unsigned long long max_size = 0;
-    if (c.positional_count != 1 || strcmp(c.positional[0], "gc") != 0) {
-        snprintf(e.message, sizeof e.message, "usage: kiln cache gc [--max-size BYTES]");
-        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
-        kiln_cli_free(&c);
-        return code;
-    }
+    if (c.positional_count != 1 || strcmp(c.positional[0], "gc") != 0)
+        return kiln_cli_usage(&c, "usage: kiln cache gc [--max-size BYTES]");
     if (c.max_size) {
         char *end;
         max_size = strtoull(c.max_size, &end, 10);
         if (*end || c.max_size[0] == '-' || !c.max_size[0]) {
-            snprintf(e.message, sizeof e.message, "--max-size takes a number of bytes, not \"%.100s\"", c.max_size);
-            code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
-            kiln_cli_free(&c);
-            return code;
+            return kiln_cli_usage(&c, "--max-size takes a number of bytes, not \"%.100s\"", c.max_size);
         }
     }
     kiln_project *p = kiln_cli_open(&c, &code);

@@ -43,11 +43,7 @@ int kiln_cmd_import(int argc, char **argv)
     }
     int code = KILN_EXIT_OK;
     if (!c.all && c.positional_count == 0) {
-        kiln_error e = {.code = KILN_E_USAGE};
-        snprintf(e.message, sizeof e.message, "give paths to import, or --all");
-        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
-        kiln_cli_free(&c);
-        return code;
+        return kiln_cli_usage(&c, "give paths to import, or --all");
     }
     kiln_project *p = kiln_cli_open(&c, &code);
     if (!p) {

@@ -191,11 +191,7 @@ int kiln_cmd_inspect(int argc, char **argv)
     kiln_error err;
     int code;
     if (c.positional_count != 1) {
-        kiln_error e = {.code = KILN_E_USAGE};
-        snprintf(e.message, sizeof e.message, "inspect takes exactly one FILE");
-        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
-        kiln_cli_free(&c);
-        return code;
+        return kiln_cli_usage(&c, "inspect takes exactly one FILE");
     }
     const char *path = c.positional[0];
     kiln_mapped_file m;

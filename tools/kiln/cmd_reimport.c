@@ -12,11 +12,7 @@ int kiln_cmd_reimport(int argc, char **argv)
     }
     int code = KILN_EXIT_OK;
     if (c.positional_count != 1) {
-        kiln_error e = {.code = KILN_E_USAGE};
-        snprintf(e.message, sizeof e.message, "reimport takes exactly one PATH");
-        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
-        kiln_cli_free(&c);
-        return code;
+        return kiln_cli_usage(&c, "reimport takes exactly one PATH");
     }
     kiln_project *p = kiln_cli_open(&c, &code);
     if (!p) {

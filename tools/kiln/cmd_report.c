@@ -12,11 +12,7 @@ int kiln_cmd_report(int argc, char **argv)
     }
     int code = KILN_EXIT_OK;
     if (c.positional_count) {
-        kiln_error e = {.code = KILN_E_USAGE};
-        snprintf(e.message, sizeof e.message, "report takes no paths");
-        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
-        kiln_cli_free(&c);
-        return code;
+        return kiln_cli_usage(&c, "report takes no paths");
     }
     kiln_project *p = kiln_cli_open(&c, &code);
     if (!p) {

@@ -14,11 +14,7 @@ int kiln_cmd_texture(int argc, char **argv)
     }
     int code = KILN_EXIT_OK;
     if (c.positional_count != 2) {
-        kiln_error e = {.code = KILN_E_USAGE};
-        snprintf(e.message, sizeof e.message, "usage: kiln texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=VALUE]");
-        code = kiln_cli_fail(&c, KILN_E_USAGE, &e);
-        kiln_cli_free(&c);
-        return code;
+        return kiln_cli_usage(&c, "usage: kiln texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=VALUE]");
     }
     /* --format and --quality are shorthands for --set texture.format=... and texture.quality=... */
     char fmt[96], qual[96];
