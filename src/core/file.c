@@ -57,7 +57,7 @@ kiln_result kiln_file_read(const char *path, size_t max_size, const kiln_allocat
 {
     *data = NULL;
     *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
     if (fd < 0) return io_error(err, "cannot open", path, errno);
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -107,7 +107,7 @@ kiln_result kiln_file_map(const char *path, size_t max_size, kiln_mapped_file *o
                           kiln_error *err)
 {
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
     if (fd < 0) return io_error(err, "cannot open", path, errno);
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -57,7 +58,14 @@ kiln_result kiln_sha256_bytes(const void *data, size_t size, uint8_t out[KILN_SH
 kiln_result kiln_sha256_file(const char *path, uint8_t out[KILN_SHA256_SIZE], uint64_t *size,
                              kiln_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not a regular file", path);
+        kiln_error_at_path(err, path);
+        return KILN_E_ASSET_IO;
+    }
     if (fd < 0) {
         kiln_error_set(err, KILN_E_ASSET_IO, "cannot open %s: %s", path, strerror(errno));
         kiln_error_at_path(err, path);

@@ -26,6 +26,21 @@ void kiln_cache_entry_dir(const kiln_project *p, const char *key, char out[KILN_
     kiln_path_format(out, KILN_PATH_MAX, "%s/objects/%.2s/%s", p->cache, key, key);
 }
 
+/* The cache's own folders must be real folders: a symlink planted there would lead entries,
+ * records and gc's deletions out of the allowed folders (the cache root itself is checked with
+ * symlinks resolved by kiln_project_check_write). */
+static kiln_result refuse_symlink(const char *path, kiln_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        kiln_error_set(err, KILN_E_OUTPUT_REFUSED,
+                       "refusing to use %s: cache folders must not be symbolic links", path);
+        kiln_error_at_path(err, path);
+        return KILN_E_OUTPUT_REFUSED;
+    }
+    return KILN_OK;
+}
+
 kiln_result kiln_cache_prepare(kiln_project *p, kiln_error *err)
 {
     static const char *const subdirs[] = {"objects", "assets", "tmp"};
@@ -33,7 +48,8 @@ kiln_result kiln_cache_prepare(kiln_project *p, kiln_error *err)
     for (size_t i = 0; r == KILN_OK && i < 3; i++) {
         char d[KILN_PATH_MAX];
         kiln_path_format(d, sizeof d, "%s/%s", p->cache, subdirs[i]);
-        r = kiln_mkdirs(d, err);
+        r = refuse_symlink(d, err);
+        if (r == KILN_OK) r = kiln_mkdirs(d, err);
     }
     return r;
 }
@@ -136,6 +152,7 @@ kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *m
     char final[KILN_PATH_MAX], shard[KILN_PATH_MAX];
     kiln_cache_entry_dir(p, key, final);
     kiln_path_format(shard, sizeof shard, "%s/objects/%.2s", p->cache, key);
+    if (r == KILN_OK) r = refuse_symlink(shard, err);
     if (r == KILN_OK) r = kiln_mkdirs(shard, err);
     for (int attempt = 0; r == KILN_OK && attempt < 4; attempt++) {
         if (rename(tmp, final) == 0) {

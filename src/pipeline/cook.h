@@ -30,6 +30,10 @@ void kiln_cooked_free(kiln_project *p, kiln_cooked *c);
  * wider set than cookable ones; report lists such assets as invalid. */
 kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err);
 
+/* Platforms whose GPUs sample ASTC: format auto picks astc4x4 for them ("mobile", "android",
+ * "ios"). Part of the cache key of textures with format auto (database.c). */
+bool kiln_platform_prefers_astc(const char *platform);
+
 /* The kinds. */
 kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
                               size_t size, kiln_cooked *out, kiln_error *err);

@@ -63,9 +63,9 @@ kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err)
     return KILN_OK;
 }
 
-/* Platforms whose GPUs sample ASTC: format auto picks astc4x4 there. */
-static bool platform_prefers_astc(const char *platform)
+bool kiln_platform_prefers_astc(const char *platform)
 {
+    if (!platform) return false;
     return !strcmp(platform, "mobile") || !strcmp(platform, "android") || !strcmp(platform, "ios");
 }
 
@@ -94,7 +94,7 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
         return r;
     }
     kiln_texture_levels t;
-    kiln_texture_target target = {env->jobs, platform_prefers_astc(env->platform ? env->platform : "")};
+    kiln_texture_target target = {env->jobs, kiln_platform_prefers_astc(env->platform)};
     r = kiln_texture_build_for(&img, s, &target, alloc, &t, err);
     kiln_image_free(&img);
     if (r != KILN_OK) {

@@ -87,6 +87,7 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
     kiln_error_clear(&a->settings_error);
     a->settings_result = KILN_OK;
     kiln_settings_default(&a->settings);
+    a->prefers_astc = kiln_platform_prefers_astc(p->platform);
     kiln_guid_derive(a->rel, a->guid);
     a->has_meta = false;
     if (snprintf(meta, sizeof meta, "%s.meta", a->abs) >= (int)sizeof meta) {
@@ -297,6 +298,11 @@ kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_
     if (r == KILN_OK) {
         kiln_sha256_update(&h, head, (size_t)hn);
         kiln_sha256_update(&h, canon, strlen(canon));
+        /* Format auto resolves by platform: the resolution must be in the key, or a mobile
+         * import would find the desktop entry. Other settings keys are unchanged by it. */
+        if (a->kind == KILN_KIND_TEXTURE && a->settings.texture.format == KILN_TEXFMT_AUTO &&
+            a->prefers_astc)
+            kiln_sha256_update(&h, "\ntarget astc", 12);
         kiln_sha256_update(&h, "\nsource ", 8);
         kiln_sha256_update(&h, src_hex, 64);
         kiln_sha256_update(&h, "\n", 1);

@@ -27,6 +27,7 @@ typedef struct kiln_asset {
     char guid[33];                /* from .meta, or derived from rel */
     bool has_meta;
     kiln_settings settings;       /* valid when settings_result is KILN_OK */
+    bool prefers_astc;            /* the project's platform makes format auto pick ASTC */
     kiln_result settings_result;
     kiln_error settings_error;
 } kiln_asset;
@@ -61,7 +62,8 @@ uint64_t kiln_asset_id(const char *guid, const char *label);
 json_t *kiln_asset_settings_json(const kiln_asset *a);
 
 /* The cache key: SHA-256 over the pipeline version, the kind, the canonical settings, the
- * SHA-256 of the source bytes (docs/cache.md gives the exact byte sequence). */
+ * target when it decides the output (format auto on an ASTC platform), the SHA-256 of the source
+ * bytes (docs/cache.md gives the exact byte sequence). */
 kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_SHA256_SIZE],
                              char key_hex[KILN_SHA256_HEX_SIZE], kiln_error *err);
 

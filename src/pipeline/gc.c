@@ -12,6 +12,7 @@
 #include "core/path.h"
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
+#include "pipeline/source.h"
 
 #define TMP_MAX_AGE_NS (3600LL * 1000000000LL)
 
@@ -103,6 +104,28 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
         }
         kiln_dir_list_free(&recs);
     }
+    /* The entries the assets under the root point to now, whatever the records say (an asset
+     * given a new GUID by `kiln meta` is up to date on its old entry until imported again). */
+    kiln_asset *assets = NULL;
+    size_t asset_count = 0;
+    if (kiln_database_scan(p, &assets, &asset_count, NULL) == KILN_OK) {
+        for (size_t i = 0; i < asset_count; i++) {
+            kiln_asset *a = &assets[i];
+            if (a->kind != KILN_KIND_TEXTURE || a->settings_result != KILN_OK) continue;
+            json_t *rec = kiln_cache_record_load(p, a->guid);
+            kiln_source src;
+            char key[KILN_SHA256_HEX_SIZE];
+            if (kiln_source_digest(p, a, rec, false, &src, NULL) == KILN_OK) {
+                if (kiln_key_compute(a, src.sha, key, NULL) == KILN_OK) {
+                    json_object_set_new(referenced, key, json_true());
+                    live++;
+                }
+                kiln_source_free(p, &src);
+            }
+            json_decref(rec);
+        }
+        kiln_assets_free(p, assets, asset_count);
+    }
     /* No record matching any asset usually means the wrong --root, not a project whose every
      * asset was deleted: keep everything then, and say so. */
     bool keep_dead = live == 0 && json_object_size(dead) > 0;
@@ -127,6 +150,8 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
         for (size_t s = 0; s < shards.count; s++) {
             char sd[KILN_PATH_MAX];
             kiln_path_format(sd, sizeof sd, "%s/%s", dir, shards.names[s]);
+            struct stat lst; /* never delete through a planted symlink */
+            if (lstat(sd, &lst) != 0 || !S_ISDIR(lst.st_mode)) continue;
             kiln_dir_list keys;
             if (kiln_dir_list_read(sd, NULL, &keys, NULL) != KILN_OK) continue;
             for (size_t k = 0; k < keys.count; k++) {
