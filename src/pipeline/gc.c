@@ -79,6 +79,42 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     if (r != KILN_OK) return r;
     char dir[KILN_PATH_MAX];
 
+    /* Every entry, listed before the references are read: an import writes its record before
+     * it publishes its entry, so any entry seen here has its record visible below, and a
+     * concurrent import never loses a fresh entry to gc. */
+    gc_entry *entries = NULL;
+    size_t n = 0, cap = 0;
+    kiln_path_format(dir, sizeof dir, "%s/objects", p->cache);
+    kiln_dir_list shards;
+    if (kiln_dir_list_read(dir, NULL, &shards, NULL) == KILN_OK) {
+        for (size_t s = 0; s < shards.count; s++) {
+            char sd[KILN_PATH_MAX];
+            kiln_path_format(sd, sizeof sd, "%s/%s", dir, shards.names[s]);
+            struct stat lst; /* never delete through a planted symlink */
+            if (lstat(sd, &lst) != 0 || !S_ISDIR(lst.st_mode)) continue;
+            kiln_dir_list keys;
+            if (kiln_dir_list_read(sd, NULL, &keys, NULL) != KILN_OK) continue;
+            for (size_t k = 0; k < keys.count; k++) {
+                if (!is_key(keys.names[k])) continue;
+                if (n == cap) {
+                    size_t nc = cap ? cap * 2 : 64;
+                    gc_entry *ne = kiln_realloc(NULL, entries, cap * sizeof *ne, nc * sizeof *ne);
+                    if (!ne) break;
+                    entries = ne;
+                    cap = nc;
+                }
+                gc_entry *e = &entries[n];
+                memcpy(e->key, keys.names[k], 65);
+                kiln_path_format(e->dir, sizeof e->dir, "%s/%s", sd, keys.names[k]);
+                kiln_file_info fi;
+                e->used_ns = kiln_file_stat(e->dir, &fi, NULL) == KILN_OK ? fi.mtime_ns : 0;
+                e->size = dir_size(e->dir);
+                n++;
+            }
+            kiln_dir_list_free(&keys);
+        }
+        kiln_dir_list_free(&shards);
+    }
     /* Keys the asset records point to. */
     size_t records_removed = 0, live = 0;
     json_t *referenced = json_object(), *dead = json_object();
@@ -141,41 +177,8 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     }
     json_decref(dead);
 
-    /* Every entry. */
-    gc_entry *entries = NULL;
-    size_t n = 0, cap = 0;
-    kiln_path_format(dir, sizeof dir, "%s/objects", p->cache);
-    kiln_dir_list shards;
-    if (kiln_dir_list_read(dir, NULL, &shards, NULL) == KILN_OK) {
-        for (size_t s = 0; s < shards.count; s++) {
-            char sd[KILN_PATH_MAX];
-            kiln_path_format(sd, sizeof sd, "%s/%s", dir, shards.names[s]);
-            struct stat lst; /* never delete through a planted symlink */
-            if (lstat(sd, &lst) != 0 || !S_ISDIR(lst.st_mode)) continue;
-            kiln_dir_list keys;
-            if (kiln_dir_list_read(sd, NULL, &keys, NULL) != KILN_OK) continue;
-            for (size_t k = 0; k < keys.count; k++) {
-                if (!is_key(keys.names[k])) continue;
-                if (n == cap) {
-                    size_t nc = cap ? cap * 2 : 64;
-                    gc_entry *ne = kiln_realloc(NULL, entries, cap * sizeof *ne, nc * sizeof *ne);
-                    if (!ne) break;
-                    entries = ne;
-                    cap = nc;
-                }
-                gc_entry *e = &entries[n];
-                memcpy(e->key, keys.names[k], 65);
-                kiln_path_format(e->dir, sizeof e->dir, "%s/%s", sd, keys.names[k]);
-                kiln_file_info fi;
-                e->used_ns = kiln_file_stat(e->dir, &fi, NULL) == KILN_OK ? fi.mtime_ns : 0;
-                e->size = dir_size(e->dir);
-                e->referenced = json_object_get(referenced, e->key) != NULL;
-                n++;
-            }
-            kiln_dir_list_free(&keys);
-        }
-        kiln_dir_list_free(&shards);
-    }
+    for (size_t i = 0; i < n; i++)
+        entries[i].referenced = json_object_get(referenced, entries[i].key) != NULL;
     json_decref(referenced);
 
     json_t *removed = json_array();

@@ -146,6 +146,17 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         json_object_set_new(m, "source_sha256", json_string(src_hex));
         json_object_set(m, "summary", cooked.summary);
         json_object_set(m, "warnings", cooked.warnings);
+        /* The record first, then the entry: gc lists entries before reading records, so it
+         * never sees this entry without the record that keeps it. */
+        json_t *rec = record_json(p, a, key, src.stat, NULL);
+        r = write_record(p, a, record, rec, e);
+        if (r != KILN_OK) {
+            json_decref(rec);
+            json_decref(m);
+            goto done;
+        }
+        json_decref(record);
+        record = rec; /* what is on disk now: the write below finds it equal and skips */
         bool present = false;
         r = kiln_cache_entry_publish(p, key, m, cooked.outputs, cooked.output_count, &present, e);
         json_decref(m);
