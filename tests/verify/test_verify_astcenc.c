@@ -90,5 +90,5 @@ int main(void)
         cmocka_unit_test(astc_linear_blocks_decode_exactly_as_astcenc_decodes_them),
         cmocka_unit_test(astc_srgb_blocks_decode_exactly_as_astcenc_decodes_them),
     };
-    return cmocka_run_group_tests_name("verify_astcenc", tests, NULL, NULL);
+    return vt_finish(cmocka_run_group_tests_name("verify_astcenc", tests, NULL, NULL));
 }

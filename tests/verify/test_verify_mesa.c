@@ -237,5 +237,5 @@ int main(void)
     }
     OSMesaDestroyContext(m.ctx);
     free(m.framebuffer);
-    return rc;
+    return vt_finish(rc);
 }

@@ -140,5 +140,5 @@ int main(void)
         cmocka_unit_test(bc5_blocks_decode_as_pillow_decodes_them),
         cmocka_unit_test(bc7_blocks_decode_exactly_as_pillow_decodes_them),
     };
-    return cmocka_run_group_tests_name("verify_pillow", tests, NULL, NULL);
+    return vt_finish(cmocka_run_group_tests_name("verify_pillow", tests, NULL, NULL));
 }

@@ -32,6 +32,11 @@ typedef struct vt_case {
 /* Builds a case; fails the test on any kiln error. Returns false (after printing why) when the
  * corpus is absent for VT_PHOTO / VT_NORMAL, so the caller skips that case. */
 bool vt_case_make(vt_case *c, kiln_block_format f, vt_source s, bool srgb);
+
+/* The exit status of a test program: its cmocka result, except that a passing run in which a
+ * corpus-based case was skipped exits 77 (CTest: skipped), so a missing corpus never passes
+ * silently as if the photo and normal-map cases had been compared. */
+int vt_finish(int cmocka_result);
 void vt_case_free(vt_case *c);
 
 /* How one kiln channel is compared: the peer's channel index (-1: not compared) and the largest
