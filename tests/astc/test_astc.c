@@ -6,7 +6,6 @@
 #include "support.h"
 
 #include <math.h>
-#include <spng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,20 +74,7 @@ static rgba_image normal_map(uint32_t w, uint32_t h)
 
 static void png_write_rgba(const char *path, const rgba_image *im)
 {
-    spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
-    assert_non_null(ctx);
-    assert_int_equal(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), 0);
-    struct spng_ihdr ihdr = {im->w, im->h, 8, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, 0, 0, 0};
-    assert_int_equal(spng_set_ihdr(ctx, &ihdr), 0);
-    int e = spng_encode_image(ctx, im->px, (size_t)im->w * im->h * 4, SPNG_FMT_PNG,
-                              SPNG_ENCODE_FINALIZE);
-    if (e) fail_msg("spng_encode_image: %s", spng_strerror(e));
-    size_t len = 0;
-    void *buf = spng_get_png_buffer(ctx, &len, &e);
-    if (!buf) fail_msg("spng_get_png_buffer: %s", spng_strerror(e));
-    spng_ctx_free(ctx);
-    kt_write_file(path, buf, len);
-    free(buf);
+    kt_write_png(path, im->px, im->w, im->h, 4);
 }
 
 static rgba_image png_read(const char *path)

@@ -4,7 +4,6 @@
 
 #include <fcntl.h>
 #include <jansson.h>
-#include <spng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,24 +26,8 @@ void fx_write_png(const char *path, uint32_t w, uint32_t h, int channels, uint32
         px[i] = (uint8_t)((i * 7 + (s & 31)) & 0xff);
         if (channels == 4 && i % 4 == 3) px[i] = (uint8_t)(i / 4 % 2 ? 255 : 128);
     }
-    spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
-    assert_non_null(ctx);
-    spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
-    struct spng_ihdr ihdr = {0};
-    ihdr.width = w;
-    ihdr.height = h;
-    ihdr.bit_depth = 8;
-    ihdr.color_type = channels == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR;
-    spng_set_ihdr(ctx, &ihdr);
-    assert_int_equal(spng_encode_image(ctx, px, n, SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE), 0);
-    size_t len;
-    int err;
-    void *buf = spng_get_png_buffer(ctx, &len, &err);
-    assert_non_null(buf);
-    kt_write_file(path, buf, len);
-    free(buf);
+    kt_write_png(path, px, w, h, channels);
     free(px);
-    spng_ctx_free(ctx);
 }
 
 void fx_age(const char *path, int seconds_ago)

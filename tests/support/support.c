@@ -3,6 +3,7 @@
 #include "support.h"
 
 #include <errno.h>
+#include <spng.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,4 +129,26 @@ int kt_run(const char *cmd, char **out)
     int st = pclose(p);
     if (out) *out = buf; else free(buf);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+void kt_write_png(const char *path, const uint8_t *pixels, uint32_t w, uint32_t h, int channels)
+{
+    spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
+    assert_non_null(ctx);
+    assert_int_equal(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), 0);
+    struct spng_ihdr ihdr = {0};
+    ihdr.width = w;
+    ihdr.height = h;
+    ihdr.bit_depth = 8;
+    ihdr.color_type = channels == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR;
+    assert_int_equal(spng_set_ihdr(ctx, &ihdr), 0);
+    int e = spng_encode_image(ctx, pixels, (size_t)w * h * (size_t)channels, SPNG_FMT_PNG,
+                              SPNG_ENCODE_FINALIZE);
+    if (e) fail_msg("spng_encode_image %s: %s", path, spng_strerror(e));
+    size_t len = 0;
+    void *buf = spng_get_png_buffer(ctx, &len, &e);
+    if (!buf) fail_msg("spng_get_png_buffer %s: %s", path, spng_strerror(e));
+    kt_write_file(path, buf, len);
+    free(buf);
+    spng_ctx_free(ctx);
 }

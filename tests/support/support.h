@@ -20,6 +20,10 @@ void *kt_read_file(const char *path, size_t *size);
 void kt_write_file(const char *path, const void *data, size_t size);
 int kt_file_exists(const char *path);
 
+/* Encodes 8-bit pixels (channels 3 = RGB or 4 = RGBA, rows tightly packed) as a PNG with
+ * libspng's encoder and writes it; fails the test on error. */
+void kt_write_png(const char *path, const uint8_t *pixels, uint32_t w, uint32_t h, int channels);
+
 /* $KILN_CORPUS/<rel>, malloc'd, or NULL when the corpus is absent (the caller skips). */
 char *kt_corpus_path(const char *rel);
 /* Exits the test program with 77 (CTest's skip) and a message when the corpus is absent. */
