@@ -24,10 +24,9 @@ kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *sourc
                       kiln_cooked *out, kiln_error *err);
 void kiln_cooked_free(kiln_project *p, kiln_cooked *c);
 
-/* What this build can cook, checked before anything is written or cooked: a texture format
- * whose encoder is not built in ("format bc7 is not available in this build") or srgb true with
- * rgba16f is KILN_E_IMPORT_SETTINGS with the field's pointer. Valid settings (the schema) are a
- * wider set than cookable ones; report lists such assets as invalid. */
+/* Settings that are valid JSON-wise but cannot be cooked, checked before anything is written
+ * or cooked: srgb true with rgba16f, bc4 or bc5 (formats without an sRGB variant) is
+ * KILN_E_IMPORT_SETTINGS with the field's pointer; report lists such assets as invalid. */
 kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err);
 
 /* Platforms whose GPUs sample ASTC: format auto picks astc4x4 for them ("mobile", "android",

@@ -43,7 +43,7 @@ typedef struct kiln_texture_levels {
  * borrowed for the call; out owns its level data (free with kiln_texture_levels_free). a may be
  * NULL (libc). Deterministic: the same image and settings give the same bytes on any machine
  * (IEEE float, no libm transcendental calls). Thread-safe for distinct calls.
- * Errors: KILN_E_IMPORT_SETTINGS (a format not available in this build, srgb with a normal map or
+ * Errors: KILN_E_IMPORT_SETTINGS (srgb true with bc4, bc5 or a normal map, or
  * with rgba16f, flip_green without normal_map, max_size out of 1..16384; json_pointer names the
  * field), KILN_E_USAGE (NULL arguments, an image whose size does not match its pixels),
  * KILN_E_LIMIT (more levels than KILN_KTX2_MAX_LEVELS), KILN_E_OUT_OF_MEMORY. On error *out is
