@@ -1,0 +1,73 @@
+/* scene_load.c — kiln_scene_load: a model file through its importer (chosen by content), then
+ * completed by the processors (normals, tangents, UV sets that textures need). */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/file.h"
+#include "core/path.h"
+#include "import/gltf.h"
+#include "import/scene_build.h"
+#include "kiln/kiln_scene.h"
+
+#define MAX_MODEL_FILE ((size_t)2 << 30)
+#define DEFAULT_MEMORY_LIMIT ((size_t)4 << 30)
+
+static kiln_scene_opts resolve_opts(const kiln_scene_opts *opts)
+{
+    kiln_scene_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) {
+        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
+        memcpy(&o, opts, n);
+    }
+    if (!o.memory_limit) o.memory_limit = DEFAULT_MEMORY_LIMIT;
+    return o;
+}
+
+KILN_API kiln_result kiln_scene_load_memory(const void *data, size_t size, const char *base_dir,
+                                            const kiln_scene_opts *opts, kiln_scene **out,
+                                            kiln_error *err)
+{
+    kiln_error_clear(err);
+    if (!out || (!data && size)) return kiln_error_set(err, KILN_E_USAGE, "no data or no output");
+    *out = NULL;
+    kiln_scene_opts o = resolve_opts(opts);
+    if (!kiln_gltf_detect(data, size))
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                              "not a model kiln reads (glTF 2.0 .gltf or .glb)");
+    kiln_scene *scene;
+    kiln_result r = kiln_scene_create(&o.allocator, o.memory_limit, &scene, err);
+    if (r != KILN_OK) return r;
+    if ((r = kiln_gltf_import(data, size, base_dir, o.flags, scene, err)) != KILN_OK) {
+        kiln_scene_free(scene);
+        return r;
+    }
+    *out = scene;
+    return KILN_OK;
+}
+
+KILN_API kiln_result kiln_scene_load(const char *path, const kiln_scene_opts *opts,
+                                     kiln_scene **out, kiln_error *err)
+{
+    kiln_error_clear(err);
+    if (!out || !path) return kiln_error_set(err, KILN_E_USAGE, "no path or no output");
+    *out = NULL;
+    kiln_mapped_file file;
+    kiln_result r = kiln_file_map(path, MAX_MODEL_FILE, &file, err);
+    if (r != KILN_OK) return r;
+    char dir[KILN_PATH_MAX];
+    size_t len = strlen(path);
+    if (len >= sizeof dir) {
+        kiln_file_unmap(&file);
+        return kiln_error_set(err, KILN_E_LIMIT, "path too long");
+    }
+    memcpy(dir, path, len + 1);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir) dir[1] = '\0';
+    else if (slash) *slash = '\0';
+    else strcpy(dir, ".");
+    r = kiln_scene_load_memory(file.data, file.size, dir, opts, out, err);
+    kiln_file_unmap(&file);
+    if (r != KILN_OK && err && !err->path[0]) kiln_error_at_path(err, path);
+    return r;
+}
