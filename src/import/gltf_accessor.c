@@ -181,8 +181,13 @@ static bool fits(size_t offset, size_t stride, size_t count, size_t elem, size_t
     return true;
 }
 
-static kiln_result read_accessor(gltf_ctx *c, uint32_t index, sink s, const char *ptr)
+/* Reads accessor index into memory it allocates from arena (floats or integers), only after the
+ * element range has been checked against the view, so a small file cannot make kiln allocate
+ * for elements it does not hold. */
+static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, kiln_arena *arena,
+                                 void **out, const char *ptr)
 {
+    sink s = {NULL, NULL};
     const gltf_accessor *a;
     kiln_result r = gltf_accessor_info(c, index, &a);
     if (r != KILN_OK) return r;
@@ -209,9 +214,20 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, sink s, const char
                              "%u elements of %zu bytes from byteOffset %llu run past the end of "
                              "bufferView %d (%zu bytes)",
                              a->count, l.element_size, (unsigned long long)offset, view, v->size);
+    }
+    /* Without a view every element starts as zero (the arena's memory is zeroed). */
+    void *mem = kiln_arena_array(arena, (size_t)a->count * n, want_floats ? sizeof(float)
+                                                                          : sizeof(uint32_t));
+    if (!mem) return gltf_nomem(c, "accessor values");
+    if (want_floats) s.f = mem;
+    else s.u = mem;
+    *out = mem;
+    if (view >= 0) {
+        const gltf_view *v = &c->views[view];
+        size_t stride = v->stride ? v->stride : l.element_size;
         read_elements(v->data + offset, stride, &l, a->component_type, a->normalized, a->count, 0,
                       n, s);
-    } /* else: all zeros, as the arena hands them out, until sparse values replace some */
+    }
 
     json_t *sparse;
     if ((r = gltf_get_object(c, aj, "sparse", ptr, &sparse)) != KILN_OK || !sparse) return r;
@@ -272,9 +288,8 @@ kiln_result gltf_accessor_floats(gltf_ctx *c, uint32_t index, const float **out)
     if (!m->floats) {
         char ptr[48];
         snprintf(ptr, sizeof ptr, "/accessors/%u", index);
-        float *f = kiln_arena_array(c->arena, (size_t)a->count * a->components, sizeof(float));
-        if (!f) return gltf_nomem(c, "accessor values");
-        if ((r = read_accessor(c, index, (sink){f, NULL}, ptr)) != KILN_OK) return r;
+        void *f;
+        if ((r = read_accessor(c, index, true, c->arena, &f, ptr)) != KILN_OK) return r;
         m->floats = f;
     }
     *out = m->floats;
@@ -295,10 +310,8 @@ kiln_result gltf_accessor_uints(gltf_ctx *c, uint32_t index, const uint32_t **ou
                              "integer values expected, the accessor holds %s",
                              a->normalized ? "normalized integers" : "floats");
         /* Integers (indices, joints) are converted again by their readers: scratch memory. */
-        uint32_t *u = kiln_arena_array(&c->scratch, (size_t)a->count * a->components,
-                                       sizeof(uint32_t));
-        if (!u) return gltf_nomem(c, "accessor values");
-        if ((r = read_accessor(c, index, (sink){NULL, u}, ptr)) != KILN_OK) return r;
+        void *u;
+        if ((r = read_accessor(c, index, false, &c->scratch, &u, ptr)) != KILN_OK) return r;
         m->uints = u;
     }
     *out = m->uints;
