@@ -10,6 +10,7 @@
 #define KILN_H
 
 #include "kiln/kiln_format.h"
+#include "kiln/kiln_scene.h"  /* models imported into memory: kiln_scene_load */
 
 #ifdef __cplusplus
 extern "C" {
