@@ -54,7 +54,7 @@ format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 golden-update: build
-	@KILN_GOLDEN_UPDATE=1 $(BUILD)/tests/ktx2/test_ktx2 >/dev/null || true
+	@KILN_GOLDEN_UPDATE=1 ctest --test-dir $(BUILD) -R "^(ktx2|container)$$" >/dev/null || true
 	@git diff --stat tests/golden
 
 install: build

@@ -1,6 +1,6 @@
 /* kiln_format.h — what the cook side (libkiln) and the run-time side (libkiln_rt) share:
  * versions, result codes, the caller-owned error record, allocator hooks, and the readers of
- * kiln's cooked formats (KTX2 today; the kiln container later).
+ * kiln's cooked formats (KTX2 and the kiln container).
  *
  * Every function that can fail returns a kiln_result and takes a kiln_error * (may be NULL) as
  * its last parameter. Nothing here keeps global mutable state; every function is thread-safe
@@ -136,6 +136,63 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
  * or of the wrong length). */
 KILN_API kiln_result kiln_ktx2_level_copy(const kiln_ktx2_info *info, uint32_t level, void *dst,
                                           size_t dst_size, kiln_error *err);
+
+
+/* ---- the kiln container --------------------------------------------------------------------- */
+
+/* Every cooked kind except textures is one container: a 64-byte header, a table of sections,
+ * then the sections, each 16-byte aligned, so a reader validates the file once and then uses it
+ * in place (mmap) without copying. docs/formats.md gives the bytes. */
+#define KILN_CONTAINER_VERSION 1
+#define KILN_CONTAINER_HEADER_SIZE 64
+#define KILN_CONTAINER_SECTION_SIZE 32
+#define KILN_CONTAINER_MAX_SECTIONS 256
+#define KILN_CONTAINER_ALIGN 16
+
+/* Four-character codes, stored little-endian: KILN_FOURCC('M','E','S','H') reads "MESH". */
+#define KILN_FOURCC(a, b, c, d)                                                                   \
+    ((uint32_t)(uint8_t)(a) | ((uint32_t)(uint8_t)(b) << 8) | ((uint32_t)(uint8_t)(c) << 16) |   \
+     ((uint32_t)(uint8_t)(d) << 24))
+
+typedef struct kiln_container_section {
+    uint32_t id;             /* fourcc */
+    uint32_t element_size;   /* bytes of one element; 1 for plain bytes */
+    uint64_t count;          /* elements */
+    const uint8_t *data;     /* count * element_size bytes inside the file, 16-byte aligned */
+    size_t size;
+} kiln_container_section;
+
+/* A validated container: views into the caller's bytes, valid while they are. */
+typedef struct kiln_container {
+    uint32_t kind;           /* fourcc of the cooked kind ("MESH", "MATL", ...) */
+    uint32_t kind_version;   /* the layout version of that kind */
+    uint32_t section_count;
+    const uint8_t *bytes;    /* the whole file */
+    size_t size;
+} kiln_container;
+
+enum {
+    KILN_CONTAINER_SKIP_CHECKSUM = 1u << 0,  /* trust the bytes (verified elsewhere) */
+};
+
+/* Validates a container in memory: magic, container version (another one is
+ * KILN_E_FORMAT_VERSION: re-cook), header size, file size against size, the XXH3-64 checksum of
+ * the whole file, and every section: alignment, bounds, element size times count without
+ * overflow, ascending offsets without overlap, unique ids, zero padding and reserved fields.
+ * Does not allocate. Errors: KILN_E_FORMAT_INVALID (err->offset says where), KILN_E_FORMAT_VERSION,
+ * KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t flags,
+                                         kiln_container *out, kiln_error *err);
+
+/* The section with this id whose element size is element_size: true and *out filled, or false
+ * when absent or of another element size (the kind's reader then reports
+ * KILN_E_FORMAT_INVALID itself). */
+KILN_API bool kiln_container_find(const kiln_container *c, uint32_t id, uint32_t element_size,
+                                  kiln_container_section *out);
+
+/* Section i (0 <= i < section_count) in file order, for tools that list a file. */
+KILN_API void kiln_container_section_at(const kiln_container *c, uint32_t i,
+                                        kiln_container_section *out);
 
 #ifdef __cplusplus
 }

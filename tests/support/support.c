@@ -152,3 +152,29 @@ void kt_write_png(const char *path, const uint8_t *pixels, uint32_t w, uint32_t 
     free(buf);
     spng_ctx_free(ctx);
 }
+
+void kt_check_golden(const char *name, const void *bytes, size_t size)
+{
+    const char *src = getenv("KILN_SOURCE_DIR");
+    if (!src || !*src) fail_msg("KILN_SOURCE_DIR is not set (run the test through ctest)");
+    char *path = kt_format("%s/tests/golden/%s", src, name);
+    const char *update = getenv("KILN_GOLDEN_UPDATE");
+    if (update && strcmp(update, "1") == 0) {
+        kt_write_file(path, bytes, size);
+        printf("golden: wrote %s (%zu bytes)\n", path, size);
+        free(path);
+        return;
+    }
+    size_t gsize = 0;
+    uint8_t *golden = kt_read_file(path, &gsize);
+    if (!golden) fail_msg("%s is missing: run `make golden-update` and review the diff", path);
+    const uint8_t *b = bytes;
+    if (gsize != size || memcmp(golden, b, size) != 0) {
+        size_t i = 0;
+        while (i < size && i < gsize && golden[i] == b[i]) i++;
+        fail_msg("%s differs from the output at byte %zu (golden %zu bytes, now %zu); if "
+                 "intended, run `make golden-update` and review", path, i, gsize, size);
+    }
+    free(golden);
+    free(path);
+}

@@ -29,6 +29,11 @@ char *kt_corpus_path(const char *rel);
 /* Exits the test program with 77 (CTest's skip) and a message when the corpus is absent. */
 void kt_require_corpus(void);
 
+/* Compares bytes with the pinned file tests/golden/<name> (under $KILN_SOURCE_DIR), failing
+ * the test at the first differing byte; with KILN_GOLDEN_UPDATE=1 writes the file instead
+ * (`make golden-update`, then review the diff). */
+void kt_check_golden(const char *name, const void *bytes, size_t size);
+
 /* printf into a malloc'd string. */
 char *kt_format(const char *fmt, ...);
 
