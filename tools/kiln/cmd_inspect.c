@@ -1,4 +1,5 @@
-/* cmd_inspect.c — kiln inspect FILE: what an image or a KTX2 file holds. */
+/* cmd_inspect.c — kiln inspect FILE: what an image, a KTX2 file or a glTF 2.0 model holds. The
+ * kind is told by content (KTX2 identifier, GLB magic or a JSON object), never by the name. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,9 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "format/vk_format.h"
+#include "import/gltf.h"
 #include "import/image.h"
+#include "inspect_model.h"
 #include "process/block.h"
 #include "process/half.h"
 
@@ -207,14 +210,20 @@ int kiln_cmd_inspect(int argc, char **argv)
         return code;
     }
     bool is_ktx2 = m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
+    bool is_model = !is_ktx2 && kiln_gltf_detect(m.data, m.size);
+    bool is_glb = is_model && m.size >= 4 && !memcmp(m.data, "glTF", 4);
     json_t *j = NULL;
     if (!is_ktx2 && c.compare) {
         r = kiln_error_set(&err, KILN_E_USAGE, "--compare works on a KTX2 file");
+    } else if (is_model) {
+        /* The loader reads the file again, with the buffers and images beside it. */
+        kiln_file_unmap(&m);
+        j = kiln_inspect_model(path, is_glb, &r, &err);
     } else {
         j = is_ktx2 ? inspect_ktx2(m.data, m.size, c.compare, &r, &err)
                     : inspect_image(m.data, m.size, path, &r, &err);
     }
-    kiln_file_unmap(&m);
+    if (!is_model) kiln_file_unmap(&m);
     if (!j) {
         code = kiln_cli_fail(&c, r, &err);
         kiln_cli_free(&c);
@@ -226,7 +235,9 @@ int kiln_cmd_inspect(int argc, char **argv)
         char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
         kiln_cli_print_json(s);
         free(s);
-    } else if (!strcmp(json_string_value(json_object_get(j, "type")), "ktx2")) {
+    } else if (is_model) {
+        kiln_inspect_model_print(j, path);
+    } else if (is_ktx2) {
         printf("%s: KTX2 %s %lldx%lld, %zu levels, %s, supercompression %s, writer \"%s\"\n", path,
                json_string_value(json_object_get(j, "format")), json_integer_value(json_object_get(j, "width")),
                json_integer_value(json_object_get(j, "height")), json_array_size(json_object_get(j, "levels")),
