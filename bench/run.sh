@@ -1,5 +1,6 @@
 #!/bin/sh
-# bench/run.sh — `make bench`: runs the import benchmark (bench_import: cold, warm, no-op, -j1 vs
+# bench/run.sh — `make bench`: runs the glTF parsing benchmark (bench_gltf: kiln against assimp,
+# time and peak memory), the import benchmark (bench_import: cold, warm, no-op, -j1 vs
 # -j2) and then checks, independently of kiln's own "source_read" flags, that a no-op report opens
 # no source file: the report runs once more under `strace -f -e trace=openat` and the openat calls
 # on the copied image tree are counted. Numbers are printed, never asserted.
@@ -8,6 +9,7 @@
 #   KILN_BENCH_RUNS=N    runs per case (default 5)
 #   KILN_BENCH_JOBS=N    worker threads for warm and no-op (default 2)
 #   KILN_BENCH_CORPUS=D  the image tree (default: <repo>/../shared/corpus/images)
+#   KILN_BENCH_GLTF_CORPUS=D  the glTF models (default: <repo>/../shared/corpus/gltf)
 set -eu
 
 build=${1:-build}
@@ -16,6 +18,18 @@ runs=${KILN_BENCH_RUNS:-5}
 jobs=${KILN_BENCH_JOBS:-2}
 corpus=${KILN_BENCH_CORPUS:-$here/../shared/corpus/images}
 bin=$build/bench/bench_import
+
+# glTF parsing first: the image part below ends early when its corpus or strace is missing.
+gltf_bin=$build/bench/bench_gltf
+gltf_corpus=${KILN_BENCH_GLTF_CORPUS:-$here/../shared/corpus/gltf}
+if [ ! -x "$gltf_bin" ]; then
+    echo "run.sh: $gltf_bin is not built (assimp missing?); the glTF benchmark is skipped" >&2
+elif [ ! -d "$gltf_corpus" ]; then
+    echo "run.sh: no glTF corpus at $gltf_corpus (set KILN_BENCH_GLTF_CORPUS); glTF skipped" >&2
+else
+    "$gltf_bin" --corpus "$gltf_corpus" --runs "$runs"
+    echo
+fi
 
 if [ ! -x "$bin" ]; then
     echo "run.sh: $bin is not built (cmake --build $build --target bench_import)" >&2
