@@ -110,7 +110,11 @@ int kiln_cli_fail(const kiln_cli *c, kiln_result r, const kiln_error *err)
         json_decref(d);
     } else {
         fprintf(stderr, "kiln %s: %s: %s", c->command, kiln_result_name(r), err->message);
-        if (err->json_pointer[0]) fprintf(stderr, " (at %s)", err->json_pointer);
+        /* Importers may start the message with the pointer already ("/nodes/0: ..."). */
+        size_t plen = strlen(err->json_pointer);
+        if (plen && !(strncmp(err->message, err->json_pointer, plen) == 0 &&
+                      err->message[plen] == ':'))
+            fprintf(stderr, " (at %s)", err->json_pointer);
         fputc('\n', stderr);
     }
     return kiln_cli_exit_for(r);
