@@ -1,21 +1,22 @@
 /* tangent.c — MikkTSpace tangent generation (see tangent.h for the algorithm and where kiln
  * departs from it). Written from the published description, in these passes:
- *   1. weld vertices with equal position, normal and uv (a sort, not a hash: bounded time);
- *   2. per triangle: u and v directions, magnitudes, orientation, "groups with anything";
+ *   1. weld vertices with equal position, normal and uv;
+ *   2. per triangle: u and v directions, orientation, "groups with anything";
  *   3. neighbours across edges, matched as MikkTSpace pairs them (opposite directions, first
  *      unmatched in order of (vertex, vertex, triangle));
  *   4. groups: around each welded vertex, triangles reached through shared edges that have the
  *      same orientation (MikkTSpace's "4-rule" grouping), by an explicit stack;
  *   5. per corner, the angle-weighted sum of its group's projected u directions;
  *   6. corners left over take a neighbour's tangent or the fallback; vertices whose corners
- *      disagree are split (a sort again), copies appended in order of first use.
- * Every array is O(vertex_count + index_count) and freed before returning. */
+ *      disagree are split, copies appended in order of first use.
+ * The orderings that passes 1, 3 and 6 need come from counting sorts into per-vertex buckets
+ * (small, sorted by insertion; a large one by heapsort), so time stays O(n log n) at worst and
+ * memory O(vertex_count + index_count), freed before returning. */
 #include "process/tangent.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -32,52 +33,30 @@ typedef struct tri_info {
     uint8_t flags;
 } tri_info;
 
-/* A vertex as the welding sorts it: the 8 float keys as canonical bits, then the index. */
-typedef struct weld_key {
-    uint32_t bits[8];
-    uint32_t index;
-} weld_key;
-
-typedef struct edge_key {
-    uint32_t lo, hi; /* welded vertices, lo < hi */
-    uint32_t corner; /* 3 * triangle + edge number (from corner i to corner i + 1) */
-} edge_key;
-
-typedef struct split_key {
-    uint32_t vertex;
-    uint32_t bits[4];
-    uint32_t corner;
-} split_key;
-
-typedef struct split_class {
-    uint32_t first_corner; /* the smallest corner of the class: decides the order of copies */
-    uint32_t start, end;   /* its run in the sorted split keys */
-} split_class;
-
 typedef struct group {
     uint32_t start, end; /* members (corners) in assignment order */
     bool orient;
 } group;
 
-/* Every temporary array, so one function frees them all. */
+/* The input, and every temporary array, so one function frees them all. */
 typedef struct work {
     const kiln_allocator *a;
-    weld_key *wkeys; size_t wkeys_size;
+    const float *pos, *nrm, *uv;
+    const uint32_t *idx;
+    uint32_t vc, ic;
     uint32_t *weld; size_t weld_size;         /* vertex -> its welded representative */
     uint32_t *wc; size_t wc_size;             /* corner -> welded vertex */
     tri_info *tris; size_t tris_size;
-    edge_key *edges; size_t edges_size;
     uint32_t *nb; size_t nb_size;             /* corner i of t -> triangle across edge i */
+    uint32_t *order; size_t order_size;       /* bucket sorts: max(vc, ic) items */
+    uint32_t *offsets; size_t offsets_size;   /* bucket ends: vc + 1 */
     uint32_t *cgroup; size_t cgroup_size;     /* corner -> group */
-    uint32_t *members; size_t members_size;
-    group *groups; size_t groups_size;
+    uint32_t *members; size_t members_size;   /* corners, group after group */
     uint32_t *stack; size_t stack_size;
-    float *proj; size_t proj_size;            /* per member: projected os (3), ot (3), angle */
+    float *proj; size_t proj_size;            /* per member of one group: os (3), ot (3), angle */
     float *ctan; size_t ctan_size;            /* per corner: tangent xyzw */
     uint8_t *cstate; size_t cstate_size;      /* per corner: 0 none, 1 from group, 2 zero */
-    uint32_t *first; size_t first_size;       /* welded vertex -> first corner with a tangent */
-    split_key *skeys; size_t skeys_size;
-    split_class *classes; size_t classes_size;
+    uint32_t *first; size_t first_size;       /* per welded vertex / vertex: a corner, or NONE */
 } work;
 
 static void *work_array(work *w, size_t count, size_t elem, size_t *size_out)
@@ -89,24 +68,26 @@ static void *work_array(work *w, size_t count, size_t elem, size_t *size_out)
     return p;
 }
 
-static void work_free(work *w)
+/* Frees one array of the work and forgets it, so a later work_free does not free it again. */
+#define GIVE_BACK(w, f) \
+    (kiln_free((w)->a, (w)->f, (w)->f##_size), (w)->f = NULL, (w)->f##_size = 0)
+
+/* Frees every array of the work but the per-corner tangents, which keep_ctan spares. */
+static void work_free(work *w, bool keep_ctan)
 {
-    kiln_free(w->a, w->wkeys, w->wkeys_size);
-    kiln_free(w->a, w->weld, w->weld_size);
-    kiln_free(w->a, w->wc, w->wc_size);
-    kiln_free(w->a, w->tris, w->tris_size);
-    kiln_free(w->a, w->edges, w->edges_size);
-    kiln_free(w->a, w->nb, w->nb_size);
-    kiln_free(w->a, w->cgroup, w->cgroup_size);
-    kiln_free(w->a, w->members, w->members_size);
-    kiln_free(w->a, w->groups, w->groups_size);
-    kiln_free(w->a, w->stack, w->stack_size);
-    kiln_free(w->a, w->proj, w->proj_size);
-    kiln_free(w->a, w->ctan, w->ctan_size);
-    kiln_free(w->a, w->cstate, w->cstate_size);
-    kiln_free(w->a, w->first, w->first_size);
-    kiln_free(w->a, w->skeys, w->skeys_size);
-    kiln_free(w->a, w->classes, w->classes_size);
+    GIVE_BACK(w, weld);
+    GIVE_BACK(w, wc);
+    GIVE_BACK(w, tris);
+    GIVE_BACK(w, nb);
+    GIVE_BACK(w, order);
+    GIVE_BACK(w, offsets);
+    GIVE_BACK(w, cgroup);
+    GIVE_BACK(w, members);
+    GIVE_BACK(w, stack);
+    GIVE_BACK(w, proj);
+    if (!keep_ctan) GIVE_BACK(w, ctan);
+    GIVE_BACK(w, cstate);
+    GIVE_BACK(w, first);
 }
 
 /* Float bits that order equal values together: -0 as +0. NaN never equals anything under ==,
@@ -119,36 +100,67 @@ static uint32_t float_key(float f)
     return u;
 }
 
-static int cmp_weld(const void *pa, const void *pb)
+/* A total order on item ids (ties broken by id), given the work. */
+typedef int (*id_cmp)(const work *w, uint32_t a, uint32_t b);
+
+static void sift_down(uint32_t *ids, size_t root, size_t n, id_cmp cmp, const work *w)
 {
-    const weld_key *a = pa, *b = pb;
-    for (int i = 0; i < 8; i++)
-        if (a->bits[i] != b->bits[i]) return a->bits[i] < b->bits[i] ? -1 : 1;
-    return a->index < b->index ? -1 : a->index > b->index;
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n) return;
+        if (child + 1 < n && cmp(w, ids[child], ids[child + 1]) < 0) child++;
+        if (cmp(w, ids[root], ids[child]) >= 0) return;
+        uint32_t t = ids[root];
+        ids[root] = ids[child];
+        ids[child] = t;
+        root = child;
+    }
 }
 
-static int cmp_edge(const void *pa, const void *pb)
+/* Sorts ids by cmp: insertion sort for the short runs buckets usually are, heapsort (no memory,
+ * O(n log n) whatever the input) for long ones. The order is total, so the result is unique. */
+static void sort_ids(uint32_t *ids, size_t n, id_cmp cmp, const work *w)
 {
-    const edge_key *a = pa, *b = pb;
-    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
-    return a->corner < b->corner ? -1 : a->corner > b->corner;
+    if (n <= 32) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t x = ids[i];
+            size_t j = i;
+            while (j > 0 && cmp(w, ids[j - 1], x) > 0) {
+                ids[j] = ids[j - 1];
+                j--;
+            }
+            ids[j] = x;
+        }
+        return;
+    }
+    for (size_t i = n / 2; i-- > 0;) sift_down(ids, i, n, cmp, w);
+    for (size_t end = n - 1; end > 0; end--) {
+        uint32_t t = ids[0];
+        ids[0] = ids[end];
+        ids[end] = t;
+        sift_down(ids, 0, end, cmp, w);
+    }
 }
 
-static int cmp_split(const void *pa, const void *pb)
+/* Counting sort of the items 0..count-1 whose key (< key_count, or NONE to leave the item out)
+ * key_of gives: w->order receives them grouped by key, in item order within a key; afterwards
+ * w->offsets[k] is the end of key k's run (its start is w->offsets[k - 1], or 0 for k = 0). */
+static void bucket_items(work *w, uint32_t count, uint32_t key_count,
+                         uint32_t (*key_of)(const work *w, uint32_t item))
 {
-    const split_key *a = pa, *b = pb;
-    if (a->vertex != b->vertex) return a->vertex < b->vertex ? -1 : 1;
-    for (int i = 0; i < 4; i++)
-        if (a->bits[i] != b->bits[i]) return a->bits[i] < b->bits[i] ? -1 : 1;
-    return a->corner < b->corner ? -1 : a->corner > b->corner;
+    memset(w->offsets, 0, ((size_t)key_count + 1) * sizeof *w->offsets);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t k = key_of(w, i);
+        if (k != NONE) w->offsets[(size_t)k + 1]++;
+    }
+    for (size_t k = 1; k <= key_count; k++) w->offsets[k] += w->offsets[k - 1];
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t k = key_of(w, i);
+        if (k != NONE) w->order[w->offsets[k]++] = i;
+    }
 }
 
-static int cmp_class(const void *pa, const void *pb)
-{
-    const split_class *a = pa, *b = pb;
-    return a->first_corner < b->first_corner ? -1 : a->first_corner > b->first_corner;
-}
+static uint32_t run_start(const work *w, uint32_t k) { return k ? w->offsets[k - 1] : 0; }
 
 static bool not_zero(double x) { return fabs(x) > FLT_MIN; }
 
@@ -198,38 +210,66 @@ static void fallback_tangent(const float *normal, float out[3])
     for (int c = 0; c < 3; c++) out[c] = (float)(t[c] / tl) + 0.0f;
 }
 
-/* Pass 1: weld[v] = the smallest vertex with the same position, normal and (u, -v). */
-static bool weld_vertices(work *w, const float *pos, const float *nrm, const float *uv,
-                          uint32_t vc)
+/* The 8 numbers a vertex is welded by, as canonical bits (see float_key); false when one is
+ * NaN, which equals nothing. */
+static bool weld_bits(const work *w, uint32_t v, uint32_t bits[8])
 {
-    w->weld = work_array(w, vc, sizeof *w->weld, &w->weld_size);
-    w->wkeys = work_array(w, vc, sizeof *w->wkeys, &w->wkeys_size);
-    if (!w->weld || !w->wkeys) return false;
-    for (uint32_t v = 0; v < vc; v++) {
-        weld_key *k = &w->wkeys[v];
-        const float *f[8] = {&pos[(size_t)v * 3], &pos[(size_t)v * 3 + 1], &pos[(size_t)v * 3 + 2],
-                             &nrm[(size_t)v * 3], &nrm[(size_t)v * 3 + 1], &nrm[(size_t)v * 3 + 2],
-                             &uv[(size_t)v * 2], &uv[(size_t)v * 2 + 1]};
-        for (int i = 0; i < 8; i++) k->bits[i] = float_key(*f[i]);
-        k->index = v;
+    const float *p = &w->pos[(size_t)v * 3], *n = &w->nrm[(size_t)v * 3];
+    const float *t = &w->uv[(size_t)v * 2];
+    const float f[8] = {p[0], p[1], p[2], n[0], n[1], n[2], t[0], t[1]};
+    bool finite_or_inf = true;
+    for (int i = 0; i < 8; i++) {
+        bits[i] = float_key(f[i]);
+        if (isnan(f[i])) finite_or_inf = false;
     }
-    qsort(w->wkeys, vc, sizeof *w->wkeys, cmp_weld);
-    for (uint32_t i = 0; i < vc; i++) {
-        const weld_key *k = &w->wkeys[i];
-        bool has_nan = false;
-        for (int c = 0; c < 8; c++) {
-            float f;
-            memcpy(&f, &k->bits[c], sizeof f);
-            if (isnan(f)) has_nan = true;
+    return finite_or_inf;
+}
+
+/* A bucket for welding: a hash of the bits (MurmurHash3's finaliser over FNV-1a). */
+static uint32_t weld_key(const work *w, uint32_t v)
+{
+    uint32_t bits[8], h = 2166136261u;
+    weld_bits(w, v, bits);
+    for (int i = 0; i < 8; i++) h = (h ^ bits[i]) * 16777619u;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h % w->vc;
+}
+
+static int cmp_weld(const work *w, uint32_t a, uint32_t b)
+{
+    uint32_t ka[8], kb[8];
+    weld_bits(w, a, ka);
+    weld_bits(w, b, kb);
+    for (int i = 0; i < 8; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* Pass 1: weld[v] = the smallest vertex with the same position, normal and uv. Equal vertices
+ * share a hash bucket; sorted within it, they stand together, smallest first. */
+static void weld_vertices(work *w)
+{
+    bucket_items(w, w->vc, w->vc, weld_key);
+    for (uint32_t k = 0; k < w->vc; k++) {
+        uint32_t s = run_start(w, k), e = w->offsets[k];
+        sort_ids(&w->order[s], e - s, cmp_weld, w);
+        uint32_t prev_bits[8], bits[8];
+        bool prev_ok = false;
+        for (uint32_t i = s; i < e; i++) {
+            uint32_t v = w->order[i];
+            bool ok = weld_bits(w, v, bits);
+            if (i > s && ok && prev_ok && memcmp(bits, prev_bits, sizeof bits) == 0)
+                w->weld[v] = w->weld[w->order[i - 1]];
+            else
+                w->weld[v] = v;
+            memcpy(prev_bits, bits, sizeof bits);
+            prev_ok = ok;
         }
-        if (i > 0 && !has_nan && memcmp(k->bits, w->wkeys[i - 1].bits, sizeof k->bits) == 0)
-            w->weld[k->index] = w->weld[w->wkeys[i - 1].index]; /* the run's first = smallest */
-        else
-            w->weld[k->index] = k->index;
     }
-    kiln_free(w->a, w->wkeys, w->wkeys_size);
-    w->wkeys = NULL;
-    return true;
 }
 
 /* Pass 2: per triangle, the u (os) and v (ot) directions from the position and uv derivatives,
@@ -283,53 +323,62 @@ static void triangle_info(work *w, const float *pos, const float *uv, const uint
     }
 }
 
-/* Pass 3: nb[3t + i] = the triangle across the edge from corner i to corner i + 1, or NONE. In
- * each run of equal (lo, hi), an unmatched edge takes the first later unmatched edge of the
- * opposite direction. No unmatched edge of the opposite direction can lie before the current
- * one (it would have taken it), so one cursor per direction suffices: linear after the sort. */
-static bool build_neighbors(work *w, uint32_t tri_count)
+/* The welded ends of the edge from corner c to the next corner of its triangle. */
+static uint32_t edge_from(const work *w, uint32_t c) { return w->wc[c]; }
+static uint32_t edge_to(const work *w, uint32_t c) { return w->wc[c - c % 3 + (c % 3 + 1) % 3]; }
+
+static uint32_t edge_lo(const work *w, uint32_t c)
 {
-    size_t n = 0;
-    for (uint32_t t = 0; t < tri_count; t++) {
-        for (int i = 0; i < 3; i++) w->nb[(size_t)t * 3 + i] = NONE;
-        if (w->tris[t].flags & TRI_DEGENERATE) continue;
-        for (int i = 0; i < 3; i++) {
-            uint32_t a = w->wc[(size_t)t * 3 + i], b = w->wc[(size_t)t * 3 + (i + 1) % 3];
-            edge_key *e = &w->edges[n++];
-            e->lo = a < b ? a : b;
-            e->hi = a < b ? b : a;
-            e->corner = t * 3 + (uint32_t)i;
-        }
-    }
-    qsort(w->edges, n, sizeof *w->edges, cmp_edge);
-    for (size_t run = 0; run < n;) {
-        size_t end = run + 1;
-        while (end < n && w->edges[end].lo == w->edges[run].lo &&
-               w->edges[end].hi == w->edges[run].hi)
-            end++;
-        size_t cursor[2] = {run, run}; /* next candidate of direction 0 (lo -> hi) and 1 */
-        for (size_t j = run; j < end; j++) {
-            uint32_t cj = w->edges[j].corner;
-            if (w->nb[cj] != NONE) continue;
-            int dir = w->wc[cj] != w->edges[j].lo; /* 0: the edge runs lo -> hi */
-            int want = !dir;
-            size_t k = cursor[want] > j + 1 ? cursor[want] : j + 1;
-            while (k < end) {
-                uint32_t ck = w->edges[k].corner;
-                if (w->nb[ck] == NONE && (int)(w->wc[ck] != w->edges[k].lo) == want) break;
-                k++;
+    if (w->tris[c / 3].flags & TRI_DEGENERATE) return NONE;
+    uint32_t a = edge_from(w, c), b = edge_to(w, c);
+    return a < b ? a : b;
+}
+
+static uint32_t edge_hi(const work *w, uint32_t c)
+{
+    uint32_t a = edge_from(w, c), b = edge_to(w, c);
+    return a < b ? b : a;
+}
+
+static int cmp_edge(const work *w, uint32_t a, uint32_t b)
+{
+    uint32_t ha = edge_hi(w, a), hb = edge_hi(w, b);
+    if (ha != hb) return ha < hb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* Pass 3: nb[3t + i] = the triangle across the edge from corner i to corner i + 1, or NONE.
+ * Edges are ordered by (lo, hi, corner), as MikkTSpace orders them by (lo, hi, triangle); in
+ * each run of equal (lo, hi) an unmatched edge takes the first later unmatched edge of the
+ * opposite direction. No unmatched edge of the opposite direction can lie before the current
+ * one (it would have taken it), so one cursor per direction suffices: linear per run. */
+static void build_neighbors(work *w)
+{
+    for (uint32_t c = 0; c < w->ic; c++) w->nb[c] = NONE;
+    bucket_items(w, w->ic, w->vc, edge_lo);
+    for (uint32_t lo = 0; lo < w->vc; lo++) {
+        uint32_t s = run_start(w, lo), e = w->offsets[lo];
+        uint32_t *ids = w->order;
+        sort_ids(&ids[s], e - s, cmp_edge, w);
+        for (uint32_t run = s; run < e;) {
+            uint32_t hi = edge_hi(w, ids[run]), end = run + 1;
+            while (end < e && edge_hi(w, ids[end]) == hi) end++;
+            uint32_t cursor[2] = {run, run}; /* next candidate running lo -> hi (0) or back (1) */
+            for (uint32_t j = run; j < end; j++) {
+                uint32_t cj = ids[j];
+                if (w->nb[cj] != NONE) continue;
+                int want = edge_from(w, cj) == lo; /* the opposite direction's number */
+                uint32_t k = cursor[want] > j + 1 ? cursor[want] : j + 1;
+                while (k < end && (w->nb[ids[k]] != NONE || (edge_from(w, ids[k]) != lo) != want))
+                    k++;
+                cursor[want] = k;
+                if (k == end) continue;
+                w->nb[cj] = ids[k] / 3;
+                w->nb[ids[k]] = cj / 3;
             }
-            cursor[want] = k;
-            if (k == end) continue;
-            uint32_t ck = w->edges[k].corner;
-            w->nb[cj] = ck / 3;
-            w->nb[ck] = cj / 3;
+            run = end;
         }
-        run = end;
     }
-    kiln_free(w->a, w->edges, w->edges_size);
-    w->edges = NULL;
-    return true;
 }
 
 /* The corner of triangle t at welded vertex wv, or 3 if it has none. */
@@ -340,16 +389,17 @@ static int corner_of(const work *w, uint32_t t, uint32_t wv)
     return 3;
 }
 
-/* Pass 4: groups. A group starts at each corner (in index order) of a normally grouping
+/* Pass 4: groups, their members laid out one group after the other in members (returns the
+ * size of the largest). A group starts at each corner (in index order) of a normally grouping
  * triangle not yet in one, and spreads through the two edges at the corner to triangles of
  * the same orientation; a "groups with anything" triangle that nothing has taken yet adopts
  * the orientation of the first group to reach it (the one order dependency MikkTSpace has).
  * The stack visits in the order of MikkTSpace's recursion: the first edge's side first. */
-static uint32_t build_groups(work *w, uint32_t tri_count)
+static uint32_t build_groups(work *w)
 {
-    uint32_t group_count = 0, member_count = 0;
-    size_t corners = (size_t)tri_count * 3;
-    for (size_t c = 0; c < corners; c++) w->cgroup[c] = NONE;
+    uint32_t group_count = 0, member_count = 0, largest = 0;
+    uint32_t tri_count = w->ic / 3;
+    for (uint32_t c = 0; c < w->ic; c++) w->cgroup[c] = NONE;
     for (uint32_t t = 0; t < tri_count; t++) {
         if (w->tris[t].flags & (TRI_DEGENERATE | TRI_ANY)) continue;
         for (uint32_t i = 0; i < 3; i++) {
@@ -358,8 +408,7 @@ static uint32_t build_groups(work *w, uint32_t tri_count)
             uint32_t g = group_count++;
             uint32_t wv = w->wc[c0];
             bool orient = (w->tris[t].flags & TRI_ORIENT) != 0;
-            w->groups[g].start = member_count;
-            w->groups[g].orient = orient;
+            uint32_t start = member_count;
             w->cgroup[c0] = g;
             w->members[member_count++] = c0;
             size_t sp = 0;
@@ -384,17 +433,18 @@ static uint32_t build_groups(work *w, uint32_t tri_count)
                 w->stack[sp++] = w->nb[u * 3 + (uint32_t)(j + 2) % 3];
                 w->stack[sp++] = w->nb[cu];
             }
-            w->groups[g].end = member_count;
+            if (member_count - start > largest) largest = member_count - start;
         }
     }
-    return group_count;
+    return largest;
 }
 
 /* The projected directions and the corner angle of member corner c (MikkTSpace's EvalTspace
  * terms), into proj[7]. */
-static void member_terms(const work *w, const float *pos, const float *nrm, const uint32_t *idx,
-                         uint32_t c, float proj[7])
+static void member_terms(const work *w, uint32_t c, float proj[7])
 {
+    const float *pos = w->pos, *nrm = w->nrm;
+    const uint32_t *idx = w->idx;
     uint32_t t = c / 3, i = c % 3;
     const tri_info *ti = &w->tris[t];
     double n[3], os[3], ot[3];
@@ -434,7 +484,7 @@ static bool group_sum(const work *w, const group *g, const uint8_t *mask, float 
         if (mask && !mask[m - g->start]) continue;
         uint32_t c = w->members[m];
         if (w->tris[c / 3].flags & TRI_ANY) continue;
-        const float *pr = &w->proj[(size_t)m * 7];
+        const float *pr = &w->proj[(size_t)(m - g->start) * 7];
         for (int k = 0; k < 3; k++) s[k] += (double)pr[6] * pr[k];
     }
     double len = sqrt(dot3(s, s));
@@ -444,18 +494,24 @@ static bool group_sum(const work *w, const group *g, const uint8_t *mask, float 
 }
 
 /* Pass 5: tangents of the corners in groups. cstate: 1 = tangent set, 2 = zero (fallback). */
-static void group_tangents(work *w, const float *pos, const float *nrm, const uint32_t *idx,
-                           uint32_t group_count)
+static void group_tangents(work *w)
 {
-    for (uint32_t g = 0; g < group_count; g++) {
-        const group *gr = &w->groups[g];
-        for (uint32_t m = gr->start; m < gr->end; m++)
-            member_terms(w, pos, nrm, idx, w->members[m], &w->proj[(size_t)m * 7]);
+    uint32_t member_count = 0;
+    for (uint32_t c = 0; c < w->ic; c++)
+        if (w->cgroup[c] != NONE) member_count++;
+    for (uint32_t start = 0; start < member_count;) {
+        group gr = {start, start + 1, false};
+        uint32_t g = w->cgroup[w->members[start]];
+        while (gr.end < member_count && w->cgroup[w->members[gr.end]] == g) gr.end++;
+        /* The first member started the group: its triangle's orientation is the group's. */
+        gr.orient = (w->tris[w->members[start] / 3].flags & TRI_ORIENT) != 0;
+        for (uint32_t m = gr.start; m < gr.end; m++)
+            member_terms(w, w->members[m], &w->proj[(size_t)(m - gr.start) * 7]);
         float all[3];
-        bool all_ok = group_sum(w, gr, NULL, all);
-        uint32_t size = gr->end - gr->start;
-        float sign = gr->orient ? 1.0f : -1.0f;
-        for (uint32_t m = gr->start; m < gr->end; m++) {
+        bool all_ok = group_sum(w, &gr, NULL, all);
+        uint32_t size = gr.end - gr.start;
+        float sign = gr.orient ? 1.0f : -1.0f;
+        for (uint32_t m = gr.start; m < gr.end; m++) {
             uint32_t c = w->members[m];
             float t[3] = {all[0], all[1], all[2]};
             bool ok = all_ok;
@@ -464,17 +520,17 @@ static void group_tangents(work *w, const float *pos, const float *nrm, const ui
                  * to this corner's (cos > cos 180 degrees), or that group with anything. */
                 uint8_t mask[SUBGROUP_MAX];
                 bool full = true;
-                const float *pc = &w->proj[(size_t)m * 7];
+                const float *pc = &w->proj[(size_t)(m - gr.start) * 7];
                 bool any_c = (w->tris[c / 3].flags & TRI_ANY) != 0;
-                for (uint32_t k = gr->start; k < gr->end; k++) {
-                    const float *pk = &w->proj[(size_t)k * 7];
+                for (uint32_t k = gr.start; k < gr.end; k++) {
+                    const float *pk = &w->proj[(size_t)(k - gr.start) * 7];
                     bool any = any_c || (w->tris[w->members[k] / 3].flags & TRI_ANY);
                     double cs = (double)pc[0] * pk[0] + (double)pc[1] * pk[1] + (double)pc[2] * pk[2];
                     double ct = (double)pc[3] * pk[3] + (double)pc[4] * pk[4] + (double)pc[5] * pk[5];
-                    mask[k - gr->start] = k == m || any || (cs > -1.0 && ct > -1.0);
-                    if (!mask[k - gr->start]) full = false;
+                    mask[k - gr.start] = k == m || any || (cs > -1.0 && ct > -1.0);
+                    if (!mask[k - gr.start]) full = false;
                 }
-                if (!full) ok = group_sum(w, gr, mask, t);
+                if (!full) ok = group_sum(w, &gr, mask, t);
             }
             float *dst = &w->ctan[(size_t)c * 4];
             dst[3] = sign;
@@ -487,18 +543,18 @@ static void group_tangents(work *w, const float *pos, const float *nrm, const ui
                 w->cstate[c] = 2;
             }
         }
+        start = gr.end;
     }
 }
 
 /* Pass 6a: corners in no group copy the first grouped corner of their welded vertex; what is
  * left (and zero tangents) gets the fallback. Any non-finite value is replaced too. */
-static void finish_corners(work *w, const float *nrm, const uint32_t *idx, uint32_t vc,
-                           uint32_t index_count)
+static void finish_corners(work *w)
 {
-    for (uint32_t v = 0; v < vc; v++) w->first[v] = NONE;
-    for (uint32_t c = 0; c < index_count; c++)
+    for (uint32_t v = 0; v < w->vc; v++) w->first[v] = NONE;
+    for (uint32_t c = 0; c < w->ic; c++)
         if (w->cstate[c] == 1 && w->first[w->wc[c]] == NONE) w->first[w->wc[c]] = c;
-    for (uint32_t c = 0; c < index_count; c++) {
+    for (uint32_t c = 0; c < w->ic; c++) {
         float *dst = &w->ctan[(size_t)c * 4];
         if (w->cstate[c] == 0) {
             uint32_t from = w->first[w->wc[c]];
@@ -510,68 +566,64 @@ static void finish_corners(work *w, const float *nrm, const uint32_t *idx, uint3
             }
         }
         if (w->cstate[c] != 1 || !isfinite(dst[0]) || !isfinite(dst[1]) || !isfinite(dst[2]))
-            fallback_tangent(&nrm[(size_t)idx[c] * 3], dst);
+            fallback_tangent(&w->nrm[(size_t)w->idx[c] * 3], dst);
     }
 }
 
-/* Pass 6b: one output vertex per (input vertex, tangent). The class holding a vertex's first
- * corner keeps the vertex's number; the other classes become copies, numbered from vc in the
- * order of their first corners. */
-static kiln_result split_vertices(work *w, uint32_t vc, const uint32_t *idx,
-                                  uint32_t index_count, kiln_tangent_result *out,
-                                  kiln_error *err)
-{
-    w->skeys = work_array(w, index_count, sizeof *w->skeys, &w->skeys_size);
-    w->classes = work_array(w, index_count, sizeof *w->classes, &w->classes_size);
-    if (!w->skeys || !w->classes)
-        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "tangents: out of memory");
-    for (uint32_t c = 0; c < index_count; c++) {
-        split_key *k = &w->skeys[c];
-        k->vertex = idx[c];
-        for (int i = 0; i < 4; i++) k->bits[i] = float_key(w->ctan[(size_t)c * 4 + i]);
-        k->corner = c;
-    }
-    qsort(w->skeys, index_count, sizeof *w->skeys, cmp_split);
+static uint32_t corner_vertex(const work *w, uint32_t c) { return w->idx[c]; }
 
-    /* Classes per vertex; the primary one (smallest first corner) keeps the vertex. */
-    size_t class_count = 0;
-    for (uint32_t run = 0; run < index_count;) {
-        uint32_t vend = run;
-        while (vend < index_count && w->skeys[vend].vertex == w->skeys[run].vertex) vend++;
-        size_t first_class = class_count;
-        for (uint32_t s = run; s < vend;) {
-            uint32_t e = s + 1;
-            while (e < vend && memcmp(w->skeys[e].bits, w->skeys[s].bits, 16) == 0) e++;
-            split_class *cl = &w->classes[class_count++];
-            cl->first_corner = w->skeys[s].corner; /* sorted by corner within the class */
-            cl->start = s;
-            cl->end = e;
-            s = e;
-        }
-        size_t primary = first_class;
-        for (size_t k = first_class + 1; k < class_count; k++)
-            if (w->classes[k].first_corner < w->classes[primary].first_corner) primary = k;
-        const split_class *pc = &w->classes[primary];
-        uint32_t v = w->skeys[pc->start].vertex;
-        for (uint32_t s = pc->start; s < pc->end; s++) out->indices[w->skeys[s].corner] = v;
-        memcpy(&out->tangents[(size_t)v * 4], &w->ctan[(size_t)pc->first_corner * 4],
-               4 * sizeof(float));
-        /* Only the copies stay in the list (their order is fixed by the sort below). */
-        w->classes[primary] = w->classes[--class_count];
-        run = vend;
+static int cmp_corner_tangent(const work *w, uint32_t a, uint32_t b)
+{
+    for (int i = 0; i < 4; i++) {
+        uint32_t ka = float_key(w->ctan[(size_t)a * 4 + i]);
+        uint32_t kb = float_key(w->ctan[(size_t)b * 4 + i]);
+        if (ka != kb) return ka < kb ? -1 : 1;
     }
-    qsort(w->classes, class_count, sizeof *w->classes, cmp_class);
-    if (class_count > (size_t)(UINT32_MAX - vc))
+    return a < b ? -1 : a > b;
+}
+
+static bool same_tangent(const work *w, uint32_t a, uint32_t b)
+{
+    for (int i = 0; i < 4; i++)
+        if (float_key(w->ctan[(size_t)a * 4 + i]) != float_key(w->ctan[(size_t)b * 4 + i]))
+            return false;
+    return true;
+}
+
+/* Pass 6b: one output vertex per (input vertex, tangent). A class of corners (same vertex,
+ * same tangent bits) is named by its first corner, its leader; the class holding a vertex's
+ * first corner keeps the vertex's number, the others become copies numbered from vc in the
+ * order of their leaders. out->indices holds each corner's leader until the last loop turns
+ * leaders into vertex numbers, in index order (a leader comes before its class). */
+static kiln_result split_vertices(work *w, kiln_tangent_result *out, kiln_error *err)
+{
+    bucket_items(w, w->ic, w->vc, corner_vertex);
+    size_t copies = 0;
+    for (uint32_t v = 0; v < w->vc; v++) {
+        uint32_t s = run_start(w, v), e = w->offsets[v];
+        if (s == e) continue;
+        sort_ids(&w->order[s], e - s, cmp_corner_tangent, w);
+        for (uint32_t i = s; i < e; i++) {
+            uint32_t c = w->order[i];
+            if (i > s && same_tangent(w, w->order[i - 1], c)) {
+                out->indices[c] = out->indices[w->order[i - 1]];
+            } else {
+                out->indices[c] = c; /* sorted by corner within a class: the least leads */
+                if (i > s) copies++;
+            }
+        }
+    }
+    if (copies > (size_t)(UINT32_MAX - w->vc))
         return kiln_error_set(err, KILN_E_LIMIT,
                               "tangents: splitting %zu vertices would pass 2^32 - 1 vertices",
-                              class_count);
-    uint32_t total = vc + (uint32_t)class_count;
+                              copies);
+    uint32_t total = w->vc + (uint32_t)copies;
     size_t tsize, rsize;
     /* One element at least, as work_array does: a zero-size request would read as failure. */
     if (!kiln_size_mul(total ? total : 1, 4 * sizeof(float), &tsize) ||
         !kiln_size_mul(total ? total : 1, sizeof(uint32_t), &rsize))
         return kiln_error_set(err, KILN_E_LIMIT, "tangents: %u vertices are too many", total);
-    if (class_count > 0) {
+    if (copies > 0) {
         float *grown = kiln_realloc(w->a, out->tangents, out->tangents_size, tsize);
         if (!grown) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "tangents: out of memory");
         out->tangents = grown;
@@ -580,18 +632,29 @@ static kiln_result split_vertices(work *w, uint32_t vc, const uint32_t *idx,
     out->remap = kiln_alloc(w->a, rsize);
     if (!out->remap) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "tangents: out of memory");
     out->remap_size = rsize;
-    for (uint32_t v = 0; v < vc; v++) out->remap[v] = v;
-    for (size_t k = 0; k < class_count; k++) {
-        const split_class *cl = &w->classes[k];
-        uint32_t id = vc + (uint32_t)k;
-        uint32_t v = w->skeys[cl->start].vertex;
-        out->remap[id] = v;
-        memcpy(&out->tangents[(size_t)id * 4], &w->ctan[(size_t)cl->first_corner * 4],
-               4 * sizeof(float));
-        for (uint32_t s = cl->start; s < cl->end; s++) out->indices[w->skeys[s].corner] = id;
+    for (uint32_t v = 0; v < w->vc; v++) {
+        out->remap[v] = v;
+        w->first[v] = NONE; /* now: whether the vertex's own number is taken */
+    }
+    uint32_t next = w->vc;
+    for (uint32_t c = 0; c < w->ic; c++) {
+        uint32_t leader = out->indices[c];
+        if (leader != c) { /* an earlier corner's class, already numbered */
+            out->indices[c] = out->indices[leader];
+            continue;
+        }
+        uint32_t v = w->idx[c], id = v;
+        if (w->first[v] == NONE) {
+            w->first[v] = c;
+        } else {
+            id = next++;
+            out->remap[id] = v;
+        }
+        memcpy(&out->tangents[(size_t)id * 4], &w->ctan[(size_t)c * 4], 4 * sizeof(float));
+        out->indices[c] = id;
     }
     out->vertex_count = total;
-    out->split_count = (uint32_t)class_count;
+    out->split_count = (uint32_t)copies;
     return KILN_OK;
 }
 
@@ -618,54 +681,70 @@ kiln_result kiln_tangents_generate(const float *positions, const float *normals,
             return kiln_error_set(err, KILN_E_IMPORT_FAILED,
                                   "tangents: index %u is %u, past the %u vertices", i, indices[i],
                                   vertex_count);
-    uint32_t tri_count = index_count / 3;
-    work w = {.a = a};
+    work w = {.a = a, .pos = positions, .nrm = normals, .uv = uvs, .idx = indices,
+              .vc = vertex_count, .ic = index_count};
     kiln_result r = KILN_OK;
+    uint32_t n = index_count, tri_count = index_count / 3;
+    uint32_t most = vertex_count > index_count ? vertex_count : index_count;
 
-    /* The result: tangents of the input vertices (grown when vertices split), indices. */
+    /* Arrays are taken as the passes need them and given back after their last use: the peak
+     * is about 60 bytes per index plus 30 per vertex. */
     out->tangents = work_array(&w, vertex_count, 4 * sizeof(float), &out->tangents_size);
-    out->indices = work_array(&w, index_count, sizeof(uint32_t), &out->indices_size);
-    w.wc = work_array(&w, index_count, sizeof *w.wc, &w.wc_size);
+    out->indices = work_array(&w, n, sizeof(uint32_t), &out->indices_size);
+    w.order = work_array(&w, most, sizeof *w.order, &w.order_size);
+    w.offsets = work_array(&w, (size_t)vertex_count + 1, sizeof *w.offsets, &w.offsets_size);
+    w.weld = work_array(&w, vertex_count, sizeof *w.weld, &w.weld_size);
+    w.wc = work_array(&w, n, sizeof *w.wc, &w.wc_size);
     w.tris = work_array(&w, tri_count, sizeof *w.tris, &w.tris_size);
-    w.edges = work_array(&w, index_count, sizeof *w.edges, &w.edges_size);
-    w.nb = work_array(&w, index_count, sizeof *w.nb, &w.nb_size);
-    w.cgroup = work_array(&w, index_count, sizeof *w.cgroup, &w.cgroup_size);
-    w.members = work_array(&w, index_count, sizeof *w.members, &w.members_size);
-    w.groups = work_array(&w, index_count, sizeof *w.groups, &w.groups_size);
-    size_t stack_count;
-    if (!kiln_size_add((size_t)index_count * 2, 2, &stack_count)) stack_count = 0;
-    w.stack = stack_count ? work_array(&w, stack_count, sizeof *w.stack, &w.stack_size) : NULL;
-    w.proj = work_array(&w, index_count, 7 * sizeof(float), &w.proj_size);
-    w.ctan = work_array(&w, index_count, 4 * sizeof(float), &w.ctan_size);
-    w.cstate = work_array(&w, index_count, 1, &w.cstate_size);
-    w.first = work_array(&w, vertex_count, sizeof *w.first, &w.first_size);
-    if (!out->tangents || !out->indices || !w.wc || !w.tris || !w.edges || !w.nb || !w.cgroup ||
-        !w.members || !w.groups || !w.stack || !w.proj || !w.ctan || !w.cstate || !w.first ||
-        !weld_vertices(&w, positions, normals, uvs, vertex_count)) {
-        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "tangents: out of memory for %u vertices"
-                           " and %u indices", vertex_count, index_count);
-        goto done;
-    }
-    for (uint32_t c = 0; c < index_count; c++) w.wc[c] = w.weld[indices[c]];
-    memset(w.cstate, 0, index_count ? index_count : 1);
-    memset(w.ctan, 0, w.ctan_size);
-
+    w.nb = work_array(&w, n, sizeof *w.nb, &w.nb_size);
+    if (!out->tangents || !out->indices || !w.order || !w.offsets || !w.weld || !w.wc ||
+        !w.tris || !w.nb)
+        goto nomem;
+    weld_vertices(&w);
+    for (uint32_t c = 0; c < n; c++) w.wc[c] = w.weld[indices[c]];
+    GIVE_BACK(&w, weld);
     triangle_info(&w, positions, uvs, indices, tri_count);
-    build_neighbors(&w, tri_count);
-    uint32_t group_count = build_groups(&w, tri_count);
-    group_tangents(&w, positions, normals, indices, group_count);
-    finish_corners(&w, normals, indices, vertex_count, index_count);
+    build_neighbors(&w);
+
+    w.cgroup = work_array(&w, n, sizeof *w.cgroup, &w.cgroup_size);
+    w.members = work_array(&w, n, sizeof *w.members, &w.members_size);
+    size_t stack_count = (size_t)n * 2 + 2; /* two pushes per member and per start */
+    w.stack = work_array(&w, stack_count, sizeof *w.stack, &w.stack_size);
+    if (!w.cgroup || !w.members || !w.stack) goto nomem;
+    uint32_t largest = build_groups(&w);
+    GIVE_BACK(&w, stack);
+    GIVE_BACK(&w, nb);
+
+    w.proj = work_array(&w, largest, 7 * sizeof(float), &w.proj_size);
+    w.ctan = work_array(&w, n, 4 * sizeof(float), &w.ctan_size);
+    w.cstate = work_array(&w, n, 1, &w.cstate_size);
+    w.first = work_array(&w, vertex_count, sizeof *w.first, &w.first_size);
+    if (!w.proj || !w.ctan || !w.cstate || !w.first) goto nomem;
+    memset(w.cstate, 0, w.cstate_size);
+    memset(w.ctan, 0, w.ctan_size);
+    group_tangents(&w);
+    GIVE_BACK(&w, proj);
+    GIVE_BACK(&w, members);
+    GIVE_BACK(&w, cgroup);
+    GIVE_BACK(&w, tris);
+    finish_corners(&w);
+    GIVE_BACK(&w, wc);
+    GIVE_BACK(&w, cstate);
 
     /* Vertices no corner uses keep the fallback; the split pass overwrites the others. */
     for (uint32_t v = 0; v < vertex_count; v++) {
         fallback_tangent(&normals[(size_t)v * 3], &out->tangents[(size_t)v * 4]);
         out->tangents[(size_t)v * 4 + 3] = 1.0f;
     }
-    r = split_vertices(&w, vertex_count, indices, index_count, out, err);
+    r = split_vertices(&w, out, err);
     if (r == KILN_OK) out->index_count = index_count;
+    goto done;
 
+nomem:
+    r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "tangents: out of memory for %u vertices and "
+                       "%u indices", vertex_count, index_count);
 done:
-    work_free(&w);
+    work_free(&w, false);
     if (r != KILN_OK) kiln_tangent_result_free(a, out);
     return r;
 }
