@@ -123,7 +123,7 @@ static kiln_result apply_tangents(kiln_scene *s, uint32_t m, uint32_t p,
         return KILN_OK;
     }
     kiln_scene_primitive next = *prim;
-    const void *v;
+    const void *v = NULL; /* what is assigned after a failure is never installed */
     bool ok = true;
     const uint32_t *map = tr->remap;
     ok = ok && remap_stream(a, prim->positions, 3 * sizeof(float), map, n, &v);
