@@ -138,6 +138,13 @@ KILN_API kiln_result kiln_ktx2_level_copy(const kiln_ktx2_info *info, uint32_t l
                                           size_t dst_size, kiln_error *err);
 
 
+/* ---- asset ids ------------------------------------------------------------------------------ */
+
+/* The 64-bit id of an artifact: XXH3-64 (seed 0) of the bytes "<guid>#<label>", guid being the
+ * asset's 32 lowercase hex digits and label the artifact's ("mesh0/prim1", "material2",
+ * "texture"). Cooked files refer to each other by these ids; the runtime looks them up. */
+KILN_API uint64_t kiln_asset_id(const char *guid, const char *label);
+
 /* ---- the kiln container --------------------------------------------------------------------- */
 
 /* Every cooked kind except textures is one container: a 64-byte header, a table of sections,

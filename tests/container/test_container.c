@@ -202,6 +202,17 @@ static void writer_refuses_bad_sections(void **state)
     kiln_free(NULL, out, size);
 }
 
+/* The id is XXH3-64 of "<guid>#<label>": the same as hashing the joined string. */
+static void asset_id_hashes_guid_hash_label(void **state)
+{
+    (void)state;
+    const char *guid = "0123456789abcdef0123456789abcdef";
+    const char joined[] = "0123456789abcdef0123456789abcdef#mesh0/prim0";
+    assert_true(kiln_asset_id(guid, "mesh0/prim0") == XXH3_64bits(joined, sizeof joined - 1));
+    assert_true(kiln_asset_id(guid, "mesh0/prim0") == 0xdb3bdfaf33febabeull); /* pinned */
+    assert_true(kiln_asset_id(guid, "mesh0/prim1") != kiln_asset_id(guid, "mesh0/prim0"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +223,7 @@ int main(void)
         cmocka_unit_test(every_flip_and_truncation_fails),
         cmocka_unit_test(structural_damage_with_valid_checksum),
         cmocka_unit_test(writer_refuses_bad_sections),
+        cmocka_unit_test(asset_id_hashes_guid_hash_label),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
