@@ -9,10 +9,11 @@
  * The child first loads a tiny model with the same loader (untimed: code paged in, lazy binding
  * and one-time set-up done, as in a tool that loads many files), returns freed memory with
  * malloc_trim, resets its peak RSS (writing 5 to /proc/self/clear_refs, Linux 4.0+) and notes its
- * RSS; then it times the load and the free (CLOCK_MONOTONIC, wall clock) and reads its peak RSS
- * (VmHWM). Peak = VmHWM - RSS before the load: every byte the load made resident, transient ones
- * (JSON trees, file buffers) included. Where clear_refs cannot be written, the child's ru_maxrss
- * (wait4) minus that of a child that loads nothing is used instead, and the output says so.
+ * RSS; then it times the load and the free (CLOCK_MONOTONIC, wall clock; and CPU time over the
+ * same span, CLOCK_PROCESS_CPUTIME_ID, steadier on a busy machine) and reads its peak RSS (VmHWM).
+ * Peak = VmHWM - RSS before the load: every byte the load made resident, transient ones (JSON
+ * trees, file buffers) included. Where clear_refs cannot be written, the child's ru_maxrss (wait4)
+ * minus that of a child that loads nothing is used instead, and the output says so.
  *
  *   bench_gltf [--corpus DIR] [--runs N] [MODEL...]   (MODEL relative to DIR)
  *
@@ -71,6 +72,7 @@ static const char *const k_loader_names[] = {"kiln NO_PIXELS", "assimp", "kiln +
 typedef struct sample {
     int ok;
     double ms;                                   /* load + free, wall clock */
+    double cpu_ms;                               /* the same span, CPU time of the process */
     unsigned long long triangles, vertices;      /* over meshes (kiln) / aiMeshes (assimp) */
     unsigned long long model_bytes, buffer_bytes, image_bytes; /* kiln's files (NO_PIXELS) */
     unsigned generated_normals, generated_tangents; /* kiln primitives */
@@ -81,7 +83,7 @@ typedef struct sample {
 
 typedef struct series {
     size_t count;
-    double ms[BENCH_MAX_RUNS];
+    double ms[BENCH_MAX_RUNS], cpu_ms[BENCH_MAX_RUNS];
     long peak_kib;          /* largest peak over the runs (see the file's comment) */
     sample last;
     int failed;             /* some run failed */
@@ -91,6 +93,13 @@ static double now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static double cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
@@ -115,11 +124,12 @@ static void load_kiln(const char *path, int pixels, sample *out)
     kiln_scene *s = NULL;
     kiln_error err;
     memset(&err, 0, sizeof err);
-    double t0 = now_ms();
+    double c0 = cpu_ms(), t0 = now_ms();
     kiln_result r = kiln_scene_load(path, &opts, &s, &err);
-    double t1 = now_ms();
+    double t1 = now_ms(), c1 = cpu_ms();
     if (r != KILN_OK) {
         out->ms = t1 - t0;
+        out->cpu_ms = c1 - c0;
         snprintf(out->message, sizeof out->message, "%s: %s", kiln_result_name(r), err.message);
         return;
     }
@@ -138,19 +148,21 @@ static void load_kiln(const char *path, int pixels, sample *out)
         if (is_image_file(s, s->files[f])) out->image_bytes += file_size(s->files[f]);
         else out->buffer_bytes += file_size(s->files[f]);
     }
-    double t2 = now_ms();
+    double c2 = cpu_ms(), t2 = now_ms();
     kiln_scene_free(s);
     out->ms = (t1 - t0) + (now_ms() - t2);
+    out->cpu_ms = (c1 - c0) + (cpu_ms() - c2);
     out->ok = 1;
 }
 
 static void load_assimp(const char *path, unsigned flags, sample *out)
 {
-    double t0 = now_ms();
+    double c0 = cpu_ms(), t0 = now_ms();
     const struct aiScene *s = aiImportFile(path, flags);
-    double t1 = now_ms();
+    double t1 = now_ms(), c1 = cpu_ms();
     if (!s) {
         out->ms = t1 - t0;
+        out->cpu_ms = c1 - c0;
         snprintf(out->message, sizeof out->message, "%s", aiGetErrorString());
         return;
     }
@@ -161,9 +173,10 @@ static void load_assimp(const char *path, unsigned flags, sample *out)
             for (unsigned f = 0; f < m->mNumFaces; f++)
                 out->triangles += m->mFaces[f].mNumIndices == 3;
     }
-    double t2 = now_ms();
+    double c2 = cpu_ms(), t2 = now_ms();
     aiReleaseImport(s);
     out->ms = (t1 - t0) + (now_ms() - t2);
+    out->cpu_ms = (c1 - c0) + (cpu_ms() - c2);
     out->ok = 1;
 }
 
@@ -285,13 +298,23 @@ static int compare_doubles(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static double median_of(const double *values, size_t count)
+{
+    if (count == 0) return 0;
+    double v[BENCH_MAX_RUNS];
+    memcpy(v, values, count * sizeof v[0]);
+    qsort(v, count, sizeof v[0], compare_doubles);
+    return count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
+}
+
 static double median(const series *s)
 {
-    if (s->count == 0) return 0;
-    double v[BENCH_MAX_RUNS];
-    memcpy(v, s->ms, s->count * sizeof v[0]);
-    qsort(v, s->count, sizeof v[0], compare_doubles);
-    return s->count % 2 ? v[s->count / 2] : (v[s->count / 2 - 1] + v[s->count / 2]) / 2;
+    return median_of(s->ms, s->count);
+}
+
+static double cpu_median(const series *s)
+{
+    return median_of(s->cpu_ms, s->count);
 }
 
 static double peak_mib(const series *s)
@@ -309,6 +332,22 @@ static const char *ms_text(const series *s, char *buf, size_t size)
 {
     if (s->failed || s->count == 0) snprintf(buf, size, "failed");
     else snprintf(buf, size, "%.2f", median(s));
+    return buf;
+}
+
+static const char *cpu_text(const series *s, char *buf, size_t size)
+{
+    if (s->failed || s->count == 0) snprintf(buf, size, "failed");
+    else snprintf(buf, size, "%.2f", cpu_median(s));
+    return buf;
+}
+
+static const char *cpu_ratio_text(const series *num, const series *den, char *buf, size_t size)
+{
+    if (num->failed || den->failed || num->count == 0 || den->count == 0 ||
+        cpu_median(den) <= 0)
+        snprintf(buf, size, "-");
+    else snprintf(buf, size, "%.2fx", cpu_median(num) / cpu_median(den));
     return buf;
 }
 
@@ -402,6 +441,7 @@ int main(int argc, char **argv)
                     s->last = smp;
                     continue;
                 }
+                s->cpu_ms[s->count] = smp.cpu_ms;
                 s->ms[s->count++] = smp.ms;
                 long peak = smp.peak_from_hwm ? smp.peak_kib : kib - baseline_kib;
                 if (!smp.peak_from_hwm) hwm_everywhere = 0;
@@ -459,6 +499,20 @@ int main(int argc, char **argv)
                ratio_text(kp, &all[m][L_KILN_NO_PIXELS], a3, sizeof a3),
                ms_text(at, b1, sizeof b1), mib_text(at, b2, sizeof b2),
                ratio_text(at, &all[m][L_ASSIMP], b3, sizeof b3));
+    }
+
+    /* CPU time: steadier than wall time when the shared machine is busy. */
+    printf("\nCPU time of load + free (CLOCK_PROCESS_CPUTIME_ID), medians:\n");
+    printf("%-24s %10s %10s %7s %14s %14s\n", "file", "kiln cpu", "assimp cpu", "ratio",
+           "kiln+pix cpu", "assimp+tri cpu");
+    for (size_t m = 0; m < model_count; m++) {
+        char a1[16], a2[16], a3[16], a4[16], a5[16];
+        printf("%-24s %10s %10s %7s %14s %14s\n", base_name(models[m]),
+               cpu_text(&all[m][L_KILN_NO_PIXELS], a1, sizeof a1),
+               cpu_text(&all[m][L_ASSIMP], a2, sizeof a2),
+               cpu_ratio_text(&all[m][L_ASSIMP], &all[m][L_KILN_NO_PIXELS], a3, sizeof a3),
+               cpu_text(&all[m][L_KILN_PIXELS], a4, sizeof a4),
+               cpu_text(&all[m][L_ASSIMP_TRIANGULATE], a5, sizeof a5));
     }
 
     /* What each side made of the files, and why a column is empty. */
