@@ -3,9 +3,11 @@
  * models of the corpus. Numbers are printed, never asserted; docs/performance.md ("glTF parsing")
  * says what they mean.
  *
- * Four loaders: kiln with KILN_SCENE_LOAD_NO_PIXELS (images kept encoded; the main line, since
- * assimp never decodes images either), kiln with pixel decoding, assimp with no post-processing,
- * and assimp with aiProcess_Triangulate. Every measured load runs in its own child made by fork().
+ * Five loaders: kiln with KILN_SCENE_LOAD_NO_PIXELS (images kept encoded; the main line, since
+ * assimp never decodes images either), kiln with pixel decoding, kiln parsing only (NO_PIXELS,
+ * NO_NORMALS, NO_TANGENTS: without the normals and MikkTSpace tangents kiln makes by default where
+ * the file has none, which assimp makes only when asked), assimp with no post-processing, and
+ * assimp with aiProcess_Triangulate. Every measured load runs in its own child made by fork().
  * The child first loads a tiny model with the same loader (untimed: code paged in, lazy binding
  * and one-time set-up done, as in a tool that loads many files), returns freed memory with
  * malloc_trim, resets its peak RSS (writing 5 to /proc/self/clear_refs, Linux 4.0+) and notes its
@@ -61,12 +63,13 @@ typedef enum loader {
     L_ASSIMP = 1,
     L_KILN_PIXELS = 2,
     L_ASSIMP_TRIANGULATE = 3,
-    L_COUNT = 4,  /* the measured loaders above */
+    L_KILN_PARSE_ONLY = 4,
+    L_COUNT = 5,  /* the measured loaders above */
     L_NONE = 99,  /* the baseline child: loads nothing */
 } loader;
 
 static const char *const k_loader_names[] = {"kiln NO_PIXELS", "assimp", "kiln + pixels",
-                                             "assimp + Triangulate"};
+                                             "assimp + Triangulate", "kiln parse only"};
 
 /* What a child sends back through its pipe: fixed size, no pointers. */
 typedef struct sample {
@@ -116,11 +119,11 @@ static int is_image_file(const kiln_scene *s, const char *path)
     return 0;
 }
 
-static void load_kiln(const char *path, int pixels, sample *out)
+static void load_kiln(const char *path, uint32_t flags, sample *out)
 {
     kiln_scene_opts opts = {0};
     opts.struct_size = sizeof opts;
-    opts.flags = pixels ? 0 : KILN_SCENE_LOAD_NO_PIXELS;
+    opts.flags = flags;
     kiln_scene *s = NULL;
     kiln_error err;
     memset(&err, 0, sizeof err);
@@ -185,8 +188,14 @@ static sample measure(loader l, const char *path)
     sample s;
     memset(&s, 0, sizeof s);
     switch (l) {
-    case L_KILN_NO_PIXELS: load_kiln(path, 0, &s); break;
-    case L_KILN_PIXELS: load_kiln(path, 1, &s); break;
+    case L_KILN_NO_PIXELS: load_kiln(path, KILN_SCENE_LOAD_NO_PIXELS, &s); break;
+    case L_KILN_PIXELS: load_kiln(path, 0, &s); break;
+    case L_KILN_PARSE_ONLY:
+        load_kiln(path,
+                  KILN_SCENE_LOAD_NO_PIXELS | KILN_SCENE_LOAD_NO_NORMALS |
+                      KILN_SCENE_LOAD_NO_TANGENTS,
+                  &s);
+        break;
     case L_ASSIMP: load_assimp(path, 0, &s); break;
     case L_ASSIMP_TRIANGULATE: load_assimp(path, aiProcess_Triangulate, &s); break;
     default: s.ok = 1; break; /* the baseline loads nothing */
@@ -488,31 +497,38 @@ int main(int argc, char **argv)
                mib_text(a, ap, sizeof ap));
     }
 
-    /* The other two loaders. */
-    printf("\n%-24s %14s %10s %10s %14s %10s %10s\n", "file", "kiln+pix ms", "MiB",
-           "vs NO_PIX", "assimp+tri ms", "MiB", "vs assimp");
+    /* The other loaders. */
+    printf("\n%-24s %10s %6s %7s %12s %6s %9s %13s %6s %9s\n", "file", "parse ms", "MiB",
+           "ratio", "kiln+pix ms", "MiB", "vs NO_PIX", "assimp+tri ms", "MiB", "vs assimp");
     for (size_t m = 0; m < model_count; m++) {
-        const series *kp = &all[m][L_KILN_PIXELS], *at = &all[m][L_ASSIMP_TRIANGULATE];
-        char a1[16], a2[16], a3[16], b1[16], b2[16], b3[16];
-        printf("%-24s %14s %10s %10s %14s %10s %10s\n", base_name(models[m]),
+        const series *po = &all[m][L_KILN_PARSE_ONLY], *kp = &all[m][L_KILN_PIXELS],
+                     *at = &all[m][L_ASSIMP_TRIANGULATE];
+        char p1[16], p2[16], p3[16], a1[16], a2[16], a3[16], b1[16], b2[16], b3[16];
+        printf("%-24s %10s %6s %7s %12s %6s %9s %13s %6s %9s\n", base_name(models[m]),
+               ms_text(po, p1, sizeof p1), mib_text(po, p2, sizeof p2),
+               ratio_text(&all[m][L_ASSIMP], po, p3, sizeof p3),
                ms_text(kp, a1, sizeof a1), mib_text(kp, a2, sizeof a2),
                ratio_text(kp, &all[m][L_KILN_NO_PIXELS], a3, sizeof a3),
                ms_text(at, b1, sizeof b1), mib_text(at, b2, sizeof b2),
                ratio_text(at, &all[m][L_ASSIMP], b3, sizeof b3));
     }
+    printf("parse = kiln with NO_PIXELS | NO_NORMALS | NO_TANGENTS (ratio = assimp ms / parse ms); "
+           "vs = ms / ms of the named loader\n");
 
     /* CPU time: steadier than wall time when the shared machine is busy. */
-    printf("\nCPU time of load + free (CLOCK_PROCESS_CPUTIME_ID), medians:\n");
-    printf("%-24s %10s %10s %7s %14s %14s\n", "file", "kiln cpu", "assimp cpu", "ratio",
-           "kiln+pix cpu", "assimp+tri cpu");
+    printf("\nCPU time of load + free (CLOCK_PROCESS_CPUTIME_ID), medians in ms:\n");
+    printf("%-24s %10s %10s %7s %10s %7s %12s %14s\n", "file", "kiln", "assimp", "ratio",
+           "parse", "ratio", "kiln+pix", "assimp+tri");
     for (size_t m = 0; m < model_count; m++) {
-        char a1[16], a2[16], a3[16], a4[16], a5[16];
-        printf("%-24s %10s %10s %7s %14s %14s\n", base_name(models[m]),
+        char a1[16], a2[16], a3[16], a4[16], a5[16], a6[16], a7[16];
+        printf("%-24s %10s %10s %7s %10s %7s %12s %14s\n", base_name(models[m]),
                cpu_text(&all[m][L_KILN_NO_PIXELS], a1, sizeof a1),
                cpu_text(&all[m][L_ASSIMP], a2, sizeof a2),
                cpu_ratio_text(&all[m][L_ASSIMP], &all[m][L_KILN_NO_PIXELS], a3, sizeof a3),
-               cpu_text(&all[m][L_KILN_PIXELS], a4, sizeof a4),
-               cpu_text(&all[m][L_ASSIMP_TRIANGULATE], a5, sizeof a5));
+               cpu_text(&all[m][L_KILN_PARSE_ONLY], a4, sizeof a4),
+               cpu_ratio_text(&all[m][L_ASSIMP], &all[m][L_KILN_PARSE_ONLY], a5, sizeof a5),
+               cpu_text(&all[m][L_KILN_PIXELS], a6, sizeof a6),
+               cpu_text(&all[m][L_ASSIMP_TRIANGULATE], a7, sizeof a7));
     }
 
     /* What each side made of the files, and why a column is empty. */
