@@ -8,16 +8,24 @@
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
 
-#define KILN_COOK_MAX_OUTPUTS 8
-
+/* What a cook made: outputs in the order they are listed in the manifest, each with its own
+ * buffer (and, for models, its own label and file name strings). */
 typedef struct kiln_cooked {
-    kiln_output outputs[KILN_COOK_MAX_OUTPUTS];
-    size_t output_count;
-    uint8_t *owned[KILN_COOK_MAX_OUTPUTS];   /* buffers behind outputs, freed by kiln_cooked_free */
-    size_t owned_capacity[KILN_COOK_MAX_OUTPUTS];
+    kiln_output *outputs;
+    size_t output_count, output_capacity;
+    const kiln_allocator *alloc;  /* what the buffers and strings below came from */
+    uint8_t **owned;               /* owned[i] backs outputs[i].data (may be NULL) */
+    size_t *owned_capacity;
+    char **names;                  /* label and file strings kiln_cooked_add copied, 2 per output */
     json_t *summary;    /* what was made: sizes, formats ... (object) */
     json_t *warnings;   /* strings (array) */
 } kiln_cooked;
+
+/* Appends an output whose buffer (bytes, capacity) the cooked result now owns; label and file
+ * are copied. On failure the buffer is freed. KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_cooked_add(kiln_cooked *c, const kiln_allocator *a, const char *label,
+                            const char *file, uint8_t *bytes, size_t size, size_t capacity,
+                            kiln_error *err);
 
 /* Cooks an asset from its source bytes (borrowed). On error *out is empty. */
 kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,

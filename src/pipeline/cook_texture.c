@@ -140,9 +140,5 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
     uint8_t *bytes = kiln_buf_detach(&b, &file_size, &cap);
     out->summary = summary_json(&t, file_size, s);
     kiln_texture_levels_free(&t);
-    out->owned[0] = bytes;
-    out->owned_capacity[0] = cap;
-    out->outputs[0] = (kiln_output){"texture", "texture.ktx2", bytes, file_size};
-    out->output_count = 1;
-    return KILN_OK;
+    return kiln_cooked_add(out, alloc, "texture", "texture.ktx2", bytes, file_size, cap, err);
 }

@@ -7,6 +7,7 @@
 #include "core/path.h"
 #include "import/gltf.h"
 #include "import/scene_build.h"
+#include "process/scene_complete.h"
 #include "kiln/kiln_scene.h"
 
 #define MAX_MODEL_FILE ((size_t)2 << 30)
@@ -38,7 +39,8 @@ KILN_API kiln_result kiln_scene_load_memory(const void *data, size_t size, const
     kiln_scene *scene;
     kiln_result r = kiln_scene_create(&o.allocator, o.memory_limit, &scene, err);
     if (r != KILN_OK) return r;
-    if ((r = kiln_gltf_import(data, size, base_dir, o.flags, scene, err)) != KILN_OK) {
+    if ((r = kiln_gltf_import(data, size, base_dir, o.flags, scene, err)) != KILN_OK ||
+        (r = kiln_scene_complete(scene, o.flags, err)) != KILN_OK) {
         kiln_scene_free(scene);
         return r;
     }
