@@ -7,6 +7,7 @@
 
 #include "draco_fixture.h"
 
+/* Writes and frees data (the encoder's result: NULL when it failed). */
 static int write_seed(const char *dir, const char *name, uint8_t *data, size_t size)
 {
     if (!data) return 1;
@@ -37,13 +38,26 @@ int main(int argc, char **argv)
         {"tetra_eb.drc", {1, 0, 5, 0}},         {"tetra_eb_q11.drc", {1, 11, 5, 0}},
         {"tetra_eb_q14_s0.drc", {1, 14, 0, 0}}, {"tetra_eb_q8_s10.drc", {1, 8, 10, 0}},
     };
-    for (size_t i = 0; i < sizeof tetra / sizeof tetra[0]; i++)
-        bad |= write_seed(dir, tetra[i].name, kt_draco_encode_tetrahedron(&tetra[i].o, &size),
-                          size);
-    kt_draco_opts grid_eb = {1, 12, 5, 0}, grid_eb0 = {1, 12, 0, 0}, grid_seq = {0, 12, 5, 0};
-    bad |= write_seed(dir, "grid3_eb_q12.drc", kt_draco_encode_grid(&grid_eb, 3, &size), size);
-    bad |= write_seed(dir, "grid3_eb_q12_s0.drc", kt_draco_encode_grid(&grid_eb0, 3, &size), size);
-    bad |= write_seed(dir, "grid3_seq_q12.drc", kt_draco_encode_grid(&grid_seq, 3, &size), size);
-    bad |= write_seed(dir, "point_cloud.drc", kt_draco_encode_point_cloud(&size), size);
+    uint8_t *d;
+    /* (The encoder sets size: call it before passing size on.) */
+    for (size_t i = 0; i < sizeof tetra / sizeof tetra[0]; i++) {
+        d = kt_draco_encode_tetrahedron(&tetra[i].o, &size);
+        bad |= write_seed(dir, tetra[i].name, d, size);
+    }
+    static const struct {
+        const char *name;
+        kt_draco_opts o;
+    } grid[] = {
+        {"grid3_eb_q12.drc", {1, 12, 5, 0}},
+        {"grid3_eb_q12_s0.drc", {1, 12, 0, 0}},
+        {"grid3_seq_q12.drc", {0, 12, 5, 0}},
+        {"grid3_eb_pos.drc", {1, 10, 7, 1}},
+    };
+    for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
+        d = kt_draco_encode_grid(&grid[i].o, 3, &size);
+        bad |= write_seed(dir, grid[i].name, d, size);
+    }
+    d = kt_draco_encode_point_cloud(&size);
+    bad |= write_seed(dir, "point_cloud.drc", d, size);
     return bad;
 }
