@@ -201,6 +201,196 @@ KILN_API bool kiln_container_find(const kiln_container *c, uint32_t id, uint32_t
 KILN_API void kiln_container_section_at(const kiln_container *c, uint32_t i,
                                         kiln_container_section *out);
 
+/* ---- cooked meshes (container kind "MESH") -------------------------------------------------- */
+
+/* One primitive of a model, GPU-ready: vertex streams (quantized or 32-bit floats), one index
+ * buffer holding every level of detail as a range, meshlets for mesh shaders, morph targets.
+ * docs/formats.md ("Meshes") gives the bytes, docs/meshes.md the passes and error bounds. */
+#define KILN_MESH_KIND KILN_FOURCC('M', 'E', 'S', 'H')
+#define KILN_MESH_KIND_VERSION 1
+#define KILN_MESH_MAX_LEVELS 9              /* the full mesh and up to 8 simplified levels */
+#define KILN_MESH_MAX_UV_SETS 4
+#define KILN_MESH_MAX_COLOR_SETS 2
+#define KILN_MESH_MAX_MESHLET_VERTICES 255  /* meshoptimizer's limits */
+#define KILN_MESH_MAX_MESHLET_TRIANGLES 512
+
+enum {
+    KILN_MESH_QUANTIZED = 1u << 0,   /* vertex streams use the quantized formats */
+    KILN_MESH_COMPRESSED = 1u << 1,  /* streams and indices are meshoptimizer-encoded */
+};
+
+/* The streams of a mesh: vertex attributes (one element per vertex), the index buffer, and
+ * the morph target deltas (one element per vertex per target that has that attribute). */
+typedef enum kiln_mesh_stream_id {
+    KILN_MESH_POSITION = 0,
+    KILN_MESH_NORMAL = 1,
+    KILN_MESH_TANGENT = 2,
+    KILN_MESH_UV0 = 3,               /* UV1..UV3 follow */
+    KILN_MESH_COLOR0 = 7,            /* COLOR1 follows */
+    KILN_MESH_JOINTS = 9,
+    KILN_MESH_WEIGHTS = 10,
+    KILN_MESH_INDICES = 11,
+    KILN_MESH_TARGET_POSITIONS = 12,
+    KILN_MESH_TARGET_NORMALS = 13,
+    KILN_MESH_TARGET_TANGENTS = 14,
+    KILN_MESH_STREAM_COUNT = 15,
+} kiln_mesh_stream_id;
+
+/* Element formats, named as GPU vertex formats (little-endian, components in order). */
+typedef enum kiln_mesh_format {
+    KILN_MESH_FORMAT_NONE = 0,
+    KILN_MESH_FORMAT_F32X2 = 1,
+    KILN_MESH_FORMAT_F32X3 = 2,
+    KILN_MESH_FORMAT_F32X4 = 3,
+    KILN_MESH_FORMAT_UNORM16X4 = 4,     /* position: x, y, z in the bounds, w = 0 */
+    KILN_MESH_FORMAT_SNORM16X2_OCT = 5, /* normal: octahedral x, y */
+    KILN_MESH_FORMAT_SNORM8X4_OCT = 6,  /* tangent: octahedral x, y, 0, handedness ±127 */
+    KILN_MESH_FORMAT_UNORM16X2 = 7,     /* UV in the set's range */
+    KILN_MESH_FORMAT_UNORM8X4 = 8,      /* colour (linear RGBA), weights (sum 255) */
+    KILN_MESH_FORMAT_U8X4 = 9,          /* joints, at most 256 */
+    KILN_MESH_FORMAT_U16X4 = 10,        /* joints, more than 256 */
+    KILN_MESH_FORMAT_U16 = 11,          /* indices, at most 65536 vertices */
+    KILN_MESH_FORMAT_U32 = 12,          /* indices */
+} kiln_mesh_format;
+
+typedef struct kiln_mesh_stream {
+    uint32_t format;         /* kiln_mesh_format; NONE when the mesh has no such stream */
+    uint32_t stride;         /* bytes of one element once unpacked */
+    uint64_t count;          /* elements once unpacked */
+    const uint8_t *data;     /* the stored bytes: count * stride raw, or meshopt-encoded */
+    size_t size;             /* stored bytes */
+} kiln_mesh_stream;
+
+/* One level of detail: a range of the index buffer and of the meshlets. */
+typedef struct kiln_mesh_lod {
+    uint32_t index_offset, index_count;     /* in indices, not bytes; a multiple of 3 */
+    uint32_t meshlet_offset, meshlet_count;
+    float error;             /* geometric error relative to the extent (0 for level 0) */
+    float error_absolute;    /* the same in model units: error * extent */
+} kiln_mesh_lod;
+
+/* Layout of one meshlet as stored (16 bytes): its vertices are meshlet_vertices[vertex_offset
+ * ..+vertex_count) (indices into the vertex streams), its triangles 3 bytes each at
+ * meshlet_triangles[triangle_offset..) (indices into its own vertices). */
+typedef struct kiln_meshlet {
+    uint32_t vertex_offset, triangle_offset, vertex_count, triangle_count;
+} kiln_meshlet;
+
+/* Culling data of one meshlet as stored (48 bytes), model space: meshoptimizer's bounds. Cull
+ * the back-facing: dot(normalize(cone_apex - camera), cone_axis) >= cone_cutoff. */
+typedef struct kiln_meshlet_bounds {
+    float center[3], radius;
+    float cone_apex[3];
+    float cone_axis[3], cone_cutoff;           /* cutoff = cos(half angle); 1 = no culling */
+    int8_t cone_axis_s8[3], cone_cutoff_s8;    /* the same as snorm8 (x / 127) */
+} kiln_meshlet_bounds;
+
+enum {
+    KILN_MESH_TARGET_HAS_POSITIONS = 1u << 0,
+    KILN_MESH_TARGET_HAS_NORMALS = 1u << 1,
+    KILN_MESH_TARGET_HAS_TANGENTS = 1u << 2,
+};
+
+/* A validated cooked mesh: views into the caller's bytes, valid while they are. Multi-byte
+ * values behind the pointers are little-endian; use the accessors below to read them. */
+typedef struct kiln_mesh_view {
+    kiln_container container;
+    uint32_t flags;                    /* KILN_MESH_QUANTIZED, KILN_MESH_COMPRESSED */
+    uint32_t vertex_count;
+    uint32_t index_count;              /* all levels */
+    uint32_t level_count;              /* 1..KILN_MESH_MAX_LEVELS; level 0 is the full mesh */
+    kiln_mesh_lod levels[KILN_MESH_MAX_LEVELS];
+    uint64_t material;                 /* asset id of the material artifact; 0 = default */
+    float bounds_min[3], bounds_max[3];  /* of the positions (without morphs) */
+    float position_scale[3];           /* quantized: position = bounds_min + scale * unorm */
+    float extent;                      /* largest side of the bounds: what errors are relative to */
+    float uv_offset[KILN_MESH_MAX_UV_SETS][2];  /* quantized: uv = offset + scale * unorm */
+    float uv_scale[KILN_MESH_MAX_UV_SETS][2];
+    uint32_t uv_set_count, color_set_count;
+    uint32_t joint_count;              /* skinned: every joint index is below it; else 0 */
+    uint32_t target_count;
+    uint32_t meshlet_count, meshlet_vertex_count, meshlet_triangle_size;
+    uint32_t meshlet_max_vertices, meshlet_max_triangles;
+    kiln_mesh_stream streams[KILN_MESH_STREAM_COUNT];
+    const uint8_t *meshlets;           /* meshlet_count × 16 bytes (kiln_meshlet) */
+    const uint8_t *meshlet_bounds;     /* meshlet_count × 48 bytes (kiln_meshlet_bounds) */
+    const uint8_t *meshlet_vertices;   /* meshlet_vertex_count × u32 */
+    const uint8_t *meshlet_triangles;  /* meshlet_triangle_size bytes */
+    const uint8_t *targets;            /* target_count × 8 bytes: u32 flags, f32 default weight */
+} kiln_mesh_view;
+
+/* Parses and validates a cooked mesh: the container (checksum unless
+ * KILN_CONTAINER_SKIP_CHECKSUM is in flags), the kind and its version (another version is
+ * KILN_E_FORMAT_VERSION: re-cook), the header, every section's element size and count against
+ * the header, every level's index and meshlet range, every meshlet's ranges and local indices,
+ * every meshlet vertex, and (uncompressed) every index < vertex_count and every joint <
+ * joint_count. Compressed streams are checked when unpacked. Does not allocate. Errors:
+ * KILN_E_FORMAT_INVALID (err->offset says where when known), KILN_E_FORMAT_VERSION,
+ * KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flags,
+                                    kiln_mesh_view *out, kiln_error *err);
+
+/* Copies stream `id` into dst as the GPU wants it (count * stride bytes), undoing meshopt
+ * compression; decoded indices and joints are checked again. Errors: KILN_E_USAGE (absent
+ * stream, dst_size too small), KILN_E_FORMAT_INVALID (damaged compressed data). */
+KILN_API kiln_result kiln_mesh_unpack(const kiln_mesh_view *v, kiln_mesh_stream_id id, void *dst,
+                                      size_t dst_size, kiln_error *err);
+
+/* Element i of the meshlet tables and of the targets (i below the view's counts). */
+KILN_API kiln_meshlet kiln_mesh_meshlet(const kiln_mesh_view *v, uint32_t i);
+KILN_API kiln_meshlet_bounds kiln_mesh_meshlet_bounds(const kiln_mesh_view *v, uint32_t i);
+KILN_API uint32_t kiln_mesh_target_flags(const kiln_mesh_view *v, uint32_t i);
+KILN_API float kiln_mesh_target_weight(const kiln_mesh_view *v, uint32_t i);
+
+/* A cooked mesh turned back into floats, for tests, tools and shader authors. Every vertex
+ * array covers all vertex_count vertices (levels share them); indices are those of one level.
+ * Arrays are NULL when the mesh has no such stream. Quantization error bounds: docs/meshes.md. */
+typedef struct kiln_mesh_decoded {
+    uint32_t vertex_count;
+    float *positions;                          /* 3 per vertex */
+    float *normals;                            /* 3 per vertex, unit length */
+    float *tangents;                           /* 4 per vertex, w = ±1 */
+    float *uvs[KILN_MESH_MAX_UV_SETS];         /* 2 per vertex */
+    float *colors[KILN_MESH_MAX_COLOR_SETS];   /* 4 per vertex */
+    uint16_t *joints;                          /* 4 per vertex */
+    float *weights;                            /* 4 per vertex, summing to 1 */
+    uint32_t index_count;
+    uint32_t *indices;                         /* the level's triangles, < vertex_count */
+    uint32_t target_count;
+    float *target_positions;                   /* 3 per vertex per target (0 where absent) */
+    float *target_normals;                     /* likewise, NULL when no target has them */
+    float *target_tangents;
+    kiln_allocator allocator;                  /* kiln's own: the block below */
+    void *block;
+    size_t block_size;
+} kiln_mesh_decoded;
+
+/* Decodes level `level` of a mesh kiln_mesh_read validated. alloc may be NULL (libc). Free
+ * with kiln_mesh_decoded_free. Errors: KILN_E_USAGE (level out of range),
+ * KILN_E_FORMAT_INVALID (damaged compressed data), KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level,
+                                      const kiln_allocator *alloc, kiln_mesh_decoded *out,
+                                      kiln_error *err);
+KILN_API void kiln_mesh_decoded_free(kiln_mesh_decoded *d);   /* NULL or zeroed: no-op */
+
+/* Level-of-detail selection for engines (pure functions, no state). errors[l] are the
+ * levels' absolute errors (kiln_mesh_lod.error_absolute, non-decreasing), distance the
+ * camera's distance to the mesh in the same units, screen_height in pixels, fov_y the
+ * vertical field of view in radians.
+ *
+ * kiln_lod_pixels: how many pixels an error covers at that distance:
+ *     error * screen_height / (2 * distance * tan(fov_y / 2))   (+inf when distance <= 0).
+ *
+ * kiln_lod_select: the coarsest level whose error covers at most threshold pixels. current is
+ * the level drawn last frame; hysteresis in [0, 1) keeps it from flickering at a boundary: a
+ * coarser level is taken only once its error is below threshold * (1 - hysteresis), a finer
+ * one as soon as the current level's error exceeds threshold. Returns 0..level_count-1 (0 when
+ * level_count is 0 or arguments are not finite). Worked example: docs/meshes.md. */
+KILN_API float kiln_lod_pixels(float error, float distance, float screen_height, float fov_y);
+KILN_API uint32_t kiln_lod_select(const float *errors, uint32_t level_count, uint32_t current,
+                                  float distance, float screen_height, float fov_y,
+                                  float threshold, float hysteresis);
+
 #ifdef __cplusplus
 }
 #endif

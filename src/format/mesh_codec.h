@@ -1,0 +1,89 @@
+/* mesh_codec.h — the arithmetic of kiln's quantized vertex formats, shared by the encoder
+ * (src/process/mesh_quantize.c) and the decoder (src/format/mesh_decode.c) so both sides agree
+ * to the bit. docs/meshes.md ("Quantization") states the formulas and their error bounds.
+ *
+ * Octahedral unit vectors (Cigolle et al., "A Survey of Efficient Representations for
+ * Independent Unit Vectors", JCGT 2014): the unit sphere is projected onto the octahedron
+ * |x| + |y| + |z| = 1, the lower half folded over the upper, and the square [-1,1]^2 stored as
+ * two snorm values. */
+#ifndef KILN_FORMAT_MESH_CODEC_H
+#define KILN_FORMAT_MESH_CODEC_H
+
+#include <math.h>
+#include <stdint.h>
+
+static inline float kiln_sign_not_zero(float x)
+{
+    return x >= 0.0f ? 1.0f : -1.0f;
+}
+
+/* snorm value q of a format with maxq = 2^(bits-1) - 1, as GPUs read it. */
+static inline float kiln_snorm_decode(int32_t q, int32_t maxq)
+{
+    float f = (float)q / (float)maxq;
+    return f < -1.0f ? -1.0f : f;
+}
+
+static inline void kiln_oct_decode(float u, float v, float n[3])
+{
+    float z = 1.0f - fabsf(u) - fabsf(v);
+    if (z < 0.0f) {
+        float tu = (1.0f - fabsf(v)) * kiln_sign_not_zero(u);
+        float tv = (1.0f - fabsf(u)) * kiln_sign_not_zero(v);
+        u = tu, v = tv;
+    }
+    float len = sqrtf(u * u + v * v + z * z);
+    n[0] = u / len, n[1] = v / len, n[2] = z / len;
+}
+
+/* The stored pair for unit vector n with maxq steps per half axis: of the four roundings of
+ * the exact octahedral point, the one whose decoded direction is closest to n ("precise"
+ * encoding; ties go to the first in the order floor/floor, ceil/floor, floor/ceil, ceil/ceil).
+ * A zero or non-finite vector is stored as (0, 0), which decodes to +Z. */
+static inline void kiln_oct_encode(const float n[3], int32_t maxq, int32_t q[2])
+{
+    float s = fabsf(n[0]) + fabsf(n[1]) + fabsf(n[2]);
+    q[0] = 0, q[1] = 0;
+    if (!(s > 0.0f) || !isfinite(s)) return;
+    float u = n[0] / s, v = n[1] / s;
+    if (n[2] < 0.0f) {
+        float tu = (1.0f - fabsf(v)) * kiln_sign_not_zero(u);
+        float tv = (1.0f - fabsf(u)) * kiln_sign_not_zero(v);
+        u = tu, v = tv;
+    }
+    int32_t bu = (int32_t)floorf(u * (float)maxq), bv = (int32_t)floorf(v * (float)maxq);
+    /* Compared by the distance between unit vectors, not by the dot product: near 1 the cosine
+     * of a 1e-5 rad difference is lost in float rounding. */
+    double best = 1e30;
+    double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+    for (int i = 0; i < 4; i++) {
+        int32_t cu = bu + (i & 1), cv = bv + (i >> 1);
+        if (cu > maxq) cu = maxq;
+        if (cu < -maxq) cu = -maxq;
+        if (cv > maxq) cv = maxq;
+        if (cv < -maxq) cv = -maxq;
+        float d[3];
+        kiln_oct_decode(kiln_snorm_decode(cu, maxq), kiln_snorm_decode(cv, maxq), d);
+        double dist = 0.0;
+        for (int c = 0; c < 3; c++) dist += (d[c] - n[c] / len) * (d[c] - n[c] / len);
+        if (dist < best) best = dist, q[0] = cu, q[1] = cv;
+    }
+}
+
+/* unorm16 in [lo, lo + scale]: encode rounds to the nearest step; decode is what a shader does
+ * with the unorm value x = q / 65535: lo + scale * x. */
+static inline uint16_t kiln_unorm16_encode(float x, float lo, float scale)
+{
+    if (!(scale > 0.0f)) return 0;
+    double t = ((double)x - (double)lo) / (double)scale * 65535.0 + 0.5;
+    if (!(t > 0.0)) return 0;
+    if (t >= 65535.0) return 65535;
+    return (uint16_t)t;
+}
+
+static inline float kiln_unorm16_decode(uint16_t q, float lo, float scale)
+{
+    return lo + scale * ((float)q / 65535.0f);
+}
+
+#endif
