@@ -352,15 +352,17 @@ static kiln_result read_asset(gltf_ctx *c)
         (r = gltf_get_string(c, asset, "minVersion", "/asset", &min_version)) != KILN_OK ||
         (r = gltf_get_string(c, asset, "generator", "/asset", &generator)) != KILN_OK)
         return r;
-    if (!version) return gltf_fail(c, KILN_E_IMPORT_FAILED, "/asset", "\"version\" is missing");
+    if (!version)
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, "/asset/version", "\"version\" is missing");
     /* 2.x files are readable by a 2.0 reader unless minVersion asks for more (§3.2). */
     const char *need = min_version ? min_version : version;
     unsigned major = 0, minor = 0;
+    const char *need_ptr = min_version ? "/asset/minVersion" : "/asset/version";
     if (sscanf(need, "%u.%u", &major, &minor) != 2)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, "/asset/version",
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, need_ptr,
                          "\"%.40s\" is not a <major>.<minor> version", need);
     if (major != 2 || (min_version && minor > 0))
-        return gltf_fail(c, KILN_E_IMPORT_UNSUPPORTED, "/asset/version",
+        return gltf_fail(c, KILN_E_IMPORT_UNSUPPORTED, need_ptr,
                          "glTF %.40s; kiln reads glTF 2.0", need);
     if (generator && !(c->scene->generator = kiln_arena_strdup(c->arena, generator)))
         return gltf_nomem(c, "asset.generator");

@@ -123,18 +123,24 @@ kiln_result gltf_accessor_info(gltf_ctx *c, uint32_t index, const gltf_accessor 
         (r = gltf_get_string(c, aj, "type", ptr, &type)) ||
         (r = gltf_get_bool(c, aj, "normalized", ptr, false, &a->normalized)))
         return r;
-    if (!component_size((uint32_t)ct))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"componentType\" %llu is not one of "
+    char mp[64]; /* the pointer of the member at fault */
+    if (!component_size((uint32_t)ct)) {
+        snprintf(mp, sizeof mp, "%s/componentType", ptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"componentType\" %llu is not one of "
                          "5120, 5121, 5122, 5123, 5125, 5126", (unsigned long long)ct);
-    if (!type) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"type\" is missing");
+    }
+    snprintf(mp, sizeof mp, "%s/type", ptr);
+    if (!type) return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"type\" is missing");
     a->components = type_components(type);
     if (!a->components)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"type\" \"%.16s\" is not SCALAR, VEC2..4 "
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"type\" \"%.16s\" is not SCALAR, VEC2..4 "
                          "or MAT2..4", type);
+    snprintf(mp, sizeof mp, "%s/count", ptr);
     if (count == 0)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"count\" must be at least 1");
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"count\" must be at least 1");
+    snprintf(mp, sizeof mp, "%s/normalized", ptr);
     if (a->normalized && (ct == CT_F32 || ct == CT_U32))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"normalized\" is not allowed for FLOAT or UNSIGNED_INT components");
     a->component_type = (uint32_t)ct;
     a->count = (uint32_t)count;
@@ -242,8 +248,10 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
         (r = gltf_get_object(c, sparse, "indices", sptr, &ij)) ||
         (r = gltf_get_object(c, sparse, "values", sptr, &vj)))
         return r;
+    char fault[128]; /* the pointer of the member at fault */
+    snprintf(fault, sizeof fault, "%s/count", sptr);
     if (scount == 0)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "\"count\" must be at least 1");
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, fault, "\"count\" must be at least 1");
     if (!ij || !vj)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "\"indices\" and \"values\" are required");
     if ((r = gltf_get_index(c, ij, "bufferView", iptr, c->view_count, true, &iview)) ||
@@ -252,8 +260,9 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
         (r = gltf_get_index(c, vj, "bufferView", vptr, c->view_count, true, &vview)) ||
         (r = gltf_get_uint(c, vj, "byteOffset", vptr, (uint64_t)1 << 32, false, 0, &voff)))
         return r;
+    snprintf(fault, sizeof fault, "%s/componentType", iptr);
     if (ict != CT_U8 && ict != CT_U16 && ict != CT_U32)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, iptr,
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, fault,
                          "\"componentType\" must be 5121, 5123 or 5125");
     const gltf_view *iv, *vv;
     if ((r = gltf_view_get(c, (uint32_t)iview, &iv)) || (r = gltf_view_get(c, (uint32_t)vview, &vv)))

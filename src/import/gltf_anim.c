@@ -25,7 +25,9 @@ static kiln_result read_channel(gltf_ctx *c, const json_t *aj, const json_t *sam
     if ((r = gltf_get_index(c, target, "node", tptr, s->node_count, false, &node)) ||
         (r = gltf_get_string(c, target, "path", tptr, &path)))
         return r;
-    if (!path) return gltf_fail(c, KILN_E_IMPORT_FAILED, tptr, "\"path\" is missing");
+    char mp[112]; /* the pointer of a member at fault */
+    snprintf(mp, sizeof mp, "%s/path", tptr);
+    if (!path) return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"path\" is missing");
     uint32_t components = 0;
     if (strcmp(path, "translation") == 0) out->path = KILN_SCENE_PATH_TRANSLATION, components = 3;
     else if (strcmp(path, "rotation") == 0) out->path = KILN_SCENE_PATH_ROTATION, components = 4;
@@ -57,15 +59,18 @@ static kiln_result read_channel(gltf_ctx *c, const json_t *aj, const json_t *sam
     if (!interp || strcmp(interp, "LINEAR") == 0) out->interpolation = KILN_SCENE_INTERP_LINEAR;
     else if (strcmp(interp, "STEP") == 0) out->interpolation = KILN_SCENE_INTERP_STEP;
     else if (strcmp(interp, "CUBICSPLINE") == 0) out->interpolation = KILN_SCENE_INTERP_CUBICSPLINE;
-    else
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr,
+    else {
+        snprintf(mp, sizeof mp, "%s/interpolation", sptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"interpolation\" \"%.32s\" is not LINEAR, STEP or CUBICSPLINE", interp);
+    }
     const gltf_accessor *in, *outa;
     if ((r = gltf_accessor_info(c, (uint32_t)input, &in)) ||
         (r = gltf_accessor_info(c, (uint32_t)output, &outa)))
         return r;
+    snprintf(mp, sizeof mp, "%s/input", sptr);
     if (in->components != 1 || in->component_type != 5126)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "\"input\" must be a SCALAR FLOAT accessor");
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"input\" must be a SCALAR FLOAT accessor");
     bool cubic = out->interpolation == KILN_SCENE_INTERP_CUBICSPLINE;
     if (cubic && in->count < 2)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "CUBICSPLINE needs at least 2 keys");
@@ -77,15 +82,18 @@ static kiln_result read_channel(gltf_ctx *c, const json_t *aj, const json_t *sam
         if (!components)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, tptr,
                              "weights animated on node %d, whose mesh has no morph targets", node);
+        snprintf(mp, sizeof mp, "%s/output", sptr);
         if (outa->components != 1)
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "weights \"output\" must be SCALAR");
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "weights \"output\" must be SCALAR");
     } else if (outa->components != components) {
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "%s \"output\" must be VEC%u", path,
+        snprintf(mp, sizeof mp, "%s/output", sptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "%s \"output\" must be VEC%u", path,
                          components);
     }
+    snprintf(mp, sizeof mp, "%s/output", sptr);
     uint64_t expect = (uint64_t)in->count * per_key * (outa->components == 1 ? components : 1);
     if (outa->count != expect)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr,
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"output\" has %u elements; %u keys need %llu", outa->count, in->count,
                          (unsigned long long)expect);
     const float *times, *values;

@@ -31,7 +31,7 @@ kiln_result gltf_buffers_init(gltf_ctx *c)
          !(c->accessors = kiln_arena_array(&c->scratch, c->accessor_count, sizeof *c->accessors))))
         return gltf_nomem(c, "the buffer tables");
 
-    char ptr[64];
+    char ptr[64], mp[96]; /* mp: the pointer of a member at fault */
     for (size_t i = 0; i < c->buffer_count; i++) {
         json_t *b = json_array_get(c->buffers_json, i);
         snprintf(ptr, sizeof ptr, "/buffers/%zu", i);
@@ -39,8 +39,10 @@ kiln_result gltf_buffers_init(gltf_ctx *c)
         uint64_t len;
         if ((r = gltf_get_uint(c, b, "byteLength", ptr, MAX_BUFFER_SIZE, true, 0, &len)))
             return r;
-        if (len == 0)
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"byteLength\" must be at least 1");
+        if (len == 0) {
+            snprintf(mp, sizeof mp, "%s/byteLength", ptr);
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"byteLength\" must be at least 1");
+        }
         c->buffers[i].size = (size_t)len;
     }
     /* Views are checked against their buffers' declared lengths now, used or not. */
@@ -55,12 +57,16 @@ kiln_result gltf_buffers_init(gltf_ctx *c)
             (r = gltf_get_uint(c, v, "byteLength", ptr, MAX_BUFFER_SIZE, true, 0, &length)) ||
             (r = gltf_get_uint(c, v, "byteStride", ptr, 252, false, 0, &stride)))
             return r;
-        if (length == 0)
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"byteLength\" must be at least 1");
-        if (json_object_get(v, "byteStride") && (stride < 4 || stride % 4))
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+        if (length == 0) {
+            snprintf(mp, sizeof mp, "%s/byteLength", ptr);
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"byteLength\" must be at least 1");
+        }
+        if (json_object_get(v, "byteStride") && (stride < 4 || stride % 4)) {
+            snprintf(mp, sizeof mp, "%s/byteStride", ptr);
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                              "\"byteStride\" %llu is not a multiple of 4 in [4, 252]",
                              (unsigned long long)stride);
+        }
         if (offset + length > c->buffers[buffer].size)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "bytes %llu..%llu lie past the end of buffer %d (%zu bytes)",
@@ -166,10 +172,14 @@ static kiln_result decode_meshopt(gltf_ctx *c, size_t index, const json_t *ext, 
         (r = gltf_get_string(c, ext, "mode", ptr, &mode)) ||
         (r = gltf_get_string(c, ext, "filter", ptr, &filter)))
         return r;
-    if (!mode) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"mode\" is missing");
+    char mp[112]; /* the pointer of a member at fault */
+    snprintf(mp, sizeof mp, "%s/mode", ptr);
+    if (!mode) return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"mode\" is missing");
     int f = meshopt_filter(filter);
-    if (f < 0)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "unknown filter \"%.32s\"", filter);
+    if (f < 0) {
+        snprintf(mp, sizeof mp, "%s/filter", ptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "unknown filter \"%.32s\"", filter);
+    }
     if ((r = load_buffer(c, (size_t)buffer)) != KILN_OK) return r;
     const gltf_buffer *b = &c->buffers[buffer];
     if (offset + length > b->size)
@@ -217,7 +227,8 @@ static kiln_result decode_meshopt(gltf_ctx *c, size_t index, const json_t *ext, 
                          : meshopt_decodeIndexSequence(dst, (size_t)count, (size_t)stride, src,
                                                        (size_t)length);
     } else {
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "unknown mode \"%.32s\"", mode);
+        snprintf(mp, sizeof mp, "%s/mode", ptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "unknown mode \"%.32s\"", mode);
     }
     if (rc != 0)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,

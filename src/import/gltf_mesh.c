@@ -323,9 +323,12 @@ static kiln_result read_primitive(gltf_ctx *c, const json_t *pj, prim_src *ps,
         return r;
     if (!ps->attributes)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ps->ptr, "\"attributes\" is missing");
-    if (mode > MODE_FAN)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ps->ptr, "\"mode\" %llu is not 0..6",
+    if (mode > MODE_FAN) {
+        char mp[112];
+        snprintf(mp, sizeof mp, "%s/mode", ps->ptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"mode\" %llu is not 0..6",
                          (unsigned long long)mode);
+    }
     if ((r = gltf_get_index(c, ps->attributes, "POSITION", aptr, c->accessor_count, false,
                             &position_acc)))
         return r;

@@ -292,9 +292,11 @@ static kiln_result read_cameras(gltf_ctx *c)
             (r = gltf_get_string(c, cj, "type", ptr, &type)))
             return r;
         bool persp = type && strcmp(type, "perspective") == 0;
-        if (!type || (!persp && strcmp(type, "orthographic") != 0))
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+        if (!type || (!persp && strcmp(type, "orthographic") != 0)) {
+            snprintf(sptr, sizeof sptr, "%s/type", ptr);
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr,
                              "\"type\" must be \"perspective\" or \"orthographic\"");
+        }
         k->type = persp ? KILN_SCENE_CAMERA_PERSPECTIVE : KILN_SCENE_CAMERA_ORTHOGRAPHIC;
         if ((r = gltf_get_object(c, cj, type, ptr, &sub))) return r;
         if (!sub) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"%s\" is missing", type);
@@ -353,9 +355,12 @@ static kiln_result read_lights(gltf_ctx *c)
         if (type && strcmp(type, "directional") == 0) l->type = KILN_SCENE_LIGHT_DIRECTIONAL;
         else if (type && strcmp(type, "point") == 0) l->type = KILN_SCENE_LIGHT_POINT;
         else if (type && strcmp(type, "spot") == 0) l->type = KILN_SCENE_LIGHT_SPOT;
-        else
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+        else {
+            char mp[96];
+            snprintf(mp, sizeof mp, "%s/type", ptr);
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                              "\"type\" must be \"directional\", \"point\" or \"spot\"");
+        }
         l->outer_cone = 0.78539816f;
         if (spot) {
             char sptr[96];
