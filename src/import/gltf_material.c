@@ -166,10 +166,13 @@ static kiln_result read_wrap(gltf_ctx *c, const json_t *sj, const char *key, con
     case 10497: *out = KILN_SCENE_WRAP_REPEAT; return KILN_OK;
     case 33071: *out = KILN_SCENE_WRAP_CLAMP; return KILN_OK;
     case 33648: *out = KILN_SCENE_WRAP_MIRROR; return KILN_OK;
-    default:
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+    default: {
+        char mp[80];
+        snprintf(mp, sizeof mp, "%s/%s", ptr, key);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"%s\" %llu is not 10497 (REPEAT), 33071 (CLAMP_TO_EDGE) or 33648 "
                          "(MIRRORED_REPEAT)", key, (unsigned long long)v);
+    }
     }
 }
 
@@ -184,11 +187,13 @@ static kiln_result read_sampler(gltf_ctx *c, const json_t *sj, const char *ptr,
         (r = read_wrap(c, sj, "wrapS", ptr, &s->wrap_s)) ||
         (r = read_wrap(c, sj, "wrapT", ptr, &s->wrap_t)))
         return r;
+    char mp[80]; /* the pointer of the member at fault */
+    snprintf(mp, sizeof mp, "%s/magFilter", ptr);
     if (mag == 0) s->mag_filter = KILN_SCENE_FILTER_DEFAULT;
     else if (mag == 9728) s->mag_filter = KILN_SCENE_FILTER_NEAREST;
     else if (mag == 9729) s->mag_filter = KILN_SCENE_FILTER_LINEAR;
     else
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"magFilter\" %llu is not 9728 (NEAREST) or 9729 (LINEAR)",
                          (unsigned long long)mag);
     /* 9728 NEAREST, 9729 LINEAR, 9984..9987 {NEAREST,LINEAR}_MIPMAP_{NEAREST,LINEAR}. */
@@ -202,7 +207,8 @@ static kiln_result read_sampler(gltf_ctx *c, const json_t *sj, const char *ptr,
         s->mip_filter = min >= 9986 ? KILN_SCENE_FILTER_LINEAR : KILN_SCENE_FILTER_NEAREST;
         break;
     default:
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+        snprintf(mp, sizeof mp, "%s/minFilter", ptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"minFilter\" %llu is not 9728, 9729 or 9984..9987",
                          (unsigned long long)min);
     }
@@ -338,9 +344,12 @@ static kiln_result read_material(gltf_ctx *c, const json_t *mj, const char *ptr,
     if (!alpha || strcmp(alpha, "OPAQUE") == 0) m->alpha_mode = KILN_SCENE_ALPHA_OPAQUE;
     else if (strcmp(alpha, "MASK") == 0) m->alpha_mode = KILN_SCENE_ALPHA_MASK;
     else if (strcmp(alpha, "BLEND") == 0) m->alpha_mode = KILN_SCENE_ALPHA_BLEND;
-    else
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+    else {
+        char mp[80];
+        snprintf(mp, sizeof mp, "%s/alphaMode", ptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"alphaMode\" \"%.32s\" is not OPAQUE, MASK or BLEND", alpha);
+    }
     if (m->alpha_cutoff < 0.0f)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"alphaCutoff\" must not be negative");
     /* Factors outside [0, 1] are clamped, as renderers would. */
