@@ -188,10 +188,22 @@ static kiln_result decode_meshopt(gltf_ctx *c, size_t index, const json_t *ext, 
                          (unsigned long long)offset, (unsigned long long)(offset + length),
                          buffer, b->size);
     size_t total = (size_t)(count * stride);
-    if (total > out->size)
+    if (total != out->size)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
-                         "count * byteStride (%zu) is larger than the view's byteLength (%zu)",
+                         "count * byteStride (%zu) differs from the view's byteLength (%zu)",
                          total, out->size);
+    if (out->stride && out->stride != stride)
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                         "byteStride %llu differs from the view's byteStride %zu",
+                         (unsigned long long)stride, out->stride);
+    /* Bitstream version 0 (all meshoptimizer 0.18 decodes) stores at most 64 bytes per
+     * compressed byte: attributes spend 2 header bits per 16 bytes of a byte column, indices
+     * at least a byte per triangle or index. A view its data could never fill is refused
+     * before it is allocated, so a tiny file cannot claim gigabytes. */
+    if (total / 64 > length)
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                         "%llu compressed bytes cannot hold %zu bytes", (unsigned long long)length,
+                         total);
     uint8_t *dst = kiln_arena_alloc(&c->scratch, out->size, 16);
     if (!dst) return gltf_nomem(c, "a meshopt buffer view");
     const unsigned char *src = b->data + offset;
