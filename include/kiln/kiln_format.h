@@ -391,6 +391,206 @@ KILN_API uint32_t kiln_lod_select(const float *errors, uint32_t level_count, uin
                                   float distance, float screen_height, float fov_y,
                                   float threshold, float hysteresis);
 
+/* ---- cooked materials (container kind "MATL") ---------------------------------------------- */
+
+/* A glTF metallic-roughness material: factors, alpha, flags and five texture slots, each naming
+ * the image artifact it samples by asset id, with its sampler, UV set and texture transform.
+ * docs/formats.md ("Materials") gives the bytes. */
+#define KILN_MATERIAL_KIND KILN_FOURCC('M', 'A', 'T', 'L')
+#define KILN_MATERIAL_KIND_VERSION 1
+#define KILN_MATERIAL_MAX_UV_SETS 4      /* a slot's texcoord is below this */
+
+typedef enum kiln_material_slot {        /* the values of kiln_scene_slot */
+    KILN_MATERIAL_SLOT_BASE_COLOR = 0,   /* sRGB colour, alpha */
+    KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS = 1,  /* linear; B = metallic, G = roughness */
+    KILN_MATERIAL_SLOT_NORMAL = 2,       /* linear tangent-space normal */
+    KILN_MATERIAL_SLOT_OCCLUSION = 3,    /* linear; R */
+    KILN_MATERIAL_SLOT_EMISSIVE = 4,     /* sRGB colour */
+    KILN_MATERIAL_SLOT_COUNT = 5,
+} kiln_material_slot;
+
+typedef enum kiln_material_alpha {
+    KILN_MATERIAL_ALPHA_OPAQUE = 0,
+    KILN_MATERIAL_ALPHA_MASK = 1,        /* alpha < alpha_cutoff is discarded */
+    KILN_MATERIAL_ALPHA_BLEND = 2,
+} kiln_material_alpha;
+
+typedef enum kiln_material_filter {
+    KILN_MATERIAL_FILTER_DEFAULT = 0,    /* the file says nothing: the renderer chooses */
+    KILN_MATERIAL_FILTER_NEAREST = 1,
+    KILN_MATERIAL_FILTER_LINEAR = 2,
+} kiln_material_filter;
+
+typedef enum kiln_material_wrap {
+    KILN_MATERIAL_WRAP_REPEAT = 0,
+    KILN_MATERIAL_WRAP_CLAMP = 1,        /* clamp to edge */
+    KILN_MATERIAL_WRAP_MIRROR = 2,       /* mirrored repeat */
+} kiln_material_wrap;
+
+/* One texture slot. An empty slot has image 0 and every other member zero. */
+typedef struct kiln_material_texture {
+    uint64_t image;                      /* asset id of the image artifact; 0 = empty slot */
+    uint32_t texcoord;                   /* UV set, < KILN_MATERIAL_MAX_UV_SETS */
+    uint8_t mag_filter, min_filter;      /* kiln_material_filter */
+    uint8_t mip_filter;                  /* between levels; DEFAULT when mipmaps is false */
+    bool mipmaps;                        /* the sampler wants mip levels */
+    uint8_t wrap_s, wrap_t;              /* kiln_material_wrap */
+    bool has_transform;                  /* the source had KHR_texture_transform */
+    /* The transform as the source gave it (offset 0, rotation 0, scale 1 without one) ... */
+    float offset[2];
+    float rotation;                      /* radians, counter-clockwise in UV space */
+    float scale[2];
+    /* ... and as a 3x2 column-major matrix: u' = m[0] u + m[2] v + m[4],
+     * v' = m[1] u + m[3] v + m[5], i.e. translate(offset) * rotate(rotation) * scale(scale)
+     * with rotate = [cos sin; -sin cos] (rows), as three.js, Cesium and the Khronos sample
+     * viewer apply KHR_texture_transform. */
+    float matrix[6];
+} kiln_material_texture;
+
+/* A material as the cook builds it and as kiln_material_read gives it back. */
+typedef struct kiln_material {
+    const char *name;                    /* name_size bytes then a NUL; "" when unnamed */
+    size_t name_size;
+    float base_color[4];                 /* linear RGBA factor, each in [0, 1] */
+    float metallic, roughness;           /* [0, 1] */
+    float emissive[3];                   /* linear RGB factor, [0, 1] */
+    float emissive_strength;             /* >= 0; emitted = emissive * strength * texture */
+    float normal_scale;                  /* normalTexture.scale */
+    float occlusion_strength;            /* occlusionTexture.strength */
+    float alpha_cutoff;                  /* >= 0; used with KILN_MATERIAL_ALPHA_MASK */
+    uint32_t alpha_mode;                 /* kiln_material_alpha */
+    bool double_sided;
+    bool unlit;                          /* KHR_materials_unlit */
+    kiln_material_texture textures[KILN_MATERIAL_SLOT_COUNT];
+} kiln_material;
+
+/* A validated cooked material. name points into the caller's bytes: valid while they are. */
+typedef struct kiln_material_view {
+    kiln_container container;
+    kiln_material material;
+} kiln_material_view;
+
+/* Parses and validates a cooked material: the container (checksum unless
+ * KILN_CONTAINER_SKIP_CHECKSUM is in flags), the kind and its version (another version is
+ * KILN_E_FORMAT_VERSION: re-cook), exactly the three sections of docs/formats.md with their
+ * element sizes and counts, every enum, flag and reserved byte, every float finite and in its
+ * range, empty slots all zero, the name NUL-terminated without an inner NUL. Does not allocate.
+ * Errors: KILN_E_FORMAT_INVALID (err->offset says where when known), KILN_E_FORMAT_VERSION,
+ * KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_material_read(const void *data, size_t size, uint32_t flags,
+                                        kiln_material_view *out, kiln_error *err);
+
+/* ---- cooked scenes (container kind "SCEN") -------------------------------------------------- */
+
+/* The node tree of a model, flattened in depth-first pre-order (parents before children, so a
+ * node's subtree is the index range [i, subtree_end)), with one root: node 0. Nodes refer to
+ * mesh primitives and skeletons by asset id; cameras and lights are stored in the scene. The
+ * names here are kiln_cooked_*, not kiln_scene_* (that is the importer's scene, kiln_scene.h).
+ * docs/formats.md ("Scenes") gives the bytes. */
+#define KILN_COOKED_SCENE_KIND KILN_FOURCC('S', 'C', 'E', 'N')
+#define KILN_COOKED_SCENE_KIND_VERSION 1
+#define KILN_COOKED_NONE 0xFFFFFFFFu     /* no parent, mesh, camera, light, skin, source index */
+
+enum {                                    /* kiln_cooked_scene_view.flags */
+    KILN_COOKED_SCENE_SYNTHETIC_ROOT = 1u << 0,  /* node 0 was added to hold several roots */
+    KILN_COOKED_SCENE_HAS_BOUNDS = 1u << 1,      /* bounds_min/max are set */
+};
+
+enum {                                    /* kiln_cooked_node.flags */
+    KILN_COOKED_NODE_SYNTHETIC = 1u << 0,        /* the synthetic root (not in the source) */
+    KILN_COOKED_NODE_MATRIX = 1u << 1,           /* the source gave a matrix (TRS decomposed) */
+    KILN_COOKED_NODE_INSTANCE_WEIGHTS = 1u << 2, /* weights are the node's, not the mesh's */
+};
+
+typedef enum kiln_cooked_camera_type {
+    KILN_COOKED_CAMERA_PERSPECTIVE = 0,
+    KILN_COOKED_CAMERA_ORTHOGRAPHIC = 1,
+} kiln_cooked_camera_type;
+
+typedef enum kiln_cooked_light_type {
+    KILN_COOKED_LIGHT_DIRECTIONAL = 0,   /* shines along the node's -Z */
+    KILN_COOKED_LIGHT_POINT = 1,
+    KILN_COOKED_LIGHT_SPOT = 2,
+} kiln_cooked_light_type;
+
+typedef struct kiln_cooked_node {
+    const char *name;                    /* name_size bytes then a NUL */
+    size_t name_size;
+    uint32_t parent;                     /* < this node's index; KILN_COOKED_NONE for node 0 */
+    uint32_t subtree_end;                /* one past the last node of this node's subtree */
+    uint32_t flags;                      /* KILN_COOKED_NODE_* */
+    uint32_t source_node;                /* the source's node index; NONE for the synthetic root */
+    float translation[3];                /* local transform, glTF conventions */
+    float rotation[4];                   /* unit quaternion x, y, z, w */
+    float scale[3];
+    float matrix[16];                    /* local, column-major: the source's, or T * R * S */
+    uint32_t mesh;                       /* the source mesh i (artifacts mesh<i>/prim<p>) or NONE */
+    uint32_t first_primitive, primitive_count;  /* range of the scene's primitive ids */
+    uint32_t camera, light;              /* index into the scene's cameras / lights, or NONE */
+    uint32_t first_weight, weight_count; /* range of the scene's morph weights */
+    uint32_t skin;                       /* the source skin (artifact skeleton<i>) or NONE */
+    uint64_t skeleton;                   /* asset id of that skeleton; 0 when skin is NONE */
+} kiln_cooked_node;
+
+typedef struct kiln_cooked_camera {
+    const char *name;
+    size_t name_size;
+    uint32_t type;                       /* kiln_cooked_camera_type */
+    uint32_t source_camera;              /* the source's camera index */
+    float yfov;                          /* perspective: radians */
+    float aspect;                        /* perspective: 0 = the viewport's */
+    float xmag, ymag;                    /* orthographic half extents */
+    float znear, zfar;                   /* zfar 0 = infinite (perspective) */
+} kiln_cooked_camera;
+
+typedef struct kiln_cooked_light {
+    const char *name;
+    size_t name_size;
+    uint32_t type;                       /* kiln_cooked_light_type */
+    uint32_t source_light;               /* the source's KHR_lights_punctual index */
+    float color[3];                      /* linear RGB */
+    float intensity;                     /* candela (point, spot) or lux (directional) */
+    float range;                         /* 0 = infinite */
+    float inner_cone, outer_cone;        /* spot: radians */
+} kiln_cooked_light;
+
+/* A validated cooked scene: views into the caller's bytes, valid while they are. Records are
+ * little-endian as docs/formats.md lays them out; read them with the accessors below. */
+typedef struct kiln_cooked_scene_view {
+    kiln_container container;
+    const char *name;                    /* the scene's name; "scene" when the source has none */
+    size_t name_size;
+    uint32_t flags;                      /* KILN_COOKED_SCENE_* */
+    uint32_t source_scene;               /* the source's default scene index, or NONE */
+    float bounds_min[3], bounds_max[3];  /* world box over mesh instances (HAS_BOUNDS) */
+    uint32_t node_count;                 /* 0 only for a scene without nodes */
+    uint32_t primitive_count, weight_count, camera_count, light_count, clip_count;
+    const uint8_t *nodes, *primitives, *weights, *cameras, *lights, *clips;
+    const char *strings;                 /* every name, each followed by a NUL */
+    size_t strings_size;
+} kiln_cooked_scene_view;
+
+/* Parses and validates a cooked scene: the container (checksum unless
+ * KILN_CONTAINER_SKIP_CHECKSUM is in flags), kind and version (another version is
+ * KILN_E_FORMAT_VERSION: re-cook), exactly the eight sections of docs/formats.md, every name
+ * (inside the strings, NUL-terminated, no inner NUL), every node's parent (earlier; only node 0
+ * has none), subtree_end (the subtrees nest exactly as a depth-first pre-order), primitive and
+ * weight ranges, camera and light indices, every id non-zero where one is required, every
+ * enum, flag and reserved field, every float finite. Does not allocate. Errors:
+ * KILN_E_FORMAT_INVALID (err->offset says where when known), KILN_E_FORMAT_VERSION,
+ * KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_cooked_scene_read(const void *data, size_t size, uint32_t flags,
+                                            kiln_cooked_scene_view *out, kiln_error *err);
+
+/* Record i of a validated scene (i below the view's counts; out of range gives a zeroed record
+ * or 0). Names point into the view's bytes. */
+KILN_API kiln_cooked_node kiln_cooked_scene_node(const kiln_cooked_scene_view *v, uint32_t i);
+KILN_API kiln_cooked_camera kiln_cooked_scene_camera(const kiln_cooked_scene_view *v, uint32_t i);
+KILN_API kiln_cooked_light kiln_cooked_scene_light(const kiln_cooked_scene_view *v, uint32_t i);
+KILN_API uint64_t kiln_cooked_scene_primitive(const kiln_cooked_scene_view *v, uint32_t i);
+KILN_API float kiln_cooked_scene_weight(const kiln_cooked_scene_view *v, uint32_t i);
+KILN_API uint64_t kiln_cooked_scene_clip(const kiln_cooked_scene_view *v, uint32_t i);
+
 #ifdef __cplusplus
 }
 #endif

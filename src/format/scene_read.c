@@ -1,0 +1,344 @@
+/* scene_read.c — kiln_cooked_scene_read and its record accessors: validating a cooked scene
+ * (kiln_format.h; the bytes are in docs/formats.md, "Scenes"). Shared with the runtime: libc
+ * only. Every check runs once here, in time linear in the file, without allocating; the
+ * accessors then decode records without checking again. */
+#include <math.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "kiln/kiln_format.h"
+
+#define NONE KILN_COOKED_NONE
+#define HEADER_ID KILN_FOURCC('S', 'C', 'N', 'H')
+#define NODES_ID KILN_FOURCC('N', 'O', 'D', 'E')
+#define PRIMS_ID KILN_FOURCC('P', 'R', 'I', 'M')
+#define WEIGHTS_ID KILN_FOURCC('W', 'G', 'H', 'T')
+#define CAMERAS_ID KILN_FOURCC('C', 'A', 'M', 'R')
+#define LIGHTS_ID KILN_FOURCC('L', 'G', 'H', 'T')
+#define CLIPS_ID KILN_FOURCC('C', 'L', 'I', 'P')
+#define STRINGS_ID KILN_FOURCC('S', 'T', 'R', 'S')
+#define HEADER_SIZE 40
+#define NODE_SIZE 168
+#define CAMERA_SIZE 40
+#define LIGHT_SIZE 48
+#define SCENE_FLAGS (KILN_COOKED_SCENE_SYNTHETIC_ROOT | KILN_COOKED_SCENE_HAS_BOUNDS)
+#define NODE_FLAGS \
+    (KILN_COOKED_NODE_SYNTHETIC | KILN_COOKED_NODE_MATRIX | KILN_COOKED_NODE_INSTANCE_WEIGHTS)
+
+static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
+{
+    kiln_error_set(err, KILN_E_FORMAT_INVALID, "cooked scene: %s", what);
+    kiln_error_at_offset(err, offset);
+    return KILN_E_FORMAT_INVALID;
+}
+
+static kiln_result bad_at(kiln_error *err, uint64_t offset, const char *record, uint32_t i,
+                          const char *what)
+{
+    kiln_error_set(err, KILN_E_FORMAT_INVALID, "cooked scene: %s %u: %s", record, i, what);
+    kiln_error_at_offset(err, offset);
+    return KILN_E_FORMAT_INVALID;
+}
+
+static uint32_t u32_at(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t u64_at(const uint8_t *p) { return u32_at(p) | (uint64_t)u32_at(p + 4) << 32; }
+
+static float f32_at(const uint8_t *p)
+{
+    uint32_t u = u32_at(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void f32s_at(const uint8_t *p, float *out, int n)
+{
+    for (int i = 0; i < n; i++) out[i] = f32_at(p + 4 * i);
+}
+
+/* Offset of the first non-finite float among n at p, or -1. */
+static int non_finite(const uint8_t *p, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(f32_at(p + 4 * i))) return 4 * i;
+    return -1;
+}
+
+/* A name reference (u32 offset, u32 size) at ref: inside the strings, followed by a NUL, with
+ * no NUL inside. */
+static bool name_ok(const kiln_cooked_scene_view *v, const uint8_t *ref)
+{
+    uint32_t off = u32_at(ref), size = u32_at(ref + 4);
+    if (off > v->strings_size || size >= v->strings_size - off) return false;
+    return v->strings[off + size] == 0 && memchr(v->strings + off, 0, size) == NULL;
+}
+
+static const char *name_at(const kiln_cooked_scene_view *v, const uint8_t *ref, size_t *size)
+{
+    *size = u32_at(ref + 4);
+    return v->strings + u32_at(ref);
+}
+
+/* A range [first, first + count) inside total; an empty range starts at 0. */
+static bool range_ok(uint32_t first, uint32_t count, uint32_t total)
+{
+    if (count == 0) return first == 0;
+    return first <= total && count <= total - first;
+}
+
+static kiln_result check_nodes(const kiln_cooked_scene_view *v, uint64_t base, kiln_error *err)
+{
+    uint32_t n = v->node_count;
+    bool synthetic_scene = (v->flags & KILN_COOKED_SCENE_SYNTHETIC_ROOT) != 0;
+    if (n == 0) return synthetic_scene ? bad(err, base, "a synthetic root without nodes") : KILN_OK;
+    const uint8_t *nodes = v->nodes;
+#define NODE(i) (nodes + (size_t)(i) * NODE_SIZE)
+#define PARENT(i) u32_at(NODE(i))
+#define END(i) u32_at(NODE(i) + 4)
+    if (PARENT(0) != NONE) return bad_at(err, base, "node", 0, "the root has a parent");
+    if (END(0) != n) return bad_at(err, base + 4, "node", 0, "the root's subtree is not every node");
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *p = NODE(i);
+        uint64_t at = base + (uint64_t)i * NODE_SIZE;
+        if (i > 0) {
+            uint32_t parent = PARENT(i), end = END(i);
+            if (parent >= i) return bad_at(err, at, "node", i, "its parent does not come before it");
+            /* Pre-order: the parent is the nearest ancestor of node i - 1 whose subtree still
+             * holds i. Walking up closes finished subtrees; a closed node is never walked again,
+             * so the whole check is linear. */
+            uint32_t x = i - 1;
+            while (END(x) <= i) x = PARENT(x); /* ends at node 0 at the latest: END(0) = n > i */
+            if (x != parent) return bad_at(err, at, "node", i, "subtrees do not nest in pre-order");
+            if (end <= i || end > END(parent))
+                return bad_at(err, at + 4, "node", i, "its subtree end is outside its parent's");
+        }
+        if (!name_ok(v, p + 8)) return bad_at(err, at + 8, "node", i, "bad name");
+        uint32_t flags = u32_at(p + 16), source = u32_at(p + 20);
+        if (flags & ~(uint32_t)NODE_FLAGS) return bad_at(err, at + 16, "node", i, "unknown flags");
+        bool synthetic = (flags & KILN_COOKED_NODE_SYNTHETIC) != 0;
+        if (synthetic != (i == 0 && synthetic_scene))
+            return bad_at(err, at + 16, "node", i, "only a synthetic scene root is synthetic");
+        if (synthetic ? source != NONE || flags != KILN_COOKED_NODE_SYNTHETIC : source == NONE)
+            return bad_at(err, at + 20, "node", i, "source node does not match the synthetic flag");
+        int f = non_finite(p + 24, 26);
+        if (f >= 0) return bad_at(err, at + 24 + (uint64_t)f, "node", i, "transform not finite");
+        uint32_t mesh = u32_at(p + 128), first = u32_at(p + 132), count = u32_at(p + 136);
+        uint32_t camera = u32_at(p + 140), light = u32_at(p + 144);
+        uint32_t wfirst = u32_at(p + 148), wcount = u32_at(p + 152), skin = u32_at(p + 156);
+        uint64_t skeleton = u64_at(p + 160);
+        if (!range_ok(first, count, v->primitive_count) || (mesh == NONE && count))
+            return bad_at(err, at + 132, "node", i, "primitive range outside the scene's");
+        if (!range_ok(wfirst, wcount, v->weight_count) || (mesh == NONE && wcount))
+            return bad_at(err, at + 148, "node", i, "weight range outside the scene's");
+        if ((flags & KILN_COOKED_NODE_INSTANCE_WEIGHTS) && !wcount)
+            return bad_at(err, at + 16, "node", i, "instance weights flagged but none stored");
+        if (camera != NONE && camera >= v->camera_count)
+            return bad_at(err, at + 140, "node", i, "camera out of range");
+        if (light != NONE && light >= v->light_count)
+            return bad_at(err, at + 144, "node", i, "light out of range");
+        if ((skin == NONE) != (skeleton == 0))
+            return bad_at(err, at + 156, "node", i, "a skin without a skeleton id, or the reverse");
+    }
+#undef NODE
+#undef PARENT
+#undef END
+    return KILN_OK;
+}
+
+static kiln_result check_records(const kiln_cooked_scene_view *v, const kiln_container *c,
+                                 kiln_error *err)
+{
+    uint64_t base = (uint64_t)(v->primitives - c->bytes);
+    for (uint32_t i = 0; i < v->primitive_count; i++)
+        if (!u64_at(v->primitives + 8 * (size_t)i))
+            return bad_at(err, base + 8 * (uint64_t)i, "primitive", i, "id 0");
+    base = (uint64_t)(v->clips - c->bytes);
+    for (uint32_t i = 0; i < v->clip_count; i++)
+        if (!u64_at(v->clips + 8 * (size_t)i))
+            return bad_at(err, base + 8 * (uint64_t)i, "clip", i, "id 0");
+    base = (uint64_t)(v->weights - c->bytes);
+    for (uint32_t i = 0; i < v->weight_count; i++)
+        if (non_finite(v->weights + 4 * (size_t)i, 1) >= 0)
+            return bad_at(err, base + 4 * (uint64_t)i, "weight", i, "not finite");
+    base = (uint64_t)(v->cameras - c->bytes);
+    for (uint32_t i = 0; i < v->camera_count; i++) {
+        const uint8_t *p = v->cameras + (size_t)i * CAMERA_SIZE;
+        uint64_t at = base + (uint64_t)i * CAMERA_SIZE;
+        if (u32_at(p) > KILN_COOKED_CAMERA_ORTHOGRAPHIC) return bad_at(err, at, "camera", i, "unknown type");
+        if (!name_ok(v, p + 8)) return bad_at(err, at + 8, "camera", i, "bad name");
+        int f = non_finite(p + 16, 6);
+        if (f >= 0) return bad_at(err, at + 16 + (uint64_t)f, "camera", i, "not finite");
+    }
+    base = (uint64_t)(v->lights - c->bytes);
+    for (uint32_t i = 0; i < v->light_count; i++) {
+        const uint8_t *p = v->lights + (size_t)i * LIGHT_SIZE;
+        uint64_t at = base + (uint64_t)i * LIGHT_SIZE;
+        if (u32_at(p) > KILN_COOKED_LIGHT_SPOT) return bad_at(err, at, "light", i, "unknown type");
+        if (!name_ok(v, p + 8)) return bad_at(err, at + 8, "light", i, "bad name");
+        int f = non_finite(p + 16, 7);
+        if (f >= 0) return bad_at(err, at + 16 + (uint64_t)f, "light", i, "not finite");
+        if (u32_at(p + 44)) return bad_at(err, at + 44, "light", i, "reserved bytes are not zero");
+    }
+    return KILN_OK;
+}
+
+static kiln_result read_scene(const void *data, size_t size, uint32_t flags,
+                              kiln_cooked_scene_view *v, kiln_error *err)
+{
+    kiln_container c;
+    kiln_result r = kiln_container_read(data, size, flags, &c, err);
+    if (r != KILN_OK) return r;
+    if (c.kind != KILN_COOKED_SCENE_KIND) return bad(err, 8, "the container is not of kind SCEN");
+    if (c.kind_version != KILN_COOKED_SCENE_KIND_VERSION) {
+        kiln_error_set(err, KILN_E_FORMAT_VERSION,
+                       "cooked scene version %u; this kiln reads version %d: cook again",
+                       c.kind_version, KILN_COOKED_SCENE_KIND_VERSION);
+        kiln_error_at_offset(err, 12);
+        return KILN_E_FORMAT_VERSION;
+    }
+    kiln_container_section h, nd, pr, wg, ca, li, cl, st;
+    if (c.section_count != 8 || !kiln_container_find(&c, HEADER_ID, HEADER_SIZE, &h) ||
+        !kiln_container_find(&c, NODES_ID, NODE_SIZE, &nd) ||
+        !kiln_container_find(&c, PRIMS_ID, 8, &pr) || !kiln_container_find(&c, WEIGHTS_ID, 4, &wg) ||
+        !kiln_container_find(&c, CAMERAS_ID, CAMERA_SIZE, &ca) ||
+        !kiln_container_find(&c, LIGHTS_ID, LIGHT_SIZE, &li) ||
+        !kiln_container_find(&c, CLIPS_ID, 8, &cl) || !kiln_container_find(&c, STRINGS_ID, 1, &st))
+        return bad(err, 32, "sections are not SCNH, NODE, PRIM, WGHT, CAMR, LGHT, CLIP and STRS "
+                            "with their record sizes");
+    uint64_t ho = (uint64_t)(h.data - c.bytes);
+    if (h.count != 1) return bad(err, ho, "SCNH does not hold one record");
+    /* NONE (2^32 - 1) must stay free as an index; a record count that large cannot be indexed. */
+    const kiln_container_section *all[] = {&nd, &pr, &wg, &ca, &li, &cl};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i]->count >= NONE) return bad(err, (uint64_t)(all[i]->data - c.bytes), "too many records");
+    if (st.count > UINT32_MAX) return bad(err, (uint64_t)(st.data - c.bytes), "strings over 4 GiB");
+    v->container = c;
+    v->node_count = (uint32_t)nd.count;
+    v->primitive_count = (uint32_t)pr.count;
+    v->weight_count = (uint32_t)wg.count;
+    v->camera_count = (uint32_t)ca.count;
+    v->light_count = (uint32_t)li.count;
+    v->clip_count = (uint32_t)cl.count;
+    v->nodes = nd.data;
+    v->primitives = pr.data;
+    v->weights = wg.data;
+    v->cameras = ca.data;
+    v->lights = li.data;
+    v->clips = cl.data;
+    v->strings = (const char *)st.data;
+    v->strings_size = st.size;
+
+    const uint8_t *p = h.data;
+    if (!name_ok(v, p)) return bad(err, ho, "bad scene name");
+    v->name = name_at(v, p, &v->name_size);
+    v->flags = u32_at(p + 8);
+    v->source_scene = u32_at(p + 12);
+    if (v->flags & ~(uint32_t)SCENE_FLAGS) return bad(err, ho + 8, "unknown scene flags");
+    int f = non_finite(p + 16, 6);
+    if (f >= 0) return bad(err, ho + 16 + (uint64_t)f, "bounds not finite");
+    f32s_at(p + 16, v->bounds_min, 3);
+    f32s_at(p + 28, v->bounds_max, 3);
+    if (v->flags & KILN_COOKED_SCENE_HAS_BOUNDS) {
+        for (int i = 0; i < 3; i++)
+            if (v->bounds_min[i] > v->bounds_max[i]) return bad(err, ho + 16, "bounds min > max");
+    } else {
+        for (int i = 16; i < HEADER_SIZE; i++)
+            if (p[i]) return bad(err, ho + (uint64_t)i, "bounds without HAS_BOUNDS");
+    }
+    if ((r = check_nodes(v, (uint64_t)(nd.data - c.bytes), err))) return r;
+    return check_records(v, &c, err);
+}
+
+KILN_API kiln_result kiln_cooked_scene_read(const void *data, size_t size, uint32_t flags,
+                                            kiln_cooked_scene_view *out, kiln_error *err)
+{
+    if (!out) return kiln_error_set(err, KILN_E_USAGE, "kiln_cooked_scene_read: no output");
+    memset(out, 0, sizeof *out);
+    kiln_result r = read_scene(data, size, flags, out, err);
+    if (r != KILN_OK) memset(out, 0, sizeof *out);
+    return r;
+}
+
+KILN_API kiln_cooked_node kiln_cooked_scene_node(const kiln_cooked_scene_view *v, uint32_t i)
+{
+    kiln_cooked_node n;
+    memset(&n, 0, sizeof n);
+    if (!v || i >= v->node_count) return n;
+    const uint8_t *p = v->nodes + (size_t)i * NODE_SIZE;
+    n.parent = u32_at(p);
+    n.subtree_end = u32_at(p + 4);
+    n.name = name_at(v, p + 8, &n.name_size);
+    n.flags = u32_at(p + 16);
+    n.source_node = u32_at(p + 20);
+    f32s_at(p + 24, n.translation, 3);
+    f32s_at(p + 36, n.rotation, 4);
+    f32s_at(p + 52, n.scale, 3);
+    f32s_at(p + 64, n.matrix, 16);
+    n.mesh = u32_at(p + 128);
+    n.first_primitive = u32_at(p + 132);
+    n.primitive_count = u32_at(p + 136);
+    n.camera = u32_at(p + 140);
+    n.light = u32_at(p + 144);
+    n.first_weight = u32_at(p + 148);
+    n.weight_count = u32_at(p + 152);
+    n.skin = u32_at(p + 156);
+    n.skeleton = u64_at(p + 160);
+    return n;
+}
+
+KILN_API kiln_cooked_camera kiln_cooked_scene_camera(const kiln_cooked_scene_view *v, uint32_t i)
+{
+    kiln_cooked_camera c;
+    memset(&c, 0, sizeof c);
+    if (!v || i >= v->camera_count) return c;
+    const uint8_t *p = v->cameras + (size_t)i * CAMERA_SIZE;
+    c.type = u32_at(p);
+    c.source_camera = u32_at(p + 4);
+    c.name = name_at(v, p + 8, &c.name_size);
+    c.yfov = f32_at(p + 16);
+    c.aspect = f32_at(p + 20);
+    c.xmag = f32_at(p + 24);
+    c.ymag = f32_at(p + 28);
+    c.znear = f32_at(p + 32);
+    c.zfar = f32_at(p + 36);
+    return c;
+}
+
+KILN_API kiln_cooked_light kiln_cooked_scene_light(const kiln_cooked_scene_view *v, uint32_t i)
+{
+    kiln_cooked_light l;
+    memset(&l, 0, sizeof l);
+    if (!v || i >= v->light_count) return l;
+    const uint8_t *p = v->lights + (size_t)i * LIGHT_SIZE;
+    l.type = u32_at(p);
+    l.source_light = u32_at(p + 4);
+    l.name = name_at(v, p + 8, &l.name_size);
+    f32s_at(p + 16, l.color, 3);
+    l.intensity = f32_at(p + 28);
+    l.range = f32_at(p + 32);
+    l.inner_cone = f32_at(p + 36);
+    l.outer_cone = f32_at(p + 40);
+    return l;
+}
+
+KILN_API uint64_t kiln_cooked_scene_primitive(const kiln_cooked_scene_view *v, uint32_t i)
+{
+    if (!v || i >= v->primitive_count) return 0;
+    return u64_at(v->primitives + 8 * (size_t)i);
+}
+
+KILN_API float kiln_cooked_scene_weight(const kiln_cooked_scene_view *v, uint32_t i)
+{
+    if (!v || i >= v->weight_count) return 0.0f;
+    return f32_at(v->weights + 4 * (size_t)i);
+}
+
+KILN_API uint64_t kiln_cooked_scene_clip(const kiln_cooked_scene_view *v, uint32_t i)
+{
+    if (!v || i >= v->clip_count) return 0;
+    return u64_at(v->clips + 8 * (size_t)i);
+}
