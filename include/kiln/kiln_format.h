@@ -591,6 +591,163 @@ KILN_API uint64_t kiln_cooked_scene_primitive(const kiln_cooked_scene_view *v, u
 KILN_API float kiln_cooked_scene_weight(const kiln_cooked_scene_view *v, uint32_t i);
 KILN_API uint64_t kiln_cooked_scene_clip(const kiln_cooked_scene_view *v, uint32_t i);
 
+/* ---- cooked skeletons (container kind "SKEL") ----------------------------------------------- */
+
+/* One skin of a model: its joints in parent-before-child order with parent indices, the bind
+ * pose (each joint's local TRS), inverse bind matrices, the static transforms of non-joint nodes
+ * above and between joints, names, and a hashed name table for O(1) lookups by name.
+ * docs/formats.md ("Skeletons") gives the bytes, docs/animation.md the rules. */
+#define KILN_SKELETON_KIND KILN_FOURCC('S', 'K', 'E', 'L')
+#define KILN_SKELETON_KIND_VERSION 1
+#define KILN_SKELETON_MAX_JOINT_COUNT 65536u
+#define KILN_SKELETON_NO_PRE_TRANSFORM 0xFFFFFFFFu
+
+/* One joint, decoded. world(j) = world(parent) * pre * local(translation, rotation, scale), with
+ * world(-1) = identity and pre = identity when has_pre is false; the skinning matrix of joint j
+ * is world(j) * inverse_bind. */
+typedef struct kiln_skeleton_joint {
+    const char *name;                    /* name_size bytes then a NUL; "" when unnamed */
+    size_t name_size;
+    int32_t parent;                      /* < this joint's index, or -1 for a root */
+    uint32_t node;                       /* the source's node index (clips with node targets) */
+    uint32_t skin_joint;                 /* this joint's index in the source skin's list */
+    float translation[3];                /* bind pose, local to the parent joint (after pre) */
+    float rotation[4];                   /* unit quaternion x, y, z, w */
+    float scale[3];
+    float inverse_bind[16];              /* column-major */
+    bool has_pre;
+    float pre[16];                       /* column-major; identity when has_pre is false */
+} kiln_skeleton_joint;
+
+/* A validated cooked skeleton: views into the caller's bytes, valid while they are. */
+typedef struct kiln_skeleton_view {
+    kiln_container container;
+    const char *name;                    /* the skin's name, NUL-terminated; "" when unnamed */
+    size_t name_size;
+    uint32_t skin;                       /* the source's skin index (artifact skeleton<i>) */
+    uint32_t joint_count;                /* 1 .. KILN_SKELETON_MAX_JOINT_COUNT */
+    uint32_t root_count;                 /* joints whose parent is -1 */
+    uint32_t pre_count;                  /* distinct pre-transforms */
+    uint32_t slot_count;                 /* name table slots: a power of two */
+    uint32_t hash_seed, max_probe;       /* name table parameters */
+    const uint8_t *joints;               /* joint_count records of 64 bytes */
+    const uint8_t *inverse_binds;        /* joint_count × 16 f32 */
+    const uint8_t *pre_transforms;       /* pre_count × 16 f32 */
+    const uint8_t *slots;                /* slot_count × (u32 joint, u32 hash bits) */
+    const char *names;
+    size_t names_size;
+} kiln_skeleton_view;
+
+/* Parses and validates a cooked skeleton: the container (checksum unless
+ * KILN_CONTAINER_SKIP_CHECKSUM is in flags), kind and version (another version is
+ * KILN_E_FORMAT_VERSION: re-cook), exactly the six sections of docs/formats.md with their
+ * element sizes and counts, every parent (-1 or below the joint's own index), root count,
+ * pre-transform index, every name (inside the names, NUL-terminated, no inner NUL), skin_joint
+ * (a permutation of 0..joint_count-1), every float finite, reserved fields zero, and the name
+ * table: every slot's joint, hash bits and probe distance, every named joint found by its name.
+ * Does not allocate (an 8 KiB bitmap on the stack). Errors: KILN_E_FORMAT_INVALID (err->offset
+ * says where when known), KILN_E_FORMAT_VERSION, KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_skeleton_read(const void *data, size_t size, uint32_t flags,
+                                        kiln_skeleton_view *out, kiln_error *err);
+
+/* Joint i of a validated skeleton (a zeroed record with parent -1 when i is out of range). */
+KILN_API kiln_skeleton_joint kiln_skeleton_joint_at(const kiln_skeleton_view *v, uint32_t i);
+
+/* The index of the joint with this name through the stored hash table (O(1)), or -1 when no
+ * joint has it. Several joints of one name: the lowest index. "" is never found. The _n form
+ * takes a length instead of a NUL-terminated string. */
+KILN_API int32_t kiln_skeleton_find_joint(const kiln_skeleton_view *v, const char *name);
+KILN_API int32_t kiln_skeleton_find_joint_n(const kiln_skeleton_view *v, const char *name,
+                                            size_t name_size);
+
+/* ---- cooked clips (container kind "CLIP") --------------------------------------------------- */
+
+/* One animation of a model: every channel as a track of keys (times in seconds, values), with
+ * its target (a joint of the clip's skeleton, or a node of the source) and interpolation as
+ * glTF defines it. docs/formats.md ("Clips") gives the bytes, docs/animation.md the cook and
+ * the sampling rules. */
+#define KILN_CLIP_KIND KILN_FOURCC('C', 'L', 'I', 'P')
+#define KILN_CLIP_KIND_VERSION 1
+#define KILN_CLIP_MAX_COMPONENTS 65536u  /* weights tracks: one per morph target */
+
+typedef enum kiln_clip_path {            /* the values of kiln_scene_path */
+    KILN_CLIP_PATH_TRANSLATION = 0,      /* 3 components */
+    KILN_CLIP_PATH_ROTATION = 1,         /* 4: unit quaternion x, y, z, w */
+    KILN_CLIP_PATH_SCALE = 2,            /* 3 */
+    KILN_CLIP_PATH_WEIGHTS = 3,          /* one per morph target */
+} kiln_clip_path;
+
+typedef enum kiln_clip_interp {          /* the values of kiln_scene_interp */
+    KILN_CLIP_INTERP_LINEAR = 0,         /* rotation: spherical linear, shortest path */
+    KILN_CLIP_INTERP_STEP = 1,
+    KILN_CLIP_INTERP_CUBICSPLINE = 2,    /* 3 values a key: in-tangent, value, out-tangent */
+} kiln_clip_interp;
+
+enum {                                   /* kiln_clip_track.flags */
+    KILN_CLIP_TRACK_NODE = 1u << 0,      /* target is a source node index, not a joint */
+};
+
+enum {                                   /* kiln_clip_view.flags */
+    KILN_CLIP_RESAMPLED = 1u << 0,       /* some track was resampled at resample_fps */
+    KILN_CLIP_REDUCED = 1u << 1,         /* key reduction ran (within the stated bounds) */
+};
+
+typedef struct kiln_clip_track {
+    uint32_t target;                     /* joint index, or node index with KILN_CLIP_TRACK_NODE */
+    uint32_t node;                       /* the source's node index, always */
+    uint32_t flags;                      /* KILN_CLIP_TRACK_* */
+    uint32_t path;                       /* kiln_clip_path */
+    uint32_t interpolation;              /* kiln_clip_interp */
+    uint32_t components;                 /* floats a value: 3, 4, 3 or the morph target count */
+    uint32_t key_count;                  /* >= 1 */
+    uint32_t time_offset;                /* first key time: index into the clip's times */
+    uint32_t value_offset;               /* first value float: index into the clip's values */
+} kiln_clip_track;
+
+/* A validated cooked clip: views into the caller's bytes, valid while they are. */
+typedef struct kiln_clip_view {
+    kiln_container container;
+    const char *name;                    /* NUL-terminated; "" when unnamed */
+    size_t name_size;
+    uint64_t skeleton;                   /* asset id of the skeleton joint targets index; 0 none */
+    uint32_t skin;                       /* the source skin of that skeleton, or 0xFFFFFFFF */
+    uint32_t skeleton_joint_count;       /* every joint target is below it */
+    uint32_t flags;                      /* KILN_CLIP_RESAMPLED, KILN_CLIP_REDUCED */
+    float start, end;                    /* seconds: first and last key over all tracks */
+    float resample_fps;                  /* 0 when not resampled */
+    float max_error[4];                  /* measured, per kiln_clip_path (docs/animation.md) */
+    uint64_t source_key_count;           /* keys over all channels before the cook */
+    uint32_t track_count;
+    const uint8_t *tracks;               /* track_count records of 32 bytes */
+    const uint8_t *times;                /* time_count f32 */
+    const uint8_t *values;               /* value_count f32 */
+    uint64_t time_count, value_count;
+} kiln_clip_view;
+
+/* Parses and validates a cooked clip: the container (checksum unless
+ * KILN_CONTAINER_SKIP_CHECKSUM is in flags), kind and version (another version is
+ * KILN_E_FORMAT_VERSION: re-cook), exactly the five sections of docs/formats.md with their
+ * element sizes and counts, the name, start <= end, every track's path, interpolation, flags,
+ * component count, target (joint targets below skeleton_joint_count), time and value ranges,
+ * key times finite, non-decreasing and within [start, end], every value finite, reserved fields
+ * zero. Does not allocate. Errors: KILN_E_FORMAT_INVALID (err->offset says where when known),
+ * KILN_E_FORMAT_VERSION, KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_clip_read(const void *data, size_t size, uint32_t flags,
+                                    kiln_clip_view *out, kiln_error *err);
+
+/* Track i of a validated clip (zeroed when i is out of range). */
+KILN_API kiln_clip_track kiln_clip_track_at(const kiln_clip_view *v, uint32_t i);
+
+/* The value of a track at `time` (seconds) as glTF defines it, into out[0 .. components):
+ * before the first key the first value, after the last the last; STEP holds a key's value until
+ * the next key's time; LINEAR interpolates (rotations by spherical linear interpolation along
+ * the shorter arc); CUBICSPLINE evaluates the Hermite spline of glTF's appendix with tangents
+ * scaled by the key interval. Rotations come out normalized. At a time shared by several keys
+ * the last of them wins. A NaN time samples the first key. Returns the components written, 0
+ * when track is out of range. Thread-safe; O(log keys). */
+KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, float time,
+                                   float *out);
+
 #ifdef __cplusplus
 }
 #endif
