@@ -192,7 +192,7 @@ static sample measure(loader l, const char *path)
     case L_KILN_PIXELS: load_kiln(path, 0, &s); break;
     case L_KILN_PARSE_ONLY:
         load_kiln(path,
-                  KILN_SCENE_LOAD_NO_PIXELS | KILN_SCENE_LOAD_NO_NORMALS |
+                  KILN_SCENE_LOAD_NO_IMAGES | KILN_SCENE_LOAD_NO_NORMALS |
                       KILN_SCENE_LOAD_NO_TANGENTS,
                   &s);
         break;

@@ -305,8 +305,8 @@ typedef struct kiln_scene {
     kiln_scene_stats stats;
     const char *const *extensions_used;      uint32_t extensions_used_count;
     const char *const *extensions_required;  uint32_t extensions_required_count;
-    /* Every file read besides the model itself (buffers, images), absolute, in first-read order:
-     * the dependencies of a cooked result. */
+    /* Every external file the model refers to (buffers read, image files whether read or not,
+     * missing ones too), absolute, in first-use order: the dependencies of a cooked result. */
     const char *const *files;                uint32_t file_count;
     /* Things kiln changed or left out, one sentence each ("mesh 2 primitive 0: POINTS dropped"). */
     const char *const *warnings;             uint32_t warning_count;
@@ -318,6 +318,9 @@ enum {
     KILN_SCENE_LOAD_NO_PIXELS = 1u << 0,     /* keep images encoded; do not decode pixels */
     KILN_SCENE_LOAD_NO_NORMALS = 1u << 1,    /* do not compute missing normals */
     KILN_SCENE_LOAD_NO_TANGENTS = 1u << 2,   /* do not generate tangents for normal maps */
+    /* Do not read images at all (implies NO_PIXELS): they keep name, URI, source and resolved
+     * path, but no bytes. For tools that only describe a model (kiln inspect). */
+    KILN_SCENE_LOAD_NO_IMAGES = 1u << 3,
 };
 
 typedef struct kiln_scene_opts {

@@ -40,7 +40,8 @@ static kiln_arena_block *new_block(kiln_arena *a, size_t payload)
     return b;
 }
 
-void *kiln_arena_alloc(kiln_arena *a, size_t size, size_t align)
+/* Bump allocation without clearing: for callers that overwrite every byte (file reads). */
+static void *arena_take(kiln_arena *a, size_t size, size_t align)
 {
     if (size == 0) return NULL;
     if (align == 0) align = 16;
@@ -50,9 +51,7 @@ void *kiln_arena_alloc(kiln_arena *a, size_t size, size_t align)
         size_t pos = (b->pos + align - 1) & ~(align - 1);
         if (pos <= b->size && b->size - pos >= size) {
             b->pos = pos + size;
-            void *p = (uint8_t *)b->data + pos;
-            memset(p, 0, size);
-            return p;
+            return (uint8_t *)b->data + pos;
         }
     }
     if (size > ARENA_BLOCK_SIZE / 4) {
@@ -70,9 +69,7 @@ void *kiln_arena_alloc(kiln_arena *a, size_t size, size_t align)
         }
         big->pos = big->size; /* full: nothing else goes in */
         void *p = big->data;  /* 64-aligned: the header is a multiple of 16 after 64 */
-        p = (void *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
-        memset(p, 0, size);
-        return p;
+        return (void *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
     }
     kiln_arena_block *fresh = new_block(a, ARENA_BLOCK_SIZE);
     if (!fresh) return NULL;
@@ -81,8 +78,13 @@ void *kiln_arena_alloc(kiln_arena *a, size_t size, size_t align)
     size_t pos = (size_t)(((uintptr_t)fresh->data + align - 1) & ~(uintptr_t)(align - 1)) -
                  (size_t)(uintptr_t)fresh->data;
     fresh->pos = pos + size;
-    void *p = (uint8_t *)fresh->data + pos;
-    memset(p, 0, size);
+    return (uint8_t *)fresh->data + pos;
+}
+
+void *kiln_arena_alloc(kiln_arena *a, size_t size, size_t align)
+{
+    void *p = arena_take(a, size, align);
+    if (p) memset(p, 0, size);
     return p;
 }
 
@@ -125,14 +127,15 @@ void kiln_arena_release(kiln_arena *a)
     a->over_limit = false;
 }
 
+/* Allocator hooks promise no zeroing (like malloc), and their users overwrite what they get. */
 static void *hook_alloc(void *user, size_t size, size_t align)
 {
-    return kiln_arena_alloc(user, size, align);
+    return arena_take(user, size, align);
 }
 
 static void *hook_realloc(void *user, void *ptr, size_t old_size, size_t new_size)
 {
-    void *p = kiln_arena_alloc(user, new_size, 16);
+    void *p = arena_take(user, new_size, 16);
     if (p && ptr) memcpy(p, ptr, old_size < new_size ? old_size : new_size);
     return p;
 }

@@ -35,6 +35,7 @@ static kiln_result image_bytes(gltf_ctx *c, const json_t *ij, const char *ptr,
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "\"mimeType\" is required with a bufferView");
         img->source = KILN_SCENE_IMAGE_BUFFER_VIEW;
+        if (c->flags & KILN_SCENE_LOAD_NO_IMAGES) return KILN_OK;
         if (!(img->encoded = kiln_arena_memdup(c->arena, data, size)))
             return gltf_nomem(c, "image bytes");
         img->encoded_size = size;
@@ -46,6 +47,7 @@ static kiln_result image_bytes(gltf_ctx *c, const json_t *ij, const char *ptr,
         size_t size;
         char media[64];
         img->source = KILN_SCENE_IMAGE_DATA_URI;
+        if (c->flags & KILN_SCENE_LOAD_NO_IMAGES) return KILN_OK;
         r = kiln_uri_decode_data(uri, MAX_IMAGE_FILE, &a, &data, &size, media, sizeof media, c->err);
         if (r != KILN_OK) {
             kiln_error_at_pointer(c->err, ptr);
@@ -71,6 +73,10 @@ static kiln_result image_bytes(gltf_ctx *c, const json_t *ij, const char *ptr,
     if (!(img->uri = kiln_arena_strdup(c->arena, decoded)) ||
         !(img->path = kiln_arena_strdup(c->arena, path)))
         return gltf_nomem(c, "an image path");
+    /* A dependency of the model whether it can be read or not (a missing file that appears
+     * later changes what a cook makes). */
+    if (!kiln_scene_add_file(c->scene, path)) return gltf_nomem(c, "the file list");
+    if (c->flags & KILN_SCENE_LOAD_NO_IMAGES) return KILN_OK;
     uint8_t *data;
     size_t size;
     kiln_error ferr;
@@ -84,7 +90,6 @@ static kiln_result image_bytes(gltf_ctx *c, const json_t *ij, const char *ptr,
             return gltf_nomem(c, "a warning");
         return KILN_OK;
     }
-    if (!kiln_scene_add_file(c->scene, path)) return gltf_nomem(c, "the file list");
     img->encoded = data;
     img->encoded_size = size;
     return KILN_OK;

@@ -98,7 +98,7 @@ json_t *kiln_inspect_model(const char *path, bool glb, kiln_result *r, kiln_erro
     o.struct_size = sizeof o;
     /* Inspect counts; it needs the buffers (vertex counts, bounds) but no pixels, and nothing the
      * cook would add (normals, tangents). */
-    o.flags = KILN_SCENE_LOAD_NO_PIXELS | KILN_SCENE_LOAD_NO_NORMALS | KILN_SCENE_LOAD_NO_TANGENTS;
+    o.flags = KILN_SCENE_LOAD_NO_IMAGES | KILN_SCENE_LOAD_NO_NORMALS | KILN_SCENE_LOAD_NO_TANGENTS;
     kiln_scene *scene = NULL;
     *r = kiln_scene_load(path, &o, &scene, err);
     if (*r != KILN_OK) return NULL;
