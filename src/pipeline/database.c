@@ -74,13 +74,6 @@ kiln_result kiln_guid_random(char out[33], kiln_error *err)
     return KILN_OK;
 }
 
-uint64_t kiln_asset_id(const char *guid, const char *label)
-{
-    char buf[256];
-    int n = snprintf(buf, sizeof buf, "%s#%s", guid, label);
-    return kiln_xxh3_64(buf, n > 0 && (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
 void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
 {
     char meta[KILN_PATH_MAX];

@@ -55,8 +55,7 @@ void kiln_guid_derive(const char *rel, char out[33]);
 /* A fresh random GUID (getrandom). */
 kiln_result kiln_guid_random(char out[33], kiln_error *err);
 
-/* The 64-bit asset id of an artifact: XXH3 of "<guid>#<label>". */
-uint64_t kiln_asset_id(const char *guid, const char *label);
+/* The 64-bit asset id of an artifact is kiln_asset_id (kiln_format.h). */
 
 /* The canonical settings of the asset's kind, as they enter the key. New reference. */
 json_t *kiln_asset_settings_json(const kiln_asset *a);
