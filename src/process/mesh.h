@@ -98,6 +98,7 @@ typedef struct kiln_cooked_mesh {
     kiln_cooked_stream streams[KILN_MESH_STREAM_COUNT];
     uint32_t *indices;               /* index_count, every level (the INDICES stream widened) */
     float *positions;                /* 3 per vertex, unquantized, in the final vertex order */
+    uint32_t *source_vertices;       /* per vertex: the primitive's vertex it copies (tests, tools) */
     kiln_meshlet *meshlets;          /* meshlet_count */
     kiln_meshlet_bounds *meshlet_bounds;
     uint32_t meshlet_count;

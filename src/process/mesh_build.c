@@ -80,6 +80,10 @@ static kiln_result check_prim(const kiln_scene_primitive *p, kiln_error *err)
 
 void kiln_mesh_work_free(kiln_mesh_work *w)
 {
+    size_t nv = w->prim ? w->prim->vertex_count : 0;
+    for (int id = 0; id < KILN_MESH_INDICES; id++)
+        if (w->encoded[id]) kiln_free(w->alloc, w->encoded[id], nv * w->out->streams[id].stride);
+    kiln_free(w->alloc, w->used, nv);
     kiln_free(w->alloc, w->src, (size_t)w->vertex_count * sizeof *w->src);
     kiln_free(w->alloc, w->positions, (size_t)w->vertex_count * 3 * sizeof(float));
     kiln_free(w->alloc, w->indices, w->index_capacity * sizeof *w->indices);
@@ -120,6 +124,11 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
     out->meshlet_max_triangles = opts->meshlet_max_triangles ? opts->meshlet_max_triangles : 124;
 
     uint64_t t = kiln_mesh_now_ns();
+    w.out = out;
+    rc = kiln_mesh_encode_vertices(&w, err);
+    st->ns_quantize = kiln_mesh_now_ns() - t;
+    if (rc != KILN_OK) goto done;
+    t = kiln_mesh_now_ns();
     rc = kiln_mesh_weld(&w, st, err);
     st->ns_weld = kiln_mesh_now_ns() - t;
     if (rc != KILN_OK) goto done;
@@ -152,12 +161,15 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
     rc = kiln_mesh_write_streams(&w, out, err);
     if (rc == KILN_OK && w.vertex_count) {
         out->positions = kiln_mesh_array(w.alloc, w.vertex_count, 3 * sizeof(float));
-        if (!out->positions)
+        out->source_vertices = kiln_mesh_array(w.alloc, w.vertex_count, sizeof(uint32_t));
+        if (!out->positions || !out->source_vertices) {
             rc = kiln_mesh_nomem(err, "positions");
-        else
+        } else {
             memcpy(out->positions, w.positions, (size_t)w.vertex_count * 3 * sizeof(float));
+            memcpy(out->source_vertices, w.src, (size_t)w.vertex_count * sizeof(uint32_t));
+        }
     }
-    st->ns_quantize = kiln_mesh_now_ns() - t;
+    st->ns_quantize += kiln_mesh_now_ns() - t;
     if (rc != KILN_OK) goto done;
 
     if (opts->compress == KILN_MESH_COMPRESS_MESHOPT) {
@@ -190,6 +202,7 @@ void kiln_cooked_mesh_free(kiln_cooked_mesh *m)
     }
     kiln_free(a, m->indices, (size_t)m->index_count * sizeof *m->indices);
     kiln_free(a, m->positions, (size_t)m->vertex_count * 3 * sizeof(float));
+    kiln_free(a, m->source_vertices, (size_t)m->vertex_count * sizeof(uint32_t));
     kiln_free(a, m->meshlets, (size_t)m->meshlet_count * sizeof *m->meshlets);
     kiln_free(a, m->meshlet_bounds, (size_t)m->meshlet_count * sizeof *m->meshlet_bounds);
     kiln_free(a, m->meshlet_vertices, (size_t)m->meshlet_vertex_count * sizeof *m->meshlet_vertices);

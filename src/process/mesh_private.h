@@ -9,13 +9,18 @@
 #include "core/error.h"
 #include "process/mesh.h"
 
-/* Vertices are identified by the primitive's vertex they copy (src), so no attribute is copied
- * until the streams are written: every reordering pass permutes src and the positions, and
+/* The vertex streams are encoded first, in their stored formats, for every vertex of the
+ * primitive the index list uses (encoded[]); welding compares those bytes, so two vertices that
+ * the stored mesh could not tell apart become one. From then on a vertex is identified by the
+ * primitive's vertex it copies (src): every reordering pass permutes src and the positions, and
  * morph deltas, skin data and UVs follow through src in the same order by construction. */
 typedef struct kiln_mesh_work {
     const kiln_allocator *alloc;
     const kiln_scene_primitive *prim;
     const kiln_mesh_build_opts *opts;
+    kiln_cooked_mesh *out;         /* formats, bounds, ranges and warnings go here */
+    uint8_t *encoded[KILN_MESH_INDICES];   /* per primitive vertex, stride out->streams[].stride */
+    uint8_t *used;                 /* per primitive vertex: referenced by the index list */
     uint32_t vertex_count;
     uint32_t *src;                 /* vertex_count: the primitive's vertex each vertex copies */
     float *positions;              /* 3 * vertex_count, finite */
@@ -29,9 +34,14 @@ typedef struct kiln_mesh_work {
 
 void kiln_mesh_work_free(kiln_mesh_work *w);
 
-/* mesh_weld.c: checks the indices, welds vertices equal in every stream (morph deltas and skin
- * data included), drops degenerate and duplicate triangles, keeps the vertices still used in
- * first-use order. Fills src, positions, indices (level 0) and the weld/clean statistics. */
+/* mesh_quantize.c: checks the indices, marks the used vertices and encodes their vertex
+ * streams (w->encoded) with the quantization box, UV ranges, skin influences and formats
+ * stored in w->out. */
+kiln_result kiln_mesh_encode_vertices(kiln_mesh_work *w, kiln_error *err);
+
+/* mesh_weld.c: welds vertices equal in every encoded stream and every morph delta, drops
+ * degenerate and duplicate triangles, keeps the vertices still used in first-use order. Fills
+ * src, positions, indices (level 0) and the weld/clean statistics. */
 kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln_error *err);
 
 /* mesh_optimize.c: reorders the triangles of one index range for the post-transform cache,
@@ -50,8 +60,8 @@ kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats
 kiln_result kiln_mesh_build_meshlets(const kiln_mesh_work *w, kiln_cooked_mesh *out,
                                      kiln_error *err);
 
-/* mesh_quantize.c: the vertex streams, indices and morph targets of out in their final
- * formats (quantized or float), bounds and UV ranges. */
+/* mesh_quantize.c: the vertex streams of out gathered from w->encoded in the final vertex
+ * order, the indices, and the morph targets. */
 kiln_result kiln_mesh_write_streams(const kiln_mesh_work *w, kiln_cooked_mesh *out,
                                     kiln_error *err);
 

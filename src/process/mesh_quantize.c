@@ -9,27 +9,28 @@
  *   weights   unorm8 x4 summing to exactly 255
  * else 32-bit floats (joints stay integers). Skin data keeps the four strongest influences of
  * all joint sets together (equal joints merged), renormalized. Indices are u16 when every
- * vertex fits (<= 65536 vertices), else u32. Morph deltas stay 32-bit floats. */
+ * vertex fits (<= 65536 vertices), else u32. Morph deltas stay 32-bit floats.
+ *
+ * Every vertex the index list uses is encoded before welding (kiln_mesh_encode_vertices), and
+ * the weld compares the encoded bytes: vertices the stored mesh cannot tell apart (tangents
+ * that differ by float noise, positions within half a step) become one vertex, as gltfpack
+ * does. The quantization box and UV ranges therefore span every used vertex of the input,
+ * including those of triangles dropped later. */
 #include <math.h>
 #include <string.h>
 
 #include "format/mesh_codec.h"
 #include "process/mesh_private.h"
 
-static uint8_t *stream_new(const kiln_mesh_work *w, kiln_cooked_mesh *out, kiln_mesh_stream_id id,
-                           kiln_mesh_format format, uint32_t stride, uint64_t count)
+static kiln_result encoded_new(kiln_mesh_work *w, kiln_mesh_stream_id id, kiln_mesh_format format,
+                               uint32_t stride, kiln_error *err)
 {
-    kiln_cooked_stream *s = &out->streams[id];
-    if (count == 0) {
-        s->format = format, s->stride = stride, s->count = 0;
-        return NULL;
-    }
-    size_t bytes;
-    if (count > SIZE_MAX || !kiln_size_mul((size_t)count, stride, &bytes)) return NULL;
-    s->data = kiln_mesh_array(w->alloc, bytes, 1);
-    if (!s->data) return NULL;
-    s->format = format, s->stride = stride, s->count = count;
-    return s->data;
+    kiln_cooked_stream *s = &w->out->streams[id];
+    s->format = format, s->stride = stride, s->count = 0;
+    size_t nv = w->prim->vertex_count;
+    if (nv == 0) return KILN_OK;
+    w->encoded[id] = kiln_mesh_array(w->alloc, nv, stride);
+    return w->encoded[id] ? KILN_OK : kiln_mesh_nomem(err, "vertex streams");
 }
 
 static float finite_or_zero(float x, uint32_t *warnings)
@@ -49,79 +50,88 @@ static void store_u16(uint8_t *p, uint16_t v)
     p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8);
 }
 
-/* A float attribute of `comps` components through src, as floats (non-finite set to 0). */
-static void copy_floats(const kiln_mesh_work *w, const float *in, uint32_t comps, uint8_t *dst,
-                        uint32_t *warnings)
+/* A float attribute of `comps` components of every used vertex, as floats (non-finite to 0). */
+static void encode_floats(kiln_mesh_work *w, const float *in, uint32_t comps, uint8_t *dst)
 {
-    for (uint32_t v = 0; v < w->vertex_count; v++)
-        for (uint32_t c = 0; c < comps; c++)
-            store_f32(dst + ((size_t)v * comps + c) * 4,
-                      finite_or_zero(in[(size_t)w->src[v] * comps + c], warnings));
+    for (uint32_t v = 0; v < w->prim->vertex_count; v++)
+        if (w->used[v])
+            for (uint32_t c = 0; c < comps; c++)
+                store_f32(dst + ((size_t)v * comps + c) * 4,
+                          finite_or_zero(in[(size_t)v * comps + c], &w->out->warnings));
 }
 
-static kiln_result positions(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, kiln_error *err)
+static kiln_result positions(kiln_mesh_work *w, bool q, kiln_error *err)
 {
-    uint32_t nv = w->vertex_count;
+    kiln_cooked_mesh *out = w->out;
+    const float *in = w->prim->positions;
+    uint32_t nv = w->prim->vertex_count;
+    bool first = true;
     for (int c = 0; c < 3; c++) out->bounds_min[c] = out->bounds_max[c] = 0.0f;
-    for (uint32_t v = 0; v < nv; v++)
+    for (uint32_t v = 0; v < nv; v++) {
+        if (!w->used[v]) continue;
         for (int c = 0; c < 3; c++) {
-            float x = w->positions[(size_t)v * 3 + c];
-            if (v == 0 || x < out->bounds_min[c]) out->bounds_min[c] = x;
-            if (v == 0 || x > out->bounds_max[c]) out->bounds_max[c] = x;
+            float x = finite_or_zero(in[(size_t)v * 3 + c], &out->warnings);
+            if (first || x < out->bounds_min[c]) out->bounds_min[c] = x;
+            if (first || x > out->bounds_max[c]) out->bounds_max[c] = x;
         }
+        first = false;
+    }
     for (int c = 0; c < 3; c++) out->position_scale[c] = out->bounds_max[c] - out->bounds_min[c];
-    out->extent = w->extent;
-    uint8_t *d = stream_new(w, out, KILN_MESH_POSITION,
-                            q ? KILN_MESH_FORMAT_UNORM16X4 : KILN_MESH_FORMAT_F32X3, q ? 8 : 12, nv);
-    if (nv && !d) return kiln_mesh_nomem(err, "positions");
+    kiln_result rc = encoded_new(w, KILN_MESH_POSITION, q ? KILN_MESH_FORMAT_UNORM16X4 : KILN_MESH_FORMAT_F32X3,
+                                 q ? 8 : 12, err);
+    if (rc != KILN_OK || !q) {
+        if (rc == KILN_OK && nv) encode_floats(w, in, 3, w->encoded[KILN_MESH_POSITION]);
+        return rc;
+    }
+    uint8_t *d = w->encoded[KILN_MESH_POSITION];
     for (uint32_t v = 0; v < nv; v++)
-        for (int c = 0; c < 3; c++) {
-            float x = w->positions[(size_t)v * 3 + c];
-            if (q)
+        if (w->used[v])
+            for (int c = 0; c < 3; c++) {
+                float x = in[(size_t)v * 3 + c];
+                if (!isfinite(x)) x = 0.0f;
                 store_u16(d + (size_t)v * 8 + c * 2,
                           kiln_unorm16_encode(x, out->bounds_min[c], out->position_scale[c]));
-            else
-                store_f32(d + (size_t)v * 12 + c * 4, x);
-        }
+            }
     return KILN_OK;
 }
 
-static kiln_result normals(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, kiln_error *err)
+static kiln_result normals(kiln_mesh_work *w, bool q, kiln_error *err)
 {
     const float *in = w->prim->normals;
     if (!in) return KILN_OK;
-    uint32_t nv = w->vertex_count;
-    uint8_t *d = stream_new(w, out, KILN_MESH_NORMAL,
-                            q ? KILN_MESH_FORMAT_SNORM16X2_OCT : KILN_MESH_FORMAT_F32X3, q ? 4 : 12, nv);
-    if (nv && !d) return kiln_mesh_nomem(err, "normals");
+    kiln_result rc = encoded_new(w, KILN_MESH_NORMAL, q ? KILN_MESH_FORMAT_SNORM16X2_OCT : KILN_MESH_FORMAT_F32X3,
+                                 q ? 4 : 12, err);
+    uint8_t *d = w->encoded[KILN_MESH_NORMAL];
+    if (rc != KILN_OK || !d) return rc;
     if (!q) {
-        copy_floats(w, in, 3, d, &out->warnings);
+        encode_floats(w, in, 3, d);
         return KILN_OK;
     }
-    for (uint32_t v = 0; v < nv; v++) {
-        const float *n = in + (size_t)w->src[v] * 3;
+    for (uint32_t v = 0; v < w->prim->vertex_count; v++) {
+        if (!w->used[v]) continue;
         int32_t o[2];
-        kiln_oct_encode(n, 32767, o);
+        kiln_oct_encode(in + (size_t)v * 3, 32767, o);
         store_u16(d + (size_t)v * 4, (uint16_t)(int16_t)o[0]);
         store_u16(d + (size_t)v * 4 + 2, (uint16_t)(int16_t)o[1]);
     }
     return KILN_OK;
 }
 
-static kiln_result tangents(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, kiln_error *err)
+static kiln_result tangents(kiln_mesh_work *w, bool q, kiln_error *err)
 {
     const float *in = w->prim->tangents;
     if (!in) return KILN_OK;
-    uint32_t nv = w->vertex_count;
-    uint8_t *d = stream_new(w, out, KILN_MESH_TANGENT,
-                            q ? KILN_MESH_FORMAT_SNORM8X4_OCT : KILN_MESH_FORMAT_F32X4, q ? 4 : 16, nv);
-    if (nv && !d) return kiln_mesh_nomem(err, "tangents");
+    kiln_result rc = encoded_new(w, KILN_MESH_TANGENT, q ? KILN_MESH_FORMAT_SNORM8X4_OCT : KILN_MESH_FORMAT_F32X4,
+                                 q ? 4 : 16, err);
+    uint8_t *d = w->encoded[KILN_MESH_TANGENT];
+    if (rc != KILN_OK || !d) return rc;
     if (!q) {
-        copy_floats(w, in, 4, d, &out->warnings);
+        encode_floats(w, in, 4, d);
         return KILN_OK;
     }
-    for (uint32_t v = 0; v < nv; v++) {
-        const float *t = in + (size_t)w->src[v] * 4;
+    for (uint32_t v = 0; v < w->prim->vertex_count; v++) {
+        if (!w->used[v]) continue;
+        const float *t = in + (size_t)v * 4;
         int32_t o[2];
         kiln_oct_encode(t, 127, o);
         uint8_t *p = d + (size_t)v * 4;
@@ -133,10 +143,11 @@ static kiln_result tangents(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool
     return KILN_OK;
 }
 
-static kiln_result uvs(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, kiln_error *err)
+static kiln_result uvs(kiln_mesh_work *w, bool q, kiln_error *err)
 {
     const kiln_scene_primitive *p = w->prim;
-    uint32_t nv = w->vertex_count, sets = 0;
+    kiln_cooked_mesh *out = w->out;
+    uint32_t nv = p->vertex_count, sets = 0;
     for (uint32_t s = 0; s < p->texcoord_count && s < KILN_MESH_MAX_UV_SETS && p->texcoords[s]; s++)
         sets = s + 1;
     out->uv_set_count = sets;
@@ -146,60 +157,70 @@ static kiln_result uvs(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, k
     }
     for (uint32_t s = 0; s < sets; s++) {
         const float *in = p->texcoords[s];
-        uint8_t *d = stream_new(w, out, (kiln_mesh_stream_id)(KILN_MESH_UV0 + s),
-                                q ? KILN_MESH_FORMAT_UNORM16X2 : KILN_MESH_FORMAT_F32X2, q ? 4 : 8, nv);
-        if (nv && !d) return kiln_mesh_nomem(err, "UVs");
+        kiln_mesh_stream_id id = (kiln_mesh_stream_id)(KILN_MESH_UV0 + s);
+        kiln_result rc = encoded_new(w, id, q ? KILN_MESH_FORMAT_UNORM16X2 : KILN_MESH_FORMAT_F32X2, q ? 4 : 8, err);
+        uint8_t *d = w->encoded[id];
+        if (rc != KILN_OK || !d) return rc;
         if (!q) {
-            copy_floats(w, in, 2, d, &out->warnings);
+            encode_floats(w, in, 2, d);
             continue;
         }
         float lo[2] = {0, 0}, hi[2] = {0, 0};
-        for (uint32_t v = 0; v < nv; v++)
+        bool first = true;
+        for (uint32_t v = 0; v < nv; v++) {
+            if (!w->used[v]) continue;
             for (int c = 0; c < 2; c++) {
-                float x = finite_or_zero(in[(size_t)w->src[v] * 2 + c], &out->warnings);
-                if (v == 0 || x < lo[c]) lo[c] = x;
-                if (v == 0 || x > hi[c]) hi[c] = x;
+                float x = finite_or_zero(in[(size_t)v * 2 + c], &out->warnings);
+                if (first || x < lo[c]) lo[c] = x;
+                if (first || x > hi[c]) hi[c] = x;
             }
+            first = false;
+        }
         for (int c = 0; c < 2; c++) {
             out->uv_offset[s][c] = lo[c];
             out->uv_scale[s][c] = hi[c] - lo[c];
         }
-        for (uint32_t v = 0; v < nv; v++)
+        for (uint32_t v = 0; v < nv; v++) {
+            if (!w->used[v]) continue;
             for (int c = 0; c < 2; c++) {
-                float x = in[(size_t)w->src[v] * 2 + c];
+                float x = in[(size_t)v * 2 + c];
                 if (!isfinite(x)) x = 0.0f;
-                store_u16(d + (size_t)v * 4 + c * 2,
-                          kiln_unorm16_encode(x, out->uv_offset[s][c], out->uv_scale[s][c]));
+                store_u16(d + (size_t)v * 4 + c * 2, kiln_unorm16_encode(x, lo[c], out->uv_scale[s][c]));
             }
+        }
     }
     return KILN_OK;
 }
 
-static kiln_result colors(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, kiln_error *err)
+static kiln_result colors(kiln_mesh_work *w, bool q, kiln_error *err)
 {
     const kiln_scene_primitive *p = w->prim;
-    uint32_t nv = w->vertex_count, sets = 0;
+    kiln_cooked_mesh *out = w->out;
+    uint32_t sets = 0;
     for (uint32_t s = 0; s < p->color_count && s < KILN_MESH_MAX_COLOR_SETS && p->colors[s]; s++)
         sets = s + 1;
     out->color_set_count = sets;
     for (uint32_t s = 0; s < sets; s++) {
         const float *in = p->colors[s];
-        uint8_t *d = stream_new(w, out, (kiln_mesh_stream_id)(KILN_MESH_COLOR0 + s),
-                                q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4, q ? 4 : 16, nv);
-        if (nv && !d) return kiln_mesh_nomem(err, "colours");
+        kiln_mesh_stream_id id = (kiln_mesh_stream_id)(KILN_MESH_COLOR0 + s);
+        kiln_result rc = encoded_new(w, id, q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4, q ? 4 : 16, err);
+        uint8_t *d = w->encoded[id];
+        if (rc != KILN_OK || !d) return rc;
         if (!q) {
-            copy_floats(w, in, 4, d, &out->warnings);
+            encode_floats(w, in, 4, d);
             continue;
         }
-        for (uint32_t v = 0; v < nv; v++)
+        for (uint32_t v = 0; v < p->vertex_count; v++) {
+            if (!w->used[v]) continue;
             for (int c = 0; c < 4; c++) {
-                float x = finite_or_zero(in[(size_t)w->src[v] * 4 + c], &out->warnings);
+                float x = finite_or_zero(in[(size_t)v * 4 + c], &out->warnings);
                 if (x < 0.0f || x > 1.0f) {
                     out->warnings |= KILN_MESH_WARN_COLOR_CLAMPED;
                     x = x < 0.0f ? 0.0f : 1.0f;
                 }
                 d[(size_t)v * 4 + c] = (uint8_t)floorf(x * 255.0f + 0.5f);
             }
+        }
     }
     return KILN_OK;
 }
@@ -286,22 +307,24 @@ static void weights_to_unorm8(const influence in[4], uint8_t q[4])
     }
 }
 
-static kiln_result skin(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, kiln_error *err)
+static kiln_result skin(kiln_mesh_work *w, bool q, kiln_error *err)
 {
     const kiln_scene_primitive *p = w->prim;
+    kiln_cooked_mesh *out = w->out;
     bool any = false;
     for (uint32_t s = 0; s < p->joint_set_count && s < KILN_SCENE_MAX_JOINT_SETS; s++)
         if (p->joints[s] && p->weights[s]) any = true;
     if (!any) return KILN_OK;
     if (p->joint_set_count > 1) out->warnings |= KILN_MESH_WARN_JOINT_SET_MERGED;
-    uint32_t nv = w->vertex_count;
+    uint32_t nv = p->vertex_count;
     size_t inf_count;
     if (!kiln_size_mul(nv, 4, &inf_count)) return kiln_error_set(err, KILN_E_LIMIT, "mesh: too many vertices");
     influence *inf = kiln_mesh_array(w->alloc, inf_count ? inf_count : 1, sizeof *inf);
     if (!inf) return kiln_mesh_nomem(err, "skin weights");
     uint32_t max_joint = 0;
     for (uint32_t v = 0; v < nv; v++) {
-        strongest(p, w->src[v], inf + (size_t)v * 4, &out->warnings);
+        if (!w->used[v]) continue;
+        strongest(p, v, inf + (size_t)v * 4, &out->warnings);
         for (int k = 0; k < 4; k++)
             if (inf[(size_t)v * 4 + k].joint > max_joint) max_joint = inf[(size_t)v * 4 + k].joint;
     }
@@ -311,15 +334,15 @@ static kiln_result skin(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, 
     if (skin_joints > joint_count) joint_count = skin_joints;
     out->joint_count = joint_count;
     bool wide = joint_count > 256;
-    kiln_result rc = KILN_OK;
-    uint8_t *dj = stream_new(w, out, KILN_MESH_JOINTS, wide ? KILN_MESH_FORMAT_U16X4 : KILN_MESH_FORMAT_U8X4,
-                             wide ? 8 : 4, nv);
-    uint8_t *dw = stream_new(w, out, KILN_MESH_WEIGHTS, q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4,
-                             q ? 4 : 16, nv);
-    if (nv && (!dj || !dw)) {
-        rc = kiln_mesh_nomem(err, "skin streams");
-    } else {
+    kiln_result rc = encoded_new(w, KILN_MESH_JOINTS, wide ? KILN_MESH_FORMAT_U16X4 : KILN_MESH_FORMAT_U8X4,
+                                 wide ? 8 : 4, err);
+    if (rc == KILN_OK)
+        rc = encoded_new(w, KILN_MESH_WEIGHTS, q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4,
+                         q ? 4 : 16, err);
+    uint8_t *dj = w->encoded[KILN_MESH_JOINTS], *dw = w->encoded[KILN_MESH_WEIGHTS];
+    if (rc == KILN_OK && dj && dw) {
         for (uint32_t v = 0; v < nv; v++) {
+            if (!w->used[v]) continue;
             const influence *in = inf + (size_t)v * 4;
             for (int k = 0; k < 4; k++) {
                 if (wide)
@@ -335,26 +358,49 @@ static kiln_result skin(const kiln_mesh_work *w, kiln_cooked_mesh *out, bool q, 
     return rc;
 }
 
+kiln_result kiln_mesh_encode_vertices(kiln_mesh_work *w, kiln_error *err)
+{
+    const kiln_scene_primitive *p = w->prim;
+    uint32_t nv = p->vertex_count;
+    for (size_t i = 0; i < p->index_count; i++)
+        if (p->indices[i] >= nv)
+            return kiln_error_set(err, KILN_E_IMPORT_FAILED, "mesh: index %zu is %u, past the %u vertices", i,
+                                  p->indices[i], nv);
+    if (nv) {
+        w->used = kiln_mesh_array(w->alloc, nv, 1);
+        if (!w->used) return kiln_mesh_nomem(err, "vertex streams");
+        for (size_t i = 0; i < p->index_count; i++) w->used[p->indices[i]] = 1;
+    }
+    bool q = w->opts->quantize;
+    if (q) w->out->flags |= KILN_MESH_QUANTIZED;
+    kiln_result rc;
+    if ((rc = positions(w, q, err)) != KILN_OK) return rc;
+    if ((rc = normals(w, q, err)) != KILN_OK) return rc;
+    if ((rc = tangents(w, q, err)) != KILN_OK) return rc;
+    if ((rc = uvs(w, q, err)) != KILN_OK) return rc;
+    if ((rc = colors(w, q, err)) != KILN_OK) return rc;
+    return skin(w, q, err);
+}
+
 static kiln_result indices(const kiln_mesh_work *w, kiln_cooked_mesh *out, kiln_error *err)
 {
     size_t n = w->index_count;
     bool narrow = w->vertex_count <= 65536;
+    kiln_cooked_stream *s = &out->streams[KILN_MESH_INDICES];
     out->index_count = (uint32_t)n;
-    if (n == 0) {
-        out->streams[KILN_MESH_INDICES].format = narrow ? KILN_MESH_FORMAT_U16 : KILN_MESH_FORMAT_U32;
-        out->streams[KILN_MESH_INDICES].stride = narrow ? 2 : 4;
-        return KILN_OK;
-    }
+    s->format = narrow ? KILN_MESH_FORMAT_U16 : KILN_MESH_FORMAT_U32;
+    s->stride = narrow ? 2 : 4;
+    if (n == 0) return KILN_OK;
     out->indices = kiln_mesh_array(w->alloc, n, sizeof *out->indices);
-    uint8_t *d = stream_new(w, out, KILN_MESH_INDICES, narrow ? KILN_MESH_FORMAT_U16 : KILN_MESH_FORMAT_U32,
-                            narrow ? 2 : 4, n);
-    if (!out->indices || !d) return kiln_mesh_nomem(err, "indices");
+    s->data = kiln_mesh_array(w->alloc, n, s->stride);
+    if (s->data) s->count = n;
+    if (!out->indices || !s->data) return kiln_mesh_nomem(err, "indices");
     memcpy(out->indices, w->indices, n * sizeof *out->indices);
     for (size_t i = 0; i < n; i++) {
         if (narrow)
-            store_u16(d + i * 2, (uint16_t)w->indices[i]);
+            store_u16(s->data + i * 2, (uint16_t)w->indices[i]);
         else
-            memcpy(d + i * 4, &w->indices[i], 4);
+            memcpy(s->data + i * 4, &w->indices[i], 4);
     }
     return KILN_OK;
 }
@@ -382,16 +428,26 @@ static kiln_result targets(const kiln_mesh_work *w, kiln_cooked_mesh *out, kiln_
         out->target_weights[t] = wt;
     }
     for (int k = 0; k < 3; k++) {
-        if (!have[k]) continue;
-        uint8_t *d = stream_new(w, out, (kiln_mesh_stream_id)(KILN_MESH_TARGET_POSITIONS + k),
-                                KILN_MESH_FORMAT_F32X3, 12, (uint64_t)have[k] * nv);
-        if (nv && !d) return kiln_mesh_nomem(err, "morph targets");
+        kiln_cooked_stream *s = &out->streams[KILN_MESH_TARGET_POSITIONS + k];
+        s->format = KILN_MESH_FORMAT_F32X3, s->stride = 12;
+        uint64_t count = (uint64_t)have[k] * nv;
+        size_t bytes;
+        if (count == 0) continue;
+        if (count > SIZE_MAX / 12 || !kiln_size_mul((size_t)count, 12, &bytes))
+            return kiln_error_set(err, KILN_E_LIMIT, "mesh: morph targets too large");
+        s->data = kiln_mesh_array(w->alloc, bytes, 1);
+        if (!s->data) return kiln_mesh_nomem(err, "morph targets");
+        s->count = count;
         size_t slot = 0;
         for (uint32_t t = 0; t < nt; t++) {
             const kiln_scene_morph_target *m = &p->targets[t];
             const float *in = k == 0 ? m->positions : k == 1 ? m->normals : m->tangents;
             if (!in) continue;
-            copy_floats(w, in, 3, d + slot * nv * 12, &out->warnings);
+            uint8_t *d = s->data + slot * nv * 12;
+            for (uint32_t v = 0; v < nv; v++)
+                for (int c = 0; c < 3; c++)
+                    store_f32(d + ((size_t)v * 3 + c) * 4,
+                              finite_or_zero(in[(size_t)w->src[v] * 3 + c], &out->warnings));
             slot++;
         }
     }
@@ -400,16 +456,19 @@ static kiln_result targets(const kiln_mesh_work *w, kiln_cooked_mesh *out, kiln_
 
 kiln_result kiln_mesh_write_streams(const kiln_mesh_work *w, kiln_cooked_mesh *out, kiln_error *err)
 {
-    bool q = w->opts->quantize;
-    if (q) out->flags |= KILN_MESH_QUANTIZED;
-    out->vertex_count = w->vertex_count;
+    uint32_t nv = w->vertex_count;
+    out->vertex_count = nv;
+    out->extent = w->extent;
+    for (int id = 0; id < KILN_MESH_INDICES; id++) {
+        kiln_cooked_stream *s = &out->streams[id];
+        if (!w->encoded[id] || nv == 0) continue;
+        s->data = kiln_mesh_array(w->alloc, nv, s->stride);
+        if (!s->data) return kiln_mesh_nomem(err, "vertex streams");
+        s->count = nv;
+        for (uint32_t v = 0; v < nv; v++)
+            memcpy(s->data + (size_t)v * s->stride, w->encoded[id] + (size_t)w->src[v] * s->stride, s->stride);
+    }
     kiln_result rc;
-    if ((rc = positions(w, out, q, err)) != KILN_OK) return rc;
-    if ((rc = normals(w, out, q, err)) != KILN_OK) return rc;
-    if ((rc = tangents(w, out, q, err)) != KILN_OK) return rc;
-    if ((rc = uvs(w, out, q, err)) != KILN_OK) return rc;
-    if ((rc = colors(w, out, q, err)) != KILN_OK) return rc;
-    if ((rc = skin(w, out, q, err)) != KILN_OK) return rc;
     if ((rc = indices(w, out, err)) != KILN_OK) return rc;
     if ((rc = targets(w, out, err)) != KILN_OK) return rc;
     size_t bytes = 0;

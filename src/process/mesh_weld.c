@@ -1,13 +1,14 @@
 /* mesh_weld.c — the first passes of the mesh cook (docs/meshes.md, "Weld and clean"):
  *
- * 1. weld: vertices whose bytes are equal in every stream (position, normal, tangent, UVs,
- *    colours, joints, weights, and every morph target's deltas) become one vertex. Morph deltas
+ * 1. weld: vertices whose bytes are equal in every stream as stored (position, normal, tangent,
+ *    UVs, colours, joints, weights: quantized when the mesh is, see mesh_quantize.c) and in every
+ *    morph target's deltas become one vertex. Morph deltas
  *    are part of the key, so two vertices that coincide at rest but move apart under a morph
  *    never merge. New ids are given in order of first use by the index list, as
  *    meshopt_generateVertexRemapMulti does; that function is not used because it takes at most
  *    16 streams of at most 256 bytes each, and a mesh with a few morph targets has more.
- * 2. degenerate triangles: two corners that are at the same place in every pose (same position,
- *    same morph position deltas, same joints and weights) make a triangle that never covers a
+ * 2. degenerate triangles: two corners that are at the same place in every pose (same stored
+ *    position, same morph position deltas, same joints and weights) make a triangle that never covers a
  *    pixel. Triangles that are merely collinear are kept: skinning can open them.
  * 3. duplicate triangles: the same three welded vertices in the same cyclic order as an earlier
  *    triangle. The opposite winding is a different (back) face and is kept.
@@ -86,23 +87,16 @@ static uint32_t table_id(weld_table *t, const weld_stream *s, uint32_t ns, uint3
     }
 }
 
-/* Appends the streams that identify a vertex: every stream, or (pose_only) those that decide
- * where it ends up in any pose. Returns the count written to s. */
-static uint32_t key_streams(const kiln_scene_primitive *p, bool pose_only, weld_stream *s)
+/* Appends the streams that identify a vertex: every encoded stream and every morph delta, or
+ * (pose_only) those that decide where it ends up in any pose. Returns the count written to s. */
+static uint32_t key_streams(const kiln_mesh_work *w, bool pose_only, weld_stream *s)
 {
+    const kiln_scene_primitive *p = w->prim;
     uint32_t n = 0;
-    s[n++] = (weld_stream){(const uint8_t *)p->positions, 12};
-    if (!pose_only) {
-        if (p->normals) s[n++] = (weld_stream){(const uint8_t *)p->normals, 12};
-        if (p->tangents) s[n++] = (weld_stream){(const uint8_t *)p->tangents, 16};
-        for (uint32_t i = 0; i < p->texcoord_count && i < KILN_SCENE_MAX_UV_SETS; i++)
-            if (p->texcoords[i]) s[n++] = (weld_stream){(const uint8_t *)p->texcoords[i], 8};
-        for (uint32_t i = 0; i < p->color_count && i < KILN_SCENE_MAX_COLOR_SETS; i++)
-            if (p->colors[i]) s[n++] = (weld_stream){(const uint8_t *)p->colors[i], 16};
-    }
-    for (uint32_t i = 0; i < p->joint_set_count && i < KILN_SCENE_MAX_JOINT_SETS; i++) {
-        if (p->joints[i]) s[n++] = (weld_stream){(const uint8_t *)p->joints[i], 8};
-        if (p->weights[i]) s[n++] = (weld_stream){(const uint8_t *)p->weights[i], 16};
+    for (int id = 0; id < KILN_MESH_INDICES; id++) {
+        if (!w->encoded[id]) continue;
+        if (pose_only && id != KILN_MESH_POSITION && id != KILN_MESH_JOINTS && id != KILN_MESH_WEIGHTS) continue;
+        s[n++] = (weld_stream){w->encoded[id], w->out->streams[id].stride};
     }
     for (uint32_t t = 0; t < p->target_count; t++) {
         const kiln_scene_morph_target *m = &p->targets[t];
@@ -159,18 +153,13 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
     const kiln_scene_primitive *p = w->prim;
     const kiln_allocator *a = w->alloc;
     uint32_t nv = p->vertex_count;
-    size_t ni = p->index_count;
-    for (size_t i = 0; i < ni; i++)
-        if (p->indices[i] >= nv)
-            return kiln_error_set(err, KILN_E_IMPORT_FAILED,
-                                  "mesh: index %zu is %u, past the %u vertices", i, p->indices[i], nv);
+    size_t ni = p->index_count;   /* every index was checked by kiln_mesh_encode_vertices */
     stats->input_vertices = nv;
     stats->input_triangles = (uint32_t)(ni / 3);
 
     kiln_result rc = KILN_OK;
     size_t tris = ni / 3, kept_cap = tris ? tris * 3 : 1;
-    size_t max_streams = 1 + 1 + 1 + KILN_SCENE_MAX_UV_SETS + KILN_SCENE_MAX_COLOR_SETS +
-                         2 * KILN_SCENE_MAX_JOINT_SETS + 3 * (size_t)p->target_count;
+    size_t max_streams = KILN_MESH_INDICES + 3 * (size_t)p->target_count;
     weld_stream *streams = kiln_mesh_array(a, max_streams, sizeof *streams);
     uint32_t *remap = kiln_mesh_array(a, nv ? nv : 1, sizeof *remap);
     uint32_t *pose = NULL, *final_id = NULL, *kept = NULL;
@@ -184,7 +173,7 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
     memset(remap, 0xFF, (size_t)(nv ? nv : 1) * sizeof *remap);
 
     /* 1. weld, ids in first-use order. */
-    uint32_t ns = key_streams(p, false, streams);
+    uint32_t ns = key_streams(w, false, streams);
     if (table_init(&full, a, nv) != KILN_OK) {
         rc = kiln_mesh_nomem(err, "welding");
         goto done;
@@ -197,7 +186,7 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
     stats->welded_vertices = welded;
 
     /* Pose key of each welded vertex (its representative's streams). */
-    uint32_t np = key_streams(p, true, streams);
+    uint32_t np = key_streams(w, true, streams);
     pose = kiln_mesh_array(a, welded ? welded : 1, sizeof *pose);
     if (!pose || table_init(&poses, a, welded) != KILN_OK) {
         rc = kiln_mesh_nomem(err, "welding");
