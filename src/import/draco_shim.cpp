@@ -3,16 +3,24 @@
  *
  * Hostile streams. libdraco sizes its buffers from counts the stream declares: the edgebreaker
  * decoder reserves and builds corner tables for its declared face count (up to 1.4 billion)
- * before decoding a single symbol, and the sequential decoder takes any point count, for which
- * the attribute decoders then allocate values. A few bytes can so ask for gigabytes before
- * kiln sees a count. Decoding therefore runs through subclasses of draco's two mesh decoders
+ * before decoding a single symbol, and the attribute decoders allocate values for every point
+ * the connectivity produced. A few bytes can so ask for gigabytes before kiln sees a count. Decoding therefore runs through subclasses of draco's two mesh decoders
  * that read the declared counts first — without consuming them, at the two places where draco
  * is about to act on them (connectivity, then the attribute descriptors) — and stop the decode
  * when the memory they imply passes the caller's limit. The estimate per face and per value
- * is measured (tests/draco: peak of libdraco's own allocations on grid meshes of both methods)
- * and rounded up. The layout read is that of the Draco bitstream spec (versions 1.0 to 2.2),
- * as draco 1.5.5 reads it. What stays unguarded is listed in the report of tests/draco and in
- * docs: allocations inside the entropy decoders that depend on counts read further in.
+ * is measured (tests/draco/test_draco_memory.cpp: peak of libdraco's own allocations on grid
+ * meshes of both methods) and rounded up. The layout read is that of the Draco bitstream spec
+ * (versions 1.0 to 2.2), as draco 1.5.5 reads it. Measured without the guards: an edgebreaker
+ * stream of 300 bytes declaring 2^28 faces, vertices and symbols makes draco 1.5.5 allocate
+ * 9.7 GB (one 3 GiB block) before it fails; its sequential decoder bounds faces by the bytes
+ * left and points by 3 per face, so there the guard only applies the caller's limit.
+ *
+ * Not guarded, because the count sits behind entropy-coded data kiln would have to decode to
+ * reach: the portable texture-coordinate prediction reads an int32 orientation count, sizes a
+ * vector<bool> by it and loops over it before comparing it with anything (a 309-byte stream
+ * found by fuzz_draco: 172 MB and 5 s of CPU, then decodes; at most 256 MiB and about 8 s).
+ * Other counts read mid-stream size buffers that are bounded by the checked point and value
+ * counts.
  *
  * Nothing here may throw into C: every entry point catches everything (std::bad_alloc is
  * KILN_E_OUT_OF_MEMORY). */
@@ -163,11 +171,11 @@ private:
             size_t per = v < DRACO_BITSTREAM_VERSION(1, 2) ? 2 : 3;
             for (unsigned i = 0; i < decoders; i++) (void)kiln_reader_take(&r, per);
         }
-        uint64_t components = 0, attributes = 0;
+        uint64_t components = 0;
         for (unsigned i = 0; i < decoders && !r.failed; i++) {
             uint32_t n = read_count(&r, v);
-            /* Each descriptor takes at least 6 bytes: draco 1.5.5 resizes a table by this count
-             * before reading them, so an impossible count is refused here. */
+            /* Each descriptor takes at least 6 bytes: a count the bytes left cannot hold is
+             * malformed (draco 1.5.5 refuses it too), and the loop below stays short. */
             if (!r.failed && n > (r.size - r.pos) / 6) {
                 g_->code = KILN_E_IMPORT_FAILED;
                 snprintf(g_->message, sizeof g_->message,
@@ -186,13 +194,11 @@ private:
                     (void)read_varint(&r);
             }
             (void)kiln_reader_take(&r, n); /* one decoder type per attribute */
-            attributes += n;
         }
         uint64_t points = this->point_cloud()->num_points();
         uint64_t bytes = sat_add(g_->connectivity_bytes,
                                  sat_mul(sat_mul(points, components), kValueCost));
         if (bytes > g_->limit) return refuse(KILN_E_LIMIT, bytes);
-        (void)attributes;
         return true;
     }
 };
