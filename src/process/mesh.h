@@ -71,7 +71,7 @@ typedef struct kiln_mesh_build_stats {
     float acmr_before, acmr_after;   /* FIFO 16 (meshopt_analyzeVertexCache 16/0/0), level 0 */
     size_t vertex_bytes;             /* unpacked bytes of all vertex streams (targets included) */
     size_t stored_bytes;             /* bytes of all streams and indices as stored */
-    /* Nanoseconds per pass. */
+    /* Nanoseconds of the calling thread's CPU time per pass. */
     uint64_t ns_weld, ns_cache, ns_overdraw, ns_lod, ns_fetch, ns_meshlets, ns_quantize,
         ns_compress, ns_total;
 } kiln_mesh_build_stats;
