@@ -276,7 +276,8 @@ json_t *kiln_asset_settings_json(const kiln_asset *a)
 }
 
 kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_SHA256_SIZE],
-                             char key_hex[KILN_SHA256_HEX_SIZE], kiln_error *err)
+                             const uint8_t *deps_sha, char key_hex[KILN_SHA256_HEX_SIZE],
+                             kiln_error *err)
 {
     json_t *settings = kiln_asset_settings_json(a);
     char *canon = settings ? kiln_json_dump_canonical(settings) : NULL;
@@ -299,6 +300,13 @@ kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_
         kiln_sha256_update(&h, "\nsource ", 8);
         kiln_sha256_update(&h, src_hex, 64);
         kiln_sha256_update(&h, "\n", 1);
+        if (deps_sha) { /* models: the files the source reads */
+            char deps_hex[KILN_SHA256_HEX_SIZE];
+            kiln_hex(deps_sha, KILN_SHA256_SIZE, deps_hex);
+            kiln_sha256_update(&h, "deps ", 5);
+            kiln_sha256_update(&h, deps_hex, 64);
+            kiln_sha256_update(&h, "\n", 1);
+        }
         uint8_t d[KILN_SHA256_SIZE];
         r = kiln_sha256_final(&h, d, err);
         if (r == KILN_OK) kiln_hex(d, KILN_SHA256_SIZE, key_hex);

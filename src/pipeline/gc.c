@@ -147,17 +147,17 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     if (kiln_database_scan(p, &assets, &asset_count, NULL) == KILN_OK) {
         for (size_t i = 0; i < asset_count; i++) {
             kiln_asset *a = &assets[i];
-            if (a->kind != KILN_KIND_TEXTURE || a->settings_result != KILN_OK) continue;
+            if (a->kind == KILN_KIND_NONE || a->settings_result != KILN_OK) continue;
             json_t *rec = kiln_cache_record_load(p, a->guid);
             kiln_source src;
+            kiln_deps deps;
             char key[KILN_SHA256_HEX_SIZE];
-            if (kiln_source_digest(p, a, rec, false, &src, NULL) == KILN_OK) {
-                if (kiln_key_compute(a, src.sha, key, NULL) == KILN_OK) {
-                    json_object_set_new(referenced, key, json_true());
-                    live++;
-                }
-                kiln_source_free(p, &src);
+            if (kiln_asset_key(p, a, rec, false, &src, &deps, key, NULL) == KILN_OK) {
+                json_object_set_new(referenced, key, json_true());
+                live++;
             }
+            kiln_source_free(p, &src);
+            kiln_deps_free(&deps);
             json_decref(rec);
         }
         kiln_assets_free(p, assets, asset_count);

@@ -32,7 +32,8 @@ json_t *kiln_outputs_json(const kiln_asset *a, const json_t *manifest)
 }
 
 static json_t *record_json(const kiln_project *p, const kiln_asset *a, const char *key,
-                           const json_t *source_stat, const kiln_error *failure)
+                           const json_t *source_stat, const kiln_deps *deps,
+                           const kiln_error *failure)
 {
     json_t *r = json_object();
     json_object_set_new(r, "guid", json_string(a->guid));
@@ -41,6 +42,7 @@ static json_t *record_json(const kiln_project *p, const kiln_asset *a, const cha
     json_object_set_new(r, "key", json_string(key));
     json_object_set_new(r, "platform", p->platform[0] ? json_string(p->platform) : json_null());
     if (source_stat) json_object_set(r, "source", (json_t *)source_stat);
+    if (deps && deps->list) json_object_set(r, "deps", deps->list);
     if (failure) json_object_set_new(r, "error", kiln_error_json(failure));
     return r;
 }
@@ -68,6 +70,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     kiln_result r = KILN_OK;
     json_t *record = NULL, *manifest = NULL;
     kiln_source src = {0};
+    kiln_deps deps = {0};
     kiln_cooked cooked = {0};
     char key[KILN_SHA256_HEX_SIZE] = "";
     bool force = (flags & KILN_IMPORT_FORCE) != 0;
@@ -88,15 +91,14 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         goto done;
     }
     record = kiln_cache_record_load(p, a->guid);
-    r = kiln_source_digest(p, a, record, force, &src, e);
-    if (r == KILN_OK) r = kiln_key_compute(a, src.sha, key, e);
+    r = kiln_asset_key(p, a, record, force, &src, &deps, key, e);
     if (r != KILN_OK) goto done;
     json_object_set_new(res, "key", json_string(key));
 
     manifest = kiln_cache_entry_load(p, key, false);
     if (manifest && !force && !compare_key) {
         kiln_cache_entry_touch(p, key);
-        json_t *rec = record_json(p, a, key, src.stat, NULL);
+        json_t *rec = record_json(p, a, key, src.stat, &deps, NULL);
         r = write_record(p, a, record, rec, e);
         json_decref(rec);
         json_object_set_new(res, "status", json_string("cached"));
@@ -105,8 +107,8 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     if (!src.read) {
         /* The stat shortcut gave the digest, but cooking needs the bytes. */
         kiln_source_free(p, &src);
-        r = kiln_source_digest(p, a, NULL, true, &src, e);
-        if (r == KILN_OK) r = kiln_key_compute(a, src.sha, key, e);
+        kiln_deps_free(&deps);
+        r = kiln_asset_key(p, a, record, true, &src, &deps, key, e);
         if (r != KILN_OK) goto done;
         json_object_set_new(res, "key", json_string(key));
         json_decref(manifest);
@@ -115,7 +117,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     r = kiln_cook(p, a, src.data, src.size, &cooked, e);
     if (r != KILN_OK) {
         /* Remember the failure for this key, so report can say why without cooking. */
-        json_t *rec = record_json(p, a, key, src.stat, e);
+        json_t *rec = record_json(p, a, key, src.stat, &deps, e);
         kiln_error werr;
         if (write_record(p, a, record, rec, &werr) != KILN_OK)
             kiln_log(&p->logger, KILN_LOG_WARNING, "%s: cannot record the failure: %s", a->rel,
@@ -144,11 +146,12 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         char src_hex[KILN_SHA256_HEX_SIZE];
         kiln_hex(src.sha, KILN_SHA256_SIZE, src_hex);
         json_object_set_new(m, "source_sha256", json_string(src_hex));
+        if (deps.digests) json_object_set(m, "dependencies", deps.digests);
         json_object_set(m, "summary", cooked.summary);
         json_object_set(m, "warnings", cooked.warnings);
         /* The record first, then the entry: gc lists entries before reading records, so it
          * never sees this entry without the record that keeps it. */
-        json_t *rec = record_json(p, a, key, src.stat, NULL);
+        json_t *rec = record_json(p, a, key, src.stat, &deps, NULL);
         r = write_record(p, a, record, rec, e);
         if (r != KILN_OK) {
             json_decref(rec);
@@ -170,7 +173,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     }
     json_object_set_new(res, "status", json_string("imported"));
     {
-        json_t *rec = record_json(p, a, key, src.stat, NULL);
+        json_t *rec = record_json(p, a, key, src.stat, &deps, NULL);
         r = write_record(p, a, record, rec, e);
         json_decref(rec);
     }
@@ -191,6 +194,7 @@ done:
     }
     kiln_cooked_free(p, &cooked);
     kiln_source_free(p, &src);
+    kiln_deps_free(&deps);
     json_decref(manifest);
     json_decref(record);
     return r;

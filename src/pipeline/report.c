@@ -42,12 +42,13 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     }
     json_t *record = kiln_cache_record_load(p, a->guid);
     kiln_source src;
+    kiln_deps deps;
     kiln_error e;
     char key[KILN_SHA256_HEX_SIZE];
-    kiln_result r = kiln_source_digest(p, a, record, false, &src, &e);
-    if (r == KILN_OK) r = kiln_key_compute(a, src.sha, key, &e);
-    json_object_set_new(row, "source_read", json_boolean(r == KILN_OK && src.read));
+    kiln_result r = kiln_asset_key(p, a, record, false, &src, &deps, key, &e);
+    json_object_set_new(row, "source_read", json_boolean(r == KILN_OK && (src.read || deps.read)));
     kiln_source_free(p, &src);
+    kiln_deps_free(&deps);
     if (r != KILN_OK) {
         set_error(row, &e);
         json_decref(record);

@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "core/json.h"
 
-static bool stat_matches(const json_t *st, const kiln_file_info *fi, uint8_t sha[KILN_SHA256_SIZE])
+bool kiln_stat_matches(const json_t *st, const kiln_file_info *fi, uint8_t sha[KILN_SHA256_SIZE])
 {
     if (!json_is_object(st)) return false;
     long long checked = kiln_json_int(st, "checked_ns", -1);
@@ -22,8 +22,8 @@ static bool stat_matches(const json_t *st, const kiln_file_info *fi, uint8_t sha
     return kiln_unhex(kiln_json_str(st, "sha256", ""), sha, KILN_SHA256_SIZE);
 }
 
-static json_t *stat_json(const kiln_file_info *fi, const uint8_t sha[KILN_SHA256_SIZE],
-                         int64_t checked_ns)
+json_t *kiln_stat_json(const kiln_file_info *fi, const uint8_t sha[KILN_SHA256_SIZE],
+                       int64_t checked_ns)
 {
     char hex[KILN_SHA256_HEX_SIZE];
     kiln_hex(sha, KILN_SHA256_SIZE, hex);
@@ -46,7 +46,7 @@ kiln_result kiln_source_digest(kiln_project *p, const kiln_asset *a, const json_
     kiln_result r = kiln_file_stat(a->abs, &fi, err);
     if (r != KILN_OK) return r;
     const json_t *st = json_object_get(record, "source");
-    if (!need_bytes && stat_matches(st, &fi, out->sha)) {
+    if (!need_bytes && kiln_stat_matches(st, &fi, out->sha)) {
         out->size = fi.size;
         out->stat = json_deep_copy(st);
         return KILN_OK;
@@ -64,7 +64,7 @@ kiln_result kiln_source_digest(kiln_project *p, const kiln_asset *a, const json_
     kiln_file_info after;
     bool stable = kiln_file_stat(a->abs, &after, NULL) == KILN_OK && after.size == out->size &&
                   after.mtime_ns == fi.mtime_ns && after.ctime_ns == fi.ctime_ns && after.ino == fi.ino;
-    out->stat = stat_json(&fi, out->sha, stable ? checked : 0);
+    out->stat = kiln_stat_json(&fi, out->sha, stable ? checked : 0);
     return KILN_OK;
 }
 

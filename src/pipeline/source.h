@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "core/file.h"
 #include "core/hash.h"
 #include "pipeline/database.h"
 
@@ -26,5 +27,40 @@ typedef struct kiln_source {
 kiln_result kiln_source_digest(kiln_project *p, const kiln_asset *a, const json_t *record,
                                bool need_bytes, kiln_source *out, kiln_error *err);
 void kiln_source_free(kiln_project *p, kiln_source *s);
+
+/* The stat shortcut for any file (dependencies too): true and *sha when st (a record's stat
+ * object) still describes fi and was not racily clean. */
+bool kiln_stat_matches(const json_t *st, const kiln_file_info *fi, uint8_t sha[KILN_SHA256_SIZE]);
+/* The stat object a record keeps: size, times, inode, digest, when it was checked. */
+json_t *kiln_stat_json(const kiln_file_info *fi, const uint8_t sha[KILN_SHA256_SIZE],
+                       int64_t checked_ns);
+
+/* The files a model source reads besides itself (a .gltf's buffers and images), with the
+ * digest that enters its cache key. */
+typedef struct kiln_deps {
+    uint8_t sha[KILN_SHA256_SIZE];  /* over "<path relative to the source's folder>\n<sha256 or
+                                       missing>\n" per file, in the order the model names them */
+    json_t *list;                   /* [{"path": relative, "stat": {...} or null}] for the record */
+    json_t *digests;                /* [{"path": relative, "sha256": hex or null}] for manifests */
+    size_t count;
+    bool read;                      /* some file was read now (the shortcut did not cover it) */
+} kiln_deps;
+
+/* source: the model's bytes when they were read now, else NULL: then the record's "deps" list
+ * is trusted (the source is unchanged, so it names the same files) and only each file's stat
+ * is checked. Returns KILN_E_USAGE when source is NULL and the record has no list (the caller
+ * reads the source and calls again). A file that does not exist enters the digest as
+ * "missing", so its appearance changes the key. */
+kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t *source,
+                             size_t size, const json_t *record, kiln_deps *out, kiln_error *err);
+void kiln_deps_free(kiln_deps *d);
+
+/* The asset's key from its source digest (stat shortcut unless need_bytes) and, for models, its
+ * dependency digest — reading the source again when the shortcut applied but the record has
+ * no dependency list. src and deps are filled (free both with their free functions, also on
+ * error). */
+kiln_result kiln_asset_key(kiln_project *p, const kiln_asset *a, const json_t *record,
+                           bool need_bytes, kiln_source *src, kiln_deps *deps,
+                           char key[KILN_SHA256_HEX_SIZE], kiln_error *err);
 
 #endif

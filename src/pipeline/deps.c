@@ -1,0 +1,155 @@
+/* deps.c — the dependency digest of a model: each external file its glTF names, hashed (or
+ * taken from the record when its stat still matches), combined into one SHA-256 that enters the
+ * cache key. Paths are relative to the model's folder, so the key is the same in any checkout. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/path.h"
+#include "import/gltf_deps.h"
+#include "pipeline/source.h"
+
+typedef struct deps_walk {
+    kiln_project *p;
+    const kiln_asset *a;
+    char dir[KILN_PATH_MAX];   /* the model's folder, real path */
+    const json_t *old;         /* the record's list, or NULL */
+    kiln_deps *out;
+    kiln_sha256 h;
+} deps_walk;
+
+/* The recorded stat of a dependency path, if the record has one. */
+static const json_t *recorded(const json_t *list, const char *rel)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e) {
+        if (strcmp(kiln_json_str(e, "path", ""), rel) == 0) return json_object_get(e, "stat");
+    }
+    return NULL;
+}
+
+/* One dependency given by its path relative to the model's folder. */
+static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
+{
+    char abs[KILN_PATH_MAX];
+    if (kiln_path_join(w->dir, rel, abs, sizeof abs, NULL) != KILN_OK)
+        return kiln_error_set(err, KILN_E_LIMIT, "%s: dependency path too long", w->a->rel);
+    /* Paths from a record are ours, but a record is a file anyone can edit. */
+    if (!kiln_path_is_within(w->dir, abs))
+        return kiln_error_set(err, KILN_E_OUTPUT_REFUSED, "dependency %s leads outside %s", rel,
+                              w->dir);
+    kiln_file_info fi;
+    uint8_t sha[KILN_SHA256_SIZE];
+    json_t *stat = NULL;
+    bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file;
+    if (present && !kiln_stat_matches(recorded(w->old, rel), &fi, sha)) {
+        int64_t checked = kiln_time_now_ns();
+        uint64_t size;
+        kiln_result r = kiln_sha256_file(abs, sha, &size, err);
+        if (r != KILN_OK) return r;
+        w->out->read = true;
+        kiln_file_info after;
+        bool stable = kiln_file_stat(abs, &after, NULL) == KILN_OK && after.size == fi.size &&
+                      after.mtime_ns == fi.mtime_ns && after.ino == fi.ino;
+        stat = kiln_stat_json(&fi, sha, stable ? checked : 0);
+    } else if (present) {
+        stat = json_deep_copy(recorded(w->old, rel));
+    }
+    char hex[KILN_SHA256_HEX_SIZE];
+    if (present) kiln_hex(sha, KILN_SHA256_SIZE, hex);
+    kiln_sha256_update(&w->h, rel, strlen(rel));
+    kiln_sha256_update(&w->h, "\n", 1);
+    kiln_sha256_update(&w->h, present ? hex : "missing", present ? 64 : 7);
+    kiln_sha256_update(&w->h, "\n", 1);
+    json_t *e = json_object();
+    json_object_set_new(e, "path", json_string(rel));
+    json_object_set_new(e, "stat", stat ? stat : json_null());
+    json_array_append_new(w->out->list, e);
+    json_t *d = json_object();
+    json_object_set_new(d, "path", json_string(rel));
+    json_object_set_new(d, "sha256", present ? json_string(hex) : json_null());
+    json_array_append_new(w->out->digests, d);
+    w->out->count++;
+    return KILN_OK;
+}
+
+static kiln_result on_dep(void *user, const char *path, kiln_error *err)
+{
+    deps_walk *w = user;
+    /* kiln_gltf_dependencies confined the path to the folder: it starts with dir + '/'. */
+    size_t n = strlen(w->dir);
+    if (KILN_NEVER(strncmp(path, w->dir, n) != 0 || path[n] != '/'))
+        return kiln_error_set(err, KILN_E_INTERNAL, "%s: dependency outside its folder", path);
+    return add_dep(w, path + n + 1, err);
+}
+
+kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t *source,
+                             size_t size, const json_t *record, kiln_deps *out, kiln_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const json_t *old = json_object_get(record, "deps");
+    if (!source && !json_is_array(old))
+        return kiln_error_set(err, KILN_E_USAGE, "%s: no recorded dependencies", a->rel);
+    deps_walk w;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.a = a;
+    w.old = json_is_array(old) ? old : NULL;
+    w.out = out;
+    /* The folder with symlinks resolved, as kiln_uri_resolve_file reports paths. */
+    char folder[KILN_PATH_MAX];
+    char *slash = strrchr(a->abs, '/');
+    size_t dn = slash ? (size_t)(slash - a->abs) : 0;
+    if (dn >= sizeof folder) return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
+    memcpy(folder, a->abs, dn);
+    folder[dn] = '\0';
+    if (!realpath(dn ? folder : "/", w.dir))
+        return kiln_error_set(err, KILN_E_ASSET_IO, "%s: cannot resolve its folder", a->rel);
+    out->list = json_array();
+    out->digests = json_array();
+    kiln_result r = kiln_sha256_init(&w.h, err);
+    if (r != KILN_OK) return r;
+    if (source) {
+        r = kiln_gltf_dependencies(source, size, w.dir, on_dep, &w, err);
+    } else {
+        size_t i;
+        json_t *e;
+        json_array_foreach(old, i, e) {
+            if ((r = add_dep(&w, kiln_json_str(e, "path", ""), err)) != KILN_OK) break;
+        }
+    }
+    if (r != KILN_OK) {
+        kiln_sha256_abort(&w.h);
+        kiln_deps_free(out);
+        kiln_error_prefix(err, "%s: ", a->rel);
+        return r;
+    }
+    return kiln_sha256_final(&w.h, out->sha, err);
+}
+
+void kiln_deps_free(kiln_deps *d)
+{
+    json_decref(d->list);
+    json_decref(d->digests);
+    memset(d, 0, sizeof *d);
+}
+
+kiln_result kiln_asset_key(kiln_project *p, const kiln_asset *a, const json_t *record,
+                           bool need_bytes, kiln_source *src, kiln_deps *deps,
+                           char key[KILN_SHA256_HEX_SIZE], kiln_error *err)
+{
+    memset(deps, 0, sizeof *deps);
+    kiln_result r = kiln_source_digest(p, a, record, need_bytes, src, err);
+    if (r != KILN_OK) return r;
+    if (a->kind != KILN_KIND_MODEL) return kiln_key_compute(a, src->sha, NULL, key, err);
+    if (!src->read && !json_is_array(json_object_get(record, "deps"))) {
+        kiln_source_free(p, src);
+        if ((r = kiln_source_digest(p, a, NULL, true, src, err)) != KILN_OK) return r;
+    }
+    r = kiln_deps_digest(p, a, src->read ? src->data : NULL, src->size, record, deps, err);
+    if (r == KILN_OK) r = kiln_key_compute(a, src->sha, deps->sha, key, err);
+    return r;
+}
