@@ -393,7 +393,11 @@ static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
     if ((r = gltf_get_index(c, c->root, "scene", "", n, false, &s->default_scene))) return r;
     if (n) {
         kiln_scene_root_set *sets = kiln_arena_array(c->arena, n, sizeof *sets);
-        if (!sets) return gltf_nomem(c, "scenes");
+        /* listed[node] = 1 + the last scene that listed it: one array for every scene (one per
+         * scene would cost scenes * nodes bytes). */
+        uint32_t *listed = kiln_arena_array(&c->scratch, s->node_count ? s->node_count : 1,
+                                            sizeof *listed);
+        if (!sets || !listed) return gltf_nomem(c, "scenes");
         for (size_t i = 0; i < n; i++) {
             char ptr[48];
             snprintf(ptr, sizeof ptr, "/scenes/%zu", i);
@@ -404,9 +408,7 @@ static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
                 return r;
             size_t nn = nodes ? json_array_size(nodes) : 0;
             uint32_t *roots = kiln_arena_array(c->arena, nn ? nn : 1, sizeof *roots);
-            bool *listed = kiln_arena_array(&c->scratch, s->node_count ? s->node_count : 1,
-                                            sizeof *listed);
-            if (!roots || !listed) return gltf_nomem(c, "scene nodes");
+            if (!roots) return gltf_nomem(c, "scene nodes");
             for (size_t k = 0; k < nn; k++) {
                 json_t *e = json_array_get(nodes, k);
                 char nptr[80];
@@ -420,10 +422,10 @@ static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
                     return gltf_fail(c, KILN_E_IMPORT_FAILED, nptr,
                                      "node %u is listed as a root but has parent %d", roots[k],
                                      parents[roots[k]]);
-                if (listed[roots[k]])
+                if (listed[roots[k]] == i + 1)
                     return gltf_fail(c, KILN_E_IMPORT_FAILED, nptr, "node %u is listed twice",
                                      roots[k]);
-                listed[roots[k]] = true;
+                listed[roots[k]] = (uint32_t)i + 1;
             }
             sets[i].nodes = roots;
             sets[i].node_count = (uint32_t)nn;
