@@ -1375,6 +1375,35 @@ static void seed_documents_load(void **state)
     assert_int_equal(mismatches, 0);
 }
 
+/* 30 000 scenes over 30 000 nodes: the roots of each scene are checked for repeats without
+ * memory per (scene, node) pair (that would be 900 MB from a 250 KB file). */
+static void many_scenes_over_many_nodes_stay_small(void **state)
+{
+    (void)state;
+    size_t n = 30000;
+    char *nodes = malloc(n * 3 + 16), *scenes = malloc(n * 3 + 16), *o = nodes, *q = scenes;
+    assert_true(nodes && scenes);
+    *o++ = '[', *q++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        o += sprintf(o, "%s", i ? ",{}" : "{}");
+        q += sprintf(q, "%s", i ? ",{}" : "{}");
+    }
+    *o++ = ']', *q++ = ']', *o = *q = '\0';
+    edit_op edits[] = {{"/nodes", nodes}, {"/scenes", scenes}, {NULL, NULL}};
+    char *text = document(edits);
+    kt_load l;
+    memset(&l, 0, sizeof l);
+    kt_load_run(&l, text, strlen(text));
+    note_time("30000 scenes", l.seconds);
+    if (l.problem || l.code != KILN_OK)
+        fail_msg("30000 scenes: %s %s", kiln_result_name(l.code), l.problem ? l.problem : l.err.message);
+    if (l.peak_bytes > 16 * MIB)
+        fail_msg("30000 scenes: the load held %zu bytes at its peak", l.peak_bytes);
+    free(text);
+    free(nodes);
+    free(scenes);
+}
+
 static int report_times(void **state)
 {
     (void)state;
@@ -1404,6 +1433,7 @@ int main(void)
         cmocka_unit_test(truncated_and_damaged_glbs_are_refused),
         cmocka_unit_test(uris_escaping_the_folder_are_refused),
         cmocka_unit_test(huge_declared_counts_fail_fast_without_allocating),
+        cmocka_unit_test(many_scenes_over_many_nodes_stay_small),
         cmocka_unit_test(seed_documents_load),
     };
     return cmocka_run_group_tests(tests, NULL, report_times);
