@@ -29,6 +29,7 @@ enum {
     NUM_MIN_EXCLUSIVE = 1u,   /* FT_NUMBER: min itself is not allowed */
     NUM_ZERO_OR_RANGE = 2u,   /* FT_NUMBER: 0 (off) or [min, max] */
     UINT_MULTIPLE_OF_4 = 4u,  /* FT_UINT */
+    UINT_ZERO_OR_RANGE = 8u,  /* FT_UINT: 0 (off) or [min, max] */
 };
 
 typedef struct field_desc {
@@ -57,6 +58,7 @@ static const char *const texfmt_names[] = {"auto", "bc7",     "bc5",   "bc4",
 static const char *const quality_names[] = {"fast", "normal", "high"};
 static const char *const supercompression_names[] = {"none", "zstd"};
 static const char *const up_axis_names[] = {"auto", "y", "z"};
+static const char *const compress_names[] = {"none", "meshopt"};
 
 #define ENUM_OF(n) n, (unsigned)(sizeof n / sizeof n[0])
 #define TEXFMT_ALLOWED "auto, bc7, bc5, bc4, bc1, astc4x4, rgba8 or rgba16f"
@@ -82,7 +84,8 @@ static const field_desc texture_fields[TEX_FIELD_COUNT] = {
 enum {
     MODEL_LODS, MODEL_LOD_ERROR, MODEL_LOD_MIN_TRIANGLES, MODEL_QUANTIZE, MODEL_OPTIMIZE,
     MODEL_OVERDRAW_THRESHOLD, MODEL_MESHLET_MAX_VERTICES, MODEL_MESHLET_MAX_TRIANGLES,
-    MODEL_TEXTURE_FORMAT, MODEL_TEXTURE_QUALITY, MODEL_TEXTURE_MAX_SIZE, MODEL_FIELD_COUNT
+    MODEL_TEXTURE_FORMAT, MODEL_TEXTURE_QUALITY, MODEL_TEXTURE_MAX_SIZE, MODEL_TEXTURES,
+    MODEL_COMPRESS, MODEL_ANIMATION_REDUCE, MODEL_ANIMATION_RESAMPLE_FPS, MODEL_FIELD_COUNT
 };
 static const field_desc model_fields[MODEL_FIELD_COUNT] = {
     [MODEL_LODS] = {"lods", FT_LODS, NULL, 0, 0, 1, 0,
@@ -105,6 +108,11 @@ static const field_desc model_fields[MODEL_FIELD_COUNT] = {
                                QUALITY_ALLOWED},
     [MODEL_TEXTURE_MAX_SIZE] = {"texture_max_size", FT_UINT, NULL, 0, 4, 16384, 0,
                                 "an integer from 4 to 16384"},
+    [MODEL_TEXTURES] = {"textures", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [MODEL_COMPRESS] = {"compress", FT_ENUM, ENUM_OF(compress_names), 0, 0, 0, "none or meshopt"},
+    [MODEL_ANIMATION_REDUCE] = {"animation_reduce", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [MODEL_ANIMATION_RESAMPLE_FPS] = {"animation_resample_fps", FT_UINT, NULL, 0, 1, 240,
+                                      UINT_ZERO_OR_RANGE, "0 (off) or an integer from 1 to 240"},
 };
 
 enum { FBX_SCALE, FBX_UP_AXIS, FBX_SKINS, FBX_ANIMATIONS, FBX_ANIMATION_FPS, FBX_FIELD_COUNT };
@@ -168,6 +176,10 @@ static void model_store(kiln_settings *s, size_t field, const field_value *v)
     case MODEL_TEXTURE_FORMAT: m->texture_format = (kiln_texture_format)v->e; break;
     case MODEL_TEXTURE_QUALITY: m->texture_quality = (kiln_quality)v->e; break;
     case MODEL_TEXTURE_MAX_SIZE: m->texture_max_size = v->u; break;
+    case MODEL_TEXTURES: m->textures = v->b; break;
+    case MODEL_COMPRESS: m->compress_meshopt = v->e == 1; break;
+    case MODEL_ANIMATION_REDUCE: m->animation_reduce = v->b; break;
+    case MODEL_ANIMATION_RESAMPLE_FPS: m->animation_resample_fps = v->u; break;
     default: assert(0 && "field index out of the table");
     }
 }
@@ -190,6 +202,10 @@ static void model_load(const kiln_settings *s, size_t field, field_value *v)
     case MODEL_TEXTURE_FORMAT: v->e = (unsigned)m->texture_format; break;
     case MODEL_TEXTURE_QUALITY: v->e = (unsigned)m->texture_quality; break;
     case MODEL_TEXTURE_MAX_SIZE: v->u = m->texture_max_size; break;
+    case MODEL_TEXTURES: v->b = m->textures; break;
+    case MODEL_COMPRESS: v->e = m->compress_meshopt ? 1u : 0u; break;
+    case MODEL_ANIMATION_REDUCE: v->b = m->animation_reduce; break;
+    case MODEL_ANIMATION_RESAMPLE_FPS: v->u = m->animation_resample_fps; break;
     default: assert(0 && "field index out of the table");
     }
 }
@@ -238,7 +254,8 @@ static const kind_desc kinds[KIND_COUNT] = {
     [KIND_MODEL] = {"model", model_fields, MODEL_FIELD_COUNT,
                     "lods, lod_error, lod_min_triangles, quantize, optimize, overdraw_threshold, "
                     "meshlet_max_vertices, meshlet_max_triangles, texture_format, "
-                    "texture_quality, texture_max_size",
+                    "texture_quality, texture_max_size, textures, compress, animation_reduce, "
+                    "animation_resample_fps",
                     model_store, model_load},
     [KIND_FBX] = {"fbx", fbx_fields, FBX_FIELD_COUNT,
                   "scale, up_axis, skins, animations, animation_fps", fbx_store, fbx_load},
@@ -270,6 +287,10 @@ void kiln_settings_default(kiln_settings *out)
     out->model.texture_format = KILN_TEXFMT_AUTO;
     out->model.texture_quality = KILN_QUALITY_NORMAL;
     out->model.texture_max_size = 4096;
+    out->model.textures = true;
+    out->model.compress_meshopt = false;
+    out->model.animation_reduce = true;
+    out->model.animation_resample_fps = 0;
 
     out->fbx.scale = 1.0;
     out->fbx.up_axis = KILN_UP_AUTO;
@@ -496,7 +517,8 @@ static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p
         if (json_is_integer(v)) d = (double)json_integer_value(v);
         else if (json_is_real(v)) d = json_real_value(v);
         else break;
-        if (!isfinite(d) || d != floor(d) || d < f->min || d > f->max) break;
+        if (!isfinite(d) || d != floor(d)) break;
+        if ((d < f->min || d > f->max) && !((f->flags & UINT_ZERO_OR_RANGE) && d == 0.0)) break;
         out->u = (uint32_t)d;
         if ((f->flags & UINT_MULTIPLE_OF_4) && out->u % 4 != 0) break;
         return KILN_OK;

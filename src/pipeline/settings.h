@@ -59,6 +59,10 @@ typedef struct kiln_model_settings {
     kiln_texture_format texture_format;  /* "auto" */
     kiln_quality texture_quality;    /* "normal" */
     uint32_t texture_max_size;       /* 4096; 4..16384 */
+    bool textures;                   /* true: cook the images materials use; false: geometry only */
+    bool compress_meshopt;           /* "compress": "none" (false) or "meshopt" */
+    bool animation_reduce;           /* true: drop keys within the clip error bounds */
+    uint32_t animation_resample_fps; /* 0 (off) or 1..240 */
 } kiln_model_settings;
 
 /* import.fbx (validated now, used by the FBX importer) */
