@@ -41,6 +41,29 @@ static void weld_merges_vertices_equal_in_every_stream(void **state)
     mf_free(&cube);
 }
 
+/* A quad as two triangles over six vertices whose shared corners differ only by float noise in
+ * the normal: as floats they stay apart, quantized they are the same stored vertex and weld. */
+static void weld_merges_vertices_the_stored_format_cannot_tell_apart(void **state)
+{
+    (void)state;
+    float pos[6 * 3] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0};
+    float nrm[6 * 3] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 1e-7f, 0, 1, 0, 1e-7f, 1, 0, 0, 1};
+    uint32_t idx[6] = {0, 1, 2, 3, 4, 5};
+    kiln_scene_primitive p;
+    memset(&p, 0, sizeof p);
+    p.vertex_count = 6, p.positions = pos, p.normals = nrm, p.indices = idx, p.index_count = 6;
+    kiln_mesh_build_opts o = mf_opts(false, false);
+    mf_cooked c;
+    mf_cook(&p, &o, &c);
+    assert_int_equal(c.view.vertex_count, 6);
+    mf_cooked_free(&c);
+    o = mf_opts(true, false);
+    mf_cook(&p, &o, &c);
+    assert_int_equal(c.mesh.stats.welded_vertices, 4);
+    assert_int_equal(c.view.vertex_count, 4);
+    mf_cooked_free(&c);
+}
+
 /* Two triangles sharing an edge, given twice over separate vertices; morph deltas differ on
  * one of the shared corners, so that corner must not weld. */
 static void weld_keeps_vertices_a_morph_target_moves_apart(void **state)
@@ -980,6 +1003,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(weld_merges_vertices_equal_in_every_stream),
+        cmocka_unit_test(weld_merges_vertices_the_stored_format_cannot_tell_apart),
         cmocka_unit_test(weld_keeps_vertices_a_morph_target_moves_apart),
         cmocka_unit_test(clean_drops_degenerate_and_duplicate_triangles),
         cmocka_unit_test(clean_keeps_triangles_a_morph_target_opens),
