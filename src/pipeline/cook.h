@@ -57,6 +57,19 @@ typedef struct kiln_cook_env {
 kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,
                                      const uint8_t *source, size_t size, kiln_cooked *out,
                                      kiln_error *err);
+
+/* A glTF model (bytes of the .gltf or .glb; base_dir is its folder, where external buffers and
+ * images are read) into its artifacts: image<i> (KTX2, per role), material<i>,
+ * mesh<i>/prim<p>, skeleton<i>, clip<i>, scene. guid names the artifacts' asset ids. */
+kiln_result kiln_cook_model_source(const kiln_cook_env *env, const kiln_model_settings *s,
+                                   const char *guid, const char *base_dir, const uint8_t *source,
+                                   size_t size, kiln_cooked *out, kiln_error *err);
+kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t *source,
+                            size_t size, kiln_cooked *out, kiln_error *err);
+
+/* Whether kiln imports this asset now: textures, and models in glTF (.gltf, .glb). FBX and OBJ
+ * are models kiln knows but does not import yet. */
+bool kiln_cook_supported(const kiln_asset *a);
 void kiln_cooked_release(const kiln_allocator *a, kiln_cooked *c);
 
 #endif

@@ -254,7 +254,7 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
     if (kiln_asset_kind_of(real) == KILN_KIND_NONE) {
         kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                        "%s: not a kind of source kiln imports (png, jpg, jpeg, tga, bmp, hdr, exr; "
-                       "gltf, glb, fbx, obj later)", path);
+                       "gltf, glb; fbx and obj later)", path);
         kiln_error_at_path(err, path);
         return KILN_E_IMPORT_UNSUPPORTED;
     }
@@ -294,9 +294,11 @@ kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_
         kiln_sha256_update(&h, canon, strlen(canon));
         /* Format auto resolves by platform: the resolution must be in the key, or a mobile
          * import would find the desktop entry. Other settings keys are unchanged by it. */
-        if (a->kind == KILN_KIND_TEXTURE && a->settings.texture.format == KILN_TEXFMT_AUTO &&
-            a->prefers_astc)
-            kiln_sha256_update(&h, "\ntarget astc", 12);
+        bool auto_format = a->kind == KILN_KIND_TEXTURE
+                               ? a->settings.texture.format == KILN_TEXFMT_AUTO
+                               : a->kind == KILN_KIND_MODEL && a->settings.model.textures &&
+                                     a->settings.model.texture_format == KILN_TEXFMT_AUTO;
+        if (auto_format && a->prefers_astc) kiln_sha256_update(&h, "\ntarget astc", 12);
         kiln_sha256_update(&h, "\nsource ", 8);
         kiln_sha256_update(&h, src_hex, 64);
         kiln_sha256_update(&h, "\n", 1);

@@ -75,14 +75,15 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     char key[KILN_SHA256_HEX_SIZE] = "";
     bool force = (flags & KILN_IMPORT_FORCE) != 0;
 
-    if (a->kind == KILN_KIND_MODEL && (flags & KILN_IMPORT_ALL)) {
-        /* A kind kiln knows but does not import yet: not a failure of an --all run. */
+    if (!kiln_cook_supported(a) && (flags & KILN_IMPORT_ALL)) {
+        /* A kind kiln knows but does not import yet (FBX, OBJ): not a failure of an --all run. */
         json_object_set_new(res, "status", json_string("unsupported"));
         return KILN_OK;
     }
-    if (a->kind == KILN_KIND_MODEL) {
+    if (!kiln_cook_supported(a)) {
         r = kiln_error_set(e, KILN_E_IMPORT_UNSUPPORTED,
-                           "%s: models are not imported by this version of kiln yet", a->rel);
+                           "%s: FBX and OBJ models are not imported by this version of kiln yet",
+                           a->rel);
         goto done;
     }
     if (a->settings_result != KILN_OK) {

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "pipeline/cache.h"
+#include "pipeline/cook.h"
 #include "pipeline/import.h"
 #include "pipeline/source.h"
 
@@ -32,7 +33,7 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     json_object_set_new(row, "path", json_string(a->rel));
     json_object_set_new(row, "guid", json_string(a->guid));
     json_object_set_new(row, "kind", json_string(kiln_asset_kind_name(a->kind)));
-    if (a->kind == KILN_KIND_MODEL) {
+    if (!kiln_cook_supported(a)) {
         json_object_set_new(row, "state", json_string("unsupported"));
         return KILN_OK;
     }

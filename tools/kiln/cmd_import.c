@@ -20,7 +20,15 @@ static void print_record(const json_t *rec)
     }
     const json_t *s = json_object_get(rec, "summary");
     printf("%-12s %s", status, path);
-    if (s)
+    if (s && json_object_get(s, "meshes"))  /* a model */
+        printf("  %zu meshes, %lld triangles, %zu images, %lld materials, %zu skeletons, %zu clips",
+               json_array_size(json_object_get(s, "meshes")),
+               json_integer_value(json_object_get(s, "triangles")),
+               json_array_size(json_object_get(s, "images")),
+               json_integer_value(json_object_get(s, "materials")),
+               json_array_size(json_object_get(s, "skeletons")),
+               json_array_size(json_object_get(s, "clips")));
+    else if (s)
         printf("  %s %lldx%lld, %lld levels", json_string_value(json_object_get(s, "format")),
                json_integer_value(json_object_get(s, "width")),
                json_integer_value(json_object_get(s, "height")),
