@@ -203,6 +203,31 @@ static kiln_result clean_normals(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
     return KILN_OK;
 }
 
+/* Tangents as glTF requires them: xyz of unit length, w the handedness +-1 (other values are
+ * set to their sign); unusable ones (zero, NaN) become +X, w = 1, with a warning. */
+static kiln_result clean_tangents(gltf_ctx *c, const prim_src *ps, kiln_scene_primitive *p)
+{
+    float *tan = kiln_arena_memdup(c->arena, p->tangents, (size_t)p->vertex_count * 4 * sizeof(float));
+    if (!tan) return gltf_nomem(c, "tangents");
+    size_t bad = 0;
+    for (size_t v = 0; v < p->vertex_count; v++) {
+        float *t = tan + v * 4;
+        float len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+        if (!(len > 1e-20f) || !isfinite(len) || !isfinite(t[3])) {
+            t[0] = 1.0f, t[1] = t[2] = 0.0f, t[3] = 1.0f;
+            bad++;
+        } else {
+            t[0] /= len, t[1] /= len, t[2] /= len;
+            t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
+        }
+    }
+    p->tangents = tan;
+    if (bad && !kiln_scene_warn(c->scene, "%s: %zu tangents were zero or not finite; set to +X",
+                                ps->ptr, bad))
+        return gltf_nomem(c, "a warning");
+    return KILN_OK;
+}
+
 /* Weights over all sets sum to 1 per vertex; a vertex with none gets all of joint slot 0. */
 static kiln_result clean_weights(gltf_ctx *c, const prim_src *ps, kiln_scene_primitive *p)
 {
@@ -457,6 +482,7 @@ static kiln_result read_primitive(gltf_ctx *c, const json_t *pj, prim_src *ps,
 
     if ((r = clean_positions(c, ps, p)) ||
         (p->normals && (r = clean_normals(c, ps, p))) ||
+        (p->tangents && (r = clean_tangents(c, ps, p))) ||
         (r = clean_weights(c, ps, p)) ||
         (r = read_targets(c, ps, pj, p)))
         return r;
