@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case KILN_OK: {
         if (!scene) die("success", "no scene");
         char why[256];
-        const char *bad = kiln_scene_check(scene, why, sizeof why);
+        const char *bad = kiln_scene_check(scene, opts.flags, why, sizeof why);
         if (bad) die("scene invariant", bad);
         kiln_scene_free(scene);
         break;

@@ -1,9 +1,10 @@
-/* scene_check.h — the invariants every kiln_scene promises (include/kiln/kiln_scene.h), checked
- * after a successful load by the glTF fuzz target (fuzz_gltf.c) and the failure loops of
- * tests/gltf_robust. Header-only so both build it without a library of their own.
+/* scene_check.h — the invariants every kiln_scene promises (include/kiln/kiln_scene.h, and what
+ * process/scene_complete.h adds), checked after a successful kiln_scene_load_memory by the glTF
+ * fuzz target (fuzz_gltf.c) and the tests of tests/gltf_robust. Header-only so both build it
+ * without a library of their own.
  *
- * kiln_scene_check returns NULL when the scene holds, else a static description of the first
- * broken invariant (with the object's index written into why[]). It only reads. */
+ * kiln_scene_check(scene, flags the load used, why, size) returns NULL when the scene holds, else
+ * why, holding a description of the first broken invariant. It only reads. */
 #ifndef KILN_FUZZ_SCENE_CHECK_H
 #define KILN_FUZZ_SCENE_CHECK_H
 
@@ -32,8 +33,8 @@ static inline bool ksc_finite(const float *v, size_t n)
     return true;
 }
 
-static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t m, uint32_t p,
-                                              char *why, size_t why_size)
+static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t flags, uint32_t m,
+                                              uint32_t p, char *why, size_t why_size)
 {
     const kiln_scene_primitive *pr = &s->meshes[m].primitives[p];
     size_t vc = pr->vertex_count;
@@ -76,13 +77,33 @@ static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t m, u
             if (fabs(sum - 1.0) > 1e-3) KSC_FAIL("mesh %u prim %u: weights sum %g at vertex %zu", m, p, sum, v);
         }
     if (pr->target_count && !pr->targets) KSC_FAIL("mesh %u prim %u: NULL targets", m, p);
+    if (pr->tangents)
+        for (size_t v = 0; v < vc; v++) {
+            const float *t = pr->tangents + v * 4;
+            if (!ksc_finite(t, 3) || (t[3] != 1.0f && t[3] != -1.0f))
+                KSC_FAIL("mesh %u prim %u: tangent %zu not finite or w not +-1", m, p, v);
+        }
+    /* What kiln_scene_complete adds (process/scene_complete.h). */
+    if (!(flags & KILN_SCENE_LOAD_NO_NORMALS) && !pr->normals)
+        KSC_FAIL("mesh %u prim %u: no normals after completion", m, p);
+    if (pr->material >= 0) {
+        const kiln_scene_material *mt = &s->materials[pr->material];
+        for (int k = 0; k < KILN_SCENE_SLOT_COUNT; k++)
+            if (mt->textures[k].texture >= 0 && mt->textures[k].texcoord >= pr->texcoord_count)
+                KSC_FAIL("mesh %u prim %u: slot %d reads UV set %u of %u", m, p, k,
+                         mt->textures[k].texcoord, pr->texcoord_count);
+        if (mt->textures[KILN_SCENE_SLOT_NORMAL].texture >= 0 && !pr->tangents &&
+            !(flags & (KILN_SCENE_LOAD_NO_NORMALS | KILN_SCENE_LOAD_NO_TANGENTS)))
+            KSC_FAIL("mesh %u prim %u: normal-mapped without tangents", m, p);
+    }
     for (int k = 0; k < 3; k++)
         if (!(pr->bounds_min[k] <= pr->bounds_max[k]))
             KSC_FAIL("mesh %u prim %u: bounds", m, p);
     return NULL;
 }
 
-static inline const char *kiln_scene_check(const kiln_scene *s, char *why, size_t why_size)
+static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, char *why,
+                                           size_t why_size)
 {
     for (uint32_t i = 0; i < s->image_count; i++) {
         const kiln_scene_image *im = &s->images[i];
@@ -109,7 +130,7 @@ static inline const char *kiln_scene_check(const kiln_scene *s, char *why, size_
         const kiln_scene_mesh *me = &s->meshes[m];
         if (me->primitive_count && !me->primitives) KSC_FAIL("mesh %u: NULL primitives", m);
         for (uint32_t p = 0; p < me->primitive_count; p++) {
-            const char *bad = ksc_check_primitive(s, m, p, why, why_size);
+            const char *bad = ksc_check_primitive(s, flags, m, p, why, why_size);
             if (bad) return bad;
             if (me->primitives[p].target_count != me->primitives[0].target_count)
                 KSC_FAIL("mesh %u: primitives disagree on morph targets", m);

@@ -78,7 +78,7 @@ void kt_load_run(kt_load *l, const void *data, size_t size)
         l->problem = "an allocation failed, yet the load succeeded";
     } else {
         char why[256];
-        const char *bad = kiln_scene_check(l->scene, why, sizeof why);
+        const char *bad = kiln_scene_check(l->scene, l->flags, why, sizeof why);
         if (bad) {
             snprintf(l->why, sizeof l->why, "scene invariant: %.300s", bad);
             l->problem = l->why;
