@@ -102,6 +102,18 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
                                           const kiln_convert_opts *opts, char **result_json,
                                           kiln_error *err);
 
+/* Cooks a glTF model (.gltf, .glb) into out_dir (created when missing; it must not lie inside
+ * the caller may write to) with the same settings,
+ * defaults and code path as an import: one file per artifact (image<i>.ktx2, material<i>.kmat,
+ * mesh<i>.prim<p>.kmesh, skeleton<i>.kskel, clip<i>.kclip, scene.kscene), each written
+ * atomically. Asset ids are made with the GUID an import without a .meta would give a file of
+ * that name (derived from the base name). *result_json lists every artifact written (label,
+ * kind, file, size), per mesh the triangles of every LOD, vertices and vertex bytes, and the
+ * summary and warnings the manifest of an import would keep. */
+KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir,
+                                        const kiln_convert_opts *opts, char **result_json,
+                                        kiln_error *err);
+
 KILN_API void kiln_string_free(char *s);
 
 #ifdef __cplusplus

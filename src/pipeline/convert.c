@@ -1,5 +1,6 @@
 /* convert.c — one-shot converters: a source file straight to a cooked file, without a project
  * or cache, through the same settings validation and cook functions an import uses. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -7,6 +8,7 @@
 #include "core/file.h"
 #include "core/jobs.h"
 #include "core/json.h"
+#include "core/path.h"
 #include "pipeline/cook.h"
 #include "pipeline/project.h"
 #include "pipeline/source.h"
@@ -77,6 +79,90 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
         json_object_set(d, "warnings", c.warnings);
         *result_json = kiln_project_take_json(d);
     }
+    kiln_cooked_release(&o.allocator, &c);
+    return r;
+}
+
+/* The kind of an artifact from its label: "mesh", "material", "image", "skeleton", "clip",
+ * "scene". */
+static const char *label_kind(const char *label)
+{
+    static const char *const kinds[] = {"mesh", "material", "image", "skeleton", "clip", "scene"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strncmp(label, kinds[i], strlen(kinds[i])) == 0) return kinds[i];
+    return "unknown";
+}
+
+KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir,
+                                        const kiln_convert_opts *opts, char **result_json,
+                                        kiln_error *err)
+{
+    *result_json = NULL;
+    kiln_convert_opts o = {0};
+    if (opts) {
+        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
+        memcpy(&o, opts, n);
+    }
+    kiln_settings settings;
+    kiln_result r = convert_settings(&o, &settings, err);
+    if (r != KILN_OK) return r;
+    char abs[KILN_PATH_MAX], dir[KILN_PATH_MAX];
+    if ((r = kiln_path_absolute(in_path, abs, sizeof abs, err)) != KILN_OK) return r;
+    const char *slash = strrchr(abs, '/');
+    size_t dn = (size_t)(slash - abs);
+    memcpy(dir, abs, dn ? dn : 1);
+    dir[dn ? dn : 1] = '\0';
+    char guid[33];
+    kiln_guid_derive(slash + 1, guid);
+
+    uint8_t *src = NULL;
+    size_t size = 0;
+    r = kiln_file_read(in_path, KILN_SOURCE_MAX_SIZE, &o.allocator, &src, &size, err);
+    if (r != KILN_OK) return r;
+    kiln_jobs *jobs = NULL;
+    r = kiln_jobs_create(o.jobs, &o.allocator, &jobs, err);
+    kiln_cooked c;
+    memset(&c, 0, sizeof c);
+    if (r == KILN_OK) {
+        kiln_cook_env env = {&o.allocator, jobs, o.platform ? o.platform : "", in_path};
+        r = kiln_cook_model_source(&env, &settings.model, guid, dir, src, size, &c, err);
+    }
+    kiln_jobs_destroy(jobs);
+    kiln_free(&o.allocator, src, size + 1);
+    if (r == KILN_OK) r = kiln_mkdirs(out_dir, err);
+    json_t *written = json_array();
+    for (size_t i = 0; r == KILN_OK && i < c.output_count; i++) {
+        char path[KILN_PATH_MAX];
+        if (!kiln_path_format(path, sizeof path, "%s/%s", out_dir, c.outputs[i].file)) {
+            r = kiln_error_set(err, KILN_E_LIMIT, "%s/%s: path too long", out_dir, c.outputs[i].file);
+            break;
+        }
+        r = kiln_file_write_atomic(path, c.outputs[i].data, c.outputs[i].size, err);
+        json_t *e = json_object();
+        char id[17];
+        snprintf(id, sizeof id, "%016llx", (unsigned long long)kiln_asset_id(guid, c.outputs[i].label));
+        json_object_set_new(e, "label", json_string(c.outputs[i].label));
+        json_object_set_new(e, "kind", json_string(label_kind(c.outputs[i].label)));
+        json_object_set_new(e, "file", json_string(c.outputs[i].file));
+        json_object_set_new(e, "size", json_integer((json_int_t)c.outputs[i].size));
+        json_object_set_new(e, "asset_id", json_string(id));
+        json_array_append_new(written, e);
+    }
+    if (r == KILN_OK) {
+        json_t *d = json_object();
+        json_object_set_new(d, "command", json_string("model"));
+        json_object_set_new(d, "input", json_string(in_path));
+        json_object_set_new(d, "output", json_string(out_dir));
+        json_object_set_new(d, "guid", json_string(guid));
+        json_object_set_new(d, "platform", o.platform ? json_string(o.platform) : json_null());
+        json_object_set_new(d, "settings", kiln_model_settings_json(&settings.model));
+        json_object_set_new(d, "artifacts", written);
+        written = NULL;
+        json_object_set(d, "summary", c.summary);
+        json_object_set(d, "warnings", c.warnings);
+        *result_json = kiln_project_take_json(d);
+    }
+    json_decref(written);
     kiln_cooked_release(&o.allocator, &c);
     return r;
 }

@@ -39,7 +39,7 @@ static bool usage_error(const kiln_cli *c, const char *fmt, const char *arg)
 bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
 {
     c->positional = calloc((size_t)argc + 1, sizeof *c->positional);
-    c->sets = calloc((size_t)argc + 3, sizeof *c->sets); /* + --format, --quality */
+    c->sets = calloc((size_t)argc + 3, sizeof *c->sets); /* + --format, --quality, --textures */
     if (!c->positional || !c->sets) return false;
     /* --json first, so usage errors come out in the form asked for. */
     for (int i = 1; i < argc; i++)
@@ -76,6 +76,7 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         else if (!strcmp(a, "--max-size") && allowed_opt(allowed, a)) TAKE(max_size);
         else if (!strcmp(a, "--format") && allowed_opt(allowed, a)) TAKE(format);
         else if (!strcmp(a, "--quality") && allowed_opt(allowed, a)) TAKE(quality);
+        else if (!strcmp(a, "--textures") && allowed_opt(allowed, a)) TAKE(textures);
         else if (!strcmp(a, "--compare") && allowed_opt(allowed, a)) TAKE(compare);
         else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
         else c->positional[c->positional_count++] = a;

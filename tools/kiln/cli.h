@@ -25,6 +25,7 @@ typedef struct kiln_cli {
     const char *format;      /* --format (kiln texture) */
     const char *quality;     /* --quality (kiln texture) */
     const char *compare;     /* --compare (kiln inspect) */
+    const char *textures;    /* --textures all|none (kiln model) */
 } kiln_cli;
 
 /* Parses the common options and those `allowed` names ("--all --force --set --settings
@@ -56,5 +57,6 @@ int kiln_cmd_meta(int argc, char **argv);
 int kiln_cmd_inspect(int argc, char **argv);
 int kiln_cmd_cache(int argc, char **argv);
 int kiln_cmd_texture(int argc, char **argv);
+int kiln_cmd_model(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ static const char usage[] =
     "                                        glTF 2.0 model (.gltf, .glb)\n"
     "  texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=V ...]\n"
     "                                        convert one image without a project (same code path)\n"
+    "  model IN.gltf|IN.glb OUTDIR [--set model.FIELD=V ...] [--textures all|none]\n"
+    "                                        cook one model into OUTDIR without a project\n"
     "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
     "  version                               print the version\n"
     "\n"
@@ -50,6 +52,7 @@ int main(int argc, char **argv)
         {"import", kiln_cmd_import}, {"reimport", kiln_cmd_reimport}, {"report", kiln_cmd_report},
         {"meta", kiln_cmd_meta},     {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
         {"texture", kiln_cmd_texture},
+        {"model", kiln_cmd_model},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
