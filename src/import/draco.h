@@ -24,7 +24,8 @@ typedef struct kiln_draco_attribute {
     float *values;       /* vertex_count * components, vertex-major. Normalized integers are
                             mapped as glTF maps them (unsigned c / (2^n - 1); signed
                             max(c / (2^(n-1) - 1), -1)); 8/16-bit integers and floats exactly;
-                            32/64-bit integers and doubles rounded to the nearest float */
+                            32/64-bit integers and doubles rounded to the nearest float
+                            (doubles beyond its range become infinities) */
     size_t values_size;  /* bytes of values */
 } kiln_draco_attribute;
 

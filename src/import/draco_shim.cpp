@@ -16,9 +16,10 @@
  * left and points by 3 per face, so there the guard only applies the caller's limit.
  *
  * Not guarded, because the count sits behind entropy-coded data kiln would have to decode to
- * reach: the portable texture-coordinate prediction reads an int32 orientation count, sizes a
- * vector<bool> by it and loops over it before comparing it with anything (a 309-byte stream
- * found by fuzz_draco: 172 MB and 5 s of CPU, then decodes; at most 256 MiB and about 8 s).
+ * reach: the texture-coordinate predictions read an orientation count, size a vector<bool> by
+ * it and loop over it before comparing it with anything (a 309-byte stream found by fuzz_draco:
+ * 172 MB and 5 s of CPU, then decodes; at most 256 MiB for the portable scheme's int32 count,
+ * 512 MiB and some 15 s for the deprecated scheme's uint32 one).
  * Other counts read mid-stream size buffers that are bounded by the checked point and value
  * counts.
  *
@@ -32,6 +33,7 @@
 #include <draco/core/decoder_buffer.h>
 #include <draco/mesh/mesh.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -220,6 +222,15 @@ uint32_t gltf_type(draco::DataType t)
     }
 }
 
+/* A double as the nearest float; beyond float's range (undefined for a plain cast in C++),
+ * infinity of its sign. */
+float narrow(double d)
+{
+    if (d > (double)FLT_MAX) return HUGE_VALF;
+    if (d < -(double)FLT_MAX) return -HUGE_VALF;
+    return (float)d; /* NaN stays NaN */
+}
+
 /* Signed normalized per glTF 2.0 §3.11: max(c / (2^(n-1) - 1), -1). */
 float snorm(double c, double max) { return (float)std::fmax(c / max, -1.0); }
 
@@ -266,7 +277,7 @@ float convert(const uint8_t *p, draco::DataType t, bool normalized)
         return normalized ? (float)((double)c / 18446744073709551615.0) : (float)c;
     }
     case draco::DT_FLOAT32: return load<float>(p);
-    case draco::DT_FLOAT64: return (float)load<double>(p);
+    case draco::DT_FLOAT64: return narrow(load<double>(p));
     case draco::DT_BOOL: return load<uint8_t>(p) ? 1.0f : 0.0f;
     default: return 0.0f;
     }
