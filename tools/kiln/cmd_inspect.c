@@ -1,5 +1,6 @@
-/* cmd_inspect.c — kiln inspect FILE: what an image, a KTX2 file or a glTF 2.0 model holds. The
- * kind is told by content (KTX2 identifier, GLB magic or a JSON object), never by the name. */
+/* cmd_inspect.c — kiln inspect FILE: what an image, a KTX2 file, a kiln container (any cooked
+ * kind) or a glTF 2.0 model holds. The kind is told by content (KTX2 identifier, "KILN" magic,
+ * GLB magic or a JSON object), never by the name. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "format/vk_format.h"
 #include "import/gltf.h"
 #include "import/image.h"
+#include "inspect_container.h"
 #include "inspect_model.h"
 #include "process/block.h"
 #include "process/half.h"
@@ -210,11 +212,14 @@ int kiln_cmd_inspect(int argc, char **argv)
         return code;
     }
     bool is_ktx2 = m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
-    bool is_model = !is_ktx2 && kiln_gltf_detect(m.data, m.size);
+    bool is_container = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KILN", 4);
+    bool is_model = !is_ktx2 && !is_container && kiln_gltf_detect(m.data, m.size);
     bool is_glb = is_model && m.size >= 4 && !memcmp(m.data, "glTF", 4);
     json_t *j = NULL;
     if (!is_ktx2 && c.compare) {
         r = kiln_error_set(&err, KILN_E_USAGE, "--compare works on a KTX2 file");
+    } else if (is_container) {
+        j = kiln_inspect_container(m.data, m.size, &r, &err);
     } else if (is_model) {
         /* The loader reads the file again, with the buffers and images beside it. */
         kiln_file_unmap(&m);
@@ -232,9 +237,13 @@ int kiln_cmd_inspect(int argc, char **argv)
     json_object_set_new(j, "command", json_string("inspect"));
     json_object_set_new(j, "file", json_string(path));
     if (c.json) {
-        char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2));
+        /* A container's reals are float32 values kept as their shortest decimals. */
+        size_t real = is_container ? JSON_REAL_PRECISION(KILN_INSPECT_CONTAINER_REAL_PRECISION) : 0;
+        char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | real);
         kiln_cli_print_json(s);
         free(s);
+    } else if (is_container) {
+        kiln_inspect_container_print(j, path);
     } else if (is_model) {
         kiln_inspect_model_print(j, path);
     } else if (is_ktx2) {
