@@ -2,7 +2,8 @@
  * corpus's glTF-Draco samples (Box, CesiumMan, RiggedSimple, RiggedFigure, MorphPrimitivesTest),
  * found by reading each .gltf with jansson: vertex and index counts equal the accessors' counts,
  * every index is in range, every value lies within its accessor's min/max (widened by a
- * quantization step), and Box's positions are those of the uncompressed Box/glTF. Then the Box
+ * quantization step), and Box's vertices (position with normal) and triangles are those of the
+ * uncompressed Box/glTF. Then the Box
  * and CesiumMan streams cut at every length and with flipped bytes: always an error code or a
  * valid mesh. Skips (77) when the corpus is absent. */
 #include "support.h"
@@ -184,7 +185,46 @@ static uint8_t *first_stream(const char *model, size_t *size)
     return copy;
 }
 
-static void draco_box_positions_equal_the_uncompressed_box(void **state)
+/* The float values of an accessor (tightly packed, no sparse), malloc'd. */
+static float *read_floats(const sample *s, json_t *acc, uint32_t comps, size_t *count)
+{
+    assert_int_equal(json_integer_value(json_object_get(acc, "componentType")), 5126);
+    size_t vsize;
+    const uint8_t *v = view(s, json_object_get(acc, "bufferView"), &vsize);
+    size_t off = (size_t)json_integer_value(json_object_get(acc, "byteOffset"));
+    *count = (size_t)json_integer_value(json_object_get(acc, "count"));
+    size_t bytes = *count * comps * 4;
+    assert_true(off <= vsize && bytes <= vsize - off);
+    float *out = malloc(bytes);
+    assert_non_null(out);
+    memcpy(out, v + off, bytes);
+    return out;
+}
+
+/* The unsigned short indices of an accessor, as uint32, malloc'd. */
+static uint32_t *read_indices(const sample *s, json_t *acc, size_t *count)
+{
+    assert_int_equal(json_integer_value(json_object_get(acc, "componentType")), 5123);
+    size_t vsize;
+    const uint8_t *v = view(s, json_object_get(acc, "bufferView"), &vsize);
+    size_t off = (size_t)json_integer_value(json_object_get(acc, "byteOffset"));
+    *count = (size_t)json_integer_value(json_object_get(acc, "count"));
+    assert_true(off <= vsize && *count * 2 <= vsize - off);
+    uint32_t *out = malloc(*count * 4);
+    assert_non_null(out);
+    for (size_t i = 0; i < *count; i++) out[i] = v[off + 2 * i] | (uint32_t)v[off + 2 * i + 1] << 8;
+    return out;
+}
+
+static int near3(const float *a, const float *b, float tol)
+{
+    return fabsf(a[0] - b[0]) <= tol && fabsf(a[1] - b[1]) <= tol && fabsf(a[2] - b[2]) <= tol;
+}
+
+/* Box/glTF-Draco against Box/glTF: every decoded vertex is a (position, normal) pair of the plain
+ * box — so Draco's point-to-value mapping kept each position with its normal — and every decoded
+ * triangle is one of the plain box's, up to rotation of its corners. */
+static void draco_box_equals_the_uncompressed_box(void **state)
 {
     (void)state;
     sample plain;
@@ -192,16 +232,15 @@ static void draco_box_positions_equal_the_uncompressed_box(void **state)
     json_t *prim = json_array_get(
         json_object_get(json_array_get(json_object_get(plain.root, "meshes"), 0), "primitives"),
         0);
-    json_t *acc =
-        at(plain.root, "accessors", json_object_get(json_object_get(prim, "attributes"), "POSITION"));
-    size_t vsize;
-    const uint8_t *v = view(&plain, json_object_get(acc, "bufferView"), &vsize);
-    size_t count = (size_t)json_integer_value(json_object_get(acc, "count"));
-    v += json_integer_value(json_object_get(acc, "byteOffset"));
-    assert_true(count * 12 <= vsize);
-    float *src = malloc(count * 12);
-    assert_non_null(src);
-    memcpy(src, v, count * 12);
+    json_t *attrs = json_object_get(prim, "attributes");
+    size_t count, ncount, icount;
+    float *pos = read_floats(&plain, at(plain.root, "accessors", json_object_get(attrs, "POSITION")),
+                             3, &count);
+    float *nrm = read_floats(&plain, at(plain.root, "accessors", json_object_get(attrs, "NORMAL")),
+                             3, &ncount);
+    uint32_t *idx =
+        read_indices(&plain, at(plain.root, "accessors", json_object_get(prim, "indices")), &icount);
+    assert_int_equal(count, ncount);
 
     sample dr;
     load("Box", "glTF-Draco", &dr);
@@ -209,28 +248,49 @@ static void draco_box_positions_equal_the_uncompressed_box(void **state)
         json_object_get(json_array_get(json_object_get(dr.root, "meshes"), 0), "primitives"), 0);
     json_t *ext =
         json_object_get(json_object_get(dprim, "extensions"), "KHR_draco_mesh_compression");
-    uint32_t pos_id = (uint32_t)json_integer_value(
-        json_object_get(json_object_get(ext, "attributes"), "POSITION"));
+    json_t *ids = json_object_get(ext, "attributes");
     size_t size;
     const uint8_t *data = view(&dr, json_object_get(ext, "bufferView"), &size);
     kiln_draco_mesh m;
     kiln_error err;
     assert_int_equal(kiln_draco_decode(data, size, NULL, 0, &m, &err), KILN_OK);
-    const kiln_draco_attribute *p = kiln_draco_find_attribute(&m, pos_id);
+    const kiln_draco_attribute *p = kiln_draco_find_attribute(
+        &m, (uint32_t)json_integer_value(json_object_get(ids, "POSITION")));
+    const kiln_draco_attribute *n = kiln_draco_find_attribute(
+        &m, (uint32_t)json_integer_value(json_object_get(ids, "NORMAL")));
     assert_non_null(p);
+    assert_non_null(n);
     assert_int_equal(m.vertex_count, count);
-    /* The box spans 1 unit; the sample quantized positions to 11 bits or more. */
-    const float tol = 1.0f / 2047.0f;
+    assert_int_equal(m.index_count, icount);
+    /* The box spans 1 unit, quantized to 11 bits or more; octahedral normals to 8 or more. */
+    const float ptol = 1.0f / 2047.0f, ntol = 2.0f / 255.0f;
     for (uint32_t i = 0; i < m.vertex_count; i++) {
-        const float *d = p->values + (size_t)i * 3;
+        const float *dp = p->values + (size_t)i * 3, *dn = n->values + (size_t)i * 3;
         int found = 0;
         for (size_t k = 0; k < count && !found; k++)
-            found = fabsf(d[0] - src[k * 3]) <= tol && fabsf(d[1] - src[k * 3 + 1]) <= tol &&
-                    fabsf(d[2] - src[k * 3 + 2]) <= tol;
-        if (!found) fail_msg("decoded position %u (%g %g %g) is none of Box's", i, d[0], d[1], d[2]);
+            found = near3(dp, pos + k * 3, ptol) && near3(dn, nrm + k * 3, ntol);
+        if (!found)
+            fail_msg("decoded vertex %u (%g %g %g / %g %g %g) is none of Box's", i, dp[0], dp[1],
+                     dp[2], dn[0], dn[1], dn[2]);
+    }
+    for (uint32_t t = 0; t < m.index_count; t += 3) {
+        int found = 0;
+        for (size_t s = 0; s < icount && !found; s += 3) {
+            for (int rot = 0; rot < 3 && !found; rot++) {
+                found = 1;
+                for (int c = 0; c < 3 && found; c++)
+                    found = near3(p->values + (size_t)m.indices[t + c] * 3,
+                                  pos + (size_t)idx[s + (c + rot) % 3] * 3, ptol) &&
+                            near3(n->values + (size_t)m.indices[t + c] * 3,
+                                  nrm + (size_t)idx[s + (c + rot) % 3] * 3, ntol);
+            }
+        }
+        if (!found) fail_msg("decoded triangle %u is none of Box's", t / 3);
     }
     kiln_draco_mesh_free(NULL, &m);
-    free(src);
+    free(idx);
+    free(nrm);
+    free(pos);
     unload(&dr);
     unload(&plain);
 }
@@ -315,7 +375,7 @@ int main(void)
     kt_require_corpus();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(draco_corpus_samples_match_their_accessors),
-        cmocka_unit_test(draco_box_positions_equal_the_uncompressed_box),
+        cmocka_unit_test(draco_box_equals_the_uncompressed_box),
         cmocka_unit_test(draco_corpus_streams_cut_at_every_length_fail_cleanly),
         cmocka_unit_test(draco_corpus_streams_with_flipped_bytes_fail_cleanly),
     };
