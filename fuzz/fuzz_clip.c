@@ -21,11 +21,13 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
         return;
     }
     if (v.name[v.name_size] || !(v.start <= v.end)) abort();
-    const float times[] = {v.start, v.end, (v.start + v.end) / 2, v.start - 1, v.end + 1,
-                           NAN, INFINITY, -INFINITY, 0.0f, 1e-3f};
+    const float times[] = {
+        v.start, v.end, (v.start + v.end) / 2, v.start - 1, v.end + 1, NAN, INFINITY, -INFINITY,
+        0.0f,    1e-3f};
     for (uint32_t t = 0; t < v.track_count; t++) {
         kiln_clip_track tr = kiln_clip_track_at(&v, t);
-        if (tr.components == 0 || tr.components > KILN_CLIP_MAX_COMPONENTS || tr.key_count == 0) abort();
+        if (tr.components == 0 || tr.components > KILN_CLIP_MAX_COMPONENTS || tr.key_count == 0)
+            abort();
         float *out = malloc(tr.components * sizeof *out);
         if (!out) abort();
         for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {

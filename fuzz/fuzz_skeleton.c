@@ -20,7 +20,8 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
         return;
     }
     const char *lo = (const char *)data, *hi = (const char *)data + size;
-    if (v.joint_count == 0 || v.name < lo || v.name + v.name_size >= hi || v.name[v.name_size]) abort();
+    if (v.joint_count == 0 || v.name < lo || v.name + v.name_size >= hi || v.name[v.name_size])
+        abort();
     for (uint32_t j = 0; j < v.joint_count; j++) {
         kiln_skeleton_joint jt = kiln_skeleton_joint_at(&v, j);
         if (jt.parent >= (int32_t)j || jt.parent < -1) abort();
@@ -30,7 +31,8 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
             int32_t found = kiln_skeleton_find_joint_n(&v, jt.name, jt.name_size);
             if (found < 0 || found > (int32_t)j) abort();
             kiln_skeleton_joint other = kiln_skeleton_joint_at(&v, (uint32_t)found);
-            if (other.name_size != jt.name_size || memcmp(other.name, jt.name, jt.name_size)) abort();
+            if (other.name_size != jt.name_size || memcmp(other.name, jt.name, jt.name_size))
+                abort();
         }
     }
     kiln_skeleton_find_joint(&v, "");

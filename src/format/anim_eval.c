@@ -32,8 +32,10 @@ uint32_t kiln_anim_find(const kiln_anim_keys *k, float t)
     uint32_t lo = 0, hi = k->key_count;        /* times[lo] <= t; answer in [lo, hi) */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (f32_at(k->times, mid) <= t) lo = mid;
-        else hi = mid;
+        if (f32_at(k->times, mid) <= t)
+            lo = mid;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -46,7 +48,8 @@ static void normalize_out(double q[4], float *out)
         out[3] = 1.0f;
         return;
     }
-    for (int c = 0; c < 4; c++) out[c] = (float)(q[c] / n);
+    for (int c = 0; c < 4; c++)
+        out[c] = (float)(q[c] / n);
 }
 
 void kiln_anim_key_value(const kiln_anim_keys *k, uint32_t i, float *out)
@@ -54,11 +57,13 @@ void kiln_anim_key_value(const kiln_anim_keys *k, uint32_t i, float *out)
     size_t at = value_index(k, i);
     if (k->path == KILN_CLIP_PATH_ROTATION && k->components == 4) {
         double q[4];
-        for (int c = 0; c < 4; c++) q[c] = f32_at(k->values, at + c);
+        for (int c = 0; c < 4; c++)
+            q[c] = f32_at(k->values, at + c);
         normalize_out(q, out);
         return;
     }
-    for (uint32_t c = 0; c < k->components; c++) out[c] = f32_at(k->values, at + c);
+    for (uint32_t c = 0; c < k->components; c++)
+        out[c] = f32_at(k->values, at + c);
 }
 
 /* glTF's slerp: the shorter arc (b negated when the dot product is negative), linear blend when
@@ -75,7 +80,8 @@ static void slerp(const kiln_anim_keys *k, size_t a_at, size_t b_at, double u, f
     na = sqrt(na);
     nb = sqrt(nb);
     if (na > 0 && nb > 0)
-        for (int c = 0; c < 4; c++) a[c] /= na, b[c] /= nb;
+        for (int c = 0; c < 4; c++)
+            a[c] /= na, b[c] /= nb;
     double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
     double s = d < 0 ? -1.0 : 1.0, ad = fabs(d), wa, wb;
     if (ad > 1.0 - 1e-9) {
@@ -87,7 +93,8 @@ static void slerp(const kiln_anim_keys *k, size_t a_at, size_t b_at, double u, f
         wb = s * sin(u * theta) / st;
     }
     double q[4];
-    for (int c = 0; c < 4; c++) q[c] = wa * a[c] + wb * b[c];
+    for (int c = 0; c < 4; c++)
+        q[c] = wa * a[c] + wb * b[c];
     normalize_out(q, out);
 }
 
@@ -126,8 +133,10 @@ void kiln_anim_eval(const kiln_anim_keys *k, float t, float *out)
     for (uint32_t c = 0; c < n; c++) {
         double v = h00 * f32_at(k->values, a_at + c) + h10 * td * f32_at(k->values, out_at + c) +
                    h01 * f32_at(k->values, b_at + c) + h11 * td * f32_at(k->values, in_at + c);
-        if (rotation) q[c] = v;
-        else out[c] = (float)v;
+        if (rotation)
+            q[c] = v;
+        else
+            out[c] = (float)v;
     }
     if (rotation) normalize_out(q, out);
 }

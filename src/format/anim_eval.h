@@ -10,12 +10,13 @@
 /* A track's keys. times: key_count f32; values: key_count * components f32, three times that for
  * CUBICSPLINE (in-tangent, value, out-tangent per key). Both little-endian and read with
  * memcpy, so file bytes at any alignment and float arrays of a little-endian host both work.
- * interpolation and path take the kiln_clip_interp / kiln_clip_path values (equal to the scene's). */
+ * interpolation and path take the kiln_clip_interp / kiln_clip_path values (equal to the scene's).
+ */
 typedef struct kiln_anim_keys {
     const uint8_t *times;
     const uint8_t *values;
-    uint32_t key_count;       /* >= 1 */
-    uint32_t components;      /* >= 1; 4 for rotations */
+    uint32_t key_count;  /* >= 1 */
+    uint32_t components; /* >= 1; 4 for rotations */
     uint32_t interpolation;
     uint32_t path;
 } kiln_anim_keys;

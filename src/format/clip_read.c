@@ -29,7 +29,10 @@ static uint32_t u32_at(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint64_t u64_at(const uint8_t *p) { return u32_at(p) | (uint64_t)u32_at(p + 4) << 32; }
+static uint64_t u64_at(const uint8_t *p)
+{
+    return u32_at(p) | (uint64_t)u32_at(p + 4) << 32;
+}
 
 static float f32_at(const uint8_t *p)
 {
@@ -68,8 +71,9 @@ static kiln_result check_track(const kiln_clip_view *v, uint32_t i, kiln_error *
     if (!(t.flags & KILN_CLIP_TRACK_NODE) && t.target >= v->skeleton_joint_count)
         return bad(err, at, "a joint target is not below the skeleton's joint count");
     uint32_t want = t.path == KILN_CLIP_PATH_ROTATION ? 4 : 3;
-    if (t.path == KILN_CLIP_PATH_WEIGHTS ? t.components == 0 || t.components > KILN_CLIP_MAX_COMPONENTS
-                                         : t.components != want)
+    if (t.path == KILN_CLIP_PATH_WEIGHTS
+            ? t.components == 0 || t.components > KILN_CLIP_MAX_COMPONENTS
+            : t.components != want)
         return bad(err, at + 12, "wrong component count for the path");
     if (t.key_count == 0) return bad(err, at + 16, "a track without keys");
     if ((uint64_t)t.time_offset + t.key_count > v->time_count)
@@ -123,7 +127,8 @@ static kiln_result read_clip(const void *data, size_t size, uint32_t flags, kiln
     out->end = f32_at(h + 28);
     out->resample_fps = f32_at(h + 32);
     uint32_t name_size = u32_at(h + 36);
-    for (int p = 0; p < 4; p++) out->max_error[p] = f32_at(h + 40 + 4 * p);
+    for (int p = 0; p < 4; p++)
+        out->max_error[p] = f32_at(h + 40 + 4 * p);
     out->source_key_count = u64_at(h + 56);
     if (out->flags & ~(uint32_t)(KILN_CLIP_RESAMPLED | KILN_CLIP_REDUCED))
         return bad(err, hoff + 20, "unknown clip flags");
@@ -134,16 +139,21 @@ static kiln_result read_clip(const void *data, size_t size, uint32_t flags, kiln
     if (!isfinite(out->start) || !isfinite(out->end) || out->start > out->end)
         return bad(err, hoff + 24, "start and end are not finite with start <= end");
     float fps = out->resample_fps;
-    if (!(fps == 0 || (fps >= 1 && fps <= 1000))) return bad(err, hoff + 32, "resample_fps is not 0 or 1 .. 1000");
+    if (!(fps == 0 || (fps >= 1 && fps <= 1000)))
+        return bad(err, hoff + 32, "resample_fps is not 0 or 1 .. 1000");
     for (int p = 0; p < 4; p++)
         if (!(out->max_error[p] >= 0) || !isfinite(out->max_error[p]))
-            return bad(err, hoff + 40 + 4 * (uint64_t)p, "a measured error is negative or not finite");
-    if (ts.count != out->track_count) return bad(err, hoff + 16, "TRAK count differs from the header");
-    if (ns.count != (uint64_t)name_size + 1) return bad(err, hoff + 36, "NAME size differs from the header");
+            return bad(err, hoff + 40 + 4 * (uint64_t)p,
+                       "a measured error is negative or not finite");
+    if (ts.count != out->track_count)
+        return bad(err, hoff + 16, "TRAK count differs from the header");
+    if (ns.count != (uint64_t)name_size + 1)
+        return bad(err, hoff + 36, "NAME size differs from the header");
     out->name = (const char *)ns.data;
     out->name_size = name_size;
     if (out->name[name_size] != '\0' || memchr(out->name, '\0', name_size))
-        return bad(err, (uint64_t)(ns.data - c->bytes), "the name is not one NUL-terminated string");
+        return bad(err, (uint64_t)(ns.data - c->bytes),
+                   "the name is not one NUL-terminated string");
     out->tracks = ts.data;
     out->times = tm.data;
     out->time_count = tm.count;
@@ -177,13 +187,16 @@ KILN_API kiln_clip_track kiln_clip_track_at(const kiln_clip_view *v, uint32_t i)
     return decode_track(v->tracks + (size_t)i * TRACK_SIZE);
 }
 
-KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, float time,
-                                   float *out)
+KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, float time, float *out)
 {
     if (!v || !out || track >= v->track_count) return 0;
     kiln_clip_track t = decode_track(v->tracks + (size_t)track * TRACK_SIZE);
-    kiln_anim_keys k = {v->times + (size_t)t.time_offset * 4, v->values + (size_t)t.value_offset * 4,
-                        t.key_count, t.components, t.interpolation, t.path};
+    kiln_anim_keys k = {v->times + (size_t)t.time_offset * 4,
+                        v->values + (size_t)t.value_offset * 4,
+                        t.key_count,
+                        t.components,
+                        t.interpolation,
+                        t.path};
     kiln_anim_eval(&k, time, out);
     return t.components;
 }

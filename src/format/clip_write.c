@@ -15,8 +15,8 @@ static void store_f32(uint8_t *p, float f)
     kiln_store_u32le(p, u);
 }
 
-kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *alloc,
-                            uint8_t **out, size_t *size, kiln_error *err)
+kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *alloc, uint8_t **out,
+                            size_t *size, kiln_error *err)
 {
     if (!c || !out || !size) return kiln_error_set(err, KILN_E_USAGE, "kiln_clip_write: NULL");
     *out = NULL;
@@ -59,16 +59,18 @@ kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *all
         kiln_store_u32le(p + 20, t->time_offset);
         kiln_store_u32le(p + 24, t->value_offset);
     }
-    for (size_t i = 0; i < c->time_count; i++) store_f32(times + 4 * i, c->times[i]);
-    for (size_t i = 0; i < c->value_count; i++) store_f32(values + 4 * i, c->values[i]);
+    for (size_t i = 0; i < c->time_count; i++)
+        store_f32(times + 4 * i, c->times[i]);
+    for (size_t i = 0; i < c->value_count; i++)
+        store_f32(values + 4 * i, c->values[i]);
 
     kiln_container_writer w;
     kiln_container_begin(&w, KILN_CLIP_KIND, KILN_CLIP_KIND_VERSION, alloc);
     kiln_result r;
     if (!(r = kiln_container_add(&w, KILN_CLIP_SECTION_HEADER, KILN_CLIP_HEADER_SIZE, 1, header,
                                  err)) &&
-        !(r = kiln_container_add(&w, KILN_CLIP_SECTION_TRACKS, KILN_CLIP_TRACK_SIZE,
-                                 c->track_count, c->track_count ? tracks : NULL, err)) &&
+        !(r = kiln_container_add(&w, KILN_CLIP_SECTION_TRACKS, KILN_CLIP_TRACK_SIZE, c->track_count,
+                                 c->track_count ? tracks : NULL, err)) &&
         !(r = kiln_container_add(&w, KILN_CLIP_SECTION_TIMES, 4, c->time_count,
                                  c->time_count ? times : NULL, err)) &&
         !(r = kiln_container_add(&w, KILN_CLIP_SECTION_VALUES, 4, c->value_count,

@@ -23,7 +23,7 @@
  * before they are returned, so nothing the reader refuses is ever written. Deterministic: equal
  * clips give equal bytes. Errors: KILN_E_USAGE (NULL arguments, a clip the reader would refuse:
  * its message says why), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
-kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *alloc,
-                            uint8_t **out, size_t *size, kiln_error *err);
+kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *alloc, uint8_t **out,
+                            size_t *size, kiln_error *err);
 
 #endif

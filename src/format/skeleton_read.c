@@ -20,7 +20,7 @@
 #define MATRIX_SIZE 64
 #define SLOT_SIZE 8
 #define EMPTY 0xFFFFFFFFu
-#define MAX_PROBE 32u  /* KILN_SKELETON_MAX_PROBE of src/process/skeleton.h */
+#define MAX_PROBE 32u /* KILN_SKELETON_MAX_PROBE of src/process/skeleton.h */
 
 static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
 {
@@ -100,14 +100,17 @@ static kiln_result check_table(const kiln_skeleton_view *v, kiln_error *err)
             if (hi) return bad(err, offset_of(c, slot + 4), "an empty name slot has hash bits");
             continue;
         }
-        if (joint >= v->joint_count) return bad(err, offset_of(c, slot), "a name slot's joint is out of range");
+        if (joint >= v->joint_count)
+            return bad(err, offset_of(c, slot), "a name slot's joint is out of range");
         const uint8_t *jp = v->joints + (size_t)joint * JOINT_SIZE;
         uint32_t off = u32_at(jp + 56), len = u32_at(jp + 60);
         if (len == 0) return bad(err, offset_of(c, slot), "an unnamed joint is in the name table");
         uint64_t h = kiln_skeleton_name_hash(v->names + off, len, v->hash_seed);
-        if ((uint32_t)(h >> 32) != hi) return bad(err, offset_of(c, slot + 4), "a name slot's hash bits are wrong");
+        if ((uint32_t)(h >> 32) != hi)
+            return bad(err, offset_of(c, slot + 4), "a name slot's hash bits are wrong");
         if (((s - (uint32_t)h) & mask) > v->max_probe)
-            return bad(err, offset_of(c, slot), "a name lies further from its home slot than max_probe");
+            return bad(err, offset_of(c, slot),
+                       "a name lies further from its home slot than max_probe");
         filled++;
     }
     if ((uint64_t)filled * 2 > v->slot_count)
@@ -129,13 +132,14 @@ static kiln_result check_table(const kiln_skeleton_view *v, kiln_error *err)
         uint32_t off = u32_at(jp + 56), len = u32_at(jp + 60);
         if (!len) continue;
         int32_t got = find(v, v->names + off, len);
-        if (got < 0 || (uint32_t)got > j) return bad(err, offset_of(c, jp + 56), "a joint's name is not in the name table");
+        if (got < 0 || (uint32_t)got > j)
+            return bad(err, offset_of(c, jp + 56), "a joint's name is not in the name table");
     }
     return KILN_OK;
 }
 
-static kiln_result check_name(const kiln_skeleton_view *v, uint32_t off, uint32_t len,
-                              uint64_t at, kiln_error *err)
+static kiln_result check_name(const kiln_skeleton_view *v, uint32_t off, uint32_t len, uint64_t at,
+                              kiln_error *err)
 {
     if ((uint64_t)off + len >= v->names_size) return bad(err, at, "a name runs past the names");
     if (v->names[off + len] != '\0') return bad(err, at, "a name is not NUL-terminated");
@@ -184,12 +188,14 @@ static kiln_result read_skeleton(const void *data, size_t size, uint32_t flags,
     if (js.count != out->joint_count || is.count != out->joint_count)
         return bad(err, hoff, "JNTS or IBMS count differs from the joint count");
     if (ps.count != out->pre_count) return bad(err, hoff + 8, "PRET count differs from the header");
-    if (ss.count != out->slot_count) return bad(err, hoff + 16, "HASH count differs from the header");
+    if (ss.count != out->slot_count)
+        return bad(err, hoff + 16, "HASH count differs from the header");
     if (out->slot_count < 2 || (out->slot_count & (out->slot_count - 1)))
         return bad(err, hoff + 16, "the name table size is not a power of two >= 2");
     if (out->max_probe > MAX_PROBE || out->max_probe >= out->slot_count)
         return bad(err, hoff + 24, "max_probe is over 32 or not below the slot count");
-    if (out->pre_count > out->joint_count) return bad(err, hoff + 8, "more pre-transforms than joints");
+    if (out->pre_count > out->joint_count)
+        return bad(err, hoff + 8, "more pre-transforms than joints");
     out->joints = js.data;
     out->inverse_binds = is.data;
     out->pre_transforms = ps.data;
@@ -208,7 +214,8 @@ static kiln_result read_skeleton(const void *data, size_t size, uint32_t flags,
         uint64_t at = offset_of(c, p);
         int32_t parent = (int32_t)u32_at(p);
         uint32_t skin_joint = u32_at(p + 8), pre = u32_at(p + 12);
-        if (parent < -1 || parent >= (int32_t)j) return bad(err, at, "a parent is not an earlier joint");
+        if (parent < -1 || parent >= (int32_t)j)
+            return bad(err, at, "a parent is not an earlier joint");
         roots += parent == -1;
         if (skin_joint >= out->joint_count || (seen[skin_joint / 8] & (1u << (skin_joint % 8))))
             return bad(err, at + 8, "skin_joint is out of range or repeated");
@@ -216,7 +223,8 @@ static kiln_result read_skeleton(const void *data, size_t size, uint32_t flags,
         if (pre != KILN_SKELETON_NO_PRE_TRANSFORM && pre >= out->pre_count)
             return bad(err, at + 12, "a pre-transform index is out of range");
         size_t where;
-        if (!finite_f32s(p + 16, 10, &where)) return bad(err, at + 16 + where, "a bind pose value is not finite");
+        if (!finite_f32s(p + 16, 10, &where))
+            return bad(err, at + 16 + where, "a bind pose value is not finite");
         if (!finite_f32s(out->inverse_binds + (size_t)j * MATRIX_SIZE, 16, &where))
             return bad(err, offset_of(c, out->inverse_binds + (size_t)j * MATRIX_SIZE) + where,
                        "an inverse bind matrix value is not finite");
@@ -225,7 +233,8 @@ static kiln_result read_skeleton(const void *data, size_t size, uint32_t flags,
     if (roots != out->root_count) return bad(err, hoff + 4, "root count differs from the joints'");
     size_t where;
     if (!finite_f32s(out->pre_transforms, (size_t)out->pre_count * 16, &where))
-        return bad(err, offset_of(c, out->pre_transforms) + where, "a pre-transform value is not finite");
+        return bad(err, offset_of(c, out->pre_transforms) + where,
+                   "a pre-transform value is not finite");
     return check_table(out, err);
 }
 
@@ -249,17 +258,22 @@ KILN_API kiln_skeleton_joint kiln_skeleton_joint_at(const kiln_skeleton_view *v,
     j.node = u32_at(p + 4);
     j.skin_joint = u32_at(p + 8);
     uint32_t pre = u32_at(p + 12);
-    for (int k = 0; k < 3; k++) j.translation[k] = f32_at(p + 16 + 4 * k);
-    for (int k = 0; k < 4; k++) j.rotation[k] = f32_at(p + 28 + 4 * k);
-    for (int k = 0; k < 3; k++) j.scale[k] = f32_at(p + 44 + 4 * k);
+    for (int k = 0; k < 3; k++)
+        j.translation[k] = f32_at(p + 16 + 4 * k);
+    for (int k = 0; k < 4; k++)
+        j.rotation[k] = f32_at(p + 28 + 4 * k);
+    for (int k = 0; k < 3; k++)
+        j.scale[k] = f32_at(p + 44 + 4 * k);
     j.name = v->names + u32_at(p + 56);
     j.name_size = u32_at(p + 60);
     const uint8_t *m = v->inverse_binds + (size_t)i * MATRIX_SIZE;
-    for (int k = 0; k < 16; k++) j.inverse_bind[k] = f32_at(m + 4 * k);
+    for (int k = 0; k < 16; k++)
+        j.inverse_bind[k] = f32_at(m + 4 * k);
     j.has_pre = pre != KILN_SKELETON_NO_PRE_TRANSFORM;
     if (j.has_pre) {
         m = v->pre_transforms + (size_t)pre * MATRIX_SIZE;
-        for (int k = 0; k < 16; k++) j.pre[k] = f32_at(m + 4 * k);
+        for (int k = 0; k < 16; k++)
+            j.pre[k] = f32_at(m + 4 * k);
     } else {
         j.pre[0] = j.pre[5] = j.pre[10] = j.pre[15] = 1.0f;
     }

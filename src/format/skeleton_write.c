@@ -17,7 +17,8 @@ static void store_f32(uint8_t *p, float f)
 
 static void store_f32s(uint8_t *p, const float *f, size_t n)
 {
-    for (size_t i = 0; i < n; i++) store_f32(p + 4 * i, f[i]);
+    for (size_t i = 0; i < n; i++)
+        store_f32(p + 4 * i, f[i]);
 }
 
 kiln_result kiln_skeleton_write(const kiln_cooked_skeleton *s, const kiln_allocator *alloc,
@@ -75,14 +76,13 @@ kiln_result kiln_skeleton_write(const kiln_cooked_skeleton *s, const kiln_alloca
                                  header, err)) &&
         !(r = kiln_container_add(&w, KILN_SKELETON_SECTION_JOINTS, KILN_SKELETON_JOINT_SIZE, n,
                                  joints, err)) &&
-        !(r = kiln_container_add(&w, KILN_SKELETON_SECTION_INVERSE_BINDS,
-                                 KILN_SKELETON_MATRIX_SIZE, n, ibms, err)) &&
+        !(r = kiln_container_add(&w, KILN_SKELETON_SECTION_INVERSE_BINDS, KILN_SKELETON_MATRIX_SIZE,
+                                 n, ibms, err)) &&
         !(r = kiln_container_add(&w, KILN_SKELETON_SECTION_PRE, KILN_SKELETON_MATRIX_SIZE,
                                  s->pre_count, s->pre_count ? pres : NULL, err)) &&
         !(r = kiln_container_add(&w, KILN_SKELETON_SECTION_HASH, KILN_SKELETON_SLOT_SIZE,
                                  s->slot_count, slots, err)) &&
-        !(r = kiln_container_add(&w, KILN_SKELETON_SECTION_NAMES, 1, s->names_size, s->names,
-                                 err)))
+        !(r = kiln_container_add(&w, KILN_SKELETON_SECTION_NAMES, 1, s->names_size, s->names, err)))
         r = kiln_container_finish(&w, out, size, err);
     kiln_free(alloc, buf, total);
     if (r != KILN_OK) return r;

@@ -16,8 +16,12 @@ size_t kiln_anim_track_stride(const kiln_anim_track *t)
 
 kiln_anim_keys kiln_anim_track_keys(const kiln_anim_track *t)
 {
-    kiln_anim_keys k = {(const uint8_t *)t->times, (const uint8_t *)t->values, t->key_count,
-                        t->components, t->interpolation, t->path};
+    kiln_anim_keys k = {(const uint8_t *)t->times,
+                        (const uint8_t *)t->values,
+                        t->key_count,
+                        t->components,
+                        t->interpolation,
+                        t->path};
     return k;
 }
 
@@ -30,8 +34,8 @@ void kiln_anim_track_free(const kiln_allocator *a, kiln_anim_track *t)
 }
 
 kiln_result kiln_anim_track_alloc(const kiln_allocator *a, uint32_t path, uint32_t interp,
-                               uint32_t components, size_t keys, kiln_anim_track *out,
-                               kiln_error *err)
+                                  uint32_t components, size_t keys, kiln_anim_track *out,
+                                  kiln_error *err)
 {
     memset(out, 0, sizeof *out);
     if (keys == 0 || keys > KILN_ANIM_MAX_TRACK_KEYS)
@@ -59,7 +63,7 @@ kiln_result kiln_anim_track_from_channel(const kiln_allocator *a, const kiln_sce
                                          kiln_anim_track *out, kiln_error *err)
 {
     kiln_result r = kiln_anim_track_alloc(a, (uint32_t)ch->path, (uint32_t)ch->interpolation,
-                                ch->components, ch->key_count, out, err);
+                                          ch->components, ch->key_count, out, err);
     if (r != KILN_OK) return r;
     memcpy(out->times, ch->times, (size_t)ch->key_count * sizeof *out->times);
     memcpy(out->values, ch->values,
@@ -70,8 +74,8 @@ kiln_result kiln_anim_track_from_channel(const kiln_allocator *a, const kiln_sce
 kiln_result kiln_anim_track_copy(const kiln_allocator *a, const kiln_anim_track *in,
                                  kiln_anim_track *out, kiln_error *err)
 {
-    kiln_result r = kiln_anim_track_alloc(a, in->path, in->interpolation, in->components, in->key_count,
-                                out, err);
+    kiln_result r = kiln_anim_track_alloc(a, in->path, in->interpolation, in->components,
+                                          in->key_count, out, err);
     if (r != KILN_OK) return r;
     memcpy(out->times, in->times, (size_t)in->key_count * sizeof *out->times);
     memcpy(out->values, in->values,
@@ -86,12 +90,13 @@ bool kiln_anim_track_is_constant(const kiln_anim_track *t, double tol)
     bool rotation = t->path == KILN_CLIP_PATH_ROTATION && n == 4;
     const float *first = t->values + (cubic ? n : 0);
     for (uint32_t k = 0; k < t->key_count; k++) {
-        const float *key = t->values + k * stride;  /* cubic: in-tangent, value, out-tangent */
+        const float *key = t->values + k * stride; /* cubic: in-tangent, value, out-tangent */
         const float *v = key + (cubic ? n : 0);
         double sign = 1.0;
         if (rotation) {
             double d = 0;
-            for (size_t c = 0; c < 4; c++) d += (double)v[c] * first[c];
+            for (size_t c = 0; c < 4; c++)
+                d += (double)v[c] * first[c];
             if (d < 0) sign = -1.0;
         }
         for (size_t c = 0; c < n; c++) {
@@ -107,7 +112,8 @@ bool kiln_anim_track_is_constant(const kiln_anim_track *t, double tol)
 kiln_result kiln_anim_track_first_key(const kiln_allocator *a, const kiln_anim_track *in,
                                       kiln_anim_track *out, kiln_error *err)
 {
-    kiln_result r = kiln_anim_track_alloc(a, in->path, KILN_CLIP_INTERP_STEP, in->components, 1, out, err);
+    kiln_result r =
+        kiln_anim_track_alloc(a, in->path, KILN_CLIP_INTERP_STEP, in->components, 1, out, err);
     if (r != KILN_OK) return r;
     kiln_anim_keys k = kiln_anim_track_keys(in);
     out->times[0] = in->times[0];
@@ -121,10 +127,11 @@ static void one_hemisphere(kiln_anim_track *t)
     if (t->path != KILN_CLIP_PATH_ROTATION || t->components != 4) return;
     for (uint32_t k = 1; k < t->key_count; k++) {
         float *p = t->values + (size_t)(k - 1) * 4, *q = t->values + (size_t)k * 4;
-        double d = (double)p[0] * q[0] + (double)p[1] * q[1] + (double)p[2] * q[2] +
-                   (double)p[3] * q[3];
+        double d =
+            (double)p[0] * q[0] + (double)p[1] * q[1] + (double)p[2] * q[2] + (double)p[3] * q[3];
         if (d < 0)
-            for (int c = 0; c < 4; c++) q[c] = -q[c];
+            for (int c = 0; c < 4; c++)
+                q[c] = -q[c];
     }
 }
 
@@ -133,8 +140,8 @@ static kiln_result sample_at(const kiln_allocator *a, const kiln_anim_track *in,
                              const double *times, size_t count, kiln_anim_track *out,
                              kiln_error *err)
 {
-    kiln_result r = kiln_anim_track_alloc(a, in->path, KILN_CLIP_INTERP_LINEAR, in->components, count, out,
-                                err);
+    kiln_result r = kiln_anim_track_alloc(a, in->path, KILN_CLIP_INTERP_LINEAR, in->components,
+                                          count, out, err);
     if (r != KILN_OK) return r;
     kiln_anim_keys k = kiln_anim_track_keys(in);
     for (size_t i = 0; i < count; i++) {
@@ -222,7 +229,8 @@ double kiln_anim_value_error(uint32_t path, uint32_t components, const float *va
     }
     for (uint32_t c = 0; c < components; c++) {
         double d = fabs((double)value[c] - reference[c]);
-        if (path == KILN_CLIP_PATH_SCALE) d /= fmax(fabs((double)reference[c]), KILN_ANIM_SCALE_ERROR_FLOOR);
+        if (path == KILN_CLIP_PATH_SCALE)
+            d /= fmax(fabs((double)reference[c]), KILN_ANIM_SCALE_ERROR_FLOOR);
         if (!(d <= worst)) worst = d; /* NaN propagates as the worst */
     }
     return worst;

@@ -21,12 +21,12 @@
 #define KILN_ANIM_SCALE_ERROR_FLOOR 0.01
 
 typedef struct kiln_anim_track {
-    uint32_t path;           /* kiln_clip_path */
-    uint32_t interpolation;  /* kiln_clip_interp */
+    uint32_t path;          /* kiln_clip_path */
+    uint32_t interpolation; /* kiln_clip_interp */
     uint32_t components;
-    uint32_t key_count;      /* >= 1 */
-    float *times;            /* key_count, owned */
-    float *values;           /* key_count * stride, owned */
+    uint32_t key_count; /* >= 1 */
+    float *times;       /* key_count, owned */
+    float *values;      /* key_count * stride, owned */
 } kiln_anim_track;
 
 /* Floats per key: components, or 3 * components for CUBICSPLINE. */
@@ -44,7 +44,7 @@ kiln_result kiln_anim_track_from_channel(const kiln_allocator *a, const kiln_sce
                                          kiln_anim_track *out, kiln_error *err);
 kiln_result kiln_anim_track_copy(const kiln_allocator *a, const kiln_anim_track *in,
                                  kiln_anim_track *out, kiln_error *err);
-void kiln_anim_track_free(const kiln_allocator *a, kiln_anim_track *t);   /* zeroes it */
+void kiln_anim_track_free(const kiln_allocator *a, kiln_anim_track *t); /* zeroes it */
 
 /* Every key's value equals the first's within tol * max(1, |first|) per component (rotations: q
  * and -q equal), and for CUBICSPLINE every tangent is within the same of zero. */
@@ -72,8 +72,8 @@ kiln_result kiln_anim_track_densify(const kiln_allocator *a, const kiln_anim_tra
  * slerp for rotations) between the kept neighbours reproduces every dropped key, and for
  * rotations every midpoint between them, within `bound` (kiln_anim_value_error); a STEP key goes
  * when its value equals the last kept one within bound. */
-kiln_result kiln_anim_track_reduce(const kiln_allocator *a, const kiln_anim_track *in,
-                                   double bound, kiln_anim_track *out, kiln_error *err);
+kiln_result kiln_anim_track_reduce(const kiln_allocator *a, const kiln_anim_track *in, double bound,
+                                   kiln_anim_track *out, kiln_error *err);
 
 /* The error between a value and a reference value of a path: translation and weights the
  * largest absolute component difference; scale the largest |a - b| / max(|b|, 0.01); rotation

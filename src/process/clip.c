@@ -13,8 +13,8 @@
 #include "process/anim_track.h"
 
 #define NONE 0xFFFFFFFFu
-#define REDUCE_ATTEMPTS 4     /* bound, bound/2, bound/4, bound/8 */
-#define DENSIFY_SAMPLES 16u   /* per cubic key interval in the first attempt; doubled each retry */
+#define REDUCE_ATTEMPTS 4   /* bound, bound/2, bound/4, bound/8 */
+#define DENSIFY_SAMPLES 16u /* per cubic key interval in the first attempt; doubled each retry */
 
 typedef struct time_set {
     uint64_t hash;
@@ -28,12 +28,12 @@ typedef struct clip_ctx {
     kiln_cooked_clip *out;
     double fps, tol;
     bool reduce;
-    double bound[4];          /* per kiln_clip_path */
-    int32_t *node_joint;      /* node -> joint of the skeleton, or -1; NULL without one */
-    time_set *sets;           /* one per distinct time array stored */
+    double bound[4];     /* per kiln_clip_path */
+    int32_t *node_joint; /* node -> joint of the skeleton, or -1; NULL without one */
+    time_set *sets;      /* one per distinct time array stored */
     uint32_t set_count;
-    uint32_t *table;          /* open addressing over sets: index + 1, 0 empty */
-    uint32_t table_size;      /* a power of two > 2 * channels */
+    uint32_t *table;     /* open addressing over sets: index + 1, 0 empty */
+    uint32_t table_size; /* a power of two > 2 * channels */
 } clip_ctx;
 
 void kiln_cooked_clip_free(kiln_cooked_clip *c)
@@ -59,9 +59,9 @@ static kiln_result check_opts(const kiln_clip_opts *o, clip_ctx *c)
         (d.resample_fps > 0 && (d.resample_fps < 1 || d.resample_fps > KILN_CLIP_MAX_RESAMPLE_FPS)))
         return kiln_error_set(c->err, KILN_E_USAGE, "clip: resample_fps %g is not 0 or 1 .. 1000",
                               (double)d.resample_fps);
-    static const float defaults[4] = {KILN_CLIP_DEFAULT_ERROR_TRANSLATION,
-                                      KILN_CLIP_DEFAULT_ERROR_ROTATION,
-                                      KILN_CLIP_DEFAULT_ERROR_SCALE, KILN_CLIP_DEFAULT_ERROR_WEIGHTS};
+    static const float defaults[4] = {
+        KILN_CLIP_DEFAULT_ERROR_TRANSLATION, KILN_CLIP_DEFAULT_ERROR_ROTATION,
+        KILN_CLIP_DEFAULT_ERROR_SCALE, KILN_CLIP_DEFAULT_ERROR_WEIGHTS};
     const float fields[4] = {d.max_error.translation, d.max_error.rotation, d.max_error.scale,
                              d.max_error.weights};
     for (int p = 0; p < 4; p++) {
@@ -71,7 +71,8 @@ static kiln_result check_opts(const kiln_clip_opts *o, clip_ctx *c)
         c->bound[p] = d.reduce ? (fields[p] > 0 ? fields[p] : defaults[p]) : 0;
     }
     if (!isfinite(d.constant_tolerance) || d.constant_tolerance < 0 || d.constant_tolerance >= 1)
-        return kiln_error_set(c->err, KILN_E_USAGE, "clip: constant_tolerance %g", d.constant_tolerance);
+        return kiln_error_set(c->err, KILN_E_USAGE, "clip: constant_tolerance %g",
+                              d.constant_tolerance);
     c->fps = d.resample_fps;
     c->reduce = d.reduce;
     c->tol = d.constant_tolerance > 0 ? d.constant_tolerance : KILN_CLIP_DEFAULT_CONSTANT_TOLERANCE;
@@ -86,10 +87,14 @@ static kiln_result check_opts(const kiln_clip_opts *o, clip_ctx *c)
 static kiln_result check_channel(clip_ctx *c, uint32_t i, const kiln_scene_channel *ch)
 {
     const char *bad = NULL;
-    if (ch->node >= c->scene->node_count) bad = "node out of range";
-    else if ((uint32_t)ch->path > KILN_CLIP_PATH_WEIGHTS) bad = "unknown path";
-    else if ((uint32_t)ch->interpolation > KILN_CLIP_INTERP_CUBICSPLINE) bad = "unknown interpolation";
-    else if (ch->key_count == 0 || !ch->times || !ch->values) bad = "no keys";
+    if (ch->node >= c->scene->node_count)
+        bad = "node out of range";
+    else if ((uint32_t)ch->path > KILN_CLIP_PATH_WEIGHTS)
+        bad = "unknown path";
+    else if ((uint32_t)ch->interpolation > KILN_CLIP_INTERP_CUBICSPLINE)
+        bad = "unknown interpolation";
+    else if (ch->key_count == 0 || !ch->times || !ch->values)
+        bad = "no keys";
     else if (ch->path == KILN_SCENE_PATH_WEIGHTS
                  ? ch->components == 0 || ch->components > KILN_CLIP_MAX_COMPONENTS
                  : ch->components != (ch->path == KILN_SCENE_PATH_ROTATION ? 4u : 3u))
@@ -99,15 +104,28 @@ static kiln_result check_channel(clip_ctx *c, uint32_t i, const kiln_scene_chann
                               c->out->animation, i, bad);
     for (uint32_t k = 0; k < ch->key_count; k++)
         if (!isfinite(ch->times[k]) || (k && ch->times[k] < ch->times[k - 1]))
-            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED, "animation %u channel %u: key "
-                                  "time %u is not finite or decreasing", c->out->animation, i, k);
+            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED,
+                                  "animation %u channel %u: key "
+                                  "time %u is not finite or decreasing",
+                                  c->out->animation, i, k);
     size_t nv = (size_t)ch->key_count * ch->components *
                 (ch->interpolation == KILN_SCENE_INTERP_CUBICSPLINE ? 3 : 1);
     for (size_t k = 0; k < nv; k++)
         if (!isfinite(ch->values[k]))
-            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED, "animation %u channel %u: value "
-                                  "%zu is not finite", c->out->animation, i, k);
+            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED,
+                                  "animation %u channel %u: value "
+                                  "%zu is not finite",
+                                  c->out->animation, i, k);
     return KILN_OK;
+}
+
+/* The same keys bit for bit (then the error is 0 without sampling). */
+static bool same_track(const kiln_anim_track *a, const kiln_anim_track *b)
+{
+    return a->interpolation == b->interpolation && a->key_count == b->key_count &&
+           memcmp(a->times, b->times, (size_t)a->key_count * sizeof *a->times) == 0 &&
+           memcmp(a->values, b->values,
+                  (size_t)a->key_count * kiln_anim_track_stride(a) * sizeof *a->values) == 0;
 }
 
 static size_t track_floats(const kiln_anim_track *t)
@@ -115,16 +133,32 @@ static size_t track_floats(const kiln_anim_track *t)
     return (size_t)t->key_count * (1 + kiln_anim_track_stride(t));
 }
 
+/* Every key's value within bound of the first's: the cheap test before measuring a one-key
+ * track (a key farther away is an error the one-key track would have at that key's time). */
+static bool keys_near_first(const kiln_anim_track *t, double bound)
+{
+    kiln_anim_keys k = kiln_anim_track_keys(t);
+    float first[4], v[4];
+    if (t->components > 4) return true; /* weights: leave it to the measurement */
+    kiln_anim_key_value(&k, 0, first);
+    for (uint32_t i = 1; i < t->key_count; i++) {
+        kiln_anim_key_value(&k, i, v);
+        if (!(kiln_anim_value_error(t->path, t->components, v, first) <= bound)) return false;
+    }
+    return true;
+}
+
 /* Reduction with its result checked by measurement against base: the bound is halved until
  * the measured error holds (REDUCE_ATTEMPTS tries); a result that stores no fewer floats than
- * base is dropped. *got is zeroed when nothing better than base was found. */
-static kiln_result reduce_track(clip_ctx *c, const kiln_anim_track *base, kiln_anim_track *got)
+ * base ends the search. *got is zeroed when nothing better than base was found. */
+static kiln_result reduce_track(clip_ctx *c, const kiln_anim_track *base, kiln_anim_track *got,
+                                double *got_error)
 {
     memset(got, 0, sizeof *got);
     double bound = c->bound[base->path];
     kiln_result r;
     double e;
-    if (base->key_count > 1) { /* constant within the bound: one key */
+    if (base->key_count > 1 && keys_near_first(base, bound)) { /* constant within the bound */
         kiln_anim_track one;
         if ((r = kiln_anim_track_first_key(c->a, base, &one, c->err)) ||
             (r = kiln_anim_track_error(c->a, &one, base, &e, c->err))) {
@@ -133,6 +167,7 @@ static kiln_result reduce_track(clip_ctx *c, const kiln_anim_track *base, kiln_a
         }
         if (e <= bound) {
             *got = one;
+            *got_error = e;
             return KILN_OK;
         }
         kiln_anim_track_free(c->a, &one);
@@ -142,20 +177,26 @@ static kiln_result reduce_track(clip_ctx *c, const kiln_anim_track *base, kiln_a
         kiln_anim_track dense = {0}, red;
         const kiln_anim_track *input = base;
         if (cubic) {
-            if ((r = kiln_anim_track_densify(c->a, base, DENSIFY_SAMPLES << attempt, &dense, c->err)))
+            if ((r = kiln_anim_track_densify(c->a, base, DENSIFY_SAMPLES << attempt, &dense,
+                                             c->err)))
                 return r == KILN_E_LIMIT ? KILN_OK : r; /* too many keys: keep the spline */
             input = &dense;
         }
         r = kiln_anim_track_reduce(c->a, input, bound / (double)(1u << attempt), &red, c->err);
         kiln_anim_track_free(c->a, &dense);
         if (r != KILN_OK) return r;
+        /* Not smaller: a tighter retry would keep more keys still, so the track stays. */
+        if (track_floats(&red) >= track_floats(base)) {
+            kiln_anim_track_free(c->a, &red);
+            return KILN_OK;
+        }
         if ((r = kiln_anim_track_error(c->a, &red, base, &e, c->err))) {
             kiln_anim_track_free(c->a, &red);
             return r;
         }
         if (e <= bound) {
-            if (track_floats(&red) < track_floats(base)) *got = red;
-            else kiln_anim_track_free(c->a, &red);
+            *got = red;
+            *got_error = e;
             return KILN_OK;
         }
         kiln_anim_track_free(c->a, &red);
@@ -163,9 +204,12 @@ static kiln_result reduce_track(clip_ctx *c, const kiln_anim_track *base, kiln_a
     return KILN_OK;
 }
 
-/* The cooked form of one source track into *result (owned). */
-static kiln_result cook_track(clip_ctx *c, const kiln_anim_track *src, kiln_anim_track *result)
+/* The cooked form of one source track into *result (owned). *error is its error against src
+ * when the cook measured it already, else NAN. */
+static kiln_result cook_track(clip_ctx *c, const kiln_anim_track *src, kiln_anim_track *result,
+                              double *error)
 {
+    *error = NAN;
     kiln_clip_summary *s = &c->out->summary;
     kiln_result r;
     memset(result, 0, sizeof *result);
@@ -183,13 +227,15 @@ static kiln_result cook_track(clip_ctx *c, const kiln_anim_track *src, kiln_anim
         c->out->flags |= KILN_CLIP_RESAMPLED;
     }
     kiln_anim_track reduced = {0};
-    if (c->reduce && (r = reduce_track(c, base, &reduced))) {
+    double reduced_error = NAN;
+    if (c->reduce && (r = reduce_track(c, base, &reduced, &reduced_error))) {
         kiln_anim_track_free(c->a, &resampled);
         return r;
     }
     if (reduced.key_count) {
         s->reduced_tracks++;
         *result = reduced;
+        if (base == src) *error = reduced_error; /* measured against src itself */
         kiln_anim_track_free(c->a, &resampled);
         return KILN_OK;
     }
@@ -210,7 +256,8 @@ static kiln_result append(clip_ctx *c, float **arr, size_t *count, size_t *cap, 
         return kiln_error_set(c->err, KILN_E_LIMIT, "clip: over 2^32 - 1 key floats");
     if (need > *cap) {
         size_t grown = *cap ? *cap : 256;
-        while (grown < need) grown = grown > SIZE_MAX / 2 ? need : grown * 2;
+        while (grown < need)
+            grown = grown > SIZE_MAX / 2 ? need : grown * 2;
         float *p = kiln_realloc(c->a, *arr, *cap * sizeof **arr, grown * sizeof **arr);
         if (!p) return kiln_error_set(c->err, KILN_E_OUT_OF_MEMORY, "clip: keys");
         *arr = p;
@@ -236,8 +283,8 @@ static kiln_result store_times(clip_ctx *c, const kiln_anim_track *t, uint32_t *
             return KILN_OK;
         }
     }
-    kiln_result r = append(c, &o->times, &o->time_count, &o->time_capacity, t->times,
-                           t->key_count, offset);
+    kiln_result r =
+        append(c, &o->times, &o->time_count, &o->time_capacity, t->times, t->key_count, offset);
     if (r != KILN_OK) return r;
     c->sets[c->set_count] = (time_set){h, *offset, t->key_count};
     c->table[at] = ++c->set_count;
@@ -257,12 +304,14 @@ static kiln_result build(clip_ctx *c, const kiln_cooked_skeleton *skel,
         c->node_joint = kiln_alloc(c->a, (size_t)scene->node_count * sizeof *c->node_joint);
         if (scene->node_count && !c->node_joint)
             return kiln_error_set(c->err, KILN_E_OUT_OF_MEMORY, "clip: node map");
-        for (uint32_t i = 0; i < scene->node_count; i++) c->node_joint[i] = -1;
+        for (uint32_t i = 0; i < scene->node_count; i++)
+            c->node_joint[i] = -1;
         for (uint32_t j = 0; j < skel->joint_count; j++) {
             if (skel->joints[j].node >= scene->node_count)
-                return kiln_error_set(c->err, KILN_E_USAGE, "clip: the skeleton's joint %u names "
-                                      "node %u; the scene has %u", j, skel->joints[j].node,
-                                      scene->node_count);
+                return kiln_error_set(c->err, KILN_E_USAGE,
+                                      "clip: the skeleton's joint %u names "
+                                      "node %u; the scene has %u",
+                                      j, skel->joints[j].node, scene->node_count);
             c->node_joint[skel->joints[j].node] = (int32_t)j;
         }
         o->skin = skel->skin;
@@ -292,7 +341,8 @@ static kiln_result build(clip_ctx *c, const kiln_cooked_skeleton *skel,
     o->tracks = kiln_calloc(c->a, n, sizeof *o->tracks);
     c->sets = kiln_calloc(c->a, n, sizeof *c->sets);
     c->table_size = 4;
-    while (c->table_size <= 2 * (uint64_t)n) c->table_size *= 2;
+    while (c->table_size <= 2 * (uint64_t)n)
+        c->table_size *= 2;
     c->table = kiln_calloc(c->a, c->table_size, sizeof *c->table);
     if (!o->tracks || !c->sets || !c->table)
         return kiln_error_set(c->err, KILN_E_OUT_OF_MEMORY, "clip: %u tracks", n);
@@ -301,9 +351,15 @@ static kiln_result build(clip_ctx *c, const kiln_cooked_skeleton *skel,
         const kiln_scene_channel *ch = &anim->channels[i];
         kiln_anim_track src, cooked = {0};
         if ((r = kiln_anim_track_from_channel(c->a, ch, &src, c->err))) return r;
-        double e = 0;
-        if (!(r = cook_track(c, &src, &cooked)) &&
-            !(r = kiln_anim_track_error(c->a, &cooked, &src, &e, c->err))) {
+        double e = NAN;
+        r = cook_track(c, &src, &cooked, &e);
+        if (r == KILN_OK && isnan(e)) { /* not measured yet */
+            if (same_track(&cooked, &src))
+                e = 0;
+            else
+                r = kiln_anim_track_error(c->a, &cooked, &src, &e, c->err);
+        }
+        if (r == KILN_OK) {
             kiln_cooked_track *t = &o->tracks[i];
             int32_t joint = c->node_joint ? c->node_joint[ch->node] : -1;
             t->target = joint >= 0 ? (uint32_t)joint : ch->node;
@@ -316,10 +372,11 @@ static kiln_result build(clip_ctx *c, const kiln_cooked_skeleton *skel,
             t->error = (float)e;
             o->summary.keys_before += ch->key_count;
             o->summary.keys_after += cooked.key_count;
-            float *worst = ch->path == KILN_SCENE_PATH_TRANSLATION ? &o->summary.max_error.translation
-                           : ch->path == KILN_SCENE_PATH_ROTATION  ? &o->summary.max_error.rotation
-                           : ch->path == KILN_SCENE_PATH_SCALE     ? &o->summary.max_error.scale
-                                                                   : &o->summary.max_error.weights;
+            float *worst = ch->path == KILN_SCENE_PATH_TRANSLATION
+                               ? &o->summary.max_error.translation
+                           : ch->path == KILN_SCENE_PATH_ROTATION ? &o->summary.max_error.rotation
+                           : ch->path == KILN_SCENE_PATH_SCALE    ? &o->summary.max_error.scale
+                                                                  : &o->summary.max_error.weights;
             if (!((float)e <= *worst)) *worst = (float)e;
             if (!(r = store_times(c, &cooked, &t->time_offset)))
                 r = append(c, &o->values, &o->value_count, &o->value_capacity, cooked.values,

@@ -25,65 +25,65 @@ typedef struct kiln_clip_error {
 } kiln_clip_error;
 
 /* Defaults of the reduction bounds (a zero field takes its default). */
-#define KILN_CLIP_DEFAULT_ERROR_TRANSLATION 1e-4f  /* 0.1 mm */
-#define KILN_CLIP_DEFAULT_ERROR_ROTATION 1e-3f     /* 0.057 degrees */
-#define KILN_CLIP_DEFAULT_ERROR_SCALE 1e-4f        /* 0.01 % */
+#define KILN_CLIP_DEFAULT_ERROR_TRANSLATION 1e-4f /* 0.1 mm */
+#define KILN_CLIP_DEFAULT_ERROR_ROTATION 1e-3f    /* 0.057 degrees */
+#define KILN_CLIP_DEFAULT_ERROR_SCALE 1e-4f       /* 0.01 % */
 #define KILN_CLIP_DEFAULT_ERROR_WEIGHTS 1e-3f
 
 /* `= {0}` (or NULL) keeps every key as authored, collapsing only constant tracks. */
 typedef struct kiln_clip_opts {
-    uint32_t struct_size;            /* sizeof(kiln_clip_opts); 0 is taken as the current size */
-    float resample_fps;              /* 0: off; else 1 .. 1000: LINEAR and CUBICSPLINE tracks are
-                                        sampled at clip start + k / fps (STEP tracks are kept) */
-    bool reduce;                     /* remove keys within max_error */
-    kiln_clip_error max_error;       /* reduction bounds; zero fields take the defaults */
-    double constant_tolerance;       /* 0: 1e-6 (relative, see kiln_anim_track_is_constant) */
+    uint32_t struct_size;      /* sizeof(kiln_clip_opts); 0 is taken as the current size */
+    float resample_fps;        /* 0: off; else 1 .. 1000: LINEAR and CUBICSPLINE tracks are
+                                  sampled at clip start + k / fps (STEP tracks are kept) */
+    bool reduce;               /* remove keys within max_error */
+    kiln_clip_error max_error; /* reduction bounds; zero fields take the defaults */
+    double constant_tolerance; /* 0: 1e-6 (relative, see kiln_anim_track_is_constant) */
 } kiln_clip_opts;
 
 /* What the cook did to a clip, for the manifest summary. */
 typedef struct kiln_clip_summary {
     uint32_t tracks;
-    uint32_t constant_tracks;        /* collapsed to one key */
+    uint32_t constant_tracks; /* collapsed to one key */
     uint32_t resampled_tracks;
-    uint32_t reduced_tracks;         /* lost keys to reduction (constant ones not counted) */
-    uint32_t cubic_tracks_kept;      /* CUBICSPLINE tracks left as they were */
-    uint64_t keys_before, keys_after;  /* summed over tracks */
-    kiln_clip_error bound;           /* the reduction bounds applied (0 when reduce is off) */
-    kiln_clip_error max_error;       /* measured against the source channels, per path */
-    float duration;                  /* end - start, seconds */
+    uint32_t reduced_tracks;          /* lost keys to reduction (constant ones not counted) */
+    uint32_t cubic_tracks_kept;       /* CUBICSPLINE tracks left as they were */
+    uint64_t keys_before, keys_after; /* summed over tracks */
+    kiln_clip_error bound;            /* the reduction bounds applied (0 when reduce is off) */
+    kiln_clip_error max_error;        /* measured against the source channels, per path */
+    float duration;                   /* end - start, seconds */
 } kiln_clip_summary;
 
 typedef struct kiln_cooked_track {
-    uint32_t target;                 /* joint index, or node index with KILN_CLIP_TRACK_NODE */
-    uint32_t node;                   /* the scene node */
-    uint32_t flags;                  /* KILN_CLIP_TRACK_* */
-    uint32_t path;                   /* kiln_clip_path */
-    uint32_t interpolation;          /* kiln_clip_interp */
+    uint32_t target;        /* joint index, or node index with KILN_CLIP_TRACK_NODE */
+    uint32_t node;          /* the scene node */
+    uint32_t flags;         /* KILN_CLIP_TRACK_* */
+    uint32_t path;          /* kiln_clip_path */
+    uint32_t interpolation; /* kiln_clip_interp */
     uint32_t components;
     uint32_t key_count;
-    uint32_t time_offset;            /* into the clip's times */
-    uint32_t value_offset;           /* into the clip's values */
-    float error;                     /* measured against the source channel */
+    uint32_t time_offset;  /* into the clip's times */
+    uint32_t value_offset; /* into the clip's values */
+    float error;           /* measured against the source channel */
 } kiln_cooked_track;
 
 typedef struct kiln_cooked_clip {
-    uint32_t animation;              /* the scene animation */
-    char *name;                      /* name_size bytes then a NUL */
+    uint32_t animation; /* the scene animation */
+    char *name;         /* name_size bytes then a NUL */
     size_t name_size;
-    float start, end;                /* first and last key over all tracks (0, 0 without any) */
-    uint32_t skin;                   /* the skeleton's skin, or KILN_COOKED_NONE-like 0xFFFFFFFF */
-    uint32_t skeleton_joint_count;   /* 0 without a skeleton */
-    uint64_t skeleton_id;            /* the skeleton artifact's asset id: set by the caller */
+    float start, end;              /* first and last key over all tracks (0, 0 without any) */
+    uint32_t skin;                 /* the skeleton's skin, or 0xFFFFFFFF without one */
+    uint32_t skeleton_joint_count; /* 0 without a skeleton */
+    uint64_t skeleton_id;          /* the skeleton artifact's asset id: set by the caller */
     float resample_fps;
-    uint32_t flags;                  /* KILN_CLIP_RESAMPLED, KILN_CLIP_REDUCED */
-    kiln_cooked_track *tracks;       /* one per channel, in channel order */
+    uint32_t flags;            /* KILN_CLIP_RESAMPLED, KILN_CLIP_REDUCED */
+    kiln_cooked_track *tracks; /* one per channel, in channel order */
     uint32_t track_count;
-    float *times;                    /* key times; tracks with equal times share them */
+    float *times; /* key times; tracks with equal times share them */
     size_t time_count, time_capacity;
     float *values;
     size_t value_count, value_capacity;
     kiln_clip_summary summary;
-    const kiln_allocator *alloc;     /* borrowed */
+    const kiln_allocator *alloc; /* borrowed */
 } kiln_cooked_clip;
 
 /* Builds the cooked clip of scene->animations[animation]. skeleton may be NULL: then every
@@ -96,6 +96,6 @@ kiln_result kiln_clip_build(const kiln_scene *scene, uint32_t animation,
                             const kiln_cooked_skeleton *skeleton, const kiln_clip_opts *opts,
                             const kiln_allocator *a, kiln_cooked_clip *out, kiln_error *err);
 
-void kiln_cooked_clip_free(kiln_cooked_clip *c);   /* zeroes it; NULL is a no-op */
+void kiln_cooked_clip_free(kiln_cooked_clip *c); /* zeroes it; NULL is a no-op */
 
 #endif

@@ -16,12 +16,12 @@ typedef struct build_ctx {
     const kiln_scene *scene;
     const kiln_allocator *a;
     kiln_error *err;
-    int32_t *node_joint;    /* node -> skin joint index, or -1 */
-    int32_t *anc;           /* node -> nearest strict-ancestor skin joint, -1 none, UNKNOWN */
-    uint32_t *stack;        /* node_count entries */
-    float *rel;             /* node -> transform from its joint ancestor's space (lazy) */
+    int32_t *node_joint; /* node -> skin joint index, or -1 */
+    int32_t *anc;        /* node -> nearest strict-ancestor skin joint, -1 none, UNKNOWN */
+    uint32_t *stack;     /* node_count entries */
+    float *rel;          /* node -> transform from its joint ancestor's space (lazy) */
     uint8_t *rel_done;
-    int32_t *pre_of_node;   /* parent node -> pre index, -1 none, UNKNOWN not yet computed */
+    int32_t *pre_of_node; /* parent node -> pre index, -1 none, UNKNOWN not yet computed */
 } build_ctx;
 
 static void mat_identity(float m[16])
@@ -43,7 +43,8 @@ static void mat_mul(const float a[16], const float b[16], float out[16])
     for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++) {
             double v = 0;
-            for (int k = 0; k < 4; k++) v += (double)a[k * 4 + r] * b[c * 4 + k];
+            for (int k = 0; k < 4; k++)
+                v += (double)a[k * 4 + r] * b[c * 4 + k];
             out[c * 4 + r] = (float)v;
         }
 }
@@ -93,8 +94,10 @@ static const float *rel_of(build_ctx *c, uint32_t p)
         uint32_t m = c->stack[i];
         int32_t q = s->nodes[m].parent;
         float *dst = c->rel + (size_t)m * 16;
-        if (q < 0 || c->node_joint[q] >= 0) memcpy(dst, s->nodes[m].matrix, 16 * sizeof *dst);
-        else mat_mul(c->rel + (size_t)q * 16, s->nodes[m].matrix, dst);
+        if (q < 0 || c->node_joint[q] >= 0)
+            memcpy(dst, s->nodes[m].matrix, 16 * sizeof *dst);
+        else
+            mat_mul(c->rel + (size_t)q * 16, s->nodes[m].matrix, dst);
         c->rel_done[m] = 1;
     }
     return c->rel + (size_t)p * 16;
@@ -139,7 +142,8 @@ int32_t kiln_cooked_skeleton_find(const kiln_cooked_skeleton *s, const char *nam
     for (uint32_t i = 0, at = (uint32_t)h & mask; i <= s->max_probe; i++, at = (at + 1) & mask) {
         const kiln_cooked_name_slot *slot = &s->slots[at];
         if (slot->joint == KILN_SKELETON_EMPTY_SLOT) return -1;
-        if (slot->hash_hi == hi && name_equal(s, slot->joint, name, size)) return (int32_t)slot->joint;
+        if (slot->hash_hi == hi && name_equal(s, slot->joint, name, size))
+            return (int32_t)slot->joint;
     }
     return -1;
 }
@@ -169,7 +173,8 @@ static bool fill_table(kiln_cooked_skeleton *s, uint32_t seed)
         uint32_t hi = (uint32_t)(h >> 32), at = (uint32_t)h & mask, dist = 0;
         bool duplicate = false;
         while (s->slots[at].joint != KILN_SKELETON_EMPTY_SLOT) {
-            if (s->slots[at].hash_hi == hi && name_equal(s, s->slots[at].joint, name, jt->name_size)) {
+            if (s->slots[at].hash_hi == hi &&
+                name_equal(s, s->slots[at].joint, name, jt->name_size)) {
                 duplicate = true; /* an earlier joint has this name: it keeps it */
                 break;
             }
@@ -188,9 +193,11 @@ static bool fill_table(kiln_cooked_skeleton *s, uint32_t seed)
 static kiln_result build_table(kiln_cooked_skeleton *s, kiln_error *err)
 {
     uint32_t named = 0;
-    for (uint32_t j = 0; j < s->joint_count; j++) named += s->joints[j].name_size != 0;
+    for (uint32_t j = 0; j < s->joint_count; j++)
+        named += s->joints[j].name_size != 0;
     uint32_t slots = 2;
-    while (slots < 2 * (uint64_t)named) slots *= 2;
+    while (slots < 2 * (uint64_t)named)
+        slots *= 2;
     /* A few seeds per size, then a larger table: equal inputs take the same path (determinism). */
     for (;;) {
         s->slots = kiln_calloc(s->alloc, slots, sizeof *s->slots);
@@ -296,11 +303,15 @@ static kiln_result build(build_ctx *c, const kiln_scene_skin *skin, kiln_cooked_
     for (uint32_t i = 0; i < n; i++) {
         uint32_t node = skin->joints[i];
         if (node >= nodes)
-            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED, "skin %u joint %u: node %u out of "
-                                  "range", s->skin, i, node);
+            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED,
+                                  "skin %u joint %u: node %u out of "
+                                  "range",
+                                  s->skin, i, node);
         if (c->node_joint[node] >= 0)
-            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED, "skin %u: node %u is joint %d and "
-                                  "joint %u", s->skin, node, c->node_joint[node], i);
+            return kiln_error_set(c->err, KILN_E_IMPORT_FAILED,
+                                  "skin %u: node %u is joint %d and "
+                                  "joint %u",
+                                  s->skin, node, c->node_joint[node], i);
         c->node_joint[node] = (int32_t)i;
     }
     int32_t *parent_skin = kiln_alloc(c->a, (size_t)n * sizeof *parent_skin);
@@ -346,9 +357,11 @@ static kiln_result build(build_ctx *c, const kiln_scene_skin *skin, kiln_cooked_
         memcpy(jt->translation, node->translation, sizeof jt->translation);
         memcpy(jt->rotation, node->rotation, sizeof jt->rotation);
         memcpy(jt->scale, node->scale, sizeof jt->scale);
-        if (skin->inverse_bind) memcpy(jt->inverse_bind, skin->inverse_bind + (size_t)old * 16,
-                                       sizeof jt->inverse_bind);
-        else mat_identity(jt->inverse_bind);
+        if (skin->inverse_bind)
+            memcpy(jt->inverse_bind, skin->inverse_bind + (size_t)old * 16,
+                   sizeof jt->inverse_bind);
+        else
+            mat_identity(jt->inverse_bind);
         if ((r = set_pre(c, s, jt))) goto done;
     }
     if ((r = build_names(s, scene, skin, c->err)) || (r = build_table(s, c->err))) goto done;

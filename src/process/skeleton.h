@@ -10,7 +10,7 @@
 
 #include "kiln/kiln_scene.h"
 
-#define KILN_SKELETON_MAX_JOINTS 65536u /* what skins and u16 vertex joints can address */
+#define KILN_SKELETON_MAX_JOINTS 65536u  /* what skins and u16 vertex joints can address */
 #define KILN_SKELETON_NO_PRE 0xFFFFFFFFu /* joint.pre: no pre-transform (identity) */
 #define KILN_SKELETON_EMPTY_SLOT 0xFFFFFFFFu
 /* Longest probe sequence the writer allows (and the reader accepts) in the name table: the
@@ -18,31 +18,31 @@
 #define KILN_SKELETON_MAX_PROBE 32u
 
 typedef struct kiln_cooked_joint {
-    int32_t parent;          /* joint index < this one, or -1 for a root */
-    uint32_t node;           /* the scene node */
-    uint32_t skin_joint;     /* index of this joint in the skin's joint list (vertex JOINTS) */
-    uint32_t pre;            /* index into pre[], or KILN_SKELETON_NO_PRE */
-    uint32_t name_offset;    /* into names: name_size bytes, then a NUL */
+    int32_t parent;       /* joint index < this one, or -1 for a root */
+    uint32_t node;        /* the scene node */
+    uint32_t skin_joint;  /* index of this joint in the skin's joint list (vertex JOINTS) */
+    uint32_t pre;         /* index into pre[], or KILN_SKELETON_NO_PRE */
+    uint32_t name_offset; /* into names: name_size bytes, then a NUL */
     uint32_t name_size;
-    float translation[3];    /* bind pose: the node's local TRS */
-    float rotation[4];       /* unit quaternion x, y, z, w */
+    float translation[3]; /* bind pose: the node's local TRS */
+    float rotation[4];    /* unit quaternion x, y, z, w */
     float scale[3];
-    float inverse_bind[16];  /* column-major */
+    float inverse_bind[16]; /* column-major */
 } kiln_cooked_joint;
 
 /* One slot of the name table: open addressing with linear probing over slot_count (a power of
  * two, at least twice the names) slots. Only the first joint of each distinct non-empty name
  * is in the table. */
 typedef struct kiln_cooked_name_slot {
-    uint32_t joint;          /* KILN_SKELETON_EMPTY_SLOT when empty */
-    uint32_t hash_hi;        /* upper 32 bits of the name's XXH3-64, 0 when empty */
+    uint32_t joint;   /* KILN_SKELETON_EMPTY_SLOT when empty */
+    uint32_t hash_hi; /* upper 32 bits of the name's XXH3-64, 0 when empty */
 } kiln_cooked_name_slot;
 
 typedef struct kiln_cooked_skeleton {
-    uint32_t skin;                   /* the scene skin it came from */
+    uint32_t skin; /* the scene skin it came from */
     uint32_t joint_count;
-    uint32_t root_count;             /* joints with parent -1 */
-    kiln_cooked_joint *joints;       /* joint_count, parents first */
+    uint32_t root_count;       /* joints with parent -1 */
+    kiln_cooked_joint *joints; /* joint_count, parents first */
     /* old -> new: skin_to_joint[i] is the joint index of the skin's i-th joint. Skinned
      * vertices' JOINTS values go through this map. joint_to_skin is the inverse. */
     uint32_t *skin_to_joint;
@@ -52,14 +52,14 @@ typedef struct kiln_cooked_skeleton {
      * node; world(j) = world(parent(j)) * pre(j) * local(j), world(-1) = identity. */
     float *pre;
     uint32_t pre_count;
-    char *names;                     /* skeleton name, then each joint's name, NUL after each */
+    char *names; /* skeleton name, then each joint's name, NUL after each */
     size_t names_size;
     uint32_t name_offset, name_size; /* the skeleton's (the skin's) name */
     kiln_cooked_name_slot *slots;    /* the name table */
     uint32_t slot_count;
-    uint32_t hash_seed;              /* XXH3-64 seed of the name table */
-    uint32_t max_probe;              /* longest probe distance in the table (0: home slot) */
-    const kiln_allocator *alloc;     /* what the arrays came from (borrowed) */
+    uint32_t hash_seed;          /* XXH3-64 seed of the name table */
+    uint32_t max_probe;          /* longest probe distance in the table (0: home slot) */
+    const kiln_allocator *alloc; /* what the arrays came from (borrowed) */
 } kiln_cooked_skeleton;
 
 /* Builds the cooked skeleton of scene->skins[skin]. The order is the skin's joint order where
@@ -73,7 +73,7 @@ typedef struct kiln_cooked_skeleton {
 kiln_result kiln_skeleton_build(const kiln_scene *scene, uint32_t skin, const kiln_allocator *a,
                                 kiln_cooked_skeleton *out, kiln_error *err);
 
-void kiln_cooked_skeleton_free(kiln_cooked_skeleton *s);   /* zeroes it; NULL is a no-op */
+void kiln_cooked_skeleton_free(kiln_cooked_skeleton *s); /* zeroes it; NULL is a no-op */
 
 /* The joint named `name` (size bytes, not NUL-terminated necessarily) through the name table,
  * or -1. The first joint of that name when several share it; -1 for "". */

@@ -14,7 +14,8 @@
 #include "kiln/kiln_scene.h"
 
 /* The skin-list index of the nearest strict ancestor of node that is a joint of skin, or -1. */
-static inline int32_t chk_joint_ancestor(const kiln_scene *s, const kiln_scene_skin *skin, uint32_t node)
+static inline int32_t chk_joint_ancestor(const kiln_scene *s, const kiln_scene_skin *skin,
+                                         uint32_t node)
 {
     for (int32_t p = s->nodes[node].parent; p >= 0; p = s->nodes[p].parent)
         for (uint32_t i = 0; i < skin->joint_count; i++)
@@ -25,7 +26,8 @@ static inline int32_t chk_joint_ancestor(const kiln_scene *s, const kiln_scene_s
 /* Every joint: parent earlier and equal to the scene's nearest joint ancestor, node and inverse
  * bind travelled together, name equal to the node's and found through the table, and the world
  * matrix composed from the cooked data equal to the scene's (relative 1e-5). */
-static inline void chk_skeleton(const kiln_scene *s, uint32_t skin_index, const kiln_skeleton_view *v)
+static inline void chk_skeleton(const kiln_scene *s, uint32_t skin_index,
+                                const kiln_skeleton_view *v)
 {
     const kiln_scene_skin *skin = &s->skins[skin_index];
     assert_int_equal(v->joint_count, skin->joint_count);
@@ -38,8 +40,11 @@ static inline void chk_skeleton(const kiln_scene *s, uint32_t skin_index, const 
         assert_true(jt.parent < (int32_t)j);
         assert_int_equal(jt.node, skin->joints[jt.skin_joint]);
         int32_t anc = chk_joint_ancestor(s, skin, jt.node);
-        if (anc < 0) assert_int_equal(jt.parent, -1);
-        else assert_int_equal(kiln_skeleton_joint_at(v, (uint32_t)jt.parent).skin_joint, (uint32_t)anc);
+        if (anc < 0)
+            assert_int_equal(jt.parent, -1);
+        else
+            assert_int_equal(kiln_skeleton_joint_at(v, (uint32_t)jt.parent).skin_joint,
+                             (uint32_t)anc);
         assert_memory_equal(jt.inverse_bind, skin->inverse_bind + (size_t)jt.skin_joint * 16,
                             16 * sizeof(float));
         const char *nm = s->nodes[jt.node].name ? s->nodes[jt.node].name : "";
@@ -51,9 +56,12 @@ static inline void chk_skeleton(const kiln_scene *s, uint32_t skin_index, const 
         }
         double local[16], pre[16], tmp[16];
         ref_trs(jt.translation, jt.rotation, jt.scale, local);
-        for (int k = 0; k < 16; k++) pre[k] = jt.pre[k];
-        if (jt.parent >= 0) ref_mat_mul(world + (size_t)jt.parent * 16, pre, tmp);
-        else memcpy(tmp, pre, sizeof tmp);
+        for (int k = 0; k < 16; k++)
+            pre[k] = jt.pre[k];
+        if (jt.parent >= 0)
+            ref_mat_mul(world + (size_t)jt.parent * 16, pre, tmp);
+        else
+            memcpy(tmp, pre, sizeof tmp);
         ref_mat_mul(tmp, local, world + (size_t)j * 16);
         for (int k = 0; k < 16; k++) {
             double want = s->nodes[jt.node].world[k], got = world[(size_t)j * 16 + k];

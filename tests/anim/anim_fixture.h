@@ -49,7 +49,8 @@ static inline void fx_trs(fx_scene *f, uint32_t i, float tx, float ty, float tz,
     kiln_scene_node *nd = &f->nodes[i];
     nd->translation[0] = tx, nd->translation[1] = ty, nd->translation[2] = tz;
     float l = sqrtf(qx * qx + qy * qy + qz * qz + qw * qw);
-    nd->rotation[0] = qx / l, nd->rotation[1] = qy / l, nd->rotation[2] = qz / l, nd->rotation[3] = qw / l;
+    nd->rotation[0] = qx / l, nd->rotation[1] = qy / l, nd->rotation[2] = qz / l,
+    nd->rotation[3] = qw / l;
     nd->scale[0] = nd->scale[1] = nd->scale[2] = s;
 }
 
@@ -73,7 +74,8 @@ static inline void fx_skin(fx_scene *f, const uint32_t *joints, uint32_t count)
 {
     memcpy(f->joints, joints, count * sizeof *joints);
     for (uint32_t j = 0; j < count; j++)
-        for (int k = 0; k < 16; k++) f->inverse_bind[j * 16 + k] = (float)(joints[j] * 100 + k);
+        for (int k = 0; k < 16; k++)
+            f->inverse_bind[j * 16 + k] = (float)(joints[j] * 100 + k);
     f->skin.name = "skin";
     f->skin.joints = f->joints;
     f->skin.joint_count = count;
@@ -99,7 +101,8 @@ static inline void fx_finish(fx_scene *f, uint32_t channel_count)
         double m[16], w[16];
         ref_trs(f->nodes[i].translation, f->nodes[i].rotation, f->nodes[i].scale, m);
         fx_world(f, i, w);
-        for (int k = 0; k < 16; k++) f->nodes[i].matrix[k] = (float)m[k], f->nodes[i].world[k] = (float)w[k];
+        for (int k = 0; k < 16; k++)
+            f->nodes[i].matrix[k] = (float)m[k], f->nodes[i].world[k] = (float)w[k];
     }
     if (channel_count) {
         f->anim.name = "anim";

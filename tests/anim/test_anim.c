@@ -29,11 +29,15 @@ static uint8_t *cook_skeleton(const kiln_scene *s, uint32_t skin, size_t *size,
 {
     kiln_cooked_skeleton sk;
     kiln_error err;
-    if (kiln_skeleton_build(s, skin, NULL, &sk, &err) != KILN_OK) fail_msg("build: %s", err.message);
+    if (kiln_skeleton_build(s, skin, NULL, &sk, &err) != KILN_OK)
+        fail_msg("build: %s", err.message);
     uint8_t *bytes;
-    if (kiln_skeleton_write(&sk, NULL, &bytes, size, &err) != KILN_OK) fail_msg("write: %s", err.message);
-    if (keep) *keep = sk;
-    else kiln_cooked_skeleton_free(&sk);
+    if (kiln_skeleton_write(&sk, NULL, &bytes, size, &err) != KILN_OK)
+        fail_msg("write: %s", err.message);
+    if (keep)
+        *keep = sk;
+    else
+        kiln_cooked_skeleton_free(&sk);
     return bytes;
 }
 
@@ -42,9 +46,11 @@ static uint8_t *cook_clip(const kiln_scene *s, uint32_t anim, const kiln_cooked_
 {
     kiln_cooked_clip c;
     kiln_error err;
-    if (kiln_clip_build(s, anim, sk, o, NULL, &c, &err) != KILN_OK) fail_msg("build: %s", err.message);
+    if (kiln_clip_build(s, anim, sk, o, NULL, &c, &err) != KILN_OK)
+        fail_msg("build: %s", err.message);
     uint8_t *bytes;
-    if (kiln_clip_write(&c, NULL, &bytes, size, &err) != KILN_OK) fail_msg("write: %s", err.message);
+    if (kiln_clip_write(&c, NULL, &bytes, size, &err) != KILN_OK)
+        fail_msg("write: %s", err.message);
     if (summary) *summary = c.summary;
     kiln_cooked_clip_free(&c);
     return bytes;
@@ -159,12 +165,12 @@ static void skeleton_parents_skip_non_joint_nodes_through_pre_transforms(void **
     size_t n;
     uint8_t *b = cook_skeleton(&f.scene, 0, &n, &sk);
     assert_int_equal(sk.joints[0].parent, -1);
-    assert_int_equal(sk.joints[1].parent, 0);     /* node 4 under node 1 through 3 and 2 */
-    assert_int_equal(sk.joints[2].parent, 0);     /* node 5 under node 1 through 2 */
+    assert_int_equal(sk.joints[1].parent, 0); /* node 4 under node 1 through 3 and 2 */
+    assert_int_equal(sk.joints[2].parent, 0); /* node 5 under node 1 through 2 */
     assert_int_equal(sk.joints[3].parent, 0);
     assert_int_equal(sk.joints[4].parent, -1);
     assert_int_equal(sk.root_count, 2);
-    assert_int_equal(sk.pre_count, 3);            /* world(0), local(2)local(3), local(2) */
+    assert_int_equal(sk.pre_count, 3); /* world(0), local(2)local(3), local(2) */
     assert_int_equal(sk.joints[0].pre, 0);
     assert_int_equal(sk.joints[3].pre, KILN_SKELETON_NO_PRE);
     assert_int_equal(sk.joints[4].pre, KILN_SKELETON_NO_PRE);
@@ -172,7 +178,7 @@ static void skeleton_parents_skip_non_joint_nodes_through_pre_transforms(void **
     assert_memory_equal(sk.pre + 32, f.nodes[2].matrix, 16 * sizeof(float));
     kiln_skeleton_view v;
     read_skeleton_ok(b, n, &v);
-    chk_skeleton(&f.scene, 0, &v);     /* world(j) = world(parent) * pre * local, as the scene */
+    chk_skeleton(&f.scene, 0, &v); /* world(j) = world(parent) * pre * local, as the scene */
     kiln_cooked_skeleton_free(&sk);
     free(b);
 }
@@ -253,9 +259,9 @@ static void skeleton_name_table_finds_every_joint(void **state)
     (void)state;
     big_scene b;
     big_init(&b, 5000, 3000); /* a 3000-deep chain, 2000 leaves */
-    strcpy(b.names[10], "");          /* unnamed */
+    strcpy(b.names[10], "");  /* unnamed */
     strcpy(b.names[20], "twin");
-    strcpy(b.names[30], "twin");      /* two joints of one name */
+    strcpy(b.names[30], "twin"); /* two joints of one name */
     kiln_cooked_skeleton sk;
     size_t n;
     uint8_t *bytes = cook_skeleton(&b.scene, 0, &n, &sk);
@@ -275,8 +281,10 @@ static void skeleton_name_table_finds_every_joint(void **state)
         if (i != 30) assert_int_equal(kiln_skeleton_joint_at(&v, (uint32_t)j).node, i);
     }
     /* The twins: the lower joint index wins (node 20 is nearer the root, so it comes first). */
-    assert_int_equal(kiln_skeleton_joint_at(&v, (uint32_t)kiln_skeleton_find_joint(&v, "twin")).node, 20);
-    assert_int_equal(kiln_skeleton_find_joint_n(&v, "joint_42xyz", 8), kiln_skeleton_find_joint(&v, "joint_42"));
+    assert_int_equal(
+        kiln_skeleton_joint_at(&v, (uint32_t)kiln_skeleton_find_joint(&v, "twin")).node, 20);
+    assert_int_equal(kiln_skeleton_find_joint_n(&v, "joint_42xyz", 8),
+                     kiln_skeleton_find_joint(&v, "joint_42"));
     assert_int_equal(kiln_skeleton_find_joint(&v, "joint_5000"), -1);
     kiln_cooked_skeleton_free(&sk);
     free(bytes);
@@ -351,14 +359,14 @@ static void skeleton_reader_refuses_damage(void **state)
     size_t ib = section_offset(b, n, KILN_SKELETON_SECTION_INVERSE_BINDS);
     size_t hs = section_offset(b, n, KILN_SKELETON_SECTION_HASH);
     size_t nm = section_offset(b, n, KILN_SKELETON_SECTION_NAMES);
-    assert_int_equal(skel_damaged(b, n, jn + 0, 0xFFFFFFFF), KILN_OK);        /* as it was */
-    assert_int_equal(skel_damaged(b, n, jn + 0, 0), KILN_E_FORMAT_INVALID);   /* joint 0's parent */
-    assert_int_equal(skel_damaged(b, n, jn + 64, 1), KILN_E_FORMAT_INVALID);  /* own index */
+    assert_int_equal(skel_damaged(b, n, jn + 0, 0xFFFFFFFF), KILN_OK);       /* as it was */
+    assert_int_equal(skel_damaged(b, n, jn + 0, 0), KILN_E_FORMAT_INVALID);  /* joint 0's parent */
+    assert_int_equal(skel_damaged(b, n, jn + 64, 1), KILN_E_FORMAT_INVALID); /* own index */
     assert_int_equal(skel_damaged(b, n, jn + 64, 0xFFFFFFFE), KILN_E_FORMAT_INVALID); /* -2 */
-    assert_int_equal(skel_damaged(b, n, jn + 8, 1), KILN_E_FORMAT_INVALID);   /* skin_joint twice */
-    assert_int_equal(skel_damaged(b, n, jn + 12, 7), KILN_E_FORMAT_INVALID);  /* pre out of range */
+    assert_int_equal(skel_damaged(b, n, jn + 8, 1), KILN_E_FORMAT_INVALID);  /* skin_joint twice */
+    assert_int_equal(skel_damaged(b, n, jn + 12, 7), KILN_E_FORMAT_INVALID); /* pre out of range */
     assert_int_equal(skel_damaged(b, n, jn + 56, 100000), KILN_E_FORMAT_INVALID); /* name */
-    assert_int_equal(skel_damaged(b, n, jn + 60, 3), KILN_E_FORMAT_INVALID);  /* "n1" is 2 */
+    assert_int_equal(skel_damaged(b, n, jn + 60, 3), KILN_E_FORMAT_INVALID);      /* "n1" is 2 */
     assert_int_equal(skel_damaged(b, n, jn + 16, 0x7FC00000), KILN_E_FORMAT_INVALID); /* NaN */
     assert_int_equal(skel_damaged(b, n, ib + 4, 0x7F800000), KILN_E_FORMAT_INVALID);  /* inf */
     assert_int_equal(skel_damaged(b, n, hd + 4, 1), KILN_E_FORMAT_INVALID);   /* root count */
@@ -379,8 +387,9 @@ static void skeleton_reader_refuses_damage(void **state)
     assert_true(filled && empty);
     assert_int_equal(skel_damaged(b, n, filled, 77), KILN_E_FORMAT_INVALID);        /* joint */
     assert_int_equal(skel_damaged(b, n, filled + 4, 12345), KILN_E_FORMAT_INVALID); /* hash bits */
-    assert_int_equal(skel_damaged(b, n, empty + 4, 1), KILN_E_FORMAT_INVALID);      /* empty + bits */
-    assert_int_equal(skel_damaged(b, n, filled, 0xFFFFFFFF), KILN_E_FORMAT_INVALID); /* bits, no joint */
+    assert_int_equal(skel_damaged(b, n, empty + 4, 1), KILN_E_FORMAT_INVALID); /* empty + bits */
+    assert_int_equal(skel_damaged(b, n, filled, 0xFFFFFFFF),
+                     KILN_E_FORMAT_INVALID); /* bits, no joint */
     /* Another kind version: re-cook. */
     assert_int_equal(skel_damaged(b, n, 12, 2), KILN_E_FORMAT_VERSION);
     assert_int_equal(kiln_skeleton_read(b, n, 0, NULL, NULL), KILN_E_USAGE);
@@ -394,16 +403,16 @@ static void skeleton_reader_refuses_damage(void **state)
 static const float k_times5[5] = {0.0f, 0.5f, 1.0f, 1.25f, 2.0f};
 /* Step/linear/cubic translation, rotation (with a sign flip between keys), scale. */
 static const float k_trans[15] = {0, 0, 0, 1, 2, 0, 2, 2, 1, 2.5f, 0, 1, 3, 1, 0};
-static const float k_rot[20] = {0, 0, 0, 1, 0, 0.38f, 0, 0.92f, 0, -0.7f, 0, -0.7f,
-                                0.5f, 0.5f, 0.5f, 0.5f, 0, 0, 0.38f, 0.92f};
+static const float k_rot[20] = {0, 0,     0,    1,    0,    0.38f, 0, 0.92f, 0,     -0.7f,
+                                0, -0.7f, 0.5f, 0.5f, 0.5f, 0.5f,  0, 0,     0.38f, 0.92f};
 static float k_cubic_trans[45]; /* filled from k_trans with tangents */
 
 static void fill_cubic(void)
 {
     for (int k = 0; k < 5; k++)
         for (int c = 0; c < 3; c++) {
-            k_cubic_trans[k * 9 + c] = 0.5f * (float)(c + 1) * (k % 2 ? 1 : -1);     /* in */
-            k_cubic_trans[k * 9 + 3 + c] = k_trans[k * 3 + c];                      /* value */
+            k_cubic_trans[k * 9 + c] = 0.5f * (float)(c + 1) * (k % 2 ? 1 : -1);       /* in */
+            k_cubic_trans[k * 9 + 3 + c] = k_trans[k * 3 + c];                         /* value */
             k_cubic_trans[k * 9 + 6 + c] = -0.25f * (float)(c + 2) * (k % 2 ? -1 : 1); /* out */
         }
 }
@@ -414,9 +423,12 @@ static void clip_keeps_step_linear_cubic_as_authored(void **state)
     fill_cubic();
     fx_scene f;
     fx_init(&f, 3, NULL);
-    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_STEP, 5, 3, k_times5, k_trans);
-    fx_channel(&f, 1, 1, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, 5, 3, k_times5, k_trans);
-    fx_channel(&f, 2, 2, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5, k_cubic_trans);
+    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_STEP, 5, 3, k_times5,
+               k_trans);
+    fx_channel(&f, 1, 1, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, 5, 3, k_times5,
+               k_trans);
+    fx_channel(&f, 2, 2, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5,
+               k_cubic_trans);
     fx_channel(&f, 3, 0, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_STEP, 5, 4, k_times5, k_rot);
     fx_channel(&f, 4, 1, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_LINEAR, 5, 4, k_times5, k_rot);
     fx_finish(&f, 5);
@@ -435,8 +447,10 @@ static void clip_keeps_step_linear_cubic_as_authored(void **state)
         kiln_clip_track t = kiln_clip_track_at(&v, i);
         assert_int_equal(t.interpolation, f.channels[i].interpolation);
         assert_int_equal(t.key_count, 5);
-        size_t floats = 5u * t.components * (t.interpolation == KILN_CLIP_INTERP_CUBICSPLINE ? 3 : 1);
-        assert_memory_equal(v.values + (size_t)t.value_offset * 4, f.channels[i].values, floats * 4);
+        size_t floats =
+            5u * t.components * (t.interpolation == KILN_CLIP_INTERP_CUBICSPLINE ? 3 : 1);
+        assert_memory_equal(v.values + (size_t)t.value_offset * 4, f.channels[i].values,
+                            floats * 4);
     }
     chk_errors e = chk_clip(&f.scene, 0, &v, NULL);
     assert_true(e.per_track_worst < 1e-5);
@@ -458,8 +472,10 @@ static void clip_sample_matches_glTF_at_and_between_keys(void **state)
         }
     static const float w_times[3] = {0.25f, 0.25f, 1.0f}; /* a jump at 0.25 */
     static const float weights[6] = {0, 1, 1, 0, 0.5f, 0.5f};
-    fx_channel(&f, 0, 0, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 4, k_times5, rot_cubic);
-    fx_channel(&f, 1, 0, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5, k_cubic_trans);
+    fx_channel(&f, 0, 0, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 4, k_times5,
+               rot_cubic);
+    fx_channel(&f, 1, 0, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5,
+               k_cubic_trans);
     fx_channel(&f, 2, 0, KILN_SCENE_PATH_WEIGHTS, KILN_SCENE_INTERP_LINEAR, 3, 2, w_times, weights);
     fx_finish(&f, 3);
     size_t n;
@@ -489,7 +505,8 @@ static void clip_collapses_constant_tracks(void **state)
     (void)state;
     static const float times[4] = {0, 1, 2, 3};
     static const float tr[12] = {1, 2, 3, 1, 2, 3.000001f, 1, 2, 3, 1, 2, 3};
-    static const float rot[16] = {0, 0.6f, 0, 0.8f, 0, -0.6f, 0, -0.8f, 0, 0.6f, 0, 0.8f, 0, 0.6f, 0, 0.8f};
+    static const float rot[16] = {0, 0.6f, 0, 0.8f, 0, -0.6f, 0, -0.8f,
+                                  0, 0.6f, 0, 0.8f, 0, 0.6f,  0, 0.8f};
     static const float sc[12] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2.1f, 2, 2}; /* not constant */
     static float cub_flat[36], cub_bent[36];
     for (int k = 0; k < 4; k++)
@@ -502,8 +519,10 @@ static void clip_collapses_constant_tracks(void **state)
     fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, 4, 3, times, tr);
     fx_channel(&f, 1, 0, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_LINEAR, 4, 4, times, rot);
     fx_channel(&f, 2, 0, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_LINEAR, 4, 3, times, sc);
-    fx_channel(&f, 3, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 4, 3, times, cub_flat);
-    fx_channel(&f, 4, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 4, 3, times, cub_bent);
+    fx_channel(&f, 3, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 4, 3, times,
+               cub_flat);
+    fx_channel(&f, 4, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 4, 3, times,
+               cub_bent);
     fx_finish(&f, 5);
     size_t n;
     kiln_clip_summary sum;
@@ -542,13 +561,16 @@ static void fill_smooth(void)
             r_line[k * 3 + c] = (float)(t * (c + 1) - 2.0);
         }
         double ax[3] = {sin(0.7 * t), cos(0.5 * t), 0.4}, l = 0;
-        for (int c = 0; c < 3; c++) l += ax[c] * ax[c];
+        for (int c = 0; c < 3; c++)
+            l += ax[c] * ax[c];
         l = sqrt(l);
         double ang = 2.0 * sin(t); /* sign of q varies: some keys on the far hemisphere */
-        for (int c = 0; c < 3; c++) r_rot[k * 4 + c] = (float)(ax[c] / l * sin(ang / 2));
+        for (int c = 0; c < 3; c++)
+            r_rot[k * 4 + c] = (float)(ax[c] / l * sin(ang / 2));
         r_rot[k * 4 + 3] = (float)cos(ang / 2);
         if (k % 7 == 3)
-            for (int c = 0; c < 4; c++) r_rot[k * 4 + c] = -r_rot[k * 4 + c];
+            for (int c = 0; c < 4; c++)
+                r_rot[k * 4 + c] = -r_rot[k * 4 + c];
     }
 }
 
@@ -556,12 +578,15 @@ static void smooth_scene(fx_scene *f)
 {
     fill_smooth();
     fx_init(f, 2, NULL);
-    fx_channel(f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, RK, 3, r_times, r_tr);
+    fx_channel(f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, RK, 3, r_times,
+               r_tr);
     fx_channel(f, 1, 0, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_LINEAR, RK, 4, r_times, r_rot);
     fx_channel(f, 2, 0, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_LINEAR, RK, 3, r_times, r_sc);
     fx_channel(f, 3, 1, KILN_SCENE_PATH_WEIGHTS, KILN_SCENE_INTERP_LINEAR, RK, 3, r_times, r_w);
-    fx_channel(f, 4, 1, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, RK, 3, r_times, r_line);
-    fx_channel(f, 5, 1, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_STEP, RK, 3, r_times, r_line);
+    fx_channel(f, 4, 1, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, RK, 3, r_times,
+               r_line);
+    fx_channel(f, 5, 1, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_STEP, RK, 3, r_times,
+               r_line);
     fx_finish(f, 6);
 }
 
@@ -585,20 +610,21 @@ static void clip_reduction_stays_within_its_bound(void **state)
         chk_errors e = chk_clip(&f.scene, 0, &v, NULL);
         const float *bound = &o.max_error.translation;
         printf("bound x%g: keys %llu -> %llu; measured here T %.3g R %.3g S %.3g W %.3g; "
-               "by kiln T %.3g R %.3g S %.3g W %.3g\n", (double)scales[s],
-               (unsigned long long)sum.keys_before, (unsigned long long)sum.keys_after,
-               e.per_path[0], e.per_path[1], e.per_path[2], e.per_path[3],
-               (double)v.max_error[0], (double)v.max_error[1], (double)v.max_error[2],
-               (double)v.max_error[3]);
+               "by kiln T %.3g R %.3g S %.3g W %.3g\n",
+               (double)scales[s], (unsigned long long)sum.keys_before,
+               (unsigned long long)sum.keys_after, e.per_path[0], e.per_path[1], e.per_path[2],
+               e.per_path[3], (double)v.max_error[0], (double)v.max_error[1],
+               (double)v.max_error[2], (double)v.max_error[3]);
         for (int p = 0; p < 4; p++) {
             /* float rounding of the cooked values on top of the bound */
             if (e.per_path[p] > bound[p] * 1.001 + 2e-6)
-                fail_msg("path %d: measured %g over the bound %g", p, e.per_path[p], (double)bound[p]);
+                fail_msg("path %d: measured %g over the bound %g", p, e.per_path[p],
+                         (double)bound[p]);
             assert_true(v.max_error[p] <= bound[p]);
         }
         /* 30 keys a second hold these curves to about 1e-4 already; looser bounds must pay. */
         if (s == 2) assert_true(sum.keys_after < sum.keys_before / 2);
-        assert_int_equal(kiln_clip_track_at(&v, 4).key_count, 2); /* a straight line */
+        assert_int_equal(kiln_clip_track_at(&v, 4).key_count, 2);  /* a straight line */
         assert_int_equal(kiln_clip_track_at(&v, 5).key_count, RK); /* STEP: every value differs */
         assert_true(v.flags & KILN_CLIP_REDUCED);
         free(b);
@@ -640,7 +666,8 @@ static void clip_resamples_at_a_fixed_rate(void **state)
     static const float step[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
     fx_scene f;
     fx_init(&f, 2, NULL);
-    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5, k_cubic_trans);
+    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5,
+               k_cubic_trans);
     fx_channel(&f, 1, 0, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_LINEAR, 5, 4, k_times5, k_rot);
     fx_channel(&f, 2, 1, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_STEP, 3, 3, times, step);
     fx_channel(&f, 3, 1, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_LINEAR, 3, 3, times, step);
@@ -657,9 +684,9 @@ static void clip_resamples_at_a_fixed_rate(void **state)
     kiln_clip_track t0 = kiln_clip_track_at(&v, 0), t2 = kiln_clip_track_at(&v, 2);
     kiln_clip_track t3 = kiln_clip_track_at(&v, 3);
     assert_int_equal(t0.interpolation, KILN_CLIP_INTERP_LINEAR);
-    assert_int_equal(t0.key_count, 61);                 /* 0 .. 2 s at 30 Hz */
+    assert_int_equal(t0.key_count, 61); /* 0 .. 2 s at 30 Hz */
     assert_int_equal(t2.interpolation, KILN_CLIP_INTERP_STEP);
-    assert_int_equal(t2.key_count, 3);                  /* STEP tracks are kept */
+    assert_int_equal(t2.key_count, 3); /* STEP tracks are kept */
     /* 0.1 .. 1.0 on the clip's grid (start 0): the ends, and 3/30 .. 29/30 between */
     assert_int_equal(t3.key_count, 2 + 26);
     for (uint32_t k = 0; k < t0.key_count; k++) {
@@ -683,14 +710,15 @@ static void clip_cubic_tracks_reduce_to_linear_within_the_bound(void **state)
         double t = k * 0.25;
         times[k] = (float)t;
         for (int c = 0; c < 3; c++) {
-            vals[k * 9 + c] = (float)(cos(t + c) * 0.8);       /* in: derivative of the value */
-            vals[k * 9 + 3 + c] = (float)(sin(t + c) * 0.8);   /* value */
-            vals[k * 9 + 6 + c] = (float)(cos(t + c) * 0.8);   /* out */
+            vals[k * 9 + c] = (float)(cos(t + c) * 0.8);     /* in: derivative of the value */
+            vals[k * 9 + 3 + c] = (float)(sin(t + c) * 0.8); /* value */
+            vals[k * 9 + 6 + c] = (float)(cos(t + c) * 0.8); /* out */
         }
     }
     fx_scene f;
     fx_init(&f, 1, NULL);
-    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 40, 3, times, vals);
+    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 40, 3, times,
+               vals);
     fx_finish(&f, 1);
     kiln_clip_opts o = {.reduce = true, .max_error = {.translation = 0.01f}};
     size_t n;
@@ -702,7 +730,8 @@ static void clip_cubic_tracks_reduce_to_linear_within_the_bound(void **state)
     assert_int_equal(t.interpolation, KILN_CLIP_INTERP_LINEAR);
     assert_true(t.key_count * 3 < 40 * 9); /* fewer floats than the spline */
     chk_errors e = chk_clip(&f.scene, 0, &v, NULL);
-    printf("cubic 40 keys -> linear %u keys, measured %.3g (bound 0.01)\n", t.key_count, e.per_path[0]);
+    printf("cubic 40 keys -> linear %u keys, measured %.3g (bound 0.01)\n", t.key_count,
+           e.per_path[0]);
     assert_true(e.per_path[0] <= 0.01 * 1.001);
     /* A tight bound the linear stand-in cannot meet in fewer floats: the spline stays. */
     o.max_error.translation = 1e-7f;
@@ -744,7 +773,7 @@ static void clip_targets_joints_and_nodes(void **state)
     assert_int_equal(v.skin, 0);
     assert_int_equal(v.skeleton_joint_count, 5);
     chk_clip(&f.scene, 0, &v, &sv);
-    assert_int_equal(kiln_clip_track_at(&v, 0).target, 1);     /* node 4 is joint 1 */
+    assert_int_equal(kiln_clip_track_at(&v, 0).target, 1); /* node 4 is joint 1 */
     assert_int_equal(kiln_clip_track_at(&v, 1).flags, KILN_CLIP_TRACK_NODE);
     assert_int_equal(kiln_clip_track_at(&v, 2).components, 4);
     /* Without a skeleton, every target is a node. */
@@ -769,13 +798,16 @@ static void clip_refuses_bad_channels_and_options(void **state)
     fx_finish(&f, 1);
     kiln_cooked_clip c;
     kiln_error err;
-    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, NULL, NULL, &c, &err), KILN_E_IMPORT_FAILED);
+    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, NULL, NULL, &c, &err),
+                     KILN_E_IMPORT_FAILED);
     f.channels[0].key_count = 2;
     f.channels[0].components = 4;
-    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, NULL, NULL, &c, &err), KILN_E_IMPORT_FAILED);
+    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, NULL, NULL, &c, &err),
+                     KILN_E_IMPORT_FAILED);
     f.channels[0].components = 3;
     f.channels[0].node = 1;
-    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, NULL, NULL, &c, &err), KILN_E_IMPORT_FAILED);
+    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, NULL, NULL, &c, &err),
+                     KILN_E_IMPORT_FAILED);
     f.channels[0].node = 0;
     assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, NULL, NULL, &c, &err), KILN_OK);
     kiln_cooked_clip_free(&c);
@@ -833,7 +865,8 @@ static void clip_reader_refuses_damage(void **state)
     size_t n;
     uint8_t *b = tiny_clip(&n);
     kiln_clip_view v;
-    for (size_t len = 0; len < n; len++) assert_int_not_equal(kiln_clip_read(b, len, 0, &v, NULL), KILN_OK);
+    for (size_t len = 0; len < n; len++)
+        assert_int_not_equal(kiln_clip_read(b, len, 0, &v, NULL), KILN_OK);
     uint8_t *copy = malloc(n);
     for (size_t i = 0; i < n; i++)
         for (int bit = 0; bit < 8; bit += 2) {
@@ -844,7 +877,8 @@ static void clip_reader_refuses_damage(void **state)
             if (r == KILN_OK) { /* whatever passed must sample without trouble */
                 float out[4];
                 for (uint32_t t = 0; t < v.track_count; t++)
-                    if (kiln_clip_track_at(&v, t).components <= 4) kiln_clip_sample(&v, t, 0.3f, out);
+                    if (kiln_clip_track_at(&v, t).components <= 4)
+                        kiln_clip_sample(&v, t, 0.3f, out);
             }
         }
     free(copy);
@@ -853,30 +887,32 @@ static void clip_reader_refuses_damage(void **state)
     size_t tm = section_offset(b, n, KILN_CLIP_SECTION_TIMES);
     size_t vl = section_offset(b, n, KILN_CLIP_SECTION_VALUES);
     size_t nm = section_offset(b, n, KILN_CLIP_SECTION_NAME);
-    assert_int_equal(clip_damaged(b, n, tm + 4, 0x3F800000), KILN_OK);        /* 1.0: equal times */
-    assert_int_equal(clip_damaged(b, n, tm + 4, 0x3F900000), KILN_E_FORMAT_INVALID); /* 1.125 > 1.0 */
+    assert_int_equal(clip_damaged(b, n, tm + 4, 0x3F800000), KILN_OK); /* 1.0: equal times */
+    assert_int_equal(clip_damaged(b, n, tm + 4, 0x3F900000),
+                     KILN_E_FORMAT_INVALID); /* 1.125 > 1.0 */
     assert_int_equal(clip_damaged(b, n, tm + 4, 0x7FC00000), KILN_E_FORMAT_INVALID); /* NaN */
-    assert_int_equal(clip_damaged(b, n, tm + 0, 0xBF800000), KILN_E_FORMAT_INVALID); /* before start */
+    assert_int_equal(clip_damaged(b, n, tm + 0, 0xBF800000),
+                     KILN_E_FORMAT_INVALID); /* before start */
     assert_int_equal(clip_damaged(b, n, vl + 8, 0x7F800000), KILN_E_FORMAT_INVALID); /* inf value */
-    assert_int_equal(clip_damaged(b, n, tk + 8, 4), KILN_E_FORMAT_INVALID);   /* path 4 */
-    assert_int_equal(clip_damaged(b, n, tk + 8, 0x300), KILN_E_FORMAT_INVALID); /* interp 3 */
-    assert_int_equal(clip_damaged(b, n, tk + 8, 0x20000), KILN_E_FORMAT_INVALID); /* flags */
-    assert_int_equal(clip_damaged(b, n, tk + 12, 4), KILN_E_FORMAT_INVALID);  /* components */
-    assert_int_equal(clip_damaged(b, n, tk + 16, 0), KILN_E_FORMAT_INVALID);  /* no keys */
-    assert_int_equal(clip_damaged(b, n, tk + 16, 5), KILN_E_FORMAT_INVALID);  /* past TIME */
+    assert_int_equal(clip_damaged(b, n, tk + 8, 4), KILN_E_FORMAT_INVALID);          /* path 4 */
+    assert_int_equal(clip_damaged(b, n, tk + 8, 0x300), KILN_E_FORMAT_INVALID);      /* interp 3 */
+    assert_int_equal(clip_damaged(b, n, tk + 8, 0x20000), KILN_E_FORMAT_INVALID);    /* flags */
+    assert_int_equal(clip_damaged(b, n, tk + 12, 4), KILN_E_FORMAT_INVALID); /* components */
+    assert_int_equal(clip_damaged(b, n, tk + 16, 0), KILN_E_FORMAT_INVALID); /* no keys */
+    assert_int_equal(clip_damaged(b, n, tk + 16, 5), KILN_E_FORMAT_INVALID); /* past TIME */
     assert_int_equal(clip_damaged(b, n, tk + 20, 0xFFFFFFFF), KILN_E_FORMAT_INVALID);
     assert_int_equal(clip_damaged(b, n, tk + 24, 100), KILN_E_FORMAT_INVALID); /* past VALU */
-    assert_int_equal(clip_damaged(b, n, tk + 28, 1), KILN_E_FORMAT_INVALID);  /* reserved */
-    assert_int_equal(clip_damaged(b, n, tk + 8, 0x10000), KILN_OK);           /* as it was */
-    assert_int_equal(clip_damaged(b, n, tk + 8, 0), KILN_E_FORMAT_INVALID);   /* a joint, none */
-    assert_int_equal(clip_damaged(b, n, hd + 12, 5), KILN_E_FORMAT_INVALID);  /* joints, no skin */
-    assert_int_equal(clip_damaged(b, n, hd + 16, 2), KILN_E_FORMAT_INVALID);  /* track count */
-    assert_int_equal(clip_damaged(b, n, hd + 20, 4), KILN_E_FORMAT_INVALID);  /* flags */
+    assert_int_equal(clip_damaged(b, n, tk + 28, 1), KILN_E_FORMAT_INVALID);   /* reserved */
+    assert_int_equal(clip_damaged(b, n, tk + 8, 0x10000), KILN_OK);            /* as it was */
+    assert_int_equal(clip_damaged(b, n, tk + 8, 0), KILN_E_FORMAT_INVALID);    /* a joint, none */
+    assert_int_equal(clip_damaged(b, n, hd + 12, 5), KILN_E_FORMAT_INVALID);   /* joints, no skin */
+    assert_int_equal(clip_damaged(b, n, hd + 16, 2), KILN_E_FORMAT_INVALID);   /* track count */
+    assert_int_equal(clip_damaged(b, n, hd + 20, 4), KILN_E_FORMAT_INVALID);   /* flags */
     assert_int_equal(clip_damaged(b, n, hd + 24, 0x40000000), KILN_E_FORMAT_INVALID); /* start 2 */
     assert_int_equal(clip_damaged(b, n, hd + 32, 0x3F000000), KILN_E_FORMAT_INVALID); /* fps .5 */
-    assert_int_equal(clip_damaged(b, n, hd + 36, 3), KILN_E_FORMAT_INVALID);  /* name size */
+    assert_int_equal(clip_damaged(b, n, hd + 36, 3), KILN_E_FORMAT_INVALID); /* name size */
     assert_int_equal(clip_damaged(b, n, hd + 40, 0xBF800000), KILN_E_FORMAT_INVALID); /* error -1 */
-    assert_int_equal(clip_damaged(b, n, nm + 1, 0x41414141), KILN_E_FORMAT_INVALID); /* NUL gone */
+    assert_int_equal(clip_damaged(b, n, nm + 1, 0x41414141), KILN_E_FORMAT_INVALID);  /* NUL gone */
     assert_int_equal(clip_damaged(b, n, 12, 9), KILN_E_FORMAT_VERSION);
     assert_int_equal(clip_damaged(b, n, 8, KILN_SKELETON_KIND), KILN_E_FORMAT_INVALID);
     free(b);
@@ -885,8 +921,8 @@ static void clip_reader_refuses_damage(void **state)
 /* ---- determinism and failing allocations ---------------------------------------------------- */
 
 typedef struct failing {
-    long left;     /* allocations still allowed; -1 = unlimited */
-    long live;     /* outstanding blocks */
+    long left; /* allocations still allowed; -1 = unlimited */
+    long live; /* outstanding blocks */
 } failing;
 
 static void *f_alloc(void *user, size_t size, size_t align)
@@ -914,7 +950,8 @@ static void every_allocation_failure_is_an_error_without_leaks(void **state)
     fx_scene f;
     build_pre_scene(&f);
     fill_cubic();
-    fx_channel(&f, 0, 4, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5, k_cubic_trans);
+    fx_channel(&f, 0, 4, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5,
+               k_cubic_trans);
     fx_channel(&f, 1, 2, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_LINEAR, 5, 4, k_times5, k_rot);
     fx_channel(&f, 2, 6, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_STEP, 5, 3, k_times5, k_trans);
     fx_finish(&f, 3);
@@ -938,8 +975,10 @@ static void every_allocation_failure_is_an_error_without_leaks(void **state)
             }
             kiln_cooked_skeleton_free(&sk);
         }
-        if (r == KILN_OK) ok = 1;
-        else assert_int_equal(r, KILN_E_OUT_OF_MEMORY);
+        if (r == KILN_OK)
+            ok = 1;
+        else
+            assert_int_equal(r, KILN_E_OUT_OF_MEMORY);
         kiln_free(&a, sb, sn);
         kiln_free(&a, cb, cn);
         assert_int_equal(fl.live, 0);
@@ -1004,15 +1043,18 @@ static void write_fuzz_seeds(void)
     free(b);
     fill_cubic();
     fx_init(&f, 3, NULL);
-    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_STEP, 5, 3, k_times5, k_trans);
+    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_STEP, 5, 3, k_times5,
+               k_trans);
     fx_channel(&f, 1, 1, KILN_SCENE_PATH_ROTATION, KILN_SCENE_INTERP_LINEAR, 5, 4, k_times5, k_rot);
-    fx_channel(&f, 2, 2, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5, k_cubic_trans);
+    fx_channel(&f, 2, 2, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_CUBICSPLINE, 5, 3, k_times5,
+               k_cubic_trans);
     fx_finish(&f, 3);
     b = cook_clip(&f.scene, 0, NULL, NULL, &n, NULL);
     write_seed("clip", "three_interpolations.bin", b, n);
     free(b);
     smooth_scene(&f);
-    kiln_clip_opts o = {.resample_fps = 10, .reduce = true, .max_error = {0.01f, 0.01f, 0.01f, 0.01f}};
+    kiln_clip_opts o = {
+        .resample_fps = 10, .reduce = true, .max_error = {0.01f, 0.01f, 0.01f, 0.01f}};
     b = cook_clip(&f.scene, 0, NULL, &o, &n, NULL);
     write_seed("clip", "reduced.bin", b, n);
     free(b);

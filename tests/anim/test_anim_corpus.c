@@ -23,7 +23,7 @@
 
 typedef struct model {
     const char *path;
-    uint32_t skins, joints;   /* joints of skin 0 */
+    uint32_t skins, joints; /* joints of skin 0 */
     uint32_t clips;
 } model;
 
@@ -55,9 +55,9 @@ static kiln_scene *load(const char *rel)
  * one), appending each file's bytes to *all (for determinism). */
 #define MAX_FILES 16
 typedef struct cooked {
-    uint8_t *all;                 /* every file, in cooking order */
+    uint8_t *all; /* every file, in cooking order */
     size_t size;
-    uint64_t skin_hash[MAX_FILES], clip_hash[MAX_FILES];  /* XXH3 of each file, by index */
+    uint64_t skin_hash[MAX_FILES], clip_hash[MAX_FILES]; /* XXH3 of each file, by index */
     uint64_t keys_before, keys_after;
     double measured[4], reported[4];
 } cooked;
@@ -84,9 +84,12 @@ static void cook_model(const kiln_scene *s, const kiln_clip_opts *o, bool revers
         kiln_cooked_skeleton sk;
         uint8_t *b;
         size_t n;
-        if (kiln_skeleton_build(s, skin, NULL, &sk, &err) != KILN_OK) fail_msg("skin %u: %s", skin, err.message);
-        if (kiln_skeleton_write(&sk, NULL, &b, &n, &err) != KILN_OK) fail_msg("skin %u: %s", skin, err.message);
-        if (kiln_skeleton_read(b, n, 0, &sv, &err) != KILN_OK) fail_msg("skin %u: %s", skin, err.message);
+        if (kiln_skeleton_build(s, skin, NULL, &sk, &err) != KILN_OK)
+            fail_msg("skin %u: %s", skin, err.message);
+        if (kiln_skeleton_write(&sk, NULL, &b, &n, &err) != KILN_OK)
+            fail_msg("skin %u: %s", skin, err.message);
+        if (kiln_skeleton_read(b, n, 0, &sv, &err) != KILN_OK)
+            fail_msg("skin %u: %s", skin, err.message);
         chk_skeleton(s, skin, &sv);
         add_bytes(out, b, n);
         assert_true(skin < MAX_FILES);
@@ -100,7 +103,8 @@ static void cook_model(const kiln_scene *s, const kiln_clip_opts *o, bool revers
             free(b);
         }
     }
-    if (skel_bytes) assert_int_equal(kiln_skeleton_read(skel_bytes, skel_size, 0, &sv, &err), KILN_OK);
+    if (skel_bytes)
+        assert_int_equal(kiln_skeleton_read(skel_bytes, skel_size, 0, &sv, &err), KILN_OK);
     for (uint32_t i = 0; i < s->animation_count; i++) {
         uint32_t a = reverse ? s->animation_count - 1 - i : i;
         kiln_cooked_clip c;
@@ -109,8 +113,10 @@ static void cook_model(const kiln_scene *s, const kiln_clip_opts *o, bool revers
         kiln_clip_view v;
         if (kiln_clip_build(s, a, skel_bytes ? &sk0 : NULL, o, NULL, &c, &err) != KILN_OK)
             fail_msg("animation %u: %s", a, err.message);
-        if (kiln_clip_write(&c, NULL, &b, &n, &err) != KILN_OK) fail_msg("animation %u: %s", a, err.message);
-        if (kiln_clip_read(b, n, 0, &v, &err) != KILN_OK) fail_msg("animation %u: %s", a, err.message);
+        if (kiln_clip_write(&c, NULL, &b, &n, &err) != KILN_OK)
+            fail_msg("animation %u: %s", a, err.message);
+        if (kiln_clip_read(b, n, 0, &v, &err) != KILN_OK)
+            fail_msg("animation %u: %s", a, err.message);
         chk_errors e = chk_clip(s, a, &v, skel_bytes ? &sv : NULL);
         for (int p = 0; p < 4; p++) {
             if (e.per_path[p] > out->measured[p]) out->measured[p] = e.per_path[p];
@@ -140,11 +146,13 @@ static void every_skin_and_animation_cooks_and_reads_back(void **state)
         assert_int_equal(s->animation_count, models[m].clips);
         cooked c;
         cook_model(s, NULL, false, &c);
-        printf("%-58s keys %6llu -> %6llu (constant tracks collapsed), error T %.2g R %.2g S %.2g W %.2g\n",
+        printf("%-58s keys %6llu -> %6llu (constant tracks collapsed), error T %.2g R %.2g S %.2g "
+               "W %.2g\n",
                models[m].path, (unsigned long long)c.keys_before, (unsigned long long)c.keys_after,
                c.measured[0], c.measured[1], c.measured[2], c.measured[3]);
         /* As authored, sampling gives the source's values up to float rounding. */
-        for (int p = 0; p < 4; p++) assert_true(c.measured[p] < 2e-5);
+        for (int p = 0; p < 4; p++)
+            assert_true(c.measured[p] < 2e-5);
         free(c.all);
         kiln_scene_free(s);
     }
@@ -197,8 +205,10 @@ static void clips_keep_their_keys_and_interpolation(void **state)
         for (uint32_t t = 0; t < 21; t++) {
             assert_int_equal(c.tracks[t].flags, 0);
             assert_int_equal(sk.joints[c.tracks[t].target].node, s->animations[a].channels[t].node);
-            if (c.tracks[t].key_count == 1) constant++;
-            else assert_int_equal(c.tracks[t].key_count, fox_keys[a]);
+            if (c.tracks[t].key_count == 1)
+                constant++;
+            else
+                assert_int_equal(c.tracks[t].key_count, fox_keys[a]);
         }
         assert_int_equal(c.summary.constant_tracks, constant);
         assert_int_equal(c.summary.keys_before, 21 * fox_keys[a]);
@@ -214,7 +224,8 @@ static void clips_keep_their_keys_and_interpolation(void **state)
     s = load("gltf/RiggedFigure/glTF-Binary/RiggedFigure.glb");
     assert_int_equal(kiln_clip_build(s, 0, NULL, NULL, NULL, &c, &err), KILN_OK);
     assert_int_equal(c.track_count, 57);
-    for (uint32_t t = 0; t < 57; t++) assert_true(c.tracks[t].key_count == 1 || c.tracks[t].key_count == 2);
+    for (uint32_t t = 0; t < 57; t++)
+        assert_true(c.tracks[t].key_count == 1 || c.tracks[t].key_count == 2);
     printf("RiggedFigure: %u of 57 tracks constant\n", c.summary.constant_tracks);
     assert_true(c.summary.constant_tracks > 0);
     kiln_cooked_clip_free(&c);
@@ -241,10 +252,10 @@ static void reduction_stays_within_the_bound_on_every_model(void **state)
             cooked c;
             cook_model(s, &o, false, &c);
             printf("bound x%-3g %-58s keys %6llu -> %6llu; measured T %.3g R %.3g S %.3g W %.3g "
-                   "(kiln: %.3g %.3g %.3g %.3g)\n", (double)scale[k], models[m].path,
-                   (unsigned long long)c.keys_before, (unsigned long long)c.keys_after,
-                   c.measured[0], c.measured[1], c.measured[2], c.measured[3], c.reported[0],
-                   c.reported[1], c.reported[2], c.reported[3]);
+                   "(kiln: %.3g %.3g %.3g %.3g)\n",
+                   (double)scale[k], models[m].path, (unsigned long long)c.keys_before,
+                   (unsigned long long)c.keys_after, c.measured[0], c.measured[1], c.measured[2],
+                   c.measured[3], c.reported[0], c.reported[1], c.reported[2], c.reported[3]);
             for (int p = 0; p < 4; p++) {
                 if (c.measured[p] > bound[p] * 1.001 + 2e-6)
                     fail_msg("%s path %d: measured %g, bound %g", models[m].path, p, c.measured[p],
