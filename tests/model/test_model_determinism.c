@@ -1,0 +1,287 @@
+/* test_model_determinism.c — the model cook gives the same bytes whatever the folder, the thread
+ * count and the process: corpus models copied into two temporary folders, one cooked here with
+ * one thread (kiln_convert_model), the other by the kiln command ($KILN_EXE model) with two.
+ * Then two projects with the same models (a .gltf with an external .bin and images, a .glb, a
+ * skinned .gltf, file names with spaces) imported with -j1 and -j2 by the command: the same keys
+ * and cache entries byte for byte; report reads no source when nothing changed; one byte changed
+ * in an external .bin or image makes exactly the models using it stale. Skips (77) without the
+ * corpus. Under the sanitizers (KILN_TEST_SANITIZED=1) fewer models and smaller textures. */
+#define _GNU_SOURCE
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_check.h"
+
+static const char *kiln_exe(void)
+{
+    const char *exe = getenv("KILN_EXE");
+    if (!exe || !*exe) fail_msg("KILN_EXE is not set (CTest sets it to the kiln command)");
+    return exe;
+}
+
+/* Runs the kiln command in folder cwd and parses its --json output. */
+static json_t *run_json(const char *cwd, const char *args, int want_status)
+{
+    char *cmd = kt_format("cd '%s' && '%s' %s", cwd, kiln_exe(), args);
+    char *out = NULL;
+    int st = kt_run(cmd, &out);
+    if (st != want_status) fail_msg("%s: exit %d, expected %d\n%s", cmd, st, want_status, out ? out : "");
+    json_error_t je;
+    json_t *doc = json_loads(out ? out : "", 0, &je);
+    if (!doc) fail_msg("%s: not JSON: %s", cmd, je.text);
+    free(out);
+    free(cmd);
+    return doc;
+}
+
+typedef struct det_model {
+    const char *folder;   /* corpus folder copied whole */
+    const char *file;     /* the model inside it */
+    bool textures;
+    bool large;           /* left out under the sanitizers */
+} det_model;
+
+static void model_cook_is_byte_identical_across_folders_threads_and_processes(void **state)
+{
+    (void)state;
+    char *corpus = kt_corpus_path("gltf");
+    if (!corpus) skip();
+    bool sanitized = mc_sanitized();
+    static const det_model models[] = {
+        {"Fox/glTF-Binary", "Fox.glb", true, false},
+        {"CesiumMan/glTF", "CesiumMan.gltf", true, false},
+        {"DamagedHelmet/glTF", "DamagedHelmet.gltf", false, true},
+        {"AnimatedMorphCube/glTF", "AnimatedMorphCube.gltf", false, false},
+        {"SheenCloth/glTF", "SheenCloth.gltf", false, true},
+    };
+    size_t compared = 0;
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        const det_model *dm = &models[i];
+        if (sanitized && dm->large) continue;
+        /* Textures at full size in the plain build; small ones under the sanitizers. */
+        const char *sets[2];
+        size_t nsets = 0;
+        sets[nsets++] = dm->textures ? "model.textures=true" : "model.textures=false";
+        if (sanitized && dm->textures) sets[nsets++] = "model.texture_max_size=256";
+        char *from = kt_format("%s/%s", corpus, dm->folder);
+        char *a = kt_tempdir("model-det-a"), *b = kt_tempdir("model-det-b");
+        char *a_src = kt_format("%s/one/model", a), *b_src = kt_format("%s/two/three/model", b);
+        mc_copy_tree(from, a_src);
+        mc_copy_tree(from, b_src);
+
+        char *in_a = kt_format("%s/%s", a_src, dm->file), *out_a = kt_format("%s/out", a);
+        kiln_result code;
+        kiln_error err;
+        json_t *doc_a = mc_convert(in_a, out_a, 1, sets, nsets, &code, &err);
+        if (!doc_a) fail_msg("%s: %s: %s", in_a, kiln_result_name(code), err.message);
+
+        char *args = kt_format("model 'two/three/model/%s' out -j2 --json --set %s%s%s", dm->file,
+                               sets[0], nsets > 1 ? " --set " : "", nsets > 1 ? sets[1] : "");
+        json_t *doc_b = run_json(b, args, 0);
+        char *out_b = kt_format("%s/out", b);
+
+        /* The documents agree on everything but the paths given... */
+        static const char *const keys[] = {"guid", "settings", "artifacts", "summary", "warnings"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (!json_equal(json_object_get(doc_a, keys[k]), json_object_get(doc_b, keys[k])))
+                fail_msg("%s: \"%s\" differs between the two cooks", dm->file, keys[k]);
+        /* ... and the folders byte for byte. */
+        if (!mc_trees_equal(out_a, out_b)) fail_msg("%s: the outputs differ", dm->file);
+        /* The outputs are sound, too. */
+        mc_model m;
+        mc_load(&m, out_a, doc_a);
+        mc_check(&m, in_a, dm->textures, NULL);
+        assert_true(m.count >= 3);
+        mc_free(&m);
+        json_decref(doc_b);
+        kt_rmtree(a);
+        kt_rmtree(b);
+        free(args); free(in_a); free(out_a); free(out_b); free(a_src); free(b_src);
+        free(a); free(b); free(from);
+        compared++;
+    }
+    assert_true(compared >= 3);
+    free(corpus);
+}
+
+/* ---- a project --------------------------------------------------------------------------------- */
+
+typedef struct project {
+    char *dir, *assets, *out;
+} project;
+
+/* The same assets in a fresh project: BoxTextured (.gltf, external .bin and .png), the morph
+ * cube (.glb), RiggedSimple (.gltf with an external .bin, a skin and a clip), Box With Spaces
+ * (names with spaces, three images). */
+static project project_make(const char *corpus, const char *tag)
+{
+    project p;
+    p.dir = kt_tempdir(tag);
+    p.assets = kt_format("%s/assets", p.dir);
+    p.out = kt_format("%s/.kiln", p.dir);
+    static const char *const copies[][2] = {
+        {"BoxTextured/glTF", "box"},
+        {"AnimatedMorphCube/glTF-Binary", "morph"},
+        {"RiggedSimple/glTF", "rig"},
+        {"Box With Spaces/glTF", "spaces dir"},
+    };
+    for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++) {
+        char *from = kt_format("%s/%s", corpus, copies[i][0]);
+        char *to = kt_format("%s/%s", p.assets, copies[i][1]);
+        mc_copy_tree(from, to);
+        free(from);
+        free(to);
+    }
+    /* Old enough that the stat shortcut may trust what it recorded. */
+    mc_age_tree(p.assets, 30);
+    return p;
+}
+
+static void project_free(project *p)
+{
+    kt_rmtree(p->dir);
+    free(p->dir);
+    free(p->assets);
+    free(p->out);
+}
+
+static json_t *project_run(const project *p, const char *args, int want_status)
+{
+    char *full = kt_format("%s --root assets --out .kiln --json", args);
+    json_t *doc = run_json(p->dir, full, want_status);
+    free(full);
+    return doc;
+}
+
+static json_t *record_of(json_t *doc, const char *list, const char *path)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(doc, list), i, row)
+        if (!strcmp(json_string_value(json_object_get(row, "path")), path)) return row;
+    fail_msg("no %s row for %s", list, path);
+    return NULL;
+}
+
+/* "path=state" for every report row, sorted as the report lists them, space-separated. */
+static char *states(json_t *report, bool *any_read)
+{
+    char *s = kt_format("%s", "");
+    size_t i;
+    json_t *row;
+    *any_read = false;
+    json_array_foreach(json_object_get(report, "assets"), i, row) {
+        char *n = kt_format("%s%s%s=%s", s, *s ? " " : "", json_string_value(json_object_get(row, "path")),
+                            json_string_value(json_object_get(row, "state")));
+        free(s);
+        s = n;
+        if (json_is_true(json_object_get(row, "source_read"))) *any_read = true;
+    }
+    return s;
+}
+
+static const char *const ALL_UP =
+    "box/BoxTextured.gltf=up_to_date box/CesiumLogoFlat.png=up_to_date "
+    "morph/AnimatedMorphCube.glb=up_to_date rig/RiggedSimple.gltf=up_to_date "
+    "spaces dir/Box With Spaces.gltf=up_to_date spaces dir/Normal Map.png=up_to_date "
+    "spaces dir/Roughness Metallic.png=up_to_date spaces dir/glTF Logo With Spaces.png=up_to_date";
+
+static void model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies(void **state)
+{
+    (void)state;
+    char *corpus = kt_corpus_path("gltf");
+    if (!corpus) skip();
+    project a = project_make(corpus, "model-proj-a"), b = project_make(corpus, "model-proj-b");
+    json_t *ia = project_run(&a, "import --all -j1", 0), *ib = project_run(&b, "import --all -j2", 0);
+    json_t *ra = json_object_get(ia, "records");
+    assert_int_equal(json_array_size(ra), 8);
+    assert_int_equal(json_array_size(json_object_get(ib, "records")), 8);
+    size_t i, models = 0;
+    json_t *row;
+    json_array_foreach(ra, i, row) {
+        const char *path = json_string_value(json_object_get(row, "path"));
+        json_t *other = record_of(ib, "records", path);
+        assert_string_equal(json_string_value(json_object_get(row, "status")), "imported");
+        assert_string_equal(json_string_value(json_object_get(row, "key")),
+                            json_string_value(json_object_get(other, "key")));
+        assert_true(json_equal(json_object_get(row, "outputs"), json_object_get(other, "outputs")));
+        assert_true(json_equal(json_object_get(row, "summary"), json_object_get(other, "summary")));
+        if (!strcmp(json_string_value(json_object_get(row, "kind")), "model")) models++;
+    }
+    assert_int_equal(models, 4);
+    char *oa = kt_format("%s/cache/objects", a.out), *ob = kt_format("%s/cache/objects", b.out);
+    if (!mc_trees_equal(oa, ob)) fail_msg("the two caches' entries differ");
+    free(oa);
+    free(ob);
+    json_decref(ib);
+
+    /* Nothing changed: everything up to date, and no source read to say so. */
+    bool read;
+    json_t *rep = project_run(&a, "report", 0);
+    char *s = states(rep, &read);
+    assert_string_equal(s, ALL_UP);
+    assert_false(read);
+    free(s);
+    json_decref(rep);
+
+    /* One byte of RiggedSimple's external buffer: that model alone is stale. */
+    char *bin = kt_format("%s/rig/RiggedSimple0.bin", a.assets);
+    mc_flip_byte(bin, 100);
+    rep = project_run(&a, "report", 0);
+    json_t *r = record_of(rep, "assets", "rig/RiggedSimple.gltf");
+    assert_string_equal(json_string_value(json_object_get(r, "state")), "stale");
+    assert_string_not_equal(json_string_value(json_object_get(r, "key")),
+                            json_string_value(json_object_get(record_of(ia, "records", "rig/RiggedSimple.gltf"), "key")));
+    json_t *totals = json_object_get(rep, "totals");
+    assert_int_equal(json_integer_value(json_object_get(totals, "stale")), 1);
+    assert_int_equal(json_integer_value(json_object_get(totals, "up_to_date")), 7);
+    json_decref(rep);
+    /* The same byte back: the key is the one imported under again. */
+    mc_flip_byte(bin, 100);
+    rep = project_run(&a, "report", 0);
+    s = states(rep, &read);
+    assert_string_equal(s, ALL_UP);
+    free(s);
+    json_decref(rep);
+    free(bin);
+
+    /* One byte of BoxTextured's image: the model using it and the image's own asset go stale. */
+    char *png = kt_format("%s/box/CesiumLogoFlat.png", a.assets);
+    mc_flip_byte(png, 200);
+    rep = project_run(&a, "report", 0);
+    assert_string_equal(json_string_value(json_object_get(record_of(rep, "assets", "box/BoxTextured.gltf"), "state")), "stale");
+    assert_string_equal(json_string_value(json_object_get(record_of(rep, "assets", "box/CesiumLogoFlat.png"), "state")), "stale");
+    totals = json_object_get(rep, "totals");
+    assert_int_equal(json_integer_value(json_object_get(totals, "stale")), 2);
+    assert_int_equal(json_integer_value(json_object_get(totals, "up_to_date")), 6);
+    json_decref(rep);
+    free(png);
+    /* Importing again cooks those two (the damaged PNG fails as a texture, the model keeps its
+     * geometry with a warning) and takes the others from the cache. */
+    json_t *again = project_run(&a, "import --all -j2", 1);
+    json_array_foreach(json_object_get(again, "records"), i, row) {
+        const char *path = json_string_value(json_object_get(row, "path"));
+        const char *status = json_string_value(json_object_get(row, "status"));
+        if (!strcmp(path, "box/CesiumLogoFlat.png")) assert_string_equal(status, "failed");
+        else if (!strcmp(path, "box/BoxTextured.gltf")) assert_string_equal(status, "imported");
+        else assert_string_equal(status, "cached");
+    }
+    json_decref(again);
+    json_decref(ia);
+    project_free(&a);
+    project_free(&b);
+    free(corpus);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(model_cook_is_byte_identical_across_folders_threads_and_processes),
+        cmocka_unit_test(model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies),
+    };
+    kt_require_corpus();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
