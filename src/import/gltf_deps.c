@@ -22,7 +22,7 @@ static kiln_result json_part(const uint8_t *data, size_t size, const char **json
         return KILN_OK;
     }
     kiln_reader r = kiln_reader_make(data, size);
-    r.pos = 12;
+    kiln_reader_take(&r, 12); /* the header; not r.pos = 12, which a shorter file would pass */
     uint32_t len = kiln_read_u32le(&r), type = kiln_read_u32le(&r);
     const uint8_t *body = kiln_reader_take(&r, len);
     if (!body || type != 0x4E4F534Au)
