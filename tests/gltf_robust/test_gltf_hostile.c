@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "import/gltf_deps.h"
 #include "robust_load.h"
 
 /* ---- the base document and its buffer ------------------------------------------------------- */
@@ -1031,6 +1032,36 @@ static void truncated_and_damaged_glbs_are_refused(void **state)
     assert_int_equal(mismatches, 0);
 }
 
+static kiln_result count_dep(void *user, const char *path, kiln_error *err)
+{
+    (void)path, (void)err;
+    (*(size_t *)user)++;
+    return KILN_OK;
+}
+
+/* kiln_gltf_dependencies reads only the JSON: every cut of a GLB (an exact-size copy, so ASan
+ * sees a read past the end) is refused or listed, never read beyond. */
+static void dependencies_of_cut_glbs_stay_in_bounds(void **state)
+{
+    (void)state;
+    uint8_t bin[BUF_SIZE];
+    size_t size;
+    uint8_t *g = base_glb(&size, bin);
+    size_t json_end = 20 + (size_t)(g[12] | g[13] << 8);
+    for (size_t len = 0; len <= json_end + 8; len++) {
+        uint8_t *cut = malloc(len ? len : 1);
+        memcpy(cut, g, len);
+        size_t deps = 0;
+        kiln_error err;
+        kiln_result r = kiln_gltf_dependencies(cut, len, "/", count_dep, &deps, &err);
+        if (len < json_end && r == KILN_OK) fail_msg("a GLB cut at %zu gave its dependencies", len);
+        if (len >= json_end && r != KILN_OK) fail_msg("cut at %zu: %s", len, err.message);
+        assert_int_equal(deps, 0); /* the buffer is the BIN chunk */
+        free(cut);
+    }
+    free(g);
+}
+
 /* ---- URIs that leave the model's folder --------------------------------------------------------- */
 
 static void uris_escaping_the_folder_are_refused(void **state)
@@ -1431,6 +1462,7 @@ int main(void)
         cmocka_unit_test(weights_are_renormalised_with_a_warning),
         cmocka_unit_test(warnings_are_capped),
         cmocka_unit_test(truncated_and_damaged_glbs_are_refused),
+        cmocka_unit_test(dependencies_of_cut_glbs_stay_in_bounds),
         cmocka_unit_test(uris_escaping_the_folder_are_refused),
         cmocka_unit_test(huge_declared_counts_fail_fast_without_allocating),
         cmocka_unit_test(many_scenes_over_many_nodes_stay_small),
