@@ -1,5 +1,6 @@
 /* fuzz_gltf.c — libFuzzer target for the glTF importer: kiln_scene_load_memory over .gltf / .glb
- * bytes, without a folder (external URIs are refused; data URIs and the GLB BIN chunk work).
+ * bytes, without a folder (external URIs are refused; data URIs and the GLB BIN chunk work), and
+ * kiln_gltf_dependencies (the cache key's file list) over the same bytes.
  * The first input byte picks options, the rest is the file: bit 0 KILN_SCENE_LOAD_NO_PIXELS,
  * bit 1 a 16 MiB memory limit instead of 256 MiB (so the limit paths run), bit 2 no normals and
  * tangents. A byte that is not a flag byte ('{', 'g', whitespace) is taken as part of the file
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/gltf_deps.h"
 #include "kiln/kiln_scene.h"
 #include "scene_check.h"
 
@@ -22,6 +24,25 @@ static void die(const char *what, const char *detail)
 {
     fprintf(stderr, "fuzz_gltf: %s: %s\n", what, detail);
     abort();
+}
+
+static kiln_result count_dep(void *user, const char *path, kiln_error *err)
+{
+    (void)path, (void)err;
+    (*(size_t *)user)++;
+    return KILN_OK;
+}
+
+/* The dependency lister reads the same bytes: a folder that does not exist, so nothing resolves
+ * to a real file; any documented code will do. */
+static void check_dependencies(const uint8_t *data, size_t size)
+{
+    size_t deps = 0;
+    kiln_error err;
+    kiln_result r = kiln_gltf_dependencies(data, size, "/nonexistent/kiln-fuzz", count_dep, &deps,
+                                           &err);
+    if (r == KILN_E_INTERNAL || r == KILN_E_USAGE || (unsigned)r > KILN_E_INTERNAL)
+        die("kiln_gltf_dependencies", err.message);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -38,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opts.flags = (opt & 1) ? KILN_SCENE_LOAD_NO_PIXELS : 0;
     if (opt & 4) opts.flags |= KILN_SCENE_LOAD_NO_NORMALS | KILN_SCENE_LOAD_NO_TANGENTS;
     opts.memory_limit = (opt & 2) ? (size_t)16 << 20 : (size_t)256 << 20;
+    check_dependencies(data, size);
     kiln_scene *scene = (kiln_scene *)(uintptr_t)1;
     kiln_error err;
     kiln_result r = kiln_scene_load_memory(data, size, NULL, &opts, &scene, &err);
