@@ -169,8 +169,9 @@ kiln_result kiln_anim_track_resample(const kiln_allocator *a, const kiln_anim_tr
     double *times = kiln_alloc(a, cap * sizeof *times);
     if (!times) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "resampling");
     times[n++] = t0;
-    for (double k = k0; k <= k1; k += 1.0) {
-        double t = start + k / fps;
+    /* An integer count: past 2^53, k0 + 1.0 == k0 and a float loop would never end. */
+    for (size_t i = 0; i < (size_t)grid; i++) {
+        double t = start + (k0 + (double)i) / fps;
         if (t > t0 + near && t < t1 - near) times[n++] = t;
     }
     if (t1 > t0) times[n++] = t1;

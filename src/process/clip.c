@@ -219,7 +219,10 @@ static kiln_result cook_track(clip_ctx *c, const kiln_anim_track *src, kiln_anim
     }
     kiln_anim_track resampled = {0};
     const kiln_anim_track *base = src;
-    if (c->fps > 0 && src->interpolation != KILN_CLIP_INTERP_STEP && src->key_count > 1) {
+    /* STEP tracks keep their jumps; a track whose keys share one time is a jump and nothing else.
+     */
+    if (c->fps > 0 && src->interpolation != KILN_CLIP_INTERP_STEP && src->key_count > 1 &&
+        src->times[src->key_count - 1] > src->times[0]) {
         double start = c->out->start;
         if ((r = kiln_anim_track_resample(c->a, src, start, c->fps, &resampled, c->err))) return r;
         base = &resampled;

@@ -702,6 +702,32 @@ static void clip_resamples_at_a_fixed_rate(void **state)
     free(b);
 }
 
+/* Times far from the clip's start put the resampling grid past 2^53: no endless loop; a track
+ * spanning too many grid points is refused, not allocated. */
+static void clip_resampling_survives_extreme_times(void **state)
+{
+    (void)state;
+    static const float near_times[2] = {0, 1};
+    static const float far_times[2] = {1e15f, 1e15f};
+    static const float span_times[2] = {0, 1e12f};
+    static const float v[6] = {0, 0, 0, 1, 2, 3};
+    fx_scene f;
+    fx_init(&f, 1, NULL);
+    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_LINEAR, 2, 3, near_times,
+               v);
+    fx_channel(&f, 1, 0, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_LINEAR, 2, 3, far_times, v);
+    fx_finish(&f, 2);
+    kiln_clip_opts o = {.resample_fps = 1000, .reduce = true};
+    kiln_cooked_clip c;
+    kiln_error err;
+    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, &o, NULL, &c, &err), KILN_OK);
+    assert_int_equal(c.tracks[1].key_count, 2); /* the jump at 1e15 keeps both keys */
+    kiln_cooked_clip_free(&c);
+    fx_channel(&f, 1, 0, KILN_SCENE_PATH_SCALE, KILN_SCENE_INTERP_LINEAR, 2, 3, span_times, v);
+    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, &o, NULL, &c, &err), KILN_E_LIMIT);
+    assert_null(c.tracks);
+}
+
 static void clip_cubic_tracks_reduce_to_linear_within_the_bound(void **state)
 {
     (void)state;
@@ -1079,6 +1105,7 @@ int main(void)
         cmocka_unit_test(clip_reduction_stays_within_its_bound),
         cmocka_unit_test(clip_reduction_keeps_jumps_and_ends),
         cmocka_unit_test(clip_resamples_at_a_fixed_rate),
+        cmocka_unit_test(clip_resampling_survives_extreme_times),
         cmocka_unit_test(clip_cubic_tracks_reduce_to_linear_within_the_bound),
         cmocka_unit_test(clip_targets_joints_and_nodes),
         cmocka_unit_test(clip_refuses_bad_channels_and_options),
