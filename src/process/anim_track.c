@@ -45,8 +45,11 @@ kiln_result kiln_anim_track_alloc(const kiln_allocator *a, uint32_t path, uint32
     out->interpolation = interp;
     out->components = components;
     size_t stride = kiln_anim_track_stride(out), nv;
-    if (!kiln_size_mul(keys, stride, &nv))
-        return kiln_error_set(err, KILN_E_LIMIT, "animation track too large");
+    if (!kiln_size_mul(keys, stride, &nv) || nv > KILN_ANIM_MAX_TRACK_FLOATS)
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "animation track of %zu keys of %u floats (at "
+                              "most %u floats)",
+                              keys, components, KILN_ANIM_MAX_TRACK_FLOATS);
     out->times = kiln_calloc(a, keys, sizeof *out->times);
     out->values = kiln_calloc(a, nv, sizeof *out->values);
     if (!out->times || !out->values) {
@@ -186,9 +189,9 @@ kiln_result kiln_anim_track_densify(const kiln_allocator *a, const kiln_anim_tra
     memset(out, 0, sizeof *out);
     if (per_segment == 0) per_segment = 1;
     uint64_t cap64 = (uint64_t)(in->key_count - 1) * per_segment + 1;
-    if (cap64 > KILN_ANIM_MAX_TRACK_KEYS)
-        return kiln_error_set(err, KILN_E_LIMIT, "densifying gives over %u keys",
-                              KILN_ANIM_MAX_TRACK_KEYS);
+    if (cap64 * in->components > KILN_ANIM_MAX_DENSE_FLOATS)
+        return kiln_error_set(err, KILN_E_LIMIT, "densifying gives over %u values",
+                              KILN_ANIM_MAX_DENSE_FLOATS);
     size_t cap = (size_t)cap64, n = 0;
     double *times = kiln_alloc(a, cap * sizeof *times);
     if (!times) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "densifying");

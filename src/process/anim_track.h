@@ -15,6 +15,11 @@
 
 /* At most this many keys in one track the cook makes (resampling, densifying). */
 #define KILN_ANIM_MAX_TRACK_KEYS (1u << 24)
+/* At most this many value floats in one track (256 MiB): weights tracks have many components. */
+#define KILN_ANIM_MAX_TRACK_FLOATS (1u << 26)
+/* A cubic spline's linear stand-in larger than this many value floats is not made: the spline
+ * is kept as authored (reduction would cost more than it is worth). */
+#define KILN_ANIM_MAX_DENSE_FLOATS (1u << 22)
 /* A reduced linear track keeps at least one key in this many source keys (bounds the work). */
 #define KILN_ANIM_REDUCE_SPAN 256u
 /* Scales smaller than this count as this in the relative scale error. */
@@ -34,7 +39,8 @@ size_t kiln_anim_track_stride(const kiln_anim_track *t);
 kiln_anim_keys kiln_anim_track_keys(const kiln_anim_track *t);
 
 /* A zeroed track of `keys` keys of that shape. Errors: KILN_E_LIMIT (0 or more than
- * KILN_ANIM_MAX_TRACK_KEYS keys), KILN_E_OUT_OF_MEMORY. */
+ * KILN_ANIM_MAX_TRACK_KEYS keys, more than KILN_ANIM_MAX_TRACK_FLOATS values),
+ * KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_anim_track_alloc(const kiln_allocator *a, uint32_t path, uint32_t interp,
                                   uint32_t components, size_t keys, kiln_anim_track *out,
                                   kiln_error *err);
@@ -63,7 +69,8 @@ kiln_result kiln_anim_track_resample(const kiln_allocator *a, const kiln_anim_tr
                                      kiln_error *err);
 
 /* A LINEAR track with per_segment evenly spaced samples in every key interval of `in` (its keys
- * included): the piecewise-linear stand-in for a cubic spline that reduction works on. */
+ * included): the piecewise-linear stand-in for a cubic spline that reduction works on.
+ * KILN_E_LIMIT when it would hold more than KILN_ANIM_MAX_DENSE_FLOATS values. */
 kiln_result kiln_anim_track_densify(const kiln_allocator *a, const kiln_anim_track *in,
                                     uint32_t per_segment, kiln_anim_track *out, kiln_error *err);
 

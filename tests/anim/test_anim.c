@@ -769,6 +769,36 @@ static void clip_cubic_tracks_reduce_to_linear_within_the_bound(void **state)
     free(b);
 }
 
+/* A spline whose linear stand-in would exceed KILN_ANIM_MAX_DENSE_FLOATS stays a spline. */
+static void clip_keeps_splines_too_long_to_densify(void **state)
+{
+    (void)state;
+    const uint32_t n = 100000;
+    float *times = malloc(n * sizeof *times), *vals = malloc((size_t)n * 9 * sizeof *vals);
+    assert_true(times && vals);
+    for (uint32_t k = 0; k < n; k++) {
+        times[k] = (float)k * 0.01f;
+        for (int c = 0; c < 9; c++)
+            vals[(size_t)k * 9 + c] = (float)sin(k * 0.001 + c);
+    }
+    fx_scene f;
+    fx_init(&f, 1, NULL);
+    fx_channel(&f, 0, 0, KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_INTERP_CUBICSPLINE, n, 3, times,
+               vals);
+    fx_finish(&f, 1);
+    kiln_clip_opts o = {.reduce = true};
+    kiln_cooked_clip c;
+    kiln_error err;
+    assert_int_equal(kiln_clip_build(&f.scene, 0, NULL, &o, NULL, &c, &err), KILN_OK);
+    assert_int_equal(c.tracks[0].interpolation, KILN_CLIP_INTERP_CUBICSPLINE);
+    assert_int_equal(c.tracks[0].key_count, n);
+    assert_int_equal(c.summary.cubic_tracks_kept, 1);
+    assert_true(c.summary.max_error.translation == 0.0f);
+    kiln_cooked_clip_free(&c);
+    free(times);
+    free(vals);
+}
+
 static void clip_targets_joints_and_nodes(void **state)
 {
     (void)state;
@@ -1107,6 +1137,7 @@ int main(void)
         cmocka_unit_test(clip_resamples_at_a_fixed_rate),
         cmocka_unit_test(clip_resampling_survives_extreme_times),
         cmocka_unit_test(clip_cubic_tracks_reduce_to_linear_within_the_bound),
+        cmocka_unit_test(clip_keeps_splines_too_long_to_densify),
         cmocka_unit_test(clip_targets_joints_and_nodes),
         cmocka_unit_test(clip_refuses_bad_channels_and_options),
         cmocka_unit_test(clip_golden_bytes),
