@@ -450,12 +450,11 @@ static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
     return KILN_OK;
 }
 
-static void grow_bounds(kiln_scene *s, const float world[16], const kiln_scene_primitive *p)
+static void grow_bounds(kiln_scene *s, const float world[16], const float lo[3], const float hi[3])
 {
     for (int corner = 0; corner < 8; corner++) {
-        float v[3] = {corner & 1 ? p->bounds_max[0] : p->bounds_min[0],
-                      corner & 2 ? p->bounds_max[1] : p->bounds_min[1],
-                      corner & 4 ? p->bounds_max[2] : p->bounds_min[2]};
+        float v[3] = {corner & 1 ? hi[0] : lo[0], corner & 2 ? hi[1] : lo[1],
+                      corner & 4 ? hi[2] : lo[2]};
         for (int k = 0; k < 3; k++) {
             float w = world[k] * v[0] + world[4 + k] * v[1] + world[8 + k] * v[2] + world[12 + k];
             if (!s->has_bounds || w < s->bounds_min[k]) s->bounds_min[k] = w;
@@ -465,6 +464,11 @@ static void grow_bounds(kiln_scene *s, const float world[16], const kiln_scene_p
     }
 }
 
+/* (instance, primitive) pairs the bounds take one by one; past them each instance takes its
+ * mesh's box instead (as right, looser when turned), since a file of a few megabytes can have a
+ * million nodes share a mesh of 65536 primitives. */
+#define BOUNDS_PAIRS ((uint64_t)1 << 22)
+
 /* Bounds over mesh instances below the roots (the hierarchy is acyclic by now). */
 static kiln_result scene_bounds(gltf_ctx *c)
 {
@@ -472,20 +476,39 @@ static kiln_result scene_bounds(gltf_ctx *c)
     if (!s->node_count) return KILN_OK;
     uint32_t *stack = kiln_arena_array(&c->scratch, s->node_count, sizeof *stack);
     if (!stack) return gltf_nomem(c, "the node walk");
-    size_t top = 0;
-    for (uint32_t i = 0; i < s->root_count; i++) stack[top++] = s->roots[i];
-    while (top) {
-        const kiln_scene_node *n = &s->nodes[stack[--top]];
-        if (n->mesh >= 0) {
+    float identity[16];
+    mat_identity(identity);
+    float *boxes = NULL; /* per mesh: min xyz, max xyz over its primitives */
+    uint64_t pairs = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t top = 0;
+        for (uint32_t i = 0; i < s->root_count; i++) stack[top++] = s->roots[i];
+        while (top) {
+            const kiln_scene_node *n = &s->nodes[stack[--top]];
+            for (uint32_t k = 0; k < n->child_count; k++) stack[top++] = n->children[k];
+            if (n->mesh < 0) continue;
             const kiln_scene_mesh *m = &s->meshes[n->mesh];
-            for (uint32_t p = 0; p < m->primitive_count; p++) {
-                /* A skinned mesh is posed by its joints; its bind pose lies in mesh space. */
-                float identity[16];
-                mat_identity(identity);
-                grow_bounds(s, n->skin >= 0 ? identity : n->world, &m->primitives[p]);
-            }
+            /* A skinned mesh is posed by its joints; its bind pose lies in mesh space. */
+            const float *world = n->skin >= 0 ? identity : n->world;
+            if (pass == 0) pairs += m->primitive_count;
+            else if (boxes && m->primitive_count)
+                grow_bounds(s, world, boxes + (size_t)n->mesh * 6, boxes + (size_t)n->mesh * 6 + 3);
+            else if (!boxes)
+                for (uint32_t p = 0; p < m->primitive_count; p++)
+                    grow_bounds(s, world, m->primitives[p].bounds_min, m->primitives[p].bounds_max);
         }
-        for (uint32_t k = 0; k < n->child_count; k++) stack[top++] = n->children[k];
+        if (pass == 0 && pairs > BOUNDS_PAIRS) {
+            if (!(boxes = kiln_arena_array(&c->scratch, (size_t)s->mesh_count * 6, sizeof *boxes)))
+                return gltf_nomem(c, "mesh bounds");
+            for (uint32_t i = 0; i < s->mesh_count; i++)
+                for (uint32_t p = 0; p < s->meshes[i].primitive_count; p++)
+                    for (int k = 0; k < 3; k++) {
+                        const kiln_scene_primitive *pr = &s->meshes[i].primitives[p];
+                        float *b = boxes + (size_t)i * 6;
+                        if (p == 0 || pr->bounds_min[k] < b[k]) b[k] = pr->bounds_min[k];
+                        if (p == 0 || pr->bounds_max[k] > b[3 + k]) b[3 + k] = pr->bounds_max[k];
+                    }
+        }
     }
     return KILN_OK;
 }
