@@ -340,7 +340,11 @@ static kiln_result cook_meshes(model_cook *m, kiln_error *err)
     for (uint32_t i = 0; i < sc->mesh_count; i++) count += sc->meshes[i].primitive_count;
     json_t *list = json_array();
     json_object_set_new(m->summary, "meshes", list);
-    if (!count) return KILN_OK;
+    if (!count) { /* a model of nodes only: the totals are still there, as 0 */
+        json_object_set_new(m->summary, "triangles", json_integer(0));
+        json_object_set_new(m->summary, "vertices", json_integer(0));
+        return KILN_OK;
+    }
     mesh_job *jobs = kiln_calloc(m->alloc, count, sizeof *jobs);
     if (!jobs) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     size_t k = 0;
