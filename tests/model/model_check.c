@@ -632,7 +632,7 @@ void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *st
     if (!textures) assert_int_equal(images, 0);
     assert_int_equal(m->count, images + sc->material_count + sc->skin_count + meshes +
                                    sc->animation_count + 1);
-    assert_int_equal(json_integer_value(json_object_get(m->summary, "materials")), sc->material_count);
+    assert_int_equal(int_of(m->summary, "materials"), sc->material_count);
     uint64_t triangles = 0, vertices = 0;
     static const char *const order[] = {"image", "material", "skeleton", "mesh", "clip", "scene"};
     size_t stage = 0;
@@ -665,8 +665,8 @@ void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *st
             check_scene(&c, a);
         }
     }
-    assert_int_equal(json_integer_value(json_object_get(m->summary, "triangles")), (json_int_t)triangles);
-    assert_int_equal(json_integer_value(json_object_get(m->summary, "vertices")), (json_int_t)vertices);
+    assert_int_equal(int_of(m->summary, "triangles"), (json_int_t)triangles);
+    assert_int_equal(int_of(m->summary, "vertices"), (json_int_t)vertices);
     kiln_scene_free(sc);
 }
 

@@ -34,6 +34,7 @@ static void model_every_good_corpus_gltf_cooks_and_every_artifact_reads_back(voi
     mc_stats st;
     memset(&st, 0, sizeof st);
     size_t cooked = 0;
+    char *docs = kt_tempdir("model-docs");
     for (size_t i = 0; i < count; i++) {
         if (sanitized && !keep_sanitized(models[i])) continue;
         char *dir = kt_tempdir("model");
@@ -42,6 +43,9 @@ static void model_every_good_corpus_gltf_cooks_and_every_artifact_reads_back(voi
         kiln_error err;
         json_t *doc = mc_convert(models[i], out, 2, sets, 1, &code, &err);
         if (!doc) fail_msg("%s: %s: %s", models[i], kiln_result_name(code), err.message);
+        char *doc_path = kt_format("%s/%03zu.json", docs, i);
+        assert_int_equal(json_dump_file(doc, doc_path, 0), 0);
+        free(doc_path);
         mc_model m;
         mc_load(&m, out, doc);
         mc_check(&m, models[i], false, &st);
@@ -58,6 +62,16 @@ static void model_every_good_corpus_gltf_cooks_and_every_artifact_reads_back(voi
             cooked, st.meshes, st.meshes_with_lods, st.levels, st.skinned_prims,
             st.skinned_vertices_checked, st.skeletons, st.skeletons_reordered, st.clips, st.tracks,
             st.keys, st.materials, st.nodes);
+    /* Every document against docs/schemas/model.schema.json (python3-jsonschema, as tests/cli). */
+    const char *source_dir = getenv("KILN_SOURCE_DIR");
+    if (source_dir) {
+        char *cmd = kt_format("cd '%s' && KILN_SOURCE_DIR='%s' /usr/bin/python3 '%s/tests/cli/validate.py' model "
+                              "*.json 1>&2", docs, source_dir, source_dir);
+        if (kt_run(cmd, NULL) != 0) fail_msg("some --json document does not match model.schema.json");
+        free(cmd);
+    }
+    kt_rmtree(docs);
+    free(docs);
     /* The corpus exercises what the checks look at: otherwise they would pass vacuously. */
     assert_true(cooked >= (sanitized ? 30u : 70u));
     assert_true(st.meshes_with_lods >= 3);
