@@ -513,21 +513,42 @@ static kiln_result scene_bounds(gltf_ctx *c)
     return KILN_OK;
 }
 
-/* Joint indices of skinned primitives must name joints of the skin (where they carry weight). */
+/* Joint indices of skinned primitives must name joints of the skin (where they carry weight).
+ * Each mesh is scanned once for its largest such index and its primitives without joints, so
+ * many nodes sharing a big mesh do not each scan it; only a node that fails looks for where. */
 static kiln_result check_skinned_meshes(gltf_ctx *c)
 {
     kiln_scene *s = c->scene;
+    uint32_t *needed = NULL, *bare = NULL; /* per mesh: 1 + largest joint (UINT32_MAX: unknown) */
     for (uint32_t i = 0; i < s->node_count; i++) {
         const kiln_scene_node *n = &s->nodes[i];
         if (n->skin < 0) continue;
         uint32_t joints = s->skins[n->skin].joint_count;
         const kiln_scene_mesh *m = &s->meshes[n->mesh];
+        if (!needed) {
+            needed = kiln_arena_array(&c->scratch, s->mesh_count, sizeof *needed);
+            bare = kiln_arena_array(&c->scratch, s->mesh_count, sizeof *bare);
+            if (!needed || !bare) return gltf_nomem(c, "the joint check");
+            for (uint32_t k = 0; k < s->mesh_count; k++) needed[k] = UINT32_MAX;
+        }
+        if (needed[n->mesh] == UINT32_MAX) {
+            needed[n->mesh] = 0;
+            for (uint32_t p = 0; p < m->primitive_count; p++) {
+                const kiln_scene_primitive *pr = &m->primitives[p];
+                bare[n->mesh] += !pr->joint_set_count;
+                for (uint32_t set = 0; set < pr->joint_set_count; set++)
+                    for (size_t v = 0; v < (size_t)pr->vertex_count * 4; v++)
+                        if (pr->weights[set][v] > 0 && pr->joints[set][v] >= needed[n->mesh])
+                            needed[n->mesh] = pr->joints[set][v] + 1u;
+            }
+        }
+        if (bare[n->mesh] &&
+            !kiln_scene_warn(s, "/nodes/%u: skinned, but %u primitives of mesh %d have no joints",
+                             i, bare[n->mesh], n->mesh))
+            return gltf_nomem(c, "a warning");
+        if (needed[n->mesh] <= joints) continue;
         for (uint32_t p = 0; p < m->primitive_count; p++) {
             const kiln_scene_primitive *pr = &m->primitives[p];
-            if (!pr->joint_set_count &&
-                !kiln_scene_warn(s, "/nodes/%u: skinned, but mesh %d primitive %u has no joints",
-                                 i, n->mesh, p))
-                return gltf_nomem(c, "a warning");
             for (uint32_t set = 0; set < pr->joint_set_count; set++)
                 for (size_t v = 0; v < (size_t)pr->vertex_count * 4; v++)
                     if (pr->weights[set][v] > 0 && pr->joints[set][v] >= joints) {
