@@ -1435,6 +1435,56 @@ static void many_scenes_over_many_nodes_stay_small(void **state)
     free(scenes);
 }
 
+/* Work per (instance, primitive) pair must not multiply: 10 000 nodes sharing a mesh of 10 000
+ * primitives (a 0.8 MB file) is 10^8 pairs for the scene bounds; 20 000 skinned nodes sharing
+ * a 60 000-vertex mesh is 5 * 10^9 joint checks. Each must load in well under a second. */
+static void many_instances_of_big_meshes_load_fast(void **state)
+{
+    (void)state;
+    size_t n = 10000;
+    char *prims = malloc(n * 32 + 16), *nodes = malloc(n * 64 + 16), *o = prims, *q = nodes;
+    assert_true(prims && nodes);
+    *o++ = '[', *q++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        o += sprintf(o, "%s{\"attributes\":{\"POSITION\":0}}", i ? "," : "");
+        q += sprintf(q, "%s{\"mesh\":0,\"rotation\":[0,0.38268343,0,0.92387953]}", i ? "," : "");
+    }
+    *o++ = ']', *q++ = ']', *o = *q = '\0';
+    edit_op shared[] = {{"/meshes/0/primitives", prims}, {"/nodes", nodes}, {"/scenes", NULL},
+                        {"/scene", NULL}, {NULL, NULL}};
+    char *text = document(shared);
+    kt_load l;
+    expect_bytes("10^4 nodes x 10^4 primitives", text, strlen(text), NULL, KILN_OK, "", NULL, &l);
+    /* The triangle (0,0,0) (1,0,0) (0,1,0) turned 45 degrees about +Y. */
+    assert_true(l.scene->has_bounds);
+    assert_true(fabsf(l.scene->bounds_max[0] - 0.70710677f) < 1e-4f);
+    assert_true(fabsf(l.scene->bounds_min[2] + 0.70710677f) < 1e-4f);
+    assert_true(fabsf(l.scene->bounds_max[1] - 1.0f) < 1e-6f);
+    kt_load_done(&l);
+    free(text);
+
+    size_t skinned = 20000;
+    q = nodes;
+    *q++ = '[';
+    for (size_t i = 0; i < skinned; i++) q += sprintf(q, "%s{\"mesh\":0,\"skin\":0}", i ? "," : "");
+    *q++ = ']', *q = '\0';
+    edit_op skin[] = {
+        {"/accessors/-", "{\"componentType\":5126,\"count\":60000,\"type\":\"VEC3\"}"},
+        {"/accessors/-", "{\"componentType\":5121,\"count\":60000,\"type\":\"VEC4\"}"},
+        {"/accessors/-", "{\"componentType\":5126,\"count\":60000,\"type\":\"VEC4\"}"},
+        {"/meshes/0/primitives/0", "{\"attributes\":{\"POSITION\":12,\"JOINTS_0\":13,\"WEIGHTS_0\":14}}"},
+        {"/skins", "[{\"joints\":[0]}]"}, {"/nodes", nodes}, {"/scenes", NULL}, {"/scene", NULL},
+        {NULL, NULL}};
+    text = document(skin);
+    expect_bytes("2 * 10^4 skinned nodes x 60 000 vertices", text, strlen(text), NULL, KILN_OK, "",
+                 NULL, &l);
+    assert_int_equal(l.scene->node_count, skinned);
+    kt_load_done(&l);
+    free(text);
+    free(prims);
+    free(nodes);
+}
+
 static int report_times(void **state)
 {
     (void)state;
@@ -1466,6 +1516,7 @@ int main(void)
         cmocka_unit_test(uris_escaping_the_folder_are_refused),
         cmocka_unit_test(huge_declared_counts_fail_fast_without_allocating),
         cmocka_unit_test(many_scenes_over_many_nodes_stay_small),
+        cmocka_unit_test(many_instances_of_big_meshes_load_fast),
         cmocka_unit_test(seed_documents_load),
     };
     return cmocka_run_group_tests(tests, NULL, report_times);
