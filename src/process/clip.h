@@ -90,8 +90,9 @@ typedef struct kiln_cooked_clip {
  * target is a node. opts may be NULL (defaults). `a` may be NULL (libc); it must outlive *out.
  * Free with kiln_cooked_clip_free. Errors: KILN_E_USAGE (animation out of range, bad opts),
  * KILN_E_IMPORT_FAILED (a channel's node, path, shape or times are invalid), KILN_E_LIMIT
- * (over 2^32 - 1 times or values, or a resampled track of over 2^24 keys),
- * KILN_E_OUT_OF_MEMORY. On error *out is zeroed. Deterministic; thread-safe for distinct out. */
+ * (over 2^32 - 1 times or values, a channel or resampled track of over 2^24 keys or 2^26
+ * value floats), KILN_E_OUT_OF_MEMORY. On error *out is zeroed. Deterministic; thread-safe for
+ * distinct out. */
 kiln_result kiln_clip_build(const kiln_scene *scene, uint32_t animation,
                             const kiln_cooked_skeleton *skeleton, const kiln_clip_opts *opts,
                             const kiln_allocator *a, kiln_cooked_clip *out, kiln_error *err);
