@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* checked[accessor]: bit 0 its values were checked as key times, bit 1 as finite values; so
+ * many channels sharing one sampler (or accessor) check it once, not once each. */
 static kiln_result read_channel(gltf_ctx *c, const json_t *aj, const json_t *samplers,
                                 const json_t *ch, const char *ptr, kiln_scene_channel *out,
-                                bool *keep)
+                                bool *keep, uint8_t *checked)
 {
     kiln_scene *s = c->scene;
     *keep = false;
@@ -100,15 +102,17 @@ static kiln_result read_channel(gltf_ctx *c, const json_t *aj, const json_t *sam
     if ((r = gltf_accessor_floats(c, (uint32_t)input, &times)) ||
         (r = gltf_accessor_floats(c, (uint32_t)output, &values)))
         return r;
-    for (uint32_t k = 0; k < in->count; k++)
+    for (uint32_t k = 0; !(checked[input] & 1) && k < in->count; k++)
         if (!isfinite(times[k]) || times[k] < 0 || (k && times[k] < times[k - 1]))
             return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr,
                              "key time %u (%g) is negative, not finite or decreasing", k,
                              (double)times[k]);
+    checked[input] |= 1;
     size_t nv = (size_t)outa->count * outa->components;
-    for (size_t k = 0; k < nv; k++)
+    for (size_t k = 0; !(checked[output] & 2) && k < nv; k++)
         if (!isfinite(values[k]))
             return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "output value %zu is not finite", k);
+    checked[output] |= 2;
     out->node = (uint32_t)node;
     out->key_count = in->count;
     out->components = components;
@@ -126,7 +130,8 @@ kiln_result gltf_read_animations(gltf_ctx *c)
     if (r != KILN_OK || !list || !json_array_size(list)) return r;
     size_t n = json_array_size(list);
     kiln_scene_animation *anims = kiln_arena_array(c->arena, n, sizeof *anims);
-    if (!anims) return gltf_nomem(c, "animations");
+    uint8_t *checked = kiln_arena_array(&c->scratch, c->accessor_count ? c->accessor_count : 1, 1);
+    if (!anims || !checked) return gltf_nomem(c, "animations");
     for (size_t i = 0; i < n; i++) {
         char ptr[48];
         snprintf(ptr, sizeof ptr, "/animations/%zu", i);
@@ -150,7 +155,7 @@ kiln_result gltf_read_animations(gltf_ctx *c)
             json_t *ch = json_array_get(channels, k);
             if (!json_is_object(ch)) return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "not an object");
             bool keep;
-            if ((r = read_channel(c, aj, samplers, ch, cptr, &out[kept], &keep))) return r;
+            if ((r = read_channel(c, aj, samplers, ch, cptr, &out[kept], &keep, checked))) return r;
             if (keep) kept++;
         }
         a->channels = out;
