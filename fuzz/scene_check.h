@@ -216,14 +216,20 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
                 (unsigned)ch->interpolation > KILN_SCENE_INTERP_CUBICSPLINE || !ch->key_count ||
                 !ch->components || !ch->times || !ch->values)
                 KSC_FAIL("animation %u channel %u: bad header", i, k);
+            if (ch->times[0] < a->start || ch->times[ch->key_count - 1] > a->end)
+                KSC_FAIL("animation %u: start/end do not cover channel %u", i, k);
+            /* Channels sharing the previous one's keys were checked with it. */
+            if (k && ch->times == a->channels[k - 1].times && ch->values == a->channels[k - 1].values &&
+                ch->key_count == a->channels[k - 1].key_count &&
+                ch->components == a->channels[k - 1].components &&
+                ch->interpolation == a->channels[k - 1].interpolation)
+                continue;
             for (uint32_t t = 0; t < ch->key_count; t++)
                 if (!isfinite(ch->times[t]) || (t && ch->times[t] < ch->times[t - 1]))
                     KSC_FAIL("animation %u channel %u: key time %u", i, k, t);
             size_t nv = (size_t)ch->key_count * ch->components *
                         (ch->interpolation == KILN_SCENE_INTERP_CUBICSPLINE ? 3 : 1);
             if (!ksc_finite(ch->values, nv)) KSC_FAIL("animation %u channel %u: values", i, k);
-            if (ch->times[0] < a->start || ch->times[ch->key_count - 1] > a->end)
-                KSC_FAIL("animation %u: start/end do not cover channel %u", i, k);
         }
     }
     for (uint32_t i = 0; i < s->scene_count; i++)

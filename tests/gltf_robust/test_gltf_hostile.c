@@ -1442,7 +1442,7 @@ static void many_instances_of_big_meshes_load_fast(void **state)
 {
     (void)state;
     size_t n = 10000;
-    char *prims = malloc(n * 32 + 16), *nodes = malloc(n * 64 + 16), *o = prims, *q = nodes;
+    char *prims = malloc(n * 32 + 16), *nodes = malloc(n * 80 + 128), *o = prims, *q = nodes;
     assert_true(prims && nodes);
     *o++ = '[', *q++ = '[';
     for (size_t i = 0; i < n; i++) {
@@ -1479,6 +1479,24 @@ static void many_instances_of_big_meshes_load_fast(void **state)
     expect_bytes("2 * 10^4 skinned nodes x 60 000 vertices", text, strlen(text), NULL, KILN_OK, "",
                  NULL, &l);
     assert_int_equal(l.scene->node_count, skinned);
+    kt_load_done(&l);
+    free(text);
+
+    /* 10 000 channels sharing one sampler of 100 000 keys: the keys are checked once. */
+    size_t channels = 10000;
+    q = nodes;
+    q += sprintf(q, "[{\"channels\":[");
+    for (size_t i = 0; i < channels; i++)
+        q += sprintf(q, "%s{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}",
+                     i ? "," : "");
+    sprintf(q, "],\"samplers\":[{\"input\":12,\"output\":13}]}]");
+    edit_op anim[] = {
+        {"/accessors/-", "{\"componentType\":5126,\"count\":100000,\"type\":\"SCALAR\"}"},
+        {"/accessors/-", "{\"componentType\":5126,\"count\":100000,\"type\":\"VEC3\"}"},
+        {"/animations", nodes}, {NULL, NULL}};
+    text = document(anim);
+    expect_bytes("10^4 channels x 10^5 keys", text, strlen(text), NULL, KILN_OK, "", NULL, &l);
+    assert_int_equal(l.scene->animations[0].channel_count, channels);
     kt_load_done(&l);
     free(text);
     free(prims);
