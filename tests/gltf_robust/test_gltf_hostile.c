@@ -887,6 +887,32 @@ static void weights_are_renormalised_with_a_warning(void **state)
     free(text);
 }
 
+/* Valid but uncommon: RGB colours get A = 1; UV and colour sets past the kept ones are dropped
+ * with a warning; a texture without a source is a warning. */
+static void uncommon_attribute_sets_load_with_warnings(void **state)
+{
+    (void)state;
+    edit_op edits[] = {
+        {"/accessors/-", "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}"},
+        {"/meshes/0/primitives/0/attributes", "{\"POSITION\":0,\"COLOR_0\":0,\"COLOR_1\":0,"
+                                              "\"COLOR_2\":0,\"TEXCOORD_0\":12,\"TEXCOORD_1\":12,"
+                                              "\"TEXCOORD_2\":12,\"TEXCOORD_3\":12,\"TEXCOORD_4\":12}"},
+        {"/textures", "[{}]"},
+        {NULL, NULL}};
+    char *text = document(edits);
+    kt_load l;
+    expect_bytes("uncommon sets", text, strlen(text), NULL, KILN_OK, "", NULL, &l);
+    const kiln_scene_primitive *p = &l.scene->meshes[0].primitives[0];
+    assert_int_equal(p->color_count, 2);
+    assert_int_equal(p->texcoord_count, 4);
+    assert_true(p->colors[0][3] == 1.0f && p->colors[0][4] == 1.0f && p->colors[0][7] == 1.0f);
+    assert_true(has_warning(l.scene, "TEXCOORD_4 and later UV sets dropped"));
+    assert_true(has_warning(l.scene, "COLOR_2 and later colour sets dropped"));
+    assert_true(has_warning(l.scene, "/textures/0: no \"source\""));
+    kt_load_done(&l);
+    free(text);
+}
+
 /* 300 dropped POINTS primitives: warnings stop at 256, the last one counting the rest. */
 static void warnings_are_capped(void **state)
 {
@@ -1124,6 +1150,23 @@ static void uris_escaping_the_folder_are_refused(void **state)
     assert_non_null(strstr(l.scene->files[0], "inside.bin"));
     kt_load_done(&l);
     free(text);
+    /* Images inside the folder: one PNG is read and decoded, a missing one is a warning. */
+    static const uint8_t px[16] = {1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255, 10, 11, 12, 0};
+    char *png = kt_format("%s/sub dir/tex.png", model);
+    kt_write_png(png, px, 2, 2, 4);
+    edit_op imgs[] = {{"/images", "[{\"uri\":\"sub%20dir/tex.png\"},{\"uri\":\"missing.png\"}]"},
+                      {NULL, NULL}};
+    text = document(imgs);
+    expect_bytes("images inside", text, strlen(text), model, KILN_OK, "", NULL, &l);
+    assert_int_equal(l.scene->image_count, 2);
+    assert_int_equal(l.scene->images[0].width, 2);
+    assert_string_equal(l.scene->images[0].uri, "sub dir/tex.png");
+    assert_true(l.scene->images[0].has_alpha);
+    assert_null(l.scene->images[1].encoded);
+    assert_true(has_warning(l.scene, "/images/1: image \"missing.png\" cannot be read"));
+    kt_load_done(&l);
+    free(text);
+    free(png);
     /* kiln_scene_load of a file refuses the same way (the folder is the file's). */
     edit_op bad[] = {{"/buffers/0/uri", "\"link.bin\""}, {NULL, NULL}};
     text = document(bad);
@@ -1528,6 +1571,7 @@ int main(void)
         cmocka_unit_test(unknown_channel_path_is_a_warning),
         cmocka_unit_test(nan_positions_are_sanitised_with_a_warning),
         cmocka_unit_test(weights_are_renormalised_with_a_warning),
+        cmocka_unit_test(uncommon_attribute_sets_load_with_warnings),
         cmocka_unit_test(warnings_are_capped),
         cmocka_unit_test(truncated_and_damaged_glbs_are_refused),
         cmocka_unit_test(dependencies_of_cut_glbs_stay_in_bounds),
