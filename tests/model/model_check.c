@@ -435,6 +435,25 @@ static void check_mesh(ctx *c, const mc_artifact *a, uint32_t mesh, uint32_t pri
         assert_int_equal(v.material, 0);
     }
     assert_int_equal(v.target_count, p->target_count);
+    /* Morph targets keep their default weights (the mesh's, 0 without). */
+    const kiln_scene_mesh *sm = &c->sc->meshes[mesh];
+    for (uint32_t t = 0; t < v.target_count; t++)
+        assert_true(kiln_mesh_target_weight(&v, t) == (t < sm->weight_count ? sm->weights[t] : 0.0f));
+    /* Meshlets within the default limits (64 vertices, 124 triangles). */
+    assert_int_equal(v.meshlet_max_vertices, 64);
+    assert_int_equal(v.meshlet_max_triangles, 124);
+    for (uint32_t i = 0; i < v.meshlet_count; i++) {
+        kiln_meshlet ml = kiln_mesh_meshlet(&v, i);
+        assert_true(ml.vertex_count >= 1 && ml.vertex_count <= 64);
+        assert_true(ml.triangle_count >= 1 && ml.triangle_count <= 124);
+    }
+    /* Quantized skin weights: four bytes summing to exactly 255 (uncompressed by default). */
+    const kiln_mesh_stream *ws = &v.streams[KILN_MESH_WEIGHTS];
+    if (ws->format == KILN_MESH_FORMAT_UNORM8X4 && !(v.flags & KILN_MESH_COMPRESSED))
+        for (uint32_t i = 0; i < v.vertex_count; i++) {
+            const uint8_t *q = ws->data + (size_t)i * 4;
+            assert_int_equal(q[0] + q[1] + q[2] + q[3], 255);
+        }
     json_t *row = row_of(c->m, "meshes", a->label);
     assert_int_equal(int_of(row, "vertices"), v.vertex_count);
     assert_int_equal(int_of(row, "size"), (json_int_t)a->size);
