@@ -102,8 +102,7 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
                                           const kiln_convert_opts *opts, char **result_json,
                                           kiln_error *err);
 
-/* Cooks a glTF model (.gltf, .glb) into out_dir (created when missing; it must not lie inside
- * the caller may write to) with the same settings,
+/* Cooks a glTF model (.gltf, .glb) into out_dir (created when missing) with the same settings,
  * defaults and code path as an import: one file per artifact (image<i>.ktx2, material<i>.kmat,
  * mesh<i>.prim<p>.kmesh, skeleton<i>.kskel, clip<i>.kclip, scene.kscene), each written
  * atomically. Asset ids are made with the GUID an import without a .meta would give a file of

@@ -302,6 +302,13 @@ kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_
         kiln_sha256_update(&h, "\nsource ", 8);
         kiln_sha256_update(&h, src_hex, 64);
         kiln_sha256_update(&h, "\n", 1);
+        if (a->kind == KILN_KIND_MODEL) {
+            /* Cooked models name their artifacts by asset ids made from the GUID: two copies of
+             * one model must not share an entry whose bytes name the other's ids. */
+            kiln_sha256_update(&h, "guid ", 5);
+            kiln_sha256_update(&h, a->guid, strlen(a->guid));
+            kiln_sha256_update(&h, "\n", 1);
+        }
         if (deps_sha) { /* models: the files the source reads */
             char deps_hex[KILN_SHA256_HEX_SIZE];
             kiln_hex(deps_sha, KILN_SHA256_SIZE, deps_hex);

@@ -62,8 +62,8 @@ json_t *kiln_asset_settings_json(const kiln_asset *a);
 
 /* The cache key: SHA-256 over the pipeline version, the kind, the canonical settings, the
  * target when it decides the output (format auto on an ASTC platform), the SHA-256 of the source
- * bytes, and for models the digest of the files the source reads (deps_sha; NULL for kinds
- * without dependencies). docs/cache.md gives the exact byte sequence. */
+ * bytes, and for models the GUID (their artifacts name each other by ids made from it) and the
+ * digest of the files the source reads (deps_sha). docs/cache.md gives the exact byte sequence. */
 kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_SHA256_SIZE],
                              const uint8_t *deps_sha, char key_hex[KILN_SHA256_HEX_SIZE],
                              kiln_error *err);
