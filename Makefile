@@ -38,9 +38,16 @@ test-tsan: setup
 	@cmake --build $(TSAN_BUILD) -j$(JOBS)
 	cd $(TSAN_BUILD) && ctest --output-on-failure -j$(JOBS) -L threaded
 
+# Generates the example textures and models (only those missing), imports them all, shows the
+# cooked scene of models/arm.gltf (found through its import record: cache/objects/<key[0..2]>/<key>/)
+# without its section table, and ends with the report: every asset up_to_date.
 demo: build
 	@$(BUILD)/examples/kiln_gen_examples examples/assets
 	@cd examples && ../$(KILN) import --all
+	@cd examples && rec=$$(grep -l '"path": "models/arm.gltf"' .kiln/cache/assets/*.json) && \
+	    key=$$(sed -n 's/^  "key": "\([0-9a-f]*\)",$$/\1/p' $$rec) && \
+	    cd .kiln/cache/objects/$$(echo $$key | cut -c1-2)/$$key && $(abspath $(KILN)) inspect scene.kscene | \
+	    sed '1s|^scene.kscene|models/arm.gltf#scene|; 2,/^  scene /{/^  scene /!d}'
 	@cd examples && ../$(KILN) report
 
 bench: build

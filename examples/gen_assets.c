@@ -1,10 +1,10 @@
 /* gen_assets.c — writes the example assets of `make demo` into a folder (default
  * examples/assets), each only if absent: a photo-like colour image, a decal with soft alpha, a
- * tangent-space normal map (with a .meta saying so), a non-power-of-two image, and a small HDR
- * sky. Everything comes from deterministic formulas and a fixed-seed PRNG, encoded with libspng
- * (PNG) or by hand (Radiance .hdr), so the bytes are the same on every machine. */
+ * tangent-space normal map (with a .meta saying so), a non-power-of-two image, a small HDR sky,
+ * and two models (gen_model.c): models/rock.glb and models/arm.gltf with its arm.bin.
+ * Everything comes from deterministic formulas and a fixed-seed PRNG, encoded with libspng (PNG)
+ * or by hand (Radiance .hdr, glTF), so the bytes are the same on every run. */
 #include <math.h>
-#include <spng.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,54 +12,22 @@
 #include <sys/stat.h>
 
 #include "core/file.h"
-
-typedef struct rng { uint64_t s; } rng;
-
-static uint32_t rng_next(rng *r) /* xorshift64*: small and the same everywhere */
-{
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return (uint32_t)((r->s * 2685821657736338717ull) >> 32);
-}
-
-static uint8_t clamp8(double v) { return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5); }
+#include "gen_model.h"
+#include "gen_util.h"
 
 static int write_png(const char *path, const uint8_t *px, uint32_t w, uint32_t h, int channels)
 {
-    spng_ctx *ctx = spng_ctx_new(SPNG_CTX_ENCODER);
-    if (!ctx) return 1;
-    spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1);
-    struct spng_ihdr ihdr = {0};
-    ihdr.width = w;
-    ihdr.height = h;
-    ihdr.bit_depth = 8;
-    ihdr.color_type = channels == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR;
-    spng_set_ihdr(ctx, &ihdr);
-    int rc = spng_encode_image(ctx, px, (size_t)w * h * (size_t)channels, SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE);
     size_t len = 0;
-    int err = 0;
-    void *buf = rc ? NULL : spng_get_png_buffer(ctx, &len, &err);
-    spng_ctx_free(ctx);
-    if (!buf) {
-        fprintf(stderr, "gen: PNG encoding of %s failed: %s\n", path, spng_strerror(rc ? rc : err));
-        return 1;
-    }
-    kiln_error e;
-    rc = kiln_file_write_atomic(path, buf, len, &e) != KILN_OK;
-    if (rc) fprintf(stderr, "gen: %s\n", e.message);
-    free(buf);
+    uint8_t *png = gen_png_encode(px, w, h, channels, &len, path);
+    if (!png) return 1;
+    int rc = gen_write_file(path, png, len);
+    free(png);
     return rc;
 }
 
 static int write_text(const char *path, const char *text)
 {
-    kiln_error e;
-    if (kiln_file_write_atomic(path, text, strlen(text), &e) != KILN_OK) {
-        fprintf(stderr, "gen: %s\n", e.message);
-        return 1;
-    }
-    return 0;
+    return gen_write_file(path, text, strlen(text));
 }
 
 /* A landscape-like picture: sky gradient, hills, a sun, and film grain. */
@@ -67,7 +35,7 @@ static int gen_photo(const char *path)
 {
     const uint32_t w = 512, h = 384;
     uint8_t *px = malloc((size_t)w * h * 3);
-    rng r = {0x9E3779B97F4A7C15ull};
+    gen_rng r = {0x9E3779B97F4A7C15ull};
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
             double u = x / (double)w, v = y / (double)h;
@@ -88,11 +56,11 @@ static int gen_photo(const char *path)
                 cg = 120 - 50 * t;
                 cb = 40 + 10 * t;
             }
-            double grain = ((int)(rng_next(&r) % 17) - 8);
+            double grain = ((int)(gen_rng_next(&r) % 17) - 8);
             uint8_t *p = px + ((size_t)y * w + x) * 3;
-            p[0] = clamp8(cr + grain);
-            p[1] = clamp8(cg + grain);
-            p[2] = clamp8(cb + grain);
+            p[0] = gen_clamp8(cr + grain);
+            p[1] = gen_clamp8(cg + grain);
+            p[2] = gen_clamp8(cb + grain);
         }
     }
     int rc = write_png(path, px, w, h, 3);
@@ -116,7 +84,7 @@ static int gen_decal(const char *path)
             p[0] = a > 0 ? (ring ? 230 : 40) : 255; /* transparent texels are bright magenta */
             p[1] = a > 0 ? (ring ? 60 : 200) : 0;
             p[2] = a > 0 ? 50 : 255;
-            p[3] = clamp8(a * 255);
+            p[3] = gen_clamp8(a * 255);
         }
     }
     int rc = write_png(path, px, n, n, 4);
@@ -138,9 +106,9 @@ static int gen_normal(const char *path)
             double nx = -dhdx * 0.5, ny = dhdy * 0.5, nz = 1.0;
             double len = sqrt(nx * nx + ny * ny + nz * nz);
             uint8_t *p = px + ((size_t)y * n + x) * 3;
-            p[0] = clamp8((nx / len * 0.5 + 0.5) * 255);
-            p[1] = clamp8((ny / len * 0.5 + 0.5) * 255);
-            p[2] = clamp8((nz / len * 0.5 + 0.5) * 255);
+            p[0] = gen_clamp8((nx / len * 0.5 + 0.5) * 255);
+            p[1] = gen_clamp8((ny / len * 0.5 + 0.5) * 255);
+            p[2] = gen_clamp8((nz / len * 0.5 + 0.5) * 255);
         }
     }
     int rc = write_png(path, px, n, n, 3);
@@ -171,7 +139,8 @@ static int gen_hdr(const char *path)
 {
     const uint32_t w = 128, h = 64;
     char head[128];
-    int hn = snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %u +X %u\n", h, w);
+    int hn =
+        snprintf(head, sizeof head, "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %u +X %u\n", h, w);
     size_t size = (size_t)hn + (size_t)w * h * 4;
     uint8_t *buf = malloc(size);
     memcpy(buf, head, (size_t)hn);
@@ -180,50 +149,66 @@ static int gen_hdr(const char *path)
         for (uint32_t x = 0; x < w; x++, p += 4) {
             double u = x / (double)w, v = y / (double)h;
             double dx = u - 0.3, dy = v - 0.3, sun = 40.0 * exp(-(dx * dx + dy * dy) * 400.0);
-            double rgb[3] = {0.2 + 0.3 * v + sun, 0.4 + 0.3 * v + sun * 0.9, 0.9 - 0.2 * v + sun * 0.7};
+            double rgb[3] = {0.2 + 0.3 * v + sun, 0.4 + 0.3 * v + sun * 0.9,
+                             0.9 - 0.2 * v + sun * 0.7};
             double m = rgb[0] > rgb[1] ? rgb[0] : rgb[1];
             if (rgb[2] > m) m = rgb[2];
             int ex;
             double f = frexp(m, &ex) * 256.0 / m;
-            for (int c = 0; c < 3; c++) p[c] = (uint8_t)(rgb[c] * f);
+            for (int c = 0; c < 3; c++)
+                p[c] = (uint8_t)(rgb[c] * f);
             p[3] = (uint8_t)(ex + 128);
         }
-    kiln_error e;
-    int rc = kiln_file_write_atomic(path, buf, size, &e) != KILN_OK;
-    if (rc) fprintf(stderr, "gen: %s\n", e.message);
+    int rc = gen_write_file(path, buf, size);
     free(buf);
     return rc;
+}
+
+static int gen_arm_files(const char *path)
+{
+    return gen_arm(path, "arm.bin");
 }
 
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "examples/assets";
-    kiln_error e;
-    char sub[KILN_PATH_MAX];
-    snprintf(sub, sizeof sub, "%s/textures", dir);
-    if (kiln_mkdirs(sub, &e) != KILN_OK) {
-        fprintf(stderr, "gen: %s\n", e.message);
-        return 1;
+    static const char *const subs[] = {"textures", "models"};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+        kiln_error e;
+        char sub[KILN_PATH_MAX];
+        snprintf(sub, sizeof sub, "%s/%s", dir, subs[i]);
+        if (kiln_mkdirs(sub, &e) != KILN_OK) {
+            fprintf(stderr, "gen: %s\n", e.message);
+            return 1;
+        }
     }
+    /* also: a second file the generator writes (made again when either is missing). */
     static const struct {
         const char *name;
         int (*fn)(const char *);
         const char *meta;
+        const char *also;
     } assets[] = {
-        {"textures/photo.png", gen_photo, NULL},
-        {"textures/decal_alpha.png", gen_decal, NULL},
+        {"textures/photo.png", gen_photo, NULL, NULL},
+        {"textures/decal_alpha.png", gen_decal, NULL, NULL},
         {"textures/bumps_normal.png", gen_normal,
-         "{\n  \"import\": {\n    \"texture\": {\n      \"normal_map\": true\n    }\n  }\n}\n"},
+         "{\n  \"import\": {\n    \"texture\": {\n      \"normal_map\": true\n    }\n  }\n}\n",
+         NULL},
         {"textures/checker_300x200.png", gen_npot,
          "{\n  \"import\": {\n    \"texture\": {\n      \"max_size\": 256\n    }\n  },\n"
-         "  \"platforms\": {\n    \"mobile\": {\n      \"texture\": {\n        \"max_size\": 128\n      }\n    }\n  }\n}\n"},
-        {"textures/sky.hdr", gen_hdr, NULL},
+         "  \"platforms\": {\n    \"mobile\": {\n      \"texture\": {\n        \"max_size\": 128\n "
+         "     }\n    }\n  }\n}\n",
+         NULL},
+        {"textures/sky.hdr", gen_hdr, NULL, NULL},
+        {"models/rock.glb", gen_rock, NULL, NULL},
+        {"models/arm.gltf", gen_arm_files, NULL, "models/arm.bin"},
     };
     int rc = 0, made = 0;
     for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
-        char path[KILN_PATH_MAX], meta[KILN_PATH_MAX + 8];
+        char path[KILN_PATH_MAX], meta[KILN_PATH_MAX + 8], also[KILN_PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, assets[i].name);
-        if (!kiln_file_exists(path)) {
+        snprintf(also, sizeof also, "%s/%s", dir, assets[i].also ? assets[i].also : assets[i].name);
+        if (!kiln_file_exists(path) || !kiln_file_exists(also)) {
             rc |= assets[i].fn(path);
             made++;
         }
