@@ -162,20 +162,33 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
             !ksc_finite(n->translation, 3) || !ksc_finite(n->rotation, 4) || !ksc_finite(n->scale, 3))
             KSC_FAIL("node %u: transform not finite", i);
         if (n->weight_count && !n->weights) KSC_FAIL("node %u: NULL weights", i);
-        if (n->skin >= 0) {
-            /* Weighted joint indices name joints of the skin. */
-            uint32_t joints = s->skins[n->skin].joint_count;
+    }
+    /* Weighted joint indices name joints of the skin: the largest per mesh, found once. */
+    uint32_t *needed = s->mesh_count ? malloc(s->mesh_count * sizeof *needed) : NULL;
+    if (s->mesh_count && !needed) KSC_FAIL("no memory for the joint check");
+    for (uint32_t m = 0; m < s->mesh_count; m++) needed[m] = UINT32_MAX;
+    for (uint32_t i = 0; i < s->node_count; i++) {
+        const kiln_scene_node *n = &s->nodes[i];
+        if (n->skin < 0) continue;
+        if (needed[n->mesh] == UINT32_MAX) {
             const kiln_scene_mesh *me = &s->meshes[n->mesh];
+            needed[n->mesh] = 0;
             for (uint32_t p = 0; p < me->primitive_count; p++) {
                 const kiln_scene_primitive *pr = &me->primitives[p];
                 for (uint32_t set = 0; set < pr->joint_set_count; set++)
                     for (size_t v = 0; v < (size_t)pr->vertex_count * 4; v++)
-                        if (pr->weights[set][v] > 0 && pr->joints[set][v] >= joints)
-                            KSC_FAIL("node %u: joint %u of skin %d with %u joints", i,
-                                     pr->joints[set][v], n->skin, joints);
+                        if (pr->weights[set][v] > 0 && pr->joints[set][v] >= needed[n->mesh])
+                            needed[n->mesh] = pr->joints[set][v] + 1u;
             }
         }
+        if (needed[n->mesh] > s->skins[n->skin].joint_count) {
+            snprintf(why, why_size, "node %u: joint %u of skin %d with %u joints", i,
+                     needed[n->mesh] - 1, n->skin, s->skins[n->skin].joint_count);
+            free(needed);
+            return why;
+        }
     }
+    free(needed);
     /* Every parent chain ends at a root: walk each chain once, marking nodes in progress (1)
      * and done (2); meeting a node in progress is a cycle. */
     if (s->node_count) {
