@@ -8,7 +8,7 @@ pkgs="cmake make gcc g++ pkg-config clang libclang-rt-14-dev
       libjansson-dev libspng-dev libturbojpeg0-dev libstb-dev libxxhash-dev libzstd-dev
       libssl-dev libopenexr-dev libcmocka-dev python3 python3-jsonschema
       libastcenc-dev astcenc python3-pil libosmesa6-dev libomp5-14
-      libmeshoptimizer-dev libdraco-dev libassimp-dev"
+      libmeshoptimizer-dev libdraco-dev libassimp-dev gltfpack"
 
 missing=""
 for p in $pkgs; do
@@ -33,9 +33,10 @@ if [ -n "$missing" ]; then
 fi
 
 # npm packages for tests, into tests/node/node_modules (not committed).
-if command -v npm >/dev/null 2>&1 && [ ! -d tests/node/node_modules/ktx-parse ]; then
-    echo "setup: installing npm test tools (ktx-parse)" >&2
+if command -v npm >/dev/null 2>&1 && { [ ! -d tests/node/node_modules/ktx-parse ] ||
+                                      [ ! -d tests/node/node_modules/gltf-validator ]; }; then
+    echo "setup: installing npm test tools (ktx-parse, gltf-validator)" >&2
     (cd tests/node && npm install --no-audit --no-fund --loglevel=error >/dev/null) ||
-        echo "setup: npm install failed; the ktx-parse check will be skipped" >&2
+        echo "setup: npm install failed; the ktx-parse and gltf-validator checks will be skipped" >&2
 fi
 exit 0
