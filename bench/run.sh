@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/run.sh — `make bench`: runs the glTF parsing benchmark (bench_gltf: kiln against assimp,
-# time and peak memory), the mesh cook benchmark (bench_mesh), the import benchmark
+# time and peak memory), the mesh cook benchmark (bench_mesh), the model cook against gltfpack
+# (bench_models: time, triangles, vertex bytes, ACMR), the import benchmark
 # (bench_import: cold, warm, no-op, -j1 vs -j2) and then checks, independently of kiln's own "source_read" flags, that a no-op report opens
 # no source file: the report runs once more under `strace -f -e trace=openat` and the openat calls
 # on the copied image tree are counted. Numbers are printed, never asserted.
@@ -39,6 +40,18 @@ if [ -x "$mesh_bin" ]; then
     echo
 else
     echo "run.sh: $mesh_bin is not built; the mesh benchmark is skipped" >&2
+fi
+
+# The geometry-only model cook against Debian's gltfpack 0.18 on the larger glTF corpus models
+# (bench_models; it says so and skips itself when gltfpack is not installed).
+models_bin=$build/bench/bench_models
+if [ ! -x "$models_bin" ]; then
+    echo "run.sh: $models_bin is not built; the model cook benchmark is skipped" >&2
+elif [ ! -d "$gltf_corpus" ]; then
+    echo "run.sh: no glTF corpus at $gltf_corpus (set KILN_BENCH_GLTF_CORPUS); models skipped" >&2
+else
+    "$models_bin" --corpus "$gltf_corpus" --runs "$runs" --kiln "$build/tools/kiln/kiln"
+    echo
 fi
 
 if [ ! -x "$bin" ]; then
