@@ -283,6 +283,37 @@ static kiln_result remap_joints(const kiln_scene_primitive *p, const kiln_cooked
     return KILN_OK;
 }
 
+/* Streams nothing reads are not stored, as gltfpack does: tangents (and their morph deltas)
+ * without a normal map, UV sets past the last one a texture of the material reads (all of them
+ * when it reads none). Decided from the source's material, so `textures: false` cooks the very
+ * same geometry. targets receives copies of the morph targets when tangents go (capacity
+ * prim->target_count). */
+static void drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
+                                kiln_scene_morph_target *targets)
+{
+    const kiln_scene_material *mat =
+        p->material >= 0 && (uint32_t)p->material < sc->material_count ? &sc->materials[p->material]
+                                                                       : NULL;
+    uint32_t uv_sets = 0;
+    bool normal_map = false;
+    for (int slot = 0; mat && slot < KILN_SCENE_SLOT_COUNT; slot++) {
+        const kiln_scene_texture_ref *t = &mat->textures[slot];
+        if (t->texture < 0) continue;
+        if (t->texcoord + 1 > uv_sets) uv_sets = t->texcoord + 1;
+        if (slot == KILN_SCENE_SLOT_NORMAL) normal_map = true;
+    }
+    if (uv_sets < p->texcoord_count) p->texcoord_count = uv_sets;
+    for (uint32_t k = p->texcoord_count; k < KILN_SCENE_MAX_UV_SETS; k++) p->texcoords[k] = NULL;
+    if (!normal_map && p->tangents) {
+        p->tangents = NULL;
+        for (uint32_t t = 0; t < p->target_count; t++) {
+            targets[t] = p->targets[t];
+            targets[t].tangents = NULL;
+        }
+        if (p->target_count) p->targets = targets;
+    }
+}
+
 static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_error *err)
 {
     (void)worker;
@@ -314,7 +345,7 @@ static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_er
     o.morph_weights = mesh->weights;
     o.morph_weight_count = mesh->weight_count;
 
-    kiln_scene_primitive remapped;
+    kiln_scene_primitive remapped = *prim;
     uint16_t *copies[KILN_SCENE_MAX_JOINT_SETS] = {NULL};
     int32_t skin = m->mesh_skin[j->mesh];
     kiln_result r = KILN_OK;
@@ -322,9 +353,15 @@ static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_er
         const kiln_cooked_skeleton *sk = &m->skeletons[skin];
         o.skin_joint_count = sk->joint_count;
         r = remap_joints(prim, sk, m->alloc, &remapped, copies, err);
-        prim = &remapped;
     }
+    size_t targets_size = (size_t)prim->target_count * sizeof(kiln_scene_morph_target);
+    kiln_scene_morph_target *targets = targets_size ? kiln_alloc(m->alloc, targets_size) : NULL;
+    if (r == KILN_OK && targets_size && !targets)
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    if (r == KILN_OK) drop_unused_streams(sc, &remapped, targets);
+    prim = &remapped;
     if (r == KILN_OK) r = kiln_mesh_build(prim, &o, m->alloc, &j->cooked, err);
+    kiln_free(m->alloc, targets, targets_size);
     if (r == KILN_OK) r = kiln_mesh_write(&j->cooked, m->alloc, &j->bytes, &j->size, err);
     for (uint32_t s2 = 0; s2 < KILN_SCENE_MAX_JOINT_SETS; s2++)
         if (copies[s2])
