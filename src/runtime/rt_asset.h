@@ -1,0 +1,61 @@
+/* rt_asset.h — one loaded asset as the registry keeps it, and the per-type decode a job runs. */
+#ifndef KILN_RT_ASSET_H
+#define KILN_RT_ASSET_H
+
+#include "kiln/kiln_rt.h"
+
+enum {                       /* krt_asset.phase */
+    KRT_PHASE_LOADING = 1,   /* a job is queued or running */
+    KRT_PHASE_DECODED = 2,   /* decoded; waiting for dependencies and krt_update */
+    KRT_PHASE_CREATING = 3,  /* krt_update is running the renderer's create callback */
+    KRT_PHASE_READY = 4,
+    KRT_PHASE_FAILED = 5,
+};
+
+typedef struct krt_asset {
+    struct krt_context *ctx;
+    uint64_t id;
+    uint32_t type, slot;
+    krt_handle handle;       /* as handed out; the renderer's callbacks get it */
+    uint32_t refs;
+    uint32_t phase;
+    bool job_running;        /* the job owns the data fields below while set */
+    bool dying;              /* refs reached zero: waiting for krt_update to free it */
+    bool has_gpu;
+    void *gpu;
+    kiln_error error;
+    /* what the job made */
+    uint8_t *file;
+    size_t file_size;        /* allocated file_size + 1 */
+    kiln_ktx2_info ktx;
+    krt_texture_data texture;
+    void *level_mem[KILN_KTX2_MAX_LEVELS];
+    kiln_mesh_view mesh_view;
+    krt_mesh_data mesh;
+    void *stream_mem[KILN_MESH_STREAM_COUNT];
+    kiln_material_view material_view;
+    krt_material_data material;
+    kiln_skeleton_view skeleton;
+    kiln_clip_view clip;
+    kiln_cooked_scene_view scene_view;
+    krt_scene_data scene;
+    uint64_t *dep_ids;       /* ids to load, in the order of deps */
+    uint32_t *dep_types;
+    krt_handle *deps;        /* dep_count handles; 0 for an id that could not be loaded */
+    size_t dep_count, dep_cap;
+    uint64_t resident;       /* bytes counted in krt_stats.resident_bytes */
+} krt_asset;
+
+/* Reads, verifies and decodes the file into a (no lock held; a->job_running is set). Fills
+ * dep_ids/dep_types/dep_count with what the asset needs loaded. */
+kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
+                             const uint8_t sha256[32], bool verify, uint64_t max_file_size,
+                             const kiln_allocator *alloc, kiln_error *err);
+
+/* Frees everything krt_asset_decode made (not the deps' references). */
+void krt_asset_free_data(krt_asset *a, const kiln_allocator *alloc);
+
+/* Points the krt_*_data records at the dependency handles (after they are loaded). */
+void krt_asset_link_deps(krt_asset *a);
+
+#endif

@@ -1,0 +1,688 @@
+/* rt_context.c — the context: registry of assets (slots with generations, an id -> slot map,
+ * reference counts), load jobs, dependencies, and krt_update. One mutex guards the registry
+ * and the mounts; no callback and no file read runs under it. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/jobs.h"
+#include "runtime/rt_asset.h"
+#include "runtime/rt_mount.h"
+#include "runtime/rt_pool.h"
+
+typedef struct slot {
+    krt_asset *asset;
+    uint32_t generation;     /* 1 .. 2^24-1 */
+    uint32_t next_free;      /* slot index + 1; 0 = end */
+} slot;
+
+struct krt_context {
+    kiln_allocator allocator;
+    krt_desc desc;
+    krt_pool *pool;
+    krt_jobs jobs;
+    pthread_mutex_t mu;
+    krt_mounts mounts;
+    slot *slots;
+    uint32_t max_assets, high_water, free_head, live;
+    uint64_t *map_ids;       /* id -> slot: open addressing, linear probing, backward-shift delete */
+    uint32_t *map_slots;     /* slot + 1; 0 = empty */
+    size_t map_size;
+    atomic_uint_fast64_t inflight;
+    uint64_t loads, failures, resident;
+};
+
+static const char *const type_names[KRT_TYPE_COUNT] = {"none", "texture", "mesh", "material",
+                                                      "skeleton", "clip", "scene"};
+
+static krt_handle make_handle(uint32_t type, uint32_t gen, uint32_t s)
+{
+    return (krt_handle){(uint64_t)type << 56 | (uint64_t)(gen & 0xFFFFFFu) << 32 | s};
+}
+
+static size_t map_bucket(const krt_context *c, uint64_t id)
+{
+    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 13) & (c->map_size - 1);
+}
+
+static uint32_t map_find(const krt_context *c, uint64_t id)
+{
+    for (size_t b = map_bucket(c, id);; b = (b + 1) & (c->map_size - 1)) {
+        if (!c->map_slots[b]) return 0;
+        if (c->map_ids[b] == id) return c->map_slots[b];
+    }
+}
+
+static void map_put(krt_context *c, uint64_t id, uint32_t s)
+{
+    size_t b = map_bucket(c, id);
+    while (c->map_slots[b]) b = (b + 1) & (c->map_size - 1);
+    c->map_ids[b] = id;
+    c->map_slots[b] = s + 1;
+}
+
+static void map_remove(krt_context *c, uint64_t id)
+{
+    size_t m = c->map_size - 1, b = map_bucket(c, id);
+    while (c->map_slots[b] && c->map_ids[b] != id) b = (b + 1) & m;
+    if (!c->map_slots[b]) return;
+    c->map_slots[b] = 0;
+    /* Backward shift: move later members of the run into the hole when their home allows. */
+    for (size_t j = (b + 1) & m; c->map_slots[j]; j = (j + 1) & m) {
+        size_t home = map_bucket(c, c->map_ids[j]);
+        if (((j - home) & m) >= ((j - b) & m)) {
+            c->map_ids[b] = c->map_ids[j];
+            c->map_slots[b] = c->map_slots[j];
+            c->map_slots[j] = 0;
+            b = j;
+        }
+    }
+}
+
+/* The asset of a live (not released) handle, or NULL. Lock held. */
+static krt_asset *resolve(krt_context *c, krt_handle h)
+{
+    uint32_t s = (uint32_t)h.id, gen = (uint32_t)(h.id >> 32) & 0xFFFFFFu;
+    if (!h.id || s >= c->max_assets) return NULL;
+    krt_asset *a = c->slots[s].asset;
+    if (!a || a->dying || c->slots[s].generation != gen || a->type != (uint32_t)(h.id >> 56)) return NULL;
+    return a;
+}
+
+static kiln_result stale(kiln_error *err, krt_handle h)
+{
+    return kiln_error_set(err, KILN_E_USAGE,
+                          "stale handle %016llx (null, released, or not of this context)",
+                          (unsigned long long)h.id);
+}
+
+static krt_handle handle_of(krt_context *c, const krt_asset *a)
+{
+    return make_handle(a->type, c->slots[a->slot].generation, a->slot);
+}
+
+/* Drops a reference; at zero the handle goes stale and krt_update frees the asset. Lock held. */
+static void release_locked(krt_context *c, krt_asset *a)
+{
+    if (KILN_NEVER(a->refs == 0)) return;
+    if (--a->refs) return;
+    a->dying = true;
+    map_remove(c, a->id);
+    uint32_t g = (c->slots[a->slot].generation + 1) & 0xFFFFFFu;
+    c->slots[a->slot].generation = g ? g : 1;
+}
+
+static void job_run(void *arg);
+
+/* Finds or makes the asset for id and counts a reference. *job gets an asset whose job the
+ * caller must submit after unlocking (or NULL). Lock held. */
+static kiln_result load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
+                               krt_asset **job, kiln_error *err)
+{
+    *out = (krt_handle){0};
+    *job = NULL;
+    uint32_t s1 = map_find(c, id);
+    if (s1) {
+        krt_asset *a = c->slots[s1 - 1].asset;
+        if (a->type != type)
+            return kiln_error_set(err, KILN_E_USAGE, "asset %016llx is loaded as a %s, not a %s",
+                                  (unsigned long long)id, type_names[a->type], type_names[type]);
+        a->refs++;
+        if (a->phase == KRT_PHASE_FAILED && !a->job_running) {
+            for (size_t i = 0; i < a->dep_count; i++) {
+                krt_asset *d = resolve(c, a->deps[i]);
+                if (d) release_locked(c, d);
+            }
+            c->resident -= a->resident;
+            krt_asset_free_data(a, &c->allocator);
+            kiln_error_clear(&a->error);
+            a->phase = KRT_PHASE_LOADING;
+            a->job_running = true;
+            *job = a;
+        }
+        *out = handle_of(c, a);
+        return KILN_OK;
+    }
+    const krt_artifact *art = krt_mounts_find(&c->mounts, id);
+    if (art && art->type != type)
+        return kiln_error_set(err, KILN_E_USAGE, "%s is a %s, not a %s", art->name,
+                              type_names[art->type], type_names[type]);
+    if (!c->free_head && c->high_water == c->max_assets)
+        return kiln_error_set(err, KILN_E_LIMIT, "%u assets are live (max_assets)", c->max_assets);
+    krt_asset *a = kiln_calloc(&c->allocator, 1, sizeof *a);
+    if (!a) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for an asset");
+    uint32_t s;
+    if (c->free_head) {
+        s = c->free_head - 1;
+        c->free_head = c->slots[s].next_free;
+    } else {
+        s = c->high_water++;
+        c->slots[s].generation = 1;
+    }
+    c->slots[s].asset = a;
+    a->ctx = c;
+    a->id = id;
+    a->type = type;
+    a->slot = s;
+    a->refs = 1;
+    a->handle = make_handle(type, c->slots[s].generation, s);
+    c->live++;
+    map_put(c, id, s);
+    if (!art) {
+        a->phase = KRT_PHASE_FAILED;
+        c->failures++;
+        kiln_error_set(&a->error, KILN_E_USAGE, "%s %016llx is not in any mount", type_names[type],
+                       (unsigned long long)id);
+    } else {
+        a->phase = KRT_PHASE_LOADING;
+        a->job_running = true;
+        *job = a;
+    }
+    *out = handle_of(c, a);
+    return KILN_OK;
+}
+
+static void submit(krt_context *c, krt_asset *a)
+{
+    atomic_fetch_add(&c->inflight, 1);
+    if (!c->jobs.submit(c->jobs.user, job_run, a)) {
+        job_run(a); /* the queue is full: run it here rather than fail */
+        if (c->pool) krt_pool_notify(c->pool);
+    }
+}
+
+static void job_run(void *arg)
+{
+    krt_asset *a = arg;
+    krt_context *c = a->ctx;
+    kiln_error e;
+    kiln_error_clear(&e);
+    char path[KILN_PATH_MAX];
+    uint64_t size = 0;
+    uint8_t sha[32];
+    bool found;
+    pthread_mutex_lock(&c->mu);
+    const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
+    found = art && strlen(art->path) < sizeof path;
+    if (found) {
+        memcpy(path, art->path, strlen(art->path) + 1);
+        size = art->size;
+        memcpy(sha, art->sha256, 32);
+    }
+    c->loads++;
+    pthread_mutex_unlock(&c->mu);
+    kiln_result r = found ? krt_asset_decode(a, path, size, sha, !c->desc.no_verify,
+                                             c->desc.max_file_size, &c->allocator, &e)
+                          : kiln_error_set(&e, KILN_E_USAGE, "asset %016llx is not in any mount",
+                                           (unsigned long long)a->id);
+    krt_asset *jobs_small[16];
+    krt_asset **jobs = jobs_small;
+    size_t job_count = 0, job_cap = 16;
+    pthread_mutex_lock(&c->mu);
+    c->resident += a->resident;
+    if (r == KILN_OK && !a->dying) {
+        for (size_t i = 0; i < a->dep_count; i++) {
+            krt_asset *j;
+            kiln_error de;
+            if (load_locked(c, a->dep_types[i], a->dep_ids[i], &a->deps[i], &j, &de)) {
+                r = de.code;
+                e = de;
+                kiln_error_prefix(&e, "dependency %016llx: ", (unsigned long long)a->dep_ids[i]);
+                break;
+            }
+            if (!j) continue;
+            if (job_count == job_cap) {
+                /* a scene with many new meshes: submit under no lock later; grow the list */
+                size_t n = job_cap * 2;
+                krt_asset **bigger = kiln_alloc(&c->allocator, n * sizeof *bigger);
+                if (!bigger) { /* cannot queue it: fail it now, its load can be retried */
+                    j->job_running = false;
+                    j->phase = KRT_PHASE_FAILED;
+                    kiln_error_set(&j->error, KILN_E_OUT_OF_MEMORY, "out of memory queueing a load");
+                    continue;
+                }
+                memcpy(bigger, jobs, job_count * sizeof *jobs);
+                if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
+                jobs = bigger;
+                job_cap = n;
+            }
+            jobs[job_count++] = j;
+        }
+        krt_asset_link_deps(a);
+    }
+    if (r) {
+        a->error = e;
+        a->phase = KRT_PHASE_FAILED;
+        c->failures++;
+    } else {
+        a->phase = KRT_PHASE_DECODED;
+    }
+    a->job_running = false;
+    pthread_mutex_unlock(&c->mu);
+    for (size_t i = 0; i < job_count; i++) submit(c, jobs[i]);
+    if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
+    atomic_fetch_sub(&c->inflight, 1); /* the last touch of c */
+}
+
+kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
+{
+    *out = NULL;
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc) {
+        size_t n = desc->struct_size ? desc->struct_size : sizeof d;
+        if (n > sizeof d) return kiln_error_set(err, KILN_E_USAGE, "krt_desc.struct_size %zu is larger than this library's %zu", n, sizeof d);
+        memcpy(&d, desc, n);
+    }
+    if (!d.jobs.submit != !d.jobs.wait)
+        return kiln_error_set(err, KILN_E_USAGE, "krt_jobs needs both submit and wait, or neither");
+    if (d.max_assets > (1u << 24)) return kiln_error_set(err, KILN_E_USAGE, "max_assets is above 2^24");
+    if (!d.max_assets) d.max_assets = 16384;
+    if (!d.max_file_size) d.max_file_size = 1ull << 30;
+    if (!d.queue_capacity) d.queue_capacity = 1024;
+    if (!d.worker_count) {
+        size_t n = kiln_cpu_count();
+        d.worker_count = (uint32_t)(n > 1 ? (n - 1 > 16 ? 16 : n - 1) : 1);
+    }
+    kiln_allocator al = d.allocator;
+    krt_context *c = kiln_calloc(&al, 1, sizeof *c);
+    if (!c) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the context");
+    c->allocator = al;
+    c->desc = d;
+    c->max_assets = d.max_assets;
+    c->mounts.alloc = &c->allocator;
+    c->map_size = 64;
+    while (c->map_size < (size_t)d.max_assets * 2) c->map_size *= 2;
+    c->slots = kiln_calloc(&al, d.max_assets, sizeof *c->slots);
+    c->map_ids = kiln_calloc(&al, c->map_size, sizeof *c->map_ids);
+    c->map_slots = kiln_calloc(&al, c->map_size, sizeof *c->map_slots);
+    kiln_result r = KILN_OK;
+    if (!c->slots || !c->map_ids || !c->map_slots)
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the registry");
+    if (!r && !d.jobs.submit) {
+        r = krt_pool_create(d.worker_count, d.queue_capacity, &c->allocator, &c->pool, err);
+        c->jobs = (krt_jobs){krt_pool_submit, krt_pool_wait, c->pool};
+    } else {
+        c->jobs = d.jobs;
+    }
+    pthread_mutex_init(&c->mu, NULL);
+    atomic_init(&c->inflight, 0);
+    if (r) {
+        krt_destroy(c);
+        return r;
+    }
+    *out = c;
+    return KILN_OK;
+}
+
+static bool idle(void *arg) { return atomic_load(&((krt_context *)arg)->inflight) == 0; }
+
+void krt_wait(krt_context *c)
+{
+    if (c && c->jobs.wait) c->jobs.wait(c->jobs.user, idle, c);
+}
+
+static void destroy_gpu(krt_context *c, krt_asset *a)
+{
+    const krt_renderer *rd = &c->desc.renderer;
+    krt_handle h = a->handle;
+    if (!a->has_gpu) return;
+    if (a->type == KRT_TYPE_TEXTURE && rd->destroy_texture) rd->destroy_texture(rd->user, h, a->gpu);
+    if (a->type == KRT_TYPE_MESH && rd->destroy_mesh) rd->destroy_mesh(rd->user, h, a->gpu);
+    if (a->type == KRT_TYPE_MATERIAL && rd->destroy_material) rd->destroy_material(rd->user, h, a->gpu);
+    a->has_gpu = false;
+}
+
+/* Frees a dying asset whose job is done. Lock held; destroy callbacks ran already. */
+static void reap_locked(krt_context *c, krt_asset *a, bool release_deps)
+{
+    if (release_deps)
+        for (size_t i = 0; i < a->dep_count; i++) {
+            krt_asset *d = resolve(c, a->deps[i]);
+            if (d) release_locked(c, d);
+        }
+    c->resident -= a->resident;
+    krt_asset_free_data(a, &c->allocator);
+    uint32_t s = a->slot;
+    c->slots[s].asset = NULL;
+    c->slots[s].next_free = c->free_head;
+    c->free_head = s + 1;
+    c->live--;
+    kiln_free(&c->allocator, a, sizeof *a);
+}
+
+void krt_destroy(krt_context *c)
+{
+    if (!c) return;
+    krt_wait(c);
+    krt_pool_destroy(c->pool);
+    c->pool = NULL;
+    for (uint32_t s = 0; s < c->high_water; s++) {
+        krt_asset *a = c->slots[s].asset;
+        if (!a) continue;
+        destroy_gpu(c, a);
+        reap_locked(c, a, false);
+    }
+    krt_mounts_free(&c->mounts);
+    pthread_mutex_destroy(&c->mu);
+    kiln_allocator al = c->allocator;
+    kiln_free(&al, c->slots, (size_t)c->max_assets * sizeof *c->slots);
+    kiln_free(&al, c->map_ids, c->map_size * sizeof *c->map_ids);
+    kiln_free(&al, c->map_slots, c->map_size * sizeof *c->map_slots);
+    kiln_free(&al, c, sizeof *c);
+}
+
+kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artifact_count,
+                            kiln_error *err)
+{
+    if (artifact_count) *artifact_count = 0;
+    if (!c || !cache_dir) return kiln_error_set(err, KILN_E_USAGE, "krt_mount_cache: NULL argument");
+    krt_mounts m;
+    kiln_result r = krt_mounts_read_cache(cache_dir, &c->allocator, &m, err);
+    if (r) return r;
+    size_t n = m.count;
+    pthread_mutex_lock(&c->mu);
+    r = krt_mounts_merge(&c->mounts, &m, err);
+    pthread_mutex_unlock(&c->mu);
+    if (!r && artifact_count) *artifact_count = n;
+    return r;
+}
+
+bool krt_lookup(krt_context *c, const char *name, uint64_t *id)
+{
+    if (!c || !name) return false;
+    pthread_mutex_lock(&c->mu);
+    const krt_artifact *a = krt_mounts_find_name(&c->mounts, name);
+    if (a && id) *id = a->id;
+    pthread_mutex_unlock(&c->mu);
+    return a != NULL;
+}
+
+krt_type krt_lookup_id(krt_context *c, uint64_t id)
+{
+    if (!c) return KRT_TYPE_NONE;
+    pthread_mutex_lock(&c->mu);
+    const krt_artifact *a = krt_mounts_find(&c->mounts, id);
+    krt_type t = a ? (krt_type)a->type : KRT_TYPE_NONE;
+    pthread_mutex_unlock(&c->mu);
+    return t;
+}
+
+krt_handle krt_load_id(krt_context *c, krt_type type, uint64_t id, kiln_error *err)
+{
+    krt_handle h = {0};
+    if (!c || type <= KRT_TYPE_NONE || type >= KRT_TYPE_COUNT || !id) {
+        kiln_error_set(err, KILN_E_USAGE, "krt_load: bad context, type or id 0");
+        return h;
+    }
+    krt_asset *job;
+    pthread_mutex_lock(&c->mu);
+    kiln_result r = load_locked(c, type, id, &h, &job, err);
+    pthread_mutex_unlock(&c->mu);
+    if (!r && job) submit(c, job);
+    return h;
+}
+
+krt_handle krt_load(krt_context *c, krt_type type, const char *name, kiln_error *err)
+{
+    uint64_t id;
+    if (!c || !name) {
+        kiln_error_set(err, KILN_E_USAGE, "krt_load: NULL argument");
+        return (krt_handle){0};
+    }
+    if (!krt_lookup(c, name, &id)) {
+        kiln_error_set(err, KILN_E_USAGE, "no mounted asset is named %s", name);
+        return (krt_handle){0};
+    }
+    return krt_load_id(c, type, id, err);
+}
+
+krt_handle krt_load_texture(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_TEXTURE, n, e); }
+krt_handle krt_load_mesh(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_MESH, n, e); }
+krt_handle krt_load_material(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_MATERIAL, n, e); }
+krt_handle krt_load_skeleton(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_SKELETON, n, e); }
+krt_handle krt_load_clip(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_CLIP, n, e); }
+krt_handle krt_load_scene(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_SCENE, n, e); }
+
+kiln_result krt_release(krt_context *c, krt_handle h, kiln_error *err)
+{
+    if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_release: NULL context");
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = resolve(c, h);
+    if (a) release_locked(c, a);
+    pthread_mutex_unlock(&c->mu);
+    return a ? KILN_OK : stale(err, h);
+}
+
+krt_state krt_state_of(krt_context *c, krt_handle h)
+{
+    if (!c) return KRT_STATE_INVALID;
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = resolve(c, h);
+    krt_state s = !a ? KRT_STATE_INVALID
+                     : a->phase == KRT_PHASE_READY  ? KRT_STATE_READY
+                     : a->phase == KRT_PHASE_FAILED ? KRT_STATE_FAILED
+                                                    : KRT_STATE_LOADING;
+    pthread_mutex_unlock(&c->mu);
+    return s;
+}
+
+kiln_result krt_error(krt_context *c, krt_handle h, kiln_error *out)
+{
+    kiln_error_clear(out);
+    if (!c) return stale(out, h);
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = resolve(c, h);
+    kiln_result r = KILN_OK;
+    if (!a) r = stale(out, h);
+    else if (a->phase == KRT_PHASE_FAILED) {
+        if (out) *out = a->error;
+        r = a->error.code ? a->error.code : KILN_E_INTERNAL;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+uint64_t krt_asset_id(krt_context *c, krt_handle h)
+{
+    if (!c) return 0;
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = resolve(c, h);
+    uint64_t id = a ? a->id : 0;
+    pthread_mutex_unlock(&c->mu);
+    return id;
+}
+
+/* Runs the create callback of an asset in CREATING (no lock held). */
+static kiln_result create_gpu(krt_context *c, krt_asset *a, krt_handle h, kiln_error *e)
+{
+    const krt_renderer *rd = &c->desc.renderer;
+    kiln_result r = KILN_OK;
+    a->gpu = NULL;
+    if (a->type == KRT_TYPE_TEXTURE && rd->create_texture) {
+        r = rd->create_texture(rd->user, h, &a->texture, &a->gpu, e);
+        a->has_gpu = r == KILN_OK;
+    } else if (a->type == KRT_TYPE_MESH && rd->create_mesh) {
+        r = rd->create_mesh(rd->user, h, &a->mesh, &a->gpu, e);
+        a->has_gpu = r == KILN_OK;
+    } else if (a->type == KRT_TYPE_MATERIAL && rd->create_material) {
+        r = rd->create_material(rd->user, h, &a->material, &a->gpu, e);
+        a->has_gpu = r == KILN_OK;
+    }
+    if (r && !e->code) kiln_error_set(e, r, "the renderer could not create this %s", type_names[a->type]);
+    return r;
+}
+
+size_t krt_update(krt_context *c)
+{
+    if (!c) return 0;
+    size_t loading;
+    for (;;) {
+        bool progress = false;
+        loading = 0;
+        pthread_mutex_lock(&c->mu);
+        for (uint32_t s = 0; s < c->high_water; s++) {
+            krt_asset *a = c->slots[s].asset;
+            if (!a) continue;
+            if (a->dying) {
+                if (a->job_running || a->phase == KRT_PHASE_CREATING) continue;
+                if (a->has_gpu) {
+                    pthread_mutex_unlock(&c->mu);
+                    destroy_gpu(c, a); /* nobody else touches a dying asset */
+                    pthread_mutex_lock(&c->mu);
+                }
+                reap_locked(c, a, true);
+                progress = true;
+                continue;
+            }
+            if (a->phase != KRT_PHASE_DECODED) {
+                if (a->phase == KRT_PHASE_LOADING) loading++;
+                continue;
+            }
+            const krt_asset *bad = NULL;
+            bool waiting = false;
+            for (size_t i = 0; i < a->dep_count && !bad; i++) {
+                const krt_asset *d = resolve(c, a->deps[i]);
+                if (!d) continue; /* cannot happen: a holds a reference */
+                if (d->phase == KRT_PHASE_FAILED) bad = d;
+                else if (d->phase != KRT_PHASE_READY) waiting = true;
+            }
+            if (bad) {
+                kiln_error de = bad->error;
+                kiln_error_prefix(&de, "%s %016llx: ", type_names[bad->type], (unsigned long long)bad->id);
+                a->error = de;
+                a->phase = KRT_PHASE_FAILED;
+                c->failures++;
+                progress = true;
+                continue;
+            }
+            if (waiting) {
+                loading++;
+                continue;
+            }
+            if (a->type == KRT_TYPE_MATERIAL)
+                for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) {
+                    const krt_asset *t = a->material.textures[k].id ? resolve(c, a->material.textures[k]) : NULL;
+                    a->material.texture_gpu[k] = t ? t->gpu : NULL;
+                }
+            a->phase = KRT_PHASE_CREATING;
+            krt_handle h = handle_of(c, a);
+            pthread_mutex_unlock(&c->mu);
+            kiln_error e;
+            kiln_error_clear(&e);
+            kiln_result r = create_gpu(c, a, h, &e);
+            pthread_mutex_lock(&c->mu);
+            if (r) {
+                a->error = e;
+                a->phase = KRT_PHASE_FAILED;
+                c->failures++;
+            } else {
+                a->phase = KRT_PHASE_READY;
+            }
+            progress = true;
+        }
+        pthread_mutex_unlock(&c->mu);
+        if (!progress) break;
+    }
+    return loading;
+}
+
+void krt_finish(krt_context *c)
+{
+    if (!c) return;
+    for (;;) {
+        krt_wait(c);
+        if (krt_update(c) == 0 && idle(c)) {
+            /* released assets whose jobs just ended are freed by this last pass */
+            krt_update(c);
+            return;
+        }
+    }
+}
+
+static krt_asset *ready(krt_context *c, krt_handle h, uint32_t type, kiln_error *err)
+{
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = resolve(c, h);
+    bool ok = a && a->type == type && a->phase == KRT_PHASE_READY;
+    pthread_mutex_unlock(&c->mu);
+    if (!a) stale(err, h);
+    else if (!ok) kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, type_names[type]);
+    return ok ? a : NULL;
+}
+
+kiln_result krt_get_texture(krt_context *c, krt_handle h, krt_texture_data *out, kiln_error *err)
+{
+    krt_asset *a = c ? ready(c, h, KRT_TYPE_TEXTURE, err) : NULL;
+    if (!a) return KILN_E_USAGE;
+    *out = a->texture;
+    return KILN_OK;
+}
+
+kiln_result krt_get_mesh(krt_context *c, krt_handle h, krt_mesh_data *out, kiln_error *err)
+{
+    krt_asset *a = c ? ready(c, h, KRT_TYPE_MESH, err) : NULL;
+    if (!a) return KILN_E_USAGE;
+    *out = a->mesh;
+    return KILN_OK;
+}
+
+kiln_result krt_get_material(krt_context *c, krt_handle h, krt_material_data *out, kiln_error *err)
+{
+    krt_asset *a = c ? ready(c, h, KRT_TYPE_MATERIAL, err) : NULL;
+    if (!a) return KILN_E_USAGE;
+    *out = a->material;
+    return KILN_OK;
+}
+
+kiln_result krt_get_skeleton(krt_context *c, krt_handle h, const kiln_skeleton_view **out,
+                             kiln_error *err)
+{
+    krt_asset *a = c ? ready(c, h, KRT_TYPE_SKELETON, err) : NULL;
+    if (!a) return KILN_E_USAGE;
+    *out = &a->skeleton;
+    return KILN_OK;
+}
+
+kiln_result krt_get_clip(krt_context *c, krt_handle h, const kiln_clip_view **out, kiln_error *err)
+{
+    krt_asset *a = c ? ready(c, h, KRT_TYPE_CLIP, err) : NULL;
+    if (!a) return KILN_E_USAGE;
+    *out = &a->clip;
+    return KILN_OK;
+}
+
+kiln_result krt_get_scene(krt_context *c, krt_handle h, krt_scene_data *out, kiln_error *err)
+{
+    krt_asset *a = c ? ready(c, h, KRT_TYPE_SCENE, err) : NULL;
+    if (!a) return KILN_E_USAGE;
+    *out = a->scene;
+    return KILN_OK;
+}
+
+void *krt_gpu(krt_context *c, krt_handle h)
+{
+    if (!c) return NULL;
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = resolve(c, h);
+    void *g = a && a->phase == KRT_PHASE_READY ? a->gpu : NULL;
+    pthread_mutex_unlock(&c->mu);
+    return g;
+}
+
+void krt_get_stats(krt_context *c, krt_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!c) return;
+    pthread_mutex_lock(&c->mu);
+    out->live_assets = c->live;
+    out->loads = c->loads;
+    out->failures = c->failures;
+    out->resident_bytes = c->resident;
+    out->mounted_artifacts = c->mounts.count;
+    pthread_mutex_unlock(&c->mu);
+}

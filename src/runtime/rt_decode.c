@@ -1,0 +1,209 @@
+/* rt_decode.c — what a load job does with a file: read it, verify it against the manifest
+ * (size; SHA-256 for KTX2; the container checksum for the rest), validate it with the format
+ * reader and decode it (KTX2 levels without supercompression, mesh streams unpacked). */
+#include <stddef.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "runtime/rt_asset.h"
+#include "runtime/rt_sha256.h"
+
+static kiln_result add_dep(krt_asset *a, size_t *cap, uint64_t id, uint32_t type,
+                           const kiln_allocator *al, kiln_error *err)
+{
+    if (a->dep_count == *cap) {
+        size_t n = *cap ? *cap * 2 : 8;
+        if (n > (1u << 24)) return kiln_error_set(err, KILN_E_LIMIT, "too many dependencies");
+        uint64_t *ids = kiln_alloc(al, n * sizeof *ids);
+        uint32_t *types = kiln_alloc(al, n * sizeof *types);
+        if (!ids || !types) {
+            kiln_free(al, ids, n * sizeof *ids);
+            kiln_free(al, types, n * sizeof *types);
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
+        }
+        if (a->dep_count) {
+            memcpy(ids, a->dep_ids, a->dep_count * sizeof *ids);
+            memcpy(types, a->dep_types, a->dep_count * sizeof *types);
+        }
+        kiln_free(al, a->dep_ids, *cap * sizeof *ids);
+        kiln_free(al, a->dep_types, *cap * sizeof *types);
+        a->dep_ids = ids;
+        a->dep_types = types;
+        *cap = n;
+        a->dep_cap = n;
+    }
+    a->dep_ids[a->dep_count] = id;
+    a->dep_types[a->dep_count++] = type;
+    return KILN_OK;
+}
+
+static kiln_result decode_texture(krt_asset *a, const kiln_allocator *al, kiln_error *err)
+{
+    kiln_result r = kiln_ktx2_read(a->file, a->file_size, &a->ktx, err);
+    if (r) return r;
+    krt_texture_data *t = &a->texture;
+    t->vk_format = a->ktx.vk_format;
+    t->width = a->ktx.width;
+    t->height = a->ktx.height;
+    t->level_count = a->ktx.level_count;
+    t->srgb = a->ktx.srgb;
+    t->block_width = a->ktx.block_width;
+    t->block_height = a->ktx.block_height;
+    t->block_size = a->ktx.block_size;
+    for (uint32_t l = 0; l < a->ktx.level_count && l < KILN_KTX2_MAX_LEVELS; l++) {
+        t->levels[l] = a->ktx.levels[l];
+        if (a->ktx.supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) continue;
+        size_t n = a->ktx.levels[l].uncompressed_size;
+        a->level_mem[l] = kiln_alloc(al, n ? n : 1);
+        if (!a->level_mem[l]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for level %u", l);
+        a->resident += n;
+        if ((r = kiln_ktx2_level_copy(&a->ktx, l, a->level_mem[l], n, err))) return r;
+        t->levels[l].data = a->level_mem[l];
+        t->levels[l].size = n;
+    }
+    return KILN_OK;
+}
+
+static kiln_result decode_mesh(krt_asset *a, uint32_t flags, size_t *cap,
+                               const kiln_allocator *al, kiln_error *err)
+{
+    kiln_result r = kiln_mesh_read(a->file, a->file_size, flags, &a->mesh_view, err);
+    if (r) return r;
+    a->mesh.view = &a->mesh_view;
+    for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++) {
+        const kiln_mesh_stream *st = &a->mesh_view.streams[s];
+        if (st->format == KILN_MESH_FORMAT_NONE) continue;
+        size_t n;
+        if (!kiln_size_mul((size_t)st->count, st->stride, &n) || st->count > SIZE_MAX)
+            return kiln_error_set(err, KILN_E_LIMIT, "stream %d is too large", s);
+        if (n == 0) continue;
+        if (!(a->mesh_view.flags & KILN_MESH_COMPRESSED) && st->size == n) {
+            a->mesh.streams[s] = st->data; /* used in place */
+        } else {
+            a->stream_mem[s] = kiln_alloc(al, n);
+            if (!a->stream_mem[s]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for stream %d", s);
+            a->resident += n;
+            a->mesh.stream_sizes[s] = n;
+            if ((r = kiln_mesh_unpack(&a->mesh_view, (kiln_mesh_stream_id)s, a->stream_mem[s], n, err)))
+                return r;
+            a->mesh.streams[s] = a->stream_mem[s];
+        }
+        a->mesh.stream_sizes[s] = n;
+    }
+    if (a->mesh_view.material) return add_dep(a, cap, a->mesh_view.material, KRT_TYPE_MATERIAL, al, err);
+    return KILN_OK;
+}
+
+static kiln_result decode_scene(krt_asset *a, uint32_t flags, size_t *cap,
+                                const kiln_allocator *al, kiln_error *err)
+{
+    kiln_result r = kiln_cooked_scene_read(a->file, a->file_size, flags, &a->scene_view, err);
+    if (r) return r;
+    kiln_cooked_scene_view *v = &a->scene_view;
+    for (uint32_t i = 0; i < v->primitive_count && !r; i++)
+        r = add_dep(a, cap, kiln_cooked_scene_primitive(v, i), KRT_TYPE_MESH, al, err);
+    for (uint32_t i = 0; i < v->clip_count && !r; i++)
+        r = add_dep(a, cap, kiln_cooked_scene_clip(v, i), KRT_TYPE_CLIP, al, err);
+    size_t first_skel = a->dep_count;
+    for (uint32_t i = 0; i < v->node_count && !r; i++) {
+        uint64_t s = kiln_cooked_scene_node(v, i).skeleton;
+        if (!s) continue;
+        bool seen = false;
+        for (size_t k = first_skel; k < a->dep_count && !seen; k++) seen = a->dep_ids[k] == s;
+        if (!seen) r = add_dep(a, cap, s, KRT_TYPE_SKELETON, al, err);
+    }
+    a->scene.view = v;
+    a->scene.skeleton_count = (uint32_t)(a->dep_count - first_skel);
+    return r;
+}
+
+kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
+                             const uint8_t sha256[32], bool verify, uint64_t max_file_size,
+                             const kiln_allocator *al, kiln_error *err)
+{
+    kiln_result r = kiln_file_read(path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size,
+                                   al, &a->file, &a->file_size, err);
+    if (r) return r;
+    a->resident += a->file_size;
+    if (a->file_size != size) {
+        kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s is %zu bytes, the manifest says %llu", path,
+                       a->file_size, (unsigned long long)size);
+        kiln_error_at_path(err, path);
+        return KILN_E_CACHE_CORRUPT;
+    }
+    uint32_t flags = verify ? 0 : KILN_CONTAINER_SKIP_CHECKSUM;
+    size_t cap = 0;
+    switch (a->type) {
+    case KRT_TYPE_TEXTURE:
+        if (verify) {
+            /* A KTX2 file has no checksum of its own: the manifest's SHA-256 is the check. */
+            uint8_t d[32];
+            krt_sha256_bytes(a->file, a->file_size, d);
+            if (memcmp(d, sha256, 32) != 0) {
+                kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s does not match the SHA-256 of its manifest", path);
+                kiln_error_at_path(err, path);
+                return KILN_E_CACHE_CORRUPT;
+            }
+        }
+        r = decode_texture(a, al, err);
+        break;
+    case KRT_TYPE_MESH: r = decode_mesh(a, flags, &cap, al, err); break;
+    case KRT_TYPE_MATERIAL:
+        r = kiln_material_read(a->file, a->file_size, flags, &a->material_view, err);
+        for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT && !r; s++)
+            if (a->material_view.material.textures[s].image)
+                r = add_dep(a, &cap, a->material_view.material.textures[s].image, KRT_TYPE_TEXTURE, al, err);
+        a->material.material = &a->material_view.material;
+        break;
+    case KRT_TYPE_SKELETON: r = kiln_skeleton_read(a->file, a->file_size, flags, &a->skeleton, err); break;
+    case KRT_TYPE_CLIP: r = kiln_clip_read(a->file, a->file_size, flags, &a->clip, err); break;
+    case KRT_TYPE_SCENE: r = decode_scene(a, flags, &cap, al, err); break;
+    default: r = kiln_error_set(err, KILN_E_INTERNAL, "asset of unknown type %u", a->type);
+    }
+    if (r && err && !err->path[0]) kiln_error_at_path(err, path);
+    if (r == KILN_OK && a->dep_count) {
+        a->deps = kiln_calloc(al, a->dep_count, sizeof *a->deps);
+        if (!a->deps) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
+    }
+    a->dep_cap = cap;
+    return r;
+}
+
+void krt_asset_link_deps(krt_asset *a)
+{
+    size_t k = 0;
+    switch (a->type) {
+    case KRT_TYPE_MESH:
+        if (a->dep_count) a->mesh.material = a->deps[0];
+        break;
+    case KRT_TYPE_MATERIAL:
+        for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
+            if (a->material_view.material.textures[s].image && k < a->dep_count)
+                a->material.textures[s] = a->deps[k++];
+        break;
+    case KRT_TYPE_SCENE:
+        a->scene.primitives = a->deps;
+        a->scene.clips = a->deps + a->scene_view.primitive_count;
+        a->scene.skeletons = a->deps + a->scene_view.primitive_count + a->scene_view.clip_count;
+        break;
+    default: break;
+    }
+}
+
+void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
+{
+    for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
+        if (a->level_mem[l]) kiln_free(al, a->level_mem[l], a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1);
+    for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++)
+        if (a->stream_mem[s]) kiln_free(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
+    if (a->file) kiln_free(al, a->file, a->file_size + 1);
+    kiln_free(al, a->dep_ids, a->dep_cap * sizeof *a->dep_ids);
+    kiln_free(al, a->dep_types, a->dep_cap * sizeof *a->dep_types);
+    kiln_free(al, a->deps, a->dep_count * sizeof *a->deps);
+    /* keep identity and bookkeeping; clear what was decoded */
+    size_t off = offsetof(krt_asset, file);
+    memset((uint8_t *)a + off, 0, offsetof(krt_asset, resident) - off);
+    a->resident = 0;
+}

@@ -1,0 +1,322 @@
+/* rt_mount.c — reading a kiln cache folder into the artifact table (rt_mount.h). Only what the
+ * runtime needs is read from the JSON: a record's guid, path and key; a manifest's key and its
+ * outputs' file, label, sha256 and size. */
+#include "runtime/rt_mount.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/hash.h"
+#include "runtime/rt_json.h"
+
+#define MAX_JSON_SIZE (64u << 20)
+
+krt_type krt_label_type(const char *label)
+{
+    static const struct { const char *prefix; krt_type type; } k[] = {
+        {"image", KRT_TYPE_TEXTURE}, {"texture", KRT_TYPE_TEXTURE}, {"mesh", KRT_TYPE_MESH},
+        {"material", KRT_TYPE_MATERIAL}, {"skeleton", KRT_TYPE_SKELETON},
+        {"clip", KRT_TYPE_CLIP}, {"scene", KRT_TYPE_SCENE},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (strncmp(label, k[i].prefix, strlen(k[i].prefix)) == 0) return k[i].type;
+    return KRT_TYPE_NONE;
+}
+
+static size_t id_bucket(uint64_t id, size_t slots) { return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1); }
+
+static size_t name_bucket(const char *name, size_t slots)
+{
+    return (size_t)kiln_xxh3_64(name, strlen(name)) & (slots - 1);
+}
+
+static void free_artifact(const kiln_allocator *a, krt_artifact *x)
+{
+    if (x->path) kiln_free(a, x->path, strlen(x->path) + 1);
+    if (x->name) kiln_free(a, x->name, strlen(x->name) + 1);
+    x->path = x->name = NULL;
+}
+
+void krt_mounts_free(krt_mounts *m)
+{
+    for (size_t i = 0; i < m->count; i++) free_artifact(m->alloc, &m->items[i]);
+    kiln_free(m->alloc, m->items, m->capacity * sizeof *m->items);
+    kiln_free(m->alloc, m->by_id, m->slots * sizeof *m->by_id);
+    kiln_free(m->alloc, m->by_name, m->slots * sizeof *m->by_name);
+    const kiln_allocator *a = m->alloc;
+    memset(m, 0, sizeof *m);
+    m->alloc = a;
+}
+
+const krt_artifact *krt_mounts_find(const krt_mounts *m, uint64_t id)
+{
+    if (!m->slots) return NULL;
+    for (size_t b = id_bucket(id, m->slots);; b = (b + 1) & (m->slots - 1)) {
+        uint32_t v = m->by_id[b];
+        if (!v) return NULL;
+        if (m->items[v - 1].id == id) return &m->items[v - 1];
+    }
+}
+
+const krt_artifact *krt_mounts_find_name(const krt_mounts *m, const char *name)
+{
+    if (!m->slots) return NULL;
+    for (size_t b = name_bucket(name, m->slots);; b = (b + 1) & (m->slots - 1)) {
+        uint32_t v = m->by_name[b];
+        if (!v) return NULL;
+        if (strcmp(m->items[v - 1].name, name) == 0) return &m->items[v - 1];
+    }
+}
+
+/* Rebuilds both maps for at least `want` items. */
+static kiln_result rehash(krt_mounts *m, size_t want, kiln_error *err)
+{
+    size_t slots = 64;
+    while (slots < want * 2 + 2) {
+        if (slots > ((size_t)1 << 30)) return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
+        slots *= 2;
+    }
+    uint32_t *by_id = kiln_calloc(m->alloc, slots, sizeof *by_id);
+    uint32_t *by_name = kiln_calloc(m->alloc, slots, sizeof *by_name);
+    if (!by_id || !by_name) {
+        kiln_free(m->alloc, by_id, slots * sizeof *by_id);
+        kiln_free(m->alloc, by_name, slots * sizeof *by_name);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+    }
+    for (size_t i = 0; i < m->count; i++) {
+        size_t b = id_bucket(m->items[i].id, slots);
+        while (by_id[b]) b = (b + 1) & (slots - 1);
+        by_id[b] = (uint32_t)(i + 1);
+        b = name_bucket(m->items[i].name, slots);
+        while (by_name[b]) b = (b + 1) & (slots - 1);
+        by_name[b] = (uint32_t)(i + 1);
+    }
+    kiln_free(m->alloc, m->by_id, m->slots * sizeof *m->by_id);
+    kiln_free(m->alloc, m->by_name, m->slots * sizeof *m->by_name);
+    m->by_id = by_id;
+    m->by_name = by_name;
+    m->slots = slots;
+    return KILN_OK;
+}
+
+/* Adds x (taking its strings) or replaces the artifact with its id. A name that another id had
+ * before keeps pointing at the older item only until the rehash below: names are unique per id
+ * in kiln's caches (the id is made from the GUID and label, the name from the path and label). */
+static kiln_result put(krt_mounts *m, krt_artifact *x, kiln_error *err)
+{
+    krt_artifact *old = (krt_artifact *)krt_mounts_find(m, x->id);
+    if (old) {
+        bool same_name = strcmp(old->name, x->name) == 0;
+        free_artifact(m->alloc, old);
+        *old = *x;
+        memset(x, 0, sizeof *x);
+        return same_name ? KILN_OK : rehash(m, m->count, err);
+    }
+    if (m->count >= UINT32_MAX - 1) return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
+    if (m->count == m->capacity) {
+        size_t cap = m->capacity ? m->capacity * 2 : 64, bytes;
+        if (!kiln_size_mul(cap, sizeof *m->items, &bytes))
+            return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
+        krt_artifact *items = kiln_realloc(m->alloc, m->items, m->capacity * sizeof *m->items, bytes);
+        if (!items) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        m->items = items;
+        m->capacity = cap;
+    }
+    m->items[m->count++] = *x;
+    memset(x, 0, sizeof *x);
+    if (m->slots < m->count * 2 + 2) return rehash(m, m->count, err);
+    size_t b = id_bucket(m->items[m->count - 1].id, m->slots);
+    while (m->by_id[b]) b = (b + 1) & (m->slots - 1);
+    m->by_id[b] = (uint32_t)m->count;
+    b = name_bucket(m->items[m->count - 1].name, m->slots);
+    while (m->by_name[b]) b = (b + 1) & (m->slots - 1);
+    m->by_name[b] = (uint32_t)m->count;
+    return KILN_OK;
+}
+
+kiln_result krt_mounts_merge(krt_mounts *dst, krt_mounts *src, kiln_error *err)
+{
+    kiln_result r = KILN_OK;
+    for (size_t i = 0; i < src->count && r == KILN_OK; i++) r = put(dst, &src->items[i], err);
+    krt_mounts_free(src);
+    return r;
+}
+
+static bool is_hex(const char *s, size_t n)
+{
+    if (strlen(s) != n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return false;
+    return true;
+}
+
+static char *join3(const kiln_allocator *a, const char *x, const char *sep, const char *y)
+{
+    size_t n = strlen(x) + strlen(sep) + strlen(y) + 1;
+    char *s = kiln_alloc(a, n);
+    if (s) snprintf(s, n, "%s%s%s", x, sep, y);
+    return s;
+}
+
+typedef struct json_doc {
+    uint8_t *text;
+    size_t size;
+    krt_json_token *tok;
+    size_t tok_cap, count;
+} json_doc;
+
+static void doc_free(const kiln_allocator *a, json_doc *d)
+{
+    if (d->text) kiln_free(a, d->text, d->size + 1);
+    if (d->tok) kiln_free(a, d->tok, d->tok_cap * sizeof *d->tok);
+    memset(d, 0, sizeof *d);
+}
+
+static kiln_result doc_read(const char *path, const kiln_allocator *a, json_doc *d, kiln_error *err)
+{
+    memset(d, 0, sizeof *d);
+    kiln_result r = kiln_file_read(path, MAX_JSON_SIZE, a, &d->text, &d->size, err);
+    if (r) return r;
+    d->tok_cap = d->size / 2 + 2; /* every value but one needs a byte and a separator */
+    d->tok = kiln_calloc(a, d->tok_cap, sizeof *d->tok);
+    if (!d->tok) {
+        doc_free(a, d);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory reading %s", path);
+    }
+    r = krt_json_parse((const char *)d->text, d->size, d->tok, d->tok_cap, &d->count, err);
+    if (r) {
+        kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: %s", path, err ? err->message : "bad JSON");
+        kiln_error_at_path(err, path);
+        doc_free(a, d);
+        return KILN_E_CACHE_CORRUPT;
+    }
+    return KILN_OK;
+}
+
+static kiln_result corrupt(kiln_error *err, const char *path, const char *what)
+{
+    kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: %s", path, what);
+    kiln_error_at_path(err, path);
+    return KILN_E_CACHE_CORRUPT;
+}
+
+/* One output of a manifest into an artifact. */
+static kiln_result read_output(const char *text, const krt_json_token *t, uint32_t o,
+                               const char *entry_dir, const char *guid, const char *asset_path,
+                               const char *mpath, const kiln_allocator *a, krt_artifact *x,
+                               kiln_error *err)
+{
+    char file[256], label[256], sha[80];
+    uint64_t size;
+    uint32_t vf = krt_json_member(text, t, o, "file"), vl = krt_json_member(text, t, o, "label");
+    uint32_t vs = krt_json_member(text, t, o, "sha256"), vz = krt_json_member(text, t, o, "size");
+    if (!vf || !vl || !vs || !vz || !krt_json_string(text, t, vf, file, sizeof file) ||
+        !krt_json_string(text, t, vl, label, sizeof label) ||
+        !krt_json_string(text, t, vs, sha, sizeof sha) || !krt_json_uint(text, t, vz, &size))
+        return corrupt(err, mpath, "an output lacks file, label, sha256 or size");
+    if (!file[0] || strchr(file, '/') || strcmp(file, ".") == 0 || strcmp(file, "..") == 0 ||
+        !label[0] || !is_hex(sha, 64) || !kiln_unhex(sha, x->sha256, 32))
+        return corrupt(err, mpath, "an output has a bad file name, label or sha256");
+    memset(x, 0, sizeof *x);
+    kiln_unhex(sha, x->sha256, 32);
+    x->id = kiln_asset_id(guid, label);
+    x->type = krt_label_type(label);
+    x->size = size;
+    x->path = join3(a, entry_dir, "/", file);
+    x->name = join3(a, asset_path, "#", label);
+    if (!x->path || !x->name) {
+        free_artifact(a, x);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    return KILN_OK;
+}
+
+/* One record: its entry's outputs into m. A record without a whole entry is skipped. */
+static kiln_result read_record(const char *cache_dir, const char *rpath, const kiln_allocator *a,
+                               krt_mounts *m, kiln_error *err)
+{
+    json_doc rec, man;
+    kiln_result r = doc_read(rpath, a, &rec, err);
+    if (r) return r;
+    const char *text = (const char *)rec.text;
+    char guid[64], path[1024], key[80];
+    uint32_t vg = krt_json_member(text, rec.tok, 0, "guid");
+    uint32_t vp = krt_json_member(text, rec.tok, 0, "path");
+    uint32_t vk = krt_json_member(text, rec.tok, 0, "key");
+    if (!vg || !vp || !krt_json_string(text, rec.tok, vg, guid, sizeof guid) || !is_hex(guid, 32) ||
+        !krt_json_string(text, rec.tok, vp, path, sizeof path) || !path[0]) {
+        doc_free(a, &rec);
+        return corrupt(err, rpath, "a record needs a guid (32 hex digits) and a path");
+    }
+    bool has_key = vk && krt_json_string(text, rec.tok, vk, key, sizeof key) && is_hex(key, 64);
+    doc_free(a, &rec);
+    if (!has_key) return KILN_OK; /* never imported successfully */
+    char dir[KILN_PATH_MAX], mpath[KILN_PATH_MAX + 32];
+    int n = snprintf(dir, sizeof dir, "%s/objects/%.2s/%s", cache_dir, key, key);
+    if (n < 0 || (size_t)n >= sizeof dir || (size_t)n + 16 >= sizeof mpath)
+        return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
+    if (!kiln_file_exists(mpath)) return KILN_OK; /* collected or never written: not whole */
+    if ((r = doc_read(mpath, a, &man, err))) return r;
+    text = (const char *)man.text;
+    char mkey[80];
+    uint32_t vmk = krt_json_member(text, man.tok, 0, "key");
+    uint32_t vo = krt_json_member(text, man.tok, 0, "outputs");
+    if (!vmk || !krt_json_string(text, man.tok, vmk, mkey, sizeof mkey) || strcmp(mkey, key) != 0 ||
+        !vo || man.tok[vo].type != KRT_JSON_ARRAY) {
+        doc_free(a, &man);
+        return corrupt(err, mpath, "the manifest's key or outputs do not match its folder");
+    }
+    uint32_t o = vo + 1;
+    for (uint32_t i = 0; i < man.tok[vo].count && r == KILN_OK; i++, o = man.tok[o].next) {
+        krt_artifact x;
+        if (man.tok[o].type != KRT_JSON_OBJECT) {
+            r = corrupt(err, mpath, "an output is not an object");
+            break;
+        }
+        r = read_output(text, man.tok, o, dir, guid, path, mpath, a, &x, err);
+        if (r == KILN_OK) {
+            r = put(m, &x, err);
+            free_artifact(a, &x);
+        }
+    }
+    doc_free(a, &man);
+    return r;
+}
+
+kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
+                                  krt_mounts *out, kiln_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->alloc = alloc;
+    char adir[KILN_PATH_MAX];
+    int n = snprintf(adir, sizeof adir, "%s/assets", cache_dir);
+    if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    if (!kiln_dir_exists(cache_dir) || !kiln_dir_exists(adir)) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not a kiln cache folder (no assets/ in it)",
+                       cache_dir);
+        kiln_error_at_path(err, cache_dir);
+        return KILN_E_ASSET_IO;
+    }
+    kiln_dir_list list;
+    kiln_result r = kiln_dir_list_read(adir, alloc, &list, err);
+    if (r) return r;
+    for (size_t i = 0; i < list.count && r == KILN_OK; i++) {
+        const char *name = list.names[i];
+        size_t len = strlen(name);
+        if (len < 6 || strcmp(name + len - 5, ".json") != 0 || name[0] == '.') continue;
+        char rpath[KILN_PATH_MAX];
+        n = snprintf(rpath, sizeof rpath, "%s/%s", adir, name);
+        if (n < 0 || (size_t)n >= sizeof rpath) {
+            r = kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+            break;
+        }
+        r = read_record(cache_dir, rpath, alloc, out, err);
+    }
+    kiln_dir_list_free(&list);
+    if (r) krt_mounts_free(out);
+    return r;
+}

@@ -1,0 +1,45 @@
+/* rt_mount.h — the table of mounted artifacts: asset id -> file (path, size, SHA-256, type) and
+ * name "path#label" -> id, both open-addressing hash maps (O(1) on average). Later mounts
+ * override earlier ones. Not thread-safe: the context guards it with its lock. */
+#ifndef KILN_RT_MOUNT_H
+#define KILN_RT_MOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/kiln_rt.h"
+
+typedef struct krt_artifact {
+    uint64_t id;
+    uint32_t type;           /* krt_type, from the label */
+    uint64_t size;           /* the manifest's */
+    uint8_t sha256[32];      /* the manifest's */
+    char *path;              /* the file, absolute or relative to the process */
+    char *name;              /* "path#label" */
+} krt_artifact;
+
+typedef struct krt_mounts {
+    const kiln_allocator *alloc;
+    krt_artifact *items;
+    size_t count, capacity;
+    uint32_t *by_id, *by_name;   /* item index + 1; 0 = empty */
+    size_t slots;                /* power of two, > 2 * count */
+} krt_mounts;
+
+/* The type an artifact label names ("image0", "image0/normal", "texture" -> TEXTURE, ...). */
+krt_type krt_label_type(const char *label);
+
+/* Reads a cache folder's records and manifests into a new table (alloc kept). Errors as
+ * krt_mount_cache documents. */
+kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
+                                  krt_mounts *out, kiln_error *err);
+
+/* Moves every artifact of src into dst, replacing those with the same id; src is left empty. */
+kiln_result krt_mounts_merge(krt_mounts *dst, krt_mounts *src, kiln_error *err);
+
+const krt_artifact *krt_mounts_find(const krt_mounts *m, uint64_t id);
+const krt_artifact *krt_mounts_find_name(const krt_mounts *m, const char *name);
+void krt_mounts_free(krt_mounts *m);
+
+#endif
