@@ -1,0 +1,103 @@
+/* rt_fixture.c — see rt_fixture.h. */
+#include "rt_fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "kiln/kiln.h"
+#include "support.h"
+
+char *rt_cook_project(const char *const *corpus_dirs, size_t count)
+{
+    kt_require_corpus();
+    char *dir = kt_tempdir("runtime");
+    for (size_t i = 0; i < count; i++) {
+        char *src = kt_corpus_path(corpus_dirs[i]);
+        char *cmd = kt_format("mkdir -p '%s/assets/m%zu' && cp -r '%s'/. '%s/assets/m%zu/'", dir, i,
+                              src, dir, i);
+        assert_int_equal(kt_run(cmd, NULL), 0);
+        free(cmd);
+        free(src);
+    }
+    kiln_project_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.project_dir = dir;
+    o.jobs = 2;
+    kiln_project *p = NULL;
+    kiln_error err;
+    assert_int_equal(kiln_project_open(&o, &p, &err), KILN_OK);
+    char *doc = NULL;
+    kiln_result r = kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &doc, &err);
+    if (r) fprintf(stderr, "import: %s\n", err.message);
+    assert_int_equal(r, KILN_OK);
+    kiln_string_free(doc);
+    kiln_project_close(p);
+    return dir;
+}
+
+static void record(rt_recorder *r, const char *what, krt_handle h, int type, int delta, int create)
+{
+    pthread_mutex_lock(&r->mu);
+    if (create) r->creates[type]++;
+    else r->destroys[type]++;
+    r->live += delta;
+    int n = snprintf(r->log + r->log_size, sizeof r->log - r->log_size, "%s %016llx\n", what,
+                     (unsigned long long)h.id);
+    if (n > 0 && (size_t)n < sizeof r->log - r->log_size) r->log_size += (size_t)n;
+    pthread_mutex_unlock(&r->mu);
+}
+
+static kiln_result create_texture(void *user, krt_handle h, const krt_texture_data *d, void **gpu,
+                                  kiln_error *err)
+{
+    rt_recorder *r = user;
+    if (r->fail_textures) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses textures");
+    assert_true(d->width > 0 && d->level_count > 0 && d->levels[0].data);
+    *gpu = (void *)(uintptr_t)(h.id | 1);
+    record(r, "create_texture", h, KRT_TYPE_TEXTURE, 1, 1);
+    return KILN_OK;
+}
+static kiln_result create_mesh(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,
+                               kiln_error *err)
+{
+    assert_non_null(d->view);
+    assert_non_null(d->streams[KILN_MESH_POSITION]);
+    *gpu = (void *)(uintptr_t)(h.id | 1);
+    record(user, "create_mesh", h, KRT_TYPE_MESH, 1, 1);
+    return KILN_OK;
+}
+static kiln_result create_material(void *user, krt_handle h, const krt_material_data *d,
+                                   void **gpu, kiln_error *err)
+{
+    for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
+        if (d->textures[s].id) assert_non_null(d->texture_gpu[s]); /* textures come first */
+    *gpu = (void *)(uintptr_t)(h.id | 1);
+    record(user, "create_material", h, KRT_TYPE_MATERIAL, 1, 1);
+    return KILN_OK;
+}
+static void destroy_texture(void *user, krt_handle h, void *gpu) { record(user, "destroy_texture", h, KRT_TYPE_TEXTURE, -1, 0); }
+static void destroy_mesh(void *user, krt_handle h, void *gpu) { record(user, "destroy_mesh", h, KRT_TYPE_MESH, -1, 0); }
+static void destroy_material(void *user, krt_handle h, void *gpu) { record(user, "destroy_material", h, KRT_TYPE_MATERIAL, -1, 0); }
+
+void rt_recorder_init(rt_recorder *r)
+{
+    memset(r, 0, sizeof *r);
+    pthread_mutex_init(&r->mu, NULL);
+}
+
+krt_renderer rt_recorder_renderer(rt_recorder *r)
+{
+    krt_renderer k;
+    memset(&k, 0, sizeof k);
+    k.create_texture = create_texture;
+    k.destroy_texture = destroy_texture;
+    k.create_mesh = create_mesh;
+    k.destroy_mesh = destroy_mesh;
+    k.create_material = create_material;
+    k.destroy_material = destroy_material;
+    k.user = r;
+    return k;
+}

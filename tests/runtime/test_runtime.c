@@ -1,0 +1,323 @@
+/* test_runtime.c — libkiln_rt over cooked corpus models: mounts, every artifact loaded back with
+ * a recording renderer, dependencies, stale handles, release past zero, wrong types, corrupted
+ * files; the SHA-256 and JSON readers it carries. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_fixture.h"
+#include "runtime/rt_json.h"
+#include "runtime/rt_mount.h"
+#include "runtime/rt_sha256.h"
+#include "support.h"
+
+static void test_sha256(void **state)
+{
+    uint8_t d[32];
+    char hex[65];
+    krt_sha256_bytes("abc", 3, d);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    static char big[1000];
+    memset(big, 'a', sizeof big);
+    krt_sha256 h;
+    krt_sha256_init(&h);
+    for (int i = 0; i < 1000; i++) krt_sha256_update(&h, big, 1000);
+    krt_sha256_final(&h, d);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    (void)state;
+}
+
+static void test_json(void **state)
+{
+    krt_json_token t[64];
+    size_t n;
+    const char *good = " {\"a\": [1, 2.5e3, -0], \"b\": {\"c\": \"x\\u00e9\\n\"}, \"d\": true, \"e\": null} ";
+    assert_int_equal(krt_json_parse(good, strlen(good), t, 64, &n, NULL), KILN_OK);
+    uint32_t b = krt_json_member(good, t, 0, "b"), c = krt_json_member(good, t, b, "c");
+    char s[16];
+    assert_true(krt_json_string(good, t, c, s, sizeof s));
+    assert_string_equal(s, "x\xc3\xa9\n");
+    uint64_t v;
+    assert_true(krt_json_uint(good, t, krt_json_member(good, t, 0, "a") + 1, &v));
+    assert_int_equal(v, 1);
+    assert_int_equal(krt_json_member(good, t, 0, "zz"), 0);
+    static const char *bad[] = {"", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "01", "\"\x01\"",
+                                "[1] x", "tru", "\"\\q\"", "{1:2}", "[\"\\u12\"]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_not_equal(krt_json_parse(bad[i], strlen(bad[i]), t, 64, &n, NULL), KILN_OK);
+    char deep[200];
+    memset(deep, '[', sizeof deep);
+    assert_int_equal(krt_json_parse(deep, sizeof deep, t, 64, &n, NULL), KILN_E_FORMAT_INVALID);
+    assert_int_equal(krt_json_parse("[1,2,3]", 7, t, 2, &n, NULL), KILN_E_LIMIT);
+    (void)state;
+}
+
+static char *g_dir, *g_cache;
+
+static int setup(void **state)
+{
+    static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF"};
+    g_dir = rt_cook_project(models, 2);
+    g_cache = kt_format("%s/.kiln/cache", g_dir);
+    (void)state;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    kt_rmtree(g_dir);
+    free(g_dir);
+    free(g_cache);
+    (void)state;
+    return 0;
+}
+
+static krt_context *make_ctx(rt_recorder *rec)
+{
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.worker_count = 2;
+    if (rec) d.renderer = rt_recorder_renderer(rec);
+    krt_context *c = NULL;
+    kiln_error err;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    size_t n = 0;
+    assert_int_equal(krt_mount_cache(c, g_cache, &n, &err), KILN_OK);
+    assert_true(n > 5);
+    return c;
+}
+
+static void test_every_artifact(void **state)
+{
+    krt_mounts m;
+    kiln_allocator al = {0};
+    kiln_error err;
+    assert_int_equal(krt_mounts_read_cache(g_cache, &al, &m, &err), KILN_OK);
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec);
+    krt_handle *h = calloc(m.count, sizeof *h);
+    int scenes = 0, skeletons = 0, clips = 0;
+    for (size_t i = 0; i < m.count; i++) {
+        h[i] = krt_load(c, (krt_type)m.items[i].type, m.items[i].name, &err);
+        assert_true(h[i].id != 0);
+        assert_int_equal(krt_handle_type(h[i]), m.items[i].type);
+        scenes += m.items[i].type == KRT_TYPE_SCENE;
+        skeletons += m.items[i].type == KRT_TYPE_SKELETON;
+        clips += m.items[i].type == KRT_TYPE_CLIP;
+        uint64_t id;
+        assert_true(krt_lookup(c, m.items[i].name, &id));
+        assert_int_equal(id, m.items[i].id);
+    }
+    assert_int_equal(scenes, 2);
+    assert_true(skeletons >= 1 && clips >= 1);
+    krt_finish(c);
+    for (size_t i = 0; i < m.count; i++) {
+        kiln_error e;
+        if (krt_state_of(c, h[i]) != KRT_STATE_READY) {
+            krt_error(c, h[i], &e);
+            fail_msg("%s: %s", m.items[i].name, e.message);
+        }
+        switch (m.items[i].type) {
+        case KRT_TYPE_TEXTURE: {
+            krt_texture_data t;
+            assert_int_equal(krt_get_texture(c, h[i], &t, &e), KILN_OK);
+            assert_true(t.width > 0 && t.level_count > 0);
+            assert_non_null(krt_gpu(c, h[i]));
+            break;
+        }
+        case KRT_TYPE_MESH: {
+            krt_mesh_data d;
+            assert_int_equal(krt_get_mesh(c, h[i], &d, &e), KILN_OK);
+            assert_true(d.view->levels[0].index_count > 0);
+            assert_non_null(d.streams[KILN_MESH_INDICES]);
+            break;
+        }
+        case KRT_TYPE_SCENE: {
+            krt_scene_data s;
+            assert_int_equal(krt_get_scene(c, h[i], &s, &e), KILN_OK);
+            for (uint32_t k = 0; k < s.view->primitive_count; k++)
+                assert_int_equal(krt_state_of(c, s.primitives[k]), KRT_STATE_READY);
+            break;
+        }
+        case KRT_TYPE_SKELETON: {
+            const kiln_skeleton_view *v;
+            assert_int_equal(krt_get_skeleton(c, h[i], &v, &e), KILN_OK);
+            assert_true(v->joint_count > 0);
+            break;
+        }
+        case KRT_TYPE_CLIP: {
+            const kiln_clip_view *v;
+            assert_int_equal(krt_get_clip(c, h[i], &v, &e), KILN_OK);
+            break;
+        }
+        default: break;
+        }
+    }
+    /* Loaded once each, plus the references dependencies hold: releasing ours frees everything. */
+    for (size_t i = 0; i < m.count; i++) assert_int_equal(krt_release(c, h[i], &err), KILN_OK);
+    krt_finish(c);
+    krt_stats st;
+    krt_get_stats(c, &st);
+    assert_int_equal(st.live_assets, 0);
+    assert_int_equal(rec.live, 0);
+    assert_true(rec.creates[KRT_TYPE_TEXTURE] >= 2 && rec.creates[KRT_TYPE_MESH] >= 2);
+    krt_destroy(c);
+    free(h);
+    krt_mounts_free(&m);
+    (void)state;
+}
+
+static void test_handles(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec);
+    kiln_error err;
+    krt_handle s = krt_load_scene(c, "m0/BoxTextured.gltf#scene", &err);
+    assert_true(s.id != 0);
+    krt_handle s2 = krt_load_scene(c, "m0/BoxTextured.gltf#scene", &err);
+    assert_int_equal(s.id, s2.id); /* same handle, one more reference */
+    /* another type */
+    krt_handle bad = krt_load_texture(c, "m0/BoxTextured.gltf#scene", &err);
+    assert_int_equal(bad.id, 0);
+    assert_int_equal(err.code, KILN_E_USAGE);
+    bad = krt_load_texture(c, "m0/BoxTextured.gltf#nothing", &err);
+    assert_int_equal(bad.id, 0);
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, s), KRT_STATE_READY);
+    krt_handle mat = krt_load_material(c, "m0/BoxTextured.gltf#material0", &err);
+    krt_handle asmesh = krt_load_mesh(c, "m0/BoxTextured.gltf#material0", &err);
+    assert_int_equal(asmesh.id, 0);
+    assert_int_equal(krt_release(c, mat, &err), KILN_OK);
+    assert_int_equal(krt_release(c, s, &err), KILN_OK);
+    assert_int_equal(krt_release(c, s2, &err), KILN_OK);
+    /* past zero */
+    assert_int_equal(krt_release(c, s, &err), KILN_E_USAGE);
+    assert_non_null(strstr(err.message, "stale"));
+    assert_int_equal(krt_state_of(c, s), KRT_STATE_INVALID);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    /* the slot is reused: the old handle stays stale */
+    krt_handle again = krt_load_scene(c, "m0/BoxTextured.gltf#scene", &err);
+    assert_true(again.id != s.id);
+    assert_int_equal(krt_state_of(c, s), KRT_STATE_INVALID);
+    assert_int_equal(krt_asset_id(c, s), 0);
+    krt_handle null = {0};
+    assert_int_equal(krt_release(c, null, &err), KILN_E_USAGE);
+    krt_finish(c);
+    assert_int_equal(krt_release(c, again, &err), KILN_OK);
+    krt_destroy(c);
+    (void)state;
+}
+
+static void flip_byte(const char *path, size_t at)
+{
+    size_t n;
+    uint8_t *b = kt_read_file(path, &n);
+    assert_non_null(b);
+    b[at % n] ^= 0x5a;
+    char *cmd = kt_format("chmod u+w '%s'", path);
+    kt_run(cmd, NULL);
+    free(cmd);
+    kt_write_file(path, b, n);
+    free(b);
+}
+
+static void test_corrupt(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    kiln_error err;
+    krt_mounts m;
+    kiln_allocator al = {0};
+    assert_int_equal(krt_mounts_read_cache(g_cache, &al, &m, &err), KILN_OK);
+    const krt_artifact *mesh = krt_mounts_find_name(&m, "m0/BoxTextured.gltf#mesh0/prim0");
+    const krt_artifact *img = krt_mounts_find_name(&m, "m0/BoxTextured.gltf#image0");
+    assert_non_null(mesh);
+    assert_non_null(img);
+    size_t n;
+    void *mesh_bytes = kt_read_file(mesh->path, &n);
+    flip_byte(mesh->path, n / 2);
+    flip_byte(img->path, 200);
+    krt_context *c = make_ctx(&rec);
+    krt_handle scene = krt_load_scene(c, "m0/BoxTextured.gltf#scene", &err);
+    krt_handle tex = krt_load_texture(c, "m0/BoxTextured.gltf#image0", &err);
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, scene), KRT_STATE_FAILED);
+    assert_int_equal(krt_state_of(c, tex), KRT_STATE_FAILED);
+    kiln_error e;
+    assert_int_not_equal(krt_error(c, tex, &e), KILN_OK);
+    assert_int_equal(e.code, KILN_E_CACHE_CORRUPT);
+    assert_non_null(strstr(e.message, "SHA-256"));
+    assert_int_not_equal(krt_error(c, scene, &e), KILN_OK);
+    assert_non_null(strstr(e.message, "mesh")); /* the failed dependency is named */
+    /* repaired: a new load tries again on the same handle */
+    kt_write_file(mesh->path, mesh_bytes, n);
+    krt_handle scene2 = krt_load_scene(c, "m0/BoxTextured.gltf#scene", &err);
+    assert_int_equal(scene2.id, scene.id);
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, scene), KRT_STATE_FAILED); /* the image is still damaged */
+    flip_byte(img->path, 200);
+    krt_release(c, scene, &err);
+    krt_release(c, tex, &err);
+    krt_handle scene3 = krt_load_scene(c, "m0/BoxTextured.gltf#scene", &err);
+    krt_finish(c);
+    if (krt_state_of(c, scene3) != KRT_STATE_READY) {
+        krt_error(c, scene3, &e);
+        fail_msg("%s", e.message);
+    }
+    krt_release(c, scene3, &err);
+    krt_release(c, scene, &err);
+    krt_finish(c);
+    krt_stats st;
+    krt_get_stats(c, &st);
+    assert_int_equal(st.live_assets, 0);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    free(mesh_bytes);
+    krt_mounts_free(&m);
+    (void)state;
+}
+
+static void test_two_contexts_and_mount_errors(void **state)
+{
+    kiln_error err;
+    krt_context *a = make_ctx(NULL), *b = make_ctx(NULL);
+    krt_handle ha = krt_load_skeleton(a, "m1/CesiumMan.gltf#skeleton0", &err);
+    krt_handle hb = krt_load_skeleton(b, "m1/CesiumMan.gltf#skeleton0", &err);
+    krt_finish(a);
+    krt_finish(b);
+    assert_int_equal(krt_state_of(a, ha), KRT_STATE_READY);
+    assert_int_equal(krt_state_of(b, hb), KRT_STATE_READY);
+    /* mounting the same cache again overrides with the same artifacts */
+    size_t n;
+    assert_int_equal(krt_mount_cache(a, g_cache, &n, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(a, "/nonexistent-kiln", &n, &err), KILN_E_ASSET_IO);
+    char *bad = kt_format("%s/badcache", g_dir);
+    char *rec = kt_format("%s/assets/0123.json", bad);
+    kt_write_file(rec, "{\"guid\": 12", 11);
+    assert_int_equal(krt_mount_cache(a, bad, &n, &err), KILN_E_CACHE_CORRUPT);
+    free(rec);
+    free(bad);
+    krt_release(a, ha, &err);
+    krt_destroy(a);
+    krt_destroy(b); /* with a live asset: destroy frees it */
+    (void)state;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_every_artifact),
+        cmocka_unit_test(test_handles),
+        cmocka_unit_test(test_two_contexts_and_mount_errors),
+        cmocka_unit_test(test_corrupt),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
