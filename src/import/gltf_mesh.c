@@ -135,6 +135,67 @@ static kiln_result joints_attribute(gltf_ctx *c, prim_src *ps, const char *name,
     return KILN_OK;
 }
 
+/* ---- shared derived streams ------------------------------------------------------------------ */
+
+/* A stream derived from source data: what it was made from (kind, two source pointers, a count)
+ * and the result. Accessor data is decoded once per accessor, so equal source pointers mean
+ * equal sources. */
+typedef struct gltf_derived {
+    int kind;
+    const void *a, *b;
+    uint64_t n;
+    const void *result;
+} gltf_derived;
+
+enum {
+    DERIVED_NORMALS = 1, DERIVED_TANGENTS, DERIVED_WEIGHTS, DERIVED_INDICES, DERIVED_POSITIONS,
+    DERIVED_BOUNDS,
+};
+
+static size_t derived_hash(int kind, const void *a, const void *b, uint64_t n)
+{
+    uint64_t h = (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)b * 0xC2B2AE3D27D4EB4Full ^
+                 n * 0x165667B19E3779F9ull ^ (uint64_t)kind;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static const void *derived_find(gltf_ctx *c, int kind, const void *a, const void *b, uint64_t n)
+{
+    if (!c->derived_capacity) return NULL;
+    size_t mask = c->derived_capacity - 1;
+    for (size_t i = derived_hash(kind, a, b, n) & mask;; i = (i + 1) & mask) {
+        const gltf_derived *d = &c->derived[i];
+        if (!d->kind) return NULL;
+        if (d->kind == kind && d->a == a && d->b == b && d->n == n) return d->result;
+    }
+}
+
+/* Remembers a derived stream; false when memory runs out (an error like any other: a failed
+ * allocation never passes silently). */
+static bool derived_add(gltf_ctx *c, int kind, const void *a, const void *b, uint64_t n,
+                        const void *result)
+{
+    if ((c->derived_count + 1) * 2 > c->derived_capacity) {
+        size_t cap = c->derived_capacity ? c->derived_capacity * 2 : 64;
+        gltf_derived *t = kiln_arena_array(&c->scratch, cap, sizeof *t);
+        if (!t) return false;
+        for (size_t i = 0; i < c->derived_capacity; i++) {
+            const gltf_derived *d = &c->derived[i];
+            if (!d->kind) continue;
+            size_t j = derived_hash(d->kind, d->a, d->b, d->n) & (cap - 1);
+            while (t[j].kind) j = (j + 1) & (cap - 1);
+            t[j] = *d;
+        }
+        c->derived = t;
+        c->derived_capacity = cap;
+    }
+    size_t mask = c->derived_capacity - 1, i = derived_hash(kind, a, b, n) & mask;
+    while (c->derived[i].kind) i = (i + 1) & mask;
+    c->derived[i] = (gltf_derived){kind, a, b, n, result};
+    c->derived_count++;
+    return true;
+}
+
 /* Triangle list from the declared mode; NULL src means 0, 1, 2, ... (no indices). */
 static kiln_result triangulate(gltf_ctx *c, const prim_src *ps, int mode, const uint32_t *src,
                                uint32_t n, uint32_t **out, uint32_t *out_count)
@@ -144,8 +205,15 @@ static kiln_result triangulate(gltf_ctx *c, const prim_src *ps, int mode, const 
     *out_count = (uint32_t)(tris * 3);
     if (!tris) return KILN_OK;
     if (tris * 3 > 0xFFFFFFFFu) return gltf_fail(c, KILN_E_LIMIT, ps->ptr, "too many triangles");
+    const void *mode_key = (const void *)(uintptr_t)(mode + 1);
+    const uint32_t *known = derived_find(c, DERIVED_INDICES, src, mode_key, n);
+    if (known) {
+        *out = (uint32_t *)known;
+        return KILN_OK;
+    }
     uint32_t *idx = kiln_arena_array(c->arena, (size_t)tris * 3, sizeof *idx);
     if (!idx) return gltf_nomem(c, "indices");
+    if (!derived_add(c, DERIVED_INDICES, src, mode_key, n, idx)) return gltf_nomem(c, "indices");
 #define AT(i) (src ? src[(i)] : (uint32_t)(i))
     for (uint32_t t = 0; t < tris; t++) {
         uint32_t *o = idx + (size_t)t * 3;
@@ -165,11 +233,25 @@ static kiln_result triangulate(gltf_ctx *c, const prim_src *ps, int mode, const 
 /* Positions: NaN and infinities become 0 (copied first: the accessor may be shared). */
 static kiln_result clean_positions(gltf_ctx *c, const prim_src *ps, kiln_scene_primitive *p)
 {
+    /* Checked once per positions array: the result is the array itself when it was clean. */
+    const float *known = derived_find(c, DERIVED_POSITIONS, p->positions, NULL, p->vertex_count);
+    if (known) {
+        if (known != p->positions) p->flags |= KILN_SCENE_PRIM_POSITIONS_SANITIZED;
+        p->positions = known;
+        return KILN_OK;
+    }
+    const float *source = p->positions;
     size_t n = (size_t)p->vertex_count * 3, bad = 0;
     for (size_t i = 0; i < n; i++) bad += !isfinite(p->positions[i]);
-    if (!bad) return KILN_OK;
+    if (!bad) {
+        if (!derived_add(c, DERIVED_POSITIONS, source, NULL, p->vertex_count, source))
+            return gltf_nomem(c, "positions");
+        return KILN_OK;
+    }
     float *copy = kiln_arena_memdup(c->arena, p->positions, n * sizeof(float));
     if (!copy) return gltf_nomem(c, "positions");
+    if (!derived_add(c, DERIVED_POSITIONS, source, NULL, p->vertex_count, copy))
+        return gltf_nomem(c, "positions");
     for (size_t i = 0; i < n; i++)
         if (!isfinite(copy[i])) copy[i] = 0.0f;
     p->positions = copy;
@@ -183,6 +265,12 @@ static kiln_result clean_positions(gltf_ctx *c, const prim_src *ps, kiln_scene_p
 /* Normals to unit length; unusable ones (zero, NaN) become +Z with a warning. */
 static kiln_result clean_normals(gltf_ctx *c, const prim_src *ps, kiln_scene_primitive *p)
 {
+    const float *known = derived_find(c, DERIVED_NORMALS, p->normals, NULL, p->vertex_count);
+    if (known) {
+        p->normals = known;
+        return KILN_OK;
+    }
+    const float *source = p->normals;
     float *nrm = kiln_arena_memdup(c->arena, p->normals, (size_t)p->vertex_count * 3 * sizeof(float));
     if (!nrm) return gltf_nomem(c, "normals");
     size_t bad = 0;
@@ -197,6 +285,8 @@ static kiln_result clean_normals(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
         }
     }
     p->normals = nrm;
+    if (!derived_add(c, DERIVED_NORMALS, source, NULL, p->vertex_count, nrm))
+        return gltf_nomem(c, "normals");
     if (bad && !kiln_scene_warn(c->scene, "%s: %zu normals were zero or not finite; set to +Z",
                                 ps->ptr, bad))
         return gltf_nomem(c, "a warning");
@@ -207,6 +297,12 @@ static kiln_result clean_normals(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
  * set to their sign); unusable ones (zero, NaN) become +X, w = 1, with a warning. */
 static kiln_result clean_tangents(gltf_ctx *c, const prim_src *ps, kiln_scene_primitive *p)
 {
+    const float *known = derived_find(c, DERIVED_TANGENTS, p->tangents, NULL, p->vertex_count);
+    if (known) {
+        p->tangents = known;
+        return KILN_OK;
+    }
+    const float *source = p->tangents;
     float *tan = kiln_arena_memdup(c->arena, p->tangents, (size_t)p->vertex_count * 4 * sizeof(float));
     if (!tan) return gltf_nomem(c, "tangents");
     size_t bad = 0;
@@ -222,6 +318,8 @@ static kiln_result clean_tangents(gltf_ctx *c, const prim_src *ps, kiln_scene_pr
         }
     }
     p->tangents = tan;
+    if (!derived_add(c, DERIVED_TANGENTS, source, NULL, p->vertex_count, tan))
+        return gltf_nomem(c, "tangents");
     if (bad && !kiln_scene_warn(c->scene, "%s: %zu tangents were zero or not finite; set to +X",
                                 ps->ptr, bad))
         return gltf_nomem(c, "a warning");
@@ -232,6 +330,18 @@ static kiln_result clean_tangents(gltf_ctx *c, const prim_src *ps, kiln_scene_pr
 static kiln_result clean_weights(gltf_ctx *c, const prim_src *ps, kiln_scene_primitive *p)
 {
     if (!p->joint_set_count) return KILN_OK;
+    /* Sets are normalised together: one set shares by its own data, two by the pair. */
+    const void *key_b = p->joint_set_count > 1 ? (const void *)p->weights[1] : NULL;
+    const float *known0 = derived_find(c, DERIVED_WEIGHTS, p->weights[0], key_b, p->vertex_count);
+    const float *known1 = key_b ? derived_find(c, DERIVED_WEIGHTS, key_b, p->weights[0],
+                                               p->vertex_count)
+                                : NULL;
+    if (known0 && (!key_b || known1)) {
+        p->weights[0] = known0;
+        if (key_b) p->weights[1] = known1;
+        return KILN_OK;
+    }
+    const float *src0 = p->weights[0];
     float *w[KILN_SCENE_MAX_JOINT_SETS];
     for (uint32_t s = 0; s < p->joint_set_count; s++) {
         w[s] = kiln_arena_memdup(c->arena, p->weights[s], (size_t)p->vertex_count * 4 * sizeof(float));
@@ -255,6 +365,9 @@ static kiln_result clean_weights(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
             for (int k = 0; k < 4; k++) w[s][v * 4 + k] = (float)(w[s][v * 4 + k] / sum);
     }
     for (uint32_t s = 0; s < p->joint_set_count; s++) p->weights[s] = w[s];
+    if (!derived_add(c, DERIVED_WEIGHTS, src0, key_b, p->vertex_count, w[0]) ||
+        (key_b && !derived_add(c, DERIVED_WEIGHTS, key_b, src0, p->vertex_count, w[1])))
+        return gltf_nomem(c, "weights");
     if (changed) {
         p->flags |= KILN_SCENE_PRIM_WEIGHTS_RENORMALIZED;
         if (!kiln_scene_warn(c->scene, "%s: joint weights of %zu vertices did not sum to 1; "
@@ -486,13 +599,24 @@ static kiln_result read_primitive(gltf_ctx *c, const json_t *pj, prim_src *ps,
         (r = clean_weights(c, ps, p)) ||
         (r = read_targets(c, ps, pj, p)))
         return r;
-    for (int k = 0; k < 3; k++) p->bounds_min[k] = p->bounds_max[k] = p->positions[k];
-    for (size_t v = 1; v < p->vertex_count; v++)
-        for (int k = 0; k < 3; k++) {
-            float x = p->positions[v * 3 + k];
-            if (x < p->bounds_min[k]) p->bounds_min[k] = x;
-            if (x > p->bounds_max[k]) p->bounds_max[k] = x;
-        }
+    /* Bounds once per positions array (primitives may share one). */
+    const float *box = derived_find(c, DERIVED_BOUNDS, p->positions, NULL, p->vertex_count);
+    if (!box) {
+        float *b = kiln_arena_array(&c->scratch, 6, sizeof *b);
+        if (!b) return gltf_nomem(c, "bounds");
+        for (int k = 0; k < 3; k++) b[k] = b[3 + k] = p->positions[k];
+        for (size_t v = 1; v < p->vertex_count; v++)
+            for (int k = 0; k < 3; k++) {
+                float x = p->positions[v * 3 + k];
+                if (x < b[k]) b[k] = x;
+                if (x > b[3 + k]) b[3 + k] = x;
+            }
+        if (!derived_add(c, DERIVED_BOUNDS, p->positions, NULL, p->vertex_count, b))
+            return gltf_nomem(c, "bounds");
+        box = b;
+    }
+    memcpy(p->bounds_min, box, sizeof p->bounds_min);
+    memcpy(p->bounds_max, box + 3, sizeof p->bounds_max);
     *keep = true;
     return KILN_OK;
 }

@@ -56,6 +56,10 @@ typedef struct gltf_ctx {
     size_t accessor_count;
     bool has_meshopt, has_draco, has_quantization, has_transform, has_unlit;
     bool has_emissive_strength, has_lights;
+    /* Cleaned copies of shared streams (normals, tangents, weights, index lists), so primitives
+     * sharing one accessor share one copy instead of multiplying memory (gltf_mesh.c). */
+    struct gltf_derived *derived;
+    size_t derived_capacity, derived_count;
     kiln_error *err;
 } gltf_ctx;
 
