@@ -30,9 +30,43 @@ static kiln_result prim_alloc_error(kiln_scene *s, uint32_t m, uint32_t p, const
     return r;
 }
 
-static kiln_result add_normals(kiln_scene *s, uint32_t m, uint32_t p, kiln_error *err)
+/* Generated normals by (positions, indices): primitives the importer gave the same streams
+ * (one accessor used many times) share one array instead of multiplying memory. */
+typedef struct normals_entry {
+    const float *positions;
+    const uint32_t *indices;
+    uint32_t vertex_count, index_count;
+    const float *normals;
+} normals_entry;
+
+typedef struct normals_cache {
+    normals_entry *slots;  /* capacity a power of two, at most half full; in the scene arena */
+    size_t capacity;
+} normals_cache;
+
+static size_t normals_slot(const normals_cache *c, const kiln_scene_primitive *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p->positions * 0x9E3779B97F4A7C15ull ^
+                 (uint64_t)(uintptr_t)p->indices * 0xC2B2AE3D27D4EB4Full ^ p->index_count;
+    size_t i = (size_t)(h ^ (h >> 31)) & (c->capacity - 1);
+    while (c->slots[i].positions &&
+           !(c->slots[i].positions == p->positions && c->slots[i].indices == p->indices &&
+             c->slots[i].vertex_count == p->vertex_count &&
+             c->slots[i].index_count == p->index_count))
+        i = (i + 1) & (c->capacity - 1);
+    return i;
+}
+
+static kiln_result add_normals(kiln_scene *s, uint32_t m, uint32_t p, normals_cache *cache,
+                               kiln_error *err)
 {
     kiln_scene_primitive *prim = kiln_scene_prim_mut(s, m, p);
+    size_t slot = cache->capacity ? normals_slot(cache, prim) : 0;
+    if (cache->capacity && cache->slots[slot].positions) {
+        prim->normals = cache->slots[slot].normals;
+        prim->flags |= KILN_SCENE_PRIM_NORMALS_GENERATED;
+        return KILN_OK;
+    }
     float *normals = kiln_arena_array(kiln_scene_arena(s), (size_t)prim->vertex_count * 3,
                                       sizeof *normals);
     if (!normals) return prim_alloc_error(s, m, p, "normals", err);
@@ -40,6 +74,9 @@ static kiln_result add_normals(kiln_scene *s, uint32_t m, uint32_t p, kiln_error
                          normals);
     prim->normals = normals;
     prim->flags |= KILN_SCENE_PRIM_NORMALS_GENERATED;
+    if (cache->capacity)
+        cache->slots[slot] = (normals_entry){prim->positions, prim->indices, prim->vertex_count,
+                                             prim->index_count, normals};
     return KILN_OK;
 }
 
@@ -203,6 +240,16 @@ static kiln_result add_tangents(kiln_scene *s, uint32_t m, uint32_t p,
 
 kiln_result kiln_scene_complete(kiln_scene *scene, uint32_t flags, kiln_error *err)
 {
+    normals_cache cache = {NULL, 0};
+    size_t prims = 0;
+    for (uint32_t m = 0; m < scene->mesh_count; m++) prims += scene->meshes[m].primitive_count;
+    if (prims > 1 && !(flags & KILN_SCENE_LOAD_NO_NORMALS)) {
+        size_t cap = 4;
+        while (cap < prims * 2) cap *= 2;
+        cache.slots = kiln_arena_array(kiln_scene_arena(scene), cap, sizeof *cache.slots);
+        if (!cache.slots) return kiln_scene_alloc_error(scene, err, "the normals table");
+        cache.capacity = cap;
+    }
     for (uint32_t m = 0; m < scene->mesh_count; m++) {
         for (uint32_t p = 0; p < scene->meshes[m].primitive_count; p++) {
             kiln_scene_primitive *prim = kiln_scene_prim_mut(scene, m, p);
@@ -212,7 +259,7 @@ kiln_result kiln_scene_complete(kiln_scene *scene, uint32_t flags, kiln_error *e
                 mat = &scene->materials[prim->material];
             kiln_result r = KILN_OK;
             if (!prim->normals && !(flags & KILN_SCENE_LOAD_NO_NORMALS))
-                r = add_normals(scene, m, p, err);
+                r = add_normals(scene, m, p, &cache, err);
             if (r == KILN_OK && mat) r = fill_uv_sets(scene, m, p, mat, err);
             if (r == KILN_OK && mat && mat->textures[KILN_SCENE_SLOT_NORMAL].texture >= 0 &&
                 !prim->tangents && !(flags & KILN_SCENE_LOAD_NO_TANGENTS))
