@@ -7,8 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#define XXH_STATIC_LINKING_ONLY
-#include <xxhash.h>
 
 #include "cooked_fixture.h"
 #include "core/alloc.h"
@@ -241,18 +239,6 @@ static void round_trip_and_golden_bytes(void **state)
     kiln_scene_free(scene);
 }
 
-/* Re-seals a modified file with a correct checksum, so only the kind's checks can catch it. */
-static void reseal(uint8_t *p, size_t size)
-{
-    XXH3_state_t st;
-    static const uint8_t zeros[8];
-    XXH3_64bits_reset(&st);
-    XXH3_64bits_update(&st, p, 24);
-    XXH3_64bits_update(&st, zeros, 8);
-    XXH3_64bits_update(&st, p + 32, size - 32);
-    kiln_store_u64le(p + 24, XXH3_64bits_digest(&st));
-}
-
 /* What a reader that said OK promises. */
 static void assert_valid(const kiln_material *m)
 {
@@ -286,7 +272,7 @@ static void every_flip_and_truncation_is_refused(void **state)
             if (i >= 32) {
                 uint8_t keep[8];
                 memcpy(keep, bytes + 24, 8);
-                reseal(bytes, size);
+                kt_container_reseal(bytes, size);
                 if (kiln_material_read(bytes, size, 0, &v, &err) == KILN_OK) {
                     assert_valid(&v.material);
                     resealed_ok++;
@@ -344,7 +330,7 @@ static void structural_damage_with_valid_checksum(void **state)
         assert_int_equal(size, 552);
         if (cases[i].width == 4) kiln_store_u32le(bytes + cases[i].at, cases[i].value);
         else bytes[cases[i].at] = (uint8_t)cases[i].value;
-        reseal(bytes, size);
+        kt_container_reseal(bytes, size);
         kiln_result r = kiln_material_read(bytes, size, 0, &v, &err);
         if (r != cases[i].code || !strstr(err.message, cases[i].fragment))
             fail_msg("case %zu: %s: %s", i, kiln_result_name(r), err.message);
@@ -357,7 +343,7 @@ static void structural_damage_with_valid_checksum(void **state)
     /* An empty slot (emissive of material 1) with a stray byte. */
     uint8_t *bytes = kt_fixture_material_bytes(1, &size);
     bytes[224 + 4 * 64 + 30] = 1;
-    reseal(bytes, size);
+    kt_container_reseal(bytes, size);
     assert_int_equal(kiln_material_read(bytes, size, 0, &v, &err), KILN_E_FORMAT_INVALID);
     assert_non_null(strstr(err.message, "empty texture slot"));
     assert_int_equal(kiln_material_read(bytes, size, 0, NULL, &err), KILN_E_USAGE);

@@ -9,8 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#define XXH_STATIC_LINKING_ONLY
-#include <xxhash.h>
 
 #include "cooked_fixture.h"
 #include "core/alloc.h"
@@ -432,17 +430,6 @@ static void round_trip_and_golden_bytes(void **state)
     kiln_scene_free(scene);
 }
 
-static void reseal(uint8_t *p, size_t size)
-{
-    XXH3_state_t st;
-    static const uint8_t zeros[8];
-    XXH3_64bits_reset(&st);
-    XXH3_64bits_update(&st, p, 24);
-    XXH3_64bits_update(&st, zeros, 8);
-    XXH3_64bits_update(&st, p + 32, size - 32);
-    kiln_store_u64le(p + 24, XXH3_64bits_digest(&st));
-}
-
 /* What a reader that said OK promises, checked through the accessors only. */
 static void assert_valid(const kiln_cooked_scene_view *v)
 {
@@ -479,7 +466,7 @@ static void every_flip_and_truncation_is_refused(void **state)
             if (i >= 32) {
                 uint8_t keep[8];
                 memcpy(keep, bytes + 24, 8);
-                reseal(bytes, size);
+                kt_container_reseal(bytes, size);
                 if (kiln_cooked_scene_read(bytes, size, 0, &v, &err) == KILN_OK) {
                     assert_valid(&v);
                     ok++;
@@ -579,7 +566,7 @@ static void structural_damage_with_valid_checksum(void **state)
         if (cases[i].width == 8) kiln_store_u64le(bytes + at, cases[i].value);
         else if (cases[i].width == 4) kiln_store_u32le(bytes + at, cases[i].value);
         else bytes[at] = (uint8_t)cases[i].value;
-        reseal(bytes, size);
+        kt_container_reseal(bytes, size);
         kiln_result r = kiln_cooked_scene_read(bytes, size, 0, &v, &err);
         if (r != cases[i].code || !strstr(err.message, cases[i].fragment))
             fail_msg("case %zu: %s: %s", i, kiln_result_name(r), err.message);

@@ -7,8 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#define XXH_STATIC_LINKING_ONLY
-#include <xxhash.h>
 
 #include "core/reader.h"
 #include "format/mesh_sections.h"
@@ -49,17 +47,6 @@ static void make(const variant *v, mf_cooked *out)
     o.skin_joint_count = v->skin ? 8 : 0;
     mf_cook(&m.prim, &o, out);
     mf_free(&m);
-}
-
-static void rechecksum(uint8_t *bytes, size_t size)
-{
-    XXH3_state_t st;
-    static const uint8_t zeros[8];
-    XXH3_64bits_reset(&st);
-    XXH3_64bits_update(&st, bytes, 24);
-    XXH3_64bits_update(&st, zeros, 8);
-    XXH3_64bits_update(&st, bytes + 32, size - 32);
-    kiln_store_u64le(bytes + 24, XXH3_64bits_digest(&st));
 }
 
 /* Reads, and when that succeeds uses everything as the runtime would: no crash, indices in range. */
@@ -163,7 +150,7 @@ static uint8_t *patched(const mf_cooked *c, size_t off, const void *bytes, size_
     uint8_t *b = malloc(c->size);
     memcpy(b, c->bytes, c->size);
     memcpy(b + off, bytes, len);
-    rechecksum(b, c->size);
+    kt_container_reseal(b, c->size);
     return b;
 }
 
