@@ -45,7 +45,10 @@ kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *all
     size_t total = tracks_size + floats_size;
     uint8_t *buf = total ? kiln_calloc(alloc, total, 1) : NULL;
     if (total && !buf) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "clip: %zu bytes", total);
-    uint8_t *tracks = buf, *times = buf + tracks_size, *values = times + c->time_count * 4;
+    /* A clip whose channels were all left out has no tracks and no buffer: no pointer
+     * arithmetic on NULL then. */
+    uint8_t *tracks = buf, *times = buf ? buf + tracks_size : NULL;
+    uint8_t *values = times ? times + c->time_count * 4 : NULL;
     for (uint32_t i = 0; i < c->track_count; i++) {
         const kiln_cooked_track *t = &c->tracks[i];
         uint8_t *p = tracks + (size_t)i * KILN_CLIP_TRACK_SIZE;

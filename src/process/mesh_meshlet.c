@@ -9,6 +9,7 @@
  * Layout: meshlets of level 0 first, then level 1, ...; each meshlet's triangles take
  * 3 * triangle_count bytes padded with zeros to a multiple of 4, so a shader may read them as
  * u32 words. */
+#include <math.h>
 #include <meshoptimizer.h>
 #include <string.h>
 
@@ -170,7 +171,17 @@ kiln_result kiln_mesh_build_meshlets(const kiln_mesh_work *w, kiln_cooked_mesh *
             db->cone_cutoff = b.cone_cutoff;
             for (int c = 0; c < 3; c++) db->cone_axis_s8[c] = b.cone_axis_s8[c];
             db->cone_cutoff_s8 = b.cone_cutoff_s8;
+            /* Finite coordinates near FLT_MAX still overflow a bounding sphere: such a mesh
+             * cannot be culled (the reader refuses infinite bounds), so it is refused here. */
+            float check = db->center[0] + db->center[1] + db->center[2] + db->radius +
+                          db->cone_apex[0] + db->cone_apex[1] + db->cone_apex[2];
+            if (!isfinite(check)) {
+                rc = kiln_error_set(err, KILN_E_IMPORT_FAILED,
+                                    "mesh: coordinates too large: meshlet bounds overflow a float");
+                break;
+            }
         }
+        if (rc != KILN_OK) break;
         out->levels[l].meshlet_count = (uint32_t)n;
     }
     kiln_free(a, ml, ml_cap * sizeof *ml);
