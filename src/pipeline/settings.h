@@ -63,6 +63,7 @@ typedef struct kiln_model_settings {
     bool compress_meshopt;           /* "compress": "none" (false) or "meshopt" */
     bool animation_reduce;           /* true: drop keys within the clip error bounds */
     uint32_t animation_resample_fps; /* 0 (off) or 1..240 */
+    bool meshlets;                   /* true: meshlets for every LOD (mesh-shader renderers) */
 } kiln_model_settings;
 
 /* import.fbx (validated now, used by the FBX importer) */

@@ -37,6 +37,7 @@ typedef struct kiln_mesh_build_opts {
     float overdraw_threshold;        /* 0 = no overdraw pass, else in [1, 3] (ACMR may grow by it) */
     uint32_t meshlet_max_vertices;   /* 0 = 64; else 3..255 */
     uint32_t meshlet_max_triangles;  /* 0 = 124; else 4..512, a multiple of 4 */
+    bool no_meshlets;                /* true: no meshlets (renderers without mesh shaders) */
     kiln_mesh_compress compress;
     uint64_t material;               /* asset id of the material artifact; 0 = default material */
     uint32_t skin_joint_count;       /* joints of the skin (0 = not skinned or unknown): u16

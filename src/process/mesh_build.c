@@ -153,7 +153,8 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
     memcpy(out->levels, w.levels, sizeof out->levels);
 
     t = kiln_mesh_now_ns();
-    rc = kiln_mesh_build_meshlets(&w, out, err);
+    /* Meshlets are nearly half the cook time of a large mesh: skipped when nobody draws them. */
+    rc = opts->no_meshlets ? KILN_OK : kiln_mesh_build_meshlets(&w, out, err);
     st->ns_meshlets = kiln_mesh_now_ns() - t;
     if (rc != KILN_OK) goto done;
 

@@ -446,6 +446,41 @@ static void model_bad_settings_are_refused_before_anything_is_read(void **state)
     free(dir);
 }
 
+/* model.meshlets=false: the same mesh without meshlets (for renderers without mesh shaders). */
+static void model_meshlets_false_cooks_no_meshlets(void **state)
+{
+    (void)state;
+    char *in = mc_corpus("Fox/glTF-Binary/Fox.glb");
+    if (!in) skip();
+    const char *with[] = {"model.textures=false"};
+    const char *without[] = {"model.textures=false", "model.meshlets=false"};
+    const char *const *sets[2] = {with, without};
+    size_t counts[2] = {1, 2};
+    uint64_t meshlets[2];
+    for (int k = 0; k < 2; k++) {
+        char *out = kt_tempdir("model-meshlets");
+        kiln_result code;
+        kiln_error err;
+        json_t *doc = mc_convert(in, out, 1, sets[k], counts[k], &code, &err);
+        if (!doc) fail_msg("%s: %s", kiln_result_name(code), err.message);
+        char *path = kt_format("%s/mesh0.prim0.kmesh", out);
+        size_t size;
+        uint8_t *bytes = kt_read_file(path, &size);
+        assert_non_null(bytes);
+        kiln_mesh_view v;
+        assert_int_equal(kiln_mesh_read(bytes, size, 0, &v, &err), KILN_OK);
+        meshlets[k] = v.meshlet_count;
+        free(bytes);
+        free(path);
+        json_decref(doc);
+        kt_rmtree(out);
+        free(out);
+    }
+    assert_true(meshlets[0] > 0);
+    assert_int_equal(meshlets[1], 0);
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,6 +490,7 @@ int main(void)
         cmocka_unit_test(model_skinned_joints_follow_the_skeleton_order),
         cmocka_unit_test(model_broken_corpus_files_fail_with_import_failed_and_write_nothing),
         cmocka_unit_test(model_bad_settings_are_refused_before_anything_is_read),
+        cmocka_unit_test(model_meshlets_false_cooks_no_meshlets),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char *corpus = kt_corpus_path("gltf");
