@@ -49,40 +49,9 @@ static void expect_failure(const char *rel, kiln_result code, const char *pointe
 
 typedef struct walk {
     char **paths;
-    size_t count, capacity;
+    size_t count;
 } walk;
 
-static void collect(walk *w, const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char *p = kt_format("%s/%s", dir, e->d_name);
-        struct stat st;
-        assert_int_equal(stat(p, &st), 0);
-        size_t n = strlen(p);
-        if (S_ISDIR(st.st_mode)) {
-            collect(w, p);
-            free(p);
-        } else if ((n > 5 && strcmp(p + n - 5, ".gltf") == 0) || (n > 4 && strcmp(p + n - 4, ".glb") == 0)) {
-            if (w->count == w->capacity) {
-                w->capacity = w->capacity ? w->capacity * 2 : 64;
-                w->paths = realloc(w->paths, w->capacity * sizeof *w->paths);
-            }
-            w->paths[w->count++] = p;
-        } else {
-            free(p);
-        }
-    }
-    closedir(d);
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* The deliberately broken files and what kiln must say about them. */
 static const struct {
@@ -105,9 +74,8 @@ static void every_model_imports(void **state)
 {
     (void)state;
     char *root = kt_corpus_path("gltf");
-    walk w = {0};
-    collect(&w, root);
-    qsort(w.paths, w.count, sizeof *w.paths, by_name);
+    walk w;
+    w.paths = kt_gltf_files(root, &w.count);
     assert_true(w.count >= 70);
     size_t ok = 0, failed = 0;
     for (size_t i = 0; i < w.count; i++) {
@@ -138,8 +106,7 @@ static void every_model_imports(void **state)
     }
     print_message("%zu imported, %zu refused as expected\n", ok, failed);
     assert_int_equal(failed, sizeof broken / sizeof broken[0]);
-    for (size_t i = 0; i < w.count; i++) free(w.paths[i]);
-    free(w.paths);
+    kt_paths_free(w.paths, w.count);
     free(root);
 }
 

@@ -17,43 +17,6 @@
 #include "format/mesh_codec.h"
 #include "mesh_fixtures.h"
 
-typedef struct walk {
-    char **paths;
-    size_t count, capacity;
-} walk;
-
-static int str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void collect(walk *w, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char *p = kt_format("%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            collect(w, p);
-            free(p);
-            continue;
-        }
-        size_t n = strlen(p);
-        if ((n > 5 && strcmp(p + n - 5, ".gltf") == 0) || (n > 4 && strcmp(p + n - 4, ".glb") == 0)) {
-            if (w->count == w->capacity) {
-                w->capacity = w->capacity ? w->capacity * 2 : 64;
-                w->paths = realloc(w->paths, w->capacity * sizeof *w->paths);
-            }
-            w->paths[w->count++] = p;
-        } else {
-            free(p);
-        }
-    }
-    closedir(d);
-}
 
 static kiln_scene *load(const char *path)
 {
@@ -212,14 +175,13 @@ static void every_corpus_primitive_cooks_reads_and_decodes_within_bounds(void **
     (void)state;
     kt_require_corpus();
     char *root = kt_corpus_path("gltf");
-    walk w = {0};
-    collect(&w, root);
-    qsort(w.paths, w.count, sizeof *w.paths, str_cmp);
+    size_t count;
+    char **paths = kt_gltf_files(root, &count);
     size_t models = 0, prims = 0, tris_in = 0, tris_out = 0, verts_in = 0, verts_out = 0, bytes = 0, levels = 0;
     worst wq = {0};
     kiln_mesh_build_opts oq = mf_opts(true, false), of = mf_opts(false, true);
-    for (size_t i = 0; i < w.count; i++) {
-        kiln_scene *s = load(w.paths[i]);
+    for (size_t i = 0; i < count; i++) {
+        kiln_scene *s = load(paths[i]);
         if (!s) continue;
         models++;
         for (uint32_t m = 0; m < s->mesh_count; m++)
@@ -262,8 +224,7 @@ static void every_corpus_primitive_cooks_reads_and_decodes_within_bounds(void **
     assert_true(wq.position <= 1.0 && wq.uv <= 1.0);
     assert_true(wq.normal <= 6e-5 && wq.tangent <= 0.014);
     assert_true(wq.color <= 1.0 + 1e-4 && wq.weight <= 1.0 + 1e-4);
-    for (size_t i = 0; i < w.count; i++) free(w.paths[i]);
-    free(w.paths);
+    kt_paths_free(paths, count);
     free(root);
 }
 

@@ -64,44 +64,6 @@ static void completed_tangents_match_the_shipped_ones(void **state)
     free(path);
 }
 
-typedef struct walk {
-    char **paths;
-    size_t count, capacity;
-} walk;
-
-static void collect(walk *w, const char *dir)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char *p = kt_format("%s/%s", dir, e->d_name);
-        struct stat st;
-        assert_int_equal(stat(p, &st), 0);
-        size_t n = strlen(p);
-        if (S_ISDIR(st.st_mode)) {
-            collect(w, p);
-            free(p);
-        } else if ((n > 5 && strcmp(p + n - 5, ".gltf") == 0) ||
-                   (n > 4 && strcmp(p + n - 4, ".glb") == 0)) {
-            if (w->count == w->capacity) {
-                w->capacity = w->capacity ? w->capacity * 2 : 64;
-                w->paths = realloc(w->paths, w->capacity * sizeof *w->paths);
-                assert_non_null(w->paths);
-            }
-            w->paths[w->count++] = p;
-        } else {
-            free(p);
-        }
-    }
-    closedir(d);
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void check_finite(const float *v, size_t n, const char *what, const char *rel)
 {
@@ -113,13 +75,12 @@ static void every_model_completes(void **state)
 {
     (void)state;
     char *root = kt_corpus_path("gltf");
-    walk w = {0};
-    collect(&w, root);
-    qsort(w.paths, w.count, sizeof *w.paths, by_name);
+    size_t count;
+    char **paths = kt_gltf_files(root, &count);
     size_t models = 0, prims = 0, normals = 0, tangents = 0, filled = 0;
-    for (size_t i = 0; i < w.count; i++) {
-        const char *rel = w.paths[i] + strlen(root) + 1;
-        kiln_scene *s = load(w.paths[i], fast_flags);
+    for (size_t i = 0; i < count; i++) {
+        const char *rel = paths[i] + strlen(root) + 1;
+        kiln_scene *s = load(paths[i], fast_flags);
         if (!s) continue; /* the deliberately broken samples; tests/gltf checks their errors */
         kiln_error err;
         kiln_result r = kiln_scene_complete(s, 0, &err);
@@ -176,8 +137,7 @@ static void every_model_completes(void **state)
                   models, prims, normals, tangents, filled);
     assert_true(models >= 60);
     assert_true(tangents > 0 && normals > 0);
-    for (size_t i = 0; i < w.count; i++) free(w.paths[i]);
-    free(w.paths);
+    kt_paths_free(paths, count);
     free(root);
 }
 

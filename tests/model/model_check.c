@@ -31,16 +31,6 @@ char *mc_corpus(const char *rel)
 
 /* ---- the corpus ---------------------------------------------------------------------------- */
 
-typedef struct walk {
-    char **paths;
-    size_t count, capacity;
-} walk;
-
-static int str_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Files the corpus holds to be refused: indices out of range, a node cycle, a scene index
  * into nothing. */
 static bool broken(const char *path)
@@ -49,45 +39,19 @@ static bool broken(const char *path)
            strstr(path, "/NoScene.gltf");
 }
 
-static void collect(walk *w, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char *p = kt_format("%s/%s", dir, e->d_name);
-        struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            collect(w, p);
-            free(p);
-            continue;
-        }
-        size_t n = strlen(p);
-        bool model = (n > 5 && !strcmp(p + n - 5, ".gltf")) || (n > 4 && !strcmp(p + n - 4, ".glb"));
-        if (model && !broken(p)) {
-            if (w->count == w->capacity) {
-                w->capacity = w->capacity ? w->capacity * 2 : 64;
-                w->paths = realloc(w->paths, w->capacity * sizeof *w->paths);
-                assert_non_null(w->paths);
-            }
-            w->paths[w->count++] = p;
-        } else {
-            free(p);
-        }
-    }
-    closedir(d);
-}
-
 char **mc_corpus_models(size_t *count)
 {
-    walk w = {0};
     char *dir = kt_corpus_path("gltf");
-    if (dir) collect(&w, dir);
+    *count = 0;
+    char **paths = dir ? kt_gltf_files(dir, count) : NULL;
     free(dir);
-    if (w.count) qsort(w.paths, w.count, sizeof *w.paths, str_cmp);
-    *count = w.count;
-    return w.paths;
+    size_t kept = 0;
+    for (size_t i = 0; i < *count; i++) {
+        if (broken(paths[i])) free(paths[i]);
+        else paths[kept++] = paths[i];
+    }
+    *count = kept;
+    return paths;
 }
 
 /* ---- cooking and loading ----------------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <spng.h>
 #include <ftw.h>
@@ -192,4 +193,58 @@ void kt_container_reseal(uint8_t *bytes, size_t size)
     XXH3_64bits_update(&st, bytes + 32, size - 32);
     uint64_t h = XXH3_64bits_digest(&st);
     for (int i = 0; i < 8; i++) bytes[24 + i] = (uint8_t)(h >> (8 * i));
+}
+
+typedef struct path_list {
+    char **paths;
+    size_t count, capacity;
+} path_list;
+
+static void collect_gltf(path_list *l, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) fail_msg("cannot read the folder %s", dir);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char *p = kt_format("%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0) fail_msg("cannot stat %s", p);
+        size_t n = strlen(p);
+        if (S_ISDIR(st.st_mode)) {
+            collect_gltf(l, p);
+            free(p);
+        } else if ((n > 5 && strcmp(p + n - 5, ".gltf") == 0) ||
+                   (n > 4 && strcmp(p + n - 4, ".glb") == 0)) {
+            if (l->count == l->capacity) {
+                l->capacity = l->capacity ? l->capacity * 2 : 64;
+                l->paths = realloc(l->paths, l->capacity * sizeof *l->paths);
+                if (!l->paths) fail_msg("out of memory");
+            }
+            l->paths[l->count++] = p;
+        } else {
+            free(p);
+        }
+    }
+    closedir(d);
+}
+
+static int path_order(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **kt_gltf_files(const char *dir, size_t *count)
+{
+    path_list l = {0};
+    collect_gltf(&l, dir);
+    if (l.count) qsort(l.paths, l.count, sizeof *l.paths, path_order);
+    *count = l.count;
+    return l.paths;
+}
+
+void kt_paths_free(char **paths, size_t count)
+{
+    for (size_t i = 0; i < count; i++) free(paths[i]);
+    free(paths);
 }

@@ -39,6 +39,12 @@ void kt_check_golden(const char *name, const void *bytes, size_t size);
  * bytes 24..31 taken as zeros). size is at least the 64-byte header. */
 void kt_container_reseal(uint8_t *bytes, size_t size);
 
+/* Every .gltf and .glb below dir (recursively; entries starting with '.' skipped), as
+ * "<dir>/<relative path>" strings sorted bytewise, malloc'd; free with kt_paths_free. A folder
+ * that cannot be read fails the test. */
+char **kt_gltf_files(const char *dir, size_t *count);
+void kt_paths_free(char **paths, size_t count);
+
 /* printf into a malloc'd string. */
 char *kt_format(const char *fmt, ...);
 
