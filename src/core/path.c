@@ -201,6 +201,17 @@ const char *kiln_path_basename(const char *path)
     return s ? s + 1 : path;
 }
 
+bool kiln_path_dirname(const char *path, char *out, size_t out_size)
+{
+    const char *s = strrchr(path, '/');
+    size_t n = !s ? 1 : s == path ? 1 : (size_t)(s - path);
+    if (n >= out_size) return false;
+    if (!s) memcpy(out, ".", 1);
+    else memcpy(out, path, n);
+    out[n] = '\0';
+    return true;
+}
+
 const char *kiln_path_extension(const char *path)
 {
     const char *base = kiln_path_basename(path);

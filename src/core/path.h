@@ -45,6 +45,10 @@ const char *kiln_path_relative_to(const char *root, const char *path);
 /* The last component ("b.png" of "a/b.png"). */
 const char *kiln_path_basename(const char *path);
 
+/* The folder of a path: "a/b.png" → "a", "/b.png" → "/", "b.png" → ".". False (out untouched)
+ * when it does not fit out_size. Lexical, like kiln_path_basename. */
+bool kiln_path_dirname(const char *path, char *out, size_t out_size);
+
 /* The extension after the last '.' of the last component, without the dot, "" if none. */
 const char *kiln_path_extension(const char *path);
 

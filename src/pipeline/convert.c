@@ -36,16 +36,56 @@ static kiln_result convert_settings(const kiln_convert_opts *o, kiln_settings *o
     return r;
 }
 
+/* The caller's options, copied up to the size it says it knows. */
+static kiln_convert_opts copy_opts(const kiln_convert_opts *opts)
+{
+    kiln_convert_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) {
+        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
+        memcpy(&o, opts, n);
+    }
+    return o;
+}
+
+/* What a converter cooks once the source bytes are read and the job pool runs. */
+typedef kiln_result (*convert_cook_fn)(void *user, const kiln_cook_env *env, const uint8_t *src,
+                                       size_t size, kiln_cooked *out, kiln_error *err);
+
+/* Reads in_path, makes a job pool of o->jobs threads and cooks through fn, as an import would.
+ * *out is zeroed first; release it with kiln_cooked_release(&o->allocator, out). */
+static kiln_result convert_cook(const kiln_convert_opts *o, const char *in_path,
+                                convert_cook_fn fn, void *user, kiln_cooked *out, kiln_error *err)
+{
+    memset(out, 0, sizeof *out);
+    uint8_t *src = NULL;
+    size_t size = 0;
+    kiln_result r = kiln_file_read(in_path, KILN_SOURCE_MAX_SIZE, &o->allocator, &src, &size, err);
+    if (r != KILN_OK) return r;
+    kiln_jobs *jobs = NULL;
+    r = kiln_jobs_create(o->jobs, &o->allocator, &jobs, err);
+    if (r == KILN_OK) {
+        kiln_cook_env env = {&o->allocator, jobs, o->platform ? o->platform : "", in_path};
+        r = fn(user, &env, src, size, out, err);
+    }
+    kiln_jobs_destroy(jobs);
+    kiln_free(&o->allocator, src, size + 1);
+    return r;
+}
+
+static kiln_result cook_texture(void *user, const kiln_cook_env *env, const uint8_t *src,
+                                size_t size, kiln_cooked *out, kiln_error *err)
+{
+    const kiln_settings *s = user;
+    return kiln_cook_texture_source(env, &s->texture, src, size, out, err);
+}
+
 KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_path,
                                           const kiln_convert_opts *opts, char **result_json,
                                           kiln_error *err)
 {
     *result_json = NULL;
-    kiln_convert_opts o = {0};
-    if (opts) {
-        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
-        memcpy(&o, opts, n);
-    }
+    kiln_convert_opts o = copy_opts(opts);
     kiln_asset a;
     memset(&a, 0, sizeof a);
     a.kind = KILN_KIND_TEXTURE;
@@ -53,20 +93,8 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
     if (r == KILN_OK) r = kiln_cook_check_settings(&a, err);
     if (r != KILN_OK) return r;
 
-    uint8_t *src = NULL;
-    size_t size = 0;
-    r = kiln_file_read(in_path, KILN_SOURCE_MAX_SIZE, &o.allocator, &src, &size, err);
-    if (r != KILN_OK) return r;
-    kiln_jobs *jobs = NULL;
-    r = kiln_jobs_create(o.jobs, &o.allocator, &jobs, err);
     kiln_cooked c;
-    memset(&c, 0, sizeof c);
-    if (r == KILN_OK) {
-        kiln_cook_env env = {&o.allocator, jobs, o.platform ? o.platform : "", in_path};
-        r = kiln_cook_texture_source(&env, &a.settings.texture, src, size, &c, err);
-    }
-    kiln_jobs_destroy(jobs);
-    kiln_free(&o.allocator, src, size + 1);
+    r = convert_cook(&o, in_path, cook_texture, &a.settings, &c, err);
     if (r == KILN_OK) r = kiln_file_write_atomic(out_path, c.outputs[0].data, c.outputs[0].size, err);
     if (r == KILN_OK) {
         json_t *d = json_object();
@@ -93,42 +121,39 @@ static const char *label_kind(const char *label)
     return "unknown";
 }
 
+typedef struct model_job {
+    const kiln_model_settings *settings;
+    char guid[33];             /* derived from the file name, as an import without .meta would */
+    char dir[KILN_PATH_MAX];   /* the model's folder: its external files are read there */
+} model_job;
+
+static kiln_result cook_model(void *user, const kiln_cook_env *env, const uint8_t *src,
+                              size_t size, kiln_cooked *out, kiln_error *err)
+{
+    const model_job *j = user;
+    return kiln_cook_model_source(env, j->settings, j->guid, j->dir, src, size, out, err);
+}
+
 KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir,
                                         const kiln_convert_opts *opts, char **result_json,
                                         kiln_error *err)
 {
     *result_json = NULL;
-    kiln_convert_opts o = {0};
-    if (opts) {
-        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
-        memcpy(&o, opts, n);
-    }
+    kiln_convert_opts o = copy_opts(opts);
     kiln_settings settings;
     kiln_result r = convert_settings(&o, &settings, err);
     if (r != KILN_OK) return r;
-    char abs[KILN_PATH_MAX], dir[KILN_PATH_MAX];
+    model_job job;
+    job.settings = &settings.model;
+    char abs[KILN_PATH_MAX];
     if ((r = kiln_path_absolute(in_path, abs, sizeof abs, err)) != KILN_OK) return r;
-    const char *slash = strrchr(abs, '/');
-    size_t dn = (size_t)(slash - abs);
-    memcpy(dir, abs, dn ? dn : 1);
-    dir[dn ? dn : 1] = '\0';
-    char guid[33];
-    kiln_guid_derive(slash + 1, guid);
+    if (!kiln_path_dirname(abs, job.dir, sizeof job.dir))
+        return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", in_path);
+    kiln_guid_derive(kiln_path_basename(abs), job.guid);
+    const char *guid = job.guid;
 
-    uint8_t *src = NULL;
-    size_t size = 0;
-    r = kiln_file_read(in_path, KILN_SOURCE_MAX_SIZE, &o.allocator, &src, &size, err);
-    if (r != KILN_OK) return r;
-    kiln_jobs *jobs = NULL;
-    r = kiln_jobs_create(o.jobs, &o.allocator, &jobs, err);
     kiln_cooked c;
-    memset(&c, 0, sizeof c);
-    if (r == KILN_OK) {
-        kiln_cook_env env = {&o.allocator, jobs, o.platform ? o.platform : "", in_path};
-        r = kiln_cook_model_source(&env, &settings.model, guid, dir, src, size, &c, err);
-    }
-    kiln_jobs_destroy(jobs);
-    kiln_free(&o.allocator, src, size + 1);
+    r = convert_cook(&o, in_path, cook_model, &job, &c, err);
     if (r == KILN_OK) r = kiln_mkdirs(out_dir, err);
     json_t *written = json_array();
     for (size_t i = 0; r == KILN_OK && i < c.output_count; i++) {

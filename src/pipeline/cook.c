@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/path.h"
 
 kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
                       kiln_cooked *out, kiln_error *err)
@@ -24,16 +25,11 @@ kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *sourc
     }
 }
 
-static bool has_extension(const char *path, const char *ext)
-{
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && path[n - e - 1] == '.' && strcasecmp(path + n - e, ext) == 0;
-}
-
 bool kiln_cook_supported(const kiln_asset *a)
 {
     if (a->kind == KILN_KIND_TEXTURE) return true;
-    return a->kind == KILN_KIND_MODEL && (has_extension(a->rel, "gltf") || has_extension(a->rel, "glb"));
+    const char *ext = kiln_path_extension(a->rel);
+    return a->kind == KILN_KIND_MODEL && (strcasecmp(ext, "gltf") == 0 || strcasecmp(ext, "glb") == 0);
 }
 
 kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t *source,
@@ -41,14 +37,9 @@ kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t 
 {
     kiln_cook_env env = {&p->allocator, p->jobs, p->platform, a->rel};
     char dir[KILN_PATH_MAX];
-    size_t n = strlen(a->abs);
-    const char *slash = strrchr(a->abs, '/');
-    size_t dn = slash ? (size_t)(slash - a->abs) : 0;
-    if (n >= sizeof dir) return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
-    memcpy(dir, a->abs, dn);
-    dir[dn] = '\0';
-    return kiln_cook_model_source(&env, &a->settings.model, a->guid, dn ? dir : "/", source, size,
-                                  out, err);
+    if (!kiln_path_dirname(a->abs, dir, sizeof dir))
+        return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
+    return kiln_cook_model_source(&env, &a->settings.model, a->guid, dir, source, size, out, err);
 }
 
 void kiln_cooked_free(kiln_project *p, kiln_cooked *c) { kiln_cooked_release(&p->allocator, c); }

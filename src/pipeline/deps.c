@@ -101,12 +101,9 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
     w.out = out;
     /* The folder with symlinks resolved, as kiln_uri_resolve_file reports paths. */
     char folder[KILN_PATH_MAX];
-    char *slash = strrchr(a->abs, '/');
-    size_t dn = slash ? (size_t)(slash - a->abs) : 0;
-    if (dn >= sizeof folder) return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
-    memcpy(folder, a->abs, dn);
-    folder[dn] = '\0';
-    if (!realpath(dn ? folder : "/", w.dir))
+    if (!kiln_path_dirname(a->abs, folder, sizeof folder))
+        return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
+    if (!realpath(folder, w.dir))
         return kiln_error_set(err, KILN_E_ASSET_IO, "%s: cannot resolve its folder", a->rel);
     out->list = json_array();
     out->digests = json_array();

@@ -58,16 +58,10 @@ KILN_API kiln_result kiln_scene_load(const char *path, const kiln_scene_opts *op
     kiln_result r = kiln_file_map(path, MAX_MODEL_FILE, &file, err);
     if (r != KILN_OK) return r;
     char dir[KILN_PATH_MAX];
-    size_t len = strlen(path);
-    if (len >= sizeof dir) {
+    if (!kiln_path_dirname(path, dir, sizeof dir)) {
         kiln_file_unmap(&file);
         return kiln_error_set(err, KILN_E_LIMIT, "path too long");
     }
-    memcpy(dir, path, len + 1);
-    char *slash = strrchr(dir, '/');
-    if (slash == dir) dir[1] = '\0';
-    else if (slash) *slash = '\0';
-    else strcpy(dir, ".");
     r = kiln_scene_load_memory(file.data, file.size, dir, opts, out, err);
     kiln_file_unmap(&file);
     if (r != KILN_OK && err && !err->path[0]) kiln_error_at_path(err, path);

@@ -204,6 +204,17 @@ static void path_basename_and_extension_look_at_the_last_component(void **state)
     assert_string_equal(kiln_path_basename("b.png"), "b.png");
     assert_string_equal(kiln_path_basename("/x/y/z"), "z");
     assert_string_equal(kiln_path_basename("a/"), "");
+    char dir[8];
+    assert_true(kiln_path_dirname("a/b.png", dir, sizeof dir));
+    assert_string_equal(dir, "a");
+    assert_true(kiln_path_dirname("/b.png", dir, sizeof dir));
+    assert_string_equal(dir, "/");
+    assert_true(kiln_path_dirname("b.png", dir, sizeof dir));
+    assert_string_equal(dir, ".");
+    assert_true(kiln_path_dirname("/x/y/z", dir, sizeof dir));
+    assert_string_equal(dir, "/x/y");
+    assert_false(kiln_path_dirname("/abcdefgh/z", dir, sizeof dir)); /* 9 bytes do not fit 8 */
+    assert_string_equal(dir, "/x/y");                                /* untouched */
     assert_string_equal(kiln_path_extension("a/b.png"), "png");
     assert_string_equal(kiln_path_extension("a.tar.gz"), "gz");
     assert_string_equal(kiln_path_extension("models/fox.GLB"), "GLB");
