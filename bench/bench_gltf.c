@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child_run.h"
 #include "kiln/kiln_scene.h"
 
 #define BENCH_MAX_RUNS 101
@@ -243,56 +244,27 @@ static sample child_run(loader l, const char *path, const char *warmup_path)
     return s;
 }
 
+typedef struct child_args {
+    loader l;
+    const char *path, *warmup_path;
+} child_args;
+
+static void child_fn(void *user, void *result)
+{
+    const child_args *c = user;
+    *(sample *)result = child_run(c->l, c->path, c->warmup_path);
+}
+
 /* One measured load in a child process; its ru_maxrss comes back through wait4. */
 static int measure_in_child(loader l, const char *path, const char *warmup_path, sample *s,
                             long *maxrss_kib)
 {
-    int fds[2];
-    if (pipe(fds) != 0) {
-        perror("bench_gltf: pipe");
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("bench_gltf: fork");
-        close(fds[0]);
-        close(fds[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        sample c = child_run(l, path, warmup_path);
-        const char *b = (const char *)&c;
-        size_t done = 0;
-        while (done < sizeof c) {
-            ssize_t w = write(fds[1], b + done, sizeof c - done);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) _exit(3);
-            done += (size_t)w;
-        }
-        _exit(0);
-    }
-    close(fds[1]);
-    char *b = (char *)s;
-    size_t got = 0;
-    while (got < sizeof *s) {
-        ssize_t n = read(fds[0], b + got, sizeof *s - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += (size_t)n;
-    }
-    close(fds[0]);
-    int status = 0;
+    child_args args = {l, path, warmup_path};
+    int status;
     struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    while (wait4(pid, &status, 0, &ru) < 0) {
-        if (errno != EINTR) {
-            perror("bench_gltf: wait4");
-            return -1;
-        }
-    }
-    if (got != sizeof *s || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    int rc = bench_child_run("bench_gltf", child_fn, &args, s, sizeof *s, &status, &ru);
+    if (rc < 0) return -1;
+    if (rc > 0) {
         memset(s, 0, sizeof *s);
         snprintf(s->message, sizeof s->message, "the child %s (status %d)",
                  WIFSIGNALED(status) ? "was killed by a signal" : "failed", status);

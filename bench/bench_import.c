@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child_run.h"
 #include "kiln/kiln.h"
 
 #define BENCH_PATH_MAX 4096
@@ -262,59 +263,28 @@ static bench_sample measure(bench_op op, const char *root, const char *out, unsi
     return s;
 }
 
+typedef struct child_args {
+    bench_op op;
+    const char *root, *out;
+    unsigned jobs;
+} child_args;
+
+static void child_fn(void *user, void *result)
+{
+    const child_args *c = user;
+    *(bench_sample *)result = measure(c->op, c->root, c->out, c->jobs);
+}
+
 /* One measured call in a child process; the child's peak RSS comes back through wait4. */
 static int measure_in_child(bench_op op, const char *root, const char *out, unsigned jobs,
                             bench_sample *s, long *max_rss_kib)
 {
-    int fds[2];
-    if (pipe(fds) != 0) {
-        perror("bench_import: pipe");
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("bench_import: fork");
-        close(fds[0]);
-        close(fds[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        bench_sample c = measure(op, root, out, jobs);
-        const char *b = (const char *)&c;
-        size_t done = 0;
-        while (done < sizeof c) {
-            ssize_t w = write(fds[1], b + done, sizeof c - done);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) _exit(3);
-            done += (size_t)w;
-        }
-        _exit(0);
-    }
-    close(fds[1]);
-    char *b = (char *)s;
-    size_t got = 0;
-    while (got < sizeof *s) {
-        ssize_t n = read(fds[0], b + got, sizeof *s - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += (size_t)n;
-    }
-    close(fds[0]);
-    int status = 0;
+    child_args args = {op, root, out, jobs};
+    int status;
     struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    while (wait4(pid, &status, 0, &ru) < 0) {
-        if (errno != EINTR) {
-            perror("bench_import: wait4");
-            return -1;
-        }
-    }
-    if (got != sizeof *s || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "bench_import: the measuring child failed (status %d)\n", status);
-        return -1;
-    }
+    int rc = bench_child_run("bench_import", child_fn, &args, s, sizeof *s, &status, &ru);
+    if (rc > 0) fprintf(stderr, "bench_import: the measuring child failed (status %d)\n", status);
+    if (rc != 0) return -1;
     *max_rss_kib = ru.ru_maxrss; /* kilobytes on Linux */
     return 0;
 }
