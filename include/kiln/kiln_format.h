@@ -748,6 +748,147 @@ KILN_API kiln_clip_track kiln_clip_track_at(const kiln_clip_view *v, uint32_t i)
 KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, float time,
                                    float *out);
 
+/* ---- packs (.kpak) -------------------------------------------------------------------------- */
+
+/* A pack holds many cooked artifacts in one file for shipping: a 64-byte header, a table of
+ * contents sorted by asset id (binary search), a payload table, the names ("path#label"), then
+ * the payloads, each 16-byte (or 4096-byte) aligned, stored raw or Zstandard-compressed, each
+ * with its sizes and XXH3-64 checksums. Entries with identical bytes share one payload. The
+ * header's checksum covers everything before the payloads, so kiln_pack_open_memory validates
+ * the whole table without touching a payload page; each payload is checked when it is read.
+ * docs/formats.md ("Packs") gives the bytes, docs/packs.md the use. */
+#define KILN_PACK_VERSION 1
+#define KILN_PACK_HEADER_SIZE 64
+#define KILN_PACK_ENTRY_SIZE 32
+#define KILN_PACK_PAYLOAD_SIZE 48
+#define KILN_PACK_MAX_ENTRIES (1u << 24)           /* 16 M entries */
+#define KILN_PACK_MAX_ENTRY_SIZE ((uint64_t)4 << 30) /* an entry above 4 GiB is refused */
+#define KILN_PACK_NOT_FOUND 0xFFFFFFFFu
+
+enum {                                            /* kiln_pack.flags (stored in the header) */
+    KILN_PACK_ALIGN_4096 = 1u << 0,               /* payloads start at 4096-byte boundaries */
+};
+
+enum {                                            /* flags of kiln_pack_open_memory */
+    KILN_PACK_SKIP_CHECKSUM = 1u << 0,            /* do not check the table's checksum */
+};
+
+typedef enum kiln_pack_compression {
+    KILN_PACK_RAW = 0,                            /* stored as is: usable in place */
+    KILN_PACK_ZSTD = 1,                           /* one Zstandard frame */
+} kiln_pack_compression;
+
+/* The kind of an entry: KILN_PACK_KIND_KTX2 for textures, else the container kind of the
+ * artifact (KILN_MESH_KIND, KILN_MATERIAL_KIND, KILN_COOKED_SCENE_KIND, KILN_SKELETON_KIND,
+ * KILN_CLIP_KIND, ...). */
+#define KILN_PACK_KIND_KTX2 KILN_FOURCC('K', 'T', 'X', '2')
+
+/* A validated pack: views into the caller's bytes (an mmap of the file), valid while they are. */
+typedef struct kiln_pack {
+    const uint8_t *bytes;    /* the whole file */
+    size_t size;
+    uint32_t flags;          /* KILN_PACK_ALIGN_4096 */
+    uint32_t entry_count;    /* entries, sorted by asset id, ids unique */
+    uint32_t payload_count;  /* distinct payloads (<= entry_count) */
+    uint64_t data_offset;    /* where the first payload starts */
+    uint64_t total_size;     /* sum of the entries' sizes once decompressed */
+    const uint8_t *entries;  /* entry_count records of KILN_PACK_ENTRY_SIZE bytes */
+    const uint8_t *payloads; /* payload_count records of KILN_PACK_PAYLOAD_SIZE bytes */
+    const char *strings;     /* the names, each followed by a NUL */
+    size_t strings_size;
+} kiln_pack;
+
+/* One entry, decoded. */
+typedef struct kiln_pack_entry {
+    uint64_t asset_id;       /* kiln_asset_id(guid, label) */
+    uint32_t kind;           /* KILN_PACK_KIND_KTX2 or a container kind (fourcc) */
+    uint32_t payload;        /* index of its payload; entries with equal bytes share one */
+    const char *name;        /* "models/fox.glb#mesh0/prim0", name_size bytes then a NUL */
+    size_t name_size;
+    uint32_t compression;    /* kiln_pack_compression */
+    const uint8_t *stored;   /* the stored bytes inside the pack (not yet checked) */
+    size_t stored_size;
+    size_t size;             /* bytes once decompressed: what kiln_pack_entry_read writes */
+    uint64_t offset;         /* of the stored bytes in the file */
+    uint64_t stored_checksum;/* XXH3-64 of the stored bytes */
+    uint64_t checksum;       /* XXH3-64 of the decompressed bytes (= stored_checksum when raw) */
+} kiln_pack_entry;
+
+/* Validates a pack held in memory (typically an mmap of the .kpak): magic, version (another one
+ * is KILN_E_FORMAT_VERSION: re-pack), header fields, the file size, the XXH3-64 checksum of
+ * everything before the payloads, entry ids strictly ascending, every entry's kind, name (inside
+ * the strings, NUL-terminated, no inner NUL) and payload index, payloads used in first-use order
+ * and tiling the data region exactly (each at the next aligned offset after the previous one, no
+ * overlap, none past the end), sizes (a raw payload's stored size equals its size; none above
+ * KILN_PACK_MAX_ENTRY_SIZE), compression, reserved fields zero. Reads only the bytes before
+ * data_offset; payload bytes are checked by kiln_pack_entry_read / _view / kiln_pack_verify.
+ * flags: 0 or KILN_PACK_SKIP_CHECKSUM (tests and fuzzing: the structure checks alone). Does
+ * not allocate. Errors: KILN_E_FORMAT_INVALID (err->offset says where),
+ * KILN_E_FORMAT_VERSION, KILN_E_LIMIT (more than KILN_PACK_MAX_ENTRIES, an entry too large),
+ * KILN_E_USAGE (NULL out, unknown flags). */
+KILN_API kiln_result kiln_pack_open_memory(const void *data, size_t size, uint32_t flags,
+                                           kiln_pack *out, kiln_error *err);
+
+/* The index of the entry with this asset id (binary search, O(log n)), or KILN_PACK_NOT_FOUND. */
+KILN_API uint32_t kiln_pack_find(const kiln_pack *p, uint64_t asset_id);
+
+/* The index of the entry named "path#label" (a linear scan over the names, O(n): resolve names
+ * once, then keep ids), or KILN_PACK_NOT_FOUND. The _n form takes a length. */
+KILN_API uint32_t kiln_pack_find_name(const kiln_pack *p, const char *name);
+KILN_API uint32_t kiln_pack_find_name_n(const kiln_pack *p, const char *name, size_t name_size);
+
+/* Entry i (i < entry_count) decoded; a zeroed record when i is out of range. */
+KILN_API kiln_pack_entry kiln_pack_entry_at(const kiln_pack *p, uint32_t index);
+
+/* Writes entry i's bytes into dst (at least entry.size bytes): checks the stored bytes' XXH3-64,
+ * copies them (raw) or decompresses them (zstd: the frame must declare exactly entry.size bytes
+ * and decompress to exactly that many, never writing past it — a decompression bomb stops at
+ * the declared size), then checks the XXH3-64 of the result. Thread-safe for any mix of calls
+ * (each call makes its own zstd context, with malloc). Errors:
+ * KILN_E_USAGE (index out of range, dst_size too small), KILN_E_FORMAT_INVALID (checksum
+ * mismatch or damaged data: the message names the entry), KILN_E_OUT_OF_MEMORY (zstd context). */
+KILN_API kiln_result kiln_pack_entry_read(const kiln_pack *p, uint32_t index, void *dst,
+                                          size_t dst_size, kiln_error *err);
+
+/* Entry i's bytes used in place, without a copy: for a raw entry, checks its XXH3-64 and sets
+ * *data to the bytes inside the pack (entry.size bytes, aligned as the pack says). A compressed
+ * entry is KILN_E_USAGE (read it with kiln_pack_entry_read). Errors as kiln_pack_entry_read. */
+KILN_API kiln_result kiln_pack_entry_view(const kiln_pack *p, uint32_t index,
+                                          const uint8_t **data, kiln_error *err);
+
+/* Checks every payload of a pack kiln_pack_open_memory accepted: stored checksum,
+ * decompression to the declared size and its checksum, and that every padding byte between
+ * payloads is zero. Allocates one buffer of the largest entry's size (alloc may be NULL: libc).
+ * Errors: those of kiln_pack_entry_read (the first damaged entry, in payload order),
+ * KILN_E_FORMAT_INVALID (non-zero padding), KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_pack_verify(const kiln_pack *p, const kiln_allocator *alloc,
+                                      kiln_error *err);
+
+/* ---- CPU transcoding to RGBA8 (block decoders shared by libkiln and libkiln_rt) ------------- */
+
+/* For renderers that cannot sample a block format: decodes one level of `vk_format` blocks into
+ * tightly packed RGBA8 texels, row by row, top row first (width * height * 4 bytes). Formats:
+ * BC1 RGB (alpha 255), BC4 as (R, 0, 0, 255), BC5 as (R, G, 0, 255) (what GPUs return for
+ * them; a BC5 normal map's shader rebuilds Z as it does when it samples BC5), BC7, ASTC 4x4 LDR
+ * (UNORM: the value the LDR profile's FP16 result rounds to in 8 bits, bit-exact with
+ * libastcenc's 8-bit decode; SRGB: the 8-bit value the profile hands to sRGB conversion; illegal
+ * blocks and HDR content decode to opaque magenta, as the specification's LDR profile asks),
+ * and R8G8B8A8 UNORM/SRGB copied as is. The texels stay in the format's colour space: upload an
+ * *_SRGB source as R8G8B8A8_SRGB (kiln_transcode_rgba8_format). Blocks are read in row-major
+ * order, ceil(width/4) x ceil(height/4) of them; texels of partial blocks past the right and
+ * bottom edges are dropped. Does not allocate; thread-safe; every input byte pattern decodes.
+ * Errors: KILN_E_IMPORT_UNSUPPORTED (another format, e.g. R16G16B16A16_SFLOAT),
+ * KILN_E_USAGE (NULL pointer, zero width or height, rgba_size below width * height * 4),
+ * KILN_E_FORMAT_INVALID (size below the bytes the level needs; more is ignored),
+ * KILN_E_LIMIT (sizes that do not fit in size_t). */
+KILN_API kiln_result kiln_transcode_rgba8(uint32_t vk_format, const uint8_t *blocks, size_t size,
+                                          uint32_t width, uint32_t height, uint8_t *rgba,
+                                          size_t rgba_size, kiln_error *err);
+
+/* The format of kiln_transcode_rgba8's output for `vk_format`: R8G8B8A8_SRGB for the *_SRGB
+ * formats, R8G8B8A8_UNORM for the other formats it decodes, UNDEFINED for those it does not. */
+KILN_API uint32_t kiln_transcode_rgba8_format(uint32_t vk_format);
+
 #ifdef __cplusplus
 }
 #endif
