@@ -246,7 +246,10 @@ int main(int argc, char **argv)
         kiln_error e = load_errors[i];
         if (handles[i].id == 0 || krt_state_of(ctx, handles[i]) != KRT_STATE_READY) {
             if (handles[i].id != 0) krt_error(ctx, handles[i], &e);
-            printf("%s: failed: %s: %s\n", names[i], kiln_result_name(e.code), e.message);
+            /* err.path names the file concerned when the message does not already */
+            bool path = e.path[0] && !strstr(e.message, e.path);
+            printf("%s: failed: %s: %s%s%s%s\n", names[i], kiln_result_name(e.code), e.message,
+                   path ? " (" : "", path ? e.path : "", path ? ")" : "");
             failed++;
             continue;
         }

@@ -1,0 +1,90 @@
+#!/bin/sh
+# example_cli.sh — kiln-rt-example on a project cooked by the kiln command: Fox (skin, three
+# clips, a texture) and BoxTextured; several names load with their dependencies and print what
+# they brought in; an unknown name and a damaged file print "failed" and make the exit status 1;
+# bad usage and an unmountable folder exit 2. Skipped (77) without the corpus.
+# Environment: KILN_EXE (kiln), KILN_RT_EXAMPLE (kiln-rt-example), KILN_CORPUS.
+set -u
+c=${KILN_CORPUS:-}/gltf
+if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/Fox/glTF/Fox.gltf" ]; then
+    echo "no corpus at '${KILN_CORPUS:-}'" >&2
+    exit 77
+fi
+: "${KILN_EXE:?}" "${KILN_RT_EXAMPLE:?}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kiln-rt-example.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+mkdir -p "$tmp/game/assets/models/fox" "$tmp/game/assets/models/box"
+cp "$c/Fox/glTF/"* "$tmp/game/assets/models/fox/"
+cp "$c/BoxTextured/glTF/"* "$tmp/game/assets/models/box/"
+chmod -R u+w "$tmp/game/assets"
+(cd "$tmp/game" && "$KILN_EXE" import --all >"$tmp/import.txt" 2>&1) || {
+    cat "$tmp/import.txt" >&2
+    fail "kiln import --all"
+}
+cache=$tmp/game/.kiln/cache
+
+# run WANT ARGS...: runs the example, which must exit WANT; its stdout goes to $tmp/out.
+run() {
+    want=$1
+    shift
+    "$KILN_RT_EXAMPLE" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" != "$want" ]; then
+        cat "$tmp/out" "$tmp/err" >&2
+        fail "kiln-rt-example $*: exit $got, expected $want"
+    fi
+}
+expect_out() {
+    if ! diff -u "$1" "$tmp/out" >&2; then fail "$2: output differs (- expected, + got)"; fi
+}
+
+run 0 "$cache" 'models/fox/Fox.gltf#scene' 'models/box/BoxTextured.gltf#scene' \
+    'models/fox/Fox.gltf#clip2' 'models/fox/Fox.gltf#material0' 'models/box/CesiumLogoFlat.png#texture'
+cat >"$tmp/want" <<'END'
+models/fox/Fox.gltf#scene: ready (1 meshes, 576 triangles, 1 textures, 1 materials, 24 joints, 3 clips)
+models/box/BoxTextured.gltf#scene: ready (1 meshes, 12 triangles, 1 textures, 1 materials, 0 joints, 0 clips)
+models/fox/Fox.gltf#clip2: ready (0 meshes, 0 triangles, 0 textures, 0 materials, 0 joints, 1 clips)
+models/fox/Fox.gltf#material0: ready (0 meshes, 0 triangles, 1 textures, 1 materials, 0 joints, 0 clips)
+models/box/CesiumLogoFlat.png#texture: ready (0 meshes, 0 triangles, 1 textures, 0 materials, 0 joints, 0 clips)
+END
+expect_out "$tmp/want" "five ready names"
+
+# -v logs the renderer's callbacks, and every object created is destroyed again.
+run 0 -v "$cache" 'models/fox/Fox.gltf#mesh0/prim0'
+grep -q '^create_mesh .* 1512 vertices, 576 triangles' "$tmp/err" || fail "-v: no create_mesh line"
+grep -q '^create_texture .* 1024x1024, 11 levels' "$tmp/err" || fail "-v: no create_texture line"
+grep -q 'live after release: 0 textures, 0 meshes, 0 materials' "$tmp/err" || fail "-v: leaked objects"
+
+# An unknown name fails alone; the others are still ready; exit status 1.
+run 1 "$cache" 'models/fox/Fox.gltf#skeleton0' 'models/fox/Fox.gltf#nothing' 'models/box/BoxTextured.gltf#mesh0/prim0'
+cat >"$tmp/want" <<'END'
+models/fox/Fox.gltf#skeleton0: ready (0 meshes, 0 triangles, 0 textures, 0 materials, 24 joints, 0 clips)
+models/fox/Fox.gltf#nothing: failed: E_USAGE: no mounted asset is named models/fox/Fox.gltf#nothing
+models/box/BoxTextured.gltf#mesh0/prim0: ready (1 meshes, 12 triangles, 1 textures, 1 materials, 0 joints, 0 clips)
+END
+expect_out "$tmp/want" "one unknown name"
+
+# A damaged texture fails its own load and the scene that needs it, with the reason.
+tex=$(find "$cache/objects" -name image0.ktx2 -size +1000k | head -n 1)
+[ -n "$tex" ] || fail "no Fox image0.ktx2 in the cache"
+chmod u+w "$tex"
+printf '\377' | dd of="$tex" bs=1 seek=4000 conv=notrunc 2>/dev/null
+run 1 "$cache" 'models/fox/Fox.gltf#scene' 'models/fox/Fox.gltf#image0' 'models/box/BoxTextured.gltf#scene'
+grep -q '^models/fox/Fox.gltf#scene: failed: E_CACHE_CORRUPT: .*SHA-256' "$tmp/out" || fail "scene: no SHA-256 failure"
+grep -q '^models/fox/Fox.gltf#image0: failed: E_CACHE_CORRUPT: .*image0.ktx2 does not match the SHA-256' "$tmp/out" ||
+    fail "image0: no SHA-256 failure"
+grep -q '^models/box/BoxTextured.gltf#scene: ready' "$tmp/out" || fail "box scene not ready"
+# ... and loads with --no-verify (the flipped byte is inside BC7 blocks, which stay valid).
+run 0 --no-verify "$cache" 'models/fox/Fox.gltf#image0'
+
+# Usage and mount errors: exit 2.
+run 2 "$cache"
+run 2 "$tmp/no-such-cache" 'models/fox/Fox.gltf#scene'
+grep -q 'cannot mount .*E_ASSET_IO' "$tmp/err" || fail "no mount error"
+run 2 "$tmp/game.kpak" 'models/fox/Fox.gltf#scene'
+grep -q 'cannot mount' "$tmp/err" || fail "no pack error"
+echo "ok"
