@@ -1,8 +1,8 @@
-/* bc1.c — kiln's BC1 encoder and decoder, opaque 4-colour mode only (Khronos Data Format
+/* bc1.c — kiln's BC1 encoder, opaque 4-colour mode only (Khronos Data Format
  * Specification 1.3, section 21.1 "BC1": two RGB565 endpoints, 2-bit selectors, texel 0 in the
- * low bits). The decoder expands 5/6-bit channels by bit replication and interpolates with
- * truncating division, (2*c0 + c1) / 3, as Mesa's u_format_s3tc and Pillow's BcnDecode do, so
- * kiln's decode equals theirs bit for bit.
+ * low bits). The decoder (src/format/bc_decode.c, its palette in format/block_decode.h) expands
+ * 5/6-bit channels by bit replication and interpolates with truncating division, (2*c0 + c1) / 3,
+ * as Mesa's u_format_s3tc and Pillow's BcnDecode do, so kiln's decode equals theirs bit for bit.
  *
  * The encoder projects the texels on their principal axis (integer covariance, power iteration)
  * and spreads the projections evenly over the four palette positions; from those selectors a
@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#include "format/block_decode.h"
 
 /* KILN_BC1_PORTABLE builds the portable path even where SSE2 exists (the tests compile this file
  * a second time that way to check both give the same bytes). */
@@ -127,51 +129,9 @@ static const bc1_effort bc1_efforts[3] = {
     {4, 3, 0, 2},    /* high */
 };
 
-static int32_t bc1_expand5(int32_t v) { return (v << 3) | (v >> 2); }
-static int32_t bc1_expand6(int32_t v) { return (v << 2) | (v >> 4); }
-
-static void bc1_unpack565(uint16_t c, int32_t rgb[3])
-{
-    rgb[0] = bc1_expand5((c >> 11) & 31);
-    rgb[1] = bc1_expand6((c >> 5) & 63);
-    rgb[2] = bc1_expand5(c & 31);
-}
-
 static uint16_t bc1_pack565(int32_t r5, int32_t g6, int32_t b5)
 {
     return (uint16_t)((r5 << 11) | (g6 << 5) | b5);
-}
-
-/* The four colours of a 4-colour block (c0 > c1), or three plus black (c0 <= c1). */
-static void bc1_palette(uint16_t c0, uint16_t c1, int32_t pal[4][3])
-{
-    bc1_unpack565(c0, pal[0]);
-    bc1_unpack565(c1, pal[1]);
-    for (int k = 0; k < 3; k++) {
-        if (c0 > c1) {
-            pal[2][k] = (2 * pal[0][k] + pal[1][k]) / 3;
-            pal[3][k] = (pal[0][k] + 2 * pal[1][k]) / 3;
-        } else {
-            pal[2][k] = (pal[0][k] + pal[1][k]) / 2;
-            pal[3][k] = 0;
-        }
-    }
-}
-
-void kiln_bc1_decode_block(const uint8_t *in, uint8_t rgba[64])
-{
-    uint16_t c0 = (uint16_t)(in[0] | in[1] << 8), c1 = (uint16_t)(in[2] | in[3] << 8);
-    uint32_t sel = (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 |
-                   (uint32_t)in[7] << 24;
-    int32_t pal[4][3];
-    bc1_palette(c0, c1, pal);
-    for (int i = 0; i < 16; i++) {
-        const int32_t *p = pal[(sel >> (2 * i)) & 3];
-        rgba[i * 4 + 0] = (uint8_t)p[0];
-        rgba[i * 4 + 1] = (uint8_t)p[1];
-        rgba[i * 4 + 2] = (uint8_t)p[2];
-        rgba[i * 4 + 3] = 255;   /* BC1 RGB: the 3-colour mode's index 3 is opaque black */
-    }
 }
 
 /* Scores endpoints a, b (any order) on the block: the output-ordered pair, the selectors that
@@ -189,7 +149,7 @@ static void bc1_eval(const bc1_texels *t, uint16_t a, uint16_t b, bc1_cand *out)
         /* One colour: selector 0 decodes to it in the 3-colour mode too. */
         int32_t c[3];
         uint32_t err = 0;
-        bc1_unpack565(a, c);
+        kiln_bc1_unpack565(a, c);
         for (int i = 0; i < 16; i++) {
             int32_t dr = t->c[0][i] - c[0], dg = t->c[1][i] - c[1], db = t->c[2][i] - c[2];
             err += (uint32_t)(dr * dr + dg * dg + db * db);
@@ -205,8 +165,8 @@ static void bc1_eval(const bc1_texels *t, uint16_t a, uint16_t b, bc1_cand *out)
      * index, as the portable path chooses. Keys are below 2^22: exact as floats, whose min is
      * one instruction in SSE2 (32-bit integer min is not). */
     int32_t e0[3], e1[3];
-    bc1_unpack565(a, e0);
-    bc1_unpack565(b, e1);
+    kiln_bc1_unpack565(a, e0);
+    kiln_bc1_unpack565(b, e1);
     /* 16-bit lanes (R0 B0 R1 B1 | G0 0 G1 0) and their swap give entries 2 and 3 as
      * (2x + y) / 3; x / 3 is (x * 0xAAAB) >> 17 for any 16-bit x. */
     __m128i ends = _mm_setr_epi16((int16_t)e0[0], (int16_t)e0[2], (int16_t)e1[0], (int16_t)e1[2],
@@ -258,7 +218,7 @@ static void bc1_eval(const bc1_texels *t, uint16_t a, uint16_t b, bc1_cand *out)
     out->err = (uint32_t)_mm_cvtsi128_si32(total);
 #else
     int32_t pal[4][3];
-    bc1_palette(a, b, pal);
+    kiln_bc1_palette(a, b, pal);
     uint32_t sel = 0, err = 0;
     for (int i = 0; i < 16; i++) {
         uint32_t best = 0;

@@ -1,4 +1,4 @@
-/* bc4.c — kiln's BC4 (one channel) and BC5 (two BC4 blocks: R then G) encoders and decoders
+/* bc4.c — kiln's BC4 (one channel) and BC5 (two BC4 blocks: R then G) encoders
  * (Khronos Data Format Specification 1.3, section 21.3 "BC4": two 8-bit endpoints and 3-bit
  * indices, texel 0 in the low bits). With a0 > a1 the indices 2..7 name six interpolants
  * ((8-i)*a0 + (i-1)*a1) / 7; otherwise 2..5 name four interpolants ((6-i)*a0 + (i-1)*a1) / 5,
@@ -8,10 +8,13 @@
  * of the endpoints from the chosen indices, endpoints moved inward and outward by a few steps,
  * and the 6-value mode when the block reaches 0 or 255. Every candidate is scored by the exact
  * squared error of the decoded values with per-texel nearest indices. BC5 normal maps store X
- * and Y this way; the shader rebuilds Z. */
+ * and Y this way; the shader rebuilds Z. The decoders are in src/format/bc_decode.c, the palette
+ * in format/block_decode.h. */
 #include "process/bc1.h"
 
 #include <string.h>
+
+#include "format/block_decode.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -36,59 +39,12 @@ static const bc4_effort bc4_efforts[3] = {
     {3, 4, 3},   /* high */
 };
 
-static void bc4_palette(int32_t a0, int32_t a1, int32_t pal[8])
-{
-    pal[0] = a0;
-    pal[1] = a1;
-    if (a0 > a1) {
-        for (int i = 2; i < 8; i++) pal[i] = ((8 - i) * a0 + (i - 1) * a1) / 7;
-    } else {
-        for (int i = 2; i < 6; i++) pal[i] = ((6 - i) * a0 + (i - 1) * a1) / 5;
-        pal[6] = 0;
-        pal[7] = 255;
-    }
-}
-
-static void bc4_decode_values(const uint8_t *in, uint8_t v[16])
-{
-    int32_t pal[8];
-    bc4_palette(in[0], in[1], pal);
-    uint64_t bits = 0;
-    for (int i = 0; i < 6; i++) bits |= (uint64_t)in[2 + i] << (8 * i);
-    for (int i = 0; i < 16; i++) v[i] = (uint8_t)pal[(bits >> (3 * i)) & 7];
-}
-
-void kiln_bc4_decode_block(const uint8_t *in, uint8_t rgba[64])
-{
-    uint8_t r[16];
-    bc4_decode_values(in, r);
-    for (int i = 0; i < 16; i++) {
-        rgba[i * 4 + 0] = r[i];
-        rgba[i * 4 + 1] = 0;
-        rgba[i * 4 + 2] = 0;
-        rgba[i * 4 + 3] = 255;
-    }
-}
-
-void kiln_bc5_decode_block(const uint8_t *in, uint8_t rgba[64])
-{
-    uint8_t r[16], g[16];
-    bc4_decode_values(in, r);
-    bc4_decode_values(in + 8, g);
-    for (int i = 0; i < 16; i++) {
-        rgba[i * 4 + 0] = r[i];
-        rgba[i * 4 + 1] = g[i];
-        rgba[i * 4 + 2] = 0;
-        rgba[i * 4 + 3] = 255;
-    }
-}
-
 /* Scores endpoints (a0, a1) as given (their order picks the mode): nearest index per texel
  * (ties to the lower index) and the total squared error. */
 static void bc4_eval(const int32_t v[16], int32_t a0, int32_t a1, bc4_cand *out)
 {
     int32_t pal[8];
-    bc4_palette(a0, a1, pal);
+    kiln_bc4_palette(a0, a1, pal);
     uint32_t err = 0;
 #if defined(__SSE2__)
     /* Four texels at a time in float: squares below 2^16 and sums below 2^21 are exact, so

@@ -4,12 +4,11 @@
 
 #include <stdint.h>
 
+#include "format/block_decode.h" /* kiln_bc7_decode_block, shared with libkiln_rt */
 #include "process/block.h"
 
 /* Encodes 16 RGBA8 texels into one 16-byte block. Opaque blocks (all alpha 255) decode with
  * alpha exactly 255. Deterministic; thread-safe (no shared state). */
 void kiln_bc7_encode_block(const uint8_t rgba[64], const kiln_block_opts *o, uint8_t out[16]);
-/* Decodes any 16-byte pattern (reserved mode 8 decodes to zeros, as the specification says). */
-void kiln_bc7_decode_block(const uint8_t *in, uint8_t rgba[64]);
 
 #endif

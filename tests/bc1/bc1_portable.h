@@ -9,6 +9,5 @@
 
 void kiln_bc1_encode_block_portable(const uint8_t rgba[64], const kiln_block_opts *o,
                                     uint8_t out[8]);
-void kiln_bc1_decode_block_portable(const uint8_t *in, uint8_t rgba[64]);
 
 #endif

@@ -5,11 +5,11 @@
  * reserved mode (byte 0 == 0) gives all-zero texels, as the specification asks of hardware.
  * Reads never leave the 128 bits (every field width comes from the mode table and the widths
  * of each mode sum to exactly 128). */
-#include "process/bc7.h"
+#include "format/block_decode.h"
 
 #include <string.h>
 
-#include "process/bc7_private.h"
+#include "format/bc7_tables.h"
 
 typedef struct bc7_bits {
     const uint8_t *p;

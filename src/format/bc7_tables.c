@@ -4,7 +4,7 @@
  * anchor texel lies in its subset). Where the specification's bold anchor marks disagree with
  * its anchor tables (two-subset partitions 23 and 35, three-subset partition 1), the anchor
  * tables are used: they agree with the ARB_texture_compression_bptc extension and hardware. */
-#include "process/bc7_private.h"
+#include "format/bc7_tables.h"
 
 const kiln_bc7_mode_info kiln_bc7_modes[8] = {
     /* NS PB RB ISB CB AB EPB SPB IB IB2 */
