@@ -1,12 +1,15 @@
-/* scene_load.c — kiln_scene_load: a model file through its importer (chosen by content), then
- * completed by the processors (normals, tangents, UV sets that textures need). */
+/* scene_load.c — kiln_scene_load: a model file through its importer (chosen by content: glTF,
+ * else FBX or OBJ through assimp), then completed by the processors (normals, tangents, UV sets
+ * that textures need). */
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/file.h"
 #include "core/path.h"
+#include "import/assimp.h"
 #include "import/gltf.h"
 #include "import/scene_build.h"
+#include "pipeline/scene_load.h"
 #include "process/scene_complete.h"
 #include "kiln/kiln_scene.h"
 
@@ -25,27 +28,37 @@ static kiln_scene_opts resolve_opts(const kiln_scene_opts *opts)
     return o;
 }
 
-KILN_API kiln_result kiln_scene_load_memory(const void *data, size_t size, const char *base_dir,
-                                            const kiln_scene_opts *opts, kiln_scene **out,
-                                            kiln_error *err)
+kiln_result kiln_scene_load_model(const void *data, size_t size, const char *base_dir,
+                                  const kiln_scene_opts *opts, const kiln_assimp_opts *fbx,
+                                  kiln_scene **out, kiln_error *err)
 {
     kiln_error_clear(err);
     if (!out || (!data && size)) return kiln_error_set(err, KILN_E_USAGE, "no data or no output");
     *out = NULL;
     kiln_scene_opts o = resolve_opts(opts);
-    if (!kiln_gltf_detect(data, size))
+    bool gltf = kiln_gltf_detect(data, size);
+    kiln_assimp_format other = gltf ? KILN_ASSIMP_NONE : kiln_assimp_detect(data, size);
+    if (!gltf && other == KILN_ASSIMP_NONE)
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                              "not a model kiln reads (glTF 2.0 .gltf or .glb)");
+                              "not a model kiln reads (glTF 2.0 .gltf or .glb, FBX, OBJ)");
     kiln_scene *scene;
     kiln_result r = kiln_scene_create(&o.allocator, o.memory_limit, &scene, err);
     if (r != KILN_OK) return r;
-    if ((r = kiln_gltf_import(data, size, base_dir, o.flags, scene, err)) != KILN_OK ||
-        (r = kiln_scene_complete(scene, o.flags, err)) != KILN_OK) {
+    r = gltf ? kiln_gltf_import(data, size, base_dir, o.flags, scene, err)
+             : kiln_assimp_import(data, size, other, base_dir, fbx, o.flags, scene, err);
+    if (r != KILN_OK || (r = kiln_scene_complete(scene, o.flags, err)) != KILN_OK) {
         kiln_scene_free(scene);
         return r;
     }
     *out = scene;
     return KILN_OK;
+}
+
+KILN_API kiln_result kiln_scene_load_memory(const void *data, size_t size, const char *base_dir,
+                                            const kiln_scene_opts *opts, kiln_scene **out,
+                                            kiln_error *err)
+{
+    return kiln_scene_load_model(data, size, base_dir, opts, NULL, out, err);
 }
 
 KILN_API kiln_result kiln_scene_load(const char *path, const kiln_scene_opts *opts,

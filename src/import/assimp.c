@@ -1,0 +1,117 @@
+/* assimp.c — the entry of the FBX and OBJ importer: detection by content, the guarded child
+ * (assimp_guard.c) and the scene built from its result (assimp_scene.c); the dependency list
+ * for cache keys from the same child run. */
+#include "import/assimp_private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/file.h"
+#include "core/path.h"
+
+#define DEFAULT_TIMEOUT_MS 60000u
+#define DEFAULT_CHILD_MEMORY ((size_t)8 << 30)
+#define MAX_BLOB ((size_t)4 << 30)
+
+static const char fbx_magic[] = "Kaydara FBX Binary  ";
+
+/* Is the start of p (n bytes) the OBJ keyword kw followed by a blank? */
+static bool keyword(const uint8_t *p, size_t n, const char *kw)
+{
+    size_t k = strlen(kw);
+    return n > k && !memcmp(p, kw, k) && (p[k] == ' ' || p[k] == '\t');
+}
+
+kiln_assimp_format kiln_assimp_detect(const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    if (!p) return KILN_ASSIMP_NONE;
+    if (size >= sizeof fbx_magic && !memcmp(p, fbx_magic, sizeof fbx_magic - 1))
+        return KILN_ASSIMP_FBX;
+    size_t head = size < 4096 ? size : 4096;
+    for (size_t i = 0; i < head; i++)
+        if (!p[i]) return KILN_ASSIMP_NONE; /* text formats only from here */
+    size_t i = 0;
+    if (head >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
+    if (head - i >= 5 && !memcmp(p + i, "; FBX", 5)) return KILN_ASSIMP_FBX;
+    for (size_t k = i; k + 18 <= head; k++)
+        if (!memcmp(p + k, "FBXHeaderExtension", 18)) return KILN_ASSIMP_FBX;
+    /* OBJ: the first statement (after blank and comment lines) is an OBJ keyword. */
+    static const char *const kws[] = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s",
+                                      "mtllib", "usemtl", "cstype", "deg", "curv", "surf"};
+    while (i < head) {
+        while (i < head && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+        if (i < head && p[i] == '#') {
+            while (i < head && p[i] != '\n') i++;
+            continue;
+        }
+        break;
+    }
+    for (size_t k = 0; i < head && k < sizeof kws / sizeof *kws; k++)
+        if (keyword(p + i, head - i, kws[k])) return KILN_ASSIMP_OBJ;
+    return KILN_ASSIMP_NONE;
+}
+
+const char *kiln_assimp_format_name(kiln_assimp_format f)
+{
+    return f == KILN_ASSIMP_FBX ? "FBX" : f == KILN_ASSIMP_OBJ ? "OBJ" : "unknown";
+}
+
+static kiln_assimp_opts resolve(const kiln_assimp_opts *opts)
+{
+    kiln_assimp_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    if (!o.timeout_ms) o.timeout_ms = DEFAULT_TIMEOUT_MS;
+    if (!o.child_memory) o.child_memory = DEFAULT_CHILD_MEMORY;
+    if (!o.animation_fps || o.animation_fps > 240) o.animation_fps = 30;
+    return o;
+}
+
+/* Runs the child and returns its blob (allocated from a). */
+static kiln_result run(const void *data, size_t size, kiln_assimp_format format,
+                       const char *base_dir, const kiln_assimp_opts *o, size_t max_bytes,
+                       const kiln_allocator *a, uint8_t **blob, size_t *n, size_t *cap,
+                       kiln_error *err)
+{
+    if (format != KILN_ASSIMP_FBX && format != KILN_ASSIMP_OBJ)
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not an FBX or OBJ file");
+    assimp_job job = {data, size, format, base_dir, o->skip_animations};
+    return kiln_assimp_guard_run(&job, o->timeout_ms, o->child_memory, max_bytes, a, blob, n,
+                                 cap, err);
+}
+
+kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format format,
+                               const char *base_dir, const kiln_assimp_opts *opts, uint32_t flags,
+                               kiln_scene *scene, kiln_error *err)
+{
+    kiln_assimp_opts o = resolve(opts);
+    kiln_arena *arena = kiln_scene_arena(scene);
+    const kiln_allocator *a = &arena->allocator;
+    size_t max = arena->limit && arena->limit < MAX_BLOB ? arena->limit : MAX_BLOB;
+    uint8_t *blob;
+    size_t n, cap;
+    kiln_result r = run(data, size, format, base_dir, &o, max, a, &blob, &n, &cap, err);
+    if (r != KILN_OK) return r;
+    r = kiln_assimp_build(blob, n, base_dir, &o, flags, scene, err);
+    kiln_free(a, blob, cap);
+    if (r == KILN_OK && !scene->generator[0])
+        scene->generator = format == KILN_ASSIMP_FBX ? "FBX (through assimp)" : "OBJ (through assimp)";
+    return r;
+}
+
+kiln_result kiln_assimp_dependencies(const void *data, size_t size, kiln_assimp_format format,
+                                     const char *base_dir, const kiln_assimp_opts *opts,
+                                     kiln_gltf_dep_fn fn, void *user, kiln_error *err)
+{
+    /* The files of the scene an import without pixels builds: the child's list, then each
+     * texture's candidates up to the one found. */
+    kiln_scene *scene;
+    kiln_result r = kiln_scene_create(NULL, (size_t)4 << 30, &scene, err);
+    if (r != KILN_OK) return r;
+    r = kiln_assimp_import(data, size, format, base_dir, opts, KILN_SCENE_LOAD_NO_IMAGES, scene, err);
+    for (uint32_t i = 0; r == KILN_OK && i < scene->file_count; i++) r = fn(user, scene->files[i], err);
+    kiln_scene_free(scene);
+    return r;
+}

@@ -1,0 +1,13 @@
+/* scene_load.h — kiln_scene_load_memory with the import.fbx settings, for the model cook. */
+#ifndef KILN_PIPELINE_SCENE_LOAD_H
+#define KILN_PIPELINE_SCENE_LOAD_H
+
+#include "import/assimp.h"
+#include "kiln/kiln_scene.h"
+
+/* As kiln_scene_load_memory; fbx applies to FBX and OBJ sources (NULL = import.fbx defaults). */
+kiln_result kiln_scene_load_model(const void *data, size_t size, const char *base_dir,
+                                  const kiln_scene_opts *opts, const kiln_assimp_opts *fbx,
+                                  kiln_scene **out, kiln_error *err);
+
+#endif
