@@ -838,12 +838,82 @@ static void test_damaged_manifests(void **state)
     (void)state;
 }
 
+/* KILN_WRITE_FUZZ_SEEDS=1: fuzz/corpus/rt_mount/ from the cook, for fuzz/fuzz_rt_mount.c (its
+ * comment gives the layout): each entry of at most 100 KiB as one input with verification on and
+ * one with it off; the record and manifest carry the target's fixed key (the record keeps its
+ * guid: the cooked files name their dependencies by ids made from it), the manifest names its
+ * files "0", "1", ... Review the files before committing them. */
+#define SEED_SEP "\n@@kiln-part@@\n"
+#define SEED_KEY "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static void write_fuzz_seeds(void)
+{
+    const char *on = getenv("KILN_WRITE_FUZZ_SEEDS"), *src = getenv("KILN_SOURCE_DIR");
+    if (!on || strcmp(on, "1") != 0 || !src) return;
+    for (size_t e = 0; e < g_entry_count; e++) {
+        entry *en = &g_entries[e];
+        json_t *man = json_deep_copy(en->manifest);
+        json_t *outs = json_object_get(man, "outputs");
+        size_t total = 0, i;
+        json_t *o;
+        json_array_foreach(outs, i, o) total += (size_t)jint(o, "size");
+        if (total > 100 * 1024 || json_array_size(outs) > 16) {
+            json_decref(man);
+            continue;
+        }
+        json_object_set_new(man, "key", json_string(SEED_KEY));
+        json_array_foreach(outs, i, o) {
+            char num[24];
+            snprintf(num, sizeof num, "%zu", i);
+            json_object_set_new(o, "file", json_string(num));
+        }
+        json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "guid", en->guid, "key", SEED_KEY,
+                                "kind", en->kind, "path", en->path);
+        char *rtext = json_dumps(rec, JSON_INDENT(2) | JSON_SORT_KEYS);
+        char *mtext = json_dumps(man, JSON_INDENT(2) | JSON_SORT_KEYS);
+        size_t cap = 1 + strlen(rtext) + strlen(mtext) + total + 18 * sizeof SEED_SEP;
+        uint8_t *buf = malloc(cap);
+        assert_non_null(buf);
+        size_t n = 1;
+        memcpy(buf + n, rtext, strlen(rtext)), n += strlen(rtext);
+        memcpy(buf + n, SEED_SEP, sizeof SEED_SEP - 1), n += sizeof SEED_SEP - 1;
+        memcpy(buf + n, mtext, strlen(mtext)), n += strlen(mtext);
+        for (size_t a = 0; a < g_art_count; a++) {
+            if (g_arts[a].entry != e) continue;
+            size_t fs;
+            uint8_t *fb = kt_read_file(g_arts[a].file, &fs);
+            assert_non_null(fb);
+            assert_true(n + sizeof SEED_SEP + fs <= cap);
+            memcpy(buf + n, SEED_SEP, sizeof SEED_SEP - 1), n += sizeof SEED_SEP - 1;
+            memcpy(buf + n, fb, fs), n += fs;
+            free(fb);
+        }
+        char name[512];
+        snprintf(name, sizeof name, "%s", en->path);
+        for (char *c = name; *c; c++)
+            if (*c == '/' || *c == '.') *c = '_';
+        for (int verify_off = 0; verify_off < 2; verify_off++) {
+            buf[0] = (uint8_t)verify_off;
+            char *path = kt_format("%s/fuzz/corpus/rt_mount/%s%s.seed", src, name,
+                                   verify_off ? "_noverify" : "");
+            kt_write_file(path, buf, n);
+            free(path);
+        }
+        free(buf);
+        free(rtext);
+        free(mtext);
+        json_decref(rec);
+        json_decref(man);
+    }
+}
+
 static int setup(void **state)
 {
     g_dir = cook_project();
     g_cache = kt_format("%s/.kiln/cache", g_dir);
     read_manifests(g_cache);
     assert_true(g_entry_count >= 6);
+    write_fuzz_seeds();
     (void)state;
     return 0;
 }
