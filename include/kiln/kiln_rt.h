@@ -4,12 +4,14 @@
  *
  * Thread rules, in short (each function says its own):
  *   - krt_create / krt_destroy: one thread, nothing else running on the context.
- *   - krt_mount_*, krt_lookup*, krt_load_*, krt_release, krt_state, krt_error, krt_stats: any
- *     thread, at any time (one lock inside the context).
- *   - krt_update, krt_finish, and the renderer's callbacks: the thread that owns the renderer
- *     ("the renderer thread"), one call at a time.
+ *   - krt_mount_*, krt_lookup*, krt_load_*, krt_release, krt_reload, krt_poll_changes,
+ *     krt_state, krt_error, krt_stats, krt_watch_*: any thread, at any time (one lock inside
+ *     the context).
+ *   - krt_update, krt_finish, krt_material_table and the renderer's callbacks: the thread that
+ *     owns the renderer ("the renderer thread"), one call at a time.
  *   - krt_get_*: any thread, for a handle that is ready and that the caller holds a reference
- *     to; the data stays valid until that reference is released.
+ *     to; the data stays valid until that reference is released or a hot reload of the asset
+ *     is applied (in krt_update).
  * No global state: several contexts work side by side. */
 #ifndef KILN_RT_H
 #define KILN_RT_H
@@ -57,6 +59,14 @@ static inline krt_type krt_handle_type(krt_handle h)
     uint32_t t = (uint32_t)(h.id >> 56);
     return t < KRT_TYPE_COUNT ? (krt_type)t : KRT_TYPE_NONE;
 }
+
+/* The slot a handle carries: below krt_desc.max_assets, unique among live assets of a context
+ * and stable while the asset lives (hot reload keeps it). It is the texture-table index the GPU
+ * material table uses: an engine with a bindless texture array puts a texture's object at
+ * index krt_handle_slot(h). */
+static inline uint32_t krt_handle_slot(krt_handle h) { return (uint32_t)h.id; }
+
+#define KRT_INVALID_INDEX 0xFFFFFFFFu   /* no texture / no material record */
 
 /* ---- CPU data handed to the renderer and to krt_get_* ------------------------------------ */
 
@@ -113,9 +123,15 @@ typedef struct krt_jobs {
 /* The engine's renderer. Every callback is optional and runs on the renderer thread inside
  * krt_update (destroy also inside krt_destroy). create fills *gpu with the engine's object
  * (any pointer; NULL is allowed) and returns KILN_OK, or fails with a code and err filled: the
- * asset is then failed with that error. replace is for hot reload (not used yet: see
- * docs/runtime.md). The data passed is valid during the call and, for the CPU copy the runtime
- * keeps, until the asset is released. A renderer without callbacks (all NULL) keeps CPU data only. */
+ * asset is then failed with that error. replace is for hot reload: *gpu holds the current object
+ * on entry; the callback updates it in place or stores a new one (freeing the old itself), and
+ * returns KILN_OK; when it fails, the object and the asset's old data stay and the reload is
+ * reported failed (krt_reload_error). Without replace_*, a reload calls create_* for the new
+ * data and then destroy_* for the old object. destroy runs when the asset's references reach
+ * zero (a released asset kept resident under krt_desc.budget_bytes keeps CPU data only; a new
+ * load of it calls create_* again). The data passed is valid during the call and, for the CPU
+ * copy the runtime keeps, until the asset is released or reloaded. A renderer without callbacks
+ * (all NULL) keeps CPU data only. */
 typedef struct krt_renderer {
     kiln_result (*create_texture)(void *user, krt_handle h, const krt_texture_data *d, void **gpu,
                                   kiln_error *err);
@@ -133,6 +149,11 @@ typedef struct krt_renderer {
                                     void **gpu, kiln_error *err);
     void (*destroy_material)(void *user, krt_handle h, void *gpu);
     void *user;
+    /* Whether the renderer can sample vk_format (a kiln_vk_format). NULL = every format. When it
+     * says no for a BC or ASTC format, load jobs transcode every level to RGBA8 (R8G8B8A8_SRGB
+     * for sRGB data, _UNORM otherwise) before create_texture sees it. Called from job threads
+     * (any thread, concurrently): it must be thread-safe and cheap. */
+    bool (*supports_format)(void *user, uint32_t vk_format);
 } krt_renderer;
 
 /* What a context is created from. `= {0}` with struct_size set gives the defaults. */
@@ -146,6 +167,15 @@ typedef struct krt_desc {
     uint32_t max_assets;        /* live assets at once; 0 = 16384, at most 2^24 */
     uint64_t max_file_size;     /* largest file a load reads; 0 = 1 GiB */
     bool no_verify;             /* skip container checksums and manifest SHA-256 checks */
+    /* Bytes of released assets kept resident (CPU data only: their GPU objects are destroyed at
+     * zero references) so that loading them again needs no I/O; past it the least recently
+     * released are evicted. 0 = keep none (the default); UINT64_MAX = never evict. */
+    uint64_t budget_bytes;
+    /* Create a fallback texture (4x4 RGBA8 sRGB, magenta/white checks) and a fallback material
+     * (default factors, the fallback texture as base colour) through the renderer in the first
+     * krt_update; krt_gpu then returns them for textures and materials that are loading or
+     * failed. Their callbacks get the 0 handle. */
+    bool fallbacks;
 } krt_desc;
 
 /* Creates a context. desc may be NULL (defaults). Starts the built-in pool's threads unless
@@ -199,8 +229,10 @@ KILN_API krt_handle krt_load_skeleton(krt_context *ctx, const char *name, kiln_e
 KILN_API krt_handle krt_load_clip(krt_context *ctx, const char *name, kiln_error *err);
 KILN_API krt_handle krt_load_scene(krt_context *ctx, const char *name, kiln_error *err);
 
-/* Drops one reference. At zero the handle becomes stale at once; the asset's dependencies are
- * released and the renderer's destroy callback runs in a later krt_update (or krt_destroy).
+/* Drops one reference. At zero the handle becomes stale at once; in a later krt_update (or
+ * krt_destroy) the renderer's destroy callback runs and the asset's dependencies are released;
+ * its CPU data is then kept resident within krt_desc.budget_bytes (a new load of it gets a new
+ * handle, without I/O) or freed.
  * Errors: KILN_E_USAGE for a null or stale handle — which is what releasing past zero is.
  * Thread rules: any thread. */
 KILN_API kiln_result krt_release(krt_context *ctx, krt_handle h, kiln_error *err);
@@ -245,18 +277,121 @@ KILN_API kiln_result krt_get_clip(krt_context *ctx, krt_handle h, const kiln_cli
 KILN_API kiln_result krt_get_scene(krt_context *ctx, krt_handle h, krt_scene_data *out,
                                    kiln_error *err);
 
-/* The renderer's object for a ready texture, mesh or material (NULL otherwise). Any thread. */
+/* The renderer's object for a ready texture, mesh or material; for a texture or material that
+ * is loading or failed, the fallback's object when krt_desc.fallbacks is set; NULL otherwise.
+ * Any thread. */
 KILN_API void *krt_gpu(krt_context *ctx, krt_handle h);
+
+/* ---- hot reload ------------------------------------------------------------------------------ */
+
+/* Looks for cooked data that changed since it was mounted or loaded: re-reads the records
+ * (assets/<guid>.json) and manifests of every mounted cache whose records changed (a stat of
+ * each record when no watcher runs; nothing at all when the watcher saw no change), updates the
+ * mount table, and for each loaded asset whose artifact now has other bytes (manifest size or
+ * SHA-256, or another file) starts a reload job into the SAME handle. The new data replaces the
+ * old in a later krt_update through the renderer's replace_* callback (create_* when there is
+ * none and no object yet; destroy + create when replace_* is NULL), so handles and instances stay
+ * valid. A material's reload keeps the textures it still names (no reload of them); a texture's
+ * reload calls replace_material for the ready materials that use it. A failed reload keeps the
+ * old data and state; krt_reload_error reports it. A failed asset whose file changed is loaded
+ * again; a released asset kept resident is evicted instead. *reload_count (may be NULL) gets how
+ * many reloads started. Errors: those of krt_mount_cache (the mounts are then left as they
+ * were). Thread rules: any thread. */
+KILN_API kiln_result krt_poll_changes(krt_context *ctx, size_t *reload_count, kiln_error *err);
+
+/* Starts a reload of one ready asset from its mount now, as krt_poll_changes does for changed
+ * ones (whether or not it changed). Errors: KILN_E_USAGE (null or stale handle, or not ready).
+ * Thread rules: any thread. */
+KILN_API kiln_result krt_reload(krt_context *ctx, krt_handle h, kiln_error *err);
+
+/* The error of the asset's last reload (copied into *out, may be NULL) and its code; KILN_OK
+ * when its last reload succeeded or it never reloaded. Any thread. */
+KILN_API kiln_result krt_reload_error(krt_context *ctx, krt_handle h, kiln_error *out);
+
+/* Starts a watcher thread (Linux inotify) on the assets/ folder of every mounted cache (and of
+ * those mounted later). It only notes that something changed; krt_poll_changes does the work
+ * on the caller's thread, and skips its checks while nothing changed. Starting it twice is a
+ * no-op. Errors: KILN_E_USAGE (no inotify on this system), KILN_E_ASSET_IO (inotify or thread
+ * creation failed). Thread rules: any thread. */
+KILN_API kiln_result krt_watch_start(krt_context *ctx, kiln_error *err);
+/* Stops and joins the watcher (no-op when none runs). krt_destroy stops it too. Any thread. */
+KILN_API void krt_watch_stop(krt_context *ctx);
+
+/* ---- the GPU material table --------------------------------------------------------------- */
+
+enum {                                       /* krt_gpu_material.flags */
+    KRT_GPU_MATERIAL_ALPHA_MODE = 0x3u,      /* mask: kiln_material_alpha */
+    KRT_GPU_MATERIAL_DOUBLE_SIDED = 1u << 2,
+    KRT_GPU_MATERIAL_UNLIT = 1u << 3,
+    KRT_GPU_MATERIAL_LOADING = 1u << 4,      /* not ready: default factors, no textures */
+    KRT_GPU_MATERIAL_FAILED = 1u << 5,       /* failed: default factors, no textures */
+    KRT_GPU_MATERIAL_LIVE = 1u << 31,        /* 0 in a free record (all of it is zero) */
+};
+
+/* One material as a shader reads it: 256 bytes, every member at the offset std140 and std430
+ * give the GLSL struct in docs/runtime.md ("GPU material table"), so the engine uploads the
+ * array verbatim. textures[s] is the texture-table index (krt_handle_slot of the texture's
+ * handle) of slot s (kiln_material_slot) or KRT_INVALID_INDEX when the slot is empty. */
+typedef struct krt_gpu_material {
+    float base_color[4];          /*   0: linear RGBA factor */
+    float emissive[3];            /*  16: linear RGB factor */
+    float emissive_strength;      /*  28 */
+    float metallic, roughness;    /*  32, 36 */
+    float normal_scale;           /*  40 */
+    float occlusion_strength;     /*  44 */
+    float alpha_cutoff;           /*  48 */
+    uint32_t flags;               /*  52: KRT_GPU_MATERIAL_* */
+    uint32_t texcoords;           /*  56: UV set of slot s in bits 4s..4s+3 */
+    uint32_t reserved;            /*  60: 0 */
+    uint32_t textures[KILN_MATERIAL_SLOT_COUNT];   /* 64: texture-table index per slot */
+    /* 84: slot s's sampler in 16 bits at samplers[s / 2] >> (16 * (s % 2)): mag filter bits
+     * 0-1, min 2-3, mip 4-5 (kiln_material_filter), mipmaps bit 6, wrap s 8-9, wrap t 10-11
+     * (kiln_material_wrap), has a texture transform bit 12 */
+    uint32_t samplers[3];
+    /* 96: slot s's UV transform, 3x2 column-major (kiln_material_texture.matrix) in
+     * uv_transforms[s][0..5], [6] = [7] = 0: u' = m0 u + m2 v + m4, v' = m1 u + m3 v + m5 */
+    float uv_transforms[KILN_MATERIAL_SLOT_COUNT][8];
+} krt_gpu_material;
+
+_Static_assert(sizeof(krt_gpu_material) == 256, "krt_gpu_material is 256 bytes");
+_Static_assert(offsetof(krt_gpu_material, emissive) == 16, "std140 layout");
+_Static_assert(offsetof(krt_gpu_material, metallic) == 32, "std140 layout");
+_Static_assert(offsetof(krt_gpu_material, alpha_cutoff) == 48, "std140 layout");
+_Static_assert(offsetof(krt_gpu_material, textures) == 64, "std140 layout");
+_Static_assert(offsetof(krt_gpu_material, samplers) == 84, "std140 layout");
+_Static_assert(offsetof(krt_gpu_material, uv_transforms) == 96, "std140 layout");
+
+/* The material table: *records gets count records (one per material index ever used, free ones
+ * zeroed), *generation a number that changes whenever a record changed (upload again then).
+ * Records are written in krt_update: a material gets its index when it is loaded (with
+ * KRT_GPU_MATERIAL_LOADING set until it is ready), its values when ready or reloaded, and a
+ * zeroed record when it goes away (its index is then reused). The pointer is valid until the
+ * next krt_update. Any argument may be NULL. Thread rules: the renderer thread. */
+KILN_API void krt_material_table(krt_context *ctx, const krt_gpu_material **records, size_t *count,
+                                 uint64_t *generation);
+
+/* A material handle's record index in the table, stable while the material lives (reloads
+ * keep it); KRT_INVALID_INDEX for a null, stale or non-material handle. Any thread. */
+KILN_API uint32_t krt_material_index(krt_context *ctx, krt_handle h);
 
 /* ---- counters ------------------------------------------------------------------------------- */
 
 typedef struct krt_stats {
-    uint64_t live_assets;       /* slots in use (loading, ready, failed, or released awaiting
-                                   krt_update) */
+    uint64_t live_assets;       /* assets loading, ready, failed, or released awaiting
+                                   krt_update (released ones kept resident are not counted) */
     uint64_t loads;             /* jobs started (first loads and retries) */
     uint64_t failures;          /* assets that ended failed */
-    uint64_t resident_bytes;    /* CPU bytes held by live assets (files and decoded data) */
+    uint64_t resident_bytes;    /* CPU bytes held by live and resident released assets (files
+                                   and decoded data; staged reloads too) */
     uint64_t mounted_artifacts; /* distinct ids over all mounts */
+    uint64_t evictions;         /* released resident assets freed past budget_bytes */
+    uint64_t reloads;           /* hot reloads applied (replace callbacks run) */
+    uint64_t reload_failures;   /* hot reloads that failed (the old data kept) */
+    uint64_t revivals;          /* loads served from released resident data, without I/O */
+    uint64_t cached_assets;     /* released assets kept resident (not in live_assets) */
+    uint64_t cached_bytes;      /* their bytes (part of resident_bytes; <= budget_bytes after
+                                   krt_update) */
+    uint64_t transcodes;        /* textures transcoded to RGBA8 for the renderer */
 } krt_stats;
 
 KILN_API void krt_get_stats(krt_context *ctx, krt_stats *out);   /* any thread */

@@ -24,7 +24,19 @@ typedef struct krt_asset {
     bool has_gpu;
     void *gpu;
     kiln_error error;
-    /* what the job made */
+    bool revive;             /* the job keeps the decoded data (a revival from the cache): no I/O */
+    bool cached;             /* released, CPU data kept within the budget (refs 0, in the LRU) */
+    struct krt_asset *lru_prev, *lru_next;   /* the context's LRU list, oldest first */
+    uint8_t src_sha256[32];  /* the artifact the data came from: hot reload compares it */
+    uint64_t src_size;
+    struct krt_asset *staged;   /* a reload's decoded data (its own deps) waiting for krt_update */
+    bool reload_running;     /* a reload job is filling staged */
+    kiln_error reload_error; /* of the last reload; code KILN_OK when it worked */
+    uint32_t mat_index;      /* material table record; KRT_INVALID_INDEX when none */
+    uint32_t mat_serial;     /* bumped when a reload changed the material's data */
+    uint32_t mat_written_serial;
+    uint8_t mat_written;     /* what the record holds: 0 nothing, 1 loading, 2 ready, 3 failed */
+    /* what the job made: from here to the end is the asset's data (krt_asset_swap_data) */
     uint8_t *file;
     size_t file_size;        /* allocated file_size + 1 */
     kiln_ktx2_info ktx;
@@ -43,19 +55,28 @@ typedef struct krt_asset {
     uint32_t *dep_types;
     krt_handle *deps;        /* dep_count handles; 0 for an id that could not be loaded */
     size_t dep_count, dep_cap;
-    uint64_t resident;       /* bytes counted in krt_stats.resident_bytes */
+    void *transcode_mem[KILN_KTX2_MAX_LEVELS];   /* RGBA8 levels made for the renderer */
+    size_t transcode_size[KILN_KTX2_MAX_LEVELS];
+    bool transcoded;         /* levels are RGBA8 made from BC/ASTC for the renderer */
+    uint64_t resident;       /* bytes counted in krt_stats.resident_bytes; the last member */
 } krt_asset;
 
-/* Reads, verifies and decodes the file into a (no lock held; a->job_running is set). Fills
+/* Reads, verifies and decodes the file into a (no lock held; a->job_running is set), with
+ * textures transcoded when the renderer's supports_format says no. Fills
  * dep_ids/dep_types/dep_count with what the asset needs loaded. */
 kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
                              const uint8_t sha256[32], bool verify, uint64_t max_file_size,
-                             const kiln_allocator *alloc, kiln_error *err);
+                             const krt_renderer *renderer, const kiln_allocator *alloc,
+                             kiln_error *err);
 
 /* Frees everything krt_asset_decode made (not the deps' references). */
 void krt_asset_free_data(krt_asset *a, const kiln_allocator *alloc);
 
 /* Points the krt_*_data records at the dependency handles (after they are loaded). */
 void krt_asset_link_deps(krt_asset *a);
+
+/* Exchanges the decoded data (file, views, streams, deps, resident) of a and b, keeping each
+ * one's identity and bookkeeping: how a reload's staged data takes the place of the old. */
+void krt_asset_swap_data(krt_asset *a, krt_asset *b);
 
 #endif

@@ -1,8 +1,8 @@
 /* rt_context.c — the context: registry of assets (slots with generations, an id -> slot map,
  * reference counts), load jobs, dependencies, and krt_update. One mutex guards the registry
- * and the mounts; no callback and no file read runs under it. */
-#include <pthread.h>
-#include <stdatomic.h>
+ * and the mounts; no callback and no file read runs under it. The budget (rt_budget.c), hot
+ * reload (rt_reload.c), the material table (rt_material_table.c) and the fallbacks
+ * (rt_fallback.c) share the context through rt_context.h. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,36 +10,15 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/jobs.h"
-#include "runtime/rt_asset.h"
-#include "runtime/rt_mount.h"
-#include "runtime/rt_pool.h"
+#include "runtime/rt_context.h"
 
-typedef struct slot {
-    krt_asset *asset;
-    uint32_t generation;     /* 1 .. 2^24-1 */
-    uint32_t next_free;      /* slot index + 1; 0 = end */
-} slot;
+typedef krt_context ctx_t;
 
-struct krt_context {
-    kiln_allocator allocator;
-    krt_desc desc;
-    krt_pool *pool;
-    krt_jobs jobs;
-    pthread_mutex_t mu;
-    krt_mounts mounts;
-    slot *slots;
-    uint32_t max_assets, high_water, free_head, live;
-    uint64_t *map_ids;       /* id -> slot: open addressing, linear probing, backward-shift delete */
-    uint32_t *map_slots;     /* slot + 1; 0 = empty */
-    size_t map_size;
-    atomic_uint_fast64_t inflight;
-    uint64_t loads, failures, resident;
-};
+const char *const krt_type_names[KRT_TYPE_COUNT] = {"none", "texture", "mesh", "material",
+                                                   "skeleton", "clip", "scene"};
+#define type_names krt_type_names
 
-static const char *const type_names[KRT_TYPE_COUNT] = {"none", "texture", "mesh", "material",
-                                                      "skeleton", "clip", "scene"};
-
-static krt_handle make_handle(uint32_t type, uint32_t gen, uint32_t s)
+krt_handle krt_make_handle(uint32_t type, uint32_t gen, uint32_t s)
 {
     return (krt_handle){(uint64_t)type << 56 | (uint64_t)(gen & 0xFFFFFFu) << 32 | s};
 }
@@ -49,7 +28,7 @@ static size_t map_bucket(const krt_context *c, uint64_t id)
     return (size_t)(id * 0x9E3779B97F4A7C15ull >> 13) & (c->map_size - 1);
 }
 
-static uint32_t map_find(const krt_context *c, uint64_t id)
+uint32_t krt_map_find_locked(const krt_context *c, uint64_t id)
 {
     for (size_t b = map_bucket(c, id);; b = (b + 1) & (c->map_size - 1)) {
         if (!c->map_slots[b]) return 0;
@@ -57,7 +36,7 @@ static uint32_t map_find(const krt_context *c, uint64_t id)
     }
 }
 
-static void map_put(krt_context *c, uint64_t id, uint32_t s)
+void krt_map_put_locked(krt_context *c, uint64_t id, uint32_t s)
 {
     size_t b = map_bucket(c, id);
     while (c->map_slots[b]) b = (b + 1) & (c->map_size - 1);
@@ -65,7 +44,7 @@ static void map_put(krt_context *c, uint64_t id, uint32_t s)
     c->map_slots[b] = s + 1;
 }
 
-static void map_remove(krt_context *c, uint64_t id)
+void krt_map_remove_locked(krt_context *c, uint64_t id)
 {
     size_t m = c->map_size - 1, b = map_bucket(c, id);
     while (c->map_slots[b] && c->map_ids[b] != id) b = (b + 1) & m;
@@ -83,15 +62,18 @@ static void map_remove(krt_context *c, uint64_t id)
     }
 }
 
-/* The asset of a live (not released) handle, or NULL. Lock held. */
-static krt_asset *resolve(krt_context *c, krt_handle h)
+/* The asset of a live (not released, not cached) handle, or NULL. Lock held. */
+krt_asset *krt_resolve_locked(krt_context *c, krt_handle h)
 {
     uint32_t s = (uint32_t)h.id, gen = (uint32_t)(h.id >> 32) & 0xFFFFFFu;
     if (!h.id || s >= c->max_assets) return NULL;
     krt_asset *a = c->slots[s].asset;
-    if (!a || a->dying || c->slots[s].generation != gen || a->type != (uint32_t)(h.id >> 56)) return NULL;
+    if (!a || a->dying || a->cached || c->slots[s].generation != gen ||
+        a->type != (uint32_t)(h.id >> 56))
+        return NULL;
     return a;
 }
+#define resolve krt_resolve_locked
 
 static kiln_result stale(kiln_error *err, krt_handle h)
 {
@@ -100,57 +82,85 @@ static kiln_result stale(kiln_error *err, krt_handle h)
                           (unsigned long long)h.id);
 }
 
-static krt_handle handle_of(krt_context *c, const krt_asset *a)
+krt_handle krt_handle_of(krt_context *c, const krt_asset *a)
 {
-    return make_handle(a->type, c->slots[a->slot].generation, a->slot);
+    return krt_make_handle(a->type, c->slots[a->slot].generation, a->slot);
 }
 
-/* Drops a reference; at zero the handle goes stale and krt_update frees the asset. Lock held. */
-static void release_locked(krt_context *c, krt_asset *a)
+/* Drops a reference; at zero the handle goes stale and krt_update frees the asset or keeps it
+ * resident. Lock held. */
+void krt_release_locked(krt_context *c, krt_asset *a)
 {
     if (KILN_NEVER(a->refs == 0)) return;
     if (--a->refs) return;
     a->dying = true;
-    map_remove(c, a->id);
+    krt_map_remove_locked(c, a->id);
     uint32_t g = (c->slots[a->slot].generation + 1) & 0xFFFFFFu;
     c->slots[a->slot].generation = g ? g : 1;
 }
 
-static void job_run(void *arg);
+void krt_release_deps_locked(krt_context *c, krt_asset *a)
+{
+    for (size_t i = 0; i < a->dep_count; i++) {
+        krt_asset *d = resolve(c, a->deps[i]);
+        if (d) krt_release_locked(c, d);
+        a->deps[i] = (krt_handle){0};
+    }
+}
 
-/* Finds or makes the asset for id and counts a reference. *job gets an asset whose job the
- * caller must submit after unlocking (or NULL). Lock held. */
-static kiln_result load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
-                               krt_asset **job, kiln_error *err)
+void krt_retry_locked(krt_context *c, krt_asset *a)
+{
+    krt_release_deps_locked(c, a);
+    c->resident -= a->resident;
+    krt_asset_free_data(a, &c->allocator);
+    kiln_error_clear(&a->error);
+    a->revive = false;
+    a->phase = KRT_PHASE_LOADING;
+    a->job_running = true;
+}
+
+kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
+                            krt_asset **job, kiln_error *err)
 {
     *out = (krt_handle){0};
     *job = NULL;
-    uint32_t s1 = map_find(c, id);
+    uint32_t s1 = krt_map_find_locked(c, id);
     if (s1) {
         krt_asset *a = c->slots[s1 - 1].asset;
         if (a->type != type)
             return kiln_error_set(err, KILN_E_USAGE, "asset %016llx is loaded as a %s, not a %s",
                                   (unsigned long long)id, type_names[a->type], type_names[type]);
+        if (a->cached) {
+            /* Released but resident: take it back without I/O; its job only loads its
+             * dependencies again, and krt_update creates its GPU object again. */
+            krt_budget_unlink_locked(c, a);
+            a->cached = false;
+            a->refs = 1;
+            c->live++;
+            c->revivals++;
+            a->handle = krt_handle_of(c, a);
+            a->phase = KRT_PHASE_LOADING;
+            a->revive = true;
+            a->job_running = true;
+            if (type == KRT_TYPE_MATERIAL) krt_mattab_alloc_locked(c, a);
+            *job = a;
+            *out = a->handle;
+            return KILN_OK;
+        }
         a->refs++;
         if (a->phase == KRT_PHASE_FAILED && !a->job_running) {
-            for (size_t i = 0; i < a->dep_count; i++) {
-                krt_asset *d = resolve(c, a->deps[i]);
-                if (d) release_locked(c, d);
-            }
-            c->resident -= a->resident;
-            krt_asset_free_data(a, &c->allocator);
-            kiln_error_clear(&a->error);
-            a->phase = KRT_PHASE_LOADING;
-            a->job_running = true;
+            krt_retry_locked(c, a);
             *job = a;
         }
-        *out = handle_of(c, a);
+        *out = krt_handle_of(c, a);
         return KILN_OK;
     }
     const krt_artifact *art = krt_mounts_find(&c->mounts, id);
     if (art && art->type != type)
         return kiln_error_set(err, KILN_E_USAGE, "%s is a %s, not a %s", art->name,
                               type_names[art->type], type_names[type]);
+    if (!c->free_head && c->high_water == c->max_assets && c->lru_head)
+        krt_budget_evict_locked(c, c->lru_head); /* a slot held by resident data is needed */
     if (!c->free_head && c->high_water == c->max_assets)
         return kiln_error_set(err, KILN_E_LIMIT, "%u assets are live (max_assets)", c->max_assets);
     krt_asset *a = kiln_calloc(&c->allocator, 1, sizeof *a);
@@ -169,9 +179,11 @@ static kiln_result load_locked(krt_context *c, uint32_t type, uint64_t id, krt_h
     a->type = type;
     a->slot = s;
     a->refs = 1;
-    a->handle = make_handle(type, c->slots[s].generation, s);
+    a->mat_index = KRT_INVALID_INDEX;
+    a->handle = krt_make_handle(type, c->slots[s].generation, s);
     c->live++;
-    map_put(c, id, s);
+    krt_map_put_locked(c, id, s);
+    if (type == KRT_TYPE_MATERIAL) krt_mattab_alloc_locked(c, a);
     if (!art) {
         a->phase = KRT_PHASE_FAILED;
         c->failures++;
@@ -182,17 +194,57 @@ static kiln_result load_locked(krt_context *c, uint32_t type, uint64_t id, krt_h
         a->job_running = true;
         *job = a;
     }
-    *out = handle_of(c, a);
+    *out = krt_handle_of(c, a);
     return KILN_OK;
 }
 
-static void submit(krt_context *c, krt_asset *a)
+static void job_run(void *arg);
+
+void krt_submit_fn(krt_context *c, krt_job_fn fn, void *arg)
 {
     atomic_fetch_add(&c->inflight, 1);
-    if (!c->jobs.submit(c->jobs.user, job_run, a)) {
-        job_run(a); /* the queue is full: run it here rather than fail */
+    if (!c->jobs.submit(c->jobs.user, fn, arg)) {
+        fn(arg); /* the queue is full: run it here rather than fail */
         if (c->pool) krt_pool_notify(c->pool);
     }
+}
+
+void krt_submit(krt_context *c, krt_asset *a) { krt_submit_fn(c, job_run, a); }
+
+kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs,
+                                 size_t *job_count, size_t *job_cap, krt_asset **small,
+                                 kiln_error *err)
+{
+    kiln_result r = KILN_OK;
+    for (size_t i = 0; i < a->dep_count; i++) {
+        krt_asset *j;
+        kiln_error de;
+        if (krt_load_locked(c, a->dep_types[i], a->dep_ids[i], &a->deps[i], &j, &de)) {
+            r = de.code;
+            *err = de;
+            kiln_error_prefix(err, "dependency %016llx: ", (unsigned long long)a->dep_ids[i]);
+            break;
+        }
+        if (!j) continue;
+        if (*job_count == *job_cap) {
+            /* a scene with many new meshes: submitted under no lock later; grow the list */
+            size_t n = *job_cap * 2;
+            krt_asset **bigger = kiln_alloc(&c->allocator, n * sizeof *bigger);
+            if (!bigger) { /* cannot queue it: fail it now, its load can be retried */
+                j->job_running = false;
+                j->phase = KRT_PHASE_FAILED;
+                kiln_error_set(&j->error, KILN_E_OUT_OF_MEMORY, "out of memory queueing a load");
+                continue;
+            }
+            memcpy(bigger, *jobs, *job_count * sizeof **jobs);
+            if (*jobs != small) kiln_free(&c->allocator, *jobs, *job_cap * sizeof **jobs);
+            *jobs = bigger;
+            *job_cap = n;
+        }
+        (*jobs)[(*job_count)++] = j;
+    }
+    krt_asset_link_deps(a);
+    return r;
 }
 
 static void job_run(void *arg)
@@ -204,56 +256,35 @@ static void job_run(void *arg)
     char path[KILN_PATH_MAX];
     uint64_t size = 0;
     uint8_t sha[32];
-    bool found;
+    bool found, revive;
     pthread_mutex_lock(&c->mu);
+    revive = a->revive;
     const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
     found = art && strlen(art->path) < sizeof path;
-    if (found) {
+    if (found && !revive) {
         memcpy(path, art->path, strlen(art->path) + 1);
         size = art->size;
         memcpy(sha, art->sha256, 32);
+        memcpy(a->src_sha256, art->sha256, 32);
+        a->src_size = art->size;
     }
-    c->loads++;
+    if (!revive) c->loads++;
     pthread_mutex_unlock(&c->mu);
-    kiln_result r = found ? krt_asset_decode(a, path, size, sha, !c->desc.no_verify,
-                                             c->desc.max_file_size, &c->allocator, &e)
-                          : kiln_error_set(&e, KILN_E_USAGE, "asset %016llx is not in any mount",
-                                           (unsigned long long)a->id);
+    kiln_result r = revive ? KILN_OK
+                    : found ? krt_asset_decode(a, path, size, sha, !c->desc.no_verify,
+                                               c->desc.max_file_size, &c->desc.renderer,
+                                               &c->allocator, &e)
+                            : kiln_error_set(&e, KILN_E_USAGE, "asset %016llx is not in any mount",
+                                             (unsigned long long)a->id);
     krt_asset *jobs_small[16];
     krt_asset **jobs = jobs_small;
     size_t job_count = 0, job_cap = 16;
     pthread_mutex_lock(&c->mu);
-    c->resident += a->resident;
-    if (r == KILN_OK && !a->dying) {
-        for (size_t i = 0; i < a->dep_count; i++) {
-            krt_asset *j;
-            kiln_error de;
-            if (load_locked(c, a->dep_types[i], a->dep_ids[i], &a->deps[i], &j, &de)) {
-                r = de.code;
-                e = de;
-                kiln_error_prefix(&e, "dependency %016llx: ", (unsigned long long)a->dep_ids[i]);
-                break;
-            }
-            if (!j) continue;
-            if (job_count == job_cap) {
-                /* a scene with many new meshes: submit under no lock later; grow the list */
-                size_t n = job_cap * 2;
-                krt_asset **bigger = kiln_alloc(&c->allocator, n * sizeof *bigger);
-                if (!bigger) { /* cannot queue it: fail it now, its load can be retried */
-                    j->job_running = false;
-                    j->phase = KRT_PHASE_FAILED;
-                    kiln_error_set(&j->error, KILN_E_OUT_OF_MEMORY, "out of memory queueing a load");
-                    continue;
-                }
-                memcpy(bigger, jobs, job_count * sizeof *jobs);
-                if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
-                jobs = bigger;
-                job_cap = n;
-            }
-            jobs[job_count++] = j;
-        }
-        krt_asset_link_deps(a);
-    }
+    if (!revive) c->resident += a->resident;
+    if (r == KILN_OK && a->transcoded) c->transcodes++;
+    a->revive = false;
+    if (r == KILN_OK && !a->dying)
+        r = krt_load_deps_locked(c, a, &jobs, &job_count, &job_cap, jobs_small, &e);
     if (r) {
         a->error = e;
         a->phase = KRT_PHASE_FAILED;
@@ -263,7 +294,7 @@ static void job_run(void *arg)
     }
     a->job_running = false;
     pthread_mutex_unlock(&c->mu);
-    for (size_t i = 0; i < job_count; i++) submit(c, jobs[i]);
+    for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
     if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
     atomic_fetch_sub(&c->inflight, 1); /* the last touch of c */
 }
@@ -295,22 +326,25 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
     c->desc = d;
     c->max_assets = d.max_assets;
     c->mounts.alloc = &c->allocator;
+    c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
     c->map_size = 64;
     while (c->map_size < (size_t)d.max_assets * 2) c->map_size *= 2;
     c->slots = kiln_calloc(&al, d.max_assets, sizeof *c->slots);
     c->map_ids = kiln_calloc(&al, c->map_size, sizeof *c->map_ids);
     c->map_slots = kiln_calloc(&al, c->map_size, sizeof *c->map_slots);
+    pthread_mutex_init(&c->mu, NULL);
+    atomic_init(&c->inflight, 0);
+    atomic_init(&c->changed, 0);
     kiln_result r = KILN_OK;
     if (!c->slots || !c->map_ids || !c->map_slots)
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the registry");
+    if (!r) r = krt_mattab_create(c, err);
     if (!r && !d.jobs.submit) {
         r = krt_pool_create(d.worker_count, d.queue_capacity, &c->allocator, &c->pool, err);
         c->jobs = (krt_jobs){krt_pool_submit, krt_pool_wait, c->pool};
     } else {
         c->jobs = d.jobs;
     }
-    pthread_mutex_init(&c->mu, NULL);
-    atomic_init(&c->inflight, 0);
     if (r) {
         krt_destroy(c);
         return r;
@@ -326,38 +360,38 @@ void krt_wait(krt_context *c)
     if (c && c->jobs.wait) c->jobs.wait(c->jobs.user, idle, c);
 }
 
-static void destroy_gpu(krt_context *c, krt_asset *a)
+void krt_gpu_destroy(krt_context *c, uint32_t type, krt_handle h, void *gpu)
 {
     const krt_renderer *rd = &c->desc.renderer;
-    krt_handle h = a->handle;
-    if (!a->has_gpu) return;
-    if (a->type == KRT_TYPE_TEXTURE && rd->destroy_texture) rd->destroy_texture(rd->user, h, a->gpu);
-    if (a->type == KRT_TYPE_MESH && rd->destroy_mesh) rd->destroy_mesh(rd->user, h, a->gpu);
-    if (a->type == KRT_TYPE_MATERIAL && rd->destroy_material) rd->destroy_material(rd->user, h, a->gpu);
-    a->has_gpu = false;
+    if (type == KRT_TYPE_TEXTURE && rd->destroy_texture) rd->destroy_texture(rd->user, h, gpu);
+    if (type == KRT_TYPE_MESH && rd->destroy_mesh) rd->destroy_mesh(rd->user, h, gpu);
+    if (type == KRT_TYPE_MATERIAL && rd->destroy_material) rd->destroy_material(rd->user, h, gpu);
 }
 
-/* Frees a dying asset whose job is done. Lock held; destroy callbacks ran already. */
-static void reap_locked(krt_context *c, krt_asset *a, bool release_deps)
+static void destroy_gpu(krt_context *c, krt_asset *a)
 {
-    if (release_deps)
-        for (size_t i = 0; i < a->dep_count; i++) {
-            krt_asset *d = resolve(c, a->deps[i]);
-            if (d) release_locked(c, d);
-        }
+    if (!a->has_gpu) return;
+    krt_gpu_destroy(c, a->type, a->handle, a->gpu);
+    a->has_gpu = false;
+    a->gpu = NULL;
+}
+
+void krt_reap_locked(krt_context *c, krt_asset *a)
+{
     c->resident -= a->resident;
     krt_asset_free_data(a, &c->allocator);
     uint32_t s = a->slot;
     c->slots[s].asset = NULL;
     c->slots[s].next_free = c->free_head;
     c->free_head = s + 1;
-    c->live--;
+    if (!a->cached) c->live--;
     kiln_free(&c->allocator, a, sizeof *a);
 }
 
 void krt_destroy(krt_context *c)
 {
     if (!c) return;
+    krt_watch_stop(c);
     krt_wait(c);
     krt_pool_destroy(c->pool);
     c->pool = NULL;
@@ -365,9 +399,16 @@ void krt_destroy(krt_context *c)
         krt_asset *a = c->slots[s].asset;
         if (!a) continue;
         destroy_gpu(c, a);
-        reap_locked(c, a, false);
+        if (a->staged) krt_reload_drop_locked(c, a);
+        if (a->cached) krt_budget_unlink_locked(c, a);
+        krt_reap_locked(c, a);
     }
+    krt_fallback_destroy(c);
+    krt_mattab_destroy(c);
     krt_mounts_free(&c->mounts);
+    for (size_t i = 0; i < c->source_count; i++)
+        kiln_free(&c->allocator, c->sources[i].dir, strlen(c->sources[i].dir) + 1);
+    kiln_free(&c->allocator, c->sources, c->source_cap * sizeof *c->sources);
     pthread_mutex_destroy(&c->mu);
     kiln_allocator al = c->allocator;
     kiln_free(&al, c->slots, (size_t)c->max_assets * sizeof *c->slots);
@@ -381,13 +422,42 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
 {
     if (artifact_count) *artifact_count = 0;
     if (!c || !cache_dir) return kiln_error_set(err, KILN_E_USAGE, "krt_mount_cache: NULL argument");
+    /* The records' signature first: a change between it and the read shows in the next poll. */
+    uint64_t sig = 0;
+    kiln_result r = krt_source_signature(cache_dir, &c->allocator, &sig, err);
+    if (r) return r;
     krt_mounts m;
-    kiln_result r = krt_mounts_read_cache(cache_dir, &c->allocator, &m, err);
+    r = krt_mounts_read_cache(cache_dir, &c->allocator, &m, err);
     if (r) return r;
     size_t n = m.count;
+    char *dir = kiln_strdup(&c->allocator, cache_dir);
+    if (!dir) {
+        krt_mounts_free(&m);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+    }
     pthread_mutex_lock(&c->mu);
-    r = krt_mounts_merge(&c->mounts, &m, err);
+    if (c->source_count == c->source_cap) {
+        size_t cap = c->source_cap ? c->source_cap * 2 : 4;
+        krt_mount_source *ns = kiln_realloc(&c->allocator, c->sources,
+                                            c->source_cap * sizeof *ns, cap * sizeof *ns);
+        if (!ns) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+        else {
+            c->sources = ns;
+            c->source_cap = cap;
+        }
+    }
+    if (!r) r = krt_mounts_merge(&c->mounts, &m, err);
+    if (!r) {
+        krt_mount_source *src = &c->sources[c->source_count++];
+        src->dir = dir;
+        src->signature = sig;
+        src->watch = -1;
+        dir = NULL;
+        if (c->watching) (void)krt_watch_add_locked(c, src, NULL); /* best effort */
+    }
     pthread_mutex_unlock(&c->mu);
+    krt_mounts_free(&m);
+    if (dir) kiln_free(&c->allocator, dir, strlen(dir) + 1);
     if (!r && artifact_count) *artifact_count = n;
     return r;
 }
@@ -421,9 +491,9 @@ krt_handle krt_load_id(krt_context *c, krt_type type, uint64_t id, kiln_error *e
     }
     krt_asset *job;
     pthread_mutex_lock(&c->mu);
-    kiln_result r = load_locked(c, type, id, &h, &job, err);
+    kiln_result r = krt_load_locked(c, type, id, &h, &job, err);
     pthread_mutex_unlock(&c->mu);
-    if (!r && job) submit(c, job);
+    if (!r && job) krt_submit(c, job);
     return h;
 }
 
@@ -453,7 +523,7 @@ kiln_result krt_release(krt_context *c, krt_handle h, kiln_error *err)
     if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_release: NULL context");
     pthread_mutex_lock(&c->mu);
     krt_asset *a = resolve(c, h);
-    if (a) release_locked(c, a);
+    if (a) krt_release_locked(c, a);
     pthread_mutex_unlock(&c->mu);
     return a ? KILN_OK : stale(err, h);
 }
@@ -497,29 +567,71 @@ uint64_t krt_asset_id(krt_context *c, krt_handle h)
     return id;
 }
 
-/* Runs the create callback of an asset in CREATING (no lock held). */
-static kiln_result create_gpu(krt_context *c, krt_asset *a, krt_handle h, kiln_error *e)
+kiln_result krt_gpu_create(krt_context *c, uint32_t type, krt_handle h, const krt_asset *d,
+                           void **gpu, kiln_error *e)
 {
     const krt_renderer *rd = &c->desc.renderer;
     kiln_result r = KILN_OK;
-    a->gpu = NULL;
-    if (a->type == KRT_TYPE_TEXTURE && rd->create_texture) {
-        r = rd->create_texture(rd->user, h, &a->texture, &a->gpu, e);
-        a->has_gpu = r == KILN_OK;
-    } else if (a->type == KRT_TYPE_MESH && rd->create_mesh) {
-        r = rd->create_mesh(rd->user, h, &a->mesh, &a->gpu, e);
-        a->has_gpu = r == KILN_OK;
-    } else if (a->type == KRT_TYPE_MATERIAL && rd->create_material) {
-        r = rd->create_material(rd->user, h, &a->material, &a->gpu, e);
-        a->has_gpu = r == KILN_OK;
-    }
-    if (r && !e->code) kiln_error_set(e, r, "the renderer could not create this %s", type_names[a->type]);
+    *gpu = NULL;
+    if (type == KRT_TYPE_TEXTURE && rd->create_texture)
+        r = rd->create_texture(rd->user, h, &d->texture, gpu, e);
+    else if (type == KRT_TYPE_MESH && rd->create_mesh)
+        r = rd->create_mesh(rd->user, h, &d->mesh, gpu, e);
+    else if (type == KRT_TYPE_MATERIAL && rd->create_material)
+        r = rd->create_material(rd->user, h, &d->material, gpu, e);
+    if (r && !e->code) kiln_error_set(e, r, "the renderer could not create this %s", type_names[type]);
     return r;
+}
+
+static bool has_create(const krt_renderer *rd, uint32_t type)
+{
+    return (type == KRT_TYPE_TEXTURE && rd->create_texture) ||
+           (type == KRT_TYPE_MESH && rd->create_mesh) ||
+           (type == KRT_TYPE_MATERIAL && rd->create_material);
+}
+
+void krt_material_link_gpu_locked(krt_context *c, krt_asset *a)
+{
+    for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) {
+        const krt_asset *t = a->material.textures[k].id ? resolve(c, a->material.textures[k]) : NULL;
+        a->material.texture_gpu[k] = t ? t->gpu : NULL;
+    }
+}
+
+/* A released asset with no job: destroy its GPU object (unlocking around the callback), drop
+ * its staged reload and dependencies, then keep it resident or free it. Lock held. */
+static void retire_locked(krt_context *c, krt_asset *a)
+{
+    if (a->has_gpu) {
+        pthread_mutex_unlock(&c->mu);
+        destroy_gpu(c, a); /* nobody else touches a dying asset */
+        pthread_mutex_lock(&c->mu);
+    }
+    if (a->staged) krt_reload_drop_locked(c, a);
+    krt_release_deps_locked(c, a);
+    if (a->type == KRT_TYPE_MATERIAL) krt_mattab_free_locked(c, a);
+    /* Keep it only when it holds good data of what is mounted now, no newer copy of the asset
+     * is live, and it fits: a load finds it through the id map again. */
+    const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
+    bool keep = c->desc.budget_bytes && a->resident <= c->desc.budget_bytes &&
+                (a->phase == KRT_PHASE_READY || a->phase == KRT_PHASE_DECODED) && art &&
+                art->size == a->src_size && memcmp(art->sha256, a->src_sha256, 32) == 0 &&
+                !krt_map_find_locked(c, a->id);
+    if (!keep) {
+        krt_reap_locked(c, a);
+        return;
+    }
+    a->dying = false;
+    a->phase = KRT_PHASE_DECODED;
+    krt_map_put_locked(c, a->id, a->slot);
+    c->live--;
+    krt_budget_keep_locked(c, a);
 }
 
 size_t krt_update(krt_context *c)
 {
     if (!c) return 0;
+    if (c->desc.fallbacks && !c->fb_made) krt_fallback_make(c);
     size_t loading;
     for (;;) {
         bool progress = false;
@@ -527,15 +639,10 @@ size_t krt_update(krt_context *c)
         pthread_mutex_lock(&c->mu);
         for (uint32_t s = 0; s < c->high_water; s++) {
             krt_asset *a = c->slots[s].asset;
-            if (!a) continue;
+            if (!a || a->cached) continue;
             if (a->dying) {
-                if (a->job_running || a->phase == KRT_PHASE_CREATING) continue;
-                if (a->has_gpu) {
-                    pthread_mutex_unlock(&c->mu);
-                    destroy_gpu(c, a); /* nobody else touches a dying asset */
-                    pthread_mutex_lock(&c->mu);
-                }
-                reap_locked(c, a, true);
+                if (a->job_running || a->reload_running || a->phase == KRT_PHASE_CREATING) continue;
+                retire_locked(c, a);
                 progress = true;
                 continue;
             }
@@ -564,18 +671,18 @@ size_t krt_update(krt_context *c)
                 loading++;
                 continue;
             }
-            if (a->type == KRT_TYPE_MATERIAL)
-                for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) {
-                    const krt_asset *t = a->material.textures[k].id ? resolve(c, a->material.textures[k]) : NULL;
-                    a->material.texture_gpu[k] = t ? t->gpu : NULL;
-                }
+            if (a->type == KRT_TYPE_MATERIAL) krt_material_link_gpu_locked(c, a);
             a->phase = KRT_PHASE_CREATING;
-            krt_handle h = handle_of(c, a);
+            krt_handle h = krt_handle_of(c, a);
+            a->handle = h;
             pthread_mutex_unlock(&c->mu);
             kiln_error e;
             kiln_error_clear(&e);
-            kiln_result r = create_gpu(c, a, h, &e);
+            void *gpu = NULL;
+            kiln_result r = krt_gpu_create(c, a->type, h, a, &gpu, &e);
             pthread_mutex_lock(&c->mu);
+            a->gpu = gpu;
+            a->has_gpu = r == KILN_OK && has_create(&c->desc.renderer, a->type);
             if (r) {
                 a->error = e;
                 a->phase = KRT_PHASE_FAILED;
@@ -586,8 +693,13 @@ size_t krt_update(krt_context *c)
             progress = true;
         }
         pthread_mutex_unlock(&c->mu);
+        if (krt_reload_apply(c, &loading)) progress = true;
         if (!progress) break;
     }
+    pthread_mutex_lock(&c->mu);
+    krt_budget_trim_locked(c);
+    krt_mattab_sync_locked(c);
+    pthread_mutex_unlock(&c->mu);
     return loading;
 }
 
@@ -669,7 +781,10 @@ void *krt_gpu(krt_context *c, krt_handle h)
     if (!c) return NULL;
     pthread_mutex_lock(&c->mu);
     krt_asset *a = resolve(c, h);
-    void *g = a && a->phase == KRT_PHASE_READY ? a->gpu : NULL;
+    void *g = NULL;
+    if (a && a->phase == KRT_PHASE_READY) g = a->gpu;
+    else if (a && a->type == KRT_TYPE_TEXTURE && c->fb_texture_ok) g = c->fb_texture;
+    else if (a && a->type == KRT_TYPE_MATERIAL && c->fb_material_ok) g = c->fb_material;
     pthread_mutex_unlock(&c->mu);
     return g;
 }
@@ -684,5 +799,12 @@ void krt_get_stats(krt_context *c, krt_stats *out)
     out->failures = c->failures;
     out->resident_bytes = c->resident;
     out->mounted_artifacts = c->mounts.count;
+    out->evictions = c->evictions;
+    out->reloads = c->reloads;
+    out->reload_failures = c->reload_failures;
+    out->revivals = c->revivals;
+    out->cached_assets = c->cached_count;
+    out->cached_bytes = c->cached_bytes;
+    out->transcodes = c->transcodes;
     pthread_mutex_unlock(&c->mu);
 }

@@ -121,7 +121,7 @@ static kiln_result decode_scene(krt_asset *a, uint32_t flags, size_t *cap,
 
 kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
                              const uint8_t sha256[32], bool verify, uint64_t max_file_size,
-                             const kiln_allocator *al, kiln_error *err)
+                             const krt_renderer *rd, const kiln_allocator *al, kiln_error *err)
 {
     kiln_result r = kiln_file_read(path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size,
                                    al, &a->file, &a->file_size, err);
@@ -148,6 +148,7 @@ kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
             }
         }
         r = decode_texture(a, al, err);
+        (void)rd; /* transcoding: see rt_transcode.c */
         break;
     case KRT_TYPE_MESH: r = decode_mesh(a, flags, &cap, al, err); break;
     case KRT_TYPE_MATERIAL:
@@ -198,12 +199,33 @@ void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
         if (a->level_mem[l]) kiln_free(al, a->level_mem[l], a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1);
     for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++)
         if (a->stream_mem[s]) kiln_free(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
+    for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
+        if (a->transcode_mem[l]) kiln_free(al, a->transcode_mem[l], a->transcode_size[l]);
     if (a->file) kiln_free(al, a->file, a->file_size + 1);
     kiln_free(al, a->dep_ids, a->dep_cap * sizeof *a->dep_ids);
     kiln_free(al, a->dep_types, a->dep_cap * sizeof *a->dep_types);
     kiln_free(al, a->deps, a->dep_count * sizeof *a->deps);
     /* keep identity and bookkeeping; clear what was decoded */
     size_t off = offsetof(krt_asset, file);
-    memset((uint8_t *)a + off, 0, offsetof(krt_asset, resident) - off);
-    a->resident = 0;
+    memset((uint8_t *)a + off, 0, sizeof *a - off);
+}
+
+/* The views hold pointers into the file (which moves with the data) except these three, which
+ * point into the asset record itself. */
+static void fix_self_pointers(krt_asset *a)
+{
+    if (a->mesh.view) a->mesh.view = &a->mesh_view;
+    if (a->material.material) a->material.material = &a->material_view.material;
+    if (a->scene.view) a->scene.view = &a->scene_view;
+}
+
+void krt_asset_swap_data(krt_asset *a, krt_asset *b)
+{
+    size_t off = offsetof(krt_asset, file), n = sizeof *a - off;
+    uint8_t tmp[sizeof *a];
+    memcpy(tmp, (uint8_t *)a + off, n);
+    memcpy((uint8_t *)a + off, (uint8_t *)b + off, n);
+    memcpy((uint8_t *)b + off, tmp, n);
+    fix_self_pointers(a);
+    fix_self_pointers(b);
 }

@@ -1,5 +1,6 @@
 /* test_runtime_stress.c — 4 threads load and release random artifacts of cooked models while
- * the main thread runs krt_update; run under ThreadSanitizer by `make test` (label threaded). */
+ * the main thread runs krt_update, with a small budget (released assets kept, revived, evicted); run under ThreadSanitizer by `make test` (label threaded). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@ typedef struct worker_arg {
     const krt_mounts *m;
     unsigned seed;
     int iterations;
+    atomic_int *done;
 } worker_arg;
 
 static void *worker(void *p)
@@ -34,6 +36,7 @@ static void *worker(void *p)
     }
     for (int s = 0; s < 8; s++)
         if (held[s].id) krt_release(w->ctx, held[s], NULL);
+    atomic_fetch_add(w->done, 1);
     return NULL;
 }
 
@@ -55,16 +58,19 @@ static void test_stress(void **state)
     d.worker_count = 3;
     d.queue_capacity = 4; /* small: some loads run inline */
     d.renderer = rt_recorder_renderer(&rec);
+    d.budget_bytes = 256 * 1024; /* small: released assets are kept, revived and evicted */
     krt_context *c;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
     assert_int_equal(krt_mount_cache(c, cache, NULL, &err), KILN_OK);
     pthread_t t[4];
     worker_arg w[4];
+    atomic_int done;
+    atomic_init(&done, 0);
     for (int i = 0; i < 4; i++) {
-        w[i] = (worker_arg){c, &m, 1234u + (unsigned)i * 77u, 400};
+        w[i] = (worker_arg){c, &m, 1234u + (unsigned)i * 77u, 400, &done};
         assert_int_equal(pthread_create(&t[i], NULL, worker, &w[i]), 0);
     }
-    for (int i = 0; i < 200; i++) krt_update(c);
+    while (atomic_load(&done) < 4) krt_update(c); /* the renderer thread, all along */
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
     krt_finish(c);
     krt_stats st;
@@ -72,6 +78,11 @@ static void test_stress(void **state)
     assert_int_equal(st.live_assets, 0);
     assert_int_equal(rec.live, 0);
     assert_true(st.loads > 0);
+    fprintf(stderr, "loads %llu revivals %llu evictions %llu reloads %llu\n",
+            (unsigned long long)st.loads, (unsigned long long)st.revivals,
+            (unsigned long long)st.evictions, (unsigned long long)st.reloads);
+    assert_true(st.revivals > 0 && st.evictions > 0);
+
     krt_destroy(c);
     krt_mounts_free(&m);
     kt_rmtree(dir);

@@ -1,0 +1,124 @@
+/* rt_context.h — the context as the runtime's files share it: the registry (slots with
+ * generations, id -> slot map), the mounts and where they came from, the budget's LRU list, the
+ * material table, the fallbacks and the watcher. One mutex (mu) guards everything but what the
+ * comments give to the renderer thread. Functions named *_locked need mu held. */
+#ifndef KILN_RT_CONTEXT_H
+#define KILN_RT_CONTEXT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "runtime/rt_asset.h"
+#include "runtime/rt_mount.h"
+#include "runtime/rt_pool.h"
+
+typedef struct krt_slot {
+    krt_asset *asset;
+    uint32_t generation;     /* 1 .. 2^24-1 */
+    uint32_t next_free;      /* slot index + 1; 0 = end */
+} krt_slot;
+
+typedef struct krt_mount_source {   /* one krt_mount_cache call, in mount order */
+    char *dir;
+    uint64_t signature;      /* of its records' names, sizes, times and inodes */
+    int watch;               /* inotify watch descriptor, -1 when none */
+} krt_mount_source;
+
+struct krt_context {
+    kiln_allocator allocator;
+    krt_desc desc;
+    krt_pool *pool;
+    krt_jobs jobs;
+    pthread_mutex_t mu;
+    krt_mounts mounts;
+    krt_mount_source *sources;
+    size_t source_count, source_cap;
+    bool recheck;            /* a changed asset could not reload yet: compare again next poll */
+    krt_slot *slots;
+    uint32_t max_assets, high_water, free_head, live;
+    uint64_t *map_ids;       /* id -> slot: open addressing, linear probing, backward-shift delete */
+    uint32_t *map_slots;     /* slot + 1; 0 = empty */
+    size_t map_size;
+    atomic_uint_fast64_t inflight;
+    uint64_t loads, failures, resident;
+    /* budget (rt_budget.c) */
+    krt_asset *lru_head, *lru_tail;
+    uint64_t cached_count, cached_bytes, evictions, revivals;
+    /* hot reload (rt_reload.c) */
+    uint64_t reloads, reload_failures;
+    atomic_int changed;      /* set by the watcher */
+    bool watching;
+    int watch_fd, watch_wake[2];
+    pthread_t watch_thread;
+    /* material table (rt_material_table.c): indices under mu, records on the renderer thread */
+    uint32_t *mat_free;      /* stack of free indices, max_assets entries */
+    uint32_t mat_free_count, mat_high;
+    krt_gpu_material *mat_records;
+    size_t mat_record_count; /* records allocated (renderer thread) */
+    uint64_t mat_generation;
+    /* fallbacks (rt_fallback.c): made on the renderer thread, read under mu */
+    bool fb_made;
+    void *fb_texture, *fb_material;
+    bool fb_texture_ok, fb_material_ok;
+    uint64_t transcodes;
+};
+
+extern const char *const krt_type_names[KRT_TYPE_COUNT];
+
+krt_handle krt_make_handle(uint32_t type, uint32_t gen, uint32_t slot);
+krt_handle krt_handle_of(krt_context *c, const krt_asset *a);
+krt_asset *krt_resolve_locked(krt_context *c, krt_handle h);
+uint32_t krt_map_find_locked(const krt_context *c, uint64_t id);
+void krt_map_put_locked(krt_context *c, uint64_t id, uint32_t s);
+void krt_map_remove_locked(krt_context *c, uint64_t id);
+void krt_release_locked(krt_context *c, krt_asset *a);
+/* Finds, revives or makes the asset for id with one more reference; *job gets an asset whose
+ * job the caller submits after unlocking (krt_submit), or NULL. */
+kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
+                            krt_asset **job, kiln_error *err);
+/* Puts a failed asset back to loading (its deps released, data freed); the caller submits it. */
+void krt_retry_locked(krt_context *c, krt_asset *a);
+/* Loads a's dependencies into a->deps (jobs for new ones appended to *jobs), links them. */
+kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs,
+                                 size_t *job_count, size_t *job_cap, krt_asset **small,
+                                 kiln_error *err);
+void krt_submit(krt_context *c, krt_asset *a);
+void krt_submit_fn(krt_context *c, krt_job_fn fn, void *arg);
+/* Frees an asset that has no GPU object and whose deps are released; its slot is reused. */
+void krt_reap_locked(krt_context *c, krt_asset *a);
+/* Releases every dependency a holds and clears the handles. */
+void krt_release_deps_locked(krt_context *c, krt_asset *a);
+/* The renderer's callbacks (no lock held, renderer thread). */
+kiln_result krt_gpu_create(krt_context *c, uint32_t type, krt_handle h, const krt_asset *data,
+                           void **gpu, kiln_error *e);
+void krt_gpu_destroy(krt_context *c, uint32_t type, krt_handle h, void *gpu);
+/* Fills a material's texture_gpu from its textures' objects. */
+void krt_material_link_gpu_locked(krt_context *c, krt_asset *a);
+
+/* rt_budget.c */
+void krt_budget_keep_locked(krt_context *c, krt_asset *a);   /* a released asset into the LRU */
+void krt_budget_unlink_locked(krt_context *c, krt_asset *a); /* out of the LRU (revived, evicted) */
+void krt_budget_evict_locked(krt_context *c, krt_asset *a);  /* frees a cached asset */
+void krt_budget_trim_locked(krt_context *c);                 /* evicts past budget_bytes */
+
+/* rt_reload.c */
+/* krt_update's part (no lock held): staged reloads into place; adds the ones still waiting to
+ * *loading; true when it did something. */
+bool krt_reload_apply(krt_context *c, size_t *loading);
+void krt_reload_drop_locked(krt_context *c, krt_asset *a);   /* frees a's staged reload */
+kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err);
+kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out,
+                                 kiln_error *err);
+
+/* rt_material_table.c */
+kiln_result krt_mattab_create(krt_context *c, kiln_error *err);
+void krt_mattab_destroy(krt_context *c);
+void krt_mattab_alloc_locked(krt_context *c, krt_asset *a);  /* an index for a new material */
+void krt_mattab_free_locked(krt_context *c, krt_asset *a);   /* renderer thread: zero, reuse */
+void krt_mattab_sync_locked(krt_context *c);                 /* renderer thread: write records */
+
+/* rt_fallback.c */
+void krt_fallback_make(krt_context *c);      /* renderer thread, first krt_update */
+void krt_fallback_destroy(krt_context *c);   /* krt_destroy */
+
+#endif
