@@ -115,6 +115,51 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
 
 KILN_API void kiln_string_free(char *s);
 
+/* ---- packs ------------------------------------------------------------------------------- */
+
+/* How kiln_project_pack stores each payload. */
+enum {
+    KILN_PACK_COMPRESS_AUTO = 0,  /* Zstandard where it pays: saves >= 1/8 and >= 64 bytes */
+    KILN_PACK_COMPRESS_NONE = 1,  /* every payload raw (usable in place from an mmap) */
+    KILN_PACK_COMPRESS_ZSTD = 2,  /* Zstandard wherever it makes a payload smaller at all */
+};
+
+typedef struct kiln_pack_opts {
+    uint32_t struct_size;   /* sizeof(kiln_pack_opts); 0 is taken as the current size */
+    const char *output;     /* the .kpak to write (relative to the current folder or absolute);
+                               NULL = <out>/game.kpak; must lie inside the project or output folder */
+    uint32_t compress;      /* KILN_PACK_COMPRESS_* */
+    int level;              /* Zstandard level 1..22; 0 = 19 */
+    bool align_4096;        /* payloads at 4096-byte boundaries (direct I/O); default 16 */
+} kiln_pack_opts;
+
+/* Packs cooked artifacts into one .kpak file (format: docs/formats.md "Packs"; use:
+ * docs/packs.md). assets: source paths (every artifact of that source) or "path#label" (that
+ * artifact), relative to the current folder or absolute, inside the root; with KILN_IMPORT_ALL
+ * every asset under the root (kinds kiln does not import yet are listed as skipped). The assets
+ * are imported first (cached ones are not cooked again); every artifact they need is followed
+ * (a scene brings its meshes, skeletons and clips, a mesh its material, a material its images,
+ * a clip its skeleton). Before its bytes go in, each artifact's size and SHA-256 are checked
+ * against its cache manifest (KILN_E_CACHE_CORRUPT naming the artifact and the entry). Two
+ * different artifacts under one asset id (two .meta files with one GUID) are
+ * KILN_E_IMPORT_SETTINGS naming both; equal ones are packed once. The pack is written to a
+ * temporary file and renamed, so a failed pack leaves an earlier one untouched. The same
+ * sources and options give the same bytes in any folder, process or thread count.
+ * *result_json (free with kiln_string_free): the output, totals (entries, payloads, bytes raw
+ * and stored) and every entry (name, asset id, kind, size, stored size, compression).
+ * Errors: those of an import (the first failing asset), KILN_E_CACHE_CORRUPT,
+ * KILN_E_IMPORT_SETTINGS, KILN_E_USAGE (no assets, an unknown label, bad options),
+ * KILN_E_OUTPUT_REFUSED, KILN_E_ASSET_IO, KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *assets, size_t count,
+                                       uint32_t flags, const kiln_pack_opts *opts,
+                                       char **result_json, kiln_error *err);
+
+/* Re-checks every checksum of a .kpak file: the table (kiln_pack_open_memory), then every
+ * payload's stored and decompressed bytes and the padding (kiln_pack_verify). *result_json
+ * says what was checked (entries, payloads, sizes). Errors: those of the two readers (the first
+ * damaged entry named), KILN_E_ASSET_IO. */
+KILN_API kiln_result kiln_pack_verify_file(const char *path, char **result_json, kiln_error *err);
+
 #ifdef __cplusplus
 }
 #endif

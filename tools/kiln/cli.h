@@ -58,5 +58,6 @@ int kiln_cmd_inspect(int argc, char **argv);
 int kiln_cmd_cache(int argc, char **argv);
 int kiln_cmd_texture(int argc, char **argv);
 int kiln_cmd_model(int argc, char **argv);
+int kiln_cmd_pack(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@
 #include "import/image.h"
 #include "inspect_container.h"
 #include "inspect_model.h"
+#include "inspect_pack.h"
 #include "process/block.h"
 #include "process/half.h"
 
@@ -213,13 +214,16 @@ int kiln_cmd_inspect(int argc, char **argv)
     }
     bool is_ktx2 = m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
     bool is_container = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KILN", 4);
-    bool is_model = !is_ktx2 && !is_container && kiln_gltf_detect(m.data, m.size);
+    bool is_pack = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KPAK", 4);
+    bool is_model = !is_ktx2 && !is_container && !is_pack && kiln_gltf_detect(m.data, m.size);
     bool is_glb = is_model && m.size >= 4 && !memcmp(m.data, "glTF", 4);
     json_t *j = NULL;
     if (!is_ktx2 && c.compare) {
         r = kiln_error_set(&err, KILN_E_USAGE, "--compare works on a KTX2 file");
     } else if (is_container) {
         j = kiln_inspect_container(m.data, m.size, &r, &err);
+    } else if (is_pack) {
+        j = kiln_inspect_pack(m.data, m.size, &r, &err);
     } else if (is_model) {
         /* The loader reads the file again, with the buffers and images beside it. */
         kiln_file_unmap(&m);
@@ -244,6 +248,8 @@ int kiln_cmd_inspect(int argc, char **argv)
         free(s);
     } else if (is_container) {
         kiln_inspect_container_print(j, path);
+    } else if (is_pack) {
+        kiln_inspect_pack_print(j, path);
     } else if (is_model) {
         kiln_inspect_model_print(j, path);
     } else if (is_ktx2) {

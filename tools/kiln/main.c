@@ -14,12 +14,15 @@ static const char usage[] =
     "                                        write settings into PATH.meta and process it again\n"
     "  report                                say which assets are up to date; processes nothing\n"
     "  meta [PATH...|--all]                  write missing .meta files with fresh GUIDs\n"
-    "  inspect FILE [--compare IMAGE]        describe an image, a KTX2 file (PSNR of level 0) or a\n"
-    "                                        glTF 2.0 model (.gltf, .glb)\n"
+    "  inspect FILE [--compare IMAGE]        describe an image, a KTX2 file (PSNR of level 0), a\n"
+    "                                        glTF 2.0 model (.gltf, .glb), a cooked file or a .kpak\n"
     "  texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=V ...]\n"
     "                                        convert one image without a project (same code path)\n"
     "  model IN.gltf|IN.glb OUTDIR [--set model.FIELD=V ...] [--textures all|none]\n"
     "                                        cook one model into OUTDIR without a project\n"
+    "  pack [-o FILE] [--all|ASSET...] [--compress none|zstd|auto] [--align 16|4096]\n"
+    "                                        pack cooked artifacts (and what they need) into one .kpak\n"
+    "  pack --verify FILE                    check every checksum of a .kpak\n"
     "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
     "  version                               print the version\n"
     "\n"
@@ -53,6 +56,7 @@ int main(int argc, char **argv)
         {"meta", kiln_cmd_meta},     {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
         {"texture", kiln_cmd_texture},
         {"model", kiln_cmd_model},
+        {"pack", kiln_cmd_pack},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);

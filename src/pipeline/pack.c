@@ -1,0 +1,567 @@
+/* pack.c — kiln_project_pack: a project's cooked artifacts gathered from the cache (see pack.h),
+ * then written as one .kpak with kiln_pack_write through a temporary file and a rename; and
+ * kiln_pack_verify_file. docs/packs.md gives the rules, docs/formats.md ("Packs") the bytes. */
+#include "pipeline/pack.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/hash.h"
+#include "core/json.h"
+#include "core/path.h"
+#include "format/pack_write.h"
+#include "pipeline/cache.h"
+#include "pipeline/database.h"
+#include "pipeline/import.h"
+
+static const uint8_t ktx2_id[12] = {0xAB, 'K', 'T', 'X', ' ', '2', '0', 0xBB, '\r', '\n', 0x1A, '\n'};
+
+/* What was asked for: every artifact of an asset (label NULL) or one artifact. */
+typedef struct pack_root {
+    size_t asset;
+    const char *label;   /* points into the caller's argument */
+    const char *arg;
+} pack_root;
+
+static char *dup_format(const kiln_allocator *a, const char *fmt, const char *x, const char *y)
+{
+    size_t n = strlen(x) + strlen(y) + 2;
+    char *s = kiln_alloc(a, n);
+    if (s) snprintf(s, n, fmt, x, y);
+    return s;
+}
+
+static void artifact_free(kiln_project *p, kiln_pack_artifact *a)
+{
+    if (a->name) kiln_free(&p->allocator, a->name, strlen(a->name) + 1);
+    if (a->file) kiln_free(&p->allocator, a->file, strlen(a->file) + 1);
+    if (a->map.data) kiln_file_unmap(&a->map);
+    memset(a, 0, sizeof *a);
+}
+
+void kiln_pack_set_free(kiln_project *p, kiln_pack_set *set)
+{
+    for (size_t i = 0; i < set->count; i++) artifact_free(p, &set->items[i]);
+    kiln_free(&p->allocator, set->items, set->capacity * sizeof *set->items);
+    json_decref(set->skipped);
+    memset(set, 0, sizeof *set);
+}
+
+static kiln_result corrupt(kiln_error *err, const char *name, const char *file, const char *what,
+                           const char *dir)
+{
+    kiln_error_set(err, KILN_E_CACHE_CORRUPT,
+                   "%s: %s %s: the cache entry is damaged; remove %s and import again", name,
+                   file, what, dir);
+    kiln_error_at_path(err, file);
+    return KILN_E_CACHE_CORRUPT;
+}
+
+/* Maps one output of an entry and checks it against its manifest record. */
+static kiln_result add_artifact(kiln_project *p, kiln_pack_set *s, const kiln_asset *a,
+                                size_t asset, const char *dir, const json_t *o, kiln_error *err)
+{
+    const char *label = kiln_json_str(o, "label", NULL);
+    const char *file = kiln_json_str(o, "file", NULL);
+    long long size = kiln_json_int(o, "size", -1);
+    const char *sha = kiln_json_str(o, "sha256", "");
+    if (!label || !label[0] || !file || size < 0 || strlen(sha) != 64)
+        return corrupt(err, a->rel, dir, "lists an output without label, file, size or sha256", dir);
+    if (s->count == s->capacity) {
+        size_t cap = s->capacity ? s->capacity * 2 : 64;
+        void *q = kiln_realloc(&p->allocator, s->items, s->capacity * sizeof *s->items,
+                               cap * sizeof *s->items);
+        if (!q) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        s->items = q;
+        s->capacity = cap;
+    }
+    kiln_pack_artifact *x = &s->items[s->count];
+    memset(x, 0, sizeof *x);
+    x->asset = asset;
+    x->canonical = s->count;
+    x->name = dup_format(&p->allocator, "%s#%s", a->rel, label);
+    x->file = dup_format(&p->allocator, "%s/%s", dir, file);
+    if (!x->name || !x->file) {
+        artifact_free(p, x);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    s->count++;
+    kiln_error e;
+    if (kiln_file_map(x->file, (size_t)KILN_PACK_MAX_ENTRY_SIZE, &x->map, &e) != KILN_OK)
+        return corrupt(err, x->name, x->file, "cannot be read", dir);
+    if ((unsigned long long)x->map.size != (unsigned long long)size)
+        return corrupt(err, x->name, x->file, "has another size than its manifest says", dir);
+    uint8_t d[KILN_SHA256_SIZE];
+    char hex[KILN_SHA256_HEX_SIZE];
+    kiln_result r = kiln_sha256_bytes(x->map.data, x->map.size, d, err);
+    if (r != KILN_OK) return r;
+    kiln_hex(d, sizeof d, hex);
+    if (strcmp(hex, sha) != 0)
+        return corrupt(err, x->name, x->file, "does not match the SHA-256 of its manifest", dir);
+    x->asset_id = kiln_asset_id(a->guid, label);
+    if (x->map.size >= 12 && !memcmp(x->map.data, ktx2_id, 12))
+        x->kind = KILN_PACK_KIND_KTX2;
+    else if (x->map.size >= KILN_CONTAINER_HEADER_SIZE && !memcmp(x->map.data, "KILN", 4))
+        x->kind = (uint32_t)x->map.data[8] | (uint32_t)x->map.data[9] << 8 |
+                  (uint32_t)x->map.data[10] << 16 | (uint32_t)x->map.data[11] << 24;
+    if (!x->kind) return corrupt(err, x->name, x->file, "is neither KTX2 nor a kiln container", dir);
+    return KILN_OK;
+}
+
+/* Resolves the arguments into assets (each once, in the order given) and roots. */
+static kiln_result resolve_args(kiln_project *p, const char *const *args, size_t count,
+                                kiln_asset *assets, size_t *asset_count, pack_root *roots,
+                                kiln_error *err)
+{
+    *asset_count = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *hash = strchr(args[i], '#');
+        char path[KILN_PATH_MAX];
+        size_t n = hash ? (size_t)(hash - args[i]) : strlen(args[i]);
+        if (n == 0 || n >= sizeof path || (hash && !hash[1]))
+            return kiln_error_set(err, KILN_E_USAGE, "bad asset \"%s\": give PATH or PATH#LABEL",
+                                  args[i]);
+        memcpy(path, args[i], n);
+        path[n] = '\0';
+        kiln_asset a;
+        kiln_result r = kiln_database_find(p, path, &a, err);
+        if (r != KILN_OK) return r;
+        size_t k = 0;
+        while (k < *asset_count && strcmp(assets[k].rel, a.rel) != 0) k++;
+        if (k == *asset_count)
+            assets[(*asset_count)++] = a;
+        else
+            kiln_asset_clear(p, &a);
+        roots[i].asset = k;
+        roots[i].label = hash ? hash + 1 : NULL;
+        roots[i].arg = args[i];
+    }
+    return KILN_OK;
+}
+
+typedef struct id_key {
+    uint64_t id;
+    size_t index;
+} id_key;
+
+static int by_id_then_order(const void *a, const void *b)
+{
+    const id_key *x = a, *y = b;
+    if (x->id != y->id) return x->id < y->id ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Index of the artifact kept for id (binary search over the sorted order), or SIZE_MAX. */
+static size_t find_id(const kiln_pack_set *s, const size_t *sorted, uint64_t id)
+{
+    size_t lo = 0, hi = s->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->items[sorted[mid]].asset_id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->count && s->items[sorted[lo]].asset_id == id ? sorted[lo] : SIZE_MAX;
+}
+
+typedef struct follow_state {
+    kiln_pack_set *set;
+    const size_t *sorted;
+    size_t *stack;
+    size_t depth;
+} follow_state;
+
+static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *err)
+{
+    if (id == 0) return KILN_OK;
+    size_t k = find_id(f->set, f->sorted, id);
+    if (k == SIZE_MAX) {
+        kiln_error_set(err, KILN_E_CACHE_CORRUPT,
+                       "%s refers to asset id %016llx, which no artifact of the packed assets has",
+                       f->set->items[from].name, (unsigned long long)id);
+        kiln_error_at_path(err, f->set->items[from].file);
+        return KILN_E_CACHE_CORRUPT;
+    }
+    k = f->set->items[k].canonical;
+    if (!f->set->items[k].selected) {
+        f->set->items[k].selected = true;
+        f->stack[f->depth++] = k;
+    }
+    return KILN_OK;
+}
+
+/* The asset ids an artifact refers to, each through `need`. The readers check every byte. */
+static kiln_result follow(follow_state *f, size_t i, kiln_error *err)
+{
+    const kiln_pack_artifact *x = &f->set->items[i];
+    const uint8_t *d = x->map.data;
+    size_t n = x->map.size;
+    kiln_result r = KILN_OK;
+    if (x->kind == KILN_MESH_KIND) {
+        kiln_mesh_view v;
+        r = kiln_mesh_read(d, n, 0, &v, err);
+        if (r == KILN_OK) r = need(f, i, v.material, err);
+    } else if (x->kind == KILN_MATERIAL_KIND) {
+        kiln_material_view v;
+        r = kiln_material_read(d, n, 0, &v, err);
+        for (int s = 0; r == KILN_OK && s < KILN_MATERIAL_SLOT_COUNT; s++)
+            r = need(f, i, v.material.textures[s].image, err);
+    } else if (x->kind == KILN_COOKED_SCENE_KIND) {
+        kiln_cooked_scene_view v;
+        r = kiln_cooked_scene_read(d, n, 0, &v, err);
+        for (uint32_t k = 0; r == KILN_OK && k < v.primitive_count; k++)
+            r = need(f, i, kiln_cooked_scene_primitive(&v, k), err);
+        for (uint32_t k = 0; r == KILN_OK && k < v.node_count; k++)
+            r = need(f, i, kiln_cooked_scene_node(&v, k).skeleton, err);
+        for (uint32_t k = 0; r == KILN_OK && k < v.clip_count; k++)
+            r = need(f, i, kiln_cooked_scene_clip(&v, k), err);
+    } else if (x->kind == KILN_CLIP_KIND) {
+        kiln_clip_view v;
+        r = kiln_clip_read(d, n, 0, &v, err);
+        if (r == KILN_OK) r = need(f, i, v.skeleton, err);
+    }
+    if (r != KILN_OK && err && err->code != KILN_E_CACHE_CORRUPT) {
+        /* A reader refused the bytes its manifest vouched for: a damaged or foreign entry. */
+        kiln_error_prefix(err, "%s: ", x->name);
+        err->code = KILN_E_CACHE_CORRUPT;
+        kiln_error_at_path(err, x->file);
+        r = KILN_E_CACHE_CORRUPT;
+    }
+    return r;
+}
+
+/* Same id twice: equal bytes are packed once; different bytes are a conflict naming both. */
+static kiln_result resolve_conflicts(kiln_project *p, kiln_pack_set *s, const size_t *sorted,
+                                     const kiln_asset *assets, kiln_error *err)
+{
+    for (size_t i = 1; i < s->count; i++) {
+        kiln_pack_artifact *a = &s->items[sorted[i - 1]], *b = &s->items[sorted[i]];
+        if (a->asset_id != b->asset_id) continue;
+        if (a->map.size == b->map.size && !memcmp(a->map.data, b->map.data, a->map.size)) {
+            b->duplicate = true;
+            b->canonical = a->canonical;
+            continue;
+        }
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                       "asset id %016llx is both %s and %s, with different bytes: their sources "
+                       "share GUID %s; give one of their .meta files a new guid",
+                       (unsigned long long)a->asset_id, a->name, b->name, assets[b->asset].guid);
+        char meta[KILN_PATH_MAX];
+        if (kiln_path_format(meta, sizeof meta, "%s.meta", assets[b->asset].abs))
+            kiln_error_at_path(err, meta);
+        return KILN_E_IMPORT_SETTINGS;
+    }
+    (void)p;
+    return KILN_OK;
+}
+
+static kiln_result select_roots(kiln_project *p, kiln_pack_set *s, const kiln_asset *assets,
+                                const pack_root *roots, size_t root_count, bool all,
+                                follow_state *f, kiln_error *err)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        bool whole = all;
+        for (size_t k = 0; !whole && k < root_count; k++)
+            whole = roots[k].asset == s->items[i].asset && !roots[k].label;
+        if (whole) (void)need(f, i, s->items[i].asset_id, err);
+    }
+    for (size_t k = 0; k < root_count; k++) {
+        if (!roots[k].label) continue;
+        const char *rel = assets[roots[k].asset].rel;
+        size_t found = SIZE_MAX;
+        for (size_t i = 0; i < s->count && found == SIZE_MAX; i++) {
+            const char *name = s->items[i].name;
+            if (s->items[i].asset == roots[k].asset && !strcmp(name + strlen(rel) + 1, roots[k].label))
+                found = i;
+        }
+        if (found == SIZE_MAX) {
+            char labels[200] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < s->count && used < sizeof labels - 1; i++)
+                if (s->items[i].asset == roots[k].asset)
+                    used += (size_t)snprintf(labels + used, sizeof labels - used, "%s%s",
+                                             used ? ", " : "", s->items[i].name + strlen(rel) + 1);
+            return kiln_error_set(err, KILN_E_USAGE, "%s has no artifact labelled \"%s\" (it has: %s)",
+                                  rel, roots[k].label, labels);
+        }
+        (void)need(f, found, s->items[found].asset_id, err);
+    }
+    (void)p;
+    kiln_result r = KILN_OK;
+    while (r == KILN_OK && f->depth) r = follow(f, f->stack[--f->depth], err);
+    return r;
+}
+
+kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count,
+                             uint32_t flags, kiln_pack_set *set, kiln_error *err)
+{
+    memset(set, 0, sizeof *set);
+    set->skipped = json_array();
+    bool all = (flags & KILN_IMPORT_ALL) != 0;
+    kiln_asset *assets = NULL;
+    pack_root *roots = NULL;
+    size_t n = 0;
+    json_t *doc = NULL;
+    size_t *sorted = NULL, *stack = NULL;
+    kiln_result r;
+    if (all) {
+        r = kiln_database_scan(p, &assets, &n, err);
+        if (r != KILN_OK) return r;
+    } else {
+        if (count == 0) return kiln_error_set(err, KILN_E_USAGE, "nothing to pack: give assets or --all");
+        assets = kiln_calloc(&p->allocator, count, sizeof *assets);
+        roots = kiln_calloc(&p->allocator, count, sizeof *roots);
+        if (!assets || !roots) {
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+            goto out;
+        }
+        r = resolve_args(p, args, count, assets, &n, roots, err);
+        if (r != KILN_OK) goto out;
+    }
+    r = kiln_import_assets(p, assets, n, all ? KILN_IMPORT_ALL : 0, &doc, err);
+    if (r != KILN_OK) goto out;
+    size_t i;
+    json_t *rec;
+    json_array_foreach(json_object_get(doc, "records"), i, rec) {
+        if (i >= n) break;
+        const char *status = kiln_json_str(rec, "status", "");
+        if (!strcmp(status, "unsupported")) {
+            json_array_append_new(set->skipped, json_pack("{s:s,s:s}", "path", assets[i].rel,
+                                                          "status", status));
+            continue;
+        }
+        const char *key = kiln_json_str(rec, "key", "");
+        json_t *manifest = kiln_cache_entry_load(p, key, false);
+        char dir[KILN_PATH_MAX];
+        kiln_cache_entry_dir(p, key, dir);
+        if (!manifest) {
+            r = kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: its cache entry %s is not whole",
+                               assets[i].rel, dir);
+            goto out;
+        }
+        set->asset_count++;
+        size_t k;
+        json_t *o;
+        json_array_foreach(json_object_get(manifest, "outputs"), k, o) {
+            r = add_artifact(p, set, &assets[i], i, dir, o, err);
+            if (r != KILN_OK) break;
+        }
+        json_decref(manifest);
+        if (r != KILN_OK) goto out;
+    }
+    sorted = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *sorted);
+    stack = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *stack);
+    if (!sorted || !stack) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        goto out;
+    }
+    {
+        id_key *keys = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *keys);
+        if (!keys) {
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+            goto out;
+        }
+        for (size_t k = 0; k < set->count; k++) keys[k] = (id_key){set->items[k].asset_id, k};
+        qsort(keys, set->count, sizeof *keys, by_id_then_order);
+        for (size_t k = 0; k < set->count; k++) sorted[k] = keys[k].index;
+        kiln_free(&p->allocator, keys, (set->count ? set->count : 1) * sizeof *keys);
+    }
+    r = resolve_conflicts(p, set, sorted, assets, err);
+    if (r != KILN_OK) goto out;
+    follow_state f = {set, sorted, stack, 0};
+    r = select_roots(p, set, assets, roots, all ? 0 : count, all, &f, err);
+out:
+    json_decref(doc);
+    kiln_free(&p->allocator, sorted, (set->count ? set->count : 1) * sizeof *sorted);
+    kiln_free(&p->allocator, stack, (set->count ? set->count : 1) * sizeof *stack);
+    if (roots) kiln_free(&p->allocator, roots, count * sizeof *roots);
+    if (all)
+        kiln_assets_free(p, assets, n);
+    else if (assets) {
+        for (size_t k = 0; k < n; k++) kiln_asset_clear(p, &assets[k]);
+        kiln_free(&p->allocator, assets, count * sizeof *assets);
+    }
+    return r;
+}
+
+static const char *kind_name(uint32_t kind, char out[5])
+{
+    for (int i = 0; i < 4; i++) {
+        char c = (char)(kind >> (8 * i));
+        out[i] = c >= 32 && c < 127 ? c : '?';
+    }
+    out[4] = '\0';
+    return out;
+}
+
+static const char *const compress_names[] = {"auto", "none", "zstd"};
+
+static kiln_result output_path(kiln_project *p, const kiln_pack_opts *o, char out[KILN_PATH_MAX],
+                               kiln_error *err)
+{
+    kiln_result r;
+    if (o->output && o->output[0])
+        r = kiln_path_absolute(o->output, out, KILN_PATH_MAX, err);
+    else
+        r = kiln_path_join(p->out, "game.kpak", out, KILN_PATH_MAX, err);
+    if (r == KILN_OK) r = kiln_project_check_write(p, out, err);
+    char dir[KILN_PATH_MAX];
+    if (r == KILN_OK && kiln_path_dirname(out, dir, sizeof dir)) r = kiln_mkdirs(dir, err);
+    return r;
+}
+
+KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *assets, size_t count,
+                                       uint32_t flags, const kiln_pack_opts *opts,
+                                       char **result_json, kiln_error *err)
+{
+    *result_json = NULL;
+    kiln_pack_opts o = {0};
+    if (opts) {
+        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
+        memcpy(&o, opts, n);
+    }
+    if (o.compress > KILN_PACK_COMPRESS_ZSTD)
+        return kiln_error_set(err, KILN_E_USAGE, "unknown compression %u", o.compress);
+    char path[KILN_PATH_MAX];
+    kiln_result r = output_path(p, &o, path, err);
+    if (r != KILN_OK) return r;
+    kiln_pack_set set;
+    r = kiln_pack_gather(p, assets, count, flags, &set, err);
+    kiln_pack_input *in = NULL;
+    kiln_pack_write_entry *written = NULL;
+    size_t *which = NULL;
+    size_t n = 0, cap = set.count ? set.count : 1;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    kiln_pack_write_stats stats;
+    if (r != KILN_OK) goto out;
+    in = kiln_calloc(&p->allocator, cap, sizeof *in);
+    written = kiln_calloc(&p->allocator, cap, sizeof *written);
+    which = kiln_calloc(&p->allocator, cap, sizeof *which);
+    if (!in || !written || !which) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < set.count; i++) {
+        const kiln_pack_artifact *x = &set.items[i];
+        if (!x->selected || x->duplicate) continue;
+        in[n].asset_id = x->asset_id;
+        in[n].kind = x->kind;
+        in[n].name = x->name;
+        in[n].data = x->map.data;
+        in[n].size = x->map.size;
+        which[n++] = i;
+    }
+    kiln_pack_write_opts wo = {0};
+    wo.compress = o.compress; /* the public and the writer's values are the same */
+    wo.level = o.level;
+    wo.align_4096 = o.align_4096;
+    wo.jobs = p->jobs;
+    wo.alloc = &p->allocator;
+    r = kiln_pack_write(in, n, &wo, &bytes, &size, written, &stats, err);
+    if (r != KILN_OK) goto out;
+    /* Read back what is about to be published: a writer bug must not ship. */
+    kiln_pack check;
+    r = kiln_pack_open_memory(bytes, size, 0, &check, err);
+    if (r != KILN_OK) {
+        kiln_error_prefix(err, "internal: the pack written does not read back: ");
+        err->code = r = KILN_E_INTERNAL;
+        goto out;
+    }
+    r = kiln_file_write_atomic(path, bytes, size, err);
+    if (r != KILN_OK) goto out;
+
+    uint8_t d[KILN_SHA256_SIZE];
+    char hex[KILN_SHA256_HEX_SIZE], id[17], kind[5];
+    r = kiln_sha256_bytes(bytes, size, d, err);
+    if (r != KILN_OK) goto out;
+    kiln_hex(d, sizeof d, hex);
+    json_t *doc = json_object(), *list = json_array(), *totals = json_object();
+    for (size_t k = 0; k < n; k++) {
+        snprintf(id, sizeof id, "%016llx", (unsigned long long)in[k].asset_id);
+        json_t *e = json_object();
+        json_object_set_new(e, "name", json_string(in[k].name));
+        json_object_set_new(e, "asset_id", json_string(id));
+        json_object_set_new(e, "kind", json_string(kind_name(in[k].kind, kind)));
+        json_object_set_new(e, "size", json_integer((json_int_t)in[k].size));
+        json_object_set_new(e, "stored_size", json_integer((json_int_t)written[k].stored_size));
+        json_object_set_new(e, "compression",
+                            json_string(written[k].compression == KILN_PACK_ZSTD ? "zstd" : "raw"));
+        json_object_set_new(e, "payload", json_integer(written[k].payload));
+        json_object_set_new(e, "shared", json_boolean(written[k].shared));
+        json_array_append_new(list, e);
+    }
+    size_t duplicates = 0;
+    for (size_t i = 0; i < set.count; i++) duplicates += set.items[i].selected && set.items[i].duplicate;
+    json_object_set_new(totals, "assets", json_integer((json_int_t)set.asset_count));
+    json_object_set_new(totals, "entries", json_integer((json_int_t)stats.entries));
+    json_object_set_new(totals, "payloads", json_integer((json_int_t)stats.payloads));
+    json_object_set_new(totals, "compressed", json_integer((json_int_t)stats.compressed));
+    json_object_set_new(totals, "merged", json_integer((json_int_t)duplicates));
+    json_object_set_new(totals, "entry_bytes", json_integer((json_int_t)stats.entry_bytes));
+    json_object_set_new(totals, "payload_bytes", json_integer((json_int_t)stats.payload_bytes));
+    json_object_set_new(totals, "stored_bytes", json_integer((json_int_t)stats.stored_bytes));
+    json_object_set_new(totals, "file_size", json_integer((json_int_t)size));
+    json_object_set_new(doc, "command", json_string("pack"));
+    json_object_set_new(doc, "output", json_string(path));
+    json_object_set_new(doc, "platform", p->platform[0] ? json_string(p->platform) : json_null());
+    json_object_set_new(doc, "compress", json_string(compress_names[o.compress]));
+    json_object_set_new(doc, "level", json_integer(o.level ? o.level : KILN_PACK_DEFAULT_LEVEL));
+    json_object_set_new(doc, "align", json_integer(o.align_4096 ? 4096 : 16));
+    json_object_set_new(doc, "sha256", json_string(hex));
+    json_object_set_new(doc, "entries", list);
+    json_object_set(doc, "skipped", set.skipped);
+    json_object_set_new(doc, "totals", totals);
+    *result_json = kiln_project_take_json(doc);
+out:
+    kiln_free(&p->allocator, bytes, size);
+    kiln_free(&p->allocator, in, cap * sizeof *in);
+    kiln_free(&p->allocator, written, cap * sizeof *written);
+    kiln_free(&p->allocator, which, cap * sizeof *which);
+    kiln_pack_set_free(p, &set);
+    return r;
+}
+
+KILN_API kiln_result kiln_pack_verify_file(const char *path, char **result_json, kiln_error *err)
+{
+    *result_json = NULL;
+    kiln_mapped_file m;
+    kiln_result r = kiln_file_map(path, SIZE_MAX, &m, err);
+    if (r != KILN_OK) return r;
+    kiln_pack pk;
+    r = kiln_pack_open_memory(m.data, m.size, 0, &pk, err);
+    if (r == KILN_OK) r = kiln_pack_verify(&pk, NULL, err);
+    if (r != KILN_OK) {
+        if (err && !err->path[0]) kiln_error_at_path(err, path);
+        kiln_file_unmap(&m);
+        return r;
+    }
+    uint64_t stored = 0;
+    size_t compressed = 0;
+    uint32_t next = 0; /* payloads are numbered in the order entries first use them */
+    for (uint32_t i = 0; i < pk.entry_count; i++) {
+        kiln_pack_entry e = kiln_pack_entry_at(&pk, i);
+        if (e.payload != next) continue;
+        next++;
+        stored += e.stored_size;
+        compressed += e.compression == KILN_PACK_ZSTD;
+    }
+    json_t *doc = json_object();
+    json_object_set_new(doc, "command", json_string("pack"));
+    json_object_set_new(doc, "verify", json_string(path));
+    json_object_set_new(doc, "ok", json_true());
+    json_object_set_new(doc, "entries", json_integer(pk.entry_count));
+    json_object_set_new(doc, "payloads", json_integer(pk.payload_count));
+    json_object_set_new(doc, "compressed", json_integer((json_int_t)compressed));
+    json_object_set_new(doc, "entry_bytes", json_integer((json_int_t)pk.total_size));
+    json_object_set_new(doc, "stored_bytes", json_integer((json_int_t)stored));
+    json_object_set_new(doc, "file_size", json_integer((json_int_t)m.size));
+    json_object_set_new(doc, "align", json_integer(pk.flags & KILN_PACK_ALIGN_4096 ? 4096 : 16));
+    kiln_file_unmap(&m);
+    *result_json = kiln_project_take_json(doc);
+    return KILN_OK;
+}

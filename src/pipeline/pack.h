@@ -1,0 +1,43 @@
+/* pack.h — gathering a project's cooked artifacts for a pack: the assets asked for are imported
+ * (cached ones are not cooked again), each artifact's bytes are checked against its cache
+ * manifest (size and SHA-256), the artifacts they refer to are followed, and two different
+ * artifacts under one asset id are refused. kiln_project_pack (kiln.h) writes the result with
+ * kiln_pack_write (format/pack_write.h). docs/packs.md describes the rules. */
+#ifndef KILN_PIPELINE_PACK_H
+#define KILN_PIPELINE_PACK_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/file.h"
+#include "pipeline/project.h"
+
+/* One cooked artifact of the project, mapped from its cache entry. */
+typedef struct kiln_pack_artifact {
+    uint64_t asset_id;
+    uint32_t kind;            /* KILN_PACK_KIND_KTX2 or the container kind */
+    char *name;               /* "path#label" (owned) */
+    char *file;               /* the cache file it was read from (owned) */
+    kiln_mapped_file map;     /* its bytes, checked against the manifest */
+    size_t asset;             /* index of its asset in the order gathered */
+    size_t canonical;         /* the first artifact with its id (itself unless duplicate) */
+    bool selected;            /* asked for, or needed by an artifact asked for */
+    bool duplicate;           /* same id and bytes as an earlier artifact: packed once */
+} kiln_pack_artifact;
+
+typedef struct kiln_pack_set {
+    kiln_pack_artifact *items;  /* in asset order (as given, or by path with ALL), then label */
+    size_t count, capacity;
+    size_t asset_count;         /* assets packed (imported) */
+    json_t *skipped;            /* [{"path", "status"}]: assets of kinds kiln does not import */
+} kiln_pack_set;
+
+/* Gathers the artifacts of the assets (paths or "path#label"; all with KILN_IMPORT_ALL in
+ * flags) into *set, marking those to pack as selected and not duplicate. Errors: see
+ * kiln_project_pack. Free the set with kiln_pack_set_free (also after an error). */
+kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count,
+                             uint32_t flags, kiln_pack_set *set, kiln_error *err);
+void kiln_pack_set_free(kiln_project *p, kiln_pack_set *set);
+
+#endif
