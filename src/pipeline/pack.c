@@ -496,7 +496,8 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
         json_array_append_new(list, e);
     }
     size_t duplicates = 0;
-    for (size_t i = 0; i < set.count; i++) duplicates += set.items[i].selected && set.items[i].duplicate;
+    for (size_t i = 0; i < set.count; i++) /* equal artifacts folded into one that is packed */
+        duplicates += set.items[i].duplicate && set.items[set.items[i].canonical].selected;
     json_object_set_new(totals, "assets", json_integer((json_int_t)set.asset_count));
     json_object_set_new(totals, "entries", json_integer((json_int_t)stats.entries));
     json_object_set_new(totals, "payloads", json_integer((json_int_t)stats.payloads));
