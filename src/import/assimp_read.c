@@ -221,6 +221,8 @@ static struct aiFile *io_open(struct aiFileIO *fio, const char *name, const char
     char *r = rel;
     while (r[0] == '.' && r[1] == '/') r += 2;
     if (!*r) return NULL;
+    /* assimp's OBJ reader also tries "<model name>.mtl"; the model's name here is kiln's own. */
+    if (strstr(r, "kiln-model.")) return NULL;
     if (!kiln_path_is_safe_relative(r)) {
         char text[KILN_PATH_MAX + 96];
         snprintf(text, sizeof text, "\"%s\" (asked for by the model) was not read: not a plain "

@@ -902,12 +902,13 @@ static kiln_result read_nodes(build *b)
     }
     s->meshes = meshes;
     s->mesh_count = mc;
-    /* World bounds over mesh instances; a skinned mesh's bind pose lies in its mesh space,
-     * which the joints carry into kiln's space. */
+    /* World bounds over mesh instances. A skinned mesh too is placed by its node: assimp's
+     * offset matrices take mesh space to each bone, so in the bind pose the joints put it
+     * exactly where its node does. */
     for (uint32_t i = 0; i < n; i++) {
         const kiln_scene_node *nd = &nodes[i];
         if (nd->mesh < 0) continue;
-        const float *w = nd->skin >= 0 ? b->conv : nd->world;
+        const float *w = nd->world;
         const kiln_scene_mesh *m = &meshes[nd->mesh];
         for (uint32_t p = 0; p < m->primitive_count; p++)
             for (int corner = 0; corner < 8; corner++) {
@@ -1061,8 +1062,9 @@ static kiln_result read_animations(build *b)
             mr->k = (assimp_keys){vals ? keys : 0, times, vals};
             if (!vals || !ok) {
                 mr->k.count = 0;
-                if (!kiln_scene_warn(s, "animation \"%s\": blend shape channel \"%s\" not imported",
-                                     an->name, name))
+                if (!kiln_scene_warn(s, "animation \"%s\": blend shape channel \"%s\" not imported "
+                                     "(%s)", an->name, name,
+                                     !mr->targets ? "assimp gave its mesh no blend shapes" : "bad keys"))
                     return nomem(b, "a warning");
                 continue;
             }

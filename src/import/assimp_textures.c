@@ -26,7 +26,9 @@ uint32_t kiln_assimp_texture_candidates(const char *name, assimp_candidate_fn fn
     if (!*bare || !strcmp(bare, ".") || !strcmp(bare, "..")) return 0;
     uint32_t count = 0;
     char buf[KILN_PATH_MAX];
-    if (strcmp(rel, bare) != 0 && kiln_path_is_safe_relative(rel)) {
+    /* A drive ("D:/...") makes a name absolute on Windows, whatever kiln_path_is_safe_relative
+     * sees on POSIX. */
+    if (strcmp(rel, bare) != 0 && !strchr(rel, ':') && kiln_path_is_safe_relative(rel)) {
         count++;
         if (fn(user, rel)) return count;
     }

@@ -123,6 +123,7 @@ static const char *label_kind(const char *label)
 
 typedef struct model_job {
     const kiln_model_settings *settings;
+    const kiln_fbx_settings *fbx;
     char guid[33];             /* derived from the file name, as an import without .meta would */
     char dir[KILN_PATH_MAX];   /* the model's folder: its external files are read there */
 } model_job;
@@ -131,7 +132,8 @@ static kiln_result cook_model(void *user, const kiln_cook_env *env, const uint8_
                               size_t size, kiln_cooked *out, kiln_error *err)
 {
     const model_job *j = user;
-    return kiln_cook_model_source(env, j->settings, j->guid, j->dir, src, size, out, err);
+    return kiln_cook_model_source_fbx(env, j->settings, j->fbx, j->guid, j->dir, src, size, out,
+                                      err);
 }
 
 KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir,
@@ -145,6 +147,7 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
     if (r != KILN_OK) return r;
     model_job job;
     job.settings = &settings.model;
+    job.fbx = &settings.fbx;
     char abs[KILN_PATH_MAX];
     if ((r = kiln_path_absolute(in_path, abs, sizeof abs, err)) != KILN_OK) return r;
     if (!kiln_path_dirname(abs, job.dir, sizeof job.dir))

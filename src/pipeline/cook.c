@@ -17,8 +17,7 @@ kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *sourc
     case KILN_KIND_MODEL:
         if (!kiln_cook_supported(a))
             return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                                  "%s: FBX and OBJ models are not imported by this version of "
-                                  "kiln yet", a->rel);
+                                  "%s: not a model format kiln imports", a->rel);
         return kiln_cook_model(p, a, source, size, out, err);
     default:
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind kiln imports", a->rel);
@@ -29,7 +28,8 @@ bool kiln_cook_supported(const kiln_asset *a)
 {
     if (a->kind == KILN_KIND_TEXTURE) return true;
     const char *ext = kiln_path_extension(a->rel);
-    return a->kind == KILN_KIND_MODEL && (strcasecmp(ext, "gltf") == 0 || strcasecmp(ext, "glb") == 0);
+    return a->kind == KILN_KIND_MODEL && (strcasecmp(ext, "gltf") == 0 || strcasecmp(ext, "glb") == 0 ||
+                                          strcasecmp(ext, "fbx") == 0 || strcasecmp(ext, "obj") == 0);
 }
 
 kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t *source,
@@ -39,7 +39,8 @@ kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t 
     char dir[KILN_PATH_MAX];
     if (!kiln_path_dirname(a->abs, dir, sizeof dir))
         return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
-    return kiln_cook_model_source(&env, &a->settings.model, a->guid, dir, source, size, out, err);
+    return kiln_cook_model_source_fbx(&env, &a->settings.model, &a->settings.fbx, a->guid, dir,
+                                      source, size, out, err);
 }
 
 void kiln_cooked_free(kiln_project *p, kiln_cooked *c) { kiln_cooked_release(&p->allocator, c); }

@@ -64,11 +64,15 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
 kiln_result kiln_cook_model_source(const kiln_cook_env *env, const kiln_model_settings *s,
                                    const char *guid, const char *base_dir, const uint8_t *source,
                                    size_t size, kiln_cooked *out, kiln_error *err);
+/* The same with the import.fbx settings an FBX or OBJ source is read with (NULL = defaults). */
+kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_model_settings *s,
+                                       const kiln_fbx_settings *fbx, const char *guid,
+                                       const char *base_dir, const uint8_t *source, size_t size,
+                                       kiln_cooked *out, kiln_error *err);
 kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t *source,
                             size_t size, kiln_cooked *out, kiln_error *err);
 
-/* Whether kiln imports this asset now: textures, and models in glTF (.gltf, .glb). FBX and OBJ
- * are models kiln knows but does not import yet. */
+/* Whether kiln imports this asset now: textures, and models in glTF (.gltf, .glb), FBX and OBJ. */
 bool kiln_cook_supported(const kiln_asset *a);
 void kiln_cooked_release(const kiln_allocator *a, kiln_cooked *c);
 

@@ -16,6 +16,7 @@
 #include "format/scene_write.h"
 #include "format/skeleton_write.h"
 #include "pipeline/cook.h"
+#include "pipeline/scene_load.h"
 #include "process/clip.h"
 #include "process/material.h"
 #include "process/mesh.h"
@@ -547,6 +548,14 @@ kiln_result kiln_cook_model_source(const kiln_cook_env *env, const kiln_model_se
                                    const char *guid, const char *base_dir, const uint8_t *source,
                                    size_t size, kiln_cooked *out, kiln_error *err)
 {
+    return kiln_cook_model_source_fbx(env, s, NULL, guid, base_dir, source, size, out, err);
+}
+
+kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_model_settings *s,
+                                       const kiln_fbx_settings *fbx_settings, const char *guid,
+                                       const char *base_dir, const uint8_t *source, size_t size,
+                                       kiln_cooked *out, kiln_error *err)
+{
     memset(out, 0, sizeof *out);
     const kiln_allocator *alloc = env->allocator;
     kiln_scene_opts so;
@@ -557,7 +566,9 @@ kiln_result kiln_cook_model_source(const kiln_cook_env *env, const kiln_model_se
     if (!s->textures) so.flags |= KILN_SCENE_LOAD_NO_IMAGES;
     if (alloc) so.allocator = *alloc;
     kiln_scene *scene = NULL;
-    kiln_result r = kiln_scene_load_memory(source, size, base_dir, &so, &scene, err);
+    kiln_assimp_opts fbx;
+    kiln_assimp_opts_from_settings(fbx_settings, &fbx);
+    kiln_result r = kiln_scene_load_model(source, size, base_dir, &so, &fbx, &scene, err);
     if (r != KILN_OK) {
         kiln_error_prefix(err, "%s: ", env->name);
         return r;

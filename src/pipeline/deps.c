@@ -1,4 +1,5 @@
-/* deps.c — the dependency digest of a model: each external file its glTF names, hashed (or
+/* deps.c — the dependency digest of a model: each external file its glTF names (for FBX and OBJ:
+ * each .mtl assimp opens and each texture file looked for), hashed (or
  * taken from the record when its stat still matches), combined into one SHA-256 that enters the
  * cache key. Paths are relative to the model's folder, so the key is the same in any checkout. */
 #include <stdlib.h>
@@ -8,7 +9,10 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "import/assimp.h"
+#include "import/gltf.h"
 #include "import/gltf_deps.h"
+#include "pipeline/scene_load.h"
 #include "pipeline/source.h"
 
 typedef struct deps_walk {
@@ -110,7 +114,15 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
     kiln_result r = kiln_sha256_init(&w.h, err);
     if (r != KILN_OK) return r;
     if (source) {
-        r = kiln_gltf_dependencies(source, size, w.dir, on_dep, &w, err);
+        kiln_assimp_format other =
+            kiln_gltf_detect(source, size) ? KILN_ASSIMP_NONE : kiln_assimp_detect(source, size);
+        if (other != KILN_ASSIMP_NONE) {
+            kiln_assimp_opts o;
+            kiln_assimp_opts_from_settings(&a->settings.fbx, &o);
+            r = kiln_assimp_dependencies(source, size, other, w.dir, &o, on_dep, &w, err);
+        } else {
+            r = kiln_gltf_dependencies(source, size, w.dir, on_dep, &w, err);
+        }
     } else {
         size_t i;
         json_t *e;

@@ -54,6 +54,17 @@ kiln_result kiln_scene_load_model(const void *data, size_t size, const char *bas
     return KILN_OK;
 }
 
+void kiln_assimp_opts_from_settings(const kiln_fbx_settings *s, kiln_assimp_opts *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s) return;
+    out->scale = s->scale;
+    out->up_axis = s->up_axis == KILN_UP_Y ? 1 : s->up_axis == KILN_UP_Z ? 2 : 0;
+    out->skip_skins = !s->skins;
+    out->skip_animations = !s->animations;
+    out->animation_fps = s->animation_fps;
+}
+
 KILN_API kiln_result kiln_scene_load_memory(const void *data, size_t size, const char *base_dir,
                                             const kiln_scene_opts *opts, kiln_scene **out,
                                             kiln_error *err)

@@ -1,0 +1,294 @@
+/* test_fbx.c — the assimp importer's own rules: texture name candidates (never absolute, never
+ * ".."), detection by content, kiln's space (units, up axis, scale), textures found by bare name
+ * and in textures/, the dependency list, and the guarded child (a timeout, damaged files, a file
+ * assimp refuses). Tests that read corpus files skip themselves when it is absent. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/assimp.h"
+#include "import/assimp_private.h"
+#include "import/scene_build.h"
+#include "kiln/kiln_scene.h"
+
+typedef struct names {
+    char list[8][256];
+    uint32_t count;
+} names;
+
+static bool collect(void *user, const char *rel)
+{
+    names *n = user;
+    snprintf(n->list[n->count++], sizeof n->list[0], "%s", rel);
+    return false;
+}
+
+static void texture_candidates_never_leave_the_folder(void **state)
+{
+    (void)state;
+    names n = {0};
+    assert_int_equal(kiln_assimp_texture_candidates("D:\\projects\\OBJ\\drkwood2.jpg", collect, &n), 2);
+    assert_string_equal(n.list[0], "drkwood2.jpg");
+    assert_string_equal(n.list[1], "textures/drkwood2.jpg");
+    memset(&n, 0, sizeof n);
+    assert_int_equal(kiln_assimp_texture_candidates("..\\..\\..\\Desktop\\uv_test.png", collect, &n), 2);
+    assert_string_equal(n.list[0], "uv_test.png");
+    memset(&n, 0, sizeof n);
+    assert_int_equal(kiln_assimp_texture_candidates("/etc/passwd", collect, &n), 2);
+    assert_string_equal(n.list[0], "passwd");
+    memset(&n, 0, sizeof n);
+    assert_int_equal(kiln_assimp_texture_candidates(".\\maps\\wall.png", collect, &n), 3);
+    assert_string_equal(n.list[0], "maps/wall.png");
+    assert_string_equal(n.list[1], "wall.png");
+    assert_string_equal(n.list[2], "textures/wall.png");
+    memset(&n, 0, sizeof n);
+    assert_int_equal(kiln_assimp_texture_candidates("C:wall.png", collect, &n), 2);
+    assert_string_equal(n.list[0], "wall.png");
+    memset(&n, 0, sizeof n);
+    assert_int_equal(kiln_assimp_texture_candidates("maps/..", collect, &n), 0);
+    assert_int_equal(kiln_assimp_texture_candidates("", collect, &n), 0);
+}
+
+static void detection_is_by_content(void **state)
+{
+    (void)state;
+    static const char bin[] = "Kaydara FBX Binary  \0\x1a\0";
+    assert_int_equal(kiln_assimp_detect(bin, sizeof bin), KILN_ASSIMP_FBX);
+    static const char ascii[] = "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n";
+    assert_int_equal(kiln_assimp_detect(ascii, strlen(ascii)), KILN_ASSIMP_FBX);
+    static const char obj[] = "# made by hand\n\nmtllib a.mtl\nv 0 0 0\n";
+    assert_int_equal(kiln_assimp_detect(obj, strlen(obj)), KILN_ASSIMP_OBJ);
+    static const char json[] = "{\"asset\":{}}";
+    assert_int_equal(kiln_assimp_detect(json, strlen(json)), KILN_ASSIMP_NONE);
+    static const char png[] = "\x89PNG\r\n\x1a\n\0\0";
+    assert_int_equal(kiln_assimp_detect(png, sizeof png), KILN_ASSIMP_NONE);
+    assert_int_equal(kiln_assimp_detect("vertex", 6), KILN_ASSIMP_NONE);
+}
+
+/* A scene from a corpus file with the given options (NULL: defaults). */
+static kiln_scene *import(const char *rel, const kiln_assimp_opts *o, kiln_result *code, kiln_error *err)
+{
+    char *path = kt_corpus_path(rel);
+    size_t size;
+    void *data = kt_read_file(path, &size);
+    if (!data) fail_msg("cannot read %s", path);
+    char *dir = strdup(path);
+    *strrchr(dir, '/') = '\0';
+    kiln_scene *s;
+    assert_int_equal(kiln_scene_create(NULL, 0, &s, err), KILN_OK);
+    *code = kiln_assimp_import(data, size, kiln_assimp_detect(data, size), dir, o, 0, s, err);
+    free(dir);
+    free(data);
+    free(path);
+    return s;
+}
+
+static void height_and_depth(const kiln_scene *s, float *h, float *d)
+{
+    assert_true(s->has_bounds);
+    *h = s->bounds_max[1] - s->bounds_min[1];
+    *d = s->bounds_max[2] - s->bounds_min[2];
+}
+
+static void fbx_units_and_axes_reach_kiln_space(void **state)
+{
+    (void)state;
+    if (!getenv("KILN_CORPUS")) skip();
+    kiln_error err;
+    kiln_result r;
+    /* Maya: centimetres, +Y up: the 1-unit cube is 1 cm. */
+    kiln_scene *s = import("fbx/ufbx/maya_cube_7500_binary.fbx", NULL, &r, &err);
+    assert_int_equal(r, KILN_OK);
+    float h, d;
+    height_and_depth(s, &h, &d);
+    assert_true(fabsf(h - 0.01f) < 1e-5f && fabsf(d - 0.01f) < 1e-5f);
+    kiln_scene_free(s);
+    kiln_assimp_opts o = {0};
+    o.scale = 100;
+    s = import("fbx/ufbx/maya_cube_7500_binary.fbx", &o, &r, &err);
+    height_and_depth(s, &h, &d);
+    assert_true(fabsf(h - 1.0f) < 1e-4f);
+    kiln_scene_free(s);
+    /* 3ds Max: +Z up, metres. Auto trusts the header ((x, y, z) becomes (x, z, -y)); "y"
+     * keeps the file's axes; "z" is what the header says here. */
+    float lo[3][3], hi[3][3];
+    for (int up = 0; up < 3; up++) {
+        o = (kiln_assimp_opts){0};
+        o.up_axis = up;
+        s = import("fbx/assimp/embedded_ascii/box.FBX", &o, &r, &err);
+        assert_int_equal(r, KILN_OK);
+        assert_true(s->has_bounds);
+        memcpy(lo[up], s->bounds_min, sizeof lo[up]);
+        memcpy(hi[up], s->bounds_max, sizeof hi[up]);
+        kiln_scene_free(s);
+    }
+    const float eps = 1e-4f;
+    assert_true(fabsf(lo[0][0] - lo[1][0]) < eps && fabsf(hi[0][0] - hi[1][0]) < eps);
+    assert_true(fabsf(lo[0][1] - lo[1][2]) < eps && fabsf(hi[0][1] - hi[1][2]) < eps);
+    assert_true(fabsf(lo[0][2] + hi[1][1]) < eps && fabsf(hi[0][2] + lo[1][1]) < eps);
+    for (int k = 0; k < 3; k++)
+        assert_true(fabsf(lo[0][k] - lo[2][k]) < eps && fabsf(hi[0][k] - hi[2][k]) < eps);
+    (void)height_and_depth;
+}
+
+static void embedded_texture_is_used(void **state)
+{
+    (void)state;
+    if (!getenv("KILN_CORPUS")) skip();
+    kiln_error err;
+    kiln_result r;
+    kiln_scene *s = import("fbx/assimp/embedded_ascii/box.FBX", NULL, &r, &err);
+    assert_int_equal(r, KILN_OK);
+    assert_int_equal(s->image_count, 1);
+    assert_int_equal(s->images[0].source, KILN_SCENE_IMAGE_BUFFER_VIEW);
+    assert_string_equal(s->images[0].mime_type, "image/png");
+    assert_true(s->images[0].encoded_size > 1000);
+    assert_int_equal(s->images[0].width, 512); /* decoded: pixels were asked for */
+    assert_int_equal(s->materials[0].textures[KILN_SCENE_SLOT_BASE_COLOR].texture, 0);
+    kiln_scene_free(s);
+}
+
+/* spider.fbx names absolute Windows paths; its textures are found by bare name when they sit
+ * beside the model or in textures/, and each candidate looked at is a dependency. */
+static void absolute_texture_paths_are_found_by_bare_name(void **state)
+{
+    (void)state;
+    if (!getenv("KILN_CORPUS")) skip();
+    char *dir = kt_tempdir("fbx_tex");
+    char *src = kt_corpus_path("fbx/assimp/spider.fbx");
+    size_t size;
+    void *data = kt_read_file(src, &size);
+    char *p = kt_format("%s/spider.fbx", dir);
+    kt_write_file(p, data, size);
+    free(p);
+    const char *beside[] = {"drkwood2.jpg", "wal67ar_small.jpg"};
+    for (int i = 0; i < 2; i++) {
+        char *from = kt_format("%s/obj/spider/%s", getenv("KILN_CORPUS"), beside[i]);
+        size_t n;
+        void *b = kt_read_file(from, &n);
+        char *to = kt_format("%s/%s%s", dir, i ? "textures/" : "", beside[i]);
+        if (i) {
+            char *tdir = kt_format("%s/textures", dir);
+            assert_int_equal(system(kt_format("mkdir -p '%s'", tdir)), 0);
+            free(tdir);
+        }
+        kt_write_file(to, b, n);
+        free(b), free(from), free(to);
+    }
+    kiln_scene *s;
+    kiln_error err;
+    assert_int_equal(kiln_scene_create(NULL, 0, &s, &err), KILN_OK);
+    assert_int_equal(kiln_assimp_import(data, size, KILN_ASSIMP_FBX, dir, NULL,
+                                        KILN_SCENE_LOAD_NO_PIXELS, s, &err), KILN_OK);
+    uint32_t found = 0, missing = 0;
+    for (uint32_t i = 0; i < s->image_count; i++) {
+        if (s->images[i].encoded_size) found++;
+        else missing++;
+    }
+    assert_int_equal(found, 2);
+    assert_int_equal(missing, 2);
+    bool warned = false, in_textures = false;
+    for (uint32_t i = 0; i < s->warning_count; i++)
+        warned = warned || strstr(s->warnings[i], "SpiderTex.jpg\" not found") != NULL;
+    for (uint32_t i = 0; i < s->file_count; i++) {
+        assert_true(strncmp(s->files[i], dir, strlen(dir)) == 0); /* never outside the folder */
+        in_textures = in_textures || strstr(s->files[i], "/textures/wal67ar_small.jpg") != NULL;
+    }
+    assert_true(warned);
+    assert_true(in_textures);
+    kiln_scene_free(s);
+    free(data);
+    free(src);
+    kt_rmtree(dir);
+    free(dir);
+}
+
+static kiln_result on_dep(void *user, const char *path, kiln_error *err)
+{
+    (void)err;
+    names *n = user;
+    const char *base = strrchr(path, '/');
+    if (n->count < 8) snprintf(n->list[n->count], sizeof n->list[0], "%s", base ? base + 1 : path);
+    n->count++;
+    return KILN_OK;
+}
+
+static void obj_dependencies_are_its_mtl_and_textures(void **state)
+{
+    (void)state;
+    if (!getenv("KILN_CORPUS")) skip();
+    char *path = kt_corpus_path("obj/spider/spider.obj");
+    size_t size;
+    void *data = kt_read_file(path, &size);
+    *strrchr(path, '/') = '\0';
+    names n = {0};
+    kiln_error err;
+    assert_int_equal(kiln_assimp_dependencies(data, size, KILN_ASSIMP_OBJ, path, NULL, on_dep, &n, &err),
+                     KILN_OK);
+    assert_int_equal(n.count, 6); /* spider.mtl and five JPEGs, each found on the first try */
+    assert_string_equal(n.list[0], "spider.mtl");
+    free(data);
+    free(path);
+}
+
+static void guarded_child_times_out(void **state)
+{
+    (void)state;
+    if (!getenv("KILN_CORPUS")) skip();
+    kiln_assimp_opts o = {0};
+    o.timeout_ms = 1;
+    kiln_error err;
+    kiln_result r;
+    kiln_scene *s = import("fbx/ufbx/maya_kenney_character_7700_binary.fbx", &o, &r, &err);
+    assert_int_equal(r, KILN_E_IMPORT_FAILED);
+    assert_non_null(strstr(err.message, "did not finish"));
+    kiln_scene_free(s);
+}
+
+static void damaged_files_are_errors(void **state)
+{
+    (void)state;
+    if (!getenv("KILN_CORPUS")) skip();
+    char *path = kt_corpus_path("fbx/ufbx/maya_cube_7500_binary.fbx");
+    size_t size;
+    uint8_t *data = kt_read_file(path, &size);
+    /* Truncated at a few lengths, and with bytes flipped past the header. */
+    size_t cuts[] = {30, 200, size / 3, size / 2, size - 10};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        kiln_scene *s;
+        kiln_error err;
+        assert_int_equal(kiln_scene_create(NULL, 0, &s, &err), KILN_OK);
+        kiln_result r = kiln_assimp_import(data, cuts[i], KILN_ASSIMP_FBX, NULL, NULL, 0, s, &err);
+        assert_true(r == KILN_OK || r == KILN_E_IMPORT_FAILED);
+        kiln_scene_free(s);
+    }
+    kiln_scene *s;
+    kiln_error err;
+    static const char junk[] = "v 1 2\nf 1 2 9 x\nusemtl\nmtllib ../../etc/passwd\n";
+    assert_int_equal(kiln_scene_create(NULL, 0, &s, &err), KILN_OK);
+    kiln_result r = kiln_assimp_import(junk, strlen(junk), KILN_ASSIMP_OBJ, "/tmp", NULL, 0, s, &err);
+    assert_true(r == KILN_OK || r == KILN_E_IMPORT_FAILED);
+    for (uint32_t i = 0; r == KILN_OK && i < s->file_count; i++)
+        assert_null(strstr(s->files[i], "passwd"));
+    kiln_scene_free(s);
+    free(data);
+    free(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(texture_candidates_never_leave_the_folder),
+        cmocka_unit_test(detection_is_by_content),
+        cmocka_unit_test(fbx_units_and_axes_reach_kiln_space),
+        cmocka_unit_test(embedded_texture_is_used),
+        cmocka_unit_test(absolute_texture_paths_are_found_by_bare_name),
+        cmocka_unit_test(obj_dependencies_are_its_mtl_and_textures),
+        cmocka_unit_test(guarded_child_times_out),
+        cmocka_unit_test(damaged_files_are_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
