@@ -54,6 +54,16 @@ else
     echo
 fi
 
+# FBX import and cook time and peak memory per corpus FBX file (bench_fbx, issue 8).
+fbx_bin=$build/bench/bench_fbx
+fbx_corpus=${KILN_BENCH_FBX_CORPUS:-$here/../shared/corpus}
+if [ -x "$fbx_bin" ] && [ -d "$fbx_corpus/fbx" ]; then
+    "$fbx_bin" --corpus "$fbx_corpus" --runs "$runs"
+    echo
+else
+    echo "run.sh: $fbx_bin or the FBX corpus under $fbx_corpus is missing; FBX skipped" >&2
+fi
+
 if [ ! -x "$bin" ]; then
     echo "run.sh: $bin is not built (cmake --build $build --target bench_import)" >&2
     exit 2
