@@ -716,65 +716,40 @@ void krt_finish(krt_context *c)
     }
 }
 
-static krt_asset *ready(krt_context *c, krt_handle h, uint32_t type, kiln_error *err)
+/* The ready asset of type behind h with the lock held (the caller copies what it needs, then
+ * unlocks: a hot reload swaps the data in krt_update under the same lock), or NULL unlocked. */
+static krt_asset *ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln_error *err)
 {
+    if (!c) {
+        stale(err, h);
+        return NULL;
+    }
     pthread_mutex_lock(&c->mu);
     krt_asset *a = resolve(c, h);
     bool ok = a && a->type == type && a->phase == KRT_PHASE_READY;
+    if (ok) return a;
     pthread_mutex_unlock(&c->mu);
     if (!a) stale(err, h);
-    else if (!ok) kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, type_names[type]);
-    return ok ? a : NULL;
+    else kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, type_names[type]);
+    return NULL;
 }
 
-kiln_result krt_get_texture(krt_context *c, krt_handle h, krt_texture_data *out, kiln_error *err)
-{
-    krt_asset *a = c ? ready(c, h, KRT_TYPE_TEXTURE, err) : NULL;
-    if (!a) return KILN_E_USAGE;
-    *out = a->texture;
-    return KILN_OK;
-}
+#define GETTER(fn, TYPE, out_type, expr)                                                          \
+    kiln_result fn(krt_context *c, krt_handle h, out_type *out, kiln_error *err)                \
+    {                                                                                             \
+        krt_asset *a = ready_locked(c, h, TYPE, err);                                             \
+        if (!a) return KILN_E_USAGE;                                                              \
+        *out = expr;                                                                              \
+        pthread_mutex_unlock(&c->mu);                                                             \
+        return KILN_OK;                                                                           \
+    }
 
-kiln_result krt_get_mesh(krt_context *c, krt_handle h, krt_mesh_data *out, kiln_error *err)
-{
-    krt_asset *a = c ? ready(c, h, KRT_TYPE_MESH, err) : NULL;
-    if (!a) return KILN_E_USAGE;
-    *out = a->mesh;
-    return KILN_OK;
-}
-
-kiln_result krt_get_material(krt_context *c, krt_handle h, krt_material_data *out, kiln_error *err)
-{
-    krt_asset *a = c ? ready(c, h, KRT_TYPE_MATERIAL, err) : NULL;
-    if (!a) return KILN_E_USAGE;
-    *out = a->material;
-    return KILN_OK;
-}
-
-kiln_result krt_get_skeleton(krt_context *c, krt_handle h, const kiln_skeleton_view **out,
-                             kiln_error *err)
-{
-    krt_asset *a = c ? ready(c, h, KRT_TYPE_SKELETON, err) : NULL;
-    if (!a) return KILN_E_USAGE;
-    *out = &a->skeleton;
-    return KILN_OK;
-}
-
-kiln_result krt_get_clip(krt_context *c, krt_handle h, const kiln_clip_view **out, kiln_error *err)
-{
-    krt_asset *a = c ? ready(c, h, KRT_TYPE_CLIP, err) : NULL;
-    if (!a) return KILN_E_USAGE;
-    *out = &a->clip;
-    return KILN_OK;
-}
-
-kiln_result krt_get_scene(krt_context *c, krt_handle h, krt_scene_data *out, kiln_error *err)
-{
-    krt_asset *a = c ? ready(c, h, KRT_TYPE_SCENE, err) : NULL;
-    if (!a) return KILN_E_USAGE;
-    *out = a->scene;
-    return KILN_OK;
-}
+GETTER(krt_get_texture, KRT_TYPE_TEXTURE, krt_texture_data, a->texture)
+GETTER(krt_get_mesh, KRT_TYPE_MESH, krt_mesh_data, a->mesh)
+GETTER(krt_get_material, KRT_TYPE_MATERIAL, krt_material_data, a->material)
+GETTER(krt_get_skeleton, KRT_TYPE_SKELETON, const kiln_skeleton_view *, &a->skeleton)
+GETTER(krt_get_clip, KRT_TYPE_CLIP, const kiln_clip_view *, &a->clip)
+GETTER(krt_get_scene, KRT_TYPE_SCENE, krt_scene_data, a->scene)
 
 void *krt_gpu(krt_context *c, krt_handle h)
 {

@@ -1,13 +1,536 @@
-/* rt_reload.c — hot reload (not yet: see docs/runtime.md). */
+/* rt_reload.c — hot reload. krt_poll_changes notices changed records of the mounted caches (a
+ * signature over their names, sizes, times and inodes; or the watcher's flag), reads the mounts
+ * again, and for each loaded asset whose artifact now has other bytes starts a reload job. The
+ * job decodes into a staged record (an asset of its own, holding its own dependency
+ * references); krt_update (krt_reload_apply) swaps the staged data into the live record once its
+ * dependencies are ready, through the renderer's replace_* callback, so the handle, its slot and
+ * the material table index stay. The optional watcher is an inotify thread that only sets a
+ * flag. docs/runtime.md ("Hot reload") is the guide. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
 #include "core/error.h"
+#include "core/file.h"
+#include "core/hash.h"
 #include "runtime/rt_context.h"
 
-bool krt_reload_apply(krt_context *c, size_t *loading) { (void)c; (void)loading; return false; }
-void krt_reload_drop_locked(krt_context *c, krt_asset *a) { (void)c; (void)a; }
-kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err) { (void)c; (void)s; (void)err; return KILN_OK; }
-kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out, kiln_error *err) { (void)dir; (void)al; (void)err; *out = 0; return KILN_OK; }
-kiln_result krt_poll_changes(krt_context *c, size_t *n, kiln_error *err) { (void)c; if (n) *n = 0; (void)err; return KILN_OK; }
-kiln_result krt_reload(krt_context *c, krt_handle h, kiln_error *err) { (void)c; (void)h; return kiln_error_set(err, KILN_E_USAGE, "krt_reload: not yet"); }
-kiln_result krt_reload_error(krt_context *c, krt_handle h, kiln_error *out) { (void)c; (void)h; kiln_error_clear(out); return KILN_OK; }
-kiln_result krt_watch_start(krt_context *c, kiln_error *err) { (void)c; return kiln_error_set(err, KILN_E_USAGE, "krt_watch_start: not yet"); }
+#ifdef __linux__
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+#endif
+
+kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out,
+                                 kiln_error *err)
+{
+    *out = 0;
+    char adir[KILN_PATH_MAX];
+    int n = snprintf(adir, sizeof adir, "%s/assets", dir);
+    if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    if (!kiln_dir_exists(adir)) return KILN_OK; /* krt_mounts_read_cache says what is wrong */
+    kiln_dir_list list;
+    kiln_result r = kiln_dir_list_read(adir, al, &list, err);
+    if (r) return r;
+    /* A sum of per-record hashes: the order of the listing does not matter. Records are written
+     * to a temporary file and renamed, so a new import gives a new inode and time. */
+    uint64_t sum = list.count;
+    for (size_t i = 0; i < list.count; i++) {
+        char path[KILN_PATH_MAX];
+        n = snprintf(path, sizeof path, "%s/%s", adir, list.names[i]);
+        if (n < 0 || (size_t)n >= sizeof path) continue;
+        kiln_file_info fi;
+        struct { uint64_t name, size, ino; int64_t mtime, ctime; } k;
+        memset(&k, 0, sizeof k);
+        k.name = kiln_xxh3_64(list.names[i], strlen(list.names[i]));
+        if (kiln_file_stat(path, &fi, NULL) == KILN_OK) {
+            k.size = fi.size;
+            k.ino = fi.ino;
+            k.mtime = fi.mtime_ns;
+            k.ctime = fi.ctime_ns;
+        }
+        sum += kiln_xxh3_64(&k, sizeof k);
+    }
+    kiln_dir_list_free(&list);
+    *out = sum;
+    return KILN_OK;
+}
+
+static void reload_job(void *arg);
+
+/* A staged record for a reload of a; the caller submits reload_job with it. NULL when memory
+ * runs out (the reload is then reported failed). Lock held. */
+static krt_asset *start_reload_locked(krt_context *c, krt_asset *a)
+{
+    krt_asset *n = kiln_calloc(&c->allocator, 1, sizeof *n);
+    if (!n) {
+        kiln_error_set(&a->reload_error, KILN_E_OUT_OF_MEMORY, "out of memory starting a reload");
+        c->reload_failures++;
+        return NULL;
+    }
+    n->ctx = c;
+    n->id = a->id;
+    n->type = a->type;
+    n->slot = a->slot;
+    n->phase = KRT_PHASE_LOADING;
+    n->mat_index = KRT_INVALID_INDEX;
+    n->staged = a; /* a staged record's `staged` points back at its owner */
+    a->staged = n;
+    a->reload_running = true;
+    return n;
+}
+
+void krt_reload_drop_locked(krt_context *c, krt_asset *a)
+{
+    krt_asset *n = a->staged;
+    if (!n) return;
+    krt_release_deps_locked(c, n);
+    c->resident -= n->resident;
+    krt_asset_free_data(n, &c->allocator);
+    kiln_free(&c->allocator, n, sizeof *n);
+    a->staged = NULL;
+}
+
+static void reload_job(void *arg)
+{
+    krt_asset *n = arg, *a = n->staged;
+    krt_context *c = n->ctx;
+    kiln_error e;
+    kiln_error_clear(&e);
+    char path[KILN_PATH_MAX];
+    uint8_t sha[32];
+    pthread_mutex_lock(&c->mu);
+    const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
+    bool found = art && strlen(art->path) < sizeof path;
+    if (found) {
+        memcpy(path, art->path, strlen(art->path) + 1);
+        memcpy(sha, art->sha256, 32);
+        memcpy(n->src_sha256, art->sha256, 32);
+        n->src_size = art->size;
+    }
+    pthread_mutex_unlock(&c->mu);
+    kiln_result r = found ? krt_asset_decode(n, path, n->src_size, sha, !c->desc.no_verify,
+                                             c->desc.max_file_size, &c->desc.renderer,
+                                             &c->allocator, &e)
+                          : kiln_error_set(&e, KILN_E_USAGE, "%s %016llx is no longer mounted",
+                                           krt_type_names[a->type], (unsigned long long)a->id);
+    krt_asset *jobs_small[16];
+    krt_asset **jobs = jobs_small;
+    size_t job_count = 0, job_cap = 16;
+    pthread_mutex_lock(&c->mu);
+    c->resident += n->resident;
+    if (r == KILN_OK && n->transcoded) c->transcodes++;
+    /* New dependencies load as usual; those the old data has too just count a reference. */
+    if (r == KILN_OK && !a->dying)
+        r = krt_load_deps_locked(c, n, &jobs, &job_count, &job_cap, jobs_small, &e);
+    if (r) {
+        n->error = e;
+        n->phase = KRT_PHASE_FAILED;
+    } else {
+        n->phase = KRT_PHASE_DECODED;
+    }
+    a->reload_running = false;
+    pthread_mutex_unlock(&c->mu);
+    for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
+    if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
+    atomic_fetch_sub(&c->inflight, 1); /* the last touch of c */
+}
+
+static void fail_reload_locked(krt_context *c, krt_asset *a, const kiln_error *e)
+{
+    a->reload_error = *e;
+    if (!a->reload_error.code) a->reload_error.code = KILN_E_INTERNAL;
+    c->reload_failures++;
+    krt_reload_drop_locked(c, a);
+}
+
+/* The renderer's object for new data d of an asset that has *gpu (when *has): replace_* in
+ * place, or create_* then destroy_* of the old one. No lock held; renderer thread. */
+static kiln_result replace_gpu(krt_context *c, uint32_t type, krt_handle h, const krt_asset *d,
+                               void **gpu, bool *has, kiln_error *e)
+{
+    const krt_renderer *rd = &c->desc.renderer;
+    kiln_result r = KILN_OK;
+    bool replaced = false;
+    if (*has) {
+        if (type == KRT_TYPE_TEXTURE && rd->replace_texture) {
+            r = rd->replace_texture(rd->user, h, &d->texture, gpu, e);
+            replaced = true;
+        } else if (type == KRT_TYPE_MESH && rd->replace_mesh) {
+            r = rd->replace_mesh(rd->user, h, &d->mesh, gpu, e);
+            replaced = true;
+        } else if (type == KRT_TYPE_MATERIAL && rd->replace_material) {
+            r = rd->replace_material(rd->user, h, &d->material, gpu, e);
+            replaced = true;
+        }
+        if (replaced) {
+            if (r && !e->code) kiln_error_set(e, r, "the renderer could not replace this %s", krt_type_names[type]);
+            return r;
+        }
+    }
+    bool creates = (type == KRT_TYPE_TEXTURE && rd->create_texture) ||
+                   (type == KRT_TYPE_MESH && rd->create_mesh) ||
+                   (type == KRT_TYPE_MATERIAL && rd->create_material);
+    if (!creates) return KILN_OK; /* CPU data only */
+    void *fresh = NULL;
+    r = krt_gpu_create(c, type, h, d, &fresh, e);
+    if (r) return r;
+    if (*has) krt_gpu_destroy(c, type, h, *gpu);
+    *gpu = fresh;
+    *has = true;
+    return KILN_OK;
+}
+
+/* After a texture's reload: the ready materials that sample it get their objects rebuilt with
+ * the new texture object. Lock held (released around each callback). */
+static void rebuild_materials_locked(krt_context *c, krt_handle tex)
+{
+    for (uint32_t s = 0; s < c->high_water; s++) {
+        krt_asset *m = c->slots[s].asset;
+        if (!m || m->type != KRT_TYPE_MATERIAL || m->dying || m->cached || m->phase != KRT_PHASE_READY)
+            continue;
+        bool uses = false;
+        for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) uses |= m->material.textures[k].id == tex.id;
+        if (!uses) continue;
+        krt_material_link_gpu_locked(c, m);
+        void *gpu = m->gpu;
+        bool has = m->has_gpu;
+        krt_handle h = m->handle;
+        pthread_mutex_unlock(&c->mu);
+        kiln_error e;
+        kiln_error_clear(&e);
+        /* m stays: only krt_update (this thread) frees or swaps assets */
+        kiln_result r = replace_gpu(c, KRT_TYPE_MATERIAL, h, m, &gpu, &has, &e);
+        pthread_mutex_lock(&c->mu);
+        if (r) {
+            m->reload_error = e;
+            c->reload_failures++;
+        } else {
+            m->gpu = gpu;
+            m->has_gpu = has;
+        }
+    }
+}
+
+bool krt_reload_apply(krt_context *c, size_t *loading)
+{
+    bool progress = false;
+    pthread_mutex_lock(&c->mu);
+    for (uint32_t s = 0; s < c->high_water; s++) {
+        krt_asset *a = c->slots[s].asset;
+        if (!a || a->cached || a->dying || !a->staged || a->reload_running) continue;
+        krt_asset *n = a->staged;
+        if (n->phase == KRT_PHASE_FAILED || a->phase != KRT_PHASE_READY) {
+            fail_reload_locked(c, a, &n->error);
+            progress = true;
+            continue;
+        }
+        const krt_asset *bad = NULL;
+        bool waiting = false;
+        for (size_t i = 0; i < n->dep_count && !bad; i++) {
+            const krt_asset *d = krt_resolve_locked(c, n->deps[i]);
+            if (!d) continue;
+            if (d->phase == KRT_PHASE_FAILED) bad = d;
+            else if (d->phase != KRT_PHASE_READY) waiting = true;
+        }
+        if (bad) {
+            kiln_error de = bad->error;
+            kiln_error_prefix(&de, "%s %016llx: ", krt_type_names[bad->type], (unsigned long long)bad->id);
+            fail_reload_locked(c, a, &de);
+            progress = true;
+            continue;
+        }
+        if (waiting) {
+            (*loading)++;
+            continue;
+        }
+        if (a->type == KRT_TYPE_MATERIAL) krt_material_link_gpu_locked(c, n);
+        void *gpu = a->gpu;
+        bool has = a->has_gpu;
+        krt_handle h = a->handle;
+        pthread_mutex_unlock(&c->mu);
+        kiln_error e;
+        kiln_error_clear(&e);
+        kiln_result r = replace_gpu(c, a->type, h, n, &gpu, &has, &e);
+        pthread_mutex_lock(&c->mu);
+        progress = true;
+        if (r) {
+            fail_reload_locked(c, a, &e);
+            continue;
+        }
+        /* The new data into the live record; the old (with its dependency references) out. */
+        krt_asset_swap_data(a, n);
+        memcpy(a->src_sha256, n->src_sha256, 32);
+        a->src_size = n->src_size;
+        a->gpu = gpu;
+        a->has_gpu = has;
+        krt_reload_drop_locked(c, a);
+        kiln_error_clear(&a->reload_error);
+        c->reloads++;
+        if (a->type == KRT_TYPE_MATERIAL) a->mat_serial++;
+        if (a->type == KRT_TYPE_TEXTURE) rebuild_materials_locked(c, h);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return progress;
+}
+
+kiln_result krt_reload(krt_context *c, krt_handle h, kiln_error *err)
+{
+    if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_reload: NULL context");
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = krt_resolve_locked(c, h), *n = NULL;
+    kiln_result r = KILN_OK;
+    if (!a)
+        r = kiln_error_set(err, KILN_E_USAGE, "stale handle %016llx (null, released, or not of this context)",
+                           (unsigned long long)h.id);
+    else if (a->phase != KRT_PHASE_READY)
+        r = kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not ready: only ready assets reload",
+                           (unsigned long long)h.id);
+    else if (!a->staged && !a->reload_running && !(n = start_reload_locked(c, a)))
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory starting a reload");
+    pthread_mutex_unlock(&c->mu);
+    if (n) krt_submit_fn(c, reload_job, n);
+    return r;
+}
+
+kiln_result krt_reload_error(krt_context *c, krt_handle h, kiln_error *out)
+{
+    kiln_error_clear(out);
+    if (!c) return kiln_error_set(out, KILN_E_USAGE, "krt_reload_error: NULL context");
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = krt_resolve_locked(c, h);
+    kiln_result r = KILN_OK;
+    if (!a) r = kiln_error_set(out, KILN_E_USAGE, "stale handle %016llx", (unsigned long long)h.id);
+    else if (a->reload_error.code) {
+        if (out) *out = a->reload_error;
+        r = a->reload_error.code;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+typedef struct pending {     /* a job to submit after unlocking */
+    krt_job_fn fn;           /* NULL: a load job (krt_submit) */
+    krt_asset *a;
+} pending;
+
+/* Compares every live and kept asset with the (new) mount table. Lock held. */
+static size_t compare_locked(krt_context *c, pending *out, size_t cap, size_t *count)
+{
+    size_t reloads = 0;
+    *count = 0;
+    for (uint32_t s = 0; s < c->high_water; s++) {
+        krt_asset *a = c->slots[s].asset;
+        if (!a || a->dying) continue;
+        const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
+        if (!art) continue; /* no longer mounted: it keeps its data */
+        if (art->size == a->src_size && memcmp(art->sha256, a->src_sha256, 32) == 0) continue;
+        if (a->cached) {
+            krt_budget_evict_locked(c, a);
+            continue;
+        }
+        if (*count == cap) { /* more than fit this time: the next poll goes on */
+            c->recheck = true;
+            continue;
+        }
+        if (a->phase == KRT_PHASE_FAILED && !a->job_running) {
+            krt_retry_locked(c, a);
+            out[(*count)++] = (pending){NULL, a};
+            reloads++;
+        } else if (a->phase == KRT_PHASE_READY && !a->staged && !a->reload_running) {
+            krt_asset *n = start_reload_locked(c, a);
+            if (n) {
+                out[(*count)++] = (pending){reload_job, n};
+                reloads++;
+            }
+        } else {
+            c->recheck = true; /* loading, or reloading older data: look again next poll */
+        }
+    }
+    return reloads;
+}
+
+kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *err)
+{
+    if (reload_count) *reload_count = 0;
+    if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_poll_changes: NULL context");
+    const kiln_allocator *al = &c->allocator;
+    for (;;) {
+        pthread_mutex_lock(&c->mu);
+        bool watching = c->watching, recheck = c->recheck;
+        size_t n = c->source_count;
+        pthread_mutex_unlock(&c->mu);
+        if (!n) return KILN_OK;
+        if (watching && !atomic_exchange(&c->changed, 0) && !recheck) return KILN_OK;
+        char **dirs = kiln_calloc(al, n, sizeof *dirs);
+        uint64_t *sigs = kiln_calloc(al, n, sizeof *sigs);
+        kiln_result r = dirs && sigs ? KILN_OK
+                                     : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+        bool changed = recheck;
+        pthread_mutex_lock(&c->mu);
+        for (size_t i = 0; i < n && !r; i++)
+            if (!(dirs[i] = kiln_strdup(al, c->sources[i].dir)))
+                r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+        pthread_mutex_unlock(&c->mu);
+        for (size_t i = 0; i < n && !r; i++) r = krt_source_signature(dirs[i], al, &sigs[i], err);
+        pthread_mutex_lock(&c->mu);
+        for (size_t i = 0; i < n && !r; i++) changed |= sigs[i] != c->sources[i].signature;
+        pthread_mutex_unlock(&c->mu);
+        krt_mounts table;
+        memset(&table, 0, sizeof table);
+        table.alloc = al;
+        /* Read every mount again, in mount order, so later ones still override earlier ones. */
+        for (size_t i = 0; i < n && !r && changed; i++) {
+            krt_mounts m;
+            r = krt_mounts_read_cache(dirs[i], al, &m, err);
+            if (!r) r = krt_mounts_merge(&table, &m, err);
+        }
+        bool again = false;
+        size_t started = 0, job_count = 0, cap = 0;
+        pending *jobs = NULL;
+        if (!r && changed) {
+            pthread_mutex_lock(&c->mu);
+            cap = (size_t)c->live + 16;
+            pthread_mutex_unlock(&c->mu);
+            jobs = kiln_calloc(al, cap, sizeof *jobs);
+            if (!jobs) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+        }
+        if (!r && changed) {
+            pthread_mutex_lock(&c->mu);
+            if (c->source_count != n) {
+                again = true; /* mounted meanwhile: read them all again */
+            } else {
+                krt_mounts old = c->mounts;
+                c->mounts = table;
+                table = old;
+                for (size_t i = 0; i < n; i++) c->sources[i].signature = sigs[i];
+                c->recheck = false;
+                started = compare_locked(c, jobs, cap, &job_count);
+            }
+            pthread_mutex_unlock(&c->mu);
+        }
+        for (size_t i = 0; i < job_count; i++) {
+            if (jobs[i].fn) krt_submit_fn(c, jobs[i].fn, jobs[i].a);
+            else krt_submit(c, jobs[i].a);
+        }
+        kiln_free(al, jobs, cap * sizeof *jobs);
+        krt_mounts_free(&table);
+        for (size_t i = 0; dirs && i < n; i++)
+            if (dirs[i]) kiln_free(al, dirs[i], strlen(dirs[i]) + 1);
+        kiln_free(al, dirs, n * sizeof *dirs);
+        kiln_free(al, sigs, n * sizeof *sigs);
+        if (r && watching) atomic_store(&c->changed, 1); /* try again next poll */
+        if (again) continue;
+        if (reload_count) *reload_count = started;
+        return r;
+    }
+}
+
+/* ---- the watcher ------------------------------------------------------------------------------ */
+
+#ifdef __linux__
+#define WATCH_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
+
+kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err)
+{
+    char adir[KILN_PATH_MAX];
+    int n = snprintf(adir, sizeof adir, "%s/assets", s->dir);
+    if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    s->watch = inotify_add_watch(c->watch_fd, adir, WATCH_MASK);
+    if (s->watch < 0)
+        return kiln_error_set(err, KILN_E_ASSET_IO, "inotify_add_watch %s: %s", adir, strerror(errno));
+    atomic_store(&c->changed, 1);
+    return KILN_OK;
+}
+
+static void *watch_main(void *arg)
+{
+    krt_context *c = arg;
+    for (;;) {
+        struct pollfd p[2] = {{c->watch_fd, POLLIN, 0}, {c->watch_wake[0], POLLIN, 0}};
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (p[1].revents) break;
+        if (p[0].revents & POLLIN) {
+            /* Only the fact matters: drain the events and raise the flag. */
+            _Alignas(struct inotify_event) char buf[4096];
+            while (read(c->watch_fd, buf, sizeof buf) > 0) {}
+            atomic_store(&c->changed, 1);
+        }
+    }
+    return NULL;
+}
+
+kiln_result krt_watch_start(krt_context *c, kiln_error *err)
+{
+    if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_watch_start: NULL context");
+    pthread_mutex_lock(&c->mu);
+    kiln_result r = KILN_OK;
+    if (c->watching) goto out;
+    c->watch_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (c->watch_fd < 0) {
+        r = kiln_error_set(err, KILN_E_ASSET_IO, "inotify_init1: %s", strerror(errno));
+        goto out;
+    }
+    if (pipe(c->watch_wake) != 0) {
+        r = kiln_error_set(err, KILN_E_ASSET_IO, "pipe: %s", strerror(errno));
+        close(c->watch_fd);
+        c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
+        goto out;
+    }
+    for (size_t i = 0; i < c->source_count && !r; i++) r = krt_watch_add_locked(c, &c->sources[i], err);
+    if (!r && pthread_create(&c->watch_thread, NULL, watch_main, c) != 0)
+        r = kiln_error_set(err, KILN_E_ASSET_IO, "cannot start the watcher thread");
+    if (r) {
+        close(c->watch_fd);
+        close(c->watch_wake[0]);
+        close(c->watch_wake[1]);
+        c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
+        for (size_t i = 0; i < c->source_count; i++) c->sources[i].watch = -1;
+        goto out;
+    }
+    c->watching = true;
+    atomic_store(&c->changed, 1); /* the first poll looks, whatever happened before */
+out:
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+void krt_watch_stop(krt_context *c)
+{
+    if (!c) return;
+    pthread_mutex_lock(&c->mu);
+    bool was = c->watching;
+    c->watching = false;
+    pthread_mutex_unlock(&c->mu);
+    if (!was) return;
+    ssize_t w;
+    do w = write(c->watch_wake[1], "x", 1);
+    while (w < 0 && errno == EINTR);
+    pthread_join(c->watch_thread, NULL);
+    pthread_mutex_lock(&c->mu);
+    close(c->watch_fd);
+    close(c->watch_wake[0]);
+    close(c->watch_wake[1]);
+    c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
+    for (size_t i = 0; i < c->source_count; i++) c->sources[i].watch = -1;
+    pthread_mutex_unlock(&c->mu);
+}
+#else
+kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err)
+{
+    (void)c;
+    (void)s;
+    return kiln_error_set(err, KILN_E_USAGE, "no inotify on this system");
+}
+kiln_result krt_watch_start(krt_context *c, kiln_error *err)
+{
+    (void)c;
+    return kiln_error_set(err, KILN_E_USAGE, "krt_watch_start: no inotify on this system");
+}
 void krt_watch_stop(krt_context *c) { (void)c; }
+#endif

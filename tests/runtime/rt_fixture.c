@@ -9,18 +9,8 @@
 #include "kiln/kiln.h"
 #include "support.h"
 
-char *rt_cook_project(const char *const *corpus_dirs, size_t count)
+void rt_reimport(const char *dir)
 {
-    kt_require_corpus();
-    char *dir = kt_tempdir("runtime");
-    for (size_t i = 0; i < count; i++) {
-        char *src = kt_corpus_path(corpus_dirs[i]);
-        char *cmd = kt_format("mkdir -p '%s/assets/m%zu' && cp -r '%s'/. '%s/assets/m%zu/'", dir, i,
-                              src, dir, i);
-        assert_int_equal(kt_run(cmd, NULL), 0);
-        free(cmd);
-        free(src);
-    }
     kiln_project_opts o;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
@@ -35,13 +25,30 @@ char *rt_cook_project(const char *const *corpus_dirs, size_t count)
     assert_int_equal(r, KILN_OK);
     kiln_string_free(doc);
     kiln_project_close(p);
+}
+
+char *rt_cook_project(const char *const *corpus_dirs, size_t count)
+{
+    kt_require_corpus();
+    char *dir = kt_tempdir("runtime");
+    for (size_t i = 0; i < count; i++) {
+        char *src = kt_corpus_path(corpus_dirs[i]);
+        char *cmd = kt_format("mkdir -p '%s/assets/m%zu' && cp -r '%s'/. '%s/assets/m%zu/'", dir, i,
+                              src, dir, i);
+        assert_int_equal(kt_run(cmd, NULL), 0);
+        free(cmd);
+        free(src);
+    }
+    rt_reimport(dir);
     return dir;
 }
 
+/* create: 1 create, 0 destroy, 2 replace */
 static void record(rt_recorder *r, const char *what, krt_handle h, int type, int delta, int create)
 {
     pthread_mutex_lock(&r->mu);
-    if (create) r->creates[type]++;
+    if (create == 1) r->creates[type]++;
+    else if (create == 2) r->replaces[type]++;
     else r->destroys[type]++;
     r->live += delta;
     int n = snprintf(r->log + r->log_size, sizeof r->log - r->log_size, "%s %016llx\n", what,
@@ -57,7 +64,46 @@ static kiln_result create_texture(void *user, krt_handle h, const krt_texture_da
     if (r->fail_textures) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses textures");
     assert_true(d->width > 0 && d->level_count > 0 && d->levels[0].data);
     *gpu = (void *)(uintptr_t)(h.id | 1);
+    pthread_mutex_lock(&r->mu);
+    r->last_width = d->width;
+    r->last_vk_format = d->vk_format;
+    pthread_mutex_unlock(&r->mu);
     record(r, "create_texture", h, KRT_TYPE_TEXTURE, 1, 1);
+    return KILN_OK;
+}
+static kiln_result replace_texture(void *user, krt_handle h, const krt_texture_data *d, void **gpu,
+                                   kiln_error *err)
+{
+    rt_recorder *r = user;
+    if (r->fail_replaces) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    assert_true(d->width > 0 && d->level_count > 0 && d->levels[0].data);
+    assert_non_null(*gpu); /* the current object comes in */
+    pthread_mutex_lock(&r->mu);
+    r->last_width = d->width;
+    r->last_vk_format = d->vk_format;
+    pthread_mutex_unlock(&r->mu);
+    record(r, "replace_texture", h, KRT_TYPE_TEXTURE, 0, 2);
+    return KILN_OK;
+}
+static kiln_result replace_mesh(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,
+                                kiln_error *err)
+{
+    rt_recorder *r = user;
+    if (r->fail_replaces) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    assert_non_null(d->streams[KILN_MESH_POSITION]);
+    assert_non_null(*gpu);
+    record(r, "replace_mesh", h, KRT_TYPE_MESH, 0, 2);
+    return KILN_OK;
+}
+static kiln_result replace_material(void *user, krt_handle h, const krt_material_data *d,
+                                    void **gpu, kiln_error *err)
+{
+    rt_recorder *r = user;
+    if (r->fail_replaces) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
+        if (d->textures[s].id) assert_non_null(d->texture_gpu[s]);
+    assert_non_null(*gpu);
+    record(r, "replace_material", h, KRT_TYPE_MATERIAL, 0, 2);
     return KILN_OK;
 }
 static kiln_result create_mesh(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,
@@ -98,6 +144,9 @@ krt_renderer rt_recorder_renderer(rt_recorder *r)
     k.destroy_mesh = destroy_mesh;
     k.create_material = create_material;
     k.destroy_material = destroy_material;
+    k.replace_texture = replace_texture;
+    k.replace_mesh = replace_mesh;
+    k.replace_material = replace_material;
     k.user = r;
     return k;
 }

@@ -11,9 +11,15 @@
  * <dir>/.kiln/cache. Skips (77) without the corpus. */
 char *rt_cook_project(const char *const *corpus_dirs, size_t count);
 
+/* Imports the project at dir again with libkiln (after a test changed a source). */
+void rt_reimport(const char *dir);
+
 typedef struct rt_recorder {
     pthread_mutex_t mu;
-    int creates[KRT_TYPE_COUNT], destroys[KRT_TYPE_COUNT];
+    int creates[KRT_TYPE_COUNT], destroys[KRT_TYPE_COUNT], replaces[KRT_TYPE_COUNT];
+    uint32_t last_width;      /* of the last texture created or replaced */
+    uint32_t last_vk_format;
+    int fail_replaces;        /* replace_* fail when set */
     int live;                 /* created and not destroyed */
     int fail_textures;        /* create_texture fails when set */
     char log[8192];
@@ -21,6 +27,6 @@ typedef struct rt_recorder {
 } rt_recorder;
 
 void rt_recorder_init(rt_recorder *r);
-krt_renderer rt_recorder_renderer(rt_recorder *r);
+krt_renderer rt_recorder_renderer(rt_recorder *r);   /* create, destroy, replace: all */
 
 #endif

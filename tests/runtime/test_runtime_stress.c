@@ -1,5 +1,6 @@
 /* test_runtime_stress.c — 4 threads load and release random artifacts of cooked models while
- * the main thread runs krt_update, with a small budget (released assets kept, revived, evicted); run under ThreadSanitizer by `make test` (label threaded). */
+ * the main thread runs krt_update and krt_poll_changes, with a small budget (released assets kept,
+ * revived, evicted) and forced reloads; run under ThreadSanitizer by `make test` (label threaded). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,9 @@ static void *worker(void *p)
         held[slot] = krt_load(w->ctx, (krt_type)w->m->items[k].type, w->m->items[k].name, &e);
         if (!held[slot].id) fail_msg("load %s: %s", w->m->items[k].name, e.message);
         (void)krt_state_of(w->ctx, held[slot]);
+        /* now and then a forced hot reload of another held asset (refused unless ready) */
+        size_t other = (w->seed >> 12) % 8;
+        if ((w->seed >> 4) % 4 == 0 && held[other].id) (void)krt_reload(w->ctx, held[other], NULL);
     }
     for (int s = 0; s < 8; s++)
         if (held[s].id) krt_release(w->ctx, held[s], NULL);
@@ -70,7 +74,10 @@ static void test_stress(void **state)
         w[i] = (worker_arg){c, &m, 1234u + (unsigned)i * 77u, 400, &done};
         assert_int_equal(pthread_create(&t[i], NULL, worker, &w[i]), 0);
     }
-    while (atomic_load(&done) < 4) krt_update(c); /* the renderer thread, all along */
+    for (unsigned i = 0; atomic_load(&done) < 4; i++) { /* the renderer thread, all along */
+        krt_update(c);
+        if (i % 16 == 0) assert_int_equal(krt_poll_changes(c, NULL, &err), KILN_OK);
+    }
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
     krt_finish(c);
     krt_stats st;
@@ -81,7 +88,7 @@ static void test_stress(void **state)
     fprintf(stderr, "loads %llu revivals %llu evictions %llu reloads %llu\n",
             (unsigned long long)st.loads, (unsigned long long)st.revivals,
             (unsigned long long)st.evictions, (unsigned long long)st.reloads);
-    assert_true(st.revivals > 0 && st.evictions > 0);
+    assert_true(st.revivals > 0 && st.evictions > 0 && st.reloads > 0);
 
     krt_destroy(c);
     krt_mounts_free(&m);

@@ -1,0 +1,273 @@
+/* test_runtime_reload.c — hot reload over a cooked temporary project: a source changes, libkiln
+ * imports it again, krt_poll_changes finds the changed artifacts and reloads them into the same
+ * handles through replace_* callbacks; a texture's reload rebuilds its materials, a material's
+ * keeps its textures; a failed reload keeps the old data and reports it; the inotify watcher;
+ * a kept (released) asset whose file changed is evicted. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rt_fixture.h"
+#include "support.h"
+
+static char *g_dir, *g_cache;
+
+static const char *const scene_name = "m0/BoxTextured.gltf#scene";
+static const char *const tex_name = "m0/BoxTextured.gltf#image0";
+static const char *const mat_name = "m0/BoxTextured.gltf#material0";
+
+static int setup(void **state)
+{
+    static const char *const models[] = {"gltf/BoxTextured/glTF"};
+    g_dir = rt_cook_project(models, 1);
+    g_cache = kt_format("%s/.kiln/cache", g_dir);
+    (void)state;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    kt_rmtree(g_dir);
+    free(g_dir);
+    free(g_cache);
+    (void)state;
+    return 0;
+}
+
+static krt_context *make_ctx(rt_recorder *rec, uint64_t budget)
+{
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.worker_count = 2;
+    d.budget_bytes = budget;
+    if (rec) d.renderer = rt_recorder_renderer(rec);
+    krt_context *c = NULL;
+    kiln_error err;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g_cache, NULL, &err), KILN_OK);
+    return c;
+}
+
+static krt_handle load_ready(krt_context *c, krt_type type, const char *name)
+{
+    kiln_error err;
+    krt_handle h = krt_load(c, type, name, &err);
+    assert_true(h.id != 0);
+    krt_finish(c);
+    if (krt_state_of(c, h) != KRT_STATE_READY) {
+        krt_error(c, h, &err);
+        fail_msg("%s: %s", name, err.message);
+    }
+    return h;
+}
+
+/* Replaces the box's texture source with a corpus PNG and imports again. */
+static void change_texture(const char *corpus_png)
+{
+    char *src = kt_corpus_path(corpus_png);
+    char *cmd = kt_format("cp '%s' '%s/assets/m0/CesiumLogoFlat.png'", src, g_dir);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+    free(src);
+    rt_reimport(g_dir);
+}
+
+/* Sets the box material's metallicFactor in the .gltf and imports again. */
+static void change_metallic(const char *value)
+{
+    char *path = kt_format("%s/assets/m0/BoxTextured.gltf", g_dir);
+    size_t n;
+    uint8_t *bytes = kt_read_file(path, &n);
+    assert_non_null(bytes);
+    char *text = malloc(n + 1); /* the file's bytes are not NUL-terminated */
+    assert_non_null(text);
+    memcpy(text, bytes, n);
+    text[n] = 0;
+    free(bytes);
+    char *at = strstr(text, "\"metallicFactor\":");
+    assert_non_null(at);
+    char *end = at + strlen("\"metallicFactor\":");
+    while (*end == ' ' || *end == '-' || *end == '.' || (*end >= '0' && *end <= '9')) end++;
+    char *out = kt_format("%.*s\"metallicFactor\": %s%s", (int)(at - text), text, value, end);
+    kt_write_file(path, out, strlen(out));
+    free(out);
+    free(text);
+    free(path);
+    rt_reimport(g_dir);
+}
+
+static uint32_t texture_width(krt_context *c, krt_handle h)
+{
+    krt_texture_data t;
+    kiln_error err;
+    assert_int_equal(krt_get_texture(c, h, &t, &err), KILN_OK);
+    return t.width;
+}
+
+static float metallic(krt_context *c, krt_handle h)
+{
+    krt_material_data m;
+    kiln_error err;
+    assert_int_equal(krt_get_material(c, h, &m, &err), KILN_OK);
+    return m.material->metallic;
+}
+
+static void a_texture_reloads_into_its_handle_and_rebuilds_its_material(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec, 0);
+    krt_handle scene = load_ready(c, KRT_TYPE_SCENE, scene_name);
+    krt_handle tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_handle mat = load_ready(c, KRT_TYPE_MATERIAL, mat_name);
+    assert_int_equal(texture_width(c, tex), 256);
+    void *tex_gpu = krt_gpu(c, tex);
+    size_t n = 99;
+    kiln_error err;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0); /* nothing changed */
+    int creates = rec.creates[KRT_TYPE_TEXTURE] + rec.creates[KRT_TYPE_MATERIAL] + rec.creates[KRT_TYPE_MESH];
+
+    change_texture("gltf/TextureSettingsTest/glTF/CheckAndX.png");
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1); /* only image0's bytes changed */
+    krt_finish(c);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 1); /* rebuilt with the new texture */
+    assert_int_equal(rec.replaces[KRT_TYPE_MESH], 0);
+    assert_int_equal(rec.creates[KRT_TYPE_TEXTURE] + rec.creates[KRT_TYPE_MATERIAL] + rec.creates[KRT_TYPE_MESH], creates);
+    assert_int_equal(rec.last_width, 512);
+    assert_int_equal(krt_state_of(c, tex), KRT_STATE_READY); /* the same handle, new data */
+    assert_int_equal(texture_width(c, tex), 512);
+    assert_ptr_equal(krt_gpu(c, tex), tex_gpu);
+    assert_int_equal(krt_reload_error(c, tex, &err), KILN_OK);
+    krt_stats st;
+    krt_get_stats(c, &st);
+    assert_int_equal(st.reloads, 1);
+    assert_int_equal(st.reload_failures, 0);
+    assert_int_equal(krt_state_of(c, scene), KRT_STATE_READY);
+
+    /* a material's reload keeps its texture (no texture reload) */
+    change_metallic("0.5");
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1);
+    krt_finish(c);
+    assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 2);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    assert_true(metallic(c, mat) == 0.5f);
+    krt_material_data md;
+    assert_int_equal(krt_get_material(c, mat, &md, &err), KILN_OK);
+    assert_int_equal(md.textures[KILN_MATERIAL_SLOT_BASE_COLOR].id, tex.id);
+    krt_get_stats(c, &st);
+    assert_int_equal(st.reloads, 2);
+    uint64_t loads = st.loads;
+
+    /* a failed reload keeps the old data and says why; a forced reload then works */
+    rec.fail_replaces = 1;
+    change_metallic("0.25");
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1);
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, mat), KRT_STATE_READY);
+    assert_true(metallic(c, mat) == 0.5f);
+    kiln_error re;
+    assert_int_equal(krt_reload_error(c, mat, &re), KILN_E_USAGE);
+    assert_non_null(strstr(re.message, "refuses"));
+    krt_get_stats(c, &st);
+    assert_int_equal(st.reload_failures, 1);
+    assert_int_equal(st.loads, loads);
+    rec.fail_replaces = 0;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0); /* the failure is not retried by polling: the file did not change */
+    assert_int_equal(krt_reload(c, mat, &err), KILN_OK);
+    krt_finish(c);
+    assert_true(metallic(c, mat) == 0.25f);
+    assert_int_equal(krt_reload_error(c, mat, &re), KILN_OK);
+    krt_handle none = {0};
+    assert_int_equal(krt_reload(c, none, &err), KILN_E_USAGE);
+
+    krt_release(c, scene, &err);
+    krt_release(c, tex, &err);
+    krt_release(c, mat, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_get_stats(c, &st);
+    assert_int_equal(st.live_assets, 0);
+    assert_int_equal(st.resident_bytes, 0);
+    krt_destroy(c);
+    (void)state;
+}
+
+static void the_watcher_flags_changes_for_the_poll(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec, 0);
+    kiln_error err;
+    krt_handle tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    uint32_t w0 = texture_width(c, tex);
+    assert_int_equal(krt_watch_start(c, &err), KILN_OK);
+    assert_int_equal(krt_watch_start(c, &err), KILN_OK); /* twice: a no-op */
+    size_t n = 99;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0);
+    change_texture(w0 == 512 ? "gltf/BoxTextured/glTF/CesiumLogoFlat.png"
+                             : "gltf/TextureSettingsTest/glTF/CheckAndX.png");
+    size_t total = 0;
+    for (int i = 0; i < 500 && total == 0; i++) { /* the event arrives asynchronously */
+        assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+        total += n;
+        if (!total) nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    assert_int_equal(total, 1);
+    krt_finish(c);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    assert_int_not_equal(texture_width(c, tex), w0);
+    krt_watch_stop(c);
+    krt_watch_stop(c);
+    krt_release(c, tex, &err);
+    krt_destroy(c);
+    (void)state;
+}
+
+static void a_kept_asset_whose_file_changed_is_evicted(void **state)
+{
+    krt_context *c = make_ctx(NULL, UINT64_MAX);
+    kiln_error err;
+    krt_handle tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    uint32_t w0 = texture_width(c, tex);
+    krt_release(c, tex, &err);
+    krt_finish(c);
+    krt_stats st;
+    krt_get_stats(c, &st);
+    assert_int_equal(st.cached_assets, 1);
+    uint64_t loads = st.loads;
+    change_texture(w0 == 512 ? "gltf/BoxTextured/glTF/CesiumLogoFlat.png"
+                             : "gltf/TextureSettingsTest/glTF/CheckAndX.png");
+    size_t n;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0);
+    krt_get_stats(c, &st);
+    assert_int_equal(st.cached_assets, 0);
+    assert_int_equal(st.evictions, 1);
+    tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    assert_int_not_equal(texture_width(c, tex), w0);
+    krt_get_stats(c, &st);
+    assert_int_equal(st.loads, loads + 1);
+    krt_release(c, tex, &err);
+    krt_destroy(c);
+    (void)state;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_texture_reloads_into_its_handle_and_rebuilds_its_material),
+        cmocka_unit_test(the_watcher_flags_changes_for_the_poll),
+        cmocka_unit_test(a_kept_asset_whose_file_changed_is_evicted),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
