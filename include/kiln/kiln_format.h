@@ -217,6 +217,11 @@ KILN_API void kiln_container_section_at(const kiln_container *c, uint32_t i,
 enum {
     KILN_MESH_QUANTIZED = 1u << 0,   /* vertex streams use the quantized formats */
     KILN_MESH_COMPRESSED = 1u << 1,  /* streams and indices are meshoptimizer-encoded */
+    /* The source had no normals, which glTF says means flat shading: there is no NORMAL stream
+     * (nor normal deltas); shade each triangle with its face normal, e.g. in a fragment shader
+     * normalize(cross(dFdx(p), dFdy(p))) of the view-space position. Vertices are then shared
+     * between faces, so the mesh is smaller and can be simplified. */
+    KILN_MESH_FLAT_NORMALS = 1u << 2,
 };
 
 /* The streams of a mesh: vertex attributes (one element per vertex), the index buffer, and
@@ -295,7 +300,7 @@ enum {
  * values behind the pointers are little-endian; use the accessors below to read them. */
 typedef struct kiln_mesh_view {
     kiln_container container;
-    uint32_t flags;                    /* KILN_MESH_QUANTIZED, KILN_MESH_COMPRESSED */
+    uint32_t flags;                    /* KILN_MESH_QUANTIZED, _COMPRESSED, _FLAT_NORMALS */
     uint32_t vertex_count;
     uint32_t index_count;              /* all levels */
     uint32_t level_count;              /* 1..KILN_MESH_MAX_LEVELS; level 0 is the full mesh */
@@ -863,31 +868,6 @@ KILN_API kiln_result kiln_pack_entry_view(const kiln_pack *p, uint32_t index,
  * KILN_E_FORMAT_INVALID (non-zero padding), KILN_E_OUT_OF_MEMORY. */
 KILN_API kiln_result kiln_pack_verify(const kiln_pack *p, const kiln_allocator *alloc,
                                       kiln_error *err);
-
-/* ---- CPU transcoding to RGBA8 (block decoders shared by libkiln and libkiln_rt) ------------- */
-
-/* For renderers that cannot sample a block format: decodes one level of `vk_format` blocks into
- * tightly packed RGBA8 texels, row by row, top row first (width * height * 4 bytes). Formats:
- * BC1 RGB (alpha 255), BC4 as (R, 0, 0, 255), BC5 as (R, G, 0, 255) (what GPUs return for
- * them; a BC5 normal map's shader rebuilds Z as it does when it samples BC5), BC7, ASTC 4x4 LDR
- * (UNORM: the value the LDR profile's FP16 result rounds to in 8 bits, bit-exact with
- * libastcenc's 8-bit decode; SRGB: the 8-bit value the profile hands to sRGB conversion; illegal
- * blocks and HDR content decode to opaque magenta, as the specification's LDR profile asks),
- * and R8G8B8A8 UNORM/SRGB copied as is. The texels stay in the format's colour space: upload an
- * *_SRGB source as R8G8B8A8_SRGB (kiln_transcode_rgba8_format). Blocks are read in row-major
- * order, ceil(width/4) x ceil(height/4) of them; texels of partial blocks past the right and
- * bottom edges are dropped. Does not allocate; thread-safe; every input byte pattern decodes.
- * Errors: KILN_E_IMPORT_UNSUPPORTED (another format, e.g. R16G16B16A16_SFLOAT),
- * KILN_E_USAGE (NULL pointer, zero width or height, rgba_size below width * height * 4),
- * KILN_E_FORMAT_INVALID (size below the bytes the level needs; more is ignored),
- * KILN_E_LIMIT (sizes that do not fit in size_t). */
-KILN_API kiln_result kiln_transcode_rgba8(uint32_t vk_format, const uint8_t *blocks, size_t size,
-                                          uint32_t width, uint32_t height, uint8_t *rgba,
-                                          size_t rgba_size, kiln_error *err);
-
-/* The format of kiln_transcode_rgba8's output for `vk_format`: R8G8B8A8_SRGB for the *_SRGB
- * formats, R8G8B8A8_UNORM for the other formats it decodes, UNDEFINED for those it does not. */
-KILN_API uint32_t kiln_transcode_rgba8_format(uint32_t vk_format);
 
 /* ---- CPU transcoding to RGBA8 (block decoders shared by libkiln and libkiln_rt) ------------- */
 

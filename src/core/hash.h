@@ -1,5 +1,5 @@
-/* hash.h — SHA-256 (OpenSSL libcrypto; cook side only, for cache keys and manifests) and XXH3
- * (xxHash; both sides, for container and pack checksums). */
+/* hash.h — SHA-256 (kiln's own, sha256.c and sha256_block.c; for cache keys, manifests and the
+ * runtime's checks of loose files) and XXH3 (xxHash; for container and pack checksums). */
 #ifndef KILN_CORE_HASH_H
 #define KILN_CORE_HASH_H
 
@@ -12,17 +12,21 @@
 #define KILN_SHA256_SIZE 32
 #define KILN_SHA256_HEX_SIZE 65 /* 64 digits + NUL */
 
-/* Incremental SHA-256. init can fail only when OpenSSL cannot allocate. */
+/* Incremental SHA-256 (FIPS 180-4). No memory of its own: init never fails (it keeps the
+ * kiln_result for callers written against the earlier OpenSSL version). */
 typedef struct kiln_sha256 {
-    void *md_ctx; /* EVP_MD_CTX */
-    bool failed;
+    uint32_t state[8];
+    uint64_t length;   /* bytes hashed so far */
+    uint8_t block[64]; /* a partial block */
+    size_t used;       /* bytes in block */
+    bool extensions;   /* the CPU's SHA instructions are used */
 } kiln_sha256;
 
 kiln_result kiln_sha256_init(kiln_sha256 *h, kiln_error *err);
 void kiln_sha256_update(kiln_sha256 *h, const void *data, size_t size);
-/* Writes the digest and frees the context; KILN_E_INTERNAL if OpenSSL failed on the way. */
+/* Writes the digest (always KILN_OK). */
 kiln_result kiln_sha256_final(kiln_sha256 *h, uint8_t out[KILN_SHA256_SIZE], kiln_error *err);
-void kiln_sha256_abort(kiln_sha256 *h);    /* frees without a digest */
+void kiln_sha256_abort(kiln_sha256 *h);    /* forgets the data without a digest */
 
 /* One-shot digest. */
 kiln_result kiln_sha256_bytes(const void *data, size_t size, uint8_t out[KILN_SHA256_SIZE],

@@ -1,48 +1,77 @@
-/* sha256.c — SHA-256 through OpenSSL's EVP interface (FIPS 180-4). Cook side only. */
+/* sha256.c — incremental SHA-256 (FIPS 180-4) on the block function of sha256_block.c, and the
+ * digest of a file. */
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/sha256_block.h"
 
 kiln_result kiln_sha256_init(kiln_sha256 *h, kiln_error *err)
 {
-    h->failed = false;
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
-    if (!c || EVP_DigestInit_ex(c, EVP_sha256(), NULL) != 1) {
-        EVP_MD_CTX_free(c);
-        h->md_ctx = NULL;
-        h->failed = true;
-        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "cannot start a SHA-256 digest");
-    }
-    h->md_ctx = c;
+    (void)err;
+    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(h->state, iv, sizeof iv);
+    h->length = 0;
+    h->used = 0;
+    h->extensions = kiln_sha256_has_extensions();
     return KILN_OK;
 }
 
 void kiln_sha256_update(kiln_sha256 *h, const void *data, size_t size)
 {
-    if (h->failed || !h->md_ctx || size == 0) return;
-    if (EVP_DigestUpdate((EVP_MD_CTX *)h->md_ctx, data, size) != 1) h->failed = true;
+    const uint8_t *p = data;
+    if (size == 0) return;
+    h->length += size;
+    if (h->used) {
+        size_t take = 64 - h->used < size ? 64 - h->used : size;
+        memcpy(h->block + h->used, p, take);
+        h->used += take;
+        p += take;
+        size -= take;
+        if (h->used < 64) return;
+        kiln_sha256_blocks(h->state, h->block, 1, h->extensions);
+        h->used = 0;
+    }
+    if (size >= 64) kiln_sha256_blocks(h->state, p, size / 64, h->extensions);
+    p += size / 64 * 64;
+    size %= 64;
+    if (size) memcpy(h->block, p, size);
+    h->used = size;
 }
 
 kiln_result kiln_sha256_final(kiln_sha256 *h, uint8_t out[KILN_SHA256_SIZE], kiln_error *err)
 {
-    unsigned int n = 0;
-    bool ok = !h->failed && h->md_ctx &&
-              EVP_DigestFinal_ex((EVP_MD_CTX *)h->md_ctx, out, &n) == 1 && n == KILN_SHA256_SIZE;
+    (void)err;
+    uint64_t bits = h->length * 8;
+    h->block[h->used++] = 0x80;
+    if (h->used > 56) {
+        memset(h->block + h->used, 0, 64 - h->used);
+        kiln_sha256_blocks(h->state, h->block, 1, h->extensions);
+        h->used = 0;
+    }
+    memset(h->block + h->used, 0, 56 - h->used);
+    for (int i = 0; i < 8; i++) h->block[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
+    kiln_sha256_blocks(h->state, h->block, 1, h->extensions);
+    for (int i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(h->state[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(h->state[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(h->state[i] >> 8);
+        out[4 * i + 3] = (uint8_t)h->state[i];
+    }
     kiln_sha256_abort(h);
-    if (!ok) return kiln_error_set(err, KILN_E_INTERNAL, "SHA-256 digest failed");
     return KILN_OK;
 }
 
 void kiln_sha256_abort(kiln_sha256 *h)
 {
-    EVP_MD_CTX_free((EVP_MD_CTX *)h->md_ctx);
-    h->md_ctx = NULL;
+    h->used = 0;
+    h->length = 0;
+    memset(h->block, 0, sizeof h->block);
 }
 
 kiln_result kiln_sha256_bytes(const void *data, size_t size, uint8_t out[KILN_SHA256_SIZE],

@@ -119,7 +119,7 @@ static kiln_result read_header(kiln_mesh_view *v, const kiln_container_section *
     v->uv_set_count = u32_at(h + 160);
     v->color_set_count = u32_at(h + 164);
 
-    if (v->flags & ~(uint32_t)(KILN_MESH_QUANTIZED | KILN_MESH_COMPRESSED))
+    if (v->flags & ~(uint32_t)(KILN_MESH_QUANTIZED | KILN_MESH_COMPRESSED | KILN_MESH_FLAT_NORMALS))
         return bad(err, v, h, "unknown header flags 0x%x", v->flags);
     if (u32_at(h + 168) || u32_at(h + 172)) return bad(err, v, h + 168, "reserved header bytes are not zero");
     if (*index_size != 2 && *index_size != 4) return bad(err, v, h + 12, "index size %u", *index_size);
@@ -251,6 +251,8 @@ static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const ui
             if (!((id == KILN_MESH_NORMAL || id == KILN_MESH_TANGENT) && v->vertex_count))
                 return bad(err, v, s.data, "stream %d present but not announced", id);
         }
+        if (id == KILN_MESH_NORMAL && (v->flags & KILN_MESH_FLAT_NORMALS))
+            return bad(err, v, s.data, "normals in a mesh flagged flat-shaded");
         st->format = format;
         st->stride = stride;
         st->count = count;

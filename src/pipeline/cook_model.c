@@ -286,10 +286,13 @@ static kiln_result remap_joints(const kiln_scene_primitive *p, const kiln_cooked
 
 /* Streams nothing reads are not stored, as gltfpack does: tangents (and their morph deltas)
  * without a normal map, UV sets past the last one a texture of the material reads (all of them
- * when it reads none). Decided from the source's material, so `textures: false` cooks the very
- * same geometry. targets receives copies of the morph targets when tangents go (capacity
- * prim->target_count). */
-static void drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
+ * when it reads none). Normals the source did not have are not stored either, unless a normal
+ * map needs them for its tangent frame: glTF says such a mesh is shaded flat, and the mesh says
+ * so with KILN_MESH_FLAT_NORMALS (its vertices are then shared between faces again). Decided
+ * from the source's material, so `textures: false` cooks the very same geometry. targets
+ * receives copies of the morph targets when deltas go (capacity prim->target_count). Returns
+ * whether the primitive is to be shaded flat. */
+static bool drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
                                 kiln_scene_morph_target *targets)
 {
     const kiln_scene_material *mat =
@@ -305,14 +308,19 @@ static void drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
     }
     if (uv_sets < p->texcoord_count) p->texcoord_count = uv_sets;
     for (uint32_t k = p->texcoord_count; k < KILN_SCENE_MAX_UV_SETS; k++) p->texcoords[k] = NULL;
-    if (!normal_map && p->tangents) {
-        p->tangents = NULL;
+    bool drop_tangents = !normal_map && p->tangents;
+    bool flat = !normal_map && p->normals && (p->flags & KILN_SCENE_PRIM_NORMALS_GENERATED);
+    if (drop_tangents) p->tangents = NULL;
+    if (flat) p->normals = NULL;
+    if ((drop_tangents || flat) && p->target_count) {
         for (uint32_t t = 0; t < p->target_count; t++) {
             targets[t] = p->targets[t];
-            targets[t].tangents = NULL;
+            if (drop_tangents) targets[t].tangents = NULL;
+            if (flat) targets[t].normals = NULL;
         }
-        if (p->target_count) p->targets = targets;
+        p->targets = targets;
     }
+    return flat;
 }
 
 static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_error *err)
@@ -360,7 +368,7 @@ static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_er
     kiln_scene_morph_target *targets = targets_size ? kiln_alloc(m->alloc, targets_size) : NULL;
     if (r == KILN_OK && targets_size && !targets)
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-    if (r == KILN_OK) drop_unused_streams(sc, &remapped, targets);
+    if (r == KILN_OK) o.flat_normals = drop_unused_streams(sc, &remapped, targets);
     prim = &remapped;
     if (r == KILN_OK) r = kiln_mesh_build(prim, &o, m->alloc, &j->cooked, err);
     kiln_free(m->alloc, targets, targets_size);

@@ -38,6 +38,9 @@ typedef struct kiln_mesh_build_opts {
     uint32_t meshlet_max_vertices;   /* 0 = 64; else 3..255 */
     uint32_t meshlet_max_triangles;  /* 0 = 124; else 4..512, a multiple of 4 */
     bool no_meshlets;                /* true: no meshlets (renderers without mesh shaders) */
+    /* The source had no normals and the primitive comes without them (prim->normals NULL):
+     * the mesh is flagged KILN_MESH_FLAT_NORMALS (shade with face normals). */
+    bool flat_normals;
     kiln_mesh_compress compress;
     uint64_t material;               /* asset id of the material artifact; 0 = default material */
     uint32_t skin_joint_count;       /* joints of the skin (0 = not skinned or unknown): u16

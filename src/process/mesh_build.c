@@ -78,6 +78,16 @@ static kiln_result check_prim(const kiln_scene_primitive *p, kiln_error *err)
     return KILN_OK;
 }
 
+static kiln_result check_flat(const kiln_scene_primitive *p, const kiln_mesh_build_opts *o,
+                              kiln_error *err)
+{
+    if (!o->flat_normals) return KILN_OK;
+    bool normals = p->normals != NULL;
+    for (uint32_t t = 0; t < p->target_count; t++) normals = normals || p->targets[t].normals;
+    if (normals) return bad_opt(err, "flat_normals", "is set for a primitive with normals");
+    return KILN_OK;
+}
+
 void kiln_mesh_work_free(kiln_mesh_work *w)
 {
     size_t nv = w->prim ? w->prim->vertex_count : 0;
@@ -110,6 +120,7 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
     }
     kiln_result rc = check_opts(opts, err);
     if (rc == KILN_OK) rc = check_prim(prim, err);
+    if (rc == KILN_OK) rc = check_flat(prim, opts, err);
     if (rc != KILN_OK) return rc;
 
     uint64_t start = kiln_mesh_now_ns();

@@ -373,6 +373,7 @@ kiln_result kiln_mesh_encode_vertices(kiln_mesh_work *w, kiln_error *err)
     }
     bool q = w->opts->quantize;
     if (q) w->out->flags |= KILN_MESH_QUANTIZED;
+    if (w->opts->flat_normals) w->out->flags |= KILN_MESH_FLAT_NORMALS;
     kiln_result rc;
     if ((rc = positions(w, q, err)) != KILN_OK) return rc;
     if ((rc = normals(w, q, err)) != KILN_OK) return rc;

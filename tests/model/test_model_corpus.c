@@ -481,6 +481,48 @@ static void model_meshlets_false_cooks_no_meshlets(void **state)
     free(in);
 }
 
+/* glTF: a primitive without normals is shaded flat. kiln stores no normals for it and flags the
+ * mesh KILN_MESH_FLAT_NORMALS, so vertices are shared between faces again (Fox's 1,728 corners
+ * weld to a few hundred vertices) and the mesh can be simplified; a model with normals keeps
+ * them and is not flagged. */
+static void model_source_without_normals_cooks_flat(void **state)
+{
+    (void)state;
+    const char *models[] = {"Fox/glTF-Binary/Fox.glb", "BoxTextured/glTF/BoxTextured.gltf"};
+    for (int k = 0; k < 2; k++) {
+        char *in = mc_corpus(models[k]);
+        if (!in) skip();
+        char *out = kt_tempdir("model-flat");
+        const char *sets[] = {"model.textures=false"};
+        kiln_result code;
+        kiln_error err;
+        json_t *doc = mc_convert(in, out, 1, sets, 1, &code, &err);
+        if (!doc) fail_msg("%s: %s", kiln_result_name(code), err.message);
+        char *path = kt_format("%s/mesh0.prim0.kmesh", out);
+        size_t size;
+        uint8_t *bytes = kt_read_file(path, &size);
+        assert_non_null(bytes);
+        kiln_mesh_view v;
+        assert_int_equal(kiln_mesh_read(bytes, size, 0, &v, &err), KILN_OK);
+        if (k == 0) {
+            assert_true(v.flags & KILN_MESH_FLAT_NORMALS);
+            assert_null(v.streams[KILN_MESH_NORMAL].data);
+            assert_true(v.vertex_count < 1728 / 2);
+            assert_int_equal(v.index_count / 3 >= 576, true);
+            assert_true(v.level_count >= 2); /* shared vertices: the simplifier can work */
+        } else {
+            assert_false(v.flags & KILN_MESH_FLAT_NORMALS);
+            assert_non_null(v.streams[KILN_MESH_NORMAL].data);
+        }
+        free(bytes);
+        free(path);
+        json_decref(doc);
+        kt_rmtree(out);
+        free(out);
+        free(in);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +533,7 @@ int main(void)
         cmocka_unit_test(model_broken_corpus_files_fail_with_import_failed_and_write_nothing),
         cmocka_unit_test(model_bad_settings_are_refused_before_anything_is_read),
         cmocka_unit_test(model_meshlets_false_cooks_no_meshlets),
+        cmocka_unit_test(model_source_without_normals_cooks_flat),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char *corpus = kt_corpus_path("gltf");
