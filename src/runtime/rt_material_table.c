@@ -1,10 +1,146 @@
-/* rt_material_table.c — the GPU material table (not yet: see docs/runtime.md). */
+/* rt_material_table.c — the GPU material table: one 256-byte krt_gpu_material per material the
+ * engine uploads verbatim. Indices are handed out under the context's lock when a material is
+ * loaded (a stack of free ones, so at most max_assets are ever used); the records are grown and
+ * written only on the renderer thread, in krt_update, which is also where krt_material_table
+ * hands them out: the engine never sees a half-written record or a moved array mid-frame. */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
 #include "runtime/rt_context.h"
 
-kiln_result krt_mattab_create(krt_context *c, kiln_error *err) { (void)c; (void)err; return KILN_OK; }
-void krt_mattab_destroy(krt_context *c) { (void)c; }
-void krt_mattab_alloc_locked(krt_context *c, krt_asset *a) { (void)c; a->mat_index = KRT_INVALID_INDEX; }
-void krt_mattab_free_locked(krt_context *c, krt_asset *a) { (void)c; (void)a; }
-void krt_mattab_sync_locked(krt_context *c) { (void)c; }
-void krt_material_table(krt_context *c, const krt_gpu_material **r, size_t *n, uint64_t *g) { (void)c; if (r) *r = NULL; if (n) *n = 0; if (g) *g = 0; }
-uint32_t krt_material_index(krt_context *c, krt_handle h) { (void)c; (void)h; return KRT_INVALID_INDEX; }
+kiln_result krt_mattab_create(krt_context *c, kiln_error *err)
+{
+    c->mat_free = kiln_calloc(&c->allocator, c->max_assets, sizeof *c->mat_free);
+    if (!c->mat_free) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the material table");
+    return KILN_OK;
+}
+
+void krt_mattab_destroy(krt_context *c)
+{
+    kiln_free(&c->allocator, c->mat_free, (size_t)c->max_assets * sizeof *c->mat_free);
+    kiln_free(&c->allocator, c->mat_records, c->mat_record_count * sizeof *c->mat_records);
+    c->mat_free = NULL;
+    c->mat_records = NULL;
+    c->mat_record_count = 0;
+}
+
+void krt_mattab_alloc_locked(krt_context *c, krt_asset *a)
+{
+    if (a->mat_index != KRT_INVALID_INDEX) return;
+    /* Live materials hold distinct slots, so fewer than max_assets indices are ever in use. */
+    if (c->mat_free_count) a->mat_index = c->mat_free[--c->mat_free_count];
+    else if (KILN_NEVER(c->mat_high >= c->max_assets)) return;
+    else a->mat_index = c->mat_high++;
+    a->mat_written = 0;
+}
+
+void krt_mattab_free_locked(krt_context *c, krt_asset *a)
+{
+    uint32_t i = a->mat_index;
+    if (i == KRT_INVALID_INDEX) return;
+    if (i < c->mat_record_count) {
+        memset(&c->mat_records[i], 0, sizeof c->mat_records[i]);
+        c->mat_generation++;
+    }
+    if (!KILN_NEVER(c->mat_free_count >= c->max_assets)) c->mat_free[c->mat_free_count++] = i;
+    a->mat_index = KRT_INVALID_INDEX;
+    a->mat_written = 0;
+}
+
+/* glTF's defaults: what a shader sees for a material that is not ready. */
+static void write_default(krt_gpu_material *r, uint32_t flags)
+{
+    memset(r, 0, sizeof *r);
+    for (int k = 0; k < 4; k++) r->base_color[k] = 1.0f;
+    r->emissive_strength = 1.0f;
+    r->metallic = r->roughness = r->normal_scale = r->occlusion_strength = 1.0f;
+    r->alpha_cutoff = 0.5f;
+    r->flags = flags | KRT_GPU_MATERIAL_LIVE;
+    for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
+        r->textures[s] = KRT_INVALID_INDEX;
+        r->uv_transforms[s][0] = r->uv_transforms[s][3] = 1.0f;
+    }
+}
+
+static void write_ready(krt_gpu_material *r, const krt_asset *a)
+{
+    const kiln_material *m = a->material.material;
+    memset(r, 0, sizeof *r);
+    memcpy(r->base_color, m->base_color, sizeof r->base_color);
+    memcpy(r->emissive, m->emissive, sizeof r->emissive);
+    r->emissive_strength = m->emissive_strength;
+    r->metallic = m->metallic;
+    r->roughness = m->roughness;
+    r->normal_scale = m->normal_scale;
+    r->occlusion_strength = m->occlusion_strength;
+    r->alpha_cutoff = m->alpha_cutoff;
+    r->flags = (m->alpha_mode & KRT_GPU_MATERIAL_ALPHA_MODE) | KRT_GPU_MATERIAL_LIVE |
+               (m->double_sided ? KRT_GPU_MATERIAL_DOUBLE_SIDED : 0) |
+               (m->unlit ? KRT_GPU_MATERIAL_UNLIT : 0);
+    for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
+        const kiln_material_texture *t = &m->textures[s];
+        krt_handle h = a->material.textures[s];
+        r->textures[s] = h.id ? krt_handle_slot(h) : KRT_INVALID_INDEX;
+        r->texcoords |= (t->texcoord & 0xFu) << (4 * s);
+        uint32_t smp = (t->mag_filter & 3u) | (t->min_filter & 3u) << 2 | (t->mip_filter & 3u) << 4 |
+                       (t->mipmaps ? 1u << 6 : 0) | (t->wrap_s & 3u) << 8 | (t->wrap_t & 3u) << 10 |
+                       (t->has_transform ? 1u << 12 : 0);
+        r->samplers[s / 2] |= smp << (16 * (s % 2));
+        if (t->image) memcpy(r->uv_transforms[s], t->matrix, sizeof t->matrix);
+        else r->uv_transforms[s][0] = r->uv_transforms[s][3] = 1.0f;
+    }
+}
+
+void krt_mattab_sync_locked(krt_context *c)
+{
+    if (c->mat_high > c->mat_record_count) {
+        size_t n = c->mat_record_count ? c->mat_record_count * 2 : 64;
+        if (n < c->mat_high) n = c->mat_high;
+        if (n > c->max_assets) n = c->max_assets;
+        krt_gpu_material *r = kiln_realloc(&c->allocator, c->mat_records,
+                                           c->mat_record_count * sizeof *r, n * sizeof *r);
+        if (!r) return; /* out of memory: records stay as they are until a later update */
+        memset(r + c->mat_record_count, 0, (n - c->mat_record_count) * sizeof *r);
+        c->mat_records = r;
+        c->mat_record_count = n;
+        c->mat_generation++;
+    }
+    for (uint32_t s = 0; s < c->high_water; s++) {
+        krt_asset *a = c->slots[s].asset;
+        if (!a || a->type != KRT_TYPE_MATERIAL || a->cached || a->dying) continue;
+        uint32_t i = a->mat_index;
+        if (i == KRT_INVALID_INDEX || i >= c->mat_record_count) continue;
+        uint8_t want = a->phase == KRT_PHASE_READY ? 2 : a->phase == KRT_PHASE_FAILED ? 3 : 1;
+        if (a->mat_written == want && (want != 2 || a->mat_written_serial == a->mat_serial)) continue;
+        if (want == 2) write_ready(&c->mat_records[i], a);
+        else write_default(&c->mat_records[i], want == 3 ? KRT_GPU_MATERIAL_FAILED : KRT_GPU_MATERIAL_LOADING);
+        a->mat_written = want;
+        a->mat_written_serial = a->mat_serial;
+        c->mat_generation++;
+    }
+}
+
+void krt_material_table(krt_context *c, const krt_gpu_material **records, size_t *count,
+                        uint64_t *generation)
+{
+    if (records) *records = NULL;
+    if (count) *count = 0;
+    if (generation) *generation = 0;
+    if (!c) return;
+    pthread_mutex_lock(&c->mu);
+    if (records) *records = c->mat_records;
+    if (count) *count = c->mat_high < c->mat_record_count ? c->mat_high : c->mat_record_count;
+    if (generation) *generation = c->mat_generation;
+    pthread_mutex_unlock(&c->mu);
+}
+
+uint32_t krt_material_index(krt_context *c, krt_handle h)
+{
+    if (!c || krt_handle_type(h) != KRT_TYPE_MATERIAL) return KRT_INVALID_INDEX;
+    pthread_mutex_lock(&c->mu);
+    krt_asset *a = krt_resolve_locked(c, h);
+    uint32_t i = a ? a->mat_index : KRT_INVALID_INDEX;
+    pthread_mutex_unlock(&c->mu);
+    return i;
+}

@@ -1,0 +1,151 @@
+/* test_runtime_gpu.c — what the runtime keeps for the engine's GPU side: the material table
+ * (records written as materials load, reload and go away, stable indices, texture-table index
+ * = texture handle slot). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_fixture.h"
+#include "support.h"
+
+static char *g_dir, *g_cache;
+
+static int setup(void **state)
+{
+    static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF"};
+    g_dir = rt_cook_project(models, 2);
+    g_cache = kt_format("%s/.kiln/cache", g_dir);
+    (void)state;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    kt_rmtree(g_dir);
+    free(g_dir);
+    free(g_cache);
+    (void)state;
+    return 0;
+}
+
+static krt_context *make_ctx(krt_desc *d)
+{
+    d->struct_size = sizeof *d;
+    d->worker_count = 2;
+    krt_context *c = NULL;
+    kiln_error err;
+    assert_int_equal(krt_create(d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g_cache, NULL, &err), KILN_OK);
+    return c;
+}
+
+static const krt_gpu_material *record(krt_context *c, krt_handle h, uint64_t *gen)
+{
+    const krt_gpu_material *r;
+    size_t n;
+    krt_material_table(c, &r, &n, gen);
+    uint32_t i = krt_material_index(c, h);
+    assert_true(i < n);
+    return &r[i];
+}
+
+static void the_material_table_follows_materials(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.renderer = rt_recorder_renderer(&rec);
+    krt_context *c = make_ctx(&d);
+    kiln_error err;
+    const krt_gpu_material *recs;
+    size_t n;
+    uint64_t gen0, gen;
+    krt_material_table(c, &recs, &n, &gen0);
+    assert_int_equal(n, 0);
+
+    krt_handle box = krt_load_material(c, "m0/BoxTextured.gltf#material0", &err);
+    uint32_t box_index = krt_material_index(c, box);
+    assert_int_equal(box_index, 0); /* an index at once, before it is ready */
+    krt_update(c);
+    const krt_gpu_material *r = record(c, box, &gen);
+    if (krt_state_of(c, box) == KRT_STATE_LOADING) {
+        assert_int_equal(r->flags, KRT_GPU_MATERIAL_LIVE | KRT_GPU_MATERIAL_LOADING);
+        assert_int_equal(r->textures[0], KRT_INVALID_INDEX);
+    }
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, box), KRT_STATE_READY);
+    r = record(c, box, &gen);
+    assert_true(gen != gen0);
+    krt_material_data md;
+    assert_int_equal(krt_get_material(c, box, &md, &err), KILN_OK);
+    const kiln_material *m = md.material;
+    assert_int_equal(r->flags & ~(uint32_t)KRT_GPU_MATERIAL_ALPHA_MODE, KRT_GPU_MATERIAL_LIVE |
+                     (m->double_sided ? KRT_GPU_MATERIAL_DOUBLE_SIDED : 0));
+    assert_int_equal(r->flags & KRT_GPU_MATERIAL_ALPHA_MODE, m->alpha_mode);
+    assert_memory_equal(r->base_color, m->base_color, sizeof r->base_color);
+    assert_true(r->metallic == m->metallic && r->metallic == 0.0f);
+    assert_true(r->roughness == m->roughness && r->alpha_cutoff == m->alpha_cutoff);
+    /* the texture-table index is the texture handle's slot */
+    krt_handle tex = md.textures[KILN_MATERIAL_SLOT_BASE_COLOR];
+    assert_true(tex.id != 0);
+    assert_int_equal(r->textures[KILN_MATERIAL_SLOT_BASE_COLOR], krt_handle_slot(tex));
+    for (int s = 1; s < KILN_MATERIAL_SLOT_COUNT; s++) assert_int_equal(r->textures[s], KRT_INVALID_INDEX);
+    assert_memory_equal(r->uv_transforms[0], m->textures[0].matrix, sizeof m->textures[0].matrix);
+    assert_true(r->uv_transforms[1][0] == 1.0f && r->uv_transforms[1][3] == 1.0f);
+    assert_int_equal(r->texcoords, 0);
+    const kiln_material_texture *t = &m->textures[0];
+    uint32_t smp = r->samplers[0] & 0xFFFFu;
+    assert_int_equal(smp & 3u, t->mag_filter);
+    assert_int_equal((smp >> 8) & 3u, t->wrap_s);
+
+    /* another material, another index; the table stays in step */
+    krt_handle man = krt_load_material(c, "m1/CesiumMan.gltf#material0", &err);
+    krt_finish(c);
+    assert_int_equal(krt_material_index(c, man), 1);
+    krt_material_table(c, &recs, &n, &gen);
+    assert_int_equal(n, 2);
+    assert_true(recs[1].flags & KRT_GPU_MATERIAL_LIVE);
+
+    /* a reload keeps the index and writes the record again */
+    uint64_t before = gen;
+    assert_int_equal(krt_reload(c, box, &err), KILN_OK);
+    krt_finish(c);
+    assert_int_equal(krt_material_index(c, box), box_index);
+    r = record(c, box, &gen);
+    assert_true(gen != before);
+    assert_true(r->flags & KRT_GPU_MATERIAL_LIVE);
+
+    /* gone: zeroed, and the index is reused */
+    assert_int_equal(krt_release(c, box, &err), KILN_OK);
+    assert_int_equal(krt_material_index(c, box), KRT_INVALID_INDEX);
+    before = gen;
+    krt_finish(c);
+    krt_material_table(c, &recs, &n, &gen);
+    assert_true(gen != before);
+    static const krt_gpu_material zero;
+    assert_memory_equal(&recs[box_index], &zero, sizeof zero);
+    krt_handle again = krt_load_material(c, "m0/BoxTextured.gltf#material0", &err);
+    assert_int_equal(krt_material_index(c, again), box_index);
+    krt_finish(c);
+    assert_true(record(c, again, NULL)->flags & KRT_GPU_MATERIAL_LIVE);
+    krt_handle scene = krt_load_scene(c, "m0/BoxTextured.gltf#scene", &err);
+    assert_int_equal(krt_material_index(c, scene), KRT_INVALID_INDEX); /* not a material */
+    krt_release(c, scene, &err);
+    krt_release(c, again, &err);
+    krt_release(c, man, &err);
+    krt_finish(c);
+    krt_material_table(c, &recs, &n, &gen);
+    for (size_t i = 0; i < n; i++) assert_memory_equal(&recs[i], &zero, sizeof zero);
+    krt_destroy(c);
+    (void)state;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_material_table_follows_materials),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
