@@ -172,7 +172,9 @@ static void absolute_texture_paths_are_found_by_bare_name(void **state)
         char *to = kt_format("%s/%s%s", dir, i ? "textures/" : "", beside[i]);
         if (i) {
             char *tdir = kt_format("%s/textures", dir);
-            assert_int_equal(system(kt_format("mkdir -p '%s'", tdir)), 0);
+            char *cmd = kt_format("mkdir -p '%s'", tdir);
+            assert_int_equal(system(cmd), 0);
+            free(cmd);
             free(tdir);
         }
         kt_write_file(to, b, n);
