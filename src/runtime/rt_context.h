@@ -60,6 +60,7 @@ struct krt_context {
     bool fb_made;
     void *fb_texture, *fb_material;
     bool fb_texture_ok, fb_material_ok;
+    uint8_t fb_pixels[4 * 4 * 4];   /* the fallback texture's RGBA8 texels, kept with the context */
     uint64_t transcodes;
 };
 

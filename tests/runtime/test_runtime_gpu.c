@@ -1,6 +1,6 @@
 /* test_runtime_gpu.c — what the runtime keeps for the engine's GPU side: the material table
  * (records written as materials load, reload and go away, stable indices, texture-table index
- * = texture handle slot). */
+ * = texture handle slot) and the fallback texture and material. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,10 +142,67 @@ static void the_material_table_follows_materials(void **state)
     (void)state;
 }
 
+static void fallbacks_stand_in_until_assets_are_ready(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.renderer = rt_recorder_renderer(&rec);
+    d.fallbacks = true;
+    krt_context *c = make_ctx(&d);
+    kiln_error err;
+    krt_handle tex = krt_load_texture(c, "m0/BoxTextured.gltf#image0", &err);
+    assert_null(krt_gpu(c, tex)); /* the fallbacks are made by the first krt_update */
+    krt_update(c);
+    assert_true(rec.creates[KRT_TYPE_MATERIAL] == 1); /* the fallback material */
+    assert_non_null(strstr(rec.log, "create_texture 0000000000000000"));
+    assert_non_null(strstr(rec.log, "create_material 0000000000000000"));
+    void *fallback = (void *)(uintptr_t)1; /* the recorder's object for the 0 handle */
+    /* loading: the fallback (nothing becomes ready outside krt_update) */
+    krt_handle mat = krt_load_material(c, "m1/CesiumMan.gltf#material0", &err);
+    assert_int_equal(krt_state_of(c, mat), KRT_STATE_LOADING);
+    assert_ptr_equal(krt_gpu(c, mat), fallback);
+    if (krt_state_of(c, tex) == KRT_STATE_LOADING) assert_ptr_equal(krt_gpu(c, tex), fallback);
+    /* failed: the fallback too */
+    krt_handle missing = krt_load_id(c, KRT_TYPE_TEXTURE, 0x1234, &err);
+    assert_int_equal(krt_state_of(c, missing), KRT_STATE_FAILED);
+    assert_ptr_equal(krt_gpu(c, missing), fallback);
+    krt_handle mesh = krt_load_mesh(c, "m1/CesiumMan.gltf#mesh0/prim0", &err);
+    assert_null(krt_gpu(c, mesh)); /* no fallback mesh */
+    krt_finish(c);
+    /* ready: their own objects */
+    assert_ptr_equal(krt_gpu(c, tex), (void *)(uintptr_t)(tex.id | 1));
+    assert_ptr_equal(krt_gpu(c, mat), (void *)(uintptr_t)(mat.id | 1));
+    krt_release(c, tex, &err);
+    krt_release(c, mat, &err);
+    krt_release(c, missing, &err);
+    krt_release(c, mesh, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 2); /* the fallbacks live as long as the context */
+    krt_destroy(c);
+    assert_int_equal(rec.live, 0);
+    assert_non_null(strstr(rec.log, "destroy_texture 0000000000000000"));
+
+    /* without fallbacks: NULL while loading */
+    rt_recorder_init(&rec);
+    memset(&d, 0, sizeof d);
+    d.renderer = rt_recorder_renderer(&rec);
+    c = make_ctx(&d);
+    tex = krt_load_texture(c, "m0/BoxTextured.gltf#image0", &err);
+    krt_update(c);
+    if (krt_state_of(c, tex) == KRT_STATE_LOADING) assert_null(krt_gpu(c, tex));
+    assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], 0);
+    krt_release(c, tex, &err);
+    krt_destroy(c);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_material_table_follows_materials),
+        cmocka_unit_test(fallbacks_stand_in_until_assets_are_ready),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
