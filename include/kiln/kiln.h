@@ -129,7 +129,7 @@ typedef struct kiln_pack_opts {
     const char *output;     /* the .kpak to write (relative to the current folder or absolute);
                                NULL = <out>/game.kpak; must lie inside the project or output folder */
     uint32_t compress;      /* KILN_PACK_COMPRESS_* */
-    int level;              /* Zstandard level 1..22; 0 = 19 */
+    int level;              /* Zstandard level 1..22; 0 = 9 (19 packs ~5% smaller, ~15x slower) */
     bool align_4096;        /* payloads at 4096-byte boundaries (direct I/O); default 16 */
 } kiln_pack_opts;
 

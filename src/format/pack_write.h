@@ -18,7 +18,7 @@ typedef enum kiln_pack_compress_mode {
     KILN_PACK_WRITE_ZSTD = 2,  /* zstd wherever it makes the payload smaller at all */
 } kiln_pack_compress_mode;
 
-#define KILN_PACK_DEFAULT_LEVEL 19
+#define KILN_PACK_DEFAULT_LEVEL 9  /* on the cooked corpus: 15x faster than 19, 5% more bytes */
 
 /* One artifact to pack. All borrowed until kiln_pack_write returns. */
 typedef struct kiln_pack_input {
