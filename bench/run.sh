@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/run.sh — `make bench`: runs the glTF parsing benchmark (bench_gltf: kiln against assimp,
 # time and peak memory), the mesh cook benchmark (bench_mesh), the model cook against gltfpack
-# (bench_models: time, triangles, vertex bytes, ACMR), the import benchmark
+# (bench_models: time, triangles, vertex bytes, ACMR), libkiln_rt's loading (bench_runtime:
+# loads and MB/s against memcpy and read(), look-ups/s), the import benchmark
 # (bench_import: cold, warm, no-op, -j1 vs -j2) and then checks, independently of kiln's own "source_read" flags, that a no-op report opens
 # no source file: the report runs once more under `strace -f -e trace=openat` and the openat calls
 # on the copied image tree are counted. Numbers are printed, never asserted.
@@ -62,6 +63,18 @@ if [ -x "$fbx_bin" ] && [ -d "$fbx_corpus/fbx" ]; then
     echo
 else
     echo "run.sh: $fbx_bin or the FBX corpus under $fbx_corpus is missing; FBX skipped" >&2
+fi
+
+# libkiln_rt loading cooked meshes and textures against memcpy and read() of the same bytes, and
+# look-ups per second (bench_runtime cooks six glTF corpus models into a temporary project first).
+rt_bin=$build/bench/bench_runtime
+if [ ! -x "$rt_bin" ]; then
+    echo "run.sh: $rt_bin is not built; the runtime benchmark is skipped" >&2
+elif [ ! -d "$gltf_corpus" ]; then
+    echo "run.sh: no glTF corpus at $gltf_corpus (set KILN_BENCH_GLTF_CORPUS); runtime skipped" >&2
+else
+    "$rt_bin" --corpus "$gltf_corpus" --runs "$runs"
+    echo
 fi
 
 if [ ! -x "$bin" ]; then
