@@ -37,6 +37,8 @@ static transcode_format transcode_lookup(uint32_t vk_format)
     case KILN_VK_FORMAT_BC5_UNORM_BLOCK: return (transcode_format){TRANSCODE_BC5, false, 16};
     case KILN_VK_FORMAT_BC7_UNORM_BLOCK: return (transcode_format){TRANSCODE_BC7, false, 16};
     case KILN_VK_FORMAT_BC7_SRGB_BLOCK: return (transcode_format){TRANSCODE_BC7, true, 16};
+    case KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK: return (transcode_format){TRANSCODE_ASTC, false, 16};
+    case KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK: return (transcode_format){TRANSCODE_ASTC, true, 16};
     default: return (transcode_format){TRANSCODE_NONE, false, 0};
     }
 }
@@ -55,6 +57,7 @@ static void decode_block(const transcode_format *f, const uint8_t *in, uint8_t t
     case TRANSCODE_BC4: kiln_bc4_decode_block(in, texels); break;
     case TRANSCODE_BC5: kiln_bc5_decode_block(in, texels); break;
     case TRANSCODE_BC7: kiln_bc7_decode_block(in, texels); break;
+    case TRANSCODE_ASTC: kiln_astc_decode_block(in, f->srgb, texels); break;
     default: memset(texels, 0, 64); break;
     }
 }
