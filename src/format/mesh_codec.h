@@ -56,6 +56,7 @@ static inline void kiln_oct_encode(const float n[3], int32_t maxq, int32_t q[2])
      * of a 1e-5 rad difference is lost in float rounding. */
     double best = 1e30;
     double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+    double unit[3] = {n[0] / len, n[1] / len, n[2] / len};
     for (int i = 0; i < 4; i++) {
         int32_t cu = bu + (i & 1), cv = bv + (i >> 1);
         if (cu > maxq) cu = maxq;
@@ -65,7 +66,7 @@ static inline void kiln_oct_encode(const float n[3], int32_t maxq, int32_t q[2])
         float d[3];
         kiln_oct_decode(kiln_snorm_decode(cu, maxq), kiln_snorm_decode(cv, maxq), d);
         double dist = 0.0;
-        for (int c = 0; c < 3; c++) dist += (d[c] - n[c] / len) * (d[c] - n[c] / len);
+        for (int c = 0; c < 3; c++) dist += (d[c] - unit[c]) * (d[c] - unit[c]);
         if (dist < best) best = dist, q[0] = cu, q[1] = cv;
     }
 }
