@@ -50,12 +50,15 @@ void kiln_pack_set_free(kiln_project *p, kiln_pack_set *set)
     memset(set, 0, sizeof *set);
 }
 
+/* "fox.glb#mesh0/prim0: mesh0.prim0.kmesh in cache entry 3f2a…: <what>; ..." with the file's
+ * full path in err->path (the message must fit its 256 bytes). */
 static kiln_result corrupt(kiln_error *err, const char *name, const char *file, const char *what,
                            const char *dir)
 {
+    const char *key = kiln_path_basename(dir);
     kiln_error_set(err, KILN_E_CACHE_CORRUPT,
-                   "%s: %s %s: the cache entry is damaged; remove %s and import again", name,
-                   file, what, dir);
+                   "%s: %s in cache entry %.12s %s: the entry is damaged; remove its folder and "
+                   "import again", name, kiln_path_basename(file), key, what);
     kiln_error_at_path(err, file);
     return KILN_E_CACHE_CORRUPT;
 }
@@ -69,7 +72,7 @@ static kiln_result add_artifact(kiln_project *p, kiln_pack_set *s, const kiln_as
     long long size = kiln_json_int(o, "size", -1);
     const char *sha = kiln_json_str(o, "sha256", "");
     if (!label || !label[0] || !file || size < 0 || strlen(sha) != 64)
-        return corrupt(err, a->rel, dir, "lists an output without label, file, size or sha256", dir);
+        return corrupt(err, a->rel, "manifest.json", "lists an output without label, file, size or sha256", dir);
     if (s->count == s->capacity) {
         size_t cap = s->capacity ? s->capacity * 2 : 64;
         void *q = kiln_realloc(&p->allocator, s->items, s->capacity * sizeof *s->items,
