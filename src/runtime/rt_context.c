@@ -281,7 +281,7 @@ static void job_run(void *arg)
     size_t job_count = 0, job_cap = 16;
     pthread_mutex_lock(&c->mu);
     if (!revive) c->resident += a->resident;
-    if (r == KILN_OK && a->transcoded) c->transcodes++;
+    if (!revive && r == KILN_OK && a->transcoded) c->transcodes++;
     a->revive = false;
     if (r == KILN_OK && !a->dying)
         r = krt_load_deps_locked(c, a, &jobs, &job_count, &job_cap, jobs_small, &e);

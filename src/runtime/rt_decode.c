@@ -1,6 +1,7 @@
 /* rt_decode.c — what a load job does with a file: read it, verify it against the manifest
  * (size; SHA-256 for KTX2; the container checksum for the rest), validate it with the format
- * reader and decode it (KTX2 levels without supercompression, mesh streams unpacked). */
+ * reader and decode it (KTX2 levels without supercompression, BC/ASTC levels transcoded to
+ * RGBA8 when the renderer cannot sample them, mesh streams unpacked). */
 #include <stddef.h>
 #include <string.h>
 
@@ -63,6 +64,50 @@ static kiln_result decode_texture(krt_asset *a, const kiln_allocator *al, kiln_e
         t->levels[l].data = a->level_mem[l];
         t->levels[l].size = n;
     }
+    return KILN_OK;
+}
+
+static bool is_block_format(uint32_t f)
+{
+    return (f >= KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK && f <= KILN_VK_FORMAT_BC7_SRGB_BLOCK) ||
+           f == KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK || f == KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK;
+}
+
+/* The renderer cannot sample this BC/ASTC texture: every level to RGBA8 (sRGB stays sRGB), on
+ * the job's thread. The block data is dropped once its level is decoded. */
+static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kiln_error *err)
+{
+    krt_texture_data *t = &a->texture;
+    uint32_t to = kiln_transcode_rgba8_format(t->vk_format);
+    if (to == KILN_VK_FORMAT_UNDEFINED)
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                              "the renderer cannot sample vkFormat %u and this build cannot transcode it",
+                              t->vk_format);
+    for (uint32_t l = 0; l < t->level_count && l < KILN_KTX2_MAX_LEVELS; l++) {
+        kiln_ktx2_level *lv = &t->levels[l];
+        size_t n;
+        if (!kiln_size_mul((size_t)lv->width, lv->height, &n) || !kiln_size_mul(n, 4, &n))
+            return kiln_error_set(err, KILN_E_LIMIT, "level %u is too large to transcode", l);
+        a->transcode_mem[l] = kiln_alloc(al, n ? n : 1);
+        if (!a->transcode_mem[l]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory transcoding level %u", l);
+        a->transcode_size[l] = n ? n : 1;
+        kiln_result r = kiln_transcode_rgba8(t->vk_format, lv->data, lv->size, lv->width, lv->height,
+                                             a->transcode_mem[l], n, err);
+        if (r) return r;
+        a->resident += n;
+        lv->data = a->transcode_mem[l];
+        lv->size = lv->uncompressed_size = n;
+        if (a->level_mem[l]) { /* the unpacked blocks are not needed any more */
+            size_t m = a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1;
+            kiln_free(al, a->level_mem[l], m);
+            a->level_mem[l] = NULL;
+            a->resident -= a->ktx.levels[l].uncompressed_size;
+        }
+    }
+    t->vk_format = to;
+    t->block_width = t->block_height = 1;
+    t->block_size = 4;
+    a->transcoded = true;
     return KILN_OK;
 }
 
@@ -148,7 +193,9 @@ kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
             }
         }
         r = decode_texture(a, al, err);
-        (void)rd; /* transcoding: see rt_transcode.c */
+        if (!r && rd->supports_format && is_block_format(a->texture.vk_format) &&
+            !rd->supports_format(rd->user, a->texture.vk_format))
+            r = transcode_texture(a, al, err);
         break;
     case KRT_TYPE_MESH: r = decode_mesh(a, flags, &cap, al, err); break;
     case KRT_TYPE_MATERIAL:

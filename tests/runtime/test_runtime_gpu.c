@@ -1,6 +1,7 @@
 /* test_runtime_gpu.c — what the runtime keeps for the engine's GPU side: the material table
  * (records written as materials load, reload and go away, stable indices, texture-table index
- * = texture handle slot) and the fallback texture and material. */
+ * = texture handle slot), the fallback texture and material, and BC/ASTC textures transcoded
+ * to RGBA8 for a renderer whose supports_format says no. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,11 +199,78 @@ static void fallbacks_stand_in_until_assets_are_ready(void **state)
     (void)state;
 }
 
+/* A renderer that samples nothing but RGBA8 (called from job threads: a pure function). */
+static bool rgba8_only(void *user, uint32_t f)
+{
+    (void)user;
+    return f == KILN_VK_FORMAT_R8G8B8A8_UNORM || f == KILN_VK_FORMAT_R8G8B8A8_SRGB;
+}
+
+static void block_textures_transcode_when_the_renderer_cannot_sample_them(void **state)
+{
+    static const char *const names[] = {"m0/BoxTextured.gltf#image0", "m1/CesiumMan.gltf#image0"};
+    kiln_error err;
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    krt_context *plain = make_ctx(&d); /* the null renderer: the cooked blocks as they are */
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    memset(&d, 0, sizeof d);
+    d.renderer = rt_recorder_renderer(&rec);
+    d.renderer.supports_format = rgba8_only;
+    krt_context *c = make_ctx(&d);
+    int blocky = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        krt_handle hp = krt_load_texture(plain, names[i], &err);
+        krt_handle h = krt_load_texture(c, names[i], &err);
+        krt_finish(plain);
+        krt_finish(c);
+        krt_texture_data tp, t;
+        assert_int_equal(krt_get_texture(plain, hp, &tp, &err), KILN_OK);
+        if (krt_state_of(c, h) != KRT_STATE_READY) {
+            krt_error(c, h, &err);
+            fail_msg("%s: %s", names[i], err.message);
+        }
+        assert_int_equal(krt_get_texture(c, h, &t, &err), KILN_OK);
+        assert_true(rgba8_only(NULL, t.vk_format));
+        assert_int_equal(rec.last_vk_format, t.vk_format); /* create_texture saw RGBA8 */
+        assert_int_equal(t.srgb, tp.srgb);
+        assert_int_equal(t.vk_format, tp.srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM);
+        assert_int_equal(t.level_count, tp.level_count);
+        assert_true(t.block_width == 1 && t.block_height == 1 && t.block_size == 4);
+        blocky += !rgba8_only(NULL, tp.vk_format);
+        for (uint32_t l = 0; l < t.level_count; l++) {
+            size_t n = (size_t)t.levels[l].width * t.levels[l].height * 4;
+            assert_int_equal(t.levels[l].size, n);
+            uint8_t *want = malloc(n);
+            assert_int_equal(kiln_transcode_rgba8(tp.vk_format, tp.levels[l].data, tp.levels[l].size,
+                                                  tp.levels[l].width, tp.levels[l].height, want, n, &err),
+                             KILN_OK);
+            assert_memory_equal(t.levels[l].data, want, n);
+            free(want);
+        }
+        krt_release(plain, hp, &err);
+        krt_release(c, h, &err);
+    }
+    assert_true(blocky > 0); /* the cook made block textures, so something was transcoded */
+    krt_stats st;
+    krt_get_stats(c, &st);
+    assert_int_equal(st.transcodes, (uint64_t)blocky);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_get_stats(c, &st);
+    assert_int_equal(st.resident_bytes, 0);
+    krt_destroy(c);
+    krt_destroy(plain);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_material_table_follows_materials),
         cmocka_unit_test(fallbacks_stand_in_until_assets_are_ready),
+        cmocka_unit_test(block_textures_transcode_when_the_renderer_cannot_sample_them),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
