@@ -10,7 +10,9 @@
  * record whose key is KEY reaches the entry (the record's guid is its own: cooked files name
  * their dependencies by ids made from it; the file name GUID.json does not matter). Options: bit 0 verification off (a fuzzer cannot
  * forge the SHA-256 and checksums, so most file mutations need it), bit 1 mount twice (override),
- * bit 2 load by asset id instead of name, bit 3 release each handle at once, before it finished.
+ * bit 2 load by asset id instead of name, bit 3 release each handle at once, before it finished,
+ * bit 4 reload every ready asset and poll for changes (the reload paths read the same bytes
+ * again), bit 5 keep released assets resident (budget) and load everything a second time.
  * Seeds: fuzz/corpus/rt_mount/, written from a real cook by tests/runtime_e2e
  * (KILN_WRITE_FUZZ_SEEDS=1). */
 #include <fcntl.h>
@@ -80,29 +82,12 @@ static size_t list_outputs(const char *record, size_t record_size, const char *m
     return n;
 }
 
-static void run(const char *cache, uint8_t options, const listed *names, size_t name_count)
+/* Loads every listed name, waits, checks each handle's state, error and getter, releases. */
+static void load_and_check(krt_context *ctx, uint8_t options, const listed *names,
+                           size_t name_count)
 {
-    krt_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.worker_count = 2;
-    d.queue_capacity = 4;         /* some jobs run inline */
-    d.max_file_size = 4u << 20;   /* inputs are far smaller */
-    d.no_verify = options & 1;
-    krt_context *ctx = NULL;
-    kiln_error err;
-    if (krt_create(&d, &ctx, &err) != KILN_OK) abort();
-    size_t count = 0;
-    kiln_result r = krt_mount_cache(ctx, cache, &count, &err);
-    if (r == KILN_OK && (options & 2)) r = krt_mount_cache(ctx, cache, &count, &err);
-    if (r != KILN_OK) {
-        if (getenv("KILN_FUZZ_VERBOSE")) fprintf(stderr, "mount: %s\n", err.message);
-        if (r != KILN_E_CACHE_CORRUPT && r != KILN_E_LIMIT && r != KILN_E_ASSET_IO) abort();
-        if (!err.message[0]) abort();
-        krt_destroy(ctx);
-        return;
-    }
     krt_handle h[MAX_LOADS];
+    kiln_error err;
     for (size_t i = 0; i < name_count; i++) {
         uint64_t id = names[i].id;
         krt_type type = KRT_TYPE_NONE;
@@ -120,6 +105,15 @@ static void run(const char *cache, uint8_t options, const listed *names, size_t 
         }
     }
     krt_finish(ctx);
+    if (options & 16) { /* reload what is ready, then poll: the same bytes go through again */
+        for (size_t i = 0; i < name_count; i++)
+            if (h[i].id && krt_state_of(ctx, h[i]) == KRT_STATE_READY &&
+                krt_reload(ctx, h[i], &err) != KILN_OK)
+                abort();
+        size_t reloads = 0;
+        (void)krt_poll_changes(ctx, &reloads, &err);
+        krt_finish(ctx);
+    }
     for (size_t i = 0; i < name_count; i++) {
         if (!h[i].id) continue;
         krt_state st = krt_state_of(ctx, h[i]);
@@ -158,9 +152,37 @@ static void run(const char *cache, uint8_t options, const listed *names, size_t 
         if (krt_release(ctx, h[i], &err) != KILN_OK) abort();
     }
     krt_finish(ctx);
+}
+
+static void run(const char *cache, uint8_t options, const listed *names, size_t name_count)
+{
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.worker_count = 2;
+    d.queue_capacity = 4;         /* some jobs run inline */
+    d.max_file_size = 4u << 20;   /* inputs are far smaller */
+    d.no_verify = options & 1;
+    if (options & 32) d.budget_bytes = UINT64_MAX;
+    krt_context *ctx = NULL;
+    kiln_error err;
+    if (krt_create(&d, &ctx, &err) != KILN_OK) abort();
+    size_t count = 0;
+    kiln_result r = krt_mount_cache(ctx, cache, &count, &err);
+    if (r == KILN_OK && (options & 2)) r = krt_mount_cache(ctx, cache, &count, &err);
+    if (r != KILN_OK) {
+        if (getenv("KILN_FUZZ_VERBOSE")) fprintf(stderr, "mount: %s\n", err.message);
+        if (r != KILN_E_CACHE_CORRUPT && r != KILN_E_LIMIT && r != KILN_E_ASSET_IO) abort();
+        if (!err.message[0]) abort();
+        krt_destroy(ctx);
+        return;
+    }
+    load_and_check(ctx, options, names, name_count);
+    if (options & 32) load_and_check(ctx, options, names, name_count); /* from what stayed */
     krt_stats st;
     krt_get_stats(ctx, &st);
-    if (st.live_assets != 0) abort();
+    /* Nothing is referenced any more; with a budget, released assets may stay resident. */
+    if (!(options & 32) && st.live_assets != 0) abort();
     krt_destroy(ctx);
 }
 
