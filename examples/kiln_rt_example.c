@@ -222,7 +222,7 @@ int main(int argc, char **argv)
     /* 3. Start every load: each returns a handle at once; jobs read, verify and decode on the
      * pool's threads and pull in dependencies (scene -> meshes -> materials -> textures). The
      * type comes from the mount, so any artifact name works here. */
-    enum { MAX_NAMES = 256 };
+    enum { MAX_NAMES = 64 };
     if (name_count > MAX_NAMES) {
         fprintf(stderr, "kiln-rt-example: at most %d names\n", MAX_NAMES);
         krt_destroy(ctx);
