@@ -77,6 +77,17 @@ else
     echo
 fi
 
+# Packs (bench_pack): build time and size with --compress none, zstd and auto, mount time, and
+# random entry reads from the pack against the same bytes from the loose cache files (it cooks the
+# glTF corpus into a temporary project first).
+pack_bin=$build/bench/bench_pack
+if [ -x "$pack_bin" ] && [ -d "$gltf_corpus" ]; then
+    "$pack_bin" --corpus "$gltf_corpus" --runs "$runs"
+    echo
+else
+    echo "run.sh: $pack_bin or the glTF corpus at $gltf_corpus is missing; packs skipped" >&2
+fi
+
 if [ ! -x "$bin" ]; then
     echo "run.sh: $bin is not built (cmake --build $build --target bench_import)" >&2
     exit 2
