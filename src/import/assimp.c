@@ -77,7 +77,7 @@ static kiln_result run(const void *data, size_t size, kiln_assimp_format format,
 {
     if (format != KILN_ASSIMP_FBX && format != KILN_ASSIMP_OBJ)
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not an FBX or OBJ file");
-    assimp_job job = {data, size, format, base_dir, o->skip_animations};
+    assimp_job job = {data, size, format, base_dir, o->skip_animations, o->library};
     return kiln_assimp_guard_run(&job, o->timeout_ms, o->child_memory, max_bytes, a, blob, n,
                                  cap, err);
 }

@@ -29,6 +29,8 @@ typedef struct kiln_assimp_opts {
     uint32_t animation_fps;    /* bake rate, 1..240; 0 = 30 */
     uint32_t timeout_ms;       /* the child's wall-clock limit; 0 = 60 s */
     size_t child_memory;       /* the child's address-space limit; 0 = 8 GiB */
+    const char *library;       /* libassimp as dlopen finds it; NULL = "libassimp.so.5" (tests
+                                * name a missing one) */
 } kiln_assimp_opts;
 
 /* The format of data by content: the binary FBX magic, ASCII FBX text ("; FBX" or an
@@ -45,7 +47,8 @@ const char *kiln_assimp_format_name(kiln_assimp_format f);
  * .mtl files and textures are read (NULL: none are read, each is a warning). flags:
  * KILN_SCENE_LOAD_*. Every file read or looked for is in scene->files; what is not imported is
  * in scene->warnings. Errors: KILN_E_IMPORT_FAILED (assimp refused the file, crashed or timed
- * out: the message says which), KILN_E_IMPORT_UNSUPPORTED (an FBX version assimp lacks),
+ * out: the message says which), KILN_E_IMPORT_UNSUPPORTED (an FBX version assimp lacks, or
+ * libassimp cannot be loaded: kiln loads it only in the child, never links it),
  * KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. On error the scene holds what was built: free it. */
 kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format format,
                                const char *base_dir, const kiln_assimp_opts *opts, uint32_t flags,

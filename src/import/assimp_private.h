@@ -54,6 +54,7 @@ typedef struct assimp_job {
     kiln_assimp_format format;
     const char *base_dir;       /* NULL: no other file is opened */
     bool skip_animations;
+    const char *library;        /* libassimp's file name for dlopen; NULL: libassimp.so.5 */
 } assimp_job;
 
 /* ---- assimp_guard.c: the child process ---------------------------------------------------------- */

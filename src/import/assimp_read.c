@@ -5,12 +5,8 @@
 #define _GNU_SOURCE
 #include "import/assimp_private.h"
 
-#include <assimp/cfileio.h>
-#include <assimp/cimport.h>
 #include <assimp/config.h>
-#include <assimp/material.h>
 #include <assimp/postprocess.h>
-#include <assimp/scene.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +17,7 @@
 
 #include "core/file.h"
 #include "core/path.h"
+#include "import/assimp_dl.h"
 
 /* ---- the blob writer (libc memory: this process ends once it is sent) ---------------------- */
 
@@ -293,27 +290,27 @@ static void put_embedded(wbuf *b, const struct aiScene *s)
     }
 }
 
-static void put_materials(wbuf *b, const struct aiScene *s)
+static void put_materials(wbuf *b, const struct aiScene *s, const assimp_api *ai)
 {
     put_u32(b, s->mNumMaterials);
     for (unsigned i = 0; i < s->mNumMaterials; i++) {
         const struct aiMaterial *m = s->mMaterials[i];
         struct aiString name = {0};
-        aiGetMaterialString(m, AI_MATKEY_NAME, &name);
+        ai->GetMaterialString(m, AI_MATKEY_NAME, &name);
         put_aistr(b, &name);
         struct aiColor4D c = {1, 1, 1, 1}, e = {0, 0, 0, 1};
-        if (aiGetMaterialColor(m, AI_MATKEY_BASE_COLOR, &c) != aiReturn_SUCCESS &&
-            aiGetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &c) != aiReturn_SUCCESS)
+        if (ai->GetMaterialColor(m, AI_MATKEY_BASE_COLOR, &c) != aiReturn_SUCCESS &&
+            ai->GetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &c) != aiReturn_SUCCESS)
             c = (struct aiColor4D){1, 1, 1, 1};
-        aiGetMaterialColor(m, AI_MATKEY_COLOR_EMISSIVE, &e);
+        ai->GetMaterialColor(m, AI_MATKEY_COLOR_EMISSIVE, &e);
         ai_real opacity = 1, shininess = -1, metallic = -1, roughness = -1;
-        aiGetMaterialFloatArray(m, AI_MATKEY_OPACITY, &opacity, NULL);
-        aiGetMaterialFloatArray(m, AI_MATKEY_SHININESS, &shininess, NULL);
-        aiGetMaterialFloatArray(m, AI_MATKEY_METALLIC_FACTOR, &metallic, NULL);
-        aiGetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &roughness, NULL);
+        ai->GetMaterialFloatArray(m, AI_MATKEY_OPACITY, &opacity, NULL);
+        ai->GetMaterialFloatArray(m, AI_MATKEY_SHININESS, &shininess, NULL);
+        ai->GetMaterialFloatArray(m, AI_MATKEY_METALLIC_FACTOR, &metallic, NULL);
+        ai->GetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &roughness, NULL);
         int two_sided = 0, shading = 0;
-        aiGetMaterialIntegerArray(m, AI_MATKEY_TWOSIDED, &two_sided, NULL);
-        aiGetMaterialIntegerArray(m, AI_MATKEY_SHADING_MODEL, &shading, NULL);
+        ai->GetMaterialIntegerArray(m, AI_MATKEY_TWOSIDED, &two_sided, NULL);
+        ai->GetMaterialIntegerArray(m, AI_MATKEY_SHADING_MODEL, &shading, NULL);
         put_f32(b, c.r), put_f32(b, c.g), put_f32(b, c.b), put_f32(b, c.a);
         put_f32(b, e.r), put_f32(b, e.g), put_f32(b, e.b);
         put_f32(b, opacity), put_f32(b, shininess), put_f32(b, metallic), put_f32(b, roughness);
@@ -321,17 +318,17 @@ static void put_materials(wbuf *b, const struct aiScene *s)
                        (shading == aiShadingMode_NoShading ? ASSIMP_MAT_UNLIT : 0));
         uint32_t count = 0;
         for (int t = 1; t <= AI_TEXTURE_TYPE_MAX; t++)
-            count += aiGetMaterialTextureCount(m, (enum aiTextureType)t);
+            count += ai->GetMaterialTextureCount(m, (enum aiTextureType)t);
         put_u32(b, count);
         for (int t = 1; t <= AI_TEXTURE_TYPE_MAX; t++) {
-            unsigned n = aiGetMaterialTextureCount(m, (enum aiTextureType)t);
+            unsigned n = ai->GetMaterialTextureCount(m, (enum aiTextureType)t);
             for (unsigned k = 0; k < n; k++) {
                 struct aiString path = {0};
                 enum aiTextureMapping mapping = aiTextureMapping_UV;
                 unsigned uv = 0;
                 enum aiTextureMapMode modes[3] = {aiTextureMapMode_Wrap, aiTextureMapMode_Wrap,
                                                   aiTextureMapMode_Wrap};
-                aiGetMaterialTexture(m, (enum aiTextureType)t, k, &path, &mapping, &uv, NULL, NULL,
+                ai->GetMaterialTexture(m, (enum aiTextureType)t, k, &path, &mapping, &uv, NULL, NULL,
                                      modes, NULL);
                 put_u32(b, (uint32_t)t);
                 put_u32(b, uv);
@@ -516,7 +513,7 @@ static void put_animations(wbuf *b, const struct aiScene *s, wbuf *warnings, uin
 }
 
 /* The blob of a scene assimp read; false when memory ran out. */
-static bool put_scene(wbuf *b, const struct aiScene *s, io_state *io)
+static bool put_scene(wbuf *b, const struct aiScene *s, io_state *io, const assimp_api *ai)
 {
     wbuf *w = io->warnings;
     uint32_t *wc = io->warning_count;
@@ -556,7 +553,7 @@ static bool put_scene(wbuf *b, const struct aiScene *s, io_state *io)
     }
     wbuf body = {0};
     put_embedded(&body, s);
-    put_materials(&body, s);
+    put_materials(&body, s, ai);
     put_u32(&body, kept);
     for (unsigned i = 0; i < s->mNumMeshes; i++)
         if (tris[i]) put_mesh(&body, s->mMeshes[i], tris[i]);
@@ -590,19 +587,26 @@ int kiln_assimp_child_main(const assimp_job *job, int fd)
     io.model_name = job->format == KILN_ASSIMP_OBJ ? "\x01kiln-model.obj" : "\x01kiln-model.fbx";
     io.warnings = &warnings;
     io.warning_count = &warning_count;
+    assimp_api ai;
+    char dl_why[256];
+    if (!kiln_assimp_dl_load(job->library, &ai, dl_why, sizeof dl_why)) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "FBX/OBJ import needs libassimp5 (%s)", dl_why);
+        return send_error(fd, KILN_E_IMPORT_UNSUPPORTED, msg);
+    }
     struct aiFileIO fio = {io_open, io_close, (aiUserData)&io};
-    struct aiPropertyStore *props = aiCreatePropertyStore();
+    struct aiPropertyStore *props = ai.CreatePropertyStore();
     /* Embedded textures named "*<index>" in materials (the legacy naming) need no name match.
      * Pivots as extra "$AssimpFbx$" nodes would change the hierarchy animations address. */
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_READ_ANIMATIONS, !job->skip_animations);
-    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_EMBEDDED_TEXTURES_LEGACY_NAMING, 1);
+    ai.SetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
+    ai.SetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_READ_ANIMATIONS, !job->skip_animations);
+    ai.SetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_EMBEDDED_TEXTURES_LEGACY_NAMING, 1);
     unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
                      aiProcess_ValidateDataStructure | aiProcess_FlipUVs;
-    const struct aiScene *s = aiImportFileExWithProperties(io.model_name, flags, &fio, props);
-    aiReleasePropertyStore(props);
+    const struct aiScene *s = ai.ImportFileExWithProperties(io.model_name, flags, &fio, props);
+    ai.ReleasePropertyStore(props);
     if (!s) {
-        const char *why = aiGetErrorString();
+        const char *why = ai.GetErrorString();
         char msg[512];
         snprintf(msg, sizeof msg, "assimp cannot read the %s file: %s",
                  kiln_assimp_format_name(job->format), why && *why ? why : "no reason given");
@@ -613,8 +617,8 @@ int kiln_assimp_child_main(const assimp_job *job, int fd)
     put_u32(&b, ASSIMP_BLOB_MAGIC);
     put_u32(&b, ASSIMP_BLOB_VERSION);
     put_u32(&b, (uint32_t)job->format);
-    bool ok = put_scene(&b, s, &io);
-    aiReleaseImport(s);
+    bool ok = put_scene(&b, s, &io, &ai);
+    ai.ReleaseImport(s);
     if (!ok) return send_error(fd, KILN_E_OUT_OF_MEMORY, "out of memory in assimp's process");
     return send_all(fd, b.p, b.n) ? 0 : 1;
 }

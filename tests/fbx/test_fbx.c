@@ -4,6 +4,7 @@
  * assimp refuses). Tests that read corpus files skip themselves when it is absent. */
 #include "support.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,44 @@ static void damaged_files_are_errors(void **state)
     free(path);
 }
 
+static const char triangle_obj[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+
+static kiln_result import_triangle(const char *library, kiln_error *err)
+{
+    kiln_scene *s;
+    assert_int_equal(kiln_scene_create(NULL, 0, &s, err), KILN_OK);
+    kiln_assimp_opts o = {0};
+    o.library = library;
+    kiln_result r = kiln_assimp_import(triangle_obj, strlen(triangle_obj), KILN_ASSIMP_OBJ, NULL, &o,
+                                       0, s, err);
+    if (r == KILN_OK) assert_int_equal(s->mesh_count, 1);
+    kiln_scene_free(s);
+    return r;
+}
+
+/* libassimp is loaded only in the child: the test process (like every kiln process) never has
+ * it mapped, before or after an import. */
+static void assimp_is_never_loaded_in_the_caller(void **state)
+{
+    (void)state;
+    assert_null(dlopen("libassimp.so.5", RTLD_NOW | RTLD_NOLOAD));
+    kiln_error err;
+    assert_int_equal(import_triangle(NULL, &err), KILN_OK);
+    assert_null(dlopen("libassimp.so.5", RTLD_NOW | RTLD_NOLOAD));
+}
+
+static void missing_libassimp_is_unsupported(void **state)
+{
+    (void)state;
+    kiln_error err;
+    assert_int_equal(import_triangle("libassimp-kiln-missing.so.5", &err), KILN_E_IMPORT_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "FBX/OBJ import needs libassimp5 ("));
+    assert_non_null(strstr(err.message, "libassimp-kiln-missing.so.5"));
+    /* A library without assimp's functions: the first missing one is named. */
+    assert_int_equal(import_triangle("libc.so.6", &err), KILN_E_IMPORT_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "aiImportFileExWithProperties"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +330,8 @@ int main(void)
         cmocka_unit_test(obj_dependencies_are_its_mtl_and_textures),
         cmocka_unit_test(guarded_child_times_out),
         cmocka_unit_test(damaged_files_are_errors),
+        cmocka_unit_test(assimp_is_never_loaded_in_the_caller),
+        cmocka_unit_test(missing_libassimp_is_unsupported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
