@@ -52,22 +52,28 @@ static inline void kiln_oct_encode(const float n[3], int32_t maxq, int32_t q[2])
         u = tu, v = tv;
     }
     int32_t bu = (int32_t)floorf(u * (float)maxq), bv = (int32_t)floorf(v * (float)maxq);
-    /* Compared by the distance between unit vectors, not by the dot product: near 1 the cosine
-     * of a 1e-5 rad difference is lost in float rounding. */
-    double best = 1e30;
+    /* Each candidate is decoded as a shader does (snorm, unfold) and scored by the cosine of its
+     * angle to n, in double: the largest cosine is the smallest distance between the unit
+     * vectors, without normalising every candidate (the cook encodes every source vertex). */
     double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
     double unit[3] = {n[0] / len, n[1] / len, n[2] / len};
+    double best = -2.0;
     for (int i = 0; i < 4; i++) {
         int32_t cu = bu + (i & 1), cv = bv + (i >> 1);
         if (cu > maxq) cu = maxq;
         if (cu < -maxq) cu = -maxq;
         if (cv > maxq) cv = maxq;
         if (cv < -maxq) cv = -maxq;
-        float d[3];
-        kiln_oct_decode(kiln_snorm_decode(cu, maxq), kiln_snorm_decode(cv, maxq), d);
-        double dist = 0.0;
-        for (int c = 0; c < 3; c++) dist += (d[c] - unit[c]) * (d[c] - unit[c]);
-        if (dist < best) best = dist, q[0] = cu, q[1] = cv;
+        float du = kiln_snorm_decode(cu, maxq), dv = kiln_snorm_decode(cv, maxq);
+        float dz = 1.0f - fabsf(du) - fabsf(dv);
+        if (dz < 0.0f) {
+            float tu = (1.0f - fabsf(dv)) * kiln_sign_not_zero(du);
+            float tv = (1.0f - fabsf(du)) * kiln_sign_not_zero(dv);
+            du = tu, dv = tv;
+        }
+        double l2 = (double)du * du + (double)dv * dv + (double)dz * dz;
+        double cosine = ((double)du * unit[0] + (double)dv * unit[1] + (double)dz * unit[2]) / sqrt(l2);
+        if (cosine > best) best = cosine, q[0] = cu, q[1] = cv;
     }
 }
 

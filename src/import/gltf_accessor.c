@@ -165,6 +165,20 @@ static void read_elements(const uint8_t *base, size_t stride, const layout *l, u
                           bool normalized, size_t count, size_t first_out, uint32_t n, sink s)
 {
     uint32_t cs = component_size(ct);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Float vectors and scalars (nearly every attribute) are the file's bytes on a little-endian
+     * machine: copied, not converted one component at a time (a tenth of a small cook). */
+    if (s.f && ct == CT_F32 && l->columns == 1 && l->rows == n) {
+        size_t row = (size_t)n * sizeof(float);
+        float *dst = s.f + first_out * n;
+        if (stride == row) {
+            memcpy(dst, base, count * row);
+        } else {
+            for (size_t i = 0; i < count; i++) memcpy(dst + i * n, base + i * stride, row);
+        }
+        return;
+    }
+#endif
     for (size_t i = 0; i < count; i++) {
         const uint8_t *e = base + i * stride;
         size_t o = (first_out + i) * n;
