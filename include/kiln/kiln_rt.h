@@ -203,6 +203,19 @@ KILN_API void krt_destroy(krt_context *ctx);
 KILN_API kiln_result krt_mount_cache(krt_context *ctx, const char *cache_dir,
                                      size_t *artifact_count, kiln_error *err);
 
+/* Mounts a .kpak pack (docs/formats.md "Packs"): the file is mapped (mmap) for the context's
+ * lifetime and its table validated at once (the table checksum unless no_verify); every entry
+ * becomes loadable by id and by name "path#label". Mounts of packs and caches override in
+ * order: a later one's artifact replaces an earlier one's with the same id (a patch pack
+ * mounted after the base pack wins). Raw entries are used in place from the mapping (no copy);
+ * Zstandard ones are decompressed on the job threads; each entry's XXH3-64 is checked as it is
+ * read. Hot reload does not watch packs (mount a newer pack to override). *artifact_count (may
+ * be NULL) gets the pack's loadable entries. Errors: KILN_E_ASSET_IO (cannot open or map),
+ * KILN_E_FORMAT_INVALID, KILN_E_FORMAT_VERSION (another pack version: re-pack), KILN_E_LIMIT,
+ * KILN_E_OUT_OF_MEMORY; nothing is mounted then. Thread rules: any thread. */
+KILN_API kiln_result krt_mount_pack(krt_context *ctx, const char *pack_path,
+                                    size_t *artifact_count, kiln_error *err);
+
 /* The asset id of name "path#label" in the mounts: true and *id set, or false. Any thread. */
 KILN_API bool krt_lookup(krt_context *ctx, const char *name, uint64_t *id);
 

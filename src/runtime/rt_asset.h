@@ -38,7 +38,8 @@ typedef struct krt_asset {
     uint8_t mat_written;     /* what the record holds: 0 nothing, 1 loading, 2 ready, 3 failed */
     /* what the job made: from here to the end is the asset's data (krt_asset_swap_data) */
     uint8_t *file;
-    size_t file_size;        /* allocated file_size + 1 */
+    size_t file_size;        /* allocated file_size + 1 (unless borrowed) */
+    bool file_borrowed;      /* file points into a mounted pack's mapping: not freed */
     kiln_ktx2_info ktx;
     krt_texture_data texture;
     void *level_mem[KILN_KTX2_MAX_LEVELS];
@@ -61,13 +62,23 @@ typedef struct krt_asset {
     uint64_t resident;       /* bytes counted in krt_stats.resident_bytes; the last member */
 } krt_asset;
 
+/* Where a job reads an asset from, copied from the mount table under the context's lock: a
+ * loose cache file (path, the manifest's size and SHA-256) or an entry of a mounted pack (the
+ * pack stays mapped as long as the context). */
+typedef struct krt_source {
+    char path[4096];
+    uint64_t size;
+    uint8_t sha256[32];
+    const kiln_pack *pack;   /* NULL: a loose file */
+    uint32_t entry;
+} krt_source;
+
 /* Reads, verifies and decodes the file into a (no lock held; a->job_running is set), with
  * textures transcoded when the renderer's supports_format says no. Fills
  * dep_ids/dep_types/dep_count with what the asset needs loaded. */
-kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
-                             const uint8_t sha256[32], bool verify, uint64_t max_file_size,
-                             const krt_renderer *renderer, const kiln_allocator *alloc,
-                             kiln_error *err);
+kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
+                             uint64_t max_file_size, const krt_renderer *renderer,
+                             const kiln_allocator *alloc, kiln_error *err);
 
 /* Frees everything krt_asset_decode made (not the deps' references). */
 void krt_asset_free_data(krt_asset *a, const kiln_allocator *alloc);

@@ -247,33 +247,39 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
     return r;
 }
 
+bool krt_source_of_locked(krt_context *c, uint64_t id, krt_source *out)
+{
+    const krt_artifact *art = krt_mounts_find(&c->mounts, id);
+    size_t n = art ? strlen(art->path) : 0;
+    if (!art || n >= sizeof out->path) return false;
+    memcpy(out->path, art->path, n + 1);
+    out->size = art->size;
+    memcpy(out->sha256, art->sha256, 32);
+    out->pack = art->pack;
+    out->entry = art->entry;
+    return true;
+}
+
 static void job_run(void *arg)
 {
     krt_asset *a = arg;
     krt_context *c = a->ctx;
     kiln_error e;
     kiln_error_clear(&e);
-    char path[KILN_PATH_MAX];
-    uint64_t size = 0;
-    uint8_t sha[32];
+    krt_source src;
     bool found, revive;
     pthread_mutex_lock(&c->mu);
     revive = a->revive;
-    const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
-    found = art && strlen(art->path) < sizeof path;
-    if (found && !revive) {
-        memcpy(path, art->path, strlen(art->path) + 1);
-        size = art->size;
-        memcpy(sha, art->sha256, 32);
-        memcpy(a->src_sha256, art->sha256, 32);
-        a->src_size = art->size;
+    found = !revive && krt_source_of_locked(c, a->id, &src);
+    if (found) {
+        memcpy(a->src_sha256, src.sha256, 32);
+        a->src_size = src.size;
     }
     if (!revive) c->loads++;
     pthread_mutex_unlock(&c->mu);
     kiln_result r = revive ? KILN_OK
-                    : found ? krt_asset_decode(a, path, size, sha, !c->desc.no_verify,
-                                               c->desc.max_file_size, &c->desc.renderer,
-                                               &c->allocator, &e)
+                    : found ? krt_asset_decode(a, &src, !c->desc.no_verify, c->desc.max_file_size,
+                                               &c->desc.renderer, &c->allocator, &e)
                             : kiln_error_set(&e, KILN_E_USAGE, "asset %016llx is not in any mount",
                                              (unsigned long long)a->id);
     krt_asset *jobs_small[16];
@@ -388,6 +394,13 @@ void krt_reap_locked(krt_context *c, krt_asset *a)
     kiln_free(&c->allocator, a, sizeof *a);
 }
 
+static void free_pack(krt_context *c, krt_pack_mount *pm)
+{
+    if (!pm) return;
+    kiln_file_unmap(&pm->map);
+    kiln_free(&c->allocator, pm, sizeof *pm);
+}
+
 void krt_destroy(krt_context *c)
 {
     if (!c) return;
@@ -406,8 +419,10 @@ void krt_destroy(krt_context *c)
     krt_fallback_destroy(c);
     krt_mattab_destroy(c);
     krt_mounts_free(&c->mounts);
-    for (size_t i = 0; i < c->source_count; i++)
+    for (size_t i = 0; i < c->source_count; i++) {
         kiln_free(&c->allocator, c->sources[i].dir, strlen(c->sources[i].dir) + 1);
+        free_pack(c, c->sources[i].pack);
+    }
     kiln_free(&c->allocator, c->sources, c->source_cap * sizeof *c->sources);
     pthread_mutex_destroy(&c->mu);
     kiln_allocator al = c->allocator;
@@ -415,6 +430,39 @@ void krt_destroy(krt_context *c)
     kiln_free(&al, c->map_ids, c->map_size * sizeof *c->map_ids);
     kiln_free(&al, c->map_slots, c->map_size * sizeof *c->map_slots);
     kiln_free(&al, c, sizeof *c);
+}
+
+/* Merges a mount's table and records where it came from (taking pack). */
+static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *pack,
+                             uint64_t sig, krt_mounts *m, kiln_error *err)
+{
+    kiln_result r = KILN_OK;
+    char *dir = kiln_strdup(&c->allocator, where);
+    if (!dir) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+    pthread_mutex_lock(&c->mu);
+    if (c->source_count == c->source_cap) {
+        size_t cap = c->source_cap ? c->source_cap * 2 : 4;
+        krt_mount_source *ns = kiln_realloc(&c->allocator, c->sources,
+                                            c->source_cap * sizeof *ns, cap * sizeof *ns);
+        if (!ns) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+        else {
+            c->sources = ns;
+            c->source_cap = cap;
+        }
+    }
+    if (!r) r = krt_mounts_merge(&c->mounts, m, err);
+    if (!r) {
+        krt_mount_source *src = &c->sources[c->source_count++];
+        src->dir = dir;
+        src->pack = pack;
+        src->signature = sig;
+        src->watch = -1;
+        dir = NULL;
+        if (c->watching && !pack) (void)krt_watch_add_locked(c, src, NULL); /* best effort */
+    }
+    pthread_mutex_unlock(&c->mu);
+    if (dir) kiln_free(&c->allocator, dir, strlen(dir) + 1);
+    return r;
 }
 
 kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artifact_count,
@@ -430,36 +478,41 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
     r = krt_mounts_read_cache(cache_dir, &c->allocator, &m, err);
     if (r) return r;
     size_t n = m.count;
-    char *dir = kiln_strdup(&c->allocator, cache_dir);
-    if (!dir) {
-        krt_mounts_free(&m);
-        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
-    }
-    pthread_mutex_lock(&c->mu);
-    if (c->source_count == c->source_cap) {
-        size_t cap = c->source_cap ? c->source_cap * 2 : 4;
-        krt_mount_source *ns = kiln_realloc(&c->allocator, c->sources,
-                                            c->source_cap * sizeof *ns, cap * sizeof *ns);
-        if (!ns) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
-        else {
-            c->sources = ns;
-            c->source_cap = cap;
-        }
-    }
-    if (!r) r = krt_mounts_merge(&c->mounts, &m, err);
-    if (!r) {
-        krt_mount_source *src = &c->sources[c->source_count++];
-        src->dir = dir;
-        src->signature = sig;
-        src->watch = -1;
-        dir = NULL;
-        if (c->watching) (void)krt_watch_add_locked(c, src, NULL); /* best effort */
-    }
-    pthread_mutex_unlock(&c->mu);
+    r = add_mount(c, cache_dir, NULL, sig, &m, err);
     krt_mounts_free(&m);
-    if (dir) kiln_free(&c->allocator, dir, strlen(dir) + 1);
     if (!r && artifact_count) *artifact_count = n;
     return r;
+}
+
+kiln_result krt_mount_pack(krt_context *c, const char *pack_path, size_t *artifact_count,
+                           kiln_error *err)
+{
+    if (artifact_count) *artifact_count = 0;
+    if (!c || !pack_path) return kiln_error_set(err, KILN_E_USAGE, "krt_mount_pack: NULL argument");
+    krt_pack_mount *pm = kiln_calloc(&c->allocator, 1, sizeof *pm);
+    if (!pm) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a pack");
+    /* Mapped, not read: the table is validated now, payload pages are touched by the jobs. */
+    kiln_result r = kiln_file_map(pack_path, SIZE_MAX, &pm->map, err);
+    if (r) {
+        kiln_free(&c->allocator, pm, sizeof *pm);
+        return r;
+    }
+    r = kiln_pack_open_memory(pm->map.data, pm->map.size,
+                              c->desc.no_verify ? KILN_PACK_SKIP_CHECKSUM : 0, &pm->pack, err);
+    if (r && err && !err->path[0]) kiln_error_at_path(err, pack_path);
+    krt_mounts m;
+    memset(&m, 0, sizeof m);
+    m.alloc = &c->allocator;
+    if (!r) r = krt_mounts_read_pack(&pm->pack, pack_path, &c->allocator, &m, err);
+    size_t n = m.count;
+    if (!r) r = add_mount(c, pack_path, pm, 0, &m, err);
+    krt_mounts_free(&m);
+    if (r) {
+        free_pack(c, pm);
+        return r;
+    }
+    if (artifact_count) *artifact_count = n;
+    return KILN_OK;
 }
 
 bool krt_lookup(krt_context *c, const char *name, uint64_t *id)

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "core/file.h"
 #include "runtime/rt_asset.h"
 #include "runtime/rt_mount.h"
 #include "runtime/rt_pool.h"
@@ -18,9 +19,15 @@ typedef struct krt_slot {
     uint32_t next_free;      /* slot index + 1; 0 = end */
 } krt_slot;
 
-typedef struct krt_mount_source {   /* one krt_mount_cache call, in mount order */
-    char *dir;
-    uint64_t signature;      /* of its records' names, sizes, times and inodes */
+typedef struct krt_pack_mount {     /* a mounted .kpak: mapped until krt_destroy */
+    kiln_mapped_file map;
+    kiln_pack pack;
+} krt_pack_mount;
+
+typedef struct krt_mount_source {   /* one krt_mount_cache or krt_mount_pack call, in order */
+    char *dir;               /* the cache folder or the pack file */
+    krt_pack_mount *pack;    /* NULL for a cache folder */
+    uint64_t signature;      /* of its records' names, sizes, times and inodes (caches) */
     int watch;               /* inotify watch descriptor, -1 when none */
 } krt_mount_source;
 
@@ -83,6 +90,8 @@ void krt_retry_locked(krt_context *c, krt_asset *a);
 kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs,
                                  size_t *job_count, size_t *job_cap, krt_asset **small,
                                  kiln_error *err);
+/* Where asset id is read from now (false when no mount has it). */
+bool krt_source_of_locked(krt_context *c, uint64_t id, krt_source *out);
 void krt_submit(krt_context *c, krt_asset *a);
 void krt_submit_fn(krt_context *c, krt_job_fn fn, void *arg);
 /* Frees an asset that has no GPU object and whose deps are released; its slot is reused. */

@@ -164,29 +164,65 @@ static kiln_result decode_scene(krt_asset *a, uint32_t flags, size_t *cap,
     return r;
 }
 
-kiln_result krt_asset_decode(krt_asset *a, const char *path, uint64_t size,
-                             const uint8_t sha256[32], bool verify, uint64_t max_file_size,
-                             const krt_renderer *rd, const kiln_allocator *al, kiln_error *err)
+/* An entry of a mounted pack: raw ones in place (the mapping), compressed ones decompressed
+ * here; kiln_pack_entry_view/_read check the entry's XXH3-64 either way. */
+static kiln_result read_pack_entry(krt_asset *a, const krt_source *src, uint64_t max_file_size,
+                                   const kiln_allocator *al, kiln_error *err)
 {
-    kiln_result r = kiln_file_read(path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size,
-                                   al, &a->file, &a->file_size, err);
-    if (r) return r;
-    a->resident += a->file_size;
-    if (a->file_size != size) {
-        kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s is %zu bytes, the manifest says %llu", path,
-                       a->file_size, (unsigned long long)size);
-        kiln_error_at_path(err, path);
-        return KILN_E_CACHE_CORRUPT;
+    kiln_pack_entry e = kiln_pack_entry_at(src->pack, src->entry);
+    if (e.size > max_file_size)
+        return kiln_error_set(err, KILN_E_LIMIT, "%s: %s is %zu bytes, above max_file_size", src->path,
+                              e.name ? e.name : "entry", e.size);
+    if (e.compression == KILN_PACK_RAW) {
+        const uint8_t *data;
+        kiln_result r = kiln_pack_entry_view(src->pack, src->entry, &data, err);
+        if (r) return r;
+        a->file = (uint8_t *)(uintptr_t)data;
+        a->file_size = e.size;
+        a->file_borrowed = true;
+        return KILN_OK;
+    }
+    a->file = kiln_alloc(al, e.size + 1);
+    if (!a->file) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %s", e.name);
+    a->file_size = e.size;
+    a->resident += e.size;
+    return kiln_pack_entry_read(src->pack, src->entry, a->file, e.size, err);
+}
+
+kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
+                             uint64_t max_file_size, const krt_renderer *rd,
+                             const kiln_allocator *al, kiln_error *err)
+{
+    const char *path = src->path;
+    kiln_result r;
+    if (src->pack) {
+        r = read_pack_entry(a, src, max_file_size, al, err);
+        if (r) {
+            if (err && !err->path[0]) kiln_error_at_path(err, path);
+            return r;
+        }
+    } else {
+        r = kiln_file_read(path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size,
+                           al, &a->file, &a->file_size, err);
+        if (r) return r;
+        a->resident += a->file_size;
+        if (a->file_size != src->size) {
+            kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s is %zu bytes, the manifest says %llu", path,
+                           a->file_size, (unsigned long long)src->size);
+            kiln_error_at_path(err, path);
+            return KILN_E_CACHE_CORRUPT;
+        }
     }
     uint32_t flags = verify ? 0 : KILN_CONTAINER_SKIP_CHECKSUM;
     size_t cap = 0;
     switch (a->type) {
     case KRT_TYPE_TEXTURE:
-        if (verify) {
-            /* A KTX2 file has no checksum of its own: the manifest's SHA-256 is the check. */
+        if (verify && !src->pack) {
+            /* A KTX2 file has no checksum of its own: the manifest's SHA-256 is the check (a
+             * pack's entries carry their own XXH3-64, checked as they were read). */
             uint8_t d[32];
             krt_sha256_bytes(a->file, a->file_size, d);
-            if (memcmp(d, sha256, 32) != 0) {
+            if (memcmp(d, src->sha256, 32) != 0) {
                 kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s does not match the SHA-256 of its manifest", path);
                 kiln_error_at_path(err, path);
                 return KILN_E_CACHE_CORRUPT;
@@ -248,7 +284,7 @@ void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
         if (a->stream_mem[s]) kiln_free(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
     for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
         if (a->transcode_mem[l]) kiln_free(al, a->transcode_mem[l], a->transcode_size[l]);
-    if (a->file) kiln_free(al, a->file, a->file_size + 1);
+    if (a->file && !a->file_borrowed) kiln_free(al, a->file, a->file_size + 1);
     kiln_free(al, a->dep_ids, a->dep_cap * sizeof *a->dep_ids);
     kiln_free(al, a->dep_types, a->dep_cap * sizeof *a->dep_types);
     kiln_free(al, a->deps, a->dep_count * sizeof *a->deps);

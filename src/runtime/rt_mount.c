@@ -137,6 +137,46 @@ static kiln_result put(krt_mounts *m, krt_artifact *x, kiln_error *err)
     return KILN_OK;
 }
 
+static krt_type kind_type(uint32_t kind)
+{
+    switch (kind) {
+    case KILN_PACK_KIND_KTX2: return KRT_TYPE_TEXTURE;
+    case KILN_MESH_KIND: return KRT_TYPE_MESH;
+    case KILN_MATERIAL_KIND: return KRT_TYPE_MATERIAL;
+    case KILN_SKELETON_KIND: return KRT_TYPE_SKELETON;
+    case KILN_CLIP_KIND: return KRT_TYPE_CLIP;
+    case KILN_COOKED_SCENE_KIND: return KRT_TYPE_SCENE;
+    default: return KRT_TYPE_NONE;
+    }
+}
+
+kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
+                                 const kiln_allocator *alloc, krt_mounts *out, kiln_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->alloc = alloc;
+    kiln_result r = KILN_OK;
+    for (uint32_t i = 0; i < pack->entry_count && !r; i++) {
+        kiln_pack_entry e = kiln_pack_entry_at(pack, i);
+        krt_artifact x;
+        memset(&x, 0, sizeof x);
+        x.id = e.asset_id;
+        x.type = kind_type(e.kind);
+        x.size = e.size;
+        for (int k = 0; k < 8; k++) x.sha256[k] = (uint8_t)(e.checksum >> (8 * k));
+        x.pack = pack;
+        x.entry = i;
+        x.path = kiln_strdup(alloc, path);
+        x.name = kiln_strdup(alloc, e.name);
+        if (!x.path || !x.name) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory mounting %s", path);
+        /* a kind this runtime does not load (shaders, later) is not mounted */
+        if (!r && x.type != KRT_TYPE_NONE) r = put(out, &x, err);
+        free_artifact(alloc, &x);
+    }
+    if (r) krt_mounts_free(out);
+    return r;
+}
+
 kiln_result krt_mounts_merge(krt_mounts *dst, krt_mounts *src, kiln_error *err)
 {
     kiln_result r = KILN_OK;

@@ -15,8 +15,10 @@ typedef struct krt_artifact {
     uint32_t type;           /* krt_type, from the label */
     uint64_t size;           /* the manifest's */
     uint8_t sha256[32];      /* the manifest's */
-    char *path;              /* the file, absolute or relative to the process */
+    char *path;              /* the file, absolute or relative to the process (a pack's: the pack) */
     char *name;              /* "path#label" */
+    const kiln_pack *pack;   /* the mounted pack it is in (owned by the context), or NULL */
+    uint32_t entry;          /* its entry index in that pack */
 } krt_artifact;
 
 typedef struct krt_mounts {
@@ -34,6 +36,11 @@ krt_type krt_label_type(const char *label);
  * krt_mount_cache documents. */
 kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
                                   krt_mounts *out, kiln_error *err);
+
+/* Adds every entry of a validated pack (sizes and XXH3 checksums in place of the manifest's;
+ * sha256 holds the checksum in its first 8 bytes) into a new table; path names the pack. */
+kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
+                                 const kiln_allocator *alloc, krt_mounts *out, kiln_error *err);
 
 /* Moves every artifact of src into dst, replacing those with the same id; src is left empty. */
 kiln_result krt_mounts_merge(krt_mounts *dst, krt_mounts *src, kiln_error *err);

@@ -99,21 +99,16 @@ static void reload_job(void *arg)
     krt_context *c = n->ctx;
     kiln_error e;
     kiln_error_clear(&e);
-    char path[KILN_PATH_MAX];
-    uint8_t sha[32];
+    krt_source src;
     pthread_mutex_lock(&c->mu);
-    const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
-    bool found = art && strlen(art->path) < sizeof path;
+    bool found = krt_source_of_locked(c, a->id, &src);
     if (found) {
-        memcpy(path, art->path, strlen(art->path) + 1);
-        memcpy(sha, art->sha256, 32);
-        memcpy(n->src_sha256, art->sha256, 32);
-        n->src_size = art->size;
+        memcpy(n->src_sha256, src.sha256, 32);
+        n->src_size = src.size;
     }
     pthread_mutex_unlock(&c->mu);
-    kiln_result r = found ? krt_asset_decode(n, path, n->src_size, sha, !c->desc.no_verify,
-                                             c->desc.max_file_size, &c->desc.renderer,
-                                             &c->allocator, &e)
+    kiln_result r = found ? krt_asset_decode(n, &src, !c->desc.no_verify, c->desc.max_file_size,
+                                             &c->desc.renderer, &c->allocator, &e)
                           : kiln_error_set(&e, KILN_E_USAGE, "%s %016llx is no longer mounted",
                                            krt_type_names[a->type], (unsigned long long)a->id);
     krt_asset *jobs_small[16];
@@ -366,15 +361,21 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         if (watching && !atomic_exchange(&c->changed, 0) && !recheck) return KILN_OK;
         char **dirs = kiln_calloc(al, n, sizeof *dirs);
         uint64_t *sigs = kiln_calloc(al, n, sizeof *sigs);
-        kiln_result r = dirs && sigs ? KILN_OK
-                                     : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+        krt_pack_mount **packs = kiln_calloc(al, n, sizeof *packs);
+        kiln_result r = dirs && sigs && packs
+                            ? KILN_OK
+                            : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         bool changed = recheck;
         pthread_mutex_lock(&c->mu);
-        for (size_t i = 0; i < n && !r; i++)
+        for (size_t i = 0; i < n && !r; i++) {
+            packs[i] = c->sources[i].pack; /* mapped until krt_destroy */
             if (!(dirs[i] = kiln_strdup(al, c->sources[i].dir)))
                 r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+        }
         pthread_mutex_unlock(&c->mu);
-        for (size_t i = 0; i < n && !r; i++) r = krt_source_signature(dirs[i], al, &sigs[i], err);
+        /* Packs are not watched: mapped once, their table cannot change under the context. */
+        for (size_t i = 0; i < n && !r; i++)
+            if (!packs[i]) r = krt_source_signature(dirs[i], al, &sigs[i], err);
         pthread_mutex_lock(&c->mu);
         for (size_t i = 0; i < n && !r; i++) changed |= sigs[i] != c->sources[i].signature;
         pthread_mutex_unlock(&c->mu);
@@ -384,7 +385,8 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         /* Read every mount again, in mount order, so later ones still override earlier ones. */
         for (size_t i = 0; i < n && !r && changed; i++) {
             krt_mounts m;
-            r = krt_mounts_read_cache(dirs[i], al, &m, err);
+            r = packs[i] ? krt_mounts_read_pack(&packs[i]->pack, dirs[i], al, &m, err)
+                         : krt_mounts_read_cache(dirs[i], al, &m, err);
             if (!r) r = krt_mounts_merge(&table, &m, err);
         }
         bool again = false;
@@ -421,6 +423,7 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
             if (dirs[i]) kiln_free(al, dirs[i], strlen(dirs[i]) + 1);
         kiln_free(al, dirs, n * sizeof *dirs);
         kiln_free(al, sigs, n * sizeof *sigs);
+        kiln_free(al, packs, n * sizeof *packs);
         if (r && watching) atomic_store(&c->changed, 1); /* try again next poll */
         if (again) continue;
         if (reload_count) *reload_count = started;
@@ -482,7 +485,8 @@ kiln_result krt_watch_start(krt_context *c, kiln_error *err)
         c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
         goto out;
     }
-    for (size_t i = 0; i < c->source_count && !r; i++) r = krt_watch_add_locked(c, &c->sources[i], err);
+    for (size_t i = 0; i < c->source_count && !r; i++)
+        if (!c->sources[i].pack) r = krt_watch_add_locked(c, &c->sources[i], err);
     if (!r && pthread_create(&c->watch_thread, NULL, watch_main, c) != 0)
         r = kiln_error_set(err, KILN_E_ASSET_IO, "cannot start the watcher thread");
     if (r) {
