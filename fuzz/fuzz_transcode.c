@@ -1,0 +1,64 @@
+/* fuzz_transcode.c — libFuzzer target for kiln_transcode_rgba8, the runtime's CPU fallback for
+ * block formats a renderer cannot sample, fed from untrusted KTX2 levels. Input: byte 0 picks the
+ * vkFormat (one of kiln's eleven, or any other value), bytes 1-2 and 3-4 the width and height
+ * (little-endian, 1..1024 each), byte 5 shortens the output buffer when odd; the rest are the
+ * level's bytes, passed at their true length so short data must be refused. Every call must
+ * return a code; KILN_OK only when the data was long enough, with the output written in full and
+ * not a byte past it (the buffer is exactly the size given), and deterministic. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln/kiln_format.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const uint32_t k_formats[] = {
+    KILN_VK_FORMAT_R8G8B8A8_UNORM,       KILN_VK_FORMAT_R8G8B8A8_SRGB,
+    KILN_VK_FORMAT_R16G16B16A16_SFLOAT,  KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK,   KILN_VK_FORMAT_BC4_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC5_UNORM_BLOCK,      KILN_VK_FORMAT_BC7_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC7_SRGB_BLOCK,       KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
+    KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
+};
+#define FORMAT_COUNT (sizeof k_formats / sizeof k_formats[0])
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 6) return 0;
+    uint32_t fmt = data[0] < FORMAT_COUNT ? k_formats[data[0]] : data[0] * 7u;
+    uint32_t w = 1u + ((uint32_t)data[1] | (uint32_t)data[2] << 8) % 1024u;
+    uint32_t h = 1u + ((uint32_t)data[3] | (uint32_t)data[4] << 8) % 1024u;
+    size_t out_size = (size_t)w * h * 4 - (data[5] & 1);
+    const uint8_t *blocks = data + 6;
+    size_t blocks_size = size - 6;
+    uint8_t *out = malloc(out_size ? out_size : 1), *again = malloc(out_size ? out_size : 1);
+    if (!out || !again) {
+        free(out);
+        free(again);
+        return 0;
+    }
+    memset(out, 0xA5, out_size);
+    memset(again, 0x5A, out_size);
+    kiln_error err;
+    kiln_result r = kiln_transcode_rgba8(fmt, blocks, blocks_size, w, h, out, out_size, &err);
+    if (r != KILN_OK && err.code != r) abort();
+    if (r == KILN_OK) {
+        bool blocky = fmt != KILN_VK_FORMAT_R8G8B8A8_UNORM && fmt != KILN_VK_FORMAT_R8G8B8A8_SRGB;
+        size_t bw = blocky ? (w + 3) / 4 : w, bh = blocky ? (h + 3) / 4 : h;
+        size_t bsize = !blocky ? 4 : (fmt == KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK ||
+                                      fmt == KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK ||
+                                      fmt == KILN_VK_FORMAT_BC4_UNORM_BLOCK) ? 8 : 16;
+        if (kiln_transcode_rgba8_format(fmt) == KILN_VK_FORMAT_UNDEFINED) abort();
+        if (blocks_size < bw * bh * bsize || out_size < (size_t)w * h * 4) abort();
+        /* Every byte written: a second run over a differently filled buffer gives the same. */
+        if (kiln_transcode_rgba8(fmt, blocks, blocks_size, w, h, again, out_size, NULL) != KILN_OK ||
+            memcmp(out, again, out_size) != 0)
+            abort();
+    } else if (r == KILN_E_IMPORT_UNSUPPORTED) {
+        if (kiln_transcode_rgba8_format(fmt) != KILN_VK_FORMAT_UNDEFINED) abort();
+    }
+    free(out);
+    free(again);
+    return 0;
+}
