@@ -254,7 +254,7 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
     if (kiln_asset_kind_of(real) == KILN_KIND_NONE) {
         kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                        "%s: not a kind of source kiln imports (png, jpg, jpeg, tga, bmp, hdr, exr; "
-                       "gltf, glb; fbx and obj later)", path);
+                       "gltf, glb, fbx, obj)", path);
         kiln_error_at_path(err, path);
         return KILN_E_IMPORT_UNSUPPORTED;
     }
