@@ -228,6 +228,7 @@ static void gather_refuses_a_damaged_cache_file_and_keeps_the_old_pack(void **st
     json_t *doc;
     kiln_error err;
     assert_int_equal(pack(&x, NULL, 0, KILN_IMPORT_ALL, 0, &doc, &err), KILN_OK);
+    json_decref(doc);
     size_t before_size;
     uint8_t *before = kt_read_file(x.pack, &before_size);
     /* One byte of the cooked texture changes; its size and the manifest stay. */
