@@ -101,7 +101,8 @@ void krt_release_locked(krt_context *c, krt_asset *a)
 
 void krt_release_deps_locked(krt_context *c, krt_asset *a)
 {
-    for (size_t i = 0; i < a->dep_count; i++) {
+    /* a decode that failed may have counted dependencies without the handle array */
+    for (size_t i = 0; a->deps && i < a->dep_count; i++) {
         krt_asset *d = resolve(c, a->deps[i]);
         if (d) krt_release_locked(c, d);
         a->deps[i] = (krt_handle){0};
@@ -347,7 +348,7 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
     if (!r) r = krt_mattab_create(c, err);
     if (!r && !d.jobs.submit) {
         r = krt_pool_create(d.worker_count, d.queue_capacity, &c->allocator, &c->pool, err);
-        c->jobs = (krt_jobs){krt_pool_submit, krt_pool_wait, c->pool};
+        if (!r) c->jobs = (krt_jobs){krt_pool_submit, krt_pool_wait, c->pool};
     } else {
         c->jobs = d.jobs;
     }
