@@ -329,7 +329,8 @@ int main(int argc, char **argv)
     size_t count = 0;
     artifact *arts = list_artifacts(dir, &count); /* imports (cooks) the corpus once */
     if (!arts) return 1;
-    printf("packs: %d corpus models cooked once (%.1f s), %zu artifacts; zstd level 9; medians of %d runs\n",
+    printf("packs: %d corpus models imported (%.1f s; nothing is cooked again when --workdir held "
+           "them), %zu artifacts; zstd level 9; medians of %d runs\n",
            models, (now_ms() - t0) / 1000.0, count, runs);
 
     static const struct {
