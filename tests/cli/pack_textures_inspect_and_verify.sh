@@ -47,3 +47,8 @@ k 2 pack --all -o "$KILN_CLI_TMP/outside.kpak"
 [ ! -e "$KILN_CLI_TMP/outside.kpak" ] || fail "a pack was written outside the project"
 k 1 pack --verify missing.kpak
 show_err
+# --platform: the assets are imported with that platform's overrides (ASTC on mobile).
+k 0 pack --all --platform mobile -o mobile.kpak --json
+expect_eq "$(j "(d['platform'], d['totals']['entries'])")" '["mobile", 3]' "platform pack"
+k 0 inspect mobile.kpak --json
+expect_eq "$(j "d['entry_count']")" 3 "platform pack entries"

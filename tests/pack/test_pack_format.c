@@ -491,10 +491,24 @@ static void pack_misuse_is_a_usage_error(void **state)
     free(bytes);
 }
 
+/* The bytes of a raw pack are pinned (a zstd pack would pin libzstd's output too):
+ * tests/golden/pack_fixture_raw.kpak; docs/formats.md describes a pack of the same layout. */
+static void pack_raw_bytes_match_the_golden_file(void **state)
+{
+    (void)state;
+    fixture f;
+    make_fixture(&f);
+    size_t size;
+    uint8_t *bytes = build(f.in, 5, KILN_PACK_WRITE_NONE, false, NULL, &size);
+    kt_check_golden("pack_fixture_raw.kpak", bytes, size);
+    free(bytes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pack_round_trips_in_every_mode_and_alignment),
+        cmocka_unit_test(pack_raw_bytes_match_the_golden_file),
         cmocka_unit_test(pack_bytes_do_not_depend_on_input_order_or_threads),
         cmocka_unit_test(pack_writer_refuses_shared_ids_and_bad_inputs),
         cmocka_unit_test(pack_empty_round_trips),

@@ -163,6 +163,23 @@ static void gather_every_entry_equals_its_cache_file(void **state)
         json_decref(doc);
         free(bytes);
     }
+    /* --align 4096: every payload on a page boundary, same entries. */
+    kiln_pack_opts o = {0};
+    o.struct_size = sizeof o;
+    o.output = x.pack;
+    o.align_4096 = true;
+    char *s = NULL;
+    assert_int_equal(kiln_project_pack(x.p, NULL, 0, KILN_IMPORT_ALL, &o, &s, &err), KILN_OK);
+    kiln_string_free(s);
+    size_t size;
+    uint8_t *bytes = kt_read_file(x.pack, &size);
+    kiln_pack p;
+    assert_int_equal(kiln_pack_open_memory(bytes, size, 0, &p, &err), KILN_OK);
+    assert_int_equal(p.flags, KILN_PACK_ALIGN_4096);
+    assert_int_equal(p.data_offset % 4096, 0);
+    for (uint32_t i = 0; i < p.entry_count; i++) assert_int_equal(kiln_pack_entry_at(&p, i).offset % 4096, 0);
+    assert_int_equal(kiln_pack_verify(&p, NULL, &err), KILN_OK);
+    free(bytes);
     proj_close(&x);
 }
 
