@@ -260,10 +260,13 @@ KILN_API kiln_result krt_error(krt_context *ctx, krt_handle h, kiln_error *out);
 /* The asset id behind a handle (0 when null or stale). Any thread. */
 KILN_API uint64_t krt_asset_id(krt_context *ctx, krt_handle h);
 
-/* Runs the renderer's work on the calling (renderer) thread: create callbacks for decoded assets
- * whose dependencies are ready (dependencies first), marks assets ready or failed (a failed
- * dependency fails its dependents with its error), runs destroy callbacks of released assets and
- * frees them. Returns how many assets are still loading. Thread rules: the renderer thread. */
+/* Runs the renderer's work on the calling (renderer) thread: the fallbacks' create callbacks
+ * (first call, when asked for), create callbacks for decoded assets whose dependencies are ready
+ * (dependencies first), marks assets ready or failed (a failed dependency fails its dependents
+ * with its error), applies finished hot reloads (replace callbacks), runs destroy callbacks of
+ * released assets and keeps their CPU data within the budget or frees it, evicts past the
+ * budget, and writes the material table. Returns how many assets (and reloads) are still
+ * loading. Thread rules: the renderer thread. */
 KILN_API size_t krt_update(krt_context *ctx);
 
 /* Blocks until no job of this context is queued or running (decoded assets still need

@@ -1,11 +1,12 @@
 /* test_runtime_stress.c — 4 threads load and release random artifacts of cooked models while
  * the main thread runs krt_update and krt_poll_changes, with a small budget (released assets kept,
- * revived, evicted) and forced reloads; run under ThreadSanitizer by `make test` (label threaded). */
+ * revived, evicted), forced reloads, and one model read from a mounted Zstandard pack; run under ThreadSanitizer by `make test` (label threaded). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kiln/kiln.h"
 #include "rt_fixture.h"
 #include "runtime/rt_mount.h"
 #include "support.h"
@@ -44,6 +45,35 @@ static void *worker(void *p)
     return NULL;
 }
 
+/* Packs CesiumMan (Zstandard) so that its artifacts load from a mapped pack. */
+static char *pack_one_model(const char *dir)
+{
+    char *out = kt_format("%s/.kiln/man.kpak", dir);
+    char *src = kt_format("%s/assets/m1/CesiumMan.gltf", dir);
+    kiln_project_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.project_dir = dir;
+    o.jobs = 2;
+    kiln_project *p = NULL;
+    kiln_error err;
+    assert_int_equal(kiln_project_open(&o, &p, &err), KILN_OK);
+    kiln_pack_opts po;
+    memset(&po, 0, sizeof po);
+    po.struct_size = sizeof po;
+    po.output = out;
+    po.compress = KILN_PACK_COMPRESS_ZSTD;
+    char *doc = NULL;
+    const char *const assets[] = {src};
+    kiln_result r = kiln_project_pack(p, assets, 1, 0, &po, &doc, &err);
+    if (r) fprintf(stderr, "pack: %s\n", err.message);
+    assert_int_equal(r, KILN_OK);
+    kiln_string_free(doc);
+    kiln_project_close(p);
+    free(src);
+    return out;
+}
+
 static void test_stress(void **state)
 {
     static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF",
@@ -66,6 +96,11 @@ static void test_stress(void **state)
     krt_context *c;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
     assert_int_equal(krt_mount_cache(c, cache, NULL, &err), KILN_OK);
+    char *pack = pack_one_model(dir);
+    size_t packed = 0;
+    assert_int_equal(krt_mount_pack(c, pack, &packed, &err), KILN_OK); /* overrides CesiumMan */
+    assert_true(packed > 5);
+    free(pack);
     pthread_t t[4];
     worker_arg w[4];
     atomic_int done;
