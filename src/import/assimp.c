@@ -87,6 +87,12 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
                                kiln_scene *scene, kiln_error *err)
 {
     kiln_assimp_opts o = resolve(opts);
+    /* The folder as an absolute real path: the files listed are then absolute and resolved, as
+     * the glTF importer lists them, and a file whose real path leaves it is not read. */
+    char real_dir[KILN_PATH_MAX], abs_dir[KILN_PATH_MAX];
+    if (base_dir && kiln_path_absolute(base_dir, abs_dir, sizeof abs_dir, NULL) == KILN_OK &&
+        kiln_path_resolve(abs_dir, real_dir, sizeof real_dir, NULL) == KILN_OK)
+        base_dir = real_dir;
     kiln_arena *arena = kiln_scene_arena(scene);
     const kiln_allocator *a = &arena->allocator;
     size_t max = arena->limit && arena->limit < MAX_BLOB ? arena->limit : MAX_BLOB;

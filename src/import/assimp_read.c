@@ -232,10 +232,16 @@ static struct aiFile *io_open(struct aiFileIO *fio, const char *name, const char
         record(io, r, false);
         return NULL;
     }
-    char path[KILN_PATH_MAX];
+    char path[KILN_PATH_MAX], real[KILN_PATH_MAX];
     if (kiln_path_join(io->job->base_dir, r, path, sizeof path, NULL) != KILN_OK) return NULL;
+    /* base_dir is resolved (assimp.c); a symlink out of it is not followed. */
+    if (kiln_path_resolve(path, real, sizeof real, NULL) != KILN_OK ||
+        !kiln_path_is_within(io->job->base_dir, real)) {
+        record(io, r, false);
+        return NULL;
+    }
     size_t size = 0;
-    uint8_t *data = read_whole(path, &size);
+    uint8_t *data = read_whole(real, &size);
     record(io, r, data != NULL);
     return data ? open_mem(data, size, data) : NULL;
 }

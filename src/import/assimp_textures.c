@@ -48,6 +48,7 @@ typedef struct lookup {
     char path[KILN_PATH_MAX];      /* and its absolute path */
     char tried[512];               /* the candidates, for the warning */
     bool oom;
+    bool outside;                  /* a candidate was a symlink out of the folder */
 } lookup;
 
 static bool try_candidate(void *user, const char *rel)
@@ -62,6 +63,13 @@ static bool try_candidate(void *user, const char *rel)
         return true;
     }
     if (!kiln_file_exists(path)) return false;
+    /* A symlink may lead anywhere: only a file whose real path stays in the folder is read. */
+    char real[KILN_PATH_MAX];
+    if (kiln_path_resolve(path, real, sizeof real, NULL) != KILN_OK ||
+        !kiln_path_is_within(l->base_dir, real)) {
+        l->outside = true;
+        return false;
+    }
     snprintf(l->found, sizeof l->found, "%s", rel);
     snprintf(l->path, sizeof l->path, "%s", path);
     return true;
@@ -89,7 +97,9 @@ kiln_result kiln_assimp_texture_file(kiln_scene *scene, const char *base_dir, co
         if (!(img->uri = kiln_arena_strdup(a, name)))
             return kiln_scene_alloc_error(scene, err, "an image name");
         bool ok = n ? kiln_scene_warn(scene, "texture \"%s\" not found next to the model (looked "
-                                      "for %s)", name, l.tried)
+                                      "for %s%s)", name, l.tried,
+                                      l.outside ? "; a symlink leading out of the folder is not "
+                                                  "followed" : "")
                     : kiln_scene_warn(scene, "texture \"%s\" has no file name to look for", name);
         if (!ok) return kiln_scene_alloc_error(scene, err, "a warning");
         return KILN_OK;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "import/assimp.h"
 #include "import/assimp_private.h"
@@ -281,6 +282,68 @@ static void damaged_files_are_errors(void **state)
     free(path);
 }
 
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char *p = kt_format("%s/%s", dir, name);
+    kt_write_file(p, text, strlen(text));
+    free(p);
+}
+
+static void link_to(const char *dir, const char *name, const char *target)
+{
+    char *p = kt_format("%s/%s", dir, name);
+    assert_int_equal(symlink(target, p), 0);
+    free(p);
+}
+
+/* The folder given relative to the current one still lists absolute, resolved files (as glTF
+ * does), and a .mtl or texture that is a symlink leading out of the folder is not read. */
+static void files_are_absolute_and_symlinks_stay_inside(void **state)
+{
+    (void)state;
+    char *top = kt_tempdir("fbx_links");
+    char real_top[4096];
+    assert_non_null(realpath(top, real_top));
+    char *model = kt_format("%s/model", real_top);
+    char *cmd = kt_format("mkdir -p '%s'", model);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    write_text(real_top, "outside.mtl", "newmtl m\nmap_Kd inside.png\n");
+    write_text(real_top, "secret.png", "not for kiln");
+    write_text(model, "inside.mtl", "newmtl m\nmap_Kd tex.png\n");
+    link_to(model, "link.mtl", "../outside.mtl");
+    link_to(model, "tex.png", "../secret.png");
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(real_top), 0);
+    static const char *const objs[] = {
+        "mtllib link.mtl\nusemtl m\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+        "mtllib inside.mtl\nusemtl m\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        kiln_scene *s;
+        kiln_error err;
+        assert_int_equal(kiln_scene_create(NULL, 0, &s, &err), KILN_OK);
+        kiln_result r = kiln_assimp_import(objs[i], strlen(objs[i]), KILN_ASSIMP_OBJ, "model", NULL,
+                                           0, s, &err);
+        if (r != KILN_OK) fail_msg("obj %d: %s", i, err.message);
+        assert_true(s->file_count >= 1);
+        for (uint32_t k = 0; k < s->file_count; k++)
+            if (strncmp(s->files[k], model, strlen(model)) != 0 || s->files[k][strlen(model)] != '/')
+                fail_msg("obj %d: file %s is not under %s", i, s->files[k], model);
+        for (uint32_t k = 0; k < s->image_count; k++) assert_int_equal(s->images[k].encoded_size, 0);
+        bool said = false;
+        for (uint32_t k = 0; k < s->warning_count; k++)
+            said = said || strstr(s->warnings[k], i ? "symlink leading out" : "link.mtl") != NULL;
+        if (!said) fail_msg("obj %d: no warning about the symlink", i);
+        kiln_scene_free(s);
+    }
+    assert_int_equal(chdir(cwd), 0);
+    kt_rmtree(top);
+    free(model);
+    free(top);
+}
+
 static const char triangle_obj[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
 
 static kiln_result import_triangle(const char *library, kiln_error *err)
@@ -332,6 +395,7 @@ int main(void)
         cmocka_unit_test(damaged_files_are_errors),
         cmocka_unit_test(assimp_is_never_loaded_in_the_caller),
         cmocka_unit_test(missing_libassimp_is_unsupported),
+        cmocka_unit_test(files_are_absolute_and_symlinks_stay_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
