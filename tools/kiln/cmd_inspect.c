@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "format/vk_format.h"
+#include "import/assimp.h"
 #include "import/gltf.h"
 #include "import/image.h"
 #include "inspect_container.h"
@@ -215,8 +216,16 @@ int kiln_cmd_inspect(int argc, char **argv)
     bool is_ktx2 = m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
     bool is_container = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KILN", 4);
     bool is_pack = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KPAK", 4);
-    bool is_model = !is_ktx2 && !is_container && !is_pack && kiln_gltf_detect(m.data, m.size);
-    bool is_glb = is_model && m.size >= 4 && !memcmp(m.data, "glTF", 4);
+    /* Models by content, in kiln_scene_load's order: glTF, then FBX or OBJ. */
+    const char *model = NULL;
+    if (!is_ktx2 && !is_container && !is_pack) {
+        kiln_assimp_format other = KILN_ASSIMP_NONE;
+        if (kiln_gltf_detect(m.data, m.size))
+            model = m.size >= 4 && !memcmp(m.data, "glTF", 4) ? "glb" : "gltf";
+        else if ((other = kiln_assimp_detect(m.data, m.size)) != KILN_ASSIMP_NONE)
+            model = other == KILN_ASSIMP_FBX ? "fbx" : "obj";
+    }
+    bool is_model = model != NULL;
     json_t *j = NULL;
     if (!is_ktx2 && c.compare) {
         r = kiln_error_set(&err, KILN_E_USAGE, "--compare works on a KTX2 file");
@@ -227,7 +236,7 @@ int kiln_cmd_inspect(int argc, char **argv)
     } else if (is_model) {
         /* The loader reads the file again, with the buffers and images beside it. */
         kiln_file_unmap(&m);
-        j = kiln_inspect_model(path, is_glb, &r, &err);
+        j = kiln_inspect_model(path, model, &r, &err);
     } else {
         j = is_ktx2 ? inspect_ktx2(m.data, m.size, c.compare, &r, &err)
                     : inspect_image(m.data, m.size, path, &r, &err);

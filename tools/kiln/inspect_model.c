@@ -1,4 +1,5 @@
-/* inspect_model.c — `kiln inspect MODEL`: what a glTF 2.0 / GLB file declares, as a JSON document
+/* inspect_model.c — `kiln inspect MODEL`: what a glTF 2.0 / GLB file declares, or what kiln
+ * imports from an FBX or OBJ file (through assimp, in kiln's space), as a JSON document
  * (docs/schemas/inspect.schema.json, "type": "model") and as text for people.
  *
  * Counts are the file's, not the cook's: primitives, vertices and triangles come from
@@ -37,11 +38,11 @@ static json_t *vec3(const float v[3])
     return a;
 }
 
-static json_t *describe(const kiln_scene *s, bool glb)
+static json_t *describe(const kiln_scene *s, const char *format)
 {
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("model"));
-    json_object_set_new(j, "format", json_string(glb ? "glb" : "gltf"));
+    json_object_set_new(j, "format", json_string(format));
     json_object_set_new(j, "generator", json_string(s->generator ? s->generator : ""));
     json_object_set_new(j, "nodes", count(s->node_count));
     json_object_set_new(j, "meshes", count(s->mesh_count));
@@ -92,7 +93,7 @@ static json_t *describe(const kiln_scene *s, bool glb)
     return j;
 }
 
-json_t *kiln_inspect_model(const char *path, bool glb, kiln_result *r, kiln_error *err)
+json_t *kiln_inspect_model(const char *path, const char *format, kiln_result *r, kiln_error *err)
 {
     kiln_scene_opts o = {0};
     o.struct_size = sizeof o;
@@ -102,7 +103,7 @@ json_t *kiln_inspect_model(const char *path, bool glb, kiln_result *r, kiln_erro
     kiln_scene *scene = NULL;
     *r = kiln_scene_load(path, &o, &scene, err);
     if (*r != KILN_OK) return NULL;
-    json_t *j = describe(scene, glb);
+    json_t *j = describe(scene, format);
     kiln_scene_free(scene);
     return j;
 }
@@ -155,7 +156,9 @@ static void print_lines(const char *label, const json_t *list)
 void kiln_inspect_model_print(const json_t *doc, const char *path)
 {
     const char *gen = json_string_value(json_object_get(doc, "generator"));
-    printf("%s: glTF 2.0 model (%s)", path, json_string_value(json_object_get(doc, "format")));
+    const char *format = json_string_value(json_object_get(doc, "format"));
+    const char *kind = !strcmp(format, "fbx") ? "FBX" : !strcmp(format, "obj") ? "OBJ" : "glTF 2.0";
+    printf("%s: %s model (%s)", path, kind, format);
     if (gen && *gen) printf(", generator \"%s\"", gen);
     putchar('\n');
 
