@@ -1,5 +1,6 @@
 /* json.c — jansson helpers: error mapping, canonical and pretty dumps, atomic JSON files. */
 #include "core/json.h"
+#include "core/json_fast.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,11 @@
 json_t *kiln_json_load(const char *text, size_t size, const char *path, kiln_result code,
                        kiln_error *err)
 {
+    json_t *j = kiln_json_fast_parse(text, size);
+    if (j) return j;
+    /* Outside the fast parser's subset, or an error: jansson decides and words the message. */
     json_error_t je;
-    json_t *j = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je);
+    j = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je);
     if (!j) {
         kiln_error_set(err, code, "%s%sline %d, column %d: %s", path ? path : "", path ? ": " : "",
                        je.line, je.column, je.text);

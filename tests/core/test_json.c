@@ -7,6 +7,7 @@
 
 #include "core/file.h"
 #include "core/json.h"
+#include "core/json_fast.h"
 
 static void json_load_syntax_error_gives_code_line_and_column(void **state)
 {
@@ -205,11 +206,91 @@ static void json_accessors_return_the_fallback_for_missing_or_mistyped_members(v
     json_decref(j);
 }
 
+/* The fast parser against jansson on one text: when it builds a tree, jansson accepts the text
+ * too and builds an equal one. Returns whether the fast parser took it. */
+static bool fast_agrees(const char *text, size_t size)
+{
+    json_t *fast = kiln_json_fast_parse(text, size);
+    if (!fast) return false;
+    json_error_t je;
+    json_t *slow = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je);
+    if (!slow) fail_msg("fast parser accepted what jansson refuses (%s): %.*s", je.text, (int)size, text);
+    if (!json_equal(fast, slow)) fail_msg("trees differ for: %.*s", (int)size, text);
+    json_decref(fast);
+    json_decref(slow);
+    return true;
+}
+
+/* kiln_json_load's fast path: takes the common subset, gives up on the rest (jansson decides). */
+static void json_fast_parser_agrees_with_jansson_or_gives_up(void **state)
+{
+    (void)state;
+    const char *taken[] = {
+        "{}", "[]", " [ 1 , -2 , 0 , -0 , 123456789012345678 ] ", "{\"a\":{\"b\":[true,false,null]}}",
+        "[1.5, -0.25, 1e3, 2E-2, 6.02e+23, 1e-400, 0.1]", "{\"\":\"\", \"s\":\"q\\\"\\\\\\/\\b\\f\\n\\r\\t\"}",
+        "\n\t{\"k\" : [ [ ] , { } ] }\r\n"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
+        if (!fast_agrees(taken[i], strlen(taken[i]))) fail_msg("not taken: %s", taken[i]);
+    /* Left to jansson: errors and what the subset leaves out. */
+    const char *left[] = {
+        "", "1", "\"s\"", "{\"a\":1,\"a\":2}", "[\"\\u0041\"]", "[\"\xc3\xa9\"]", "[1234567890123456789]",
+        "[1e400]", "[01]", "[1.]", "[.5]", "[-]", "[1,]", "{\"a\":1,}", "[1] x", "[tru]", "{\"a\" 1}",
+        "[\"a\x01\"]", "[\"\\x\"]", "{1:2}", "[1]\0"};
+    for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
+        size_t n = strlen(left[i]) + (i + 1 == sizeof left / sizeof left[0]);
+        json_t *j = kiln_json_fast_parse(left[i], n);
+        if (j) fail_msg("taken: %s", left[i]);
+    }
+    /* Deep nesting past the fast parser's limit goes to jansson, which still parses it. */
+    char deep[2 * 600 + 1];
+    for (int i = 0; i < 600; i++) deep[i] = '[', deep[600 + i] = ']';
+    assert_null(kiln_json_fast_parse(deep, 1200));
+    kiln_error e;
+    json_t *dj = kiln_json_load(deep, 1200, NULL, KILN_E_IMPORT_FAILED, &e);
+    assert_non_null(dj);
+    json_decref(dj);
+    /* Every one-byte change and every cut of a document: the fast parser never accepts what
+     * jansson refuses, and never builds another tree. */
+    const char *doc = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0,\"translation\":"
+                      "[1.5,-2,3e2]}],\"x\":[true,false,null,\"a\\nb\",{}]}";
+    size_t n = strlen(doc);
+    const char subst[] = "\"\\{}[],:0-+e.E tnu\x80\x1f\x00" "1a";
+    char buf[256];
+    size_t taken_count = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < sizeof subst - 1; k++) {
+            memcpy(buf, doc, n);
+            buf[i] = subst[k];
+            taken_count += fast_agrees(buf, n);
+        }
+        taken_count += fast_agrees(doc, i); /* cut after i bytes */
+    }
+    assert_true(taken_count > 0); /* some changes keep a valid document */
+    /* Real files: corpus glTF documents (their JSON chunk for .glb is skipped). */
+    size_t count = 0;
+    char *corpus = kt_corpus_path("gltf");
+    char **files = corpus ? kt_gltf_files(corpus, &count) : NULL;
+    size_t fast_files = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = strlen(files[i]);
+        if (len < 5 || strcmp(files[i] + len - 5, ".gltf") != 0) continue;
+        size_t size;
+        uint8_t *bytes = kt_read_file(files[i], &size);
+        assert_non_null(bytes);
+        fast_files += fast_agrees((const char *)bytes, size);
+        free(bytes);
+    }
+    if (corpus) assert_true(fast_files > 10);
+    kt_paths_free(files, count);
+    free(corpus);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_load_syntax_error_gives_code_line_and_column),
         cmocka_unit_test(json_load_rejects_duplicate_keys),
+        cmocka_unit_test(json_fast_parser_agrees_with_jansson_or_gives_up),
         cmocka_unit_test(json_canonical_dump_is_sorted_compact_ascii_and_order_independent),
         cmocka_unit_test(json_pretty_dump_is_sorted_indented_and_ends_in_a_newline),
         cmocka_unit_test(json_write_and_load_file_round_trip),
