@@ -21,16 +21,33 @@
 
 /* ---- bits ----------------------------------------------------------------------------------- */
 
-/* n (<= 32) bits of the block starting at bit pos, bit 0 being the low bit of byte 0; bits at
- * 128 and above read as zero. */
-static uint32_t astc_bits(const uint8_t b[16], unsigned pos, unsigned n)
+/* The 128 bits of a block, bit 0 being the low bit of byte 0. */
+typedef struct astc_block {
+    uint64_t lo, hi;
+} astc_block;
+
+/* n (<= 32) bits starting at bit pos; bits at 128 and above read as zero. */
+static uint32_t astc_bits(const astc_block *b, unsigned pos, unsigned n)
 {
-    uint32_t v = 0;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned bit = pos + i;
-        if (bit < 128) v |= (uint32_t)((b[bit >> 3] >> (bit & 7)) & 1u) << i;
-    }
-    return v;
+    uint64_t v;
+    if (pos >= 128) return 0;
+    if (pos >= 64)
+        v = b->hi >> (pos - 64);
+    else if (pos == 0)
+        v = b->lo;
+    else
+        v = (b->lo >> pos) | (b->hi << (64 - pos));
+    return n >= 32 ? (uint32_t)v : (uint32_t)v & ((1u << n) - 1);
+}
+
+static uint64_t reverse64(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    x = ((x >> 8) & 0x00FF00FF00FF00FFull) | ((x & 0x00FF00FF00FF00FFull) << 8);
+    x = ((x >> 16) & 0x0000FFFF0000FFFFull) | ((x & 0x0000FFFF0000FFFFull) << 16);
+    return (x >> 32) | (x << 32);
 }
 
 /* ---- integer sequence encoding (C.2.12) ----------------------------------------------------- */
@@ -120,7 +137,7 @@ static void quints_from(unsigned Q, unsigned q[3])
  * to hi[], the low bits to lo[]. A final partial group reads only the bits of its values (the
  * trit or quint bits after each present value lie inside the sequence's size); the rest of its
  * packed T or Q field is zero, as the specification says. */
-static void ise_decode(const uint8_t b[16], unsigned start, const astc_range *r, unsigned count,
+static void ise_decode(const astc_block *b, unsigned start, const astc_range *r, unsigned count,
                        uint8_t *hi, uint8_t *lo)
 {
     static const uint8_t tbits[5] = {2, 2, 1, 2, 1}; /* T bits after each of 5 values */
@@ -344,11 +361,10 @@ static uint32_t hash52(uint32_t p)
     return p;
 }
 
-/* The partition of texel (x, y) of a 4x4 block (fewer than 31 texels: small_block; z = 0). */
-static unsigned select_partition(unsigned seed, unsigned x, unsigned y, unsigned count)
+/* The partition of each texel of a 4x4 block (select_partition with small_block set, as the
+ * block has fewer than 31 texels, and z = 0). */
+static void partition_table(unsigned seed, unsigned count, uint8_t part[16])
 {
-    x <<= 1;
-    y <<= 1;
     seed += (count - 1) * 1024;
     uint32_t rnum = hash52(seed);
     unsigned s[8];
@@ -365,16 +381,16 @@ static unsigned select_partition(unsigned seed, unsigned x, unsigned y, unsigned
         sh2 = (seed & 2) ? 4 : 5;
     }
     /* seed9..seed12 multiply z, which is 0 for 2D blocks. */
-    unsigned a = ((s[0] >> sh1) * x + (s[1] >> sh2) * y + (rnum >> 14)) & 0x3F;
-    unsigned b = ((s[2] >> sh1) * x + (s[3] >> sh2) * y + (rnum >> 10)) & 0x3F;
-    unsigned c = ((s[4] >> sh1) * x + (s[5] >> sh2) * y + (rnum >> 6)) & 0x3F;
-    unsigned d = ((s[6] >> sh1) * x + (s[7] >> sh2) * y + (rnum >> 2)) & 0x3F;
-    if (count < 4) d = 0;
-    if (count < 3) c = 0;
-    if (a >= b && a >= c && a >= d) return 0;
-    if (b >= c && b >= d) return 1;
-    if (c >= d) return 2;
-    return 3;
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned x = (i & 3) << 1, y = (i >> 2) << 1; /* small_block doubles the coordinates */
+        unsigned a = ((s[0] >> sh1) * x + (s[1] >> sh2) * y + (rnum >> 14)) & 0x3F;
+        unsigned b = ((s[2] >> sh1) * x + (s[3] >> sh2) * y + (rnum >> 10)) & 0x3F;
+        unsigned c = ((s[4] >> sh1) * x + (s[5] >> sh2) * y + (rnum >> 6)) & 0x3F;
+        unsigned d = ((s[6] >> sh1) * x + (s[7] >> sh2) * y + (rnum >> 2)) & 0x3F;
+        if (count < 4) d = 0;
+        if (count < 3) c = 0;
+        part[i] = a >= b && a >= c && a >= d ? 0 : b >= c && b >= d ? 1 : c >= d ? 2 : 3;
+    }
 }
 
 /* ---- output --------------------------------------------------------------------------------- */
@@ -386,9 +402,15 @@ static unsigned select_partition(unsigned seed, unsigned x, unsigned y, unsigned
 static uint8_t unorm16_to_u8(unsigned c)
 {
     if (c >= 65535) return 255;
-    unsigned top = 15;
-    while (top > 0 && !(c >> top)) top--;
-    if (top > 10) c &= ~((1u << (top - 10)) - 1);
+    if (c >= 2048) { /* more than 11 significant bits: keep the top 11 */
+#if defined(__GNUC__)
+        unsigned top = 31u - (unsigned)__builtin_clz(c);
+#else
+        unsigned top = 15;
+        while (!(c >> top)) top--;
+#endif
+        c &= ~((1u << (top - 10)) - 1);
+    }
     return (uint8_t)((c * 255u + 32768u) >> 16);
 }
 
@@ -405,7 +427,7 @@ static void error_block(uint8_t rgba[64])
 /* ---- blocks --------------------------------------------------------------------------------- */
 
 /* Void-extent block (C.2.23): one UNORM16 colour, or the error colour. */
-static void decode_void_extent(const uint8_t in[16], bool srgb, uint8_t rgba[64])
+static void decode_void_extent(const astc_block *in, bool srgb, uint8_t rgba[64])
 {
     unsigned min_s = astc_bits(in, 12, 13), max_s = astc_bits(in, 25, 13);
     unsigned min_t = astc_bits(in, 38, 13), max_t = astc_bits(in, 51, 13);
@@ -479,8 +501,13 @@ static bool decode_block_mode(unsigned m, astc_mode *out)
     return true;
 }
 
-void kiln_astc_decode_block(const uint8_t *in, bool srgb, uint8_t rgba[64])
+void kiln_astc_decode_block(const uint8_t *bytes, bool srgb, uint8_t rgba[64])
 {
+    astc_block blk = {0, 0}, *in = &blk;
+    for (int i = 7; i >= 0; i--) {
+        blk.lo = blk.lo << 8 | bytes[i];
+        blk.hi = blk.hi << 8 | bytes[8 + i];
+    }
     unsigned mode_bits = astc_bits(in, 0, 11);
     if ((mode_bits & 0x1FF) == 0x1FC) {
         decode_void_extent(in, srgb, rgba);
@@ -555,15 +582,8 @@ void kiln_astc_decode_block(const uint8_t *in, bool srgb, uint8_t rgba[64])
     }
 
     /* Weights: an integer sequence read from bit 127 downwards (C.2.16). */
-    uint8_t rev[16];
-    for (int i = 0; i < 16; i++) {
-        uint8_t x = in[15 - i];
-        x = (uint8_t)(((x & 0xF0) >> 4) | ((x & 0x0F) << 4));
-        x = (uint8_t)(((x & 0xCC) >> 2) | ((x & 0x33) << 2));
-        x = (uint8_t)(((x & 0xAA) >> 1) | ((x & 0x55) << 1));
-        rev[i] = x;
-    }
-    ise_decode(rev, 0, wr, weight_count, hi, lo);
+    const astc_block rev = {reverse64(blk.hi), reverse64(blk.lo)};
+    ise_decode(&rev, 0, wr, weight_count, hi, lo);
     /* Grid weights per plane, padded so the infill's neighbours past the last row and column
      * (whose factors are zero) stay inside the array. */
     uint8_t grid[2][16 + 8] = {{0}};
@@ -589,8 +609,10 @@ void kiln_astc_decode_block(const uint8_t *in, bool srgb, uint8_t rgba[64])
         }
 
     /* Interpolation (C.2.19) with the plane of each channel (C.2.20). */
+    uint8_t part[16] = {0};
+    if (partitions > 1) partition_table(seed, partitions, part);
     for (unsigned i = 0; i < 16; i++) {
-        unsigned p = partitions > 1 ? select_partition(seed, i & 3, i >> 2, partitions) : 0;
+        unsigned p = part[i];
         uint8_t *px = rgba + 4 * i;
         if (!ok[p]) {
             px[0] = 255, px[1] = 0, px[2] = 255, px[3] = 255;
