@@ -115,6 +115,43 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
 
 KILN_API void kiln_string_free(char *s);
 
+/* ---- scale-out: remote caches, shards, the build graph (docs/scale-out.md) ---------------- */
+
+typedef struct kiln_remote_opts {
+    uint32_t struct_size;      /* sizeof(kiln_remote_opts); 0 is taken as the current size */
+    const char *const *urls;   /* remote caches: http://host:port/prefix, https://..., file:///dir,
+                                  each optionally "?read-only", "?timeout=SECONDS" (joined by &);
+                                  none = the "remote_cache" list of <project>/kiln.json */
+    size_t url_count;
+    bool read_only;            /* never upload to any of them */
+    bool ignore_config;        /* do not read <project>/kiln.json */
+    uint32_t timeout_s;        /* connect / stall timeout per request; 0 = 10 s */
+    uint32_t shard_index;      /* import only the assets of shard shard_index of shard_count */
+    uint32_t shard_count;      /* 0 or 1 = all assets */
+} kiln_remote_opts;
+
+/* Sets up the remote caches and the shard of later imports of p (replacing earlier ones). An
+ * import then looks an entry up on the remote that owns its key (rendezvous hashing) before
+ * cooking, verifies every downloaded blob (size, SHA-256) and publishes it like a local cook;
+ * after a cook it uploads the entry (Bazel HTTP cache layout: cas/<sha256>, ac/<key>). A remote
+ * never fails an import: its first transport error disables it for the rest of the run with one
+ * warning. Import documents then carry "remote": {hits, misses, uploads, errors, remotes} and,
+ * with a shard, "shard": {index, count, skipped}. Errors: KILN_E_USAGE (a bad URL, shard index
+ * not below count), KILN_E_IMPORT_SETTINGS (a bad kiln.json), KILN_E_LIMIT (too many URLs). */
+KILN_API kiln_result kiln_project_set_remote(kiln_project *p, const kiln_remote_opts *opts,
+                                             kiln_error *err);
+
+/* The remote counters of p so far as a JSON object {hits, misses, uploads, errors, remotes}
+ * (free with kiln_string_free); NULL when p has no remote caches. */
+KILN_API char *kiln_project_remote_stats(const kiln_project *p);
+
+/* The build graph of the project, without cooking or writing anything: every asset kiln
+ * imports with its source, the files its key depends on (a .gltf's buffers and images, its
+ * .meta), its current key and entry folder. *result_json: {"command": "graph", "root",
+ * "cache", "assets": [{"path", "guid", "kind", "key", "entry", "inputs": [absolute paths]}],
+ * "failed": [...]} (free with kiln_string_free). `kiln graph --ninja` writes it as build.ninja. */
+KILN_API kiln_result kiln_project_graph(kiln_project *p, char **result_json, kiln_error *err);
+
 /* ---- packs ------------------------------------------------------------------------------- */
 
 /* How kiln_project_pack stores each payload. */

@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "pipeline/cache.h"
 #include "pipeline/cook.h"
+#include "pipeline/remote.h"
 #include "pipeline/source.h"
 
 json_t *kiln_outputs_json(const kiln_asset *a, const json_t *manifest)
@@ -97,6 +98,11 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     json_object_set_new(res, "key", json_string(key));
 
     manifest = kiln_cache_entry_load(p, key, false);
+    if (!manifest && !force && !compare_key && p->remote && kiln_remote_fetch(p->remote, p, key)) {
+        /* Every blob was verified and the entry published like a local cook: now a local hit. */
+        manifest = kiln_cache_entry_load(p, key, false);
+        if (manifest) json_object_set_new(res, "remote", json_string("hit"));
+    }
     if (manifest && !force && !compare_key) {
         kiln_cache_entry_touch(p, key);
         json_t *rec = record_json(p, a, key, src.stat, &deps, NULL);
@@ -171,6 +177,8 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
                                a->rel, key);
             goto done;
         }
+        /* Share what was cooked; a remote problem is a warning, never this asset's failure. */
+        if (p->remote) kiln_remote_upload(p->remote, p, key);
     }
     json_object_set_new(res, "status", json_string("imported"));
     {
@@ -288,6 +296,37 @@ out:
     return r;
 }
 
+/* --shard i/N: keeps the assets of this shard at the front of the array (the rest cleared, so
+ * kiln_assets_free over the whole array still works) and returns how many were kept. */
+static size_t shard_filter(kiln_project *p, kiln_asset *assets, size_t n)
+{
+    if (p->shard_count <= 1) return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kiln_shard_contains(assets[i].guid, p->shard_index, p->shard_count)) {
+            kiln_asset t = assets[kept];
+            assets[kept++] = assets[i];
+            assets[i] = t;
+        }
+    }
+    for (size_t i = kept; i < n; i++) kiln_asset_clear(p, &assets[i]);
+    return kept;
+}
+
+/* The scale-out parts of an import document: remote counters and the shard. */
+static void add_scale_out(const kiln_project *p, json_t *doc, size_t skipped)
+{
+    if (!doc) return;
+    if (p->remote) json_object_set_new(doc, "remote", kiln_remote_stats_json(p->remote));
+    if (p->shard_count > 1) {
+        json_t *sh = json_object();
+        json_object_set_new(sh, "index", json_integer(p->shard_index));
+        json_object_set_new(sh, "count", json_integer(p->shard_count));
+        json_object_set_new(sh, "skipped", json_integer((json_int_t)skipped));
+        json_object_set_new(doc, "shard", sh);
+    }
+}
+
 KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *paths, size_t count,
                                          uint32_t flags, char **result_json, kiln_error *err)
 {
@@ -324,8 +363,11 @@ KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *pat
             }
         }
         json_t *doc = NULL;
+        size_t found = n;
+        n = shard_filter(p, assets, n);
         r = kiln_import_assets(p, assets, n, flags, &doc, err);
         kiln_assets_free(p, assets, count);
+        add_scale_out(p, doc, found - n);
         if (!doc) {
             json_decref(early);
             return r;
@@ -357,8 +399,10 @@ KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *pat
         return r;
     }
     json_t *doc = NULL;
-    r = kiln_import_assets(p, assets, n, flags, &doc, err);
+    size_t kept = shard_filter(p, assets, n);
+    r = kiln_import_assets(p, assets, kept, flags, &doc, err);
     kiln_assets_free(p, assets, n);
+    add_scale_out(p, doc, n - kept);
     if (doc) *result_json = kiln_project_take_json(doc);
     return r;
 }

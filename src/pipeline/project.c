@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/path.h"
+#include "pipeline/remote.h"
 
 static void sink_bridge(void *user, kiln_log_level level, const char *message)
 {
@@ -104,6 +105,7 @@ KILN_API void kiln_project_close(kiln_project *p)
 {
     if (!p) return;
     kiln_jobs_destroy(p->jobs);
+    kiln_remote_set_destroy(p->remote);
     kiln_allocator a = p->allocator;
     kiln_free(&a, p, sizeof *p);
 }

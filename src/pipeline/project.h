@@ -22,6 +22,8 @@ struct kiln_project {
     kiln_log_hook public_sink;       /* the caller's sink, wrapped by logger */
     kiln_allocator allocator;
     kiln_jobs *jobs;
+    struct kiln_remote_set *remote;  /* remote caches (pipeline/remote.h); NULL = none */
+    uint32_t shard_index, shard_count; /* import only this shard of the assets; count 0 = all */
 };
 
 /* The folders kiln may write into (project and output folder) for kiln_path_confine. */

@@ -40,7 +40,8 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
 {
     c->positional = calloc((size_t)argc + 1, sizeof *c->positional);
     c->sets = calloc((size_t)argc + 3, sizeof *c->sets); /* + --format, --quality, --textures */
-    if (!c->positional || !c->sets) return false;
+    c->remotes = calloc((size_t)argc + 1, sizeof *c->remotes);
+    if (!c->positional || !c->sets || !c->remotes) return false;
     /* --json first, so usage errors come out in the form asked for. */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--json")) c->json = true;
@@ -78,6 +79,13 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         else if (!strcmp(a, "--quality") && allowed_opt(allowed, a)) TAKE(quality);
         else if (!strcmp(a, "--textures") && allowed_opt(allowed, a)) TAKE(textures);
         else if (!strcmp(a, "--compare") && allowed_opt(allowed, a)) TAKE(compare);
+        else if (!strcmp(a, "--remote-cache") && allowed_opt(allowed, a)) {
+            if (!next || !strncmp(next, "--", 2)) return usage_error(c, "%s needs a URL", a);
+            c->remotes[c->remote_count++] = next;
+            i++;
+        } else if (!strcmp(a, "--shard") && allowed_opt(allowed, a)) TAKE(shard);
+        else if (!strcmp(a, "--ninja") && allowed_opt(allowed, a)) c->ninja = true;
+        else if (!strcmp(a, "-o") && allowed_opt(allowed, a)) TAKE(output);
         else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
         else c->positional[c->positional_count++] = a;
 #undef TAKE
@@ -153,8 +161,10 @@ void kiln_cli_free(kiln_cli *c)
 {
     free(c->positional);
     free(c->sets);
+    free(c->remotes);
     c->positional = NULL;
     c->sets = NULL;
+    c->remotes = NULL;
 }
 
 int kiln_cli_usage(kiln_cli *c, const char *fmt, ...)
@@ -168,4 +178,52 @@ int kiln_cli_usage(kiln_cli *c, const char *fmt, ...)
     int code = kiln_cli_fail(c, KILN_E_USAGE, &e);
     kiln_cli_free(c);
     return code;
+}
+
+bool kiln_cli_setup_remote(const kiln_cli *c, kiln_project *p, int *exit_code)
+{
+    kiln_remote_opts o = {0};
+    o.struct_size = sizeof o;
+    o.urls = c->remotes;
+    o.url_count = (size_t)c->remote_count;
+    kiln_error err = {.code = KILN_E_USAGE, .offset = UINT64_MAX};
+    if (c->shard) {
+        unsigned i = 0, n = 0;
+        char tail = 0;
+        if (sscanf(c->shard, "%u/%u%c", &i, &n, &tail) != 2 || n == 0 || n > 65536 || i >= n) {
+            snprintf(err.message, sizeof err.message,
+                     "bad --shard %.100s: give INDEX/COUNT with 0 <= INDEX < COUNT", c->shard);
+            *exit_code = kiln_cli_fail(c, KILN_E_USAGE, &err);
+            return false;
+        }
+        o.shard_index = i;
+        o.shard_count = n;
+    }
+    kiln_result r = kiln_project_set_remote(p, &o, &err);
+    if (r != KILN_OK) {
+        *exit_code = kiln_cli_fail(c, r, &err);
+        return false;
+    }
+    return true;
+}
+
+void kiln_cli_add_remote_stats(kiln_project *p, char **doc)
+{
+    char *stats = kiln_project_remote_stats(p);
+    if (!stats || !*doc) {
+        kiln_string_free(stats);
+        return;
+    }
+    json_t *d = json_loads(*doc, 0, NULL), *st = json_loads(stats, 0, NULL);
+    kiln_string_free(stats);
+    if (d && st && !json_object_get(d, "remote")) {
+        json_object_set(d, "remote", st);
+        char *s = json_dumps(d, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        if (s) {
+            kiln_string_free(*doc);
+            *doc = s;
+        }
+    }
+    json_decref(st);
+    json_decref(d);
 }

@@ -26,6 +26,11 @@ typedef struct kiln_cli {
     const char *quality;     /* --quality (kiln texture) */
     const char *compare;     /* --compare (kiln inspect) */
     const char *textures;    /* --textures all|none (kiln model) */
+    const char **remotes;    /* --remote-cache URL values (import, reimport) */
+    int remote_count;
+    const char *shard;       /* --shard i/N (import) */
+    bool ninja;              /* --ninja (graph) */
+    const char *output;      /* -o FILE (graph) */
 } kiln_cli;
 
 /* Parses the common options and those `allowed` names ("--all --force --set --settings
@@ -47,6 +52,13 @@ int kiln_cli_usage(kiln_cli *c, const char *fmt, ...) __attribute__((format(prin
 /* The exit status for a command-level result. */
 int kiln_cli_exit_for(kiln_result r);
 
+/* Applies --remote-cache and --shard (or the project's kiln.json) to p; on failure prints the
+ * error, sets *exit_code and returns false. */
+bool kiln_cli_setup_remote(const kiln_cli *c, kiln_project *p, int *exit_code);
+
+/* Puts the remote counters of p into an import/reimport document (a JSON string, replaced). */
+void kiln_cli_add_remote_stats(kiln_project *p, char **doc);
+
 /* Prints a document on stdout (JSON mode) — pretty, sorted keys. */
 void kiln_cli_print_json(const char *doc);
 
@@ -59,5 +71,6 @@ int kiln_cmd_cache(int argc, char **argv);
 int kiln_cmd_texture(int argc, char **argv);
 int kiln_cmd_model(int argc, char **argv);
 int kiln_cmd_pack(int argc, char **argv);
+int kiln_cmd_graph(int argc, char **argv);
 
 #endif

@@ -45,7 +45,7 @@ static void print_record(const json_t *rec)
 int kiln_cmd_import(int argc, char **argv)
 {
     kiln_cli c = {.command = "import"};
-    if (!kiln_cli_parse(&c, argc, argv, "--all --force")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--all --force --remote-cache --shard")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -55,6 +55,11 @@ int kiln_cmd_import(int argc, char **argv)
     }
     kiln_project *p = kiln_cli_open(&c, &code);
     if (!p) {
+        kiln_cli_free(&c);
+        return code;
+    }
+    if (!kiln_cli_setup_remote(&c, p, &code)) {
+        kiln_project_close(p);
         kiln_cli_free(&c);
         return code;
     }
@@ -77,6 +82,18 @@ int kiln_cmd_import(int argc, char **argv)
                json_integer_value(json_object_get(t, "imported")),
                json_integer_value(json_object_get(t, "cached")),
                json_integer_value(json_object_get(t, "failed")));
+        json_t *rm = json_object_get(d, "remote"), *sh = json_object_get(d, "shard");
+        if (rm)
+            printf("remote cache: %lld hits, %lld misses, %lld uploads, %lld errors\n",
+                   json_integer_value(json_object_get(rm, "hits")),
+                   json_integer_value(json_object_get(rm, "misses")),
+                   json_integer_value(json_object_get(rm, "uploads")),
+                   json_integer_value(json_object_get(rm, "errors")));
+        if (sh)
+            printf("shard %lld/%lld: %lld assets belong to other shards\n",
+                   json_integer_value(json_object_get(sh, "index")),
+                   json_integer_value(json_object_get(sh, "count")),
+                   json_integer_value(json_object_get(sh, "skipped")));
         json_decref(d);
     }
     if (doc) {

@@ -6,7 +6,7 @@
 int kiln_cmd_reimport(int argc, char **argv)
 {
     kiln_cli c = {.command = "reimport"};
-    if (!kiln_cli_parse(&c, argc, argv, "--set --settings")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--set --settings --remote-cache")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -19,10 +19,16 @@ int kiln_cmd_reimport(int argc, char **argv)
         kiln_cli_free(&c);
         return code;
     }
+    if (!kiln_cli_setup_remote(&c, p, &code)) {
+        kiln_project_close(p);
+        kiln_cli_free(&c);
+        return code;
+    }
     char *doc = NULL;
     kiln_error err;
     kiln_result r = kiln_project_reimport(p, c.positional[0], c.settings, c.sets,
                                           (size_t)c.set_count, &doc, &err);
+    kiln_cli_add_remote_stats(p, &doc);
     if (r != KILN_OK && !doc) {
         code = kiln_cli_fail(&c, r, &err);
     } else {

@@ -13,6 +13,8 @@ static const char usage[] =
     "usage: kiln <command> [options]\n"
     "\n"
     "  import [PATH...|--all] [--force]      import sources into the cache (cached results are reused)\n"
+    "         [--remote-cache URL ...] [--shard I/N]\n"
+    "                                        share entries through remote caches; import one shard\n"
     "  reimport PATH [--set k=v ...] [--settings JSON]\n"
     "                                        write settings into PATH.meta and process it again\n"
     "  report                                say which assets are up to date; processes nothing\n"
@@ -26,6 +28,7 @@ static const char usage[] =
     "  pack [-o FILE] [--all|ASSET...] [--compress none|zstd|auto] [--align 16|4096]\n"
     "                                        pack cooked artifacts (and what they need) into one .kpak\n"
     "  pack --verify FILE                    check every checksum of a .kpak\n"
+    "  graph --ninja [-o FILE]               write a build.ninja: one `kiln import` edge per asset\n"
     "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
     "  version                               print the version\n"
     "\n"
@@ -68,6 +71,7 @@ int main(int argc, char **argv)
         {"texture", kiln_cmd_texture},
         {"model", kiln_cmd_model},
         {"pack", kiln_cmd_pack},
+        {"graph", kiln_cmd_graph},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
