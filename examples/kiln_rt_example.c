@@ -5,8 +5,8 @@
  *
  *   kiln-rt-example [-v] [--no-verify] MOUNT NAME...
  *
- * MOUNT is a kiln cache folder (a project's .kiln/cache). NAME is "path#label" as `kiln import`
- * prints it (models/fox.glb#scene, models/fox.glb#clip0, wall.png#texture). One line per NAME:
+ * MOUNT is a .kpak pack (`kiln pack`) or a kiln cache folder (a project's .kiln/cache). NAME is
+ * "path#label" as `kiln import` prints it (models/fox.glb#scene, models/fox.glb#clip0, wall.png#texture). One line per NAME:
  *   NAME: ready (1 meshes, 576 triangles, 1 textures, 1 materials, 24 joints, 3 clips)
  *   NAME: failed: E_CACHE_CORRUPT: ...
  * Exit status: 0 when every NAME is ready, 1 when some failed, 2 for bad usage or mount. -v logs
@@ -93,16 +93,11 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* A cache folder now; a .kpak is the one other branch once libkiln_rt mounts packs. */
+/* A pack (what a game ships: mapped, its entries used in place) or a cache folder (what the
+ * editor and the kiln command write). Mount several and later ones override earlier ones. */
 static kiln_result mount(krt_context *ctx, const char *path, size_t *count, kiln_error *err)
 {
-    if (ends_with(path, ".kpak")) {
-        /* return krt_mount_pack(ctx, path, count, err); -- when packs land (issue 7) */
-        memset(err, 0, sizeof *err);
-        snprintf(err->message, sizeof err->message, "%s: this libkiln_rt cannot mount packs yet",
-                 path);
-        return err->code = KILN_E_USAGE;
-    }
+    if (ends_with(path, ".kpak")) return krt_mount_pack(ctx, path, count, err);
     return krt_mount_cache(ctx, path, count, err);
 }
 
@@ -174,7 +169,7 @@ static void count_asset(krt_context *ctx, krt_handle h, totals *t)
 static int usage(void)
 {
     fprintf(stderr, "usage: kiln-rt-example [-v] [--no-verify] MOUNT NAME...\n"
-                    "  MOUNT  a kiln cache folder (a project's .kiln/cache)\n"
+                    "  MOUNT  a .kpak pack or a kiln cache folder (a project's .kiln/cache)\n"
                     "  NAME   an asset as path#label, e.g. models/fox.glb#scene\n");
     return 2;
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # example_cli.sh — kiln-rt-example on a project cooked by the kiln command: Fox (skin, three
 # clips, a texture) and BoxTextured; several names load with their dependencies and print what
-# they brought in; an unknown name and a damaged file print "failed" and make the exit status 1;
-# bad usage and an unmountable folder exit 2. Skipped (77) without the corpus.
+# they brought in, from the cache folder and from a pack made by `kiln pack`; an unknown name, a
+# damaged file and a damaged pack print "failed" and make the exit status 1; bad usage and what
+# does not mount exit 2. Skipped (77) without the corpus.
 # Environment: KILN_EXE (kiln), KILN_RT_EXAMPLE (kiln-rt-example), KILN_CORPUS.
 set -u
 c=${KILN_CORPUS:-}/gltf
@@ -17,6 +18,17 @@ fail() {
     echo "FAIL: $*" >&2
     exit 1
 }
+# flip PATH OFFSET: inverts one byte in place
+flip() {
+    chmod u+w "$1"
+    /usr/bin/python3 - "$1" "$2" <<'EOF' || fail "flip $*"
+import sys
+p, o = sys.argv[1], int(sys.argv[2])
+b = bytearray(open(p, "rb").read())
+b[o] ^= 0xFF
+open(p, "wb").write(bytes(b))
+EOF
+}
 mkdir -p "$tmp/game/assets/models/fox" "$tmp/game/assets/models/box"
 cp "$c/Fox/glTF/"* "$tmp/game/assets/models/fox/"
 cp "$c/BoxTextured/glTF/"* "$tmp/game/assets/models/box/"
@@ -26,6 +38,11 @@ chmod -R u+w "$tmp/game/assets"
     fail "kiln import --all"
 }
 cache=$tmp/game/.kiln/cache
+# ... and packed (before the damage below, which kiln pack would refuse)
+(cd "$tmp/game" && "$KILN_EXE" pack -o game.kpak --all >"$tmp/pack.txt" 2>&1) || {
+    cat "$tmp/pack.txt" >&2
+    fail "kiln pack --all"
+}
 
 # run WANT ARGS...: runs the example, which must exit WANT; its stdout goes to $tmp/out.
 run() {
@@ -71,8 +88,7 @@ expect_out "$tmp/want" "one unknown name"
 # A damaged texture fails its own load and the scene that needs it, with the reason.
 tex=$(find "$cache/objects" -name image0.ktx2 -size +1000k | head -n 1)
 [ -n "$tex" ] || fail "no Fox image0.ktx2 in the cache"
-chmod u+w "$tex"
-printf '\377' | dd of="$tex" bs=1 seek=4000 conv=notrunc 2>/dev/null
+flip "$tex" 4000
 run 1 "$cache" 'models/fox/Fox.gltf#scene' 'models/fox/Fox.gltf#image0' 'models/box/BoxTextured.gltf#scene'
 grep -q '^models/fox/Fox.gltf#scene: failed: E_CACHE_CORRUPT: .*SHA-256' "$tmp/out" || fail "scene: no SHA-256 failure"
 grep -q '^models/fox/Fox.gltf#image0: failed: E_CACHE_CORRUPT: .*image0.ktx2 does not match the SHA-256' "$tmp/out" ||
@@ -80,6 +96,17 @@ grep -q '^models/fox/Fox.gltf#image0: failed: E_CACHE_CORRUPT: .*image0.ktx2 doe
 grep -q '^models/box/BoxTextured.gltf#scene: ready' "$tmp/out" || fail "box scene not ready"
 # ... and loads with --no-verify (the flipped byte is inside BC7 blocks, which stay valid).
 run 0 --no-verify "$cache" 'models/fox/Fox.gltf#image0'
+
+# The same names from the pack of the project (what a game ships), and a damaged pack entry.
+run 0 "$tmp/game/game.kpak" 'models/fox/Fox.gltf#scene' 'models/box/BoxTextured.gltf#scene'
+cat >"$tmp/want" <<'END'
+models/fox/Fox.gltf#scene: ready (1 meshes, 576 triangles, 1 textures, 1 materials, 24 joints, 3 clips)
+models/box/BoxTextured.gltf#scene: ready (1 meshes, 12 triangles, 1 textures, 1 materials, 0 joints, 0 clips)
+END
+expect_out "$tmp/want" "names from a pack"
+flip "$tmp/game/game.kpak" $(($(wc -c <"$tmp/game/game.kpak") / 2))
+run 1 "$tmp/game/game.kpak" 'models/fox/Fox.gltf#scene' 'models/box/BoxTextured.gltf#scene'
+grep -q ': failed: E_' "$tmp/out" || fail "damaged pack: no failed line"
 
 # Usage and mount errors: exit 2.
 run 2 "$cache"
