@@ -5,6 +5,11 @@
  * a 5 s timeout: a crash or hang there must come back as KILN_E_IMPORT_FAILED, and libFuzzer
  * only ever sees kiln's own code fail.
  *
+ * libFuzzer sees no coverage from the child, so an input that starts with the blob's magic
+ * ("KASB", assimp_private.h) goes straight to the parent's blob reader (kiln_assimp_build), the
+ * code that turns whatever the child sent into a scene; the blob_*.kasb seeds are real blobs
+ * (tests/fbx with KILN_WRITE_FUZZ_SEEDS=1). The input's length picks the up axis.
+ *
  * Checked: only documented result codes; an error message on failure; on success every
  * invariant of kiln_scene.h (scene_check.h). A violation aborts, so libFuzzer keeps it. */
 #include <stddef.h>
@@ -14,6 +19,7 @@
 #include <string.h>
 
 #include "import/assimp.h"
+#include "import/assimp_private.h"
 #include "import/scene_build.h"
 #include "kiln/kiln_scene.h"
 #include "process/scene_complete.h"
@@ -38,7 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.timeout_ms = 5000;
     o.child_memory = (size_t)1 << 30;
     uint32_t flags = KILN_SCENE_LOAD_NO_PIXELS;
-    kiln_result r = kiln_assimp_import(data, size, f, NULL, &o, flags, scene, &err);
+    kiln_result r;
+    if (size >= 4 && !memcmp(data, "KASB", 4)) {
+        o.animation_fps = 30;
+        o.up_axis = (int)(size % 3);
+        r = kiln_assimp_build(data, size, NULL, &o, flags, scene, &err);
+    } else {
+        r = kiln_assimp_import(data, size, f, NULL, &o, flags, scene, &err);
+    }
     if (r == KILN_OK) r = kiln_scene_complete(scene, flags, &err);
     if (r != KILN_OK) {
         if (r != KILN_E_IMPORT_FAILED && r != KILN_E_IMPORT_UNSUPPORTED && r != KILN_E_LIMIT &&

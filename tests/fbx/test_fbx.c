@@ -13,6 +13,7 @@
 
 #include "import/assimp.h"
 #include "import/assimp_private.h"
+#include "core/alloc.h"
 #include "import/scene_build.h"
 #include "kiln/kiln_scene.h"
 
@@ -382,6 +383,42 @@ static void missing_libassimp_is_unsupported(void **state)
     assert_non_null(strstr(err.message, "aiImportFileExWithProperties"));
 }
 
+/* KILN_WRITE_FUZZ_SEEDS=1: fuzz/corpus/fbx/blob_<name>.kasb, the child's blobs of a few corpus
+ * files (small ones: a seed's size bounds libFuzzer's inputs), so fuzz_fbx also mutates the blob
+ * reader (assimp_scene.c) directly. */
+static void write_blob_seeds(void **state)
+{
+    (void)state;
+    const char *on = getenv("KILN_WRITE_FUZZ_SEEDS"), *src = getenv("KILN_SOURCE_DIR");
+    if (!on || strcmp(on, "1") != 0 || !src || !getenv("KILN_CORPUS")) skip();
+    static const char *const files[][2] = {
+        {"fbx/assimp/box.fbx", "box_fbx"},
+        {"fbx/ufbx/blender_279_sausage_7400_binary.fbx", "sausage_skin_clips_fbx"},
+        {"obj/cube_usemtl/cube_usemtl.obj", "cube_usemtl_obj"},
+        {"obj/cube_with_vertexcolors/cube_with_vertexcolors.obj", "vertexcolors_obj"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char *path = kt_corpus_path(files[i][0]);
+        size_t size;
+        uint8_t *data = kt_read_file(path, &size);
+        assert_non_null(data);
+        assimp_job job = {data, size, kiln_assimp_detect(data, size), NULL, false, NULL};
+        uint8_t *blob;
+        size_t n, cap;
+        kiln_error err;
+        kiln_allocator libc = {0};
+        assert_int_equal(kiln_assimp_guard_run(&job, 60000, (size_t)8 << 30, (size_t)64 << 20, &libc, &blob, &n,
+                                               &cap, &err), KILN_OK);
+        char *out = kt_format("%s/fuzz/corpus/fbx/blob_%s.kasb", src, files[i][1]);
+        kt_write_file(out, blob, n);
+        printf("%s: %zu bytes\n", out, n);
+        kiln_free(&libc, blob, cap);
+        free(out);
+        free(data);
+        free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,6 +433,7 @@ int main(void)
         cmocka_unit_test(assimp_is_never_loaded_in_the_caller),
         cmocka_unit_test(missing_libassimp_is_unsupported),
         cmocka_unit_test(files_are_absolute_and_symlinks_stay_inside),
+        cmocka_unit_test(write_blob_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
