@@ -7,6 +7,7 @@
 #include "core/sha256_block.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define KILN_SHA256_X86 1
 #endif
@@ -96,9 +97,12 @@ static void blocks_shani(uint32_t s[8], const uint8_t *p, size_t blocks)
 bool kiln_sha256_has_extensions(void)
 {
 #ifdef KILN_SHA256_X86
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
-           __builtin_cpu_supports("ssse3");
+    /* CPUID directly: clang's __builtin_cpu_supports does not know "sha". Leaf 1: ECX bit 9
+     * SSSE3, bit 19 SSE4.1; leaf 7 sub-leaf 0: EBX bit 29 SHA. */
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 9)) || !(c & (1u << 19))) return false;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+    return (b & (1u << 29)) != 0;
 #else
     return false;
 #endif

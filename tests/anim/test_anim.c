@@ -19,6 +19,7 @@
 #include "core/reader.h"
 #include "format/clip_write.h"
 #include "format/skeleton_write.h"
+#include "process/anim_track.h"
 #include "process/clip.h"
 #include "process/skeleton.h"
 
@@ -1117,6 +1118,54 @@ static void write_fuzz_seeds(void)
     fprintf(stderr, "wrote the seeds of fuzz/corpus/skeleton and fuzz/corpus/clip\n");
 }
 
+/* The error of a constant against a linear track, taken from the reference's keys (exact for
+ * translations, weights and same-signed scales above the floor), equals a dense measurement. */
+static void constant_track_error_equals_a_dense_measurement(void **state)
+{
+    (void)state;
+    uint64_t seed = 12345;
+    const uint32_t paths[3] = {KILN_CLIP_PATH_TRANSLATION, KILN_CLIP_PATH_SCALE, KILN_CLIP_PATH_WEIGHTS};
+    for (int round = 0; round < 60; round++) {
+        uint32_t path = paths[round % 3], n = path == KILN_CLIP_PATH_WEIGHTS ? 2 : 3;
+        uint32_t keys = 2 + (uint32_t)(round % 7);
+        kiln_anim_track ref, one;
+        assert_int_equal(kiln_anim_track_alloc(NULL, path, round % 5 == 4 ? KILN_CLIP_INTERP_STEP
+                                                                         : KILN_CLIP_INTERP_LINEAR,
+                                               n, keys, &ref, NULL), KILN_OK);
+        assert_int_equal(kiln_anim_track_alloc(NULL, path, KILN_CLIP_INTERP_STEP, n, 1, &one, NULL),
+                         KILN_OK);
+        for (uint32_t k = 0; k < keys; k++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            ref.times[k] = (float)k + (float)((seed >> 40) % 100) / 200.0f;
+            for (uint32_t c = 0; c < n; c++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                float x = (float)((seed >> 33) % 2001) / 1000.0f - 1.0f;
+                ref.values[k * n + c] = path == KILN_CLIP_PATH_SCALE ? 1.5f + x : x;
+            }
+        }
+        one.times[0] = ref.times[0];
+        for (uint32_t c = 0; c < n; c++) one.values[c] = ref.values[c] + 0.01f * (float)c;
+        double fast;
+        assert_int_equal(kiln_anim_track_error(NULL, &one, &ref, &fast, NULL), KILN_OK);
+        /* dense: 400 points per interval, the keys themselves included */
+        kiln_anim_keys rk = kiln_anim_track_keys(&ref);
+        double dense = 0;
+        float v[3];
+        for (uint32_t k = 0; k < keys; k++)
+            for (int j = 0; j < (k + 1 < keys ? 400 : 1); j++) {
+                float t = k + 1 < keys ? ref.times[k] + (ref.times[k + 1] - ref.times[k]) * (float)j / 400.0f
+                                       : ref.times[k];
+                kiln_anim_eval(&rk, t, v);
+                double e = kiln_anim_value_error(path, n, one.values, v);
+                if (e > dense) dense = e;
+            }
+        assert_true(fast >= dense - 1e-6);
+        assert_true(fast <= dense + 1e-6);
+        kiln_anim_track_free(NULL, &ref);
+        kiln_anim_track_free(NULL, &one);
+    }
+}
+
 int main(void)
 {
     if (getenv("KILN_WRITE_FUZZ_SEEDS") && strcmp(getenv("KILN_WRITE_FUZZ_SEEDS"), "1") == 0)
@@ -1132,6 +1181,7 @@ int main(void)
         cmocka_unit_test(clip_keeps_step_linear_cubic_as_authored),
         cmocka_unit_test(clip_sample_matches_glTF_at_and_between_keys),
         cmocka_unit_test(clip_collapses_constant_tracks),
+        cmocka_unit_test(constant_track_error_equals_a_dense_measurement),
         cmocka_unit_test(clip_reduction_stays_within_its_bound),
         cmocka_unit_test(clip_reduction_keeps_jumps_and_ends),
         cmocka_unit_test(clip_resamples_at_a_fixed_rate),
