@@ -8,7 +8,8 @@ pkgs="cmake make gcc g++ pkg-config clang libclang-rt-14-dev
       libjansson-dev libspng-dev libturbojpeg0-dev libstb-dev libxxhash-dev libzstd-dev
       libopenexr-dev libcmocka-dev python3 python3-jsonschema
       libastcenc-dev astcenc python3-pil libosmesa6-dev libomp5-14
-      libmeshoptimizer-dev libdraco-dev libassimp-dev gltfpack"
+      libmeshoptimizer-dev libdraco-dev libassimp-dev gltfpack
+      libcurl4-openssl-dev nginx-light ninja-build"
 
 missing=""
 for p in $pkgs; do
