@@ -395,7 +395,8 @@ KILN_API uint32_t krt_material_index(krt_context *ctx, krt_handle h);
 typedef struct krt_stats {
     uint64_t live_assets;       /* assets loading, ready, failed, or released awaiting
                                    krt_update (released ones kept resident are not counted) */
-    uint64_t loads;             /* jobs started (first loads and retries) */
+    uint64_t loads;             /* load jobs that read a file (first loads and retries; not
+                                   revivals, not reloads) */
     uint64_t failures;          /* assets that ended failed */
     uint64_t resident_bytes;    /* CPU bytes held by live and resident released assets (files
                                    and decoded data; staged reloads too) */
