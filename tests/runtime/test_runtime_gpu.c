@@ -208,7 +208,14 @@ static bool rgba8_only(void *user, uint32_t f)
 
 static void block_textures_transcode_when_the_renderer_cannot_sample_them(void **state)
 {
-    static const char *const names[] = {"m0/BoxTextured.gltf#image0", "m1/CesiumMan.gltf#image0"};
+    static const char *const names[] = {"m0/BoxTextured.gltf#image0", "m1/CesiumMan.gltf#image0",
+                                        "m0/CesiumLogoFlat.png#texture"};
+    /* the box's PNG as a texture asset of its own, cooked as ASTC 4x4 */
+    char *meta = kt_format("%s/assets/m0/CesiumLogoFlat.png.meta", g_dir);
+    const char *astc = "{\"import\": {\"texture\": {\"format\": \"astc4x4\"}}}";
+    kt_write_file(meta, astc, strlen(astc));
+    free(meta);
+    rt_reimport(g_dir);
     kiln_error err;
     krt_desc d;
     memset(&d, 0, sizeof d);
@@ -239,6 +246,7 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
         assert_int_equal(t.level_count, tp.level_count);
         assert_true(t.block_width == 1 && t.block_height == 1 && t.block_size == 4);
         blocky += !rgba8_only(NULL, tp.vk_format);
+        if (i == 2) assert_int_equal(tp.vk_format, KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK);
         for (uint32_t l = 0; l < t.level_count; l++) {
             size_t n = (size_t)t.levels[l].width * t.levels[l].height * 4;
             assert_int_equal(t.levels[l].size, n);
