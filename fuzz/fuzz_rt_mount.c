@@ -12,9 +12,11 @@
  * forge the SHA-256 and checksums, so most file mutations need it), bit 1 mount twice (override),
  * bit 2 load by asset id instead of name, bit 3 release each handle at once, before it finished,
  * bit 4 reload every ready asset and poll for changes (the reload paths read the same bytes
- * again), bit 5 keep released assets resident (budget) and load everything a second time.
+ * again), bit 5 keep released assets resident (budget) and load everything a second time,
+ * bit 6 pack mode: the rest of the input is one .kpak file, mounted with krt_mount_pack, and
+ * every entry its table lists (read with the public pack reader, structure only) is loaded.
  * Seeds: fuzz/corpus/rt_mount/, written from a real cook by tests/runtime_e2e
- * (KILN_WRITE_FUZZ_SEEDS=1). */
+ * (KILN_WRITE_FUZZ_SEEDS=1): cache entries and packs of single sources. */
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -154,7 +156,14 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
     krt_finish(ctx);
 }
 
-static void run(const char *cache, uint8_t options, const listed *names, size_t name_count)
+static kiln_result mount(krt_context *ctx, const char *path, bool pack, kiln_error *err)
+{
+    size_t count = 0;
+    return pack ? krt_mount_pack(ctx, path, &count, err) : krt_mount_cache(ctx, path, &count, err);
+}
+
+static void run(const char *path, bool pack, uint8_t options, const listed *names,
+                size_t name_count)
 {
     krt_desc d;
     memset(&d, 0, sizeof d);
@@ -167,12 +176,13 @@ static void run(const char *cache, uint8_t options, const listed *names, size_t 
     krt_context *ctx = NULL;
     kiln_error err;
     if (krt_create(&d, &ctx, &err) != KILN_OK) abort();
-    size_t count = 0;
-    kiln_result r = krt_mount_cache(ctx, cache, &count, &err);
-    if (r == KILN_OK && (options & 2)) r = krt_mount_cache(ctx, cache, &count, &err);
+    kiln_result r = mount(ctx, path, pack, &err);
+    if (r == KILN_OK && (options & 2)) r = mount(ctx, path, pack, &err);
     if (r != KILN_OK) {
         if (getenv("KILN_FUZZ_VERBOSE")) fprintf(stderr, "mount: %s\n", err.message);
-        if (r != KILN_E_CACHE_CORRUPT && r != KILN_E_LIMIT && r != KILN_E_ASSET_IO) abort();
+        if (r != KILN_E_CACHE_CORRUPT && r != KILN_E_LIMIT && r != KILN_E_ASSET_IO &&
+            !(pack && (r == KILN_E_FORMAT_INVALID || r == KILN_E_FORMAT_VERSION)))
+            abort();
         if (!err.message[0]) abort();
         krt_destroy(ctx);
         return;
@@ -186,10 +196,46 @@ static void run(const char *cache, uint8_t options, const listed *names, size_t 
     krt_destroy(ctx);
 }
 
+/* The entries a pack's table lists (structure checks only, as the runtime without
+ * verification), or none when the table is not a pack's. */
+static size_t list_pack(const uint8_t *data, size_t size, listed *out)
+{
+    kiln_pack p;
+    kiln_error err;
+    if (kiln_pack_open_memory(data, size, KILN_PACK_SKIP_CHECKSUM, &p, &err) != KILN_OK) return 0;
+    size_t n = 0;
+    for (uint32_t i = 0; i < p.entry_count && n < MAX_LOADS; i++) {
+        kiln_pack_entry e = kiln_pack_entry_at(&p, i);
+        snprintf(out[n].name, sizeof out[n].name, "%.*s", (int)e.name_size, e.name);
+        out[n++].id = e.asset_id;
+    }
+    return n;
+}
+
+/* Pack mode: the input is one .kpak file in a fresh folder. */
+static void run_pack(const uint8_t *data, size_t size, uint8_t options)
+{
+    const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    char root[256], path[300];
+    snprintf(root, sizeof root, "%s/kiln-fuzz-rt-XXXXXX", base);
+    if (!mkdtemp(root)) return;
+    snprintf(path, sizeof path, "%s/in.kpak", root);
+    listed *names = calloc(MAX_LOADS, sizeof *names);
+    if (names && write_file(path, data, size))
+        run(path, true, options, names, list_pack(data, size, names));
+    free(names);
+    unlink(path);
+    rmdir(root);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     uint8_t options = data[0];
+    if (options & 64) {
+        run_pack(data + 1, size - 1, options);
+        return 0;
+    }
     const uint8_t *p = data + 1, *end = data + size;
     const uint8_t *part[2 + MAX_FILES];
     size_t part_size[2 + MAX_FILES], parts = 0;
@@ -225,7 +271,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (names) {
             size_t n = list_outputs((const char *)part[0], part_size[0], (const char *)part[1],
                                     part_size[1], names);
-            run(root, options, names, n);
+            run(root, false, options, names, n);
             free(names);
         }
     }

@@ -947,9 +947,54 @@ static void test_damaged_manifests(void **state)
  * comment gives the layout): each entry of at most 100 KiB as one input with verification on and
  * one with it off; the record and manifest carry the target's fixed key (the record keeps its
  * guid: the cooked files name their dependencies by ids made from it), the manifest names its
- * files "0", "1", ... Review the files before committing them. */
+ * files "0", "1", ...; entries of at most 40 KiB also as packs of their source (pack mode).
+ * Review the files before committing them. */
 #define SEED_SEP "\n@@kiln-part@@\n"
 #define SEED_KEY "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+/* Pack-mode seeds (options bit 6): a raw pack of one source with verification, a Zstandard one
+ * without. */
+static void write_pack_seeds(const entry *en, const char *name, const char *src)
+{
+    kiln_project_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.project_dir = g_dir;
+    kiln_project *p = NULL;
+    kiln_error err;
+    assert_int_equal(kiln_project_open(&o, &p, &err), KILN_OK);
+    char *asset = kt_format("%s/assets/%s", g_dir, en->path);
+    char *out = kt_format("%s/seed.kpak", g_dir);
+    for (int zstd = 0; zstd < 2; zstd++) {
+        kiln_pack_opts po;
+        memset(&po, 0, sizeof po);
+        po.struct_size = sizeof po;
+        po.output = out;
+        po.compress = zstd ? KILN_PACK_COMPRESS_ZSTD : KILN_PACK_COMPRESS_NONE;
+        char *doc = NULL;
+        const char *assets[] = {asset};
+        if (kiln_project_pack(p, assets, 1, 0, &po, &doc, &err) != KILN_OK)
+            fail_msg("pack %s: %s", en->path, err.message);
+        kiln_string_free(doc);
+        size_t n;
+        uint8_t *bytes = kt_read_file(out, &n);
+        assert_non_null(bytes);
+        uint8_t *seed = malloc(n + 1);
+        assert_non_null(seed);
+        seed[0] = zstd ? 64 | 1 : 64;
+        memcpy(seed + 1, bytes, n);
+        char *path = kt_format("%s/fuzz/corpus/rt_mount/pack_%s%s.seed", src, name,
+                               zstd ? "_zstd_noverify" : "");
+        kt_write_file(path, seed, n + 1);
+        free(path);
+        free(seed);
+        free(bytes);
+    }
+    remove(out);
+    free(out);
+    free(asset);
+    kiln_project_close(p);
+}
 
 static void write_fuzz_seeds(void)
 {
@@ -997,6 +1042,7 @@ static void write_fuzz_seeds(void)
         snprintf(name, sizeof name, "%s", en->path);
         for (char *c = name; *c; c++)
             if (*c == '/' || *c == '.') *c = '_';
+        if (total <= 40 * 1024) write_pack_seeds(en, name, src);
         for (int verify_off = 0; verify_off < 2; verify_off++) {
             buf[0] = (uint8_t)verify_off;
             char *path = kt_format("%s/fuzz/corpus/rt_mount/%s%s.seed", src, name,
