@@ -69,6 +69,14 @@ static void put_edge(FILE *f, const char *stamps, const char *guid, const char *
     }
     fputs("\n  source = ", f);
     put_shell(f, source);
+    if (entry) {
+        /* The entry may be older than the source (equal bytes again): touching it (never
+         * creating it, -c) keeps ninja from running a cached import on every build. */
+        char m[PATH_MAX + 32];
+        snprintf(m, sizeof m, "%s/manifest.json", entry);
+        fputs("\n  manifest = ", f);
+        put_shell(f, m);
+    }
     fputc('\n', f);
 }
 
@@ -111,7 +119,7 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const char *path)
     fputs("\n# threads per import; ninja already runs several imports at once\n"
           "kiln_jobs = 1\n\n"
           "rule kiln_import\n"
-          "  command = $kiln import $kiln_flags -j $kiln_jobs $source && touch $out\n"
+          "  command = $kiln import $kiln_flags -j $kiln_jobs $source && touch $out && touch -c $manifest\n"
           "  description = kiln import $source\n\n"
           "rule kiln_graph\n"
           "  command = $kiln graph --ninja $kiln_flags -o $out\n"
@@ -138,14 +146,18 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const char *path)
     fputs("\nbuild ", f);
     put_path(f, path);
     fputs(": kiln_graph |", f);
+    json_t *seen = json_object(); /* a texture of a .gltf is also an asset: list it once */
     json_array_foreach(json_object_get(d, "assets"), i, a) {
         size_t j;
         const json_t *in;
         json_array_foreach(json_object_get(a, "inputs"), j, in) {
+            if (json_object_get(seen, json_string_value(in))) continue;
+            json_object_set_new(seen, json_string_value(in), json_true());
             fputc(' ', f);
             put_path(f, json_string_value(in));
         }
     }
+    json_decref(seen);
     fputs("\n\ndefault", f);
     json_array_foreach(json_object_get(d, "assets"), i, a) {
         char stamp[PATH_MAX + 64];
@@ -203,12 +215,20 @@ int kiln_cmd_graph(int argc, char **argv)
         char *slash = strrchr(dir, '/');
         if (slash) *slash = '\0';
         const char *folder = slash ? (dir[0] ? dir : "/") : ".";
-        bool bad_chars = has_newline(path) || has_newline(doc);
+        /* ninja cannot spell a newline in a path. */
+        bool bad_chars = has_newline(path);
+        size_t i, j;
+        json_t *a, *in;
+        json_array_foreach(json_object_get(d, "assets"), i, a)
+            json_array_foreach(json_object_get(a, "inputs"), j, in)
+                bad_chars = bad_chars || has_newline(json_string_value(in));
         if (!c.output) mkdir(out, 0777);
         if (bad_chars || !realpath(folder, real) || !(inside(project, real) || inside(out, real))) {
             kiln_error e = {.code = KILN_E_OUTPUT_REFUSED, .offset = UINT64_MAX};
             snprintf(e.message, sizeof e.message,
-                     "refusing to write %.150s: it must lie in the project or output folder", path);
+                     bad_chars ? "refusing to write %.150s: a path has a newline, which ninja cannot express"
+                               : "refusing to write %.150s: it must lie in the project or output folder",
+                     path);
             code = kiln_cli_fail(&c, KILN_E_OUTPUT_REFUSED, &e);
         } else {
             char full[PATH_MAX * 2];
