@@ -111,6 +111,7 @@ void krt_release_deps_locked(krt_context *c, krt_asset *a)
 
 void krt_retry_locked(krt_context *c, krt_asset *a)
 {
+    if (a->type == KRT_TYPE_MATERIAL) c->mat_dirty = true;
     krt_release_deps_locked(c, a);
     c->resident -= a->resident;
     krt_asset_free_data(a, &c->allocator);
@@ -300,6 +301,7 @@ static void job_run(void *arg)
         a->phase = KRT_PHASE_DECODED;
     }
     a->job_running = false;
+    c->mat_dirty = true; /* a material (this one or a dependency) may have failed */
     pthread_mutex_unlock(&c->mu);
     for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
     if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
@@ -746,6 +748,7 @@ size_t krt_update(krt_context *c)
             }
             progress = true;
         }
+        if (progress) c->mat_dirty = true; /* phases changed: records may follow */
         pthread_mutex_unlock(&c->mu);
         if (krt_reload_apply(c, &loading)) progress = true;
         if (!progress) break;

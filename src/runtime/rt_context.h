@@ -53,6 +53,7 @@ struct krt_context {
     uint64_t cached_count, cached_bytes, evictions, revivals;
     /* hot reload (rt_reload.c) */
     uint64_t reloads, reload_failures;
+    size_t staged_count;     /* assets with a staged reload: krt_update skips the scan at 0 */
     atomic_int changed;      /* set by the watcher */
     bool watching;
     int watch_fd, watch_wake[2];
@@ -63,6 +64,7 @@ struct krt_context {
     krt_gpu_material *mat_records;
     size_t mat_record_count; /* records allocated (renderer thread) */
     uint64_t mat_generation;
+    bool mat_dirty;          /* something may have changed a record: krt_update scans at true */
     /* fallbacks (rt_fallback.c): made on the renderer thread, read under mu */
     bool fb_made;
     void *fb_texture, *fb_material;

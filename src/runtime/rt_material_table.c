@@ -33,6 +33,7 @@ void krt_mattab_alloc_locked(krt_context *c, krt_asset *a)
     else if (KILN_NEVER(c->mat_high >= c->max_assets)) return;
     else a->mat_index = c->mat_high++;
     a->mat_written = 0;
+    c->mat_dirty = true;
 }
 
 void krt_mattab_free_locked(krt_context *c, krt_asset *a)
@@ -94,6 +95,8 @@ static void write_ready(krt_gpu_material *r, const krt_asset *a)
 
 void krt_mattab_sync_locked(krt_context *c)
 {
+    if (!c->mat_dirty) return; /* nothing loaded, failed, became ready or reloaded */
+    c->mat_dirty = false;
     if (c->mat_high > c->mat_record_count) {
         size_t n = c->mat_record_count ? c->mat_record_count * 2 : 64;
         if (n < c->mat_high) n = c->mat_high;

@@ -79,6 +79,7 @@ static krt_asset *start_reload_locked(krt_context *c, krt_asset *a)
     n->staged = a; /* a staged record's `staged` points back at its owner */
     a->staged = n;
     a->reload_running = true;
+    c->staged_count++;
     return n;
 }
 
@@ -91,6 +92,7 @@ void krt_reload_drop_locked(krt_context *c, krt_asset *a)
     krt_asset_free_data(n, &c->allocator);
     kiln_free(&c->allocator, n, sizeof *n);
     a->staged = NULL;
+    c->staged_count--;
 }
 
 static void reload_job(void *arg)
@@ -213,6 +215,10 @@ bool krt_reload_apply(krt_context *c, size_t *loading)
 {
     bool progress = false;
     pthread_mutex_lock(&c->mu);
+    if (!c->staged_count) { /* the common case: no scan */
+        pthread_mutex_unlock(&c->mu);
+        return false;
+    }
     for (uint32_t s = 0; s < c->high_water; s++) {
         krt_asset *a = c->slots[s].asset;
         if (!a || a->cached || a->dying || !a->staged || a->reload_running) continue;
@@ -264,7 +270,10 @@ bool krt_reload_apply(krt_context *c, size_t *loading)
         krt_reload_drop_locked(c, a);
         kiln_error_clear(&a->reload_error);
         c->reloads++;
-        if (a->type == KRT_TYPE_MATERIAL) a->mat_serial++;
+        if (a->type == KRT_TYPE_MATERIAL) {
+            a->mat_serial++;
+            c->mat_dirty = true;
+        }
         if (a->type == KRT_TYPE_TEXTURE) rebuild_materials_locked(c, h);
     }
     pthread_mutex_unlock(&c->mu);
@@ -425,7 +434,10 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         kiln_free(al, sigs, n * sizeof *sigs);
         kiln_free(al, packs, n * sizeof *packs);
         if (r && watching) atomic_store(&c->changed, 1); /* try again next poll */
-        if (again) continue;
+        if (again) { /* the watcher's flag was taken: keep it for the next round */
+            atomic_store(&c->changed, 1);
+            continue;
+        }
         if (reload_count) *reload_count = started;
         return r;
     }

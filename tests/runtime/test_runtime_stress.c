@@ -119,6 +119,11 @@ static void test_stress(void **state)
     krt_get_stats(c, &st);
     assert_int_equal(st.live_assets, 0);
     assert_int_equal(rec.live, 0);
+    const krt_gpu_material *recs;
+    size_t nrec;
+    krt_material_table(c, &recs, &nrec, NULL);
+    assert_true(nrec > 0);
+    for (size_t i = 0; i < nrec; i++) assert_int_equal(recs[i].flags, 0); /* every one freed */
     assert_true(st.loads > 0);
     fprintf(stderr, "loads %llu revivals %llu evictions %llu reloads %llu\n",
             (unsigned long long)st.loads, (unsigned long long)st.revivals,
