@@ -369,13 +369,18 @@ typedef struct krt_gpu_material {
     float uv_transforms[KILN_MATERIAL_SLOT_COUNT][8];
 } krt_gpu_material;
 
-_Static_assert(sizeof(krt_gpu_material) == 256, "krt_gpu_material is 256 bytes");
-_Static_assert(offsetof(krt_gpu_material, emissive) == 16, "std140 layout");
-_Static_assert(offsetof(krt_gpu_material, metallic) == 32, "std140 layout");
-_Static_assert(offsetof(krt_gpu_material, alpha_cutoff) == 48, "std140 layout");
-_Static_assert(offsetof(krt_gpu_material, textures) == 64, "std140 layout");
-_Static_assert(offsetof(krt_gpu_material, samplers) == 84, "std140 layout");
-_Static_assert(offsetof(krt_gpu_material, uv_transforms) == 96, "std140 layout");
+#ifdef __cplusplus
+#define KRT_STATIC_ASSERT(c, m) static_assert(c, m)
+#else
+#define KRT_STATIC_ASSERT(c, m) _Static_assert(c, m)
+#endif
+KRT_STATIC_ASSERT(sizeof(krt_gpu_material) == 256, "krt_gpu_material is 256 bytes");
+KRT_STATIC_ASSERT(offsetof(krt_gpu_material, emissive) == 16, "std140 layout");
+KRT_STATIC_ASSERT(offsetof(krt_gpu_material, metallic) == 32, "std140 layout");
+KRT_STATIC_ASSERT(offsetof(krt_gpu_material, alpha_cutoff) == 48, "std140 layout");
+KRT_STATIC_ASSERT(offsetof(krt_gpu_material, textures) == 64, "std140 layout");
+KRT_STATIC_ASSERT(offsetof(krt_gpu_material, samplers) == 84, "std140 layout");
+KRT_STATIC_ASSERT(offsetof(krt_gpu_material, uv_transforms) == 96, "std140 layout");
 
 /* The material table: *records gets count records (one per material index ever used, free ones
  * zeroed), *generation a number that changes whenever a record changed (upload again then).
