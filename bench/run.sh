@@ -88,6 +88,16 @@ else
     echo "run.sh: $pack_bin or the glTF corpus at $gltf_corpus is missing; packs skipped" >&2
 fi
 
+# The remote cache (bench_remote, issue 9): cold cook vs a fill of an empty local cache from a
+# loopback nginx (WebDAV) and a file: folder, for the corpus images and models.
+remote_bin=$build/bench/bench_remote
+if [ -x "$remote_bin" ] && [ -d "$here/../shared/corpus" ]; then
+    "$remote_bin" --corpus "$here/../shared/corpus" --runs "$runs"
+    echo
+else
+    echo "run.sh: $remote_bin or the corpus is missing; the remote cache benchmark is skipped" >&2
+fi
+
 if [ ! -x "$bin" ]; then
     echo "run.sh: $bin is not built (cmake --build $build --target bench_import)" >&2
     exit 2
