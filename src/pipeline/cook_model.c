@@ -347,6 +347,7 @@ static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_er
     o.meshlet_max_triangles = s->meshlet_max_triangles;
     o.compress = s->compress_meshopt ? KILN_MESH_COMPRESS_MESHOPT : KILN_MESH_COMPRESS_NONE;
     o.no_meshlets = !s->meshlets;
+    o.analyze = false; /* statistics nobody reads here */
     if (prim->material >= 0) {
         char label[48];
         snprintf(label, sizeof label, "material%d", prim->material);

@@ -41,6 +41,9 @@ typedef struct kiln_mesh_build_opts {
     /* The source had no normals and the primitive comes without them (prim->normals NULL):
      * the mesh is flagged KILN_MESH_FLAT_NORMALS (shade with face normals). */
     bool flat_normals;
+    /* Measure ACMR before and after the passes into the build statistics (two passes over the
+     * full mesh's indices; for tests and benchmarks — the cook turns it off). */
+    bool analyze;
     kiln_mesh_compress compress;
     uint64_t material;               /* asset id of the material artifact; 0 = default material */
     uint32_t skin_joint_count;       /* joints of the skin (0 = not skinned or unknown): u16

@@ -20,6 +20,7 @@ void kiln_mesh_build_opts_default(kiln_mesh_build_opts *o)
     o->meshlet_max_vertices = 64;
     o->meshlet_max_triangles = 124;
     o->compress = KILN_MESH_COMPRESS_NONE;
+    o->analyze = true;
 }
 
 static const char *const warning_texts[KILN_MESH_WARN_COUNT] = {
@@ -145,7 +146,7 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
     if (rc != KILN_OK) goto done;
     w.level_count = 1;
     w.levels[0].index_count = (uint32_t)w.index_count;
-    st->acmr_before = acmr(w.indices, w.index_count, w.vertex_count);
+    if (opts->analyze) st->acmr_before = acmr(w.indices, w.index_count, w.vertex_count);
 
     if (opts->optimize) {
         rc = kiln_mesh_optimize_triangles(&w, w.indices, w.index_count, st, err);
@@ -159,7 +160,7 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
         st->ns_fetch = kiln_mesh_now_ns() - t;
         if (rc != KILN_OK) goto done;
     }
-    st->acmr_after = acmr(w.indices, w.levels[0].index_count, w.vertex_count);
+    if (opts->analyze) st->acmr_after = acmr(w.indices, w.levels[0].index_count, w.vertex_count);
     out->level_count = w.level_count;
     memcpy(out->levels, w.levels, sizeof out->levels);
 
