@@ -12,11 +12,8 @@
 #include "core/jobs.h"
 #include "runtime/rt_context.h"
 
-typedef krt_context ctx_t;
-
 const char *const krt_type_names[KRT_TYPE_COUNT] = {"none", "texture", "mesh", "material",
                                                    "skeleton", "clip", "scene"};
-#define type_names krt_type_names
 
 krt_handle krt_make_handle(uint32_t type, uint32_t gen, uint32_t s)
 {
@@ -73,7 +70,6 @@ krt_asset *krt_resolve_locked(krt_context *c, krt_handle h)
         return NULL;
     return a;
 }
-#define resolve krt_resolve_locked
 
 static kiln_result stale(kiln_error *err, krt_handle h)
 {
@@ -103,7 +99,7 @@ void krt_release_deps_locked(krt_context *c, krt_asset *a)
 {
     /* a decode that failed may have counted dependencies without the handle array */
     for (size_t i = 0; a->deps && i < a->dep_count; i++) {
-        krt_asset *d = resolve(c, a->deps[i]);
+        krt_asset *d = krt_resolve_locked(c, a->deps[i]);
         if (d) krt_release_locked(c, d);
         a->deps[i] = (krt_handle){0};
     }
@@ -131,7 +127,7 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
         krt_asset *a = c->slots[s1 - 1].asset;
         if (a->type != type)
             return kiln_error_set(err, KILN_E_USAGE, "asset %016llx is loaded as a %s, not a %s",
-                                  (unsigned long long)id, type_names[a->type], type_names[type]);
+                                  (unsigned long long)id, krt_type_names[a->type], krt_type_names[type]);
         if (a->cached) {
             /* Released but resident: take it back without I/O; its job only loads its
              * dependencies again, and krt_update creates its GPU object again. */
@@ -160,7 +156,7 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
     const krt_artifact *art = krt_mounts_find(&c->mounts, id);
     if (art && art->type != type)
         return kiln_error_set(err, KILN_E_USAGE, "%s is a %s, not a %s", art->name,
-                              type_names[art->type], type_names[type]);
+                              krt_type_names[art->type], krt_type_names[type]);
     if (!c->free_head && c->high_water == c->max_assets && c->lru_head)
         krt_budget_evict_locked(c, c->lru_head); /* a slot held by resident data is needed */
     if (!c->free_head && c->high_water == c->max_assets)
@@ -189,7 +185,7 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
     if (!art) {
         a->phase = KRT_PHASE_FAILED;
         c->failures++;
-        kiln_error_set(&a->error, KILN_E_USAGE, "%s %016llx is not in any mount", type_names[type],
+        kiln_error_set(&a->error, KILN_E_USAGE, "%s %016llx is not in any mount", krt_type_names[type],
                        (unsigned long long)id);
     } else {
         a->phase = KRT_PHASE_LOADING;
@@ -578,7 +574,7 @@ kiln_result krt_release(krt_context *c, krt_handle h, kiln_error *err)
 {
     if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_release: NULL context");
     pthread_mutex_lock(&c->mu);
-    krt_asset *a = resolve(c, h);
+    krt_asset *a = krt_resolve_locked(c, h);
     if (a) krt_release_locked(c, a);
     pthread_mutex_unlock(&c->mu);
     return a ? KILN_OK : stale(err, h);
@@ -588,7 +584,7 @@ krt_state krt_state_of(krt_context *c, krt_handle h)
 {
     if (!c) return KRT_STATE_INVALID;
     pthread_mutex_lock(&c->mu);
-    krt_asset *a = resolve(c, h);
+    krt_asset *a = krt_resolve_locked(c, h);
     krt_state s = !a ? KRT_STATE_INVALID
                      : a->phase == KRT_PHASE_READY  ? KRT_STATE_READY
                      : a->phase == KRT_PHASE_FAILED ? KRT_STATE_FAILED
@@ -602,7 +598,7 @@ kiln_result krt_error(krt_context *c, krt_handle h, kiln_error *out)
     kiln_error_clear(out);
     if (!c) return stale(out, h);
     pthread_mutex_lock(&c->mu);
-    krt_asset *a = resolve(c, h);
+    krt_asset *a = krt_resolve_locked(c, h);
     kiln_result r = KILN_OK;
     if (!a) r = stale(out, h);
     else if (a->phase == KRT_PHASE_FAILED) {
@@ -617,7 +613,7 @@ uint64_t krt_asset_id(krt_context *c, krt_handle h)
 {
     if (!c) return 0;
     pthread_mutex_lock(&c->mu);
-    krt_asset *a = resolve(c, h);
+    krt_asset *a = krt_resolve_locked(c, h);
     uint64_t id = a ? a->id : 0;
     pthread_mutex_unlock(&c->mu);
     return id;
@@ -635,7 +631,7 @@ kiln_result krt_gpu_create(krt_context *c, uint32_t type, krt_handle h, const kr
         r = rd->create_mesh(rd->user, h, &d->mesh, gpu, e);
     else if (type == KRT_TYPE_MATERIAL && rd->create_material)
         r = rd->create_material(rd->user, h, &d->material, gpu, e);
-    if (r && !e->code) kiln_error_set(e, r, "the renderer could not create this %s", type_names[type]);
+    if (r && !e->code) kiln_error_set(e, r, "the renderer could not create this %s", krt_type_names[type]);
     return r;
 }
 
@@ -649,7 +645,7 @@ static bool has_create(const krt_renderer *rd, uint32_t type)
 void krt_material_link_gpu_locked(krt_context *c, krt_asset *a)
 {
     for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) {
-        const krt_asset *t = a->material.textures[k].id ? resolve(c, a->material.textures[k]) : NULL;
+        const krt_asset *t = a->material.textures[k].id ? krt_resolve_locked(c, a->material.textures[k]) : NULL;
         a->material.texture_gpu[k] = t ? t->gpu : NULL;
     }
 }
@@ -709,14 +705,14 @@ size_t krt_update(krt_context *c)
             const krt_asset *bad = NULL;
             bool waiting = false;
             for (size_t i = 0; i < a->dep_count && !bad; i++) {
-                const krt_asset *d = resolve(c, a->deps[i]);
+                const krt_asset *d = krt_resolve_locked(c, a->deps[i]);
                 if (!d) continue; /* cannot happen: a holds a reference */
                 if (d->phase == KRT_PHASE_FAILED) bad = d;
                 else if (d->phase != KRT_PHASE_READY) waiting = true;
             }
             if (bad) {
                 kiln_error de = bad->error;
-                kiln_error_prefix(&de, "%s %016llx: ", type_names[bad->type], (unsigned long long)bad->id);
+                kiln_error_prefix(&de, "%s %016llx: ", krt_type_names[bad->type], (unsigned long long)bad->id);
                 a->error = de;
                 a->phase = KRT_PHASE_FAILED;
                 c->failures++;
@@ -782,12 +778,12 @@ static krt_asset *ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln
         return NULL;
     }
     pthread_mutex_lock(&c->mu);
-    krt_asset *a = resolve(c, h);
+    krt_asset *a = krt_resolve_locked(c, h);
     bool ok = a && a->type == type && a->phase == KRT_PHASE_READY;
     if (ok) return a;
     pthread_mutex_unlock(&c->mu);
     if (!a) stale(err, h);
-    else kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, type_names[type]);
+    else kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, krt_type_names[type]);
     return NULL;
 }
 
@@ -812,7 +808,7 @@ void *krt_gpu(krt_context *c, krt_handle h)
 {
     if (!c) return NULL;
     pthread_mutex_lock(&c->mu);
-    krt_asset *a = resolve(c, h);
+    krt_asset *a = krt_resolve_locked(c, h);
     void *g = NULL;
     if (a && a->phase == KRT_PHASE_READY) g = a->gpu;
     else if (a && a->type == KRT_TYPE_TEXTURE && c->fb_texture_ok) g = c->fb_texture;
