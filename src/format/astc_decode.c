@@ -172,6 +172,7 @@ static void ise_decode(const astc_block *b, unsigned start, const astc_range *r,
 /* Replicates the n-bit value v (1 <= n) to `to` bits from its most significant bit. */
 static unsigned replicate(unsigned v, unsigned n, unsigned to)
 {
+    if (2 * n >= to) return ((v << (to - n)) | (v >> (2 * n - to))) & ((1u << to) - 1);
     unsigned out = 0;
     int shift = (int)to - (int)n;
     while (shift > -(int)n) {
@@ -396,21 +397,21 @@ static void partition_table(unsigned seed, unsigned count, uint8_t part[16])
 /* ---- output --------------------------------------------------------------------------------- */
 
 /* A UNORM16 interpolation result as 8 bits in the linear LDR profile: C / 65536 truncated to
- * FP16 (65535 is 1.0; below 4 the value is an exact FP16 subnormal), then times 255 rounded to
- * nearest. FP16 keeps 11 significant bits; the product needs at most 19, so it is exact, and
- * the only exact half, 0.5 * 255, rounds up under either tie rule. */
+ * FP16 (below 2048 the value is exact: a subnormal or a normal with at most 11 significant bits),
+ * then times 255 rounded to nearest. FP16 keeps 11 significant bits; the product needs at most
+ * 19, so it is exact, and the only exact half, 0.5 * 255, rounds up under either tie rule. The
+ * specification's special case, 65535 as 1.0, needs no code: 65535 truncates to 65504, which
+ * gives 255 as 1.0 does. */
 static uint8_t unorm16_to_u8(unsigned c)
 {
-    if (c >= 65535) return 255;
-    if (c >= 2048) { /* more than 11 significant bits: keep the top 11 */
 #if defined(__GNUC__)
-        unsigned top = 31u - (unsigned)__builtin_clz(c);
+    unsigned top = 31u - (unsigned)__builtin_clz(c | 1u);
 #else
-        unsigned top = 15;
-        while (!(c >> top)) top--;
+    unsigned top = 15;
+    while (top > 0 && !(c >> top)) top--;
 #endif
-        c &= ~((1u << (top - 10)) - 1);
-    }
+    unsigned drop = top > 10 ? top - 10 : 0; /* keep the top 11 significant bits */
+    c &= ~0u << drop;
     return (uint8_t)((c * 255u + 32768u) >> 16);
 }
 
@@ -587,9 +588,9 @@ void kiln_astc_decode_block(const uint8_t *bytes, bool srgb, uint8_t rgba[64])
     /* Grid weights per plane, padded so the infill's neighbours past the last row and column
      * (whose factors are zero) stay inside the array. */
     uint8_t grid[2][16 + 8] = {{0}};
-    unsigned planes = mode.dual ? 2 : 1;
+    unsigned planes = mode.dual ? 2 : 1, plane_shift = mode.dual ? 1 : 0;
     for (unsigned i = 0; i < weight_count; i++)
-        grid[i % planes][i / planes] = (uint8_t)unquantize_weight(wr, hi[i], lo[i]);
+        grid[i & plane_shift][i >> plane_shift] = (uint8_t)unquantize_weight(wr, hi[i], lo[i]);
 
     /* Infill (C.2.18) for a 4x4 footprint: Ds = Dt = (1024 + 2) / 3 = 342. */
     uint8_t weight[2][16];
@@ -618,15 +619,16 @@ void kiln_astc_decode_block(const uint8_t *bytes, bool srgb, uint8_t rgba[64])
             px[0] = 255, px[1] = 0, px[2] = 255, px[3] = 255;
             continue;
         }
-        for (unsigned c = 0; c < 4; c++) {
-            unsigned w = weight[c == ccs ? 1 : 0][i];
-            unsigned a = (unsigned)e0[p][c], b = (unsigned)e1[p][c];
-            if (srgb) {
-                px[c] = (uint8_t)((a * (64 - w) + b * w + 32) >> 6);
-            } else {
-                unsigned c16 = (a * 257 * (64 - w) + b * 257 * w + 32) >> 6;
-                px[c] = unorm16_to_u8(c16);
-            }
+        unsigned w[4];
+        for (unsigned c = 0; c < 4; c++) w[c] = weight[c == ccs][i];
+        if (srgb) {
+            for (unsigned c = 0; c < 4; c++)
+                px[c] = (uint8_t)(((unsigned)e0[p][c] * (64 - w[c]) +
+                                   (unsigned)e1[p][c] * w[c] + 32) >> 6);
+        } else {
+            for (unsigned c = 0; c < 4; c++)
+                px[c] = unorm16_to_u8(((unsigned)e0[p][c] * 257 * (64 - w[c]) +
+                                       (unsigned)e1[p][c] * 257 * w[c] + 32) >> 6);
         }
     }
 }
