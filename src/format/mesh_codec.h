@@ -54,26 +54,32 @@ static inline void kiln_oct_encode(const float n[3], int32_t maxq, int32_t q[2])
     int32_t bu = (int32_t)floorf(u * (float)maxq), bv = (int32_t)floorf(v * (float)maxq);
     /* Each candidate is decoded as a shader does (snorm, unfold) and scored by the cosine of its
      * angle to n, in double: the largest cosine is the smallest distance between the unit
-     * vectors, without normalising every candidate (the cook encodes every source vertex). */
+     * vectors. The cook encodes every source vertex, so the comparison avoids roots and
+     * divisions: cos_a > cos_b is dot_a|dot_a| * len_b^2 > dot_b|dot_b| * len_a^2. */
     double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
     double unit[3] = {n[0] / len, n[1] / len, n[2] / len};
-    double best = -2.0;
+    int32_t cus[2], cvs[2];
+    float us[2], vs[2];
+    for (int k = 0; k < 2; k++) {
+        int32_t cu = bu + k, cv = bv + k;
+        cus[k] = cu > maxq ? maxq : cu < -maxq ? -maxq : cu;
+        cvs[k] = cv > maxq ? maxq : cv < -maxq ? -maxq : cv;
+        us[k] = kiln_snorm_decode(cus[k], maxq);
+        vs[k] = kiln_snorm_decode(cvs[k], maxq);
+    }
+    double best_num = -2.0, best_len2 = 1.0; /* any cosine beats -2 */
     for (int i = 0; i < 4; i++) {
-        int32_t cu = bu + (i & 1), cv = bv + (i >> 1);
-        if (cu > maxq) cu = maxq;
-        if (cu < -maxq) cu = -maxq;
-        if (cv > maxq) cv = maxq;
-        if (cv < -maxq) cv = -maxq;
-        float du = kiln_snorm_decode(cu, maxq), dv = kiln_snorm_decode(cv, maxq);
+        float du = us[i & 1], dv = vs[i >> 1];
         float dz = 1.0f - fabsf(du) - fabsf(dv);
         if (dz < 0.0f) {
             float tu = (1.0f - fabsf(dv)) * kiln_sign_not_zero(du);
             float tv = (1.0f - fabsf(du)) * kiln_sign_not_zero(dv);
             du = tu, dv = tv;
         }
-        double l2 = (double)du * du + (double)dv * dv + (double)dz * dz;
-        double cosine = ((double)du * unit[0] + (double)dv * unit[1] + (double)dz * unit[2]) / sqrt(l2);
-        if (cosine > best) best = cosine, q[0] = cu, q[1] = cv;
+        double len2 = (double)du * du + (double)dv * dv + (double)dz * dz;
+        double dot = (double)du * unit[0] + (double)dv * unit[1] + (double)dz * unit[2];
+        double num = dot * fabs(dot);
+        if (num * best_len2 > best_num * len2) best_num = num, best_len2 = len2, q[0] = cus[i & 1], q[1] = cvs[i >> 1];
     }
 }
 

@@ -34,6 +34,20 @@ typedef struct weld_table {
 
 static uint64_t vertex_hash(const weld_stream *s, uint32_t ns, uint32_t v)
 {
+    /* A vertex without morph targets has a few bytes in each of a few streams: gathered and
+     * hashed at once (one XXH3 call per stream was most of the pass). Only ids depend on the
+     * key, not the hash, so either way welds the same vertices. */
+    uint8_t key[128];
+    size_t n = 0;
+    for (uint32_t i = 0; i < ns && n <= sizeof key; i++) n += s[i].size;
+    if (n <= sizeof key) {
+        n = 0;
+        for (uint32_t i = 0; i < ns; i++) {
+            memcpy(key + n, s[i].data + (size_t)v * s[i].size, s[i].size);
+            n += s[i].size;
+        }
+        return XXH3_64bits(key, n);
+    }
     uint64_t h = 0;
     for (uint32_t i = 0; i < ns; i++) h = XXH3_64bits_withSeed(s[i].data + (size_t)v * s[i].size, s[i].size, h);
     return h;
