@@ -212,6 +212,27 @@ static void decompose(const float m[16], float t[3], float q[4], float s[3])
     rot_to_quat(c, q);
 }
 
+/* T, R, S and the world matrix of a node from its local matrix and its parent's world. */
+static void place_node(const kiln_scene_node *nodes, kiln_scene_node *nd)
+{
+    decompose(nd->matrix, nd->translation, nd->rotation, nd->scale);
+    if (nd->parent < 0) memcpy(nd->world, nd->matrix, sizeof nd->world);
+    else mat_mul(nodes[nd->parent].world, nd->matrix, nd->world);
+}
+
+static bool all_finite(const float *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return false;
+    return true;
+}
+
+static bool node_finite(const kiln_scene_node *nd)
+{
+    return all_finite(nd->matrix, 16) && all_finite(nd->world, 16) &&
+           all_finite(nd->translation, 3) && all_finite(nd->rotation, 4) && all_finite(nd->scale, 3);
+}
+
 static void quat_mul(const float a[4], const float b[4], float out[4])
 {
     float r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
@@ -824,14 +845,23 @@ static kiln_result read_nodes(build *b)
         }
         nd->mesh = nd->skin = nd->camera = nd->light = -1;
     }
-    /* kiln's space on the root(s): C * local. */
+    /* kiln's space on the root(s): C * local. Parents come first, so each world is its parent's
+     * (already finite) times the local matrix. */
     for (uint32_t i = 0; i < n; i++) {
         kiln_scene_node *nd = &nodes[i];
         if (nd->parent < 0 && !b->conv_identity) mat_mul(b->conv, nd->matrix, nd->matrix);
         nd->has_matrix = true;
-        decompose(nd->matrix, nd->translation, nd->rotation, nd->scale);
-        if (nd->parent < 0) memcpy(nd->world, nd->matrix, sizeof nd->world);
-        else mat_mul(nodes[nd->parent].world, nd->matrix, nd->world);
+        place_node(nodes, nd);
+        if (!node_finite(nd)) {
+            /* Finite numbers can still overflow: in C, in a parent's world times this matrix, or
+             * in the scale's length. The node then keeps its parent's place (the root: C). */
+            memset(nd->matrix, 0, sizeof nd->matrix);
+            nd->matrix[0] = nd->matrix[5] = nd->matrix[10] = nd->matrix[15] = 1;
+            if (nd->parent < 0 && !b->conv_identity) memcpy(nd->matrix, b->conv, sizeof nd->matrix);
+            place_node(nodes, nd);
+            if (!kiln_scene_warn(s, "node \"%s\": its transform overflowed and was reset", nd->name))
+                return nomem(b, "a warning");
+        }
     }
     uint32_t *children = kiln_arena_array(b->a, n, sizeof *children);
     uint32_t *root_list = kiln_arena_array(b->a, roots ? roots : 1, sizeof *root_list);
