@@ -573,6 +573,7 @@ kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_mode
     /* The texture cook decodes images itself, from their bytes. */
     so.flags = KILN_SCENE_LOAD_NO_PIXELS;
     if (!s->textures) so.flags |= KILN_SCENE_LOAD_NO_IMAGES;
+    if (s->tangents_from_file_only) so.flags |= KILN_SCENE_LOAD_NO_TANGENTS;
     if (alloc) so.allocator = *alloc;
     kiln_scene *scene = NULL;
     kiln_assimp_opts fbx;

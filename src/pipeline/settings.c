@@ -59,6 +59,7 @@ static const char *const quality_names[] = {"fast", "normal", "high"};
 static const char *const supercompression_names[] = {"none", "zstd"};
 static const char *const up_axis_names[] = {"auto", "y", "z"};
 static const char *const compress_names[] = {"none", "meshopt"};
+static const char *const tangents_names[] = {"generate", "file"};
 
 #define ENUM_OF(n) n, (unsigned)(sizeof n / sizeof n[0])
 #define TEXFMT_ALLOWED "auto, bc7, bc5, bc4, bc1, astc4x4, rgba8 or rgba16f"
@@ -86,7 +87,7 @@ enum {
     MODEL_OVERDRAW_THRESHOLD, MODEL_MESHLET_MAX_VERTICES, MODEL_MESHLET_MAX_TRIANGLES,
     MODEL_TEXTURE_FORMAT, MODEL_TEXTURE_QUALITY, MODEL_TEXTURE_MAX_SIZE, MODEL_TEXTURES,
     MODEL_COMPRESS, MODEL_ANIMATION_REDUCE, MODEL_ANIMATION_RESAMPLE_FPS, MODEL_MESHLETS,
-    MODEL_FIELD_COUNT
+    MODEL_TANGENTS, MODEL_FIELD_COUNT
 };
 static const field_desc model_fields[MODEL_FIELD_COUNT] = {
     [MODEL_LODS] = {"lods", FT_LODS, NULL, 0, 0, 1, 0,
@@ -115,6 +116,7 @@ static const field_desc model_fields[MODEL_FIELD_COUNT] = {
     [MODEL_ANIMATION_RESAMPLE_FPS] = {"animation_resample_fps", FT_UINT, NULL, 0, 1, 240,
                                       UINT_ZERO_OR_RANGE, "0 (off) or an integer from 1 to 240"},
     [MODEL_MESHLETS] = {"meshlets", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [MODEL_TANGENTS] = {"tangents", FT_ENUM, ENUM_OF(tangents_names), 0, 0, 0, "generate or file"},
 };
 
 enum { FBX_SCALE, FBX_UP_AXIS, FBX_SKINS, FBX_ANIMATIONS, FBX_ANIMATION_FPS, FBX_FIELD_COUNT };
@@ -183,6 +185,7 @@ static void model_store(kiln_settings *s, size_t field, const field_value *v)
     case MODEL_ANIMATION_REDUCE: m->animation_reduce = v->b; break;
     case MODEL_ANIMATION_RESAMPLE_FPS: m->animation_resample_fps = v->u; break;
     case MODEL_MESHLETS: m->meshlets = v->b; break;
+    case MODEL_TANGENTS: m->tangents_from_file_only = v->e == 1; break;
     default: assert(0 && "field index out of the table");
     }
 }
@@ -210,6 +213,7 @@ static void model_load(const kiln_settings *s, size_t field, field_value *v)
     case MODEL_ANIMATION_REDUCE: v->b = m->animation_reduce; break;
     case MODEL_ANIMATION_RESAMPLE_FPS: v->u = m->animation_resample_fps; break;
     case MODEL_MESHLETS: v->b = m->meshlets; break;
+    case MODEL_TANGENTS: v->e = m->tangents_from_file_only ? 1u : 0u; break;
     default: assert(0 && "field index out of the table");
     }
 }
@@ -259,7 +263,7 @@ static const kind_desc kinds[KIND_COUNT] = {
                     "lods, lod_error, lod_min_triangles, quantize, optimize, overdraw_threshold, "
                     "meshlet_max_vertices, meshlet_max_triangles, texture_format, "
                     "texture_quality, texture_max_size, textures, compress, animation_reduce, "
-                    "animation_resample_fps, meshlets",
+                    "animation_resample_fps, meshlets, tangents",
                     model_store, model_load},
     [KIND_FBX] = {"fbx", fbx_fields, FBX_FIELD_COUNT,
                   "scale, up_axis, skins, animations, animation_fps", fbx_store, fbx_load},
@@ -296,6 +300,7 @@ void kiln_settings_default(kiln_settings *out)
     out->model.animation_reduce = true;
     out->model.animation_resample_fps = 0;
     out->model.meshlets = true;
+    out->model.tangents_from_file_only = false;
 
     out->fbx.scale = 1.0;
     out->fbx.up_axis = KILN_UP_AUTO;

@@ -64,6 +64,8 @@ typedef struct kiln_model_settings {
     bool animation_reduce;           /* true: drop keys within the clip error bounds */
     uint32_t animation_resample_fps; /* 0 (off) or 1..240 */
     bool meshlets;                   /* true: meshlets for every LOD (mesh-shader renderers) */
+    bool tangents_from_file_only;    /* "tangents": "generate" (false) or "file" (true: no
+                                        MikkTSpace; the renderer derives missing frames) */
 } kiln_model_settings;
 
 /* import.fbx (validated now, used by the FBX importer) */

@@ -523,6 +523,45 @@ static void model_source_without_normals_cooks_flat(void **state)
     }
 }
 
+/* model.tangents: "generate" (default) makes the MikkTSpace tangents DamagedHelmet's normal map
+ * needs (the file has none); "file" stores only the file's own: none here, 4 bytes a vertex less,
+ * and the vertices the tangents split are welded again. */
+static void model_tangents_file_generates_none(void **state)
+{
+    (void)state;
+    char *in = mc_corpus("DamagedHelmet/glTF/DamagedHelmet.gltf");
+    if (!in) skip();
+    const char *gen[] = {"model.textures=false"};
+    const char *file[] = {"model.textures=false", "model.tangents=\"file\""};
+    const char *const *sets[2] = {gen, file};
+    size_t counts[2] = {1, 2};
+    uint32_t vertices[2];
+    for (int k = 0; k < 2; k++) {
+        char *out = kt_tempdir("model-tangents");
+        kiln_result code;
+        kiln_error err;
+        json_t *doc = mc_convert(in, out, 1, sets[k], counts[k], &code, &err);
+        if (!doc) fail_msg("%s: %s", kiln_result_name(code), err.message);
+        char *path = kt_format("%s/mesh0.prim0.kmesh", out);
+        size_t size;
+        uint8_t *bytes = kt_read_file(path, &size);
+        assert_non_null(bytes);
+        kiln_mesh_view v;
+        assert_int_equal(kiln_mesh_read(bytes, size, 0, &v, &err), KILN_OK);
+        if (k == 0) assert_non_null(v.streams[KILN_MESH_TANGENT].data);
+        else assert_null(v.streams[KILN_MESH_TANGENT].data);
+        assert_non_null(v.streams[KILN_MESH_NORMAL].data);
+        vertices[k] = v.vertex_count;
+        free(bytes);
+        free(path);
+        json_decref(doc);
+        kt_rmtree(out);
+        free(out);
+    }
+    assert_true(vertices[1] < vertices[0]);
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,6 +573,7 @@ int main(void)
         cmocka_unit_test(model_bad_settings_are_refused_before_anything_is_read),
         cmocka_unit_test(model_meshlets_false_cooks_no_meshlets),
         cmocka_unit_test(model_source_without_normals_cooks_flat),
+        cmocka_unit_test(model_tangents_file_generates_none),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     char *corpus = kt_corpus_path("gltf");

@@ -244,6 +244,8 @@ const meta_case meta_cases[] = {
     OK("model.animation_reduce false is accepted", MODEL("'animation_reduce':false")),
     OK("model.meshlets false is accepted", MODEL("'meshlets':false")),
     NO("model.meshlets must be a boolean", MODEL("'meshlets':0"), "/import/model/meshlets"),
+    OK("model.tangents file is accepted", MODEL("'tangents':'file'")),
+    NO("model.tangents must be generate or file", MODEL("'tangents':'none'"), "/import/model/tangents"),
     OK("model.animation_resample_fps 0 is off", MODEL("'animation_resample_fps':0")),
     OK("model.animation_resample_fps 30 is accepted", MODEL("'animation_resample_fps':30")),
     NO("model.animation_resample_fps 241 is rejected", MODEL("'animation_resample_fps':241"),
