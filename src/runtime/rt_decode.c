@@ -8,8 +8,8 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/hash.h"
 #include "runtime/rt_asset.h"
-#include "runtime/rt_sha256.h"
 
 static kiln_result add_dep(krt_asset *a, size_t *cap, uint64_t id, uint32_t type,
                            const kiln_allocator *al, kiln_error *err)
@@ -221,7 +221,7 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
             /* A KTX2 file has no checksum of its own: the manifest's SHA-256 is the check (a
              * pack's entries carry their own XXH3-64, checked as they were read). */
             uint8_t d[32];
-            krt_sha256_bytes(a->file, a->file_size, d);
+            kiln_sha256_bytes(a->file, a->file_size, d, NULL); /* kiln's own, SHA-NI when present */
             if (memcmp(d, src->sha256, 32) != 0) {
                 kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s does not match the SHA-256 of its manifest", path);
                 kiln_error_at_path(err, path);

@@ -8,26 +8,7 @@
 #include "rt_fixture.h"
 #include "runtime/rt_json.h"
 #include "runtime/rt_mount.h"
-#include "runtime/rt_sha256.h"
 #include "support.h"
-
-static void test_sha256(void **state)
-{
-    uint8_t d[32];
-    char hex[65];
-    krt_sha256_bytes("abc", 3, d);
-    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
-    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    static char big[1000];
-    memset(big, 'a', sizeof big);
-    krt_sha256 h;
-    krt_sha256_init(&h);
-    for (int i = 0; i < 1000; i++) krt_sha256_update(&h, big, 1000);
-    krt_sha256_final(&h, d);
-    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
-    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-    (void)state;
-}
 
 static void test_json(void **state)
 {
@@ -312,7 +293,6 @@ static void test_two_contexts_and_mount_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha256),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_every_artifact),
         cmocka_unit_test(test_handles),
