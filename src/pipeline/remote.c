@@ -137,14 +137,15 @@ void kiln_remote_set_destroy(kiln_remote_set *s)
     kiln_free(&a, s, sizeof *s);
 }
 
-/* The first transport error takes the remote out of this run, with one warning. */
+/* The first transport error takes the remote out of this run, with one warning and one count:
+ * requests already in flight on other threads that fail the same way are the same outage (so
+ * the count does not depend on the thread count or timing). */
 static void disable(kiln_remote_set *s, kiln_remote *rm, const kiln_error *e)
 {
+    if (atomic_exchange(&rm->disabled, true)) return;
     atomic_fetch_add(&s->errors, 1);
-    if (!atomic_exchange(&rm->disabled, true))
-        kiln_log(s->logger, KILN_LOG_WARNING,
-                 "remote cache %s disabled for this run: %s (cooking locally)", rm->url,
-                 e->message);
+    kiln_log(s->logger, KILN_LOG_WARNING, "remote cache %s disabled for this run: %s (cooking locally)",
+             rm->url, e->message);
 }
 
 /* One output as the AC record lists it, and its downloaded bytes. */
