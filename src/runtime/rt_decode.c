@@ -213,7 +213,9 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
             return KILN_E_CACHE_CORRUPT;
         }
     }
-    uint32_t flags = verify ? 0 : KILN_CONTAINER_SKIP_CHECKSUM;
+    /* A pack entry's bytes were checked against its own XXH3-64 as they were read: the
+     * container's checksum over the same bytes would be a second pass for nothing. */
+    uint32_t flags = verify && !src->pack ? 0 : KILN_CONTAINER_SKIP_CHECKSUM;
     size_t cap = 0;
     switch (a->type) {
     case KRT_TYPE_TEXTURE:
