@@ -71,7 +71,7 @@ static int run_path(const char *path, size_t *count)
         names[n++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n > 1) qsort(names, n, sizeof *names, cmp_str); /* qsort(NULL, 0) is undefined */
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(path) + strlen(names[i]) + 2;

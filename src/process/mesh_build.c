@@ -125,6 +125,7 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
     if (rc != KILN_OK) return rc;
 
     uint64_t start = kiln_mesh_now_ns();
+    const kiln_allocator *outer = kiln_meshopt_enter(&out->allocator);
     kiln_mesh_build_stats *st = &out->stats;
     kiln_mesh_work w;
     memset(&w, 0, sizeof w);
@@ -200,6 +201,7 @@ kiln_result kiln_mesh_build(const kiln_scene_primitive *prim, const kiln_mesh_bu
 
 done:
     kiln_mesh_work_free(&w);
+    kiln_meshopt_leave(outer);
     st->ns_total = kiln_mesh_now_ns() - start;
     return rc;
 }

@@ -77,6 +77,11 @@ static inline void *kiln_mesh_array(const kiln_allocator *a, size_t count, size_
 
 /* CPU time of the calling thread: every pass runs on it, and on a shared machine wall time
  * measures the neighbours. */
+/* meshoptimizer's scratch memory comes from `a` on this thread until kiln_meshopt_leave (given
+ * what enter returned); see mesh_alloc.c. */
+const kiln_allocator *kiln_meshopt_enter(const kiln_allocator *a);
+void kiln_meshopt_leave(const kiln_allocator *previous);
+
 static inline uint64_t kiln_mesh_now_ns(void)
 {
     struct timespec ts;

@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <meshoptimizer.h>
+
 #include "core/alloc.h"
+#include "counting_alloc.h"
+#include "process/mesh_private.h"
 #include "format/mesh_codec.h"
 #include "mesh_fixtures.h"
 
@@ -999,10 +1003,45 @@ static void lod_select_worked_example_and_hysteresis(void **state)
     assert_true(kiln_lod_pixels(0.0f, 0.0f, 1080.0f, fov) == 0.0f);
 }
 
+/* meshoptimizer's scratch memory goes through the allocator of the build that calls it (issue 5
+ * item 1), only on that thread and only inside the build; a whole build leaks nothing and names
+ * every size right. */
+static void meshoptimizer_scratch_uses_the_build_allocator(void **state)
+{
+    (void)state;
+    kt_counting c;
+    const kiln_allocator *a = kt_counting_init(&c, false);
+    uint32_t idx[3 * 64], out[3 * 64];
+    for (uint32_t t = 0; t < 64; t++)
+        idx[3 * t] = t, idx[3 * t + 1] = t + 1, idx[3 * t + 2] = t + 2;
+    const kiln_allocator *outer = kiln_meshopt_enter(a);
+    meshopt_optimizeVertexCache(out, idx, 3 * 64, 66);
+    kiln_meshopt_leave(outer);
+    assert_true(c.allocs > 0);
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.size_mismatches, 0);
+    size_t before = c.allocs;
+    meshopt_optimizeVertexCache(out, idx, 3 * 64, 66); /* outside a build: malloc, not ours */
+    assert_int_equal(c.allocs, before);
+    /* a whole build with the counting allocator */
+    mf_mesh sph;
+    mf_sphere(&sph, 24, 48, false);
+    kiln_cooked_mesh m;
+    kiln_error err;
+    assert_int_equal(kiln_mesh_build(&sph.prim, NULL, a, &m, &err), KILN_OK);
+    assert_true(c.allocs > before + 10);
+    kiln_cooked_mesh_free(&m);
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.size_mismatches, 0);
+    assert_int_equal(c.unknown_pointers, 0);
+    mf_free(&sph);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(weld_merges_vertices_equal_in_every_stream),
+        cmocka_unit_test(meshoptimizer_scratch_uses_the_build_allocator),
         cmocka_unit_test(weld_merges_vertices_the_stored_format_cannot_tell_apart),
         cmocka_unit_test(weld_keeps_vertices_a_morph_target_moves_apart),
         cmocka_unit_test(clean_drops_degenerate_and_duplicate_triangles),
