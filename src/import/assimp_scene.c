@@ -168,24 +168,7 @@ static void mat_mul(const float a[16], const float b[16], float out[16])
 /* A rotation matrix (3x3 columns of m) to a unit quaternion x, y, z, w. */
 static void rot_to_quat(const float c[3][3], float q[4])
 {
-    float tr = c[0][0] + c[1][1] + c[2][2];
-    if (tr > 0) {
-        float k = sqrtf(tr + 1.0f) * 2;
-        q[3] = 0.25f * k, q[0] = (c[1][2] - c[2][1]) / k, q[1] = (c[2][0] - c[0][2]) / k,
-        q[2] = (c[0][1] - c[1][0]) / k;
-    } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
-        float k = sqrtf(1.0f + c[0][0] - c[1][1] - c[2][2]) * 2;
-        q[3] = (c[1][2] - c[2][1]) / k, q[0] = 0.25f * k, q[1] = (c[1][0] + c[0][1]) / k,
-        q[2] = (c[2][0] + c[0][2]) / k;
-    } else if (c[1][1] > c[2][2]) {
-        float k = sqrtf(1.0f + c[1][1] - c[0][0] - c[2][2]) * 2;
-        q[3] = (c[2][0] - c[0][2]) / k, q[0] = (c[1][0] + c[0][1]) / k, q[1] = 0.25f * k,
-        q[2] = (c[2][1] + c[1][2]) / k;
-    } else {
-        float k = sqrtf(1.0f + c[2][2] - c[0][0] - c[1][1]) * 2;
-        q[3] = (c[0][1] - c[1][0]) / k, q[0] = (c[2][0] + c[0][2]) / k,
-        q[1] = (c[2][1] + c[1][2]) / k, q[2] = 0.25f * k;
-    }
+    kiln_scene_rot_to_quat(c, q);
     float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (!(len > 1e-12f) || !isfinite(len)) q[0] = q[1] = q[2] = 0, q[3] = 1;
     else for (int i = 0; i < 4; i++) q[i] /= len;

@@ -58,25 +58,7 @@ static void mat_decompose(const float m[16], float t[3], float q[4], float s[3])
         s[0] = -s[0];
         for (int row = 0; row < 3; row++) c[0][row] = -c[0][row];
     }
-    /* Rotation matrix to quaternion (Shepperd's method); element (row, col) = c[col][row]. */
-    float tr = c[0][0] + c[1][1] + c[2][2];
-    if (tr > 0) {
-        float k = sqrtf(tr + 1.0f) * 2;
-        q[3] = 0.25f * k, q[0] = (c[1][2] - c[2][1]) / k, q[1] = (c[2][0] - c[0][2]) / k,
-        q[2] = (c[0][1] - c[1][0]) / k;
-    } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
-        float k = sqrtf(1.0f + c[0][0] - c[1][1] - c[2][2]) * 2;
-        q[3] = (c[1][2] - c[2][1]) / k, q[0] = 0.25f * k, q[1] = (c[1][0] + c[0][1]) / k,
-        q[2] = (c[2][0] + c[0][2]) / k;
-    } else if (c[1][1] > c[2][2]) {
-        float k = sqrtf(1.0f + c[1][1] - c[0][0] - c[2][2]) * 2;
-        q[3] = (c[2][0] - c[0][2]) / k, q[0] = (c[1][0] + c[0][1]) / k, q[1] = 0.25f * k,
-        q[2] = (c[2][1] + c[1][2]) / k;
-    } else {
-        float k = sqrtf(1.0f + c[2][2] - c[0][0] - c[1][1]) * 2;
-        q[3] = (c[0][1] - c[1][0]) / k, q[0] = (c[2][0] + c[0][2]) / k,
-        q[1] = (c[2][1] + c[1][2]) / k, q[2] = 0.25f * k;
-    }
+    kiln_scene_rot_to_quat(c, q); /* element (row, col) = c[col][row] */
     if (!isfinite(q[0] + q[1] + q[2] + q[3])) q[0] = q[1] = q[2] = 0, q[3] = 1;
 }
 

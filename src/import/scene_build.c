@@ -1,6 +1,7 @@
 /* scene_build.c — scene storage, warnings, files, and kiln_scene_free. */
 #include "import/scene_build.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,4 +104,26 @@ void kiln_scene_free(kiln_scene *scene)
     if (!scene) return;
     kiln_arena arena = scene->storage->arena; /* copy out: the record is freed with its block */
     kiln_arena_release(&arena);
+}
+
+void kiln_scene_rot_to_quat(const float c[3][3], float q[4])
+{
+    float tr = c[0][0] + c[1][1] + c[2][2];
+    if (tr > 0) {
+        float k = sqrtf(tr + 1.0f) * 2;
+        q[3] = 0.25f * k, q[0] = (c[1][2] - c[2][1]) / k, q[1] = (c[2][0] - c[0][2]) / k,
+        q[2] = (c[0][1] - c[1][0]) / k;
+    } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
+        float k = sqrtf(1.0f + c[0][0] - c[1][1] - c[2][2]) * 2;
+        q[3] = (c[1][2] - c[2][1]) / k, q[0] = 0.25f * k, q[1] = (c[1][0] + c[0][1]) / k,
+        q[2] = (c[2][0] + c[0][2]) / k;
+    } else if (c[1][1] > c[2][2]) {
+        float k = sqrtf(1.0f + c[1][1] - c[0][0] - c[2][2]) * 2;
+        q[3] = (c[2][0] - c[0][2]) / k, q[0] = (c[1][0] + c[0][1]) / k, q[1] = 0.25f * k,
+        q[2] = (c[2][1] + c[1][2]) / k;
+    } else {
+        float k = sqrtf(1.0f + c[2][2] - c[0][0] - c[1][1]) * 2;
+        q[3] = (c[0][1] - c[1][0]) / k, q[0] = (c[2][0] + c[0][2]) / k,
+        q[1] = (c[2][1] + c[1][2]) / k, q[2] = 0.25f * k;
+    }
 }
