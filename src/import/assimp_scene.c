@@ -616,6 +616,14 @@ static kiln_result read_mesh(build *b, mesh_in *mi, uint32_t index)
         bone_in *bo = &mi->bones[k];
         if (!(bo->name = rd_str(b, &b->tmp))) return b->r.failed ? damaged(b, "a bone") : nomem(b, "a name");
         for (int e = 0; e < 16; e++) bo->offset[e] = rd_f32(b);
+        if (!b->r.failed && !all_finite(bo->offset, 16)) {
+            /* An inverse bind matrix must be finite; identity keeps the joint usable. */
+            memset(bo->offset, 0, sizeof bo->offset);
+            bo->offset[0] = bo->offset[5] = bo->offset[10] = bo->offset[15] = 1;
+            if (!kiln_scene_warn(b->s, "mesh \"%s\": bone \"%s\" has a non-finite offset matrix, "
+                                 "reset to identity", mi->name, bo->name))
+                return nomem(b, "a warning");
+        }
         bo->weight_count = rd_count(b, 8);
         bo->weights = kiln_reader_take(&b->r, (size_t)bo->weight_count * 8);
         if (b->r.failed) return damaged(b, "bone weights");
@@ -988,6 +996,23 @@ static void convert_root_keys(build *b, kiln_scene_channel *ch)
     }
 }
 
+/* Keys that baking or C made non-finite (finite inputs can still overflow: the difference of
+ * two keys near FLT_MAX, or C times a large translation) become the rest value of their path:
+ * translation 0, rotation identity, scale 1, weight 0. Returns how many keys changed. */
+static uint32_t clean_keys(kiln_scene_channel *ch)
+{
+    uint32_t fixed = 0;
+    for (uint32_t i = 0; i < ch->key_count; i++) {
+        float *v = (float *)ch->values + (size_t)i * ch->components;
+        if (all_finite(v, (int)ch->components)) continue;
+        fixed++;
+        for (uint32_t k = 0; k < ch->components; k++)
+            v[k] = ch->path == KILN_SCENE_PATH_SCALE ? 1.0f
+                   : ch->path == KILN_SCENE_PATH_ROTATION && k == 3 ? 1.0f : 0.0f;
+    }
+    return fixed;
+}
+
 static kiln_result read_animations(build *b)
 {
     kiln_scene *s = b->s;
@@ -1109,6 +1134,11 @@ static kiln_result read_animations(build *b)
                 ch->node = (uint32_t)raws[c].node;
                 ch->path = paths[p];
                 if (s->nodes[raws[c].node].parent < 0 && !b->conv_identity) convert_root_keys(b, ch);
+                uint32_t fixed = clean_keys(ch);
+                if (fixed && !kiln_scene_warn(s, "animation \"%s\": %u keys of node \"%s\" "
+                                              "overflowed and were reset", an->name, fixed,
+                                              s->nodes[ch->node].name))
+                    return nomem(b, "a warning");
             }
         }
         for (uint32_t c = 0; c < mn; c++) {
@@ -1118,6 +1148,11 @@ static kiln_result read_animations(build *b)
                 return nomem(b, "baked keys");
             ch->node = (uint32_t)mraws[c].node;
             ch->path = KILN_SCENE_PATH_WEIGHTS;
+            uint32_t fixed = clean_keys(ch);
+            if (fixed && !kiln_scene_warn(s, "animation \"%s\": %u weight keys of node \"%s\" "
+                                          "overflowed and were reset", an->name, fixed,
+                                          s->nodes[ch->node].name))
+                return nomem(b, "a warning");
         }
         an->channels = chs;
         an->channel_count = at;
