@@ -4,6 +4,7 @@
  * RGBA8 when the renderer cannot sample them, mesh streams unpacked). */
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -202,9 +203,16 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
             return r;
         }
     } else {
-        r = kiln_file_read(path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size,
-                           al, &a->file, &a->file_size, err);
+        /* Mapped, not read into fresh memory: the bytes are used in place (a cache file is
+         * never rewritten in place — kiln publishes by rename — so the mapping stays valid). */
+        kiln_mapped_file m;
+        r = kiln_file_map(path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size,
+                          &m, err);
         if (r) return r;
+        a->file = (uint8_t *)(uintptr_t)m.data;
+        a->file_size = m.size;
+        a->file_mapped = m.mapping != NULL;
+        a->file_borrowed = m.mapping == NULL; /* an empty file maps to a static "" */
         a->resident += a->file_size;
         if (a->file_size != src->size) {
             kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s is %zu bytes, the manifest says %llu", path,
@@ -286,7 +294,8 @@ void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
         if (a->stream_mem[s]) kiln_free(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
     for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
         if (a->transcode_mem[l]) kiln_free(al, a->transcode_mem[l], a->transcode_size[l]);
-    if (a->file && !a->file_borrowed) kiln_free(al, a->file, a->file_size + 1);
+    if (a->file && a->file_mapped) munmap(a->file, a->file_size);
+    else if (a->file && !a->file_borrowed) kiln_free(al, a->file, a->file_size + 1);
     kiln_free(al, a->dep_ids, a->dep_cap * sizeof *a->dep_ids);
     kiln_free(al, a->dep_types, a->dep_cap * sizeof *a->dep_types);
     kiln_free(al, a->deps, a->dep_count * sizeof *a->deps);
