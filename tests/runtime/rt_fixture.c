@@ -150,3 +150,30 @@ krt_renderer rt_recorder_renderer(rt_recorder *r)
     k.user = r;
     return k;
 }
+
+void rt_project_open(rt_project *p, const char *const *corpus_dirs, size_t count)
+{
+    p->dir = rt_cook_project(corpus_dirs, count);
+    p->cache = kt_format("%s/.kiln/cache", p->dir);
+}
+
+void rt_project_close(rt_project *p)
+{
+    kt_rmtree(p->dir);
+    free(p->dir);
+    free(p->cache);
+    p->dir = p->cache = NULL;
+}
+
+krt_handle rt_load_ready(krt_context *c, krt_type type, const char *name)
+{
+    kiln_error err;
+    krt_handle h = krt_load(c, type, name, &err);
+    if (h.id == 0) fail_msg("%s: %s", name, err.message);
+    krt_finish(c);
+    if (krt_state_of(c, h) != KRT_STATE_READY) {
+        krt_error(c, h, &err);
+        fail_msg("%s: %s", name, err.message);
+    }
+    return h;
+}

@@ -11,6 +11,18 @@
  * <dir>/.kiln/cache. Skips (77) without the corpus. */
 char *rt_cook_project(const char *const *corpus_dirs, size_t count);
 
+/* The cooked project a test program shares (set up once in its group set-up): the project
+ * folder and its cache folder, malloc'd. close removes the folder and frees both. */
+typedef struct rt_project {
+    char *dir, *cache;
+} rt_project;
+void rt_project_open(rt_project *p, const char *const *corpus_dirs, size_t count);
+void rt_project_close(rt_project *p);
+
+/* krt_load of name as type, then krt_finish; fails the test (with the asset's error) unless the
+ * handle ends ready. */
+krt_handle rt_load_ready(krt_context *c, krt_type type, const char *name);
+
 /* Imports the project at dir again with libkiln (after a test changed a source). */
 void rt_reimport(const char *dir);
 

@@ -35,22 +35,19 @@ static void test_json(void **state)
     (void)state;
 }
 
-static char *g_dir, *g_cache;
+static rt_project g;
 
 static int setup(void **state)
 {
     static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF"};
-    g_dir = rt_cook_project(models, 2);
-    g_cache = kt_format("%s/.kiln/cache", g_dir);
+    rt_project_open(&g, models, 2);
     (void)state;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    kt_rmtree(g_dir);
-    free(g_dir);
-    free(g_cache);
+    rt_project_close(&g);
     (void)state;
     return 0;
 }
@@ -66,7 +63,7 @@ static krt_context *make_ctx(rt_recorder *rec)
     kiln_error err;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
     size_t n = 0;
-    assert_int_equal(krt_mount_cache(c, g_cache, &n, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, &n, &err), KILN_OK);
     assert_true(n > 5);
     return c;
 }
@@ -76,7 +73,7 @@ static void test_every_artifact(void **state)
     krt_mounts m;
     kiln_allocator al = {0};
     kiln_error err;
-    assert_int_equal(krt_mounts_read_cache(g_cache, &al, &m, &err), KILN_OK);
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
     rt_recorder rec;
     rt_recorder_init(&rec);
     krt_context *c = make_ctx(&rec);
@@ -215,7 +212,7 @@ static void test_corrupt(void **state)
     kiln_error err;
     krt_mounts m;
     kiln_allocator al = {0};
-    assert_int_equal(krt_mounts_read_cache(g_cache, &al, &m, &err), KILN_OK);
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
     const krt_artifact *mesh = krt_mounts_find_name(&m, "m0/BoxTextured.gltf#mesh0/prim0");
     const krt_artifact *img = krt_mounts_find_name(&m, "m0/BoxTextured.gltf#image0");
     assert_non_null(mesh);
@@ -276,9 +273,9 @@ static void test_two_contexts_and_mount_errors(void **state)
     assert_int_equal(krt_state_of(b, hb), KRT_STATE_READY);
     /* mounting the same cache again overrides with the same artifacts */
     size_t n;
-    assert_int_equal(krt_mount_cache(a, g_cache, &n, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(a, g.cache, &n, &err), KILN_OK);
     assert_int_equal(krt_mount_cache(a, "/nonexistent-kiln", &n, &err), KILN_E_ASSET_IO);
-    char *bad = kt_format("%s/badcache", g_dir);
+    char *bad = kt_format("%s/badcache", g.dir);
     char *rec = kt_format("%s/assets/0123.json", bad);
     kt_write_file(rec, "{\"guid\": 12", 11);
     assert_int_equal(krt_mount_cache(a, bad, &n, &err), KILN_E_CACHE_CORRUPT);

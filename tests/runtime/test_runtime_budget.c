@@ -10,22 +10,19 @@
 #include "rt_fixture.h"
 #include "support.h"
 
-static char *g_dir, *g_cache;
+static rt_project g;
 
 static int setup(void **state)
 {
     static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF"};
-    g_dir = rt_cook_project(models, 2);
-    g_cache = kt_format("%s/.kiln/cache", g_dir);
+    rt_project_open(&g, models, 2);
     (void)state;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    kt_rmtree(g_dir);
-    free(g_dir);
-    free(g_cache);
+    rt_project_close(&g);
     (void)state;
     return 0;
 }
@@ -42,21 +39,8 @@ static krt_context *make_ctx(rt_recorder *rec, uint64_t budget, uint32_t max_ass
     krt_context *c = NULL;
     kiln_error err;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
-    assert_int_equal(krt_mount_cache(c, g_cache, NULL, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
     return c;
-}
-
-static krt_handle load_ready(krt_context *c, krt_type type, const char *name)
-{
-    kiln_error err;
-    krt_handle h = krt_load(c, type, name, &err);
-    assert_true(h.id != 0);
-    krt_finish(c);
-    if (krt_state_of(c, h) != KRT_STATE_READY) {
-        krt_error(c, h, &err);
-        fail_msg("%s: %s", name, err.message);
-    }
-    return h;
 }
 
 static const char *const box = "m0/BoxTextured.gltf#scene";
@@ -66,7 +50,7 @@ static void released_assets_stay_resident_and_revive_without_io(void **state)
     rt_recorder rec;
     rt_recorder_init(&rec);
     krt_context *c = make_ctx(&rec, UINT64_MAX, 0);
-    krt_handle s = load_ready(c, KRT_TYPE_SCENE, box);
+    krt_handle s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_stats st;
     krt_get_stats(c, &st);
     uint64_t loads = st.loads, bytes = st.resident_bytes;
@@ -83,7 +67,7 @@ static void released_assets_stay_resident_and_revive_without_io(void **state)
     assert_int_equal(rec.live, 0); /* GPU objects go at zero references */
     assert_int_equal(krt_state_of(c, s), KRT_STATE_INVALID);
     int creates = rec.creates[KRT_TYPE_TEXTURE];
-    krt_handle s2 = load_ready(c, KRT_TYPE_SCENE, box);
+    krt_handle s2 = rt_load_ready(c, KRT_TYPE_SCENE, box);
     assert_true(s2.id != s.id);               /* the old handle stays stale */
     assert_int_equal(krt_state_of(c, s), KRT_STATE_INVALID);
     krt_get_stats(c, &st);
@@ -108,7 +92,7 @@ static void the_least_recently_released_are_evicted_past_the_budget(void **state
     /* How many bytes do the four assets of the box take? */
     krt_context *c = make_ctx(NULL, UINT64_MAX, 0);
     kiln_error err;
-    krt_handle s = load_ready(c, KRT_TYPE_SCENE, box);
+    krt_handle s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_release(c, s, &err);
     krt_finish(c);
     krt_stats st;
@@ -120,7 +104,7 @@ static void the_least_recently_released_are_evicted_past_the_budget(void **state
     rt_recorder rec;
     rt_recorder_init(&rec);
     c = make_ctx(&rec, all - 1, 0);
-    s = load_ready(c, KRT_TYPE_SCENE, box);
+    s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_get_stats(c, &st);
     uint64_t loads = st.loads;
     krt_release(c, s, &err);
@@ -131,7 +115,7 @@ static void the_least_recently_released_are_evicted_past_the_budget(void **state
     assert_true(st.cached_bytes <= all - 1);
     assert_int_equal(st.resident_bytes, st.cached_bytes);
     /* the evicted scene loads again from its file, the others revive */
-    s = load_ready(c, KRT_TYPE_SCENE, box);
+    s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_get_stats(c, &st);
     assert_int_equal(st.loads, loads + 1);
     assert_int_equal(st.revivals, 3);
@@ -141,7 +125,7 @@ static void the_least_recently_released_are_evicted_past_the_budget(void **state
 
     /* budget 0 (the default): nothing is kept */
     c = make_ctx(NULL, 0, 0);
-    s = load_ready(c, KRT_TYPE_SCENE, box);
+    s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_release(c, s, &err);
     krt_finish(c);
     krt_get_stats(c, &st);
@@ -156,14 +140,14 @@ static void a_needed_slot_evicts_resident_data(void **state)
 {
     krt_context *c = make_ctx(NULL, UINT64_MAX, 4);
     kiln_error err;
-    krt_handle s = load_ready(c, KRT_TYPE_SCENE, box);
+    krt_handle s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_release(c, s, &err);
     krt_finish(c);
     krt_stats st;
     krt_get_stats(c, &st);
     assert_int_equal(st.cached_assets, 4);
     /* all four slots hold kept data: a new load evicts the oldest to get one */
-    krt_handle k = load_ready(c, KRT_TYPE_SKELETON, "m1/CesiumMan.gltf#skeleton0");
+    krt_handle k = rt_load_ready(c, KRT_TYPE_SKELETON, "m1/CesiumMan.gltf#skeleton0");
     krt_get_stats(c, &st);
     assert_int_equal(st.evictions, 1);
     assert_int_equal(st.cached_assets, 3);

@@ -10,22 +10,19 @@
 #include "rt_fixture.h"
 #include "support.h"
 
-static char *g_dir, *g_cache;
+static rt_project g;
 
 static int setup(void **state)
 {
     static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF"};
-    g_dir = rt_cook_project(models, 2);
-    g_cache = kt_format("%s/.kiln/cache", g_dir);
+    rt_project_open(&g, models, 2);
     (void)state;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    kt_rmtree(g_dir);
-    free(g_dir);
-    free(g_cache);
+    rt_project_close(&g);
     (void)state;
     return 0;
 }
@@ -37,7 +34,7 @@ static krt_context *make_ctx(krt_desc *d)
     krt_context *c = NULL;
     kiln_error err;
     assert_int_equal(krt_create(d, &c, &err), KILN_OK);
-    assert_int_equal(krt_mount_cache(c, g_cache, NULL, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
     return c;
 }
 
@@ -211,11 +208,11 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
     static const char *const names[] = {"m0/BoxTextured.gltf#image0", "m1/CesiumMan.gltf#image0",
                                         "m0/CesiumLogoFlat.png#texture"};
     /* the box's PNG as a texture asset of its own, cooked as ASTC 4x4 */
-    char *meta = kt_format("%s/assets/m0/CesiumLogoFlat.png.meta", g_dir);
+    char *meta = kt_format("%s/assets/m0/CesiumLogoFlat.png.meta", g.dir);
     const char *astc = "{\"import\": {\"texture\": {\"format\": \"astc4x4\"}}}";
     kt_write_file(meta, astc, strlen(astc));
     free(meta);
-    rt_reimport(g_dir);
+    rt_reimport(g.dir);
     kiln_error err;
     krt_desc d;
     memset(&d, 0, sizeof d);

@@ -11,14 +11,15 @@
 #include "runtime/rt_mount.h"
 #include "support.h"
 
-static char *g_dir, *g_cache, *g_base, *g_raw, *g_patch;
+static rt_project g;
+static char *g_base, *g_raw, *g_patch;
 
 static void write_pack(const char *out, uint32_t compress)
 {
     kiln_project_opts o;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
-    o.project_dir = g_dir;
+    o.project_dir = g.dir;
     o.jobs = 2;
     kiln_project *p = NULL;
     kiln_error err;
@@ -39,11 +40,10 @@ static void write_pack(const char *out, uint32_t compress)
 static int setup(void **state)
 {
     static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF"};
-    g_dir = rt_cook_project(models, 2);
-    g_cache = kt_format("%s/.kiln/cache", g_dir);
-    g_base = kt_format("%s/.kiln/base.kpak", g_dir);
-    g_raw = kt_format("%s/.kiln/raw.kpak", g_dir);
-    g_patch = kt_format("%s/.kiln/patch.kpak", g_dir);
+    rt_project_open(&g, models, 2);
+    g_base = kt_format("%s/.kiln/base.kpak", g.dir);
+    g_raw = kt_format("%s/.kiln/raw.kpak", g.dir);
+    g_patch = kt_format("%s/.kiln/patch.kpak", g.dir);
     write_pack(g_base, KILN_PACK_COMPRESS_ZSTD);
     write_pack(g_raw, KILN_PACK_COMPRESS_NONE);
     (void)state;
@@ -52,9 +52,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    kt_rmtree(g_dir);
-    free(g_dir);
-    free(g_cache);
+    rt_project_close(&g);
     free(g_base);
     free(g_raw);
     free(g_patch);
@@ -95,9 +93,9 @@ static void every_artifact_loads_from_a_pack_as_from_the_cache(void **state)
     krt_mounts m;
     kiln_allocator al = {0};
     kiln_error err;
-    assert_int_equal(krt_mounts_read_cache(g_cache, &al, &m, &err), KILN_OK);
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
     krt_context *from_cache = make_ctx(NULL);
-    assert_int_equal(krt_mount_cache(from_cache, g_cache, NULL, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(from_cache, g.cache, NULL, &err), KILN_OK);
     krt_handle *hc = calloc(m.count, sizeof *hc), *hp = calloc(m.count, sizeof *hp);
     load_all(from_cache, &m, hc);
     krt_stats cache_st;
@@ -170,11 +168,11 @@ static void a_later_mount_overrides_an_earlier_one(void **state)
 {
     /* a patch: the box's texture changed, imported and packed again */
     char *src = kt_corpus_path("gltf/TextureSettingsTest/glTF/CheckAndX.png");
-    char *cmd = kt_format("cp '%s' '%s/assets/m0/CesiumLogoFlat.png'", src, g_dir);
+    char *cmd = kt_format("cp '%s' '%s/assets/m0/CesiumLogoFlat.png'", src, g.dir);
     assert_int_equal(kt_run(cmd, NULL), 0);
     free(cmd);
     free(src);
-    rt_reimport(g_dir);
+    rt_reimport(g.dir);
     write_pack(g_patch, KILN_PACK_COMPRESS_AUTO);
     kiln_error err;
     krt_context *c = make_ctx(NULL);
@@ -188,7 +186,7 @@ static void a_later_mount_overrides_an_earlier_one(void **state)
     assert_int_equal(krt_mount_pack(c, g_base, NULL, &err), KILN_OK);
     assert_int_equal(box_texture_width(c), 256);
     /* a pack, then the cache (which has the new texture): the cache wins */
-    assert_int_equal(krt_mount_cache(c, g_cache, NULL, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
     assert_int_equal(box_texture_width(c), 512);
     /* packs are not watched; polling still sees the cache and keeps the packs' artifacts */
     size_t n;
@@ -204,7 +202,7 @@ static void damaged_packs_fail_cleanly(void **state)
     size_t n;
     uint8_t *bytes = kt_read_file(g_raw, &n);
     assert_non_null(bytes);
-    char *bad = kt_format("%s/.kiln/bad.kpak", g_dir);
+    char *bad = kt_format("%s/.kiln/bad.kpak", g.dir);
     kiln_error err;
     /* the table: refused at mount */
     bytes[70] ^= 0x5a;
@@ -219,7 +217,7 @@ static void damaged_packs_fail_cleanly(void **state)
     assert_int_equal(krt_mount_pack(c, bad, NULL, &err), KILN_OK);
     kiln_allocator al = {0};
     krt_mounts m;
-    assert_int_equal(krt_mounts_read_cache(g_cache, &al, &m, &err), KILN_OK);
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
     krt_handle *h = calloc(m.count, sizeof *h);
     int failed = 0;
     for (size_t i = 0; i < m.count; i++) h[i] = krt_load(c, (krt_type)m.items[i].type, m.items[i].name, &err);

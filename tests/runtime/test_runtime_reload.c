@@ -12,7 +12,7 @@
 #include "rt_fixture.h"
 #include "support.h"
 
-static char *g_dir, *g_cache;
+static rt_project g;
 
 static const char *const scene_name = "m0/BoxTextured.gltf#scene";
 static const char *const tex_name = "m0/BoxTextured.gltf#image0";
@@ -21,17 +21,14 @@ static const char *const mat_name = "m0/BoxTextured.gltf#material0";
 static int setup(void **state)
 {
     static const char *const models[] = {"gltf/BoxTextured/glTF"};
-    g_dir = rt_cook_project(models, 1);
-    g_cache = kt_format("%s/.kiln/cache", g_dir);
+    rt_project_open(&g, models, 1);
     (void)state;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    kt_rmtree(g_dir);
-    free(g_dir);
-    free(g_cache);
+    rt_project_close(&g);
     (void)state;
     return 0;
 }
@@ -47,38 +44,25 @@ static krt_context *make_ctx(rt_recorder *rec, uint64_t budget)
     krt_context *c = NULL;
     kiln_error err;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
-    assert_int_equal(krt_mount_cache(c, g_cache, NULL, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
     return c;
-}
-
-static krt_handle load_ready(krt_context *c, krt_type type, const char *name)
-{
-    kiln_error err;
-    krt_handle h = krt_load(c, type, name, &err);
-    assert_true(h.id != 0);
-    krt_finish(c);
-    if (krt_state_of(c, h) != KRT_STATE_READY) {
-        krt_error(c, h, &err);
-        fail_msg("%s: %s", name, err.message);
-    }
-    return h;
 }
 
 /* Replaces the box's texture source with a corpus PNG and imports again. */
 static void change_texture(const char *corpus_png)
 {
     char *src = kt_corpus_path(corpus_png);
-    char *cmd = kt_format("cp '%s' '%s/assets/m0/CesiumLogoFlat.png'", src, g_dir);
+    char *cmd = kt_format("cp '%s' '%s/assets/m0/CesiumLogoFlat.png'", src, g.dir);
     assert_int_equal(kt_run(cmd, NULL), 0);
     free(cmd);
     free(src);
-    rt_reimport(g_dir);
+    rt_reimport(g.dir);
 }
 
 /* Sets the box material's metallicFactor in the .gltf and imports again. */
 static void change_metallic(const char *value)
 {
-    char *path = kt_format("%s/assets/m0/BoxTextured.gltf", g_dir);
+    char *path = kt_format("%s/assets/m0/BoxTextured.gltf", g.dir);
     size_t n;
     uint8_t *bytes = kt_read_file(path, &n);
     assert_non_null(bytes);
@@ -96,7 +80,7 @@ static void change_metallic(const char *value)
     free(out);
     free(text);
     free(path);
-    rt_reimport(g_dir);
+    rt_reimport(g.dir);
 }
 
 static uint32_t texture_width(krt_context *c, krt_handle h)
@@ -120,9 +104,9 @@ static void a_texture_reloads_into_its_handle_and_rebuilds_its_material(void **s
     rt_recorder rec;
     rt_recorder_init(&rec);
     krt_context *c = make_ctx(&rec, 0);
-    krt_handle scene = load_ready(c, KRT_TYPE_SCENE, scene_name);
-    krt_handle tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
-    krt_handle mat = load_ready(c, KRT_TYPE_MATERIAL, mat_name);
+    krt_handle scene = rt_load_ready(c, KRT_TYPE_SCENE, scene_name);
+    krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_handle mat = rt_load_ready(c, KRT_TYPE_MATERIAL, mat_name);
     assert_int_equal(texture_width(c, tex), 256);
     void *tex_gpu = krt_gpu(c, tex);
     size_t n = 99;
@@ -207,7 +191,7 @@ static void the_watcher_flags_changes_for_the_poll(void **state)
     rt_recorder_init(&rec);
     krt_context *c = make_ctx(&rec, 0);
     kiln_error err;
-    krt_handle tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
     uint32_t w0 = texture_width(c, tex);
     assert_int_equal(krt_watch_start(c, &err), KILN_OK);
     assert_int_equal(krt_watch_start(c, &err), KILN_OK); /* twice: a no-op */
@@ -237,7 +221,7 @@ static void a_kept_asset_whose_file_changed_is_evicted(void **state)
 {
     krt_context *c = make_ctx(NULL, UINT64_MAX);
     kiln_error err;
-    krt_handle tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
     uint32_t w0 = texture_width(c, tex);
     krt_release(c, tex, &err);
     krt_finish(c);
@@ -253,7 +237,7 @@ static void a_kept_asset_whose_file_changed_is_evicted(void **state)
     krt_get_stats(c, &st);
     assert_int_equal(st.cached_assets, 0);
     assert_int_equal(st.evictions, 1);
-    tex = load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
     assert_int_not_equal(texture_width(c, tex), w0);
     krt_get_stats(c, &st);
     assert_int_equal(st.loads, loads + 1);
