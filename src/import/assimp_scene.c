@@ -174,25 +174,13 @@ static void rot_to_quat(const float c[3][3], float q[4])
     else for (int i = 0; i < 4; i++) q[i] /= len;
 }
 
-/* T, R, S of an affine matrix (a mirror goes into scale x). */
+/* T, R, S of an affine matrix (a mirror goes into scale x), the rotation normalised. */
 static void decompose(const float m[16], float t[3], float q[4], float s[3])
 {
-    t[0] = m[12], t[1] = m[13], t[2] = m[14];
-    float c[3][3];
-    for (int col = 0; col < 3; col++) {
-        float len = sqrtf(m[col * 4] * m[col * 4] + m[col * 4 + 1] * m[col * 4 + 1] +
-                          m[col * 4 + 2] * m[col * 4 + 2]);
-        s[col] = len;
-        for (int row = 0; row < 3; row++) c[col][row] = len > 0 ? m[col * 4 + row] / len : 0.0f;
-    }
-    float det = c[0][0] * (c[1][1] * c[2][2] - c[2][1] * c[1][2]) -
-                c[1][0] * (c[0][1] * c[2][2] - c[2][1] * c[0][2]) +
-                c[2][0] * (c[0][1] * c[1][2] - c[1][1] * c[0][2]);
-    if (det < 0) {
-        s[0] = -s[0];
-        for (int row = 0; row < 3; row++) c[0][row] = -c[0][row];
-    }
-    rot_to_quat(c, q);
+    kiln_scene_mat_decompose(m, t, q, s);
+    float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(len > 1e-12f) || !isfinite(len)) q[0] = q[1] = q[2] = 0, q[3] = 1;
+    else for (int i = 0; i < 4; i++) q[i] /= len;
 }
 
 /* T, R, S and the world matrix of a node from its local matrix and its parent's world. */

@@ -40,25 +40,11 @@ static void mat_from_trs(const float t[3], const float q[4], const float s[3], f
     m[12] = t[0], m[13] = t[1], m[14] = t[2], m[15] = 1.0f;
 }
 
-/* Splits an affine matrix into T, R, S (a negative determinant goes into scale x). */
+/* Splits an affine matrix into T, R, S (kiln_scene_mat_decompose), any non-finite rotation
+ * replaced by the identity. */
 static void mat_decompose(const float m[16], float t[3], float q[4], float s[3])
 {
-    t[0] = m[12], t[1] = m[13], t[2] = m[14];
-    float c[3][3];
-    for (int col = 0; col < 3; col++) {
-        float len = sqrtf(m[col * 4] * m[col * 4] + m[col * 4 + 1] * m[col * 4 + 1] +
-                          m[col * 4 + 2] * m[col * 4 + 2]);
-        s[col] = len;
-        for (int row = 0; row < 3; row++) c[col][row] = len > 0 ? m[col * 4 + row] / len : 0.0f;
-    }
-    float det = c[0][0] * (c[1][1] * c[2][2] - c[2][1] * c[1][2]) -
-                c[1][0] * (c[0][1] * c[2][2] - c[2][1] * c[0][2]) +
-                c[2][0] * (c[0][1] * c[1][2] - c[1][1] * c[0][2]);
-    if (det < 0) {
-        s[0] = -s[0];
-        for (int row = 0; row < 3; row++) c[0][row] = -c[0][row];
-    }
-    kiln_scene_rot_to_quat(c, q); /* element (row, col) = c[col][row] */
+    kiln_scene_mat_decompose(m, t, q, s);
     if (!isfinite(q[0] + q[1] + q[2] + q[3])) q[0] = q[1] = q[2] = 0, q[3] = 1;
 }
 
