@@ -1,4 +1,5 @@
 /* hex.c — hex encoding of digests, and XXH3 through xxHash. Shared with the runtime. */
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
 #include "core/hash.h"
@@ -34,3 +35,15 @@ bool kiln_unhex(const char *hex, uint8_t *out, size_t n)
 }
 
 uint64_t kiln_xxh3_64(const void *data, size_t size) { return XXH3_64bits(data, size); }
+
+uint64_t kiln_xxh3_64_field_zeroed(const void *data, size_t size, size_t field)
+{
+    static const uint8_t zeros[8];
+    const uint8_t *p = data;
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    XXH3_64bits_update(&state, p, field);
+    XXH3_64bits_update(&state, zeros, 8);
+    XXH3_64bits_update(&state, p + field + 8, size - field - 8);
+    return XXH3_64bits_digest(&state);
+}

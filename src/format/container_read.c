@@ -1,10 +1,9 @@
 /* container_read.c — validating the kiln container (kiln_format.h; bytes in docs/formats.md).
  * Shared with the runtime: libc and xxHash only. */
 #include <string.h>
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
-#include <xxhash.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/reader.h"
 #include "kiln/kiln_format.h"
 
@@ -15,18 +14,6 @@ static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
     kiln_error_set(err, KILN_E_FORMAT_INVALID, "kiln container: %s", what);
     kiln_error_at_offset(err, offset);
     return KILN_E_FORMAT_INVALID;
-}
-
-/* XXH3-64 of the file with the checksum field (bytes 24..31) taken as zeros. */
-static uint64_t file_checksum(const uint8_t *p, size_t size)
-{
-    XXH3_state_t state;
-    static const uint8_t zeros[8];
-    XXH3_64bits_reset(&state);
-    XXH3_64bits_update(&state, p, 24);
-    XXH3_64bits_update(&state, zeros, 8);
-    XXH3_64bits_update(&state, p + 32, size - 32);
-    return XXH3_64bits_digest(&state);
 }
 
 static void decode_entry(const uint8_t *table, uint32_t i, const uint8_t *bytes,
@@ -75,7 +62,7 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
     if (count > KILN_CONTAINER_MAX_SECTIONS) return bad(err, 32, "more than 256 sections");
     size_t table_end = KILN_CONTAINER_HEADER_SIZE + (size_t)count * KILN_CONTAINER_SECTION_SIZE;
     if (table_end > size) return bad(err, 32, "the section table runs past the end");
-    if (!(flags & KILN_CONTAINER_SKIP_CHECKSUM) && file_checksum(p, size) != checksum)
+    if (!(flags & KILN_CONTAINER_SKIP_CHECKSUM) && kiln_xxh3_64_field_zeroed(p, size, 24) != checksum)
         return bad(err, 24, "checksum mismatch: the file is damaged");
 
     const uint8_t *table = p + KILN_CONTAINER_HEADER_SIZE;

@@ -2,11 +2,10 @@
 #include "format/container_write.h"
 
 #include <string.h>
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
-#include <xxhash.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/reader.h"
 
 void kiln_container_begin(kiln_container_writer *w, uint32_t kind, uint32_t kind_version,
@@ -76,13 +75,7 @@ kiln_result kiln_container_finish(kiln_container_writer *w, uint8_t **out, size_
         size_t bytes = (size_t)w->sections[i].count * w->sections[i].element_size;
         if (bytes) memcpy(p + offsets[i], w->sections[i].data, bytes);
     }
-    XXH3_state_t state;
-    static const uint8_t zeros[8];
-    XXH3_64bits_reset(&state);
-    XXH3_64bits_update(&state, p, 24);
-    XXH3_64bits_update(&state, zeros, 8);
-    XXH3_64bits_update(&state, p + 32, total - 32);
-    kiln_store_u64le(p + 24, XXH3_64bits_digest(&state));
+    kiln_store_u64le(p + 24, kiln_xxh3_64_field_zeroed(p, total, 24));
     *out = p;
     *size = total;
     return KILN_OK;

@@ -12,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/reader.h"
 #include "kiln/kiln_format.h"
 
@@ -25,18 +26,6 @@ static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
 }
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
-
-/* XXH3-64 of bytes [0, end) with the checksum field (bytes 48..55) taken as zeros. */
-static uint64_t toc_checksum(const uint8_t *p, size_t end)
-{
-    XXH3_state_t state;
-    static const uint8_t zeros[8];
-    XXH3_64bits_reset(&state);
-    XXH3_64bits_update(&state, p, 48);
-    XXH3_64bits_update(&state, zeros, 8);
-    XXH3_64bits_update(&state, p + 56, end - 56);
-    return XXH3_64bits_digest(&state);
-}
 
 /* The raw fields of payload record i (validated by open; decoded again here, never cached, so
  * a kiln_pack stays a plain view). */
@@ -198,7 +187,7 @@ KILN_API kiln_result kiln_pack_open_memory(const void *data, size_t size, uint32
     if (data_offset != align_up(strings_at + strings_size, align))
         return bad(err, 40, "the payloads do not start at the first aligned offset after the names");
     if (data_offset > size) return bad(err, 40, "the payloads start past the end");
-    if (!(flags & KILN_PACK_SKIP_CHECKSUM) && toc_checksum(p, (size_t)data_offset) != checksum)
+    if (!(flags & KILN_PACK_SKIP_CHECKSUM) && kiln_xxh3_64_field_zeroed(p, (size_t)data_offset, 48) != checksum)
         return bad(err, 48, "table of contents checksum mismatch: the pack is damaged");
     for (uint64_t q = strings_at + strings_size; q < data_offset; q++)
         if (p[q]) return bad(err, q, "padding before the payloads is not zero");

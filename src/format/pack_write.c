@@ -15,6 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/reader.h"
 
 typedef struct sorted_input {
@@ -276,13 +277,7 @@ kiln_result kiln_pack_write(const kiln_pack_input *inputs, size_t count,
         const uint8_t *src = q->compression == KILN_PACK_ZSTD ? q->zdata : in->data;
         if (q->stored_size) memcpy(p + q->offset, src, q->stored_size);
     }
-    XXH3_state_t st;
-    static const uint8_t zeros[8];
-    XXH3_64bits_reset(&st);
-    XXH3_64bits_update(&st, p, 48);
-    XXH3_64bits_update(&st, zeros, 8);
-    XXH3_64bits_update(&st, p + 56, (size_t)data_offset - 56);
-    kiln_store_u64le(p + 48, XXH3_64bits_digest(&st));
+    kiln_store_u64le(p + 48, kiln_xxh3_64_field_zeroed(p, (size_t)data_offset, 48));
 
     if (stats) {
         memset(stats, 0, sizeof *stats);
