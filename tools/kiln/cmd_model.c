@@ -1,4 +1,4 @@
-/* cmd_model.c — kiln model IN.gltf|IN.glb OUTDIR [--set model.FIELD=VALUE] [--settings JSON]
+/* cmd_model.c — kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--set model.FIELD=VALUE] [--settings JSON]
  * [--textures all|none] [--platform P] [-j N] [--json]: one model cooked into a folder without
  * a project, through the code path of an import. */
 #include <stdlib.h>
@@ -14,7 +14,7 @@ int kiln_cmd_model(int argc, char **argv)
         return KILN_EXIT_USAGE;
     }
     if (c.positional_count != 2)
-        return kiln_cli_usage(&c, "usage: kiln model IN.gltf|IN.glb OUTDIR [--set model.FIELD=VALUE] "
+        return kiln_cli_usage(&c, "usage: kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--set model.FIELD=VALUE] "
                                   "[--textures all|none]");
     /* --textures none is a shorthand for --set model.textures=false. */
     if (c.textures) {
