@@ -43,6 +43,21 @@ static char *new_project(const char *tag)
     return d;
 }
 
+/* A whole file as a NUL-terminated string (kt_read_file does not terminate what it reads, and
+ * strstr on it would run on into stale heap bytes); NULL if it cannot be read. */
+static char *read_text(const char *path)
+{
+    size_t n;
+    char *raw = kt_read_file(path, &n);
+    if (!raw) return NULL;
+    char *s = malloc(n + 1);
+    assert_non_null(s);
+    memcpy(s, raw, n);
+    s[n] = '\0';
+    free(raw);
+    return s;
+}
+
 /* Runs `kiln <args> --json` in dir; returns the exit status, the document (or NULL) and stderr. */
 static int kiln(const char *dir, const char *args, json_t **doc, char **stderr_text)
 {
@@ -55,8 +70,7 @@ static int kiln(const char *dir, const char *args, json_t **doc, char **stderr_t
         if (!*doc) fprintf(stderr, "kiln %s printed no JSON:\n%s\n", args, out ? out : "");
     }
     if (stderr_text) {
-        size_t n;
-        *stderr_text = kt_read_file(errp, &n);
+        *stderr_text = read_text(errp);
         if (!*stderr_text) *stderr_text = calloc(1, 1);
     }
     free(out);
@@ -157,6 +171,42 @@ static char *remote_opt(const char *url, const char *suffix)
     return kt_format("--remote-cache '%s%s'", url, suffix ? suffix : "");
 }
 
+/* Removes a temporary folder and frees its path. */
+static void drop_dir(char *dir)
+{
+    kt_rmtree(dir);
+    free(dir);
+}
+
+/* Entries in a folder (0 when it does not exist). */
+static int count_entries(const char *dir)
+{
+    char *cmd = kt_format("ls '%s' 2>/dev/null | wc -l", dir);
+    char *out = NULL;
+    assert_int_equal(kt_run(cmd, &out), 0);
+    assert_non_null(out);
+    int n = atoi(out);
+    free(out);
+    free(cmd);
+    return n;
+}
+
+/* A field of the first remote in the document's "remote" object, e.g. "read_only". */
+static bool first_remote_flag(const json_t *doc, const char *flag)
+{
+    const json_t *remotes = json_object_get(json_object_get(doc, "remote"), "remotes");
+    return json_is_true(json_object_get(json_array_get(remotes, 0), flag));
+}
+
+/* nginx's access log (NULL when it has none yet). */
+static char *access_log(const kt_server *s)
+{
+    char *logp = kt_format("%s/access.log", s->dir);
+    char *log = read_text(logp);
+    free(logp);
+    return log;
+}
+
 /* Fills a remote from one project; returns nothing, checks the counters. */
 static void fill(const char *url_opts)
 {
@@ -170,8 +220,7 @@ static void fill(const char *url_opts)
     assert_cache_is_reference(a);
     json_decref(doc);
     free(err);
-    kt_rmtree(a);
-    free(a);
+    drop_dir(a);
 }
 
 /* A fresh project importing from the remote: every asset a hit. */
@@ -190,27 +239,77 @@ static void expect_all_hits(const char *url_opts)
         assert_string_equal(json_string_value(json_object_get(rec, "remote")), "hit");
     assert_cache_is_reference(b);
     json_decref(doc);
-    kt_rmtree(b);
-    free(b);
+    drop_dir(b);
 }
 
-static void skip_without_nginx(void)
+/* Skips the case without nginx, else starts one; returns its --remote-cache option. */
+static char *nginx_begin(kt_server *s)
 {
     if (!kt_have_nginx()) skip();
+    kt_nginx_start(s);
+    return remote_opt(s->url, NULL);
+}
+
+static void nginx_end(kt_server *s, char *opt)
+{
+    free(opt);
+    kt_server_stop(s);
+}
+
+/* What every outage gives, whatever the remote did: the import succeeds, every asset is cooked
+ * locally, the remote counts one error and is disabled once, the cache holds the reference. */
+static void expect_outage(const char *project, const json_t *doc, const char *err)
+{
+    assert_int_equal(total(doc, "imported"), g_assets);
+    assert_int_equal(remote_count(doc, "errors"), 1);
+    if (count_substr(err, "disabled for this run") != 1)
+        fail_msg("the remote was not disabled exactly once:\n%s", err);
+    assert_cache_is_reference(project);
+}
+
+/* One import of a fresh project (-j 1) against a fault server in a mode; the case adds its own
+ * checks on doc and the server before fault_run_end. */
+typedef struct fault_run {
+    kt_server s;
+    char *project;
+    char *err;
+    json_t *doc;
+    double secs; /* how long the import took */
+} fault_run;
+
+static void fault_run_start(fault_run *r, const char *mode, const char *tag, const char *suffix)
+{
+    kt_fault_start(&r->s, mode);
+    r->project = new_project(tag);
+    char *ro = remote_opt(r->s.url, suffix);
+    char *o = kt_format("%s -j 1", ro);
+    r->err = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    r->doc = import_all(r->project, o, &r->err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    free(o);
+    free(ro);
+    expect_outage(r->project, r->doc, r->err);
+}
+
+static void fault_run_end(fault_run *r)
+{
+    json_decref(r->doc);
+    free(r->err);
+    drop_dir(r->project);
+    kt_server_stop(&r->s);
 }
 
 static void remote_fill_then_hit_from_second_project(void **state)
 {
     (void)state;
-    skip_without_nginx();
     kt_server s;
-    kt_nginx_start(&s);
-    char *o = remote_opt(s.url, NULL);
+    char *o = nginx_begin(&s);
     fill(o);
     /* HEAD before every PUT of a blob, and an entry's AC record after its blobs. */
-    char *logp = kt_format("%s/access.log", s.dir);
-    size_t n;
-    char *log = kt_read_file(logp, &n);
+    char *log = access_log(&s);
     assert_non_null(log);
     assert_int_equal(count_substr(log, "\"PUT /kiln/ac/"), g_assets);
     for (char *p = strstr(log, "\"PUT /kiln/cas/"); p; p = strstr(p + 1, "\"PUT /kiln/cas/")) {
@@ -221,18 +320,15 @@ static void remote_fill_then_hit_from_second_project(void **state)
         assert_true(h < p);
     }
     free(log);
-    free(logp);
     expect_all_hits(o);
-    free(o);
-    kt_server_stop(&s);
+    nginx_end(&s, o);
 }
 
 static void remote_concurrent_writers_of_one_key(void **state)
 {
     (void)state;
-    skip_without_nginx();
     kt_server s;
-    kt_nginx_start(&s);
+    char *o = nginx_begin(&s);
     char *a = new_project("remote-conc-a"), *b = new_project("remote-conc-b");
     char *cmd = kt_format("cd '%s' && ('%s' import --all -j 2 --remote-cache %s >/dev/null 2>&1 & "
                           "cd '%s' && '%s' import --all -j 2 --remote-cache %s >/dev/null 2>&1 & "
@@ -241,15 +337,11 @@ static void remote_concurrent_writers_of_one_key(void **state)
     assert_int_equal(kt_run(cmd, NULL), 0);
     assert_cache_is_reference(a);
     assert_cache_is_reference(b);
-    char *o = remote_opt(s.url, NULL);
     expect_all_hits(o);
-    free(o);
     free(cmd);
-    kt_rmtree(a);
-    kt_rmtree(b);
-    free(a);
-    free(b);
-    kt_server_stop(&s);
+    drop_dir(a);
+    drop_dir(b);
+    nginx_end(&s, o);
 }
 
 /* Every blob file in the server's cas/ folder, for damaging one. */
@@ -279,17 +371,14 @@ static void expect_some_misses_then_local_cook(const char *url_opts, bool counts
     /* The local cook re-uploads what it made: the next fresh project hits everything. */
     json_decref(doc);
     free(err);
-    kt_rmtree(c);
-    free(c);
+    drop_dir(c);
 }
 
 static void remote_corrupted_blob_is_a_miss(void **state)
 {
     (void)state;
-    skip_without_nginx();
     kt_server s;
-    kt_nginx_start(&s);
-    char *o = remote_opt(s.url, NULL);
+    char *o = nginx_begin(&s);
     fill(o);
     char *blob = first_cas_blob(&s);
     size_t n;
@@ -305,17 +394,14 @@ static void remote_corrupted_blob_is_a_miss(void **state)
     free(bytes);
     expect_some_misses_then_local_cook(o, false);
     free(blob);
-    free(o);
-    kt_server_stop(&s);
+    nginx_end(&s, o);
 }
 
 static void remote_evicted_blob_the_ac_names_is_a_miss(void **state)
 {
     (void)state;
-    skip_without_nginx();
     kt_server s;
-    kt_nginx_start(&s);
-    char *o = remote_opt(s.url, NULL);
+    char *o = nginx_begin(&s);
     fill(o);
     char *blob = first_cas_blob(&s);
     assert_int_equal(unlink(blob), 0);
@@ -323,148 +409,85 @@ static void remote_evicted_blob_the_ac_names_is_a_miss(void **state)
     /* That cook uploaded the blob again (HEAD said 404): everything hits now. */
     expect_all_hits(o);
     free(blob);
-    free(o);
-    kt_server_stop(&s);
+    nginx_end(&s, o);
 }
 
 static void remote_server_stopped_mid_run_cooks_locally(void **state)
 {
     (void)state;
     /* A server that answers two lookups, then is gone: the third request is refused. */
-    kt_server s;
-    kt_fault_start(&s, "die:2");
-    char *c = new_project("remote-died");
-    char *o = kt_format("--remote-cache %s -j 1", s.url);
-    char *err = NULL;
-    json_t *doc = NULL;
-    char *args = kt_format("import --all %s", o);
-    int code = kiln(c, args, &doc, &err);
-    free(args);
-    assert_int_equal(code, 0);
-    assert_int_equal(total(doc, "imported"), g_assets);
-    assert_int_equal(remote_count(doc, "errors"), 1);
-    assert_int_equal(remote_count(doc, "hits"), 0);
-    assert_int_equal(count_substr(err, "disabled for this run"), 1);
-    assert_cache_is_reference(c);
-    assert_int_equal(kt_fault_requests(&s), 2);
-    json_decref(doc);
-    free(err);
-    free(o);
-    kt_rmtree(c);
-    free(c);
-    kt_server_stop(&s);
+    fault_run r;
+    fault_run_start(&r, "die:2", "remote-died", NULL);
+    assert_int_equal(remote_count(r.doc, "hits"), 0);
+    assert_int_equal(kt_fault_requests(&r.s), 2);
+    fault_run_end(&r);
     /* nginx stopped between the fill and the next run. */
     if (!kt_have_nginx()) return;
+    kt_server s;
     kt_nginx_start(&s);
-    char *url = strdup(s.url);
-    o = remote_opt(url, NULL);
+    char *o = remote_opt(s.url, NULL);
     fill(o);
     kt_server_stop(&s);
-    c = new_project("remote-stopped");
-    doc = import_all(c, o, &err);
-    assert_int_equal(total(doc, "imported"), g_assets);
-    assert_int_equal(remote_count(doc, "errors"), 1);
-    assert_int_equal(count_substr(err, "disabled for this run"), 1);
-    assert_cache_is_reference(c);
+    char *c = new_project("remote-stopped");
+    char *err = NULL;
+    json_t *doc = import_all(c, o, &err);
+    expect_outage(c, doc, err);
     json_decref(doc);
     free(err);
     free(o);
-    free(url);
-    kt_rmtree(c);
-    free(c);
+    drop_dir(c);
 }
 
 static void remote_503_is_disabled_after_the_first_request(void **state)
 {
     (void)state;
-    kt_server s;
-    kt_fault_start(&s, "503");
-    char *c = new_project("remote-503");
-    char *o = kt_format("--remote-cache %s -j 1", s.url);
-    char *err = NULL;
-    json_t *doc = import_all(c, o, &err);
-    assert_int_equal(total(doc, "imported"), g_assets);
-    assert_int_equal(remote_count(doc, "errors"), 1);
-    assert_int_equal(remote_count(doc, "uploads"), 0);
-    assert_int_equal(kt_fault_requests(&s), 1);
-    assert_int_equal(count_substr(err, "disabled for this run"), 1);
-    assert_true(json_is_true(json_object_get(
-        json_array_get(json_object_get(json_object_get(doc, "remote"), "remotes"), 0), "disabled")));
-    assert_cache_is_reference(c);
-    json_decref(doc);
-    free(err);
-    free(o);
-    kt_rmtree(c);
-    free(c);
-    kt_server_stop(&s);
+    fault_run r;
+    fault_run_start(&r, "503", "remote-503", NULL);
+    assert_int_equal(remote_count(r.doc, "uploads"), 0);
+    assert_int_equal(kt_fault_requests(&r.s), 1);
+    assert_true(first_remote_flag(r.doc, "disabled"));
+    fault_run_end(&r);
 }
 
 static void remote_one_byte_per_second_times_out(void **state)
 {
     (void)state;
-    kt_server s;
-    kt_fault_start(&s, "slow");
-    char *c = new_project("remote-slow");
-    char *o = kt_format("--remote-cache '%s?timeout=1' -j 1", s.url);
-    char *err = NULL;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    json_t *doc = import_all(c, o, &err);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    assert_int_equal(total(doc, "imported"), g_assets);
-    assert_int_equal(remote_count(doc, "errors"), 1);
-    assert_int_equal(kt_fault_requests(&s), 1);
-    assert_int_equal(count_substr(err, "disabled for this run"), 1);
-    assert_true(secs < 20.0);
-    assert_cache_is_reference(c);
-    json_decref(doc);
-    free(err);
-    free(o);
-    kt_rmtree(c);
-    free(c);
-    kt_server_stop(&s);
+    fault_run r;
+    fault_run_start(&r, "slow", "remote-slow", "?timeout=1");
+    assert_int_equal(kt_fault_requests(&r.s), 1);
+    assert_true(r.secs < 20.0);
+    fault_run_end(&r);
 }
 
 static void remote_read_only_never_uploads(void **state)
 {
     (void)state;
-    skip_without_nginx();
     kt_server s;
-    kt_nginx_start(&s);
+    char *rw = nginx_begin(&s);
     char *ro = remote_opt(s.url, "?read-only");
     char *c = new_project("remote-ro");
     json_t *doc = import_all(c, ro, NULL);
     assert_int_equal(total(doc, "imported"), g_assets);
     assert_int_equal(remote_count(doc, "uploads"), 0);
-    assert_true(json_is_true(json_object_get(
-        json_array_get(json_object_get(json_object_get(doc, "remote"), "remotes"), 0), "read_only")));
+    assert_true(first_remote_flag(doc, "read_only"));
     json_decref(doc);
-    char *logp = kt_format("%s/access.log", s.dir);
-    size_t n;
-    char *log = kt_read_file(logp, &n);
+    char *log = access_log(&s);
     assert_int_equal(count_substr(log ? log : "", "\"PUT "), 0);
     assert_int_equal(count_substr(log ? log : "", "\"HEAD "), 0);
     free(log);
-    free(logp);
-    kt_rmtree(c);
-    free(c);
+    drop_dir(c);
     /* CI writes, artists read. */
-    char *rw = remote_opt(s.url, NULL);
     fill(rw);
     expect_all_hits(ro);
-    free(rw);
     free(ro);
-    kt_server_stop(&s);
+    nginx_end(&s, rw);
 }
 
 static void remote_two_shards_then_fresh_run_hits_everything(void **state)
 {
     (void)state;
-    skip_without_nginx();
     kt_server s;
-    kt_nginx_start(&s);
-    char *o = remote_opt(s.url, NULL);
+    char *o = nginx_begin(&s);
     long long imported = 0, skipped = 0;
     for (int i = 0; i < 2; i++) {
         char *c = new_project("remote-shard");
@@ -480,14 +503,12 @@ static void remote_two_shards_then_fresh_run_hits_everything(void **state)
         assert_int_equal(remote_count(doc, "uploads"), total(doc, "imported"));
         json_decref(doc);
         free(opts);
-        kt_rmtree(c);
-        free(c);
+        drop_dir(c);
     }
     assert_int_equal(imported, g_assets);
     assert_int_equal(skipped, g_assets);
     expect_all_hits(o);
-    free(o);
-    kt_server_stop(&s);
+    nginx_end(&s, o);
 }
 
 static void remote_file_url_fills_and_hits(void **state)
@@ -498,24 +519,18 @@ static void remote_file_url_fills_and_hits(void **state)
     char *o = remote_opt(url, NULL);
     fill(o);
     char *ac = kt_format("%s/cache/ac", share);
-    char *cmd = kt_format("ls '%s' | wc -l", ac);
-    char *out = NULL;
-    assert_int_equal(kt_run(cmd, &out), 0);
-    assert_int_equal(atoi(out), g_assets);
+    assert_int_equal(count_entries(ac), g_assets);
     expect_all_hits(o);
-    free(out);
-    free(cmd);
     free(ac);
     free(o);
     free(url);
-    kt_rmtree(share);
-    free(share);
+    drop_dir(share);
 }
 
 static void remote_two_remotes_split_the_keys(void **state)
 {
     (void)state;
-    skip_without_nginx();
+    if (!kt_have_nginx()) skip();
     kt_server a, b;
     kt_nginx_start(&a);
     kt_nginx_start(&b);
@@ -524,12 +539,9 @@ static void remote_two_remotes_split_the_keys(void **state)
     int held = 0;
     kt_server *both[2] = {&a, &b};
     for (int i = 0; i < 2; i++) {
-        char *cmd = kt_format("ls '%s/data/kiln/ac' 2>/dev/null | wc -l", both[i]->dir);
-        char *out = NULL;
-        kt_run(cmd, &out);
-        held += atoi(out);
-        free(out);
-        free(cmd);
+        char *ac = kt_format("%s/data/kiln/ac", both[i]->dir);
+        held += count_entries(ac);
+        free(ac);
     }
     assert_int_equal(held, g_assets); /* each entry on exactly one remote */
     expect_all_hits(o);
@@ -597,10 +609,8 @@ static void remote_config_file_and_bad_urls(void **state)
     }
     free(body);
     free(cfg);
-    kt_rmtree(c);
-    free(c);
-    kt_rmtree(share);
-    free(share);
+    drop_dir(c);
+    drop_dir(share);
 }
 
 static void graph_ninja_imports_every_asset(void **state)
@@ -625,8 +635,7 @@ static void graph_ninja_imports_every_asset(void **state)
         free(cmd);
     }
     free(ninja);
-    kt_rmtree(c);
-    free(c);
+    drop_dir(c);
 }
 
 int main(void)
