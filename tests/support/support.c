@@ -63,6 +63,7 @@ void *kt_read_file(const char *path, size_t *size)
         }
     }
     fclose(f);
+    if (buf) buf[n] = 0; /* n < cap here: a text file reads as a C string */
     if (size) *size = n;
     return buf;
 }

@@ -14,7 +14,8 @@
 char *kt_tempdir(const char *tag);
 void kt_rmtree(const char *path);
 
-/* Whole file into malloc'd memory (size out); NULL if it cannot be read. */
+/* Whole file into malloc'd memory (size out), followed by a zero byte not counted in size (a
+ * text file can be used as a C string); NULL if it cannot be read. */
 void *kt_read_file(const char *path, size_t *size);
 /* Writes bytes, creating parent folders; fails the test on error. */
 void kt_write_file(const char *path, const void *data, size_t size);
