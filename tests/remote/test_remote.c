@@ -43,21 +43,6 @@ static char *new_project(const char *tag)
     return d;
 }
 
-/* A whole file as a NUL-terminated string (kt_read_file does not terminate what it reads, and
- * strstr on it would run on into stale heap bytes); NULL if it cannot be read. */
-static char *read_text(const char *path)
-{
-    size_t n;
-    char *raw = kt_read_file(path, &n);
-    if (!raw) return NULL;
-    char *s = malloc(n + 1);
-    assert_non_null(s);
-    memcpy(s, raw, n);
-    s[n] = '\0';
-    free(raw);
-    return s;
-}
-
 /* Runs `kiln <args> --json` in dir; returns the exit status, the document (or NULL) and stderr. */
 static int kiln(const char *dir, const char *args, json_t **doc, char **stderr_text)
 {
@@ -70,7 +55,7 @@ static int kiln(const char *dir, const char *args, json_t **doc, char **stderr_t
         if (!*doc) fprintf(stderr, "kiln %s printed no JSON:\n%s\n", args, out ? out : "");
     }
     if (stderr_text) {
-        *stderr_text = read_text(errp);
+        *stderr_text = kt_read_file(errp, NULL);
         if (!*stderr_text) *stderr_text = calloc(1, 1);
     }
     free(out);
@@ -202,7 +187,7 @@ static bool first_remote_flag(const json_t *doc, const char *flag)
 static char *access_log(const kt_server *s)
 {
     char *logp = kt_format("%s/access.log", s->dir);
-    char *log = read_text(logp);
+    char *log = kt_read_file(logp, NULL);
     free(logp);
     return log;
 }
