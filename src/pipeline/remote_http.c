@@ -149,6 +149,19 @@ static bool make_url(http_transport *h, const char *path, char out[URL_MAX], kil
     return true;
 }
 
+/* The URL of path and a handle with the common options set; NULL (err filled) on failure. */
+static CURL *begin_request(http_transport *h, const char *path, char url[URL_MAX], kiln_error *err)
+{
+    if (!make_url(h, path, url, err)) return NULL;
+    CURL *c = take_handle(h);
+    if (!c) {
+        kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory (curl handle)");
+        return NULL;
+    }
+    common_options(h, c, url);
+    return c;
+}
+
 static kiln_remote_status http_get(kiln_remote_transport *t, const char *path, size_t max_size,
                                    uint8_t **data, size_t *size, size_t *capacity,
                                    kiln_error *err)
@@ -157,14 +170,9 @@ static kiln_remote_status http_get(kiln_remote_transport *t, const char *path, s
     *data = NULL;
     *size = *capacity = 0;
     char url[URL_MAX];
-    if (!make_url(h, path, url, err)) return KILN_REMOTE_ERROR;
-    CURL *c = take_handle(h);
-    if (!c) {
-        kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory (curl handle)");
-        return KILN_REMOTE_ERROR;
-    }
+    CURL *c = begin_request(h, path, url, err);
+    if (!c) return KILN_REMOTE_ERROR;
     sink s = {.a = &h->alloc, .max = max_size};
-    common_options(h, c, url);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink_write);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
     CURLcode rc = curl_easy_perform(c);
@@ -196,13 +204,8 @@ static kiln_remote_status http_head(kiln_remote_transport *t, const char *path, 
     http_transport *h = (http_transport *)t;
     *size = UINT64_MAX;
     char url[URL_MAX];
-    if (!make_url(h, path, url, err)) return KILN_REMOTE_ERROR;
-    CURL *c = take_handle(h);
-    if (!c) {
-        kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory (curl handle)");
-        return KILN_REMOTE_ERROR;
-    }
-    common_options(h, c, url);
+    CURL *c = begin_request(h, path, url, err);
+    if (!c) return KILN_REMOTE_ERROR;
     curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
     CURLcode rc = curl_easy_perform(c);
@@ -222,14 +225,9 @@ static kiln_remote_status http_put(kiln_remote_transport *t, const char *path, c
 {
     http_transport *h = (http_transport *)t;
     char url[URL_MAX];
-    if (!make_url(h, path, url, err)) return KILN_REMOTE_ERROR;
-    CURL *c = take_handle(h);
-    if (!c) {
-        kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory (curl handle)");
-        return KILN_REMOTE_ERROR;
-    }
+    CURL *c = begin_request(h, path, url, err);
+    if (!c) return KILN_REMOTE_ERROR;
     source s = {data, size, 0};
-    common_options(h, c, url);
     curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(c, CURLOPT_READFUNCTION, source_read);
     curl_easy_setopt(c, CURLOPT_READDATA, &s);
