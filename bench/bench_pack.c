@@ -89,8 +89,9 @@ static int copy_corpus(const char *corpus, const char *root)
 static kiln_project *open_project(const char *dir, unsigned jobs)
 {
     char root[BENCH_PATH_MAX], out[BENCH_PATH_MAX];
-    snprintf(root, sizeof root, "%s/assets", dir);
-    snprintf(out, sizeof out, "%s/.kiln", dir);
+    if ((size_t)snprintf(root, sizeof root, "%s/assets", dir) >= sizeof root ||
+        (size_t)snprintf(out, sizeof out, "%s/.kiln", dir) >= sizeof out)
+        return NULL; /* a path too long for the project */
     kiln_project_opts o = {0};
     o.struct_size = sizeof o;
     o.project_dir = dir;

@@ -50,7 +50,8 @@ static double median(double *v, int n)
 static int sh(const char *fmt, const char *a, const char *b)
 {
     char cmd[8192];
-    snprintf(cmd, sizeof cmd, fmt, a, b);
+    int n = snprintf(cmd, sizeof cmd, fmt, a, b);
+    if (n < 0 || (size_t)n >= sizeof cmd) return -1; /* a cut command must not run */
     return system(cmd);
 }
 

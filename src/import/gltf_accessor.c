@@ -208,7 +208,7 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
                                  void **out, const char *ptr)
 {
     sink s = {NULL, NULL};
-    const gltf_accessor *a;
+    const gltf_accessor *a = NULL;
     kiln_result r = gltf_accessor_info(c, index, &a);
     if (r != KILN_OK) return r;
     json_t *aj = json_array_get(c->accessors_json, index);
@@ -304,7 +304,7 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
 
 kiln_result gltf_accessor_floats(gltf_ctx *c, uint32_t index, const float **out)
 {
-    const gltf_accessor *a;
+    const gltf_accessor *a = NULL;
     kiln_result r = gltf_accessor_info(c, index, &a);
     if (r != KILN_OK) return r;
     gltf_accessor *m = &c->accessors[index];
@@ -321,7 +321,7 @@ kiln_result gltf_accessor_floats(gltf_ctx *c, uint32_t index, const float **out)
 
 kiln_result gltf_accessor_uints(gltf_ctx *c, uint32_t index, const uint32_t **out)
 {
-    const gltf_accessor *a;
+    const gltf_accessor *a = NULL;
     kiln_result r = gltf_accessor_info(c, index, &a);
     if (r != KILN_OK) return r;
     gltf_accessor *m = &c->accessors[index];

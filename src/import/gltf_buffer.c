@@ -277,7 +277,7 @@ kiln_result gltf_view_get(gltf_ctx *c, uint32_t index, const gltf_view **out)
 
 kiln_result gltf_view_bytes(gltf_ctx *c, uint32_t index, const uint8_t **data, size_t *size)
 {
-    const gltf_view *v;
+    const gltf_view *v = NULL;
     kiln_result r = gltf_view_get(c, index, &v);
     if (r != KILN_OK) return r;
     *data = v->data;

@@ -38,7 +38,7 @@ static kiln_result attribute(gltf_ctx *c, prim_src *ps, const char *name, uint32
     kiln_result r =
         gltf_get_index(c, ps->attributes, name, ps->attr_ptr, c->accessor_count, false, &acc);
     if (r != KILN_OK || acc < 0) return r;
-    const gltf_accessor *a;
+    const gltf_accessor *a = NULL;
     if ((r = gltf_accessor_info(c, (uint32_t)acc, &a))) return r;
     snprintf(ptr, sizeof ptr, "%s/%s", ps->attr_ptr, name);
     bool vec3_ok = accept_vec3_for_vec4 && a->components == 3;
@@ -118,7 +118,7 @@ static kiln_result joints_attribute(gltf_ctx *c, prim_src *ps, const char *name,
         *out = j;
         return KILN_OK;
     }
-    const gltf_accessor *a;
+    const gltf_accessor *a = NULL;
     const uint32_t *u;
     if ((r = gltf_accessor_info(c, (uint32_t)acc, &a))) return r;
     if (a->components != 4 || a->count != ps->vertex_count)

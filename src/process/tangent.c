@@ -507,7 +507,7 @@ static void group_tangents(work *w)
         gr.orient = (w->tris[w->members[start] / 3].flags & TRI_ORIENT) != 0;
         for (uint32_t m = gr.start; m < gr.end; m++)
             member_terms(w, w->members[m], &w->proj[(size_t)(m - gr.start) * 7]);
-        float all[3];
+        float all[3] = {0, 0, 0};
         bool all_ok = group_sum(w, &gr, NULL, all);
         uint32_t size = gr.end - gr.start;
         float sign = gr.orient ? 1.0f : -1.0f;

@@ -23,14 +23,19 @@ static void put_path(FILE *f, const char *s)
 }
 
 /* A shell word inside a ninja variable: single-quoted for sh, '$' escaped for ninja. */
-static void put_shell(FILE *f, const char *s)
+static void put_shell_chars(FILE *f, const char *s)
 {
-    fputc('\'', f);
     for (; *s; s++) {
         if (*s == '\'') fputs("'\\''", f);
         else if (*s == '$') fputs("$$", f);
         else fputc(*s, f);
     }
+}
+
+static void put_shell(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    put_shell_chars(f, s);
     fputc('\'', f);
 }
 
@@ -47,14 +52,15 @@ static void put_edge(FILE *f, const char *stamps, const char *guid, const char *
                      const char *entry, const json_t *inputs)
 {
     fputs("build ", f);
-    char stamp[PATH_MAX + 64];
-    snprintf(stamp, sizeof stamp, "%s/%s.stamp", stamps, guid);
-    put_path(f, stamp);
+    /* Written piece by piece (escaping is per character): no buffer to truncate a path. */
+    put_path(f, stamps);
+    fputc('/', f);
+    put_path(f, guid);
+    fputs(".stamp", f);
     if (entry) {
         fputs(" | ", f);
-        char m[PATH_MAX + 32];
-        snprintf(m, sizeof m, "%s/manifest.json", entry);
-        put_path(f, m);
+        put_path(f, entry);
+        fputs("/manifest.json", f);
     }
     fputs(": kiln_import ", f);
     put_path(f, source);
@@ -72,10 +78,9 @@ static void put_edge(FILE *f, const char *stamps, const char *guid, const char *
     if (entry) {
         /* The entry may be older than the source (equal bytes again): touching it (never
          * creating it, -c) keeps ninja from running a cached import on every build. */
-        char m[PATH_MAX + 32];
-        snprintf(m, sizeof m, "%s/manifest.json", entry);
-        fputs("\n  manifest = ", f);
-        put_shell(f, m);
+        fputs("\n  manifest = '", f);
+        put_shell_chars(f, entry);
+        fputs("/manifest.json'", f);
     }
     fputc('\n', f);
 }
