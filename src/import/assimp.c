@@ -9,6 +9,8 @@
 #include "core/alloc.h"
 #include "core/file.h"
 #include "core/path.h"
+#include "import/fbx_legacy.h"
+#include "import/fbx_tree.h"
 
 #define DEFAULT_TIMEOUT_MS 60000u
 #define DEFAULT_CHILD_MEMORY ((size_t)8 << 30)
@@ -93,6 +95,11 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
     if (base_dir && kiln_path_absolute(base_dir, abs_dir, sizeof abs_dir, NULL) == KILN_OK &&
         kiln_path_resolve(abs_dir, real_dir, sizeof real_dir, NULL) == KILN_OK)
         base_dir = real_dir;
+    /* FBX 6.x, which assimp 5.2 cannot read, goes to kiln's own bounded reader (fbx_legacy.c),
+     * in this process: it runs no code but kiln's. */
+    uint32_t version = format == KILN_ASSIMP_FBX ? kiln_fbx_sniff_version(data, size) : 0;
+    if (version && version < KILN_FBX_LEGACY_BELOW)
+        return kiln_fbx_legacy_import(data, size, base_dir, &o, flags, scene, err);
     kiln_arena *arena = kiln_scene_arena(scene);
     const kiln_allocator *a = &arena->allocator;
     size_t max = arena->limit && arena->limit < MAX_BLOB ? arena->limit : MAX_BLOB;

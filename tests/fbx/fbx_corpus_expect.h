@@ -8,7 +8,7 @@
 {"fbx/assimp/embedded_ascii/box.FBX", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 1, 1, 0, NULL, 1.2000f},
 {"fbx/ufbx/maya_cube_7500_ascii.fbx", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 0, 0, 0, NULL, 0.0100f},
 {"fbx/ufbx/maya_cube_7500_binary.fbx", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 0, 0, 0, NULL, 0.0100f},
-{"fbx/ufbx/blender_279_ball_6100_ascii.fbx", KILN_E_IMPORT_UNSUPPORTED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0},  /* FBX 6.1: assimp reads 7.x only */
+{"fbx/ufbx/blender_279_ball_6100_ascii.fbx", KILN_OK, 1, 2, 153, 80, 0, 0, 0.0000f, 2, 0, 0, 0, "camera \"Producer Perspective\" not imported", 0.0200f},  /* FBX 6.1: kiln's own reader (fbx_legacy.c); UnitScaleFactor 1 = cm */
 {"fbx/ufbx/blender_279_sausage_7400_binary.fbx", KILN_OK, 1, 1, 729, 576, 3, 3, 0.0417f, 1, 0, 0, 0, NULL, 5.9089f},
 {"fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 0, 0, 0, "no blend shapes", 0.0100f},
 {"fbx/ufbx/maya_uv_and_color_sets_7500_binary.fbx", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 0, 0, 0, NULL, 0.0100f},

@@ -1,0 +1,996 @@
+/* fbx_legacy.c — FBX 6.x into a kiln scene with kiln's own reader (fbx_legacy.h).
+ *
+ * FBX 6 keeps geometry inside its Model objects and names objects by "Class::Name" strings:
+ *   Objects { Model: "Model::Ball", "Mesh" { Properties60 {...}, Vertices, PolygonVertexIndex,
+ *             LayerElementNormal/UV/Color/Material: i {...} }, Material: "Material::Red", "" {...},
+ *             Texture: "Texture::wood", "TextureVideoClip" {...}, Deformer, Pose, GlobalSettings }
+ *   Connections { Connect: "OO", child, parent  ·  "OP", child, parent, property }
+ *   Takes { Take: "name" { Model: "Model::Ball" { Channel: ... } } }
+ * (Blender's io_scene_fbx export_fbx.py of 2.7x writes exactly this; the FBX SDK's 6.1 files the
+ * same with binary arrays.)
+ *
+ * The result is written as the blob of assimp_private.h and handed to kiln_assimp_build, the
+ * same code that turns assimp's output into a scene: kiln's space, materials, texture lookup
+ * next to the model and every check there apply unchanged. The blob is built here in the
+ * parent, from kiln's own bounded tree, so no child process is needed. */
+#define _GNU_SOURCE /* qsort_r */
+#include "import/fbx_legacy.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "core/hash.h"
+#include "import/assimp_private.h"
+#include "import/fbx_tree.h"
+
+#define MAX_UV_LAYERS 8u     /* the blob's limit; kiln keeps 4 (the builder warns) */
+#define MAX_COLOR_LAYERS 8u
+#define PI 3.14159265358979323846
+
+typedef struct object {
+    const kiln_fbx_node *node;
+    const char *full;        /* "Model::Ball" as written: connections use it */
+    const char *name;        /* "Ball" */
+    const char *kind;        /* the second value: "Mesh", "Camera", "Light", "" ... */
+    int32_t parent;          /* Model objects: the parent model (object index), -1 = the root */
+    bool has_parent;
+    int32_t blob_node;       /* blob node index, -1 when not a node */
+} object;
+
+typedef struct texref {
+    uint32_t texture;        /* object index of the Texture */
+    uint32_t type;           /* aiTextureType */
+} texref;
+
+typedef struct legacy {
+    const kiln_fbx_tree *t;
+    kiln_arena *tmp;
+    kiln_scene *s;           /* for warnings */
+    kiln_error *err;
+    const kiln_fbx_node *objects, *connections;
+    object *objs;
+    uint32_t obj_count;
+    uint32_t *sorted;        /* object indices sorted by full name */
+    uint32_t *materials;     /* object indices of Material objects, in blob order */
+    uint32_t material_count;
+    kiln_buf body;           /* materials, meshes, nodes, animations */
+    uint32_t mesh_count;
+    kiln_buf warnings;
+    uint32_t warning_count;
+} legacy;
+
+/* ---- small helpers ----------------------------------------------------------------------------- */
+
+static kiln_result nomem(legacy *L, const char *what)
+{
+    if (L->tmp->over_limit)
+        return kiln_error_set(L->err, KILN_E_LIMIT, "FBX: %s passes the memory limit", what);
+    return kiln_error_set(L->err, KILN_E_OUT_OF_MEMORY, "FBX: out of memory for %s", what);
+}
+
+static void put_u32(kiln_buf *b, uint32_t v) { kiln_buf_append_u32le(b, v); }
+static void put_i32(kiln_buf *b, int32_t v) { kiln_buf_append_u32le(b, (uint32_t)v); }
+static void put_f32(kiln_buf *b, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    kiln_buf_append_u32le(b, u);
+}
+static void put_f64(kiln_buf *b, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    kiln_buf_append_u64le(b, u);
+}
+static void put_str(kiln_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 65536) n = 65536;
+    put_u32(b, (uint32_t)n);
+    kiln_buf_append(b, s, n);
+}
+
+/* A warning for the scene, sent in the blob like the child's. */
+static void warn(legacy *L, const char *fmt, ...) KILN_PRINTF(2, 3);
+static void warn(legacy *L, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (L->warning_count >= 4096) return; /* the builder keeps 256 anyway */
+    put_str(&L->warnings, text);
+    L->warning_count++;
+}
+
+static float to_f32(double v)
+{
+    if (!isfinite(v)) return 0.0f;
+    if (v > 3e38) return 3e38f;
+    if (v < -3e38) return -3e38f;
+    return (float)v;
+}
+
+static int by_full_cmp(const void *x, const void *y, void *ctx)
+{
+    const object *o = ctx;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    int d = strcmp(o[a].full, o[b].full);
+    return d ? d : (a > b) - (a < b);
+}
+
+/* The object whose full name is full, or -1. */
+static int32_t find_object(const legacy *L, const char *full)
+{
+    uint32_t lo = 0, hi = L->obj_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(L->objs[L->sorted[mid]].full, full) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < L->obj_count && !strcmp(L->objs[L->sorted[lo]].full, full) ? (int32_t)L->sorted[lo] : -1;
+}
+
+static bool is_class(const object *o, const char *cls) { return !strcmp(o->node->name, cls); }
+
+/* ---- matrices (column-major doubles) ------------------------------------------------------------- */
+
+static void m_identity(double m[16])
+{
+    memset(m, 0, 16 * sizeof *m);
+    m[0] = m[5] = m[10] = m[15] = 1;
+}
+
+static void m_mul(const double a[16], const double b[16], double out[16])
+{
+    double r[16];
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            double s = 0;
+            for (int k = 0; k < 4; k++) s += a[k * 4 + row] * b[c * 4 + k];
+            r[c * 4 + row] = s;
+        }
+    memcpy(out, r, sizeof r);
+}
+
+static void m_translate(double m[16], const double t[3], double sign)
+{
+    m_identity(m);
+    m[12] = sign * t[0], m[13] = sign * t[1], m[14] = sign * t[2];
+}
+
+/* Euler angles in degrees, FBX order (0 XYZ .. 5 ZYX: the first letter is applied first). */
+static void m_euler(double m[16], const double deg[3], int64_t order)
+{
+    static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
+    const int *o = orders[order >= 0 && order < 6 ? order : 0];
+    m_identity(m);
+    for (int k = 0; k < 3; k++) {
+        int axis = o[k];
+        double a = deg[axis] * PI / 180.0, c = cos(a), s = sin(a), r[16];
+        m_identity(r);
+        int i = (axis + 1) % 3, j = (axis + 2) % 3;
+        r[i * 4 + i] = c, r[j * 4 + i] = -s;
+        r[i * 4 + j] = s, r[j * 4 + j] = c;
+        m_mul(r, m, m);
+    }
+}
+
+static void m_scale(double m[16], const double s[3])
+{
+    m_identity(m);
+    m[0] = s[0], m[5] = s[1], m[10] = s[2];
+}
+
+/* Inverse of a rotation (transpose of the 3x3). */
+static void m_transpose3(double m[16])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++) {
+            double t = m[i * 4 + j];
+            m[i * 4 + j] = m[j * 4 + i];
+            m[j * 4 + i] = t;
+        }
+}
+
+static void prop3(const kiln_fbx_node *obj, const char *name, double dflt, double out[3])
+{
+    for (uint32_t k = 0; k < 3; k++) {
+        out[k] = kiln_fbx_property_number(obj, name, k, dflt);
+        if (!isfinite(out[k])) out[k] = dflt;
+    }
+}
+
+/* The local transform of a Model: T Roff Rp Rpre R Rpost^-1 Rp^-1 Soff Sp S Sp^-1 (the FBX
+ * SDK's, with pre/post rotation applied whether or not RotationActive is set). */
+static void model_local(const kiln_fbx_node *obj, double out[16])
+{
+    double t[3], r[3], s[3], roff[3], rp[3], pre[3], post[3], soff[3], sp[3], m[16];
+    prop3(obj, "Lcl Translation", 0, t);
+    prop3(obj, "Lcl Rotation", 0, r);
+    prop3(obj, "Lcl Scaling", 1, s);
+    prop3(obj, "RotationOffset", 0, roff);
+    prop3(obj, "RotationPivot", 0, rp);
+    prop3(obj, "PreRotation", 0, pre);
+    prop3(obj, "PostRotation", 0, post);
+    prop3(obj, "ScalingOffset", 0, soff);
+    prop3(obj, "ScalingPivot", 0, sp);
+    double order = kiln_fbx_property_number(obj, "RotationOrder", 0, 0);
+    int64_t ord = order >= 0 && order < 6 ? (int64_t)order : 0;
+    m_translate(out, t, 1);
+    m_translate(m, roff, 1), m_mul(out, m, out);
+    m_translate(m, rp, 1), m_mul(out, m, out);
+    m_euler(m, pre, 0), m_mul(out, m, out);
+    m_euler(m, r, ord), m_mul(out, m, out);
+    m_euler(m, post, 0), m_transpose3(m), m_mul(out, m, out);
+    m_translate(m, rp, -1), m_mul(out, m, out);
+    m_translate(m, soff, 1), m_mul(out, m, out);
+    m_translate(m, sp, 1), m_mul(out, m, out);
+    m_scale(m, s), m_mul(out, m, out);
+    m_translate(m, sp, -1), m_mul(out, m, out);
+}
+
+/* GeometricTranslation/Rotation/Scaling: moves the mesh only, not the children. */
+static bool geometric(const kiln_fbx_node *obj, double out[16])
+{
+    double t[3], r[3], s[3], m[16];
+    prop3(obj, "GeometricTranslation", 0, t);
+    prop3(obj, "GeometricRotation", 0, r);
+    prop3(obj, "GeometricScaling", 1, s);
+    bool identity = !t[0] && !t[1] && !t[2] && !r[0] && !r[1] && !r[2] && s[0] == 1 && s[1] == 1 && s[2] == 1;
+    m_translate(out, t, 1);
+    m_euler(m, r, 0), m_mul(out, m, out);
+    m_scale(m, s), m_mul(out, m, out);
+    return !identity;
+}
+
+/* ---- objects and connections ---------------------------------------------------------------------- */
+
+static kiln_result gather_objects(legacy *L)
+{
+    const kiln_fbx_node *objs = L->objects;
+    uint32_t n = objs ? objs->child_count : 0;
+    L->objs = kiln_arena_array(L->tmp, n ? n : 1, sizeof *L->objs);
+    L->sorted = kiln_arena_array(L->tmp, n ? n : 1, sizeof *L->sorted);
+    if (!L->objs || !L->sorted) return nomem(L, "objects");
+    for (uint32_t i = 0; i < n; i++) {
+        const kiln_fbx_node *nd = &objs->children[i];
+        size_t len = 0;
+        const char *full = kiln_fbx_string(nd, 0, &len);
+        if (!full) continue; /* GlobalSettings and other records without a name */
+        object *o = &L->objs[L->obj_count];
+        o->node = nd;
+        o->full = full;
+        o->name = kiln_fbx_object_name(full, len + 1, NULL);
+        o->kind = kiln_fbx_string(nd, 1, NULL);
+        if (!o->kind) o->kind = "";
+        o->parent = -1;
+        o->blob_node = -1;
+        L->sorted[L->obj_count] = L->obj_count;
+        L->obj_count++;
+    }
+    qsort_r(L->sorted, L->obj_count, sizeof *L->sorted, by_full_cmp, L->objs);
+    return KILN_OK;
+}
+
+/* A link of a connection: child object, parent object, the texture type for textures. */
+typedef struct link {
+    uint32_t child, parent, type, seq;
+} link;
+
+static int link_cmp(const void *x, const void *y)
+{
+    const link *a = x, *b = y;
+    if (a->parent != b->parent) return a->parent < b->parent ? -1 : 1;
+    return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+typedef struct links {
+    link *v;
+    uint32_t count, cap;
+} links;
+
+static kiln_result add_link(legacy *L, links *ls, uint32_t child, uint32_t parent, uint32_t type)
+{
+    if (ls->count == ls->cap) {
+        uint32_t cap = ls->cap ? ls->cap * 2 : 64;
+        link *nv = cap > ls->cap ? kiln_arena_array(L->tmp, cap, sizeof *nv) : NULL;
+        if (!nv) return nomem(L, "connections");
+        if (ls->count) memcpy(nv, ls->v, ls->count * sizeof *nv);
+        ls->v = nv;
+        ls->cap = cap;
+    }
+    ls->v[ls->count] = (link){child, parent, type, ls->count};
+    ls->count++;
+    return KILN_OK;
+}
+
+/* The range of links whose parent is p (ls sorted by link_cmp). */
+static uint32_t links_of(const links *ls, uint32_t p, uint32_t *first)
+{
+    uint32_t lo = 0, hi = ls->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ls->v[mid].parent < p) lo = mid + 1;
+        else hi = mid;
+    }
+    uint32_t end = lo;
+    while (end < ls->count && ls->v[end].parent == p) end++;
+    *first = lo;
+    return end - lo;
+}
+
+/* aiTextureType of a material property a texture is connected to. */
+static uint32_t texture_type(const char *prop)
+{
+    if (!prop || !*prop || !strcmp(prop, "DiffuseColor") || !strcmp(prop, "Diffuse")) return 1;
+    if (!strcmp(prop, "SpecularColor") || !strcmp(prop, "Specular")) return 2;
+    if (!strcmp(prop, "AmbientColor") || !strcmp(prop, "Ambient")) return 3;
+    if (!strcmp(prop, "EmissiveColor") || !strcmp(prop, "Emissive")) return 4;
+    if (!strcmp(prop, "Bump") || !strcmp(prop, "BumpFactor")) return 5;
+    if (!strcmp(prop, "NormalMap")) return 6;
+    if (!strcmp(prop, "ShininessExponent") || !strcmp(prop, "Shininess")) return 7;
+    if (!strcmp(prop, "TransparentColor") || !strcmp(prop, "TransparencyFactor")) return 8;
+    if (!strcmp(prop, "DisplacementColor")) return 9;
+    if (!strcmp(prop, "ReflectionColor")) return 11;
+    return 18; /* unknown: the builder warns */
+}
+
+typedef struct graph {
+    links mats;      /* Material -> Model */
+    links texs;      /* Texture -> Material (type set) */
+    links tex_models;/* Texture -> Model: the model's materials get it as diffuse */
+    links deformers; /* Deformer -> Model */
+} graph;
+
+static kiln_result read_connections(legacy *L, graph *g)
+{
+    const kiln_fbx_node *cs = L->connections;
+    for (uint32_t i = 0; cs && i < cs->child_count; i++) {
+        const kiln_fbx_node *c = &cs->children[i];
+        if (strcmp(c->name, "Connect")) continue;
+        const char *type = kiln_fbx_string(c, 0, NULL), *child = kiln_fbx_string(c, 1, NULL),
+                   *parent = kiln_fbx_string(c, 2, NULL);
+        if (!type || !child || !parent) continue;
+        int32_t ci = find_object(L, child);
+        if (ci < 0) continue;
+        object *co = &L->objs[ci];
+        bool scene = !strcmp(parent, "Model::Scene");
+        int32_t pi = scene ? -1 : find_object(L, parent);
+        if (!scene && pi < 0) continue;
+        kiln_result r = KILN_OK;
+        if (is_class(co, "Model")) {
+            if (!co->has_parent && (scene || is_class(&L->objs[pi], "Model")) && pi != ci) {
+                co->parent = pi;
+                co->has_parent = true;
+            }
+        } else if (pi >= 0 && is_class(co, "Material") && is_class(&L->objs[pi], "Model")) {
+            r = add_link(L, &g->mats, (uint32_t)ci, (uint32_t)pi, 0);
+        } else if (pi >= 0 && is_class(co, "Texture")) {
+            const object *po = &L->objs[pi];
+            if (is_class(po, "Material"))
+                r = add_link(L, &g->texs, (uint32_t)ci, (uint32_t)pi,
+                             texture_type(!strcmp(type, "OP") ? kiln_fbx_string(c, 3, NULL) : NULL));
+            else if (is_class(po, "Model"))
+                r = add_link(L, &g->tex_models, (uint32_t)ci, (uint32_t)pi, 1);
+        } else if (pi >= 0 && is_class(co, "Deformer") && is_class(&L->objs[pi], "Model")) {
+            r = add_link(L, &g->deformers, (uint32_t)ci, (uint32_t)pi, 0);
+        }
+        if (r) return r;
+    }
+    qsort(g->mats.v, g->mats.count, sizeof *g->mats.v, link_cmp);
+    qsort(g->texs.v, g->texs.count, sizeof *g->texs.v, link_cmp);
+    qsort(g->tex_models.v, g->tex_models.count, sizeof *g->tex_models.v, link_cmp);
+    qsort(g->deformers.v, g->deformers.count, sizeof *g->deformers.v, link_cmp);
+    return KILN_OK;
+}
+
+/* ---- materials ------------------------------------------------------------------------------------ */
+
+/* A colour property times its factor when the file has one (as assimp's FBX reader does); the
+ * 6.x "Diffuse"/"Emissive" properties as the fallback. */
+static void colour(const kiln_fbx_node *m, const char *name, const char *factor, const char *old,
+                   double dflt, float out[3])
+{
+    uint32_t first;
+    bool has = kiln_fbx_property(m, name, &first) != NULL;
+    double f = has ? kiln_fbx_property_number(m, factor, 0, 1.0) : 1.0;
+    for (uint32_t k = 0; k < 3; k++) {
+        double v = has ? kiln_fbx_property_number(m, name, k, dflt) * f
+                       : kiln_fbx_property_number(m, old, k, dflt);
+        out[k] = to_f32(v);
+    }
+}
+
+static const char *texture_file(const object *tex)
+{
+    static const char *const keys[3] = {"RelativeFilename", "FileName", "Filename"};
+    for (int k = 0; k < 3; k++) {
+        const char *s = kiln_fbx_string(kiln_fbx_child(tex->node, keys[k]), 0, NULL);
+        if (s && *s) return s;
+    }
+    return NULL;
+}
+
+static void put_texture(legacy *L, uint32_t type, const object *tex, uint32_t *count)
+{
+    const char *file = texture_file(tex);
+    if (!file) {
+        warn(L, "texture \"%s\" names no file; not imported", tex->name);
+        return;
+    }
+    put_u32(&L->body, type);
+    put_u32(&L->body, 0);   /* UV set 0 */
+    put_u32(&L->body, 0);   /* wrap, UV mapping */
+    put_str(&L->body, file);
+    (*count)++;
+}
+
+static kiln_result write_materials(legacy *L, const graph *g, int32_t *mat_index)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < L->obj_count; i++) {
+        mat_index[i] = -1;
+        if (is_class(&L->objs[i], "Material")) mat_index[i] = (int32_t)n++;
+    }
+    L->material_count = n;
+    put_u32(&L->body, n);
+    for (uint32_t i = 0; i < L->obj_count; i++) {
+        if (mat_index[i] < 0) continue;
+        const object *o = &L->objs[i];
+        const kiln_fbx_node *m = o->node;
+        float base[3], emissive[3];
+        colour(m, "DiffuseColor", "DiffuseFactor", "Diffuse", 1.0, base);
+        colour(m, "EmissiveColor", "EmissiveFactor", "Emissive", 0.0, emissive);
+        uint32_t first;
+        float opacity = to_f32(kiln_fbx_property_number(m, "Opacity", 0, 1.0));
+        double shin = kiln_fbx_property(m, "ShininessExponent", &first)
+                          ? kiln_fbx_property_number(m, "ShininessExponent", 0, -1)
+                          : kiln_fbx_property_number(m, "Shininess", 0, -1);
+        put_str(&L->body, o->name);
+        put_f32(&L->body, base[0]), put_f32(&L->body, base[1]), put_f32(&L->body, base[2]);
+        put_f32(&L->body, 1.0f);
+        put_f32(&L->body, emissive[0]), put_f32(&L->body, emissive[1]), put_f32(&L->body, emissive[2]);
+        put_f32(&L->body, opacity);
+        put_f32(&L->body, to_f32(shin));
+        put_f32(&L->body, -1.0f), put_f32(&L->body, -1.0f);   /* metallic, roughness: absent */
+        put_u32(&L->body, 0);
+        /* Textures: connected to the material, then those of models drawing with it. */
+        size_t count_at = L->body.size;
+        uint32_t count = 0, f, k;
+        put_u32(&L->body, 0);
+        k = links_of(&g->texs, i, &f);
+        for (uint32_t t = 0; t < k; t++) put_texture(L, g->texs.v[f + t].type, &L->objs[g->texs.v[f + t].child], &count);
+        if (g->tex_models.count) {
+            uint32_t seen = 0;
+            for (uint32_t l = 0; l < g->mats.count && seen < 64; l++) {
+                if (g->mats.v[l].child != i) continue;
+                uint32_t tf, tk = links_of(&g->tex_models, g->mats.v[l].parent, &tf);
+                for (uint32_t t = 0; t < tk && seen < 64; t++, seen++)
+                    put_texture(L, 1, &L->objs[g->tex_models.v[tf + t].child], &count);
+            }
+        }
+        if (!L->body.failed) kiln_store_u32le(L->body.data + count_at, count);
+    }
+    return L->body.failed ? nomem(L, "the materials") : KILN_OK;
+}
+
+/* ---- geometry ------------------------------------------------------------------------------------- */
+
+enum { MAP_NONE, MAP_CORNER, MAP_VERTEX, MAP_POLYGON, MAP_ALL };
+
+typedef struct layer {
+    int mapping;
+    bool indexed;
+    uint32_t comps;
+    kiln_fbx_values data, index;
+    const char *name;
+} layer;
+
+/* Opens a LayerElement* node: its mapping, reference, data values and index values. false
+ * (with a warning) when it cannot be used. */
+static bool layer_open(legacy *L, const object *model, const kiln_fbx_node *el, const char *data_name,
+                       const char *index_name, const char *index_name2, uint32_t comps, layer *out)
+{
+    memset(out, 0, sizeof *out);
+    out->comps = comps;
+    out->name = el->name;
+    const char *map = kiln_fbx_string(kiln_fbx_child(el, "MappingInformationType"), 0, NULL);
+    const char *ref = kiln_fbx_string(kiln_fbx_child(el, "ReferenceInformationType"), 0, NULL);
+    if (!map) map = "";
+    if (!ref) ref = "Direct";
+    out->mapping = !strcmp(map, "ByPolygonVertex") ? MAP_CORNER
+                   : !strcmp(map, "ByVertice") || !strcmp(map, "ByVertex") || !strcmp(map, "ByControlPoint") ? MAP_VERTEX
+                   : !strcmp(map, "ByPolygon") ? MAP_POLYGON
+                   : !strcmp(map, "AllSame") ? MAP_ALL : MAP_NONE;
+    if (out->mapping == MAP_NONE) {
+        warn(L, "mesh \"%s\": %s mapped \"%s\" not imported", model->name, el->name, map);
+        return false;
+    }
+    if (!kiln_fbx_values_of(kiln_fbx_child(el, data_name), &out->data) || !out->data.count) {
+        warn(L, "mesh \"%s\": %s without %s not imported", model->name, el->name, data_name);
+        return false;
+    }
+    out->indexed = !strcmp(ref, "IndexToDirect") || !strcmp(ref, "Index");
+    if (out->indexed && !kiln_fbx_values_of(kiln_fbx_child(el, index_name), &out->index) &&
+        !(index_name2 && kiln_fbx_values_of(kiln_fbx_child(el, index_name2), &out->index))) {
+        if (!strcmp(el->name, "LayerElementMaterial")) {
+            out->indexed = false; /* material layers hold the indices themselves */
+            return true;
+        }
+        warn(L, "mesh \"%s\": %s has no %s; not imported", model->name, el->name, index_name);
+        return false;
+    }
+    if (!strcmp(el->name, "LayerElementMaterial")) out->indexed = false;
+    return true;
+}
+
+/* Component values of a layer for one corner into out; false when an index is out of range. */
+static bool layer_get(const layer *ly, size_t corner, size_t polygon, size_t vertex, double *out)
+{
+    size_t i = ly->mapping == MAP_CORNER ? corner : ly->mapping == MAP_VERTEX ? vertex
+               : ly->mapping == MAP_POLYGON ? polygon : 0;
+    if (ly->indexed) {
+        if (i >= ly->index.count) return false;
+        int64_t j = kiln_fbx_values_i64(&ly->index, i);
+        if (j < 0) return false;
+        i = (size_t)j;
+    }
+    size_t at;
+    if (!kiln_size_mul(i, ly->comps, &at) || at >= ly->data.count || ly->data.count - at < ly->comps)
+        return false;
+    for (uint32_t k = 0; k < ly->comps; k++) out[k] = kiln_fbx_values_f64(&ly->data, at + k);
+    return true;
+}
+
+/* The layer elements of one kind, in the order of their index value (TypedIndex). */
+static uint32_t find_layers(const kiln_fbx_node *geo, const char *name, const kiln_fbx_node **out,
+                            uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < geo->child_count && n < max; i++)
+        if (!strcmp(geo->children[i].name, name)) out[n++] = &geo->children[i];
+    /* Insertion sort by the element's index value (at most max elements). */
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t j = i; j > 0; j--) {
+            int64_t a = 0, b = 0;
+            kiln_fbx_integer(out[j - 1], 0, &a);
+            kiln_fbx_integer(out[j], 0, &b);
+            if (a <= b) break;
+            const kiln_fbx_node *t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
+typedef struct poly {
+    uint32_t start, count;   /* corners */
+    int32_t group;           /* material slot + 1 (0: none) */
+} poly;
+
+static uint64_t hash_floats(const float *v, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint8_t *p = (const uint8_t *)v;
+    for (size_t i = 0; i < (size_t)n * 4; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Writes one blob mesh per material group of a model's geometry; *first and *count get the
+ * blob mesh indices. */
+static kiln_result write_geometry(legacy *L, const object *model, const graph *g,
+                                  const int32_t *mat_index, uint32_t *first_mesh, uint32_t *mesh_count)
+{
+    const kiln_fbx_node *geo = model->node;
+    *first_mesh = L->mesh_count;
+    *mesh_count = 0;
+    kiln_fbx_values pos, pvi;
+    if (!kiln_fbx_values_of(kiln_fbx_child(geo, "Vertices"), &pos) ||
+        !kiln_fbx_values_of(kiln_fbx_child(geo, "PolygonVertexIndex"), &pvi) || pos.count < 3 ||
+        !pvi.count) {
+        warn(L, "mesh \"%s\" has no polygons; not imported", model->name);
+        return KILN_OK;
+    }
+    size_t points = pos.count / 3, corners = pvi.count;
+    if (corners > UINT32_MAX / 2 || points > UINT32_MAX)
+        return kiln_error_set(L->err, KILN_E_LIMIT, "FBX: mesh \"%s\" has %zu polygon corners",
+                              model->name, corners);
+    /* Layers: normals (first), UV sets, colour sets, materials (first). */
+    const kiln_fbx_node *els[MAX_UV_LAYERS];
+    layer nrm, uv[MAX_UV_LAYERS], col[MAX_COLOR_LAYERS], mat;
+    bool has_nrm = false, has_mat = false;
+    uint32_t uvs = 0, cols = 0;
+    if (find_layers(geo, "LayerElementNormal", els, 1))
+        has_nrm = layer_open(L, model, els[0], "Normals", "NormalsIndex", "NormalIndex", 3, &nrm);
+    uint32_t n = find_layers(geo, "LayerElementUV", els, MAX_UV_LAYERS);
+    for (uint32_t i = 0; i < n; i++)
+        if (layer_open(L, model, els[i], "UV", "UVIndex", NULL, 2, &uv[uvs])) uvs++;
+    n = find_layers(geo, "LayerElementColor", els, MAX_COLOR_LAYERS);
+    for (uint32_t i = 0; i < n; i++)
+        if (layer_open(L, model, els[i], "Colors", "ColorIndex", "ColorsIndex", 4, &col[cols])) cols++;
+    if (find_layers(geo, "LayerElementMaterial", els, 1))
+        has_mat = layer_open(L, model, els[0], "Materials", "MaterialsIndex", NULL, 1, &mat);
+    /* The model's materials, in connection order. */
+    uint32_t mfirst, mslots = links_of(&g->mats, (uint32_t)(model - L->objs), &mfirst);
+    /* Polygons: a negative index (bitwise not) ends one. */
+    poly *polys = kiln_arena_array(L->tmp, corners, sizeof *polys);
+    uint32_t *group_count = kiln_arena_array(L->tmp, (size_t)mslots + 1, sizeof *group_count);
+    if (!polys || !group_count) return nomem(L, "polygons");
+    size_t np = 0, dropped = 0, bad_index = 0, start = 0;
+    for (size_t c = 0; c < corners; c++) {
+        int64_t v = kiln_fbx_values_i64(&pvi, c);
+        bool end = v < 0 || c + 1 == corners;
+        if (!end) continue;
+        uint32_t count = (uint32_t)(c + 1 - start);
+        if (count < 3) {
+            dropped++;
+        } else {
+            int32_t group = 0;
+            if (has_mat) {
+                double m;
+                if (layer_get(&mat, 0, np, 0, &m) && m >= 0 && m < mslots) group = (int32_t)m + 1;
+            } else if (mslots) {
+                group = 1;
+            }
+            polys[np] = (poly){(uint32_t)start, count, group};
+            group_count[group]++;
+            np++;
+        }
+        start = c + 1;
+    }
+    if (dropped) warn(L, "mesh \"%s\": %zu point and line primitives dropped (kiln cooks triangles)",
+                      model->name, dropped);
+    double geo_m[16], nrm_m[9];
+    bool geo_on = geometric(geo, geo_m);
+    if (geo_on) {
+        /* Normals move by the inverse transpose: the cofactors of the 3x3 (scale ignored). */
+        const double *a = geo_m;
+        nrm_m[0] = a[5] * a[10] - a[6] * a[9], nrm_m[1] = a[6] * a[8] - a[4] * a[10], nrm_m[2] = a[4] * a[9] - a[5] * a[8];
+        nrm_m[3] = a[2] * a[9] - a[1] * a[10], nrm_m[4] = a[0] * a[10] - a[2] * a[8], nrm_m[5] = a[1] * a[8] - a[0] * a[9];
+        nrm_m[6] = a[1] * a[6] - a[2] * a[5], nrm_m[7] = a[2] * a[4] - a[0] * a[6], nrm_m[8] = a[0] * a[5] - a[1] * a[4];
+    }
+    uint32_t stride = 3 + 3 + 2 * uvs + 4 * cols;
+    /* Normals must be whole: one corner without one drops them for the mesh (kiln computes). */
+    for (uint32_t grp = 0; grp <= mslots; grp++) {
+        if (!group_count[grp]) continue;
+        size_t gcorners = 0;
+        for (size_t p = 0; p < np; p++)
+            if (polys[p].group == (int32_t)grp) gcorners += polys[p].count;
+        float *verts = kiln_arena_array(L->tmp, gcorners, (size_t)stride * sizeof(float));
+        uint32_t *idx = kiln_arena_array(L->tmp, gcorners, 3 * sizeof(uint32_t));
+        size_t hcap = 16;
+        while (hcap < gcorners * 2) hcap *= 2;
+        uint32_t *table = kiln_arena_array(L->tmp, hcap, sizeof *table);
+        if (!verts || !idx || !table) return nomem(L, "vertices");
+        memset(table, 0xFF, hcap * sizeof *table);
+        uint32_t vcount = 0;
+        size_t icount = 0;
+        bool normals_ok = has_nrm;
+        uint32_t *corner_vertex = kiln_arena_array(L->tmp, 64, sizeof *corner_vertex);
+        size_t cv_cap = 64;
+        if (!corner_vertex) return nomem(L, "vertices");
+        for (size_t p = 0; p < np; p++) {
+            const poly *pl = &polys[p];
+            if (pl->group != (int32_t)grp) continue;
+            if (pl->count > cv_cap) {
+                while (cv_cap < pl->count) cv_cap *= 2;
+                if (!(corner_vertex = kiln_arena_array(L->tmp, cv_cap, sizeof *corner_vertex)))
+                    return nomem(L, "vertices");
+            }
+            for (uint32_t k = 0; k < pl->count; k++) {
+                size_t c = (size_t)pl->start + k;
+                int64_t raw = kiln_fbx_values_i64(&pvi, c);
+                int64_t cp = raw < 0 ? ~raw : raw;
+                float *v = verts + (size_t)vcount * stride;
+                memset(v, 0, (size_t)stride * sizeof *v);
+                if ((uint64_t)cp >= points) {
+                    bad_index++;
+                    cp = 0;
+                }
+                double x[4];
+                for (int e = 0; e < 3; e++) x[e] = kiln_fbx_values_f64(&pos, (size_t)cp * 3 + (size_t)e);
+                if (geo_on) {
+                    double y[3];
+                    for (int e = 0; e < 3; e++) y[e] = geo_m[e] * x[0] + geo_m[4 + e] * x[1] + geo_m[8 + e] * x[2] + geo_m[12 + e];
+                    memcpy(x, y, sizeof y);
+                }
+                for (int e = 0; e < 3; e++) v[e] = to_f32(x[e]);
+                if (normals_ok) {
+                    if (!layer_get(&nrm, c, p, (size_t)cp, x)) normals_ok = false;
+                    if (geo_on) {
+                        double y[3];
+                        for (int e = 0; e < 3; e++) y[e] = nrm_m[e * 3] * x[0] + nrm_m[e * 3 + 1] * x[1] + nrm_m[e * 3 + 2] * x[2];
+                        memcpy(x, y, sizeof y);
+                    }
+                    for (int e = 0; e < 3; e++) v[3 + e] = to_f32(x[e]);
+                }
+                for (uint32_t u = 0; u < uvs; u++) {
+                    if (!layer_get(&uv[u], c, p, (size_t)cp, x)) x[0] = x[1] = 0;
+                    v[6 + 2 * u] = to_f32(x[0]);
+                    v[6 + 2 * u + 1] = to_f32(1.0 - x[1]); /* glTF's V, as assimp's FlipUVs */
+                }
+                for (uint32_t q = 0; q < cols; q++) {
+                    if (!layer_get(&col[q], c, p, (size_t)cp, x)) x[0] = x[1] = x[2] = x[3] = 1;
+                    for (int e = 0; e < 4; e++) v[6 + 2 * uvs + 4 * q + (uint32_t)e] = to_f32(x[e]);
+                }
+                /* Join identical vertices (what assimp's JoinIdenticalVertices does). */
+                size_t h = (size_t)hash_floats(v, stride) & (hcap - 1);
+                uint32_t found = UINT32_MAX;
+                while (table[h] != UINT32_MAX) {
+                    if (!memcmp(verts + (size_t)table[h] * stride, v, (size_t)stride * sizeof *v)) {
+                        found = table[h];
+                        break;
+                    }
+                    h = (h + 1) & (hcap - 1);
+                }
+                if (found == UINT32_MAX) table[h] = found = vcount++;
+                corner_vertex[k] = found;
+            }
+            for (uint32_t k = 1; k + 1 < pl->count; k++) {
+                idx[icount++] = corner_vertex[0];
+                idx[icount++] = corner_vertex[k];
+                idx[icount++] = corner_vertex[k + 1];
+            }
+        }
+        if (!vcount) continue;
+        if (has_nrm && !normals_ok)
+            warn(L, "mesh \"%s\": some corners have no normal; normals are computed", model->name);
+        /* The blob mesh. */
+        kiln_buf *b = &L->body;
+        put_str(b, model->name);
+        uint32_t material = grp && mat_index[g->mats.v[mfirst + grp - 1].child] >= 0
+                                ? (uint32_t)mat_index[g->mats.v[mfirst + grp - 1].child] : UINT32_MAX;
+        put_u32(b, material);
+        put_u32(b, vcount);
+        put_u32(b, (uint32_t)icount);
+        put_u32(b, normals_ok ? ASSIMP_MESH_NORMALS : 0);
+        put_u32(b, uvs);
+        put_u32(b, cols);
+        for (uint32_t i = 0; i < vcount; i++)
+            for (int e = 0; e < 3; e++) put_f32(b, verts[(size_t)i * stride + (size_t)e]);
+        if (normals_ok)
+            for (uint32_t i = 0; i < vcount; i++)
+                for (int e = 0; e < 3; e++) put_f32(b, verts[(size_t)i * stride + 3 + (size_t)e]);
+        for (uint32_t u = 0; u < uvs; u++)
+            for (uint32_t i = 0; i < vcount; i++)
+                for (uint32_t e = 0; e < 2; e++) put_f32(b, verts[(size_t)i * stride + 6 + 2 * u + e]);
+        for (uint32_t q = 0; q < cols; q++)
+            for (uint32_t i = 0; i < vcount; i++)
+                for (uint32_t e = 0; e < 4; e++) put_f32(b, verts[(size_t)i * stride + 6 + 2 * uvs + 4 * q + e]);
+        for (size_t i = 0; i < icount; i++) put_u32(b, idx[i]);
+        put_u32(b, 0); /* bones */
+        put_u32(b, 0); /* morph targets */
+        if (b->failed) return nomem(L, "a mesh");
+        L->mesh_count++;
+        (*mesh_count)++;
+    }
+    if (bad_index)
+        warn(L, "mesh \"%s\": %zu polygon corners name no vertex (set to vertex 0)", model->name, bad_index);
+    return KILN_OK;
+}
+
+/* ---- nodes ---------------------------------------------------------------------------------------- */
+
+static bool is_model(const object *o) { return is_class(o, "Model"); }
+
+/* Cameras, lights and camera switchers are not imported; their models become nodes only when
+ * something hangs below them. */
+static const char *dropped_kind(const object *o)
+{
+    if (!strcmp(o->kind, "Camera")) return "camera";
+    if (!strcmp(o->kind, "Light")) return "light";
+    if (!strcmp(o->kind, "CameraSwitcher")) return "camera switcher";
+    return NULL;
+}
+
+static void put_node(legacy *L, const char *name, int32_t parent, const double m[16],
+                     uint32_t first_mesh, uint32_t meshes)
+{
+    put_str(&L->body, name);
+    put_i32(&L->body, parent);
+    for (int k = 0; k < 16; k++) put_f32(&L->body, to_f32(m[k]));
+    put_u32(&L->body, meshes);
+    for (uint32_t k = 0; k < meshes; k++) put_u32(&L->body, first_mesh + k);
+}
+
+static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32_t *mat_index)
+{
+    uint32_t n = L->obj_count;
+    uint32_t *first = kiln_arena_array(L->tmp, n ? n : 1, sizeof *first);
+    uint32_t *count = kiln_arena_array(L->tmp, n ? n : 1, sizeof *count);
+    uint32_t *kids = kiln_arena_array(L->tmp, n + 1, sizeof *kids);   /* child counts; [n] = root */
+    bool *needed = kiln_arena_array(L->tmp, n ? n : 1, sizeof *needed);
+    if (!first || !count || !kids || !needed) return nomem(L, "nodes");
+    /* Meshes first (the blob lists them before the nodes). */
+    size_t mesh_count_at = L->body.size;
+    put_u32(&L->body, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        const object *o = &L->objs[i];
+        if (!is_model(o) || strcmp(o->kind, "Mesh")) continue;
+        kiln_result r = write_geometry(L, o, g, mat_index, &first[i], &count[i]);
+        if (r) return r;
+    }
+    if (L->body.failed) return nomem(L, "meshes");
+    kiln_store_u32le(L->body.data + mesh_count_at, L->mesh_count);
+    /* Which models are nodes: all but childless cameras and lights. */
+    for (uint32_t i = 0; i < n; i++) {
+        const object *o = &L->objs[i];
+        if (is_model(o) && o->parent >= 0) kids[o->parent]++;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const object *o = &L->objs[i];
+        if (!is_model(o)) continue;
+        const char *kind = dropped_kind(o);
+        needed[i] = !kind || kids[i];
+        if (kind) warn(L, "%s \"%s\" not imported", kind, o->name);
+    }
+    /* Children lists (parent -1 = the root, slot n), then parents first from the root. */
+    uint32_t *offset = kiln_arena_array(L->tmp, n + 2, sizeof *offset);
+    uint32_t *list = kiln_arena_array(L->tmp, n ? n : 1, sizeof *list);
+    uint32_t *stack = kiln_arena_array(L->tmp, n + 1, sizeof *stack);
+    int32_t *blob_parent = kiln_arena_array(L->tmp, n + 1, sizeof *blob_parent);
+    if (!offset || !list || !stack || !blob_parent) return nomem(L, "nodes");
+    for (uint32_t i = 0; i <= n; i++) offset[i + 1] = offset[i] + (i < n ? kids[i] : 0);
+    /* The root's children go last: recount them. */
+    uint32_t root_kids = 0;
+    for (uint32_t i = 0; i < n; i++) root_kids += is_model(&L->objs[i]) && L->objs[i].parent < 0;
+    offset[n + 1] = offset[n] + root_kids;
+    uint32_t *fill = kiln_arena_array(L->tmp, n + 1, sizeof *fill);
+    uint32_t *slots = kiln_arena_array(L->tmp, (size_t)offset[n + 1] + 1, sizeof *slots);
+    if (!fill || !slots) return nomem(L, "nodes");
+    for (uint32_t i = 0; i < n; i++) {
+        const object *o = &L->objs[i];
+        if (!is_model(o)) continue;
+        uint32_t p = o->parent >= 0 ? (uint32_t)o->parent : n;
+        slots[offset[p] + fill[p]++] = i;
+    }
+    (void)list;
+    size_t count_at = L->body.size;
+    put_u32(&L->body, 0);
+    double id[16];
+    m_identity(id);
+    put_node(L, "RootNode", -1, id, 0, 0);
+    uint32_t nodes = 1, top = 0;
+    /* Explicit stack of objects to visit; blob_parent[i] is the blob index of i's parent. */
+    for (uint32_t k = offset[n + 1]; k-- > offset[n];) {
+        stack[top++] = slots[k];
+        blob_parent[slots[k]] = 0;
+    }
+    while (top) {
+        uint32_t i = stack[--top];
+        object *o = &L->objs[i];
+        if (o->blob_node >= 0) continue; /* cannot happen: each has one parent */
+        int32_t parent = blob_parent[i];
+        if (needed[i]) {
+            double m[16];
+            model_local(o->node, m);
+            o->blob_node = (int32_t)nodes++;
+            put_node(L, o->name, parent, m, first[i], count[i]);
+            parent = o->blob_node;
+        }
+        for (uint32_t k = offset[i + 1]; k-- > offset[i];) {
+            if (top > n) break;
+            stack[top++] = slots[k];
+            blob_parent[slots[k]] = parent;
+        }
+    }
+    uint32_t lost = 0;
+    for (uint32_t i = 0; i < n; i++) lost += is_model(&L->objs[i]) && needed[i] && L->objs[i].blob_node < 0;
+    if (lost) warn(L, "%u models are in a parent loop and not imported", lost);
+    if (L->body.failed) return nomem(L, "nodes");
+    kiln_store_u32le(L->body.data + count_at, nodes);
+    return KILN_OK;
+}
+
+/* ---- what is not imported ------------------------------------------------------------------------- */
+
+static void warn_dropped(legacy *L, const graph *g)
+{
+    for (uint32_t l = 0; l < g->deformers.count; l++) {
+        const object *d = &L->objs[g->deformers.v[l].child];
+        const object *m = &L->objs[g->deformers.v[l].parent];
+        warn(L, "mesh \"%s\": %s deformer \"%s\" not imported (FBX 6 %s are not read)", m->name,
+             d->kind, d->name, !strcmp(d->kind, "Skin") ? "skins" : "deformers");
+    }
+    const kiln_fbx_node *takes = kiln_fbx_child(&L->t->root, "Takes");
+    for (uint32_t i = 0; takes && i < takes->child_count; i++) {
+        const kiln_fbx_node *tk = &takes->children[i];
+        if (strcmp(tk->name, "Take")) continue;
+        const char *name = kiln_fbx_string(tk, 0, NULL);
+        warn(L, "take \"%s\" not imported (FBX 6 animation is not read)", name ? name : "");
+    }
+}
+
+/* ---- the whole ------------------------------------------------------------------------------------ */
+
+static int32_t axis(const kiln_fbx_node *gs, const char *name)
+{
+    uint32_t first;
+    if (!gs || !kiln_fbx_property(gs, name, &first)) return -1;
+    double v = kiln_fbx_property_number(gs, name, 0, -1);
+    return v >= -1 && v <= 2 && v == floor(v) ? (int32_t)v : -1;
+}
+
+static kiln_result build_blob(legacy *L, kiln_buf *out)
+{
+    const kiln_fbx_node *root = &L->t->root;
+    L->objects = kiln_fbx_child(root, "Objects");
+    L->connections = kiln_fbx_child(root, "Connections");
+    kiln_result r = gather_objects(L);
+    if (r) return r;
+    graph g;
+    memset(&g, 0, sizeof g);
+    if ((r = read_connections(L, &g))) return r;
+    int32_t *mat_index = kiln_arena_array(L->tmp, L->obj_count ? L->obj_count : 1, sizeof *mat_index);
+    if (!mat_index) return nomem(L, "materials");
+    put_u32(&L->body, 0); /* no embedded textures */
+    if ((r = write_materials(L, &g, mat_index))) return r;
+    if ((r = write_meshes_and_nodes(L, &g, mat_index))) return r;
+    put_u32(&L->body, 0); /* no animations */
+    warn_dropped(L, &g);
+    /* The header: axes and unit from GlobalSettings (6.x keeps it among the objects). */
+    const kiln_fbx_node *gs = kiln_fbx_child(L->objects, "GlobalSettings");
+    if (!gs) gs = kiln_fbx_child(root, "GlobalSettings");
+    uint32_t first;
+    double unit = gs && kiln_fbx_property(gs, "UnitScaleFactor", &first)
+                      ? kiln_fbx_property_number(gs, "UnitScaleFactor", 0, 0) : 0;
+    put_u32(out, ASSIMP_BLOB_MAGIC);
+    put_u32(out, ASSIMP_BLOB_VERSION);
+    put_u32(out, KILN_ASSIMP_FBX);
+    put_f64(out, isfinite(unit) && unit > 0 ? unit : 0);
+    static const char *const keys[6] = {"UpAxis", "UpAxisSign", "FrontAxis", "FrontAxisSign",
+                                        "CoordAxis", "CoordAxisSign"};
+    for (int k = 0; k < 6; k++) put_i32(out, axis(gs, keys[k]));
+    put_u32(out, L->warning_count);
+    kiln_buf_append(out, L->warnings.data, L->warnings.size);
+    put_u32(out, 0); /* files: textures are looked up by the builder */
+    kiln_buf_append(out, L->body.data, L->body.size);
+    if (out->failed || L->body.failed || L->warnings.failed) return nomem(L, "the scene");
+    return KILN_OK;
+}
+
+kiln_result kiln_fbx_legacy_import(const void *data, size_t size, const char *base_dir,
+                                   const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
+                                   kiln_error *err)
+{
+    kiln_arena *sa = kiln_scene_arena(scene);
+    kiln_fbx_limits lim = {sa->limit, 0, 0};
+    kiln_fbx_tree tree;
+    kiln_result r = kiln_fbx_tree_parse(data, size, &sa->allocator, &lim, &tree, err);
+    if (r == KILN_OK && tree.version >= KILN_FBX_LEGACY_BELOW)
+        r = kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "FBX %u is not a 6.x file", tree.version);
+    if (r != KILN_OK) {
+        kiln_fbx_tree_free(&tree);
+        return r;
+    }
+    kiln_arena tmp;
+    kiln_arena_init(&tmp, &sa->allocator, sa->limit);
+    kiln_allocator ta = kiln_arena_allocator(&tmp);
+    legacy L;
+    memset(&L, 0, sizeof L);
+    L.t = &tree;
+    L.tmp = &tmp;
+    L.s = scene;
+    L.err = err;
+    kiln_buf_init(&L.body, &ta);
+    kiln_buf_init(&L.warnings, &ta);
+    kiln_buf blob;
+    kiln_buf_init(&blob, &ta);
+    r = build_blob(&L, &blob);
+    kiln_fbx_tree_free(&tree);
+    kiln_assimp_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    if (r == KILN_OK) r = kiln_assimp_build(blob.data, blob.size, base_dir, &o, flags, scene, err);
+    kiln_arena_release(&tmp);
+    if (r == KILN_OK) scene->generator = "FBX 6 (kiln's own reader)";
+    return r;
+}
