@@ -957,6 +957,34 @@ static kiln_result build_blob(legacy *L, kiln_buf *out)
     return KILN_OK;
 }
 
+kiln_result kiln_fbx_legacy_import_tree(const kiln_fbx_tree *tree, const char *base_dir,
+                                        const kiln_assimp_opts *opts, uint32_t flags,
+                                        kiln_scene *scene, kiln_error *err)
+{
+    kiln_arena *sa = kiln_scene_arena(scene);
+    kiln_arena tmp;
+    kiln_arena_init(&tmp, &sa->allocator, sa->limit);
+    kiln_allocator ta = kiln_arena_allocator(&tmp);
+    legacy L;
+    memset(&L, 0, sizeof L);
+    L.t = tree;
+    L.tmp = &tmp;
+    L.s = scene;
+    L.err = err;
+    kiln_buf_init(&L.body, &ta);
+    kiln_buf_init(&L.warnings, &ta);
+    kiln_buf blob;
+    kiln_buf_init(&blob, &ta);
+    kiln_result r = build_blob(&L, &blob);
+    kiln_assimp_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) o = *opts;
+    if (r == KILN_OK) r = kiln_assimp_build(blob.data, blob.size, base_dir, &o, flags, scene, err);
+    kiln_arena_release(&tmp);
+    if (r == KILN_OK) scene->generator = "FBX 6 (kiln's own reader)";
+    return r;
+}
+
 kiln_result kiln_fbx_legacy_import(const void *data, size_t size, const char *base_dir,
                                    const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
                                    kiln_error *err)
@@ -967,30 +995,7 @@ kiln_result kiln_fbx_legacy_import(const void *data, size_t size, const char *ba
     kiln_result r = kiln_fbx_tree_parse(data, size, &sa->allocator, &lim, &tree, err);
     if (r == KILN_OK && tree.version >= KILN_FBX_LEGACY_BELOW)
         r = kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "FBX %u is not a 6.x file", tree.version);
-    if (r != KILN_OK) {
-        kiln_fbx_tree_free(&tree);
-        return r;
-    }
-    kiln_arena tmp;
-    kiln_arena_init(&tmp, &sa->allocator, sa->limit);
-    kiln_allocator ta = kiln_arena_allocator(&tmp);
-    legacy L;
-    memset(&L, 0, sizeof L);
-    L.t = &tree;
-    L.tmp = &tmp;
-    L.s = scene;
-    L.err = err;
-    kiln_buf_init(&L.body, &ta);
-    kiln_buf_init(&L.warnings, &ta);
-    kiln_buf blob;
-    kiln_buf_init(&blob, &ta);
-    r = build_blob(&L, &blob);
+    if (r == KILN_OK) r = kiln_fbx_legacy_import_tree(&tree, base_dir, opts, flags, scene, err);
     kiln_fbx_tree_free(&tree);
-    kiln_assimp_opts o;
-    memset(&o, 0, sizeof o);
-    if (opts) o = *opts;
-    if (r == KILN_OK) r = kiln_assimp_build(blob.data, blob.size, base_dir, &o, flags, scene, err);
-    kiln_arena_release(&tmp);
-    if (r == KILN_OK) scene->generator = "FBX 6 (kiln's own reader)";
     return r;
 }

@@ -5,6 +5,7 @@
 #define KILN_IMPORT_FBX_LEGACY_H
 
 #include "import/assimp.h"
+#include "import/fbx_tree.h"
 #include "kiln/kiln_scene.h"
 
 /* Versions below this go to kiln_fbx_legacy_import instead of assimp. */
@@ -21,5 +22,11 @@
 kiln_result kiln_fbx_legacy_import(const void *data, size_t size, const char *base_dir,
                                    const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
                                    kiln_error *err);
+
+/* The same from a tree already parsed (its version is not looked at: tests and the fuzz target
+ * feed 6.x content in a 7500 binary container this way). */
+kiln_result kiln_fbx_legacy_import_tree(const kiln_fbx_tree *tree, const char *base_dir,
+                                        const kiln_assimp_opts *opts, uint32_t flags,
+                                        kiln_scene *scene, kiln_error *err);
 
 #endif

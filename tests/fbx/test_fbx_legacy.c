@@ -1,0 +1,735 @@
+/* test_fbx_legacy.c — kiln's own FBX reader: the node tree (fbx_tree.c) in both encodings and
+ * its limits, and FBX 6.x into a scene (fbx_legacy.c).
+ *
+ * There is no binary FBX 6 file in the corpus, so the test writes its own: a small serializer
+ * turns a parsed tree back into binary FBX (6100 with 32-bit record offsets, raw or zlib
+ * arrays; 7500 with 64-bit offsets and zlib arrays), and the binary and ASCII forms must give
+ * the same scene. Truncations and byte flips of both must give an error or a valid scene, never
+ * a crash. Corpus cases (the Blender 2.79 ball, the 7500 Maya cubes) skip when it is absent.
+ * With KILN_WRITE_FUZZ_SEEDS=1 the seeds of fuzz/corpus/fbx_tree/ are written from the small
+ * file below (kiln's own, not the corpus). */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "../../fuzz/scene_check.h"
+#include "core/buf.h"
+#include "core/reader.h"
+#include "import/assimp.h"
+#include "import/fbx_legacy.h"
+#include "import/fbx_tree.h"
+#include "import/scene_build.h"
+#include "kiln/kiln.h"
+#include "kiln/kiln_scene.h"
+#include "process/scene_complete.h"
+
+/* A small FBX 6.1 file: a null parent, a two-quad mesh under it with one material per quad,
+ * a texture by relative name, +Z up in metres. */
+static const char small_fbx[] =
+    "; FBX 6.1.0 project file\n"
+    "FBXHeaderExtension:  {\n"
+    "\tFBXHeaderVersion: 1003\n"
+    "\tFBXVersion: 6100\n"
+    "}\n"
+    "Objects:  {\n"
+    "\tModel: \"Model::Parent\", \"Null\" {\n"
+    "\t\tProperties60:  {\n"
+    "\t\t\tProperty: \"Lcl Translation\", \"Lcl Translation\", \"A+\",0,200,0\n"
+    "\t\t}\n"
+    "\t}\n"
+    "\tModel: \"Model::Quad\", \"Mesh\" {\n"
+    "\t\tProperties60:  {\n"
+    "\t\t\tProperty: \"Lcl Translation\", \"Lcl Translation\", \"A+\",100,0,0\n"
+    "\t\t\tProperty: \"Lcl Rotation\", \"Lcl Rotation\", \"A+\",0,0,90\n"
+    "\t\t}\n"
+    "\t\tShading: Y\n"
+    "\t\tVertices: 0,0,0,1,0,0,1,1,0,0,1,0,\n"
+    "\t\t          2,0,0,2,1,0\n"
+    "\t\tPolygonVertexIndex: 0,1,2,-4,1,4,5,-3\n"
+    "\t\tLayerElementNormal: 0 {\n"
+    "\t\t\tMappingInformationType: \"ByVertice\"\n"
+    "\t\t\tReferenceInformationType: \"Direct\"\n"
+    "\t\t\tNormals: 0,0,1,0,0,1,0,0,1,0,0,1,0,0,1,0,0,1\n"
+    "\t\t}\n"
+    "\t\tLayerElementUV: 0 {\n"
+    "\t\t\tMappingInformationType: \"ByPolygonVertex\"\n"
+    "\t\t\tReferenceInformationType: \"IndexToDirect\"\n"
+    "\t\t\tUV: 0,0,1,0,1,1,0,1\n"
+    "\t\t\tUVIndex: 0,1,2,3,0,1,2,3\n"
+    "\t\t}\n"
+    "\t\tLayerElementMaterial: 0 {\n"
+    "\t\t\tMappingInformationType: \"ByPolygon\"\n"
+    "\t\t\tReferenceInformationType: \"IndexToDirect\"\n"
+    "\t\t\tMaterials: 0,1\n"
+    "\t\t}\n"
+    "\t}\n"
+    "\tModel: \"Model::Lamp\", \"Light\" {\n"
+    "\t}\n"
+    "\tMaterial: \"Material::Blue\", \"\" {\n"
+    "\t\tProperties60:  {\n"
+    "\t\t\tProperty: \"DiffuseColor\", \"ColorRGB\", \"\",0,0,1\n"
+    "\t\t\tProperty: \"DiffuseFactor\", \"double\", \"\",0.5\n"
+    "\t\t}\n"
+    "\t}\n"
+    "\tMaterial: \"Material::Glow\", \"\" {\n"
+    "\t\tProperties60:  {\n"
+    "\t\t\tProperty: \"Diffuse\", \"ColorRGB\", \"\",1,1,1\n"
+    "\t\t\tProperty: \"EmissiveColor\", \"ColorRGB\", \"\",1,0.5,0\n"
+    "\t\t\tProperty: \"EmissiveFactor\", \"double\", \"\",1\n"
+    "\t\t}\n"
+    "\t}\n"
+    "\tTexture: \"Texture::wall\", \"TextureVideoClip\" {\n"
+    "\t\tFileName: \"C:\\art\\wall.png\"\n"
+    "\t\tRelativeFilename: \"maps\\wall.png\"\n"
+    "\t}\n"
+    "\tGlobalSettings:  {\n"
+    "\t\tProperties60:  {\n"
+    "\t\t\tProperty: \"UpAxis\", \"int\", \"\",2\n"
+    "\t\t\tProperty: \"UpAxisSign\", \"int\", \"\",1\n"
+    "\t\t\tProperty: \"FrontAxis\", \"int\", \"\",1\n"
+    "\t\t\tProperty: \"FrontAxisSign\", \"int\", \"\",-1\n"
+    "\t\t\tProperty: \"CoordAxis\", \"int\", \"\",0\n"
+    "\t\t\tProperty: \"CoordAxisSign\", \"int\", \"\",1\n"
+    "\t\t\tProperty: \"UnitScaleFactor\", \"double\", \"\",100\n"
+    "\t\t}\n"
+    "\t}\n"
+    "}\n"
+    "Connections:  {\n"
+    "\tConnect: \"OO\", \"Model::Parent\", \"Model::Scene\"\n"
+    "\tConnect: \"OO\", \"Model::Quad\", \"Model::Parent\"\n"
+    "\tConnect: \"OO\", \"Model::Lamp\", \"Model::Scene\"\n"
+    "\tConnect: \"OO\", \"Material::Blue\", \"Model::Quad\"\n"
+    "\tConnect: \"OO\", \"Material::Glow\", \"Model::Quad\"\n"
+    "\tConnect: \"OP\", \"Texture::wall\", \"Material::Blue\", \"DiffuseColor\"\n"
+    "}\n"
+    "Takes:  {\n"
+    "\tTake: \"Default Take\" {\n"
+    "\t}\n"
+    "}\n";
+
+/* ---- a binary FBX writer for parsed trees ------------------------------------------------------- */
+
+typedef struct writer {
+    kiln_buf b;
+    bool wide, zip;
+} writer;
+
+static void w_u32(writer *w, uint32_t v) { kiln_buf_append_u32le(&w->b, v); }
+static void w_off(writer *w, uint64_t v)
+{
+    if (w->wide) kiln_buf_append_u64le(&w->b, v);
+    else kiln_buf_append_u32le(&w->b, (uint32_t)v);
+}
+static void w_patch(writer *w, size_t at, uint64_t v)
+{
+    if (w->wide) kiln_store_u64le(w->b.data + at, v);
+    else kiln_store_u32le(w->b.data + at, (uint32_t)v);
+}
+
+static void w_array(writer *w, char type, const void *data, size_t count, size_t elem)
+{
+    kiln_buf_append(&w->b, &type, 1);
+    size_t bytes = count * elem;
+    w_u32(w, (uint32_t)count);
+    if (!w->zip || !bytes) {
+        w_u32(w, 0);
+        w_u32(w, (uint32_t)bytes);
+        kiln_buf_append(&w->b, data, bytes);
+        return;
+    }
+    uLongf zsize = compressBound((uLong)bytes);
+    Bytef *z = malloc(zsize);
+    assert_non_null(z);
+    assert_int_equal(compress2(z, &zsize, data, (uLong)bytes, 6), Z_OK);
+    w_u32(w, 1);
+    w_u32(w, (uint32_t)zsize);
+    kiln_buf_append(&w->b, z, zsize);
+    free(z);
+}
+
+static void w_prop(writer *w, const kiln_fbx_prop *p)
+{
+    char t = p->type;
+    switch (t) {
+    case 'L':
+        if (p->i >= INT32_MIN && p->i <= INT32_MAX) {
+            kiln_buf_append(&w->b, "I", 1);
+            w_u32(w, (uint32_t)(int32_t)p->i);
+        } else {
+            kiln_buf_append(&w->b, "L", 1);
+            kiln_buf_append_u64le(&w->b, (uint64_t)p->i);
+        }
+        break;
+    case 'D': {
+        uint64_t u;
+        memcpy(&u, &p->d, 8);
+        kiln_buf_append(&w->b, "D", 1);
+        kiln_buf_append_u64le(&w->b, u);
+        break;
+    }
+    case 'S': case 'R':
+        kiln_buf_append(&w->b, &t, 1);
+        w_u32(w, (uint32_t)p->count);
+        kiln_buf_append(&w->b, p->data, p->count);
+        break;
+    case 'l': {
+        /* Integer lists as i32 arrays, as FBX writers store indices. */
+        const int64_t *v = p->data;
+        int32_t *n = malloc(p->count * 4 + 4);
+        assert_non_null(n);
+        for (size_t i = 0; i < p->count; i++) n[i] = (int32_t)v[i];
+        w_array(w, 'i', n, p->count, 4);
+        free(n);
+        break;
+    }
+    case 'd':
+        w_array(w, 'd', p->data, p->count, 8);
+        break;
+    default:
+        fail_msg("writer: property type %c", t);
+    }
+}
+
+static void w_node(writer *w, const kiln_fbx_node *n)
+{
+    size_t at = w->b.size;
+    w_off(w, 0), w_off(w, n->prop_count), w_off(w, 0);
+    uint8_t len = (uint8_t)strlen(n->name);
+    kiln_buf_append(&w->b, &len, 1);
+    kiln_buf_append(&w->b, n->name, len);
+    size_t props = w->b.size;
+    for (uint32_t i = 0; i < n->prop_count; i++) w_prop(w, &n->props[i]);
+    w_patch(w, at + (w->wide ? 16 : 8), w->b.size - props);
+    for (uint32_t i = 0; i < n->child_count; i++) w_node(w, &n->children[i]);
+    if (n->child_count || !n->prop_count) kiln_buf_append_zeros(&w->b, w->wide ? 25 : 13);
+    w_patch(w, at, w->b.size);
+}
+
+/* tree as a binary FBX of the given version (7500+: 64-bit); the caller frees *size bytes. */
+static uint8_t *to_binary(const kiln_fbx_tree *t, uint32_t version, bool zip, size_t *size)
+{
+    writer w;
+    memset(&w, 0, sizeof w);
+    kiln_buf_init(&w.b, NULL);
+    w.wide = version >= 7500;
+    w.zip = zip;
+    kiln_buf_append(&w.b, "Kaydara FBX Binary  \0\x1a\0", 23);
+    w_u32(&w, version);
+    for (uint32_t i = 0; i < t->root.child_count; i++) w_node(&w, &t->root.children[i]);
+    kiln_buf_append_zeros(&w.b, w.wide ? 25 : 13);
+    kiln_buf_append_zeros(&w.b, 16); /* a footer's worth */
+    assert_false(w.b.failed);
+    size_t cap;
+    uint8_t *p = kiln_buf_detach(&w.b, size, &cap);
+    return p; /* libc allocator: free() */
+}
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+static void parse_ok(const void *data, size_t size, kiln_fbx_tree *t)
+{
+    kiln_error err;
+    kiln_result r = kiln_fbx_tree_parse(data, size, NULL, NULL, t, &err);
+    if (r != KILN_OK) fail_msg("parse: %s (%s at %llu)", kiln_result_name(r), err.message,
+                               (unsigned long long)err.offset);
+}
+
+static bool prop_equal(const kiln_fbx_prop *a, const kiln_fbx_prop *b)
+{
+    kiln_fbx_node na = {"", a, 1, NULL, 0, 0}, nb = {"", b, 1, NULL, 0, 0};
+    kiln_fbx_values va, vb;
+    if (kiln_fbx_values_of(&na, &va) && kiln_fbx_values_of(&nb, &vb)) {
+        if (va.count != vb.count) return false;
+        for (size_t i = 0; i < va.count; i++)
+            if (kiln_fbx_values_f64(&va, i) != kiln_fbx_values_f64(&vb, i)) return false;
+        return true;
+    }
+    return a->type == b->type && a->count == b->count && !memcmp(a->data, b->data, a->count);
+}
+
+/* Trees equal node for node, value for value (numbers compared as numbers). */
+static void trees_equal(const kiln_fbx_node *a, const kiln_fbx_node *b)
+{
+    if (strcmp(a->name, b->name) || a->prop_count != b->prop_count || a->child_count != b->child_count)
+        fail_msg("node %s/%s: %u/%u values, %u/%u children", a->name, b->name, a->prop_count,
+                 b->prop_count, a->child_count, b->child_count);
+    for (uint32_t i = 0; i < a->prop_count; i++)
+        if (!prop_equal(&a->props[i], &b->props[i])) fail_msg("node %s: value %u differs", a->name, i);
+    for (uint32_t i = 0; i < a->child_count; i++) trees_equal(&a->children[i], &b->children[i]);
+}
+
+static kiln_scene *load_memory(const void *data, size_t size, const char *dir, kiln_result *code,
+                               kiln_error *err)
+{
+    kiln_scene_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.flags = KILN_SCENE_LOAD_NO_PIXELS;
+    kiln_scene *s = NULL;
+    *code = kiln_scene_load_memory(data, size, dir, &o, &s, err);
+    return s;
+}
+
+/* Scenes equal in what the importer fills: nodes, meshes and their streams, materials. */
+static void scenes_equal(const kiln_scene *a, const kiln_scene *b)
+{
+    assert_int_equal(a->node_count, b->node_count);
+    assert_int_equal(a->mesh_count, b->mesh_count);
+    assert_int_equal(a->material_count, b->material_count);
+    assert_int_equal(a->warning_count, b->warning_count);
+    for (uint32_t i = 0; i < a->node_count; i++) {
+        assert_string_equal(a->nodes[i].name, b->nodes[i].name);
+        assert_int_equal(a->nodes[i].parent, b->nodes[i].parent);
+        assert_memory_equal(a->nodes[i].matrix, b->nodes[i].matrix, sizeof a->nodes[i].matrix);
+    }
+    for (uint32_t i = 0; i < a->material_count; i++) {
+        assert_string_equal(a->materials[i].name, b->materials[i].name);
+        assert_memory_equal(a->materials[i].base_color, b->materials[i].base_color, 16);
+        assert_memory_equal(a->materials[i].emissive, b->materials[i].emissive, 12);
+    }
+    for (uint32_t m = 0; m < a->mesh_count; m++) {
+        assert_int_equal(a->meshes[m].primitive_count, b->meshes[m].primitive_count);
+        for (uint32_t p = 0; p < a->meshes[m].primitive_count; p++) {
+            const kiln_scene_primitive *x = &a->meshes[m].primitives[p], *y = &b->meshes[m].primitives[p];
+            assert_int_equal(x->vertex_count, y->vertex_count);
+            assert_int_equal(x->index_count, y->index_count);
+            assert_int_equal(x->material, y->material);
+            assert_memory_equal(x->positions, y->positions, (size_t)x->vertex_count * 12);
+            assert_memory_equal(x->indices, y->indices, (size_t)x->index_count * 4);
+            assert_true((x->normals == NULL) == (y->normals == NULL));
+            if (x->normals) assert_memory_equal(x->normals, y->normals, (size_t)x->vertex_count * 12);
+            assert_int_equal(x->texcoord_count, y->texcoord_count);
+        }
+    }
+}
+
+static bool has_warning(const kiln_scene *s, const char *part)
+{
+    for (uint32_t i = 0; i < s->warning_count; i++)
+        if (strstr(s->warnings[i], part)) return true;
+    return false;
+}
+
+static uint32_t count_warnings(const kiln_scene *s, const char *part)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->warning_count; i++) n += strstr(s->warnings[i], part) != NULL;
+    return n;
+}
+
+static void *read_corpus(const char *rel, size_t *size)
+{
+    char *path = kt_corpus_path(rel);
+    if (!path) return NULL;
+    void *d = kt_read_file(path, size);
+    free(path);
+    return d;
+}
+
+/* ---- the tree -------------------------------------------------------------------------------- */
+
+static void tree_reads_ascii_6x_lists_and_values(void **state)
+{
+    (void)state;
+    kiln_fbx_tree t;
+    parse_ok(small_fbx, sizeof small_fbx - 1, &t);
+    assert_int_equal(t.version, 6100);
+    assert_false(t.binary);
+    assert_int_equal(kiln_fbx_sniff_version(small_fbx, sizeof small_fbx - 1), 6100);
+    const kiln_fbx_node *objs = kiln_fbx_child(&t.root, "Objects");
+    const kiln_fbx_node *quad = kiln_fbx_next(objs, kiln_fbx_child(objs, "Model"), "Model");
+    assert_non_null(quad);
+    size_t len;
+    const char *full = kiln_fbx_string(quad, 0, &len);
+    assert_string_equal(kiln_fbx_object_name(full, len + 1, NULL), "Quad");
+    kiln_fbx_values v;
+    assert_true(kiln_fbx_values_of(kiln_fbx_child(quad, "Vertices"), &v));
+    assert_int_equal(v.count, 18); /* continued over a line after a comma */
+    assert_true(kiln_fbx_values_of(kiln_fbx_child(quad, "PolygonVertexIndex"), &v));
+    assert_int_equal(v.type, 'l');
+    assert_int_equal(kiln_fbx_values_i64(&v, 3), -4);
+    assert_string_equal(kiln_fbx_string(kiln_fbx_child(quad, "Shading"), 0, NULL), "Y");
+    assert_true(kiln_fbx_property_number(quad, "Lcl Rotation", 2, 0) == 90.0);
+    assert_true(kiln_fbx_property_number(quad, "Lcl Scaling", 0, 1.5) == 1.5);
+    kiln_fbx_tree_free(&t);
+    /* Binary names "Name\0\1Class". */
+    static const char bin_name[] = "Cube\0\1Model";
+    assert_string_equal(kiln_fbx_object_name(bin_name, sizeof bin_name, NULL), "Cube");
+}
+
+static void tree_binary_6100_and_7500_round_trip(void **state)
+{
+    (void)state;
+    kiln_fbx_tree t;
+    parse_ok(small_fbx, sizeof small_fbx - 1, &t);
+    static const struct { uint32_t version; bool zip; } forms[] = {{6100, false}, {6100, true}, {7500, true}};
+    for (size_t f = 0; f < 3; f++) {
+        size_t size;
+        uint8_t *bin = to_binary(&t, forms[f].version, forms[f].zip, &size);
+        assert_int_equal(kiln_fbx_sniff_version(bin, size), forms[f].version);
+        kiln_fbx_tree u;
+        parse_ok(bin, size, &u);
+        assert_true(u.binary);
+        assert_int_equal(u.version, forms[f].version);
+        trees_equal(&t.root, &u.root);
+        kiln_fbx_tree_free(&u);
+        free(bin);
+    }
+    kiln_fbx_tree_free(&t);
+}
+
+static void tree_reads_7500_ascii_and_binary_alike(void **state)
+{
+    (void)state;
+    size_t an, bn;
+    char *a = read_corpus("fbx/ufbx/maya_cube_7500_ascii.fbx", &an);
+    char *b = read_corpus("fbx/ufbx/maya_cube_7500_binary.fbx", &bn);
+    if (!a || !b) {
+        free(a), free(b);
+        skip();
+    }
+    kiln_fbx_tree ta, tb;
+    parse_ok(a, an, &ta);
+    parse_ok(b, bn, &tb);
+    assert_int_equal(ta.version, 7500);
+    assert_int_equal(tb.version, 7500);
+    const kiln_fbx_node *ga = kiln_fbx_child(kiln_fbx_child(&ta.root, "Objects"), "Geometry");
+    const kiln_fbx_node *gb = kiln_fbx_child(kiln_fbx_child(&tb.root, "Objects"), "Geometry");
+    static const char *const arrays[] = {"Vertices", "PolygonVertexIndex", "Edges"};
+    for (int k = 0; k < 3; k++) {
+        kiln_fbx_values va, vb;
+        assert_true(kiln_fbx_values_of(kiln_fbx_child(ga, arrays[k]), &va));
+        assert_true(kiln_fbx_values_of(kiln_fbx_child(gb, arrays[k]), &vb));
+        assert_int_equal(va.count, vb.count);
+        for (size_t i = 0; i < va.count; i++)
+            assert_true(fabs(kiln_fbx_values_f64(&va, i) - kiln_fbx_values_f64(&vb, i)) < 1e-6);
+    }
+    kiln_fbx_tree_free(&ta);
+    kiln_fbx_tree_free(&tb);
+    free(a), free(b);
+}
+
+static kiln_result parse_code(const void *data, size_t size, const kiln_fbx_limits *lim)
+{
+    kiln_fbx_tree t;
+    kiln_error err;
+    kiln_result r = kiln_fbx_tree_parse(data, size, NULL, lim, &t, &err);
+    if (r != KILN_OK && !err.message[0]) fail_msg("an error without a message");
+    kiln_fbx_tree_free(&t);
+    return r;
+}
+
+static void tree_limits_hold(void **state)
+{
+    (void)state;
+    /* Nesting past max_depth. */
+    kiln_buf b;
+    kiln_buf_init(&b, NULL);
+    for (int i = 0; i < 200; i++) kiln_buf_append_str(&b, "a: {");
+    for (int i = 0; i < 200; i++) kiln_buf_append_str(&b, "}");
+    assert_int_equal(parse_code(b.data, b.size, NULL), KILN_E_LIMIT);
+    kiln_fbx_limits deep = {0, 256, 0};
+    assert_int_equal(parse_code(b.data, b.size, &deep), KILN_OK);
+    kiln_buf_free(&b);
+    /* Node count and memory. */
+    kiln_fbx_limits few = {0, 0, 10};
+    assert_int_equal(parse_code(small_fbx, sizeof small_fbx - 1, &few), KILN_E_LIMIT);
+    kiln_fbx_limits small = {4096, 0, 0};
+    assert_int_equal(parse_code(small_fbx, sizeof small_fbx - 1, &small), KILN_E_LIMIT);
+    /* An unclosed brace, a stray one, an unclosed string. */
+    assert_int_equal(parse_code("A: {", 4, NULL), KILN_E_IMPORT_FAILED);
+    assert_int_equal(parse_code("}", 1, NULL), KILN_E_IMPORT_FAILED);
+    assert_int_equal(parse_code("A: \"x", 5, NULL), KILN_E_IMPORT_FAILED);
+    assert_int_equal(parse_code("A: *3 { a: 1,x }", 16, NULL), KILN_E_IMPORT_FAILED);
+    assert_int_equal(parse_code("\0\0", 2, NULL), KILN_E_IMPORT_UNSUPPORTED);
+
+    /* Binary: a 7500 array claiming 2^31 doubles from a few zlib bytes must not allocate them;
+     * one whose inflated size is not its length is damaged; a node ending past its parent. */
+    kiln_fbx_tree t;
+    parse_ok(small_fbx, sizeof small_fbx - 1, &t);
+    size_t size;
+    uint8_t *bin = to_binary(&t, 7500, true, &size);
+    kiln_fbx_tree_free(&t);
+    uint8_t *p = NULL;   /* the Vertices record's array: name, then 'd', count, encoding */
+    for (size_t i = 27; i + 8 + 13 < size && !p; i++)
+        if (!memcmp(bin + i, "\x08Vertices", 9)) p = bin + i + 9;
+    assert_non_null(p);
+    assert_true(p[0] == 'i' || p[0] == 'd');
+    uint8_t keep[4];
+    memcpy(keep, p + 1, 4);
+    kiln_store_u32le(p + 1, 0x80000000u);
+    assert_int_equal(parse_code(bin, size, NULL), KILN_E_LIMIT);
+    kiln_store_u32le(p + 1, 3);
+    assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
+    memcpy(p + 1, keep, 4);
+    assert_int_equal(parse_code(bin, size, NULL), KILN_OK);
+    kiln_store_u32le(p + 5, 7); /* unknown encoding */
+    assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
+    kiln_store_u32le(p + 5, 1);
+    kiln_store_u64le(bin + 27, (uint64_t)size + 100); /* the first node's end offset */
+    assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
+    kiln_store_u64le(bin + 27, UINT64_MAX);
+    assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
+    free(bin);
+}
+
+/* ---- FBX 6 into a scene ----------------------------------------------------------------------- */
+
+static void legacy_small_file_layers_transforms_and_textures(void **state)
+{
+    (void)state;
+    char *dir = kt_tempdir("fbx_legacy");
+    char *png = kt_format("%s/maps/wall.png", dir);
+    uint8_t px[4 * 4] = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
+    kt_write_png(png, px, 2, 2, 4);
+    kiln_result code;
+    kiln_error err;
+    kiln_scene *s = load_memory(small_fbx, sizeof small_fbx - 1, dir, &code, &err);
+    if (code != KILN_OK) fail_msg("%s: %s", kiln_result_name(code), err.message);
+    assert_string_equal(s->generator, "FBX 6 (kiln's own reader)");
+    assert_int_equal(s->node_count, 3); /* RootNode, Parent, Quad; the lamp is dropped */
+    assert_string_equal(s->nodes[2].name, "Quad");
+    assert_int_equal(s->nodes[2].parent, 1);
+    assert_true(has_warning(s, "light \"Lamp\" not imported"));
+    assert_true(has_warning(s, "take \"Default Take\" not imported"));
+    assert_int_equal(s->mesh_count, 1);
+    assert_int_equal(s->meshes[0].primitive_count, 2);
+    const kiln_scene_primitive *p0 = &s->meshes[0].primitives[0];
+    assert_int_equal(p0->vertex_count, 4);
+    assert_int_equal(p0->index_count, 6);
+    assert_non_null(p0->normals);
+    assert_int_equal(p0->texcoord_count, 1);
+    /* UV (0, 0) of corner 0 becomes glTF's (0, 1). */
+    assert_true(p0->texcoords[0][0] == 0.0f && p0->texcoords[0][1] == 1.0f);
+    /* Materials: Blue = DiffuseColor x DiffuseFactor with the texture found by its relative
+     * name; Glow from the 6.x "Diffuse" property, emissive x factor. */
+    assert_int_equal(s->material_count, 2);
+    assert_string_equal(s->materials[0].name, "Blue");
+    assert_true(fabsf(s->materials[0].base_color[2] - 0.5f) < 1e-6f && s->materials[0].base_color[0] == 0.0f);
+    assert_int_equal(p0->material, 0);
+    assert_int_equal(s->meshes[0].primitives[1].material, 1);
+    assert_true(s->materials[1].base_color[0] == 1.0f && s->materials[1].emissive[1] == 0.5f);
+    assert_int_equal(s->image_count, 1);
+    assert_true(s->images[0].encoded_size > 0);
+    assert_true(s->materials[0].textures[KILN_SCENE_SLOT_BASE_COLOR].texture >= 0);
+    assert_true(s->file_count >= 1 && strstr(s->files[s->file_count - 1], "maps/wall.png"));
+    /* +Z up in metres: the Quad's origin (100, 200, 0) in the file is (100, 0, -200) in kiln's
+     * space, and its corner (1, 0, 0), turned 90 degrees about Z, lands at (100, 0, -201). */
+    const float *w = s->nodes[2].world;
+    assert_true(fabsf(w[12] - 100) < 1e-3f && fabsf(w[13]) < 1e-3f && fabsf(w[14] + 200) < 1e-3f);
+    const float *v = p0->positions + 3;
+    float x = w[0] * v[0] + w[4] * v[1] + w[8] * v[2] + w[12];
+    float y = w[1] * v[0] + w[5] * v[1] + w[9] * v[2] + w[13];
+    float z = w[2] * v[0] + w[6] * v[1] + w[10] * v[2] + w[14];
+    assert_true(fabsf(x - 100) < 1e-3f && fabsf(y) < 1e-3f && fabsf(z + 201) < 1e-3f);
+    kiln_scene_free(s);
+    kt_rmtree(dir);
+    free(dir);
+    free(png);
+}
+
+static void legacy_ball_imports_with_its_counts(void **state)
+{
+    (void)state;
+    char *path = kt_corpus_path("fbx/ufbx/blender_279_ball_6100_ascii.fbx");
+    if (!path) skip();
+    kiln_scene_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    kiln_scene *s = NULL;
+    kiln_error err;
+    kiln_result r = kiln_scene_load(path, &o, &s, &err);
+    if (r != KILN_OK) fail_msg("%s: %s", kiln_result_name(r), err.message);
+    assert_string_equal(s->generator, "FBX 6 (kiln's own reader)");
+    assert_int_equal(s->mesh_count, 1);
+    assert_int_equal(s->meshes[0].primitive_count, 2);
+    assert_int_equal(s->stats.vertices, 153);
+    assert_int_equal(s->stats.triangles, 80);
+    /* Red and White: DiffuseColor 0.8 x DiffuseFactor 0.8, as assimp reads 7.x files;
+     * EmissiveFactor 0. */
+    assert_int_equal(s->material_count, 2);
+    assert_string_equal(s->materials[0].name, "Red");
+    assert_string_equal(s->materials[1].name, "White");
+    const float *red = s->materials[0].base_color, *white = s->materials[1].base_color;
+    assert_true(fabsf(red[0] - 0.64f) < 1e-5f && red[1] == 0 && red[2] == 0 && red[3] == 1);
+    assert_true(fabsf(white[0] - 0.64f) < 1e-5f && fabsf(white[1] - 0.64f) < 1e-5f &&
+                fabsf(white[2] - 0.64f) < 1e-5f);
+    assert_true(s->materials[0].emissive[0] == 0);
+    /* 40 triangles each (the Materials layer splits the icosphere in halves). */
+    assert_int_equal(s->meshes[0].primitives[0].index_count + s->meshes[0].primitives[1].index_count, 240);
+    assert_int_equal(count_warnings(s, "camera \"Producer "), 7);
+    assert_true(has_warning(s, "camera switcher \"Camera Switcher\" not imported"));
+    assert_true(has_warning(s, "take \"Default Take\" not imported"));
+    /* A unit icosphere, UnitScaleFactor 1 (centimetres): 2 cm tall, centred, +Y up after the
+     * file's own -90 degree turn about X. */
+    assert_true(s->has_bounds);
+    assert_true(fabsf(s->bounds_max[1] - s->bounds_min[1] - 0.02f) < 1e-5f);
+    assert_true(fabsf(s->bounds_max[1] + s->bounds_min[1]) < 1e-5f);
+    kiln_scene_free(s);
+    free(path);
+}
+
+static void legacy_ball_cooks(void **state)
+{
+    (void)state;
+    char *path = kt_corpus_path("fbx/ufbx/blender_279_ball_6100_ascii.fbx");
+    if (!path) skip();
+    char *out = kt_tempdir("fbx_legacy_cook");
+    kiln_convert_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.jobs = 1;
+    char *json = NULL;
+    kiln_error err;
+    kiln_result r = kiln_convert_model(path, out, &o, &json, &err);
+    if (r != KILN_OK) fail_msg("cook: %s (%s)", kiln_result_name(r), err.message);
+    assert_non_null(strstr(json, "\"scene.kscene\""));
+    assert_non_null(strstr(json, "material1"));
+    assert_non_null(strstr(json, "not imported"));
+    kiln_string_free(json);
+    kt_rmtree(out);
+    free(out);
+    free(path);
+}
+
+/* ASCII, binary 6100 (raw and zlib arrays) and the 6.x tree in a 7500 container (64-bit
+ * records, zlib arrays) all give the same scene. */
+static void legacy_binary_and_ascii_give_the_same_scene(void **state)
+{
+    (void)state;
+    size_t an;
+    char *ball = read_corpus("fbx/ufbx/blender_279_ball_6100_ascii.fbx", &an);
+    const char *texts[2] = {small_fbx, ball};
+    size_t sizes[2] = {sizeof small_fbx - 1, an};
+    for (int f = 0; f < (ball ? 2 : 1); f++) {
+        kiln_result code;
+        kiln_error err;
+        kiln_scene *ref = load_memory(texts[f], sizes[f], NULL, &code, &err);
+        if (code != KILN_OK) fail_msg("ascii: %s", err.message);
+        kiln_fbx_tree t;
+        parse_ok(texts[f], sizes[f], &t);
+        for (int zip = 0; zip < 2; zip++) {
+            size_t size;
+            uint8_t *bin = to_binary(&t, 6100, zip, &size);
+            kiln_scene *s = load_memory(bin, size, NULL, &code, &err);
+            if (code != KILN_OK) fail_msg("binary 6100: %s", err.message);
+            scenes_equal(ref, s);
+            kiln_scene_free(s);
+            free(bin);
+        }
+        size_t size;
+        uint8_t *bin = to_binary(&t, 7500, true, &size);
+        kiln_fbx_tree u;
+        parse_ok(bin, size, &u);
+        kiln_scene *s;
+        assert_int_equal(kiln_scene_create(NULL, 0, &s, &err), KILN_OK);
+        code = kiln_fbx_legacy_import_tree(&u, NULL, NULL, KILN_SCENE_LOAD_NO_PIXELS, s, &err);
+        if (code != KILN_OK) fail_msg("binary 7500: %s", err.message);
+        assert_int_equal(kiln_scene_complete(s, KILN_SCENE_LOAD_NO_PIXELS, &err), KILN_OK);
+        scenes_equal(ref, s);
+        kiln_scene_free(s);
+        kiln_fbx_tree_free(&u);
+        free(bin);
+        kiln_fbx_tree_free(&t);
+        kiln_scene_free(ref);
+    }
+    free(ball);
+}
+
+/* One damaged input through the whole import: an error with a message, or a valid scene. */
+static void damaged_once(const uint8_t *data, size_t size)
+{
+    kiln_result code;
+    kiln_error err;
+    kiln_scene *s = load_memory(data, size, NULL, &code, &err);
+    if (code == KILN_OK) {
+        char why[256];
+        const char *bad = kiln_scene_check(s, KILN_SCENE_LOAD_NO_PIXELS, why, sizeof why);
+        if (bad) fail_msg("scene invariant: %s", bad);
+    } else {
+        if (code != KILN_E_IMPORT_FAILED && code != KILN_E_IMPORT_UNSUPPORTED && code != KILN_E_LIMIT &&
+            code != KILN_E_OUT_OF_MEMORY)
+            fail_msg("undocumented result %s (%s)", kiln_result_name(code), err.message);
+        if (!err.message[0]) fail_msg("%s without a message", kiln_result_name(code));
+    }
+    kiln_scene_free(s);
+}
+
+static void legacy_truncations_and_flips_never_crash(void **state)
+{
+    (void)state;
+    kiln_fbx_tree t;
+    parse_ok(small_fbx, sizeof small_fbx - 1, &t);
+    size_t sizes[3];
+    uint8_t *forms[3];
+    forms[0] = (uint8_t *)strdup(small_fbx);
+    sizes[0] = sizeof small_fbx - 1;
+    forms[1] = to_binary(&t, 6100, false, &sizes[1]);
+    forms[2] = to_binary(&t, 6100, true, &sizes[2]);
+    kiln_fbx_tree_free(&t);
+    uint32_t runs = 0;
+    for (int f = 0; f < 3; f++) {
+        uint8_t *copy = malloc(sizes[f]);
+        assert_non_null(copy);
+        /* Every length: the ASCII text and the binary records are cut everywhere. */
+        for (size_t n = 0; n < sizes[f]; n++, runs++) {
+            memcpy(copy, forms[f], n);
+            damaged_once(copy, n);
+        }
+        /* Every byte flipped (ASCII: every third). */
+        for (size_t i = 0; i < sizes[f]; i += f ? 1 : 3, runs++) {
+            memcpy(copy, forms[f], sizes[f]);
+            copy[i] ^= (uint8_t)(0x5A + i);
+            damaged_once(copy, sizes[f]);
+        }
+        free(copy);
+        free(forms[f]);
+    }
+    print_message("%u damaged imports\n", runs);
+}
+
+/* KILN_WRITE_FUZZ_SEEDS=1: fuzz/corpus/fbx_tree/ from the small file (then review them). */
+static void write_fuzz_seeds(void **state)
+{
+    (void)state;
+    const char *on = getenv("KILN_WRITE_FUZZ_SEEDS"), *src = getenv("KILN_SOURCE_DIR");
+    if (!on || strcmp(on, "1") || !src) skip();
+    kiln_fbx_tree t;
+    parse_ok(small_fbx, sizeof small_fbx - 1, &t);
+    char *p = kt_format("%s/fuzz/corpus/fbx_tree/small_6100_ascii.fbx", src);
+    kt_write_file(p, small_fbx, sizeof small_fbx - 1);
+    free(p);
+    static const struct { uint32_t version; bool zip; const char *name; } forms[] = {
+        {6100, false, "small_6100_binary.fbx"}, {6100, true, "small_6100_binary_zlib.fbx"},
+        {7500, true, "small_7500_binary_zlib.fbx"}};
+    for (size_t f = 0; f < 3; f++) {
+        size_t size;
+        uint8_t *bin = to_binary(&t, forms[f].version, forms[f].zip, &size);
+        p = kt_format("%s/fuzz/corpus/fbx_tree/%s", src, forms[f].name);
+        kt_write_file(p, bin, size);
+        free(p);
+        free(bin);
+    }
+    kiln_fbx_tree_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tree_reads_ascii_6x_lists_and_values),
+        cmocka_unit_test(tree_binary_6100_and_7500_round_trip),
+        cmocka_unit_test(tree_reads_7500_ascii_and_binary_alike),
+        cmocka_unit_test(tree_limits_hold),
+        cmocka_unit_test(legacy_small_file_layers_transforms_and_textures),
+        cmocka_unit_test(legacy_ball_imports_with_its_counts),
+        cmocka_unit_test(legacy_ball_cooks),
+        cmocka_unit_test(legacy_binary_and_ascii_give_the_same_scene),
+        cmocka_unit_test(legacy_truncations_and_flips_never_crash),
+        cmocka_unit_test(write_fuzz_seeds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
