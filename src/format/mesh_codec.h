@@ -10,6 +10,7 @@
 #define KILN_FORMAT_MESH_CODEC_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline float kiln_sign_not_zero(float x)
@@ -67,20 +68,26 @@ static inline void kiln_oct_encode(const float n[3], int32_t maxq, int32_t q[2])
         us[k] = kiln_snorm_decode(cus[k], maxq);
         vs[k] = kiln_snorm_decode(cvs[k], maxq);
     }
-    double best_num = -2.0, best_len2 = 1.0; /* any cosine beats -2 */
+    /* All four scored, then the best picked: the fold and the choice are selects, not branches
+     * (the winner depends on the data, and mispredicted branches made this the cook's hottest
+     * function of kiln's own). */
+    double num[4], len2[4];
     for (int i = 0; i < 4; i++) {
         float du = us[i & 1], dv = vs[i >> 1];
-        float dz = 1.0f - fabsf(du) - fabsf(dv);
-        if (dz < 0.0f) {
-            float tu = (1.0f - fabsf(dv)) * kiln_sign_not_zero(du);
-            float tv = (1.0f - fabsf(du)) * kiln_sign_not_zero(dv);
-            du = tu, dv = tv;
-        }
-        double len2 = (double)du * du + (double)dv * dv + (double)dz * dz;
+        float au = fabsf(du), av = fabsf(dv);
+        float dz = 1.0f - au - av;
+        float fu = (1.0f - av) * kiln_sign_not_zero(du);
+        float fv = (1.0f - au) * kiln_sign_not_zero(dv);
+        bool fold = dz < 0.0f;
+        du = fold ? fu : du;
+        dv = fold ? fv : dv;
+        len2[i] = (double)du * du + (double)dv * dv + (double)dz * dz;
         double dot = (double)du * unit[0] + (double)dv * unit[1] + (double)dz * unit[2];
-        double num = dot * fabs(dot);
-        if (num * best_len2 > best_num * len2) best_num = num, best_len2 = len2, q[0] = cus[i & 1], q[1] = cvs[i >> 1];
+        num[i] = dot * fabs(dot);
     }
+    int best = 0;
+    for (int i = 1; i < 4; i++) best = num[i] * len2[best] > num[best] * len2[i] ? i : best;
+    q[0] = cus[best & 1], q[1] = cvs[best >> 1];
 }
 
 /* unorm16 in [lo, lo + scale]: encode rounds to the nearest step; decode is what a shader does
