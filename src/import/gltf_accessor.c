@@ -179,6 +179,29 @@ static void read_elements(const uint8_t *base, size_t stride, const layout *l, u
         return;
     }
 #endif
+    /* Unsigned scalars (index lists, the other large accessor): one widening loop per type. */
+    if (s.u && n == 1 && l->columns == 1 && l->rows == 1) {
+        uint32_t *dst = s.u + first_out;
+        switch (ct) {
+        case CT_U8:
+            for (size_t i = 0; i < count; i++) dst[i] = base[i * stride];
+            return;
+        case CT_U16:
+            for (size_t i = 0; i < count; i++) {
+                const uint8_t *p = base + i * stride;
+                dst[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+            }
+            return;
+        case CT_U32:
+            for (size_t i = 0; i < count; i++) {
+                const uint8_t *p = base + i * stride;
+                dst[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                         (uint32_t)p[3] << 24;
+            }
+            return;
+        default: break;
+        }
+    }
     for (size_t i = 0; i < count; i++) {
         const uint8_t *e = base + i * stride;
         size_t o = (first_out + i) * n;

@@ -3,6 +3,7 @@
 #define KILN_PROCESS_MESH_PRIVATE_H
 
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "core/alloc.h"
@@ -69,6 +70,19 @@ kiln_result kiln_mesh_write_streams(const kiln_mesh_work *w, kiln_cooked_mesh *o
 kiln_result kiln_mesh_compress_streams(kiln_cooked_mesh *out, kiln_error *err);
 
 /* An array of count elements of size bytes from alloc, NULL on overflow or failure. Zeroed. */
+/* memcpy of one vertex's bytes of a stream: strides are 4, 8, 12 or 16 bytes almost always, and
+ * a constant size is a move or two where a variable one is a library call per vertex. */
+static inline void kiln_mesh_copy_vertex(uint8_t *dst, const uint8_t *src, size_t size)
+{
+    switch (size) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 12: memcpy(dst, src, 12); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, size); break;
+    }
+}
+
 static inline void *kiln_mesh_array(const kiln_allocator *a, size_t count, size_t size)
 {
     if (count == 0 || size == 0) return NULL;

@@ -467,7 +467,8 @@ kiln_result kiln_mesh_write_streams(const kiln_mesh_work *w, kiln_cooked_mesh *o
         if (!s->data) return kiln_mesh_nomem(err, "vertex streams");
         s->count = nv;
         for (uint32_t v = 0; v < nv; v++)
-            memcpy(s->data + (size_t)v * s->stride, w->encoded[id] + (size_t)w->src[v] * s->stride, s->stride);
+            kiln_mesh_copy_vertex(s->data + (size_t)v * s->stride,
+                                  w->encoded[id] + (size_t)w->src[v] * s->stride, s->stride);
     }
     kiln_result rc;
     if ((rc = indices(w, out, err)) != KILN_OK) return rc;

@@ -43,7 +43,7 @@ static uint64_t vertex_hash(const weld_stream *s, uint32_t ns, uint32_t v)
     if (n <= sizeof key) {
         n = 0;
         for (uint32_t i = 0; i < ns; i++) {
-            memcpy(key + n, s[i].data + (size_t)v * s[i].size, s[i].size);
+            kiln_mesh_copy_vertex(key + n, s[i].data + (size_t)v * s[i].size, s[i].size);
             n += s[i].size;
         }
         return XXH3_64bits(key, n);
@@ -53,11 +53,22 @@ static uint64_t vertex_hash(const weld_stream *s, uint32_t ns, uint32_t v)
     return h;
 }
 
+static bool bytes_equal(const uint8_t *x, const uint8_t *y, size_t size)
+{
+    uint32_t a4, b4;
+    uint64_t a8, b8;
+    switch (size) { /* the usual strides as loads, not a library call per compare */
+    case 4: memcpy(&a4, x, 4), memcpy(&b4, y, 4); return a4 == b4;
+    case 8: memcpy(&a8, x, 8), memcpy(&b8, y, 8); return a8 == b8;
+    default: return memcmp(x, y, size) == 0;
+    }
+}
+
 static bool vertex_equal(const weld_stream *s, uint32_t ns, uint32_t a, uint32_t b)
 {
     for (uint32_t i = 0; i < ns; i++)
-        if (memcmp(s[i].data + (size_t)a * s[i].size, s[i].data + (size_t)b * s[i].size,
-                   s[i].size) != 0)
+        if (!bytes_equal(s[i].data + (size_t)a * s[i].size, s[i].data + (size_t)b * s[i].size,
+                         s[i].size))
             return false;
     return true;
 }
@@ -176,8 +187,8 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
     size_t max_streams = KILN_MESH_INDICES + 3 * (size_t)p->target_count;
     weld_stream *streams = kiln_mesh_array(a, max_streams, sizeof *streams);
     uint32_t *remap = kiln_mesh_array(a, nv ? nv : 1, sizeof *remap);
-    uint32_t *pose = NULL, *final_id = NULL, *kept = NULL;
-    weld_table full = {0}, poses = {0};
+    uint32_t *final_id = NULL, *kept = NULL;
+    weld_table full = {0};
     tri_set set = {0};
     uint32_t welded = 0;
     if (!streams || !remap) {
@@ -199,14 +210,12 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
     welded = full.count;
     stats->welded_vertices = welded;
 
-    /* Pose key of each welded vertex (its representative's streams). */
+    /* The streams that decide where a vertex is in any pose, compared directly below: a table
+     * of pose keys cost a second hash of every vertex for three compares per triangle. */
     uint32_t np = key_streams(w, true, streams);
-    pose = kiln_mesh_array(a, welded ? welded : 1, sizeof *pose);
-    if (!pose || table_init(&poses, a, welded) != KILN_OK) {
-        rc = kiln_mesh_nomem(err, "welding");
-        goto done;
-    }
-    for (uint32_t k = 0; k < welded; k++) pose[k] = table_id(&poses, streams, np, full.reps[k]);
+    const uint32_t *rep = full.reps;
+    bool position_only = np == 1 && streams[0].size == 8; /* quantized positions */
+    const uint8_t *pos8 = streams[0].data;
 
     /* 2-3. drop degenerate and duplicate triangles. */
     kept = kiln_mesh_array(a, kept_cap, sizeof *kept);
@@ -221,7 +230,19 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
     for (size_t t = 0; t < tris; t++) {
         uint32_t i0 = remap[p->indices[t * 3]], i1 = remap[p->indices[t * 3 + 1]],
                  i2 = remap[p->indices[t * 3 + 2]];
-        if (pose[i0] == pose[i1] || pose[i1] == pose[i2] || pose[i0] == pose[i2]) {
+        bool degenerate = i0 == i1 || i1 == i2 || i0 == i2;
+        if (!degenerate && position_only) { /* the usual mesh: no skin, no morph targets */
+            uint64_t p0, p1, p2;
+            memcpy(&p0, pos8 + (size_t)rep[i0] * 8, 8);
+            memcpy(&p1, pos8 + (size_t)rep[i1] * 8, 8);
+            memcpy(&p2, pos8 + (size_t)rep[i2] * 8, 8);
+            degenerate = p0 == p1 || p1 == p2 || p0 == p2;
+        } else if (!degenerate) {
+            degenerate = vertex_equal(streams, np, rep[i0], rep[i1]) ||
+                         vertex_equal(streams, np, rep[i1], rep[i2]) ||
+                         vertex_equal(streams, np, rep[i0], rep[i2]);
+        }
+        if (degenerate) {
             stats->degenerate_triangles++;
             continue;
         }
@@ -274,11 +295,9 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
 done:
     kiln_free(a, streams, max_streams * sizeof *streams);
     kiln_free(a, remap, (size_t)(nv ? nv : 1) * sizeof *remap);
-    kiln_free(a, pose, (size_t)(welded ? welded : 1) * sizeof *pose);
     kiln_free(a, final_id, (size_t)(welded ? welded : 1) * sizeof *final_id);
     kiln_free(a, kept, kept_cap * sizeof *kept);
     kiln_free(a, set.slots, set.capacity * sizeof *set.slots);
     table_free(&full, a, nv);
-    table_free(&poses, a, welded);
     return rc;
 }
