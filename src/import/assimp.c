@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/file.h"
 #include "core/path.h"
+#include "import/fbx_blend.h"
 #include "import/fbx_legacy.h"
 #include "import/fbx_tree.h"
 
@@ -109,6 +110,8 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
     if (r != KILN_OK) return r;
     r = kiln_assimp_build(blob, n, base_dir, &o, flags, scene, err);
     kiln_free(a, blob, cap);
+    /* assimp 5.2 drops the blend shapes of many FBX 7 files: kiln's own reader adds them. */
+    if (r == KILN_OK && format == KILN_ASSIMP_FBX) r = kiln_fbx_blend_shapes(data, size, &o, scene, err);
     if (r == KILN_OK && !scene->generator[0])
         scene->generator = format == KILN_ASSIMP_FBX ? "FBX (through assimp)" : "OBJ (through assimp)";
     return r;

@@ -10,7 +10,7 @@
 {"fbx/ufbx/maya_cube_7500_binary.fbx", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 0, 0, 0, NULL, 0.0100f},
 {"fbx/ufbx/blender_279_ball_6100_ascii.fbx", KILN_OK, 1, 2, 153, 80, 0, 0, 0.0000f, 2, 0, 0, 0, "camera \"Producer Perspective\" not imported", 0.0200f},  /* FBX 6.1: kiln's own reader (fbx_legacy.c); UnitScaleFactor 1 = cm */
 {"fbx/ufbx/blender_279_sausage_7400_binary.fbx", KILN_OK, 1, 1, 729, 576, 3, 3, 0.0417f, 1, 0, 0, 0, NULL, 5.9089f},
-{"fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 0, 0, 0, "no blend shapes", 0.0100f},
+{"fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx", KILN_OK, 1, 1, 24, 12, 0, 1, 3.7500f, 1, 0, 0, 2, "read by kiln's FBX reader", 0.0100f},  /* blend shapes and their weights: fbx_blend.c */
 {"fbx/ufbx/maya_uv_and_color_sets_7500_binary.fbx", KILN_OK, 1, 1, 24, 12, 0, 0, 0.0000f, 1, 0, 0, 0, NULL, 0.0100f},
 {"fbx/ufbx/maya_kenney_character_7700_binary.fbx", KILN_OK, 1, 1, 1029, 1604, 45, 1, 0.8333f, 1, 0, 0, 0, NULL, 3.7647f},
 {"obj/spider/spider.obj", KILN_OK, 19, 19, 946, 1368, 0, 0, 0.0000f, 6, 5, 5, 0, NULL, 79.7378f},

@@ -692,6 +692,69 @@ static void legacy_truncations_and_flips_never_crash(void **state)
     print_message("%u damaged imports\n", runs);
 }
 
+/* maya_blend_shape_cube_7700_binary.fbx: assimp 5.2 gives the cube no anim meshes; kiln's reader
+ * maps the two shapes (TopH moves the top face's corners along X by +-0.317, TopV along Z by
+ * +-0.284) onto assimp's 24 vertices by position, and bakes the DeformPercent curves (100, 0, 100
+ * at 1/24, 1 and 2.5 s; at 1/24, 1.67 and 3.75 s) into the stack's clip. */
+static void blend_shapes_assimp_drops_become_morph_targets(void **state)
+{
+    (void)state;
+    char *path = kt_corpus_path("fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx");
+    if (!path) skip();
+    kiln_scene_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    kiln_scene *s = NULL;
+    kiln_error err;
+    kiln_result r = kiln_scene_load(path, &o, &s, &err);
+    if (r != KILN_OK) fail_msg("%s: %s", kiln_result_name(r), err.message);
+    assert_int_equal(s->mesh_count, 1);
+    const kiln_scene_mesh *m = &s->meshes[0];
+    assert_int_equal(m->weight_count, 2);
+    assert_true(m->weights[0] == 1.0f && m->weights[1] == 1.0f);
+    assert_string_equal(m->target_names[0], "Squish.TopH");
+    assert_string_equal(m->target_names[1], "Squish.TopV");
+    const kiln_scene_primitive *p = &m->primitives[0];
+    assert_int_equal(p->target_count, 2);
+    float top = p->bounds_max[1];
+    uint32_t moved[2] = {0, 0};
+    for (uint32_t v = 0; v < p->vertex_count; v++) {
+        const float *pos = p->positions + (size_t)v * 3;
+        for (int t = 0; t < 2; t++) {
+            const float *d = p->targets[t].positions + (size_t)v * 3;
+            bool on_top = pos[1] == top;
+            float expect = t == 0 ? 0.316956f : 0.283916f;
+            float along = t == 0 ? d[0] : d[2], other = t == 0 ? d[2] : d[0];
+            if (on_top) {
+                assert_true(fabsf(fabsf(along) - expect) < 1e-5f);
+                moved[t]++;
+            } else {
+                assert_true(along == 0.0f);
+            }
+            assert_true(d[1] == 0.0f && other == 0.0f);
+        }
+    }
+    assert_int_equal(moved[0], 12); /* 4 corners x 3 faces each */
+    assert_int_equal(moved[1], 12);
+    assert_int_equal(s->animation_count, 1);
+    const kiln_scene_animation *an = &s->animations[0];
+    assert_string_equal(an->name, "Take 001");
+    assert_true(fabsf(an->end - 3.75f) < 1e-4f);
+    assert_int_equal(an->channel_count, 1);
+    const kiln_scene_channel *ch = &an->channels[0];
+    assert_int_equal(ch->path, KILN_SCENE_PATH_WEIGHTS);
+    assert_int_equal(ch->components, 2);
+    assert_int_equal(ch->key_count, 114); /* 113 frames of 1/30 s, the last at 3.75 s */
+    assert_true(ch->values[0] == 1.0f && ch->values[1] == 1.0f);
+    assert_true(fabsf(ch->values[30 * 2 + 0]) < 1e-6f);       /* TopH at 1 s: 0 */
+    assert_true(fabsf(ch->values[50 * 2 + 1]) < 1e-3f);       /* TopV at 1.67 s: 0 */
+    assert_false(has_warning(s, "no blend shapes"));
+    assert_false(has_warning(s, "animates nothing"));
+    assert_true(has_warning(s, "2 blend shapes of \"Squish\" read by kiln's FBX reader"));
+    kiln_scene_free(s);
+    free(path);
+}
+
 /* KILN_WRITE_FUZZ_SEEDS=1: fuzz/corpus/fbx_tree/ from the small file (then review them). */
 static void write_fuzz_seeds(void **state)
 {
@@ -729,6 +792,7 @@ int main(void)
         cmocka_unit_test(legacy_ball_cooks),
         cmocka_unit_test(legacy_binary_and_ascii_give_the_same_scene),
         cmocka_unit_test(legacy_truncations_and_flips_never_crash),
+        cmocka_unit_test(blend_shapes_assimp_drops_become_morph_targets),
         cmocka_unit_test(write_fuzz_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
