@@ -70,6 +70,8 @@ typedef struct krt_source {
     char path[4096];
     uint64_t size;
     uint8_t sha256[32];
+    uint8_t xxh3_128[16];    /* verifies a loose KTX2 file when has_xxh3 (else sha256 does) */
+    bool has_xxh3;
     const kiln_pack *pack;   /* NULL: a loose file */
     uint32_t entry;
 } krt_source;

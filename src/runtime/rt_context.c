@@ -253,6 +253,8 @@ bool krt_source_of_locked(krt_context *c, uint64_t id, krt_source *out)
     memcpy(out->path, art->path, n + 1);
     out->size = art->size;
     memcpy(out->sha256, art->sha256, 32);
+    memcpy(out->xxh3_128, art->xxh3_128, 16);
+    out->has_xxh3 = art->has_xxh3;
     out->pack = art->pack;
     out->entry = art->entry;
     return true;

@@ -262,6 +262,15 @@ static kiln_result read_output(const char *text, const krt_json_token *t, uint32
         return corrupt(err, mpath, "an output has a bad file name, label or sha256");
     memset(x, 0, sizeof *x);
     kiln_unhex(sha, x->sha256, 32);
+    /* optional: the fast digest loose KTX2 files are verified with (SHA-256 without it) */
+    uint32_t vx = krt_json_member(text, t, o, "xxh3_128");
+    if (vx) {
+        char xh[40];
+        if (!krt_json_string(text, t, vx, xh, sizeof xh) || !is_hex(xh, 32) ||
+            !kiln_unhex(xh, x->xxh3_128, 16))
+            return corrupt(err, mpath, "an output has a bad xxh3_128");
+        x->has_xxh3 = true;
+    }
     x->id = kiln_asset_id(guid, label);
     x->type = krt_label_type(label);
     x->size = size;

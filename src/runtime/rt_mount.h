@@ -15,6 +15,8 @@ typedef struct krt_artifact {
     uint32_t type;           /* krt_type, from the label */
     uint64_t size;           /* the manifest's */
     uint8_t sha256[32];      /* the manifest's */
+    uint8_t xxh3_128[16];    /* the manifest's fast digest (canonical bytes), when has_xxh3 */
+    bool has_xxh3;           /* manifests written before it have only sha256 */
     char *path;              /* the file, absolute or relative to the process (a pack's: the pack) */
     char *name;              /* "path#label" */
     const kiln_pack *pack;   /* the mounted pack it is in (owned by the context), or NULL */

@@ -230,7 +230,7 @@ static void test_corrupt(void **state)
     kiln_error e;
     assert_int_not_equal(krt_error(c, tex, &e), KILN_OK);
     assert_int_equal(e.code, KILN_E_CACHE_CORRUPT);
-    assert_non_null(strstr(e.message, "SHA-256"));
+    assert_non_null(strstr(e.message, "XXH3-128 of its manifest"));
     assert_int_not_equal(krt_error(c, scene, &e), KILN_OK);
     assert_non_null(strstr(e.message, "mesh")); /* the failed dependency is named */
     /* repaired: a new load tries again on the same handle */
@@ -258,6 +258,82 @@ static void test_corrupt(void **state)
     krt_destroy(c);
     free(mesh_bytes);
     krt_mounts_free(&m);
+    (void)state;
+}
+
+/* Replaces the first `from` in the file at path by `to` (same length). */
+static void patch_file(const char *path, const char *from, const char *to)
+{
+    size_t n;
+    char *b = (char *)kt_read_file(path, &n);
+    assert_non_null(b);
+    char *at = strstr(b, from);
+    assert_non_null(at);
+    assert_int_equal(strlen(from), strlen(to));
+    memcpy(at, to, strlen(to));
+    char *cmd = kt_format("chmod u+w '%s'", path);
+    kt_run(cmd, NULL);
+    free(cmd);
+    kt_write_file(path, b, n);
+    free(b);
+}
+
+static krt_state load_texture_state(const char *name, kiln_error *e)
+{
+    krt_context *c = make_ctx(NULL);
+    kiln_error err;
+    krt_handle h = krt_load_texture(c, name, &err);
+    krt_finish(c);
+    krt_state st = krt_state_of(c, h);
+    krt_error(c, h, e);
+    krt_destroy(c);
+    return st;
+}
+
+/* Loose KTX2 files are verified with the manifest's XXH3-128 (xxh3_128) when it has one, with
+ * its SHA-256 when it does not (entries written before the field); a malformed xxh3_128 makes
+ * the cache refuse to mount. */
+static void test_ktx2_fast_digest(void **state)
+{
+    static const char name[] = "m0/BoxTextured.gltf#image0";
+    kiln_error err, e;
+    krt_mounts m;
+    kiln_allocator al = {0};
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
+    const krt_artifact *img = krt_mounts_find_name(&m, name);
+    assert_non_null(img);
+    assert_true(img->has_xxh3); /* a fresh cook writes it */
+    char *manifest = kt_format("%s", img->path);
+    *strrchr(manifest, '/') = 0;
+    char *mpath = kt_format("%s/manifest.json", manifest);
+    size_t saved_size;
+    uint8_t *saved = kt_read_file(mpath, &saved_size);
+    assert_non_null(saved);
+    assert_int_equal(load_texture_state(name, &e), KRT_STATE_READY);
+    flip_byte(img->path, 300);
+    assert_int_equal(load_texture_state(name, &e), KRT_STATE_FAILED);
+    assert_int_equal(e.code, KILN_E_CACHE_CORRUPT);
+    assert_non_null(strstr(e.message, "XXH3-128"));
+    /* an older manifest: no xxh3_128 (an unknown member is ignored), SHA-256 checks */
+    patch_file(mpath, "\"xxh3_128\"", "\"xxh3_old\"");
+    assert_int_equal(load_texture_state(name, &e), KRT_STATE_FAILED);
+    assert_non_null(strstr(e.message, "SHA-256"));
+    flip_byte(img->path, 300);
+    assert_int_equal(load_texture_state(name, &e), KRT_STATE_READY);
+    /* a damaged digest is a damaged manifest */
+    patch_file(mpath, "\"xxh3_old\": \"", "\"xxh3_128\":\"z"); /* 33 digits */
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    krt_context *c = NULL;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_E_CACHE_CORRUPT);
+    assert_non_null(strstr(err.message, "xxh3_128"));
+    krt_destroy(c);
+    kt_write_file(mpath, saved, saved_size); /* as cooked again */
+    free(saved);
+    krt_mounts_free(&m);
+    free(manifest);
+    free(mpath);
     (void)state;
 }
 
@@ -295,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_handles),
         cmocka_unit_test(test_two_contexts_and_mount_errors),
         cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_ktx2_fast_digest),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

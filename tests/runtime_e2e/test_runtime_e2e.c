@@ -889,7 +889,8 @@ static void test_damaged_manifests(void **state)
     krt_destroy(c);
     kt_write_file(manifest, text, n); /* repaired */
 
-    /* the manifest states another size, then another SHA-256, for the texture-kind file */
+    /* the manifest states another size, then another XXH3-128, then (without xxh3_128, as
+     * manifests written before it) another SHA-256, for the texture-kind file */
     char *tdir = file_in(copy, tex);
     *strrchr(tdir, '/') = '\0';
     char *tman = kt_format("%s/manifest.json", tdir);
@@ -899,12 +900,18 @@ static void test_damaged_manifests(void **state)
     assert_non_null(j);
     json_t *out0 = json_array_get(json_object_get(j, "outputs"), 0);
     long long size = json_integer_value(json_object_get(out0, "size"));
-    for (int variant = 0; variant < 2; variant++) {
+    static const char *const why[] = {"the manifest says", "XXH3-128", "SHA-256"};
+    for (int variant = 0; variant < 3; variant++) {
         json_t *copy_j = json_deep_copy(j);
         json_t *o = json_array_get(json_object_get(copy_j, "outputs"), 0);
         if (variant == 0) json_object_set_new(o, "size", json_integer(size + 1));
-        else json_object_set_new(o, "sha256", json_string("00000000000000000000000000000000"
+        else if (variant == 1)
+            json_object_set_new(o, "xxh3_128", json_string("00000000000000000000000000000000"));
+        else {
+            assert_int_equal(json_object_del(o, "xxh3_128"), 0);
+            json_object_set_new(o, "sha256", json_string("00000000000000000000000000000000"
                                                           "00000000000000000000000000000000"));
+        }
         char *dumped = json_dumps(copy_j, JSON_INDENT(2));
         write_text(tman, dumped);
         free(dumped);
@@ -917,7 +924,7 @@ static void test_damaged_manifests(void **state)
         assert_int_equal(krt_state_of(c, h), KRT_STATE_FAILED);
         kiln_error e;
         assert_int_equal(krt_error(c, h, &e), KILN_E_CACHE_CORRUPT);
-        assert_non_null(strstr(e.message, variant == 0 ? "the manifest says" : "SHA-256"));
+        assert_non_null(strstr(e.message, why[variant]));
         assert_int_equal(krt_release(c, h, &err), KILN_OK);
         krt_destroy(c);
     }
