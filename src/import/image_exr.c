@@ -2,15 +2,17 @@
  * from memory with a custom read function: the first part, scanline or tiled (level 0 of
  * mip/rip-mapped files), channels R, G, B, A or Y (luminance, copied to R, G and B) of type
  * half, float or uint, into linear KILN_PIXEL_F32 RGBA. A missing A is 1, a missing colour
- * channel 0. Deep data and subsampled (chroma) channels are refused as unsupported. */
-#include <openexr.h>
+ * channel 0. Deep data and subsampled (chroma) channels are refused as unsupported. The library
+ * is opened on the first EXR (exr_dl.c), not linked. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "import/exr_dl.h"
 #include "import/image_private.h"
 
 typedef struct exr_source {
+    const kiln_exr_api *api;
     const uint8_t *data;
     size_t size;
     char message[160];  /* the library's last error text, from the error handler */
@@ -36,8 +38,12 @@ static int64_t exr_mem_size(exr_const_context_t ctxt, void *user)
 /* Keeps the library's message (it would otherwise print to stderr). */
 static void exr_on_error(exr_const_context_t ctxt, exr_result_t code, const char *msg)
 {
+    /* Only a loaded library calls this, so the table is there. */
+    const kiln_exr_api *api = NULL;
     void *user = NULL;
-    if (!ctxt || exr_get_user_data(ctxt, &user) != EXR_ERR_SUCCESS || !user) return;
+    if (!ctxt || kiln_exr_api_get(&api, NULL) != KILN_OK ||
+        api->get_user_data(ctxt, &user) != EXR_ERR_SUCCESS || !user)
+        return;
     exr_source *src = user;
     snprintf(src->message, sizeof src->message, "%s", msg ? msg : "");
 }
@@ -48,7 +54,7 @@ static kiln_result exr_fail(kiln_error *err, const exr_source *src, exr_result_t
     kiln_result code = rv == EXR_ERR_OUT_OF_MEMORY ? KILN_E_OUT_OF_MEMORY : KILN_E_IMPORT_FAILED;
     if (src->message[0])
         return kiln_error_set(err, code, "EXR: %s: %s", stage, src->message);
-    return kiln_error_set(err, code, "EXR: %s: %s", stage, exr_get_default_error_message(rv));
+    return kiln_error_set(err, code, "EXR: %s: %s", stage, src->api->get_default_error_message(rv));
 }
 
 enum { EXR_R, EXR_G, EXR_B, EXR_A, EXR_Y, EXR_SLOTS };
@@ -158,16 +164,16 @@ static kiln_result exr_run_chunk(exr_context_t ctx, exr_source *src, exr_decode_
                                  const exr_layout *lay, kiln_image *out, int64_t x0, int64_t y0,
                                  kiln_error *err)
 {
-    exr_result_t rv = *initialised ? exr_decoding_update(ctx, 0, cinfo, dec)
-                                   : exr_decoding_initialize(ctx, 0, cinfo, dec);
+    exr_result_t rv = *initialised ? src->api->decoding_update(ctx, 0, cinfo, dec)
+                                   : src->api->decoding_initialize(ctx, 0, cinfo, dec);
     if (rv != EXR_ERR_SUCCESS) return exr_fail(err, src, rv, "preparing a chunk");
     *initialised = true;
     /* Default read and decompress routines, with no channel bound, so no library unpacking. */
     for (int c = 0; c < dec->channel_count; c++) dec->channels[c].decode_to_ptr = NULL;
-    rv = exr_decoding_choose_default_routines(ctx, 0, dec);
+    rv = src->api->decoding_choose_default_routines(ctx, 0, dec);
     if (rv != EXR_ERR_SUCCESS) return exr_fail(err, src, rv, "choosing the decoder");
     dec->unpack_and_convert_fn = NULL;
-    rv = exr_decoding_run(ctx, 0, dec);
+    rv = src->api->decoding_run(ctx, 0, dec);
     if (rv != EXR_ERR_SUCCESS) return exr_fail(err, src, rv, "decoding a chunk");
     return exr_unpack_chunk(dec, lay, out, x0, y0, err);
 }
@@ -183,13 +189,13 @@ static kiln_result exr_decode_pixels(exr_context_t ctx, exr_source *src, exr_sto
 
     if (storage == EXR_STORAGE_SCANLINE) {
         int32_t lines = 0;
-        rv = exr_get_scanlines_per_chunk(ctx, 0, &lines);
+        rv = src->api->get_scanlines_per_chunk(ctx, 0, &lines);
         if (rv != EXR_ERR_SUCCESS || lines <= 0) {
             r = exr_fail(err, src, rv ? rv : EXR_ERR_INVALID_ATTR, "reading lines per chunk");
             goto done;
         }
         for (int64_t y = lay->min_y; y < lay->min_y + lay->height && r == KILN_OK; y += lines) {
-            rv = exr_read_scanline_chunk_info(ctx, 0, (int)y, &cinfo);
+            rv = src->api->read_scanline_chunk_info(ctx, 0, (int)y, &cinfo);
             if (rv != EXR_ERR_SUCCESS) {
                 r = exr_fail(err, src, rv, "reading a scanline chunk's header");
                 break;
@@ -200,7 +206,7 @@ static kiln_result exr_decode_pixels(exr_context_t ctx, exr_source *src, exr_sto
         }
     } else {
         int32_t tw = 0, th = 0;
-        rv = exr_get_tile_sizes(ctx, 0, 0, 0, &tw, &th);
+        rv = src->api->get_tile_sizes(ctx, 0, 0, 0, &tw, &th);
         if (rv != EXR_ERR_SUCCESS || tw <= 0 || th <= 0) {
             r = exr_fail(err, src, rv ? rv : EXR_ERR_INVALID_ATTR, "reading the tile size");
             goto done;
@@ -208,7 +214,7 @@ static kiln_result exr_decode_pixels(exr_context_t ctx, exr_source *src, exr_sto
         int64_t nx = (lay->width + tw - 1) / tw, ny = (lay->height + th - 1) / th;
         for (int64_t ty = 0; ty < ny && r == KILN_OK; ty++) {
             for (int64_t tx = 0; tx < nx && r == KILN_OK; tx++) {
-                rv = exr_read_tile_chunk_info(ctx, 0, (int)tx, (int)ty, 0, 0, &cinfo);
+                rv = src->api->read_tile_chunk_info(ctx, 0, (int)tx, (int)ty, 0, 0, &cinfo);
                 if (rv != EXR_ERR_SUCCESS) {
                     r = exr_fail(err, src, rv, "reading a tile's header");
                     break;
@@ -219,14 +225,16 @@ static kiln_result exr_decode_pixels(exr_context_t ctx, exr_source *src, exr_sto
         }
     }
 done:
-    if (initialised) exr_decoding_destroy(ctx, &dec);
+    if (initialised) src->api->decoding_destroy(ctx, &dec);
     return r;
 }
 
 kiln_result kiln_image_decode_exr(const void *data, size_t size, const kiln_image_limits *lim,
                                   bool header_only, kiln_image *out, kiln_error *err)
 {
-    exr_source src = {data, size, {0}};
+    exr_source src = {NULL, data, size, {0}};
+    kiln_result r = kiln_exr_api_get(&src.api, err);
+    if (r != KILN_OK) return r;
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.error_handler_fn = exr_on_error;
     init.user_data = &src;
@@ -242,15 +250,14 @@ kiln_result kiln_image_decode_exr(const void *data, size_t size, const kiln_imag
     init.flags = EXR_CONTEXT_FLAG_DISABLE_CHUNK_RECONSTRUCTION;
 
     exr_context_t ctx = NULL;
-    kiln_result r = KILN_OK;
-    exr_result_t rv = exr_start_read(&ctx, "<memory>", &init);
+    exr_result_t rv = src.api->start_read(&ctx, "<memory>", &init);
     if (rv != EXR_ERR_SUCCESS) {
         r = exr_fail(err, &src, rv, "reading the header");
         goto done;
     }
 
     exr_storage_t storage;
-    rv = exr_get_storage(ctx, 0, &storage);
+    rv = src.api->get_storage(ctx, 0, &storage);
     if (rv != EXR_ERR_SUCCESS) {
         r = exr_fail(err, &src, rv, "reading the storage type");
         goto done;
@@ -261,7 +268,7 @@ kiln_result kiln_image_decode_exr(const void *data, size_t size, const kiln_imag
     }
 
     exr_attr_box2i_t dw;
-    rv = exr_get_data_window(ctx, 0, &dw);
+    rv = src.api->get_data_window(ctx, 0, &dw);
     if (rv != EXR_ERR_SUCCESS) {
         r = exr_fail(err, &src, rv, "reading the data window");
         goto done;
@@ -276,7 +283,7 @@ kiln_result kiln_image_decode_exr(const void *data, size_t size, const kiln_imag
     if (r != KILN_OK) goto done;
 
     const exr_attr_chlist_t *chans = NULL;
-    rv = exr_get_channels(ctx, 0, &chans);
+    rv = src.api->get_channels(ctx, 0, &chans);
     if (rv != EXR_ERR_SUCCESS || !chans) {
         r = exr_fail(err, &src, rv ? rv : EXR_ERR_MISSING_REQ_ATTR, "reading the channel list");
         goto done;
@@ -334,6 +341,6 @@ kiln_result kiln_image_decode_exr(const void *data, size_t size, const kiln_imag
         for (size_t i = 0; i < texels; i++) px[i * 4 + 1] = px[i * 4 + 2] = px[i * 4];
 
 done:
-    if (ctx) exr_finish(&ctx);
+    if (ctx) src.api->finish(&ctx);
     return r;
 }

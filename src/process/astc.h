@@ -21,11 +21,12 @@ extern "C" {
  * and high they are deterministic but may differ from the command in some blocks, because
  * libastcenc 4.2 keeps one tuning value in a process-wide static that kiln pins to medium's
  * (docs/astc.md). Errors: KILN_E_USAGE (sizes, also images too large for astcenc),
- * KILN_E_OUT_OF_MEMORY, KILN_E_INTERNAL (astcenc's error text). */
+ * KILN_E_OUT_OF_MEMORY, KILN_E_INTERNAL (astcenc's error text), KILN_E_IMPORT_UNSUPPORTED
+ * (libastcenc.so.3d, opened on first use by astcenc_dl.cpp, cannot be loaded). */
 kiln_result kiln_astc_encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block_opts *o,
                              kiln_jobs *jobs, uint8_t *out, size_t out_size, kiln_error *err);
 
-/* Decodes ASTC 4x4 blocks into RGBA8 (w * h * 4 bytes). */
+/* Decodes ASTC 4x4 blocks into RGBA8 (w * h * 4 bytes). Errors as kiln_astc_encode's. */
 kiln_result kiln_astc_decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h,
                              bool srgb, uint8_t *rgba, kiln_error *err);
 

@@ -9,16 +9,16 @@
  * deterministic but differ from -fast / -thorough in some blocks (tests/astc checks both). The
  * decoder is set up as `astcenc -dl|-ds` is, writing 8-bit texels.
  *
+ * libastcenc is opened on the first encode or decode (astcenc_dl.cpp), not linked: every call
+ * goes through the table kiln_astcenc_api_get gives.
+ *
  * Nothing here may throw into C: every entry point and job callback catches everything. */
-#ifndef ASTCENC_DYNAMIC_LIBRARY
-#define ASTCENC_DYNAMIC_LIBRARY /* the symbols come from libastcenc.so (ASTCENC_PUBLIC) */
-#endif
-#include <astcenc.h>
-
 #include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <new>
+
+#include "process/astcenc_dl.h"
 
 extern "C" {
 #include "core/error.h"
@@ -42,9 +42,10 @@ float preset_of(kiln_quality q)
     return ASTCENC_PRE_MEDIUM;
 }
 
-kiln_result astc_fail(kiln_error *err, astcenc_error e, const char *what)
+kiln_result astc_fail(const kiln_astcenc_api *api, kiln_error *err, astcenc_error e,
+                      const char *what)
 {
-    const char *name = astcenc_get_error_string(e);
+    const char *name = api->get_error_string(e);
     return kiln_error_set(err, e == ASTCENC_ERR_OUT_OF_MEM ? KILN_E_OUT_OF_MEMORY : KILN_E_INTERNAL,
                           "astcenc: %s failed: %s", what, name ? name : "unknown error");
 }
@@ -62,6 +63,7 @@ bool astc_sizes(uint32_t w, uint32_t h, size_t *block_bytes)
 }
 
 struct compress_job {
+    const kiln_astcenc_api *api;
     astcenc_context *ctx;
     astcenc_image *img;
     const astcenc_swizzle *swz;
@@ -77,9 +79,9 @@ kiln_result astc_compress_index(void *user, size_t index, size_t worker, kiln_er
     (void)worker;
     compress_job *j = static_cast<compress_job *>(user);
     try {
-        astcenc_error e = astcenc_compress_image(j->ctx, j->img, j->swz, j->out, j->out_size,
+        astcenc_error e = j->api->compress_image(j->ctx, j->img, j->swz, j->out, j->out_size,
                                                  static_cast<unsigned>(index));
-        if (e != ASTCENC_SUCCESS) return astc_fail(err, e, "compress_image");
+        if (e != ASTCENC_SUCCESS) return astc_fail(j->api, err, e, "compress_image");
         return KILN_OK;
     } catch (const std::bad_alloc &) {
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "astcenc: out of memory");
@@ -90,11 +92,12 @@ kiln_result astc_compress_index(void *user, size_t index, size_t worker, kiln_er
 
 /* RAII so that every path frees the context, including a throw. */
 struct context_holder {
+    const kiln_astcenc_api *api;
     astcenc_context *ctx = nullptr;
-    context_holder() = default;
+    explicit context_holder(const kiln_astcenc_api *a) : api(a) {}
     context_holder(const context_holder &) = delete;
     context_holder &operator=(const context_holder &) = delete;
-    ~context_holder() { if (ctx) astcenc_context_free(ctx); }
+    ~context_holder() { if (ctx) api->context_free(ctx); }
 };
 
 kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block_opts *o,
@@ -109,6 +112,9 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
     if (out_size < need)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_encode: output of %zu bytes, %zu needed",
                               out_size, need);
+    const kiln_astcenc_api *api = nullptr;
+    kiln_result r = kiln_astcenc_api_get(&api, err);
+    if (r != KILN_OK) return r;
 
     /* The command adds SELF_DECOMPRESS_ONLY to every compressing run (it only trims the tables
      * context creation builds; the blocks do not depend on it); -normal adds MAP_NORMAL, which
@@ -118,11 +124,11 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
     astcenc_profile profile = o->srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR;
 
     astcenc_config config, medium;
-    astcenc_error e = astcenc_config_init(profile, kBlockDim, kBlockDim, 1, preset_of(o->quality),
+    astcenc_error e = api->config_init(profile, kBlockDim, kBlockDim, 1, preset_of(o->quality),
                                           flags, &config);
     if (e == ASTCENC_SUCCESS)
-        e = astcenc_config_init(profile, kBlockDim, kBlockDim, 1, ASTCENC_PRE_MEDIUM, flags, &medium);
-    if (e != ASTCENC_SUCCESS) return astc_fail(err, e, "config_init");
+        e = api->config_init(profile, kBlockDim, kBlockDim, 1, ASTCENC_PRE_MEDIUM, flags, &medium);
+    if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "config_init");
     /* libastcenc 4.2 reads tune_refinement_mse_overshoot into a function-local static in
      * compress_block: the first context that compresses a block in the process fixes it for every
      * later one (ARM-software/astc-encoder issue 537). With each preset's own value (fast 3.5,
@@ -134,9 +140,9 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
     config.tune_refinement_mse_overshoot = medium.tune_refinement_mse_overshoot;
 
     size_t threads = kiln_jobs_thread_count(jobs);
-    context_holder holder;
-    e = astcenc_context_alloc(&config, static_cast<unsigned>(threads), &holder.ctx);
-    if (e != ASTCENC_SUCCESS) return astc_fail(err, e, "context_alloc");
+    context_holder holder(api);
+    e = api->context_alloc(&config, static_cast<unsigned>(threads), &holder.ctx);
+    if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "context_alloc");
 
     /* astcenc only reads the input, but its image struct is not const. */
     void *slices[1] = {const_cast<uint8_t *>(rgba)};
@@ -154,7 +160,7 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
     /* Exactly as many indices as astcenc threads: jobs.c gives concurrent calls distinct
      * indices, and sequential ones are harmless (see astc_compress_index). The context is used
      * once and freed, so no astcenc_compress_reset is needed. */
-    compress_job job = {holder.ctx, &img, &swz, out, need};
+    compress_job job = {api, holder.ctx, &img, &swz, out, need};
     return kiln_jobs_for(jobs, threads, astc_compress_index, &job, err);
 }
 
@@ -169,17 +175,20 @@ kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, b
     if (size < need)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_decode: %zu bytes of blocks, %zu needed",
                               size, need);
+    const kiln_astcenc_api *api = nullptr;
+    kiln_result r = kiln_astcenc_api_get(&api, err);
+    if (r != KILN_OK) return r;
 
     /* As `astcenc -dl|-ds`: a decompress-only context (full tables: any valid block decodes;
      * invalid ones come out as the format's error colour) and the quality the command leaves at
      * 0, which a decompress-only context does not use. */
     astcenc_config config;
-    astcenc_error e = astcenc_config_init(srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR, kBlockDim,
+    astcenc_error e = api->config_init(srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR, kBlockDim,
                                           kBlockDim, 1, 0.0f, ASTCENC_FLG_DECOMPRESS_ONLY, &config);
-    if (e != ASTCENC_SUCCESS) return astc_fail(err, e, "config_init");
-    context_holder holder;
-    e = astcenc_context_alloc(&config, 1, &holder.ctx);
-    if (e != ASTCENC_SUCCESS) return astc_fail(err, e, "context_alloc");
+    if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "config_init");
+    context_holder holder(api);
+    e = api->context_alloc(&config, 1, &holder.ctx);
+    if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "context_alloc");
 
     void *slices[1] = {rgba};
     astcenc_image img;
@@ -189,8 +198,8 @@ kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, b
     img.data_type = ASTCENC_TYPE_U8;
     img.data = slices;
     const astcenc_swizzle swz = {ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B, ASTCENC_SWZ_A};
-    e = astcenc_decompress_image(holder.ctx, blocks, need, &img, &swz, 0);
-    if (e != ASTCENC_SUCCESS) return astc_fail(err, e, "decompress_image");
+    e = api->decompress_image(holder.ctx, blocks, need, &img, &swz, 0);
+    if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "decompress_image");
     return KILN_OK;
 }
 

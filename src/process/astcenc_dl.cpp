@@ -1,0 +1,80 @@
+/* astcenc_dl.cpp — libastcenc opened on the first ASTC encode or decode (see astcenc_dl.h). The
+ * table is written once under pthread_once and only read after, as in src/import/png_dl.c.
+ * Nothing here throws. */
+#include "process/astcenc_dl.h"
+
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <pthread.h>
+
+extern "C" {
+#include "core/error.h"
+}
+
+namespace {
+
+/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer: copy the
+ * bytes rather than cast between the two kinds. */
+template <typename Fn>
+bool sym(void *handle, const char *name, Fn *fn, char *why, size_t why_size)
+{
+    static_assert(sizeof(Fn) == sizeof(void *), "function and data pointers differ in size");
+    dlerror();
+    void *p = dlsym(handle, name);
+    if (!p) {
+        const char *e = dlerror();
+        std::snprintf(why, why_size, "%s", e ? e : name);
+        return false;
+    }
+    std::memcpy(fn, &p, sizeof p);
+    return true;
+}
+
+struct astcenc_loaded {
+    kiln_astcenc_api api;
+    bool ok;
+    char why[200];
+};
+
+astcenc_loaded loaded;
+pthread_once_t loaded_once = PTHREAD_ONCE_INIT;
+
+void load_once()
+{
+    loaded.ok = kiln_astcenc_dl_load(nullptr, &loaded.api, loaded.why, sizeof loaded.why);
+}
+
+} // namespace
+
+bool kiln_astcenc_dl_load(const char *library, kiln_astcenc_api *api, char *why, size_t why_size)
+{
+    std::memset(api, 0, sizeof *api);
+    if (!library) library = KILN_ASTCENC_SONAME;
+    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *e = dlerror();
+        std::snprintf(why, why_size, "%s", e ? e : library);
+        return false;
+    }
+#define SYM(field) sym(handle, "astcenc_" #field, &api->field, why, why_size)
+    bool ok = SYM(config_init) && SYM(context_alloc) && SYM(context_free) && SYM(compress_image) &&
+              SYM(decompress_image) && SYM(get_error_string);
+#undef SYM
+    if (!ok) {
+        std::memset(api, 0, sizeof *api);
+        dlclose(handle);
+    }
+    return ok;
+}
+
+kiln_result kiln_astcenc_api_get(const kiln_astcenc_api **out, kiln_error *err)
+{
+    pthread_once(&loaded_once, load_once);
+    *out = loaded.ok ? &loaded.api : nullptr;
+    if (loaded.ok) return KILN_OK;
+    return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                          "astcenc: ASTC encoding and decoding need libastcenc (Debian package "
+                          "libastcenc3d), which could not be loaded: %s",
+                          loaded.why);
+}
