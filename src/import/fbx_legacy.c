@@ -385,10 +385,9 @@ static kiln_result read_connections(legacy *L, graph *g)
         }
         if (r) return r;
     }
-    qsort(g->mats.v, g->mats.count, sizeof *g->mats.v, link_cmp);
-    qsort(g->texs.v, g->texs.count, sizeof *g->texs.v, link_cmp);
-    qsort(g->tex_models.v, g->tex_models.count, sizeof *g->tex_models.v, link_cmp);
-    qsort(g->deformers.v, g->deformers.count, sizeof *g->deformers.v, link_cmp);
+    links *all[4] = {&g->mats, &g->texs, &g->tex_models, &g->deformers};
+    for (int k = 0; k < 4; k++)
+        if (all[k]->count) qsort(all[k]->v, all[k]->count, sizeof *all[k]->v, link_cmp);
     return KILN_OK;
 }
 
