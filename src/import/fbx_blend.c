@@ -173,12 +173,14 @@ static int32_t weight_curve(const blend *b, uint32_t ch, const char **stack)
         int32_t layer = parent_of(b, c->child, "AnimationLayer", NULL);
         int32_t st = layer >= 0 ? parent_of(b, (uint32_t)layer, "AnimationStack", NULL) : -1;
         *stack = st >= 0 ? b->objs[st].name : "";
+        /* Only the first curve node counts: one pass over the connections per channel. */
         for (uint32_t j = 0; j < b->conn_count; j++) {
             const conn *d = &b->conns[j];
             if (d->parent == c->child && d->prop && !strcmp(d->prop, "d|DeformPercent") &&
                 is(&b->objs[d->child], "AnimationCurve", NULL))
                 return (int32_t)d->child;
         }
+        return -1;
     }
     return -1;
 }

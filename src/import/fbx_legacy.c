@@ -200,6 +200,44 @@ static void m_transpose3(double m[16])
         }
 }
 
+/* General 4x4 inverse (cofactors); false when singular. */
+static bool m_inverse(const double m[16], double out[16])
+{
+    double inv[16];
+    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+    double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
+    if (!(fabs(det) > 1e-300) || !isfinite(det)) return false;
+    for (int i = 0; i < 16; i++) out[i] = inv[i] / det;
+    return true;
+}
+
+/* A 16-number matrix child (column-major, as FBX stores it), identity when absent or short. */
+static void matrix_child(const kiln_fbx_node *obj, const char *name, double out[16])
+{
+    kiln_fbx_values v;
+    m_identity(out);
+    if (!kiln_fbx_values_of(kiln_fbx_child(obj, name), &v) || v.count < 16) return;
+    for (size_t k = 0; k < 16; k++) {
+        double x = kiln_fbx_values_f64(&v, k);
+        out[k] = isfinite(x) ? x : (k % 5 == 0 ? 1 : 0);
+    }
+}
+
 static void prop3(const kiln_fbx_node *obj, const char *name, double dflt, double out[3])
 {
     for (uint32_t k = 0; k < 3; k++) {
@@ -348,6 +386,9 @@ typedef struct graph {
     links texs;      /* Texture -> Material (type set) */
     links tex_models;/* Texture -> Model: the model's materials get it as diffuse */
     links deformers; /* Deformer -> Model */
+    links clusters;  /* Cluster -> Skin */
+    links bones;     /* bone Model -> Cluster */
+    links mat_models;/* mats turned round: Model -> Material */
 } graph;
 
 static kiln_result read_connections(legacy *L, graph *g)
@@ -370,6 +411,8 @@ static kiln_result read_connections(legacy *L, graph *g)
             if (!co->has_parent && (scene || is_class(&L->objs[pi], "Model")) && pi != ci) {
                 co->parent = pi;
                 co->has_parent = true;
+            } else if (pi >= 0 && is_class(&L->objs[pi], "Deformer") && !strcmp(L->objs[pi].kind, "Cluster")) {
+                r = add_link(L, &g->bones, (uint32_t)ci, (uint32_t)pi, 0);
             }
         } else if (pi >= 0 && is_class(co, "Material") && is_class(&L->objs[pi], "Model")) {
             r = add_link(L, &g->mats, (uint32_t)ci, (uint32_t)pi, 0);
@@ -382,11 +425,19 @@ static kiln_result read_connections(legacy *L, graph *g)
                 r = add_link(L, &g->tex_models, (uint32_t)ci, (uint32_t)pi, 1);
         } else if (pi >= 0 && is_class(co, "Deformer") && is_class(&L->objs[pi], "Model")) {
             r = add_link(L, &g->deformers, (uint32_t)ci, (uint32_t)pi, 0);
+        } else if (pi >= 0 && is_class(co, "Deformer") && !strcmp(co->kind, "Cluster") &&
+                   is_class(&L->objs[pi], "Deformer") && !strcmp(L->objs[pi].kind, "Skin")) {
+            r = add_link(L, &g->clusters, (uint32_t)ci, (uint32_t)pi, 0);
         }
         if (r) return r;
     }
-    links *all[4] = {&g->mats, &g->texs, &g->tex_models, &g->deformers};
-    for (int k = 0; k < 4; k++)
+    for (uint32_t k = 0; k < g->mats.count; k++) {
+        kiln_result r = add_link(L, &g->mat_models, g->mats.v[k].parent, g->mats.v[k].child, 0);
+        if (r) return r;
+    }
+    links *all[7] = {&g->mats, &g->texs, &g->tex_models, &g->deformers, &g->clusters, &g->bones,
+                     &g->mat_models};
+    for (int k = 0; k < 7; k++)
         if (all[k]->count) qsort(all[k]->v, all[k]->count, sizeof *all[k]->v, link_cmp);
     return KILN_OK;
 }
@@ -468,10 +519,9 @@ static kiln_result write_materials(legacy *L, const graph *g, int32_t *mat_index
         k = links_of(&g->texs, i, &f);
         for (uint32_t t = 0; t < k; t++) put_texture(L, g->texs.v[f + t].type, &L->objs[g->texs.v[f + t].child], &count);
         if (g->tex_models.count) {
-            uint32_t seen = 0;
-            for (uint32_t l = 0; l < g->mats.count && seen < 64; l++) {
-                if (g->mats.v[l].child != i) continue;
-                uint32_t tf, tk = links_of(&g->tex_models, g->mats.v[l].parent, &tf);
+            uint32_t seen = 0, mf, mk = links_of(&g->mat_models, i, &mf);
+            for (uint32_t l = mf; l < mf + mk && seen < 64; l++) {
+                uint32_t tf, tk = links_of(&g->tex_models, g->mat_models.v[l].child, &tf);
                 for (uint32_t t = 0; t < tk && seen < 64; t++, seen++)
                     put_texture(L, 1, &L->objs[g->tex_models.v[tf + t].child], &count);
             }
@@ -573,6 +623,7 @@ static uint32_t find_layers(const kiln_fbx_node *geo, const char *name, const ki
 typedef struct poly {
     uint32_t start, count;   /* corners */
     int32_t group;           /* material slot + 1 (0: none) */
+    uint32_t index;          /* the polygon's number in the file (ByPolygon layers) */
 } poly;
 
 static uint64_t hash_floats(const float *v, uint32_t n)
@@ -581,6 +632,100 @@ static uint64_t hash_floats(const float *v, uint32_t n)
     const uint8_t *p = (const uint8_t *)v;
     for (size_t i = 0; i < (size_t)n * 4; i++) h = (h ^ p[i]) * 1099511628211ull;
     return h;
+}
+
+/* The skin of a model: its clusters that name a bone (Deformer "Skin" -> clusters -> bone
+ * models). */
+typedef struct skin {
+    uint32_t *clusters, *bones;
+    uint32_t count;
+} skin;
+
+static kiln_result find_skin(legacy *L, const object *model, const graph *g, skin *sk)
+{
+    memset(sk, 0, sizeof *sk);
+    uint32_t df, dn = links_of(&g->deformers, (uint32_t)(model - L->objs), &df);
+    for (uint32_t k = 0; k < dn; k++) {
+        uint32_t d = g->deformers.v[df + k].child;
+        if (strcmp(L->objs[d].kind, "Skin")) continue;
+        uint32_t cf, cn = links_of(&g->clusters, d, &cf);
+        if (!cn) return KILN_OK;
+        sk->clusters = kiln_arena_array(L->tmp, cn, sizeof *sk->clusters);
+        sk->bones = kiln_arena_array(L->tmp, cn, sizeof *sk->bones);
+        if (!sk->clusters || !sk->bones) return nomem(L, "a skin");
+        for (uint32_t c = 0; c < cn; c++) {
+            uint32_t cl = g->clusters.v[cf + c].child, bf;
+            if (!links_of(&g->bones, cl, &bf)) {
+                warn(L, "mesh \"%s\": cluster \"%s\" names no bone; its weights are dropped",
+                     model->name, L->objs[cl].name);
+                continue;
+            }
+            sk->clusters[sk->count] = cl;
+            sk->bones[sk->count++] = g->bones.v[bf].child;
+        }
+        return KILN_OK; /* one skin per mesh */
+    }
+    return KILN_OK;
+}
+
+/* The bones of one blob mesh: for each cluster, the bone's name, the offset matrix
+ * TransformLink^-1 * Transform (mesh space to bone space at bind time, as assimp's) and the
+ * weights of the mesh's vertices whose control point the cluster lists. */
+static kiln_result put_bones(legacy *L, const object *model, const skin *sk, const uint32_t *vcp,
+                             uint32_t vcount, size_t points)
+{
+    kiln_buf *b = &L->body;
+    if (!sk->count) {
+        put_u32(b, 0);
+        return KILN_OK;
+    }
+    /* Vertices of each control point (counting sort). */
+    uint32_t *start = kiln_arena_array(L->tmp, points + 1, sizeof *start);
+    uint32_t *list = kiln_arena_array(L->tmp, vcount, sizeof *list);
+    uint32_t *fill = kiln_arena_array(L->tmp, points + 1, sizeof *fill);
+    if (!start || !list || !fill) return nomem(L, "skin weights");
+    for (uint32_t v = 0; v < vcount; v++) start[vcp[v] + 1]++;
+    for (size_t p = 0; p < points; p++) start[p + 1] += start[p];
+    for (uint32_t v = 0; v < vcount; v++) list[start[vcp[v]] + fill[vcp[v]]++] = v;
+    put_u32(b, sk->count);
+    size_t bad = 0;
+    for (uint32_t c = 0; c < sk->count; c++) {
+        const kiln_fbx_node *cl = L->objs[sk->clusters[c]].node;
+        double tr[16], tlink[16], inv[16], off[16];
+        matrix_child(cl, "Transform", tr);
+        matrix_child(cl, "TransformLink", tlink);
+        if (!m_inverse(tlink, inv)) {
+            m_identity(inv);
+            warn(L, "mesh \"%s\": bone \"%s\" has a singular bind matrix", model->name,
+                 L->objs[sk->bones[c]].name);
+        }
+        m_mul(inv, tr, off);
+        put_str(b, L->objs[sk->bones[c]].name);
+        for (int k = 0; k < 16; k++) put_f32(b, to_f32(off[k]));
+        kiln_fbx_values idx, wts;
+        bool ok = kiln_fbx_values_of(kiln_fbx_child(cl, "Indexes"), &idx) &&
+                  kiln_fbx_values_of(kiln_fbx_child(cl, "Weights"), &wts);
+        size_t n = ok ? (idx.count < wts.count ? idx.count : wts.count) : 0;
+        size_t count_at = b->size;
+        uint32_t pairs = 0;
+        put_u32(b, 0);
+        for (size_t i = 0; i < n; i++) {
+            int64_t cp = kiln_fbx_values_i64(&idx, i);
+            if (cp < 0 || (uint64_t)cp >= points) {
+                bad++;
+                continue;
+            }
+            float w = to_f32(kiln_fbx_values_f64(&wts, i));
+            for (uint32_t k = start[cp]; k < start[cp + 1] && pairs < UINT32_MAX; k++, pairs++) {
+                put_u32(b, list[k]);
+                put_f32(b, w);
+            }
+        }
+        if (b->failed) return nomem(L, "skin weights");
+        kiln_store_u32le(b->data + count_at, pairs);
+    }
+    if (bad) warn(L, "mesh \"%s\": %zu skin weights name no vertex (dropped)", model->name, bad);
+    return KILN_OK;
 }
 
 /* Writes one blob mesh per material group of a model's geometry; *first and *count get the
@@ -622,25 +767,29 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
     /* Polygons: a negative index (bitwise not) ends one. */
     poly *polys = kiln_arena_array(L->tmp, corners, sizeof *polys);
     uint32_t *group_count = kiln_arena_array(L->tmp, (size_t)mslots + 1, sizeof *group_count);
-    if (!polys || !group_count) return nomem(L, "polygons");
-    size_t np = 0, dropped = 0, bad_index = 0, start = 0;
+    size_t *group_corners = kiln_arena_array(L->tmp, (size_t)mslots + 1, sizeof *group_corners);
+    uint32_t *group_start = kiln_arena_array(L->tmp, (size_t)mslots + 2, sizeof *group_start);
+    if (!polys || !group_count || !group_corners || !group_start) return nomem(L, "polygons");
+    size_t np = 0, dropped = 0, bad_index = 0, start = 0, number = 0;
     for (size_t c = 0; c < corners; c++) {
         int64_t v = kiln_fbx_values_i64(&pvi, c);
         bool end = v < 0 || c + 1 == corners;
         if (!end) continue;
         uint32_t count = (uint32_t)(c + 1 - start);
+        size_t pnum = number++;
         if (count < 3) {
             dropped++;
         } else {
             int32_t group = 0;
             if (has_mat) {
                 double m;
-                if (layer_get(&mat, 0, np, 0, &m) && m >= 0 && m < mslots) group = (int32_t)m + 1;
+                if (layer_get(&mat, 0, pnum, 0, &m) && m >= 0 && m < mslots) group = (int32_t)m + 1;
             } else if (mslots) {
                 group = 1;
             }
-            polys[np] = (poly){(uint32_t)start, count, group};
+            polys[np] = (poly){(uint32_t)start, count, group, (uint32_t)pnum};
             group_count[group]++;
+            group_corners[group] += count;
             np++;
         }
         start = c + 1;
@@ -657,18 +806,29 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
         nrm_m[6] = a[1] * a[6] - a[2] * a[5], nrm_m[7] = a[2] * a[4] - a[0] * a[6], nrm_m[8] = a[0] * a[5] - a[1] * a[4];
     }
     uint32_t stride = 3 + 3 + 2 * uvs + 4 * cols;
+    skin sk;
+    kiln_result res = find_skin(L, model, g, &sk);
+    if (res) return res;
     /* Normals must be whole: one corner without one drops them for the mesh (kiln computes). */
+    /* Polygons ordered by group (counting sort), so each group is one pass over its own. */
+    uint32_t *order = kiln_arena_array(L->tmp, np ? np : 1, sizeof *order);
+    uint32_t *fill = kiln_arena_array(L->tmp, (size_t)mslots + 1, sizeof *fill);
+    if (!order || !fill) return nomem(L, "polygons");
+    for (uint32_t grp = 0; grp <= mslots; grp++) group_start[grp + 1] = group_start[grp] + group_count[grp];
+    for (size_t p = 0; p < np; p++) {
+        uint32_t grp = (uint32_t)polys[p].group;
+        order[group_start[grp] + fill[grp]++] = (uint32_t)p;
+    }
     for (uint32_t grp = 0; grp <= mslots; grp++) {
         if (!group_count[grp]) continue;
-        size_t gcorners = 0;
-        for (size_t p = 0; p < np; p++)
-            if (polys[p].group == (int32_t)grp) gcorners += polys[p].count;
+        size_t gcorners = group_corners[grp];
         float *verts = kiln_arena_array(L->tmp, gcorners, (size_t)stride * sizeof(float));
         uint32_t *idx = kiln_arena_array(L->tmp, gcorners, 3 * sizeof(uint32_t));
         size_t hcap = 16;
         while (hcap < gcorners * 2) hcap *= 2;
         uint32_t *table = kiln_arena_array(L->tmp, hcap, sizeof *table);
-        if (!verts || !idx || !table) return nomem(L, "vertices");
+        uint32_t *vcp = kiln_arena_array(L->tmp, gcorners, sizeof *vcp);   /* control points */
+        if (!verts || !idx || !table || !vcp) return nomem(L, "vertices");
         memset(table, 0xFF, hcap * sizeof *table);
         uint32_t vcount = 0;
         size_t icount = 0;
@@ -676,9 +836,9 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
         uint32_t *corner_vertex = kiln_arena_array(L->tmp, 64, sizeof *corner_vertex);
         size_t cv_cap = 64;
         if (!corner_vertex) return nomem(L, "vertices");
-        for (size_t p = 0; p < np; p++) {
-            const poly *pl = &polys[p];
-            if (pl->group != (int32_t)grp) continue;
+        for (uint32_t o = group_start[grp]; o < group_start[grp + 1]; o++) {
+            const poly *pl = &polys[order[o]];
+            size_t p = pl->index;
             if (pl->count > cv_cap) {
                 while (cv_cap < pl->count) cv_cap *= 2;
                 if (!(corner_vertex = kiln_arena_array(L->tmp, cv_cap, sizeof *corner_vertex)))
@@ -720,17 +880,22 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
                     if (!layer_get(&col[q], c, p, (size_t)cp, x)) x[0] = x[1] = x[2] = x[3] = 1;
                     for (int e = 0; e < 4; e++) v[6 + 2 * uvs + 4 * q + (uint32_t)e] = to_f32(x[e]);
                 }
-                /* Join identical vertices (what assimp's JoinIdenticalVertices does). */
-                size_t h = (size_t)hash_floats(v, stride) & (hcap - 1);
+                /* Join identical vertices (what assimp's JoinIdenticalVertices does); of one
+                 * control point only, so skin weights stay exact. */
+                size_t h = (size_t)(hash_floats(v, stride) ^ (uint64_t)cp) & (hcap - 1);
                 uint32_t found = UINT32_MAX;
                 while (table[h] != UINT32_MAX) {
-                    if (!memcmp(verts + (size_t)table[h] * stride, v, (size_t)stride * sizeof *v)) {
+                    if (vcp[table[h]] == (uint32_t)cp &&
+                        !memcmp(verts + (size_t)table[h] * stride, v, (size_t)stride * sizeof *v)) {
                         found = table[h];
                         break;
                     }
                     h = (h + 1) & (hcap - 1);
                 }
-                if (found == UINT32_MAX) table[h] = found = vcount++;
+                if (found == UINT32_MAX) {
+                    vcp[vcount] = (uint32_t)cp;
+                    table[h] = found = vcount++;
+                }
                 corner_vertex[k] = found;
             }
             for (uint32_t k = 1; k + 1 < pl->count; k++) {
@@ -765,7 +930,7 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
             for (uint32_t i = 0; i < vcount; i++)
                 for (uint32_t e = 0; e < 4; e++) put_f32(b, verts[(size_t)i * stride + 6 + 2 * uvs + 4 * q + e]);
         for (size_t i = 0; i < icount; i++) put_u32(b, idx[i]);
-        put_u32(b, 0); /* bones */
+        if ((res = put_bones(L, model, &sk, vcp, vcount, points))) return res;
         put_u32(b, 0); /* morph targets */
         if (b->failed) return nomem(L, "a mesh");
         L->mesh_count++;
@@ -896,8 +1061,9 @@ static void warn_dropped(legacy *L, const graph *g)
     for (uint32_t l = 0; l < g->deformers.count; l++) {
         const object *d = &L->objs[g->deformers.v[l].child];
         const object *m = &L->objs[g->deformers.v[l].parent];
+        if (!strcmp(d->kind, "Skin") && !strcmp(m->kind, "Mesh")) continue; /* imported */
         warn(L, "mesh \"%s\": %s deformer \"%s\" not imported (FBX 6 %s are not read)", m->name,
-             d->kind, d->name, !strcmp(d->kind, "Skin") ? "skins" : "deformers");
+             d->kind, d->name, "deformers but skins");
     }
     const kiln_fbx_node *takes = kiln_fbx_child(&L->t->root, "Takes");
     for (uint32_t i = 0; takes && i < takes->child_count; i++) {

@@ -252,6 +252,9 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
         if (enc == 0 && stored != bytes)
             return bad(ps, at, "FBX: an array's stored size does not match its length%s", "");
         if (enc > 1) return bad(ps, at, "FBX: an array has an unknown encoding%s", "");
+        /* Deflate expands at most 1032:1: a longer claim is damage, found before allocating. */
+        if (enc == 1 && bytes / 1032 > (size_t)stored + 64)
+            return bad(ps, at, "FBX: a compressed array claims more than its bytes can hold%s", "");
         pr->count = len;
         if (!len) return KILN_OK;
         uint8_t *dst = kiln_arena_alloc(ps->a, bytes, 16);

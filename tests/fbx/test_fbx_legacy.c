@@ -111,6 +111,51 @@ static const char small_fbx[] =
     "\t}\n"
     "}\n";
 
+/* A skinned strip: two limbs (Tip 1 unit above Root), a 1 x 2 quad whose bottom follows Root
+ * and whose top is shared half and half. */
+static const char skinned_fbx[] =
+    "; FBX 6.1.0 project file\n"
+    "FBXHeaderExtension:  {\n"
+    "\tFBXVersion: 6100\n"
+    "}\n"
+    "Objects:  {\n"
+    "\tModel: \"Model::Root\", \"Limb\" {\n"
+    "\t}\n"
+    "\tModel: \"Model::Tip\", \"Limb\" {\n"
+    "\t\tProperties60:  {\n"
+    "\t\t\tProperty: \"Lcl Translation\", \"Lcl Translation\", \"A+\",0,1,0\n"
+    "\t\t}\n"
+    "\t}\n"
+    "\tModel: \"Model::Strip\", \"Mesh\" {\n"
+    "\t\tVertices: 0,0,0,1,0,0,0,2,0,1,2,0\n"
+    "\t\tPolygonVertexIndex: 0,1,3,-3\n"
+    "\t}\n"
+    "\tDeformer: \"Deformer::Skin Strip\", \"Skin\" {\n"
+    "\t}\n"
+    "\tDeformer: \"SubDeformer::Cluster Root\", \"Cluster\" {\n"
+    "\t\tIndexes: 0,1,2,3\n"
+    "\t\tWeights: 1,1,0.5,0.5\n"
+    "\t\tTransform: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n"
+    "\t\tTransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n"
+    "\t}\n"
+    "\tDeformer: \"SubDeformer::Cluster Tip\", \"Cluster\" {\n"
+    "\t\tIndexes: 2,3,9\n"
+    "\t\tWeights: 0.5,0.5,1\n"
+    "\t\tTransform: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n"
+    "\t\tTransformLink: 1,0,0,0,0,1,0,0,0,0,1,0,0,1,0,1\n"
+    "\t}\n"
+    "}\n"
+    "Connections:  {\n"
+    "\tConnect: \"OO\", \"Model::Root\", \"Model::Scene\"\n"
+    "\tConnect: \"OO\", \"Model::Tip\", \"Model::Root\"\n"
+    "\tConnect: \"OO\", \"Model::Strip\", \"Model::Scene\"\n"
+    "\tConnect: \"OO\", \"Deformer::Skin Strip\", \"Model::Strip\"\n"
+    "\tConnect: \"OO\", \"SubDeformer::Cluster Root\", \"Deformer::Skin Strip\"\n"
+    "\tConnect: \"OO\", \"SubDeformer::Cluster Tip\", \"Deformer::Skin Strip\"\n"
+    "\tConnect: \"OO\", \"Model::Root\", \"SubDeformer::Cluster Root\"\n"
+    "\tConnect: \"OO\", \"Model::Tip\", \"SubDeformer::Cluster Tip\"\n"
+    "}\n";
+
 /* ---- a binary FBX writer for parsed trees ------------------------------------------------------- */
 
 typedef struct writer {
@@ -281,6 +326,12 @@ static void scenes_equal(const kiln_scene *a, const kiln_scene *b)
     assert_int_equal(a->mesh_count, b->mesh_count);
     assert_int_equal(a->material_count, b->material_count);
     assert_int_equal(a->warning_count, b->warning_count);
+    assert_int_equal(a->skin_count, b->skin_count);
+    for (uint32_t i = 0; i < a->skin_count; i++) {
+        assert_int_equal(a->skins[i].joint_count, b->skins[i].joint_count);
+        assert_memory_equal(a->skins[i].inverse_bind, b->skins[i].inverse_bind,
+                            (size_t)a->skins[i].joint_count * 64);
+    }
     for (uint32_t i = 0; i < a->node_count; i++) {
         assert_string_equal(a->nodes[i].name, b->nodes[i].name);
         assert_int_equal(a->nodes[i].parent, b->nodes[i].parent);
@@ -303,6 +354,11 @@ static void scenes_equal(const kiln_scene *a, const kiln_scene *b)
             assert_true((x->normals == NULL) == (y->normals == NULL));
             if (x->normals) assert_memory_equal(x->normals, y->normals, (size_t)x->vertex_count * 12);
             assert_int_equal(x->texcoord_count, y->texcoord_count);
+            assert_int_equal(x->joint_set_count, y->joint_set_count);
+            if (x->joint_set_count) {
+                assert_memory_equal(x->joints[0], y->joints[0], (size_t)x->vertex_count * 8);
+                assert_memory_equal(x->weights[0], y->weights[0], (size_t)x->vertex_count * 16);
+            }
         }
     }
 }
@@ -463,6 +519,8 @@ static void tree_limits_hold(void **state)
     memcpy(keep, p + 1, 4);
     kiln_store_u32le(p + 1, 0x80000000u);
     assert_int_equal(parse_code(bin, size, NULL), KILN_E_LIMIT);
+    kiln_store_u32le(p + 1, 0x100000u);   /* within the limit, past deflate's 1032:1 */
+    assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
     kiln_store_u32le(p + 1, 3);
     assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
     memcpy(p + 1, keep, 4);
@@ -530,6 +588,42 @@ static void legacy_small_file_layers_transforms_and_textures(void **state)
     kt_rmtree(dir);
     free(dir);
     free(png);
+}
+
+/* Deformer "Skin" clusters become a skin: joints are the bone models, inverse bind matrices
+ * TransformLink^-1 * Transform, each vertex's weights from the clusters listing its control
+ * point; an index past the control points is dropped with a warning. */
+static void legacy_skin_from_clusters(void **state)
+{
+    (void)state;
+    kiln_result code;
+    kiln_error err;
+    kiln_scene *s = load_memory(skinned_fbx, sizeof skinned_fbx - 1, NULL, &code, &err);
+    if (code != KILN_OK) fail_msg("%s: %s", kiln_result_name(code), err.message);
+    assert_int_equal(s->skin_count, 1);
+    const kiln_scene_skin *sk = &s->skins[0];
+    assert_int_equal(sk->joint_count, 2);
+    assert_string_equal(s->nodes[sk->joints[0]].name, "Root");
+    assert_string_equal(s->nodes[sk->joints[1]].name, "Tip");
+    assert_true(sk->inverse_bind[16 + 13] == -1.0f && sk->inverse_bind[13] == 0.0f);
+    assert_true(has_warning(s, "1 skin weights name no vertex"));
+    assert_false(has_warning(s, "Skin"));
+    const kiln_scene_primitive *p = &s->meshes[0].primitives[0];
+    assert_int_equal(p->vertex_count, 4);
+    assert_int_equal(p->joint_set_count, 1);
+    for (uint32_t v = 0; v < 4; v++) {
+        const float *w = p->weights[0] + v * 4;
+        const uint16_t *j = p->joints[0] + v * 4;
+        float root = 0, tip = 0;
+        for (int k = 0; k < 4; k++) {
+            if (j[k] == 0) root += w[k];
+            if (j[k] == 1) tip += w[k];
+        }
+        bool top = p->positions[v * 3 + 1] == 2.0f;
+        assert_true(fabsf(root - (top ? 0.5f : 1.0f)) < 1e-6f);
+        assert_true(fabsf(tip - (top ? 0.5f : 0.0f)) < 1e-6f);
+    }
+    kiln_scene_free(s);
 }
 
 static void legacy_ball_imports_with_its_counts(void **state)
@@ -603,9 +697,9 @@ static void legacy_binary_and_ascii_give_the_same_scene(void **state)
     (void)state;
     size_t an;
     char *ball = read_corpus("fbx/ufbx/blender_279_ball_6100_ascii.fbx", &an);
-    const char *texts[2] = {small_fbx, ball};
-    size_t sizes[2] = {sizeof small_fbx - 1, an};
-    for (int f = 0; f < (ball ? 2 : 1); f++) {
+    const char *texts[3] = {small_fbx, skinned_fbx, ball};
+    size_t sizes[3] = {sizeof small_fbx - 1, sizeof skinned_fbx - 1, an};
+    for (int f = 0; f < (ball ? 3 : 2); f++) {
         kiln_result code;
         kiln_error err;
         kiln_scene *ref = load_memory(texts[f], sizes[f], NULL, &code, &err);
@@ -662,17 +756,20 @@ static void damaged_once(const uint8_t *data, size_t size)
 static void legacy_truncations_and_flips_never_crash(void **state)
 {
     (void)state;
-    kiln_fbx_tree t;
-    parse_ok(small_fbx, sizeof small_fbx - 1, &t);
-    size_t sizes[3];
-    uint8_t *forms[3];
-    forms[0] = (uint8_t *)strdup(small_fbx);
-    sizes[0] = sizeof small_fbx - 1;
-    forms[1] = to_binary(&t, 6100, false, &sizes[1]);
-    forms[2] = to_binary(&t, 6100, true, &sizes[2]);
-    kiln_fbx_tree_free(&t);
+    size_t sizes[6];
+    uint8_t *forms[6];
+    const char *texts[2] = {small_fbx, skinned_fbx};
+    for (int k = 0; k < 2; k++) {
+        kiln_fbx_tree t;
+        parse_ok(texts[k], strlen(texts[k]), &t);
+        forms[k * 3] = (uint8_t *)strdup(texts[k]);
+        sizes[k * 3] = strlen(texts[k]);
+        forms[k * 3 + 1] = to_binary(&t, 6100, false, &sizes[k * 3 + 1]);
+        forms[k * 3 + 2] = to_binary(&t, 6100, true, &sizes[k * 3 + 2]);
+        kiln_fbx_tree_free(&t);
+    }
     uint32_t runs = 0;
-    for (int f = 0; f < 3; f++) {
+    for (int f = 0; f < 6; f++) {
         uint8_t *copy = malloc(sizes[f]);
         assert_non_null(copy);
         /* Every length: the ASCII text and the binary records are cut everywhere. */
@@ -681,7 +778,7 @@ static void legacy_truncations_and_flips_never_crash(void **state)
             damaged_once(copy, n);
         }
         /* Every byte flipped (ASCII: every third). */
-        for (size_t i = 0; i < sizes[f]; i += f ? 1 : 3, runs++) {
+        for (size_t i = 0; i < sizes[f]; i += f % 3 ? 1 : 3, runs++) {
             memcpy(copy, forms[f], sizes[f]);
             copy[i] ^= (uint8_t)(0x5A + i);
             damaged_once(copy, sizes[f]);
@@ -788,6 +885,7 @@ int main(void)
         cmocka_unit_test(tree_reads_7500_ascii_and_binary_alike),
         cmocka_unit_test(tree_limits_hold),
         cmocka_unit_test(legacy_small_file_layers_transforms_and_textures),
+        cmocka_unit_test(legacy_skin_from_clusters),
         cmocka_unit_test(legacy_ball_imports_with_its_counts),
         cmocka_unit_test(legacy_ball_cooks),
         cmocka_unit_test(legacy_binary_and_ascii_give_the_same_scene),
