@@ -318,7 +318,8 @@ static kiln_result bin_node(parser *ps, kiln_reader *r, uint32_t depth, size_t p
     if (end <= start || end > parent_end)
         return bad(ps, start, "FBX: a node's end offset is outside its parent%s", "");
     const uint8_t *name = kiln_reader_take(r, name_len);
-    if (!name || plen > end - r->pos || nprops > plen)
+    /* The header and name must fit before the end offset (else end - pos would wrap). */
+    if (!name || r->pos > end || plen > end - r->pos || nprops > plen)
         return bad(ps, start, "FBX: a node's properties run past its end%s", "");
     kiln_fbx_node nd;
     memset(&nd, 0, sizeof nd);
