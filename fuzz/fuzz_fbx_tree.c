@@ -1,12 +1,14 @@
 /* fuzz_fbx_tree.c — libFuzzer target for kiln's own FBX reader: the node tree (fbx_tree.c, binary
  * and ASCII) and FBX 6.x into a scene (fbx_legacy.c), which runs in kiln's process, unguarded.
  * Whatever parses is walked with the lookup helpers, then imported as FBX 6 content whatever its
- * version (kiln_fbx_legacy_import_tree), completed and checked (scene_check.h). The input's
+ * version (kiln_fbx_legacy_import_tree), given to the FBX 7 blend shape reader (fbx_blend.c),
+ * completed and checked (scene_check.h). The input's
  * length picks a small or the default memory limit, so the limit paths are reached too.
  *
  * Seeds in fuzz/corpus/fbx_tree are written by tests/fbx/test_fbx_legacy.c
  * (KILN_WRITE_FUZZ_SEEDS=1): kiln's own small FBX 6 file as ASCII, binary 6100 (raw and zlib
- * arrays) and 7500 (64-bit records). Checked: only documented result codes, a message on every
+ * arrays) and 7500 (64-bit records), a skinned FBX 6 file, and an FBX 7.4 blend shape file
+ * (ASCII and binary). Checked: only documented result codes, a message on every
  * error, every scene invariant; a violation aborts, so libFuzzer keeps the input. */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import/fbx_blend.h"
 #include "import/fbx_legacy.h"
 #include "import/fbx_tree.h"
 #include "import/scene_build.h"
@@ -79,6 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint32_t flags = KILN_SCENE_LOAD_NO_PIXELS;
     r = kiln_fbx_legacy_import_tree(&tree, NULL, NULL, flags, scene, &err);
+    /* The FBX 7 blend shape reader over the same bytes, onto whatever scene came out. */
+    if (r == KILN_OK) r = kiln_fbx_blend_shapes(data, size, NULL, scene, &err);
     if (r == KILN_OK) r = kiln_scene_complete(scene, flags, &err);
     if (r != KILN_OK) {
         check_error(r, &err);

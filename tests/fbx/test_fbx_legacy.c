@@ -20,6 +20,7 @@
 #include "core/buf.h"
 #include "core/reader.h"
 #include "import/assimp.h"
+#include "import/fbx_blend.h"
 #include "import/fbx_legacy.h"
 #include "import/fbx_tree.h"
 #include "import/scene_build.h"
@@ -154,6 +155,42 @@ static const char skinned_fbx[] =
     "\tConnect: \"OO\", \"SubDeformer::Cluster Tip\", \"Deformer::Skin Strip\"\n"
     "\tConnect: \"OO\", \"Model::Root\", \"SubDeformer::Cluster Root\"\n"
     "\tConnect: \"OO\", \"Model::Tip\", \"SubDeformer::Cluster Tip\"\n"
+    "}\n";
+
+/* FBX 7.4 ASCII with one blend shape channel (50 %) moving the small file's control points 4
+ * and 5 by +1 in Z; %s is where a seventh control point can be added. */
+static const char blend_fbx_fmt[] =
+    "; FBX 7.4.0 project file\n"
+    "FBXHeaderExtension:  {\n"
+    "\tFBXVersion: 7400\n"
+    "}\n"
+    "Objects:  {\n"
+    "\tGeometry: 10, \"Geometry::\", \"Mesh\" {\n"
+    "\t\tVertices: *18 {\n"
+    "\t\t\ta: 0,0,0,1,0,0,1,1,0,0,1,0,2,0,0,2,1,0%s\n"
+    "\t\t}\n"
+    "\t}\n"
+    "\tModel: 20, \"Model::Quad\", \"Mesh\" {\n"
+    "\t}\n"
+    "\tDeformer: 30, \"Deformer::Bend\", \"BlendShape\" {\n"
+    "\t}\n"
+    "\tDeformer: 40, \"SubDeformer::Bend.Up\", \"BlendShapeChannel\" {\n"
+    "\t\tDeformPercent: 50\n"
+    "\t}\n"
+    "\tGeometry: 50, \"Geometry::Up\", \"Shape\" {\n"
+    "\t\tIndexes: *2 {\n"
+    "\t\t\ta: 4,5\n"
+    "\t\t}\n"
+    "\t\tVertices: *6 {\n"
+    "\t\t\ta: 0,0,1,0,0,1\n"
+    "\t\t}\n"
+    "\t}\n"
+    "}\n"
+    "Connections:  {\n"
+    "\tC: \"OO\",10,20\n"
+    "\tC: \"OO\",30,10\n"
+    "\tC: \"OO\",40,30\n"
+    "\tC: \"OO\",50,40\n"
     "}\n";
 
 /* ---- a binary FBX writer for parsed trees ------------------------------------------------------- */
@@ -852,6 +889,45 @@ static void blend_shapes_assimp_drops_become_morph_targets(void **state)
     free(path);
 }
 
+/* kiln_fbx_blend_shapes on a scene of the small file (its "Quad" mesh keeps the file's control
+ * points): the channel becomes a target on both primitives, weight 0.5; a second control point
+ * at a vertex's position makes the mapping ambiguous: a warning and no targets. */
+static void blend_shapes_map_by_exact_position_or_not_at_all(void **state)
+{
+    (void)state;
+    for (int ambiguous = 0; ambiguous < 2; ambiguous++) {
+        char *text = kt_format(blend_fbx_fmt, ambiguous ? ",0,0,0" : "");
+        kiln_result code;
+        kiln_error err;
+        kiln_scene *s = load_memory(small_fbx, sizeof small_fbx - 1, NULL, &code, &err);
+        assert_int_equal(code, KILN_OK);
+        assert_int_equal(kiln_fbx_blend_shapes(text, strlen(text), NULL, s, &err), KILN_OK);
+        const kiln_scene_mesh *m = &s->meshes[0];
+        if (ambiguous) {
+            assert_int_equal(m->weight_count, 0);
+            assert_int_equal(m->primitives[0].target_count, 0);
+            assert_true(has_warning(s, "matches more than one control point; not imported"));
+        } else {
+            assert_int_equal(m->weight_count, 1);
+            assert_true(m->weights[0] == 0.5f);
+            assert_string_equal(m->target_names[0], "Bend.Up");
+            for (uint32_t p = 0; p < 2; p++) {
+                const kiln_scene_primitive *pr = &m->primitives[p];
+                assert_int_equal(pr->target_count, 1);
+                for (uint32_t v = 0; v < pr->vertex_count; v++) {
+                    const float *d = pr->targets[0].positions + v * 3;
+                    float dz = pr->positions[v * 3] == 2.0f ? 1.0f : 0.0f;
+                    assert_true(d[0] == 0 && d[1] == 0 && d[2] == dz);
+                }
+            }
+            char why[256];
+            assert_null(kiln_scene_check(s, KILN_SCENE_LOAD_NO_PIXELS, why, sizeof why));
+        }
+        kiln_scene_free(s);
+        free(text);
+    }
+}
+
 /* KILN_WRITE_FUZZ_SEEDS=1: fuzz/corpus/fbx_tree/ from the small file (then review them). */
 static void write_fuzz_seeds(void **state)
 {
@@ -875,6 +951,22 @@ static void write_fuzz_seeds(void **state)
         free(bin);
     }
     kiln_fbx_tree_free(&t);
+    p = kt_format("%s/fuzz/corpus/fbx_tree/skinned_6100_ascii.fbx", src);
+    kt_write_file(p, skinned_fbx, sizeof skinned_fbx - 1);
+    free(p);
+    char *blend = kt_format(blend_fbx_fmt, "");
+    p = kt_format("%s/fuzz/corpus/fbx_tree/blend_7400_ascii.fbx", src);
+    kt_write_file(p, blend, strlen(blend));
+    free(p);
+    parse_ok(blend, strlen(blend), &t);
+    size_t size;
+    uint8_t *bin = to_binary(&t, 7400, true, &size);
+    p = kt_format("%s/fuzz/corpus/fbx_tree/blend_7400_binary_zlib.fbx", src);
+    kt_write_file(p, bin, size);
+    free(p);
+    free(bin);
+    free(blend);
+    kiln_fbx_tree_free(&t);
 }
 
 int main(void)
@@ -891,6 +983,7 @@ int main(void)
         cmocka_unit_test(legacy_binary_and_ascii_give_the_same_scene),
         cmocka_unit_test(legacy_truncations_and_flips_never_crash),
         cmocka_unit_test(blend_shapes_assimp_drops_become_morph_targets),
+        cmocka_unit_test(blend_shapes_map_by_exact_position_or_not_at_all),
         cmocka_unit_test(write_fuzz_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
