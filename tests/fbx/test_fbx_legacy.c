@@ -823,6 +823,34 @@ static void legacy_truncations_and_flips_never_crash(void **state)
         free(copy);
         free(forms[f]);
     }
+    /* The Blender ball, ASCII and binary: every 97th length, every 31st byte flipped. */
+    size_t an;
+    char *ball = read_corpus("fbx/ufbx/blender_279_ball_6100_ascii.fbx", &an);
+    if (ball) {
+        kiln_fbx_tree t;
+        parse_ok(ball, an, &t);
+        size_t bn;
+        uint8_t *bin = to_binary(&t, 6100, true, &bn);
+        kiln_fbx_tree_free(&t);
+        const uint8_t *bf[2] = {(const uint8_t *)ball, bin};
+        size_t bs[2] = {an, bn};
+        for (int f = 0; f < 2; f++) {
+            uint8_t *copy = malloc(bs[f]);
+            assert_non_null(copy);
+            for (size_t n = 0; n < bs[f]; n += 97, runs++) {
+                memcpy(copy, bf[f], n);
+                damaged_once(copy, n);
+            }
+            for (size_t i = 0; i < bs[f]; i += 31, runs++) {
+                memcpy(copy, bf[f], bs[f]);
+                copy[i] ^= (uint8_t)(0x5A + i);
+                damaged_once(copy, bs[f]);
+            }
+            free(copy);
+        }
+        free(bin);
+        free(ball);
+    }
     print_message("%u damaged imports\n", runs);
 }
 
