@@ -626,6 +626,78 @@ typedef struct poly {
     uint32_t index;          /* the polygon's number in the file (ByPolygon layers) */
 } poly;
 
+/* Ear clipping costs up to n^3 steps a polygon: concave polygons past this are fans. */
+#define MAX_EAR_CORNERS 32u
+
+/* Triangulates one polygon (corners cv[0..n), positions at verts + cv[k] * stride) into
+ * out ((n - 2) * 3 indices): a concave polygon is ear-clipped in the plane of its Newell
+ * normal, so it keeps its shape as assimp's Triangulate keeps it; a convex one (or one past
+ * MAX_EAR_CORNERS, or what is left when no ear is found: degenerate polygons) is a fan.
+ * work holds 2n uint32_t. */
+static size_t triangulate(const float *verts, uint32_t stride, const uint32_t *cv, uint32_t n,
+                          uint32_t *work, uint32_t *out)
+{
+    size_t k = 0;
+    if (n > 3 && n <= MAX_EAR_CORNERS) {
+        double nx = 0, ny = 0, nz = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const float *a = verts + (size_t)cv[i] * stride, *b = verts + (size_t)cv[(i + 1) % n] * stride;
+            nx += ((double)a[1] - b[1]) * ((double)a[2] + b[2]);
+            ny += ((double)a[2] - b[2]) * ((double)a[0] + b[0]);
+            nz += ((double)a[0] - b[0]) * ((double)a[1] + b[1]);
+        }
+        /* Project onto the plane of the largest normal component, keeping the winding. */
+        int ax = fabs(nx) >= fabs(ny) && fabs(nx) >= fabs(nz) ? 0 : fabs(ny) >= fabs(nz) ? 1 : 2;
+        int u = (ax + 1) % 3, w = (ax + 2) % 3;
+        double sign = (ax == 0 ? nx : ax == 1 ? ny : nz) < 0 ? -1.0 : 1.0;
+        bool convex = true;
+        for (uint32_t i = 0; i < n && convex; i++) {
+            const float *a = verts + (size_t)cv[i] * stride, *b = verts + (size_t)cv[(i + 1) % n] * stride,
+                        *c = verts + (size_t)cv[(i + 2) % n] * stride;
+            convex = sign * (((double)b[u] - a[u]) * ((double)c[w] - a[w]) -
+                             ((double)b[w] - a[w]) * ((double)c[u] - a[u])) >= 0;
+        }
+        uint32_t *ring = work, m = n;
+        for (uint32_t i = 0; i < n; i++) ring[i] = i;
+        uint32_t guard = 0, i = 0;
+        while (!convex && m > 3 && guard < m) {
+            uint32_t i0 = ring[(i + m - 1) % m], i1 = ring[i % m], i2 = ring[(i + 1) % m];
+            const float *a = verts + (size_t)cv[i0] * stride, *b = verts + (size_t)cv[i1] * stride,
+                        *c = verts + (size_t)cv[i2] * stride;
+            double cross = sign * (((double)b[u] - a[u]) * ((double)c[w] - a[w]) -
+                                   ((double)b[w] - a[w]) * ((double)c[u] - a[u]));
+            bool ear = cross > 0;
+            for (uint32_t j = 0; ear && j < m; j++) {
+                uint32_t q = ring[j];
+                if (q == i0 || q == i1 || q == i2) continue;
+                const float *pt = verts + (size_t)cv[q] * stride;
+                /* Inside or on the triangle a, b, c (same side of all three edges)? */
+                double d1 = sign * (((double)b[u] - a[u]) * ((double)pt[w] - a[w]) - ((double)b[w] - a[w]) * ((double)pt[u] - a[u]));
+                double d2 = sign * (((double)c[u] - b[u]) * ((double)pt[w] - b[w]) - ((double)c[w] - b[w]) * ((double)pt[u] - b[u]));
+                double d3 = sign * (((double)a[u] - c[u]) * ((double)pt[w] - c[w]) - ((double)a[w] - c[w]) * ((double)pt[u] - c[u]));
+                if (d1 >= 0 && d2 >= 0 && d3 >= 0) ear = false;
+            }
+            if (!ear) {
+                i = (i + 1) % m;
+                guard++;
+                continue;
+            }
+            out[k++] = cv[i0], out[k++] = cv[i1], out[k++] = cv[i2];
+            uint32_t at = i % m;
+            memmove(ring + at, ring + at + 1, (size_t)(m - at - 1) * sizeof *ring);
+            m--;
+            i = at % m;
+            guard = 0;
+        }
+        /* What is left (a triangle, or a degenerate rest): a fan. */
+        for (uint32_t j = 1; j + 1 < m; j++)
+            out[k++] = cv[ring[0]], out[k++] = cv[ring[j]], out[k++] = cv[ring[j + 1]];
+        return k;
+    }
+    for (uint32_t j = 1; j + 1 < n; j++) out[k++] = cv[0], out[k++] = cv[j], out[k++] = cv[j + 1];
+    return k;
+}
+
 static uint64_t hash_floats(const float *v, uint32_t n)
 {
     uint64_t h = 1469598103934665603ull;
@@ -833,7 +905,7 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
         uint32_t vcount = 0;
         size_t icount = 0;
         bool normals_ok = has_nrm;
-        uint32_t *corner_vertex = kiln_arena_array(L->tmp, 64, sizeof *corner_vertex);
+        uint32_t *corner_vertex = kiln_arena_array(L->tmp, 3 * 64, sizeof *corner_vertex);
         size_t cv_cap = 64;
         if (!corner_vertex) return nomem(L, "vertices");
         for (uint32_t o = group_start[grp]; o < group_start[grp + 1]; o++) {
@@ -841,7 +913,7 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
             size_t p = pl->index;
             if (pl->count > cv_cap) {
                 while (cv_cap < pl->count) cv_cap *= 2;
-                if (!(corner_vertex = kiln_arena_array(L->tmp, cv_cap, sizeof *corner_vertex)))
+                if (!(corner_vertex = kiln_arena_array(L->tmp, 3 * (size_t)cv_cap, sizeof *corner_vertex)))
                     return nomem(L, "vertices");
             }
             for (uint32_t k = 0; k < pl->count; k++) {
@@ -898,11 +970,8 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
                 }
                 corner_vertex[k] = found;
             }
-            for (uint32_t k = 1; k + 1 < pl->count; k++) {
-                idx[icount++] = corner_vertex[0];
-                idx[icount++] = corner_vertex[k];
-                idx[icount++] = corner_vertex[k + 1];
-            }
+            icount += triangulate(verts, stride, corner_vertex, pl->count, corner_vertex + cv_cap,
+                                  idx + icount);
         }
         if (!vcount) continue;
         if (has_nrm && !normals_ok)

@@ -663,6 +663,39 @@ static void legacy_skin_from_clusters(void **state)
     kiln_scene_free(s);
 }
 
+/* A concave polygon keeps its shape: the dart (0,0) (2,1) (0,2) (1,1) has area 1, which a fan
+ * from its first corner would exceed (3, with a flipped triangle); a convex quad is a fan. */
+static void legacy_concave_polygons_are_ear_clipped(void **state)
+{
+    (void)state;
+    static const char *const shapes[2][2] = {
+        {"0,0,0,2,1,0,0,2,0,1,1,0", "0,1,2,-4"},                 /* dart: area 1 */
+        {"1,1,0,0,0,0,2,1,0,0,2,0", "0,1,2,-4"},                 /* the same from the notch */
+    };
+    for (int k = 0; k < 2; k++) {
+        char *text = kt_format("; FBX 6.1.0 project file\nFBXHeaderExtension: {\n FBXVersion: 6100\n}\n"
+                               "Objects: {\n Model: \"Model::Dart\", \"Mesh\" {\n  Vertices: %s\n"
+                               "  PolygonVertexIndex: %s\n }\n}\n", shapes[k][0], shapes[k][1]);
+        kiln_result code;
+        kiln_error err;
+        kiln_scene *s = load_memory(text, strlen(text), NULL, &code, &err);
+        if (code != KILN_OK) fail_msg("%s", err.message);
+        const kiln_scene_primitive *p = &s->meshes[0].primitives[0];
+        assert_int_equal(p->index_count, 6);
+        double area = 0;
+        for (uint32_t t = 0; t < 2; t++) {
+            const float *a = p->positions + p->indices[t * 3] * 3, *b = p->positions + p->indices[t * 3 + 1] * 3,
+                        *c = p->positions + p->indices[t * 3 + 2] * 3;
+            double z = ((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0]);
+            assert_true(z > 0); /* the polygon's own winding */
+            area += z / 2;
+        }
+        assert_true(fabs(area - 1.0) < 1e-6);
+        kiln_scene_free(s);
+        free(text);
+    }
+}
+
 static void legacy_ball_imports_with_its_counts(void **state)
 {
     (void)state;
@@ -1006,6 +1039,7 @@ int main(void)
         cmocka_unit_test(tree_limits_hold),
         cmocka_unit_test(legacy_small_file_layers_transforms_and_textures),
         cmocka_unit_test(legacy_skin_from_clusters),
+        cmocka_unit_test(legacy_concave_polygons_are_ear_clipped),
         cmocka_unit_test(legacy_ball_imports_with_its_counts),
         cmocka_unit_test(legacy_ball_cooks),
         cmocka_unit_test(legacy_binary_and_ascii_give_the_same_scene),
