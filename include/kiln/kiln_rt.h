@@ -210,12 +210,45 @@ KILN_API kiln_result krt_mount_cache(krt_context *ctx, const char *cache_dir,
  * order: a later one's artifact replaces an earlier one's with the same id (a patch pack
  * mounted after the base pack wins). Raw entries are used in place from the mapping (no copy);
  * Zstandard ones are decompressed on the job threads; each entry's XXH3-64 is checked as it is
- * read. Hot reload does not watch packs (mount a newer pack to override). *artifact_count (may
+ * read. Hot reload: krt_poll_changes notices a pack file replaced at the same path (rename a
+ * new pack over it: a stat of its size, times and inode; the watcher watches its folder), maps
+ * the new one and reloads the loaded assets whose entries changed; assets whose entries did not
+ * change keep using the old mapping until they are released. *artifact_count (may
  * be NULL) gets the pack's loadable entries. Errors: KILN_E_ASSET_IO (cannot open or map),
  * KILN_E_FORMAT_INVALID, KILN_E_FORMAT_VERSION (another pack version: re-pack), KILN_E_LIMIT,
  * KILN_E_OUT_OF_MEMORY; nothing is mounted then. Thread rules: any thread. */
 KILN_API kiln_result krt_mount_pack(krt_context *ctx, const char *pack_path,
                                     size_t *artifact_count, kiln_error *err);
+
+/* Unmounts the cache folder or pack mounted as `path` (the string given to krt_mount_*; the
+ * latest such mount when there are several), then rebuilds the mount table from the others as
+ * krt_poll_changes does: an artifact another mount also has is read from there from now on
+ * (a loaded asset whose bytes differ there reloads into the same handle), one no other mount has
+ * disappears from look-ups, and loaded assets keep their data either way (a pack's mapping
+ * stays until no asset uses its bytes and no job runs; a later krt_poll_changes or krt_unmount
+ * unmaps it). Errors: KILN_E_USAGE (nothing is mounted as path), then those of
+ * krt_poll_changes (the mount is gone but the table is rebuilt only at a later poll). Thread
+ * rules: any thread. */
+KILN_API kiln_result krt_unmount(krt_context *ctx, const char *path, kiln_error *err);
+
+/* One mounted artifact, as krt_mount_list shows it. The strings belong to the context and are
+ * valid during the callback only. */
+typedef struct krt_artifact_info {
+    const char *name;        /* "path#label" */
+    uint64_t id;             /* the asset id (krt_load_id) */
+    krt_type type;
+    uint64_t size;           /* bytes of the cooked file (a pack entry: once decompressed) */
+    const char *file;        /* where it is read from: the cooked file, or the pack */
+    bool packed;             /* an entry of a mounted pack */
+} krt_artifact_info;
+
+/* Return false to stop the listing. */
+typedef bool (*krt_artifact_fn)(void *user, const krt_artifact_info *info);
+
+/* Calls fn once per artifact the mounts can load now (the one that wins where mounts override
+ * each other), in no particular order, and returns how many it visited. fn runs with the
+ * context's lock held: it must not call any krt_ function of this context. Any thread. */
+KILN_API size_t krt_mount_list(krt_context *ctx, krt_artifact_fn fn, void *user);
 
 /* The asset id of name "path#label" in the mounts: true and *id set, or false. Any thread. */
 KILN_API bool krt_lookup(krt_context *ctx, const char *name, uint64_t *id);
@@ -303,8 +336,8 @@ KILN_API void *krt_gpu(krt_context *ctx, krt_handle h);
 
 /* Looks for cooked data that changed since it was mounted or loaded: re-reads the records
  * (assets/<guid>.json) and manifests of every mounted cache whose records changed (a stat of
- * each record when no watcher runs; nothing at all when the watcher saw no change), updates the
- * mount table, and for each loaded asset whose artifact now has other bytes (manifest size or
+ * each record when no watcher runs; nothing at all when the watcher saw no change) and maps
+ * again every mounted pack whose file was replaced (krt_mount_pack), updates the mount table, and for each loaded asset whose artifact now has other bytes (manifest size or
  * SHA-256, or another file) starts a reload job into the SAME handle. The new data replaces the
  * old in a later krt_update through the renderer's replace_* callback (create_* when there is
  * none and no object yet; destroy + create when replace_* is NULL), so handles and instances stay

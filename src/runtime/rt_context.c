@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/hash.h"
 #include "core/jobs.h"
 #include "runtime/rt_context.h"
 
@@ -395,11 +396,42 @@ void krt_reap_locked(krt_context *c, krt_asset *a)
     kiln_free(&c->allocator, a, sizeof *a);
 }
 
-static void free_pack(krt_context *c, krt_pack_mount *pm)
+void krt_pack_free(krt_context *c, krt_pack_mount *pm)
 {
     if (!pm) return;
     kiln_file_unmap(&pm->map);
     kiln_free(&c->allocator, pm, sizeof *pm);
+}
+
+uint64_t krt_file_signature(const char *path)
+{
+    kiln_file_info fi;
+    if (kiln_file_stat(path, &fi, NULL) != KILN_OK) return 0;
+    struct { uint64_t size, ino, dev; int64_t mtime, ctime; } k = {fi.size, fi.ino, fi.dev, fi.mtime_ns, fi.ctime_ns};
+    uint64_t h = kiln_xxh3_64(&k, sizeof k);
+    return h ? h : 1;
+}
+
+kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out, kiln_error *err)
+{
+    *out = NULL;
+    krt_pack_mount *pm = kiln_calloc(&c->allocator, 1, sizeof *pm);
+    if (!pm) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a pack");
+    /* Mapped, not read: the table is validated now, payload pages are touched by the jobs. */
+    kiln_result r = kiln_file_map(path, SIZE_MAX, &pm->map, err);
+    if (r) {
+        kiln_free(&c->allocator, pm, sizeof *pm);
+        return r;
+    }
+    r = kiln_pack_open_memory(pm->map.data, pm->map.size,
+                              c->desc.no_verify ? KILN_PACK_SKIP_CHECKSUM : 0, &pm->pack, err);
+    if (r) {
+        if (err && !err->path[0]) kiln_error_at_path(err, path);
+        krt_pack_free(c, pm);
+        return r;
+    }
+    *out = pm;
+    return KILN_OK;
 }
 
 void krt_destroy(krt_context *c)
@@ -422,7 +454,12 @@ void krt_destroy(krt_context *c)
     krt_mounts_free(&c->mounts);
     for (size_t i = 0; i < c->source_count; i++) {
         kiln_free(&c->allocator, c->sources[i].dir, strlen(c->sources[i].dir) + 1);
-        free_pack(c, c->sources[i].pack);
+        krt_pack_free(c, c->sources[i].pack);
+    }
+    while (c->retired) {
+        krt_pack_mount *next = c->retired->next_retired;
+        krt_pack_free(c, c->retired);
+        c->retired = next;
     }
     kiln_free(&c->allocator, c->sources, c->source_cap * sizeof *c->sources);
     pthread_mutex_destroy(&c->mu);
@@ -453,13 +490,14 @@ static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *
     }
     if (!r) r = krt_mounts_merge(&c->mounts, m, err);
     if (!r) {
+        c->mount_serial++;
         krt_mount_source *src = &c->sources[c->source_count++];
         src->dir = dir;
         src->pack = pack;
         src->signature = sig;
         src->watch = -1;
         dir = NULL;
-        if (c->watching && !pack) (void)krt_watch_add_locked(c, src, NULL); /* best effort */
+        if (c->watching) (void)krt_watch_add_locked(c, src, NULL); /* best effort */
     }
     pthread_mutex_unlock(&c->mu);
     if (dir) kiln_free(&c->allocator, dir, strlen(dir) + 1);
@@ -490,26 +528,20 @@ kiln_result krt_mount_pack(krt_context *c, const char *pack_path, size_t *artifa
 {
     if (artifact_count) *artifact_count = 0;
     if (!c || !pack_path) return kiln_error_set(err, KILN_E_USAGE, "krt_mount_pack: NULL argument");
-    krt_pack_mount *pm = kiln_calloc(&c->allocator, 1, sizeof *pm);
-    if (!pm) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a pack");
-    /* Mapped, not read: the table is validated now, payload pages are touched by the jobs. */
-    kiln_result r = kiln_file_map(pack_path, SIZE_MAX, &pm->map, err);
-    if (r) {
-        kiln_free(&c->allocator, pm, sizeof *pm);
-        return r;
-    }
-    r = kiln_pack_open_memory(pm->map.data, pm->map.size,
-                              c->desc.no_verify ? KILN_PACK_SKIP_CHECKSUM : 0, &pm->pack, err);
-    if (r && err && !err->path[0]) kiln_error_at_path(err, pack_path);
+    /* The signature first: a pack renamed over it after this shows in the next poll. */
+    uint64_t sig = krt_file_signature(pack_path);
+    krt_pack_mount *pm;
+    kiln_result r = krt_pack_open(c, pack_path, &pm, err);
+    if (r) return r;
     krt_mounts m;
     memset(&m, 0, sizeof m);
     m.alloc = &c->allocator;
-    if (!r) r = krt_mounts_read_pack(&pm->pack, pack_path, &c->allocator, &m, err);
+    r = krt_mounts_read_pack(&pm->pack, pack_path, &c->allocator, &m, err);
     size_t n = m.count;
-    if (!r) r = add_mount(c, pack_path, pm, 0, &m, err);
+    if (!r) r = add_mount(c, pack_path, pm, sig, &m, err);
     krt_mounts_free(&m);
     if (r) {
-        free_pack(c, pm);
+        krt_pack_free(c, pm);
         return r;
     }
     if (artifact_count) *artifact_count = n;

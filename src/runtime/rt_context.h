@@ -19,15 +19,17 @@ typedef struct krt_slot {
     uint32_t next_free;      /* slot index + 1; 0 = end */
 } krt_slot;
 
-typedef struct krt_pack_mount {     /* a mounted .kpak: mapped until krt_destroy */
+typedef struct krt_pack_mount {     /* a mounted .kpak: mapped while mounted or used */
     kiln_mapped_file map;
     kiln_pack pack;
+    struct krt_pack_mount *next_retired;   /* the context's list of unmounted or replaced packs */
 } krt_pack_mount;
 
 typedef struct krt_mount_source {   /* one krt_mount_cache or krt_mount_pack call, in order */
     char *dir;               /* the cache folder or the pack file */
     krt_pack_mount *pack;    /* NULL for a cache folder */
-    uint64_t signature;      /* of its records' names, sizes, times and inodes (caches) */
+    uint64_t signature;      /* of its records' names, sizes, times and inodes (caches), of
+                              * the file's size, times and inode (packs) */
     int watch;               /* inotify watch descriptor, -1 when none */
 } krt_mount_source;
 
@@ -40,7 +42,11 @@ struct krt_context {
     krt_mounts mounts;
     krt_mount_source *sources;
     size_t source_count, source_cap;
-    bool recheck;            /* a changed asset could not reload yet: compare again next poll */
+    bool recheck;            /* a changed asset could not reload yet, or a mount went: compare
+                              * (read) again next poll */
+    uint64_t mount_serial;   /* bumped by every change of sources[] (mount, unmount, new pack) */
+    krt_pack_mount *retired; /* packs no longer mounted whose bytes assets or jobs may still use */
+    uint32_t pollers;        /* krt_poll_changes calls reading mounts outside the lock */
     krt_slot *slots;
     uint32_t max_assets, high_water, free_head, live;
     uint64_t *map_ids;       /* id -> slot: open addressing, linear probing, backward-shift delete */
@@ -106,6 +112,17 @@ kiln_result krt_gpu_create(krt_context *c, uint32_t type, krt_handle h, const kr
 void krt_gpu_destroy(krt_context *c, uint32_t type, krt_handle h, void *gpu);
 /* Fills a material's texture_gpu from its textures' objects. */
 void krt_material_link_gpu_locked(krt_context *c, krt_asset *a);
+
+/* A pack mapped and its table validated (the checksum unless no_verify); free with
+ * krt_pack_free. No lock needed. */
+kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out, kiln_error *err);
+void krt_pack_free(krt_context *c, krt_pack_mount *pm);
+/* Of a file's size, times and inode (0 when it cannot be stat'ed): a pack replaced by rename. */
+uint64_t krt_file_signature(const char *path);
+
+/* rt_unmount.c */
+void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm);   /* keeps it until unused */
+void krt_pack_collect_locked(krt_context *c);  /* unmaps retired packs nothing uses any more */
 
 /* rt_budget.c */
 void krt_budget_keep_locked(krt_context *c, krt_asset *a);   /* a released asset into the LRU */

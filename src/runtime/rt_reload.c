@@ -361,41 +361,57 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     if (reload_count) *reload_count = 0;
     if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_poll_changes: NULL context");
     const kiln_allocator *al = &c->allocator;
-    for (;;) {
+    {
         pthread_mutex_lock(&c->mu);
         bool watching = c->watching, recheck = c->recheck;
         size_t n = c->source_count;
+        uint64_t serial = c->mount_serial;
+        if (!n && recheck) { /* the last mount went: nothing is mounted any more */
+            krt_mounts_free(&c->mounts);
+            c->recheck = false;
+            krt_pack_collect_locked(c);
+        }
         pthread_mutex_unlock(&c->mu);
         if (!n) return KILN_OK;
         if (watching && !atomic_exchange(&c->changed, 0) && !recheck) return KILN_OK;
         char **dirs = kiln_calloc(al, n, sizeof *dirs);
         uint64_t *sigs = kiln_calloc(al, n, sizeof *sigs);
         krt_pack_mount **packs = kiln_calloc(al, n, sizeof *packs);
-        kiln_result r = dirs && sigs && packs
+        krt_pack_mount **fresh = kiln_calloc(al, n, sizeof *fresh); /* packs mapped again */
+        kiln_result r = dirs && sigs && packs && fresh
                             ? KILN_OK
                             : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         bool changed = recheck;
         pthread_mutex_lock(&c->mu);
+        c->pollers++; /* retired packs stay mapped until it is 0 again */
         for (size_t i = 0; i < n && !r; i++) {
-            packs[i] = c->sources[i].pack; /* mapped until krt_destroy */
+            packs[i] = c->sources[i].pack; /* stays mapped (retired, not freed) while we read */
+            sigs[i] = c->sources[i].signature;
             if (!(dirs[i] = kiln_strdup(al, c->sources[i].dir)))
                 r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         }
         pthread_mutex_unlock(&c->mu);
-        /* Packs are not watched: mapped once, their table cannot change under the context. */
-        for (size_t i = 0; i < n && !r; i++)
-            if (!packs[i]) r = krt_source_signature(dirs[i], al, &sigs[i], err);
-        pthread_mutex_lock(&c->mu);
-        for (size_t i = 0; i < n && !r; i++) changed |= sigs[i] != c->sources[i].signature;
-        pthread_mutex_unlock(&c->mu);
+        /* Caches: a signature of their records. Packs: of the file; one renamed over the old
+         * is mapped and validated here, outside the lock (a damaged one is an error, and the
+         * old one stays mounted). */
+        for (size_t i = 0; i < n && !r; i++) {
+            uint64_t now = 0;
+            if (!packs[i]) r = krt_source_signature(dirs[i], al, &now, err);
+            else if ((now = krt_file_signature(dirs[i])) != sigs[i] && now)
+                r = krt_pack_open(c, dirs[i], &fresh[i], err);
+            else now = sigs[i]; /* unchanged, or gone for now (a rename in progress) */
+            changed |= now != sigs[i];
+            sigs[i] = now;
+        }
         krt_mounts table;
         memset(&table, 0, sizeof table);
         table.alloc = al;
         /* Read every mount again, in mount order, so later ones still override earlier ones. */
         for (size_t i = 0; i < n && !r && changed; i++) {
             krt_mounts m;
-            r = packs[i] ? krt_mounts_read_pack(&packs[i]->pack, dirs[i], al, &m, err)
-                         : krt_mounts_read_cache(dirs[i], al, &m, err);
+            const krt_pack_mount *pm = fresh[i] ? fresh[i] : packs[i];
+            r = pm ? krt_mounts_read_pack(&pm->pack, dirs[i], al, &m, err)
+                   : krt_mounts_read_cache(dirs[i], al, &m, err);
             if (!r) r = krt_mounts_merge(&table, &m, err);
         }
         bool again = false;
@@ -410,18 +426,29 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         }
         if (!r && changed) {
             pthread_mutex_lock(&c->mu);
-            if (c->source_count != n) {
-                again = true; /* mounted meanwhile: read them all again */
+            if (c->mount_serial != serial) {
+                again = true; /* mounted or unmounted meanwhile: read them all again */
             } else {
                 krt_mounts old = c->mounts;
                 c->mounts = table;
                 table = old;
-                for (size_t i = 0; i < n; i++) c->sources[i].signature = sigs[i];
+                for (size_t i = 0; i < n; i++) {
+                    c->sources[i].signature = sigs[i];
+                    if (!fresh[i]) continue;
+                    krt_pack_retire_locked(c, c->sources[i].pack);
+                    c->sources[i].pack = fresh[i];
+                    fresh[i] = NULL;
+                    c->mount_serial++;
+                }
                 c->recheck = false;
                 started = compare_locked(c, jobs, cap, &job_count);
             }
             pthread_mutex_unlock(&c->mu);
         }
+        pthread_mutex_lock(&c->mu);
+        c->pollers--;
+        krt_pack_collect_locked(c);
+        pthread_mutex_unlock(&c->mu);
         for (size_t i = 0; i < job_count; i++) {
             if (jobs[i].fn) krt_submit_fn(c, jobs[i].fn, jobs[i].a);
             else krt_submit(c, jobs[i].a);
@@ -430,13 +457,19 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         krt_mounts_free(&table);
         for (size_t i = 0; dirs && i < n; i++)
             if (dirs[i]) kiln_free(al, dirs[i], strlen(dirs[i]) + 1);
+        for (size_t i = 0; fresh && i < n; i++) krt_pack_free(c, fresh[i]); /* not installed */
         kiln_free(al, dirs, n * sizeof *dirs);
         kiln_free(al, sigs, n * sizeof *sigs);
         kiln_free(al, packs, n * sizeof *packs);
+        kiln_free(al, fresh, n * sizeof *fresh);
         if (r && watching) atomic_store(&c->changed, 1); /* try again next poll */
-        if (again) { /* the watcher's flag was taken: keep it for the next round */
+        if (again) {
+            /* The mounts changed while we read them: the next poll reads them again (looping
+             * here could go on as long as another thread keeps mounting). */
+            pthread_mutex_lock(&c->mu);
+            c->recheck = true;
+            pthread_mutex_unlock(&c->mu);
             atomic_store(&c->changed, 1);
-            continue;
         }
         if (reload_count) *reload_count = started;
         return r;
@@ -450,8 +483,15 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
 
 kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err)
 {
+    /* a cache's records; a pack's folder (a new pack is renamed over the old one) */
     char adir[KILN_PATH_MAX];
     int n = snprintf(adir, sizeof adir, "%s/assets", s->dir);
+    if (s->pack) {
+        const char *slash = strrchr(s->dir, '/');
+        n = slash ? snprintf(adir, sizeof adir, "%.*s", (int)(slash - s->dir), s->dir)
+                  : snprintf(adir, sizeof adir, ".");
+        if (n == 0) n = snprintf(adir, sizeof adir, "/");
+    }
     if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     s->watch = inotify_add_watch(c->watch_fd, adir, WATCH_MASK);
     if (s->watch < 0)
@@ -497,8 +537,7 @@ kiln_result krt_watch_start(krt_context *c, kiln_error *err)
         c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
         goto out;
     }
-    for (size_t i = 0; i < c->source_count && !r; i++)
-        if (!c->sources[i].pack) r = krt_watch_add_locked(c, &c->sources[i], err);
+    for (size_t i = 0; i < c->source_count && !r; i++) r = krt_watch_add_locked(c, &c->sources[i], err);
     if (!r && pthread_create(&c->watch_thread, NULL, watch_main, c) != 0)
         r = kiln_error_set(err, KILN_E_ASSET_IO, "cannot start the watcher thread");
     if (r) {

@@ -188,7 +188,7 @@ static void a_later_mount_overrides_an_earlier_one(void **state)
     /* a pack, then the cache (which has the new texture): the cache wins */
     assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
     assert_int_equal(box_texture_width(c), 512);
-    /* packs are not watched; polling still sees the cache and keeps the packs' artifacts */
+    /* polling sees the cache and keeps the packs' artifacts */
     size_t n;
     assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
     uint64_t id;
@@ -239,12 +239,178 @@ static void damaged_packs_fail_cleanly(void **state)
     (void)state;
 }
 
+static void copy_file(const char *from, const char *to)
+{
+    size_t n;
+    uint8_t *b = kt_read_file(from, &n);
+    assert_non_null(b);
+    kt_write_file(to, b, n);
+    free(b);
+}
+
+/* A pack renamed over the mounted one: the next poll maps it, reloads the loaded assets whose
+ * entries changed into the same handles (replace_*), and the others keep their bytes (in the
+ * old mapping) until released. Runs after a_later_mount_overrides_an_earlier_one: g_raw has
+ * the box's old texture (256 wide), the project the new one (512). */
+static void a_pack_replaced_by_rename_reloads_changed_entries(void **state)
+{
+    char *live = kt_format("%s/.kiln/live.kpak", g.dir);
+    char *next = kt_format("%s/.kiln/next.kpak", g.dir);
+    copy_file(g_raw, live);
+    write_pack(next, KILN_PACK_COMPRESS_NONE); /* the new texture, raw entries */
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec);
+    kiln_error err;
+    assert_int_equal(krt_mount_pack(c, live, NULL, &err), KILN_OK);
+    krt_handle tex = krt_load_texture(c, "m0/BoxTextured.gltf#image0", &err);
+    krt_handle mesh = krt_load_mesh(c, "m1/CesiumMan.gltf#mesh0/prim0", &err);
+    krt_finish(c);
+    krt_texture_data t;
+    krt_mesh_data md;
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    assert_int_equal(t.width, 256);
+    assert_int_equal(krt_get_mesh(c, mesh, &md, &err), KILN_OK);
+    size_t pos_size = md.stream_sizes[KILN_MESH_POSITION];
+    uint8_t *pos = malloc(pos_size);
+    memcpy(pos, md.streams[KILN_MESH_POSITION], pos_size);
+    size_t n = 9;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0); /* nothing changed yet */
+    char *cmd = kt_format("mv '%s' '%s'", next, live);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_true(n >= 1);
+    krt_finish(c);
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    assert_int_equal(t.width, 512);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    assert_int_equal(rec.replaces[KRT_TYPE_MESH], 0); /* its entry did not change */
+    assert_int_equal(krt_get_mesh(c, mesh, &md, &err), KILN_OK);
+    assert_memory_equal(md.streams[KILN_MESH_POSITION], pos, pos_size); /* old mapping, still there */
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0);
+    /* released, then loaded again: from the new pack (the old one is unmapped at a poll) */
+    krt_release(c, mesh, &err);
+    krt_finish(c);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    mesh = krt_load_mesh(c, "m1/CesiumMan.gltf#mesh0/prim0", &err);
+    krt_finish(c);
+    assert_int_equal(krt_get_mesh(c, mesh, &md, &err), KILN_OK);
+    assert_memory_equal(md.streams[KILN_MESH_POSITION], pos, pos_size);
+    /* a damaged pack renamed over it: the poll fails, the mounted one stays */
+    size_t size;
+    uint8_t *bytes = kt_read_file(live, &size);
+    bytes[70] ^= 0x5a;
+    kt_write_file(next, bytes, size);
+    free(bytes);
+    cmd = kt_format("mv '%s' '%s'", next, live);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_E_FORMAT_INVALID);
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    assert_int_equal(t.width, 512);
+    krt_release(c, tex, &err);
+    krt_release(c, mesh, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    free(pos);
+    free(live);
+    free(next);
+    (void)state;
+}
+
+typedef struct listing {
+    size_t count, packed;
+    const char *want;        /* a name to find */
+    char file[1024];         /* where it is read from */
+} listing;
+
+static bool list_one(void *user, const krt_artifact_info *info)
+{
+    listing *l = user;
+    l->count++;
+    l->packed += info->packed;
+    assert_true(info->id != 0 && info->type > KRT_TYPE_NONE && info->type < KRT_TYPE_COUNT);
+    if (strcmp(info->name, l->want) == 0) snprintf(l->file, sizeof l->file, "%s", info->file);
+    return true;
+}
+
+static bool stop_at_once(void *user, const krt_artifact_info *info)
+{
+    (void)user;
+    (void)info;
+    return false;
+}
+
+/* krt_mount_list shows what loads now; krt_unmount takes a mount away: what another mount also
+ * has reloads from there into the same handle, the rest disappears from look-ups while loaded
+ * assets keep their data. */
+static void unmount_and_list(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec);
+    kiln_error err;
+    size_t n_raw = 0, n_patch = 0;
+    assert_int_equal(krt_mount_pack(c, g_raw, &n_raw, &err), KILN_OK);
+    assert_int_equal(krt_mount_pack(c, g_patch, &n_patch, &err), KILN_OK);
+    listing l;
+    memset(&l, 0, sizeof l);
+    l.want = "m0/BoxTextured.gltf#image0";
+    size_t listed = krt_mount_list(c, list_one, &l);
+    assert_int_equal(listed, l.count);
+    assert_int_equal(l.count, n_raw); /* the same artifacts: the patch overrides each */
+    assert_int_equal(l.packed, l.count);
+    assert_string_equal(l.file, g_patch);
+    assert_int_equal(krt_mount_list(c, stop_at_once, NULL), 1);
+    krt_handle tex = krt_load_texture(c, "m0/BoxTextured.gltf#image0", &err);
+    krt_finish(c);
+    krt_texture_data t;
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    assert_int_equal(t.width, 512);
+    assert_int_equal(krt_unmount(c, "/nonexistent.kpak", &err), KILN_E_USAGE);
+    assert_int_equal(krt_unmount(c, g_patch, &err), KILN_OK);
+    krt_finish(c);
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    assert_int_equal(t.width, 256); /* reloaded from the base */
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    memset(&l, 0, sizeof l);
+    l.want = "m0/BoxTextured.gltf#image0";
+    krt_mount_list(c, list_one, &l);
+    assert_string_equal(l.file, g_raw);
+    /* the last mount goes: nothing to look up, the loaded texture keeps its (mapped) bytes */
+    assert_int_equal(krt_unmount(c, g_raw, &err), KILN_OK);
+    uint64_t id;
+    assert_false(krt_lookup(c, "m0/BoxTextured.gltf#image0", &id));
+    assert_int_equal(krt_mount_list(c, list_one, &l), 0);
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    uint32_t sum = 0;
+    for (size_t i = 0; i < t.levels[0].size; i++) sum += t.levels[0].data[i];
+    (void)sum;
+    /* a cache mounts and unmounts the same way */
+    size_t n = 0;
+    assert_int_equal(krt_mount_cache(c, g.cache, &n, &err), KILN_OK);
+    assert_true(krt_lookup(c, "m1/CesiumMan.gltf#scene", &id));
+    assert_int_equal(krt_unmount(c, g.cache, &err), KILN_OK);
+    assert_false(krt_lookup(c, "m1/CesiumMan.gltf#scene", &id));
+    krt_release(c, tex, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_artifact_loads_from_a_pack_as_from_the_cache),
         cmocka_unit_test(a_later_mount_overrides_an_earlier_one),
         cmocka_unit_test(damaged_packs_fail_cleanly),
+        cmocka_unit_test(a_pack_replaced_by_rename_reloads_changed_entries),
+        cmocka_unit_test(unmount_and_list),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

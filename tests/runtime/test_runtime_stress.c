@@ -1,10 +1,13 @@
 /* test_runtime_stress.c — 4 threads load and release random artifacts of cooked models while
  * the main thread runs krt_update and krt_poll_changes, with a small budget (released assets kept,
- * revived, evicted), forced reloads, and one model read from a mounted Zstandard pack; run under ThreadSanitizer by `make test` (label threaded). */
+ * revived, evicted), forced reloads, one model read from a mounted Zstandard pack and one from
+ * a raw pack that is unmounted, mounted again and replaced by rename meanwhile; run under
+ * ThreadSanitizer by `make test` (label threaded). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kiln/kiln.h"
 #include "rt_fixture.h"
@@ -17,13 +20,16 @@ typedef struct worker_arg {
     unsigned seed;
     int iterations;
     atomic_int *done;
+    atomic_int *enough;      /* the renderer thread saw reloads, revivals and evictions */
 } worker_arg;
 
 static void *worker(void *p)
 {
     worker_arg *w = p;
     krt_handle held[8] = {{0}};
-    for (int i = 0; i < w->iterations; i++) {
+    /* At least `iterations`; more (up to 10 times) until every kind of event happened: how
+     * far the renderer thread gets meanwhile depends on the machine's load. */
+    for (int i = 0; i < w->iterations || (i < 10 * w->iterations && !atomic_load(w->enough)); i++) {
         w->seed = w->seed * 1103515245u + 12345u;
         size_t k = (w->seed >> 8) % w->m->count, slot = (w->seed >> 20) % 8;
         if (held[slot].id) {
@@ -45,11 +51,33 @@ static void *worker(void *p)
     return NULL;
 }
 
-/* Packs CesiumMan (Zstandard) so that its artifacts load from a mapped pack. */
-static char *pack_one_model(const char *dir)
+typedef struct mounter_arg {
+    krt_context *ctx;
+    const char *pack, *swap;   /* the raw pack; a command that renames a copy over it */
+    atomic_int *done;
+} mounter_arg;
+
+/* Unmounts the raw pack and mounts it again, and now and then replaces its file by rename (the
+ * next poll maps the new one), until the workers are done. */
+static void *mounter(void *p)
 {
-    char *out = kt_format("%s/.kiln/man.kpak", dir);
-    char *src = kt_format("%s/assets/m1/CesiumMan.gltf", dir);
+    mounter_arg *a = p;
+    kiln_error e;
+    for (int i = 0; atomic_load(a->done) < 4; i++) {
+        struct timespec ts = {0, 25000000}; /* rarely enough that the renderer thread gets on */
+        nanosleep(&ts, NULL);
+        if (krt_unmount(a->ctx, a->pack, &e) != KILN_OK) fail_msg("unmount: %s", e.message);
+        if (krt_mount_pack(a->ctx, a->pack, NULL, &e) != KILN_OK) fail_msg("mount: %s", e.message);
+        if (i % 3 == 0 && kt_run(a->swap, NULL) != 0) fail_msg("cannot replace the pack");
+    }
+    return NULL;
+}
+
+/* Packs one model so that its artifacts load from a mapped pack. */
+static char *pack_one_model(const char *dir, const char *model, const char *name, uint32_t compress)
+{
+    char *out = kt_format("%s/.kiln/%s", dir, name);
+    char *src = kt_format("%s/assets/%s", dir, model);
     kiln_project_opts o;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
@@ -62,7 +90,7 @@ static char *pack_one_model(const char *dir)
     memset(&po, 0, sizeof po);
     po.struct_size = sizeof po;
     po.output = out;
-    po.compress = KILN_PACK_COMPRESS_ZSTD;
+    po.compress = compress;
     char *doc = NULL;
     const char *const assets[] = {src};
     kiln_result r = kiln_project_pack(p, assets, 1, 0, &po, &doc, &err);
@@ -96,24 +124,40 @@ static void test_stress(void **state)
     krt_context *c;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
     assert_int_equal(krt_mount_cache(c, cache, NULL, &err), KILN_OK);
-    char *pack = pack_one_model(dir);
+    char *pack = pack_one_model(dir, "m1/CesiumMan.gltf", "man.kpak", KILN_PACK_COMPRESS_ZSTD);
     size_t packed = 0;
     assert_int_equal(krt_mount_pack(c, pack, &packed, &err), KILN_OK); /* overrides CesiumMan */
     assert_true(packed > 5);
     free(pack);
+    /* and the box in a raw one (used in place) that the renderer thread unmounts, mounts again,
+     * and replaces by rename while the workers load: retired mappings must outlive their users */
+    char *raw = pack_one_model(dir, "m0/BoxTextured.gltf", "box-raw.kpak", KILN_PACK_COMPRESS_NONE);
+    char *raw_tmp = kt_format("%s.tmp", raw);
+    char *swap = kt_format("cp '%s' '%s' && mv '%s' '%s'", raw, raw_tmp, raw_tmp, raw);
+    assert_int_equal(krt_mount_pack(c, raw, NULL, &err), KILN_OK);
     pthread_t t[4];
     worker_arg w[4];
-    atomic_int done;
+    atomic_int done, enough;
     atomic_init(&done, 0);
+    atomic_init(&enough, 0);
+    mounter_arg ma = {c, raw, swap, &done};
+    pthread_t mt;
+    assert_int_equal(pthread_create(&mt, NULL, mounter, &ma), 0);
     for (int i = 0; i < 4; i++) {
-        w[i] = (worker_arg){c, &m, 1234u + (unsigned)i * 77u, 400, &done};
+        w[i] = (worker_arg){c, &m, 1234u + (unsigned)i * 77u, 400, &done, &enough};
         assert_int_equal(pthread_create(&t[i], NULL, worker, &w[i]), 0);
     }
     for (unsigned i = 0; atomic_load(&done) < 4; i++) { /* the renderer thread, all along */
         krt_update(c);
-        if (i % 16 == 0) assert_int_equal(krt_poll_changes(c, NULL, &err), KILN_OK);
+        if (i % 16 == 0) {
+            assert_int_equal(krt_poll_changes(c, NULL, &err), KILN_OK);
+            krt_stats now;
+            krt_get_stats(c, &now);
+            if (now.revivals && now.evictions && now.reloads) atomic_store(&enough, 1);
+        }
     }
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    pthread_join(mt, NULL);
     krt_finish(c);
     krt_stats st;
     krt_get_stats(c, &st);
@@ -131,6 +175,9 @@ static void test_stress(void **state)
     assert_true(st.revivals > 0 && st.evictions > 0 && st.reloads > 0);
 
     krt_destroy(c);
+    free(raw);
+    free(raw_tmp);
+    free(swap);
     krt_mounts_free(&m);
     kt_rmtree(dir);
     free(dir);
