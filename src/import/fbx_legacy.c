@@ -485,6 +485,12 @@ static void put_texture(legacy *L, uint32_t type, const object *tex, uint32_t *c
 
 static kiln_result write_materials(legacy *L, const graph *g, int32_t *mat_index)
 {
+    for (uint32_t t = 0; t < g->tex_models.count; t++) {
+        uint32_t f, model = g->tex_models.v[t].parent;
+        if (!links_of(&g->mats, model, &f))
+            warn(L, "texture \"%s\" of model \"%s\" not imported (the model has no material)",
+                 L->objs[g->tex_models.v[t].child].name, L->objs[model].name);
+    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < L->obj_count; i++) {
         mat_index[i] = -1;
@@ -855,7 +861,10 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
             int32_t group = 0;
             if (has_mat) {
                 double m;
-                if (layer_get(&mat, 0, pnum, 0, &m) && m >= 0 && m < mslots) group = (int32_t)m + 1;
+                /* A per-corner or per-vertex material layer: the polygon's first corner decides. */
+                int64_t first = kiln_fbx_values_i64(&pvi, start);
+                size_t cp0 = (size_t)(first < 0 ? ~first : first);
+                if (layer_get(&mat, start, pnum, cp0, &m) && m >= 0 && m < mslots) group = (int32_t)m + 1;
             } else if (mslots) {
                 group = 1;
             }
