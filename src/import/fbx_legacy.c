@@ -63,6 +63,7 @@ typedef struct legacy {
     uint32_t mesh_count;
     kiln_buf warnings;
     uint32_t warning_count;
+    bool skip_animations;
 } legacy;
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
@@ -248,12 +249,16 @@ static void prop3(const kiln_fbx_node *obj, const char *name, double dflt, doubl
 
 /* The local transform of a Model: T Roff Rp Rpre R Rpost^-1 Rp^-1 Soff Sp S Sp^-1 (the FBX
  * SDK's, with pre/post rotation applied whether or not RotationActive is set). */
-static void model_local(const kiln_fbx_node *obj, double out[16])
+static void model_local_trs(const kiln_fbx_node *obj, const double *at, const double *ar,
+                            const double *as, double out[16])
 {
     double t[3], r[3], s[3], roff[3], rp[3], pre[3], post[3], soff[3], sp[3], m[16];
     prop3(obj, "Lcl Translation", 0, t);
     prop3(obj, "Lcl Rotation", 0, r);
     prop3(obj, "Lcl Scaling", 1, s);
+    if (at) memcpy(t, at, sizeof t);
+    if (ar) memcpy(r, ar, sizeof r);
+    if (as) memcpy(s, as, sizeof s);
     prop3(obj, "RotationOffset", 0, roff);
     prop3(obj, "RotationPivot", 0, rp);
     prop3(obj, "PreRotation", 0, pre);
@@ -273,6 +278,11 @@ static void model_local(const kiln_fbx_node *obj, double out[16])
     m_translate(m, sp, 1), m_mul(out, m, out);
     m_scale(m, s), m_mul(out, m, out);
     m_translate(m, sp, -1), m_mul(out, m, out);
+}
+
+static void model_local(const kiln_fbx_node *obj, double out[16])
+{
+    model_local_trs(obj, NULL, NULL, NULL, out);
 }
 
 /* GeometricTranslation/Rotation/Scaling: moves the mesh only, not the children. */
@@ -1132,6 +1142,237 @@ static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32
     return KILN_OK;
 }
 
+/* ---- takes: FBX 6 animation ------------------------------------------------------------------------ */
+
+#define KTIME_PER_SECOND 46186158000.0
+#define MAX_TAKE_KEYS 10000000u   /* key times of one model's channels together */
+
+/* One animated component: key times (seconds from the take's start) and values; step[k] holds
+ * key k's value until the next key (type C). */
+typedef struct fcurve {
+    double *t, *v;
+    bool *step;
+    uint32_t n;
+} fcurve;
+
+/* The child "Channel" of n whose name value is name, or NULL. */
+static const kiln_fbx_node *channel(const kiln_fbx_node *n, const char *name)
+{
+    for (uint32_t i = 0; n && i < n->child_count; i++) {
+        const char *s = kiln_fbx_string(&n->children[i], 0, NULL);
+        if (!strcmp(n->children[i].name, "Channel") && s && !strcmp(s, name)) return &n->children[i];
+    }
+    return NULL;
+}
+
+/* The keys of a channel: "Key: time, value, type[, extra]..." with KeyVer 4005 types L (linear)
+ * and C (constant, one letter after); other types (cubic U, TCB T) are not read: false. */
+static bool read_fcurve(legacy *L, const kiln_fbx_node *ch, double start, fcurve *out, const char **why)
+{
+    memset(out, 0, sizeof *out);
+    const kiln_fbx_node *key = kiln_fbx_child(ch, "Key");
+    if (!key || !key->prop_count) return true;
+    uint32_t cap = key->prop_count / 3 + 1;
+    out->t = kiln_arena_array(L->tmp, cap, sizeof *out->t);
+    out->v = kiln_arena_array(L->tmp, cap, sizeof *out->v);
+    out->step = kiln_arena_array(L->tmp, cap, sizeof *out->step);
+    if (!out->t || !out->v || !out->step) {
+        *why = "out of memory";
+        return false;
+    }
+    for (uint32_t i = 0; i < key->prop_count;) {
+        double t, v;
+        const char *type = kiln_fbx_string(key, i + 2, NULL);
+        if (!kiln_fbx_number(key, i, &t) || !kiln_fbx_number(key, i + 1, &v) || !type || out->n >= cap) {
+            *why = "malformed keys";
+            return false;
+        }
+        i += 3;
+        bool step = !strcmp(type, "C");
+        if (step) {
+            if (!kiln_fbx_string(key, i, NULL)) {
+                *why = "malformed keys";
+                return false;
+            }
+            i++;
+        } else if (strcmp(type, "L")) {
+            *why = "keys that are not linear or constant";
+            return false;
+        }
+        double sec = (t - start) / KTIME_PER_SECOND;
+        if (!isfinite(sec) || !isfinite(v) || (out->n && sec < out->t[out->n - 1])) {
+            *why = "keys out of order";
+            return false;
+        }
+        out->t[out->n] = sec, out->v[out->n] = v, out->step[out->n] = step;
+        out->n++;
+    }
+    int64_t declared;
+    if (kiln_fbx_integer(kiln_fbx_child(ch, "KeyCount"), 0, &declared) && declared != out->n) {
+        *why = "a key count that does not match its keys";
+        return false;
+    }
+    return true;
+}
+
+static double fcurve_at(const fcurve *c, double t)
+{
+    if (t <= c->t[0]) return c->v[0];
+    if (t >= c->t[c->n - 1]) return c->v[c->n - 1];
+    uint32_t lo = 0, hi = c->n - 1;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->t[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    if (c->step[lo] || c->t[hi] <= c->t[lo]) return c->v[lo];
+    return c->v[lo] + (c->v[hi] - c->v[lo]) * (t - c->t[lo]) / (c->t[hi] - c->t[lo]);
+}
+
+static int double_cmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* One model's channel of a take: its T, R and S curves sampled together at every key time
+ * (and just before the key after a constant one), each time's whole local transform (pivots,
+ * pre/post rotation, rotation order) split into translation, rotation and scale keys. Writes
+ * nothing and returns false when the model is not animated (no curve moves off its rest). */
+static kiln_result write_take_model(legacy *L, const char *take, const object *o,
+                                    const kiln_fbx_node *tm, double start, bool *written)
+{
+    *written = false;
+    const kiln_fbx_node *tr = channel(tm, "Transform");
+    static const char *const groups[3] = {"T", "R", "S"}, *const axes[3] = {"X", "Y", "Z"};
+    static const char *const props[3] = {"Lcl Translation", "Lcl Rotation", "Lcl Scaling"};
+    fcurve c[3][3];
+    double rest[3][3];
+    size_t total = 0;
+    bool moves = false;
+    for (int g = 0; g < 3; g++) {
+        prop3(o->node, props[g], g == 2 ? 1 : 0, rest[g]);
+        for (int a = 0; a < 3; a++) {
+            const char *why = NULL;
+            if (!read_fcurve(L, channel(channel(tr, groups[g]), axes[a]), start, &c[g][a], &why)) {
+                if (!strcmp(why, "out of memory")) return nomem(L, "keys");
+                warn(L, "take \"%s\": %s %s channel of \"%s\" not imported (%s)", take, groups[g],
+                     axes[a], o->name, why);
+                c[g][a].n = 0;
+            }
+            total += (size_t)c[g][a].n * 2;
+            for (uint32_t k = 0; k < c[g][a].n; k++)
+                /* Exporters round: a take holding the rest pose to 1e-5 is no animation. */
+                moves = moves || fabs(c[g][a].v[k] - rest[g][a]) > 1e-5 * (1 + fabs(rest[g][a]));
+        }
+    }
+    if (!moves) return KILN_OK;
+    if (total > MAX_TAKE_KEYS) {
+        warn(L, "take \"%s\": \"%s\" has %zu keys, past %u; not imported", take, o->name, total, MAX_TAKE_KEYS);
+        return KILN_OK;
+    }
+    double *times = kiln_arena_array(L->tmp, total, sizeof *times);
+    if (!times) return nomem(L, "keys");
+    size_t n = 0;
+    for (int g = 0; g < 3; g++)
+        for (int a = 0; a < 3; a++)
+            for (uint32_t k = 0; k < c[g][a].n; k++) {
+                times[n++] = c[g][a].t[k];
+                /* A constant key holds until just before the next one. */
+                if (c[g][a].step[k] && k + 1 < c[g][a].n)
+                    times[n++] = nextafter(c[g][a].t[k + 1], -INFINITY);
+            }
+    qsort(times, n, sizeof *times, double_cmp);
+    size_t u = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!u || times[k] != times[u - 1]) times[u++] = times[k];
+    if (u > UINT32_MAX) return nomem(L, "keys");
+    kiln_buf *b = &L->body;
+    put_str(b, o->name);
+    size_t at[3];
+    for (int g = 0; g < 3; g++) {
+        put_u32(b, (uint32_t)u);
+        at[g] = b->size;
+        if (!kiln_buf_reserve(b, u * (8 + (g == 1 ? 16 : 12)))) return nomem(L, "keys");
+        b->size += u * (8 + (g == 1 ? 16 : 12));
+    }
+    if (b->failed) return nomem(L, "keys");
+    for (size_t k = 0; k < u; k++) {
+        double v[3][3], m[16];
+        for (int g = 0; g < 3; g++)
+            for (int a = 0; a < 3; a++) v[g][a] = c[g][a].n ? fcurve_at(&c[g][a], times[k]) : rest[g][a];
+        model_local_trs(o->node, v[0], v[1], v[2], m);
+        float fm[16], t[3], q[4], sc[3];
+        for (int e = 0; e < 16; e++) fm[e] = to_f32(m[e]);
+        kiln_scene_mat_decompose(fm, t, q, sc);
+        float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        if (!(len > 1e-12f) || !isfinite(len)) q[0] = q[1] = q[2] = 0, q[3] = 1, len = 1;
+        for (int e = 0; e < 4; e++) q[e] /= len;
+        const float *vals[3] = {t, q, sc};
+        for (int g = 0; g < 3; g++) {
+            size_t w = g == 1 ? 4 : 3, rec = 8 + w * 4;
+            uint8_t *p = b->data + at[g] + k * rec;
+            uint64_t tb;
+            memcpy(&tb, &times[k], 8);
+            kiln_store_u64le(p, tb);
+            for (size_t e = 0; e < w; e++) {
+                uint32_t fb;
+                memcpy(&fb, &vals[g][e], 4);
+                kiln_store_u32le(p + 8 + e * 4, fb);
+            }
+        }
+    }
+    *written = true;
+    return KILN_OK;
+}
+
+/* The animations of the blob: one per Take, with a channel per animated imported model. */
+static kiln_result write_takes(legacy *L)
+{
+    const kiln_fbx_node *takes = kiln_fbx_child(&L->t->root, "Takes");
+    size_t count_at = L->body.size;
+    uint32_t count = 0;
+    put_u32(&L->body, 0);
+    for (uint32_t i = 0; takes && i < takes->child_count && !L->skip_animations; i++) {
+        const kiln_fbx_node *tk = &takes->children[i];
+        if (strcmp(tk->name, "Take")) continue;
+        const char *name = kiln_fbx_string(tk, 0, NULL);
+        if (!name) name = "";
+        double start = 0, stop = 0;
+        const kiln_fbx_node *lt = kiln_fbx_child(tk, "LocalTime");
+        kiln_fbx_values lv;
+        if (kiln_fbx_values_of(lt, &lv) && lv.count >= 2) {
+            start = kiln_fbx_values_f64(&lv, 0);
+            stop = kiln_fbx_values_f64(&lv, 1);
+        }
+        double duration = stop > start && isfinite(stop - start) ? (stop - start) / KTIME_PER_SECOND : 0;
+        put_str(&L->body, name);
+        put_f64(&L->body, duration);
+        put_f64(&L->body, 1.0); /* times are written in seconds */
+        size_t ch_at = L->body.size;
+        uint32_t channels = 0;
+        put_u32(&L->body, 0);
+        for (uint32_t k = 0; k < tk->child_count; k++) {
+            const kiln_fbx_node *tm = &tk->children[k];
+            const char *full = kiln_fbx_string(tm, 0, NULL);
+            if (strcmp(tm->name, "Model") || !full) continue;
+            int32_t oi = find_object(L, full);
+            if (oi < 0 || !is_class(&L->objs[oi], "Model") || L->objs[oi].blob_node < 0) continue;
+            bool written;
+            kiln_result r = write_take_model(L, name, &L->objs[oi], tm, start, &written);
+            if (r) return r;
+            channels += written;
+        }
+        put_u32(&L->body, 0); /* no blend shape channels */
+        if (L->body.failed) return nomem(L, "animations");
+        kiln_store_u32le(L->body.data + ch_at, channels);
+        count++;
+    }
+    if (L->body.failed) return nomem(L, "animations");
+    kiln_store_u32le(L->body.data + count_at, count);
+    return KILN_OK;
+}
+
 /* ---- what is not imported ------------------------------------------------------------------------- */
 
 static void warn_dropped(legacy *L, const graph *g)
@@ -1142,13 +1383,6 @@ static void warn_dropped(legacy *L, const graph *g)
         if (!strcmp(d->kind, "Skin") && !strcmp(m->kind, "Mesh")) continue; /* imported */
         warn(L, "mesh \"%s\": %s deformer \"%s\" not imported (FBX 6 %s are not read)", m->name,
              d->kind, d->name, "deformers but skins");
-    }
-    const kiln_fbx_node *takes = kiln_fbx_child(&L->t->root, "Takes");
-    for (uint32_t i = 0; takes && i < takes->child_count; i++) {
-        const kiln_fbx_node *tk = &takes->children[i];
-        if (strcmp(tk->name, "Take")) continue;
-        const char *name = kiln_fbx_string(tk, 0, NULL);
-        warn(L, "take \"%s\" not imported (FBX 6 animation is not read)", name ? name : "");
     }
 }
 
@@ -1177,7 +1411,7 @@ static kiln_result build_blob(legacy *L, kiln_buf *out)
     put_u32(&L->body, 0); /* no embedded textures */
     if ((r = write_materials(L, &g, mat_index))) return r;
     if ((r = write_meshes_and_nodes(L, &g, mat_index))) return r;
-    put_u32(&L->body, 0); /* no animations */
+    if ((r = write_takes(L))) return r;
     warn_dropped(L, &g);
     /* The header: axes and unit from GlobalSettings (6.x keeps it among the objects). */
     const kiln_fbx_node *gs = kiln_fbx_child(L->objects, "GlobalSettings");
@@ -1214,6 +1448,7 @@ kiln_result kiln_fbx_legacy_import_tree(const kiln_fbx_tree *tree, const char *b
     L.tmp = &tmp;
     L.s = scene;
     L.err = err;
+    L.skip_animations = opts && opts->skip_animations;
     kiln_buf_init(&L.body, &ta);
     kiln_buf_init(&L.warnings, &ta);
     kiln_buf blob;

@@ -110,6 +110,26 @@ static const char small_fbx[] =
     "Takes:  {\n"
     "\tTake: \"Default Take\" {\n"
     "\t}\n"
+    "\tTake: \"Slide\" {\n"
+    "\t\tLocalTime: 0,46186158000\n"
+    "\t\tModel: \"Model::Quad\" {\n"
+    "\t\t\tChannel: \"Transform\" {\n"
+    "\t\t\t\tChannel: \"T\" {\n"
+    "\t\t\t\t\tChannel: \"X\" {\n"
+    "\t\t\t\t\t\tKeyCount: 2\n"
+    "\t\t\t\t\t\tKey: \n"
+    "\t\t\t\t\t\t\t0,100,L,46186158000,300,L\n"
+    "\t\t\t\t\t}\n"
+    "\t\t\t\t}\n"
+    "\t\t\t\tChannel: \"R\" {\n"
+    "\t\t\t\t\tChannel: \"Z\" {\n"
+    "\t\t\t\t\t\tKeyCount: 2\n"
+    "\t\t\t\t\t\tKey: 0,90,C,n,23093079000,0,L\n"
+    "\t\t\t\t\t}\n"
+    "\t\t\t\t}\n"
+    "\t\t\t}\n"
+    "\t\t}\n"
+    "\t}\n"
     "}\n";
 
 /* A skinned strip: two limbs (Tip 1 unit above Root), a 1 x 2 quad whose bottom follows Root
@@ -261,6 +281,12 @@ static void w_prop(writer *w, const kiln_fbx_prop *p)
     case 'l': {
         /* Integer lists as i32 arrays, as FBX writers store indices. */
         const int64_t *v = p->data;
+        bool fits = true;
+        for (size_t i = 0; i < p->count; i++) fits = fits && v[i] >= INT32_MIN && v[i] <= INT32_MAX;
+        if (!fits) {
+            w_array(w, 'l', v, p->count, 8);
+            break;
+        }
         int32_t *n = malloc(p->count * 4 + 4);
         assert_non_null(n);
         for (size_t i = 0; i < p->count; i++) n[i] = (int32_t)v[i];
@@ -364,6 +390,15 @@ static void scenes_equal(const kiln_scene *a, const kiln_scene *b)
     assert_int_equal(a->material_count, b->material_count);
     assert_int_equal(a->warning_count, b->warning_count);
     assert_int_equal(a->skin_count, b->skin_count);
+    assert_int_equal(a->animation_count, b->animation_count);
+    for (uint32_t i = 0; i < a->animation_count; i++) {
+        assert_int_equal(a->animations[i].channel_count, b->animations[i].channel_count);
+        for (uint32_t c = 0; c < a->animations[i].channel_count; c++) {
+            const kiln_scene_channel *x = &a->animations[i].channels[c], *y = &b->animations[i].channels[c];
+            assert_int_equal(x->key_count, y->key_count);
+            assert_memory_equal(x->values, y->values, (size_t)x->key_count * x->components * 4);
+        }
+    }
     for (uint32_t i = 0; i < a->skin_count; i++) {
         assert_int_equal(a->skins[i].joint_count, b->skins[i].joint_count);
         assert_memory_equal(a->skins[i].inverse_bind, b->skins[i].inverse_bind,
@@ -590,7 +625,30 @@ static void legacy_small_file_layers_transforms_and_textures(void **state)
     assert_string_equal(s->nodes[2].name, "Quad");
     assert_int_equal(s->nodes[2].parent, 1);
     assert_true(has_warning(s, "light \"Lamp\" not imported"));
-    assert_true(has_warning(s, "take \"Default Take\" not imported"));
+    /* Takes: the empty one is dropped; "Slide" moves Quad along X (100 to 300, linear) and holds
+     * 90 degrees about Z until 0.5 s (a constant key), baked at 30 fps. */
+    assert_true(has_warning(s, "animation \"Default Take\" animates nothing kiln imports"));
+    assert_int_equal(s->animation_count, 1);
+    const kiln_scene_animation *an = &s->animations[0];
+    assert_string_equal(an->name, "Slide");
+    assert_true(fabsf(an->end - 1.0f) < 1e-6f);
+    assert_int_equal(an->channel_count, 3);
+    for (uint32_t c = 0; c < 3; c++) {
+        const kiln_scene_channel *ch = &an->channels[c];
+        assert_int_equal(ch->node, 2);
+        assert_int_equal(ch->key_count, 31);
+        const float *k15 = ch->values + 15 * ch->components, *k7 = ch->values + 7 * ch->components,
+                    *k23 = ch->values + 23 * ch->components;
+        if (ch->path == KILN_SCENE_PATH_TRANSLATION) {
+            assert_true(fabsf(k15[0] - 200.0f) < 1e-3f && fabsf(k15[1]) < 1e-6f);
+        } else if (ch->path == KILN_SCENE_PATH_ROTATION) {
+            assert_true(fabsf(fabsf(k7[2]) - 0.70710678f) < 1e-5f && fabsf(fabsf(k7[3]) - 0.70710678f) < 1e-5f);
+            assert_true(fabsf(fabsf(k23[3]) - 1.0f) < 1e-5f);
+        } else {
+            assert_int_equal(ch->path, KILN_SCENE_PATH_SCALE);
+            assert_true(fabsf(k15[0] - 1.0f) < 1e-6f);
+        }
+    }
     assert_int_equal(s->mesh_count, 1);
     assert_int_equal(s->meshes[0].primitive_count, 2);
     const kiln_scene_primitive *p0 = &s->meshes[0].primitives[0];
@@ -727,7 +785,9 @@ static void legacy_ball_imports_with_its_counts(void **state)
     assert_int_equal(s->meshes[0].primitives[0].index_count + s->meshes[0].primitives[1].index_count, 240);
     assert_int_equal(count_warnings(s, "camera \"Producer "), 7);
     assert_true(has_warning(s, "camera switcher \"Camera Switcher\" not imported"));
-    assert_true(has_warning(s, "take \"Default Take\" not imported"));
+    /* Its take holds the rest pose (one key a channel): no clip. */
+    assert_int_equal(s->animation_count, 0);
+    assert_true(has_warning(s, "animation \"Default Take\" animates nothing kiln imports"));
     /* A unit icosphere, UnitScaleFactor 1 (centimetres): 2 cm tall, centred, +Y up after the
      * file's own -90 degree turn about X. */
     assert_true(s->has_bounds);
