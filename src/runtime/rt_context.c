@@ -455,6 +455,7 @@ void krt_destroy(krt_context *c)
     for (size_t i = 0; i < c->source_count; i++) {
         kiln_free(&c->allocator, c->sources[i].dir, strlen(c->sources[i].dir) + 1);
         krt_pack_free(c, c->sources[i].pack);
+        krt_memo_destroy(c, c->sources[i].memo);
     }
     while (c->retired) {
         krt_pack_mount *next = c->retired->next_retired;
@@ -471,12 +472,22 @@ void krt_destroy(krt_context *c)
 }
 
 /* Merges a mount's table and records where it came from (taking pack). */
+void krt_memo_destroy(krt_context *c, krt_cache_memo *m)
+{
+    if (!m) return;
+    krt_cache_memo_free(&c->allocator, m);
+    kiln_free(&c->allocator, m, sizeof *m);
+}
+
 static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *pack,
-                             uint64_t sig, krt_mounts *m, kiln_error *err)
+                             krt_cache_memo *memo, uint64_t sig, krt_mounts *m, kiln_error *err)
 {
     kiln_result r = KILN_OK;
     char *dir = kiln_strdup(&c->allocator, where);
-    if (!dir) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+    if (!dir) {
+        krt_memo_destroy(c, memo);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+    }
     pthread_mutex_lock(&c->mu);
     if (c->source_count == c->source_cap) {
         size_t cap = c->source_cap ? c->source_cap * 2 : 4;
@@ -496,11 +507,14 @@ static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *
         src->pack = pack;
         src->signature = sig;
         src->watch = -1;
+        src->memo = memo;
+        memo = NULL;
         dir = NULL;
         if (c->watching) (void)krt_watch_add_locked(c, src, NULL); /* best effort */
     }
     pthread_mutex_unlock(&c->mu);
     if (dir) kiln_free(&c->allocator, dir, strlen(dir) + 1);
+    krt_memo_destroy(c, memo);
     return r;
 }
 
@@ -514,10 +528,15 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
     kiln_result r = krt_source_signature(cache_dir, &c->allocator, &sig, err);
     if (r) return r;
     krt_mounts m;
-    r = krt_mounts_read_cache(cache_dir, &c->allocator, &m, err);
-    if (r) return r;
+    krt_cache_memo *memo = kiln_calloc(&c->allocator, 1, sizeof *memo); /* for the polls */
+    r = memo ? krt_mounts_read_cache_memo(cache_dir, &c->allocator, NULL, memo, &m, err)
+             : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+    if (r) {
+        krt_memo_destroy(c, memo);
+        return r;
+    }
     size_t n = m.count;
-    r = add_mount(c, cache_dir, NULL, sig, &m, err);
+    r = add_mount(c, cache_dir, NULL, memo, sig, &m, err); /* takes memo */
     krt_mounts_free(&m);
     if (!r && artifact_count) *artifact_count = n;
     return r;
@@ -538,7 +557,7 @@ kiln_result krt_mount_pack(krt_context *c, const char *pack_path, size_t *artifa
     m.alloc = &c->allocator;
     r = krt_mounts_read_pack(&pm->pack, pack_path, &c->allocator, &m, err);
     size_t n = m.count;
-    if (!r) r = add_mount(c, pack_path, pm, sig, &m, err);
+    if (!r) r = add_mount(c, pack_path, pm, NULL, sig, &m, err);
     krt_mounts_free(&m);
     if (r) {
         krt_pack_free(c, pm);

@@ -31,6 +31,7 @@ typedef struct krt_mount_source {   /* one krt_mount_cache or krt_mount_pack cal
     uint64_t signature;      /* of its records' names, sizes, times and inodes (caches), of
                               * the file's size, times and inode (packs) */
     int watch;               /* inotify watch descriptor, -1 when none */
+    krt_cache_memo *memo;    /* what the last read of a cache parsed (NULL: none, or a poll has it) */
 } krt_mount_source;
 
 struct krt_context {
@@ -119,6 +120,8 @@ kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out
 void krt_pack_free(krt_context *c, krt_pack_mount *pm);
 /* Of a file's size, times and inode (0 when it cannot be stat'ed): a pack replaced by rename. */
 uint64_t krt_file_signature(const char *path);
+
+void krt_memo_destroy(krt_context *c, krt_cache_memo *m);   /* NULL is a no-op */
 
 /* rt_unmount.c */
 void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm);   /* keeps it until unused */

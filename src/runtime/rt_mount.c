@@ -283,9 +283,45 @@ static kiln_result read_output(const char *text, const krt_json_token *t, uint32
     return KILN_OK;
 }
 
-/* One record: its entry's outputs into m. A record without a whole entry is skipped. */
+/* Appends a copy of x to the memo's items (strings duplicated). */
+static kiln_result memo_add(const kiln_allocator *a, krt_cache_memo *memo, const krt_artifact *x,
+                            kiln_error *err)
+{
+    if (memo->item_count == memo->item_cap) {
+        size_t cap = memo->item_cap ? memo->item_cap * 2 : 64, bytes;
+        if (!kiln_size_mul(cap, sizeof *memo->items, &bytes))
+            return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
+        krt_artifact *items = kiln_realloc(a, memo->items, memo->item_cap * sizeof *memo->items, bytes);
+        if (!items) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        memo->items = items;
+        memo->item_cap = cap;
+    }
+    krt_artifact *y = &memo->items[memo->item_count];
+    *y = *x;
+    y->path = kiln_strdup(a, x->path);
+    y->name = kiln_strdup(a, x->name);
+    if (!y->path || !y->name) {
+        free_artifact(a, y);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+    }
+    memo->item_count++;
+    return KILN_OK;
+}
+
+/* x into the table (taking its strings) and, when memo is given, a copy into the memo. */
+static kiln_result emit(const kiln_allocator *a, krt_mounts *m, krt_cache_memo *memo,
+                        krt_artifact *x, kiln_error *err)
+{
+    kiln_result r = memo ? memo_add(a, memo, x, err) : KILN_OK;
+    if (!r) r = put(m, x, err);
+    free_artifact(a, x);
+    return r;
+}
+
+/* One record: its entry's outputs into m (and memo). A record without a whole entry is
+ * skipped. */
 static kiln_result read_record(const char *cache_dir, const char *rpath, const kiln_allocator *a,
-                               krt_mounts *m, kiln_error *err)
+                               krt_mounts *m, krt_cache_memo *memo, kiln_error *err)
 {
     json_doc rec, man;
     kiln_result r = doc_read(rpath, a, &rec, err);
@@ -327,17 +363,58 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const k
             break;
         }
         r = read_output(text, man.tok, o, dir, guid, path, mpath, a, &x, err);
-        if (r == KILN_OK) {
-            r = put(m, &x, err);
-            free_artifact(a, &x);
-        }
+        if (r == KILN_OK) r = emit(a, m, memo, &x, err);
     }
     doc_free(a, &man);
     return r;
 }
 
+void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m)
+{
+    for (size_t i = 0; i < m->record_count; i++)
+        kiln_free(alloc, m->records[i].name, strlen(m->records[i].name) + 1);
+    for (size_t i = 0; i < m->item_count; i++) free_artifact(alloc, &m->items[i]);
+    kiln_free(alloc, m->records, m->record_cap * sizeof *m->records);
+    kiln_free(alloc, m->items, m->item_cap * sizeof *m->items);
+    memset(m, 0, sizeof *m);
+}
+
+static uint64_t record_stamp(const char *path)
+{
+    kiln_file_info fi;
+    if (kiln_file_stat(path, &fi, NULL) != KILN_OK) return 0;
+    struct { uint64_t size, ino, dev; int64_t mtime, ctime; } k = {fi.size, fi.ino, fi.dev, fi.mtime_ns, fi.ctime_ns};
+    uint64_t h = kiln_xxh3_64(&k, sizeof k);
+    return h ? h : 1; /* 0: unknown, never equal */
+}
+
+static kiln_result memo_record(const kiln_allocator *a, krt_cache_memo *memo, const char *name,
+                               uint64_t stamp, size_t first, kiln_error *err)
+{
+    if (memo->record_count == memo->record_cap) {
+        size_t cap = memo->record_cap ? memo->record_cap * 2 : 64, bytes;
+        if (!kiln_size_mul(cap, sizeof *memo->records, &bytes))
+            return kiln_error_set(err, KILN_E_LIMIT, "too many records");
+        krt_record_memo *r = kiln_realloc(a, memo->records, memo->record_cap * sizeof *memo->records, bytes);
+        if (!r) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        memo->records = r;
+        memo->record_cap = cap;
+    }
+    char *n = kiln_strdup(a, name);
+    if (!n) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+    memo->records[memo->record_count++] = (krt_record_memo){n, stamp, first, memo->item_count - first};
+    return KILN_OK;
+}
+
 kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
                                   krt_mounts *out, kiln_error *err)
+{
+    return krt_mounts_read_cache_memo(cache_dir, alloc, NULL, NULL, out, err);
+}
+
+kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
+                                       const krt_cache_memo *prev, krt_cache_memo *next,
+                                       krt_mounts *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
     out->alloc = alloc;
@@ -353,6 +430,7 @@ kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *a
     kiln_dir_list list;
     kiln_result r = kiln_dir_list_read(adir, alloc, &list, err);
     if (r) return r;
+    size_t p = 0; /* walks prev's records alongside: both are in the listing's sorted order */
     for (size_t i = 0; i < list.count && r == KILN_OK; i++) {
         const char *name = list.names[i];
         size_t len = strlen(name);
@@ -363,7 +441,28 @@ kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *a
             r = kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
             break;
         }
-        r = read_record(cache_dir, rpath, alloc, out, err);
+        uint64_t stamp = prev || next ? record_stamp(rpath) : 0;
+        size_t first = next ? next->item_count : 0;
+        while (prev && p < prev->record_count && strcmp(prev->records[p].name, name) < 0) p++;
+        const krt_record_memo *old = prev && p < prev->record_count && stamp &&
+                                             prev->records[p].stamp == stamp &&
+                                             strcmp(prev->records[p].name, name) == 0
+                                         ? &prev->records[p]
+                                         : NULL;
+        if (old) { /* unchanged: its artifacts as read last time */
+            for (size_t k = 0; k < old->count && r == KILN_OK; k++) {
+                krt_artifact x = prev->items[old->first + k];
+                x.path = kiln_strdup(alloc, x.path);
+                x.name = kiln_strdup(alloc, x.name);
+                r = x.path && x.name ? emit(alloc, out, next, &x, err)
+                                     : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+                if (r) free_artifact(alloc, &x);
+            }
+        } else {
+            r = read_record(cache_dir, rpath, alloc, out, next, err);
+        }
+        if (next) next->reused += old != NULL, next->parsed += old == NULL;
+        if (!r && next) r = memo_record(alloc, next, name, stamp, first, err);
     }
     kiln_dir_list_free(&list);
     if (r) krt_mounts_free(out);

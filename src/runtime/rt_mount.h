@@ -39,6 +39,30 @@ krt_type krt_label_type(const char *label);
 kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
                                   krt_mounts *out, kiln_error *err);
 
+/* What a read of a cache took from each record file (name, a stamp of its size, times and
+ * inode, and the artifacts it gave), so that the next read of the same folder takes the
+ * artifacts of an unchanged record from here instead of parsing it and its manifest again (a
+ * record is replaced by rename on every import; an entry is never rewritten). */
+typedef struct krt_record_memo {
+    char *name;
+    uint64_t stamp;
+    size_t first, count;     /* its artifacts in items */
+} krt_record_memo;
+typedef struct krt_cache_memo {
+    krt_record_memo *records;  /* in the folder's (sorted) order */
+    size_t record_count, record_cap;
+    krt_artifact *items;
+    size_t item_count, item_cap;
+    size_t reused, parsed;     /* records of the last read taken from the memo / parsed */
+} krt_cache_memo;
+
+/* krt_mounts_read_cache with a memo: prev (may be NULL) is what the last read of this folder
+ * left, next (may be NULL; empty on entry) gets what this one read. */
+kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
+                                       const krt_cache_memo *prev, krt_cache_memo *next,
+                                       krt_mounts *out, kiln_error *err);
+void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m);
+
 /* Adds every entry of a validated pack (sizes and XXH3 checksums in place of the manifest's;
  * sha256 holds the checksum in its first 8 bytes) into a new table; path names the pack. */
 kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,

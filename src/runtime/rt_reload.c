@@ -378,7 +378,9 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         uint64_t *sigs = kiln_calloc(al, n, sizeof *sigs);
         krt_pack_mount **packs = kiln_calloc(al, n, sizeof *packs);
         krt_pack_mount **fresh = kiln_calloc(al, n, sizeof *fresh); /* packs mapped again */
-        kiln_result r = dirs && sigs && packs && fresh
+        krt_cache_memo **memos = kiln_calloc(al, n, sizeof *memos);    /* taken from sources */
+        krt_cache_memo **next = kiln_calloc(al, n, sizeof *next);      /* of this read */
+        kiln_result r = dirs && sigs && packs && fresh && memos && next
                             ? KILN_OK
                             : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         bool changed = recheck;
@@ -387,6 +389,8 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         for (size_t i = 0; i < n && !r; i++) {
             packs[i] = c->sources[i].pack; /* stays mapped (retired, not freed) while we read */
             sigs[i] = c->sources[i].signature;
+            memos[i] = c->sources[i].memo; /* ours while we read (another poll reads without) */
+            c->sources[i].memo = NULL;
             if (!(dirs[i] = kiln_strdup(al, c->sources[i].dir)))
                 r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         }
@@ -410,8 +414,12 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         for (size_t i = 0; i < n && !r && changed; i++) {
             krt_mounts m;
             const krt_pack_mount *pm = fresh[i] ? fresh[i] : packs[i];
-            r = pm ? krt_mounts_read_pack(&pm->pack, dirs[i], al, &m, err)
-                   : krt_mounts_read_cache(dirs[i], al, &m, err);
+            /* a cache: only records that changed since the last read are parsed again */
+            if (!pm && !(next[i] = kiln_calloc(al, 1, sizeof *next[i])))
+                r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+            else
+                r = pm ? krt_mounts_read_pack(&pm->pack, dirs[i], al, &m, err)
+                       : krt_mounts_read_cache_memo(dirs[i], al, memos[i], next[i], &m, err);
             if (!r) r = krt_mounts_merge(&table, &m, err);
         }
         bool again = false;
@@ -434,6 +442,11 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
                 table = old;
                 for (size_t i = 0; i < n; i++) {
                     c->sources[i].signature = sigs[i];
+                    if (next[i]) { /* the new memo in; the old one is freed below */
+                        krt_memo_destroy(c, c->sources[i].memo);
+                        c->sources[i].memo = next[i];
+                        next[i] = NULL;
+                    }
                     if (!fresh[i]) continue;
                     krt_pack_retire_locked(c, c->sources[i].pack);
                     c->sources[i].pack = fresh[i];
@@ -448,6 +461,12 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         pthread_mutex_lock(&c->mu);
         c->pollers--;
         krt_pack_collect_locked(c);
+        /* memos not replaced go back where they came from, if that is still there */
+        for (size_t i = 0; memos && i < n; i++)
+            if (memos[i] && c->mount_serial == serial && !c->sources[i].memo) {
+                c->sources[i].memo = memos[i];
+                memos[i] = NULL;
+            }
         pthread_mutex_unlock(&c->mu);
         for (size_t i = 0; i < job_count; i++) {
             if (jobs[i].fn) krt_submit_fn(c, jobs[i].fn, jobs[i].a);
@@ -462,6 +481,10 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         kiln_free(al, sigs, n * sizeof *sigs);
         kiln_free(al, packs, n * sizeof *packs);
         kiln_free(al, fresh, n * sizeof *fresh);
+        for (size_t i = 0; memos && i < n; i++) krt_memo_destroy(c, memos[i]);
+        for (size_t i = 0; next && i < n; i++) krt_memo_destroy(c, next[i]);
+        kiln_free(al, memos, n * sizeof *memos);
+        kiln_free(al, next, n * sizeof *next);
         if (r && watching) atomic_store(&c->changed, 1); /* try again next poll */
         if (again) {
             /* The mounts changed while we read them: the next poll reads them again (looping

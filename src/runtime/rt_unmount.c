@@ -42,6 +42,7 @@ kiln_result krt_unmount(krt_context *c, const char *path, kiln_error *err)
     pthread_mutex_unlock(&c->mu);
     /* An inotify watch of the folder stays: it only makes a poll look when nothing changed. */
     kiln_free(&c->allocator, gone.dir, strlen(gone.dir) + 1);
+    krt_memo_destroy(c, gone.memo);
     return krt_poll_changes(c, NULL, err);
 }
 

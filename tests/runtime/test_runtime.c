@@ -337,6 +337,54 @@ static void test_ktx2_fast_digest(void **state)
     (void)state;
 }
 
+/* A poll parses again only the records whose files changed: the memo of the last read gives
+ * the others' artifacts, and the table is the same as a full read's. */
+static void test_cache_memo_reads_changed_records_only(void **state)
+{
+    kiln_allocator al = {0};
+    kiln_error err;
+    krt_cache_memo first, second, third;
+    memset(&first, 0, sizeof first);
+    memset(&second, 0, sizeof second);
+    memset(&third, 0, sizeof third);
+    krt_mounts full, m;
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &full, &err), KILN_OK);
+    assert_int_equal(krt_mounts_read_cache_memo(g.cache, &al, NULL, &first, &m, &err), KILN_OK);
+    assert_true(first.parsed >= 2);
+    assert_int_equal(first.reused, 0);
+    krt_mounts_free(&m);
+    assert_int_equal(krt_mounts_read_cache_memo(g.cache, &al, &first, &second, &m, &err), KILN_OK);
+    assert_int_equal(second.parsed, 0);
+    assert_int_equal(second.reused, first.parsed);
+    assert_int_equal(m.count, full.count);
+    for (size_t i = 0; i < full.count; i++) {
+        const krt_artifact *a = &full.items[i], *b = krt_mounts_find(&m, a->id);
+        assert_non_null(b);
+        assert_string_equal(a->name, b->name);
+        assert_string_equal(a->path, b->path);
+        assert_int_equal(a->size, b->size);
+        assert_memory_equal(a->sha256, b->sha256, 32);
+        assert_ptr_equal(krt_mounts_find_name(&m, a->name), b);
+    }
+    krt_mounts_free(&m);
+    /* one record written again (as an import does: a new file renamed over it) */
+    char *adir = kt_format("%s/assets", g.cache);
+    char *cmd = kt_format("cd '%s' && f=$(ls *.json | head -n 1) && cp \"$f\" \"$f.tmp\" && mv \"$f.tmp\" \"$f\"", adir);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    assert_int_equal(krt_mounts_read_cache_memo(g.cache, &al, &second, &third, &m, &err), KILN_OK);
+    assert_int_equal(third.parsed, 1);
+    assert_int_equal(third.reused, first.parsed - 1);
+    assert_int_equal(m.count, full.count);
+    krt_mounts_free(&m);
+    krt_mounts_free(&full);
+    krt_cache_memo_free(&al, &first);
+    krt_cache_memo_free(&al, &second);
+    krt_cache_memo_free(&al, &third);
+    free(adir);
+    free(cmd);
+    (void)state;
+}
+
 static void test_two_contexts_and_mount_errors(void **state)
 {
     kiln_error err;
@@ -372,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_two_contexts_and_mount_errors),
         cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_ktx2_fast_digest),
+        cmocka_unit_test(test_cache_memo_reads_changed_records_only),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
