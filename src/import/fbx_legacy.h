@@ -12,11 +12,12 @@
 #define KILN_FBX_LEGACY_BELOW 7000u
 
 /* Imports an FBX 6.x file into scene (fresh, from kiln_scene_create), with the same contract
- * as kiln_assimp_import: the file's models, meshes (polygons triangulated as fans, per-material
- * primitives, normals, UV and colour layers, identical vertices joined), materials and textures
- * found next to the model, the model hierarchy and local transforms, in kiln's space (axes and
- * unit from GlobalSettings, else +Y up and centimetres). What is not imported (cameras, lights,
- * skins, takes) is a warning. The result is written in the blob form of assimp_private.h and
+ * as kiln_assimp_import: the file's models, meshes (polygons triangulated, concave ones by ear
+ * clipping; per-material primitives, normals, UV and colour layers, identical vertices joined),
+ * materials and textures found next to the model, the model hierarchy and local transforms,
+ * skins (Skin deformer clusters), takes with linear or constant keys as clips, in kiln's space
+ * (axes and unit from GlobalSettings, else +Y up and centimetres). What is not imported
+ * (cameras, lights, other deformers, other key types) is a warning (docs/fbx.md). The result is written in the blob form of assimp_private.h and
  * built by kiln_assimp_build, so every convention (space, materials, texture lookup) is the
  * assimp path's. Errors: KILN_E_IMPORT_FAILED (malformed), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_fbx_legacy_import(const void *data, size_t size, const char *base_dir,
