@@ -71,5 +71,6 @@ kiln_result kiln_exr_api_get(const kiln_exr_api **out, kiln_error *err)
     if (loaded.ok) return KILN_OK;
     return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                           "EXR: decoding needs OpenEXR's core library (Debian package "
-                          "libopenexr-3-1-30), which could not be loaded: %s", loaded.why);
+                          "libopenexr-3-1-30), which could not be loaded: %s",
+                          loaded.why);
 }

@@ -71,5 +71,6 @@ kiln_result kiln_spng_api_get(const kiln_spng_api **out, kiln_error *err)
     if (loaded.ok) return KILN_OK;
     return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                           "PNG: decoding needs libspng (Debian package libspng0), which could "
-                          "not be loaded: %s", loaded.why);
+                          "not be loaded: %s",
+                          loaded.why);
 }

@@ -125,7 +125,7 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
 
     astcenc_config config, medium;
     astcenc_error e = api->config_init(profile, kBlockDim, kBlockDim, 1, preset_of(o->quality),
-                                          flags, &config);
+                                       flags, &config);
     if (e == ASTCENC_SUCCESS)
         e = api->config_init(profile, kBlockDim, kBlockDim, 1, ASTCENC_PRE_MEDIUM, flags, &medium);
     if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "config_init");
@@ -184,7 +184,7 @@ kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, b
      * 0, which a decompress-only context does not use. */
     astcenc_config config;
     astcenc_error e = api->config_init(srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR, kBlockDim,
-                                          kBlockDim, 1, 0.0f, ASTCENC_FLG_DECOMPRESS_ONLY, &config);
+                                       kBlockDim, 1, 0.0f, ASTCENC_FLG_DECOMPRESS_ONLY, &config);
     if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "config_init");
     context_holder holder(api);
     e = api->context_alloc(&config, 1, &holder.ctx);

@@ -16,8 +16,7 @@ namespace {
 
 /* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer: copy the
  * bytes rather than cast between the two kinds. */
-template <typename Fn>
-bool sym(void *handle, const char *name, Fn *fn, char *why, size_t why_size)
+template <typename Fn> bool sym(void *handle, const char *name, Fn *fn, char *why, size_t why_size)
 {
     static_assert(sizeof(Fn) == sizeof(void *), "function and data pointers differ in size");
     dlerror();

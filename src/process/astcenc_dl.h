@@ -32,8 +32,7 @@ struct kiln_astcenc_api {
 /* Opens library (NULL: KILN_ASTCENC_SONAME) with RTLD_NOW | RTLD_LOCAL and fills api. false
  * with why (dlerror's text, which names the library) when it or one of the functions is
  * missing; the library is then closed again. On success it stays loaded for the process. */
-bool kiln_astcenc_dl_load(const char *library, kiln_astcenc_api *api, char *why,
-                          size_t why_size);
+bool kiln_astcenc_dl_load(const char *library, kiln_astcenc_api *api, char *why, size_t why_size);
 
 /* Sets *out to the process-wide table, loaded on the first call (pthread_once; thread-safe)
  * and never changed after. KILN_E_IMPORT_UNSUPPORTED (*out NULL) when libastcenc cannot be
