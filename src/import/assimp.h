@@ -16,7 +16,7 @@
 
 typedef enum kiln_assimp_format {
     KILN_ASSIMP_NONE = 0,
-    KILN_ASSIMP_FBX = 1,   /* binary (6.x/7.x) or ASCII FBX; assimp reads 7.x (2011 and later) */
+    KILN_ASSIMP_FBX = 1,   /* binary (6.x/7.x) or ASCII FBX; assimp reads 7.x, kiln's own reader 6.x */
     KILN_ASSIMP_OBJ = 2,   /* Wavefront OBJ; its .mtl files are read next to it */
 } kiln_assimp_format;
 
@@ -46,7 +46,9 @@ const char *kiln_assimp_format_name(kiln_assimp_format f);
  * clips, in kiln's space (right-handed, +Y up, metres). base_dir: the model's folder, where
  * .mtl files and textures are read (NULL: none are read, each is a warning). flags:
  * KILN_SCENE_LOAD_*. Every file read or looked for is in scene->files; what is not imported is
- * in scene->warnings. Errors: KILN_E_IMPORT_FAILED (assimp refused the file, crashed or timed
+ * in scene->warnings. FBX 6.x (version < 7000) is read by kiln's own reader in this process
+ * instead (fbx_legacy.h), and blend shapes assimp drops from FBX 7 files are added by it
+ * (fbx_blend.h). Errors: KILN_E_IMPORT_FAILED (assimp refused the file, crashed or timed
  * out: the message says which), KILN_E_IMPORT_UNSUPPORTED (an FBX version assimp lacks, or
  * libassimp cannot be loaded: kiln loads it only in the child, never links it),
  * KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. On error the scene holds what was built: free it. */
