@@ -91,6 +91,7 @@ void krt_release_locked(krt_context *c, krt_asset *a)
     if (KILN_NEVER(a->refs == 0)) return;
     if (--a->refs) return;
     a->dying = true;
+    c->scan_needed = true;
     krt_map_remove_locked(c, a->id);
     uint32_t g = (c->slots[a->slot].generation + 1) & 0xFFFFFFu;
     c->slots[a->slot].generation = g ? g : 1;
@@ -108,6 +109,7 @@ void krt_release_deps_locked(krt_context *c, krt_asset *a)
 
 void krt_retry_locked(krt_context *c, krt_asset *a)
 {
+    c->scan_needed = true;
     if (a->type == KRT_TYPE_MATERIAL) c->mat_dirty = true;
     krt_release_deps_locked(c, a);
     c->resident -= a->resident;
@@ -123,6 +125,7 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
 {
     *out = (krt_handle){0};
     *job = NULL;
+    c->scan_needed = true; /* a new, revived or retried asset (or one more reference) */
     uint32_t s1 = krt_map_find_locked(c, id);
     if (s1) {
         krt_asset *a = c->slots[s1 - 1].asset;
@@ -301,6 +304,7 @@ static void job_run(void *arg)
     }
     a->job_running = false;
     c->mat_dirty = true; /* a material (this one or a dependency) may have failed */
+    c->scan_needed = true;
     pthread_mutex_unlock(&c->mu);
     for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
     if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
@@ -335,6 +339,7 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
     c->max_assets = d.max_assets;
     c->mounts.alloc = &c->allocator;
     c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
+    c->scan_needed = true;
     c->map_size = 64;
     while (c->map_size < (size_t)d.max_assets * 2) c->map_size *= 2;
     c->slots = kiln_calloc(&al, d.max_assets, sizeof *c->slots);
@@ -740,9 +745,14 @@ size_t krt_update(krt_context *c)
     size_t loading;
     for (;;) {
         bool progress = false;
-        loading = 0;
         pthread_mutex_lock(&c->mu);
-        for (uint32_t s = 0; s < c->high_water; s++) {
+        /* The walk over the slots runs only when something happened since the last one (a
+         * load, a release, a job's end): an idle frame costs no scan. Whatever happens during
+         * this walk (the lock is let go around callbacks) sets the flag again. */
+        bool scan = c->scan_needed;
+        c->scan_needed = false;
+        loading = scan ? 0 : c->last_loading;
+        for (uint32_t s = 0; scan && s < c->high_water; s++) {
             krt_asset *a = c->slots[s].asset;
             if (!a || a->cached) continue;
             if (a->dying) {
@@ -797,9 +807,15 @@ size_t krt_update(krt_context *c)
             }
             progress = true;
         }
-        if (progress) c->mat_dirty = true; /* phases changed: records may follow */
+        if (scan) c->last_loading = loading;
+        if (progress) c->mat_dirty = c->scan_needed = true; /* phases changed: look again */
         pthread_mutex_unlock(&c->mu);
-        if (krt_reload_apply(c, &loading)) progress = true;
+        if (krt_reload_apply(c, &loading)) {
+            progress = true;
+            pthread_mutex_lock(&c->mu);
+            c->scan_needed = true;
+            pthread_mutex_unlock(&c->mu);
+        }
         if (!progress) break;
     }
     pthread_mutex_lock(&c->mu);

@@ -61,6 +61,8 @@ struct krt_context {
     /* hot reload (rt_reload.c) */
     uint64_t reloads, reload_failures;
     size_t staged_count;     /* assets with a staged reload: krt_update skips the scan at 0 */
+    bool scan_needed;        /* something krt_update acts on may have changed since its last walk */
+    size_t last_loading;     /* what that walk counted as loading */
     atomic_int changed;      /* set by the watcher */
     bool watching;
     int watch_fd, watch_wake[2];
