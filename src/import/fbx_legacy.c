@@ -816,6 +816,60 @@ static kiln_result put_bones(legacy *L, const object *model, const skin *sk, con
     return KILN_OK;
 }
 
+#define MAX_SHAPES 1024u
+
+/* FBX 6 blend shapes: "Shape: "name" { Indexes, Vertices, Normals }" children of the mesh model
+ * (position and normal deltas per listed control point), given to every vertex made from
+ * each control point; the default weight is the model's property of the shape's name
+ * (percent), else 0. */
+static kiln_result put_shapes(legacy *L, const object *model, const uint32_t *vcp, uint32_t vcount,
+                              size_t points, bool normals)
+{
+    kiln_buf *b = &L->body;
+    const kiln_fbx_node *geo = model->node;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < geo->child_count; i++) n += !strcmp(geo->children[i].name, "Shape");
+    if (n > MAX_SHAPES) {
+        warn(L, "mesh \"%s\": %u blend shapes, past %u; none imported", model->name, n, MAX_SHAPES);
+        n = 0;
+    }
+    put_u32(b, n);
+    if (!n) return KILN_OK;
+    float *dense = kiln_arena_array(L->tmp, points, 6 * sizeof *dense);
+    if (!dense) return nomem(L, "blend shapes");
+    size_t bad = 0;
+    for (uint32_t i = 0; i < geo->child_count; i++) {
+        const kiln_fbx_node *sh = &geo->children[i];
+        if (strcmp(sh->name, "Shape")) continue;
+        const char *name = kiln_fbx_string(sh, 0, NULL);
+        if (!name) name = "";
+        kiln_fbx_values idx, dv, dn;
+        bool ok = kiln_fbx_values_of(kiln_fbx_child(sh, "Indexes"), &idx) &&
+                  kiln_fbx_values_of(kiln_fbx_child(sh, "Vertices"), &dv);
+        bool has_n = normals && kiln_fbx_values_of(kiln_fbx_child(sh, "Normals"), &dn) && dn.count == dv.count;
+        memset(dense, 0, points * 6 * sizeof *dense);
+        for (size_t k = 0; ok && k < idx.count && k < dv.count / 3; k++) {
+            int64_t cp = kiln_fbx_values_i64(&idx, k);
+            if (cp < 0 || (uint64_t)cp >= points) {
+                bad++;
+                continue;
+            }
+            for (size_t e = 0; e < 3; e++) {
+                dense[(size_t)cp * 6 + e] = to_f32(kiln_fbx_values_f64(&dv, k * 3 + e));
+                if (has_n) dense[(size_t)cp * 6 + 3 + e] = to_f32(kiln_fbx_values_f64(&dn, k * 3 + e));
+            }
+        }
+        put_str(b, name);
+        put_f32(b, to_f32(kiln_fbx_property_number(geo, name, 0, 0.0) / 100.0));
+        put_u32(b, ASSIMP_TARGET_POSITIONS | (has_n ? ASSIMP_TARGET_NORMALS : 0));
+        for (int part = 0; part < (has_n ? 2 : 1); part++)
+            for (uint32_t v = 0; v < vcount; v++)
+                for (size_t e = 0; e < 3; e++) put_f32(b, dense[(size_t)vcp[v] * 6 + (size_t)part * 3 + e]);
+    }
+    if (bad) warn(L, "mesh \"%s\": %zu blend shape entries name no vertex (dropped)", model->name, bad);
+    return b->failed ? nomem(L, "blend shapes") : KILN_OK;
+}
+
 /* Writes one blob mesh per material group of a model's geometry; *first and *count get the
  * blob mesh indices. */
 static kiln_result write_geometry(legacy *L, const object *model, const graph *g,
@@ -1019,7 +1073,7 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
                 for (uint32_t e = 0; e < 4; e++) put_f32(b, verts[(size_t)i * stride + 6 + 2 * uvs + 4 * q + e]);
         for (size_t i = 0; i < icount; i++) put_u32(b, idx[i]);
         if ((res = put_bones(L, model, &sk, vcp, vcount, points))) return res;
-        put_u32(b, 0); /* morph targets */
+        if ((res = put_shapes(L, model, vcp, vcount, points, normals_ok))) return res;
         if (b->failed) return nomem(L, "a mesh");
         L->mesh_count++;
         (*mesh_count)++;
@@ -1380,7 +1434,9 @@ static void warn_dropped(legacy *L, const graph *g)
     for (uint32_t l = 0; l < g->deformers.count; l++) {
         const object *d = &L->objs[g->deformers.v[l].child];
         const object *m = &L->objs[g->deformers.v[l].parent];
-        if (!strcmp(d->kind, "Skin") && !strcmp(m->kind, "Mesh")) continue; /* imported */
+        /* Skins are imported; 6.x blend shapes are read from the mesh's Shape children. */
+        if ((!strcmp(d->kind, "Skin") || !strcmp(d->kind, "BlendShape")) && !strcmp(m->kind, "Mesh"))
+            continue;
         warn(L, "mesh \"%s\": %s deformer \"%s\" not imported (FBX 6 %s are not read)", m->name,
              d->kind, d->name, "deformers but skins");
     }

@@ -46,6 +46,7 @@ static const char small_fbx[] =
     "\t\tProperties60:  {\n"
     "\t\t\tProperty: \"Lcl Translation\", \"Lcl Translation\", \"A+\",100,0,0\n"
     "\t\t\tProperty: \"Lcl Rotation\", \"Lcl Rotation\", \"A+\",0,0,90\n"
+    "\t\t\tProperty: \"Lift\", \"Number\", \"AN\",25\n"
     "\t\t}\n"
     "\t\tShading: Y\n"
     "\t\tVertices: 0,0,0,1,0,0,1,1,0,0,1,0,\n"
@@ -66,6 +67,10 @@ static const char small_fbx[] =
     "\t\t\tMappingInformationType: \"ByPolygon\"\n"
     "\t\t\tReferenceInformationType: \"IndexToDirect\"\n"
     "\t\t\tMaterials: 0,1\n"
+    "\t\t}\n"
+    "\t\tShape: \"Lift\" {\n"
+    "\t\t\tIndexes: 4,5\n"
+    "\t\t\tVertices: 0,0,1,0,0,1\n"
     "\t\t}\n"
     "\t}\n"
     "\tModel: \"Model::Lamp\", \"Light\" {\n"
@@ -665,6 +670,19 @@ static void legacy_small_file_layers_transforms_and_textures(void **state)
     assert_true(fabsf(s->materials[0].base_color[2] - 0.5f) < 1e-6f && s->materials[0].base_color[0] == 0.0f);
     assert_int_equal(p0->material, 0);
     assert_int_equal(s->meshes[0].primitives[1].material, 1);
+    /* The Shape child "Lift" moves control points 4 and 5 (x = 2) up by 1 in Z, 25 % by
+     * default (the model's property of its name). */
+    assert_int_equal(s->meshes[0].weight_count, 1);
+    assert_true(s->meshes[0].weights[0] == 0.25f);
+    assert_string_equal(s->meshes[0].target_names[0], "Lift");
+    for (uint32_t q = 0; q < 2; q++) {
+        const kiln_scene_primitive *pq = &s->meshes[0].primitives[q];
+        assert_int_equal(pq->target_count, 1);
+        for (uint32_t v = 0; v < pq->vertex_count; v++) {
+            const float *d = pq->targets[0].positions + v * 3;
+            assert_true(d[0] == 0 && d[1] == 0 && d[2] == (pq->positions[v * 3] == 2.0f ? 1.0f : 0.0f));
+        }
+    }
     assert_true(s->materials[1].base_color[0] == 1.0f && s->materials[1].emissive[1] == 0.5f);
     assert_int_equal(s->image_count, 1);
     assert_true(s->images[0].encoded_size > 0);
@@ -1020,8 +1038,15 @@ static void blend_shapes_map_by_exact_position_or_not_at_all(void **state)
         char *text = kt_format(blend_fbx_fmt, ambiguous ? ",0,0,0" : "");
         kiln_result code;
         kiln_error err;
-        kiln_scene *s = load_memory(small_fbx, sizeof small_fbx - 1, NULL, &code, &err);
+        /* The small file without its own FBX 6 shape (a mesh with targets is left alone). */
+        char *base = strdup(small_fbx);
+        char *cut = strstr(base, "\t\tShape:"), *cut_end = cut ? strstr(cut, "\t\t}\n") : NULL;
+        assert_non_null(cut_end);
+        memmove(cut, cut_end + 4, strlen(cut_end + 4) + 1);
+        kiln_scene *s = load_memory(base, strlen(base), NULL, &code, &err);
+        free(base);
         assert_int_equal(code, KILN_OK);
+        assert_int_equal(s->meshes[0].weight_count, 0);
         assert_int_equal(kiln_fbx_blend_shapes(text, strlen(text), NULL, s, &err), KILN_OK);
         const kiln_scene_mesh *m = &s->meshes[0];
         if (ambiguous) {
