@@ -25,7 +25,8 @@
  *            not memcpy, is what a load of such data can reach
  *   load     krt_load of every artifact by name with the null renderer (CPU data only), then
  *            krt_finish: read, checks, decode; 1 worker thread; with verification (container
- *            XXH3, manifest SHA-256 of KTX2 files) and without (no_verify)
+ *            XXH3-64, manifest XXH3-128 of KTX2 files, SHA-256 for manifests without it) and
+ *            without (no_verify)
  *   pack load  the same from the pack (mapped; raw entries used in place; entry XXH3 checked
  *            unless no_verify)
  * Meshes pull in their materials and textures: those are loaded and held before the timed part,
@@ -666,8 +667,8 @@ int main(int argc, char **argv)
            "sys of every thread). %ld CPUs online, load average %s\n",
            runs, cpus, load_average(la, sizeof la));
     printf("load = krt_load of every artifact of the class by name + krt_finish, null renderer, 1 "
-           "worker thread;\n       verification: container XXH3 and the manifest's SHA-256 of "
-           "KTX2 files; memcpy into pre-faulted memory\n");
+           "worker thread;\n       verification: container XXH3-64, pack entry XXH3-64, the "
+           "manifest's XXH3-128 of KTX2 files (SHA-256 without it); memcpy into pre-faulted memory\n");
     printf("mount of the cache (krt_mount_cache): %.2f ms\n", median_of(mount, runs));
     int misses = 0, checks = 0;
     char verdicts[CLS_COUNT][400], limits[CLS_COUNT][120];
