@@ -2,6 +2,12 @@
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +48,26 @@ static const char usage[] =
     "\n"
     "exit status: 0 all done, 1 some assets failed (the rest were imported), 2 bad usage or settings\n";
 
+#if defined(__linux__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
+/* The first 64 MiB of the heap in transparent huge pages where the kernel allows them on
+ * request (THP "madvise", Debian's default): a cook touches tens of megabytes of fresh heap,
+ * and 4 KiB pages cost a fault and a TLB entry each (SheenCloth's geometry cook: 5,700 faults
+ * and 9 % more CPU time than with huge pages, which take 550). The heap grows by that much once;
+ * pages are still only committed when touched (a few MiB more resident). Memory the heap takes
+ * beyond it, and other threads' arenas, keep normal pages. Only commands that cook call it. */
+static void heap_in_huge_pages(void)
+{
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    mallopt(M_TOP_PAD, 64 << 20);
+    /* Larger than what start-up left on top of the heap, so the heap grows now (by the pad). */
+    void *first = malloc(1 << 20);
+    uintptr_t lo = ((uintptr_t)first + huge - 1) & ~(huge - 1), hi = (uintptr_t)sbrk(0) & ~(huge - 1);
+    if (first && hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: failure is harmless */
+    free(first);
+    mallopt(M_TOP_PAD, 128 << 10); /* glibc's default again */
+}
+#endif
+
 int main(int argc, char **argv)
 {
 #ifdef M_MMAP_THRESHOLD
@@ -52,6 +78,7 @@ int main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? KILN_EXIT_USAGE : KILN_EXIT_OK;
@@ -73,8 +100,16 @@ int main(int argc, char **argv)
         {"pack", kiln_cmd_pack},
         {"graph", kiln_cmd_graph},
     };
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(cmd, commands[i].name) != 0) continue;
+#if defined(__linux__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
+        /* Only for a command that may cook (the others would pay a huge page's zeroing). */
+        if (!strcmp(cmd, "import") || !strcmp(cmd, "reimport") || !strcmp(cmd, "texture") ||
+            !strcmp(cmd, "model") || !strcmp(cmd, "pack"))
+            heap_in_huge_pages();
+#endif
+        return commands[i].fn(argc - 1, argv + 1);
+    }
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {
             kiln_cli c = {.command = cmd, .json = true};
