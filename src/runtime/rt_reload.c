@@ -387,7 +387,10 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         bool changed = recheck;
         pthread_mutex_lock(&c->mu);
         c->pollers++; /* retired packs stay mapped until it is 0 again */
-        for (size_t i = 0; i < n && !r; i++) {
+        /* Mounted or unmounted while the arrays were allocated: sources[] has moved and may be
+         * shorter than n. Nothing is read this time; the next poll reads every mount. */
+        bool moved = c->mount_serial != serial;
+        for (size_t i = 0; i < n && !r && !moved; i++) {
             packs[i] = c->sources[i].pack; /* stays mapped (retired, not freed) while we read */
             sigs[i] = c->sources[i].signature;
             memos[i] = c->sources[i].memo; /* ours while we read (another poll reads without) */
@@ -396,10 +399,12 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
                 r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         }
         pthread_mutex_unlock(&c->mu);
+        bool again = moved;
+        if (moved) changed = false;
         /* Caches: a signature of their records. Packs: of the file; one renamed over the old
          * is mapped and validated here, outside the lock (a damaged one is an error, and the
          * old one stays mounted). */
-        for (size_t i = 0; i < n && !r; i++) {
+        for (size_t i = 0; i < n && !r && !moved; i++) {
             uint64_t now = 0;
             if (!packs[i]) r = krt_source_signature(dirs[i], al, &now, err);
             else if ((now = krt_file_signature(dirs[i])) != sigs[i] && now)
@@ -423,7 +428,6 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
                        : krt_mounts_read_cache_memo(dirs[i], al, memos[i], next[i], &m, err);
             if (!r) r = krt_mounts_merge(&table, &m, err);
         }
-        bool again = false;
         size_t started = 0, job_count = 0, cap = 0;
         pending *jobs = NULL;
         if (!r && changed) {
