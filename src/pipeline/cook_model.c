@@ -240,11 +240,23 @@ static kiln_result cook_skeletons(model_cook *m, kiln_error *err)
         json_object_set_new(row, "joints", json_integer(sk->joint_count));
         json_array_append_new(list, row);
     }
-    /* Each mesh is skinned by the skin of the first node (in node order) that draws it. */
+    /* Each mesh is skinned by the skin of the first node (in node order) that draws it. A node
+     * that draws it with a skin of other joints would need its own copy of the mesh: said. */
     for (uint32_t n = 0; n < sc->node_count; n++) {
         const kiln_scene_node *node = &sc->nodes[n];
-        if (node->mesh >= 0 && node->skin >= 0 && m->mesh_skin[node->mesh] < 0)
+        if (node->mesh < 0 || node->skin < 0) continue;
+        int32_t first = m->mesh_skin[node->mesh];
+        if (first < 0) {
             m->mesh_skin[node->mesh] = node->skin;
+            continue;
+        }
+        const kiln_scene_skin *a = &sc->skins[first], *b = &sc->skins[node->skin];
+        if (first != node->skin &&
+            (a->joint_count != b->joint_count ||
+             (a->joint_count && memcmp(a->joints, b->joints, a->joint_count * sizeof *a->joints))))
+            warn(m, "mesh%d is drawn with skins %d and %d of different joints: its joint indices "
+                    "follow skin %d (node %u draws it wrongly)",
+                 node->mesh, first, node->skin, first, n);
     }
     return KILN_OK;
 }

@@ -258,7 +258,7 @@ static void model_image_used_in_several_roles_gets_one_artifact_per_role(void **
  * its joints child first (tip, root, mid), so the skeleton's parents-first order moves every
  * joint; a second root (the mesh node) makes the scene's root synthetic; a clip turns the tip
  * and moves the mid joint. */
-static void write_reordered_skin_model(const char *dir)
+static void write_skin_model(const char *dir, const char *extra_nodes, const char *skins)
 {
     uint8_t bin[280];
     memset(bin, 0, sizeof bin);
@@ -282,13 +282,13 @@ static void write_reordered_skin_model(const char *dir)
     char *p = kt_format("%s/rig.bin", dir);
     kt_write_file(p, bin, sizeof bin);
     free(p);
-    static const char *const json =
+    static const char *const head =
         "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"name\":\"two roots\",\"nodes\":[0,3]}],"
         "\"nodes\":[{\"name\":\"root\",\"children\":[1]},"
         "{\"name\":\"mid\",\"translation\":[0,1,0],\"children\":[2]},"
         "{\"name\":\"tip\",\"translation\":[0,1,0]},"
-        "{\"name\":\"strip\",\"mesh\":0,\"skin\":0}],"
-        "\"skins\":[{\"joints\":[2,0,1]}],"
+        "{\"name\":\"strip\",\"mesh\":0,\"skin\":0}";
+    static const char *const tail =
         "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":2},"
         "\"indices\":3}]}],"
         "\"animations\":[{\"name\":\"bend\",\"samplers\":[{\"input\":4,\"output\":5},{\"input\":4,\"output\":6}],"
@@ -310,9 +310,16 @@ static void write_reordered_skin_model(const char *dir)
         "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],\"max\":[1]},"
         "{\"bufferView\":5,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"},"
         "{\"bufferView\":6,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}]}";
+    char *json = kt_format("%s%s],\"skins\":[%s],%s", head, extra_nodes, skins, tail);
     p = kt_format("%s/rig.gltf", dir);
     kt_write_file(p, json, strlen(json));
     free(p);
+    free(json);
+}
+
+static void write_reordered_skin_model(const char *dir)
+{
+    write_skin_model(dir, "", "{\"joints\":[2,0,1]}");
 }
 
 static void model_skinned_joints_follow_the_skeleton_order(void **state)
@@ -389,6 +396,39 @@ static void model_skinned_joints_follow_the_skeleton_order(void **state)
     free(src);
     free(src_dir);
     free(dir);
+}
+
+/* A second node drawing the strip with a skin of other joints is told about (the mesh follows
+ * the first skin); one with the same joints is not. */
+static void model_mesh_drawn_with_two_skins_is_a_warning(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *skins;
+        bool warned;
+    } cases[] = {{"{\"joints\":[2,0,1]},{\"joints\":[0,1,2]}", true},
+                 {"{\"joints\":[2,0,1]},{\"joints\":[2,0,1]}", false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *dir = kt_tempdir("model-two-skins");
+        char *src_dir = kt_format("%s/src", dir), *src = kt_format("%s/src/rig.gltf", dir);
+        char *out = kt_format("%s/out", dir);
+        write_skin_model(src_dir, ",{\"name\":\"copy\",\"mesh\":0,\"skin\":1}", cases[c].skins);
+        kiln_result code;
+        kiln_error err;
+        json_t *doc = mc_convert(src, out, 1, NULL, 0, &code, &err);
+        if (!doc) fail_msg("%s: %s", kiln_result_name(code), err.message);
+        size_t k, hits = 0;
+        json_t *w;
+        json_array_foreach(json_object_get(doc, "warnings"), k, w)
+            hits += strstr(json_string_value(w), "drawn with skins 0 and 1") != NULL;
+        assert_int_equal(hits, cases[c].warned ? 1 : 0);
+        json_decref(doc);
+        kt_rmtree(dir);
+        free(out);
+        free(src);
+        free(src_dir);
+        free(dir);
+    }
 }
 
 static void model_broken_corpus_files_fail_with_import_failed_and_write_nothing(void **state)
@@ -554,6 +594,7 @@ int main(void)
         cmocka_unit_test(model_textured_corpus_models_cook_images_by_role),
         cmocka_unit_test(model_image_used_in_several_roles_gets_one_artifact_per_role),
         cmocka_unit_test(model_skinned_joints_follow_the_skeleton_order),
+        cmocka_unit_test(model_mesh_drawn_with_two_skins_is_a_warning),
         cmocka_unit_test(model_broken_corpus_files_fail_with_import_failed_and_write_nothing),
         cmocka_unit_test(model_bad_settings_are_refused_before_anything_is_read),
         cmocka_unit_test(model_meshlets_false_cooks_no_meshlets),
