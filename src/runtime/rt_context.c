@@ -84,6 +84,30 @@ krt_handle krt_handle_of(krt_context *c, const krt_asset *a)
     return krt_make_handle(a->type, c->slots[a->slot].generation, a->slot);
 }
 
+/* The list of assets krt_update has work for (decoded ones to create, released ones to retire,
+ * failed ones whose dependents wait): it walks this list, not the slots. Lock held. */
+void krt_pending_add_locked(krt_context *c, krt_asset *a)
+{
+    if (a->pending) return;
+    a->pending = true;
+    a->pend_next = NULL;
+    a->pend_prev = c->pend_tail;
+    if (c->pend_tail) c->pend_tail->pend_next = a;
+    else c->pend_head = a;
+    c->pend_tail = a;
+}
+
+static void pending_remove_locked(krt_context *c, krt_asset *a)
+{
+    if (!a->pending) return;
+    if (a->pend_prev) a->pend_prev->pend_next = a->pend_next;
+    else c->pend_head = a->pend_next;
+    if (a->pend_next) a->pend_next->pend_prev = a->pend_prev;
+    else c->pend_tail = a->pend_prev;
+    a->pend_prev = a->pend_next = NULL;
+    a->pending = false;
+}
+
 /* Drops a reference; at zero the handle goes stale and krt_update frees the asset or keeps it
  * resident. Lock held. */
 void krt_release_locked(krt_context *c, krt_asset *a)
@@ -91,7 +115,7 @@ void krt_release_locked(krt_context *c, krt_asset *a)
     if (KILN_NEVER(a->refs == 0)) return;
     if (--a->refs) return;
     a->dying = true;
-    c->scan_needed = true;
+    krt_pending_add_locked(c, a); /* krt_update destroys or keeps it */
     krt_map_remove_locked(c, a->id);
     uint32_t g = (c->slots[a->slot].generation + 1) & 0xFFFFFFu;
     c->slots[a->slot].generation = g ? g : 1;
@@ -109,7 +133,6 @@ void krt_release_deps_locked(krt_context *c, krt_asset *a)
 
 void krt_retry_locked(krt_context *c, krt_asset *a)
 {
-    c->scan_needed = true;
     if (a->type == KRT_TYPE_MATERIAL) c->mat_dirty = true;
     krt_release_deps_locked(c, a);
     c->resident -= a->resident;
@@ -125,7 +148,6 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
 {
     *out = (krt_handle){0};
     *job = NULL;
-    c->scan_needed = true; /* a new, revived or retried asset (or one more reference) */
     uint32_t s1 = krt_map_find_locked(c, id);
     if (s1) {
         krt_asset *a = c->slots[s1 - 1].asset;
@@ -304,7 +326,7 @@ static void job_run(void *arg)
     }
     a->job_running = false;
     c->mat_dirty = true; /* a material (this one or a dependency) may have failed */
-    c->scan_needed = true;
+    krt_pending_add_locked(c, a); /* decoded (krt_update creates it) or failed (dependents) */
     pthread_mutex_unlock(&c->mu);
     for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
     if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
@@ -339,7 +361,6 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
     c->max_assets = d.max_assets;
     c->mounts.alloc = &c->allocator;
     c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
-    c->scan_needed = true;
     c->map_size = 64;
     while (c->map_size < (size_t)d.max_assets * 2) c->map_size *= 2;
     c->slots = kiln_calloc(&al, d.max_assets, sizeof *c->slots);
@@ -391,6 +412,7 @@ static void destroy_gpu(krt_context *c, krt_asset *a)
 
 void krt_reap_locked(krt_context *c, krt_asset *a)
 {
+    pending_remove_locked(c, a);
     c->resident -= a->resident;
     krt_asset_free_data(a, &c->allocator);
     uint32_t s = a->slot;
@@ -731,6 +753,7 @@ static void retire_locked(krt_context *c, krt_asset *a)
         krt_reap_locked(c, a);
         return;
     }
+    pending_remove_locked(c, a); /* kept assets are not krt_update's work */
     a->dying = false;
     a->phase = KRT_PHASE_DECODED;
     krt_map_put_locked(c, a->id, a->slot);
@@ -746,23 +769,24 @@ size_t krt_update(krt_context *c)
     for (;;) {
         bool progress = false;
         pthread_mutex_lock(&c->mu);
-        /* The walk over the slots runs only when something happened since the last one (a
-         * load, a release, a job's end): an idle frame costs no scan. Whatever happens during
-         * this walk (the lock is let go around callbacks) sets the flag again. */
-        bool scan = c->scan_needed;
-        c->scan_needed = false;
-        loading = scan ? 0 : c->last_loading;
-        for (uint32_t s = 0; scan && s < c->high_water; s++) {
-            krt_asset *a = c->slots[s].asset;
-            if (!a || a->cached) continue;
+        /* Only the assets on the pending list: an idle frame walks nothing, a busy one what
+         * changed. Other threads only append to the list (while the lock is let go around a
+         * callback below); only this thread removes, so `next` stays valid. */
+        loading = 0;
+        for (krt_asset *a = c->pend_head, *next; a; a = next) {
+            next = a->pend_next;
+            if (a->cached) { /* cannot happen: kept assets leave the list as they are kept */
+                pending_remove_locked(c, a);
+                continue;
+            }
             if (a->dying) {
                 if (a->job_running || a->reload_running || a->phase == KRT_PHASE_CREATING) continue;
-                retire_locked(c, a);
+                retire_locked(c, a); /* frees it, or keeps it off the list */
                 progress = true;
                 continue;
             }
-            if (a->phase != KRT_PHASE_DECODED) {
-                if (a->phase == KRT_PHASE_LOADING) loading++;
+            if (a->phase != KRT_PHASE_DECODED) { /* loading again (its job's end adds it), or done */
+                pending_remove_locked(c, a);
                 continue;
             }
             const krt_asset *bad = NULL;
@@ -780,7 +804,7 @@ size_t krt_update(krt_context *c)
                 a->phase = KRT_PHASE_FAILED;
                 c->failures++;
                 progress = true;
-                continue;
+                continue; /* stays listed: its own dependents look at it */
             }
             if (waiting) {
                 loading++;
@@ -790,6 +814,7 @@ size_t krt_update(krt_context *c)
             a->phase = KRT_PHASE_CREATING;
             krt_handle h = krt_handle_of(c, a);
             a->handle = h;
+            pending_remove_locked(c, a); /* a release meanwhile lists it again */
             pthread_mutex_unlock(&c->mu);
             kiln_error e;
             kiln_error_clear(&e);
@@ -802,20 +827,17 @@ size_t krt_update(krt_context *c)
                 a->error = e;
                 a->phase = KRT_PHASE_FAILED;
                 c->failures++;
+                krt_pending_add_locked(c, a); /* its dependents look at it */
             } else {
                 a->phase = KRT_PHASE_READY;
             }
             progress = true;
         }
-        if (scan) c->last_loading = loading;
-        if (progress) c->mat_dirty = c->scan_needed = true; /* phases changed: look again */
+        /* jobs queued or running: loads (and reloads) not decoded yet */
+        loading += (size_t)atomic_load(&c->inflight);
+        if (progress) c->mat_dirty = true; /* phases changed: records may follow */
         pthread_mutex_unlock(&c->mu);
-        if (krt_reload_apply(c, &loading)) {
-            progress = true;
-            pthread_mutex_lock(&c->mu);
-            c->scan_needed = true;
-            pthread_mutex_unlock(&c->mu);
-        }
+        if (krt_reload_apply(c, &loading)) progress = true;
         if (!progress) break;
     }
     pthread_mutex_lock(&c->mu);

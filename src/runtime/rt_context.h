@@ -61,8 +61,7 @@ struct krt_context {
     /* hot reload (rt_reload.c) */
     uint64_t reloads, reload_failures;
     size_t staged_count;     /* assets with a staged reload: krt_update skips the scan at 0 */
-    bool scan_needed;        /* something krt_update acts on may have changed since its last walk */
-    size_t last_loading;     /* what that walk counted as loading */
+    krt_asset *pend_head, *pend_tail;   /* krt_update's work list (krt_pending_add_locked) */
     atomic_int changed;      /* set by the watcher */
     bool watching;
     int watch_fd, watch_wake[2];
@@ -91,6 +90,8 @@ uint32_t krt_map_find_locked(const krt_context *c, uint64_t id);
 void krt_map_put_locked(krt_context *c, uint64_t id, uint32_t s);
 void krt_map_remove_locked(krt_context *c, uint64_t id);
 void krt_release_locked(krt_context *c, krt_asset *a);
+/* Puts a on the list krt_update walks (no-op when it is on it). */
+void krt_pending_add_locked(krt_context *c, krt_asset *a);
 /* Finds, revives or makes the asset for id with one more reference; *job gets an asset whose
  * job the caller submits after unlocking (krt_submit), or NULL. */
 kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,

@@ -129,7 +129,7 @@ static void reload_job(void *arg)
         n->phase = KRT_PHASE_DECODED;
     }
     a->reload_running = false;
-    c->scan_needed = true; /* a released asset may wait for this job to end */
+    if (a->dying) krt_pending_add_locked(c, a); /* it waited for this job to end */
     pthread_mutex_unlock(&c->mu);
     for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
     if (jobs != jobs_small) kiln_free(&c->allocator, jobs, job_cap * sizeof *jobs);
