@@ -5,6 +5,7 @@
  * fuzz/corpus/mesh/ from the same meshes. */
 #include "support.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,6 +193,21 @@ static void damage_under_a_valid_checksum_is_refused(void **state)
     size_t ix = offset_of(&c, v->streams[KILN_MESH_INDICES].data);
     kiln_store_u16le(word, (uint16_t)v->vertex_count);
     expect_refused(&c, ix + 2 * 5, word, 2, KILN_E_FORMAT_INVALID, "index 5");
+    /* at every place: the reader's wide check (8 or 4 indices at a time) and its tail */
+    for (uint32_t i = 0; i < v->index_count; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "index %u ", i);
+        expect_refused(&c, ix + 2 * (size_t)i, word, 2, KILN_E_FORMAT_INVALID, name);
+    }
+    /* every meshlet vertex, past the vertices (32-bit, 4 at a time) */
+    kiln_store_u32le(word, v->vertex_count);
+    for (uint32_t i = 0; i < v->meshlet_vertex_count; i++) {
+        char name[40];
+        snprintf(name, sizeof name, "meshlet vertex %u ", i);
+        expect_refused(&c, offset_of(&c, v->meshlet_vertices) + 4 * (size_t)i, word, 4,
+                       KILN_E_FORMAT_INVALID, name);
+    }
+    kiln_store_u16le(word, (uint16_t)v->vertex_count);
     /* a joint past the skin */
     expect_refused(&c, offset_of(&c, v->streams[KILN_MESH_JOINTS].data) + 3, (uint8_t[]){8}, 1,
                    KILN_E_FORMAT_INVALID, "joint");
