@@ -941,7 +941,7 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
     }
     if (dropped) warn(L, "mesh \"%s\": %zu point and line primitives dropped (kiln cooks triangles)",
                       model->name, dropped);
-    double geo_m[16], nrm_m[9];
+    double geo_m[16], nrm_m[9] = {0}; /* set below when used; zero for GCC -O3 */
     bool geo_on = geometric(geo, geo_m);
     if (geo_on) {
         /* Normals move by the inverse transpose: the cofactors of the 3x3 (scale ignored). */
