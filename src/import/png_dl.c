@@ -7,38 +7,18 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "core/dl.h"
 #include "core/error.h"
-
-/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer, which
- * ISO C leaves undefined: copy the bytes instead of casting. */
-static bool sym(void *handle, const char *name, void *fn, size_t fn_size, char *why,
-                size_t why_size)
-{
-    dlerror();
-    void *p = dlsym(handle, name);
-    if (!p || fn_size != sizeof p) {
-        const char *e = p ? "function pointers differ in size from data pointers" : dlerror();
-        snprintf(why, why_size, "%s", e ? e : name);
-        return false;
-    }
-    memcpy(fn, &p, sizeof p);
-    return true;
-}
 
 bool kiln_spng_dl_load(const char *library, kiln_spng_api *api, char *why, size_t why_size)
 {
     memset(api, 0, sizeof *api);
     if (!library) library = KILN_SPNG_SONAME;
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *e = dlerror();
-        snprintf(why, why_size, "%s", e ? e : library);
-        return false;
-    }
-#define SYM(field) sym(handle, "spng_" #field, &api->field, sizeof api->field, why, why_size)
+    void *handle = kiln_dl_open(library, why, why_size);
+    if (!handle) return false;
+#define SYM(field) kiln_dl_sym(handle, "spng_" #field, &api->field, sizeof api->field, why, why_size)
     bool ok = SYM(ctx_new) && SYM(ctx_free) && SYM(set_image_limits) && SYM(set_chunk_limits) &&
               SYM(set_png_buffer) && SYM(get_ihdr) && SYM(get_trns) && SYM(decoded_image_size) &&
               SYM(decode_image) && SYM(strerror);

@@ -14,11 +14,12 @@
  * is empty on Linux), so libcurl's calls to its own functions never reach them. */
 #define CURL_DISABLE_TYPECHECK /* curl.h would otherwise turn setopt into a checking macro */
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "core/dl.h"
 
 typedef struct curl_table {
     CURLcode (*global_init)(long);
@@ -38,30 +39,25 @@ typedef struct curl_table {
 static curl_table table;
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
-static void *sym(void *lib, const char *name, bool *ok)
-{
-    void *p = dlsym(lib, name);
-    if (!p) *ok = false;
-    return p;
-}
-
 static void load_table(void)
 {
-    void *lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    char why[200]; /* the remote transport reports only that libcurl is missing */
+    void *lib = kiln_dl_open("libcurl.so.4", why, sizeof why);
     if (!lib) return;
     bool ok = true;
-    /* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer. */
-    *(void **)&table.global_init = sym(lib, "curl_global_init", &ok);
-    *(void **)&table.global_cleanup = sym(lib, "curl_global_cleanup", &ok);
-    *(void **)&table.easy_init = sym(lib, "curl_easy_init", &ok);
-    *(void **)&table.easy_cleanup = sym(lib, "curl_easy_cleanup", &ok);
-    *(void **)&table.easy_reset = sym(lib, "curl_easy_reset", &ok);
-    *(void **)&table.easy_perform = sym(lib, "curl_easy_perform", &ok);
-    *(void **)&table.easy_setopt = sym(lib, "curl_easy_setopt", &ok);
-    *(void **)&table.easy_getinfo = sym(lib, "curl_easy_getinfo", &ok);
-    *(void **)&table.easy_strerror = sym(lib, "curl_easy_strerror", &ok);
-    *(void **)&table.slist_append = sym(lib, "curl_slist_append", &ok);
-    *(void **)&table.slist_free_all = sym(lib, "curl_slist_free_all", &ok);
+#define SYM(field, name) kiln_dl_sym(lib, name, &table.field, sizeof table.field, why, sizeof why)
+    ok = ok && SYM(global_init, "curl_global_init");
+    ok = ok && SYM(global_cleanup, "curl_global_cleanup");
+    ok = ok && SYM(easy_init, "curl_easy_init");
+    ok = ok && SYM(easy_cleanup, "curl_easy_cleanup");
+    ok = ok && SYM(easy_reset, "curl_easy_reset");
+    ok = ok && SYM(easy_perform, "curl_easy_perform");
+    ok = ok && SYM(easy_setopt, "curl_easy_setopt");
+    ok = ok && SYM(easy_getinfo, "curl_easy_getinfo");
+    ok = ok && SYM(easy_strerror, "curl_easy_strerror");
+    ok = ok && SYM(slist_append, "curl_slist_append");
+    ok = ok && SYM(slist_free_all, "curl_slist_free_all");
+#undef SYM
     table.ok = ok; /* the library stays open for the process's life, as a linked one would */
 }
 

@@ -8,26 +8,18 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
+#include "core/dl.h"
 extern "C" {
 #include "core/error.h"
 }
 
 namespace {
 
-/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer: copy the
- * bytes rather than cast between the two kinds. */
+/* kiln_dl_sym with the pointer's size checked when this compiles. */
 template <typename Fn> bool sym(void *handle, const char *name, Fn *fn, char *why, size_t why_size)
 {
     static_assert(sizeof(Fn) == sizeof(void *), "function and data pointers differ in size");
-    dlerror();
-    void *p = dlsym(handle, name);
-    if (!p) {
-        const char *e = dlerror();
-        std::snprintf(why, why_size, "%s", e ? e : name);
-        return false;
-    }
-    std::memcpy(fn, &p, sizeof p);
-    return true;
+    return kiln_dl_sym(handle, name, fn, sizeof *fn, why, why_size);
 }
 
 struct astcenc_loaded {
@@ -50,12 +42,8 @@ bool kiln_astcenc_dl_load(const char *library, kiln_astcenc_api *api, char *why,
 {
     std::memset(api, 0, sizeof *api);
     if (!library) library = KILN_ASTCENC_SONAME;
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *e = dlerror();
-        std::snprintf(why, why_size, "%s", e ? e : library);
-        return false;
-    }
+    void *handle = kiln_dl_open(library, why, why_size);
+    if (!handle) return false;
 #define SYM(field) sym(handle, "astcenc_" #field, &api->field, why, why_size)
     bool ok = SYM(config_init) && SYM(context_alloc) && SYM(context_free) && SYM(compress_image) &&
               SYM(decompress_image) && SYM(get_error_string);
