@@ -126,8 +126,14 @@ static kiln_result take_children(parser *ps, uint32_t d, kiln_fbx_node *nd)
     return KILN_OK;
 }
 
-static kiln_result count_node(parser *ps, size_t at)
+/* A node starting at `at`, nested depth deep: within max_depth and max_nodes? */
+static kiln_result count_node(parser *ps, uint32_t depth, size_t at)
 {
+    if (depth > ps->max_depth) {
+        kiln_error_set(ps->err, KILN_E_LIMIT, "FBX: nodes nested deeper than %u", ps->max_depth);
+        kiln_error_at_offset(ps->err, at);
+        return KILN_E_LIMIT;
+    }
     if (ps->t->node_count >= ps->max_nodes) {
         kiln_error_set(ps->err, KILN_E_LIMIT, "FBX: more than %u nodes", ps->max_nodes);
         kiln_error_at_offset(ps->err, at);
@@ -199,6 +205,12 @@ static bool inflate_exact(parser *ps, const uint8_t *in, size_t in_size, uint8_t
     bool ok = rc == Z_STREAM_END && s.total_out == out_size;
     inflateEnd(&s);
     return ok;
+}
+
+/* A float as an integer, truncated toward zero; 0 when it would not fit an int64_t. */
+static int64_t truncate_i64(double d)
+{
+    return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0;
 }
 
 static size_t elem_size(char type)
@@ -286,7 +298,7 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
     if (r->failed) return bad(ps, at, "FBX: a property runs past its record%s", "");
     if (!isfinite(pr->d)) pr->d = 0;
     if (type == 'F' || type == 'D')
-        pr->i = pr->d > -9.2e18 && pr->d < 9.2e18 ? (int64_t)pr->d : 0;
+        pr->i = truncate_i64(pr->d);
     return KILN_OK;
 }
 
@@ -308,12 +320,7 @@ static kiln_result bin_node(parser *ps, kiln_reader *r, uint32_t depth, size_t p
         *is_null = true;
         return KILN_OK;
     }
-    if (depth > ps->max_depth) {
-        kiln_error_set(ps->err, KILN_E_LIMIT, "FBX: nodes nested deeper than %u", ps->max_depth);
-        kiln_error_at_offset(ps->err, start);
-        return KILN_E_LIMIT;
-    }
-    kiln_result res = count_node(ps, start);
+    kiln_result res = count_node(ps, depth, start);
     if (res) return res;
     if (end <= start || end > parent_end)
         return bad(ps, start, "FBX: a node's end offset is outside its parent%s", "");
@@ -454,7 +461,7 @@ static kiln_result ascii_word(parser *ps, text *x, kiln_fbx_prop *pr)
         if (!*end) {
             pr->type = 'D';
             pr->d = isfinite(d) ? d : 0;
-            pr->i = pr->d > -9.2e18 && pr->d < 9.2e18 ? (int64_t)pr->d : 0;
+            pr->i = truncate_i64(pr->d);
             return KILN_OK;
         }
     }
@@ -547,12 +554,7 @@ static kiln_result ascii_node(parser *ps, text *x, uint32_t depth)
     size_t start = x->pos, k = word_len(x, x->pos);
     if (!k || x->pos + k >= x->n || x->p[x->pos + k] != ':')
         return bad(ps, start, "FBX: a node name followed by ':' is expected%s", "");
-    if (depth > ps->max_depth) {
-        kiln_error_set(ps->err, KILN_E_LIMIT, "FBX: nodes nested deeper than %u", ps->max_depth);
-        kiln_error_at_offset(ps->err, start);
-        return KILN_E_LIMIT;
-    }
-    kiln_result r = count_node(ps, start);
+    kiln_result r = count_node(ps, depth, start);
     if (r) return r;
     kiln_fbx_node nd;
     memset(&nd, 0, sizeof nd);
@@ -740,36 +742,31 @@ const kiln_fbx_node *kiln_fbx_next(const kiln_fbx_node *n, const kiln_fbx_node *
 
 static bool scalar_number(char t) { return t == 'C' || t == 'Y' || t == 'I' || t == 'L' || t == 'F' || t == 'D'; }
 
-bool kiln_fbx_number(const kiln_fbx_node *n, uint32_t i, double *out)
+/* Value i of n as a one-element list (a number scalar, or a one-element array). */
+static bool number_value(const kiln_fbx_node *n, uint32_t i, kiln_fbx_values *v)
 {
     if (!n || i >= n->prop_count) return false;
     const kiln_fbx_prop *p = &n->props[i];
-    if (scalar_number(p->type)) {
-        *out = p->d;
-        return true;
-    }
-    if (elem_size(p->type) && p->count == 1) {
-        kiln_fbx_values v = {p->type, 1, p->data, NULL};
-        *out = kiln_fbx_values_f64(&v, 0);
-        return true;
-    }
-    return false;
+    if (scalar_number(p->type)) *v = (kiln_fbx_values){0, 1, NULL, p};
+    else if (elem_size(p->type) && p->count == 1) *v = (kiln_fbx_values){p->type, 1, p->data, NULL};
+    else return false;
+    return true;
+}
+
+bool kiln_fbx_number(const kiln_fbx_node *n, uint32_t i, double *out)
+{
+    kiln_fbx_values v;
+    if (!number_value(n, i, &v)) return false;
+    *out = kiln_fbx_values_f64(&v, 0);
+    return true;
 }
 
 bool kiln_fbx_integer(const kiln_fbx_node *n, uint32_t i, int64_t *out)
 {
-    if (!n || i >= n->prop_count) return false;
-    const kiln_fbx_prop *p = &n->props[i];
-    if (scalar_number(p->type)) {
-        *out = p->i;
-        return true;
-    }
-    if (elem_size(p->type) && p->count == 1) {
-        kiln_fbx_values v = {p->type, 1, p->data, NULL};
-        *out = kiln_fbx_values_i64(&v, 0);
-        return true;
-    }
-    return false;
+    kiln_fbx_values v;
+    if (!number_value(n, i, &v)) return false;
+    *out = kiln_fbx_values_i64(&v, 0);
+    return true;
 }
 
 const char *kiln_fbx_string(const kiln_fbx_node *n, uint32_t i, size_t *len)
@@ -818,10 +815,7 @@ int64_t kiln_fbx_values_i64(const kiln_fbx_values *v, size_t i)
     case 'b': case 'c': return ((const uint8_t *)v->data)[i] != 0;
     case 'i': return ((const int32_t *)v->data)[i];
     case 'l': return ((const int64_t *)v->data)[i];
-    default: {
-        double d = kiln_fbx_values_f64(v, i);
-        return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0;
-    }
+    default: return truncate_i64(kiln_fbx_values_f64(v, i));
     }
 }
 
