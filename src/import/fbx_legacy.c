@@ -714,14 +714,6 @@ static size_t triangulate(const float *verts, uint32_t stride, const uint32_t *c
     return k;
 }
 
-static uint64_t hash_floats(const float *v, uint32_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    const uint8_t *p = (const uint8_t *)v;
-    for (size_t i = 0; i < (size_t)n * 4; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
-
 /* The skin of a model: its clusters that name a bone (Deformer "Skin" -> clusters -> bone
  * models). */
 typedef struct skin {
@@ -1027,7 +1019,7 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
                 }
                 /* Join identical vertices (what assimp's JoinIdenticalVertices does); of one
                  * control point only, so skin weights stay exact. */
-                size_t h = (size_t)(hash_floats(v, stride) ^ (uint64_t)cp) & (hcap - 1);
+                size_t h = (size_t)(kiln_xxh3_64(v, (size_t)stride * sizeof *v) ^ (uint64_t)cp) & (hcap - 1);
                 uint32_t found = UINT32_MAX;
                 while (table[h] != UINT32_MAX) {
                     if (vcp[table[h]] == (uint32_t)cp &&
