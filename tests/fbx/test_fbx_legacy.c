@@ -772,10 +772,11 @@ static void legacy_concave_polygons_are_ear_clipped(void **state)
     }
 }
 
-static void legacy_ball_imports_with_its_counts(void **state)
+/* The corpus file rel loaded with the default options; the test is skipped without the
+ * corpus and fails when the load does. */
+static kiln_scene *load_corpus(const char *rel)
 {
-    (void)state;
-    char *path = kt_corpus_path("fbx/ufbx/blender_279_ball_6100_ascii.fbx");
+    char *path = kt_corpus_path(rel);
     if (!path) skip();
     kiln_scene_opts o;
     memset(&o, 0, sizeof o);
@@ -783,7 +784,15 @@ static void legacy_ball_imports_with_its_counts(void **state)
     kiln_scene *s = NULL;
     kiln_error err;
     kiln_result r = kiln_scene_load(path, &o, &s, &err);
+    free(path);
     if (r != KILN_OK) fail_msg("%s: %s", kiln_result_name(r), err.message);
+    return s;
+}
+
+static void legacy_ball_imports_with_its_counts(void **state)
+{
+    (void)state;
+    kiln_scene *s = load_corpus("fbx/ufbx/blender_279_ball_6100_ascii.fbx");
     assert_string_equal(s->generator, "FBX 6 (kiln's own reader)");
     assert_int_equal(s->mesh_count, 1);
     assert_int_equal(s->meshes[0].primitive_count, 2);
@@ -812,7 +821,6 @@ static void legacy_ball_imports_with_its_counts(void **state)
     assert_true(fabsf(s->bounds_max[1] - s->bounds_min[1] - 0.02f) < 1e-5f);
     assert_true(fabsf(s->bounds_max[1] + s->bounds_min[1]) < 1e-5f);
     kiln_scene_free(s);
-    free(path);
 }
 
 static void legacy_ball_cooks(void **state)
@@ -972,15 +980,7 @@ static void legacy_truncations_and_flips_never_crash(void **state)
 static void blend_shapes_assimp_drops_become_morph_targets(void **state)
 {
     (void)state;
-    char *path = kt_corpus_path("fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx");
-    if (!path) skip();
-    kiln_scene_opts o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    kiln_scene *s = NULL;
-    kiln_error err;
-    kiln_result r = kiln_scene_load(path, &o, &s, &err);
-    if (r != KILN_OK) fail_msg("%s: %s", kiln_result_name(r), err.message);
+    kiln_scene *s = load_corpus("fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx");
     assert_int_equal(s->mesh_count, 1);
     const kiln_scene_mesh *m = &s->meshes[0];
     assert_int_equal(m->weight_count, 2);
@@ -1025,7 +1025,6 @@ static void blend_shapes_assimp_drops_become_morph_targets(void **state)
     assert_false(has_warning(s, "animates nothing"));
     assert_true(has_warning(s, "2 blend shapes of \"Squish\" read by kiln's FBX reader"));
     kiln_scene_free(s);
-    free(path);
 }
 
 /* kiln_fbx_blend_shapes on a scene of the small file (its "Quad" mesh keeps the file's control
