@@ -9,7 +9,6 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "core/hash.h"
 #include "core/jobs.h"
 #include "runtime/rt_context.h"
 
@@ -428,15 +427,6 @@ void krt_pack_free(krt_context *c, krt_pack_mount *pm)
     if (!pm) return;
     kiln_file_unmap(&pm->map);
     kiln_free(&c->allocator, pm, sizeof *pm);
-}
-
-uint64_t krt_file_signature(const char *path)
-{
-    kiln_file_info fi;
-    if (kiln_file_stat(path, &fi, NULL) != KILN_OK) return 0;
-    struct { uint64_t size, ino, dev; int64_t mtime, ctime; } k = {fi.size, fi.ino, fi.dev, fi.mtime_ns, fi.ctime_ns};
-    uint64_t h = kiln_xxh3_64(&k, sizeof k);
-    return h ? h : 1;
 }
 
 kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out, kiln_error *err)

@@ -121,8 +121,6 @@ void krt_material_link_gpu_locked(krt_context *c, krt_asset *a);
  * krt_pack_free. No lock needed. */
 kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out, kiln_error *err);
 void krt_pack_free(krt_context *c, krt_pack_mount *pm);
-/* Of a file's size, times and inode (0 when it cannot be stat'ed): a pack replaced by rename. */
-uint64_t krt_file_signature(const char *path);
 
 void krt_memo_destroy(krt_context *c, krt_cache_memo *m);   /* NULL is a no-op */
 

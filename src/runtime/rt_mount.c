@@ -379,7 +379,7 @@ void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m)
     memset(m, 0, sizeof *m);
 }
 
-static uint64_t record_stamp(const char *path)
+uint64_t krt_file_signature(const char *path)
 {
     kiln_file_info fi;
     if (kiln_file_stat(path, &fi, NULL) != KILN_OK) return 0;
@@ -441,7 +441,7 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
             r = kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
             break;
         }
-        uint64_t stamp = prev || next ? record_stamp(rpath) : 0;
+        uint64_t stamp = prev || next ? krt_file_signature(rpath) : 0;
         size_t first = next ? next->item_count : 0;
         while (prev && p < prev->record_count && strcmp(prev->records[p].name, name) < 0) p++;
         const krt_record_memo *old = prev && p < prev->record_count && stamp &&

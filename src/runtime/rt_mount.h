@@ -63,6 +63,10 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
                                        krt_mounts *out, kiln_error *err);
 void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m);
 
+/* Of a file's size, times and inode (0 when it cannot be stat'ed): a record or a pack replaced
+ * by rename gets another one. */
+uint64_t krt_file_signature(const char *path);
+
 /* Adds every entry of a validated pack (sizes and XXH3 checksums in place of the manifest's;
  * sha256 holds the checksum in its first 8 bytes) into a new table; path names the pack. */
 kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
