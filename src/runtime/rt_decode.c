@@ -4,7 +4,6 @@
  * RGBA8 when the renderer cannot sample them, mesh streams unpacked). */
 #include <stddef.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <xxhash.h>
 
 #include "core/alloc.h"
@@ -305,8 +304,12 @@ void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
         if (a->stream_mem[s]) kiln_free(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
     for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
         if (a->transcode_mem[l]) kiln_free(al, a->transcode_mem[l], a->transcode_size[l]);
-    if (a->file && a->file_mapped) munmap(a->file, a->file_size);
-    else if (a->file && !a->file_borrowed) kiln_free(al, a->file, a->file_size + 1);
+    if (a->file && a->file_mapped) {
+        kiln_mapped_file m = {a->file, a->file_size, a->file}; /* as kiln_file_map gave it */
+        kiln_file_unmap(&m);
+    } else if (a->file && !a->file_borrowed) {
+        kiln_free(al, a->file, a->file_size + 1);
+    }
     kiln_free(al, a->dep_ids, a->dep_cap * sizeof *a->dep_ids);
     kiln_free(al, a->dep_types, a->dep_cap * sizeof *a->dep_types);
     kiln_free(al, a->deps, a->dep_count * sizeof *a->deps);
