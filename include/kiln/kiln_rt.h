@@ -4,9 +4,10 @@
  *
  * Thread rules, in short (each function says its own):
  *   - krt_create / krt_destroy: one thread, nothing else running on the context.
- *   - krt_mount_*, krt_lookup*, krt_load_*, krt_release, krt_reload, krt_poll_changes,
- *     krt_state_of, krt_error, krt_get_stats, krt_watch_*: any thread, at any time (one lock
- *     inside the context).
+ *   - krt_mount_*, krt_unmount, krt_lookup*, krt_load_*, krt_release, krt_reload,
+ *     krt_poll_changes, krt_state_of, krt_error, krt_get_stats, krt_watch_*: any thread, at any
+ *     time (one lock inside the context; krt_mount_list's callback runs under it and must not
+ *     call the context).
  *   - krt_wait: any thread except a job of this context.
  *   - krt_update, krt_finish, krt_material_table and the renderer's callbacks: the thread that
  *     owns the renderer ("the renderer thread"), one call at a time.
