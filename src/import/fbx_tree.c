@@ -93,9 +93,10 @@ static kiln_result grow(parser *ps, void **vec, size_t *cap, size_t elem, size_t
     return KILN_OK;
 }
 
-static kiln_result bad(parser *ps, size_t at, const char *fmt, const char *detail)
+/* Damage at byte `at`: E_IMPORT_FAILED with what and where. */
+static kiln_result bad(parser *ps, size_t at, const char *what)
 {
-    kiln_error_set(ps->err, KILN_E_IMPORT_FAILED, fmt, detail);
+    kiln_error_set(ps->err, KILN_E_IMPORT_FAILED, "%s", what);
     kiln_error_at_offset(ps->err, at);
     return KILN_E_IMPORT_FAILED;
 }
@@ -227,7 +228,7 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
 {
     size_t at = r->pos;
     const uint8_t *tp = kiln_reader_take(r, 1);
-    if (!tp) return bad(ps, at, "FBX: a property runs past its record%s", "");
+    if (!tp) return bad(ps, at, "FBX: a property runs past its record");
     char type = (char)*tp;
     memset(pr, 0, sizeof *pr);
     pr->type = type;
@@ -251,22 +252,22 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
     case 'S': case 'R': {
         uint32_t len = kiln_read_u32le(r);
         const uint8_t *s = kiln_reader_take(r, len);
-        if (!s) return bad(ps, at, "FBX: a string runs past its record%s", "");
+        if (!s) return bad(ps, at, "FBX: a string runs past its record");
         return make_string(ps, s, len, type, pr);
     }
     case 'b': case 'c': case 'i': case 'f': case 'l': case 'd': {
         uint32_t len = kiln_read_u32le(r), enc = kiln_read_u32le(r), stored = kiln_read_u32le(r);
         const uint8_t *src = kiln_reader_take(r, stored);
-        if (!src) return bad(ps, at, "FBX: an array runs past its record%s", "");
+        if (!src) return bad(ps, at, "FBX: an array runs past its record");
         size_t bytes;
         if (!kiln_size_mul(len, elem_size(type), &bytes) || !fits(ps, bytes))
             return over(ps, "an array");
         if (enc == 0 && stored != bytes)
-            return bad(ps, at, "FBX: an array's stored size does not match its length%s", "");
-        if (enc > 1) return bad(ps, at, "FBX: an array has an unknown encoding%s", "");
+            return bad(ps, at, "FBX: an array's stored size does not match its length");
+        if (enc > 1) return bad(ps, at, "FBX: an array has an unknown encoding");
         /* Deflate expands at most 1032:1: a longer claim is damage, found before allocating. */
         if (enc == 1 && bytes / 1032 > (size_t)stored + 64)
-            return bad(ps, at, "FBX: a compressed array claims more than its bytes can hold%s", "");
+            return bad(ps, at, "FBX: a compressed array claims more than its bytes can hold");
         pr->count = len;
         if (!len) return KILN_OK;
         uint8_t *dst = kiln_arena_alloc(ps->a, bytes, 16);
@@ -275,7 +276,7 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
         if (enc == 0) memcpy(dst, src, bytes);
         else if (!inflate_exact(ps, src, stored, dst, bytes)) {
             if (ps->a->over_limit || !fits(ps, 0)) return over(ps, "an array");
-            return bad(ps, at, "FBX: a compressed array is damaged or has the wrong length%s", "");
+            return bad(ps, at, "FBX: a compressed array is damaged or has the wrong length");
         }
         pr->data = dst;
         if (type == 'd' || type == 'f')
@@ -293,9 +294,9 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
         return KILN_OK;
     }
     default:
-        return bad(ps, at, "FBX: unknown property type%s", "");
+        return bad(ps, at, "FBX: unknown property type");
     }
-    if (r->failed) return bad(ps, at, "FBX: a property runs past its record%s", "");
+    if (r->failed) return bad(ps, at, "FBX: a property runs past its record");
     if (!isfinite(pr->d)) pr->d = 0;
     if (type == 'F' || type == 'D')
         pr->i = truncate_i64(pr->d);
@@ -314,7 +315,7 @@ static kiln_result bin_node(parser *ps, kiln_reader *r, uint32_t depth, size_t p
         end = kiln_read_u32le(r), nprops = kiln_read_u32le(r), plen = kiln_read_u32le(r);
     }
     uint8_t name_len = kiln_read_u8(r);
-    if (r->failed) return bad(ps, start, "FBX: a node record is cut short%s", "");
+    if (r->failed) return bad(ps, start, "FBX: a node record is cut short");
     *is_null = false;
     if (!end && !nprops && !plen && !name_len) {
         *is_null = true;
@@ -323,11 +324,11 @@ static kiln_result bin_node(parser *ps, kiln_reader *r, uint32_t depth, size_t p
     kiln_result res = count_node(ps, depth, start);
     if (res) return res;
     if (end <= start || end > parent_end)
-        return bad(ps, start, "FBX: a node's end offset is outside its parent%s", "");
+        return bad(ps, start, "FBX: a node's end offset is outside its parent");
     const uint8_t *name = kiln_reader_take(r, name_len);
     /* The header and name must fit before the end offset (else end - pos would wrap). */
     if (!name || r->pos > end || plen > end - r->pos || nprops > plen)
-        return bad(ps, start, "FBX: a node's properties run past its end%s", "");
+        return bad(ps, start, "FBX: a node's properties run past its end");
     kiln_fbx_node nd;
     memset(&nd, 0, sizeof nd);
     nd.offset = start;
@@ -347,9 +348,9 @@ static kiln_result bin_node(parser *ps, kiln_reader *r, uint32_t depth, size_t p
         nd.props = props;
         nd.prop_count = (uint32_t)nprops;
         if (pr.pos != props_end)
-            return bad(ps, start, "FBX: a node's properties do not fill their stated size%s", "");
+            return bad(ps, start, "FBX: a node's properties do not fill their stated size");
     } else if (plen) {
-        return bad(ps, start, "FBX: a node has property bytes but no properties%s", "");
+        return bad(ps, start, "FBX: a node has property bytes but no properties");
     }
     r->pos = props_end;
     while (r->pos < end) {
@@ -357,7 +358,7 @@ static kiln_result bin_node(parser *ps, kiln_reader *r, uint32_t depth, size_t p
         if ((res = bin_node(ps, r, depth + 1, (size_t)end, &null))) return res;
         if (null) break;
     }
-    if (r->pos != end) return bad(ps, start, "FBX: a node's children do not end at its end offset%s", "");
+    if (r->pos != end) return bad(ps, start, "FBX: a node's children do not end at its end offset");
     if ((res = take_children(ps, depth + 1, &nd))) return res;
     return push_node(ps, depth, &nd);
 }
@@ -368,8 +369,8 @@ static kiln_result parse_binary(parser *ps)
     kiln_reader_take(&r, sizeof binary_magic);
     kiln_read_u16le(&r);
     uint32_t version = kiln_read_u32le(&r);
-    if (r.failed) return bad(ps, 0, "FBX: the binary header is cut short%s", "");
-    if (version < 2000 || version > 100000) return bad(ps, 23, "FBX: implausible version%s", "");
+    if (r.failed) return bad(ps, 0, "FBX: the binary header is cut short");
+    if (version < 2000 || version > 100000) return bad(ps, 23, "FBX: implausible version");
     ps->t->version = version;
     ps->t->binary = true;
     ps->wide = version >= 7500;
@@ -439,7 +440,7 @@ static bool at_node(const text *x, size_t pos)
 static kiln_result ascii_word(parser *ps, text *x, kiln_fbx_prop *pr)
 {
     size_t at = x->pos, k = word_len(x, x->pos);
-    if (!k) return bad(ps, at, "FBX: a value is expected%s", "");
+    if (!k) return bad(ps, at, "FBX: a value is expected");
     const uint8_t *w = x->p + x->pos;
     x->pos += k;
     memset(pr, 0, sizeof *pr);
@@ -474,7 +475,7 @@ static kiln_result ascii_value(parser *ps, text *x, kiln_fbx_prop *pr)
     if (x->pos < x->n && x->p[x->pos] == '"') {
         size_t s = ++x->pos;
         while (x->pos < x->n && x->p[x->pos] != '"') x->pos++;
-        if (x->pos >= x->n) return bad(ps, at, "FBX: a string is not closed%s", "");
+        if (x->pos >= x->n) return bad(ps, at, "FBX: a string is not closed");
         size_t len = x->pos - s;
         x->pos++;
         return make_string(ps, x->p + s, len, 'S', pr);
@@ -538,7 +539,7 @@ static kiln_result ascii_children(parser *ps, text *x, uint32_t depth, kiln_fbx_
     size_t at = x->pos++;
     for (;;) {
         skip_ws(x);
-        if (x->pos >= x->n) return bad(ps, at, "FBX: a '{' is not closed%s", "");
+        if (x->pos >= x->n) return bad(ps, at, "FBX: a '{' is not closed");
         if (x->p[x->pos] == '}') {
             x->pos++;
             break;
@@ -553,7 +554,7 @@ static kiln_result ascii_node(parser *ps, text *x, uint32_t depth)
 {
     size_t start = x->pos, k = word_len(x, x->pos);
     if (!k || x->pos + k >= x->n || x->p[x->pos + k] != ':')
-        return bad(ps, start, "FBX: a node name followed by ':' is expected%s", "");
+        return bad(ps, start, "FBX: a node name followed by ':' is expected");
     kiln_result r = count_node(ps, depth, start);
     if (r) return r;
     kiln_fbx_node nd;
@@ -572,17 +573,17 @@ static kiln_result ascii_node(parser *ps, text *x, uint32_t depth)
         if ((r = ascii_word(ps, x, &hint))) return r;
         skip_ws(x);
         if (hint.type != 'L' || x->pos >= x->n || x->p[x->pos] != '{')
-            return bad(ps, start, "FBX: an array '*N {' is malformed%s", "");
+            return bad(ps, start, "FBX: an array '*N {' is malformed");
         x->pos++;
         skip_ws(x);
-        if (!at_node(x, x->pos)) return bad(ps, start, "FBX: an array lacks its 'a:'%s", "");
+        if (!at_node(x, x->pos)) return bad(ps, start, "FBX: an array lacks its 'a:'");
         x->pos += word_len(x, x->pos) + 1;
         skip_ws(x);
         array = true;
         while (x->pos < x->n && x->p[x->pos] != '}') {
             kiln_fbx_prop v;
             if ((r = ascii_word(ps, x, &v))) return r;
-            if (v.type != 'L' && v.type != 'D') return bad(ps, start, "FBX: an array holds a non-number%s", "");
+            if (v.type != 'L' && v.type != 'D') return bad(ps, start, "FBX: an array holds a non-number");
             if ((r = add_val(ps, &v))) return r;
             skip_ws(x);
             if (x->pos < x->n && x->p[x->pos] == ',') {
@@ -590,7 +591,7 @@ static kiln_result ascii_node(parser *ps, text *x, uint32_t depth)
                 skip_ws(x);
             } else break;
         }
-        if (x->pos >= x->n || x->p[x->pos] != '}') return bad(ps, start, "FBX: an array is not closed%s", "");
+        if (x->pos >= x->n || x->p[x->pos] != '}') return bad(ps, start, "FBX: an array is not closed");
         x->pos++;
     } else if (x->pos < x->n && x->p[x->pos] != '{' && x->p[x->pos] != '}' && !at_node(x, x->pos)) {
         for (;;) {
