@@ -159,7 +159,6 @@ static double channel_weight(const kiln_fbx_node *ch)
 
 /* ---- the weights' animation ------------------------------------------------------------------ */
 
-#define FBX_TICKS_PER_SECOND 46186158000.0
 #define MAX_KEYS 1000000u
 
 /* The AnimationCurve giving channel ch's DeformPercent, its stack's name in *stack; -1 none. */
@@ -194,17 +193,17 @@ typedef struct curve {
 static double curve_at(const curve *c, double seconds)
 {
     if (!c->n) return 0;
-    double first = kiln_fbx_values_f64(&c->t, 0) / FBX_TICKS_PER_SECOND;
+    double first = kiln_fbx_values_f64(&c->t, 0) / KILN_FBX_TICKS_PER_SECOND;
     if (seconds <= first) return kiln_fbx_values_f64(&c->v, 0);
     size_t lo = 0, hi = c->n - 1;
-    if (seconds >= kiln_fbx_values_f64(&c->t, hi) / FBX_TICKS_PER_SECOND) return kiln_fbx_values_f64(&c->v, hi);
+    if (seconds >= kiln_fbx_values_f64(&c->t, hi) / KILN_FBX_TICKS_PER_SECOND) return kiln_fbx_values_f64(&c->v, hi);
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (kiln_fbx_values_f64(&c->t, mid) / FBX_TICKS_PER_SECOND <= seconds) lo = mid;
+        if (kiln_fbx_values_f64(&c->t, mid) / KILN_FBX_TICKS_PER_SECOND <= seconds) lo = mid;
         else hi = mid;
     }
-    double t0 = kiln_fbx_values_f64(&c->t, lo) / FBX_TICKS_PER_SECOND;
-    double t1 = kiln_fbx_values_f64(&c->t, hi) / FBX_TICKS_PER_SECOND;
+    double t0 = kiln_fbx_values_f64(&c->t, lo) / KILN_FBX_TICKS_PER_SECOND;
+    double t1 = kiln_fbx_values_f64(&c->t, hi) / KILN_FBX_TICKS_PER_SECOND;
     double v0 = kiln_fbx_values_f64(&c->v, lo), v1 = kiln_fbx_values_f64(&c->v, hi);
     return t1 > t0 ? v0 + (v1 - v0) * (seconds - t0) / (t1 - t0) : v1;
 }
@@ -258,7 +257,7 @@ static kiln_result animate(blend *b, uint32_t node, const uint32_t *chans, uint3
     size_t at = 0;
     for (uint32_t c = 0; c < nch; c++)
         for (size_t k = 0; k < cs[c].n; k++) {
-            double t = kiln_fbx_values_f64(&cs[c].t, k) / FBX_TICKS_PER_SECOND;
+            double t = kiln_fbx_values_f64(&cs[c].t, k) / KILN_FBX_TICKS_PER_SECOND;
             size_t j = at++;
             while (j > 0 && times[j - 1] > t) times[j] = times[j - 1], j--;
             times[j] = t;

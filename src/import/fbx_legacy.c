@@ -1190,7 +1190,6 @@ static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32
 
 /* ---- takes: FBX 6 animation ------------------------------------------------------------------------ */
 
-#define KTIME_PER_SECOND 46186158000.0
 #define MAX_TAKE_KEYS 10000000u   /* key times of one model's channels together */
 
 /* One animated component: key times (seconds from the take's start) and values; step[k] holds
@@ -1245,7 +1244,7 @@ static bool read_fcurve(legacy *L, const kiln_fbx_node *ch, double start, fcurve
             *why = "keys that are not linear or constant";
             return false;
         }
-        double sec = (t - start) / KTIME_PER_SECOND;
+        double sec = (t - start) / KILN_FBX_TICKS_PER_SECOND;
         if (!isfinite(sec) || !isfinite(v) || (out->n && sec < out->t[out->n - 1])) {
             *why = "keys out of order";
             return false;
@@ -1391,7 +1390,7 @@ static kiln_result write_takes(legacy *L)
             start = kiln_fbx_values_f64(&lv, 0);
             stop = kiln_fbx_values_f64(&lv, 1);
         }
-        double duration = stop > start && isfinite(stop - start) ? (stop - start) / KTIME_PER_SECOND : 0;
+        double duration = stop > start && isfinite(stop - start) ? (stop - start) / KILN_FBX_TICKS_PER_SECOND : 0;
         put_str(&L->body, name);
         put_f64(&L->body, duration);
         put_f64(&L->body, 1.0); /* times are written in seconds */

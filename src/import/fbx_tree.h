@@ -53,6 +53,9 @@ typedef struct kiln_fbx_tree {
     kiln_arena arena;        /* everything above lives here */
 } kiln_fbx_tree;
 
+/* FBX time values (key times, LocalTime, KTime) count this many ticks a second. */
+#define KILN_FBX_TICKS_PER_SECOND 46186158000.0
+
 /* The FBX version of data without parsing it all: the binary header's, or the first
  * "FBXVersion: N" of an ASCII file within its first 64 KiB (also read from a "; FBX 6.1.0"
  * comment on the first line). 0 when none is found. */
