@@ -189,6 +189,12 @@ typedef struct curve {
     size_t n;
 } curve;
 
+static int time_cmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
 /* Linear between keys, clamped at the ends (FBX's cubic keys are taken at their values). */
 static double curve_at(const curve *c, double seconds)
 {
@@ -256,12 +262,11 @@ static kiln_result animate(blend *b, uint32_t node, const uint32_t *chans, uint3
     if (!times || !vals) return nomem(b, "keys");
     size_t at = 0;
     for (uint32_t c = 0; c < nch; c++)
-        for (size_t k = 0; k < cs[c].n; k++) {
-            double t = kiln_fbx_values_f64(&cs[c].t, k) / KILN_FBX_TICKS_PER_SECOND;
-            size_t j = at++;
-            while (j > 0 && times[j - 1] > t) times[j] = times[j - 1], j--;
-            times[j] = t;
-        }
+        for (size_t k = 0; k < cs[c].n; k++)
+            times[at++] = kiln_fbx_values_f64(&cs[c].t, k) / KILN_FBX_TICKS_PER_SECOND;
+    /* Not an insertion sort: two channels of 300,000 keys, the second's before the first's,
+     * took it 46 s (0.09 s sorted). The tree cleans non-finite numbers: the order is total. */
+    qsort(times, total, sizeof *times, time_cmp);
     for (size_t k = 0; k < total; k++)
         for (uint32_t c = 0; c < nch; c++)
             vals[k * nch + c] = f32(cs[c].n ? curve_at(&cs[c], times[k]) / 100.0 : s->meshes[s->nodes[node].mesh].weights[c]);
