@@ -3,7 +3,8 @@
  * Whatever parses is walked with the lookup helpers, then imported as FBX 6 content whatever its
  * version (kiln_fbx_legacy_import_tree), given to the FBX 7 blend shape reader (fbx_blend.c),
  * completed and checked (scene_check.h). The input's
- * length picks a small or the default memory limit, so the limit paths are reached too.
+ * length picks the memory limit (64 KiB when a multiple of 4, else 256 MiB), so the limit
+ * paths are reached too.
  *
  * Seeds in fuzz/corpus/fbx_tree are written by tests/fbx/test_fbx_legacy.c
  * (KILN_WRITE_FUZZ_SEEDS=1): kiln's own small FBX 6 file as ASCII, binary 6100 (raw and zlib
