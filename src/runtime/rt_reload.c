@@ -357,151 +357,204 @@ static size_t compare_locked(krt_context *c, pending *out, size_t cap, size_t *c
     return reloads;
 }
 
+/* What one poll took from sources[] and read, one element per mount in mount order. */
+typedef struct poll_read {
+    size_t n;
+    char **dirs;
+    uint64_t *sigs;            /* the signatures seen, then the ones read */
+    krt_pack_mount **packs;    /* stay mapped (retired, not freed) while pollers > 0 */
+    krt_pack_mount **fresh;    /* packs mapped again (renamed over), until installed */
+    krt_cache_memo **memos;    /* taken from sources (another poll reads without) */
+    krt_cache_memo **next;     /* of this read, until installed */
+} poll_read;
+
+static kiln_result poll_alloc(const kiln_allocator *al, poll_read *p, size_t n, kiln_error *err)
+{
+    p->n = n;
+    p->dirs = kiln_calloc(al, n, sizeof *p->dirs);
+    p->sigs = kiln_calloc(al, n, sizeof *p->sigs);
+    p->packs = kiln_calloc(al, n, sizeof *p->packs);
+    p->fresh = kiln_calloc(al, n, sizeof *p->fresh);
+    p->memos = kiln_calloc(al, n, sizeof *p->memos);
+    p->next = kiln_calloc(al, n, sizeof *p->next);
+    return p->dirs && p->sigs && p->packs && p->fresh && p->memos && p->next
+               ? KILN_OK
+               : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+}
+
+/* Frees what was not installed or given back (each array may be NULL after a failed alloc). */
+static void poll_free(krt_context *c, poll_read *p)
+{
+    const kiln_allocator *al = &c->allocator;
+    size_t n = p->n;
+    for (size_t i = 0; p->dirs && i < n; i++)
+        if (p->dirs[i]) kiln_free(al, p->dirs[i], strlen(p->dirs[i]) + 1);
+    for (size_t i = 0; p->fresh && i < n; i++) krt_pack_free(c, p->fresh[i]);
+    for (size_t i = 0; p->memos && i < n; i++) krt_memo_destroy(c, p->memos[i]);
+    for (size_t i = 0; p->next && i < n; i++) krt_memo_destroy(c, p->next[i]);
+    kiln_free(al, p->dirs, n * sizeof *p->dirs);
+    kiln_free(al, p->sigs, n * sizeof *p->sigs);
+    kiln_free(al, p->packs, n * sizeof *p->packs);
+    kiln_free(al, p->fresh, n * sizeof *p->fresh);
+    kiln_free(al, p->memos, n * sizeof *p->memos);
+    kiln_free(al, p->next, n * sizeof *p->next);
+}
+
+/* Copies sources[] (n of them: the caller checked mount_serial). Lock held. */
+static kiln_result take_sources_locked(krt_context *c, poll_read *p, kiln_error *err)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        p->packs[i] = c->sources[i].pack;
+        p->sigs[i] = c->sources[i].signature;
+        p->memos[i] = c->sources[i].memo;
+        c->sources[i].memo = NULL;
+        if (!(p->dirs[i] = kiln_strdup(&c->allocator, c->sources[i].dir)))
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+    }
+    return KILN_OK;
+}
+
+/* Caches: a signature of their records. Packs: of the file; one renamed over the old is mapped
+ * and validated here, outside the lock (a damaged one is an error, and the old one stays
+ * mounted). *changed is set when any signature moved. */
+static kiln_result poll_signatures(krt_context *c, poll_read *p, bool *changed, kiln_error *err)
+{
+    kiln_result r = KILN_OK;
+    for (size_t i = 0; i < p->n && !r; i++) {
+        uint64_t now = 0;
+        if (!p->packs[i]) r = krt_source_signature(p->dirs[i], &c->allocator, &now, err);
+        else if ((now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
+            r = krt_pack_open(c, p->dirs[i], &p->fresh[i], err);
+        else now = p->sigs[i]; /* unchanged, or gone for now (a rename in progress) */
+        *changed |= now != p->sigs[i];
+        p->sigs[i] = now;
+    }
+    return r;
+}
+
+/* Reads every mount again, in mount order, so later ones still override earlier ones; a cache
+ * parses again only the records that changed since its last read (its memo). */
+static kiln_result poll_read_table(krt_context *c, poll_read *p, krt_mounts *table, kiln_error *err)
+{
+    const kiln_allocator *al = &c->allocator;
+    kiln_result r = KILN_OK;
+    for (size_t i = 0; i < p->n && !r; i++) {
+        krt_mounts m;
+        const krt_pack_mount *pm = p->fresh[i] ? p->fresh[i] : p->packs[i];
+        if (!pm && !(p->next[i] = kiln_calloc(al, 1, sizeof *p->next[i])))
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+        else
+            r = pm ? krt_mounts_read_pack(&pm->pack, p->dirs[i], al, &m, err)
+                   : krt_mounts_read_cache_memo(p->dirs[i], al, p->memos[i], p->next[i], &m, err);
+        if (!r) r = krt_mounts_merge(table, &m, err);
+    }
+    return r;
+}
+
+/* The new table, signatures, memos and replaced packs into the context (sources[] as taken:
+ * mount_serial unchanged); *table gets the old table to free. Lock held. */
+static void install_locked(krt_context *c, poll_read *p, krt_mounts *table)
+{
+    krt_mounts old = c->mounts;
+    c->mounts = *table;
+    *table = old;
+    for (size_t i = 0; i < p->n; i++) {
+        c->sources[i].signature = p->sigs[i];
+        if (p->next[i]) { /* the new memo in; the old one (taken, in memos) is freed after */
+            krt_memo_destroy(c, c->sources[i].memo);
+            c->sources[i].memo = p->next[i];
+            p->next[i] = NULL;
+        }
+        if (!p->fresh[i]) continue;
+        krt_pack_retire_locked(c, c->sources[i].pack);
+        c->sources[i].pack = p->fresh[i];
+        p->fresh[i] = NULL;
+        c->mount_serial++;
+    }
+    c->recheck = false;
+}
+
 kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *err)
 {
     if (reload_count) *reload_count = 0;
     if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_poll_changes: NULL context");
     const kiln_allocator *al = &c->allocator;
-    {
-        pthread_mutex_lock(&c->mu);
-        bool watching = c->watching, recheck = c->recheck;
-        size_t n = c->source_count;
-        uint64_t serial = c->mount_serial;
-        if (!n && recheck) { /* the last mount went: nothing is mounted any more */
-            krt_mounts_free(&c->mounts);
-            c->recheck = false;
-            krt_pack_collect_locked(c);
-        }
-        pthread_mutex_unlock(&c->mu);
-        if (!n) return KILN_OK;
-        if (watching && !atomic_exchange(&c->changed, 0) && !recheck) return KILN_OK;
-        char **dirs = kiln_calloc(al, n, sizeof *dirs);
-        uint64_t *sigs = kiln_calloc(al, n, sizeof *sigs);
-        krt_pack_mount **packs = kiln_calloc(al, n, sizeof *packs);
-        krt_pack_mount **fresh = kiln_calloc(al, n, sizeof *fresh); /* packs mapped again */
-        krt_cache_memo **memos = kiln_calloc(al, n, sizeof *memos);    /* taken from sources */
-        krt_cache_memo **next = kiln_calloc(al, n, sizeof *next);      /* of this read */
-        kiln_result r = dirs && sigs && packs && fresh && memos && next
-                            ? KILN_OK
-                            : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
-        bool changed = recheck;
-        pthread_mutex_lock(&c->mu);
-        c->pollers++; /* retired packs stay mapped until it is 0 again */
-        /* Mounted or unmounted while the arrays were allocated: sources[] has moved and may be
-         * shorter than n. Nothing is read this time; the next poll reads every mount. */
-        bool moved = c->mount_serial != serial;
-        for (size_t i = 0; i < n && !r && !moved; i++) {
-            packs[i] = c->sources[i].pack; /* stays mapped (retired, not freed) while we read */
-            sigs[i] = c->sources[i].signature;
-            memos[i] = c->sources[i].memo; /* ours while we read (another poll reads without) */
-            c->sources[i].memo = NULL;
-            if (!(dirs[i] = kiln_strdup(al, c->sources[i].dir)))
-                r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
-        }
-        pthread_mutex_unlock(&c->mu);
-        bool again = moved;
-        if (moved) changed = false;
-        /* Caches: a signature of their records. Packs: of the file; one renamed over the old
-         * is mapped and validated here, outside the lock (a damaged one is an error, and the
-         * old one stays mounted). */
-        for (size_t i = 0; i < n && !r && !moved; i++) {
-            uint64_t now = 0;
-            if (!packs[i]) r = krt_source_signature(dirs[i], al, &now, err);
-            else if ((now = krt_file_signature(dirs[i])) != sigs[i] && now)
-                r = krt_pack_open(c, dirs[i], &fresh[i], err);
-            else now = sigs[i]; /* unchanged, or gone for now (a rename in progress) */
-            changed |= now != sigs[i];
-            sigs[i] = now;
-        }
-        krt_mounts table;
-        memset(&table, 0, sizeof table);
-        table.alloc = al;
-        /* Read every mount again, in mount order, so later ones still override earlier ones. */
-        for (size_t i = 0; i < n && !r && changed; i++) {
-            krt_mounts m;
-            const krt_pack_mount *pm = fresh[i] ? fresh[i] : packs[i];
-            /* a cache: only records that changed since the last read are parsed again */
-            if (!pm && !(next[i] = kiln_calloc(al, 1, sizeof *next[i])))
-                r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
-            else
-                r = pm ? krt_mounts_read_pack(&pm->pack, dirs[i], al, &m, err)
-                       : krt_mounts_read_cache_memo(dirs[i], al, memos[i], next[i], &m, err);
-            if (!r) r = krt_mounts_merge(&table, &m, err);
-        }
-        size_t started = 0, job_count = 0, cap = 0;
-        pending *jobs = NULL;
-        if (!r && changed) {
-            pthread_mutex_lock(&c->mu);
-            cap = (size_t)c->live + 16;
-            pthread_mutex_unlock(&c->mu);
-            jobs = kiln_calloc(al, cap, sizeof *jobs);
-            if (!jobs) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
-        }
-        if (!r && changed) {
-            pthread_mutex_lock(&c->mu);
-            if (c->mount_serial != serial) {
-                again = true; /* mounted or unmounted meanwhile: read them all again */
-            } else {
-                krt_mounts old = c->mounts;
-                c->mounts = table;
-                table = old;
-                for (size_t i = 0; i < n; i++) {
-                    c->sources[i].signature = sigs[i];
-                    if (next[i]) { /* the new memo in; the old one is freed below */
-                        krt_memo_destroy(c, c->sources[i].memo);
-                        c->sources[i].memo = next[i];
-                        next[i] = NULL;
-                    }
-                    if (!fresh[i]) continue;
-                    krt_pack_retire_locked(c, c->sources[i].pack);
-                    c->sources[i].pack = fresh[i];
-                    fresh[i] = NULL;
-                    c->mount_serial++;
-                }
-                c->recheck = false;
-                started = compare_locked(c, jobs, cap, &job_count);
-            }
-            pthread_mutex_unlock(&c->mu);
-        }
-        pthread_mutex_lock(&c->mu);
-        c->pollers--;
+    pthread_mutex_lock(&c->mu);
+    bool watching = c->watching, recheck = c->recheck;
+    size_t n = c->source_count;
+    uint64_t serial = c->mount_serial;
+    if (!n && recheck) { /* the last mount went: nothing is mounted any more */
+        krt_mounts_free(&c->mounts);
+        c->recheck = false;
         krt_pack_collect_locked(c);
-        /* memos not replaced go back where they came from, if that is still there */
-        for (size_t i = 0; memos && i < n; i++)
-            if (memos[i] && c->mount_serial == serial && !c->sources[i].memo) {
-                c->sources[i].memo = memos[i];
-                memos[i] = NULL;
-            }
-        pthread_mutex_unlock(&c->mu);
-        for (size_t i = 0; i < job_count; i++) {
-            if (jobs[i].fn) krt_submit_fn(c, jobs[i].fn, jobs[i].a);
-            else krt_submit(c, jobs[i].a);
-        }
-        kiln_free(al, jobs, cap * sizeof *jobs);
-        krt_mounts_free(&table);
-        for (size_t i = 0; dirs && i < n; i++)
-            if (dirs[i]) kiln_free(al, dirs[i], strlen(dirs[i]) + 1);
-        for (size_t i = 0; fresh && i < n; i++) krt_pack_free(c, fresh[i]); /* not installed */
-        kiln_free(al, dirs, n * sizeof *dirs);
-        kiln_free(al, sigs, n * sizeof *sigs);
-        kiln_free(al, packs, n * sizeof *packs);
-        kiln_free(al, fresh, n * sizeof *fresh);
-        for (size_t i = 0; memos && i < n; i++) krt_memo_destroy(c, memos[i]);
-        for (size_t i = 0; next && i < n; i++) krt_memo_destroy(c, next[i]);
-        kiln_free(al, memos, n * sizeof *memos);
-        kiln_free(al, next, n * sizeof *next);
-        if (r && watching) atomic_store(&c->changed, 1); /* try again next poll */
-        if (again) {
-            /* The mounts changed while we read them: the next poll reads them again (looping
-             * here could go on as long as another thread keeps mounting). */
-            pthread_mutex_lock(&c->mu);
-            c->recheck = true;
-            pthread_mutex_unlock(&c->mu);
-            atomic_store(&c->changed, 1);
-        }
-        if (reload_count) *reload_count = started;
-        return r;
     }
+    pthread_mutex_unlock(&c->mu);
+    if (!n) return KILN_OK;
+    if (watching && !atomic_exchange(&c->changed, 0) && !recheck) return KILN_OK;
+    poll_read p;
+    memset(&p, 0, sizeof p);
+    kiln_result r = poll_alloc(al, &p, n, err);
+    bool changed = recheck;
+    pthread_mutex_lock(&c->mu);
+    c->pollers++; /* retired packs stay mapped until it is 0 again */
+    /* Mounted or unmounted while the arrays were allocated: sources[] has moved and may be
+     * shorter than n. Nothing is read this time; the next poll reads every mount. */
+    bool again = c->mount_serial != serial;
+    if (!r && !again) r = take_sources_locked(c, &p, err);
+    pthread_mutex_unlock(&c->mu);
+    if (again) changed = false;
+    if (!r && !again) r = poll_signatures(c, &p, &changed, err);
+    krt_mounts table;
+    memset(&table, 0, sizeof table);
+    table.alloc = al;
+    if (!r && changed) r = poll_read_table(c, &p, &table, err);
+    size_t started = 0, job_count = 0, cap = 0;
+    pending *jobs = NULL;
+    if (!r && changed) {
+        pthread_mutex_lock(&c->mu);
+        cap = (size_t)c->live + 16;
+        pthread_mutex_unlock(&c->mu);
+        jobs = kiln_calloc(al, cap, sizeof *jobs);
+        if (!jobs) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+    }
+    if (!r && changed) {
+        pthread_mutex_lock(&c->mu);
+        if (c->mount_serial != serial) {
+            again = true; /* mounted or unmounted meanwhile: read them all again */
+        } else {
+            install_locked(c, &p, &table);
+            started = compare_locked(c, jobs, cap, &job_count);
+        }
+        pthread_mutex_unlock(&c->mu);
+    }
+    pthread_mutex_lock(&c->mu);
+    c->pollers--;
+    krt_pack_collect_locked(c);
+    /* memos not replaced go back where they came from, if that is still there */
+    for (size_t i = 0; p.memos && i < n; i++)
+        if (p.memos[i] && c->mount_serial == serial && !c->sources[i].memo) {
+            c->sources[i].memo = p.memos[i];
+            p.memos[i] = NULL;
+        }
+    pthread_mutex_unlock(&c->mu);
+    for (size_t i = 0; i < job_count; i++) {
+        if (jobs[i].fn) krt_submit_fn(c, jobs[i].fn, jobs[i].a);
+        else krt_submit(c, jobs[i].a);
+    }
+    kiln_free(al, jobs, cap * sizeof *jobs);
+    krt_mounts_free(&table);
+    poll_free(c, &p);
+    if (r && watching) atomic_store(&c->changed, 1); /* try again next poll */
+    if (again) {
+        /* The mounts changed while we read them: the next poll reads them again (looping
+         * here could go on as long as another thread keeps mounting). */
+        pthread_mutex_lock(&c->mu);
+        c->recheck = true;
+        pthread_mutex_unlock(&c->mu);
+        atomic_store(&c->changed, 1);
+    }
+    if (reload_count) *reload_count = started;
+    return r;
 }
 
 /* ---- the watcher ------------------------------------------------------------------------------ */
