@@ -20,7 +20,7 @@
 #include "import/fbx_tree.h"
 #include "import/scene_build.h"
 
-/* Lookups walk the connections once per deformer and channel: these bound the work. */
+/* Bounds on the work of one file. */
 #define MAX_CHANNELS 1024u
 #define MAX_DEFORMERS 256u
 
@@ -45,6 +45,9 @@ typedef struct blend {
     uint32_t obj_count;
     conn *conns;
     uint32_t conn_count;
+    /* Connection indices grouped by child and by parent object, each group in file order:
+     * object i's are at [start[i], start[i + 1]). */
+    uint32_t *child_start, *child_conns, *parent_start, *parent_conns;
 } blend;
 
 static kiln_result nomem(blend *b, const char *what)
@@ -76,13 +79,47 @@ static bool is(const obj7 *o, const char *cls, const char *kind)
     return !strcmp(o->n->name, cls) && (!kind || !strcmp(o->kind, kind));
 }
 
+/* q over the connections whose parent is object i, in file order: b->conns[b->parent_conns[q]]. */
+#define EACH_CHILD_CONN(b, i, q) (uint32_t q = (b)->parent_start[i]; q < (b)->parent_start[(i) + 1]; q++)
+
 /* The first parent of object i (by OO connection) of class cls and kind, or -1. */
 static int32_t parent_of(const blend *b, uint32_t i, const char *cls, const char *kind)
 {
-    for (uint32_t k = 0; k < b->conn_count; k++)
-        if (b->conns[k].child == i && !b->conns[k].prop && is(&b->objs[b->conns[k].parent], cls, kind))
-            return (int32_t)b->conns[k].parent;
+    for (uint32_t q = b->child_start[i]; q < b->child_start[i + 1]; q++) {
+        const conn *c = &b->conns[b->child_conns[q]];
+        if (!c->prop && is(&b->objs[c->parent], cls, kind)) return (int32_t)c->parent;
+    }
     return -1;
+}
+
+/* Groups the connections by child and by parent (counting sort, stable), so that each lookup
+ * walks only its object's connections: walking them all per channel made a file with many
+ * channels and connections quadratic. */
+static kiln_result index_conns(blend *b)
+{
+    size_t n = (size_t)b->obj_count + 1, m = b->conn_count ? b->conn_count : 1;
+    b->child_start = kiln_arena_array(&b->tmp, n + 1, sizeof *b->child_start);
+    b->parent_start = kiln_arena_array(&b->tmp, n + 1, sizeof *b->parent_start);
+    b->child_conns = kiln_arena_array(&b->tmp, m, sizeof *b->child_conns);
+    b->parent_conns = kiln_arena_array(&b->tmp, m, sizeof *b->parent_conns);
+    uint32_t *cfill = kiln_arena_array(&b->tmp, n, sizeof *cfill);
+    uint32_t *pfill = kiln_arena_array(&b->tmp, n, sizeof *pfill);
+    if (!b->child_start || !b->parent_start || !b->child_conns || !b->parent_conns || !cfill || !pfill)
+        return nomem(b, "connections");
+    for (uint32_t k = 0; k < b->conn_count; k++) {
+        b->child_start[b->conns[k].child + 1]++;
+        b->parent_start[b->conns[k].parent + 1]++;
+    }
+    for (uint32_t i = 0; i < b->obj_count; i++) {
+        b->child_start[i + 1] += b->child_start[i];
+        b->parent_start[i + 1] += b->parent_start[i];
+    }
+    for (uint32_t k = 0; k < b->conn_count; k++) {
+        uint32_t c = b->conns[k].child, p = b->conns[k].parent;
+        b->child_conns[b->child_start[c] + cfill[c]++] = k;
+        b->parent_conns[b->parent_start[p] + pfill[p]++] = k;
+    }
+    return KILN_OK;
 }
 
 static kiln_result read_objects(blend *b, const kiln_fbx_tree *t)
@@ -117,7 +154,7 @@ static kiln_result read_objects(blend *b, const kiln_fbx_tree *t)
         int32_t ci = by_id(b, child), pi = by_id(b, parent);
         if (ci >= 0 && pi >= 0) b->conns[b->conn_count++] = (conn){(uint32_t)ci, (uint32_t)pi, prop};
     }
-    return KILN_OK;
+    return index_conns(b);
 }
 
 typedef struct point {
@@ -164,18 +201,18 @@ static double channel_weight(const kiln_fbx_node *ch)
 /* The AnimationCurve giving channel ch's DeformPercent, its stack's name in *stack; -1 none. */
 static int32_t weight_curve(const blend *b, uint32_t ch, const char **stack)
 {
-    for (uint32_t k = 0; k < b->conn_count; k++) {
-        const conn *c = &b->conns[k];
-        if (c->parent != ch || !c->prop || strcmp(c->prop, "DeformPercent") ||
+    for EACH_CHILD_CONN(b, ch, k) {
+        const conn *c = &b->conns[b->parent_conns[k]];
+        if (!c->prop || strcmp(c->prop, "DeformPercent") ||
             !is(&b->objs[c->child], "AnimationCurveNode", NULL))
             continue;
         int32_t layer = parent_of(b, c->child, "AnimationLayer", NULL);
         int32_t st = layer >= 0 ? parent_of(b, (uint32_t)layer, "AnimationStack", NULL) : -1;
         *stack = st >= 0 ? b->objs[st].name : "";
         /* Only the first curve node counts: one pass over the connections per channel. */
-        for (uint32_t j = 0; j < b->conn_count; j++) {
-            const conn *d = &b->conns[j];
-            if (d->parent == c->child && d->prop && !strcmp(d->prop, "d|DeformPercent") &&
+        for EACH_CHILD_CONN(b, c->child, j) {
+            const conn *d = &b->conns[b->parent_conns[j]];
+            if (d->prop && !strcmp(d->prop, "d|DeformPercent") &&
                 is(&b->objs[d->child], "AnimationCurve", NULL))
                 return (int32_t)d->child;
         }
@@ -339,9 +376,10 @@ static kiln_result apply(blend *b, uint32_t d)
         if (mesh->primitives[p].target_count) return KILN_OK; /* assimp gave it targets */
     /* Channels, in connection order, and the shape of each (the last if several). */
     uint32_t nch = 0;
-    for (uint32_t k = 0; k < b->conn_count; k++)
-        nch += b->conns[k].parent == d && !b->conns[k].prop &&
-               is(&b->objs[b->conns[k].child], "Deformer", "BlendShapeChannel");
+    for EACH_CHILD_CONN(b, d, k) {
+        const conn *c = &b->conns[b->parent_conns[k]];
+        nch += !c->prop && is(&b->objs[c->child], "Deformer", "BlendShapeChannel");
+    }
     if (!nch) return KILN_OK;
     if (nch > MAX_CHANNELS)
         return kiln_scene_warn(s, "blend shape \"%s\": %u channels, past %u; not imported", dname,
@@ -350,17 +388,17 @@ static kiln_result apply(blend *b, uint32_t d)
     int32_t *shapes = kiln_arena_array(&b->tmp, nch, sizeof *shapes);
     if (!chans || !shapes) return nomem(b, "channels");
     nch = 0;
-    for (uint32_t k = 0; k < b->conn_count; k++)
-        if (b->conns[k].parent == d && !b->conns[k].prop &&
-            is(&b->objs[b->conns[k].child], "Deformer", "BlendShapeChannel"))
-            chans[nch++] = b->conns[k].child;
+    for EACH_CHILD_CONN(b, d, k) {
+        const conn *c = &b->conns[b->parent_conns[k]];
+        if (!c->prop && is(&b->objs[c->child], "Deformer", "BlendShapeChannel")) chans[nch++] = c->child;
+    }
     for (uint32_t c = 0; c < nch; c++) {
         uint32_t count = 0;
         shapes[c] = -1;
-        for (uint32_t k = 0; k < b->conn_count; k++)
-            if (b->conns[k].parent == chans[c] && !b->conns[k].prop &&
-                is(&b->objs[b->conns[k].child], "Geometry", "Shape"))
-                shapes[c] = (int32_t)b->conns[k].child, count++;
+        for EACH_CHILD_CONN(b, chans[c], k) {
+            const conn *cn = &b->conns[b->parent_conns[k]];
+            if (!cn->prop && is(&b->objs[cn->child], "Geometry", "Shape")) shapes[c] = (int32_t)cn->child, count++;
+        }
         if (count > 1 && !kiln_scene_warn(s, "blend shape channel \"%s\": %u in-between shapes; only "
                                           "the last is imported", b->objs[chans[c]].name, count))
             return nomem(b, "a warning");
