@@ -129,7 +129,7 @@ static void test_stress(void **state)
     assert_int_equal(krt_mount_pack(c, pack, &packed, &err), KILN_OK); /* overrides CesiumMan */
     assert_true(packed > 5);
     free(pack);
-    /* and the box in a raw one (used in place) that the renderer thread unmounts, mounts again,
+    /* and the box in a raw one (used in place) that a fifth thread unmounts, mounts again,
      * and replaces by rename while the workers load: retired mappings must outlive their users */
     char *raw = pack_one_model(dir, "m0/BoxTextured.gltf", "box-raw.kpak", KILN_PACK_COMPRESS_NONE);
     char *raw_tmp = kt_format("%s.tmp", raw);
