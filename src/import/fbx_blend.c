@@ -170,6 +170,11 @@ static int point_cmp(const void *x, const void *y)
     return (a->index > c->index) - (a->index < c->index);
 }
 
+static bool same_place(const point *a, const point *b)
+{
+    return a->p[0] == b->p[0] && a->p[1] == b->p[1] && a->p[2] == b->p[2];
+}
+
 /* The control point at exactly p; -1 none, -2 more than one. */
 static int64_t find_point(const point *pts, size_t n, const float p[3])
 {
@@ -180,8 +185,10 @@ static int64_t find_point(const point *pts, size_t n, const float p[3])
         if (point_cmp(&pts[mid], &key) < 0) lo = mid + 1;
         else hi = mid;
     }
-    if (lo >= n || memcmp(pts[lo].p, p, sizeof pts[lo].p)) return -1;
-    if (lo + 1 < n && !memcmp(pts[lo + 1].p, p, sizeof pts[lo].p)) return -2;
+    /* Equal as point_cmp sorts them (== per component, so -0 is 0): memcmp missed a -0
+     * control point for a +0 vertex, and a -0/+0 pair as ambiguous. */
+    if (lo >= n || !same_place(&pts[lo], &key)) return -1;
+    if (lo + 1 < n && same_place(&pts[lo + 1], &key)) return -2;
     return pts[lo].index;
 }
 

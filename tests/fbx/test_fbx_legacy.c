@@ -1033,8 +1033,9 @@ static void blend_shapes_assimp_drops_become_morph_targets(void **state)
 static void blend_shapes_map_by_exact_position_or_not_at_all(void **state)
 {
     (void)state;
-    for (int ambiguous = 0; ambiguous < 2; ambiguous++) {
-        char *text = kt_format(blend_fbx_fmt, ambiguous ? ",0,0,0" : "");
+    /* 1: a second control point at (0, 0, 0); 2: one at (-0, 0, 0), the same place. */
+    for (int ambiguous = 0; ambiguous < 3; ambiguous++) {
+        char *text = kt_format(blend_fbx_fmt, ambiguous == 1 ? ",0,0,0" : ambiguous == 2 ? ",-0.0,0,0" : "");
         kiln_result code;
         kiln_error err;
         /* The small file without its own FBX 6 shape (a mesh with targets is left alone). */
