@@ -14,7 +14,9 @@
  * bit 4 reload every ready asset and poll for changes (the reload paths read the same bytes
  * again), bit 5 keep released assets resident (budget) and load everything a second time,
  * bit 6 pack mode: the rest of the input is one .kpak file, mounted with krt_mount_pack, and
- * every entry its table lists (read with the public pack reader, structure only) is loaded.
+ * every entry its table lists (read with the public pack reader, structure only) is loaded,
+ * bit 7 unmount after the loads: a second mount (bit 1) going leaves as many artifacts listed,
+ * the last one going leaves none, and a third unmount is KILN_E_USAGE.
  * Seeds: fuzz/corpus/rt_mount/, written from a real cook by tests/runtime_e2e
  * (KILN_WRITE_FUZZ_SEEDS=1): cache entries and packs of single sources. */
 #include <fcntl.h>
@@ -156,6 +158,30 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
     krt_finish(ctx);
 }
 
+static bool count_one(void *user, const krt_artifact_info *info)
+{
+    (void)user;
+    if (!info->name || !info->name[0] || !info->file || info->type <= KRT_TYPE_NONE ||
+        info->type >= KRT_TYPE_COUNT)
+        abort();
+    return true;
+}
+
+/* Options bit 7: the mounts go again, one at a time (the first krt_unmount of two rebuilds the
+ * table from the other, as a poll does). */
+static void unmount_all(krt_context *ctx, const char *path, uint8_t options)
+{
+    kiln_error err;
+    size_t before = krt_mount_list(ctx, count_one, NULL);
+    if (options & 2) {
+        if (krt_unmount(ctx, path, &err) != KILN_OK) abort();
+        if (krt_mount_list(ctx, count_one, NULL) != before) abort();
+    }
+    if (krt_unmount(ctx, path, &err) != KILN_OK) abort();
+    if (krt_mount_list(ctx, count_one, NULL) != 0) abort();
+    if (krt_unmount(ctx, path, &err) != KILN_E_USAGE) abort();
+}
+
 static kiln_result mount(krt_context *ctx, const char *path, bool pack, kiln_error *err)
 {
     size_t count = 0;
@@ -189,6 +215,7 @@ static void run(const char *path, bool pack, uint8_t options, const listed *name
     }
     load_and_check(ctx, options, names, name_count);
     if (options & 32) load_and_check(ctx, options, names, name_count); /* from what stayed */
+    if (options & 128) unmount_all(ctx, path, options);
     krt_stats st;
     krt_get_stats(ctx, &st);
     /* Nothing is referenced any more; with a budget, released assets may stay resident. */
