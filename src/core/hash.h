@@ -42,6 +42,9 @@ bool kiln_unhex(const char *hex, uint8_t *out, size_t n);
 
 /* XXH3 64-bit of data (seed 0). */
 uint64_t kiln_xxh3_64(const void *data, size_t size);
+/* XXH3 128-bit of data (seed 0) in xxHash's canonical byte order (big-endian, as its tools print
+ * it): the manifests' "xxh3_128". */
+void kiln_xxh3_128(const void *data, size_t size, uint8_t out[16]);
 /* XXH3 64-bit of data with the 8 bytes at `field` taken as zeros: the self-checksum of kiln's
  * container header (field 24) and pack header (field 48). size must be at least field + 8. */
 uint64_t kiln_xxh3_64_field_zeroed(const void *data, size_t size, size_t field);

@@ -1,5 +1,6 @@
 /* hex.c — hex encoding of digests, and XXH3 through xxHash. Shared with the runtime. */
 #define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+#include <string.h>
 #include <xxhash.h>
 
 #include "core/hash.h"
@@ -35,6 +36,13 @@ bool kiln_unhex(const char *hex, uint8_t *out, size_t n)
 }
 
 uint64_t kiln_xxh3_64(const void *data, size_t size) { return XXH3_64bits(data, size); }
+
+void kiln_xxh3_128(const void *data, size_t size, uint8_t out[16])
+{
+    XXH128_canonical_t c;
+    XXH128_canonicalFromHash(&c, XXH3_128bits(data, size));
+    memcpy(out, c.digest, 16);
+}
 
 uint64_t kiln_xxh3_64_field_zeroed(const void *data, size_t size, size_t field)
 {

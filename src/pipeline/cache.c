@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -137,10 +136,10 @@ kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *m
         kiln_hex(d, sizeof d, hex);
         /* A second, fast digest for readers that check whole files on every load (libkiln_rt
          * verifies KTX2 files with it: XXH3 runs at memory speed, SHA-256 at ~1.3 GB/s). */
-        XXH128_canonical_t xc;
-        XXH128_canonicalFromHash(&xc, XXH3_128bits(o->data, o->size));
-        char xhex[2 * sizeof xc.digest + 1];
-        kiln_hex(xc.digest, sizeof xc.digest, xhex);
+        uint8_t x[16];
+        kiln_xxh3_128(o->data, o->size, x);
+        char xhex[2 * sizeof x + 1];
+        kiln_hex(x, sizeof x, xhex);
         json_t *e = json_object();
         json_object_set_new(e, "label", json_string(o->label));
         json_object_set_new(e, "file", json_string(o->file));

@@ -4,7 +4,6 @@
  * RGBA8 when the renderer cannot sample them, mesh streams unpacked). */
 #include <stddef.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -196,9 +195,9 @@ static kiln_result read_pack_entry(krt_asset *a, const krt_source *src, uint64_t
 static bool file_matches(const krt_asset *a, const krt_source *src)
 {
     if (src->has_xxh3) {
-        XXH128_canonical_t c;
-        XXH128_canonicalFromHash(&c, XXH3_128bits(a->file, a->file_size));
-        return memcmp(c.digest, src->xxh3_128, 16) == 0;
+        uint8_t x[16];
+        kiln_xxh3_128(a->file, a->file_size, x);
+        return memcmp(x, src->xxh3_128, 16) == 0;
     }
     uint8_t d[32];
     kiln_sha256_bytes(a->file, a->file_size, d, NULL);
