@@ -60,6 +60,7 @@ struct krt_context {
     uint64_t cached_count, cached_bytes, evictions, revivals;
     /* hot reload (rt_reload.c) */
     uint64_t reloads, reload_failures;
+    uint64_t poll_visits;    /* assets the last poll's comparison looked at (tests read it) */
     size_t staged_count;     /* assets with a staged reload: krt_update skips the scan at 0 */
     krt_asset *pend_head, *pend_tail;   /* krt_update's work list (krt_pending_add_locked) */
     atomic_int changed;      /* set by the watcher */

@@ -371,6 +371,7 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const k
 
 void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m)
 {
+    kiln_free(alloc, m->changed, m->changed_cap * sizeof *m->changed);
     for (size_t i = 0; i < m->record_count; i++)
         kiln_free(alloc, m->records[i].name, strlen(m->records[i].name) + 1);
     for (size_t i = 0; i < m->item_count; i++) free_artifact(alloc, &m->items[i]);
@@ -386,6 +387,27 @@ uint64_t krt_file_signature(const char *path)
     struct { uint64_t size, ino, dev; int64_t mtime, ctime; } k = {fi.size, fi.ino, fi.dev, fi.mtime_ns, fi.ctime_ns};
     uint64_t h = kiln_xxh3_64(&k, sizeof k);
     return h ? h : 1; /* 0: unknown, never equal */
+}
+
+/* The ids of items[first, first + count) into memo->changed. */
+static kiln_result note_changed(const kiln_allocator *a, krt_cache_memo *memo,
+                                const krt_artifact *items, size_t first, size_t count,
+                                kiln_error *err)
+{
+    if (count > SIZE_MAX / 2 - memo->changed_count)
+        return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
+    if (memo->changed_count + count > memo->changed_cap) {
+        size_t cap = memo->changed_cap ? memo->changed_cap : 16, bytes;
+        while (cap < memo->changed_count + count) cap *= 2;
+        if (!kiln_size_mul(cap, sizeof *memo->changed, &bytes))
+            return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
+        uint64_t *ids = kiln_realloc(a, memo->changed, memo->changed_cap * sizeof *ids, bytes);
+        if (!ids) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        memo->changed = ids;
+        memo->changed_cap = cap;
+    }
+    for (size_t k = 0; k < count; k++) memo->changed[memo->changed_count++] = items[first + k].id;
+    return KILN_OK;
 }
 
 static kiln_result memo_record(const kiln_allocator *a, krt_cache_memo *memo, const char *name,
@@ -431,6 +453,7 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
     kiln_result r = kiln_dir_list_read(adir, alloc, &list, err);
     if (r) return r;
     size_t p = 0; /* walks prev's records alongside: both are in the listing's sorted order */
+    if (next) next->all_changed = prev == NULL;
     for (size_t i = 0; i < list.count && r == KILN_OK; i++) {
         const char *name = list.names[i];
         size_t len = strlen(name);
@@ -443,12 +466,17 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
         }
         uint64_t stamp = prev || next ? krt_file_signature(rpath) : 0;
         size_t first = next ? next->item_count : 0;
-        while (prev && p < prev->record_count && strcmp(prev->records[p].name, name) < 0) p++;
-        const krt_record_memo *old = prev && p < prev->record_count && stamp &&
-                                             prev->records[p].stamp == stamp &&
-                                             strcmp(prev->records[p].name, name) == 0
+        /* prev's records before this name are gone: their ids changed (now unmounted) */
+        for (; prev && p < prev->record_count && strcmp(prev->records[p].name, name) < 0 && !r; p++)
+            if (next) r = note_changed(alloc, next, prev->items, prev->records[p].first, prev->records[p].count, err);
+        bool same_name = prev && p < prev->record_count && strcmp(prev->records[p].name, name) == 0;
+        const krt_record_memo *old = same_name && stamp && prev->records[p].stamp == stamp
                                          ? &prev->records[p]
                                          : NULL;
+        if (same_name && !old && next && !r) /* replaced: what it gave before changed too */
+            r = note_changed(alloc, next, prev->items, prev->records[p].first, prev->records[p].count, err);
+        if (same_name) p++;
+        if (r) break;
         if (old) { /* unchanged: its artifacts as read last time */
             for (size_t k = 0; k < old->count && r == KILN_OK; k++) {
                 krt_artifact x = prev->items[old->first + k];
@@ -460,10 +488,13 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
             }
         } else {
             r = read_record(cache_dir, rpath, alloc, out, next, err);
+            if (!r && next && prev) r = note_changed(alloc, next, next->items, first, next->item_count - first, err);
         }
         if (next) next->reused += old != NULL, next->parsed += old == NULL;
         if (!r && next) r = memo_record(alloc, next, name, stamp, first, err);
     }
+    for (; prev && next && p < prev->record_count && !r; p++) /* after the last name: gone */
+        r = note_changed(alloc, next, prev->items, prev->records[p].first, prev->records[p].count, err);
     kiln_dir_list_free(&list);
     if (r) krt_mounts_free(out);
     return r;

@@ -54,10 +54,17 @@ typedef struct krt_cache_memo {
     krt_artifact *items;
     size_t item_count, item_cap;
     size_t reused, parsed;     /* records of the last read taken from the memo / parsed */
+    /* The ids a poll has to compare with the loaded assets: those of the records parsed by
+     * this read and of the previous read's records that changed or went (unsorted, may repeat).
+     * all_changed: there was no previous read to tell (every id may have changed). */
+    uint64_t *changed;
+    size_t changed_count, changed_cap;
+    bool all_changed;
 } krt_cache_memo;
 
 /* krt_mounts_read_cache with a memo: prev (may be NULL) is what the last read of this folder
- * left, next (may be NULL; empty on entry) gets what this one read. */
+ * left, next (may be NULL; empty on entry) gets what this one read and which ids changed
+ * since prev (krt_cache_memo.changed). */
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
                                        const krt_cache_memo *prev, krt_cache_memo *next,
                                        krt_mounts *out, kiln_error *err);

@@ -8,6 +8,7 @@
  * flag. docs/runtime.md ("Hot reload") is the guide. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -321,38 +322,56 @@ typedef struct pending {     /* a job to submit after unlocking */
     krt_asset *a;
 } pending;
 
-/* Compares every live and kept asset with the (new) mount table. Lock held. */
-static size_t compare_locked(krt_context *c, pending *out, size_t cap, size_t *count)
+/* One live or kept asset against the (new) mount table: evicted when kept and changed, a
+ * reload (or a retry when failed) queued into out when changed. Lock held. */
+static void compare_one_locked(krt_context *c, krt_asset *a, pending *out, size_t cap,
+                               size_t *count, size_t *reloads)
+{
+    c->poll_visits++;
+    if (a->dying) return;
+    const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
+    if (!art) return; /* no longer mounted: it keeps its data */
+    if (art->size == a->src_size && memcmp(art->sha256, a->src_sha256, 32) == 0) return;
+    if (a->cached) {
+        krt_budget_evict_locked(c, a);
+        return;
+    }
+    if (*count == cap) { /* more than fit this time: the next poll goes on */
+        c->recheck = true;
+        return;
+    }
+    if (a->phase == KRT_PHASE_FAILED && !a->job_running) {
+        krt_retry_locked(c, a);
+        out[(*count)++] = (pending){NULL, a};
+        (*reloads)++;
+    } else if (a->phase == KRT_PHASE_READY && !a->staged && !a->reload_running) {
+        krt_asset *n = start_reload_locked(c, a);
+        if (n) {
+            out[(*count)++] = (pending){reload_job, n};
+            (*reloads)++;
+        }
+    } else {
+        c->recheck = true; /* loading, or reloading older data: look again next poll */
+    }
+}
+
+/* Compares the loaded assets whose ids are in ids[0, id_count) (sorted, distinct) with the
+ * (new) mount table, through the id map; every live and kept asset when ids is NULL (a recheck,
+ * or a read that could not tell what changed). Lock held. */
+static size_t compare_locked(krt_context *c, const uint64_t *ids, size_t id_count, pending *out,
+                             size_t cap, size_t *count)
 {
     size_t reloads = 0;
     *count = 0;
-    for (uint32_t s = 0; s < c->high_water; s++) {
-        krt_asset *a = c->slots[s].asset;
-        if (!a || a->dying) continue;
-        const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
-        if (!art) continue; /* no longer mounted: it keeps its data */
-        if (art->size == a->src_size && memcmp(art->sha256, a->src_sha256, 32) == 0) continue;
-        if (a->cached) {
-            krt_budget_evict_locked(c, a);
-            continue;
-        }
-        if (*count == cap) { /* more than fit this time: the next poll goes on */
-            c->recheck = true;
-            continue;
-        }
-        if (a->phase == KRT_PHASE_FAILED && !a->job_running) {
-            krt_retry_locked(c, a);
-            out[(*count)++] = (pending){NULL, a};
-            reloads++;
-        } else if (a->phase == KRT_PHASE_READY && !a->staged && !a->reload_running) {
-            krt_asset *n = start_reload_locked(c, a);
-            if (n) {
-                out[(*count)++] = (pending){reload_job, n};
-                reloads++;
-            }
-        } else {
-            c->recheck = true; /* loading, or reloading older data: look again next poll */
-        }
+    c->poll_visits = 0;
+    if (!ids) {
+        for (uint32_t s = 0; s < c->high_water; s++)
+            if (c->slots[s].asset) compare_one_locked(c, c->slots[s].asset, out, cap, count, &reloads);
+        return reloads;
+    }
+    for (size_t i = 0; i < id_count; i++) {
+        uint32_t s1 = krt_map_find_locked(c, ids[i]); /* live and kept assets; not dying ones */
+        if (s1) compare_one_locked(c, c->slots[s1 - 1].asset, out, cap, count, &reloads);
     }
     return reloads;
 }
@@ -451,6 +470,50 @@ static kiln_result poll_read_table(krt_context *c, poll_read *p, krt_mounts *tab
     return r;
 }
 
+static int id_order(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The ids this read may have changed, sorted and distinct, into *out (*out_count of them, the
+ * array *out_cap long): the changed ids of every cache's memo and every entry of a replaced
+ * pack, old and new. *out stays NULL when a cache could not tell (no previous read). */
+static kiln_result poll_changed_ids(krt_context *c, const poll_read *p, uint64_t **out,
+                                    size_t *out_count, size_t *out_cap, kiln_error *err)
+{
+    *out = NULL;
+    *out_count = *out_cap = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->next[i] && p->next[i]->all_changed) return KILN_OK;
+        if (p->next[i]) n += p->next[i]->changed_count;
+        if (p->fresh[i]) n += (size_t)p->fresh[i]->pack.entry_count + p->packs[i]->pack.entry_count;
+    }
+    uint64_t *ids = kiln_alloc(&c->allocator, (n ? n : 1) * sizeof *ids);
+    if (!ids) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
+    size_t k = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->next[i] && p->next[i]->changed_count) {
+            memcpy(ids + k, p->next[i]->changed, p->next[i]->changed_count * sizeof *ids);
+            k += p->next[i]->changed_count;
+        }
+        if (!p->fresh[i]) continue;
+        for (uint32_t e = 0; e < p->fresh[i]->pack.entry_count; e++)
+            ids[k++] = kiln_pack_entry_at(&p->fresh[i]->pack, e).asset_id;
+        for (uint32_t e = 0; e < p->packs[i]->pack.entry_count; e++)
+            ids[k++] = kiln_pack_entry_at(&p->packs[i]->pack, e).asset_id;
+    }
+    if (k) qsort(ids, k, sizeof *ids, id_order);
+    size_t u = 0;
+    for (size_t i = 0; i < k; i++)
+        if (!u || ids[u - 1] != ids[i]) ids[u++] = ids[i];
+    *out = ids;
+    *out_count = u;
+    *out_cap = n ? n : 1;
+    return KILN_OK;
+}
+
 /* The new table, signatures, memos and replaced packs into the context (sources[] as taken:
  * mount_serial unchanged); *table gets the old table to free. Lock held. */
 static void install_locked(krt_context *c, poll_read *p, krt_mounts *table)
@@ -508,12 +571,15 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     memset(&table, 0, sizeof table);
     table.alloc = al;
     if (!r && changed) r = poll_read_table(c, &p, &table, err);
-    size_t started = 0, job_count = 0, cap = 0;
+    size_t started = 0, job_count = 0, cap = 0, id_count = 0, id_cap = 0;
     pending *jobs = NULL;
+    uint64_t *ids = NULL; /* what changed; NULL: compare every loaded asset */
+    if (!r && changed && !recheck) r = poll_changed_ids(c, &p, &ids, &id_count, &id_cap, err);
     if (!r && changed) {
         pthread_mutex_lock(&c->mu);
         cap = (size_t)c->live + 16;
         pthread_mutex_unlock(&c->mu);
+        if (ids && id_count + 16 < cap) cap = id_count + 16;
         jobs = kiln_calloc(al, cap, sizeof *jobs);
         if (!jobs) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
     }
@@ -522,11 +588,14 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
         if (c->mount_serial != serial) {
             again = true; /* mounted or unmounted meanwhile: read them all again */
         } else {
+            /* a recheck set meanwhile (a mount went, an asset could not reload) needs them all */
+            bool all = c->recheck || !ids;
             install_locked(c, &p, &table);
-            started = compare_locked(c, jobs, cap, &job_count);
+            started = compare_locked(c, all ? NULL : ids, id_count, jobs, cap, &job_count);
         }
         pthread_mutex_unlock(&c->mu);
     }
+    kiln_free(al, ids, id_cap * sizeof *ids);
     pthread_mutex_lock(&c->mu);
     c->pollers--;
     krt_pack_collect_locked(c);

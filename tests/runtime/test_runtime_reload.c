@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "rt_fixture.h"
+#include "runtime/rt_context.h" /* white box: the poll's and the rebuild's work counters */
 #include "support.h"
 
 static rt_project g;
@@ -20,8 +21,10 @@ static const char *const mat_name = "m0/BoxTextured.gltf#material0";
 
 static int setup(void **state)
 {
-    static const char *const models[] = {"gltf/BoxTextured/glTF"};
-    rt_project_open(&g, models, 1);
+    /* m1: 10 meshes, 10 materials, 3 images (image0 sampled by materials 0, 2 and 3, image1 by
+     * 1, 5, 6, 7 and 8, image2 by 9; material 4 samples none) */
+    static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/TextureSettingsTest/glTF"};
+    rt_project_open(&g, models, 2);
     (void)state;
     return 0;
 }
@@ -246,12 +249,61 @@ static void a_kept_asset_whose_file_changed_is_evicted(void **state)
     (void)state;
 }
 
+static uint64_t poll_visits(krt_context *c)
+{
+    pthread_mutex_lock(&c->mu);
+    uint64_t n = c->poll_visits;
+    pthread_mutex_unlock(&c->mu);
+    return n;
+}
+
+/* With many assets loaded and one texture changed, the poll compares only the assets of the
+ * record that changed (looked up by id), not every loaded asset, and reloads only the one. */
+static void a_poll_compares_only_what_changed(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec, 0);
+    kiln_error err;
+    krt_handle big = rt_load_ready(c, KRT_TYPE_SCENE, "m1/TextureSettingsTest.gltf#scene");
+    krt_handle box = rt_load_ready(c, KRT_TYPE_SCENE, scene_name);
+    krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_stats st;
+    krt_get_stats(c, &st);
+    assert_true(st.live_assets >= 28); /* 24 of m1 (scene, 10 meshes, 10 materials, 3 images) + 4 */
+    uint32_t w0 = texture_width(c, tex);
+    size_t n = 99;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0);
+    change_texture(w0 == 512 ? "gltf/BoxTextured/glTF/CesiumLogoFlat.png"
+                             : "gltf/TextureSettingsTest/glTF/CheckAndX.png");
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1);
+    /* only m0's record changed: its 4 loaded assets (scene, mesh, material, image) are looked at */
+    assert_true(poll_visits(c) >= 1);
+    assert_true(poll_visits(c) <= 4);
+    krt_finish(c);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    assert_int_equal(rec.replaces[KRT_TYPE_MESH], 0);
+    assert_int_not_equal(texture_width(c, tex), w0);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK); /* nothing changed since */
+    assert_int_equal(n, 0);
+    krt_release(c, tex, &err);
+    krt_release(c, box, &err);
+    krt_release(c, big, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_texture_reloads_into_its_handle_and_rebuilds_its_material),
         cmocka_unit_test(the_watcher_flags_changes_for_the_poll),
         cmocka_unit_test(a_kept_asset_whose_file_changed_is_evicted),
+        cmocka_unit_test(a_poll_compares_only_what_changed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
