@@ -38,6 +38,13 @@ typedef struct krt_asset {
     uint32_t mat_serial;     /* bumped when a reload changed the material's data */
     uint32_t mat_written_serial;
     uint8_t mat_written;     /* what the record holds: 0 nothing, 1 loading, 2 ready, 3 failed */
+    /* Reverse dependencies (rt_dependents.c): one entry per reference another asset (a live
+     * record or a staged reload) holds on this one through its deps; kept with the identity,
+     * not the data, so a reload's swap leaves it in place. */
+    struct krt_asset **dependents;
+    uint32_t dependent_count, dependent_cap;
+    bool is_staged;          /* a reload's staged record (not in a slot) */
+    uint32_t rebuild_mark;   /* the texture reload that last rebuilt this material */
     /* what the job made: from here to the end is the asset's data (krt_asset_swap_data) */
     uint8_t *file;
     size_t file_size;        /* allocated file_size + 1 (unless borrowed) */

@@ -125,7 +125,10 @@ void krt_release_deps_locked(krt_context *c, krt_asset *a)
     /* a decode that failed may have counted dependencies without the handle array */
     for (size_t i = 0; a->deps && i < a->dep_count; i++) {
         krt_asset *d = krt_resolve_locked(c, a->deps[i]);
-        if (d) krt_release_locked(c, d);
+        if (d) {
+            krt_dependent_remove_locked(c, d, a);
+            krt_release_locked(c, d);
+        }
         a->deps[i] = (krt_handle){0};
     }
 }
@@ -248,8 +251,9 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
             kiln_error_prefix(err, "dependency %016llx: ", (unsigned long long)a->dep_ids[i]);
             break;
         }
-        if (!j) continue;
-        if (*job_count == *job_cap) {
+        krt_asset *d = krt_resolve_locked(c, a->deps[i]);
+        bool noted = !d || krt_dependent_add_locked(c, d, a);
+        if (j && *job_count == *job_cap) {
             /* a scene with many new meshes: submitted under no lock later; grow the list */
             size_t n = *job_cap * 2;
             krt_asset **bigger = kiln_alloc(&c->allocator, n * sizeof *bigger);
@@ -257,14 +261,21 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
                 j->job_running = false;
                 j->phase = KRT_PHASE_FAILED;
                 kiln_error_set(&j->error, KILN_E_OUT_OF_MEMORY, "out of memory queueing a load");
-                continue;
+                j = NULL;
+            } else {
+                memcpy(bigger, *jobs, *job_count * sizeof **jobs);
+                if (*jobs != small) kiln_free(&c->allocator, *jobs, *job_cap * sizeof **jobs);
+                *jobs = bigger;
+                *job_cap = n;
             }
-            memcpy(bigger, *jobs, *job_count * sizeof **jobs);
-            if (*jobs != small) kiln_free(&c->allocator, *jobs, *job_cap * sizeof **jobs);
-            *jobs = bigger;
-            *job_cap = n;
         }
-        (*jobs)[(*job_count)++] = j;
+        if (j) (*jobs)[(*job_count)++] = j; /* queued even when released below: it must end */
+        if (!noted) { /* not on d's list: do not hold the reference either */
+            krt_release_locked(c, d);
+            a->deps[i] = (krt_handle){0};
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a dependency list");
+            break;
+        }
     }
     krt_asset_link_deps(a);
     return r;
@@ -320,6 +331,7 @@ static void job_run(void *arg)
         a->error = e;
         a->phase = KRT_PHASE_FAILED;
         c->failures++;
+        krt_dependents_wake_locked(c, a); /* they fail with it in krt_update */
     } else {
         a->phase = KRT_PHASE_DECODED;
     }
@@ -414,6 +426,7 @@ void krt_reap_locked(krt_context *c, krt_asset *a)
     pending_remove_locked(c, a);
     c->resident -= a->resident;
     krt_asset_free_data(a, &c->allocator);
+    krt_dependents_free(c, a);
     uint32_t s = a->slot;
     c->slots[s].asset = NULL;
     c->slots[s].next_free = c->free_head;
@@ -793,8 +806,9 @@ size_t krt_update(krt_context *c)
                 a->error = de;
                 a->phase = KRT_PHASE_FAILED;
                 c->failures++;
+                krt_dependents_wake_locked(c, a); /* exactly the assets that hold it */
                 progress = true;
-                continue; /* stays listed: its own dependents look at it */
+                continue;
             }
             if (waiting) {
                 loading++;
@@ -817,7 +831,7 @@ size_t krt_update(krt_context *c)
                 a->error = e;
                 a->phase = KRT_PHASE_FAILED;
                 c->failures++;
-                krt_pending_add_locked(c, a); /* its dependents look at it */
+                krt_dependents_wake_locked(c, a); /* they fail with it */
             } else {
                 a->phase = KRT_PHASE_READY;
             }

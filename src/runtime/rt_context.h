@@ -61,6 +61,9 @@ struct krt_context {
     /* hot reload (rt_reload.c) */
     uint64_t reloads, reload_failures;
     uint64_t poll_visits;    /* assets the last poll's comparison looked at (tests read it) */
+    uint64_t rebuild_visits; /* dependents the last texture reload's rebuild looked at (tests) */
+    uint64_t dep_serial;     /* bumped by every change of a dependents list */
+    uint32_t rebuild_serial; /* one per texture reload's rebuild */
     size_t staged_count;     /* assets with a staged reload: krt_update skips the scan at 0 */
     krt_asset *pend_head, *pend_tail;   /* krt_update's work list (krt_pending_add_locked) */
     atomic_int changed;      /* set by the watcher */
@@ -128,6 +131,18 @@ void krt_memo_destroy(krt_context *c, krt_cache_memo *m);   /* NULL is a no-op *
 /* rt_unmount.c */
 void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm);   /* keeps it until unused */
 void krt_pack_collect_locked(krt_context *c);  /* unmaps retired packs nothing uses any more */
+
+/* rt_dependents.c */
+/* Notes that owner holds one reference on d as a dependency; false when memory runs out. */
+bool krt_dependent_add_locked(krt_context *c, krt_asset *d, krt_asset *owner);
+/* Drops one such note (no-op when there is none). */
+void krt_dependent_remove_locked(krt_context *c, krt_asset *d, krt_asset *owner);
+/* After krt_asset_swap_data(a, n): the references a's deps had from n are now a's, and those
+ * n's deps had from a are n's. */
+void krt_dependents_swapped_locked(krt_context *c, krt_asset *a, krt_asset *n);
+/* Puts every live dependent of a on krt_update's list (a failed: they fail with it). */
+void krt_dependents_wake_locked(krt_context *c, krt_asset *a);
+void krt_dependents_free(krt_context *c, krt_asset *a);   /* the list's memory */
 
 /* rt_budget.c */
 void krt_budget_keep_locked(krt_context *c, krt_asset *a);   /* a released asset into the LRU */

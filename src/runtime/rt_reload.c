@@ -77,6 +77,7 @@ static krt_asset *start_reload_locked(krt_context *c, krt_asset *a)
     n->slot = a->slot;
     n->phase = KRT_PHASE_LOADING;
     n->mat_index = KRT_INVALID_INDEX;
+    n->is_staged = true;
     n->staged = a; /* a staged record's `staged` points back at its owner */
     a->staged = n;
     a->reload_running = true;
@@ -91,6 +92,7 @@ void krt_reload_drop_locked(krt_context *c, krt_asset *a)
     krt_release_deps_locked(c, n);
     c->resident -= n->resident;
     krt_asset_free_data(n, &c->allocator);
+    krt_dependents_free(c, n);
     kiln_free(&c->allocator, n, sizeof *n);
     a->staged = NULL;
     c->staged_count--;
@@ -182,21 +184,26 @@ static kiln_result replace_gpu(krt_context *c, uint32_t type, krt_handle h, cons
     return KILN_OK;
 }
 
-/* After a texture's reload: the ready materials that sample it get their objects rebuilt with
- * the new texture object. Lock held (released around each callback). */
-static void rebuild_materials_locked(krt_context *c, krt_handle tex)
+/* After a texture's reload: the ready materials that sample it (those on its dependents list)
+ * get their objects rebuilt with the new texture object. Lock held (released around each
+ * callback; the list may change meanwhile, so the walk starts over when it did, and a mark
+ * keeps a material from being rebuilt twice). */
+static void rebuild_materials_locked(krt_context *c, krt_asset *tex)
 {
-    for (uint32_t s = 0; s < c->high_water; s++) {
-        krt_asset *m = c->slots[s].asset;
-        if (!m || m->type != KRT_TYPE_MATERIAL || m->dying || m->cached || m->phase != KRT_PHASE_READY)
+    uint32_t mark = ++c->rebuild_serial;
+    c->rebuild_visits = 0;
+    for (uint32_t i = 0; i < tex->dependent_count; i++) {
+        krt_asset *m = tex->dependents[i];
+        c->rebuild_visits++;
+        if (m->is_staged || m->type != KRT_TYPE_MATERIAL || m->dying || m->cached ||
+            m->phase != KRT_PHASE_READY || m->rebuild_mark == mark)
             continue;
-        bool uses = false;
-        for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) uses |= m->material.textures[k].id == tex.id;
-        if (!uses) continue;
+        m->rebuild_mark = mark; /* a material sampling it in two slots is listed twice */
         krt_material_link_gpu_locked(c, m);
         void *gpu = m->gpu;
         bool has = m->has_gpu;
         krt_handle h = m->handle;
+        uint64_t serial = c->dep_serial;
         pthread_mutex_unlock(&c->mu);
         kiln_error e;
         kiln_error_clear(&e);
@@ -210,6 +217,7 @@ static void rebuild_materials_locked(krt_context *c, krt_handle tex)
             m->gpu = gpu;
             m->has_gpu = has;
         }
+        if (c->dep_serial != serial) i = UINT32_MAX; /* the list moved: again from the start */
     }
 }
 
@@ -265,6 +273,7 @@ bool krt_reload_apply(krt_context *c, size_t *loading)
         }
         /* The new data into the live record; the old (with its dependency references) out. */
         krt_asset_swap_data(a, n);
+        krt_dependents_swapped_locked(c, a, n);
         memcpy(a->src_sha256, n->src_sha256, 32);
         a->src_size = n->src_size;
         a->gpu = gpu;
@@ -276,7 +285,7 @@ bool krt_reload_apply(krt_context *c, size_t *loading)
             a->mat_serial++;
             c->mat_dirty = true;
         }
-        if (a->type == KRT_TYPE_TEXTURE) rebuild_materials_locked(c, h);
+        if (a->type == KRT_TYPE_TEXTURE) rebuild_materials_locked(c, a);
     }
     pthread_mutex_unlock(&c->mu);
     return progress;

@@ -297,6 +297,124 @@ static void a_poll_compares_only_what_changed(void **state)
     (void)state;
 }
 
+/* Copies a corpus file over m1's source image `name` and imports again. */
+static void change_m1_image(const char *name, const char *corpus_png)
+{
+    char *src = kt_corpus_path(corpus_png);
+    char *cmd = kt_format("cp '%s' '%s/assets/m1/%s'", src, g.dir, name);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+    free(src);
+    rt_reimport(g.dir);
+}
+
+static krt_handle m1_material(krt_context *c, int i)
+{
+    char name[64];
+    snprintf(name, sizeof name, "m1/TextureSettingsTest.gltf#material%d", i);
+    kiln_error err;
+    krt_handle h = krt_load_material(c, name, &err);
+    assert_int_not_equal(h.id, 0);
+    return h;
+}
+
+/* Whether the recorder's log has "<what> <handle>" (once or more). */
+static int logged(rt_recorder *rec, const char *what, krt_handle h)
+{
+    char line[64];
+    snprintf(line, sizeof line, "%s %016llx\n", what, (unsigned long long)h.id);
+    int n = 0;
+    for (const char *p = rec->log; (p = strstr(p, line)) != NULL; p += strlen(line)) n++;
+    return n;
+}
+
+/* m1's image0 is sampled by materials 0, 2 and 3: its reload rebuilds exactly those three
+ * (through the texture's dependents, not a walk over every slot); materials 1 and 4-9 are not
+ * touched. */
+static void a_texture_reload_rebuilds_exactly_its_materials(void **state)
+{
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec, 0);
+    kiln_error err;
+    krt_handle scene = rt_load_ready(c, KRT_TYPE_SCENE, "m1/TextureSettingsTest.gltf#scene");
+    krt_handle mats[10];
+    for (int i = 0; i < 10; i++) mats[i] = m1_material(c, i);
+    krt_handle img0 = rt_load_ready(c, KRT_TYPE_TEXTURE, "m1/TextureSettingsTest.gltf#image0");
+    uint32_t w0 = texture_width(c, img0);
+    rec.log_size = 0;
+    rec.log[0] = 0;
+    change_m1_image("CheckAndX_V.png", w0 == 512 ? "gltf/BoxTextured/glTF/CesiumLogoFlat.png"
+                                                 : "gltf/TextureSettingsTest/glTF/CheckAndX_V.png");
+    size_t n = 0;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1); /* image0 only */
+    krt_finish(c);
+    assert_int_not_equal(texture_width(c, img0), w0);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 3);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(logged(&rec, "replace_material", mats[i]), i == 0 || i == 2 || i == 3);
+    pthread_mutex_lock(&c->mu);
+    uint64_t visits = c->rebuild_visits;
+    pthread_mutex_unlock(&c->mu);
+    assert_int_equal(visits, 3); /* its three dependents, of 24 live assets */
+    for (int i = 0; i < 10; i++) krt_release(c, mats[i], &err);
+    krt_release(c, img0, &err);
+    krt_release(c, scene, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    (void)state;
+}
+
+/* m1's image1 damaged: the materials that sample it (1, 5, 6, 7, 8) fail with its error, and
+ * the others (0, 2, 3, 4, 9) are ready. */
+static void a_failed_texture_fails_exactly_its_materials(void **state)
+{
+    kiln_error err;
+    krt_mounts m;
+    kiln_allocator al = {0};
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
+    const krt_artifact *img = krt_mounts_find_name(&m, "m1/TextureSettingsTest.gltf#image1");
+    assert_non_null(img);
+    size_t size;
+    uint8_t *saved = kt_read_file(img->path, &size);
+    assert_non_null(saved);
+    uint8_t *bad = malloc(size);
+    assert_non_null(bad);
+    memcpy(bad, saved, size);
+    bad[size / 2] ^= 0x5a;
+    char *cmd = kt_format("chmod u+w '%s'", img->path);
+    kt_run(cmd, NULL);
+    free(cmd);
+    kt_write_file(img->path, bad, size);
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec, 0);
+    krt_handle mats[10];
+    for (int i = 0; i < 10; i++) mats[i] = m1_material(c, i);
+    krt_finish(c);
+    for (int i = 0; i < 10; i++) {
+        bool samples_image1 = i == 1 || (i >= 5 && i <= 8);
+        kiln_error e;
+        assert_int_equal(krt_state_of(c, mats[i]), samples_image1 ? KRT_STATE_FAILED : KRT_STATE_READY);
+        if (!samples_image1) continue;
+        assert_int_equal(krt_error(c, mats[i], &e), KILN_E_CACHE_CORRUPT);
+        assert_non_null(strstr(e.message, "texture")); /* the failed dependency is named */
+    }
+    assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], 5);
+    for (int i = 0; i < 10; i++) krt_release(c, mats[i], &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    kt_write_file(img->path, saved, size);
+    free(saved);
+    free(bad);
+    krt_mounts_free(&m);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +422,8 @@ int main(void)
         cmocka_unit_test(the_watcher_flags_changes_for_the_poll),
         cmocka_unit_test(a_kept_asset_whose_file_changed_is_evicted),
         cmocka_unit_test(a_poll_compares_only_what_changed),
+        cmocka_unit_test(a_texture_reload_rebuilds_exactly_its_materials),
+        cmocka_unit_test(a_failed_texture_fails_exactly_its_materials),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
