@@ -1,9 +1,8 @@
-/* hex.c — hex encoding of digests, and XXH3 through xxHash. Shared with the runtime. */
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
+/* hex.c — hex encoding of digests, and the choice of XXH3 variant. Shared with the runtime. */
 #include <string.h>
-#include <xxhash.h>
 
 #include "core/hash.h"
+#include "core/xxh3_variants.h"
 
 void kiln_hex(const uint8_t *bytes, size_t n, char *out)
 {
@@ -35,23 +34,40 @@ bool kiln_unhex(const char *hex, uint8_t *out, size_t n)
     return hex[2 * n] == '\0';
 }
 
-uint64_t kiln_xxh3_64(const void *data, size_t size) { return XXH3_64bits(data, size); }
+/* XXH3 through xxh3_base.c or xxh3_avx2.c: the same hashes, AVX2 where the CPU has it.
+ * __builtin_cpu_supports reads what libgcc found at start-up (it checks the OS saves YMM). */
+bool kiln_xxh3_has_avx2(void)
+{
+#ifdef KILN_XXH3_AVX2
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
+uint64_t kiln_xxh3_64(const void *data, size_t size)
+{
+#ifdef KILN_XXH3_AVX2
+    if (kiln_xxh3_has_avx2()) return kiln_xxh3_64_avx2(data, size);
+#endif
+    return kiln_xxh3_64_base(data, size);
+}
 
 void kiln_xxh3_128(const void *data, size_t size, uint8_t out[16])
 {
-    XXH128_canonical_t c;
-    XXH128_canonicalFromHash(&c, XXH3_128bits(data, size));
-    memcpy(out, c.digest, 16);
+#ifdef KILN_XXH3_AVX2
+    if (kiln_xxh3_has_avx2()) {
+        kiln_xxh3_128_avx2(data, size, out);
+        return;
+    }
+#endif
+    kiln_xxh3_128_base(data, size, out);
 }
 
 uint64_t kiln_xxh3_64_field_zeroed(const void *data, size_t size, size_t field)
 {
-    static const uint8_t zeros[8];
-    const uint8_t *p = data;
-    XXH3_state_t state;
-    XXH3_64bits_reset(&state);
-    XXH3_64bits_update(&state, p, field);
-    XXH3_64bits_update(&state, zeros, 8);
-    XXH3_64bits_update(&state, p + field + 8, size - field - 8);
-    return XXH3_64bits_digest(&state);
+#ifdef KILN_XXH3_AVX2
+    if (kiln_xxh3_has_avx2()) return kiln_xxh3_64_field_zeroed_avx2(data, size, field);
+#endif
+    return kiln_xxh3_64_field_zeroed_base(data, size, field);
 }
