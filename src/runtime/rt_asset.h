@@ -50,6 +50,7 @@ typedef struct krt_asset {
     size_t file_size;        /* allocated file_size + 1 (unless borrowed) */
     bool file_borrowed;      /* file points into a mounted pack's mapping: not freed */
     bool file_mapped;        /* file is a read-only mapping of a loose cache file: munmap'd */
+    struct krt_pack_mount *pack_ref; /* the pack whose mapping file is in (a reference held) */
     kiln_ktx2_info ktx;
     krt_texture_data texture;
     void *level_mem[KILN_KTX2_MAX_LEVELS];

@@ -137,8 +137,7 @@ void krt_retry_locked(krt_context *c, krt_asset *a)
 {
     if (a->type == KRT_TYPE_MATERIAL) c->mat_dirty = true;
     krt_release_deps_locked(c, a);
-    c->resident -= a->resident;
-    krt_asset_free_data(a, &c->allocator);
+    krt_asset_drop_data_locked(c, a);
     kiln_error_clear(&a->error);
     a->revive = false;
     a->phase = KRT_PHASE_LOADING;
@@ -304,12 +303,14 @@ static void job_run(void *arg)
     kiln_error_clear(&e);
     krt_source src;
     bool found, revive;
+    krt_pack_mount *pm = NULL; /* the pack it reads from, a reference held while it does */
     pthread_mutex_lock(&c->mu);
     revive = a->revive;
     found = !revive && krt_source_of_locked(c, a->id, &src);
     if (found) {
         memcpy(a->src_sha256, src.sha256, 32);
         a->src_size = src.size;
+        if (src.pack) krt_pack_ref_locked(pm = krt_pack_mount_of(src.pack));
     }
     if (!revive) c->loads++;
     pthread_mutex_unlock(&c->mu);
@@ -322,6 +323,7 @@ static void job_run(void *arg)
     krt_asset **jobs = jobs_small;
     size_t job_count = 0, job_cap = 16;
     pthread_mutex_lock(&c->mu);
+    if (pm) krt_pack_hand_over_locked(c, a, pm);
     if (!revive) c->resident += a->resident;
     if (!revive && r == KILN_OK && a->transcoded) c->transcodes++;
     a->revive = false;
@@ -424,8 +426,7 @@ static void destroy_gpu(krt_context *c, krt_asset *a)
 void krt_reap_locked(krt_context *c, krt_asset *a)
 {
     pending_remove_locked(c, a);
-    c->resident -= a->resident;
-    krt_asset_free_data(a, &c->allocator);
+    krt_asset_drop_data_locked(c, a);
     krt_dependents_free(c, a);
     uint32_t s = a->slot;
     c->slots[s].asset = NULL;
@@ -460,6 +461,7 @@ kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out
         krt_pack_free(c, pm);
         return r;
     }
+    pm->refs = 1; /* the mount's */
     *out = pm;
     return KILN_OK;
 }

@@ -19,10 +19,15 @@ typedef struct krt_slot {
     uint32_t next_free;      /* slot index + 1; 0 = end */
 } krt_slot;
 
-typedef struct krt_pack_mount {     /* a mounted .kpak: mapped while mounted or used */
+/* A mounted .kpak, mapped while anything uses it: refs counts one for being mounted (held on
+ * after an unmount until the mount table no longer names it), one per load or reload job that
+ * copied an artifact of it, one per poll that took it, and one per asset (live, kept or a
+ * staged reload) whose file is a view into the mapping. The last release unmaps it. */
+typedef struct krt_pack_mount {
     kiln_mapped_file map;
     kiln_pack pack;
-    struct krt_pack_mount *next_retired;   /* the context's list of unmounted or replaced packs */
+    uint32_t refs;
+    struct krt_pack_mount *next_retired;   /* the context's list of unmounted packs */
 } krt_pack_mount;
 
 typedef struct krt_mount_source {   /* one krt_mount_cache or krt_mount_pack call, in order */
@@ -46,8 +51,8 @@ struct krt_context {
     bool recheck;            /* a changed asset could not reload yet, or a mount went: compare
                               * (read) again next poll */
     uint64_t mount_serial;   /* bumped by every change of sources[] (mount, unmount, new pack) */
-    krt_pack_mount *retired; /* packs no longer mounted whose bytes assets or jobs may still use */
-    uint32_t pollers;        /* krt_poll_changes calls reading mounts outside the lock */
+    krt_pack_mount *retired; /* unmounted packs the mount table may still name (their mount
+                              * reference goes when the table is next replaced) */
     krt_slot *slots;
     uint32_t max_assets, high_water, free_head, live;
     uint64_t *map_ids;       /* id -> slot: open addressing, linear probing, backward-shift delete */
@@ -129,8 +134,19 @@ void krt_pack_free(krt_context *c, krt_pack_mount *pm);
 void krt_memo_destroy(krt_context *c, krt_cache_memo *m);   /* NULL is a no-op */
 
 /* rt_unmount.c */
-void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm);   /* keeps it until unused */
-void krt_pack_collect_locked(krt_context *c);  /* unmaps retired packs nothing uses any more */
+/* pm is no longer mounted: its mount reference goes now, or when the table is next replaced
+ * if it may still name pm (in_table). */
+void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm, bool in_table);
+void krt_pack_table_replaced_locked(krt_context *c); /* the retired packs' mount references go */
+krt_pack_mount *krt_pack_mount_of(const kiln_pack *pack);  /* the mount a table's pack is in */
+void krt_pack_ref_locked(krt_pack_mount *pm);
+void krt_pack_unref_locked(krt_context *c, krt_pack_mount *pm);   /* unmaps at the last one */
+/* Frees the asset's decoded data (krt_asset_free_data) and the references that come with it:
+ * resident bytes, the pack mapping its file is in. */
+void krt_asset_drop_data_locked(krt_context *c, krt_asset *a);
+/* A job's source read from a pack: the reference the job took goes to the asset when its file
+ * is a view into pm's mapping, else it goes. */
+void krt_pack_hand_over_locked(krt_context *c, krt_asset *a, krt_pack_mount *pm);
 
 /* rt_dependents.c */
 /* Notes that owner holds one reference on d as a dependency; false when memory runs out. */

@@ -90,8 +90,7 @@ void krt_reload_drop_locked(krt_context *c, krt_asset *a)
     krt_asset *n = a->staged;
     if (!n) return;
     krt_release_deps_locked(c, n);
-    c->resident -= n->resident;
-    krt_asset_free_data(n, &c->allocator);
+    krt_asset_drop_data_locked(c, n);
     krt_dependents_free(c, n);
     kiln_free(&c->allocator, n, sizeof *n);
     a->staged = NULL;
@@ -105,11 +104,13 @@ static void reload_job(void *arg)
     kiln_error e;
     kiln_error_clear(&e);
     krt_source src;
+    krt_pack_mount *pm = NULL; /* the pack it reads from, a reference held while it does */
     pthread_mutex_lock(&c->mu);
     bool found = krt_source_of_locked(c, a->id, &src);
     if (found) {
         memcpy(n->src_sha256, src.sha256, 32);
         n->src_size = src.size;
+        if (src.pack) krt_pack_ref_locked(pm = krt_pack_mount_of(src.pack));
     }
     pthread_mutex_unlock(&c->mu);
     kiln_result r = found ? krt_asset_decode(n, &src, !c->desc.no_verify, c->desc.max_file_size,
@@ -120,6 +121,7 @@ static void reload_job(void *arg)
     krt_asset **jobs = jobs_small;
     size_t job_count = 0, job_cap = 16;
     pthread_mutex_lock(&c->mu);
+    if (pm) krt_pack_hand_over_locked(c, n, pm);
     c->resident += n->resident;
     if (r == KILN_OK && n->transcoded) c->transcodes++;
     /* New dependencies load as usual; those the old data has too just count a reference. */
@@ -390,7 +392,7 @@ typedef struct poll_read {
     size_t n;
     char **dirs;
     uint64_t *sigs;            /* the signatures seen, then the ones read */
-    krt_pack_mount **packs;    /* stay mapped (retired, not freed) while pollers > 0 */
+    krt_pack_mount **packs;    /* a reference held on each while the poll reads */
     krt_pack_mount **fresh;    /* packs mapped again (renamed over), until installed */
     krt_cache_memo **memos;    /* taken from sources (another poll reads without) */
     krt_cache_memo **next;     /* of this read, until installed */
@@ -433,6 +435,7 @@ static kiln_result take_sources_locked(krt_context *c, poll_read *p, kiln_error 
 {
     for (size_t i = 0; i < p->n; i++) {
         p->packs[i] = c->sources[i].pack;
+        if (p->packs[i]) krt_pack_ref_locked(p->packs[i]);
         p->sigs[i] = c->sources[i].signature;
         p->memos[i] = c->sources[i].memo;
         c->sources[i].memo = NULL;
@@ -530,6 +533,7 @@ static void install_locked(krt_context *c, poll_read *p, krt_mounts *table)
     krt_mounts old = c->mounts;
     c->mounts = *table;
     *table = old;
+    krt_pack_table_replaced_locked(c); /* no unmounted pack is in the new table */
     for (size_t i = 0; i < p->n; i++) {
         c->sources[i].signature = p->sigs[i];
         if (p->next[i]) { /* the new memo in; the old one (taken, in memos) is freed after */
@@ -538,7 +542,7 @@ static void install_locked(krt_context *c, poll_read *p, krt_mounts *table)
             p->next[i] = NULL;
         }
         if (!p->fresh[i]) continue;
-        krt_pack_retire_locked(c, c->sources[i].pack);
+        krt_pack_retire_locked(c, c->sources[i].pack, false); /* the new table has the new one */
         c->sources[i].pack = p->fresh[i];
         p->fresh[i] = NULL;
         c->mount_serial++;
@@ -558,7 +562,7 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     if (!n && recheck) { /* the last mount went: nothing is mounted any more */
         krt_mounts_free(&c->mounts);
         c->recheck = false;
-        krt_pack_collect_locked(c);
+        krt_pack_table_replaced_locked(c);
     }
     pthread_mutex_unlock(&c->mu);
     if (!n) return KILN_OK;
@@ -568,7 +572,6 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     kiln_result r = poll_alloc(al, &p, n, err);
     bool changed = recheck;
     pthread_mutex_lock(&c->mu);
-    c->pollers++; /* retired packs stay mapped until it is 0 again */
     /* Mounted or unmounted while the arrays were allocated: sources[] has moved and may be
      * shorter than n. Nothing is read this time; the next poll reads every mount. */
     bool again = c->mount_serial != serial;
@@ -606,8 +609,8 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     }
     kiln_free(al, ids, id_cap * sizeof *ids);
     pthread_mutex_lock(&c->mu);
-    c->pollers--;
-    krt_pack_collect_locked(c);
+    for (size_t i = 0; p.packs && i < n; i++) /* the poll's references */
+        if (p.packs[i]) krt_pack_unref_locked(c, p.packs[i]);
     /* memos not replaced go back where they came from, if that is still there */
     for (size_t i = 0; p.memos && i < n; i++)
         if (p.memos[i] && c->mount_serial == serial && !c->sources[i].memo) {

@@ -1,7 +1,10 @@
 /* rt_unmount.c — the mount set after krt_mount_*: listing what is mounted (krt_mount_list),
- * unmounting (krt_unmount), and the packs that are no longer mounted (unmounted, or replaced by a
- * new file at the same path in krt_poll_changes) but whose mapping assets or jobs may still read:
- * they wait in the context's retired list until nothing uses them. */
+ * unmounting (krt_unmount), and the reference counts of pack mappings: a pack no longer mounted
+ * (unmounted, or replaced by a new file at the same path in krt_poll_changes) is unmapped the
+ * moment its last user — the mount table, a job, a poll, an asset whose file is in it — lets
+ * go. */
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -38,7 +41,7 @@ kiln_result krt_unmount(krt_context *c, const char *path, kiln_error *err)
     c->source_count--;
     c->mount_serial++;
     c->recheck = true; /* the poll below (or a later one) reads the other mounts again */
-    if (gone.pack) krt_pack_retire_locked(c, gone.pack);
+    if (gone.pack) krt_pack_retire_locked(c, gone.pack, true); /* the table still names it */
     pthread_mutex_unlock(&c->mu);
     /* An inotify watch of the folder stays: it only makes a poll look when nothing changed. */
     kiln_free(&c->allocator, gone.dir, strlen(gone.dir) + 1);
@@ -46,43 +49,52 @@ kiln_result krt_unmount(krt_context *c, const char *path, kiln_error *err)
     return krt_poll_changes(c, NULL, err);
 }
 
-void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm)
+krt_pack_mount *krt_pack_mount_of(const kiln_pack *pack)
 {
+    return (krt_pack_mount *)(uintptr_t)((const uint8_t *)pack - offsetof(krt_pack_mount, pack));
+}
+
+void krt_pack_ref_locked(krt_pack_mount *pm) { pm->refs++; }
+
+void krt_pack_unref_locked(krt_context *c, krt_pack_mount *pm)
+{
+    if (KILN_NEVER(pm->refs == 0)) return;
+    if (--pm->refs == 0) krt_pack_free(c, pm);
+}
+
+void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm, bool in_table)
+{
+    if (!in_table) {
+        krt_pack_unref_locked(c, pm);
+        return;
+    }
     pm->next_retired = c->retired;
     c->retired = pm;
 }
 
-static bool borrows(const krt_asset *a, const krt_pack_mount *pm)
+void krt_pack_table_replaced_locked(krt_context *c)
+{
+    while (c->retired) {
+        krt_pack_mount *pm = c->retired;
+        c->retired = pm->next_retired;
+        pm->next_retired = NULL;
+        krt_pack_unref_locked(c, pm);
+    }
+}
+
+void krt_pack_hand_over_locked(krt_context *c, krt_asset *a, krt_pack_mount *pm)
 {
     const uint8_t *lo = pm->map.data, *p = a->file;
-    return p && a->file_borrowed && p >= lo && (size_t)(p - lo) < pm->map.size;
+    if (a->file_borrowed && p && p >= lo && (size_t)(p - lo) < pm->map.size && !a->pack_ref)
+        a->pack_ref = pm; /* the job's reference is the asset's now */
+    else
+        krt_pack_unref_locked(c, pm);
 }
 
-/* Whether the mount table, an asset (live, kept or a staged reload) uses pm's bytes. */
-static bool pack_in_use_locked(const krt_context *c, const krt_pack_mount *pm)
+void krt_asset_drop_data_locked(krt_context *c, krt_asset *a)
 {
-    for (size_t i = 0; i < c->mounts.count; i++)
-        if (c->mounts.items[i].pack == &pm->pack) return true; /* a failed poll kept the table */
-    for (uint32_t s = 0; s < c->high_water; s++) {
-        const krt_asset *a = c->slots[s].asset;
-        if (a && (borrows(a, pm) || (a->staged && borrows(a->staged, pm)))) return true;
-    }
-    return false;
-}
-
-void krt_pack_collect_locked(krt_context *c)
-{
-    /* A job copies its source (with the pack) under the lock and reads it after; a poll reads
-     * the packs it saw: neither may run. Otherwise the next poll or unmount looks again. */
-    if (!c->retired || c->pollers || atomic_load(&c->inflight)) return;
-    krt_pack_mount **link = &c->retired;
-    while (*link) {
-        krt_pack_mount *pm = *link;
-        if (pack_in_use_locked(c, pm)) {
-            link = &pm->next_retired;
-            continue;
-        }
-        *link = pm->next_retired;
-        krt_pack_free(c, pm);
-    }
+    krt_pack_mount *pm = a->pack_ref;
+    c->resident -= a->resident;
+    krt_asset_free_data(a, &c->allocator); /* clears pack_ref with the rest */
+    if (pm) krt_pack_unref_locked(c, pm);
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kiln/kiln.h"
 #include "rt_fixture.h"
@@ -408,6 +410,80 @@ static void unmount_and_list(void **state)
     (void)state;
 }
 
+/* How many lines of /proc/self/maps map the file with this inode (0 without /proc). */
+static int mapped_inode(unsigned long long ino)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return 0;
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long i = 0;
+        /* address perms offset dev inode path */
+        if (sscanf(line, "%*s %*s %*s %*s %llu", &i) == 1 && i == ino) n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static unsigned long long inode_of(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return (unsigned long long)st.st_ino;
+}
+
+/* A pack that is no longer mounted stays mapped only while something uses its bytes: after an
+ * unmount, and after a new pack is renamed over it, the mapping goes in the krt_update that
+ * frees the last asset whose file is a view into it — no poll or unmount needed. */
+static void a_retired_pack_is_unmapped_when_its_last_user_goes(void **state)
+{
+    if (!kt_file_exists("/proc/self/maps")) skip();
+    char *own = kt_format("%s/.kiln/own.kpak", g.dir);
+    char *next = kt_format("%s/.kiln/own-next.kpak", g.dir);
+    copy_file(g_raw, own); /* raw entries: used in place from the mapping */
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec);
+    kiln_error err;
+    /* unmounted */
+    assert_int_equal(krt_mount_pack(c, own, NULL, &err), KILN_OK);
+    unsigned long long ino = inode_of(own);
+    assert_true(mapped_inode(ino) >= 1);
+    krt_handle tex = krt_load_texture(c, "m0/BoxTextured.gltf#image0", &err);
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, tex), KRT_STATE_READY);
+    assert_int_equal(krt_unmount(c, own, &err), KILN_OK);
+    assert_true(mapped_inode(ino) >= 1); /* the texture's levels are in it */
+    krt_release(c, tex, &err);
+    krt_update(c); /* frees the texture's data: the mapping's last user */
+    assert_int_equal(mapped_inode(ino), 0);
+    /* replaced by rename: the old file's mapping goes with the last asset in it */
+    assert_int_equal(krt_mount_pack(c, own, NULL, &err), KILN_OK);
+    krt_handle mesh = krt_load_mesh(c, "m1/CesiumMan.gltf#mesh0/prim0", &err);
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, mesh), KRT_STATE_READY);
+    copy_file(g_raw, next);
+    char *cmd = kt_format("mv '%s' '%s'", next, own);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+    size_t n = 9;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0); /* the same bytes: nothing reloads, the mesh keeps the old mapping */
+    assert_true(mapped_inode(ino) >= 1);
+    assert_true(mapped_inode(inode_of(own)) >= 1);
+    krt_release(c, mesh, &err);
+    krt_update(c);
+    assert_int_equal(mapped_inode(ino), 0);
+    assert_true(mapped_inode(inode_of(own)) >= 1); /* the mounted one stays */
+    krt_destroy(c);
+    assert_int_equal(mapped_inode(inode_of(own)), 0);
+    unlink(own);
+    free(own);
+    free(next);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +491,7 @@ int main(void)
         cmocka_unit_test(a_later_mount_overrides_an_earlier_one),
         cmocka_unit_test(damaged_packs_fail_cleanly),
         cmocka_unit_test(a_pack_replaced_by_rename_reloads_changed_entries),
+        cmocka_unit_test(a_retired_pack_is_unmapped_when_its_last_user_goes),
         cmocka_unit_test(unmount_and_list),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
