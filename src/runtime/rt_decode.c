@@ -57,7 +57,7 @@ static kiln_result decode_texture(krt_asset *a, const kiln_allocator *al, kiln_e
         t->levels[l] = a->ktx.levels[l];
         if (a->ktx.supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) continue;
         size_t n = a->ktx.levels[l].uncompressed_size;
-        a->level_mem[l] = kiln_alloc(al, n ? n : 1);
+        a->level_mem[l] = kiln_alloc_large(al, n ? n : 1);
         if (!a->level_mem[l]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for level %u", l);
         a->resident += n;
         if ((r = kiln_ktx2_level_copy(&a->ktx, l, a->level_mem[l], n, err))) return r;
@@ -88,7 +88,7 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
         size_t n;
         if (!kiln_size_mul((size_t)lv->width, lv->height, &n) || !kiln_size_mul(n, 4, &n))
             return kiln_error_set(err, KILN_E_LIMIT, "level %u is too large to transcode", l);
-        a->transcode_mem[l] = kiln_alloc(al, n ? n : 1);
+        a->transcode_mem[l] = kiln_alloc_large(al, n ? n : 1);
         if (!a->transcode_mem[l]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory transcoding level %u", l);
         a->transcode_size[l] = n ? n : 1;
         kiln_result r = kiln_transcode_rgba8(t->vk_format, lv->data, lv->size, lv->width, lv->height,
@@ -99,7 +99,7 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
         lv->size = lv->uncompressed_size = n;
         if (a->level_mem[l]) { /* the unpacked blocks are not needed any more */
             size_t m = a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1;
-            kiln_free(al, a->level_mem[l], m);
+            kiln_free_large(al, a->level_mem[l], m);
             a->level_mem[l] = NULL;
             a->resident -= a->ktx.levels[l].uncompressed_size;
         }
@@ -127,7 +127,7 @@ static kiln_result decode_mesh(krt_asset *a, uint32_t flags, size_t *cap,
         if (!(a->mesh_view.flags & KILN_MESH_COMPRESSED) && st->size == n) {
             a->mesh.streams[s] = st->data; /* used in place */
         } else {
-            a->stream_mem[s] = kiln_alloc(al, n);
+            a->stream_mem[s] = kiln_alloc_large(al, n);
             if (!a->stream_mem[s]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for stream %d", s);
             a->resident += n;
             a->mesh.stream_sizes[s] = n;
@@ -182,7 +182,7 @@ static kiln_result read_pack_entry(krt_asset *a, const krt_source *src, uint64_t
         a->file_borrowed = true;
         return KILN_OK;
     }
-    a->file = kiln_alloc(al, e.size + 1);
+    a->file = kiln_alloc_large(al, e.size + 1);
     if (!a->file) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %s", e.name);
     a->file_size = e.size;
     a->resident += e.size;
@@ -298,16 +298,16 @@ void krt_asset_link_deps(krt_asset *a)
 void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
 {
     for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
-        if (a->level_mem[l]) kiln_free(al, a->level_mem[l], a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1);
+        if (a->level_mem[l]) kiln_free_large(al, a->level_mem[l], a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1);
     for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++)
-        if (a->stream_mem[s]) kiln_free(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
+        if (a->stream_mem[s]) kiln_free_large(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
     for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
-        if (a->transcode_mem[l]) kiln_free(al, a->transcode_mem[l], a->transcode_size[l]);
+        if (a->transcode_mem[l]) kiln_free_large(al, a->transcode_mem[l], a->transcode_size[l]);
     if (a->file && a->file_mapped) {
         kiln_mapped_file m = {a->file, a->file_size, a->file}; /* as kiln_file_map gave it */
         kiln_file_unmap(&m);
     } else if (a->file && !a->file_borrowed) {
-        kiln_free(al, a->file, a->file_size + 1);
+        kiln_free_large(al, a->file, a->file_size + 1);
     }
     kiln_free(al, a->dep_ids, a->dep_cap * sizeof *a->dep_ids);
     kiln_free(al, a->dep_types, a->dep_cap * sizeof *a->dep_types);
