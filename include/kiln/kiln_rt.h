@@ -226,10 +226,11 @@ KILN_API kiln_result krt_mount_pack(krt_context *ctx, const char *pack_path,
  * krt_poll_changes does: an artifact another mount also has is read from there from now on
  * (a loaded asset whose bytes differ there reloads into the same handle), one no other mount has
  * disappears from look-ups, and loaded assets keep their data either way (a pack's mapping
- * stays until no asset uses its bytes and no job runs; a later krt_poll_changes or krt_unmount
- * unmaps it). Errors: KILN_E_USAGE (nothing is mounted as path), then those of
- * krt_poll_changes (the mount is gone but the table is rebuilt only at a later poll). Thread
- * rules: any thread. */
+ * stays until the last asset whose bytes are in it is freed, and no job or poll reads it, and
+ * is unmapped then). With the watcher running, the folder's inotify watch is removed (unless
+ * another mount watches the same folder). Errors: KILN_E_USAGE (nothing is mounted as path),
+ * then those of krt_poll_changes (the mount is gone but the table is rebuilt only at a later
+ * poll). Thread rules: any thread. */
 KILN_API kiln_result krt_unmount(krt_context *ctx, const char *path, kiln_error *err);
 
 /* One mounted artifact, as krt_mount_list shows it. The strings belong to the context and are

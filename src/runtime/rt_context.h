@@ -172,6 +172,9 @@ void krt_budget_trim_locked(krt_context *c);                 /* evicts past budg
 bool krt_reload_apply(krt_context *c, size_t *loading);
 void krt_reload_drop_locked(krt_context *c, krt_asset *a);   /* frees a's staged reload */
 kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err);
+/* The inotify watch of a source that is gone (no-op when none, or when a mounted source shares
+ * it: inotify gives one folder one watch). Call after taking it out of sources[]. */
+void krt_watch_remove_locked(krt_context *c, int watch);
 kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out,
                                  kiln_error *err);
 

@@ -662,6 +662,14 @@ kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error
     return KILN_OK;
 }
 
+void krt_watch_remove_locked(krt_context *c, int watch)
+{
+    if (watch < 0 || !c->watching) return;
+    for (size_t i = 0; i < c->source_count; i++)
+        if (c->sources[i].watch == watch) return; /* another mount of the same folder */
+    (void)inotify_rm_watch(c->watch_fd, watch); /* the watcher sees IN_IGNORED: a harmless look */
+}
+
 static void *watch_main(void *arg)
 {
     krt_context *c = arg;
@@ -743,6 +751,11 @@ kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error
     (void)c;
     (void)s;
     return kiln_error_set(err, KILN_E_USAGE, "no inotify on this system");
+}
+void krt_watch_remove_locked(krt_context *c, int watch)
+{
+    (void)c;
+    (void)watch;
 }
 kiln_result krt_watch_start(krt_context *c, kiln_error *err)
 {

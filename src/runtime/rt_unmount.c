@@ -42,8 +42,8 @@ kiln_result krt_unmount(krt_context *c, const char *path, kiln_error *err)
     c->mount_serial++;
     c->recheck = true; /* the poll below (or a later one) reads the other mounts again */
     if (gone.pack) krt_pack_retire_locked(c, gone.pack, true); /* the table still names it */
+    krt_watch_remove_locked(c, gone.watch);
     pthread_mutex_unlock(&c->mu);
-    /* An inotify watch of the folder stays: it only makes a poll look when nothing changed. */
     kiln_free(&c->allocator, gone.dir, strlen(gone.dir) + 1);
     krt_memo_destroy(c, gone.memo);
     return krt_poll_changes(c, NULL, err);

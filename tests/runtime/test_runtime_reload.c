@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "rt_fixture.h"
 #include "runtime/rt_context.h" /* white box: the poll's and the rebuild's work counters */
@@ -415,6 +417,59 @@ static void a_failed_texture_fails_exactly_its_materials(void **state)
     (void)state;
 }
 
+/* The inotify watches of this process: "inotify wd:" lines of every inotify descriptor's
+ * fdinfo; -1 without /proc. */
+static int inotify_watches(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char link[320], target[256];
+        snprintf(link, sizeof link, "/proc/self/fd/%s", e->d_name);
+        ssize_t k = readlink(link, target, sizeof target - 1);
+        if (k <= 0) continue;
+        target[k] = 0;
+        if (!strstr(target, "inotify")) continue;
+        snprintf(link, sizeof link, "/proc/self/fdinfo/%s", e->d_name);
+        FILE *f = fopen(link, "r");
+        if (!f) continue;
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "inotify wd:", 11) == 0) n++;
+        fclose(f);
+    }
+    closedir(d);
+    return n;
+}
+
+/* krt_unmount with the watcher on removes the folder's watch — once no other mount of the same
+ * folder (which shares it) is left. */
+static void unmount_removes_the_watch(void **state)
+{
+    if (inotify_watches() < 0) skip();
+    krt_context *c = make_ctx(NULL, 0); /* the cache mounted once */
+    kiln_error err;
+    assert_int_equal(inotify_watches(), 0);
+    assert_int_equal(krt_watch_start(c, &err), KILN_OK);
+    assert_int_equal(inotify_watches(), 1);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK); /* the same folder again */
+    assert_int_equal(inotify_watches(), 1);                            /* one watch for both */
+    assert_int_equal(krt_unmount(c, g.cache, &err), KILN_OK);
+    assert_int_equal(inotify_watches(), 1); /* the first mount still watches it */
+    assert_int_equal(krt_unmount(c, g.cache, &err), KILN_OK);
+    assert_int_equal(inotify_watches(), 0);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK); /* watched again */
+    assert_int_equal(inotify_watches(), 1);
+    krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_release(c, tex, &err);
+    krt_watch_stop(c);
+    assert_int_equal(inotify_watches(), 0);
+    krt_destroy(c);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +479,7 @@ int main(void)
         cmocka_unit_test(a_poll_compares_only_what_changed),
         cmocka_unit_test(a_texture_reload_rebuilds_exactly_its_materials),
         cmocka_unit_test(a_failed_texture_fails_exactly_its_materials),
+        cmocka_unit_test(unmount_removes_the_watch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
