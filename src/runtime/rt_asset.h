@@ -53,7 +53,8 @@ typedef struct krt_asset {
     struct krt_pack_mount *pack_ref; /* the pack whose mapping file is in (a reference held) */
     kiln_ktx2_info ktx;
     krt_texture_data texture;
-    void *level_mem[KILN_KTX2_MAX_LEVELS];
+    uint8_t *level_block;    /* every supercompressed level, decoded, one after another */
+    size_t level_block_size;
     kiln_mesh_view mesh_view;
     krt_mesh_data mesh;
     void *stream_mem[KILN_MESH_STREAM_COUNT];
@@ -67,8 +68,8 @@ typedef struct krt_asset {
     uint32_t *dep_types;
     krt_handle *deps;        /* dep_count handles; 0 for an id that could not be loaded */
     size_t dep_count, dep_cap;
-    void *transcode_mem[KILN_KTX2_MAX_LEVELS];   /* RGBA8 levels made for the renderer */
-    size_t transcode_size[KILN_KTX2_MAX_LEVELS];
+    uint8_t *transcode_block; /* the RGBA8 levels made for the renderer, one after another */
+    size_t transcode_block_size;
     bool transcoded;         /* levels are RGBA8 made from BC/ASTC for the renderer */
     uint64_t resident;       /* bytes counted in krt_stats.resident_bytes; the last member */
 } krt_asset;

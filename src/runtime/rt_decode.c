@@ -40,6 +40,8 @@ static kiln_result add_dep(krt_asset *a, size_t *cap, uint64_t id, uint32_t type
     return KILN_OK;
 }
 
+/* One block for all of a texture's decoded levels: one allocation and, when large, huge pages
+ * for the whole chain rather than for level 0 alone. */
 static kiln_result decode_texture(krt_asset *a, const kiln_allocator *al, kiln_error *err)
 {
     kiln_result r = kiln_ktx2_read(a->file, a->file_size, &a->ktx, err);
@@ -53,16 +55,24 @@ static kiln_result decode_texture(krt_asset *a, const kiln_allocator *al, kiln_e
     t->block_width = a->ktx.block_width;
     t->block_height = a->ktx.block_height;
     t->block_size = a->ktx.block_size;
-    for (uint32_t l = 0; l < a->ktx.level_count && l < KILN_KTX2_MAX_LEVELS; l++) {
-        t->levels[l] = a->ktx.levels[l];
-        if (a->ktx.supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) continue;
+    uint32_t levels = a->ktx.level_count < KILN_KTX2_MAX_LEVELS ? a->ktx.level_count : KILN_KTX2_MAX_LEVELS;
+    for (uint32_t l = 0; l < levels; l++) t->levels[l] = a->ktx.levels[l];
+    if (a->ktx.supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) return KILN_OK;
+    size_t total = 0;
+    for (uint32_t l = 0; l < levels; l++)
+        if (!kiln_size_add(total, a->ktx.levels[l].uncompressed_size, &total))
+            return kiln_error_set(err, KILN_E_LIMIT, "the levels are too large together");
+    a->level_block = kiln_alloc_large(al, total ? total : 1);
+    if (!a->level_block) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %zu bytes of levels", total);
+    a->level_block_size = total ? total : 1;
+    a->resident += a->level_block_size;
+    size_t at = 0;
+    for (uint32_t l = 0; l < levels; l++) {
         size_t n = a->ktx.levels[l].uncompressed_size;
-        a->level_mem[l] = kiln_alloc_large(al, n ? n : 1);
-        if (!a->level_mem[l]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for level %u", l);
-        a->resident += n;
-        if ((r = kiln_ktx2_level_copy(&a->ktx, l, a->level_mem[l], n, err))) return r;
-        t->levels[l].data = a->level_mem[l];
+        if ((r = kiln_ktx2_level_copy(&a->ktx, l, a->level_block + at, n, err))) return r;
+        t->levels[l].data = a->level_block + at;
         t->levels[l].size = n;
+        at += n;
     }
     return KILN_OK;
 }
@@ -83,26 +93,34 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                               "the renderer cannot sample vkFormat %u and this build cannot transcode it",
                               t->vk_format);
-    for (uint32_t l = 0; l < t->level_count && l < KILN_KTX2_MAX_LEVELS; l++) {
-        kiln_ktx2_level *lv = &t->levels[l];
-        size_t n;
-        if (!kiln_size_mul((size_t)lv->width, lv->height, &n) || !kiln_size_mul(n, 4, &n))
+    uint32_t levels = t->level_count < KILN_KTX2_MAX_LEVELS ? t->level_count : KILN_KTX2_MAX_LEVELS;
+    size_t sizes[KILN_KTX2_MAX_LEVELS], total = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        const kiln_ktx2_level *lv = &t->levels[l];
+        if (!kiln_size_mul((size_t)lv->width, lv->height, &sizes[l]) || !kiln_size_mul(sizes[l], 4, &sizes[l]) ||
+            !kiln_size_add(total, sizes[l], &total))
             return kiln_error_set(err, KILN_E_LIMIT, "level %u is too large to transcode", l);
-        a->transcode_mem[l] = kiln_alloc_large(al, n ? n : 1);
-        if (!a->transcode_mem[l]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory transcoding level %u", l);
-        a->transcode_size[l] = n ? n : 1;
+    }
+    a->transcode_block = kiln_alloc_large(al, total ? total : 1);
+    if (!a->transcode_block)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory transcoding %zu bytes of levels", total);
+    a->transcode_block_size = total ? total : 1;
+    a->resident += a->transcode_block_size;
+    size_t at = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        kiln_ktx2_level *lv = &t->levels[l];
         kiln_result r = kiln_transcode_rgba8(t->vk_format, lv->data, lv->size, lv->width, lv->height,
-                                             a->transcode_mem[l], n, err);
+                                             a->transcode_block + at, sizes[l], err);
         if (r) return r;
-        a->resident += n;
-        lv->data = a->transcode_mem[l];
-        lv->size = lv->uncompressed_size = n;
-        if (a->level_mem[l]) { /* the unpacked blocks are not needed any more */
-            size_t m = a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1;
-            kiln_free_large(al, a->level_mem[l], m);
-            a->level_mem[l] = NULL;
-            a->resident -= a->ktx.levels[l].uncompressed_size;
-        }
+        lv->data = a->transcode_block + at;
+        lv->size = lv->uncompressed_size = sizes[l];
+        at += sizes[l];
+    }
+    if (a->level_block) { /* the unpacked blocks are not needed any more */
+        kiln_free_large(al, a->level_block, a->level_block_size);
+        a->resident -= a->level_block_size;
+        a->level_block = NULL;
+        a->level_block_size = 0;
     }
     t->vk_format = to;
     t->block_width = t->block_height = 1;
@@ -297,12 +315,10 @@ void krt_asset_link_deps(krt_asset *a)
 
 void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
 {
-    for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
-        if (a->level_mem[l]) kiln_free_large(al, a->level_mem[l], a->ktx.levels[l].uncompressed_size ? a->ktx.levels[l].uncompressed_size : 1);
+    kiln_free_large(al, a->level_block, a->level_block_size);
     for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++)
         if (a->stream_mem[s]) kiln_free_large(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
-    for (int l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
-        if (a->transcode_mem[l]) kiln_free_large(al, a->transcode_mem[l], a->transcode_size[l]);
+    kiln_free_large(al, a->transcode_block, a->transcode_block_size);
     if (a->file && a->file_mapped) {
         kiln_mapped_file m = {a->file, a->file_size, a->file}; /* as kiln_file_map gave it */
         kiln_file_unmap(&m);
