@@ -283,9 +283,9 @@ static kiln_result read_output(const char *text, const krt_json_token *t, uint32
     return KILN_OK;
 }
 
-/* Appends a copy of x to the memo's items (strings duplicated). */
-static kiln_result memo_add(const kiln_allocator *a, krt_cache_memo *memo, const krt_artifact *x,
-                            kiln_error *err)
+/* Appends x to the memo's items, taking its strings (x's are cleared). */
+static kiln_result memo_take(const kiln_allocator *a, krt_cache_memo *memo, krt_artifact *x,
+                             kiln_error *err)
 {
     if (memo->item_count == memo->item_cap) {
         size_t cap = memo->item_cap ? memo->item_cap * 2 : 64, bytes;
@@ -296,16 +296,22 @@ static kiln_result memo_add(const kiln_allocator *a, krt_cache_memo *memo, const
         memo->items = items;
         memo->item_cap = cap;
     }
-    krt_artifact *y = &memo->items[memo->item_count];
-    *y = *x;
-    y->path = kiln_strdup(a, x->path);
-    y->name = kiln_strdup(a, x->name);
-    if (!y->path || !y->name) {
-        free_artifact(a, y);
-        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
-    }
-    memo->item_count++;
+    memo->items[memo->item_count++] = *x;
+    x->path = x->name = NULL;
     return KILN_OK;
+}
+
+/* Appends a copy of x to the memo's items (strings duplicated). */
+static kiln_result memo_add(const kiln_allocator *a, krt_cache_memo *memo, const krt_artifact *x,
+                            kiln_error *err)
+{
+    krt_artifact y = *x;
+    y.path = kiln_strdup(a, x->path);
+    y.name = kiln_strdup(a, x->name);
+    kiln_result r = y.path && y.name ? memo_take(a, memo, &y, err)
+                                     : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+    free_artifact(a, &y);
+    return r;
 }
 
 /* x into the table (taking its strings) and, when memo is given, a copy into the memo. */
@@ -435,7 +441,7 @@ kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *a
 }
 
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
-                                       const krt_cache_memo *prev, krt_cache_memo *next,
+                                       krt_cache_memo *prev, krt_cache_memo *next,
                                        krt_mounts *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -479,12 +485,14 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
         if (r) break;
         if (old) { /* unchanged: its artifacts as read last time */
             for (size_t k = 0; k < old->count && r == KILN_OK; k++) {
-                krt_artifact x = prev->items[old->first + k];
-                x.path = kiln_strdup(alloc, x.path);
-                x.name = kiln_strdup(alloc, x.name);
-                r = x.path && x.name ? emit(alloc, out, next, &x, err)
-                                     : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-                if (r) free_artifact(alloc, &x);
+                krt_artifact *src = &prev->items[old->first + k];
+                krt_artifact x = *src; /* the table's copy: the one copy of the strings */
+                x.path = kiln_strdup(alloc, src->path);
+                x.name = kiln_strdup(alloc, src->name);
+                if (!x.path || !x.name) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+                else if (next) r = memo_take(alloc, next, src, err); /* prev's strings move */
+                if (!r) r = put(out, &x, err);
+                free_artifact(alloc, &x); /* what put did not take */
             }
         } else {
             r = read_record(cache_dir, rpath, alloc, out, next, err);

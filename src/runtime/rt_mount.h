@@ -64,9 +64,11 @@ typedef struct krt_cache_memo {
 
 /* krt_mounts_read_cache with a memo: prev (may be NULL) is what the last read of this folder
  * left, next (may be NULL; empty on entry) gets what this one read and which ids changed
- * since prev (krt_cache_memo.changed). */
+ * since prev (krt_cache_memo.changed). An unchanged record's artifacts are copied once (into
+ * the table) and their strings moved from prev into next: prev is fit only to be freed after
+ * (when next is given). */
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
-                                       const krt_cache_memo *prev, krt_cache_memo *next,
+                                       krt_cache_memo *prev, krt_cache_memo *next,
                                        krt_mounts *out, kiln_error *err);
 void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m);
 

@@ -474,9 +474,14 @@ static kiln_result poll_read_table(krt_context *c, poll_read *p, krt_mounts *tab
         const krt_pack_mount *pm = p->fresh[i] ? p->fresh[i] : p->packs[i];
         if (!pm && !(p->next[i] = kiln_calloc(al, 1, sizeof *p->next[i])))
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
-        else
-            r = pm ? krt_mounts_read_pack(&pm->pack, p->dirs[i], al, &m, err)
-                   : krt_mounts_read_cache_memo(p->dirs[i], al, p->memos[i], p->next[i], &m, err);
+        else if (pm)
+            r = krt_mounts_read_pack(&pm->pack, p->dirs[i], al, &m, err);
+        else {
+            r = krt_mounts_read_cache_memo(p->dirs[i], al, p->memos[i], p->next[i], &m, err);
+            /* the read moved what it reused out of the old memo: it cannot go back */
+            krt_memo_destroy(c, p->memos[i]);
+            p->memos[i] = NULL;
+        }
         if (!r) r = krt_mounts_merge(table, &m, err);
     }
     return r;

@@ -353,9 +353,26 @@ static void test_cache_memo_reads_changed_records_only(void **state)
     assert_true(first.parsed >= 2);
     assert_int_equal(first.reused, 0);
     krt_mounts_free(&m);
+    const char **first_paths = calloc(first.item_count, sizeof *first_paths);
+    assert_non_null(first_paths);
+    for (size_t i = 0; i < first.item_count; i++) first_paths[i] = first.items[i].path;
     assert_int_equal(krt_mounts_read_cache_memo(g.cache, &al, &first, &second, &m, &err), KILN_OK);
     assert_int_equal(second.parsed, 0);
     assert_int_equal(second.reused, first.parsed);
+    /* unchanged records are copied once (into the table): the new memo took the old one's
+     * strings, it did not copy them again */
+    assert_int_equal(second.item_count, first.item_count);
+    for (size_t i = 0; i < second.item_count; i++) {
+        assert_ptr_equal(second.items[i].path, first_paths[i]);
+        assert_null(first.items[i].path);
+        const krt_artifact *t = krt_mounts_find(&m, second.items[i].id);
+        assert_non_null(t);
+        assert_ptr_not_equal(t->path, second.items[i].path);
+        assert_string_equal(t->path, second.items[i].path);
+    }
+    free(first_paths);
+    assert_int_equal(second.changed_count, 0); /* nothing changed since the first read */
+    assert_false(second.all_changed);
     assert_int_equal(m.count, full.count);
     for (size_t i = 0; i < full.count; i++) {
         const krt_artifact *a = &full.items[i], *b = krt_mounts_find(&m, a->id);
@@ -374,6 +391,7 @@ static void test_cache_memo_reads_changed_records_only(void **state)
     assert_int_equal(krt_mounts_read_cache_memo(g.cache, &al, &second, &third, &m, &err), KILN_OK);
     assert_int_equal(third.parsed, 1);
     assert_int_equal(third.reused, first.parsed - 1);
+    assert_true(third.changed_count >= 1); /* the rewritten record's ids, before and after */
     assert_int_equal(m.count, full.count);
     krt_mounts_free(&m);
     krt_mounts_free(&full);
