@@ -57,7 +57,8 @@ typedef struct krt_asset {
     size_t level_block_size;
     kiln_mesh_view mesh_view;
     krt_mesh_data mesh;
-    void *stream_mem[KILN_MESH_STREAM_COUNT];
+    uint8_t *stream_block;   /* the streams that had to be unpacked, one after another */
+    size_t stream_block_size;
     kiln_material_view material_view;
     krt_material_data material;
     kiln_skeleton_view skeleton;

@@ -129,31 +129,45 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
     return KILN_OK;
 }
 
+/* Streams stored raw are used in place; the others (meshopt-compressed, or stored in a size
+ * that is not count x stride) are unpacked into one block for the mesh, each at a 16-byte
+ * aligned offset. */
 static kiln_result decode_mesh(krt_asset *a, uint32_t flags, size_t *cap,
                                const kiln_allocator *al, kiln_error *err)
 {
     kiln_result r = kiln_mesh_read(a->file, a->file_size, flags, &a->mesh_view, err);
     if (r) return r;
     a->mesh.view = &a->mesh_view;
+    size_t sizes[KILN_MESH_STREAM_COUNT] = {0}, offsets[KILN_MESH_STREAM_COUNT] = {0}, total = 0;
+    bool unpack[KILN_MESH_STREAM_COUNT] = {false};
     for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++) {
         const kiln_mesh_stream *st = &a->mesh_view.streams[s];
         if (st->format == KILN_MESH_FORMAT_NONE) continue;
-        size_t n;
-        if (!kiln_size_mul((size_t)st->count, st->stride, &n) || st->count > SIZE_MAX)
+        if (!kiln_size_mul((size_t)st->count, st->stride, &sizes[s]) || st->count > SIZE_MAX)
             return kiln_error_set(err, KILN_E_LIMIT, "stream %d is too large", s);
-        if (n == 0) continue;
-        if (!(a->mesh_view.flags & KILN_MESH_COMPRESSED) && st->size == n) {
+        if (sizes[s] == 0) continue;
+        a->mesh.stream_sizes[s] = sizes[s];
+        if (!(a->mesh_view.flags & KILN_MESH_COMPRESSED) && st->size == sizes[s]) {
             a->mesh.streams[s] = st->data; /* used in place */
-        } else {
-            a->stream_mem[s] = kiln_alloc_large(al, n);
-            if (!a->stream_mem[s]) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for stream %d", s);
-            a->resident += n;
-            a->mesh.stream_sizes[s] = n;
-            if ((r = kiln_mesh_unpack(&a->mesh_view, (kiln_mesh_stream_id)s, a->stream_mem[s], n, err)))
-                return r;
-            a->mesh.streams[s] = a->stream_mem[s];
+            continue;
         }
-        a->mesh.stream_sizes[s] = n;
+        unpack[s] = true;
+        offsets[s] = (total + 15) & ~(size_t)15;
+        if (offsets[s] < total || !kiln_size_add(offsets[s], sizes[s], &total))
+            return kiln_error_set(err, KILN_E_LIMIT, "the streams are too large together");
+    }
+    if (total) {
+        a->stream_block = kiln_alloc_large(al, total);
+        if (!a->stream_block)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %zu bytes of streams", total);
+        a->stream_block_size = total;
+        a->resident += total;
+    }
+    for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++) {
+        if (!unpack[s]) continue;
+        uint8_t *dst = a->stream_block + offsets[s];
+        if ((r = kiln_mesh_unpack(&a->mesh_view, (kiln_mesh_stream_id)s, dst, sizes[s], err))) return r;
+        a->mesh.streams[s] = dst;
     }
     if (a->mesh_view.material) return add_dep(a, cap, a->mesh_view.material, KRT_TYPE_MATERIAL, al, err);
     return KILN_OK;
@@ -316,8 +330,7 @@ void krt_asset_link_deps(krt_asset *a)
 void krt_asset_free_data(krt_asset *a, const kiln_allocator *al)
 {
     kiln_free_large(al, a->level_block, a->level_block_size);
-    for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++)
-        if (a->stream_mem[s]) kiln_free_large(al, a->stream_mem[s], a->mesh.stream_sizes[s]);
+    kiln_free_large(al, a->stream_block, a->stream_block_size);
     kiln_free_large(al, a->transcode_block, a->transcode_block_size);
     if (a->file && a->file_mapped) {
         kiln_mapped_file m = {a->file, a->file_size, a->file}; /* as kiln_file_map gave it */
