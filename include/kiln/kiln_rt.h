@@ -216,7 +216,8 @@ KILN_API kiln_result krt_mount_cache(krt_context *ctx, const char *cache_dir,
  * the new one and reloads the loaded assets whose entries changed; assets whose entries did not
  * change keep using the old mapping until they are released. *artifact_count (may
  * be NULL) gets the pack's loadable entries. Errors: KILN_E_ASSET_IO (cannot open or map),
- * KILN_E_FORMAT_INVALID, KILN_E_FORMAT_VERSION (another pack version: re-pack), KILN_E_LIMIT,
+ * KILN_E_CACHE_CORRUPT (the table's checksum does not match), KILN_E_FORMAT_INVALID (written
+ * malformed), KILN_E_FORMAT_VERSION (another pack version: re-pack), KILN_E_LIMIT,
  * KILN_E_OUT_OF_MEMORY; nothing is mounted then. Thread rules: any thread. */
 KILN_API kiln_result krt_mount_pack(krt_context *ctx, const char *pack_path,
                                     size_t *artifact_count, kiln_error *err);

@@ -319,6 +319,7 @@ static void job_run(void *arg)
                                                &c->desc.renderer, &c->allocator, &e)
                             : kiln_error_set(&e, KILN_E_USAGE, "asset %016llx is not in any mount",
                                              (unsigned long long)a->id);
+    if (r && found) r = krt_verify_classify(a, &src, !c->desc.no_verify, r, &e);
     krt_asset *jobs_small[16];
     krt_asset **jobs = jobs_small;
     size_t job_count = 0, job_cap = 16;
@@ -456,6 +457,12 @@ kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out
     }
     r = kiln_pack_open_memory(pm->map.data, pm->map.size,
                               c->desc.no_verify ? KILN_PACK_SKIP_CHECKSUM : 0, &pm->pack, err);
+    if (r && !c->desc.no_verify) {
+        kiln_error local;
+        kiln_error *e = err ? err : &local;
+        if (!err) kiln_error_clear(&local);
+        r = krt_verify_classify_pack(pm, path, r, e);
+    }
     if (r) {
         if (err && !err->path[0]) kiln_error_at_path(err, path);
         krt_pack_free(c, pm);

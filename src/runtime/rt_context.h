@@ -160,6 +160,17 @@ void krt_dependents_swapped_locked(krt_context *c, krt_asset *a, krt_asset *n);
 void krt_dependents_wake_locked(krt_context *c, krt_asset *a);
 void krt_dependents_free(krt_context *c, krt_asset *a);   /* the list's memory */
 
+/* rt_verify.c */
+/* After a load or reload failed with r: KILN_E_CACHE_CORRUPT (e filled, naming the check and
+ * the file or entry) when the failure is a checksum over bytes that changed after they were
+ * written (a loose container's, a pack entry's stored bytes'), else r. No lock needed; a's file
+ * and, for a pack, the job's reference on it are still held. */
+kiln_result krt_verify_classify(const krt_asset *a, const krt_source *src, bool verify,
+                                kiln_result r, kiln_error *e);
+/* The same for a pack whose table failed to validate: its table-of-contents checksum. */
+kiln_result krt_verify_classify_pack(const krt_pack_mount *pm, const char *path, kiln_result r,
+                                     kiln_error *e);
+
 /* rt_budget.c */
 void krt_budget_keep_locked(krt_context *c, krt_asset *a);   /* a released asset into the LRU */
 void krt_budget_unlink_locked(krt_context *c, krt_asset *a); /* out of the LRU (revived, evicted) */

@@ -117,6 +117,7 @@ static void reload_job(void *arg)
                                              &c->desc.renderer, &c->allocator, &e)
                           : kiln_error_set(&e, KILN_E_USAGE, "%s %016llx is no longer mounted",
                                            krt_type_names[a->type], (unsigned long long)a->id);
+    if (r && found) r = krt_verify_classify(n, &src, !c->desc.no_verify, r, &e);
     krt_asset *jobs_small[16];
     krt_asset **jobs = jobs_small;
     size_t job_count = 0, job_cap = 16;

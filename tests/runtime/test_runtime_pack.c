@@ -10,6 +10,7 @@
 
 #include "kiln/kiln.h"
 #include "rt_fixture.h"
+#include "core/hash.h"
 #include "runtime/rt_mount.h"
 #include "support.h"
 
@@ -210,7 +211,7 @@ static void damaged_packs_fail_cleanly(void **state)
     bytes[70] ^= 0x5a;
     kt_write_file(bad, bytes, n);
     krt_context *c = make_ctx(NULL);
-    assert_int_equal(krt_mount_pack(c, bad, NULL, &err), KILN_E_FORMAT_INVALID);
+    assert_int_equal(krt_mount_pack(c, bad, NULL, &err), KILN_E_CACHE_CORRUPT); /* its checksum */
     assert_int_equal(krt_mount_pack(c, "/nonexistent-kiln.kpak", NULL, &err), KILN_E_ASSET_IO);
     bytes[70] ^= 0x5a;
     /* the last payload's last byte: the entry fails its checksum when loaded */
@@ -229,7 +230,8 @@ static void damaged_packs_fail_cleanly(void **state)
         kiln_error e;
         krt_error(c, h[i], &e);
         failed++;
-        if (e.code == KILN_E_FORMAT_INVALID) assert_non_null(strstr(e.path, "bad.kpak"));
+        assert_int_equal(e.code, KILN_E_CACHE_CORRUPT); /* the entry's XXH3-64 */
+        assert_non_null(strstr(e.path, "bad.kpak"));
     }
     assert_true(failed > 0);
     for (size_t i = 0; i < m.count; i++) krt_release(c, h[i], &err);
@@ -310,7 +312,7 @@ static void a_pack_replaced_by_rename_reloads_changed_entries(void **state)
     cmd = kt_format("mv '%s' '%s'", next, live);
     assert_int_equal(kt_run(cmd, NULL), 0);
     free(cmd);
-    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_E_FORMAT_INVALID);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_E_CACHE_CORRUPT);
     assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
     assert_int_equal(t.width, 512);
     krt_release(c, tex, &err);
@@ -484,6 +486,150 @@ static void a_retired_pack_is_unmapped_when_its_last_user_goes(void **state)
     (void)state;
 }
 
+static void store_u64le(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Writes bytes over path (made writable first: cache files are read-only). */
+static void put_file(const char *path, const uint8_t *b, size_t n)
+{
+    char *cmd = kt_format("chmod u+w '%s'", path);
+    kt_run(cmd, NULL);
+    free(cmd);
+    kt_write_file(path, b, n);
+}
+
+/* The code (and *e) a load of name fails with in a new context with only `mount` mounted (a
+ * cache folder, or a pack when pack is set); KILN_OK when it loads. */
+static kiln_result load_code(const char *mount, bool pack, krt_type type, const char *name,
+                             kiln_error *e)
+{
+    krt_context *c = make_ctx(NULL);
+    kiln_error err;
+    assert_int_equal(pack ? krt_mount_pack(c, mount, NULL, &err) : krt_mount_cache(c, mount, NULL, &err),
+                     KILN_OK);
+    krt_handle h = krt_load(c, type, name, &err);
+    assert_int_not_equal(h.id, 0);
+    krt_finish(c);
+    kiln_result r = krt_error(c, h, e);
+    krt_release(c, h, &err);
+    krt_destroy(c);
+    return r;
+}
+
+/* docs/runtime.md "Errors": a row per situation. "Not the bytes that were recorded" is
+ * KILN_E_CACHE_CORRUPT from every check (a container's checksum, the manifest's digest and
+ * size, a pack entry's and a pack table's XXH3-64); a file written malformed (its checksum
+ * right) is KILN_E_FORMAT_INVALID; another version KILN_E_FORMAT_VERSION. */
+static void each_damage_fails_with_its_code(void **state)
+{
+    kiln_error err, e;
+    kiln_allocator al = {0};
+    krt_mounts m;
+    assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
+    const char *mat_name = "m0/BoxTextured.gltf#material0", *tex_name = "m0/BoxTextured.gltf#image0";
+    const krt_artifact *mat = krt_mounts_find_name(&m, mat_name);
+    const krt_artifact *tex = krt_mounts_find_name(&m, tex_name);
+    assert_non_null(mat);
+    assert_non_null(tex);
+    size_t n, tn;
+    uint8_t *orig = kt_read_file(mat->path, &n);
+    uint8_t *torig = kt_read_file(tex->path, &tn);
+    uint8_t *b = malloc(n > tn ? n : tn);
+    assert_true(orig && torig && b && n > 80);
+
+    /* a loose container: a byte flipped under its checksum */
+    memcpy(b, orig, n);
+    b[n - 1] ^= 0x5a;
+    put_file(mat->path, b, n);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_CACHE_CORRUPT);
+    assert_non_null(strstr(e.message, "container checksum (XXH3-64)"));
+    assert_string_equal(e.path, mat->path);
+    /* ... in its header (not the version): the same */
+    memcpy(b, orig, n);
+    b[40] ^= 1;
+    put_file(mat->path, b, n);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_CACHE_CORRUPT);
+    /* truncated: its size is not the manifest's */
+    put_file(mat->path, orig, n - 1);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_CACHE_CORRUPT);
+    assert_non_null(strstr(e.message, "the manifest says"));
+    /* another container version: re-cook */
+    memcpy(b, orig, n);
+    b[4] = 2;
+    put_file(mat->path, b, n);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_FORMAT_VERSION);
+    /* written malformed (a reserved header byte set) with a checksum that matches */
+    memcpy(b, orig, n);
+    b[40] = 1;
+    store_u64le(b + 24, kiln_xxh3_64_field_zeroed(b, n, 24));
+    put_file(mat->path, b, n);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_FORMAT_INVALID);
+    put_file(mat->path, orig, n);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_OK);
+    /* a loose KTX2 file: a byte flipped (the manifest's XXH3-128) */
+    memcpy(b, torig, tn);
+    b[tn / 2] ^= 0x5a;
+    put_file(tex->path, b, tn);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_TEXTURE, tex_name, &e), KILN_E_CACHE_CORRUPT);
+    assert_non_null(strstr(e.message, "XXH3-128"));
+    put_file(tex->path, torig, tn);
+
+    /* packs, raw and compressed: a payload byte flipped (the entry's XXH3-64) */
+    char *bad = kt_format("%s/.kiln/codes.kpak", g.dir);
+    const char *const packs[] = {g_raw, g_base};
+    for (int k = 0; k < 2; k++) {
+        size_t pn;
+        uint8_t *pb = kt_read_file(packs[k], &pn);
+        assert_non_null(pb);
+        pb[pn - 1] ^= 0x5a; /* the last payload */
+        put_file(bad, pb, pn);
+        int corrupt = 0;
+        for (size_t i = 0; i < m.count; i++) {
+            kiln_result r = load_code(bad, true, (krt_type)m.items[i].type, m.items[i].name, &e);
+            if (r == KILN_OK) continue;
+            assert_int_equal(r, KILN_E_CACHE_CORRUPT); /* its own, or a dependency's */
+            if (strncmp(e.message, "pack entry ", 11) != 0) continue; /* "mesh <id>: ..." */
+            assert_non_null(strstr(e.message, "stored bytes do not match their XXH3-64"));
+            if (!strstr(e.message, m.items[i].name)) fail_msg("%s: %s", m.items[i].name, e.message);
+            corrupt++;
+        }
+        assert_true(corrupt >= 1);
+        free(pb);
+    }
+    /* a pack's table: a byte flipped (its checksum), another version, written malformed */
+    size_t pn;
+    uint8_t *pb = kt_read_file(g_raw, &pn);
+    assert_non_null(pb);
+    krt_context *c = make_ctx(NULL);
+    pb[70] ^= 0x5a;
+    put_file(bad, pb, pn);
+    assert_int_equal(krt_mount_pack(c, bad, NULL, &err), KILN_E_CACHE_CORRUPT);
+    assert_non_null(strstr(err.message, "table of contents' checksum (XXH3-64)"));
+    assert_string_equal(err.path, bad);
+    pb[70] ^= 0x5a;
+    pb[4] = 2;
+    put_file(bad, pb, pn);
+    assert_int_equal(krt_mount_pack(c, bad, NULL, &err), KILN_E_FORMAT_VERSION);
+    pb[4] = 1;
+    pb[56] = 1; /* reserved */
+    uint64_t data_offset = 0;
+    for (int i = 7; i >= 0; i--) data_offset = data_offset << 8 | pb[40 + i];
+    store_u64le(pb + 48, kiln_xxh3_64_field_zeroed(pb, (size_t)data_offset, 48));
+    put_file(bad, pb, pn);
+    assert_int_equal(krt_mount_pack(c, bad, NULL, &err), KILN_E_FORMAT_INVALID);
+    krt_destroy(c);
+    unlink(bad);
+    free(bad);
+    free(pb);
+    free(b);
+    free(orig);
+    free(torig);
+    krt_mounts_free(&m);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +638,7 @@ int main(void)
         cmocka_unit_test(damaged_packs_fail_cleanly),
         cmocka_unit_test(a_pack_replaced_by_rename_reloads_changed_entries),
         cmocka_unit_test(a_retired_pack_is_unmapped_when_its_last_user_goes),
+        cmocka_unit_test(each_damage_fails_with_its_code),
         cmocka_unit_test(unmount_and_list),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

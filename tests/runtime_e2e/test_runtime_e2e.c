@@ -745,9 +745,10 @@ static kiln_result expected_code(const artifact *a, damage how, long at, bool no
         if (no_verify) return KILN_OK;
         if (is_ktx2(a)) return KILN_E_CACHE_CORRUPT; /* the manifest's SHA-256 */
         /* A container's header is checked before its checksum: the version says "cook again",
-         * other header fields are E_FORMAT_INVALID; past the header, the XXH3 checksum. */
+         * other header fields fail one way or another; past the header, the XXH3 checksum: the
+         * runtime's one code for damaged bytes. */
         if (in_version) return KILN_E_FORMAT_VERSION;
-        return at >= 0 && at < 64 ? KILN_OK : KILN_E_FORMAT_INVALID; /* "checksum mismatch" */
+        return at >= 0 && at < 64 ? KILN_OK : KILN_E_CACHE_CORRUPT; /* "container checksum" */
     case DAMAGE_VERSION:
     case DAMAGE_KIND_VERSION:
         if (is_ktx2(a)) return no_verify ? KILN_E_FORMAT_INVALID : KILN_E_CACHE_CORRUPT;
