@@ -111,10 +111,14 @@ KILN_API void kiln_container_section_at(const kiln_container *c, uint32_t i,
 KILN_API bool kiln_container_find(const kiln_container *c, uint32_t id, uint32_t element_size,
                                   kiln_container_section *out)
 {
+    /* ids compared in place; only the match is decoded (mesh_read looks for every stream,
+     * most of them absent, so this runs a few hundred times per mesh) */
+    const uint8_t *table = c->bytes + KILN_CONTAINER_HEADER_SIZE;
     for (uint32_t i = 0; i < c->section_count; i++) {
+        const uint8_t *e = table + (size_t)i * KILN_CONTAINER_SECTION_SIZE;
+        if ((uint32_t)(e[0] | e[1] << 8 | e[2] << 16 | (uint32_t)e[3] << 24) != id) continue;
         kiln_container_section s;
         kiln_container_section_at(c, i, &s);
-        if (s.id != id) continue;
         if (s.element_size != element_size) return false;
         *out = s;
         return true;
