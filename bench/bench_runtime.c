@@ -52,9 +52,10 @@
 
 #define MAX_RUNS 64
 
-static const char *const models[] = {"DamagedHelmet", "SheenCloth", "Suzanne",
-                                     "Avocado",       "CesiumMan",  "Fox"};
-#define MODEL_COUNT (sizeof models / sizeof models[0])
+static const char *const default_models[] = {"DamagedHelmet", "SheenCloth", "Suzanne",
+                                             "Avocado",       "CesiumMan",  "Fox"};
+#define DEFAULT_MODEL_COUNT (sizeof default_models / sizeof default_models[0])
+#define MAX_MODELS 256
 
 enum { CLS_MESH, CLS_MESH_MESHOPT, CLS_TEX, CLS_TEX_ZSTD, CLS_COUNT };
 static const char *const class_names[CLS_COUNT] = {"meshes (raw streams)", "meshes (meshopt)",
@@ -160,14 +161,15 @@ static void run_shell(const char *cmd)
 
 /* raw/<model>: the whole glTF folder, textures cooked fast, each image also a texture asset
  * with zstd levels; meshopt/<model>: the .gltf and .bin only, meshopt streams, no textures. */
-static char *cook(const char *corpus, const char *workdir, char **pack)
+static char *cook(const char *corpus, const char *const *models, size_t model_count,
+                  const char *workdir, char **pack)
 {
     static const char raw_meta[] = "{\"import\":{\"model\":{\"texture_quality\":\"fast\"}}}";
     static const char mo_meta[] =
         "{\"import\":{\"model\":{\"compress\":\"meshopt\",\"textures\":false}}}";
     static const char tex_meta[] =
         "{\"import\":{\"texture\":{\"supercompression\":\"zstd\",\"quality\":\"fast\"}}}";
-    for (size_t m = 0; m < MODEL_COUNT; m++) {
+    for (size_t m = 0; m < model_count; m++) {
         char *src = fmt("%s/%s/glTF", corpus, models[m], "");
         struct stat st;
         if (stat(src, &st) != 0) {
@@ -178,30 +180,32 @@ static char *cook(const char *corpus, const char *workdir, char **pack)
         char *raw = fmt("%s/assets/raw/%s", workdir, models[m], "");
         char *mo = fmt("%s/assets/meshopt/%s", workdir, models[m], "");
         char *cmd = NULL;
-        if (asprintf(&cmd, "mkdir -p '%s' '%s' && cp -r '%s'/. '%s'/ && cp '%s'/*.gltf '%s'/*.bin "
-                           "'%s'/ && chmod -R u+w '%s/assets'",
-                     raw, mo, src, raw, src, src, mo, workdir) < 0)
+        if (asprintf(&cmd, "mkdir -p '%s' '%s' && cp -r '%s'/. '%s'/ && cp '%s'/*.gltf '%s'/ && "
+                           "for f in '%s'/*.bin; do [ ! -e \"$f\" ] || cp \"$f\" '%s'/; done && "
+                           "chmod -R u+w '%s/assets'",
+                     raw, mo, src, raw, src, mo, src, mo, workdir) < 0)
             die("out of memory");
         run_shell(cmd);
         free(cmd);
-        char *meta = fmt("%s/%s.gltf.meta", raw, models[m], "");
-        write_text(meta, raw_meta);
-        free(meta);
-        meta = fmt("%s/%s.gltf.meta", mo, models[m], "");
-        write_text(meta, mo_meta);
-        free(meta);
-        DIR *d = opendir(raw);
-        struct dirent *e;
-        while (d && (e = readdir(d))) {
-            size_t n = strlen(e->d_name);
-            if (n > 4 && (strcmp(e->d_name + n - 4, ".png") == 0 ||
-                          strcmp(e->d_name + n - 4, ".jpg") == 0)) {
-                meta = fmt("%s/%s.meta", raw, e->d_name, "");
-                write_text(meta, tex_meta);
+        /* a .meta beside every .gltf (raw or meshopt settings) and every image (zstd texture) */
+        for (int pass = 0; pass < 2; pass++) {
+            const char *dir = pass ? mo : raw;
+            DIR *d = opendir(dir);
+            struct dirent *e;
+            while (d && (e = readdir(d))) {
+                size_t n = strlen(e->d_name);
+                const char *text = NULL;
+                if (n > 5 && strcmp(e->d_name + n - 5, ".gltf") == 0) text = pass ? mo_meta : raw_meta;
+                else if (!pass && n > 4 && (strcmp(e->d_name + n - 4, ".png") == 0 ||
+                                            strcmp(e->d_name + n - 4, ".jpg") == 0))
+                    text = tex_meta;
+                if (!text) continue;
+                char *meta = fmt("%s/%s.meta", dir, e->d_name, "");
+                write_text(meta, text);
                 free(meta);
             }
+            if (d) closedir(d);
         }
-        if (d) closedir(d);
         free(raw);
         free(mo);
         free(src);
@@ -576,9 +580,10 @@ static void time_lookups(bench *b, const char *cache, double *by_name, double *b
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_runtime [--corpus DIR | --cache DIR [--pack FILE]] [--runs N] "
-                    "[--workdir DIR] [--only CLASS]\n  CLASS: 0 meshes, 1 meshes (meshopt), 2 textures, 3 "
-                    "textures (zstd)\n");
+    fprintf(stderr, "usage: bench_runtime [--corpus DIR [--models A,B,...] | --cache DIR [--pack FILE]] "
+                    "[--runs N] [--workdir DIR] [--only CLASS]\n  CLASS: 0 meshes, 1 meshes (meshopt), 2 "
+                    "textures, 3 textures (zstd)\n  --models: folders of the corpus that hold glTF/ "
+                    "(default DamagedHelmet,SheenCloth,Suzanne,Avocado,CesiumMan,Fox)\n");
     return 2;
 }
 
@@ -599,9 +604,22 @@ static const char *const m_names[M_COUNT] = {"memcpy", "read()", "read() fresh",
 int main(int argc, char **argv)
 {
     const char *corpus = NULL, *cache = NULL, *workdir = NULL, *pack = NULL;
+    const char *models[MAX_MODELS];
+    size_t model_count = DEFAULT_MODEL_COUNT;
+    memcpy(models, default_models, sizeof default_models);
+    char *model_list = NULL;
     int runs = 5, only = -1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) corpus = argv[++i];
+        else if (strcmp(argv[i], "--models") == 0 && i + 1 < argc) {
+            free(model_list);
+            model_list = fmt("%s", argv[++i], "", "");
+            model_count = 0;
+            for (char *save = NULL, *m = strtok_r(model_list, ",", &save); m && model_count < MAX_MODELS;
+                 m = strtok_r(NULL, ",", &save))
+                models[model_count++] = m;
+            if (!model_count) return usage();
+        }
         else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc) cache = argv[++i];
         else if (strcmp(argv[i], "--pack") == 0 && i + 1 < argc) pack = argv[++i];
         else if (strcmp(argv[i], "--workdir") == 0 && i + 1 < argc) workdir = argv[++i];
@@ -624,7 +642,7 @@ int main(int argc, char **argv)
             if (!mkdtemp(tmp)) die("cannot make a temporary folder");
             workdir = tmp;
         }
-        cache = cooked = cook(corpus, workdir, &packed);
+        cache = cooked = cook(corpus, models, model_count, workdir, &packed);
         pack = packed;
     }
     bench b;
@@ -752,5 +770,6 @@ int main(int argc, char **argv)
     free(cooked);
     free(packed);
     free(tmp);
+    free(model_list);
     return 0;
 }
