@@ -178,7 +178,23 @@ typedef struct krt_desc {
      * krt_update; krt_gpu then returns them for textures and materials that are loading or
      * failed. Their callbacks get the 0 handle. */
     bool fallbacks;
+    /* KRT_DESC_* bits; 0 = none. Added after the members above: a caller built against a header
+     * without it passes a smaller struct_size and gets 0 (it lies past that size's padding).
+     * Unknown bits are KILN_E_USAGE. */
+    uint64_t flags;
 } krt_desc;
+
+enum {                                       /* krt_desc.flags */
+    /* Frees a texture's or mesh's CPU data (the file's bytes or mapping, decoded and transcoded
+     * levels, unpacked streams; resident_bytes drops accordingly) as soon as the renderer's
+     * create_* or replace_* callback has taken it. krt_get_texture / krt_get_mesh then fail
+     * (KILN_E_USAGE, "... CPU data was released after upload ..."); a released one is not kept
+     * under budget_bytes (it holds no bytes: a new load reads the file again); hot reload works
+     * as before (the new data is freed once replace_* took it). Materials, skeletons, clips and
+     * scenes keep theirs. Only for types the renderer creates objects of: the null renderer
+     * (or a renderer without create_texture / create_mesh) keeps CPU data. */
+    KRT_DESC_DROP_CPU_AFTER_UPLOAD = 1u << 0,
+};
 
 /* Creates a context. desc may be NULL (defaults). Starts the built-in pool's threads unless
  * desc->jobs.submit is set. Errors: KILN_E_USAGE (struct_size too large, both or neither of
@@ -315,8 +331,9 @@ KILN_API void krt_finish(krt_context *ctx);
 
 /* ---- data of a ready asset ------------------------------------------------------------------ */
 
-/* Fill *out for a ready handle of that type. Errors: KILN_E_USAGE (null, stale, another type, or
- * not ready). Thread rules: any thread; valid while the caller holds its reference. */
+/* Fill *out for a ready handle of that type. Errors: KILN_E_USAGE (null, stale, another type,
+ * not ready, or — textures and meshes with KRT_DESC_DROP_CPU_AFTER_UPLOAD — CPU data released
+ * after upload). Thread rules: any thread; valid while the caller holds its reference. */
 KILN_API kiln_result krt_get_texture(krt_context *ctx, krt_handle h, krt_texture_data *out,
                                      kiln_error *err);
 KILN_API kiln_result krt_get_mesh(krt_context *ctx, krt_handle h, krt_mesh_data *out,

@@ -51,6 +51,7 @@ typedef struct krt_asset {
     bool file_borrowed;      /* file points into a mounted pack's mapping: not freed */
     bool file_mapped;        /* file is a read-only mapping of a loose cache file: munmap'd */
     struct krt_pack_mount *pack_ref; /* the pack whose mapping file is in (a reference held) */
+    bool cpu_dropped;        /* freed after upload (KRT_DESC_DROP_CPU_AFTER_UPLOAD): deps only */
     kiln_ktx2_info ktx;
     krt_texture_data texture;
     uint8_t *level_block;    /* every supercompressed level, decoded, one after another */

@@ -357,6 +357,9 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
         if (n > sizeof d) return kiln_error_set(err, KILN_E_USAGE, "krt_desc.struct_size %zu is larger than this library's %zu", n, sizeof d);
         memcpy(&d, desc, n);
     }
+    if (d.flags & ~(uint64_t)KRT_DESC_DROP_CPU_AFTER_UPLOAD)
+        return kiln_error_set(err, KILN_E_USAGE, "krt_desc.flags has unknown bits %llx",
+                              (unsigned long long)(d.flags & ~(uint64_t)KRT_DESC_DROP_CPU_AFTER_UPLOAD));
     if (!d.jobs.submit != !d.jobs.wait)
         return kiln_error_set(err, KILN_E_USAGE, "krt_jobs needs both submit and wait, or neither");
     if (d.max_assets > (1u << 24)) return kiln_error_set(err, KILN_E_USAGE, "max_assets is above 2^24");
@@ -757,7 +760,7 @@ static void retire_locked(krt_context *c, krt_asset *a)
     /* Keep it only when it holds good data of what is mounted now, no newer copy of the asset
      * is live, and it fits: a load finds it through the id map again. */
     const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
-    bool keep = c->desc.budget_bytes && a->resident <= c->desc.budget_bytes &&
+    bool keep = c->desc.budget_bytes && a->resident <= c->desc.budget_bytes && !a->cpu_dropped &&
                 (a->phase == KRT_PHASE_READY || a->phase == KRT_PHASE_DECODED) && art &&
                 art->size == a->src_size && memcmp(art->sha256, a->src_sha256, 32) == 0 &&
                 !krt_map_find_locked(c, a->id);
@@ -843,6 +846,7 @@ size_t krt_update(krt_context *c)
                 krt_dependents_wake_locked(c, a); /* they fail with it */
             } else {
                 a->phase = KRT_PHASE_READY;
+                krt_cpu_drop_locked(c, a); /* when asked: the renderer has the data now */
             }
             progress = true;
         }
@@ -884,9 +888,15 @@ static krt_asset *ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln
     pthread_mutex_lock(&c->mu);
     krt_asset *a = krt_resolve_locked(c, h);
     bool ok = a && a->type == type && a->phase == KRT_PHASE_READY;
-    if (ok) return a;
+    if (ok && !a->cpu_dropped) return a;
+    uint64_t id = a ? a->id : 0;
     pthread_mutex_unlock(&c->mu);
-    if (!a) stale(err, h);
+    if (ok)
+        kiln_error_set(err, KILN_E_USAGE,
+                       "%s %016llx: its CPU data was released after upload "
+                       "(KRT_DESC_DROP_CPU_AFTER_UPLOAD); the renderer's object has it",
+                       krt_type_names[type], (unsigned long long)id);
+    else if (!a) stale(err, h);
     else kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, krt_type_names[type]);
     return NULL;
 }

@@ -160,6 +160,11 @@ void krt_dependents_swapped_locked(krt_context *c, krt_asset *a, krt_asset *n);
 void krt_dependents_wake_locked(krt_context *c, krt_asset *a);
 void krt_dependents_free(krt_context *c, krt_asset *a);   /* the list's memory */
 
+/* rt_cpu_drop.c */
+/* After the renderer's create_* or replace_* took a's data (lock held): frees a texture's or
+ * mesh's CPU data when KRT_DESC_DROP_CPU_AFTER_UPLOAD asks and the renderer made an object. */
+void krt_cpu_drop_locked(krt_context *c, krt_asset *a);
+
 /* rt_verify.c */
 /* After a load or reload failed with r: KILN_E_CACHE_CORRUPT (e filled, naming the check and
  * the file or entry) when the failure is a checksum over bytes that changed after they were

@@ -282,6 +282,7 @@ bool krt_reload_apply(krt_context *c, size_t *loading)
         a->gpu = gpu;
         a->has_gpu = has;
         krt_reload_drop_locked(c, a);
+        krt_cpu_drop_locked(c, a); /* when asked: replace_* took the new data */
         kiln_error_clear(&a->reload_error);
         c->reloads++;
         if (a->type == KRT_TYPE_MATERIAL) {

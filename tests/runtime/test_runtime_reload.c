@@ -3,6 +3,7 @@
  * handles through replace_* callbacks; a texture's reload rebuilds its materials, a material's
  * keeps its textures; a failed reload keeps the old data and reports it; the inotify watcher;
  * a kept (released) asset whose file changed is evicted. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -470,6 +471,134 @@ static void unmount_removes_the_watch(void **state)
     (void)state;
 }
 
+static krt_context *make_ctx_flags(rt_recorder *rec, uint64_t budget, uint64_t flags)
+{
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.worker_count = 2;
+    d.budget_bytes = budget;
+    d.flags = flags;
+    if (rec) d.renderer = rt_recorder_renderer(rec);
+    krt_context *c = NULL;
+    kiln_error err;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
+    return c;
+}
+
+static uint64_t resident(krt_context *c)
+{
+    krt_stats st;
+    krt_get_stats(c, &st);
+    return st.resident_bytes;
+}
+
+/* KRT_DESC_DROP_CPU_AFTER_UPLOAD: once create_* / replace_* took a texture's or mesh's data its
+ * CPU copy goes (resident_bytes drops, the getters say so), materials and scenes keep theirs,
+ * hot reload still replaces, a released one is not kept under the budget, the null renderer
+ * keeps everything, and a caller whose struct_size ends before `flags` never gets it. */
+static void drop_cpu_after_upload(void **state)
+{
+    const char *mesh_name = "m0/BoxTextured.gltf#mesh0/prim0";
+    kiln_error err;
+    rt_recorder rec0;
+    rt_recorder_init(&rec0);
+    krt_context *c0 = make_ctx_flags(&rec0, 0, 0);
+    krt_handle s0 = rt_load_ready(c0, KRT_TYPE_SCENE, scene_name);
+    uint64_t full = resident(c0);
+    krt_release(c0, s0, &err);
+    krt_destroy(c0);
+
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx_flags(&rec, UINT64_MAX, KRT_DESC_DROP_CPU_AFTER_UPLOAD);
+    krt_handle scene = rt_load_ready(c, KRT_TYPE_SCENE, scene_name);
+    krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_handle mesh = rt_load_ready(c, KRT_TYPE_MESH, mesh_name);
+    krt_handle mat = rt_load_ready(c, KRT_TYPE_MATERIAL, mat_name);
+    uint64_t dropped = resident(c);
+    assert_true(dropped > 0);     /* the material's and the scene's files */
+    assert_true(dropped < full / 4); /* the texture's and the mesh's bytes are gone */
+    krt_texture_data t;
+    krt_mesh_data md;
+    krt_material_data mdata;
+    krt_scene_data sd;
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_E_USAGE);
+    assert_non_null(strstr(err.message, "released after upload"));
+    assert_int_equal(krt_get_mesh(c, mesh, &md, &err), KILN_E_USAGE);
+    assert_non_null(strstr(err.message, "released after upload"));
+    assert_int_equal(krt_get_material(c, mat, &mdata, &err), KILN_OK);
+    assert_int_equal(mdata.textures[KILN_MATERIAL_SLOT_BASE_COLOR].id, tex.id);
+    assert_int_equal(krt_get_scene(c, scene, &sd, &err), KILN_OK);
+    assert_int_equal(krt_state_of(c, tex), KRT_STATE_READY);
+    assert_non_null(krt_gpu(c, tex));
+    assert_non_null(krt_gpu(c, mesh));
+
+    /* hot reload: replace_texture gets the new data, which then goes too */
+    uint32_t w0 = rec.last_width;
+    change_texture(w0 == 512 ? "gltf/BoxTextured/glTF/CesiumLogoFlat.png"
+                             : "gltf/TextureSettingsTest/glTF/CheckAndX.png");
+    size_t n = 0;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1);
+    krt_finish(c);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
+    assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 1);
+    assert_int_not_equal(rec.last_width, w0);
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_E_USAGE);
+    assert_int_equal(resident(c), dropped);
+
+    /* released with an unlimited budget: the material and the scene are kept, the texture and
+     * the mesh (no CPU data) are not; a new load of the texture reads its file */
+    krt_release(c, scene, &err);
+    krt_release(c, tex, &err);
+    krt_release(c, mesh, &err);
+    krt_release(c, mat, &err);
+    krt_finish(c);
+    krt_stats st;
+    krt_get_stats(c, &st);
+    assert_int_equal(st.cached_assets, 2);
+    assert_int_equal(st.cached_bytes, st.resident_bytes);
+    assert_int_equal(st.resident_bytes, dropped);
+    uint64_t loads = st.loads, revivals = st.revivals;
+    tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    krt_get_stats(c, &st);
+    assert_int_equal(st.loads, loads + 1);
+    assert_int_equal(st.revivals, revivals);
+    krt_release(c, tex, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+
+    /* the null renderer keeps CPU data */
+    c = make_ctx_flags(NULL, 0, KRT_DESC_DROP_CPU_AFTER_UPLOAD);
+    tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    assert_non_null(t.levels[0].data);
+    krt_release(c, tex, &err);
+    krt_destroy(c);
+
+    /* an older caller: struct_size ends before flags, whatever lies there is not read */
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = (uint32_t)offsetof(krt_desc, flags);
+    d.worker_count = 2;
+    d.renderer = rt_recorder_renderer(&rec);
+    d.flags = KRT_DESC_DROP_CPU_AFTER_UPLOAD;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
+    tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    assert_int_equal(krt_get_texture(c, tex, &t, &err), KILN_OK);
+    krt_release(c, tex, &err);
+    krt_finish(c);
+    krt_destroy(c);
+    d.struct_size = sizeof d;
+    d.flags = 1u << 5;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_E_USAGE); /* unknown bits */
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +609,7 @@ int main(void)
         cmocka_unit_test(a_texture_reload_rebuilds_exactly_its_materials),
         cmocka_unit_test(a_failed_texture_fails_exactly_its_materials),
         cmocka_unit_test(unmount_removes_the_watch),
+        cmocka_unit_test(drop_cpu_after_upload),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
