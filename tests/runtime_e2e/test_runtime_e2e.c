@@ -960,9 +960,12 @@ static void test_damaged_manifests(void **state)
 #define SEED_SEP "\n@@kiln-part@@\n"
 #define SEED_KEY "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
+/* Entries this small also get seeds that unmount (options bit 7): a few, not one per seed. */
+#define UNMOUNT_SEED_MAX (8 * 1024)
+
 /* Pack-mode seeds (options bit 6): a raw pack of one source with verification, a Zstandard one
- * without. */
-static void write_pack_seeds(const entry *en, const char *name, const char *src)
+ * without; with unmount, each also with bits 7 and 1. */
+static void write_pack_seeds(const entry *en, const char *name, const char *src, bool unmount)
 {
     kiln_project_opts o;
     memset(&o, 0, sizeof o);
@@ -995,6 +998,13 @@ static void write_pack_seeds(const entry *en, const char *name, const char *src)
                                zstd ? "_zstd_noverify" : "");
         kt_write_file(path, seed, n + 1);
         free(path);
+        if (unmount) { /* the unmount path (bit 7), after a second mount (bit 1) */
+            seed[0] = (uint8_t)(seed[0] | 128 | 2);
+            path = kt_format("%s/fuzz/corpus/rt_mount/pack_%s%s_unmount.seed", src, name,
+                             zstd ? "_zstd_noverify" : "");
+            kt_write_file(path, seed, n + 1);
+            free(path);
+        }
         free(seed);
         free(bytes);
     }
@@ -1050,13 +1060,24 @@ static void write_fuzz_seeds(void)
         snprintf(name, sizeof name, "%s", en->path);
         for (char *c = name; *c; c++)
             if (*c == '/' || *c == '.') *c = '_';
-        if (total <= 40 * 1024) write_pack_seeds(en, name, src);
+        if (total <= 40 * 1024) write_pack_seeds(en, name, src, total <= UNMOUNT_SEED_MAX);
         for (int verify_off = 0; verify_off < 2; verify_off++) {
             buf[0] = (uint8_t)verify_off;
             char *path = kt_format("%s/fuzz/corpus/rt_mount/%s%s.seed", src, name,
                                    verify_off ? "_noverify" : "");
             kt_write_file(path, buf, n);
             free(path);
+        }
+        if (total <= UNMOUNT_SEED_MAX) {
+            /* the unmount path (bit 7): once mounted; twice (bit 1) with reloads and a poll
+             * (bit 4) and released assets kept (bit 5) */
+            static const uint8_t unmount_options[] = {128, 128 | 32 | 16 | 2};
+            for (size_t k = 0; k < sizeof unmount_options; k++) {
+                buf[0] = unmount_options[k];
+                char *path = kt_format("%s/fuzz/corpus/rt_mount/%s_unmount%zu.seed", src, name, k);
+                kt_write_file(path, buf, n);
+                free(path);
+            }
         }
         free(buf);
         free(rtext);
