@@ -18,7 +18,8 @@
  * bit 7 unmount after the loads: a second mount (bit 1) going leaves as many artifacts listed,
  * the last one going leaves none, and a third unmount is KILN_E_USAGE.
  * Seeds: fuzz/corpus/rt_mount/, written from a real cook by tests/runtime_e2e
- * (KILN_WRITE_FUZZ_SEEDS=1): cache entries and packs of single sources. */
+ * (KILN_WRITE_FUZZ_SEEDS=1): cache entries and packs of single sources; the smallest ones
+ * (up to 8 KiB) also with bit 7 (*_unmount*.seed). */
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdbool.h>
