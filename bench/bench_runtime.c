@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -282,6 +283,43 @@ static void add_art(bench *b, const char *path, const char *label, const char *f
         b->bytes[a->cls] += a->size;
         b->counts[a->cls]++;
     }
+}
+
+/* The page cache's state for a file: how many of its pages sit in large folios (over 4 KiB).
+ * A file written by kiln's cook usually is (large writes make large folios); one evicted and
+ * read back with a plain read() lies in 4 KiB pages, and then every path through the kernel —
+ * read(), page faults of a mapping — does per-page work: read() of such files runs at ~55-65 %
+ * of memcpy speed instead of ~90-110 %. Needs root (PFNs in /proc/self/pagemap and
+ * /proc/kpageflags); false when they cannot be read. */
+static bool folio_state(const char *path, size_t *pages, size_t *large)
+{
+    enum { COMPOUND_HEAD = 15, COMPOUND_TAIL = 16 };
+    int fd = open(path, O_RDONLY);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) {
+        if (fd >= 0) close(fd);
+        return fd >= 0;
+    }
+    size_t size = (size_t)st.st_size, page = (size_t)sysconf(_SC_PAGESIZE), n = (size + page - 1) / page;
+    const volatile uint8_t *m = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return false;
+    int pm = open("/proc/self/pagemap", O_RDONLY), kf = open("/proc/kpageflags", O_RDONLY);
+    bool ok = pm >= 0 && kf >= 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        (void)m[i * page]; /* map it */
+        uint64_t e = 0, flags = 0;
+        ok = pread(pm, &e, 8, (off_t)(((uintptr_t)m / page + i) * 8)) == 8;
+        uint64_t pfn = e & ((1ull << 55) - 1);
+        ok = ok && pfn && pread(kf, &flags, 8, (off_t)(pfn * 8)) == 8;
+        if (!ok) break;
+        (*pages)++;
+        if (flags >> COMPOUND_HEAD & 1 || flags >> COMPOUND_TAIL & 1) (*large)++;
+    }
+    if (pm >= 0) close(pm);
+    if (kf >= 0) close(kf);
+    munmap((void *)(uintptr_t)m, size);
+    return ok;
 }
 
 /* Every output of every record's manifest (jansson; the runtime has its own reader). */
@@ -688,14 +726,27 @@ int main(int argc, char **argv)
            "worker thread;\n       verification: container XXH3-64, pack entry XXH3-64, the "
            "manifest's XXH3-128 of KTX2 files (SHA-256 without it); memcpy into pre-faulted memory\n");
     printf("mount of the cache (krt_mount_cache): %.2f ms\n", median_of(mount, runs));
+    size_t pack_pages = 0, pack_large = 0;
+    if (pack && folio_state(pack, &pack_pages, &pack_large) && pack_pages)
+        printf("page cache: %.0f%% of the pack's pages in large folios\n",
+               100.0 * (double)pack_large / (double)pack_pages);
     int misses = 0, checks = 0, misses_dec = 0, checks_dec = 0;
     char verdicts[CLS_COUNT][600], limits[CLS_COUNT][200];
+    double folio_share[CLS_COUNT];
     for (int c = 0; c < CLS_COUNT; c++) {
         verdicts[c][0] = limits[c][0] = 0;
         if (!b.counts[c]) continue;
         double mb = (double)b.bytes[c] / 1e6;
         printf("\n%s: %zu files, %.2f MB in files, %.2f MB in memory once loaded\n",
                class_names[c], b.counts[c], mb, (double)decoded[c] / 1e6);
+        size_t pages = 0, large = 0;
+        bool known = true;
+        for (size_t i = 0; i < b.count && known; i++)
+            if (b.arts[i].cls == c) known = folio_state(b.arts[i].file, &pages, &large);
+        folio_share[c] = known && pages ? 100.0 * (double)large / (double)pages : -1;
+        if (folio_share[c] >= 0)
+            printf("  page cache: %.0f%% of these files' pages in large folios\n",
+                   folio_share[c]);
         printf("  %-16s %9s %9s %10s %9s %10s %10s\n", "", "wall ms", "CPU ms", "assets/s",
                "MB/s", "vs memcpy", "(CPU)");
         double base = median_of(t[c][M_MEMCPY], runs), cbase = median_of(cpu[c][M_MEMCPY], runs);
@@ -733,6 +784,10 @@ int main(int argc, char **argv)
             len += snprintf(verdicts[c] + len, sizeof verdicts[c] - (size_t)len,
                             "\n  %-22s (files of %.1f KB on average: per-file costs dominate, read() "
                             "alone is below the line too)", "", mb * 1e3 / (double)b.counts[c]);
+        if (in_place && folio_share[c] >= 0 && folio_share[c] < 50 && len > 0 && (size_t)len < sizeof verdicts[c])
+            len += snprintf(verdicts[c] + len, sizeof verdicts[c] - (size_t)len,
+                            "\n  %-22s (page cache in 4 KiB pages: %.0f%% in large folios; the kernel's "
+                            "per-page work slows every path, read() included)", "", folio_share[c]);
         if (!in_place) {
             printf("  decoder alone: %.0f MB/s of decoded bytes; the load reaches %.1f%% of it\n",
                    (double)b.dec_bytes[c] / dm / 1e3, dm / median_of(t[c][M_LOAD], runs) * 100);
