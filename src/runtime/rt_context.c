@@ -357,9 +357,10 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
         if (n > sizeof d) return kiln_error_set(err, KILN_E_USAGE, "krt_desc.struct_size %zu is larger than this library's %zu", n, sizeof d);
         memcpy(&d, desc, n);
     }
-    if (d.flags & ~(uint64_t)KRT_DESC_DROP_CPU_AFTER_UPLOAD)
+    uint64_t unknown = d.flags & ~(uint64_t)KRT_DESC_DROP_CPU_AFTER_UPLOAD;
+    if (unknown)
         return kiln_error_set(err, KILN_E_USAGE, "krt_desc.flags has unknown bits %llx",
-                              (unsigned long long)(d.flags & ~(uint64_t)KRT_DESC_DROP_CPU_AFTER_UPLOAD));
+                              (unsigned long long)unknown);
     if (!d.jobs.submit != !d.jobs.wait)
         return kiln_error_set(err, KILN_E_USAGE, "krt_jobs needs both submit and wait, or neither");
     if (d.max_assets > (1u << 24)) return kiln_error_set(err, KILN_E_USAGE, "max_assets is above 2^24");

@@ -369,7 +369,10 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const k
             break;
         }
         r = read_output(text, man.tok, o, dir, guid, path, mpath, a, &x, err);
-        if (r == KILN_OK) r = emit(a, m, memo, &x, err);
+        /* a label this runtime does not load is not mounted (as a pack's unknown kinds): the
+         * listing and the look-ups only show what loads */
+        if (r == KILN_OK && x.type == KRT_TYPE_NONE) free_artifact(a, &x);
+        else if (r == KILN_OK) r = emit(a, m, memo, &x, err);
     }
     doc_free(a, &man);
     return r;
@@ -414,6 +417,13 @@ static kiln_result note_changed(const kiln_allocator *a, krt_cache_memo *memo,
     }
     for (size_t k = 0; k < count; k++) memo->changed[memo->changed_count++] = items[first + k].id;
     return KILN_OK;
+}
+
+/* The ids prev's record p gave (it changed or went) into next->changed. */
+static kiln_result note_record(const kiln_allocator *a, krt_cache_memo *next,
+                               const krt_cache_memo *prev, size_t p, kiln_error *err)
+{
+    return note_changed(a, next, prev->items, prev->records[p].first, prev->records[p].count, err);
 }
 
 static kiln_result memo_record(const kiln_allocator *a, krt_cache_memo *memo, const char *name,
@@ -474,13 +484,13 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
         size_t first = next ? next->item_count : 0;
         /* prev's records before this name are gone: their ids changed (now unmounted) */
         for (; prev && p < prev->record_count && strcmp(prev->records[p].name, name) < 0 && !r; p++)
-            if (next) r = note_changed(alloc, next, prev->items, prev->records[p].first, prev->records[p].count, err);
+            if (next) r = note_record(alloc, next, prev, p, err);
         bool same_name = prev && p < prev->record_count && strcmp(prev->records[p].name, name) == 0;
         const krt_record_memo *old = same_name && stamp && prev->records[p].stamp == stamp
                                          ? &prev->records[p]
                                          : NULL;
         if (same_name && !old && next && !r) /* replaced: what it gave before changed too */
-            r = note_changed(alloc, next, prev->items, prev->records[p].first, prev->records[p].count, err);
+            r = note_record(alloc, next, prev, p, err);
         if (same_name) p++;
         if (r) break;
         if (old) { /* unchanged: its artifacts as read last time */
@@ -489,20 +499,22 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
                 krt_artifact x = *src; /* the table's copy: the one copy of the strings */
                 x.path = kiln_strdup(alloc, src->path);
                 x.name = kiln_strdup(alloc, src->name);
-                if (!x.path || !x.name) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+                if (!x.path || !x.name)
+                    r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
                 else if (next) r = memo_take(alloc, next, src, err); /* prev's strings move */
                 if (!r) r = put(out, &x, err);
                 free_artifact(alloc, &x); /* what put did not take */
             }
         } else {
             r = read_record(cache_dir, rpath, alloc, out, next, err);
-            if (!r && next && prev) r = note_changed(alloc, next, next->items, first, next->item_count - first, err);
+            if (!r && next && prev) /* what it gives now */
+                r = note_changed(alloc, next, next->items, first, next->item_count - first, err);
         }
         if (next) next->reused += old != NULL, next->parsed += old == NULL;
         if (!r && next) r = memo_record(alloc, next, name, stamp, first, err);
     }
     for (; prev && next && p < prev->record_count && !r; p++) /* after the last name: gone */
-        r = note_changed(alloc, next, prev->items, prev->records[p].first, prev->records[p].count, err);
+        r = note_record(alloc, next, prev, p, err);
     kiln_dir_list_free(&list);
     if (r) krt_mounts_free(out);
     return r;

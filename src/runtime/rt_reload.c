@@ -379,7 +379,8 @@ static size_t compare_locked(krt_context *c, const uint64_t *ids, size_t id_coun
     c->poll_visits = 0;
     if (!ids) {
         for (uint32_t s = 0; s < c->high_water; s++)
-            if (c->slots[s].asset) compare_one_locked(c, c->slots[s].asset, out, cap, count, &reloads);
+            if (c->slots[s].asset)
+                compare_one_locked(c, c->slots[s].asset, out, cap, count, &reloads);
         return reloads;
     }
     for (size_t i = 0; i < id_count; i++) {
