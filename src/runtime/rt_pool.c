@@ -18,6 +18,7 @@ struct krt_pool {
     pthread_cond_t work, idle;
     pool_job *queue;
     uint32_t capacity, head, count;
+    uint32_t running;       /* jobs taken by a worker and not finished */
     bool stop;
     uint32_t thread_count, thread_alloc;
     pthread_t *threads;
@@ -33,10 +34,13 @@ static void *worker(void *arg)
         pool_job j = p->queue[p->head];
         p->head = (p->head + 1) % p->capacity;
         p->count--;
+        p->running++;
         pthread_mutex_unlock(&p->mu);
         j.fn(j.arg);
         pthread_mutex_lock(&p->mu);
-        pthread_cond_broadcast(&p->idle);
+        /* Waiters wait for the pool to be idle: wake them when it is, not after every job (a
+         * wake per job costs the waiting thread a futex round trip each time). */
+        if (--p->running == 0 && p->count == 0) pthread_cond_broadcast(&p->idle);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
