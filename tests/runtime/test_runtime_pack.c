@@ -295,7 +295,7 @@ static void a_pack_replaced_by_rename_reloads_changed_entries(void **state)
     assert_memory_equal(md.streams[KILN_MESH_POSITION], pos, pos_size); /* old mapping, still there */
     assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
     assert_int_equal(n, 0);
-    /* released, then loaded again: from the new pack (the old one is unmapped at a poll) */
+    /* released, then loaded again: from the new pack (the old one is unmapped as the mesh goes) */
     krt_release(c, mesh, &err);
     krt_finish(c);
     assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
