@@ -322,9 +322,37 @@ static bool any_byte_at_least(const uint8_t *p, size_t n, uint32_t limit)
     __m128i acc = _mm_setzero_si128(), top = _mm_set1_epi8((char)(uint8_t)(limit - 1 > 0xFF ? 0xFF : limit - 1));
     for (; n - i >= 16; i += 16)
         acc = _mm_or_si128(acc, _mm_subs_epu8(_mm_loadu_si128((const __m128i *)(p + i)), top));
+    if (i < n && n >= 16) { /* the tail as the last 16 bytes, overlapping: a test, not a sum */
+        acc = _mm_or_si128(acc, _mm_subs_epu8(_mm_loadu_si128((const __m128i *)(p + n - 16)), top));
+        i = n;
+    }
     bad_bits = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(acc, _mm_setzero_si128())) ^ 0xFFFFu;
 #endif
     for (; i < n; i++) bad_bits |= p[i] >= limit;
+    return bad_bits != 0;
+}
+
+/* Whether any meshlet's 11 bound floats (of its 48 bytes; the last 4 are snorm8 values) is
+ * infinite or NaN: exponent bits all set. */
+static bool any_bounds_not_finite(const uint8_t *p, size_t count)
+{
+    uint32_t bad_bits = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    __m128i exp = _mm_set1_epi32(0x7F800000), acc = _mm_setzero_si128();
+    __m128i floats3 = _mm_set_epi32(0, -1, -1, -1); /* words 8-10 of the third load, not 11 */
+    for (; i < count; i++) {
+        const __m128i *q = (const __m128i *)(p + i * KILN_MESH_BOUNDS_SIZE);
+        __m128i a = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(q), exp), exp);
+        __m128i b = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(q + 1), exp), exp);
+        __m128i c = _mm_and_si128(_mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(q + 2), exp), exp), floats3);
+        acc = _mm_or_si128(acc, _mm_or_si128(a, _mm_or_si128(b, c)));
+    }
+    bad_bits = (uint32_t)_mm_movemask_epi8(acc);
+#endif
+    for (; i < count; i++)
+        for (int k = 0; k < 11; k++)
+            bad_bits |= (u32_at(p + i * KILN_MESH_BOUNDS_SIZE + 4 * (size_t)k) & 0x7F800000u) == 0x7F800000u;
     return bad_bits != 0;
 }
 
@@ -378,6 +406,8 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
             if (u32_at(mv.data + (size_t)i * 4) >= v->vertex_count)
                 return bad(err, v, mv.data + (size_t)i * 4, "meshlet vertex %u is past the %u vertices",
                            i, v->vertex_count);
+    /* every bound at once (11 floats per meshlet); the loop names the first bad one */
+    bool bounds_bad = any_bounds_not_finite(b.data, v->meshlet_count);
     for (uint32_t i = 0; i < v->meshlet_count; i++) {
         const uint8_t *p = m.data + (size_t)i * KILN_MESH_MESHLET_SIZE;
         uint32_t vo = u32_at(p), to = u32_at(p + 4), vc = u32_at(p + 8), tc = u32_at(p + 12);
@@ -391,8 +421,9 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
                     return bad(err, v, mt.data + to + k, "meshlet %u: triangle index %u of %u vertices",
                                i, mt.data[to + k], vc);
         const uint8_t *q = b.data + (size_t)i * KILN_MESH_BOUNDS_SIZE;
-        for (int k = 0; k < 11; k++)
-            if (!isfinite(f32_at(q + 4 * k))) return bad(err, v, q, "meshlet %u: bounds not finite", i);
+        if (bounds_bad)
+            for (int k = 0; k < 11; k++)
+                if (!isfinite(f32_at(q + 4 * k))) return bad(err, v, q, "meshlet %u: bounds not finite", i);
         if (f32_at(q + 12) < 0.0f) return bad(err, v, q + 12, "meshlet %u: negative radius", i);
     }
     return KILN_OK;

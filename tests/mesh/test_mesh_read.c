@@ -218,6 +218,35 @@ static void damage_under_a_valid_checksum_is_refused(void **state)
     kiln_meshlet m0 = kiln_mesh_meshlet(v, 0);
     expect_refused(&c, offset_of(&c, v->meshlet_triangles) + m0.triangle_offset + 1,
                    (uint8_t[]){(uint8_t)m0.vertex_count}, 1, KILN_E_FORMAT_INVALID, "triangle index");
+    /* every triangle byte of every meshlet (the wide check, its overlapping last 16 bytes, the
+     * short meshlets' scalar loop) */
+    for (uint32_t i = 0; i < v->meshlet_count; i++) {
+        kiln_meshlet mi = kiln_mesh_meshlet(v, i);
+        char name[48];
+        snprintf(name, sizeof name, "meshlet %u: triangle index", i);
+        for (uint32_t k = 0; k < 3 * mi.triangle_count; k++)
+            expect_refused(&c, offset_of(&c, v->meshlet_triangles) + mi.triangle_offset + k,
+                           (uint8_t[]){(uint8_t)mi.vertex_count}, 1, KILN_E_FORMAT_INVALID, name);
+    }
+    /* every bound float of every meshlet infinite or NaN; the snorm8 bytes at 44..47 are not
+     * floats, and a pattern that would be NaN as one is fine there */
+    for (uint32_t i = 0; i < v->meshlet_count; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "meshlet %u: bounds not finite", i);
+        size_t at = offset_of(&c, v->meshlet_bounds) + (size_t)i * 48;
+        for (int k = 0; k < 11; k++) {
+            kiln_store_u32le(word, k % 2 ? 0x7F800000u : 0xFFC00001u);
+            expect_refused(&c, at + 4 * (size_t)k, word, 4, KILN_E_FORMAT_INVALID, name);
+        }
+        uint8_t *ok = patched(&c, at + 44, (uint8_t[]){0xFF, 0xFF, 0xFF, 0x7F}, 4);
+        kiln_mesh_view okv;
+        kiln_error err;
+        assert_int_equal(kiln_mesh_read(ok, c.size, 0, &okv, &err), KILN_OK);
+        free(ok);
+        kiln_store_u32le(word, 0xBF800000u); /* -1 */
+        snprintf(name, sizeof name, "meshlet %u: negative radius", i);
+        expect_refused(&c, at + 12, word, 4, KILN_E_FORMAT_INVALID, name);
+    }
     /* a meshlet larger than the limit, or reaching past the meshlet data */
     kiln_store_u32le(word, 17);
     expect_refused(&c, offset_of(&c, v->meshlets) + 8, word, 4, KILN_E_FORMAT_INVALID, "meshlet 0");
