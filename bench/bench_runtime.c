@@ -558,7 +558,7 @@ static double time_load(bench *b, const char *cache, int cls, bool no_verify, do
                 h[i] = krt_load(ctx, KRT_TYPE_MATERIAL, b->arts[i].name, &err);
         krt_finish(ctx);
     }
-    krt_stats before, after;
+    krt_stats before = {.struct_size = sizeof before}, after = {.struct_size = sizeof after};
     krt_get_stats(ctx, &before);
     double c0 = cpu_ms(), t0 = now_ms();
     for (size_t i = 0; i < b->count; i++)

@@ -217,7 +217,7 @@ static void run(const char *path, bool pack, uint8_t options, const listed *name
     load_and_check(ctx, options, names, name_count);
     if (options & 32) load_and_check(ctx, options, names, name_count); /* from what stayed */
     if (options & 128) unmount_all(ctx, path, options);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(ctx, &st);
     /* Nothing is referenced any more; with a budget, released assets may stay resident. */
     if (!(options & 32) && st.live_assets != 0) abort();

@@ -455,7 +455,12 @@ KILN_API uint32_t krt_material_index(krt_context *ctx, krt_handle h);
 
 /* ---- counters ------------------------------------------------------------------------------- */
 
+/* Counters. The caller sets struct_size (0 = this header's size); krt_get_stats writes only the
+ * fields that lie wholly within it, so a caller built against an older, shorter krt_stats keeps
+ * working (fields are only ever appended), and never writes struct_size itself. The last four
+ * say how much work the last call of a kind did, so an engine can watch what reloads cost. */
 typedef struct krt_stats {
+    uint32_t struct_size;       /* sizeof(krt_stats); 0 is taken as the current size */
     uint64_t live_assets;       /* assets loading, ready, failed, or released awaiting
                                    krt_update (released ones kept resident are not counted) */
     uint64_t loads;             /* load jobs that read a file (first loads and retries; not
@@ -472,9 +477,19 @@ typedef struct krt_stats {
     uint64_t cached_bytes;      /* their bytes (part of resident_bytes; <= budget_bytes after
                                    krt_update) */
     uint64_t transcodes;        /* textures transcoded to RGBA8 for the renderer */
+    /* Work done by the last call that did any (added with struct_size): */
+    uint64_t poll_visits;       /* loaded assets the last krt_poll_changes that read the mounts
+                                   compared with them (only those of changed records) */
+    uint64_t rebuild_visits;    /* dependents the last texture reload looked at to rebuild the
+                                   materials that sample it */
+    uint64_t update_visits;     /* assets and staged reloads the last krt_update looked at */
+    uint64_t poll_stats;        /* files and folders the last krt_poll_changes stat'ed (0 when
+                                   the watcher saw no change) */
 } krt_stats;
 
-KILN_API void krt_get_stats(krt_context *ctx, krt_stats *out);   /* any thread */
+/* Fills the fields of *out that fit in out->struct_size (see krt_stats). NULL ctx: zeros.
+ * Thread rules: any thread. */
+KILN_API void krt_get_stats(krt_context *ctx, krt_stats *out);
 
 #ifdef __cplusplus
 }

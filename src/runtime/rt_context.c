@@ -3,6 +3,7 @@
  * and the mounts; no callback and no file read runs under it. The budget (rt_budget.c), hot
  * reload (rt_reload.c), the material table (rt_material_table.c) and the fallbacks
  * (rt_fallback.c) share the context through rt_context.h. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -568,7 +569,7 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
     if (!c || !cache_dir) return kiln_error_set(err, KILN_E_USAGE, "krt_mount_cache: NULL argument");
     /* The records' signature first: a change between it and the read shows in the next poll. */
     uint64_t sig = 0;
-    kiln_result r = krt_source_signature(cache_dir, &c->allocator, &sig, err);
+    kiln_result r = krt_source_signature(cache_dir, &c->allocator, &sig, NULL, err);
     if (r) return r;
     krt_mounts m;
     krt_cache_memo *memo = kiln_calloc(&c->allocator, 1, sizeof *memo); /* for the polls */
@@ -782,15 +783,19 @@ size_t krt_update(krt_context *c)
     if (!c) return 0;
     if (c->desc.fallbacks && !c->fb_made) krt_fallback_make(c);
     size_t loading;
+    bool first = true;
     for (;;) {
         bool progress = false;
         pthread_mutex_lock(&c->mu);
+        if (first) c->update_visits = 0; /* this call's work (krt_stats.update_visits) */
+        first = false;
         /* Only the assets on the pending list: an idle frame walks nothing, a busy one what
          * changed. Other threads only append to the list (while the lock is let go around a
          * callback below); only this thread removes, so `next` stays valid. */
         loading = 0;
         for (krt_asset *a = c->pend_head, *next; a; a = next) {
             next = a->pend_next;
+            c->update_visits++;
             if (a->cached) { /* cannot happen: kept assets leave the list as they are kept */
                 pending_remove_locked(c, a);
                 continue;
@@ -934,20 +939,35 @@ void *krt_gpu(krt_context *c, krt_handle h)
 
 void krt_get_stats(krt_context *c, krt_stats *out)
 {
-    memset(out, 0, sizeof *out);
-    if (!c) return;
-    pthread_mutex_lock(&c->mu);
-    out->live_assets = c->live;
-    out->loads = c->loads;
-    out->failures = c->failures;
-    out->resident_bytes = c->resident;
-    out->mounted_artifacts = c->mounts.count;
-    out->evictions = c->evictions;
-    out->reloads = c->reloads;
-    out->reload_failures = c->reload_failures;
-    out->revivals = c->revivals;
-    out->cached_assets = c->cached_count;
-    out->cached_bytes = c->cached_bytes;
-    out->transcodes = c->transcodes;
-    pthread_mutex_unlock(&c->mu);
+    if (!out) return;
+    krt_stats s;
+    memset(&s, 0, sizeof s);
+    if (c) {
+        pthread_mutex_lock(&c->mu);
+        s.live_assets = c->live;
+        s.loads = c->loads;
+        s.failures = c->failures;
+        s.resident_bytes = c->resident;
+        s.mounted_artifacts = c->mounts.count;
+        s.evictions = c->evictions;
+        s.reloads = c->reloads;
+        s.reload_failures = c->reload_failures;
+        s.revivals = c->revivals;
+        s.cached_assets = c->cached_count;
+        s.cached_bytes = c->cached_bytes;
+        s.transcodes = c->transcodes;
+        s.poll_visits = c->poll_visits;
+        s.rebuild_visits = c->rebuild_visits;
+        s.update_visits = c->update_visits;
+        s.poll_stats = c->poll_stats;
+        pthread_mutex_unlock(&c->mu);
+    }
+    /* Every field after struct_size is a uint64_t: write those wholly inside the caller's
+     * size, never struct_size itself (the caller's, kept for the next call). */
+    size_t n = out->struct_size ? out->struct_size : sizeof s;
+    if (n > sizeof s) n = sizeof s;
+    size_t first = offsetof(krt_stats, live_assets);
+    if (n <= first) return;
+    n = first + (n - first) / sizeof(uint64_t) * sizeof(uint64_t);
+    memcpy((char *)out + first, (const char *)&s + first, n - first);
 }

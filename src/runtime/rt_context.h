@@ -65,8 +65,11 @@ struct krt_context {
     uint64_t cached_count, cached_bytes, evictions, revivals;
     /* hot reload (rt_reload.c) */
     uint64_t reloads, reload_failures;
-    uint64_t poll_visits;    /* assets the last poll's comparison looked at (tests read it) */
-    uint64_t rebuild_visits; /* dependents the last texture reload's rebuild looked at (tests) */
+    /* work counters (krt_stats) */
+    uint64_t poll_visits;    /* assets the last poll's comparison looked at */
+    uint64_t rebuild_visits; /* dependents the last texture reload's rebuild looked at */
+    uint64_t update_visits;  /* assets and staged reloads the last krt_update looked at */
+    uint64_t poll_stats;     /* files and folders the last poll stat'ed */
     uint64_t dep_serial;     /* bumped by every change of a dependents list */
     uint32_t rebuild_serial; /* one per texture reload's rebuild */
     size_t staged_count;     /* assets with a staged reload: krt_update skips the scan at 0 */
@@ -191,8 +194,10 @@ kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error
 /* The inotify watch of a source that is gone (no-op when none, or when a mounted source shares
  * it: inotify gives one folder one watch). Call after taking it out of sources[]. */
 void krt_watch_remove_locked(krt_context *c, int watch);
+/* A signature of a cache's records (names, sizes, times, inodes); *stats (may be NULL) counts
+ * the stat calls made. */
 kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out,
-                                 kiln_error *err);
+                                 size_t *stats, kiln_error *err);
 
 /* rt_material_table.c */
 kiln_result krt_mattab_create(krt_context *c, kiln_error *err);

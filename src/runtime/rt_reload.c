@@ -25,7 +25,7 @@
 #endif
 
 kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out,
-                                 kiln_error *err)
+                                 size_t *stats, kiln_error *err)
 {
     *out = 0;
     char adir[KILN_PATH_MAX];
@@ -46,6 +46,7 @@ kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint
         struct { uint64_t name, size, ino; int64_t mtime, ctime; } k;
         memset(&k, 0, sizeof k);
         k.name = kiln_xxh3_64(list.names[i], strlen(list.names[i]));
+        if (stats) (*stats)++;
         if (kiln_file_stat(path, &fi, NULL) == KILN_OK) {
             k.size = fi.size;
             k.ino = fi.ino;
@@ -234,6 +235,7 @@ bool krt_reload_apply(krt_context *c, size_t *loading)
     }
     for (uint32_t s = 0; s < c->high_water; s++) {
         krt_asset *a = c->slots[s].asset;
+        c->update_visits++;
         if (!a || a->cached || a->dying || !a->staged || a->reload_running) continue;
         krt_asset *n = a->staged;
         if (n->phase == KRT_PHASE_FAILED || a->phase != KRT_PHASE_READY) {
@@ -399,6 +401,7 @@ typedef struct poll_read {
     krt_pack_mount **fresh;    /* packs mapped again (renamed over), until installed */
     krt_cache_memo **memos;    /* taken from sources (another poll reads without) */
     krt_cache_memo **next;     /* of this read, until installed */
+    size_t stats;              /* stat calls made looking for changes (krt_stats.poll_stats) */
 } poll_read;
 
 static kiln_result poll_alloc(const kiln_allocator *al, poll_read *p, size_t n, kiln_error *err)
@@ -456,8 +459,8 @@ static kiln_result poll_signatures(krt_context *c, poll_read *p, bool *changed, 
     kiln_result r = KILN_OK;
     for (size_t i = 0; i < p->n && !r; i++) {
         uint64_t now = 0;
-        if (!p->packs[i]) r = krt_source_signature(p->dirs[i], &c->allocator, &now, err);
-        else if ((now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
+        if (!p->packs[i]) r = krt_source_signature(p->dirs[i], &c->allocator, &now, &p->stats, err);
+        else if (p->stats++, (now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
             r = krt_pack_open(c, p->dirs[i], &p->fresh[i], err);
         else now = p->sigs[i]; /* unchanged, or gone for now (a rename in progress) */
         *changed |= now != p->sigs[i];
@@ -564,6 +567,7 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     if (!c) return kiln_error_set(err, KILN_E_USAGE, "krt_poll_changes: NULL context");
     const kiln_allocator *al = &c->allocator;
     pthread_mutex_lock(&c->mu);
+    c->poll_stats = 0; /* this poll's, set at its end */
     bool watching = c->watching, recheck = c->recheck;
     size_t n = c->source_count;
     uint64_t serial = c->mount_serial;
@@ -617,6 +621,7 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     }
     kiln_free(al, ids, id_cap * sizeof *ids);
     pthread_mutex_lock(&c->mu);
+    c->poll_stats = p.stats;
     for (size_t i = 0; p.packs && i < n; i++) /* the poll's references */
         if (p.packs[i]) krt_pack_unref_locked(c, p.packs[i]);
     /* memos not replaced go back where they came from, if that is still there */

@@ -1,6 +1,7 @@
 /* test_runtime.c — libkiln_rt over cooked corpus models: mounts, every artifact loaded back with
  * a recording renderer, dependencies, stale handles, release past zero, wrong types, corrupted
  * files; the SHA-256 and JSON readers it carries. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,7 @@ static void test_every_artifact(void **state)
     /* Loaded once each, plus the references dependencies hold: releasing ours frees everything. */
     for (size_t i = 0; i < m.count; i++) assert_int_equal(krt_release(c, h[i], &err), KILN_OK);
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.live_assets, 0);
     assert_int_equal(rec.live, 0);
@@ -251,7 +252,7 @@ static void test_corrupt(void **state)
     krt_release(c, scene3, &err);
     krt_release(c, scene, &err);
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.live_assets, 0);
     assert_int_equal(rec.live, 0);
@@ -429,6 +430,76 @@ static void test_two_contexts_and_mount_errors(void **state)
     (void)state;
 }
 
+/* Whether every byte of p[0, n) is b. */
+static bool all_bytes(const void *p, size_t n, unsigned char b)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((const unsigned char *)p)[i] != b) return false;
+    return true;
+}
+
+/* krt_stats.struct_size: a caller built against the older, shorter struct (ending before the
+ * work counters) gets its fields written and nothing past them; 0 means the current size; a
+ * size that ends inside a field does not get that field; a larger size (a newer header) gets
+ * what this library knows; struct_size itself is never written. */
+static void krt_stats_writes_only_the_fields_of_the_callers_size(void **state)
+{
+    krt_context *c = make_ctx(NULL);
+    krt_handle s = rt_load_ready(c, KRT_TYPE_SCENE, "m0/BoxTextured.gltf#scene");
+    krt_stats full = {.struct_size = sizeof full};
+    krt_get_stats(c, &full);
+    assert_true(full.live_assets >= 4);
+    assert_true(full.loads >= 4);
+
+    const size_t old_size = offsetof(krt_stats, poll_visits); /* before the work counters */
+    krt_stats guard[2];
+    memset(guard, 0xAB, sizeof guard);
+    guard[0].struct_size = (uint32_t)old_size;
+    krt_get_stats(c, &guard[0]);
+    assert_int_equal(guard[0].struct_size, old_size);
+    assert_int_equal(guard[0].live_assets, full.live_assets);
+    assert_int_equal(guard[0].loads, full.loads);
+    assert_int_equal(guard[0].resident_bytes, full.resident_bytes);
+    assert_int_equal(guard[0].transcodes, full.transcodes);
+    assert_true(all_bytes((const char *)guard + old_size, sizeof guard - old_size, 0xAB));
+
+    memset(guard, 0xAB, sizeof guard); /* ends 4 bytes into poll_visits: not written */
+    guard[0].struct_size = (uint32_t)old_size + 4;
+    krt_get_stats(c, &guard[0]);
+    assert_int_equal(guard[0].transcodes, full.transcodes);
+    assert_true(all_bytes((const char *)guard + old_size, sizeof guard - old_size, 0xAB));
+
+    memset(guard, 0xAB, sizeof guard); /* only struct_size: nothing written */
+    guard[0].struct_size = sizeof(uint32_t);
+    krt_get_stats(c, &guard[0]);
+    assert_true(all_bytes((const char *)guard + 4, sizeof guard - 4, 0xAB));
+
+    memset(guard, 0xAB, sizeof guard); /* 0: the current size */
+    guard[0].struct_size = 0;
+    krt_get_stats(c, &guard[0]);
+    assert_int_equal(guard[0].struct_size, 0);
+    assert_memory_equal((const char *)&guard[0] + 8, (const char *)&full + 8, sizeof full - 8);
+    assert_true(all_bytes(&guard[1], sizeof guard[1], 0xAB));
+
+    memset(guard, 0xAB, sizeof guard); /* a newer, larger struct: what this library knows */
+    guard[0].struct_size = (uint32_t)sizeof guard;
+    krt_get_stats(c, &guard[0]);
+    assert_memory_equal((const char *)&guard[0] + 8, (const char *)&full + 8, sizeof full - 8);
+    assert_true(all_bytes(&guard[1], sizeof guard[1], 0xAB));
+
+    memset(guard, 0xAB, sizeof guard); /* no context: zeros, within the size */
+    guard[0].struct_size = (uint32_t)old_size;
+    krt_get_stats(NULL, &guard[0]);
+    assert_true(all_bytes((const char *)guard + 8, old_size - 8, 0));
+    assert_true(all_bytes((const char *)guard + old_size, sizeof guard - old_size, 0xAB));
+    krt_get_stats(c, NULL); /* a no-op */
+
+    kiln_error err;
+    assert_int_equal(krt_release(c, s, &err), KILN_OK);
+    krt_destroy(c);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_ktx2_fast_digest),
         cmocka_unit_test(test_cache_memo_reads_changed_records_only),
+        cmocka_unit_test(krt_stats_writes_only_the_fields_of_the_callers_size),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

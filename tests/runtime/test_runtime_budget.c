@@ -51,7 +51,7 @@ static void released_assets_stay_resident_and_revive_without_io(void **state)
     rt_recorder_init(&rec);
     krt_context *c = make_ctx(&rec, UINT64_MAX, 0);
     krt_handle s = rt_load_ready(c, KRT_TYPE_SCENE, box);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     uint64_t loads = st.loads, bytes = st.resident_bytes;
     assert_int_equal(st.live_assets, 4); /* scene, mesh, material, texture */
@@ -95,7 +95,7 @@ static void the_least_recently_released_are_evicted_past_the_budget(void **state
     krt_handle s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_release(c, s, &err);
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     uint64_t all = st.cached_bytes;
     krt_destroy(c);
@@ -143,7 +143,7 @@ static void a_needed_slot_evicts_resident_data(void **state)
     krt_handle s = rt_load_ready(c, KRT_TYPE_SCENE, box);
     krt_release(c, s, &err);
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.cached_assets, 4);
     /* all four slots hold kept data: a new load evicts the oldest to get one */

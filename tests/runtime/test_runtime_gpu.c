@@ -258,7 +258,7 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
         krt_release(c, h, &err);
     }
     assert_true(blocky > 0); /* the cook made block textures, so something was transcoded */
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.transcodes, (uint64_t)blocky);
     krt_finish(c);

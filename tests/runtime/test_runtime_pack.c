@@ -101,7 +101,7 @@ static void every_artifact_loads_from_a_pack_as_from_the_cache(void **state)
     assert_int_equal(krt_mount_cache(from_cache, g.cache, NULL, &err), KILN_OK);
     krt_handle *hc = calloc(m.count, sizeof *hc), *hp = calloc(m.count, sizeof *hp);
     load_all(from_cache, &m, hc);
-    krt_stats cache_st;
+    krt_stats cache_st = {.struct_size = sizeof cache_st};
     krt_get_stats(from_cache, &cache_st);
     char *const packs[] = {g_base, g_raw};
     for (int k = 0; k < 2; k++) {
@@ -136,7 +136,7 @@ static void every_artifact_loads_from_a_pack_as_from_the_cache(void **state)
             default: break;
             }
         }
-        krt_stats st;
+        krt_stats st = {.struct_size = sizeof st};
         krt_get_stats(c, &st);
         assert_int_equal(st.live_assets, cache_st.live_assets);
         if (k == 1) /* raw entries are used in place: no copy of the files */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "rt_fixture.h"
-#include "runtime/rt_context.h" /* white box: the poll's and the rebuild's work counters */
+#include "runtime/rt_mount.h" /* krt_mounts_read_cache: where a cooked file is */
 #include "support.h"
 
 static rt_project g;
@@ -134,7 +134,7 @@ static void a_texture_reloads_into_its_handle_and_rebuilds_its_material(void **s
     assert_int_equal(texture_width(c, tex), 512);
     assert_ptr_equal(krt_gpu(c, tex), tex_gpu);
     assert_int_equal(krt_reload_error(c, tex, &err), KILN_OK);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.reloads, 1);
     assert_int_equal(st.reload_failures, 0);
@@ -231,7 +231,7 @@ static void a_kept_asset_whose_file_changed_is_evicted(void **state)
     uint32_t w0 = texture_width(c, tex);
     krt_release(c, tex, &err);
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.cached_assets, 1);
     uint64_t loads = st.loads;
@@ -252,12 +252,11 @@ static void a_kept_asset_whose_file_changed_is_evicted(void **state)
     (void)state;
 }
 
-static uint64_t poll_visits(krt_context *c)
+static krt_stats stats(krt_context *c)
 {
-    pthread_mutex_lock(&c->mu);
-    uint64_t n = c->poll_visits;
-    pthread_mutex_unlock(&c->mu);
-    return n;
+    krt_stats st = {.struct_size = sizeof st};
+    krt_get_stats(c, &st);
+    return st;
 }
 
 /* With many assets loaded and one texture changed, the poll compares only the assets of the
@@ -280,7 +279,7 @@ static void a_poll_compares_only_what_changed(void **state)
     krt_handle big = rt_load_ready(c, KRT_TYPE_SCENE, "m1/TextureSettingsTest.gltf#scene");
     krt_handle box = rt_load_ready(c, KRT_TYPE_SCENE, scene_name);
     krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_true(st.live_assets >= 28); /* 24 of m1 (scene, 10 meshes, 10 materials, 3 images) + 4 */
     uint32_t w0 = texture_width(c, tex);
@@ -292,8 +291,8 @@ static void a_poll_compares_only_what_changed(void **state)
     assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
     assert_int_equal(n, 1);
     /* only m0's record changed: its 4 loaded assets (scene, mesh, material, image) are looked at */
-    assert_true(poll_visits(c) >= 1);
-    assert_true(poll_visits(c) <= 4);
+    assert_true(stats(c).poll_visits >= 1);
+    assert_true(stats(c).poll_visits <= 4);
     krt_finish(c);
     assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
     assert_int_equal(rec.replaces[KRT_TYPE_MESH], 0);
@@ -367,10 +366,7 @@ static void a_texture_reload_rebuilds_exactly_its_materials(void **state)
     assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 3);
     for (int i = 0; i < 10; i++)
         assert_int_equal(logged(&rec, "replace_material", mats[i]), i == 0 || i == 2 || i == 3);
-    pthread_mutex_lock(&c->mu);
-    uint64_t visits = c->rebuild_visits;
-    pthread_mutex_unlock(&c->mu);
-    assert_int_equal(visits, 3); /* its three dependents, of 24 live assets */
+    assert_int_equal(stats(c).rebuild_visits, 3); /* its three dependents, of 24 live assets */
     for (int i = 0; i < 10; i++) krt_release(c, mats[i], &err);
     krt_release(c, img0, &err);
     krt_release(c, scene, &err);
@@ -498,7 +494,7 @@ static krt_context *make_ctx_flags(rt_recorder *rec, uint64_t budget, uint64_t f
 
 static uint64_t resident(krt_context *c)
 {
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     return st.resident_bytes;
 }
@@ -565,7 +561,7 @@ static void drop_cpu_after_upload(void **state)
     krt_release(c, mesh, &err);
     krt_release(c, mat, &err);
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.cached_assets, 2);
     assert_int_equal(st.cached_bytes, st.resident_bytes);

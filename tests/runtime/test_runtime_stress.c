@@ -151,7 +151,7 @@ static void test_stress(void **state)
         krt_update(c);
         if (i % 16 == 0) {
             assert_int_equal(krt_poll_changes(c, NULL, &err), KILN_OK);
-            krt_stats now;
+            krt_stats now = {.struct_size = sizeof now};
             krt_get_stats(c, &now);
             if (now.revivals && now.evictions && now.reloads) atomic_store(&enough, 1);
         }
@@ -159,7 +159,7 @@ static void test_stress(void **state)
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
     pthread_join(mt, NULL);
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.live_assets, 0);
     assert_int_equal(rec.live, 0);

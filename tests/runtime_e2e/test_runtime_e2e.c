@@ -366,7 +366,7 @@ static void release_all(krt_context *c, krt_handle *h)
         assert_int_equal(krt_release(c, h[i], &err), KILN_OK);
     }
     krt_finish(c);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.live_assets, 0);
     free(h);
@@ -541,7 +541,7 @@ static void check_every_artifact(const char *mount)
 {
     recorder rec;
     krt_context *c = make_ctx(mount, &rec, false);
-    krt_stats st;
+    krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(c, &st);
     assert_int_equal(st.mounted_artifacts, g_art_count);
     krt_handle *h = load_all(c);
