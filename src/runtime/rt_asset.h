@@ -27,7 +27,8 @@ typedef struct krt_asset {
     bool revive;             /* the job keeps the decoded data (a revival from the cache): no I/O */
     bool cached;             /* released, CPU data kept within the budget (refs 0, in the LRU) */
     struct krt_asset *lru_prev, *lru_next;   /* the context's LRU list, oldest first */
-    bool pending;            /* on the context's pending list (krt_update's work) */
+    bool pending;            /* on krt_update's pending list (a staged record: the reload list) */
+    bool parked;             /* waiting for a dependency, on no list (rt_worklist.c) */
     struct krt_asset *pend_prev, *pend_next;
     uint8_t src_sha256[32];  /* the artifact the data came from: hot reload compares it */
     uint64_t src_size;

@@ -84,30 +84,6 @@ krt_handle krt_handle_of(krt_context *c, const krt_asset *a)
     return krt_make_handle(a->type, c->slots[a->slot].generation, a->slot);
 }
 
-/* The list of assets krt_update has work for (decoded ones to create, released ones to retire,
- * failed ones whose dependents wait): it walks this list, not the slots. Lock held. */
-void krt_pending_add_locked(krt_context *c, krt_asset *a)
-{
-    if (a->pending) return;
-    a->pending = true;
-    a->pend_next = NULL;
-    a->pend_prev = c->pend_tail;
-    if (c->pend_tail) c->pend_tail->pend_next = a;
-    else c->pend_head = a;
-    c->pend_tail = a;
-}
-
-static void pending_remove_locked(krt_context *c, krt_asset *a)
-{
-    if (!a->pending) return;
-    if (a->pend_prev) a->pend_prev->pend_next = a->pend_next;
-    else c->pend_head = a->pend_next;
-    if (a->pend_next) a->pend_next->pend_prev = a->pend_prev;
-    else c->pend_tail = a->pend_prev;
-    a->pend_prev = a->pend_next = NULL;
-    a->pending = false;
-}
-
 /* Drops a reference; at zero the handle goes stale and krt_update frees the asset or keeps it
  * resident. Lock held. */
 void krt_release_locked(krt_context *c, krt_asset *a)
@@ -261,6 +237,7 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
                 j->job_running = false;
                 j->phase = KRT_PHASE_FAILED;
                 kiln_error_set(&j->error, KILN_E_OUT_OF_MEMORY, "out of memory queueing a load");
+                krt_dependents_wake_locked(c, j); /* a retried one may have parked dependents */
                 j = NULL;
             } else {
                 memcpy(bigger, *jobs, *job_count * sizeof **jobs);
@@ -431,7 +408,7 @@ static void destroy_gpu(krt_context *c, krt_asset *a)
 
 void krt_reap_locked(krt_context *c, krt_asset *a)
 {
-    pending_remove_locked(c, a);
+    krt_unlist_locked(c, a);
     krt_asset_drop_data_locked(c, a);
     krt_dependents_free(c, a);
     uint32_t s = a->slot;
@@ -770,7 +747,7 @@ static void retire_locked(krt_context *c, krt_asset *a)
         krt_reap_locked(c, a);
         return;
     }
-    pending_remove_locked(c, a); /* kept assets are not krt_update's work */
+    krt_pending_remove_locked(c, a); /* kept assets are not krt_update's work */
     a->dying = false;
     a->phase = KRT_PHASE_DECODED;
     krt_map_put_locked(c, a->id, a->slot);
@@ -790,14 +767,14 @@ size_t krt_update(krt_context *c)
         if (first) c->update_visits = 0; /* this call's work (krt_stats.update_visits) */
         first = false;
         /* Only the assets on the pending list: an idle frame walks nothing, a busy one what
-         * changed. Other threads only append to the list (while the lock is let go around a
-         * callback below); only this thread removes, so `next` stays valid. */
-        loading = 0;
+         * changed; those waiting for dependencies are parked off it. Other threads only append
+         * to the list (while the lock is let go around a callback below); only this thread
+         * removes, so `next` stays valid. */
         for (krt_asset *a = c->pend_head, *next; a; a = next) {
             next = a->pend_next;
             c->update_visits++;
             if (a->cached) { /* cannot happen: kept assets leave the list as they are kept */
-                pending_remove_locked(c, a);
+                krt_pending_remove_locked(c, a);
                 continue;
             }
             if (a->dying) {
@@ -807,7 +784,7 @@ size_t krt_update(krt_context *c)
                 continue;
             }
             if (a->phase != KRT_PHASE_DECODED) { /* loading again (its job's end adds it), or done */
-                pending_remove_locked(c, a);
+                krt_pending_remove_locked(c, a);
                 continue;
             }
             const krt_asset *bad = NULL;
@@ -828,15 +805,15 @@ size_t krt_update(krt_context *c)
                 progress = true;
                 continue;
             }
-            if (waiting) {
-                loading++;
+            if (waiting) { /* until a dependency is ready or fails */
+                krt_park_locked(c, a);
                 continue;
             }
             if (a->type == KRT_TYPE_MATERIAL) krt_material_link_gpu_locked(c, a);
             a->phase = KRT_PHASE_CREATING;
             krt_handle h = krt_handle_of(c, a);
             a->handle = h;
-            pending_remove_locked(c, a); /* a release meanwhile lists it again */
+            krt_pending_remove_locked(c, a); /* a release meanwhile lists it again */
             pthread_mutex_unlock(&c->mu);
             kiln_error e;
             kiln_error_clear(&e);
@@ -852,20 +829,21 @@ size_t krt_update(krt_context *c)
                 krt_dependents_wake_locked(c, a); /* they fail with it */
             } else {
                 a->phase = KRT_PHASE_READY;
+                krt_dependents_ready_locked(c, a); /* the parked ones that wait for it */
                 krt_cpu_drop_locked(c, a); /* when asked: the renderer has the data now */
             }
             progress = true;
         }
-        /* jobs queued or running: loads (and reloads) not decoded yet */
-        loading += (size_t)atomic_load(&c->inflight);
         if (progress) c->mat_dirty = true; /* phases changed: records may follow */
         pthread_mutex_unlock(&c->mu);
-        if (krt_reload_apply(c, &loading)) progress = true;
+        if (krt_reload_apply(c)) progress = true;
         if (!progress) break;
     }
     pthread_mutex_lock(&c->mu);
     krt_budget_trim_locked(c);
     krt_mattab_sync_locked(c);
+    /* waiting for dependencies (assets and reloads), and jobs queued or running */
+    loading = c->parked + (size_t)atomic_load(&c->inflight);
     pthread_mutex_unlock(&c->mu);
     return loading;
 }

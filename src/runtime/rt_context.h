@@ -72,8 +72,10 @@ struct krt_context {
     uint64_t poll_stats;     /* files and folders the last poll stat'ed */
     uint64_t dep_serial;     /* bumped by every change of a dependents list */
     uint32_t rebuild_serial; /* one per texture reload's rebuild */
-    size_t staged_count;     /* assets with a staged reload: krt_update skips the scan at 0 */
-    krt_asset *pend_head, *pend_tail;   /* krt_update's work list (krt_pending_add_locked) */
+    /* krt_update's work (rt_worklist.c): assets, staged reloads, and how many are parked */
+    krt_asset *pend_head, *pend_tail;
+    krt_asset *reload_head, *reload_tail;
+    size_t parked;
     atomic_int changed;      /* set by the watcher */
     bool watching;
     int watch_fd, watch_wake[2];
@@ -102,8 +104,15 @@ uint32_t krt_map_find_locked(const krt_context *c, uint64_t id);
 void krt_map_put_locked(krt_context *c, uint64_t id, uint32_t s);
 void krt_map_remove_locked(krt_context *c, uint64_t id);
 void krt_release_locked(krt_context *c, krt_asset *a);
-/* Puts a on the list krt_update walks (no-op when it is on it). */
+/* rt_worklist.c */
+/* Puts a on the list krt_update walks (a staged reload: on the reload list), unparking it;
+ * no-op when it is on it. */
 void krt_pending_add_locked(krt_context *c, krt_asset *a);
+void krt_pending_remove_locked(krt_context *c, krt_asset *a);   /* no-op when not on it */
+/* Off the lists until a dependency of a becomes ready or fails (krt_dependents_ready_locked,
+ * krt_dependents_wake_locked) or a is released: counted as loading. */
+void krt_park_locked(krt_context *c, krt_asset *a);
+void krt_unlist_locked(krt_context *c, krt_asset *a);   /* off the lists and unparked */
 /* Finds, revives or makes the asset for id with one more reference; *job gets an asset whose
  * job the caller submits after unlocking (krt_submit), or NULL. */
 kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
@@ -159,8 +168,11 @@ void krt_dependent_remove_locked(krt_context *c, krt_asset *d, krt_asset *owner)
 /* After krt_asset_swap_data(a, n): the references a's deps had from n are now a's, and those
  * n's deps had from a are n's. */
 void krt_dependents_swapped_locked(krt_context *c, krt_asset *a, krt_asset *n);
-/* Puts every live dependent of a on krt_update's list (a failed: they fail with it). */
+/* Puts every live dependent of a, and every staged reload that holds it, on krt_update's lists
+ * (a failed: they fail with it). */
 void krt_dependents_wake_locked(krt_context *c, krt_asset *a);
+/* a became ready: its parked dependents (and staged reloads) go back on krt_update's lists. */
+void krt_dependents_ready_locked(krt_context *c, krt_asset *a);
 void krt_dependents_free(krt_context *c, krt_asset *a);   /* the list's memory */
 
 /* rt_cpu_drop.c */
@@ -186,9 +198,9 @@ void krt_budget_evict_locked(krt_context *c, krt_asset *a);  /* frees a cached a
 void krt_budget_trim_locked(krt_context *c);                 /* evicts past budget_bytes */
 
 /* rt_reload.c */
-/* krt_update's part (no lock held): staged reloads into place; adds the ones still waiting to
- * *loading; true when it did something. */
-bool krt_reload_apply(krt_context *c, size_t *loading);
+/* krt_update's part (no lock held): the staged reloads on the reload list into place (those
+ * waiting for dependencies are parked); true when it did something. */
+bool krt_reload_apply(krt_context *c);
 void krt_reload_drop_locked(krt_context *c, krt_asset *a);   /* frees a's staged reload */
 kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err);
 /* The inotify watch of a source that is gone (no-op when none, or when a mounted source shares

@@ -1,8 +1,8 @@
 /* rt_dependents.c — reverse dependencies: each asset lists the assets that hold a reference on
  * it as a dependency (a material on its textures, a mesh on its material, a scene on what it
  * names; a staged reload on the dependencies of its new data). A texture's reload rebuilds the
- * materials on its list and a failure wakes the assets on it, instead of a walk over every
- * slot. The list is a multiset: a material sampling one texture in two slots is on it twice,
+ * materials on its list, and a failure or a create wakes the assets and reloads on it that
+ * wait (rt_worklist.c), instead of a walk over every slot. The list is a multiset: a material sampling one texture in two slots is on it twice,
  * as it holds two references. Entries change only with the references (krt_load_deps_locked,
  * krt_release_deps_locked, a reload's swap), all under the context's lock. */
 #include <string.h>
@@ -68,8 +68,16 @@ void krt_dependents_wake_locked(krt_context *c, krt_asset *a)
 {
     for (uint32_t i = 0; i < a->dependent_count; i++) {
         krt_asset *o = a->dependents[i];
-        if (!o->is_staged && !o->dying && !o->cached) krt_pending_add_locked(c, o);
+        /* a staged reload whose job still runs is listed when it ends */
+        if (o->is_staged ? !o->staged->reload_running : !o->dying && !o->cached)
+            krt_pending_add_locked(c, o);
     }
+}
+
+void krt_dependents_ready_locked(krt_context *c, krt_asset *a)
+{
+    for (uint32_t i = 0; i < a->dependent_count; i++)
+        if (a->dependents[i]->parked) krt_pending_add_locked(c, a->dependents[i]);
 }
 
 void krt_dependents_free(krt_context *c, krt_asset *a)

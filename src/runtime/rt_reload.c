@@ -82,7 +82,6 @@ static krt_asset *start_reload_locked(krt_context *c, krt_asset *a)
     n->staged = a; /* a staged record's `staged` points back at its owner */
     a->staged = n;
     a->reload_running = true;
-    c->staged_count++;
     return n;
 }
 
@@ -90,12 +89,12 @@ void krt_reload_drop_locked(krt_context *c, krt_asset *a)
 {
     krt_asset *n = a->staged;
     if (!n) return;
+    krt_unlist_locked(c, n);
     krt_release_deps_locked(c, n);
     krt_asset_drop_data_locked(c, n);
     krt_dependents_free(c, n);
     kiln_free(&c->allocator, n, sizeof *n);
     a->staged = NULL;
-    c->staged_count--;
 }
 
 static void reload_job(void *arg)
@@ -136,6 +135,7 @@ static void reload_job(void *arg)
         n->phase = KRT_PHASE_DECODED;
     }
     a->reload_running = false;
+    krt_pending_add_locked(c, n); /* krt_update applies it (or fails it) */
     if (a->dying) krt_pending_add_locked(c, a); /* it waited for this job to end */
     pthread_mutex_unlock(&c->mu);
     for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
@@ -225,19 +225,21 @@ static void rebuild_materials_locked(krt_context *c, krt_asset *tex)
     }
 }
 
-bool krt_reload_apply(krt_context *c, size_t *loading)
+bool krt_reload_apply(krt_context *c)
 {
     bool progress = false;
     pthread_mutex_lock(&c->mu);
-    if (!c->staged_count) { /* the common case: no scan */
-        pthread_mutex_unlock(&c->mu);
-        return false;
-    }
-    for (uint32_t s = 0; s < c->high_water; s++) {
-        krt_asset *a = c->slots[s].asset;
+    /* Only the staged reloads on the list: those whose job ended or whose dependency moved.
+     * Other threads only append (while the lock is let go around a callback); only this
+     * thread removes, so `next` stays valid. */
+    for (krt_asset *n = c->reload_head, *next; n; n = next) {
+        next = n->pend_next;
+        krt_asset *a = n->staged;
         c->update_visits++;
-        if (!a || a->cached || a->dying || !a->staged || a->reload_running) continue;
-        krt_asset *n = a->staged;
+        if (a->cached || a->dying) { /* its retire drops the reload */
+            krt_pending_remove_locked(c, n);
+            continue;
+        }
         if (n->phase == KRT_PHASE_FAILED || a->phase != KRT_PHASE_READY) {
             fail_reload_locked(c, a, &n->error);
             progress = true;
@@ -258,10 +260,11 @@ bool krt_reload_apply(krt_context *c, size_t *loading)
             progress = true;
             continue;
         }
-        if (waiting) {
-            (*loading)++;
+        if (waiting) { /* until a dependency is ready or fails */
+            krt_park_locked(c, n);
             continue;
         }
+        krt_pending_remove_locked(c, n);
         if (a->type == KRT_TYPE_MATERIAL) krt_material_link_gpu_locked(c, n);
         void *gpu = a->gpu;
         bool has = a->has_gpu;

@@ -604,6 +604,127 @@ static void drop_cpu_after_upload(void **state)
     (void)state;
 }
 
+/* A scheduler the test runs by hand: jobs queue until manual_run (or krt_wait) runs them, so a
+ * test can stop between a load job and its dependencies' jobs. */
+typedef struct manual_jobs {
+    pthread_mutex_t mu;
+    krt_job_fn fn[512];
+    void *arg[512];
+    size_t head, count;
+} manual_jobs;
+
+static bool manual_submit(void *user, krt_job_fn fn, void *arg)
+{
+    manual_jobs *m = user;
+    pthread_mutex_lock(&m->mu);
+    bool ok = m->count < 512;
+    if (ok) {
+        size_t at = (m->head + m->count++) % 512;
+        m->fn[at] = fn;
+        m->arg[at] = arg;
+    }
+    pthread_mutex_unlock(&m->mu);
+    return ok; /* full: the runtime runs it inline */
+}
+
+/* Runs up to max queued jobs in order (those they queue too); returns how many ran. */
+static size_t manual_run(manual_jobs *m, size_t max)
+{
+    size_t ran = 0;
+    while (ran < max) {
+        pthread_mutex_lock(&m->mu);
+        krt_job_fn fn = NULL;
+        void *arg = NULL;
+        if (m->count) {
+            fn = m->fn[m->head];
+            arg = m->arg[m->head];
+            m->head = (m->head + 1) % 512;
+            m->count--;
+        }
+        pthread_mutex_unlock(&m->mu);
+        if (!fn) break;
+        fn(arg);
+        ran++;
+    }
+    return ran;
+}
+
+static void manual_wait(void *user, bool (*done)(void *), void *done_arg)
+{
+    while (!done(done_arg) && manual_run(user, 1)) {}
+}
+
+/* krt_update's work follows what changed: a material waiting for its texture is looked at once
+ * and parked (not at every update) until the texture is ready; with many assets loaded and
+ * idle an update looks at nothing; one staged reload among them is the one thing it looks at
+ * (not every slot). */
+static void krt_update_looks_only_at_what_changed(void **state)
+{
+    manual_jobs jobs;
+    memset(&jobs, 0, sizeof jobs);
+    pthread_mutex_init(&jobs.mu, NULL);
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.jobs = (krt_jobs){manual_submit, manual_wait, &jobs};
+    d.renderer = rt_recorder_renderer(&rec);
+    krt_context *c = NULL;
+    kiln_error err;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
+
+    krt_handle mat = krt_load_material(c, mat_name, &err);
+    assert_int_not_equal(mat.id, 0);
+    assert_int_equal(manual_run(&jobs, 1), 1); /* the material's job: its texture's is queued */
+    assert_int_equal(jobs.count, 1);
+    assert_int_equal(krt_update(c), 2);        /* the material waits, the texture's job is queued */
+    assert_int_equal(stats(c).update_visits, 1);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(krt_update(c), 2);
+        assert_int_equal(stats(c).update_visits, 0); /* parked: not looked at again */
+    }
+    assert_int_equal(krt_state_of(c, mat), KRT_STATE_LOADING);
+    assert_int_equal(manual_run(&jobs, 100), 1);
+    assert_int_equal(krt_update(c), 0); /* the texture is created, which wakes the material */
+    assert_int_equal(stats(c).update_visits, 2);
+    assert_int_equal(krt_state_of(c, mat), KRT_STATE_READY);
+    assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], 1);
+
+    /* many loaded, nothing changing */
+    krt_handle big = krt_load_scene(c, "m1/TextureSettingsTest.gltf#scene", &err);
+    krt_handle box = krt_load_scene(c, scene_name, &err);
+    krt_handle tex = krt_load_texture(c, tex_name, &err);
+    krt_finish(c);
+    assert_int_equal(krt_state_of(c, big), KRT_STATE_READY);
+    assert_int_equal(krt_state_of(c, box), KRT_STATE_READY);
+    assert_true(stats(c).live_assets >= 28);
+    assert_int_equal(krt_update(c), 0);
+    assert_int_equal(stats(c).update_visits, 0);
+
+    /* one staged reload among them */
+    int replaces = rec.replaces[KRT_TYPE_TEXTURE];
+    assert_int_equal(krt_reload(c, tex, &err), KILN_OK);
+    assert_int_equal(manual_run(&jobs, 100), 1);
+    assert_int_equal(krt_update(c), 0);
+    assert_int_equal(stats(c).update_visits, 1);
+    assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], replaces + 1);
+    assert_int_equal(stats(c).reloads, 1);
+    assert_int_equal(krt_update(c), 0);
+    assert_int_equal(stats(c).update_visits, 0);
+
+    krt_release(c, tex, &err);
+    krt_release(c, box, &err);
+    krt_release(c, big, &err);
+    krt_release(c, mat, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    pthread_mutex_destroy(&jobs.mu);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -615,6 +736,7 @@ int main(void)
         cmocka_unit_test(a_failed_texture_fails_exactly_its_materials),
         cmocka_unit_test(unmount_removes_the_watch),
         cmocka_unit_test(drop_cpu_after_upload),
+        cmocka_unit_test(krt_update_looks_only_at_what_changed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
