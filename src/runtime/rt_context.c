@@ -501,7 +501,8 @@ void krt_memo_destroy(krt_context *c, krt_cache_memo *m)
 }
 
 static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *pack,
-                             krt_cache_memo *memo, uint64_t sig, krt_mounts *m, kiln_error *err)
+                             krt_cache_memo *memo, uint64_t sig, const krt_dir_stamp *stamp,
+                             krt_mounts *m, kiln_error *err)
 {
     kiln_result r = KILN_OK;
     char *dir = kiln_strdup(&c->allocator, where);
@@ -527,6 +528,8 @@ static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *
         src->dir = dir;
         src->pack = pack;
         src->signature = sig;
+        if (stamp) src->stamp = *stamp;
+        else memset(&src->stamp, 0, sizeof src->stamp);
         src->watch = -1;
         src->memo = memo;
         memo = NULL;
@@ -546,7 +549,9 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
     if (!c || !cache_dir) return kiln_error_set(err, KILN_E_USAGE, "krt_mount_cache: NULL argument");
     /* The records' signature first: a change between it and the read shows in the next poll. */
     uint64_t sig = 0;
-    kiln_result r = krt_source_signature(cache_dir, &c->allocator, &sig, NULL, err);
+    krt_dir_stamp stamp;
+    memset(&stamp, 0, sizeof stamp);
+    kiln_result r = krt_source_signature(cache_dir, &c->allocator, &sig, &stamp, NULL, err);
     if (r) return r;
     krt_mounts m;
     krt_cache_memo *memo = kiln_calloc(&c->allocator, 1, sizeof *memo); /* for the polls */
@@ -557,7 +562,7 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
         return r;
     }
     size_t n = m.count;
-    r = add_mount(c, cache_dir, NULL, memo, sig, &m, err); /* takes memo */
+    r = add_mount(c, cache_dir, NULL, memo, sig, &stamp, &m, err); /* takes memo */
     krt_mounts_free(&m);
     if (!r && artifact_count) *artifact_count = n;
     return r;
@@ -578,7 +583,7 @@ kiln_result krt_mount_pack(krt_context *c, const char *pack_path, size_t *artifa
     m.alloc = &c->allocator;
     r = krt_mounts_read_pack(&pm->pack, pack_path, &c->allocator, &m, err);
     size_t n = m.count;
-    if (!r) r = add_mount(c, pack_path, pm, NULL, sig, &m, err);
+    if (!r) r = add_mount(c, pack_path, pm, NULL, sig, NULL, &m, err);
     krt_mounts_free(&m);
     if (r) {
         krt_pack_free(c, pm);

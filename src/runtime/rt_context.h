@@ -12,6 +12,7 @@
 #include "runtime/rt_asset.h"
 #include "runtime/rt_mount.h"
 #include "runtime/rt_pool.h"
+#include "runtime/rt_source_check.h"
 
 typedef struct krt_slot {
     krt_asset *asset;
@@ -35,6 +36,7 @@ typedef struct krt_mount_source {   /* one krt_mount_cache or krt_mount_pack cal
     krt_pack_mount *pack;    /* NULL for a cache folder */
     uint64_t signature;      /* of its records' names, sizes, times and inodes (caches), of
                               * the file's size, times and inode (packs) */
+    krt_dir_stamp stamp;     /* a cache's assets/ folder when signature was taken */
     int watch;               /* inotify watch descriptor, -1 when none */
     krt_cache_memo *memo;    /* what the last read of a cache parsed (NULL: none, or a poll has it) */
 } krt_mount_source;
@@ -206,10 +208,6 @@ kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error
 /* The inotify watch of a source that is gone (no-op when none, or when a mounted source shares
  * it: inotify gives one folder one watch). Call after taking it out of sources[]. */
 void krt_watch_remove_locked(krt_context *c, int watch);
-/* A signature of a cache's records (names, sizes, times, inodes); *stats (may be NULL) counts
- * the stat calls made. */
-kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out,
-                                 size_t *stats, kiln_error *err);
 
 /* rt_material_table.c */
 kiln_result krt_mattab_create(krt_context *c, kiln_error *err);

@@ -14,7 +14,6 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "core/hash.h"
 #include "runtime/rt_context.h"
 
 #ifdef __linux__
@@ -23,42 +22,6 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 #endif
-
-kiln_result krt_source_signature(const char *dir, const kiln_allocator *al, uint64_t *out,
-                                 size_t *stats, kiln_error *err)
-{
-    *out = 0;
-    char adir[KILN_PATH_MAX];
-    int n = snprintf(adir, sizeof adir, "%s/assets", dir);
-    if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
-    if (!kiln_dir_exists(adir)) return KILN_OK; /* krt_mounts_read_cache says what is wrong */
-    kiln_dir_list list;
-    kiln_result r = kiln_dir_list_read(adir, al, &list, err);
-    if (r) return r;
-    /* A sum of per-record hashes: the order of the listing does not matter. Records are written
-     * to a temporary file and renamed, so a new import gives a new inode and time. */
-    uint64_t sum = list.count;
-    for (size_t i = 0; i < list.count; i++) {
-        char path[KILN_PATH_MAX];
-        n = snprintf(path, sizeof path, "%s/%s", adir, list.names[i]);
-        if (n < 0 || (size_t)n >= sizeof path) continue;
-        kiln_file_info fi;
-        struct { uint64_t name, size, ino; int64_t mtime, ctime; } k;
-        memset(&k, 0, sizeof k);
-        k.name = kiln_xxh3_64(list.names[i], strlen(list.names[i]));
-        if (stats) (*stats)++;
-        if (kiln_file_stat(path, &fi, NULL) == KILN_OK) {
-            k.size = fi.size;
-            k.ino = fi.ino;
-            k.mtime = fi.mtime_ns;
-            k.ctime = fi.ctime_ns;
-        }
-        sum += kiln_xxh3_64(&k, sizeof k);
-    }
-    kiln_dir_list_free(&list);
-    *out = sum;
-    return KILN_OK;
-}
 
 static void reload_job(void *arg);
 
@@ -400,6 +363,7 @@ typedef struct poll_read {
     size_t n;
     char **dirs;
     uint64_t *sigs;            /* the signatures seen, then the ones read */
+    krt_dir_stamp *stamps;     /* a cache's folder stamp: seen, then the one taken */
     krt_pack_mount **packs;    /* a reference held on each while the poll reads */
     krt_pack_mount **fresh;    /* packs mapped again (renamed over), until installed */
     krt_cache_memo **memos;    /* taken from sources (another poll reads without) */
@@ -412,11 +376,12 @@ static kiln_result poll_alloc(const kiln_allocator *al, poll_read *p, size_t n, 
     p->n = n;
     p->dirs = kiln_calloc(al, n, sizeof *p->dirs);
     p->sigs = kiln_calloc(al, n, sizeof *p->sigs);
+    p->stamps = kiln_calloc(al, n, sizeof *p->stamps);
     p->packs = kiln_calloc(al, n, sizeof *p->packs);
     p->fresh = kiln_calloc(al, n, sizeof *p->fresh);
     p->memos = kiln_calloc(al, n, sizeof *p->memos);
     p->next = kiln_calloc(al, n, sizeof *p->next);
-    return p->dirs && p->sigs && p->packs && p->fresh && p->memos && p->next
+    return p->dirs && p->sigs && p->stamps && p->packs && p->fresh && p->memos && p->next
                ? KILN_OK
                : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
 }
@@ -433,6 +398,7 @@ static void poll_free(krt_context *c, poll_read *p)
     for (size_t i = 0; p->next && i < n; i++) krt_memo_destroy(c, p->next[i]);
     kiln_free(al, p->dirs, n * sizeof *p->dirs);
     kiln_free(al, p->sigs, n * sizeof *p->sigs);
+    kiln_free(al, p->stamps, n * sizeof *p->stamps);
     kiln_free(al, p->packs, n * sizeof *p->packs);
     kiln_free(al, p->fresh, n * sizeof *p->fresh);
     kiln_free(al, p->memos, n * sizeof *p->memos);
@@ -446,6 +412,7 @@ static kiln_result take_sources_locked(krt_context *c, poll_read *p, kiln_error 
         p->packs[i] = c->sources[i].pack;
         if (p->packs[i]) krt_pack_ref_locked(p->packs[i]);
         p->sigs[i] = c->sources[i].signature;
+        p->stamps[i] = c->sources[i].stamp;
         p->memos[i] = c->sources[i].memo;
         c->sources[i].memo = NULL;
         if (!(p->dirs[i] = kiln_strdup(&c->allocator, c->sources[i].dir)))
@@ -454,15 +421,17 @@ static kiln_result take_sources_locked(krt_context *c, poll_read *p, kiln_error 
     return KILN_OK;
 }
 
-/* Caches: a signature of their records. Packs: of the file; one renamed over the old is mapped
- * and validated here, outside the lock (a damaged one is an error, and the old one stays
- * mounted). *changed is set when any signature moved. */
+/* Caches: a signature of their records (only a stat of the folder while that shows no change:
+ * rt_source_check.c). Packs: of the file; one renamed over the old is mapped and validated
+ * here, outside the lock (a damaged one is an error, and the old one stays mounted). *changed
+ * is set when any signature moved. */
 static kiln_result poll_signatures(krt_context *c, poll_read *p, bool *changed, kiln_error *err)
 {
     kiln_result r = KILN_OK;
     for (size_t i = 0; i < p->n && !r; i++) {
-        uint64_t now = 0;
-        if (!p->packs[i]) r = krt_source_signature(p->dirs[i], &c->allocator, &now, &p->stats, err);
+        uint64_t now = p->sigs[i];
+        if (!p->packs[i])
+            r = krt_source_signature(p->dirs[i], &c->allocator, &now, &p->stamps[i], &p->stats, err);
         else if (p->stats++, (now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
             r = krt_pack_open(c, p->dirs[i], &p->fresh[i], err);
         else now = p->sigs[i]; /* unchanged, or gone for now (a rename in progress) */
@@ -550,6 +519,7 @@ static void install_locked(krt_context *c, poll_read *p, krt_mounts *table)
     krt_pack_table_replaced_locked(c); /* no unmounted pack is in the new table */
     for (size_t i = 0; i < p->n; i++) {
         c->sources[i].signature = p->sigs[i];
+        c->sources[i].stamp = p->stamps[i]; /* the pair: the stamp the signature was taken at */
         if (p->next[i]) { /* the new memo in; the old one (taken, in memos) is freed after */
             krt_memo_destroy(c, c->sources[i].memo);
             c->sources[i].memo = p->next[i];
@@ -625,6 +595,12 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     kiln_free(al, ids, id_cap * sizeof *ids);
     pthread_mutex_lock(&c->mu);
     c->poll_stats = p.stats;
+    /* Nothing changed: the stamps taken go in (a racy one seen settled now is trusted next
+     * time), each only beside the signature it was checked against. */
+    if (!r && !changed && !again && p.stamps && c->mount_serial == serial)
+        for (size_t i = 0; i < n; i++)
+            if (!c->sources[i].pack && c->sources[i].signature == p.sigs[i])
+                c->sources[i].stamp = p.stamps[i];
     for (size_t i = 0; p.packs && i < n; i++) /* the poll's references */
         if (p.packs[i]) krt_pack_unref_locked(c, p.packs[i]);
     /* memos not replaced go back where they came from, if that is still there */

@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "rt_fixture.h"
-#include "runtime/rt_mount.h" /* krt_mounts_read_cache: where a cooked file is */
+#include "runtime/rt_mount.h"        /* krt_mounts_read_cache: where a cooked file is */
+#include "runtime/rt_source_check.h" /* the folder stamp's rule */
 #include "support.h"
 
 static rt_project g;
@@ -725,6 +726,126 @@ static void krt_update_looks_only_at_what_changed(void **state)
     (void)state;
 }
 
+/* The folder stamp is trusted only when equal in every field and not racy: a stamp whose mtime
+ * lay within KRT_RACY_NS of the clock of the check that took it may hide a rename made in the
+ * same kernel tick right after that check, so the records are checked again. */
+static void a_folder_stamp_is_trusted_only_when_settled(void **state)
+{
+    const int64_t s = 1000000000ll;
+    krt_dir_stamp seen = {.mtime_ns = 1000 * s, .ctime_ns = 1000 * s, .ino = 7, .dev = 1,
+                          .size = 4096, .clock_ns = 1010 * s, .valid = true};
+    krt_dir_stamp now = seen;
+    now.clock_ns = 1020 * s;
+    assert_true(krt_dir_stamp_unchanged(&seen, &now));
+    now.ctime_ns++; /* a rename with the mtime set back */
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    now = seen;
+    now.mtime_ns++;
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    now = seen;
+    now.ino++;
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    now = seen;
+    now.size += 4096;
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    now = seen;
+    now.valid = false;
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    /* racy: changed 1 ms (or 1.9 s) before the check that saw it, however late `now` is */
+    now = seen;
+    now.clock_ns = 2000 * s;
+    seen.clock_ns = seen.mtime_ns + 1000000;
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    seen.clock_ns = seen.mtime_ns + KRT_RACY_NS - 1;
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    seen.clock_ns = seen.mtime_ns; /* or in the same tick */
+    assert_false(krt_dir_stamp_unchanged(&seen, &now));
+    /* the same folder seen again by a later check: trusted from then on */
+    seen.clock_ns = seen.mtime_ns + KRT_RACY_NS + 1;
+    assert_true(krt_dir_stamp_unchanged(&seen, &now));
+    (void)state;
+}
+
+/* Entries of a folder (not . and ..); -1 when it cannot be read. */
+static int folder_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) n++;
+    closedir(d);
+    return n;
+}
+
+/* Without the watcher a poll that finds nothing changed stats the cache's assets/ folder once
+ * and no record; a record replaced long ago (the folder's mtime set back as it was: only its
+ * ctime moved) is found; a record renamed in right after a poll is found by the next poll. */
+static void a_quiet_poll_stats_only_the_folder(void **state)
+{
+    char *adir = kt_format("%s/assets", g.cache);
+    char *backdate = kt_format("touch -d '2020-01-01 00:00:00' '%s'", adir);
+    assert_int_equal(kt_run(backdate, NULL), 0); /* settled: older than the racy window */
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_context *c = make_ctx(&rec, 0);
+    kiln_error err;
+    krt_handle tex = rt_load_ready(c, KRT_TYPE_TEXTURE, tex_name);
+    uint32_t w0 = texture_width(c, tex);
+    size_t n = 99;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+        assert_int_equal(n, 0);
+        assert_int_equal(stats(c).poll_stats, 1); /* the folder, no record */
+    }
+
+    /* the box's record as it is now, kept outside the cache */
+    char *out = NULL;
+    char *cmd = kt_format("grep -l 'm0/BoxTextured.gltf' '%s'/*.json", adir);
+    assert_int_equal(kt_run(cmd, &out), 0);
+    free(cmd);
+    char *nl = strchr(out, '\n');
+    if (nl) *nl = 0;
+    char *record = kt_format("%s", out);
+    free(out);
+    char *saved = kt_format("%s/saved-record.json", g.cache);
+    cmd = kt_format("cp '%s' '%s'", record, saved);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+
+    /* replaced long ago: the import renames records in, then the folder's mtime goes back */
+    change_texture(w0 == 512 ? "gltf/BoxTextured/glTF/CesiumLogoFlat.png"
+                             : "gltf/TextureSettingsTest/glTF/CheckAndX.png");
+    assert_int_equal(kt_run(backdate, NULL), 0);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(stats(c).poll_stats, 1 + folder_entries(adir)); /* every record looked at */
+    krt_finish(c);
+    assert_int_not_equal(texture_width(c, tex), w0);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(stats(c).poll_stats, 1);
+
+    /* right after a poll: the old record renamed back in (as kiln publishes one) */
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(rename(saved, record), 0);
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1);
+    krt_finish(c);
+    assert_int_equal(texture_width(c, tex), w0);
+
+    krt_release(c, tex, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    free(saved);
+    free(record);
+    free(backdate);
+    free(adir);
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -737,6 +858,8 @@ int main(void)
         cmocka_unit_test(unmount_removes_the_watch),
         cmocka_unit_test(drop_cpu_after_upload),
         cmocka_unit_test(krt_update_looks_only_at_what_changed),
+        cmocka_unit_test(a_folder_stamp_is_trusted_only_when_settled),
+        cmocka_unit_test(a_quiet_poll_stats_only_the_folder),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
