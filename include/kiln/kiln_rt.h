@@ -175,8 +175,11 @@ typedef struct krt_desc {
     uint64_t budget_bytes;
     /* Create a fallback texture (4x4 RGBA8 sRGB, magenta/white checks) and a fallback material
      * (default factors, the fallback texture as base colour) through the renderer in the first
-     * krt_update; krt_gpu then returns them for textures and materials that are loading or
-     * failed. Their callbacks get the 0 handle. */
+     * krt_update; a create that fails is tried again by each later krt_update until it works
+     * (a material made before its texture is then rebuilt with it: replace_material, or
+     * create_material and destroy_material of the old one). krt_gpu returns them for textures
+     * and materials that are loading or failed (NULL while one is not made). Their callbacks get
+     * the 0 handle. */
     bool fallbacks;
     /* KRT_DESC_* bits; 0 = none. Added after the members above: a caller built against a header
      * without it passes a smaller struct_size and gets 0 (it lies past that size's padding).
@@ -315,12 +318,15 @@ KILN_API kiln_result krt_error(krt_context *ctx, krt_handle h, kiln_error *out);
 KILN_API uint64_t krt_asset_id(krt_context *ctx, krt_handle h);
 
 /* Runs the renderer's work on the calling (renderer) thread: the fallbacks' create callbacks
- * (first call, when asked for), create callbacks for decoded assets whose dependencies are ready
+ * (when asked for: the first call, and later ones until they worked), create callbacks for
+ * decoded assets whose dependencies are ready
  * (dependencies first), marks assets ready or failed (a failed dependency fails its dependents
  * with its error), applies finished hot reloads (replace callbacks), runs destroy callbacks of
  * released assets and keeps their CPU data within the budget or frees it, evicts past the
- * budget, and writes the material table. Returns how many assets (and reloads) are still
- * loading. Thread rules: the renderer thread. */
+ * budget, and writes the material table. Its work follows what changed, not what is loaded:
+ * an asset or reload waiting for a dependency is looked at again only once that dependency is
+ * created or fails (krt_stats.update_visits counts what the last call looked at). Returns how
+ * many assets (and reloads) are still loading. Thread rules: the renderer thread. */
 KILN_API size_t krt_update(krt_context *ctx);
 
 /* Blocks until no job of this context is queued or running (decoded assets still need

@@ -90,9 +90,10 @@ struct krt_context {
     uint64_t mat_generation;
     bool mat_dirty;          /* something may have changed a record: krt_update scans at true */
     /* fallbacks (rt_fallback.c): made on the renderer thread, read under mu */
-    bool fb_made;
+    bool fb_made;            /* all made: krt_update stops trying */
     void *fb_texture, *fb_material;
     bool fb_texture_ok, fb_material_ok;
+    bool fb_material_textured; /* the material was made with the fallback texture */
     uint8_t fb_pixels[4 * 4 * 4];   /* the fallback texture's RGBA8 texels, kept with the context */
     uint64_t transcodes;
 };
@@ -217,7 +218,8 @@ void krt_mattab_free_locked(krt_context *c, krt_asset *a);   /* renderer thread:
 void krt_mattab_sync_locked(krt_context *c);                 /* renderer thread: write records */
 
 /* rt_fallback.c */
-void krt_fallback_make(krt_context *c);      /* renderer thread, first krt_update */
+/* Makes what is missing of the fallbacks (renderer thread, every krt_update until fb_made). */
+void krt_fallback_make(krt_context *c);
 void krt_fallback_destroy(krt_context *c);   /* krt_destroy */
 
 #endif

@@ -57,11 +57,22 @@ static void record(rt_recorder *r, const char *what, krt_handle h, int type, int
     pthread_mutex_unlock(&r->mu);
 }
 
+/* Whether this create fails (fail_creates counts down). */
+static bool fail_create(rt_recorder *r)
+{
+    pthread_mutex_lock(&r->mu);
+    bool fail = r->fail_creates > 0;
+    if (fail) r->fail_creates--;
+    pthread_mutex_unlock(&r->mu);
+    return fail;
+}
+
 static kiln_result create_texture(void *user, krt_handle h, const krt_texture_data *d, void **gpu,
                                   kiln_error *err)
 {
     rt_recorder *r = user;
     if (r->fail_textures) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses textures");
+    if (fail_create(r)) return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
     assert_true(d->width > 0 && d->level_count > 0 && d->levels[0].data);
     *gpu = (void *)(uintptr_t)(h.id | 1);
     pthread_mutex_lock(&r->mu);
@@ -103,12 +114,16 @@ static kiln_result replace_material(void *user, krt_handle h, const krt_material
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
         if (d->textures[s].id) assert_non_null(d->texture_gpu[s]);
     assert_non_null(*gpu);
+    pthread_mutex_lock(&r->mu);
+    r->last_base_gpu = d->texture_gpu[KILN_MATERIAL_SLOT_BASE_COLOR];
+    pthread_mutex_unlock(&r->mu);
     record(r, "replace_material", h, KRT_TYPE_MATERIAL, 0, 2);
     return KILN_OK;
 }
 static kiln_result create_mesh(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,
                                kiln_error *err)
 {
+    if (fail_create(user)) return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
     assert_non_null(d->view);
     assert_non_null(d->streams[KILN_MESH_POSITION]);
     *gpu = (void *)(uintptr_t)(h.id | 1);
@@ -118,8 +133,13 @@ static kiln_result create_mesh(void *user, krt_handle h, const krt_mesh_data *d,
 static kiln_result create_material(void *user, krt_handle h, const krt_material_data *d,
                                    void **gpu, kiln_error *err)
 {
+    if (fail_create(user)) return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
         if (d->textures[s].id) assert_non_null(d->texture_gpu[s]); /* textures come first */
+    rt_recorder *r = user;
+    pthread_mutex_lock(&r->mu);
+    r->last_base_gpu = d->texture_gpu[KILN_MATERIAL_SLOT_BASE_COLOR];
+    pthread_mutex_unlock(&r->mu);
     *gpu = (void *)(uintptr_t)(h.id | 1);
     record(user, "create_material", h, KRT_TYPE_MATERIAL, 1, 1);
     return KILN_OK;

@@ -34,6 +34,8 @@ typedef struct rt_recorder {
     int fail_replaces;        /* replace_* fail when set */
     int live;                 /* created and not destroyed */
     int fail_textures;        /* create_texture fails when set */
+    int fail_creates;         /* the next fail_creates create_* calls fail (any type) */
+    void *last_base_gpu;      /* base colour texture object of the last material made or replaced */
     char log[8192];
     size_t log_size;
 } rt_recorder;

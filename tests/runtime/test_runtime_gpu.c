@@ -270,11 +270,66 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
     (void)state;
 }
 
+/* A fallback whose create fails is created again at the next krt_update, each update until it
+ * works: the recorder fails the first three creates (the fallback texture, then the material,
+ * then the texture again). The material made before the texture is rebuilt with it: through
+ * replace_material, or (without one) made again and the old object destroyed. */
+static void a_failed_fallback_is_created_again_at_the_next_update(void **state)
+{
+    for (int with_replace = 1; with_replace >= 0; with_replace--) {
+        rt_recorder rec;
+        rt_recorder_init(&rec);
+        rec.fail_creates = 3;
+        krt_desc d;
+        memset(&d, 0, sizeof d);
+        d.renderer = rt_recorder_renderer(&rec);
+        if (!with_replace) d.renderer.replace_material = NULL;
+        d.fallbacks = true;
+        krt_context *c = make_ctx(&d);
+        kiln_error err;
+        krt_handle tex = krt_load_id(c, KRT_TYPE_TEXTURE, 0x1234, &err); /* failed: not mounted */
+        krt_handle mat = krt_load_id(c, KRT_TYPE_MATERIAL, 0x1235, &err);
+        assert_int_equal(krt_state_of(c, tex), KRT_STATE_FAILED);
+        assert_int_equal(krt_state_of(c, mat), KRT_STATE_FAILED);
+        void *fallback = (void *)(uintptr_t)1; /* the recorder's object for the 0 handle */
+
+        krt_update(c); /* the texture's create fails, then the material's */
+        assert_int_equal(rec.fail_creates, 1);
+        assert_null(krt_gpu(c, tex));
+        assert_null(krt_gpu(c, mat));
+        krt_update(c); /* the texture's fails again; the material is made without it */
+        assert_int_equal(rec.fail_creates, 0);
+        assert_null(krt_gpu(c, tex));
+        assert_ptr_equal(krt_gpu(c, mat), fallback);
+        assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], 1);
+        assert_null(rec.last_base_gpu);
+        krt_update(c); /* the texture at last, and the material with it */
+        assert_ptr_equal(krt_gpu(c, tex), fallback);
+        assert_ptr_equal(krt_gpu(c, mat), fallback);
+        assert_int_equal(rec.creates[KRT_TYPE_TEXTURE], 1);
+        assert_ptr_equal(rec.last_base_gpu, fallback);
+        assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], with_replace ? 1 : 0);
+        assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], with_replace ? 1 : 2);
+        assert_int_equal(rec.destroys[KRT_TYPE_MATERIAL], with_replace ? 0 : 1);
+        assert_int_equal(rec.live, 2);
+        for (int i = 0; i < 3; i++) krt_update(c); /* made: not again */
+        assert_int_equal(rec.creates[KRT_TYPE_TEXTURE], 1);
+        assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], with_replace ? 1 : 2);
+        assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], with_replace ? 1 : 0);
+        krt_release(c, tex, &err);
+        krt_release(c, mat, &err);
+        krt_destroy(c);
+        assert_int_equal(rec.live, 0);
+    }
+    (void)state;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_material_table_follows_materials),
         cmocka_unit_test(fallbacks_stand_in_until_assets_are_ready),
+        cmocka_unit_test(a_failed_fallback_is_created_again_at_the_next_update),
         cmocka_unit_test(block_textures_transcode_when_the_renderer_cannot_sample_them),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
