@@ -362,9 +362,10 @@ KILN_API void *krt_gpu(krt_context *ctx, krt_handle h);
 /* ---- hot reload ------------------------------------------------------------------------------ */
 
 /* Looks for cooked data that changed since it was mounted or loaded: re-reads the records
- * (assets/<guid>.json) and manifests of every mounted cache whose records changed (a stat of
- * each record when no watcher runs; nothing at all when the watcher saw no change; only the
- * records whose files changed are parsed again) and maps again every mounted pack whose file
+ * (assets/<guid>.json) and manifests of every mounted cache whose records changed (when no
+ * watcher runs: a stat of the cache's assets/ folder, and of each record only when the folder
+ * changed or changed less than 2 s before the last check; nothing at all when the watcher saw
+ * no change; only the records whose files changed are parsed again) and maps again every mounted pack whose file
  * was replaced (krt_mount_pack), updates the mount table, and for each loaded asset whose
  * artifact now has other bytes (manifest size or SHA-256, a pack entry's size or checksum, or
  * another file) starts a reload job into the SAME handle. The new data replaces the

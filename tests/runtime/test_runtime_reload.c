@@ -726,6 +726,78 @@ static void krt_update_looks_only_at_what_changed(void **state)
     (void)state;
 }
 
+/* Points m1's material9 (LabelMaterial) at texture `index` (8: image2, its own; 0: image0) and
+ * imports again. */
+static void point_material9_at(int index)
+{
+    char *cmd = kt_format("sed -i 's/\"index\": [08]$/\"index\": %d/' '%s/assets/m1/TextureSettingsTest.gltf'",
+                          index, g.dir);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+    rt_reimport(g.dir);
+}
+
+/* A staged reload whose new data needs a texture not loaded yet is parked until that texture is
+ * created (looked at once, then not at the next updates), then applied in the update that
+ * creates the texture; the texture the old data held is released. */
+static void a_reload_waiting_for_a_new_texture_is_parked(void **state)
+{
+    manual_jobs jobs;
+    memset(&jobs, 0, sizeof jobs);
+    pthread_mutex_init(&jobs.mu, NULL);
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.jobs = (krt_jobs){manual_submit, manual_wait, &jobs};
+    d.renderer = rt_recorder_renderer(&rec);
+    krt_context *c = NULL;
+    kiln_error err;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
+    krt_handle mat = rt_load_ready(c, KRT_TYPE_MATERIAL, "m1/TextureSettingsTest.gltf#material9");
+    krt_material_data md;
+    assert_int_equal(krt_get_material(c, mat, &md, &err), KILN_OK);
+    krt_handle old_tex = md.textures[KILN_MATERIAL_SLOT_BASE_COLOR];
+    assert_int_not_equal(old_tex.id, 0);
+    assert_int_equal(stats(c).live_assets, 2);
+
+    point_material9_at(0);
+    size_t n = 0;
+    assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
+    assert_int_equal(n, 1);                    /* the material (image0 is not loaded) */
+    assert_int_equal(manual_run(&jobs, 1), 1); /* its reload job: image0's load is queued */
+    assert_int_equal(jobs.count, 1);
+    assert_int_equal(krt_update(c), 2);        /* the reload waits, image0's job is queued */
+    assert_int_equal(stats(c).update_visits, 1);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(krt_update(c), 2);
+        assert_int_equal(stats(c).update_visits, 0); /* parked */
+    }
+    assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 0);
+    assert_int_equal(manual_run(&jobs, 100), 1);
+    assert_int_equal(krt_update(c), 0);
+    /* image0 created (1), which wakes the reload (2); the old texture released and retired (3) */
+    assert_int_equal(stats(c).update_visits, 3);
+    assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 1);
+    assert_int_equal(logged(&rec, "destroy_texture", old_tex), 1);
+    assert_int_equal(krt_get_material(c, mat, &md, &err), KILN_OK);
+    krt_handle tex = md.textures[KILN_MATERIAL_SLOT_BASE_COLOR];
+    assert_int_not_equal(tex.id, old_tex.id);
+    assert_int_equal(krt_state_of(c, tex), KRT_STATE_READY);
+    assert_ptr_equal(rec.last_base_gpu, krt_gpu(c, tex));
+    assert_int_equal(stats(c).live_assets, 2);
+
+    krt_release(c, mat, &err);
+    krt_finish(c);
+    assert_int_equal(rec.live, 0);
+    krt_destroy(c);
+    pthread_mutex_destroy(&jobs.mu);
+    point_material9_at(8);
+    (void)state;
+}
+
 /* The folder stamp is trusted only when equal in every field and not racy: a stamp whose mtime
  * lay within KRT_RACY_NS of the clock of the check that took it may hide a rename made in the
  * same kernel tick right after that check, so the records are checked again. */
@@ -858,6 +930,7 @@ int main(void)
         cmocka_unit_test(unmount_removes_the_watch),
         cmocka_unit_test(drop_cpu_after_upload),
         cmocka_unit_test(krt_update_looks_only_at_what_changed),
+        cmocka_unit_test(a_reload_waiting_for_a_new_texture_is_parked),
         cmocka_unit_test(a_folder_stamp_is_trusted_only_when_settled),
         cmocka_unit_test(a_quiet_poll_stats_only_the_folder),
     };
