@@ -362,22 +362,21 @@ KILN_API void *krt_gpu(krt_context *ctx, krt_handle h);
 /* ---- hot reload ------------------------------------------------------------------------------ */
 
 /* Looks for cooked data that changed since it was mounted or loaded: re-reads the records
- * (assets/<guid>.json) and manifests of every mounted cache whose records changed (when no
- * watcher runs: a stat of the cache's assets/ folder, and of each record only when the folder
- * changed or changed less than 2 s before the last check; nothing at all when the watcher saw
- * no change; only the records whose files changed are parsed again) and maps again every mounted pack whose file
- * was replaced (krt_mount_pack), updates the mount table, and for each loaded asset whose
- * artifact now has other bytes (manifest size or SHA-256, a pack entry's size or checksum, or
- * another file) starts a reload job into the SAME handle. The new data replaces the
- * old in a later krt_update through the renderer's replace_* callback (create_* when there is
- * none and no object yet; destroy + create when replace_* is NULL), so handles and instances stay
- * valid. A material's reload keeps the textures it still names (no reload of them); a texture's
- * reload calls replace_material for the ready materials that use it. A failed reload keeps the
- * old data and state; krt_reload_error reports it. A failed asset whose file changed is loaded
- * again; a released asset kept resident is evicted instead. *reload_count (may be NULL) gets how
- * many reloads started. Errors: those of krt_mount_cache and, for a replaced pack,
- * krt_mount_pack (the mounts, and the pack mounted before, are then left as they were). Thread
- * rules: any thread. */
+ * (assets/<guid>.json) and manifests of every mounted cache whose records changed (when no watcher
+ * runs: a stat of the cache's assets/ folder, and of each record only when the folder changed or
+ * changed less than 2 s before the last check; nothing at all when the watcher saw no change; only
+ * the records whose files changed are parsed again) and maps again every mounted pack whose file
+ * was replaced (krt_mount_pack), updates the mount table, and for each loaded asset whose artifact
+ * now has other bytes (manifest size or SHA-256, a pack entry's size or checksum, or another file)
+ * starts a reload job into the SAME handle. The new data replaces the old in a later krt_update
+ * through the renderer's replace_* callback (create_* when there is none and no object yet; destroy
+ * + create when replace_* is NULL), so handles and instances stay valid. A material's reload keeps
+ * the textures it still names (no reload of them); a texture's reload calls replace_material for
+ * the ready materials that use it. A failed reload keeps the old data and state; krt_reload_error
+ * reports it. A failed asset whose file changed is loaded again; a released asset kept resident is
+ * evicted instead. *reload_count (may be NULL) gets how many reloads started. Errors: those of
+ * krt_mount_cache and, for a replaced pack, krt_mount_pack (the mounts, and the pack mounted
+ * before, are then left as they were). Thread rules: any thread. */
 KILN_API kiln_result krt_poll_changes(krt_context *ctx, size_t *reload_count, kiln_error *err);
 
 /* Starts a reload of one ready asset from its mount now, as krt_poll_changes does for changed

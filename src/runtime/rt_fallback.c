@@ -98,8 +98,9 @@ void krt_fallback_make(krt_context *c)
             if (recreate && rd->destroy_material) rd->destroy_material(rd->user, none, old);
         }
     }
+    bool material_done = c->fb_material_ok && (c->fb_material_textured || !rd->create_texture);
     c->fb_made = (c->fb_texture_ok || !rd->create_texture) &&
-                 (!rd->create_material || (c->fb_material_ok && (c->fb_material_textured || !rd->create_texture)));
+                 (material_done || !rd->create_material);
 }
 
 void krt_fallback_destroy(krt_context *c)

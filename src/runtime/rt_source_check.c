@@ -44,7 +44,8 @@ kiln_result krt_source_signature(const char *cache_dir, const kiln_allocator *al
 {
     char adir[KILN_PATH_MAX];
     int n = snprintf(adir, sizeof adir, "%s/assets", cache_dir);
-    if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    if (n < 0 || (size_t)n >= sizeof adir)
+        return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     krt_dir_stamp now;
     krt_dir_stamp_take(adir, &now); /* before the listing: a change during it shows next time */
     if (stats) (*stats)++;
