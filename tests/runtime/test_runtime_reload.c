@@ -655,6 +655,25 @@ static void manual_wait(void *user, bool (*done)(void *), void *done_arg)
     while (!done(done_arg) && manual_run(user, 1)) {}
 }
 
+/* A context whose jobs run only when the test says (manual_run), with a recording renderer,
+ * the fixture's cache mounted. */
+static krt_context *make_manual_ctx(manual_jobs *jobs, rt_recorder *rec)
+{
+    memset(jobs, 0, sizeof *jobs);
+    pthread_mutex_init(&jobs->mu, NULL);
+    rt_recorder_init(rec);
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    d.jobs = (krt_jobs){manual_submit, manual_wait, jobs};
+    d.renderer = rt_recorder_renderer(rec);
+    krt_context *c = NULL;
+    kiln_error err;
+    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
+    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
+    return c;
+}
+
 /* krt_update's work follows what changed: a material waiting for its texture is looked at once
  * and parked (not at every update) until the texture is ready; with many assets loaded and
  * idle an update looks at nothing; one staged reload among them is the one thing it looks at
@@ -662,19 +681,9 @@ static void manual_wait(void *user, bool (*done)(void *), void *done_arg)
 static void krt_update_looks_only_at_what_changed(void **state)
 {
     manual_jobs jobs;
-    memset(&jobs, 0, sizeof jobs);
-    pthread_mutex_init(&jobs.mu, NULL);
     rt_recorder rec;
-    rt_recorder_init(&rec);
-    krt_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.jobs = (krt_jobs){manual_submit, manual_wait, &jobs};
-    d.renderer = rt_recorder_renderer(&rec);
-    krt_context *c = NULL;
+    krt_context *c = make_manual_ctx(&jobs, &rec);
     kiln_error err;
-    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
-    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
 
     krt_handle mat = krt_load_material(c, mat_name, &err);
     assert_int_not_equal(mat.id, 0);
@@ -743,19 +752,9 @@ static void point_material9_at(int index)
 static void a_reload_waiting_for_a_new_texture_is_parked(void **state)
 {
     manual_jobs jobs;
-    memset(&jobs, 0, sizeof jobs);
-    pthread_mutex_init(&jobs.mu, NULL);
     rt_recorder rec;
-    rt_recorder_init(&rec);
-    krt_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.jobs = (krt_jobs){manual_submit, manual_wait, &jobs};
-    d.renderer = rt_recorder_renderer(&rec);
-    krt_context *c = NULL;
+    krt_context *c = make_manual_ctx(&jobs, &rec);
     kiln_error err;
-    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
-    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
     krt_handle mat = rt_load_ready(c, KRT_TYPE_MATERIAL, "m1/TextureSettingsTest.gltf#material9");
     krt_material_data md;
     assert_int_equal(krt_get_material(c, mat, &md, &err), KILN_OK);
