@@ -18,7 +18,7 @@ struct krt_pool {
     pthread_cond_t work, idle;
     pool_job *queue;
     uint32_t capacity, head, count;
-    uint32_t running;       /* jobs taken by a worker and not finished */
+    uint32_t running; /* jobs taken by a worker and not finished */
     bool stop;
     uint32_t thread_count, thread_alloc;
     pthread_t *threads;
@@ -29,7 +29,8 @@ static void *worker(void *arg)
     krt_pool *p = arg;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->count && !p->stop) pthread_cond_wait(&p->work, &p->mu);
+        while (!p->count && !p->stop)
+            pthread_cond_wait(&p->work, &p->mu);
         if (!p->count) break; /* stopping and drained */
         pool_job j = p->queue[p->head];
         p->head = (p->head + 1) % p->capacity;
@@ -85,7 +86,8 @@ void krt_pool_destroy(krt_pool *p)
     p->stop = true;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
-    for (uint32_t i = 0; i < p->thread_count; i++) pthread_join(p->threads[i], NULL);
+    for (uint32_t i = 0; i < p->thread_count; i++)
+        pthread_join(p->threads[i], NULL);
     pthread_cond_destroy(&p->idle);
     pthread_cond_destroy(&p->work);
     pthread_mutex_destroy(&p->mu);
@@ -109,11 +111,28 @@ bool krt_pool_submit(void *pool, krt_job_fn fn, void *arg)
     return ok;
 }
 
+/* The waiting thread runs queued jobs itself rather than sleep while there are any (jobs run on
+ * any thread: a full queue already runs them inline on the caller of krt_load), so a wait costs
+ * no hand-off latency and the waiter's core does work; it sleeps only while jobs it cannot take
+ * are running on the workers. */
 void krt_pool_wait(void *pool, bool (*done)(void *), void *arg)
 {
     krt_pool *p = pool;
     pthread_mutex_lock(&p->mu);
-    while (!done(arg)) pthread_cond_wait(&p->idle, &p->mu);
+    while (!done(arg)) {
+        if (p->count) {
+            pool_job j = p->queue[p->head];
+            p->head = (p->head + 1) % p->capacity;
+            p->count--;
+            p->running++;
+            pthread_mutex_unlock(&p->mu);
+            j.fn(j.arg);
+            pthread_mutex_lock(&p->mu);
+            if (--p->running == 0 && p->count == 0) pthread_cond_broadcast(&p->idle);
+            continue;
+        }
+        pthread_cond_wait(&p->idle, &p->mu);
+    }
     pthread_mutex_unlock(&p->mu);
 }
 
