@@ -24,9 +24,10 @@
  *            memory into pre-faulted memory: compressed data cannot be used in place, so this,
  *            not memcpy, is what a load of such data can reach
  *   load     krt_load of every artifact by name with the null renderer (CPU data only), then
- *            krt_finish: read, checks, decode; 1 worker thread; with verification (container
- *            XXH3-64, manifest XXH3-128 of KTX2 files, SHA-256 for manifests without it) and
- *            without (no_verify)
+ *            krt_finish: read, checks, decode; 1 worker thread, and the thread waiting in
+ *            krt_finish runs queued jobs too (the CPU-time column counts both); with
+ *            verification (container XXH3-64, manifest XXH3-128 of KTX2 files, SHA-256 for
+ *            manifests without it) and without (no_verify)
  *   pack load  the same from the pack (mapped; raw entries used in place; entry XXH3 checked
  *            unless no_verify)
  * Meshes pull in their materials and textures: those are loaded and held before the timed part,
@@ -63,13 +64,13 @@ static const char *const class_names[CLS_COUNT] = {"meshes (raw streams)", "mesh
                                                    "textures (KTX2)", "textures (KTX2+zstd)"};
 
 typedef struct art {
-    char *name;       /* path#label */
-    char *file;       /* the cooked file */
+    char *name; /* path#label */
+    char *file; /* the cooked file */
     krt_type type;
-    int cls;          /* CLS_*, or -1 (not measured: materials, skeletons, clips, scenes) */
+    int cls; /* CLS_*, or -1 (not measured: materials, skeletons, clips, scenes) */
     size_t size;
-    uint8_t *bytes;   /* the file, read once (memcpy's source) */
-    size_t offset;    /* in the destination buffers */
+    uint8_t *bytes; /* the file, read once (memcpy's source) */
+    size_t offset;  /* in the destination buffers */
 } art;
 
 typedef struct bench {
@@ -191,9 +192,10 @@ static char *cook(const char *corpus, const char *const *models, size_t model_co
         char *raw = fmt("%s/assets/raw/%s", workdir, models[m], "");
         char *mo = fmt("%s/assets/meshopt/%s", workdir, models[m], "");
         char *cmd = NULL;
-        if (asprintf(&cmd, "mkdir -p '%s' '%s' && cp -r '%s'/. '%s'/ && cp '%s'/*.gltf '%s'/ && "
-                           "for f in '%s'/*.bin; do [ ! -e \"$f\" ] || cp \"$f\" '%s'/; done && "
-                           "chmod -R u+w '%s/assets'",
+        if (asprintf(&cmd,
+                     "mkdir -p '%s' '%s' && cp -r '%s'/. '%s'/ && cp '%s'/*.gltf '%s'/ && "
+                     "for f in '%s'/*.bin; do [ ! -e \"$f\" ] || cp \"$f\" '%s'/; done && "
+                     "chmod -R u+w '%s/assets'",
                      raw, mo, src, raw, src, mo, src, mo, workdir) < 0)
             die("out of memory");
         run_shell(cmd);
@@ -206,9 +208,11 @@ static char *cook(const char *corpus, const char *const *models, size_t model_co
             while (d && (e = readdir(d))) {
                 size_t n = strlen(e->d_name);
                 const char *text = NULL;
-                if (n > 5 && strcmp(e->d_name + n - 5, ".gltf") == 0) text = pass ? mo_meta : raw_meta;
-                else if (!pass && n > 4 && (strcmp(e->d_name + n - 4, ".png") == 0 ||
-                                            strcmp(e->d_name + n - 4, ".jpg") == 0))
+                if (n > 5 && strcmp(e->d_name + n - 5, ".gltf") == 0)
+                    text = pass ? mo_meta : raw_meta;
+                else if (!pass && n > 4 &&
+                         (strcmp(e->d_name + n - 4, ".png") == 0 ||
+                          strcmp(e->d_name + n - 4, ".jpg") == 0))
                     text = tex_meta;
                 if (!text) continue;
                 char *meta = fmt("%s/%s.meta", dir, e->d_name, "");
@@ -265,8 +269,7 @@ static krt_type type_of_label(const char *label)
     return KRT_TYPE_NONE;
 }
 
-static void add_art(bench *b, const char *path, const char *label, const char *file,
-                    bool meshopt)
+static void add_art(bench *b, const char *path, const char *label, const char *file, bool meshopt)
 {
     if (b->count == b->capacity) {
         b->capacity = b->capacity ? 2 * b->capacity : 256;
@@ -310,7 +313,8 @@ static bool folio_state(const char *path, size_t *pages, size_t *large)
         if (fd >= 0) close(fd);
         return fd >= 0;
     }
-    size_t size = (size_t)st.st_size, page = (size_t)sysconf(_SC_PAGESIZE), n = (size + page - 1) / page;
+    size_t size = (size_t)st.st_size, page = (size_t)sysconf(_SC_PAGESIZE),
+           n = (size + page - 1) / page;
     const volatile uint8_t *m = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return false;
@@ -356,12 +360,13 @@ static void read_cache(bench *b, const char *cache)
         char *mp = fmt("%s/manifest.json", edir, "", "");
         json_t *man = json_load_file(mp, 0, NULL);
         free(mp);
-        const char *compress = json_string_value(
-            json_object_get(json_object_get(json_object_get(man, "settings"), "model"), "compress"));
+        const char *compress = json_string_value(json_object_get(
+            json_object_get(json_object_get(man, "settings"), "model"), "compress"));
         bool meshopt = compress && strcmp(compress, "meshopt") == 0;
         size_t i;
         json_t *o;
-        json_array_foreach(json_object_get(man, "outputs"), i, o) {
+        json_array_foreach(json_object_get(man, "outputs"), i, o)
+        {
             const char *label = json_string_value(json_object_get(o, "label"));
             const char *file = json_string_value(json_object_get(o, "file"));
             if (!label || !file) continue;
@@ -465,8 +470,8 @@ static size_t decode_one(const art *a, uint8_t *dst, size_t cap)
             const kiln_mesh_stream *st = &v.streams[s];
             size_t n = (size_t)(st->count * st->stride);
             if (st->format == KILN_MESH_FORMAT_NONE || !st->data || n == 0) continue;
-            if (dst && (n > cap - total ||
-                        kiln_mesh_unpack(&v, (kiln_mesh_stream_id)s, dst + total, n, &err) != KILN_OK))
+            if (dst && (n > cap - total || kiln_mesh_unpack(&v, (kiln_mesh_stream_id)s, dst + total,
+                                                            n, &err) != KILN_OK))
                 die("cannot decode a mesh stream");
             total += n;
         }
@@ -476,7 +481,8 @@ static size_t decode_one(const art *a, uint8_t *dst, size_t cap)
     if (kiln_ktx2_read(a->bytes, a->size, &k, &err) != KILN_OK) die(err.message);
     for (uint32_t l = 0; l < k.level_count && l < KILN_KTX2_MAX_LEVELS; l++) {
         size_t n = k.levels[l].uncompressed_size;
-        if (dst && (n > cap - total || kiln_ktx2_level_copy(&k, l, dst + total, n, &err) != KILN_OK))
+        if (dst &&
+            (n > cap - total || kiln_ktx2_level_copy(&k, l, dst + total, n, &err) != KILN_OK))
             die("cannot decode a KTX2 level");
         total += n;
     }
@@ -580,8 +586,7 @@ static double time_load(bench *b, const char *cache, int cls, bool no_verify, do
 }
 
 /* Look-ups per second over every artifact: by name, by id, and the state of live handles. */
-static void time_lookups(bench *b, const char *cache, double *by_name, double *by_id,
-                         double *state)
+static void time_lookups(bench *b, const char *cache, double *by_name, double *by_id, double *state)
 {
     krt_context *ctx = make_ctx(cache, true, NULL);
     krt_handle *h = calloc(b->count, sizeof *h);
@@ -603,7 +608,8 @@ static void time_lookups(bench *b, const char *cache, double *by_name, double *b
         }
     double t1 = now_ms();
     for (size_t l = 0; l < loops; l++)
-        for (size_t i = 0; i < b->count; i++) found += krt_lookup_id(ctx, ids[i]) != KRT_TYPE_NONE;
+        for (size_t i = 0; i < b->count; i++)
+            found += krt_lookup_id(ctx, ids[i]) != KRT_TYPE_NONE;
     double t2 = now_ms();
     size_t live = 0;
     for (size_t l = 0; l < loops; l++)
@@ -611,7 +617,8 @@ static void time_lookups(bench *b, const char *cache, double *by_name, double *b
             if (h[i].id) live += krt_state_of(ctx, h[i]) == KRT_STATE_READY;
     double t3 = now_ms();
     size_t handles = 0;
-    for (size_t i = 0; i < b->count; i++) handles += h[i].id != 0;
+    for (size_t i = 0; i < b->count; i++)
+        handles += h[i].id != 0;
     if (found != 2 * loops * b->count || live != loops * handles) die("look-ups went wrong");
     *by_name = (double)(loops * b->count) / (t1 - t0) * 1e3;
     *by_id = (double)(loops * b->count) / (t2 - t1) * 1e3;
@@ -628,10 +635,11 @@ static void time_lookups(bench *b, const char *cache, double *by_name, double *b
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_runtime [--corpus DIR [--models A,B,...] | --cache DIR [--pack FILE]] "
-                    "[--runs N] [--workdir DIR] [--only CLASS]\n  CLASS: 0 meshes, 1 meshes (meshopt), 2 "
-                    "textures, 3 textures (zstd)\n  --models: folders of the corpus that hold glTF/ "
-                    "(default DamagedHelmet,SheenCloth,Suzanne,Avocado,CesiumMan,Fox)\n");
+    fprintf(stderr,
+            "usage: bench_runtime [--corpus DIR [--models A,B,...] | --cache DIR [--pack FILE]] "
+            "[--runs N] [--workdir DIR] [--only CLASS]\n  CLASS: 0 meshes, 1 meshes (meshopt), 2 "
+            "textures, 3 textures (zstd)\n  --models: folders of the corpus that hold glTF/ "
+            "(default DamagedHelmet,SheenCloth,Suzanne,Avocado,CesiumMan,Fox)\n");
     return 2;
 }
 
@@ -645,9 +653,9 @@ static const char *load_average(char *buf, size_t size)
 }
 
 enum { M_MEMCPY, M_READ, M_READ_FRESH, M_DECODE, M_LOAD, M_LOAD_NV, M_PACK, M_PACK_NV, M_COUNT };
-static const char *const m_names[M_COUNT] = {"memcpy", "read()", "read() fresh", "decoder alone",
-                                             "load", "load, no verify", "pack load",
-                                             "pack, no verify"};
+static const char *const m_names[M_COUNT] = {"memcpy",        "read()",         "read() fresh",
+                                             "decoder alone", "load",           "load, no verify",
+                                             "pack load",     "pack, no verify"};
 
 int main(int argc, char **argv)
 {
@@ -658,22 +666,28 @@ int main(int argc, char **argv)
     char *model_list = NULL;
     int runs = 5, only = -1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) corpus = argv[++i];
+        if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
+            corpus = argv[++i];
         else if (strcmp(argv[i], "--models") == 0 && i + 1 < argc) {
             free(model_list);
             model_list = fmt("%s", argv[++i], "", "");
             model_count = 0;
-            for (char *save = NULL, *m = strtok_r(model_list, ",", &save); m && model_count < MAX_MODELS;
-                 m = strtok_r(NULL, ",", &save))
+            for (char *save = NULL, *m = strtok_r(model_list, ",", &save);
+                 m && model_count < MAX_MODELS; m = strtok_r(NULL, ",", &save))
                 models[model_count++] = m;
             if (!model_count) return usage();
-        }
-        else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc) cache = argv[++i];
-        else if (strcmp(argv[i], "--pack") == 0 && i + 1 < argc) pack = argv[++i];
-        else if (strcmp(argv[i], "--workdir") == 0 && i + 1 < argc) workdir = argv[++i];
-        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = atoi(argv[++i]);
-        else return usage();
+        } else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc)
+            cache = argv[++i];
+        else if (strcmp(argv[i], "--pack") == 0 && i + 1 < argc)
+            pack = argv[++i];
+        else if (strcmp(argv[i], "--workdir") == 0 && i + 1 < argc)
+            workdir = argv[++i];
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = atoi(argv[++i]);
+        else
+            return usage();
     }
     if (runs < 1 || runs > MAX_RUNS || (corpus && cache) || (pack && !cache) || only >= CLS_COUNT)
         return usage();
@@ -732,9 +746,12 @@ int main(int argc, char **argv)
     printf("%d runs, the cases of a run interleaved; medians of wall time and of CPU time (user + "
            "sys of every thread). %ld CPUs online, load average %s\n",
            runs, cpus, load_average(la, sizeof la));
-    printf("load = krt_load of every artifact of the class by name + krt_finish, null renderer, 1 "
-           "worker thread;\n       verification: container XXH3-64, pack entry XXH3-64, the "
-           "manifest's XXH3-128 of KTX2 files (SHA-256 without it); memcpy into pre-faulted memory\n");
+    printf(
+        "load = krt_load of every artifact of the class by name + krt_finish, null renderer, 1 "
+        "worker thread\n       (and the thread in krt_finish, which runs queued jobs while it "
+        "waits: the CPU column counts both);\n       verification: container XXH3-64, pack entry "
+        "XXH3-64, the manifest's XXH3-128 of KTX2 files (SHA-256 without it); memcpy into "
+        "pre-faulted memory\n");
     printf("mount of the cache (krt_mount_cache): %.2f ms\n", median_of(mount, runs));
     size_t pack_pages = 0, pack_large = 0;
     if (pack && folio_state(pack, &pack_pages, &pack_large) && pack_pages)
@@ -747,18 +764,17 @@ int main(int argc, char **argv)
         verdicts[c][0] = limits[c][0] = 0;
         if (!b.counts[c]) continue;
         double mb = (double)b.bytes[c] / 1e6;
-        printf("\n%s: %zu files, %.2f MB in files, %.2f MB in memory once loaded\n",
-               class_names[c], b.counts[c], mb, (double)decoded[c] / 1e6);
+        printf("\n%s: %zu files, %.2f MB in files, %.2f MB in memory once loaded\n", class_names[c],
+               b.counts[c], mb, (double)decoded[c] / 1e6);
         size_t pages = 0, large = 0;
         bool known = true;
         for (size_t i = 0; i < b.count && known; i++)
             if (b.arts[i].cls == c) known = folio_state(b.arts[i].file, &pages, &large);
         folio_share[c] = known && pages ? 100.0 * (double)large / (double)pages : -1;
         if (folio_share[c] >= 0)
-            printf("  page cache: %.0f%% of these files' pages in large folios\n",
-                   folio_share[c]);
-        printf("  %-16s %9s %9s %10s %9s %10s %10s\n", "", "wall ms", "CPU ms", "assets/s",
-               "MB/s", "vs memcpy", "(CPU)");
+            printf("  page cache: %.0f%% of these files' pages in large folios\n", folio_share[c]);
+        printf("  %-16s %9s %9s %10s %9s %10s %10s\n", "", "wall ms", "CPU ms", "assets/s", "MB/s",
+               "vs memcpy", "(CPU)");
         double base = median_of(t[c][M_MEMCPY], runs), cbase = median_of(cpu[c][M_MEMCPY], runs);
         for (int m = 0; m < M_COUNT; m++) {
             if (!pack && (m == M_PACK || m == M_PACK_NV)) continue;
@@ -770,8 +786,9 @@ int main(int argc, char **argv)
         }
         /* per file: what a byte rate hides when the files are small */
         double per = 1e3 / (double)b.counts[c];
-        printf("  per file (mean %.1f KB): read() %.1f us, load %.1f us", mb * 1e3 / (double)b.counts[c],
-               median_of(t[c][M_READ], runs) * per, median_of(t[c][M_LOAD], runs) * per);
+        printf("  per file (mean %.1f KB): read() %.1f us, load %.1f us",
+               mb * 1e3 / (double)b.counts[c], median_of(t[c][M_READ], runs) * per,
+               median_of(t[c][M_LOAD], runs) * per);
         if (pack) printf(", pack load %.1f us", median_of(t[c][M_PACK], runs) * per);
         printf("\n");
         double v = base / median_of(t[c][M_LOAD], runs) * 100;
@@ -786,26 +803,35 @@ int main(int argc, char **argv)
         int *nc = in_place ? &checks : &checks_dec, *nm = in_place ? &misses : &misses_dec;
         (*nc)++;
         *nm += v < line;
-        int len = snprintf(verdicts[c], sizeof verdicts[c], "%-22s cache %5.1f%% of memcpy speed: %s "
-                 "(CPU %.1f%%; no verify %.1f%%, read() %.1f%%)", class_names[c], v,
-                 v >= line ? "PASS" : "MISS", vc, nv, base / median_of(t[c][M_READ], runs) * 100);
+        int len = snprintf(verdicts[c], sizeof verdicts[c],
+                           "%-22s cache %5.1f%% of memcpy speed: %s "
+                           "(CPU %.1f%%; no verify %.1f%%, read() %.1f%%)",
+                           class_names[c], v, v >= line ? "PASS" : "MISS", vc, nv,
+                           base / median_of(t[c][M_READ], runs) * 100);
         if (in_place && base / median_of(t[c][M_READ], runs) * 100 < line && len > 0 &&
             (size_t)len < sizeof verdicts[c])
-            len += snprintf(verdicts[c] + len, sizeof verdicts[c] - (size_t)len,
-                            "\n  %-22s (files of %.1f KB on average: per-file costs dominate, read() "
-                            "alone is below the line too)", "", mb * 1e3 / (double)b.counts[c]);
-        if (in_place && folio_share[c] >= 0 && folio_share[c] < 50 && len > 0 && (size_t)len < sizeof verdicts[c])
-            len += snprintf(verdicts[c] + len, sizeof verdicts[c] - (size_t)len,
-                            "\n  %-22s (page cache in 4 KiB pages: %.0f%% in large folios; the kernel's "
-                            "per-page work slows every path, read() included)", "", folio_share[c]);
+            len +=
+                snprintf(verdicts[c] + len, sizeof verdicts[c] - (size_t)len,
+                         "\n  %-22s (files of %.1f KB on average: per-file costs dominate, read() "
+                         "alone is below the line too)",
+                         "", mb * 1e3 / (double)b.counts[c]);
+        if (in_place && folio_share[c] >= 0 && folio_share[c] < 50 && len > 0 &&
+            (size_t)len < sizeof verdicts[c])
+            len += snprintf(
+                verdicts[c] + len, sizeof verdicts[c] - (size_t)len,
+                "\n  %-22s (page cache in 4 KiB pages: %.0f%% in large folios; the kernel's "
+                "per-page work slows every path, read() included)",
+                "", folio_share[c]);
         if (!in_place) {
             printf("  decoder alone: %.0f MB/s of decoded bytes; the load reaches %.1f%% of it\n",
                    (double)b.dec_bytes[c] / dm / 1e3, dm / median_of(t[c][M_LOAD], runs) * 100);
             double limit = base / dm * 100;
             if (!(limit < 1e6)) limit = 1e6; /* printable whatever the timings */
-            snprintf(limits[c], sizeof limits[c],
-                     "\n  %-22s compressed, not used in place: the decoder alone is %.1f%% of memcpy "
-                     "speed; PASS at half of it (%.1f%%)", "", limit, limit / 2);
+            snprintf(
+                limits[c], sizeof limits[c],
+                "\n  %-22s compressed, not used in place: the decoder alone is %.1f%% of memcpy "
+                "speed; PASS at half of it (%.1f%%)",
+                "", limit, limit / 2);
         }
         if (pack && len > 0 && (size_t)len < sizeof verdicts[c]) {
             double pv = base / median_of(t[c][M_PACK], runs) * 100;
@@ -819,9 +845,10 @@ int main(int argc, char **argv)
         }
     }
     printf("\nlook-ups over %zu artifacts (millions per second)\n", b.count);
-    printf("  krt_lookup (name)   %8.2f\n  krt_lookup_id       %8.2f\n  krt_state_of        %8.2f\n",
-           median_of(lk_name, runs) / 1e6, median_of(lk_id, runs) / 1e6,
-           median_of(lk_state, runs) / 1e6);
+    printf(
+        "  krt_lookup (name)   %8.2f\n  krt_lookup_id       %8.2f\n  krt_state_of        %8.2f\n",
+        median_of(lk_name, runs) / 1e6, median_of(lk_id, runs) / 1e6,
+        median_of(lk_state, runs) / 1e6);
     printf("\ntarget: \"loading cooked data at >= 50%% of memcpy speed\" (with verification)\n");
     for (int c = 0; c < CLS_COUNT; c++)
         if (verdicts[c][0]) printf("  %s%s\n", verdicts[c], limits[c]);

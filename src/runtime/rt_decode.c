@@ -55,15 +55,19 @@ static kiln_result decode_texture(krt_asset *a, const kiln_allocator *al, kiln_e
     t->block_width = a->ktx.block_width;
     t->block_height = a->ktx.block_height;
     t->block_size = a->ktx.block_size;
-    uint32_t levels = a->ktx.level_count < KILN_KTX2_MAX_LEVELS ? a->ktx.level_count : KILN_KTX2_MAX_LEVELS;
-    for (uint32_t l = 0; l < levels; l++) t->levels[l] = a->ktx.levels[l];
+    uint32_t levels =
+        a->ktx.level_count < KILN_KTX2_MAX_LEVELS ? a->ktx.level_count : KILN_KTX2_MAX_LEVELS;
+    for (uint32_t l = 0; l < levels; l++)
+        t->levels[l] = a->ktx.levels[l];
     if (a->ktx.supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) return KILN_OK;
     size_t total = 0;
     for (uint32_t l = 0; l < levels; l++)
         if (!kiln_size_add(total, a->ktx.levels[l].uncompressed_size, &total))
             return kiln_error_set(err, KILN_E_LIMIT, "the levels are too large together");
     a->level_block = kiln_alloc_large(al, total ? total : 1);
-    if (!a->level_block) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %zu bytes of levels", total);
+    if (!a->level_block)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %zu bytes of levels",
+                              total);
     a->level_block_size = total ? total : 1;
     a->resident += a->level_block_size;
     size_t at = 0;
@@ -90,27 +94,29 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
     krt_texture_data *t = &a->texture;
     uint32_t to = kiln_transcode_rgba8_format(t->vk_format);
     if (to == KILN_VK_FORMAT_UNDEFINED)
-        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                              "the renderer cannot sample vkFormat %u and this build cannot transcode it",
-                              t->vk_format);
+        return kiln_error_set(
+            err, KILN_E_IMPORT_UNSUPPORTED,
+            "the renderer cannot sample vkFormat %u and this build cannot transcode it",
+            t->vk_format);
     uint32_t levels = t->level_count < KILN_KTX2_MAX_LEVELS ? t->level_count : KILN_KTX2_MAX_LEVELS;
     size_t sizes[KILN_KTX2_MAX_LEVELS], total = 0;
     for (uint32_t l = 0; l < levels; l++) {
         const kiln_ktx2_level *lv = &t->levels[l];
-        if (!kiln_size_mul((size_t)lv->width, lv->height, &sizes[l]) || !kiln_size_mul(sizes[l], 4, &sizes[l]) ||
-            !kiln_size_add(total, sizes[l], &total))
+        if (!kiln_size_mul((size_t)lv->width, lv->height, &sizes[l]) ||
+            !kiln_size_mul(sizes[l], 4, &sizes[l]) || !kiln_size_add(total, sizes[l], &total))
             return kiln_error_set(err, KILN_E_LIMIT, "level %u is too large to transcode", l);
     }
     a->transcode_block = kiln_alloc_large(al, total ? total : 1);
     if (!a->transcode_block)
-        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory transcoding %zu bytes of levels", total);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY,
+                              "out of memory transcoding %zu bytes of levels", total);
     a->transcode_block_size = total ? total : 1;
     a->resident += a->transcode_block_size;
     size_t at = 0;
     for (uint32_t l = 0; l < levels; l++) {
         kiln_ktx2_level *lv = &t->levels[l];
-        kiln_result r = kiln_transcode_rgba8(t->vk_format, lv->data, lv->size, lv->width, lv->height,
-                                             a->transcode_block + at, sizes[l], err);
+        kiln_result r = kiln_transcode_rgba8(t->vk_format, lv->data, lv->size, lv->width,
+                                             lv->height, a->transcode_block + at, sizes[l], err);
         if (r) return r;
         lv->data = a->transcode_block + at;
         lv->size = lv->uncompressed_size = sizes[l];
@@ -132,8 +138,8 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
 /* Streams stored raw are used in place; the others (meshopt-compressed, or stored in a size
  * that is not count x stride) are unpacked into one block for the mesh, each at a 16-byte
  * aligned offset. */
-static kiln_result decode_mesh(krt_asset *a, uint32_t flags, size_t *cap,
-                               const kiln_allocator *al, kiln_error *err)
+static kiln_result decode_mesh(krt_asset *a, uint32_t flags, size_t *cap, const kiln_allocator *al,
+                               kiln_error *err)
 {
     kiln_result r = kiln_mesh_read(a->file, a->file_size, flags, &a->mesh_view, err);
     if (r) return r;
@@ -159,22 +165,25 @@ static kiln_result decode_mesh(krt_asset *a, uint32_t flags, size_t *cap,
     if (total) {
         a->stream_block = kiln_alloc_large(al, total);
         if (!a->stream_block)
-            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %zu bytes of streams", total);
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY,
+                                  "out of memory for %zu bytes of streams", total);
         a->stream_block_size = total;
         a->resident += total;
     }
     for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++) {
         if (!unpack[s]) continue;
         uint8_t *dst = a->stream_block + offsets[s];
-        if ((r = kiln_mesh_unpack(&a->mesh_view, (kiln_mesh_stream_id)s, dst, sizes[s], err))) return r;
+        if ((r = kiln_mesh_unpack(&a->mesh_view, (kiln_mesh_stream_id)s, dst, sizes[s], err)))
+            return r;
         a->mesh.streams[s] = dst;
     }
-    if (a->mesh_view.material) return add_dep(a, cap, a->mesh_view.material, KRT_TYPE_MATERIAL, al, err);
+    if (a->mesh_view.material)
+        return add_dep(a, cap, a->mesh_view.material, KRT_TYPE_MATERIAL, al, err);
     return KILN_OK;
 }
 
-static kiln_result decode_scene(krt_asset *a, uint32_t flags, size_t *cap,
-                                const kiln_allocator *al, kiln_error *err)
+static kiln_result decode_scene(krt_asset *a, uint32_t flags, size_t *cap, const kiln_allocator *al,
+                                kiln_error *err)
 {
     kiln_result r = kiln_cooked_scene_read(a->file, a->file_size, flags, &a->scene_view, err);
     if (r) return r;
@@ -188,7 +197,8 @@ static kiln_result decode_scene(krt_asset *a, uint32_t flags, size_t *cap,
         uint64_t s = kiln_cooked_scene_node(v, i).skeleton;
         if (!s) continue;
         bool seen = false;
-        for (size_t k = first_skel; k < a->dep_count && !seen; k++) seen = a->dep_ids[k] == s;
+        for (size_t k = first_skel; k < a->dep_count && !seen; k++)
+            seen = a->dep_ids[k] == s;
         if (!seen) r = add_dep(a, cap, s, KRT_TYPE_SKELETON, al, err);
     }
     a->scene.view = v;
@@ -203,8 +213,8 @@ static kiln_result read_pack_entry(krt_asset *a, const krt_source *src, uint64_t
 {
     kiln_pack_entry e = kiln_pack_entry_at(src->pack, src->entry);
     if (e.size > max_file_size)
-        return kiln_error_set(err, KILN_E_LIMIT, "%s: %s is %zu bytes, above max_file_size", src->path,
-                              e.name ? e.name : "entry", e.size);
+        return kiln_error_set(err, KILN_E_LIMIT, "%s: %s is %zu bytes, above max_file_size",
+                              src->path, e.name ? e.name : "entry", e.size);
     if (e.compression == KILN_PACK_RAW) {
         const uint8_t *data;
         kiln_result r = kiln_pack_entry_view(src->pack, src->entry, &data, err);
@@ -239,8 +249,9 @@ static kiln_result read_loose_file(krt_asset *a, const krt_source *src, uint64_t
         size_t n;
         kiln_result r = kiln_file_read(path, (size_t)src->size, al, &data, &n, err);
         if (r == KILN_E_LIMIT) {
-            kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s is larger than the %llu bytes its manifest says",
-                           path, (unsigned long long)src->size);
+            kiln_error_set(err, KILN_E_CACHE_CORRUPT,
+                           "%s is larger than the %llu bytes its manifest says", path,
+                           (unsigned long long)src->size);
             kiln_error_at_path(err, path);
             return KILN_E_CACHE_CORRUPT;
         }
@@ -251,8 +262,8 @@ static kiln_result read_loose_file(krt_asset *a, const krt_source *src, uint64_t
         return KILN_OK;
     }
     kiln_mapped_file m;
-    kiln_result r = kiln_file_map(path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size,
-                                  &m, err);
+    kiln_result r = kiln_file_map(
+        path, max_file_size > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)max_file_size, &m, err);
     if (r) return r;
     a->file = (uint8_t *)(uintptr_t)m.data;
     a->file_size = m.size;
@@ -293,8 +304,8 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
         r = read_loose_file(a, src, max_file_size, al, err);
         if (r) return r;
         if (a->file_size != src->size) {
-            kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s is %zu bytes, the manifest says %llu", path,
-                           a->file_size, (unsigned long long)src->size);
+            kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s is %zu bytes, the manifest says %llu",
+                           path, a->file_size, (unsigned long long)src->size);
             kiln_error_at_path(err, path);
             return KILN_E_CACHE_CORRUPT;
         }
@@ -306,8 +317,8 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
     switch (a->type) {
     case KRT_TYPE_TEXTURE:
         if (verify && !src->pack && !file_matches(a, src)) {
-            kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s does not match the %s of its manifest", path,
-                           src->has_xxh3 ? "XXH3-128" : "SHA-256");
+            kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s does not match the %s of its manifest",
+                           path, src->has_xxh3 ? "XXH3-128" : "SHA-256");
             kiln_error_at_path(err, path);
             return KILN_E_CACHE_CORRUPT;
         }
@@ -316,23 +327,34 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
             !rd->supports_format(rd->user, a->texture.vk_format))
             r = transcode_texture(a, al, err);
         break;
-    case KRT_TYPE_MESH: r = decode_mesh(a, flags, &cap, al, err); break;
+    case KRT_TYPE_MESH:
+        r = decode_mesh(a, flags, &cap, al, err);
+        break;
     case KRT_TYPE_MATERIAL:
         r = kiln_material_read(a->file, a->file_size, flags, &a->material_view, err);
         for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT && !r; s++)
             if (a->material_view.material.textures[s].image)
-                r = add_dep(a, &cap, a->material_view.material.textures[s].image, KRT_TYPE_TEXTURE, al, err);
+                r = add_dep(a, &cap, a->material_view.material.textures[s].image, KRT_TYPE_TEXTURE,
+                            al, err);
         a->material.material = &a->material_view.material;
         break;
-    case KRT_TYPE_SKELETON: r = kiln_skeleton_read(a->file, a->file_size, flags, &a->skeleton, err); break;
-    case KRT_TYPE_CLIP: r = kiln_clip_read(a->file, a->file_size, flags, &a->clip, err); break;
-    case KRT_TYPE_SCENE: r = decode_scene(a, flags, &cap, al, err); break;
-    default: r = kiln_error_set(err, KILN_E_INTERNAL, "asset of unknown type %u", a->type);
+    case KRT_TYPE_SKELETON:
+        r = kiln_skeleton_read(a->file, a->file_size, flags, &a->skeleton, err);
+        break;
+    case KRT_TYPE_CLIP:
+        r = kiln_clip_read(a->file, a->file_size, flags, &a->clip, err);
+        break;
+    case KRT_TYPE_SCENE:
+        r = decode_scene(a, flags, &cap, al, err);
+        break;
+    default:
+        r = kiln_error_set(err, KILN_E_INTERNAL, "asset of unknown type %u", a->type);
     }
     if (r && err && !err->path[0]) kiln_error_at_path(err, path);
     if (r == KILN_OK && a->dep_count) {
         a->deps = kiln_calloc(al, a->dep_count, sizeof *a->deps);
-        if (!a->deps) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
+        if (!a->deps)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
     }
     a->dep_cap = cap;
     return r;
@@ -355,7 +377,8 @@ void krt_asset_link_deps(krt_asset *a)
         a->scene.clips = a->deps + a->scene_view.primitive_count;
         a->scene.skeletons = a->deps + a->scene_view.primitive_count + a->scene_view.clip_count;
         break;
-    default: break;
+    default:
+        break;
     }
 }
 

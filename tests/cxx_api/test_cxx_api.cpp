@@ -21,12 +21,12 @@ int cxx11_handle_parts(uint64_t id, uint32_t *slot); // headers_cxx11.cpp
 namespace fs = std::filesystem;
 
 static int failures = 0;
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                               \
-        }                                                                             \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);          \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 // The engine's scheduler: a thread per job, joined when the runtime waits.
@@ -48,7 +48,8 @@ static bool sched_submit(void *user, krt_job_fn fn, void *arg)
 static void sched_wait(void *user, bool (*done)(void *), void *done_arg)
 {
     auto *s = static_cast<Scheduler *>(user);
-    while (!done(done_arg)) std::this_thread::yield();
+    while (!done(done_arg))
+        std::this_thread::yield();
     for (;;) { // join what ran (jobs may have queued others before finishing)
         std::vector<std::thread> ts;
         {
@@ -56,7 +57,8 @@ static void sched_wait(void *user, bool (*done)(void *), void *done_arg)
             ts.swap(s->threads);
         }
         if (ts.empty()) break;
-        for (auto &t : ts) t.join();
+        for (auto &t : ts)
+            t.join();
     }
 }
 
@@ -72,7 +74,8 @@ struct Recorder {
 int main()
 {
     uint32_t slot = 0;
-    CHECK(cxx11_handle_parts((uint64_t)KRT_TYPE_MESH << 56 | 7, &slot) == KRT_TYPE_MESH && slot == 7);
+    CHECK(cxx11_handle_parts((uint64_t)KRT_TYPE_MESH << 56 | 7, &slot) == KRT_TYPE_MESH &&
+          slot == 7);
 
     const char *corpus = std::getenv("KILN_CORPUS");
     fs::path box = fs::path(corpus ? corpus : "") / "gltf" / "BoxTextured" / "glTF";
@@ -86,7 +89,8 @@ int main()
     CHECK(mkdtemp(buf.data()) != nullptr);
     fs::path project(buf.data());
     fs::create_directories(project / "assets" / "box");
-    for (const auto &e : fs::directory_iterator(box)) fs::copy(e.path(), project / "assets" / "box");
+    for (const auto &e : fs::directory_iterator(box))
+        fs::copy(e.path(), project / "assets" / "box");
 
     // cook
     kiln_project_opts po{};
@@ -125,7 +129,9 @@ int main()
         *gpu = r;
         return KILN_OK;
     };
-    d.renderer.destroy_texture = [](void *u, krt_handle, void *) { static_cast<Recorder *>(u)->destroyed++; };
+    d.renderer.destroy_texture = [](void *u, krt_handle, void *) {
+        static_cast<Recorder *>(u)->destroyed++;
+    };
     d.renderer.create_mesh = [](void *u, krt_handle, const krt_mesh_data *m, void **gpu,
                                 kiln_error *) -> kiln_result {
         auto *r = static_cast<Recorder *>(u);
@@ -135,7 +141,9 @@ int main()
         *gpu = r;
         return KILN_OK;
     };
-    d.renderer.destroy_mesh = [](void *u, krt_handle, void *) { static_cast<Recorder *>(u)->destroyed++; };
+    d.renderer.destroy_mesh = [](void *u, krt_handle, void *) {
+        static_cast<Recorder *>(u)->destroyed++;
+    };
     d.renderer.create_material = [](void *u, krt_handle, const krt_material_data *m, void **gpu,
                                     kiln_error *) -> kiln_result {
         auto *r = static_cast<Recorder *>(u);
@@ -145,7 +153,9 @@ int main()
         *gpu = r;
         return KILN_OK;
     };
-    d.renderer.destroy_material = [](void *u, krt_handle, void *) { static_cast<Recorder *>(u)->destroyed++; };
+    d.renderer.destroy_material = [](void *u, krt_handle, void *) {
+        static_cast<Recorder *>(u)->destroyed++;
+    };
 
     krt_context *ctx = nullptr;
     CHECK(krt_create(&d, &ctx, &err) == KILN_OK);
@@ -189,7 +199,9 @@ int main()
     CHECK(rec.destroyed == 3);
     krt_destroy(ctx);
     fs::remove_all(project);
-    if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
-    else std::printf("cxx_api: cooked and loaded BoxTextured from C++17\n");
+    if (failures)
+        std::fprintf(stderr, "%d check(s) failed\n", failures);
+    else
+        std::printf("cxx_api: cooked and loaded BoxTextured from C++17\n");
     return failures ? 1 : 0;
 }
