@@ -330,7 +330,9 @@ KILN_API uint64_t krt_asset_id(krt_context *ctx, krt_handle h);
 KILN_API size_t krt_update(krt_context *ctx);
 
 /* Blocks until no job of this context is queued or running (decoded assets still need
- * krt_update). Thread rules: any thread except a job of this context. */
+ * krt_update). With the built-in pool the calling thread runs queued jobs itself while it waits
+ * (so renderer.supports_format and the allocator may be called on it). Thread rules: any thread
+ * except a job of this context. */
 KILN_API void krt_wait(krt_context *ctx);
 
 /* krt_wait and krt_update until nothing is loading. Thread rules: the renderer thread. */
