@@ -65,8 +65,19 @@ static inline uint64_t kiln_read_u64le(kiln_reader *r)
     const uint8_t *p = kiln_reader_take(r, 8);
     if (!p) return 0;
     uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
     return v;
+}
+
+/* Little-endian loads from bytes the caller has already bounds-checked (no reader state). */
+static inline uint32_t kiln_load_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t kiln_load_u64le(const uint8_t *p)
+{
+    return (uint64_t)kiln_load_u32le(p) | (uint64_t)kiln_load_u32le(p + 4) << 32;
 }
 
 /* Little-endian stores for writers. */

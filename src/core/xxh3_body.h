@@ -1,6 +1,6 @@
 /* xxh3_body.h — kiln's XXH3 entry points over xxHash's header-only form, compiled once per
- * instruction set: xxh3_sse2.c (every x86-64 and other CPUs: the compiler's default) and
- * xxh3_avx2.c (built with -mavx2, called only when the CPU has AVX2; see hex.c). The hash is the
+ * instruction set: xxh3_base.c (the compiler's default: SSE2 on x86-64) and xxh3_avx2.c (built
+ * with -mavx2, called only when the CPU has AVX2; see hex.c). The hash is the
  * same bytes on every path — xxHash defines XXH3 independently of its vector width — only the
  * speed differs (~2.4x on AVX2 machines: Debian's libxxhash.a is built for SSE2 alone).
  *

@@ -16,6 +16,12 @@ static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
     return KILN_E_FORMAT_INVALID;
 }
 
+/* The id of section i of the table (its first 4 bytes). */
+static uint32_t section_id_at(const uint8_t *table, uint32_t i)
+{
+    return kiln_load_u32le(table + (size_t)i * KILN_CONTAINER_SECTION_SIZE);
+}
+
 static void decode_entry(const uint8_t *table, uint32_t i, const uint8_t *bytes,
                          kiln_container_section *out, uint64_t *offset)
 {
@@ -36,8 +42,7 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
     memset(out, 0, sizeof *out);
     if (!data && size) return kiln_error_set(err, KILN_E_USAGE, "kiln_container_read: no data");
     const uint8_t *p = data;
-    if (size < KILN_CONTAINER_HEADER_SIZE)
-        return bad(err, 0, "shorter than its 64-byte header");
+    if (size < KILN_CONTAINER_HEADER_SIZE) return bad(err, 0, "shorter than its 64-byte header");
     if (memcmp(p, magic, 4) != 0) return bad(err, 0, "no \"KILN\" magic");
     kiln_reader r = kiln_reader_make(p, KILN_CONTAINER_HEADER_SIZE);
     r.pos = 4;
@@ -50,8 +55,8 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
     uint32_t header_size = kiln_read_u32le(&r);
     if (version != KILN_CONTAINER_VERSION) {
         kiln_error_set(err, KILN_E_FORMAT_VERSION,
-                       "kiln container version %u; this kiln reads version %u: cook again",
-                       version, KILN_CONTAINER_VERSION);
+                       "kiln container version %u; this kiln reads version %u: cook again", version,
+                       KILN_CONTAINER_VERSION);
         kiln_error_at_offset(err, 4);
         return KILN_E_FORMAT_VERSION;
     }
@@ -62,7 +67,8 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
     if (count > KILN_CONTAINER_MAX_SECTIONS) return bad(err, 32, "more than 256 sections");
     size_t table_end = KILN_CONTAINER_HEADER_SIZE + (size_t)count * KILN_CONTAINER_SECTION_SIZE;
     if (table_end > size) return bad(err, 32, "the section table runs past the end");
-    if (!(flags & KILN_CONTAINER_SKIP_CHECKSUM) && kiln_xxh3_64_field_zeroed(p, size, 24) != checksum)
+    if (!(flags & KILN_CONTAINER_SKIP_CHECKSUM) &&
+        kiln_xxh3_64_field_zeroed(p, size, 24) != checksum)
         return bad(err, 24, "checksum mismatch: the file is damaged");
 
     const uint8_t *table = p + KILN_CONTAINER_HEADER_SIZE;
@@ -77,17 +83,15 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
         uint64_t reserved = kiln_read_u64le(&e);
         if (elem == 0) return bad(err, at + 4, "a section's element size is 0");
         if (reserved) return bad(err, at + 24, "a section's reserved field is not zero");
-        if (offset % KILN_CONTAINER_ALIGN) return bad(err, at + 8, "a section is not 16-byte aligned");
+        if (offset % KILN_CONTAINER_ALIGN)
+            return bad(err, at + 8, "a section is not 16-byte aligned");
         if (offset < end) return bad(err, at + 8, "sections overlap or are out of order");
         if (offset > size) return bad(err, at + 8, "a section starts past the end");
         if (n > (size - offset) / elem) return bad(err, at + 16, "a section runs past the end");
         for (uint64_t q = end; q < offset; q++)
             if (p[q]) return bad(err, q, "padding bytes are not zero");
-        for (uint32_t k = 0; k < i; k++) {
-            const uint8_t *other = table + (size_t)k * KILN_CONTAINER_SECTION_SIZE;
-            if ((uint32_t)(other[0] | other[1] << 8 | other[2] << 16 | (uint32_t)other[3] << 24) == id)
-                return bad(err, at, "two sections share an id");
-        }
+        for (uint32_t k = 0; k < i; k++)
+            if (section_id_at(table, k) == id) return bad(err, at, "two sections share an id");
         end = offset + n * elem;
     }
     if (end != size) return bad(err, end, "bytes follow the last section");
@@ -115,8 +119,7 @@ KILN_API bool kiln_container_find(const kiln_container *c, uint32_t id, uint32_t
      * most of them absent, so this runs a few hundred times per mesh) */
     const uint8_t *table = c->bytes + KILN_CONTAINER_HEADER_SIZE;
     for (uint32_t i = 0; i < c->section_count; i++) {
-        const uint8_t *e = table + (size_t)i * KILN_CONTAINER_SECTION_SIZE;
-        if ((uint32_t)(e[0] | e[1] << 8 | e[2] << 16 | (uint32_t)e[3] << 24) != id) continue;
+        if (section_id_at(table, i) != id) continue;
         kiln_container_section s;
         kiln_container_section_at(c, i, &s);
         if (s.element_size != element_size) return false;

@@ -237,6 +237,7 @@ static kiln_result read_pack_entry(krt_asset *a, const krt_source *src, uint64_t
  * and no fresh memory to fault in). Materials, skeletons, clips, scenes and small meshes are
  * read. */
 #define KRT_READ_BELOW ((uint64_t)16 << 10)
+_Static_assert(KRT_READ_BELOW < KILN_LARGE_BLOCK, "a read file must stay a kiln_alloc block");
 
 /* A loose cache file: read (small) or mapped, never rewritten in place — kiln publishes by
  * rename — so a mapping stays valid. Its size is checked against the manifest by the caller. */
@@ -256,7 +257,9 @@ static kiln_result read_loose_file(krt_asset *a, const krt_source *src, uint64_t
             return KILN_E_CACHE_CORRUPT;
         }
         if (r) return r;
-        a->file = data; /* freed with file_size + 1, as kiln_file_read allocated it */
+        /* freed by krt_asset_free_data with kiln_free_large(file_size + 1): below
+         * KILN_LARGE_BLOCK that is kiln_free, as kiln_file_read allocated it */
+        a->file = data;
         a->file_size = n;
         a->resident += n;
         return KILN_OK;

@@ -3,8 +3,9 @@
  * names; a staged reload on the dependencies of its new data). A texture's reload rebuilds the
  * materials on its list, and a failure or a create wakes the assets and reloads on it that
  * wait (rt_worklist.c), instead of a walk over every slot. The list is a multiset: a material
- * sampling one texture in two slots is on it twice, as it holds two references. Entries change only with the references (krt_load_deps_locked,
- * krt_release_deps_locked, a reload's swap), all under the context's lock. */
+ * sampling one texture in two slots is on it twice, as it holds two references. Entries change
+ * only with the references (krt_load_deps_locked, krt_release_deps_locked, a reload's swap), all
+ * under the context's lock. */
 #include <string.h>
 
 #include "core/alloc.h"

@@ -24,6 +24,21 @@ struct krt_pool {
     pthread_t *threads;
 };
 
+/* Takes the oldest queued job (p->count > 0) and runs it with the lock released; called and
+ * returns with p->mu held. Waiters wait for the pool to be idle: they are woken when it is, not
+ * after every job (a wake per job costs the waiting thread a futex round trip each time). */
+static void run_one_locked(krt_pool *p)
+{
+    pool_job j = p->queue[p->head];
+    p->head = (p->head + 1) % p->capacity;
+    p->count--;
+    p->running++;
+    pthread_mutex_unlock(&p->mu);
+    j.fn(j.arg);
+    pthread_mutex_lock(&p->mu);
+    if (--p->running == 0 && p->count == 0) pthread_cond_broadcast(&p->idle);
+}
+
 static void *worker(void *arg)
 {
     krt_pool *p = arg;
@@ -32,16 +47,7 @@ static void *worker(void *arg)
         while (!p->count && !p->stop)
             pthread_cond_wait(&p->work, &p->mu);
         if (!p->count) break; /* stopping and drained */
-        pool_job j = p->queue[p->head];
-        p->head = (p->head + 1) % p->capacity;
-        p->count--;
-        p->running++;
-        pthread_mutex_unlock(&p->mu);
-        j.fn(j.arg);
-        pthread_mutex_lock(&p->mu);
-        /* Waiters wait for the pool to be idle: wake them when it is, not after every job (a
-         * wake per job costs the waiting thread a futex round trip each time). */
-        if (--p->running == 0 && p->count == 0) pthread_cond_broadcast(&p->idle);
+        run_one_locked(p);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -120,18 +126,10 @@ void krt_pool_wait(void *pool, bool (*done)(void *), void *arg)
     krt_pool *p = pool;
     pthread_mutex_lock(&p->mu);
     while (!done(arg)) {
-        if (p->count) {
-            pool_job j = p->queue[p->head];
-            p->head = (p->head + 1) % p->capacity;
-            p->count--;
-            p->running++;
-            pthread_mutex_unlock(&p->mu);
-            j.fn(j.arg);
-            pthread_mutex_lock(&p->mu);
-            if (--p->running == 0 && p->count == 0) pthread_cond_broadcast(&p->idle);
-            continue;
-        }
-        pthread_cond_wait(&p->idle, &p->mu);
+        if (p->count)
+            run_one_locked(p);
+        else
+            pthread_cond_wait(&p->idle, &p->mu);
     }
     pthread_mutex_unlock(&p->mu);
 }

@@ -10,14 +10,8 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/reader.h"
 #include "runtime/rt_context.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p) { return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32; }
 
 kiln_result krt_verify_classify(const krt_asset *a, const krt_source *src, bool verify,
                                 kiln_result r, kiln_error *e)
@@ -43,8 +37,8 @@ kiln_result krt_verify_classify(const krt_asset *a, const krt_source *src, bool 
      * parsed). Without verification the checksum is not part of the contract. */
     const uint8_t *p = a->file;
     if (!verify || a->type == KRT_TYPE_TEXTURE || !p || a->file_size < KILN_CONTAINER_HEADER_SIZE ||
-        memcmp(p, "KILN", 4) != 0 || le32(p + 4) != KILN_CONTAINER_VERSION ||
-        kiln_xxh3_64_field_zeroed(p, a->file_size, 24) == le64(p + 24))
+        memcmp(p, "KILN", 4) != 0 || kiln_load_u32le(p + 4) != KILN_CONTAINER_VERSION ||
+        kiln_xxh3_64_field_zeroed(p, a->file_size, 24) == kiln_load_u64le(p + 24))
         return r;
     kiln_error_set(e, KILN_E_CACHE_CORRUPT,
                    "%s: the container checksum (XXH3-64) does not match its bytes: the file is "
@@ -62,11 +56,11 @@ kiln_result krt_verify_classify_pack(const krt_pack_mount *pm, const char *path,
     const uint8_t *p = pm->map.data;
     size_t size = pm->map.size;
     if (!p || size < KILN_PACK_HEADER_SIZE || memcmp(p, "KPAK", 4) != 0 ||
-        le32(p + 4) != KILN_PACK_VERSION)
+        kiln_load_u32le(p + 4) != KILN_PACK_VERSION)
         return r;
-    uint64_t data_offset = le64(p + 40); /* the checksum covers [0, data_offset) */
+    uint64_t data_offset = kiln_load_u64le(p + 40); /* the checksum covers [0, data_offset) */
     if (data_offset < KILN_PACK_HEADER_SIZE || data_offset > size ||
-        kiln_xxh3_64_field_zeroed(p, (size_t)data_offset, 48) == le64(p + 48))
+        kiln_xxh3_64_field_zeroed(p, (size_t)data_offset, 48) == kiln_load_u64le(p + 48))
         return r;
     kiln_error_set(e, KILN_E_CACHE_CORRUPT,
                    "%s: the table of contents' checksum (XXH3-64) does not match its bytes: the "

@@ -40,19 +40,26 @@ static int teardown(void **state)
     return 0;
 }
 
-static krt_context *make_ctx(rt_recorder *rec, uint64_t budget)
+/* A context with two workers, the fixture's cache mounted, the recording renderer (or none). */
+static krt_context *make_ctx_flags(rt_recorder *rec, uint64_t budget, uint64_t flags)
 {
     krt_desc d;
     memset(&d, 0, sizeof d);
     d.struct_size = sizeof d;
     d.worker_count = 2;
     d.budget_bytes = budget;
+    d.flags = flags;
     if (rec) d.renderer = rt_recorder_renderer(rec);
     krt_context *c = NULL;
     kiln_error err;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
     assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
     return c;
+}
+
+static krt_context *make_ctx(rt_recorder *rec, uint64_t budget)
+{
+    return make_ctx_flags(rec, budget, 0);
 }
 
 /* Replaces the box's texture source with a corpus PNG and imports again. */
@@ -475,22 +482,6 @@ static void unmount_removes_the_watch(void **state)
     assert_int_equal(inotify_watches(), 0);
     krt_destroy(c);
     (void)state;
-}
-
-static krt_context *make_ctx_flags(rt_recorder *rec, uint64_t budget, uint64_t flags)
-{
-    krt_desc d;
-    memset(&d, 0, sizeof d);
-    d.struct_size = sizeof d;
-    d.worker_count = 2;
-    d.budget_bytes = budget;
-    d.flags = flags;
-    if (rec) d.renderer = rt_recorder_renderer(rec);
-    krt_context *c = NULL;
-    kiln_error err;
-    assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
-    assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK);
-    return c;
 }
 
 static uint64_t resident(krt_context *c)
