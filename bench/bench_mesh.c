@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/mesh_write.h"
+#include "write/mesh_write.h"
 #include "kiln/kiln_format.h"
 #include "process/mesh.h"
 

@@ -1,4 +1,4 @@
-/* fuzz_pack.c — libFuzzer target for the pack reader (src/format/pack_read.c): any input gives an
+/* fuzz_pack.c — libFuzzer target for the pack reader (src/codec/pack_read.c): any input gives an
  * error of the documented codes, or a pack whose every entry lies inside the input, is found by
  * its id (binary search) and by its name, and reads back (or fails cleanly) without writing past
  * its declared size. Checked with the table checksum and without it (the structure checks alone

@@ -6,7 +6,7 @@
 #include "core/alloc.h"
 #include "core/buf.h"
 #include "core/error.h"
-#include "format/ktx2_write.h"
+#include "write/ktx2_write.h"
 #include "import/image.h"
 #include "pipeline/cook.h"
 #include "process/texture.h"

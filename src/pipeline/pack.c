@@ -12,7 +12,7 @@
 #include "core/hash.h"
 #include "core/json.h"
 #include "core/path.h"
-#include "format/pack_write.h"
+#include "write/pack_write.h"
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
 #include "pipeline/import.h"

@@ -1,7 +1,7 @@
 /* anim_track.h — one animation track as the clip cook works on it (docs/animation.md): copied
  * from a scene channel, tested for constancy and collapsed, resampled at a fixed rate,
  * densified (cubic to linear), reduced within an error bound, and compared with another track
- * by dense sampling. Every function evaluates tracks through src/format/anim_eval.c, the
+ * by dense sampling. Every function evaluates tracks through src/codec/anim_eval.c, the
  * sampler engines use, so the measured error is the error engines see. */
 #ifndef KILN_PROCESS_ANIM_TRACK_H
 #define KILN_PROCESS_ANIM_TRACK_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/anim_eval.h"
+#include "codec/anim_eval.h"
 #include "kiln/kiln_scene.h"
 
 /* At most this many keys in one track the cook makes (resampling, densifying). */

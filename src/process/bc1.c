@@ -1,6 +1,6 @@
 /* bc1.c — kiln's BC1 encoder, opaque 4-colour mode only (Khronos Data Format
  * Specification 1.3, section 21.1 "BC1": two RGB565 endpoints, 2-bit selectors, texel 0 in the
- * low bits). The decoder (src/format/bc_decode.c, its palette in format/block_decode.h) expands
+ * low bits). The decoder (src/codec/bc_decode.c, its palette in format/block_decode.h) expands
  * 5/6-bit channels by bit replication and interpolates with truncating division, (2*c0 + c1) / 3,
  * as Mesa's u_format_s3tc and Pillow's BcnDecode do, so kiln's decode equals theirs bit for bit.
  *
@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "format/block_decode.h"
+#include "codec/block_decode.h"
 
 /* KILN_BC1_PORTABLE builds the portable path even where SSE2 exists (the tests compile this file
  * a second time that way to check both give the same bytes). */

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "format/block_decode.h" /* the decoders, shared with libkiln_rt */
+#include "codec/block_decode.h" /* the decoders, shared with libkiln_rt */
 #include "process/block.h"
 
 void kiln_bc1_encode_block(const uint8_t rgba[64], const kiln_block_opts *o, uint8_t out[8]);

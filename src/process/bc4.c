@@ -8,13 +8,13 @@
  * of the endpoints from the chosen indices, endpoints moved inward and outward by a few steps,
  * and the 6-value mode when the block reaches 0 or 255. Every candidate is scored by the exact
  * squared error of the decoded values with per-texel nearest indices. BC5 normal maps store X
- * and Y this way; the shader rebuilds Z. The decoders are in src/format/bc_decode.c, the palette
+ * and Y this way; the shader rebuilds Z. The decoders are in src/codec/bc_decode.c, the palette
  * in format/block_decode.h. */
 #include "process/bc1.h"
 
 #include <string.h>
 
-#include "format/block_decode.h"
+#include "codec/block_decode.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

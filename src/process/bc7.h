@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "format/block_decode.h" /* kiln_bc7_decode_block, shared with libkiln_rt */
+#include "codec/block_decode.h" /* kiln_bc7_decode_block, shared with libkiln_rt */
 #include "process/block.h"
 
 /* Encodes 16 RGBA8 texels into one 16-byte block. Opaque blocks (all alpha 255) decode with

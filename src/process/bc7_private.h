@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "format/bc7_tables.h"
+#include "codec/bc7_tables.h"
 
 /* Everything a BC7 block holds, in logical form; kiln_bc7_pack writes it out. endpoint
  * codes are without p-bits, indices hold all their bits (anchor texels must have the top bit

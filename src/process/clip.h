@@ -2,7 +2,7 @@
  * channel becomes a track aimed at a joint of the skeleton or at a node; constant tracks collapse
  * to one key; optionally tracks are resampled at a fixed rate and keys are removed within a
  * stated error; the error actually introduced is measured and summarised. In memory only:
- * src/format/clip_write.c serializes it (docs/formats.md, "Clips"). */
+ * src/write/clip_write.c serializes it (docs/formats.md, "Clips"). */
 #ifndef KILN_PROCESS_CLIP_H
 #define KILN_PROCESS_CLIP_H
 

@@ -1,7 +1,7 @@
 /* material.h — a material of the scene turned into a cooked material (issue 5, item 6): its
  * factors, alpha, flags, and per texture slot the image artifact the pipeline cooked for it
  * (by asset id), the sampler, the UV set and the texture transform. In memory only:
- * src/format/material_write.c serializes it (docs/formats.md, "Materials"). */
+ * src/write/material_write.c serializes it (docs/formats.md, "Materials"). */
 #ifndef KILN_PROCESS_MATERIAL_H
 #define KILN_PROCESS_MATERIAL_H
 

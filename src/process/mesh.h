@@ -1,7 +1,7 @@
 /* mesh.h — cooking one primitive of a scene into a GPU-ready mesh (issue 5, items 1-5): weld,
  * clean, optimise for the vertex cache, overdraw and fetch, build a chain of levels of detail,
  * split every level into meshlets, quantize the vertex streams and optionally compress them.
- * The result is an in-memory kiln_cooked_mesh; src/format/mesh_write.c serializes it.
+ * The result is an in-memory kiln_cooked_mesh; src/write/mesh_write.c serializes it.
  *
  * The passes live one per file: mesh_weld.c (weld, degenerate and duplicate triangles),
  * mesh_optimize.c (vertex cache, overdraw, fetch), mesh_lod.c (simplification), mesh_meshlet.c,

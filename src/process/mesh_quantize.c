@@ -19,7 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "format/mesh_codec.h"
+#include "codec/mesh_codec.h"
 #include "process/mesh_private.h"
 
 static kiln_result encoded_new(kiln_mesh_work *w, kiln_mesh_stream_id id, kiln_mesh_format format,

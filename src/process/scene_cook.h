@@ -3,7 +3,7 @@
  * its parent, local transform, name, and references by asset id to mesh primitives and the
  * skeleton of its skin; cameras and lights kept in the scene; morph weights; the clips. Several
  * roots go under a synthetic root named after the scene. In memory only:
- * src/format/scene_write.c serializes it (docs/formats.md, "Scenes").
+ * src/write/scene_write.c serializes it (docs/formats.md, "Scenes").
  *
  * Names: kiln_cooked_scene_* here and in kiln_format.h; kiln_scene_* is the importer's scene. */
 #ifndef KILN_PROCESS_SCENE_COOK_H

@@ -8,7 +8,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
-#include "format/skeleton_hash.h"
+#include "codec/skeleton_hash.h"
 
 #define UNKNOWN (-2)
 

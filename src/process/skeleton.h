@@ -1,7 +1,7 @@
 /* skeleton.h — a skin of the scene turned into a cooked skeleton: joints in parent-before-child
  * order, parent indices, bind-pose local TRS, inverse bind matrices, the static transforms of the
  * non-joint nodes above and between joints, names and a hashed name table (docs/animation.md).
- * In memory only: src/format/skeleton_write.c serializes it (docs/formats.md, "Skeletons"). */
+ * In memory only: src/write/skeleton_write.c serializes it (docs/formats.md, "Skeletons"). */
 #ifndef KILN_PROCESS_SKELETON_H
 #define KILN_PROCESS_SKELETON_H
 

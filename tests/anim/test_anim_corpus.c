@@ -16,8 +16,8 @@
 #include "anim_check.h"
 #include "core/alloc.h"
 #include "core/hash.h"
-#include "format/clip_write.h"
-#include "format/skeleton_write.h"
+#include "write/clip_write.h"
+#include "write/skeleton_write.h"
 #include "process/clip.h"
 #include "process/skeleton.h"
 

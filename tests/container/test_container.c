@@ -9,7 +9,7 @@
 
 #include "core/alloc.h"
 #include "core/reader.h"
-#include "format/container_write.h"
+#include "write/container_write.h"
 #include "kiln/kiln_format.h"
 
 #define KIND_TEST KILN_FOURCC('T', 'E', 'S', 'T')

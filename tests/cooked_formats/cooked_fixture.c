@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "format/material_write.h"
-#include "format/scene_write.h"
+#include "write/material_write.h"
+#include "write/scene_write.h"
 #include "process/material.h"
 #include "process/scene_cook.h"
 

@@ -9,7 +9,7 @@
 
 #include "cooked_fixture.h"
 #include "core/alloc.h"
-#include "format/mesh_write.h"
+#include "write/mesh_write.h"
 #include "process/mesh.h"
 
 static int put(const char *dir, const char *name, uint8_t *bytes, size_t size)

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "format/material_write.h"
-#include "format/scene_write.h"
+#include "write/material_write.h"
+#include "write/scene_write.h"
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_scene.h"
 #include "process/material.h"

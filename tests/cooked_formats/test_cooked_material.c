@@ -1,4 +1,4 @@
-/* test_cooked_material.c — cooked materials (src/process/material.c, src/format/material_*.c):
+/* test_cooked_material.c — cooked materials (src/process/material.c, src/codec/material_*.c):
  * what the build keeps of a scene material (factors, flags, samplers, transforms, ids), the
  * round trip through writer and reader, pinned golden bytes, every flip and truncation refused,
  * hand-made damage with a valid checksum, and the writer refusing what the reader would. */
@@ -11,7 +11,7 @@
 #include "cooked_fixture.h"
 #include "core/alloc.h"
 #include "core/reader.h"
-#include "format/material_write.h"
+#include "write/material_write.h"
 #include "kiln/kiln_format.h"
 #include "process/material.h"
 

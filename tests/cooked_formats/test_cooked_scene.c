@@ -1,4 +1,4 @@
-/* test_cooked_scene.c — cooked scenes (src/process/scene_cook.c, src/format/scene_*.c): the
+/* test_cooked_scene.c — cooked scenes (src/process/scene_cook.c, src/codec/scene_*.c): the
  * fixture's nodes in depth-first pre-order under a synthetic root, references by asset id,
  * shared primitive and weight ranges, cameras and lights kept once, clips; one root staying the
  * root; callbacks that leave references out; hostile hand-built trees (cycles, two parents, bad
@@ -13,7 +13,7 @@
 #include "cooked_fixture.h"
 #include "core/alloc.h"
 #include "core/reader.h"
-#include "format/scene_write.h"
+#include "write/scene_write.h"
 #include "kiln/kiln_format.h"
 #include "process/scene_cook.h"
 

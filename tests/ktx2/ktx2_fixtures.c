@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/vk_format.h"
+#include "codec/vk_format.h"
 #include "support.h"
 
 void fx_init(ktx2_fixture *fx, uint32_t vk_format, uint32_t width, uint32_t height,

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/ktx2_write.h"
+#include "write/ktx2_write.h"
 
 typedef struct ktx2_fixture {
     kiln_ktx2_write_desc desc;

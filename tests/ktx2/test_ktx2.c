@@ -5,7 +5,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "format/vk_format.h"
+#include "codec/vk_format.h"
 #include "ktx2_fixtures.h"
 #include "support.h"
 

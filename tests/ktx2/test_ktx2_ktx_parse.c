@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/vk_format.h"
+#include "codec/vk_format.h"
 #include "ktx2_fixtures.h"
 #include "support.h"
 

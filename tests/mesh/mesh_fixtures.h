@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/mesh_write.h"
+#include "write/mesh_write.h"
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_scene.h"
 #include "process/mesh.h"

@@ -14,7 +14,7 @@
 #include "core/alloc.h"
 #include "counting_alloc.h"
 #include "process/mesh_private.h"
-#include "format/mesh_codec.h"
+#include "codec/mesh_codec.h"
 #include "mesh_fixtures.h"
 
 /* ---- weld and clean ---------------------------------------------------------------------------- */

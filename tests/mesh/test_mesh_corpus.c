@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "format/mesh_codec.h"
+#include "codec/mesh_codec.h"
 #include "mesh_fixtures.h"
 
 

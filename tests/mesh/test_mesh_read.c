@@ -1,4 +1,4 @@
-/* test_mesh_read.c — the "MESH" reader (src/format/mesh_read.c, mesh_decode.c) on damaged files:
+/* test_mesh_read.c — the "MESH" reader (src/codec/mesh_read.c, mesh_decode.c) on damaged files:
  * every truncation, every byte flipped (with and without the checksum), and hand-made damage
  * under a valid checksum (indices, meshlets, levels, joints, versions, compressed data, sizes a
  * small file cannot hold). With KILN_WRITE_FUZZ_SEEDS=1 it also writes the seeds of
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/reader.h"
-#include "format/mesh_sections.h"
+#include "codec/mesh_sections.h"
 #include "mesh_fixtures.h"
 
 /* The small meshes every test here damages. */

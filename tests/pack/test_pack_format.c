@@ -13,7 +13,7 @@
 #include "core/alloc.h"
 #include "core/jobs.h"
 #include "core/reader.h"
-#include "format/pack_write.h"
+#include "write/pack_write.h"
 #include "kiln/kiln_format.h"
 
 #define KIND_MESH KILN_FOURCC('M', 'E', 'S', 'H')

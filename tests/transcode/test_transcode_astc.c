@@ -1,4 +1,4 @@
-/* test_transcode_astc.c — kiln's own ASTC 4x4 decoder (src/format/astc_decode.c, the one
+/* test_transcode_astc.c — kiln's own ASTC 4x4 decoder (src/codec/astc_decode.c, the one
  * libkiln_rt has) against libastcenc's decode (kiln_astc_decode, the cook's), texel for texel:
  * corpus images encoded by libastcenc at fast, medium and thorough in both profiles (plus a
  * normal map in its rrrg mode and an image with alpha), and random 16-byte blocks, with streams

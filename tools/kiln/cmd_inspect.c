@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "format/vk_format.h"
+#include "codec/vk_format.h"
 #include "import/assimp.h"
 #include "import/gltf.h"
 #include "import/image.h"

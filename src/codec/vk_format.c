@@ -1,0 +1,120 @@
+/* vk_format.c — the table of texture formats kiln writes, and the Basic Data Format Descriptor
+ * each carries in KTX2. Descriptor contents follow the Khronos Data Format Specification 1.3
+ * (basic descriptor block; compressed colour models, section 5.6) as KTX 2.0 ("Data Format
+ * Descriptor", Restrictions) requires for a known vkFormat: the same samples KTX-Software's
+ * createDFD* produces, so files are interchangeable with toktx/libktx. Runtime-safe: libc only. */
+#include "codec/vk_format.h"
+
+#include "core/reader.h"
+
+/* Unsigned samples of block formats cover the whole bit range: lower 0, upper UINT32_MAX. */
+#define BLOCK_SAMPLE(off, bits, ch) {(off), (bits) - 1, (ch), 0u, 0xFFFFFFFFu}
+#define U8_SAMPLE(off, ch) {(off), 7, (ch), 0u, 255u}
+/* SFLOAT: signed float, nominal range -1.0f .. 1.0f (0xBF800000, 0x3F800000). */
+#define F16_SAMPLE(off, ch) \
+    {(off), 15, (ch) | KILN_DF_QUALIFIER_FLOAT | KILN_DF_QUALIFIER_SIGNED, 0xBF800000u, 0x3F800000u}
+
+static const kiln_vk_format_info k_formats[] = {
+    {KILN_VK_FORMAT_R8G8B8A8_UNORM, "RGBA8_UNORM", KILN_VK_FORMAT_R8G8B8A8_SRGB, false, 1, 1, 4, 1,
+     KILN_DF_MODEL_RGBSDA, 4,
+     {U8_SAMPLE(0, 0), U8_SAMPLE(8, 1), U8_SAMPLE(16, 2), U8_SAMPLE(24, KILN_DF_CHANNEL_ALPHA)}},
+    /* sRGB applies to colour only: the alpha sample says so with the LINEAR qualifier. */
+    {KILN_VK_FORMAT_R8G8B8A8_SRGB, "RGBA8_SRGB", KILN_VK_FORMAT_R8G8B8A8_UNORM, true, 1, 1, 4, 1,
+     KILN_DF_MODEL_RGBSDA, 4,
+     {U8_SAMPLE(0, 0), U8_SAMPLE(8, 1), U8_SAMPLE(16, 2),
+      U8_SAMPLE(24, KILN_DF_CHANNEL_ALPHA | KILN_DF_QUALIFIER_LINEAR)}},
+    {KILN_VK_FORMAT_R16G16B16A16_SFLOAT, "RGBA16F", 0, false, 1, 1, 8, 2, KILN_DF_MODEL_RGBSDA, 4,
+     {F16_SAMPLE(0, 0), F16_SAMPLE(16, 1), F16_SAMPLE(32, 2),
+      F16_SAMPLE(48, KILN_DF_CHANNEL_ALPHA)}},
+    /* BC1 without punch-through alpha: channel BC1A_COLOR (0), not ALPHAPRESENT (1). */
+    {KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, "BC1_UNORM", KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, false, 4,
+     4, 8, 1, KILN_DF_MODEL_BC1A, 1, {BLOCK_SAMPLE(0, 64, 0)}},
+    {KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, "BC1_SRGB", KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, true, 4, 4,
+     8, 1, KILN_DF_MODEL_BC1A, 1, {BLOCK_SAMPLE(0, 64, 0)}},
+    {KILN_VK_FORMAT_BC4_UNORM_BLOCK, "BC4_UNORM", 0, false, 4, 4, 8, 1, KILN_DF_MODEL_BC4, 1,
+     {BLOCK_SAMPLE(0, 64, 0)}},
+    /* BC5: red in the first 64 bits, green in the second (channels BC5_RED 0, BC5_GREEN 1). */
+    {KILN_VK_FORMAT_BC5_UNORM_BLOCK, "BC5_UNORM", 0, false, 4, 4, 16, 1, KILN_DF_MODEL_BC5, 2,
+     {BLOCK_SAMPLE(0, 64, 0), BLOCK_SAMPLE(64, 64, 1)}},
+    {KILN_VK_FORMAT_BC7_UNORM_BLOCK, "BC7_UNORM", KILN_VK_FORMAT_BC7_SRGB_BLOCK, false, 4, 4, 16, 1,
+     KILN_DF_MODEL_BC7, 1, {BLOCK_SAMPLE(0, 128, 0)}},
+    {KILN_VK_FORMAT_BC7_SRGB_BLOCK, "BC7_SRGB", KILN_VK_FORMAT_BC7_UNORM_BLOCK, true, 4, 4, 16, 1,
+     KILN_DF_MODEL_BC7, 1, {BLOCK_SAMPLE(0, 128, 0)}},
+    {KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK, "ASTC_4x4_UNORM", KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
+     false, 4, 4, 16, 1, KILN_DF_MODEL_ASTC, 1, {BLOCK_SAMPLE(0, 128, 0)}},
+    {KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, "ASTC_4x4_SRGB", KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK, true,
+     4, 4, 16, 1, KILN_DF_MODEL_ASTC, 1, {BLOCK_SAMPLE(0, 128, 0)}},
+};
+
+#define FORMAT_COUNT (sizeof k_formats / sizeof k_formats[0])
+
+const kiln_vk_format_info *kiln_vk_format_find(uint32_t vk_format)
+{
+    for (size_t i = 0; i < FORMAT_COUNT; i++)
+        if (k_formats[i].vk_format == vk_format) return &k_formats[i];
+    return NULL;
+}
+
+size_t kiln_vk_format_count(void) { return FORMAT_COUNT; }
+
+const kiln_vk_format_info *kiln_vk_format_at(size_t i)
+{
+    return i < FORMAT_COUNT ? &k_formats[i] : NULL;
+}
+
+bool kiln_vk_format_image_size(const kiln_vk_format_info *f, uint32_t width, uint32_t height,
+                               uint64_t *out)
+{
+    /* Rounding up by adding bw - 1 in 64 bits cannot wrap for 32-bit inputs. */
+    uint64_t bx = ((uint64_t)width + f->block_width - 1) / f->block_width;
+    uint64_t by = ((uint64_t)height + f->block_height - 1) / f->block_height;
+    uint64_t blocks = bx * by; /* < 2^64: each factor < 2^32 */
+    if (blocks > UINT64_MAX / f->block_size) return false;
+    *out = blocks * f->block_size;
+    return true;
+}
+
+uint32_t kiln_vk_format_level_align(const kiln_vk_format_info *f)
+{
+    uint32_t a = f->block_size, b = 4;
+    while (b) { /* gcd, then lcm = a * 4 / gcd */
+        uint32_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return f->block_size / a * 4;
+}
+
+size_t kiln_vk_format_dfd(const kiln_vk_format_info *f, bool premultiplied, uint8_t *out)
+{
+    size_t block_size = 24 + 16 * (size_t)f->sample_count;
+    size_t total = 4 + block_size;
+    kiln_store_u32le(out, (uint32_t)total);
+    /* vendorId KHRONOS (0) in bits 0..16, descriptorType BASICFORMAT (0) in bits 17..31. */
+    kiln_store_u32le(out + 4, 0);
+    kiln_store_u16le(out + 8, KILN_DF_VERSION);
+    kiln_store_u16le(out + 10, (uint16_t)block_size);
+    out[12] = f->color_model;
+    out[13] = KILN_DF_PRIMARIES_BT709;
+    out[14] = f->srgb ? KILN_DF_TRANSFER_SRGB : KILN_DF_TRANSFER_LINEAR;
+    out[15] = premultiplied ? KILN_DF_FLAG_ALPHA_PREMULTIPLIED : 0;
+    out[16] = (uint8_t)(f->block_width - 1); /* texelBlockDimension0..3 store size - 1 */
+    out[17] = (uint8_t)(f->block_height - 1);
+    out[18] = 0;
+    out[19] = 0;
+    /* bytesPlane0 = block bytes, planes 1..7 unused. Kept for supercompressed data too, as
+     * KTX 2.0 revision 2+ asks ("DFD for Supercompressed Data"). */
+    for (int i = 0; i < 8; i++) out[20 + i] = 0;
+    out[20] = f->block_size;
+    for (size_t s = 0; s < f->sample_count; s++) {
+        uint8_t *p = out + 28 + 16 * s;
+        const kiln_dfd_sample *smp = &f->samples[s];
+        kiln_store_u16le(p, smp->bit_offset);
+        p[2] = smp->bit_length;
+        p[3] = smp->channel_type;
+        p[4] = p[5] = p[6] = p[7] = 0; /* samplePosition: the block's origin */
+        kiln_store_u32le(p + 8, smp->lower);
+        kiln_store_u32le(p + 12, smp->upper);
+    }
+    return total;
+}

@@ -1,0 +1,219 @@
+/* ktx2_write.c — writes KTX 2.0 files (KTX File Format Specification 2.0, "File Structure"):
+ * identifier, header, index, level index, one basic DFD, sorted key/value data, no global data,
+ * then the mip levels smallest first, each aligned to lcm(texel block size, 4) when not
+ * supercompressed, or Zstandard-compressed one level at a time (scheme 2, alignment 1).
+ * The layout (section order, padding) matches what ktx-parse and libktx write, so tools that
+ * rewrite a file byte for byte reproduce ours; docs/formats.md lays out every byte. */
+#include "write/ktx2_write.h"
+
+#include <string.h>
+#include <zstd.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/reader.h"
+#include "codec/vk_format.h"
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define WRITER_NAME                                                                                \
+    "kiln " STR(KILN_VERSION_MAJOR) "." STR(KILN_VERSION_MINOR) "." STR(                           \
+        KILN_VERSION_PATCH) " pipeline " STR(KILN_PIPELINE_VERSION)
+
+static const uint8_t k_identifier[12] = {0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32,
+                                         0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A};
+
+/* Key/value pairs, already in the order the spec demands (by key bytes): "KTXo" < "KTXw". */
+static const struct {
+    const char *key, *value;
+} k_kv[] = {
+    {"KTXorientation", "rd"}, /* first texel top-left, rows going down: how kiln stores images */
+    {"KTXwriter", WRITER_NAME},
+};
+
+const char *kiln_ktx2_writer_name(void)
+{
+    return WRITER_NAME;
+}
+
+static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_info **fmt_out,
+                            kiln_error *err)
+{
+    const kiln_vk_format_info *f = kiln_vk_format_find(d->vk_format);
+    if (!f)
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: vkFormat %u is not one kiln writes",
+                              d->vk_format);
+    if (d->width == 0 || d->height == 0 || d->width > KILN_KTX2_MAX_DIM ||
+        d->height > KILN_KTX2_MAX_DIM)
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: size %ux%u is outside 1..%u", d->width,
+                              d->height, KILN_KTX2_MAX_DIM);
+    uint32_t max_levels = kiln_mip_level_count(d->width, d->height);
+    if (d->level_count == 0 || d->level_count > max_levels || d->level_count > KILN_KTX2_MAX_LEVELS)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "ktx2: level count %u is outside 1..%u for a %ux%u texture",
+                              d->level_count, max_levels, d->width, d->height);
+    if (d->supercompression != KILN_KTX2_SUPERCOMPRESSION_NONE &&
+        d->supercompression != KILN_KTX2_SUPERCOMPRESSION_ZSTD)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "ktx2: supercompression scheme %u is not one kiln writes",
+                              d->supercompression);
+    if (d->supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD &&
+        (d->zstd_level < 0 || d->zstd_level > ZSTD_maxCLevel()))
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: zstd level %d is outside 1..%d",
+                              d->zstd_level, ZSTD_maxCLevel());
+    for (uint32_t i = 0; i < d->level_count; i++) {
+        uint32_t w = kiln_mip_extent(d->width, i), h = kiln_mip_extent(d->height, i);
+        uint64_t want;
+        if (!kiln_vk_format_image_size(f, w, h, &want) || want > SIZE_MAX)
+            return kiln_error_set(err, KILN_E_LIMIT, "ktx2: level %u is too large", i);
+        if (d->levels[i].size != want)
+            return kiln_error_set(err, KILN_E_USAGE,
+                                  "ktx2: level %u (%ux%u %s) has %zu bytes, the format needs %llu",
+                                  i, w, h, f->name, d->levels[i].size, (unsigned long long)want);
+        if (!d->levels[i].data)
+            return kiln_error_set(err, KILN_E_USAGE, "ktx2: level %u has no data", i);
+    }
+    *fmt_out = f;
+    return KILN_OK;
+}
+
+/* Compressed level data, kept until the level index (which precedes it) is written. */
+typedef struct packed_level {
+    uint8_t *data; /* NULL when the level is stored as given */
+    size_t size, capacity;
+} packed_level;
+
+static kiln_result compress_levels(const kiln_ktx2_write_desc *d, const kiln_allocator *a,
+                                   packed_level *packed, kiln_error *err)
+{
+    ZSTD_CCtx *cctx = ZSTD_createCCtx();
+    if (!cctx) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ktx2: no memory for zstd");
+    int level = d->zstd_level ? d->zstd_level : KILN_KTX2_ZSTD_LEVEL;
+    /* Every parameter pinned so the bytes depend only on the input and libzstd's version: the
+     * frame records its content size (the reader checks it), no checksum (the cache hashes the
+     * whole file already), one thread. */
+    size_t r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+    if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+    if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
+    if (!ZSTD_isError(r)) r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_nbWorkers, 0);
+    kiln_result res = KILN_OK;
+    if (ZSTD_isError(r)) {
+        res =
+            kiln_error_set(err, KILN_E_INTERNAL, "ktx2: zstd parameters: %s", ZSTD_getErrorName(r));
+    }
+    for (uint32_t i = 0; res == KILN_OK && i < d->level_count; i++) {
+        size_t cap = ZSTD_compressBound(d->levels[i].size);
+        if (ZSTD_isError(cap) || cap == 0) {
+            res = kiln_error_set(err, KILN_E_LIMIT, "ktx2: level %u is too large for zstd", i);
+            break;
+        }
+        packed[i].data = kiln_alloc(a, cap);
+        if (!packed[i].data) {
+            res = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ktx2: no memory for level %u", i);
+            break;
+        }
+        packed[i].capacity = cap;
+        r = ZSTD_compress2(cctx, packed[i].data, cap, d->levels[i].data, d->levels[i].size);
+        if (ZSTD_isError(r)) {
+            res = kiln_error_set(err, KILN_E_INTERNAL, "ktx2: zstd failed on level %u: %s", i,
+                                 ZSTD_getErrorName(r));
+            break;
+        }
+        packed[i].size = r;
+    }
+    ZSTD_freeCCtx(cctx);
+    return res;
+}
+
+kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_error *err)
+{
+    if (!d || !out)
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: kiln_ktx2_write needs a desc and a buffer");
+    if (out->size != 0)
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: the output buffer must start empty");
+    const kiln_vk_format_info *f = NULL;
+    kiln_result res = validate(d, &f, err);
+    if (res != KILN_OK) return res;
+
+    bool zstd = d->supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD;
+    packed_level packed[KILN_KTX2_MAX_LEVELS];
+    memset(packed, 0, sizeof packed);
+    if (zstd && (res = compress_levels(d, out->alloc, packed, err)) != KILN_OK) goto done;
+
+    /* Everything before the level data has a fixed size, so the offsets are known up front. */
+    uint8_t dfd[KILN_DFD_MAX_SIZE];
+    size_t dfd_size = kiln_vk_format_dfd(f, d->premultiplied, dfd);
+    size_t kvd_size = 0;
+    for (size_t i = 0; i < sizeof k_kv / sizeof k_kv[0]; i++) {
+        size_t kv_len = strlen(k_kv[i].key) + 1 + strlen(k_kv[i].value) + 1;
+        kvd_size += 4 + kv_len + (4 - kv_len % 4) % 4;
+    }
+    size_t level_index_at = 12 + 36 + 32;
+    size_t dfd_at = level_index_at + 24 * (size_t)d->level_count;
+    size_t kvd_at = dfd_at + dfd_size;
+    size_t data_at = kvd_at + kvd_size; /* no supercompression global data: no 8-byte pad */
+    size_t align = zstd ? 1 : kiln_vk_format_level_align(f);
+
+    /* Level offsets: smallest level first, each after mipPadding up to `align`. */
+    uint64_t offsets[KILN_KTX2_MAX_LEVELS], stored[KILN_KTX2_MAX_LEVELS];
+    uint64_t at = data_at;
+    for (uint32_t i = d->level_count; i-- > 0;) {
+        at += (align - at % align) % align;
+        offsets[i] = at;
+        stored[i] = zstd ? packed[i].size : d->levels[i].size;
+        at += stored[i];
+    }
+    if (at > SIZE_MAX) {
+        res = kiln_error_set(err, KILN_E_LIMIT, "ktx2: the file would be too large");
+        goto done;
+    }
+    kiln_buf_reserve(out, (size_t)at);
+
+    kiln_buf_append(out, k_identifier, sizeof k_identifier);
+    kiln_buf_append_u32le(out, f->vk_format);
+    kiln_buf_append_u32le(out, f->type_size);
+    kiln_buf_append_u32le(out, d->width);
+    kiln_buf_append_u32le(out, d->height);
+    kiln_buf_append_u32le(out, 0); /* pixelDepth: 2D */
+    kiln_buf_append_u32le(out, 0); /* layerCount: not an array */
+    kiln_buf_append_u32le(out, 1); /* faceCount: not a cubemap */
+    kiln_buf_append_u32le(out, d->level_count);
+    kiln_buf_append_u32le(out, d->supercompression);
+    kiln_buf_append_u32le(out, (uint32_t)dfd_at);
+    kiln_buf_append_u32le(out, (uint32_t)dfd_size);
+    kiln_buf_append_u32le(out, (uint32_t)kvd_at);
+    kiln_buf_append_u32le(out, (uint32_t)kvd_size);
+    kiln_buf_append_u64le(out, 0); /* sgdByteOffset: must be 0 when there is no global data */
+    kiln_buf_append_u64le(out, 0); /* sgdByteLength */
+    for (uint32_t i = 0; i < d->level_count; i++) {
+        kiln_buf_append_u64le(out, offsets[i]);
+        kiln_buf_append_u64le(out, stored[i]);
+        kiln_buf_append_u64le(out, d->levels[i].size);
+    }
+    kiln_buf_append(out, dfd, dfd_size);
+    for (size_t i = 0; i < sizeof k_kv / sizeof k_kv[0]; i++) {
+        size_t klen = strlen(k_kv[i].key), vlen = strlen(k_kv[i].value);
+        kiln_buf_append_u32le(out, (uint32_t)(klen + 1 + vlen + 1));
+        kiln_buf_append(out, k_kv[i].key, klen + 1);   /* with the key's NUL */
+        kiln_buf_append(out, k_kv[i].value, vlen + 1); /* string values keep their NUL */
+        kiln_buf_align(out, 4);
+    }
+    for (uint32_t i = d->level_count; i-- > 0;) {
+        kiln_buf_align(out, align);
+        if (zstd)
+            kiln_buf_append(out, packed[i].data, packed[i].size);
+        else
+            kiln_buf_append(out, d->levels[i].data, d->levels[i].size);
+    }
+    if (out->failed) {
+        res = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ktx2: no memory for the file");
+    } else if (KILN_NEVER(out->size != at)) {
+        res = kiln_error_set(err, KILN_E_INTERNAL, "ktx2: wrote %zu bytes, planned %llu", out->size,
+                             (unsigned long long)at);
+    }
+
+done:
+    for (uint32_t i = 0; i < KILN_KTX2_MAX_LEVELS; i++)
+        kiln_free(out->alloc, packed[i].data, packed[i].capacity);
+    return res;
+}

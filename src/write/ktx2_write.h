@@ -1,0 +1,47 @@
+/* ktx2_write.h — kiln's KTX 2.0 writer (cook side). The byte layout it produces is laid out in
+ * docs/formats.md, "KTX2 textures"; kiln_ktx2_read in kiln_format.h reads it back. */
+#ifndef KILN_WRITE_KTX2_WRITE_H
+#define KILN_WRITE_KTX2_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "kiln/kiln_format.h"
+
+/* Zstandard level used when the desc leaves zstd_level at 0. 19 is the highest level that is
+ * not "ultra" (no large-window memory demands on the decoder); cooking is done once and cached,
+ * decoding speed barely depends on the level, so spend cook time for smaller files. Output is
+ * deterministic for a given libzstd version (single-threaded, no dictionary, fixed params). */
+#define KILN_KTX2_ZSTD_LEVEL 19
+
+/* One mip level's bytes, tightly packed blocks (or texels) in row order. */
+typedef struct kiln_ktx2_write_level {
+    const void *data;
+    size_t size; /* must equal what the format and this level's extent imply */
+} kiln_ktx2_write_level;
+
+typedef struct kiln_ktx2_write_desc {
+    uint32_t vk_format;                                 /* a kiln_vk_format other than UNDEFINED */
+    uint32_t width, height;                             /* level 0 texels, 1..32768 each */
+    uint32_t level_count;                               /* 1..floor(log2(max(width, height))) + 1 */
+    kiln_ktx2_write_level levels[KILN_KTX2_MAX_LEVELS]; /* level 0 (largest) first */
+    uint32_t supercompression; /* kiln_ktx2_supercompression: NONE or ZSTD */
+    int zstd_level;            /* 0 = KILN_KTX2_ZSTD_LEVEL; else 1..ZSTD_maxCLevel() */
+    bool premultiplied;        /* sets KHR_DF_FLAG_ALPHA_PREMULTIPLIED in the DFD */
+} kiln_ktx2_write_desc;
+
+/* Writes a complete KTX2 file for desc into out, which must be empty (kiln_buf_init'ed; file
+ * offsets start at its first byte). The same desc and libzstd give the same bytes: no
+ * timestamps; key/value data is KTXorientation "rd" and KTXwriter "kiln <x.y.z> pipeline <n>".
+ * desc and its level data are only read during the call. On failure out may hold partial data;
+ * free it with kiln_buf_free either way. Errors: KILN_E_USAGE (desc invalid: unknown format,
+ * zero or too large dimensions, too many levels, a level size that does not match),
+ * KILN_E_OUT_OF_MEMORY, KILN_E_INTERNAL (zstd failed). */
+kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *desc, kiln_buf *out, kiln_error *err);
+
+/* The KTXwriter value kiln writes, e.g. "kiln 0.1.0 pipeline 1" (a string literal). */
+const char *kiln_ktx2_writer_name(void);
+
+#endif
