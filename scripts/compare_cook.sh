@@ -18,7 +18,7 @@ build_at() { # rev -> path of its kiln command
     if [ ! -x "$wt/build/tools/kiln/kiln" ]; then
         git -C "$here" worktree add --detach -f "$wt" "$rev" >/dev/null 2>&1 || true
         cmake -S "$wt" -B "$wt/build" -DKILN_BUILD_TESTS=OFF -DKILN_BUILD_BENCH=OFF >/dev/null
-        cmake --build "$wt/build" -j"$(nproc)" --target kiln >/dev/null
+        cmake --build "$wt/build" -j"$(nproc)" --target kiln_cli >/dev/null
     fi
     echo "$wt/build/tools/kiln/kiln"
 }
@@ -27,7 +27,7 @@ old=$(build_at "$1")
 if [ $# -ge 2 ]; then
     new=$(build_at "$2")
 else
-    cmake --build "$here/build" -j"$(nproc)" --target kiln >/dev/null
+    cmake --build "$here/build" -j"$(nproc)" --target kiln_cli >/dev/null
     new="$here/build/tools/kiln/kiln"
 fi
 sh "$here/scripts/corpus_digest.sh" "$old" "$dir/old"

@@ -22,7 +22,9 @@ digest=$(realpath "$out/digest")
 "$kiln" import --all --root "$corpus" --out "$work/out" -j 2 --json >"$work/import.json" || [ $? -eq 1 ]
 (cd "$work/out/cache" && find objects -type f | LC_ALL=C sort | xargs -d '\n' sha256sum) \
     >"$digest/objects.sha256"
-"$kiln" report --root "$corpus" --out "$work/out" --json >"$digest/report.json" || [ $? -eq 1 ]
+"$kiln" report --root "$corpus" --out "$work/out" --json >"$work/report.json" || [ $? -eq 1 ]
+# The report names the cache folder: the same text wherever the digest was made.
+sed "s|$work|WORK|g" "$work/report.json" >"$digest/report.json"
 
 # A pack of every asset that is up to date.
 python3 - "$digest/report.json" "$work/assets.txt" <<'EOF'

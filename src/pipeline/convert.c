@@ -9,6 +9,7 @@
 #include "core/jobs.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "codec/cooked_kind.h"
 #include "pipeline/cook.h"
 #include "pipeline/project.h"
 #include "pipeline/source.h"
@@ -88,7 +89,7 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
     kiln_convert_opts o = copy_opts(opts);
     kiln_asset a;
     memset(&a, 0, sizeof a);
-    a.kind = KILN_KIND_TEXTURE;
+    a.kind = &kiln_source_kind_texture;
     kiln_result r = convert_settings(&o, &a.settings, err);
     if (r == KILN_OK) r = kiln_cook_check_settings(&a, err);
     if (r != KILN_OK) return r;
@@ -111,14 +112,13 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
     return r;
 }
 
-/* The kind of an artifact from its label: "mesh", "material", "image", "skeleton", "clip",
- * "scene". */
+/* What an artifact is, from its label: the label prefix of its cooked kind ("mesh", "material",
+ * "image", "skeleton", "clip", "scene"). */
 static const char *label_kind(const char *label)
 {
-    static const char *const kinds[] = {"mesh", "material", "image", "skeleton", "clip", "scene"};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strncmp(label, kinds[i], strlen(kinds[i])) == 0) return kinds[i];
-    return "unknown";
+    const char *prefix = "unknown";
+    kiln_cooked_kind_of_label(label, &prefix);
+    return prefix;
 }
 
 typedef struct model_job {

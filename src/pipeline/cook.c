@@ -2,45 +2,22 @@
 #include "pipeline/cook.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
-#include "core/path.h"
 
 kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
                       kiln_cooked *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
-    switch (a->kind) {
-    case KILN_KIND_TEXTURE: return kiln_cook_texture(p, a, source, size, out, err);
-    case KILN_KIND_MODEL:
-        if (!kiln_cook_supported(a))
-            return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                                  "%s: not a model format kiln imports", a->rel);
-        return kiln_cook_model(p, a, source, size, out, err);
-    default:
+    if (!a->kind)
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind kiln imports", a->rel);
-    }
+    return a->kind->cook(p, a, source, size, out, err);
 }
 
-bool kiln_cook_supported(const kiln_asset *a)
+kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err)
 {
-    if (a->kind == KILN_KIND_TEXTURE) return true;
-    const char *ext = kiln_path_extension(a->rel);
-    return a->kind == KILN_KIND_MODEL && (strcasecmp(ext, "gltf") == 0 || strcasecmp(ext, "glb") == 0 ||
-                                          strcasecmp(ext, "fbx") == 0 || strcasecmp(ext, "obj") == 0);
-}
-
-kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t *source,
-                            size_t size, kiln_cooked *out, kiln_error *err)
-{
-    kiln_cook_env env = {&p->allocator, p->jobs, p->platform, a->rel};
-    char dir[KILN_PATH_MAX];
-    if (!kiln_path_dirname(a->abs, dir, sizeof dir))
-        return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
-    return kiln_cook_model_source_fbx(&env, &a->settings.model, &a->settings.fbx, a->guid, dir,
-                                      source, size, out, err);
+    return a->kind && a->kind->check_settings ? a->kind->check_settings(a, err) : KILN_OK;
 }
 
 void kiln_cooked_free(kiln_project *p, kiln_cooked *c) { kiln_cooked_release(&p->allocator, c); }

@@ -1,5 +1,6 @@
 /* cook.h — cooking one source into its outputs in memory: the step between the database (which
- * knows files and settings) and the cache (which stores bytes). One function per asset kind. */
+ * knows files and settings) and the cache (which stores bytes); each kind's cook is named by its
+ * descriptor (source_kind.h). */
 #ifndef KILN_PIPELINE_COOK_H
 #define KILN_PIPELINE_COOK_H
 
@@ -32,18 +33,16 @@ kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *sourc
                       kiln_cooked *out, kiln_error *err);
 void kiln_cooked_free(kiln_project *p, kiln_cooked *c);
 
-/* Settings that are valid JSON-wise but cannot be cooked, checked before anything is written
- * or cooked: srgb true with rgba16f, bc4 or bc5 (formats without an sRGB variant) is
- * KILN_E_IMPORT_SETTINGS with the field's pointer; report lists such assets as invalid. */
+/* Settings that are valid JSON-wise but cannot be cooked (the kind's check_settings), checked
+ * before anything is written or cooked; report lists such assets as invalid. */
 kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err);
+/* The texture kind's check: srgb true with rgba16f, bc4 or bc5 (formats without an sRGB
+ * variant) is KILN_E_IMPORT_SETTINGS with the field's pointer. */
+kiln_result kiln_texture_settings_check(const kiln_texture_settings *s, kiln_error *err);
 
 /* Platforms whose GPUs sample ASTC: format auto picks astc4x4 for them ("mobile", "android",
  * "ios"). Part of the cache key of textures with format auto (database.c). */
 bool kiln_platform_prefers_astc(const char *platform);
-
-/* The kinds. */
-kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
-                              size_t size, kiln_cooked *out, kiln_error *err);
 
 /* What a cook needs besides its source bytes and settings. Without a project, so that the
  * one-shot converters (`kiln texture`) run the very code path of an import. */
@@ -69,11 +68,6 @@ kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_mode
                                        const kiln_fbx_settings *fbx, const char *guid,
                                        const char *base_dir, const uint8_t *source, size_t size,
                                        kiln_cooked *out, kiln_error *err);
-kiln_result kiln_cook_model(kiln_project *p, const kiln_asset *a, const uint8_t *source,
-                            size_t size, kiln_cooked *out, kiln_error *err);
-
-/* Whether kiln imports this asset now: textures, and models in glTF (.gltf, .glb), FBX and OBJ. */
-bool kiln_cook_supported(const kiln_asset *a);
 void kiln_cooked_release(const kiln_allocator *a, kiln_cooked *c);
 
 #endif

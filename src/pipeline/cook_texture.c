@@ -44,10 +44,8 @@ static json_t *summary_json(const kiln_texture_levels *t, size_t file_size,
     return j;
 }
 
-kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err)
+kiln_result kiln_texture_settings_check(const kiln_texture_settings *s, kiln_error *err)
 {
-    if (a->kind != KILN_KIND_TEXTURE) return KILN_OK;
-    const kiln_texture_settings *s = &a->settings.texture;
     const char *no_srgb = NULL;
     switch (s->format) {
     case KILN_TEXFMT_RGBA16F: no_srgb = "srgb true is not possible with format rgba16f (half floats are linear)"; break;
@@ -67,13 +65,6 @@ bool kiln_platform_prefers_astc(const char *platform)
 {
     if (!platform) return false;
     return !strcmp(platform, "mobile") || !strcmp(platform, "android") || !strcmp(platform, "ios");
-}
-
-kiln_result kiln_cook_texture(kiln_project *p, const kiln_asset *a, const uint8_t *source,
-                              size_t size, kiln_cooked *out, kiln_error *err)
-{
-    kiln_cook_env env = {&p->allocator, p->jobs, p->platform, a->rel};
-    return kiln_cook_texture_source(&env, &a->settings.texture, source, size, out, err);
 }
 
 kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,

@@ -17,33 +17,6 @@
 
 #define META_MAX_SIZE (1u << 20)  /* a .meta above 1 MiB is refused */
 
-static const struct {
-    const char *ext;
-    kiln_asset_kind kind;
-} kinds[] = {
-    {"png", KILN_KIND_TEXTURE}, {"jpg", KILN_KIND_TEXTURE}, {"jpeg", KILN_KIND_TEXTURE},
-    {"tga", KILN_KIND_TEXTURE}, {"bmp", KILN_KIND_TEXTURE}, {"hdr", KILN_KIND_TEXTURE},
-    {"exr", KILN_KIND_TEXTURE}, {"gltf", KILN_KIND_MODEL},  {"glb", KILN_KIND_MODEL},
-    {"fbx", KILN_KIND_MODEL},   {"obj", KILN_KIND_MODEL},
-};
-
-kiln_asset_kind kiln_asset_kind_of(const char *path)
-{
-    const char *ext = kiln_path_extension(path);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (!strcasecmp(ext, kinds[i].ext)) return kinds[i].kind;
-    return KILN_KIND_NONE;
-}
-
-const char *kiln_asset_kind_name(kiln_asset_kind k)
-{
-    switch (k) {
-    case KILN_KIND_TEXTURE: return "texture";
-    case KILN_KIND_MODEL: return "model";
-    default: return "none";
-    }
-}
-
 void kiln_guid_derive(const char *rel, char out[33])
 {
     uint8_t d[KILN_SHA256_SIZE];
@@ -130,7 +103,7 @@ static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, k
         kiln_asset_clear(p, a);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
-    a->kind = kiln_asset_kind_of(rel);
+    a->kind = kiln_source_kind_of(rel);
     kiln_asset_load_settings(p, a);
     return KILN_OK;
 }
@@ -165,7 +138,7 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             r = scan_dir(l, path, depth + 1, err);
             continue;
         }
-        if (!info.is_file || kiln_asset_kind_of(name) == KILN_KIND_NONE) continue;
+        if (!info.is_file || !kiln_source_kind_of(name)) continue;
         if (l->count == l->capacity) {
             size_t nc = l->capacity ? l->capacity * 2 : 64;
             kiln_asset *ni = kiln_realloc(&l->p->allocator, l->items, l->capacity * sizeof *ni, nc * sizeof *ni);
@@ -251,10 +224,10 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
         kiln_error_at_path(err, path);
         return KILN_E_ASSET_IO;
     }
-    if (kiln_asset_kind_of(real) == KILN_KIND_NONE) {
-        kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                       "%s: not a kind of source kiln imports (png, jpg, jpeg, tga, bmp, hdr, exr; "
-                       "gltf, glb, fbx, obj)", path);
+    if (!kiln_source_kind_of(real)) {
+        char exts[256];
+        kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind of source kiln imports (%s)",
+                       path, kiln_source_kind_extension_list(exts, sizeof exts));
         kiln_error_at_path(err, path);
         return KILN_E_IMPORT_UNSUPPORTED;
     }
@@ -263,16 +236,7 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
 
 json_t *kiln_asset_settings_json(const kiln_asset *a)
 {
-    switch (a->kind) {
-    case KILN_KIND_TEXTURE: return kiln_texture_settings_json(&a->settings.texture);
-    case KILN_KIND_MODEL: {
-        json_t *j = json_object();
-        json_object_set_new(j, "model", kiln_model_settings_json(&a->settings.model));
-        json_object_set_new(j, "fbx", kiln_fbx_settings_json(&a->settings.fbx));
-        return j;
-    }
-    default: return json_object();
-    }
+    return a->kind ? a->kind->settings_json(a) : json_object();
 }
 
 kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_SHA256_SIZE],
@@ -286,7 +250,7 @@ kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_
     char src_hex[KILN_SHA256_HEX_SIZE], head[128];
     kiln_hex(source_sha, KILN_SHA256_SIZE, src_hex);
     int hn = snprintf(head, sizeof head, "kiln-key\npipeline %d\nkind %s\nsettings ",
-                      KILN_PIPELINE_VERSION, kiln_asset_kind_name(a->kind));
+                      KILN_PIPELINE_VERSION, kiln_source_kind_name(a->kind));
     kiln_sha256 h;
     kiln_result r = kiln_sha256_init(&h, err);
     if (r == KILN_OK) {
@@ -294,22 +258,19 @@ kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_
         kiln_sha256_update(&h, canon, strlen(canon));
         /* Format auto resolves by platform: the resolution must be in the key, or a mobile
          * import would find the desktop entry. Other settings keys are unchanged by it. */
-        bool auto_format = a->kind == KILN_KIND_TEXTURE
-                               ? a->settings.texture.format == KILN_TEXFMT_AUTO
-                               : a->kind == KILN_KIND_MODEL && a->settings.model.textures &&
-                                     a->settings.model.texture_format == KILN_TEXFMT_AUTO;
+        bool auto_format = a->kind && a->kind->target_dependent && a->kind->target_dependent(a);
         if (auto_format && a->prefers_astc) kiln_sha256_update(&h, "\ntarget astc", 12);
         kiln_sha256_update(&h, "\nsource ", 8);
         kiln_sha256_update(&h, src_hex, 64);
         kiln_sha256_update(&h, "\n", 1);
-        if (a->kind == KILN_KIND_MODEL) {
-            /* Cooked models name their artifacts by asset ids made from the GUID: two copies of
-             * one model must not share an entry whose bytes name the other's ids. */
+        if (a->kind && a->kind->key_has_guid) {
+            /* Artifacts named by asset ids made from the GUID (models): two copies of one
+             * source must not share an entry whose bytes name the other's ids. */
             kiln_sha256_update(&h, "guid ", 5);
             kiln_sha256_update(&h, a->guid, strlen(a->guid));
             kiln_sha256_update(&h, "\n", 1);
         }
-        if (deps_sha) { /* models: the files the source reads */
+        if (deps_sha) { /* kinds with dependencies: the files the source reads */
             char deps_hex[KILN_SHA256_HEX_SIZE];
             kiln_hex(deps_sha, KILN_SHA256_SIZE, deps_hex);
             kiln_sha256_update(&h, "deps ", 5);

@@ -9,21 +9,13 @@
 #include "core/hash.h"
 #include "pipeline/project.h"
 #include "pipeline/settings.h"
-
-typedef enum kiln_asset_kind {
-    KILN_KIND_NONE = 0,     /* not an asset (README, licence, .meta ...) */
-    KILN_KIND_TEXTURE,      /* png jpg jpeg tga bmp hdr exr */
-    KILN_KIND_MODEL,        /* gltf glb fbx obj: known, not imported yet (unsupported) */
-} kiln_asset_kind;
-
-kiln_asset_kind kiln_asset_kind_of(const char *path);
-const char *kiln_asset_kind_name(kiln_asset_kind k);
+#include "pipeline/source_kind.h"
 
 /* One source asset. */
 typedef struct kiln_asset {
     char *rel;                    /* path relative to the root, '/'-separated (owned) */
     char *abs;                    /* absolute path (owned) */
-    kiln_asset_kind kind;
+    const kiln_source_kind *kind; /* NULL: not a kind kiln imports */
     char guid[33];                /* from .meta, or derived from rel */
     bool has_meta;
     kiln_settings settings;       /* valid when settings_result is KILN_OK */
@@ -62,8 +54,8 @@ json_t *kiln_asset_settings_json(const kiln_asset *a);
 
 /* The cache key: SHA-256 over the pipeline version, the kind, the canonical settings, the
  * target when it decides the output (format auto on an ASTC platform), the SHA-256 of the source
- * bytes, and for models the GUID (their artifacts name each other by ids made from it) and the
- * digest of the files the source reads (deps_sha). docs/cache.md gives the exact byte sequence. */
+ * bytes, and for kinds whose artifacts name each other by ids (models) the GUID, and for kinds
+ * that read other files the digest of those (deps_sha). docs/cache.md gives the byte sequence. */
 kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_SHA256_SIZE],
                              const uint8_t *deps_sha, char key_hex[KILN_SHA256_HEX_SIZE],
                              kiln_error *err);

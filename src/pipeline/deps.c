@@ -1,7 +1,7 @@
-/* deps.c — the dependency digest of a model: each external file its glTF names (for FBX and OBJ:
- * each .mtl assimp opens and each texture file looked for), hashed (or
- * taken from the record when its stat still matches), combined into one SHA-256 that enters the
- * cache key. Paths are relative to the model's folder, so the key is the same in any checkout. */
+/* deps.c — the dependency digest of a source whose kind reads other files (a model's buffers,
+ * images, .mtl files): each file the kind's `dependencies` lists, hashed (or taken from the record
+ * when its stat still matches), combined into one SHA-256 that enters the cache key. Paths are
+ * relative to the source's folder, so the key is the same in any checkout. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,16 +9,12 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/path.h"
-#include "import/assimp.h"
-#include "import/gltf.h"
-#include "import/gltf_deps.h"
-#include "pipeline/scene_load.h"
 #include "pipeline/source.h"
 
 typedef struct deps_walk {
     kiln_project *p;
     const kiln_asset *a;
-    char dir[KILN_PATH_MAX];   /* the model's folder, real path */
+    char dir[KILN_PATH_MAX];   /* the source's folder, real path */
     const json_t *old;         /* the record's list, or NULL */
     kiln_deps *out;
     kiln_sha256 h;
@@ -94,6 +90,8 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
                              size_t size, const json_t *record, kiln_deps *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (source && (!a->kind || !a->kind->dependencies))
+        return kiln_error_set(err, KILN_E_USAGE, "%s: its kind reads no other files", a->rel);
     const json_t *old = json_object_get(record, "deps");
     if (!source && !json_is_array(old))
         return kiln_error_set(err, KILN_E_USAGE, "%s: no recorded dependencies", a->rel);
@@ -114,15 +112,7 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
     kiln_result r = kiln_sha256_init(&w.h, err);
     if (r != KILN_OK) return r;
     if (source) {
-        kiln_assimp_format other =
-            kiln_gltf_detect(source, size) ? KILN_ASSIMP_NONE : kiln_assimp_detect(source, size);
-        if (other != KILN_ASSIMP_NONE) {
-            kiln_assimp_opts o;
-            kiln_assimp_opts_from_settings(&a->settings.fbx, &o);
-            r = kiln_assimp_dependencies(source, size, other, w.dir, &o, on_dep, &w, err);
-        } else {
-            r = kiln_gltf_dependencies(source, size, w.dir, on_dep, &w, err);
-        }
+        r = a->kind->dependencies(a, source, size, w.dir, on_dep, &w, err);
     } else {
         size_t i;
         json_t *e;
@@ -153,7 +143,7 @@ kiln_result kiln_asset_key(kiln_project *p, const kiln_asset *a, const json_t *r
     memset(deps, 0, sizeof *deps);
     kiln_result r = kiln_source_digest(p, a, record, need_bytes, src, err);
     if (r != KILN_OK) return r;
-    if (a->kind != KILN_KIND_MODEL) return kiln_key_compute(a, src->sha, NULL, key, err);
+    if (!a->kind || !a->kind->dependencies) return kiln_key_compute(a, src->sha, NULL, key, err);
     if (!src->read && !json_is_array(json_object_get(record, "deps"))) {
         kiln_source_free(p, src);
         if ((r = kiln_source_digest(p, a, NULL, true, src, err)) != KILN_OK) return r;

@@ -147,7 +147,7 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     if (kiln_database_scan(p, &assets, &asset_count, NULL) == KILN_OK) {
         for (size_t i = 0; i < asset_count; i++) {
             kiln_asset *a = &assets[i];
-            if (a->kind == KILN_KIND_NONE || a->settings_result != KILN_OK) continue;
+            if (!a->kind || a->settings_result != KILN_OK) continue;
             json_t *rec = kiln_cache_record_load(p, a->guid);
             kiln_source src;
             kiln_deps deps;

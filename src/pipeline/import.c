@@ -39,7 +39,7 @@ static json_t *record_json(const kiln_project *p, const kiln_asset *a, const cha
     json_t *r = json_object();
     json_object_set_new(r, "guid", json_string(a->guid));
     json_object_set_new(r, "path", json_string(a->rel));
-    json_object_set_new(r, "kind", json_string(kiln_asset_kind_name(a->kind)));
+    json_object_set_new(r, "kind", json_string(kiln_source_kind_name(a->kind)));
     json_object_set_new(r, "key", json_string(key));
     json_object_set_new(r, "platform", p->platform[0] ? json_string(p->platform) : json_null());
     if (source_stat) json_object_set(r, "source", (json_t *)source_stat);
@@ -63,7 +63,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     *result = res;
     json_object_set_new(res, "path", json_string(a->rel));
     json_object_set_new(res, "guid", json_string(a->guid));
-    json_object_set_new(res, "kind", json_string(kiln_asset_kind_name(a->kind)));
+    json_object_set_new(res, "kind", json_string(kiln_source_kind_name(a->kind)));
     kiln_error local;
     kiln_error *e = err ? err : &local;
     kiln_error_clear(e);
@@ -76,15 +76,13 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     char key[KILN_SHA256_HEX_SIZE] = "";
     bool force = (flags & KILN_IMPORT_FORCE) != 0;
 
-    if (!kiln_cook_supported(a) && (flags & KILN_IMPORT_ALL)) {
-        /* A kind kiln knows but does not import yet (FBX, OBJ): not a failure of an --all run. */
+    if (!a->kind && (flags & KILN_IMPORT_ALL)) {
+        /* A file of no registered kind: not a failure of an --all run. */
         json_object_set_new(res, "status", json_string("unsupported"));
         return KILN_OK;
     }
-    if (!kiln_cook_supported(a)) {
-        r = kiln_error_set(e, KILN_E_IMPORT_UNSUPPORTED,
-                           "%s: FBX and OBJ models are not imported by this version of kiln yet",
-                           a->rel);
+    if (!a->kind) {
+        r = kiln_error_set(e, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind kiln imports", a->rel);
         goto done;
     }
     if (a->settings_result != KILN_OK) {
@@ -147,7 +145,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
                                               "entry; the stored entry is kept"));
     } else {
         json_t *m = json_object();
-        json_object_set_new(m, "kind", json_string(kiln_asset_kind_name(a->kind)));
+        json_object_set_new(m, "kind", json_string(kiln_source_kind_name(a->kind)));
         json_object_set_new(m, "pipeline_version", json_integer(KILN_PIPELINE_VERSION));
         json_object_set_new(m, "settings", kiln_asset_settings_json(a));
         char src_hex[KILN_SHA256_HEX_SIZE];

@@ -13,11 +13,11 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "write/pack_write.h"
+#include "codec/cooked_kind.h"
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
 #include "pipeline/import.h"
 
-static const uint8_t ktx2_id[12] = {0xAB, 'K', 'T', 'X', ' ', '2', '0', 0xBB, '\r', '\n', 0x1A, '\n'};
 
 /* What was asked for: every artifact of an asset (label NULL) or one artifact. */
 typedef struct pack_root {
@@ -105,11 +105,7 @@ static kiln_result add_artifact(kiln_project *p, kiln_pack_set *s, const kiln_as
     if (strcmp(hex, sha) != 0)
         return corrupt(err, x->name, x->file, "does not match the SHA-256 of its manifest", dir);
     x->asset_id = kiln_asset_id(a->guid, label);
-    if (x->map.size >= 12 && !memcmp(x->map.data, ktx2_id, 12))
-        x->kind = KILN_PACK_KIND_KTX2;
-    else if (x->map.size >= KILN_CONTAINER_HEADER_SIZE && !memcmp(x->map.data, "KILN", 4))
-        x->kind = (uint32_t)x->map.data[8] | (uint32_t)x->map.data[9] << 8 |
-                  (uint32_t)x->map.data[10] << 16 | (uint32_t)x->map.data[11] << 24;
+    kiln_cooked_kind_of_bytes(x->map.data, x->map.size, &x->kind);
     if (!x->kind) return corrupt(err, x->name, x->file, "is neither KTX2 nor a kiln container", dir);
     return KILN_OK;
 }
@@ -176,6 +172,8 @@ typedef struct follow_state {
     const size_t *sorted;
     size_t *stack;
     size_t depth;
+    size_t from;   /* the artifact whose references are being followed */
+    const kiln_allocator *alloc;
 } follow_state;
 
 static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *err)
@@ -197,36 +195,33 @@ static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *e
     return KILN_OK;
 }
 
-/* The asset ids an artifact refers to, each through `need`. The readers check every byte. */
+static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags,
+                          kiln_error *err)
+{
+    follow_state *f = user;
+    (void)kind;
+    (void)flags; /* every reference ships in the same pack, loaded with it or not */
+    return need(f, f->from, id, err);
+}
+
+/* The asset ids an artifact refers to (its kind's refs), each through `need`. The kind's reader
+ * checks every byte first. A fourcc no kind has is packed as it is, referring to nothing. */
 static kiln_result follow(follow_state *f, size_t i, kiln_error *err)
 {
     const kiln_pack_artifact *x = &f->set->items[i];
-    const uint8_t *d = x->map.data;
-    size_t n = x->map.size;
-    kiln_result r = KILN_OK;
-    if (x->kind == KILN_MESH_KIND) {
-        kiln_mesh_view v;
-        r = kiln_mesh_read(d, n, 0, &v, err);
-        if (r == KILN_OK) r = need(f, i, v.material, err);
-    } else if (x->kind == KILN_MATERIAL_KIND) {
-        kiln_material_view v;
-        r = kiln_material_read(d, n, 0, &v, err);
-        for (int s = 0; r == KILN_OK && s < KILN_MATERIAL_SLOT_COUNT; s++)
-            r = need(f, i, v.material.textures[s].image, err);
-    } else if (x->kind == KILN_COOKED_SCENE_KIND) {
-        kiln_cooked_scene_view v;
-        r = kiln_cooked_scene_read(d, n, 0, &v, err);
-        for (uint32_t k = 0; r == KILN_OK && k < v.primitive_count; k++)
-            r = need(f, i, kiln_cooked_scene_primitive(&v, k), err);
-        for (uint32_t k = 0; r == KILN_OK && k < v.node_count; k++)
-            r = need(f, i, kiln_cooked_scene_node(&v, k).skeleton, err);
-        for (uint32_t k = 0; r == KILN_OK && k < v.clip_count; k++)
-            r = need(f, i, kiln_cooked_scene_clip(&v, k), err);
-    } else if (x->kind == KILN_CLIP_KIND) {
-        kiln_clip_view v;
-        r = kiln_clip_read(d, n, 0, &v, err);
-        if (r == KILN_OK) r = need(f, i, v.skeleton, err);
+    const kiln_cooked_kind *k = kiln_cooked_kind_of_fourcc(x->kind);
+    if (!k || !k->refs) return KILN_OK;
+    /* Views are small records (pointers, counts, a few inline tables): on the stack, unless a
+     * kind's is larger. */
+    _Alignas(max_align_t) uint8_t local[1024];
+    void *view = k->view_size <= sizeof local ? local : kiln_alloc(f->alloc, k->view_size);
+    if (!view) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    kiln_result r = k->read(x->map.data, x->map.size, 0, view, err);
+    if (r == KILN_OK) {
+        f->from = i;
+        r = k->refs(view, on_ref, f, err);
     }
+    if (view != local) kiln_free(f->alloc, view, k->view_size);
     if (r != KILN_OK && err && err->code != KILN_E_CACHE_CORRUPT) {
         /* A reader refused the bytes its manifest vouched for: a damaged or foreign entry. */
         kiln_error_prefix(err, "%s: ", x->name);
@@ -375,7 +370,7 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     }
     r = resolve_conflicts(p, set, sorted, assets, err);
     if (r != KILN_OK) goto out;
-    follow_state f = {set, sorted, stack, 0};
+    follow_state f = {set, sorted, stack, 0, 0, &p->allocator};
     r = select_roots(p, set, assets, roots, all ? 0 : count, all, &f, err);
 out:
     json_decref(doc);

@@ -40,7 +40,7 @@ static json_t *asset_node(kiln_project *p, kiln_asset *a, kiln_error *e)
         kiln_cache_entry_dir(p, key, entry);
         json_object_set_new(node, "path", json_string(a->rel));
         json_object_set_new(node, "guid", json_string(a->guid));
-        json_object_set_new(node, "kind", json_string(kiln_asset_kind_name(a->kind)));
+        json_object_set_new(node, "kind", json_string(kiln_source_kind_name(a->kind)));
         json_object_set_new(node, "key", json_string(key));
         json_object_set_new(node, "entry", json_string(entry));
         json_object_set_new(node, "inputs", inputs);
@@ -61,7 +61,7 @@ KILN_API kiln_result kiln_project_graph(kiln_project *p, char **result_json, kil
     json_t *doc = json_object(), *list = json_array(), *failed = json_array();
     for (size_t i = 0; i < n; i++) {
         kiln_asset *a = &assets[i];
-        if (!kiln_cook_supported(a)) continue;
+        if (!a->kind) continue;
         kiln_error e;
         kiln_error_clear(&e);
         json_t *node = NULL;

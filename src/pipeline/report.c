@@ -32,8 +32,8 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     b->rows[index] = row;
     json_object_set_new(row, "path", json_string(a->rel));
     json_object_set_new(row, "guid", json_string(a->guid));
-    json_object_set_new(row, "kind", json_string(kiln_asset_kind_name(a->kind)));
-    if (!kiln_cook_supported(a)) {
+    json_object_set_new(row, "kind", json_string(kiln_source_kind_name(a->kind)));
+    if (!a->kind) {
         json_object_set_new(row, "state", json_string("unsupported"));
         return KILN_OK;
     }

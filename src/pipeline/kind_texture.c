@@ -1,0 +1,39 @@
+/* kind_texture.c — the texture source kind: an image file (PNG, JPEG, TGA, BMP, HDR, EXR) cooked
+ * into one KTX2 file with the import.texture settings (cook_texture.c). */
+#include "pipeline/cook.h"
+#include "pipeline/source_kind.h"
+
+static const char *const extensions[] = {"png", "jpg", "jpeg", "tga", "bmp", "hdr", "exr", NULL};
+
+static json_t *settings_json(const kiln_asset *a)
+{
+    return kiln_texture_settings_json(&a->settings.texture);
+}
+
+static bool target_dependent(const kiln_asset *a)
+{
+    return a->settings.texture.format == KILN_TEXFMT_AUTO;
+}
+
+static kiln_result check_settings(const kiln_asset *a, kiln_error *err)
+{
+    return kiln_texture_settings_check(&a->settings.texture, err);
+}
+
+static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
+                        kiln_cooked *out, kiln_error *err)
+{
+    kiln_cook_env env = {&p->allocator, p->jobs, p->platform, a->rel};
+    return kiln_cook_texture_source(&env, &a->settings.texture, source, size, out, err);
+}
+
+const kiln_source_kind kiln_source_kind_texture = {
+    .name = "texture",
+    .extensions = extensions,
+    .settings_json = settings_json,
+    .target_dependent = target_dependent,
+    .key_has_guid = false,
+    .dependencies = NULL,
+    .check_settings = check_settings,
+    .cook = cook,
+};

@@ -1,0 +1,67 @@
+/* source_kind.h — what a kind of source file is, as one const descriptor: the file names the scan
+ * takes for it, the settings it reads and how they enter the cache key, the other files its cook
+ * reads, the checks of settings that parse but cannot be cooked, and the cook itself. The
+ * database, key, dependency, cook, import, report and convert code loop over the registry
+ * (source_kinds.c) and name no kind; a kind's descriptor lives in the file of its cook. */
+#ifndef KILN_PIPELINE_SOURCE_KIND_H
+#define KILN_PIPELINE_SOURCE_KIND_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/kiln_format.h"
+
+typedef struct kiln_project kiln_project;
+typedef struct kiln_asset kiln_asset;
+typedef struct kiln_cooked kiln_cooked;
+
+/* Called once per file a source reads besides itself, with its absolute path inside dir. */
+typedef kiln_result (*kiln_dep_fn)(void *user, const char *path, kiln_error *err);
+
+typedef struct kiln_source_kind {
+    /* "texture", "model": the kind in cache keys ("kind <name>"), records, reports. */
+    const char *name;
+    /* File name extensions, lower case, without the dot; NULL-terminated. Matched without
+     * regard to case: the scan takes a file for the first kind that lists its extension. */
+    const char *const *extensions;
+    /* The settings of the asset that enter its key, as one JSON object with every field present
+     * (dumped canonically by the key). */
+    json_t *(*settings_json)(const kiln_asset *a);
+    /* True when the cooked bytes depend on the target (format "auto" on a platform that prefers
+     * ASTC): the key then says so. NULL = never. */
+    bool (*target_dependent)(const kiln_asset *a);
+    /* The cooked artifacts name each other by asset ids made from the GUID: the GUID enters the
+     * key, so two copies of one source never share an entry naming the other's ids. */
+    bool key_has_guid;
+    /* Lists every file besides the source that the cook reads (dir: the source's folder, real
+     * path; each path reported lies inside it). Their digest enters the key and their stat the
+     * import record. NULL = the source alone. */
+    kiln_result (*dependencies)(const kiln_asset *a, const uint8_t *source, size_t size,
+                                const char *dir, kiln_dep_fn fn, void *user, kiln_error *err);
+    /* Settings that are valid JSON-wise but cannot be cooked (KILN_E_IMPORT_SETTINGS with the
+     * field's JSON pointer), checked before anything is cooked or written. NULL = none. */
+    kiln_result (*check_settings)(const kiln_asset *a, kiln_error *err);
+    /* Cooks the source bytes (borrowed) into *out (empty on error). */
+    kiln_result (*cook)(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
+                        kiln_cooked *out, kiln_error *err);
+} kiln_source_kind;
+
+/* The kind that takes this file name, by its extension; NULL when none does. */
+const kiln_source_kind *kiln_source_kind_of(const char *path);
+/* A kind by its name; NULL when none has it. */
+const kiln_source_kind *kiln_source_kind_named(const char *name);
+/* The kinds in registry order: NULL when i is past the last. */
+const kiln_source_kind *kiln_source_kind_at(size_t i);
+/* The kind's name, "none" for NULL (a file of no kind). */
+const char *kiln_source_kind_name(const kiln_source_kind *k);
+/* Every extension the registry knows, for messages: "png, jpg, ...; gltf, glb, ..." (one group
+ * per kind). Returns out. */
+const char *kiln_source_kind_extension_list(char *out, size_t cap);
+
+/* The built-in kinds (defined beside their cooks). */
+extern const kiln_source_kind kiln_source_kind_texture;
+extern const kiln_source_kind kiln_source_kind_model;
+
+#endif
