@@ -7,7 +7,8 @@
  * ship together), the runtime (which assets to load before another is ready) and the inspector
  * all take that from the descriptor, so "which artifact needs which" is said once, by the kind.
  *
- * libc only: this header is part of what libkiln_rt shares with the cook side. */
+ * The cooked-kind part is libc only and part of libkiln_rt; source kinds (a program's own kind of
+ * source file, cooked by its own function) are registered with a project of libkiln. */
 #ifndef KILN_KIND_H
 #define KILN_KIND_H
 
@@ -16,6 +17,13 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Fills err (may be NULL) with a code and a printf-style message, as kiln's own errors are
+ * filled, for the functions of a program's kinds; returns code. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+KILN_API kiln_result kiln_error_printf(kiln_error *err, kiln_result code, const char *fmt, ...);
 
 /* A reference's flags. */
 enum {
@@ -62,6 +70,126 @@ KILN_API const kiln_cooked_kind *kiln_cooked_kind_of_label(const char *label, co
  * be NULL) receives the fourcc found, 0 when the bytes are neither. */
 KILN_API const kiln_cooked_kind *kiln_cooked_kind_of_bytes(const void *data, size_t size,
                                                            uint32_t *fourcc);
+
+/* ---- source kinds registered by a program (libkiln, the cook side) ------------------------ */
+
+/* A program adds a kind of source file to a project with kiln_project_register_kind: the scan
+ * then takes files with its extensions, .meta files may hold an import.<name> object of its
+ * settings (validated by kiln against the fields below, with the same errors as built-in
+ * settings), the key covers its name, version, settings and source bytes, and import, report,
+ * reimport, pack and gc treat its assets like any other. Its cook turns the source bytes into
+ * artifacts (usually kiln containers of a cooked kind the program registers too, so that pack
+ * can follow their references and libkiln_rt can load them: krt_register_type in kiln_rt.h).
+ * docs/extending.md walks through a whole kind. */
+
+typedef enum kiln_setting_type {
+    KILN_SETTING_BOOL = 1,   /* JSON true/false; value.number is 0 or 1 */
+    KILN_SETTING_INT = 2,    /* a JSON integer within [min, max] */
+    KILN_SETTING_NUMBER = 3, /* a finite JSON number within [min, max] */
+    KILN_SETTING_CHOICE = 4, /* one of choices; value.choice is the string */
+} kiln_setting_type;
+
+typedef struct kiln_setting_field {
+    const char *name;            /* [a-z0-9_]+, unique within the kind */
+    kiln_setting_type type;
+    double min, max;             /* INT and NUMBER: the allowed range, inclusive */
+    const char *const *choices;  /* CHOICE: the allowed strings, NULL-terminated */
+    double default_number;       /* BOOL (0 or 1), INT, NUMBER */
+    const char *default_choice;  /* CHOICE: one of choices */
+    const char *description;     /* one line, for the JSON Schema */
+} kiln_setting_field;
+
+typedef struct kiln_setting_value {
+    double number;               /* BOOL, INT, NUMBER */
+    const char *choice;          /* CHOICE (points into the field's choices) */
+} kiln_setting_value;
+
+/* What a cook reads. Everything is borrowed for the duration of the call. */
+typedef struct kiln_cook_input {
+    const uint8_t *source;       /* the source file's bytes */
+    size_t size;
+    const char *path;            /* relative to the asset root ('/'-separated), for messages */
+    const char *dir;             /* the source's folder, absolute */
+    const char *guid;            /* 32 lowercase hex digits: kiln_asset_id(guid, label) */
+    const char *platform;        /* the target platform, "" for none */
+    const kiln_setting_value *settings; /* one per field of the kind, in its order */
+} kiln_cook_input;
+
+/* Where a cook puts what it made (opaque). */
+typedef struct kiln_cook_output kiln_cook_output;
+
+typedef struct kiln_source_kind_desc {
+    uint32_t struct_size;        /* sizeof(kiln_source_kind_desc); 0 = the current size */
+    /* [a-z0-9_]+, not a kind or settings object kiln has: "kind" in keys, records and reports,
+     * and the name of the settings object import.<name>. */
+    const char *name;
+    /* Extensions of the files it takes, lower case, without the dot; NULL-terminated. None may
+     * be one another kind takes. */
+    const char *const *extensions;
+    const kiln_setting_field *settings;
+    size_t setting_count;        /* at most KILN_KIND_MAX_SETTINGS over all registered kinds */
+    /* The cook's own version: it enters the key, so bump it when the cook's output changes. */
+    uint32_t version;
+    /* Cooks in->source into artifacts added to out. Called on worker threads, several sources
+     * at once: keep no unsynchronised state in user. On failure return the error's code with
+     * err filled (KILN_E_IMPORT_FAILED for a bad source); what was added is dropped. */
+    kiln_result (*cook)(void *user, const kiln_cook_input *in, kiln_cook_output *out,
+                        kiln_error *err);
+    void *user;
+} kiln_source_kind_desc;
+
+#define KILN_KIND_MAX_SETTINGS 64
+
+typedef struct kiln_project kiln_project;
+
+/* Registers a source kind and the cooked kinds its artifacts are stored in (cooked may be NULL
+ * when count is 0) with a project, before its first import, report or pack. The descriptors are
+ * borrowed for the project's life. Errors: KILN_E_USAGE naming what is wrong (a missing cook, a
+ * name or extension already taken, a bad setting field, a cooked kind whose fourcc or label
+ * prefix another has, more than KILN_KIND_MAX_SETTINGS settings). */
+KILN_API kiln_result kiln_project_register_kind(kiln_project *p,
+                                                const kiln_source_kind_desc *source,
+                                                const kiln_cooked_kind *const *cooked,
+                                                size_t cooked_count, kiln_error *err);
+
+/* The JSON Schema (draft 2020-12) of the kind's import.<name> object: every field with its type,
+ * range or choices, default and description. Free with kiln_string_free; NULL when out of
+ * memory or when the descriptor is not valid. */
+KILN_API char *kiln_source_kind_schema(const kiln_source_kind_desc *source);
+
+/* Adds an artifact: label ([a-z0-9_/]+, unique within the source; its asset id is
+ * kiln_asset_id(guid, label)) stored in file (a plain name: [A-Za-z0-9_.-]+), with a copy of
+ * the bytes. Errors: KILN_E_USAGE (a bad or repeated label or file), KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_cook_output_add(kiln_cook_output *out, const char *label,
+                                          const char *file, const void *data, size_t size,
+                                          kiln_error *err);
+
+/* One section of a kiln container to write: count elements of element_size bytes. */
+typedef struct kiln_section_desc {
+    uint32_t id;                 /* KILN_FOURCC, unique within the container */
+    uint32_t element_size;       /* bytes of one element, >= 1 */
+    uint64_t count;
+    const void *data;            /* count * element_size bytes (NULL when count is 0) */
+} kiln_section_desc;
+
+/* Lays sections out as a kiln container of this kind (fourcc) and layout version, in the order
+ * given (docs/formats.md: header, section table, 16-byte aligned sections, XXH3-64 checksum) and
+ * adds it as kiln_cook_output_add does. Deterministic. Errors: those of kiln_cook_output_add,
+ * KILN_E_USAGE (a repeated section id, element size 0, more than KILN_CONTAINER_MAX_SECTIONS),
+ * KILN_E_LIMIT (sizes that overflow). */
+KILN_API kiln_result kiln_cook_output_add_container(kiln_cook_output *out, const char *label,
+                                                    const char *file, uint32_t kind,
+                                                    uint32_t kind_version,
+                                                    const kiln_section_desc *sections,
+                                                    size_t section_count, kiln_error *err);
+
+/* A warning kept in the manifest and shown by import (copied). */
+KILN_API kiln_result kiln_cook_output_warn(kiln_cook_output *out, const char *message);
+
+/* A number in the summary the manifest keeps and import prints (key copied; a repeated key
+ * replaces the value). */
+KILN_API kiln_result kiln_cook_output_summary(kiln_cook_output *out, const char *key,
+                                              double value);
 
 #ifdef __cplusplus
 }

@@ -95,3 +95,12 @@ void kiln_error_prefix(kiln_error *err, const char *fmt, ...)
     memcpy(err->message + pn, old, on);
     err->message[pn + on] = '\0';
 }
+
+KILN_API kiln_result kiln_error_printf(kiln_error *err, kiln_result code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kiln_result r = kiln_error_setv(err, code, fmt, ap);
+    va_end(ap);
+    return r;
+}

@@ -52,7 +52,7 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
     char meta[KILN_PATH_MAX];
     kiln_error_clear(&a->settings_error);
     a->settings_result = KILN_OK;
-    kiln_settings_default(&a->settings);
+    kiln_settings_default_ext(&a->settings, kiln_kinds_settings(p->kinds));
     a->prefers_astc = kiln_platform_prefers_astc(p->platform);
     kiln_guid_derive(a->rel, a->guid);
     a->has_meta = false;
@@ -70,8 +70,8 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
         a->settings_error.code = a->settings_result;
         return;
     }
-    r = kiln_settings_parse((const char *)text, size, p->platform[0] ? p->platform : NULL,
-                            &a->settings, &a->settings_error);
+    r = kiln_settings_parse_ext((const char *)text, size, p->platform[0] ? p->platform : NULL,
+                                kiln_kinds_settings(p->kinds), &a->settings, &a->settings_error);
     kiln_free(&p->allocator, text, size + 1);
     if (r != KILN_OK) {
         a->settings_result = r;
@@ -103,7 +103,7 @@ static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, k
         kiln_asset_clear(p, a);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
-    a->kind = kiln_source_kind_of(rel);
+    a->kind = kiln_source_kind_of(p->kinds, rel);
     kiln_asset_load_settings(p, a);
     return KILN_OK;
 }
@@ -138,7 +138,7 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             r = scan_dir(l, path, depth + 1, err);
             continue;
         }
-        if (!info.is_file || !kiln_source_kind_of(name)) continue;
+        if (!info.is_file || !kiln_source_kind_of(l->p->kinds, name)) continue;
         if (l->count == l->capacity) {
             size_t nc = l->capacity ? l->capacity * 2 : 64;
             kiln_asset *ni = kiln_realloc(&l->p->allocator, l->items, l->capacity * sizeof *ni, nc * sizeof *ni);
@@ -224,10 +224,10 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
         kiln_error_at_path(err, path);
         return KILN_E_ASSET_IO;
     }
-    if (!kiln_source_kind_of(real)) {
+    if (!kiln_source_kind_of(p->kinds, real)) {
         char exts[256];
         kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind of source kiln imports (%s)",
-                       path, kiln_source_kind_extension_list(exts, sizeof exts));
+                       path, kiln_source_kind_extension_list(p->kinds, exts, sizeof exts));
         kiln_error_at_path(err, path);
         return KILN_E_IMPORT_UNSUPPORTED;
     }

@@ -119,7 +119,8 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
             if (r != KILN_OK) goto out;
         }
         kiln_asset check = *a;
-        r = kiln_settings_from_json(doc, p->platform[0] ? p->platform : NULL, &check.settings, err);
+        r = kiln_settings_from_json_ext(doc, p->platform[0] ? p->platform : NULL,
+                                        kiln_kinds_settings(p->kinds), &check.settings, err);
         if (r == KILN_OK) r = kiln_cook_check_settings(&check, err);
         if (r != KILN_OK) goto out; /* nothing written */
     }

@@ -13,7 +13,6 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "write/pack_write.h"
-#include "codec/cooked_kind.h"
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
 #include "pipeline/import.h"
@@ -174,6 +173,7 @@ typedef struct follow_state {
     size_t depth;
     size_t from;   /* the artifact whose references are being followed */
     const kiln_allocator *alloc;
+    const kiln_kind_registry *kinds;
 } follow_state;
 
 static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *err)
@@ -209,7 +209,7 @@ static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags
 static kiln_result follow(follow_state *f, size_t i, kiln_error *err)
 {
     const kiln_pack_artifact *x = &f->set->items[i];
-    const kiln_cooked_kind *k = kiln_cooked_kind_of_fourcc(x->kind);
+    const kiln_cooked_kind *k = kiln_kinds_cooked_of_fourcc(f->kinds, x->kind);
     if (!k || !k->refs) return KILN_OK;
     /* Views are small records (pointers, counts, a few inline tables): on the stack, unless a
      * kind's is larger. */
@@ -370,7 +370,7 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     }
     r = resolve_conflicts(p, set, sorted, assets, err);
     if (r != KILN_OK) goto out;
-    follow_state f = {set, sorted, stack, 0, 0, &p->allocator};
+    follow_state f = {set, sorted, stack, 0, 0, &p->allocator, p->kinds};
     r = select_roots(p, set, assets, roots, all ? 0 : count, all, &f, err);
 out:
     json_decref(doc);

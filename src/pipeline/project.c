@@ -1,5 +1,6 @@
 /* project.c — opening a project: resolving its folders and checking that the output and cache
  * folders lie where kiln is allowed to write. */
+#include "pipeline/source_kind.h"
 #include "pipeline/project.h"
 
 #include <stdlib.h>
@@ -106,6 +107,7 @@ KILN_API void kiln_project_close(kiln_project *p)
     if (!p) return;
     kiln_jobs_destroy(p->jobs);
     kiln_remote_set_destroy(p->remote);
+    kiln_kind_registry_free(&p->allocator, p->kinds);
     kiln_allocator a = p->allocator;
     kiln_free(&a, p, sizeof *p);
 }

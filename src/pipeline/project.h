@@ -24,6 +24,7 @@ struct kiln_project {
     kiln_jobs *jobs;
     struct kiln_remote_set *remote;  /* remote caches (pipeline/remote.h); NULL = none */
     uint32_t shard_index, shard_count; /* import only this shard of the assets; count 0 = all */
+    struct kiln_kind_registry *kinds;  /* kinds a program registered (source_kind.h); NULL = none */
 };
 
 /* The folders kiln may write into (project and output folder) for kiln_path_confine. */

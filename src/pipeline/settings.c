@@ -583,9 +583,13 @@ static kiln_result apply_kind(const kind_desc *k, const json_t *obj, json_ptr *p
     return KILN_OK;
 }
 
+static kiln_result apply_section(const kiln_settings_section *sec, const json_t *obj,
+                                 json_ptr *p, kiln_settings *s, kiln_error *err);
+
 /* Applies an object of kinds ("import", or one platform) on top of s. */
 static kiln_result apply_kinds(const json_t *obj, const char *what, json_ptr *p,
-                               kiln_settings *s, uint32_t set_masks[KIND_COUNT], kiln_error *err)
+                               const kiln_settings_ext *ext, kiln_settings *s,
+                               uint32_t set_masks[KIND_COUNT], kiln_error *err)
 {
     char got[64], name[48];
     if (!json_is_object(obj))
@@ -595,12 +599,18 @@ static kiln_result apply_kinds(const json_t *obj, const char *what, json_ptr *p,
         const char *key = json_object_iter_key(it);
         size_t key_len = json_object_iter_key_len(it);
         size_t mark = ptr_push(p, key, key_len);
-        size_t k = 0;
+        size_t k = 0, e = 0;
         while (k < KIND_COUNT && !key_is(key, key_len, kinds[k].name)) k++;
-        if (k == KIND_COUNT)
+        while (k == KIND_COUNT && ext && e < ext->count && !key_is(key, key_len, ext->sections[e].name))
+            e++;
+        if (k == KIND_COUNT && (!ext || e == ext->count))
             return settings_fail(err, p, "unknown settings kind \"%s\"; allowed: texture, model, "
-                                 "fbx", printable(key, key_len, name, sizeof name));
-        kiln_result r = apply_kind(&kinds[k], json_object_iter_value(it), p, s, &set_masks[k], err);
+                                 "fbx%s", printable(key, key_len, name, sizeof name),
+                                 ext && ext->count ? " and the registered kinds" : "");
+        kiln_result r = k < KIND_COUNT ? apply_kind(&kinds[k], json_object_iter_value(it), p, s,
+                                                    &set_masks[k], err)
+                                       : apply_section(&ext->sections[e],
+                                                       json_object_iter_value(it), p, s, err);
         if (r != KILN_OK) return r;
         ptr_pop(p, mark);
     }
@@ -663,6 +673,13 @@ static kiln_result parse_guid(const json_t *v, json_ptr *p, char out[33], kiln_e
 kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kiln_settings *out,
                                     kiln_error *err)
 {
+    return kiln_settings_from_json_ext(doc, platform, NULL, out, err);
+}
+
+kiln_result kiln_settings_from_json_ext(const json_t *doc, const char *platform,
+                                        const kiln_settings_ext *ext, kiln_settings *out,
+                                        kiln_error *err)
+{
     json_ptr p = {{0}, 0};
     char got[64], name[48];
     if (!out) return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_from_json: out is NULL");
@@ -687,7 +704,7 @@ kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kil
     }
 
     kiln_settings base;
-    kiln_settings_default(&base);
+    kiln_settings_default_ext(&base, ext);
     kiln_result r;
     if (guid) {
         size_t mark = ptr_push_str(&p, "guid");
@@ -697,7 +714,7 @@ kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kil
     if (import) {
         uint32_t masks[KIND_COUNT] = {0};
         size_t mark = ptr_push_str(&p, "import");
-        if ((r = apply_kinds(import, "import", &p, &base, masks, err)) != KILN_OK) return r;
+        if ((r = apply_kinds(import, "import", &p, ext, &base, masks, err)) != KILN_OK) return r;
         if ((r = check_texture_rules(&base.texture, &p, 0, NULL, err)) != KILN_OK) return r;
         ptr_pop(&p, mark);
     }
@@ -720,7 +737,8 @@ kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kil
                                      printable(key, key_len, name, sizeof name));
             kiln_settings merged = base;
             uint32_t masks[KIND_COUNT] = {0};
-            r = apply_kinds(json_object_iter_value(it), "the platform", &p, &merged, masks, err);
+            r = apply_kinds(json_object_iter_value(it), "the platform", &p, ext, &merged, masks,
+                            err);
             if (r != KILN_OK) return r;
             r = check_texture_rules(&merged.texture, &p, masks[KIND_TEXTURE], key, err);
             if (r != KILN_OK) return r;
@@ -735,6 +753,13 @@ kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kil
 
 kiln_result kiln_settings_parse(const char *json_text, size_t size, const char *platform,
                                 kiln_settings *out, kiln_error *err)
+{
+    return kiln_settings_parse_ext(json_text, size, platform, NULL, out, err);
+}
+
+kiln_result kiln_settings_parse_ext(const char *json_text, size_t size, const char *platform,
+                                    const kiln_settings_ext *ext, kiln_settings *out,
+                                    kiln_error *err)
 {
     if (!json_text && size)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_parse: json_text is NULL");
@@ -754,9 +779,132 @@ kiln_result kiln_settings_parse(const char *json_text, size_t size, const char *
         if (je.position >= 0) kiln_error_at_offset(err, (uint64_t)je.position);
         return KILN_E_IMPORT_SETTINGS;
     }
-    kiln_result r = kiln_settings_from_json(doc, platform, out, err);
+    kiln_result r = kiln_settings_from_json_ext(doc, platform, ext, out, err);
     json_decref(doc);
     return r;
+}
+
+/* ---- settings of registered kinds --------------------------------------------------------- */
+
+void kiln_settings_default_ext(kiln_settings *out, const kiln_settings_ext *ext)
+{
+    kiln_settings_default(out);
+    for (size_t i = 0; ext && i < ext->count; i++) {
+        const kiln_settings_section *sec = &ext->sections[i];
+        for (size_t f = 0; f < sec->field_count; f++) {
+            const kiln_setting_field *d = &sec->fields[f];
+            kiln_setting_value *v = &out->ext[sec->first + f];
+            v->number = d->type == KILN_SETTING_CHOICE ? 0.0 : d->default_number;
+            v->choice = d->type == KILN_SETTING_CHOICE ? d->default_choice : NULL;
+        }
+    }
+}
+
+/* "a, b, c" of a choice field, for messages. */
+static const char *choice_list(const kiln_setting_field *d, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const char *const *c = d->choices; *c && n + 1 < size; c++) {
+        int w = snprintf(buf + n, size - n, "%s\"%s\"", c == d->choices ? "" : ", ", *c);
+        if (w < 0) break;
+        n += (size_t)w < size - n ? (size_t)w : size - n - 1;
+    }
+    return buf;
+}
+
+static kiln_result parse_ext_field(const kiln_setting_field *d, const json_t *v, json_ptr *p,
+                                   kiln_setting_value *out, kiln_error *err)
+{
+    char got[64], allowed[256];
+    switch (d->type) {
+    case KILN_SETTING_BOOL:
+        if (!json_is_boolean(v)) break;
+        out->number = json_is_true(v) ? 1.0 : 0.0;
+        return KILN_OK;
+    case KILN_SETTING_INT:
+    case KILN_SETTING_NUMBER: {
+        if (d->type == KILN_SETTING_INT ? !json_is_integer(v) : !json_is_number(v)) break;
+        double x = json_number_value(v);
+        if (!isfinite(x) || x < d->min || x > d->max) break;
+        out->number = x + 0.0; /* -0.0 becomes 0.0: one spelling in the canonical JSON */
+        return KILN_OK;
+    }
+    case KILN_SETTING_CHOICE:
+        if (!json_is_string(v)) break;
+        for (const char *const *c = d->choices; *c; c++)
+            if (!strcmp(json_string_value(v), *c) && strlen(*c) == json_string_length(v)) {
+                out->choice = *c;
+                return KILN_OK;
+            }
+        break;
+    }
+    const char *what = "";
+    switch (d->type) {
+    case KILN_SETTING_BOOL: what = "true or false"; break;
+    case KILN_SETTING_INT:
+        snprintf(allowed, sizeof allowed, "an integer from %g to %g", d->min, d->max);
+        what = allowed;
+        break;
+    case KILN_SETTING_NUMBER:
+        snprintf(allowed, sizeof allowed, "a number from %g to %g", d->min, d->max);
+        what = allowed;
+        break;
+    case KILN_SETTING_CHOICE: what = choice_list(d, allowed, sizeof allowed); break;
+    }
+    return settings_fail(err, p, "%s is %s; allowed: %s", d->name, describe(v, got, sizeof got),
+                         what);
+}
+
+/* Applies a registered kind's object (import.<name>, platforms.x.<name>) on top of s. */
+static kiln_result apply_section(const kiln_settings_section *sec, const json_t *obj,
+                                 json_ptr *p, kiln_settings *s, kiln_error *err)
+{
+    char got[64], name[48];
+    if (!json_is_object(obj))
+        return settings_fail(err, p, "%s settings are %s; allowed: an object", sec->name,
+                             describe(obj, got, sizeof got));
+    OBJECT_FOREACH(obj, it) {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        size_t mark = ptr_push(p, key, key_len);
+        size_t i = 0;
+        while (i < sec->field_count && !key_is(key, key_len, sec->fields[i].name)) i++;
+        if (i == sec->field_count) {
+            char list[256];
+            size_t n = 0;
+            list[0] = '\0';
+            for (size_t f = 0; f < sec->field_count && n + 1 < sizeof list; f++) {
+                int w = snprintf(list + n, sizeof list - n, "%s%s", f ? ", " : "",
+                                 sec->fields[f].name);
+                if (w < 0) break;
+                n += (size_t)w < sizeof list - n ? (size_t)w : sizeof list - n - 1;
+            }
+            return settings_fail(err, p, "unknown field \"%s\" in %s settings; allowed: %s",
+                                 printable(key, key_len, name, sizeof name), sec->name, list);
+        }
+        kiln_setting_value v = s->ext[sec->first + i];
+        kiln_result r = parse_ext_field(&sec->fields[i], json_object_iter_value(it), p, &v, err);
+        if (r != KILN_OK) return r;
+        s->ext[sec->first + i] = v;
+        ptr_pop(p, mark);
+    }
+    return KILN_OK;
+}
+
+json_t *kiln_settings_section_json(const kiln_settings_section *sec, const kiln_settings *s)
+{
+    json_t *j = json_object();
+    for (size_t f = 0; j && f < sec->field_count; f++) {
+        const kiln_setting_field *d = &sec->fields[f];
+        const kiln_setting_value *v = &s->ext[sec->first + f];
+        json_t *x = d->type == KILN_SETTING_BOOL     ? json_boolean(v->number != 0.0)
+                    : d->type == KILN_SETTING_INT    ? json_integer((json_int_t)v->number)
+                    : d->type == KILN_SETTING_NUMBER ? json_real(v->number)
+                                                     : json_string(v->choice ? v->choice : "");
+        json_object_set_new(j, d->name, x);
+    }
+    return j;
 }
 
 /* ---- canonical JSON ----------------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kiln/kiln_format.h"
+#include "kiln/kiln_kind.h"
 
 typedef enum kiln_texture_format {
     KILN_TEXFMT_AUTO = 0,  /* today: rgba8 for LDR sources, rgba16f for HDR sources */
@@ -82,7 +83,23 @@ typedef struct kiln_settings {
     kiln_texture_settings texture;
     kiln_model_settings model;
     kiln_fbx_settings fbx;
+    /* The settings of kinds a program registered: each section's fields at its `first` slot
+     * (kiln_settings_ext); choices point into the registered descriptors. */
+    kiln_setting_value ext[KILN_KIND_MAX_SETTINGS];
 } kiln_settings;
+
+/* The settings objects of registered kinds (import.<name>), known to the parser. */
+typedef struct kiln_settings_section {
+    const char *name;
+    const kiln_setting_field *fields;
+    size_t field_count;
+    size_t first;                    /* its first slot in kiln_settings.ext */
+} kiln_settings_section;
+
+typedef struct kiln_settings_ext {
+    const kiln_settings_section *sections;
+    size_t count;
+} kiln_settings_ext;
 
 /* Fills every field with its documented default. */
 void kiln_settings_default(kiln_settings *out);
@@ -98,6 +115,19 @@ kiln_result kiln_settings_parse(const char *json_text, size_t size, const char *
 /* Same, from a parsed document (borrowed). */
 kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kiln_settings *out,
                                     kiln_error *err);
+
+/* The same two with the settings objects of registered kinds (ext may be NULL): their fields are
+ * validated like built-in ones and their defaults filled in. */
+kiln_result kiln_settings_parse_ext(const char *json_text, size_t size, const char *platform,
+                                    const kiln_settings_ext *ext, kiln_settings *out,
+                                    kiln_error *err);
+kiln_result kiln_settings_from_json_ext(const json_t *doc, const char *platform,
+                                        const kiln_settings_ext *ext, kiln_settings *out,
+                                        kiln_error *err);
+/* Defaults of every field, the registered kinds' too (ext may be NULL). */
+void kiln_settings_default_ext(kiln_settings *out, const kiln_settings_ext *ext);
+/* A registered section's values as a JSON object with every field (for keys and reports). */
+json_t *kiln_settings_section_json(const kiln_settings_section *sec, const kiln_settings *s);
 
 /* The settings of one kind as a JSON object with every field present (defaults included), for
  * the cache key (dumped canonically) and for reports. New reference, NULL on out-of-memory. */

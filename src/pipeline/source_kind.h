@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kiln/kiln_format.h"
+#include "kiln/kiln_kind.h"
 
 typedef struct kiln_project kiln_project;
 typedef struct kiln_asset kiln_asset;
@@ -48,17 +49,35 @@ typedef struct kiln_source_kind {
                         kiln_cooked *out, kiln_error *err);
 } kiln_source_kind;
 
+/* The kinds of a project: the built-in ones, then those a program registered
+ * (kind_registry.c, through kiln_project_register_kind). Every lookup below takes the registry;
+ * NULL means the built-in kinds alone. */
+typedef struct kiln_kind_registry kiln_kind_registry;
+typedef struct kiln_settings_ext kiln_settings_ext;
+
 /* The kind that takes this file name, by its extension; NULL when none does. */
-const kiln_source_kind *kiln_source_kind_of(const char *path);
+const kiln_source_kind *kiln_source_kind_of(const kiln_kind_registry *reg, const char *path);
 /* A kind by its name; NULL when none has it. */
-const kiln_source_kind *kiln_source_kind_named(const char *name);
+const kiln_source_kind *kiln_source_kind_named(const kiln_kind_registry *reg, const char *name);
 /* The kinds in registry order: NULL when i is past the last. */
-const kiln_source_kind *kiln_source_kind_at(size_t i);
+const kiln_source_kind *kiln_source_kind_at(const kiln_kind_registry *reg, size_t i);
 /* The kind's name, "none" for NULL (a file of no kind). */
 const char *kiln_source_kind_name(const kiln_source_kind *k);
 /* Every extension the registry knows, for messages: "png, jpg, ...; gltf, glb, ..." (one group
  * per kind). Returns out. */
-const char *kiln_source_kind_extension_list(char *out, size_t cap);
+const char *kiln_source_kind_extension_list(const kiln_kind_registry *reg, char *out, size_t cap);
+
+/* Cooked kinds, built-in or registered, by fourcc or label (kiln_kind.h says what they hold). */
+const kiln_cooked_kind *kiln_kinds_cooked_of_fourcc(const kiln_kind_registry *reg,
+                                                    uint32_t fourcc);
+const kiln_cooked_kind *kiln_kinds_cooked_of_label(const kiln_kind_registry *reg,
+                                                   const char *label, const char **prefix);
+/* The settings objects of the registered kinds, for the settings parser (NULL when none). */
+const kiln_settings_ext *kiln_kinds_settings(const kiln_kind_registry *reg);
+/* The registered kinds (past the built-ins) and their cooked kinds. */
+size_t kiln_kinds_registered_count(const kiln_kind_registry *reg);
+const kiln_source_kind *kiln_kinds_registered_at(const kiln_kind_registry *reg, size_t i);
+void kiln_kind_registry_free(const kiln_allocator *a, kiln_kind_registry *reg);
 
 /* The built-in kinds (defined beside their cooks). */
 extern const kiln_source_kind kiln_source_kind_texture;

@@ -1,0 +1,305 @@
+/* test_kinds.c — a source kind registered through the public API (kiln_kind.h): a ".note" file of
+ * numbers, cooked into two containers of its own cooked kind ("NOTE": the numbers times the
+ * setting `scale`, and "note/extra" with their count) where the first refers to the second by
+ * asset id. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiln/kiln.h"
+#include "kiln/kiln_kind.h"
+#include "support.h"
+
+#define NOTE_KIND KILN_FOURCC('N', 'O', 'T', 'E')
+#define NOTE_VALUES KILN_FOURCC('V', 'A', 'L', 'S')
+#define NOTE_LINK KILN_FOURCC('L', 'I', 'N', 'K')
+
+typedef struct note_view {
+    const float *values;
+    uint64_t count;
+    uint64_t link;
+} note_view;
+
+static kiln_result note_read(const void *data, size_t size, uint32_t flags, void *view,
+                             kiln_error *err)
+{
+    kiln_container c;
+    kiln_result r = kiln_container_read(data, size, flags, &c, err);
+    if (r != KILN_OK) return r;
+    note_view *v = view;
+    memset(v, 0, sizeof *v);
+    kiln_container_section s;
+    if (kiln_container_find(&c, NOTE_VALUES, 4, &s)) {
+        v->values = (const float *)(const void *)s.data;
+        v->count = s.count;
+    }
+    if (kiln_container_find(&c, NOTE_LINK, 8, &s) && s.count == 1) memcpy(&v->link, s.data, 8);
+    return KILN_OK;
+}
+
+static kiln_result note_refs(const void *view, kiln_ref_fn fn, void *user, kiln_error *err)
+{
+    const note_view *v = view;
+    return v->link ? fn(user, v->link, NOTE_KIND, KILN_REF_LOAD, err) : KILN_OK;
+}
+
+static const char *const note_labels[] = {"note", NULL};
+static const kiln_cooked_kind note_cooked = {"note", NOTE_KIND, note_labels, sizeof(note_view),
+                                             note_read, note_refs};
+
+static kiln_result note_cook(void *user, const kiln_cook_input *in, kiln_cook_output *out,
+                             kiln_error *err)
+{
+    int *calls = user;
+    __atomic_add_fetch(calls, 1, __ATOMIC_RELAXED);
+    float values[64];
+    size_t n = 0;
+    char text[512];
+    size_t len = in->size < sizeof text - 1 ? in->size : sizeof text - 1;
+    memcpy(text, in->source, len);
+    text[len] = 0;
+    for (char *tok = strtok(text, " \n"); tok && n < 64; tok = strtok(NULL, " \n")) {
+        char *end;
+        double d = strtod(tok, &end);
+        if (*end) {
+            return kiln_error_printf(err, KILN_E_IMPORT_FAILED, "%s: \"%s\" is not a number",
+                                     in->path, tok);
+        }
+        values[n++] = (float)(d * in->settings[0].number);
+    }
+    uint64_t link = kiln_asset_id(in->guid, "note/extra");
+    uint32_t count = (uint32_t)n;
+    kiln_section_desc main_sections[] = {{NOTE_VALUES, 4, n, values}, {NOTE_LINK, 8, 1, &link}};
+    kiln_section_desc extra_sections[] = {{NOTE_VALUES, 4, 1, &(float){(float)count}}};
+    kiln_result r = kiln_cook_output_add_container(out, "note", "note.knote", NOTE_KIND, 1,
+                                                   main_sections, 2, err);
+    if (r == KILN_OK)
+        r = kiln_cook_output_add_container(out, "note/extra", "extra.knote", NOTE_KIND, 1,
+                                           extra_sections, 1, err);
+    if (r == KILN_OK) r = kiln_cook_output_summary(out, "values", (double)n);
+    if (r == KILN_OK && !strcmp(in->settings[1].choice, "loud"))
+        r = kiln_cook_output_warn(out, "loud notes");
+    return r;
+}
+
+static const char *const mood_choices[] = {"quiet", "loud", NULL};
+static const kiln_setting_field note_fields[] = {
+    {"scale", KILN_SETTING_NUMBER, 0.0, 100.0, NULL, 1.0, NULL, "multiplies every value"},
+    {"mood", KILN_SETTING_CHOICE, 0, 0, mood_choices, 0, "quiet", "loud warns"},
+};
+static const char *const note_exts[] = {"note", NULL};
+
+static kiln_source_kind_desc note_desc(int *calls)
+{
+    kiln_source_kind_desc d = {sizeof d, "note", note_exts, note_fields, 2, 1, note_cook, calls};
+    return d;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    kt_write_file(path, text, strlen(text));
+}
+
+static kiln_project *open_project(const char *dir, int *calls)
+{
+    char *root = kt_format("%s/assets", dir), *out = kt_format("%s/.kiln", dir);
+    kiln_project_opts o = {0};
+    o.struct_size = sizeof o;
+    o.project_dir = dir;
+    o.root = root;
+    o.out = out;
+    o.jobs = 2;
+    kiln_project *p = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_project_open(&o, &p, &e), KILN_OK);
+    const kiln_cooked_kind *cooked[] = {&note_cooked};
+    kiln_source_kind_desc d = note_desc(calls);
+    assert_int_equal(kiln_project_register_kind(p, &d, cooked, 1, &e), KILN_OK);
+    free(root);
+    free(out);
+    return p;
+}
+
+static json_t *report(kiln_project *p)
+{
+    char *text = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_project_report(p, &text, &e), KILN_OK);
+    json_t *doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    return doc;
+}
+
+static json_t *row(json_t *rep, const char *path)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(rep, "assets"), i, r)
+        if (!strcmp(json_string_value(json_object_get(r, "path")), path)) return r;
+    fail_msg("no row for %s", path);
+    return NULL;
+}
+
+static const char *state_of(kiln_project *p, const char *path, json_t **keep)
+{
+    *keep = report(p);
+    return json_string_value(json_object_get(row(*keep, path), "state"));
+}
+
+static void registration_refuses_what_cannot_work(void **state)
+{
+    char *dir = kt_tempdir("kinds_refuse");
+    char *root = kt_format("%s/assets", dir);
+    kt_write_file(kt_format("%s/x.txt", root), "", 0);
+    int calls = 0;
+    kiln_project_opts o = {0};
+    o.struct_size = sizeof o;
+    o.project_dir = dir;
+    o.root = root;
+    kiln_project *p = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_project_open(&o, &p, &e), KILN_OK);
+    kiln_source_kind_desc d = note_desc(&calls);
+    d.cook = NULL;
+    assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
+    assert_non_null(strstr(e.message, "no cook"));
+    d = note_desc(&calls);
+    d.name = "texture";
+    assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
+    assert_non_null(strstr(e.message, "taken"));
+    d = note_desc(&calls);
+    static const char *const png[] = {"png", NULL};
+    d.extensions = png;
+    assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
+    assert_non_null(strstr(e.message, "texture"));
+    kiln_setting_field bad = note_fields[0];
+    bad.default_number = 1000.0;
+    d = note_desc(&calls);
+    d.settings = &bad;
+    d.setting_count = 1;
+    assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
+    d = note_desc(&calls);
+    kiln_cooked_kind mesh_like = note_cooked;
+    mesh_like.fourcc = KILN_MESH_KIND;
+    const kiln_cooked_kind *c1[] = {&mesh_like};
+    assert_int_equal(kiln_project_register_kind(p, &d, c1, 1, &e), KILN_E_USAGE);
+    kiln_cooked_kind label_like = note_cooked;
+    static const char *const meshy[] = {"mesh_extra", NULL};
+    label_like.labels = meshy;
+    const kiln_cooked_kind *c2[] = {&label_like};
+    assert_int_equal(kiln_project_register_kind(p, &d, c2, 1, &e), KILN_E_USAGE);
+    assert_non_null(strstr(e.message, "overlaps"));
+    /* After the refusals the kind registers once, and not twice. */
+    const kiln_cooked_kind *ok[] = {&note_cooked};
+    assert_int_equal(kiln_project_register_kind(p, &d, ok, 1, &e), KILN_OK);
+    assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
+    char *schema = kiln_source_kind_schema(&d);
+    assert_non_null(schema);
+    json_t *s = json_loads(schema, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(
+                            json_object_get(json_object_get(s, "properties"), "mood"), "default")),
+                        "quiet");
+    json_decref(s);
+    kiln_string_free(schema);
+    kiln_project_close(p);
+    kt_rmtree(dir);
+    free(root);
+    free(dir);
+}
+
+static void registered_kind_imports_reports_and_packs(void **state)
+{
+    char *dir = kt_tempdir("kinds_import");
+    char *a = kt_format("%s/assets/a.note", dir), *b = kt_format("%s/assets/sub/b.NOTE", dir);
+    char *meta = kt_format("%s.meta", a);
+    write_text(a, "1 2 3\n");
+    write_text(b, "4\n");
+    write_text(meta, "{\"import\": {\"note\": {\"scale\": 2, \"mood\": \"loud\"}}}");
+    int calls = 0;
+    kiln_project *p = open_project(dir, &calls);
+
+    char *text = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &text, &e), KILN_OK);
+    json_t *doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    assert_int_equal(calls, 2);
+    size_t i;
+    json_t *r;
+    int seen = 0;
+    json_array_foreach(json_object_get(doc, "records"), i, r) {
+        assert_string_equal(json_string_value(json_object_get(r, "kind")), "note");
+        assert_string_equal(json_string_value(json_object_get(r, "status")), "imported");
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    json_decref(doc);
+
+    json_t *keep;
+    assert_string_equal(state_of(p, "a.note", &keep), "up_to_date");
+    json_decref(keep);
+    /* A second import is all cached: the cook is not called again. */
+    assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &text, &e), KILN_OK);
+    kiln_string_free(text);
+    assert_int_equal(calls, 2);
+
+    /* The setting enters the key. */
+    write_text(meta, "{\"import\": {\"note\": {\"scale\": 3}}}");
+    assert_string_equal(state_of(p, "a.note", &keep), "stale");
+    json_decref(keep);
+    /* A bad value is an invalid asset naming the field. */
+    write_text(meta, "{\"import\": {\"note\": {\"mood\": \"sad\"}}}");
+    json_t *rep = report(p);
+    json_t *ra = row(rep, "a.note");
+    assert_string_equal(json_string_value(json_object_get(ra, "state")), "invalid");
+    json_t *err = json_object_get(ra, "error");
+    assert_string_equal(json_string_value(json_object_get(err, "json_pointer")),
+                        "/import/note/mood");
+    assert_non_null(strstr(json_string_value(json_object_get(err, "message")), "\"loud\""));
+    json_decref(rep);
+    write_text(meta, "{\"import\": {\"note\": {\"volume\": 1}}}");
+    rep = report(p);
+    err = json_object_get(row(rep, "a.note"), "error");
+    assert_non_null(strstr(json_string_value(json_object_get(err, "message")), "scale, mood"));
+    json_decref(rep);
+    write_text(meta, "{\"import\": {\"note\": {\"scale\": 2, \"mood\": \"loud\"}}}");
+
+    /* Packing a.note#note brings note/extra along: the registered cooked kind's refs. */
+    char *pack = kt_format("%s/.kiln/notes.kpak", dir);
+    kiln_pack_opts po = {0};
+    po.struct_size = sizeof po;
+    po.output = pack;
+    const char *assets[] = {a};
+    char *an = kt_format("%s#note", a);
+    assets[0] = an;
+    assert_int_equal(kiln_project_pack(p, assets, 1, 0, &po, &text, &e), KILN_OK);
+    kiln_string_free(text);
+    size_t size;
+    void *bytes = kt_read_file(pack, &size);
+    kiln_pack k;
+    assert_int_equal(kiln_pack_open_memory(bytes, size, 0, &k, &e), KILN_OK);
+    assert_int_equal(k.entry_count, 2);
+    uint32_t extra = kiln_pack_find_name(&k, "a.note#note/extra");
+    assert_true(extra != KILN_PACK_NOT_FOUND);
+    assert_int_equal(kiln_pack_entry_at(&k, extra).kind, NOTE_KIND);
+    free(bytes);
+
+    kiln_project_close(p);
+    kt_rmtree(dir);
+    free(pack);
+    free(an);
+    free(a);
+    free(b);
+    free(meta);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(registration_refuses_what_cannot_work),
+        cmocka_unit_test(registered_kind_imports_reports_and_packs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
