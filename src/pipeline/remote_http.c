@@ -3,7 +3,6 @@
  * PUTs always carry Content-Length (bazel-remote refuses chunked uploads) and no
  * "Expect: 100-continue" (one round trip less). Easy handles are kept in a small pool so that
  * jobs reuse their keep-alive connections; the pool is the only shared state and has a lock. */
-#include <curl/curl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "pipeline/curl_dl.h"
 #include "pipeline/remote_transport.h"
 
 #define POOL_MAX 16
@@ -26,6 +26,7 @@ typedef struct http_transport {
     CURL *pool[POOL_MAX];
     size_t pooled;
     struct curl_slist *headers; /* "Expect:" — read-only after create */
+    const kiln_curl_api *curl;  /* libcurl's functions (curl_dl.h) */
 } http_transport;
 
 /* The body of a GET, bounded by max. */
@@ -89,10 +90,10 @@ static CURL *take_handle(http_transport *h)
     if (h->pooled) c = h->pool[--h->pooled];
     pthread_mutex_unlock(&h->lock);
     if (c) {
-        curl_easy_reset(c); /* keeps the connection cache */
+        h->curl->easy_reset(c); /* keeps the connection cache */
         return c;
     }
-    return curl_easy_init();
+    return h->curl->easy_init();
 }
 
 static void give_handle(http_transport *h, CURL *c)
@@ -103,27 +104,26 @@ static void give_handle(http_transport *h, CURL *c)
         c = NULL;
     }
     pthread_mutex_unlock(&h->lock);
-    if (c) curl_easy_cleanup(c);
+    if (c) h->curl->easy_cleanup(c);
 }
 
 static void common_options(http_transport *h, CURL *c, const char *url)
 {
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM for DNS timeouts */
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)h->timeout_s);
+    h->curl->easy_setopt(c, CURLOPT_URL, url);
+    h->curl->easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM for DNS timeouts */
+    h->curl->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)h->timeout_s);
     /* A stalled or trickling server (1 byte per second) is a transport error after timeout_s. */
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (long)h->timeout_s);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    h->curl->easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1024L);
+    h->curl->easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (long)h->timeout_s);
+    h->curl->easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
+    h->curl->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    h->curl->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
 }
 
-static kiln_remote_status transfer_error(CURL *c, CURLcode rc, const char *method,
+static kiln_remote_status transfer_error(const http_transport *h, CURLcode rc, const char *method,
                                          const char *url, kiln_error *err)
 {
-    (void)c;
-    kiln_error_set(err, KILN_E_ASSET_IO, "%s %s: %s", method, url, curl_easy_strerror(rc));
+    kiln_error_set(err, KILN_E_ASSET_IO, "%s %s: %s", method, url, h->curl->easy_strerror(rc));
     return KILN_REMOTE_ERROR;
 }
 
@@ -173,17 +173,17 @@ static kiln_remote_status http_get(kiln_remote_transport *t, const char *path, s
     CURL *c = begin_request(h, path, url, err);
     if (!c) return KILN_REMOTE_ERROR;
     sink s = {.a = &h->alloc, .max = max_size};
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink_write);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
-    CURLcode rc = curl_easy_perform(c);
+    h->curl->easy_setopt(c, CURLOPT_WRITEFUNCTION, sink_write);
+    h->curl->easy_setopt(c, CURLOPT_WRITEDATA, &s);
+    CURLcode rc = h->curl->easy_perform(c);
     long code = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+    h->curl->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
     kiln_remote_status st;
     if (rc == CURLE_WRITE_ERROR && s.too_large) {
         kiln_error_set(err, KILN_E_LIMIT, "GET %s: more than %zu bytes", url, max_size);
         st = KILN_REMOTE_TOO_LARGE;
     } else if (rc != CURLE_OK) {
-        st = transfer_error(c, rc, "GET", url, err);
+        st = transfer_error(h, rc, "GET", url, err);
     } else {
         st = status_of(code, "GET", url, false, err);
     }
@@ -206,15 +206,15 @@ static kiln_remote_status http_head(kiln_remote_transport *t, const char *path, 
     char url[URL_MAX];
     CURL *c = begin_request(h, path, url, err);
     if (!c) return KILN_REMOTE_ERROR;
-    curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
-    CURLcode rc = curl_easy_perform(c);
+    h->curl->easy_setopt(c, CURLOPT_NOBODY, 1L);
+    h->curl->easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+    CURLcode rc = h->curl->easy_perform(c);
     long code = 0;
     curl_off_t length = -1;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-    curl_easy_getinfo(c, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+    h->curl->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+    h->curl->easy_getinfo(c, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
     kiln_remote_status st =
-        rc != CURLE_OK ? transfer_error(c, rc, "HEAD", url, err) : status_of(code, "HEAD", url, false, err);
+        rc != CURLE_OK ? transfer_error(h, rc, "HEAD", url, err) : status_of(code, "HEAD", url, false, err);
     if (st == KILN_REMOTE_OK && length >= 0) *size = (uint64_t)length;
     give_handle(h, c);
     return st;
@@ -228,16 +228,16 @@ static kiln_remote_status http_put(kiln_remote_transport *t, const char *path, c
     CURL *c = begin_request(h, path, url, err);
     if (!c) return KILN_REMOTE_ERROR;
     source s = {data, size, 0};
-    curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-    curl_easy_setopt(c, CURLOPT_READFUNCTION, source_read);
-    curl_easy_setopt(c, CURLOPT_READDATA, &s);
-    curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size); /* Content-Length */
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
-    CURLcode rc = curl_easy_perform(c);
+    h->curl->easy_setopt(c, CURLOPT_UPLOAD, 1L);
+    h->curl->easy_setopt(c, CURLOPT_READFUNCTION, source_read);
+    h->curl->easy_setopt(c, CURLOPT_READDATA, &s);
+    h->curl->easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)size); /* Content-Length */
+    h->curl->easy_setopt(c, CURLOPT_WRITEFUNCTION, discard);
+    CURLcode rc = h->curl->easy_perform(c);
     long code = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+    h->curl->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
     kiln_remote_status st =
-        rc != CURLE_OK ? transfer_error(c, rc, "PUT", url, err) : status_of(code, "PUT", url, true, err);
+        rc != CURLE_OK ? transfer_error(h, rc, "PUT", url, err) : status_of(code, "PUT", url, true, err);
     give_handle(h, c);
     return st;
 }
@@ -246,12 +246,13 @@ static void http_destroy(kiln_remote_transport *t)
 {
     http_transport *h = (http_transport *)t;
     if (!h) return;
-    for (size_t i = 0; i < h->pooled; i++) curl_easy_cleanup(h->pool[i]);
-    curl_slist_free_all(h->headers);
+    for (size_t i = 0; i < h->pooled; i++) h->curl->easy_cleanup(h->pool[i]);
+    h->curl->slist_free_all(h->headers);
     pthread_mutex_destroy(&h->lock);
     kiln_allocator a = h->alloc;
+    const kiln_curl_api *curl = h->curl;
     kiln_free(&a, h, sizeof *h);
-    curl_global_cleanup();
+    curl->global_cleanup();
 }
 
 kiln_result kiln_remote_http_create(const char *base, const kiln_allocator *a, uint32_t timeout_s,
@@ -261,15 +262,22 @@ kiln_result kiln_remote_http_create(const char *base, const kiln_allocator *a, u
     if (strlen(base) >= URL_MAX - 128)
         return kiln_error_set(err, KILN_E_USAGE, "remote cache URL too long");
     /* Thread-safe and reference-counted since libcurl 7.84 (Debian 12 has 7.88). */
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+    const kiln_curl_api *curl;
+    kiln_result r = kiln_curl_api_get(&curl, err);
+    if (r != KILN_OK) return r;
+    if (curl->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         return kiln_error_set(err, KILN_E_INTERNAL, "libcurl could not be initialised");
     http_transport *h = kiln_calloc(a, 1, sizeof *h);
-    if (!h) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    if (!h) {
+        curl->global_cleanup();
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    h->curl = curl;
     if (a) h->alloc = *a;
     strcpy(h->url, base);
     h->timeout_s = timeout_s ? timeout_s : 10;
     pthread_mutex_init(&h->lock, NULL);
-    h->headers = curl_slist_append(NULL, "Expect:");
+    h->headers = h->curl->slist_append(NULL, "Expect:");
     if (!h->headers) {
         http_destroy(&h->base);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
