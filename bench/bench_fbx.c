@@ -1,4 +1,4 @@
-/* bench_fbx.c — FBX import and model cook time and peak memory per corpus FBX file (issue 8):
+/* bench_fbx.c — FBX import and model cook time and peak memory per corpus FBX file:
  * each measurement runs in a forked child (bench_child_run), so ru_maxrss is that run's own;
  * the import is kiln_scene_load (assimp in its own guarded grandchild, whose memory is reported
  * separately from RUSAGE_CHILDREN), the cook is kiln_convert_model into a temporary folder.

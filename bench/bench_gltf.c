@@ -1,4 +1,4 @@
-/* bench_gltf.c — glTF parsing benchmark of issue 4 (item 8): parse time and peak memory of kiln's
+/* bench_gltf.c — glTF parsing benchmark: parse time and peak memory of kiln's
  * importer (kiln_scene_load) against assimp's (Debian's libassimp 5.2, aiImportFile) on the larger
  * models of the corpus. Numbers are printed, never asserted; docs/performance.md ("glTF parsing")
  * says what they mean.

@@ -1,4 +1,4 @@
-/* bench_import.c — the import benchmark of issue 2: a tree of images imported cold (empty cache),
+/* bench_import.c — the import benchmark: a tree of images imported cold (empty cache),
  * warm (every asset cached: `import --all` again) and no-op (a report over the unchanged tree),
  * plus cold with 1 and 2 worker threads. It prints medians, minima, maxima, ratios and the peak
  * RSS of each case, and how many source files the no-op report read (its "source_read" flags).

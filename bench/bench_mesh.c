@@ -1,4 +1,4 @@
-/* bench_mesh.c — the mesh cook on the shuffled 200,000-triangle UV sphere (issue 5 item 12a),
+/* bench_mesh.c — the mesh cook on the shuffled 200,000-triangle UV sphere,
  * generated here: 400 segments × 251 rings, normals, tangents and UVs, the seam and the poles
  * split by UV, triangles and vertices in a fixed random order. Prints, before and after the cook
  * (default import.model settings: quantized, optimised, LODs 0.5/0.25/0.125, lod_error 0.05):
@@ -198,7 +198,7 @@ int main(int argc, char **argv)
     printf("%-26s %10.2f\n", "meshlets (all levels)", median_ms(t_mlet, runs));
     printf("%-26s %10.2f\n", "total", median_ms(t_total, runs));
 
-    /* The targets of issue 5. */
+    /* The targets (docs/performance.md). */
     int eighth = -1;
     for (uint32_t l = 1; l < m.level_count; l++)
         if (fabs((double)m.levels[l].index_count / m.levels[0].index_count - 0.125) < 0.01) eighth = (int)l;

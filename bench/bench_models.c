@@ -1,4 +1,4 @@
-/* bench_models.c — issue 5 item 12 (b): kiln's geometry-only model cook against Debian's gltfpack
+/* bench_models.c — kiln's geometry-only model cook against Debian's gltfpack
  * 0.18 on the larger corpus models (SheenCloth, DamagedHelmet, Suzanne, CesiumMan, Fox), in one
  * run, side by side:
  *   - time: each case is a process (`kiln model …`, `gltfpack …`) started with fork + exec; the
@@ -678,7 +678,7 @@ int main(int argc, char **argv)
 
     char load0[64], load1[64];
     load_average(load0, sizeof load0);
-    printf("Model cook against gltfpack (issue 5 item 12b): geometry only, %d runs per case, interleaved\n", runs);
+    printf("Model cook against gltfpack: geometry only, %d runs per case, interleaved\n", runs);
     printf("kiln: %s\ngltfpack: %s (Debian 0.18)\ncorpus: %s\noutputs: %s%s\n", kiln, gp, corpus, work,
            temporary ? " (removed at the end; --workdir DIR keeps them)" : "");
     printf("CPU = user + sys time of the process and all its threads (wait4), wall = fork to exit; medians.\n");

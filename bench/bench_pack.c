@@ -1,4 +1,4 @@
-/* bench_pack.c — packs (issue 7, item 7): the glTF corpus cooked once into a project, then
+/* bench_pack.c — packs: the glTF corpus cooked once into a project, then
  *   - pack build time (kiln_project_pack of every asset, in a forked child: wall, CPU, peak RSS)
  *     and pack size, for --compress none, zstd and auto (zstd level 9, the default);
  *   - mount time: open + mmap + kiln_pack_open_memory (+ munmap + close) of each pack;

@@ -1,4 +1,4 @@
-/* bench_remote.c — the remote cache of issue 9: for corpus images and models, a cold cook into
+/* bench_remote.c — the remote cache: for corpus images and models, a cold cook into
  * an empty local cache against a fill of an empty local cache from a loopback remote (nginx
  * with WebDAV PUT, and a file: folder), through the library in this process. Each run starts
  * from an empty local cache; the remote is filled once before. Prints medians, the bytes moved

@@ -1,4 +1,4 @@
-/* bench_runtime.c — issue 6 item 10: how fast libkiln_rt loads cooked data from a warm page
+/* bench_runtime.c — how fast libkiln_rt loads cooked data from a warm page
  * cache, next to the limit (memcpy of the same bytes) and plain read() of the same files; and
  * handle look-ups per second. A program that prints, not a test.
  *
@@ -741,7 +741,7 @@ int main(int argc, char **argv)
 
     char la[128];
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("libkiln_rt: loading cooked data from a warm page cache (issue 6 item 10)\n");
+    printf("libkiln_rt: loading cooked data from a warm page cache\n");
     printf("cache: %s (%zu artifacts)\n", cache, b.count);
     printf("%d runs, the cases of a run interleaved; medians of wall time and of CPU time (user + "
            "sys of every thread). %ld CPUs online, load average %s\n",

@@ -1,4 +1,4 @@
-/* bench_textures.c — the texture-encoder benchmark of issue 3 (item 6): kiln's BC7, BC1, BC4, BC5
+/* bench_textures.c — the texture-encoder benchmark: kiln's BC7, BC1, BC4, BC5
  * and ASTC 4x4 encoders at fast / normal / high, side by side with the encoders a user would
  * otherwise pick — the bc7enc command of bc7enc_rdo (bc7e.ispc, bc7enc.cpp and rgbcx inside; npm
  * @gpu-tex-enc/bc) and ARM's astcenc command — on the Kodak photos, the normal maps beside them and
@@ -778,10 +778,10 @@ static void print_targets(const tex_row *rows, size_t n)
     bool kodak = false;
     for (size_t i = 0; i < n; i++) kodak = kodak || rows[i].set == SET_KODAK;
     if (!kodak) {
-        printf("\nTargets of issue 3: not evaluated (they are set on the kodak set, not run)\n");
+        printf("\nTargets: not evaluated (they are set on the kodak set, not run)\n");
         return;
     }
-    printf("\nTargets of issue 3 (Kodak, 1 thread; quality kiln - peer, speed kiln / peer):\n");
+    printf("\nTargets (Kodak, 1 thread; quality kiln - peer, speed kiln / peer):\n");
     print_target("BC7 normal vs bc7e -u4 (moonshot 1.0x)",
                  find_row(rows, n, KILN_BLOCK_BC7, KILN_QUALITY_NORMAL, "bc7e -u4", SET_KODAK),
                  -0.1, 0.5);

@@ -1,4 +1,4 @@
-/* material.h — a material of the scene turned into a cooked material (issue 5, item 6): its
+/* material.h — a material of the scene turned into a cooked material: its
  * factors, alpha, flags, and per texture slot the image artifact the pipeline cooked for it
  * (by asset id), the sampler, the UV set and the texture transform. In memory only:
  * src/write/material_write.c serializes it (docs/formats.md, "Materials"). */

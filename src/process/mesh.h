@@ -1,4 +1,4 @@
-/* mesh.h — cooking one primitive of a scene into a GPU-ready mesh (issue 5, items 1-5): weld,
+/* mesh.h — cooking one primitive of a scene into a GPU-ready mesh: weld,
  * clean, optimise for the vertex cache, overdraw and fetch, build a chain of levels of detail,
  * split every level into meshlets, quantize the vertex streams and optionally compress them.
  * The result is an in-memory kiln_cooked_mesh; src/write/mesh_write.c serializes it.

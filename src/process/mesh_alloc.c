@@ -1,5 +1,5 @@
 /* mesh_alloc.c — meshoptimizer's scratch memory through the kiln allocator of the mesh cook that
- * calls it (issue 5: "set its allocator to kiln's").
+ * calls it (set to kiln's allocator).
  *
  * meshoptimizer 0.18 has one allocator for the whole process (meshopt_setAllocator), while kiln
  * takes an allocator per call. So kiln installs two trampolines once, and each thread says which

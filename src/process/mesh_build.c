@@ -1,5 +1,5 @@
 /* mesh_build.c — kiln_mesh_build (mesh.h): checks the options and the primitive, then runs the
- * passes in the order of issue 5 item 1 — weld and clean, vertex cache, overdraw, levels of
+ * passes in this order — weld and clean, vertex cache, overdraw, levels of
  * detail, vertex fetch, meshlets, vertex formats, compression — and times each. */
 #include <math.h>
 #include <meshoptimizer.h>

@@ -13,7 +13,7 @@
  *
  * 1. Normals NULL and not KILN_SCENE_LOAD_NO_NORMALS: angle-weighted normals smoothed over the
  *    shared indices (kiln_normals_compute), flag KILN_SCENE_PRIM_NORMALS_GENERATED. (glTF asks
- *    for flat normals here; kiln smooths what the file shares, as issue 4 decides.)
+ *    for flat normals here; kiln smooths what the file shares, as docs/gltf.md says.)
  * 2. A texture slot of the material reads UV set k and the primitive has fewer than k + 1 sets:
  *    the missing sets up to k are zero-filled, flag KILN_SCENE_PRIM_UV0_FILLED, and a warning
  *    names mesh, primitive and sets. A set past KILN_SCENE_MAX_UV_SETS cannot be kept: a

@@ -1,4 +1,4 @@
-/* scene_cook.h — the node tree of a scene turned into a cooked scene (issue 5, item 8): the
+/* scene_cook.h — the node tree of a scene turned into a cooked scene: the
  * nodes reachable from the roots in depth-first pre-order (parents before children), each with
  * its parent, local transform, name, and references by asset id to mesh primitives and the
  * skeleton of its skin; cameras and lights kept in the scene; morph weights; the clips. Several

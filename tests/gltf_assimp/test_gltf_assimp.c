@@ -1,5 +1,5 @@
 /* test_gltf_assimp.c — differential check of kiln's glTF importer against assimp (Debian's
- * libassimp 5.2.5) on every .gltf/.glb of the corpus (issue 4, item 7).
+ * libassimp 5.2.5) on every .gltf/.glb of the corpus.
  *
  * Each file is loaded by kiln (kiln_scene_load, KILN_SCENE_LOAD_NO_PIXELS) and by assimp
  * (aiImportFile with aiProcess_Triangulate only: no JoinIdenticalVertices, which would merge
@@ -47,7 +47,7 @@ enum {
      * Relation: assimp nodes == kiln nodes + 1, ROOT's children == kiln's root_count. */
     D_ROOT_NODE = 1u << 0,
     /* POINTS / LINES / LINE_LOOP / LINE_STRIP primitives: kiln drops them with a warning (it keeps
-     * triangles, issue 4 item 3), assimp keeps each as a point or line aiMesh. Relation: assimp's
+     * triangles, docs/gltf.md), assimp keeps each as a point or line aiMesh. Relation: assimp's
      * non-triangle meshes == kiln stats.dropped_primitives, their vertices == kiln stats.vertices
      * minus the kept primitives' vertex_count; triangle counts agree. */
     D_POINTS_LINES = 1u << 1,

@@ -1003,8 +1003,8 @@ static void lod_select_worked_example_and_hysteresis(void **state)
     assert_true(kiln_lod_pixels(0.0f, 0.0f, 1080.0f, fov) == 0.0f);
 }
 
-/* meshoptimizer's scratch memory goes through the allocator of the build that calls it (issue 5
- * item 1), only on that thread and only inside the build; a whole build leaks nothing and names
+/* meshoptimizer's scratch memory goes through the allocator of the build that calls it, only on
+ * that thread and only inside the build; a whole build leaks nothing and names
  * every size right. */
 static void meshoptimizer_scratch_uses_the_build_allocator(void **state)
 {

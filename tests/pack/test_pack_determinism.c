@@ -1,4 +1,4 @@
-/* test_pack_determinism.c — issue 7's determinism claim, automated: corpus models are cooked in
+/* test_pack_determinism.c — the packs' determinism claim, automated: corpus models are cooked in
  * two separate project folders by two kiln processes, one with -j1 and one with -j2, then each
  * project is packed by another kiln process (-j1 and -j2 again); the two packs must be byte-
  * identical, and so must every file of the two caches' entries. Skipped without the corpus or

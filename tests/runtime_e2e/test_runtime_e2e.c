@@ -1,4 +1,4 @@
-/* test_runtime_e2e.c — libkiln_rt end to end, through its public header only (issue 6 item 9):
+/* test_runtime_e2e.c — libkiln_rt end to end, through its public header only:
  * corpus glTF models and images cooked by libkiln into a temporary project (one model with
  * meshopt streams, one image with zstd levels, one RGBA8 texture), the cache mounted, EVERY
  * artifact of every manifest loaded with a recording renderer, and what loaded compared with the

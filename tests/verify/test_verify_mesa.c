@@ -160,7 +160,7 @@ static void bc1_blocks_decode_exactly_as_softpipe_and_within_one_level_of_llvmpi
 }
 
 /* softpipe's RGTC unpacker matches kiln exactly; llvmpipe's interpolates in fixed point without
- * rounding, within 2 levels (the bound issue 3 sets). B and A are exact either way. */
+ * rounding, within 2 levels (the bound docs/verification.md sets). B and A are exact either way. */
 static void
 bc4_and_bc5_blocks_decode_exactly_as_softpipe_and_within_two_levels_of_llvmpipe(void **state)
 {
