@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "kiln/kiln_format.h"
+#include "kiln/kiln_kind.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,12 +56,20 @@ typedef enum krt_state {
     KRT_STATE_FAILED = 3,    /* krt_error says why; loading it again tries again */
 } krt_state;
 
-/* The type a handle carries (no context needed; KRT_TYPE_NONE for 0). */
+/* Type numbers are below this: a handle holds its type in 8 bits. The built-in types are 1 ..
+ * KRT_TYPE_COUNT - 1; krt_register_type numbers a program's types from KRT_TYPE_COUNT up. */
+#define KRT_TYPE_LIMIT 256u
+
+/* The built-in type a handle carries (no context needed; KRT_TYPE_NONE for 0 and for a handle
+ * of a registered type: krt_handle_type_id gives those). */
 static inline krt_type krt_handle_type(krt_handle h)
 {
     uint32_t t = (uint32_t)(h.id >> 56);
     return t < KRT_TYPE_COUNT ? (krt_type)t : KRT_TYPE_NONE;
 }
+
+/* The type number a handle carries, registered types included (0 for the 0 handle). */
+static inline uint32_t krt_handle_type_id(krt_handle h) { return (uint32_t)(h.id >> 56); }
 
 /* The slot a handle carries: below krt_desc.max_assets, unique among live assets of a context
  * and stable while the asset lives (hot reload keeps it). It is the texture-table index the GPU
@@ -360,6 +369,79 @@ KILN_API kiln_result krt_get_scene(krt_context *ctx, krt_handle h, krt_scene_dat
  * is loading or failed, the fallback's object when krt_desc.fallbacks is set; NULL otherwise.
  * Any thread. */
 KILN_API void *krt_gpu(krt_context *ctx, krt_handle h);
+
+/* ---- types a program registers ------------------------------------------------------------- */
+
+/* What a registered type's callbacks and krt_get_data get for an asset. */
+typedef struct krt_custom_data {
+    void *data;                 /* the program's record, as its decode made it (may be NULL) */
+    const void *view;           /* the cooked kind's view of the file (its read filled it) */
+    const krt_handle *deps;     /* the references the kind flags KILN_REF_LOAD, in its order,
+                                   each ready (0 for a reference to id 0) */
+    size_t dep_count;
+} krt_custom_data;
+
+/* A runtime type for a cooked kind of the program's own. `= {0}` with struct_size set, kind and
+ * decode filled is a type with CPU data only. */
+typedef struct krt_type_desc {
+    uint32_t struct_size;       /* sizeof(krt_type_desc); 0 is taken as the current size */
+    /* The kind: name (in messages), fourcc (a pack entry's kind), label prefixes (a cache
+     * output's label), read (checks the bytes into a view of view_size bytes) and refs (what
+     * loads with an asset: the references flagged KILN_REF_LOAD, each of a kind a type of the
+     * context loads). Borrowed, with what it points to, for the context's lifetime. */
+    const kiln_cooked_kind *kind;
+    /* Makes the program's record from the view the kind's read filled (the view, and the
+     * file's bytes it points into, stay valid until free is called for the record) into *data
+     * (NULL on entry; may stay NULL). A failure fails the load, or the reload (the old record
+     * stays), with err. Required. Runs on job threads (several at once for different assets),
+     * no lock held. */
+    kiln_result (*decode)(void *user, const void *view, void **data, kiln_error *err);
+    /* Frees a record decode made (also when decode failed after setting *data). Optional. Runs
+     * with the context's lock held, on any thread: it must not call the context. */
+    void (*free)(void *user, void *data);
+    /* The renderer's callbacks for the type, each optional, with krt_renderer's rules (renderer
+     * thread, inside krt_update; destroy also inside krt_destroy): create makes the object for a
+     * ready asset (after its dependencies' objects), replace takes a hot reload's new data
+     * (without it: create for the new data, then destroy of the old object), destroy runs when
+     * the references reach zero. krt_gpu returns the object. */
+    kiln_result (*create)(void *user, krt_handle h, const krt_custom_data *d, void **gpu,
+                          kiln_error *err);
+    kiln_result (*replace)(void *user, krt_handle h, const krt_custom_data *d, void **gpu,
+                           kiln_error *err);
+    void (*destroy)(void *user, krt_handle h, void *gpu);
+    void *user;                 /* passed to every callback above */
+    uint32_t flags;             /* KRT_TYPE_DESC_*; unknown bits are KILN_E_USAGE */
+} krt_type_desc;
+
+enum {                                       /* krt_type_desc.flags */
+    /* The kind's files carry no checksum of their own (kiln containers do: the kind's read
+     * checks it unless told to skip it): a loose cache file is checked against its manifest's
+     * digest before it is read, as textures are. Pack entries carry their own checksum. */
+    KRT_TYPE_DESC_CHECK_DIGEST = 1u << 0,
+};
+
+/* Registers a runtime type for desc->kind and gives it the next type number (KRT_TYPE_COUNT
+ * for the first) in *out_type (may be NULL), for krt_load, krt_load_id, krt_get_data and
+ * krt_handle_type_id. The mounts made after it take the kind's pack entries (by fourcc) and cache
+ * outputs (by label prefix) as loadable artifacts of the type; an asset of it loads the assets
+ * its kind's refs flag KILN_REF_LOAD first and is ready when they are; hot reload decodes a
+ * changed file into a new record and hands it to replace (or create + destroy); the old record
+ * is then freed. The asset's resident bytes are its file's. desc is copied. Errors:
+ * KILN_E_USAGE (a NULL argument, kind or kind->read or decode; a kind without a name, a
+ * fourcc, or label prefixes; a fourcc or a label prefix that would be taken for another
+ * kind's — a built-in or a registered one, a prefix of the other either way; struct_size too
+ * large; unknown flags; a mount or load was made already), KILN_E_LIMIT (KRT_TYPE_LIMIT types),
+ * KILN_E_OUT_OF_MEMORY. Thread rules: after krt_create and before the first mount or load, on
+ * one thread, nothing else running on the context. */
+KILN_API kiln_result krt_register_type(krt_context *ctx, const krt_type_desc *desc,
+                                       krt_type *out_type, kiln_error *err);
+
+/* Fills *out for a ready handle of the registered type `type`. Valid while the caller holds its
+ * reference, until a hot reload of the asset is applied (krt_update). Errors: KILN_E_USAGE
+ * (null, stale, another type, a built-in type — krt_get_texture etc. give those —, not ready).
+ * Thread rules: any thread. */
+KILN_API kiln_result krt_get_data(krt_context *ctx, krt_handle h, krt_type type,
+                                  krt_custom_data *out, kiln_error *err);
 
 /* ---- hot reload ------------------------------------------------------------------------------ */
 

@@ -3,6 +3,8 @@
 #define KILN_RT_ASSET_H
 
 #include "kiln/kiln_rt.h"
+#include "runtime/rt_type.h"
+#include "runtime/rt_type_data.h"
 
 enum {                       /* krt_asset.phase */
     KRT_PHASE_LOADING = 1,   /* a job is queued or running */
@@ -12,6 +14,22 @@ enum {                       /* krt_asset.phase */
     KRT_PHASE_FAILED = 5,
 };
 
+/* What a job made of an asset, whatever its type. */
+typedef struct krt_decoded {
+    uint8_t *file;
+    size_t file_size;        /* allocated file_size + 1 (unless borrowed) */
+    bool file_borrowed;      /* file points into a mounted pack's mapping: not freed */
+    bool file_mapped;        /* file is a read-only mapping of a loose cache file: munmap'd */
+    bool cpu_dropped;        /* freed after upload (KRT_DESC_DROP_CPU_AFTER_UPLOAD): deps only */
+    bool transcoded;         /* converted for the renderer (counted in krt_stats.transcodes) */
+    struct krt_pack_mount *pack_ref; /* the pack whose mapping file is in (a reference held) */
+    uint64_t *dep_ids;       /* ids to load, in the order of deps */
+    uint32_t *dep_types;
+    krt_handle *deps;        /* dep_count handles; 0 for an id that could not be loaded */
+    size_t dep_count, dep_cap;
+    uint64_t resident;       /* bytes counted in krt_stats.resident_bytes */
+} krt_decoded;
+
 typedef struct krt_asset {
     struct krt_context *ctx;
     uint64_t id;
@@ -19,7 +37,7 @@ typedef struct krt_asset {
     krt_handle handle;       /* as handed out; the renderer's callbacks get it */
     uint32_t refs;
     uint32_t phase;
-    bool job_running;        /* the job owns the data fields below while set */
+    bool job_running;        /* the job owns dec and data while set */
     bool dying;              /* refs reached zero: waiting for krt_update to free it */
     bool has_gpu;
     void *gpu;
@@ -45,36 +63,12 @@ typedef struct krt_asset {
     struct krt_asset **dependents;
     uint32_t dependent_count, dependent_cap;
     bool is_staged;          /* a reload's staged record (not in a slot) */
-    uint32_t rebuild_mark;   /* the texture reload that last rebuilt this material */
-    /* what the job made: from here to the end is the asset's data (krt_asset_swap_data) */
-    uint8_t *file;
-    size_t file_size;        /* allocated file_size + 1 (unless borrowed) */
-    bool file_borrowed;      /* file points into a mounted pack's mapping: not freed */
-    bool file_mapped;        /* file is a read-only mapping of a loose cache file: munmap'd */
-    struct krt_pack_mount *pack_ref; /* the pack whose mapping file is in (a reference held) */
-    bool cpu_dropped;        /* freed after upload (KRT_DESC_DROP_CPU_AFTER_UPLOAD): deps only */
-    kiln_ktx2_info ktx;
-    krt_texture_data texture;
-    uint8_t *level_block;    /* every supercompressed level, decoded, one after another */
-    size_t level_block_size;
-    kiln_mesh_view mesh_view;
-    krt_mesh_data mesh;
-    uint8_t *stream_block;   /* the streams that had to be unpacked, one after another */
-    size_t stream_block_size;
-    kiln_material_view material_view;
-    krt_material_data material;
-    kiln_skeleton_view skeleton;
-    kiln_clip_view clip;
-    kiln_cooked_scene_view scene_view;
-    krt_scene_data scene;
-    uint64_t *dep_ids;       /* ids to load, in the order of deps */
-    uint32_t *dep_types;
-    krt_handle *deps;        /* dep_count handles; 0 for an id that could not be loaded */
-    size_t dep_count, dep_cap;
-    uint8_t *transcode_block; /* the RGBA8 levels made for the renderer, one after another */
-    size_t transcode_block_size;
-    bool transcoded;         /* levels are RGBA8 made from BC/ASTC for the renderer */
-    uint64_t resident;       /* bytes counted in krt_stats.resident_bytes; the last member */
+    uint32_t rebuild_mark;   /* the reload of a dependency that last rebuilt its GPU object */
+    const krt_type_ops *ops; /* of type, from the context's registry */
+    /* What the job made (krt_asset_decode), swapped whole by a hot reload: the part every type
+     * has, and the type's own. */
+    krt_decoded dec;
+    krt_type_data data;
 } krt_asset;
 
 /* Where a job reads an asset from, copied from the mount table under the context's lock: a
@@ -90,12 +84,14 @@ typedef struct krt_source {
     uint32_t entry;
 } krt_source;
 
-/* Reads, verifies and decodes the file into a (no lock held; a->job_running is set), with
- * textures transcoded when the renderer's supports_format says no. Fills
- * dep_ids/dep_types/dep_count with what the asset needs loaded. */
+/* Reads and verifies the file into a (no lock held; a->job_running is set), decodes it through
+ * a->ops (textures transcoded when the renderer's supports_format says no), and lists in
+ * dec.dep_ids/dep_types/dep_count the references the cooked kind flags KILN_REF_LOAD, each with
+ * the type types gives the referenced kind. */
 kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
-                             uint64_t max_file_size, const krt_renderer *renderer,
-                             const kiln_allocator *alloc, kiln_error *err);
+                             uint64_t max_file_size, const krt_type_registry *types,
+                             const krt_renderer *renderer, const kiln_allocator *alloc,
+                             kiln_error *err);
 
 /* Frees everything krt_asset_decode made (not the deps' references). */
 void krt_asset_free_data(krt_asset *a, const kiln_allocator *alloc);
@@ -103,8 +99,9 @@ void krt_asset_free_data(krt_asset *a, const kiln_allocator *alloc);
 /* Points the krt_*_data records at the dependency handles (after they are loaded). */
 void krt_asset_link_deps(krt_asset *a);
 
-/* Exchanges the decoded data (file, views, streams, deps, resident) of a and b, keeping each
- * one's identity and bookkeeping: how a reload's staged data takes the place of the old. */
+/* Exchanges the decoded data (dec: file, deps, resident; the type's member of data) of a and b,
+ * keeping each one's identity and bookkeeping: how a reload's staged data takes the place of
+ * the old. */
 void krt_asset_swap_data(krt_asset *a, krt_asset *b);
 
 #endif

@@ -15,7 +15,7 @@ void krt_budget_keep_locked(krt_context *c, krt_asset *a)
     else c->lru_head = a;
     c->lru_tail = a;
     c->cached_count++;
-    c->cached_bytes += a->resident;
+    c->cached_bytes += a->dec.resident;
 }
 
 void krt_budget_unlink_locked(krt_context *c, krt_asset *a)
@@ -27,7 +27,7 @@ void krt_budget_unlink_locked(krt_context *c, krt_asset *a)
     else c->lru_tail = a->lru_prev;
     a->lru_prev = a->lru_next = NULL;
     c->cached_count--;
-    c->cached_bytes -= a->resident;
+    c->cached_bytes -= a->dec.resident;
 }
 
 void krt_budget_evict_locked(krt_context *c, krt_asset *a)

@@ -13,8 +13,10 @@
 #include "core/jobs.h"
 #include "runtime/rt_context.h"
 
-const char *const krt_type_names[KRT_TYPE_COUNT] = {"none", "texture", "mesh", "material",
-                                                   "skeleton", "clip", "scene"};
+const char *krt_type_name(const krt_context *c, uint32_t type)
+{
+    return krt_types_name(&c->types, type);
+}
 
 krt_handle krt_make_handle(uint32_t type, uint32_t gen, uint32_t s)
 {
@@ -100,19 +102,19 @@ void krt_release_locked(krt_context *c, krt_asset *a)
 void krt_release_deps_locked(krt_context *c, krt_asset *a)
 {
     /* a decode that failed may have counted dependencies without the handle array */
-    for (size_t i = 0; a->deps && i < a->dep_count; i++) {
-        krt_asset *d = krt_resolve_locked(c, a->deps[i]);
+    for (size_t i = 0; a->dec.deps && i < a->dec.dep_count; i++) {
+        krt_asset *d = krt_resolve_locked(c, a->dec.deps[i]);
         if (d) {
             krt_dependent_remove_locked(c, d, a);
             krt_release_locked(c, d);
         }
-        a->deps[i] = (krt_handle){0};
+        a->dec.deps[i] = (krt_handle){0};
     }
 }
 
 void krt_retry_locked(krt_context *c, krt_asset *a)
 {
-    if (a->type == KRT_TYPE_MATERIAL) c->mat_dirty = true;
+    if (a->ops->table_record) c->mat_dirty = true;
     krt_release_deps_locked(c, a);
     krt_asset_drop_data_locked(c, a);
     kiln_error_clear(&a->error);
@@ -131,7 +133,8 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
         krt_asset *a = c->slots[s1 - 1].asset;
         if (a->type != type)
             return kiln_error_set(err, KILN_E_USAGE, "asset %016llx is loaded as a %s, not a %s",
-                                  (unsigned long long)id, krt_type_names[a->type], krt_type_names[type]);
+                                  (unsigned long long)id, krt_type_name(c, a->type),
+                                  krt_type_name(c, type));
         if (a->cached) {
             /* Released but resident: take it back without I/O; its job only loads its
              * dependencies again, and krt_update creates its GPU object again. */
@@ -144,7 +147,7 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
             a->phase = KRT_PHASE_LOADING;
             a->revive = true;
             a->job_running = true;
-            if (type == KRT_TYPE_MATERIAL) krt_mattab_alloc_locked(c, a);
+            if (a->ops->table_record) krt_mattab_alloc_locked(c, a);
             *job = a;
             *out = a->handle;
             return KILN_OK;
@@ -160,7 +163,7 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
     const krt_artifact *art = krt_mounts_find(&c->mounts, id);
     if (art && art->type != type)
         return kiln_error_set(err, KILN_E_USAGE, "%s is a %s, not a %s", art->name,
-                              krt_type_names[art->type], krt_type_names[type]);
+                              krt_type_name(c, art->type), krt_type_name(c, type));
     if (!c->free_head && c->high_water == c->max_assets && c->lru_head)
         krt_budget_evict_locked(c, c->lru_head); /* a slot held by resident data is needed */
     if (!c->free_head && c->high_water == c->max_assets)
@@ -179,18 +182,19 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
     a->ctx = c;
     a->id = id;
     a->type = type;
+    a->ops = krt_types_at(&c->types, type);
     a->slot = s;
     a->refs = 1;
     a->mat_index = KRT_INVALID_INDEX;
     a->handle = krt_make_handle(type, c->slots[s].generation, s);
     c->live++;
     krt_map_put_locked(c, id, s);
-    if (type == KRT_TYPE_MATERIAL) krt_mattab_alloc_locked(c, a);
+    if (a->ops->table_record) krt_mattab_alloc_locked(c, a);
     if (!art) {
         a->phase = KRT_PHASE_FAILED;
         c->failures++;
-        kiln_error_set(&a->error, KILN_E_USAGE, "%s %016llx is not in any mount", krt_type_names[type],
-                       (unsigned long long)id);
+        kiln_error_set(&a->error, KILN_E_USAGE, "%s %016llx is not in any mount",
+                       krt_type_name(c, type), (unsigned long long)id);
     } else {
         a->phase = KRT_PHASE_LOADING;
         a->job_running = true;
@@ -218,16 +222,17 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
                                  kiln_error *err)
 {
     kiln_result r = KILN_OK;
-    for (size_t i = 0; i < a->dep_count; i++) {
+    krt_decoded *dd = &a->dec;
+    for (size_t i = 0; i < dd->dep_count; i++) {
         krt_asset *j;
         kiln_error de;
-        if (krt_load_locked(c, a->dep_types[i], a->dep_ids[i], &a->deps[i], &j, &de)) {
+        if (krt_load_locked(c, dd->dep_types[i], dd->dep_ids[i], &dd->deps[i], &j, &de)) {
             r = de.code;
             *err = de;
-            kiln_error_prefix(err, "dependency %016llx: ", (unsigned long long)a->dep_ids[i]);
+            kiln_error_prefix(err, "dependency %016llx: ", (unsigned long long)dd->dep_ids[i]);
             break;
         }
-        krt_asset *d = krt_resolve_locked(c, a->deps[i]);
+        krt_asset *d = krt_resolve_locked(c, dd->deps[i]);
         bool noted = !d || krt_dependent_add_locked(c, d, a);
         if (j && *job_count == *job_cap) {
             /* a scene with many new meshes: submitted under no lock later; grow the list */
@@ -249,7 +254,7 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
         if (j) (*jobs)[(*job_count)++] = j; /* queued even when released below: it must end */
         if (!noted) { /* not on d's list: do not hold the reference either */
             krt_release_locked(c, d);
-            a->deps[i] = (krt_handle){0};
+            dd->deps[i] = (krt_handle){0};
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a dependency list");
             break;
         }
@@ -294,7 +299,7 @@ static void job_run(void *arg)
     pthread_mutex_unlock(&c->mu);
     kiln_result r = revive ? KILN_OK
                     : found ? krt_asset_decode(a, &src, !c->desc.no_verify, c->desc.max_file_size,
-                                               &c->desc.renderer, &c->allocator, &e)
+                                               &c->types, &c->desc.renderer, &c->allocator, &e)
                             : kiln_error_set(&e, KILN_E_USAGE, "asset %016llx is not in any mount",
                                              (unsigned long long)a->id);
     if (r && found) r = krt_verify_classify(a, &src, !c->desc.no_verify, r, &e);
@@ -303,8 +308,8 @@ static void job_run(void *arg)
     size_t job_count = 0, job_cap = 16;
     pthread_mutex_lock(&c->mu);
     if (pm) krt_pack_hand_over_locked(c, a, pm);
-    if (!revive) c->resident += a->resident;
-    if (!revive && r == KILN_OK && a->transcoded) c->transcodes++;
+    if (!revive) c->resident += a->dec.resident;
+    if (!revive && r == KILN_OK && a->dec.transcoded) c->transcodes++;
     a->revive = false;
     if (r == KILN_OK && !a->dying)
         r = krt_load_deps_locked(c, a, &jobs, &job_count, &job_cap, jobs_small, &e);
@@ -354,6 +359,7 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
     if (!c) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the context");
     c->allocator = al;
     c->desc = d;
+    krt_types_init(&c->types);
     c->max_assets = d.max_assets;
     c->mounts.alloc = &c->allocator;
     c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
@@ -390,18 +396,15 @@ void krt_wait(krt_context *c)
     if (c && c->jobs.wait) c->jobs.wait(c->jobs.user, idle, c);
 }
 
-void krt_gpu_destroy(krt_context *c, uint32_t type, krt_handle h, void *gpu)
+void krt_gpu_destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)
 {
-    const krt_renderer *rd = &c->desc.renderer;
-    if (type == KRT_TYPE_TEXTURE && rd->destroy_texture) rd->destroy_texture(rd->user, h, gpu);
-    if (type == KRT_TYPE_MESH && rd->destroy_mesh) rd->destroy_mesh(rd->user, h, gpu);
-    if (type == KRT_TYPE_MATERIAL && rd->destroy_material) rd->destroy_material(rd->user, h, gpu);
+    if (t->destroy) t->destroy(c, t, h, gpu);
 }
 
 static void destroy_gpu(krt_context *c, krt_asset *a)
 {
     if (!a->has_gpu) return;
-    krt_gpu_destroy(c, a->type, a->handle, a->gpu);
+    krt_gpu_destroy(c, a->ops, a->handle, a->gpu);
     a->has_gpu = false;
     a->gpu = NULL;
 }
@@ -472,6 +475,7 @@ void krt_destroy(krt_context *c)
     }
     krt_fallback_destroy(c);
     krt_mattab_destroy(c);
+    krt_custom_types_free(c);
     krt_mounts_free(&c->mounts);
     for (size_t i = 0; i < c->source_count; i++) {
         kiln_free(&c->allocator, c->sources[i].dir, strlen(c->sources[i].dir) + 1);
@@ -555,7 +559,7 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
     if (r) return r;
     krt_mounts m;
     krt_cache_memo *memo = kiln_calloc(&c->allocator, 1, sizeof *memo); /* for the polls */
-    r = memo ? krt_mounts_read_cache_memo(cache_dir, &c->allocator, NULL, memo, &m, err)
+    r = memo ? krt_mounts_read_cache_typed(cache_dir, &c->types, &c->allocator, NULL, memo, &m, err)
              : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
     if (r) {
         krt_memo_destroy(c, memo);
@@ -581,7 +585,7 @@ kiln_result krt_mount_pack(krt_context *c, const char *pack_path, size_t *artifa
     krt_mounts m;
     memset(&m, 0, sizeof m);
     m.alloc = &c->allocator;
-    r = krt_mounts_read_pack(&pm->pack, pack_path, &c->allocator, &m, err);
+    r = krt_mounts_read_pack(&pm->pack, pack_path, &c->types, &c->allocator, &m, err);
     size_t n = m.count;
     if (!r) r = add_mount(c, pack_path, pm, NULL, sig, NULL, &m, err);
     krt_mounts_free(&m);
@@ -616,7 +620,7 @@ krt_type krt_lookup_id(krt_context *c, uint64_t id)
 krt_handle krt_load_id(krt_context *c, krt_type type, uint64_t id, kiln_error *err)
 {
     krt_handle h = {0};
-    if (!c || type <= KRT_TYPE_NONE || type >= KRT_TYPE_COUNT || !id) {
+    if (!c || !krt_types_at(&c->types, (uint32_t)type) || !id) {
         kiln_error_set(err, KILN_E_USAGE, "krt_load: bad context, type or id 0");
         return h;
     }
@@ -641,13 +645,6 @@ krt_handle krt_load(krt_context *c, krt_type type, const char *name, kiln_error 
     }
     return krt_load_id(c, type, id, err);
 }
-
-krt_handle krt_load_texture(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_TEXTURE, n, e); }
-krt_handle krt_load_mesh(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_MESH, n, e); }
-krt_handle krt_load_material(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_MATERIAL, n, e); }
-krt_handle krt_load_skeleton(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_SKELETON, n, e); }
-krt_handle krt_load_clip(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_CLIP, n, e); }
-krt_handle krt_load_scene(krt_context *c, const char *n, kiln_error *e) { return krt_load(c, KRT_TYPE_SCENE, n, e); }
 
 kiln_result krt_release(krt_context *c, krt_handle h, kiln_error *err)
 {
@@ -698,35 +695,16 @@ uint64_t krt_asset_id(krt_context *c, krt_handle h)
     return id;
 }
 
-kiln_result krt_gpu_create(krt_context *c, uint32_t type, krt_handle h, const krt_asset *d,
-                           void **gpu, kiln_error *e)
+kiln_result krt_gpu_create(krt_context *c, const krt_type_ops *t, krt_handle h,
+                           const krt_asset *d, void **gpu, bool *made, kiln_error *e)
 {
-    const krt_renderer *rd = &c->desc.renderer;
     kiln_result r = KILN_OK;
     *gpu = NULL;
-    if (type == KRT_TYPE_TEXTURE && rd->create_texture)
-        r = rd->create_texture(rd->user, h, &d->texture, gpu, e);
-    else if (type == KRT_TYPE_MESH && rd->create_mesh)
-        r = rd->create_mesh(rd->user, h, &d->mesh, gpu, e);
-    else if (type == KRT_TYPE_MATERIAL && rd->create_material)
-        r = rd->create_material(rd->user, h, &d->material, gpu, e);
-    if (r && !e->code) kiln_error_set(e, r, "the renderer could not create this %s", krt_type_names[type]);
+    *made = false;
+    if (t->create) r = t->create(c, h, d, gpu, made, e);
+    if (r && !e->code)
+        kiln_error_set(e, r, "the renderer could not create this %s", t->kind->name);
     return r;
-}
-
-static bool has_create(const krt_renderer *rd, uint32_t type)
-{
-    return (type == KRT_TYPE_TEXTURE && rd->create_texture) ||
-           (type == KRT_TYPE_MESH && rd->create_mesh) ||
-           (type == KRT_TYPE_MATERIAL && rd->create_material);
-}
-
-void krt_material_link_gpu_locked(krt_context *c, krt_asset *a)
-{
-    for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) {
-        const krt_asset *t = a->material.textures[k].id ? krt_resolve_locked(c, a->material.textures[k]) : NULL;
-        a->material.texture_gpu[k] = t ? t->gpu : NULL;
-    }
 }
 
 /* A released asset with no job: destroy its GPU object (unlocking around the callback), drop
@@ -740,11 +718,11 @@ static void retire_locked(krt_context *c, krt_asset *a)
     }
     if (a->staged) krt_reload_drop_locked(c, a);
     krt_release_deps_locked(c, a);
-    if (a->type == KRT_TYPE_MATERIAL) krt_mattab_free_locked(c, a);
+    if (a->ops->table_record) krt_mattab_free_locked(c, a);
     /* Keep it only when it holds good data of what is mounted now, no newer copy of the asset
      * is live, and it fits: a load finds it through the id map again. */
     const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
-    bool keep = c->desc.budget_bytes && a->resident <= c->desc.budget_bytes && !a->cpu_dropped &&
+    bool keep = c->desc.budget_bytes && a->dec.resident <= c->desc.budget_bytes && !a->dec.cpu_dropped &&
                 (a->phase == KRT_PHASE_READY || a->phase == KRT_PHASE_DECODED) && art &&
                 art->size == a->src_size && memcmp(art->sha256, a->src_sha256, 32) == 0 &&
                 !krt_map_find_locked(c, a->id);
@@ -794,15 +772,15 @@ size_t krt_update(krt_context *c)
             }
             const krt_asset *bad = NULL;
             bool waiting = false;
-            for (size_t i = 0; i < a->dep_count && !bad; i++) {
-                const krt_asset *d = krt_resolve_locked(c, a->deps[i]);
+            for (size_t i = 0; i < a->dec.dep_count && !bad; i++) {
+                const krt_asset *d = krt_resolve_locked(c, a->dec.deps[i]);
                 if (!d) continue; /* cannot happen: a holds a reference */
                 if (d->phase == KRT_PHASE_FAILED) bad = d;
                 else if (d->phase != KRT_PHASE_READY) waiting = true;
             }
             if (bad) {
                 kiln_error de = bad->error;
-                kiln_error_prefix(&de, "%s %016llx: ", krt_type_names[bad->type], (unsigned long long)bad->id);
+                kiln_error_prefix(&de, "%s %016llx: ", krt_type_name(c, bad->type), (unsigned long long)bad->id);
                 a->error = de;
                 a->phase = KRT_PHASE_FAILED;
                 c->failures++;
@@ -814,7 +792,7 @@ size_t krt_update(krt_context *c)
                 krt_park_locked(c, a);
                 continue;
             }
-            if (a->type == KRT_TYPE_MATERIAL) krt_material_link_gpu_locked(c, a);
+            if (a->ops->link_gpu) a->ops->link_gpu(c, a);
             a->phase = KRT_PHASE_CREATING;
             krt_handle h = krt_handle_of(c, a);
             a->handle = h;
@@ -823,10 +801,11 @@ size_t krt_update(krt_context *c)
             kiln_error e;
             kiln_error_clear(&e);
             void *gpu = NULL;
-            kiln_result r = krt_gpu_create(c, a->type, h, a, &gpu, &e);
+            bool made;
+            kiln_result r = krt_gpu_create(c, a->ops, h, a, &gpu, &made, &e);
             pthread_mutex_lock(&c->mu);
             a->gpu = gpu;
-            a->has_gpu = r == KILN_OK && has_create(&c->desc.renderer, a->type);
+            a->has_gpu = r == KILN_OK && made;
             if (r) {
                 a->error = e;
                 a->phase = KRT_PHASE_FAILED;
@@ -866,9 +845,7 @@ void krt_finish(krt_context *c)
     }
 }
 
-/* The ready asset of type behind h with the lock held (the caller copies what it needs, then
- * unlocks: a hot reload swaps the data in krt_update under the same lock), or NULL unlocked. */
-static krt_asset *ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln_error *err)
+krt_asset *krt_ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln_error *err)
 {
     if (!c) {
         stale(err, h);
@@ -877,35 +854,18 @@ static krt_asset *ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln
     pthread_mutex_lock(&c->mu);
     krt_asset *a = krt_resolve_locked(c, h);
     bool ok = a && a->type == type && a->phase == KRT_PHASE_READY;
-    if (ok && !a->cpu_dropped) return a;
+    if (ok && !a->dec.cpu_dropped) return a;
     uint64_t id = a ? a->id : 0;
     pthread_mutex_unlock(&c->mu);
     if (ok)
         kiln_error_set(err, KILN_E_USAGE,
                        "%s %016llx: its CPU data was released after upload "
                        "(KRT_DESC_DROP_CPU_AFTER_UPLOAD); the renderer's object has it",
-                       krt_type_names[type], (unsigned long long)id);
+                       krt_type_name(c, type), (unsigned long long)id);
     else if (!a) stale(err, h);
-    else kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, krt_type_names[type]);
+    else kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, krt_type_name(c, type));
     return NULL;
 }
-
-#define GETTER(fn, TYPE, out_type, expr)                                                          \
-    kiln_result fn(krt_context *c, krt_handle h, out_type *out, kiln_error *err)                \
-    {                                                                                             \
-        krt_asset *a = ready_locked(c, h, TYPE, err);                                             \
-        if (!a) return KILN_E_USAGE;                                                              \
-        *out = expr;                                                                              \
-        pthread_mutex_unlock(&c->mu);                                                             \
-        return KILN_OK;                                                                           \
-    }
-
-GETTER(krt_get_texture, KRT_TYPE_TEXTURE, krt_texture_data, a->texture)
-GETTER(krt_get_mesh, KRT_TYPE_MESH, krt_mesh_data, a->mesh)
-GETTER(krt_get_material, KRT_TYPE_MATERIAL, krt_material_data, a->material)
-GETTER(krt_get_skeleton, KRT_TYPE_SKELETON, const kiln_skeleton_view *, &a->skeleton)
-GETTER(krt_get_clip, KRT_TYPE_CLIP, const kiln_clip_view *, &a->clip)
-GETTER(krt_get_scene, KRT_TYPE_SCENE, krt_scene_data, a->scene)
 
 void *krt_gpu(krt_context *c, krt_handle h)
 {
@@ -914,8 +874,7 @@ void *krt_gpu(krt_context *c, krt_handle h)
     krt_asset *a = krt_resolve_locked(c, h);
     void *g = NULL;
     if (a && a->phase == KRT_PHASE_READY) g = a->gpu;
-    else if (a && a->type == KRT_TYPE_TEXTURE && c->fb_texture_ok) g = c->fb_texture;
-    else if (a && a->type == KRT_TYPE_MATERIAL && c->fb_material_ok) g = c->fb_material;
+    else if (a && a->ops->fallback_gpu) g = a->ops->fallback_gpu(c);
     pthread_mutex_unlock(&c->mu);
     return g;
 }

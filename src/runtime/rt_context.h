@@ -44,6 +44,9 @@ typedef struct krt_mount_source {   /* one krt_mount_cache or krt_mount_pack cal
 struct krt_context {
     kiln_allocator allocator;
     krt_desc desc;
+    /* The types assets can have: the built-ins and those registered (rt_type_custom.c), fixed
+     * before the first mount or load, so read without the lock. */
+    krt_type_registry types;
     krt_pool *pool;
     krt_jobs jobs;
     pthread_mutex_t mu;
@@ -98,8 +101,6 @@ struct krt_context {
     uint64_t transcodes;
 };
 
-extern const char *const krt_type_names[KRT_TYPE_COUNT];
-
 krt_handle krt_make_handle(uint32_t type, uint32_t gen, uint32_t slot);
 krt_handle krt_handle_of(krt_context *c, const krt_asset *a);
 krt_asset *krt_resolve_locked(krt_context *c, krt_handle h);
@@ -134,12 +135,18 @@ void krt_submit_fn(krt_context *c, krt_job_fn fn, void *arg);
 void krt_reap_locked(krt_context *c, krt_asset *a);
 /* Releases every dependency a holds and clears the handles. */
 void krt_release_deps_locked(krt_context *c, krt_asset *a);
-/* The renderer's callbacks (no lock held, renderer thread). */
-kiln_result krt_gpu_create(krt_context *c, uint32_t type, krt_handle h, const krt_asset *data,
-                           void **gpu, kiln_error *e);
-void krt_gpu_destroy(krt_context *c, uint32_t type, krt_handle h, void *gpu);
-/* Fills a material's texture_gpu from its textures' objects. */
-void krt_material_link_gpu_locked(krt_context *c, krt_asset *a);
+/* The renderer's callbacks through the type's ops (no lock held, renderer thread). create:
+ * *made is set when the renderer made an object (the type has one and the renderer a callback
+ * for it); e gets a message when the callback failed without one. */
+kiln_result krt_gpu_create(krt_context *c, const krt_type_ops *t, krt_handle h,
+                           const krt_asset *data, void **gpu, bool *made, kiln_error *e);
+void krt_gpu_destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu);
+/* The ready asset of type behind h with the lock held (the caller copies what it needs, then
+ * unlocks: a hot reload swaps the data in krt_update under the same lock), or NULL unlocked
+ * with err filled (stale, another type, not ready, its CPU data dropped). */
+krt_asset *krt_ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln_error *err);
+/* The name of a's type, for messages. */
+const char *krt_type_name(const krt_context *c, uint32_t type);
 
 /* A pack mapped and its table validated (the checksum unless no_verify); free with
  * krt_pack_free. No lock needed. */
@@ -179,8 +186,9 @@ void krt_dependents_ready_locked(krt_context *c, krt_asset *a);
 void krt_dependents_free(krt_context *c, krt_asset *a);   /* the list's memory */
 
 /* rt_cpu_drop.c */
-/* After the renderer's create_* or replace_* took a's data (lock held): frees a texture's or
- * mesh's CPU data when KRT_DESC_DROP_CPU_AFTER_UPLOAD asks and the renderer made an object. */
+/* After the renderer's create_* or replace_* took a's data (lock held): frees the CPU data of a
+ * type that allows it (KRT_TYPE_OPS_CPU_DROP: textures, meshes) when
+ * KRT_DESC_DROP_CPU_AFTER_UPLOAD asks and the renderer made an object. */
 void krt_cpu_drop_locked(krt_context *c, krt_asset *a);
 
 /* rt_verify.c */
@@ -216,6 +224,9 @@ void krt_mattab_destroy(krt_context *c);
 void krt_mattab_alloc_locked(krt_context *c, krt_asset *a);  /* an index for a new material */
 void krt_mattab_free_locked(krt_context *c, krt_asset *a);   /* renderer thread: zero, reuse */
 void krt_mattab_sync_locked(krt_context *c);                 /* renderer thread: write records */
+
+/* rt_type_custom.c */
+void krt_custom_types_free(krt_context *c);   /* the registered types' tables (krt_destroy) */
 
 /* rt_fallback.c */
 /* Makes what is missing of the fallbacks (renderer thread, every krt_update until fb_made). */

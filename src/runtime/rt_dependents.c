@@ -54,12 +54,12 @@ void krt_dependents_swapped_locked(krt_context *c, krt_asset *a, krt_asset *n)
 {
     /* A dependency both hold a reference on has both on its list: first every n becomes a
      * (the new data's references), then as many a as the old data held become n again. */
-    for (size_t i = 0; a->deps && i < a->dep_count; i++) {
-        krt_asset *d = krt_resolve_locked(c, a->deps[i]);
+    for (size_t i = 0; a->dec.deps && i < a->dec.dep_count; i++) {
+        krt_asset *d = krt_resolve_locked(c, a->dec.deps[i]);
         if (d) replace_one(d, n, a);
     }
-    for (size_t i = 0; n->deps && i < n->dep_count; i++) {
-        krt_asset *d = krt_resolve_locked(c, n->deps[i]);
+    for (size_t i = 0; n->dec.deps && i < n->dec.dep_count; i++) {
+        krt_asset *d = krt_resolve_locked(c, n->dec.deps[i]);
         if (d) replace_one(d, a, n);
     }
     c->dep_serial++;

@@ -64,35 +64,6 @@ static void write_default(krt_gpu_material *r, uint32_t flags)
     }
 }
 
-static void write_ready(krt_gpu_material *r, const krt_asset *a)
-{
-    const kiln_material *m = a->material.material;
-    memset(r, 0, sizeof *r);
-    memcpy(r->base_color, m->base_color, sizeof r->base_color);
-    memcpy(r->emissive, m->emissive, sizeof r->emissive);
-    r->emissive_strength = m->emissive_strength;
-    r->metallic = m->metallic;
-    r->roughness = m->roughness;
-    r->normal_scale = m->normal_scale;
-    r->occlusion_strength = m->occlusion_strength;
-    r->alpha_cutoff = m->alpha_cutoff;
-    r->flags = (m->alpha_mode & KRT_GPU_MATERIAL_ALPHA_MODE) | KRT_GPU_MATERIAL_LIVE |
-               (m->double_sided ? KRT_GPU_MATERIAL_DOUBLE_SIDED : 0) |
-               (m->unlit ? KRT_GPU_MATERIAL_UNLIT : 0);
-    for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
-        const kiln_material_texture *t = &m->textures[s];
-        krt_handle h = a->material.textures[s];
-        r->textures[s] = h.id ? krt_handle_slot(h) : KRT_INVALID_INDEX;
-        r->texcoords |= (t->texcoord & 0xFu) << (4 * s);
-        uint32_t smp = (t->mag_filter & 3u) | (t->min_filter & 3u) << 2 | (t->mip_filter & 3u) << 4 |
-                       (t->mipmaps ? 1u << 6 : 0) | (t->wrap_s & 3u) << 8 | (t->wrap_t & 3u) << 10 |
-                       (t->has_transform ? 1u << 12 : 0);
-        r->samplers[s / 2] |= smp << (16 * (s % 2));
-        if (t->image) memcpy(r->uv_transforms[s], t->matrix, sizeof t->matrix);
-        else r->uv_transforms[s][0] = r->uv_transforms[s][3] = 1.0f;
-    }
-}
-
 void krt_mattab_sync_locked(krt_context *c)
 {
     if (!c->mat_dirty) return; /* nothing loaded, failed, became ready or reloaded */
@@ -111,12 +82,12 @@ void krt_mattab_sync_locked(krt_context *c)
     }
     for (uint32_t s = 0; s < c->high_water; s++) {
         krt_asset *a = c->slots[s].asset;
-        if (!a || a->type != KRT_TYPE_MATERIAL || a->cached || a->dying) continue;
+        if (!a || !a->ops->table_record || a->cached || a->dying) continue;
         uint32_t i = a->mat_index;
         if (i == KRT_INVALID_INDEX || i >= c->mat_record_count) continue;
         uint8_t want = a->phase == KRT_PHASE_READY ? 2 : a->phase == KRT_PHASE_FAILED ? 3 : 1;
         if (a->mat_written == want && (want != 2 || a->mat_written_serial == a->mat_serial)) continue;
-        if (want == 2) write_ready(&c->mat_records[i], a);
+        if (want == 2) a->ops->table_record(a, &c->mat_records[i]);
         else write_default(&c->mat_records[i], want == 3 ? KRT_GPU_MATERIAL_FAILED : KRT_GPU_MATERIAL_LOADING);
         a->mat_written = want;
         a->mat_written_serial = a->mat_serial;

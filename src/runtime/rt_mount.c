@@ -14,16 +14,9 @@
 
 #define MAX_JSON_SIZE (64u << 20)
 
-krt_type krt_label_type(const char *label)
+krt_type krt_label_type(const krt_type_registry *types, const char *label)
 {
-    static const struct { const char *prefix; krt_type type; } k[] = {
-        {"image", KRT_TYPE_TEXTURE}, {"texture", KRT_TYPE_TEXTURE}, {"mesh", KRT_TYPE_MESH},
-        {"material", KRT_TYPE_MATERIAL}, {"skeleton", KRT_TYPE_SKELETON},
-        {"clip", KRT_TYPE_CLIP}, {"scene", KRT_TYPE_SCENE},
-    };
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-        if (strncmp(label, k[i].prefix, strlen(k[i].prefix)) == 0) return k[i].type;
-    return KRT_TYPE_NONE;
+    return (krt_type)krt_types_of_label(types, label);
 }
 
 static size_t id_bucket(uint64_t id, size_t slots) { return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1); }
@@ -137,21 +130,9 @@ static kiln_result put(krt_mounts *m, krt_artifact *x, kiln_error *err)
     return KILN_OK;
 }
 
-static krt_type kind_type(uint32_t kind)
-{
-    switch (kind) {
-    case KILN_PACK_KIND_KTX2: return KRT_TYPE_TEXTURE;
-    case KILN_MESH_KIND: return KRT_TYPE_MESH;
-    case KILN_MATERIAL_KIND: return KRT_TYPE_MATERIAL;
-    case KILN_SKELETON_KIND: return KRT_TYPE_SKELETON;
-    case KILN_CLIP_KIND: return KRT_TYPE_CLIP;
-    case KILN_COOKED_SCENE_KIND: return KRT_TYPE_SCENE;
-    default: return KRT_TYPE_NONE;
-    }
-}
-
 kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
-                                 const kiln_allocator *alloc, krt_mounts *out, kiln_error *err)
+                                 const krt_type_registry *types, const kiln_allocator *alloc,
+                                 krt_mounts *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
     out->alloc = alloc;
@@ -161,7 +142,7 @@ kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
         krt_artifact x;
         memset(&x, 0, sizeof x);
         x.id = e.asset_id;
-        x.type = kind_type(e.kind);
+        x.type = krt_types_of_fourcc(types, e.kind);
         x.size = e.size;
         for (int k = 0; k < 8; k++) x.sha256[k] = (uint8_t)(e.checksum >> (8 * k));
         x.pack = pack;
@@ -169,7 +150,7 @@ kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
         x.path = kiln_strdup(alloc, path);
         x.name = kiln_strdup(alloc, e.name);
         if (!x.path || !x.name) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory mounting %s", path);
-        /* a kind this runtime does not load (shaders, later) is not mounted */
+        /* a kind no type of this context loads (shaders, later) is not mounted */
         if (!r && x.type != KRT_TYPE_NONE) r = put(out, &x, err);
         free_artifact(alloc, &x);
     }
@@ -246,8 +227,8 @@ static kiln_result corrupt(kiln_error *err, const char *path, const char *what)
 /* One output of a manifest into an artifact. */
 static kiln_result read_output(const char *text, const krt_json_token *t, uint32_t o,
                                const char *entry_dir, const char *guid, const char *asset_path,
-                               const char *mpath, const kiln_allocator *a, krt_artifact *x,
-                               kiln_error *err)
+                               const char *mpath, const krt_type_registry *types,
+                               const kiln_allocator *a, krt_artifact *x, kiln_error *err)
 {
     char file[256], label[256], sha[80];
     uint64_t size;
@@ -272,7 +253,7 @@ static kiln_result read_output(const char *text, const krt_json_token *t, uint32
         x->has_xxh3 = true;
     }
     x->id = kiln_asset_id(guid, label);
-    x->type = krt_label_type(label);
+    x->type = krt_label_type(types, label);
     x->size = size;
     x->path = join3(a, entry_dir, "/", file);
     x->name = join3(a, asset_path, "#", label);
@@ -326,7 +307,8 @@ static kiln_result emit(const kiln_allocator *a, krt_mounts *m, krt_cache_memo *
 
 /* One record: its entry's outputs into m (and memo). A record without a whole entry is
  * skipped. */
-static kiln_result read_record(const char *cache_dir, const char *rpath, const kiln_allocator *a,
+static kiln_result read_record(const char *cache_dir, const char *rpath,
+                               const krt_type_registry *types, const kiln_allocator *a,
                                krt_mounts *m, krt_cache_memo *memo, kiln_error *err)
 {
     json_doc rec, man;
@@ -368,7 +350,7 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const k
             r = corrupt(err, mpath, "an output is not an object");
             break;
         }
-        r = read_output(text, man.tok, o, dir, guid, path, mpath, a, &x, err);
+        r = read_output(text, man.tok, o, dir, guid, path, mpath, types, a, &x, err);
         /* a label this runtime does not load is not mounted (as a pack's unknown kinds): the
          * listing and the look-ups only show what loads */
         if (r == KILN_OK && x.type == KRT_TYPE_NONE) free_artifact(a, &x);
@@ -447,12 +429,19 @@ static kiln_result memo_record(const kiln_allocator *a, krt_cache_memo *memo, co
 kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
                                   krt_mounts *out, kiln_error *err)
 {
-    return krt_mounts_read_cache_memo(cache_dir, alloc, NULL, NULL, out, err);
+    return krt_mounts_read_cache_typed(cache_dir, NULL, alloc, NULL, NULL, out, err);
 }
 
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
                                        krt_cache_memo *prev, krt_cache_memo *next,
                                        krt_mounts *out, kiln_error *err)
+{
+    return krt_mounts_read_cache_typed(cache_dir, NULL, alloc, prev, next, out, err);
+}
+
+kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_registry *types,
+                                        const kiln_allocator *alloc, krt_cache_memo *prev,
+                                        krt_cache_memo *next, krt_mounts *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
     out->alloc = alloc;
@@ -506,7 +495,7 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
                 free_artifact(alloc, &x); /* what put did not take */
             }
         } else {
-            r = read_record(cache_dir, rpath, alloc, out, next, err);
+            r = read_record(cache_dir, rpath, types, alloc, out, next, err);
             if (!r && next && prev) /* what it gives now */
                 r = note_changed(alloc, next, next->items, first, next->item_count - first, err);
         }

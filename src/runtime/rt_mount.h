@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 #include "kiln/kiln_rt.h"
+#include "runtime/rt_type.h"
 
 typedef struct krt_artifact {
     uint64_t id;
-    uint32_t type;           /* krt_type, from the label */
+    uint32_t type;           /* krt_type, from the label or the pack entry's kind */
     uint64_t size;           /* the manifest's */
     uint8_t sha256[32];      /* the manifest's */
     uint8_t xxh3_128[16];    /* the manifest's fast digest (canonical bytes), when has_xxh3 */
@@ -31,11 +32,12 @@ typedef struct krt_mounts {
     size_t slots;                /* power of two, > 2 * count */
 } krt_mounts;
 
-/* The type an artifact label names ("image0", "image0/normal", "texture" -> TEXTURE, ...). */
-krt_type krt_label_type(const char *label);
+/* The type an artifact label names ("image0", "image0/normal", "texture" -> TEXTURE, ...):
+ * through the cooked kinds' label prefixes, among the types of types (NULL: the built-ins). */
+krt_type krt_label_type(const krt_type_registry *types, const char *label);
 
-/* Reads a cache folder's records and manifests into a new table (alloc kept). Errors as
- * krt_mount_cache documents. */
+/* Reads a cache folder's records and manifests into a new table (alloc kept), with the
+ * built-in types. Errors as krt_mount_cache documents. */
 kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
                                   krt_mounts *out, kiln_error *err);
 
@@ -70,6 +72,11 @@ typedef struct krt_cache_memo {
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
                                        krt_cache_memo *prev, krt_cache_memo *next,
                                        krt_mounts *out, kiln_error *err);
+/* The same with the types of a context (NULL: the built-ins): an output whose label names none
+ * of them is not mounted. */
+kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_registry *types,
+                                        const kiln_allocator *alloc, krt_cache_memo *prev,
+                                        krt_cache_memo *next, krt_mounts *out, kiln_error *err);
 void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m);
 
 /* Of a file's size, times and inode (0 when it cannot be stat'ed): a record or a pack replaced
@@ -77,9 +84,11 @@ void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m);
 uint64_t krt_file_signature(const char *path);
 
 /* Adds every entry of a validated pack (sizes and XXH3 checksums in place of the manifest's;
- * sha256 holds the checksum in its first 8 bytes) into a new table; path names the pack. */
+ * sha256 holds the checksum in its first 8 bytes) whose kind one of types loads (NULL: the
+ * built-ins) into a new table; path names the pack. */
 kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
-                                 const kiln_allocator *alloc, krt_mounts *out, kiln_error *err);
+                                 const krt_type_registry *types, const kiln_allocator *alloc,
+                                 krt_mounts *out, kiln_error *err);
 
 /* Moves every artifact of src into dst, replacing those with the same id; src is left empty. */
 kiln_result krt_mounts_merge(krt_mounts *dst, krt_mounts *src, kiln_error *err);

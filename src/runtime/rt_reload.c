@@ -38,6 +38,7 @@ static krt_asset *start_reload_locked(krt_context *c, krt_asset *a)
     n->ctx = c;
     n->id = a->id;
     n->type = a->type;
+    n->ops = a->ops;
     n->slot = a->slot;
     n->phase = KRT_PHASE_LOADING;
     n->mat_index = KRT_INVALID_INDEX;
@@ -77,17 +78,17 @@ static void reload_job(void *arg)
     }
     pthread_mutex_unlock(&c->mu);
     kiln_result r = found ? krt_asset_decode(n, &src, !c->desc.no_verify, c->desc.max_file_size,
-                                             &c->desc.renderer, &c->allocator, &e)
+                                             &c->types, &c->desc.renderer, &c->allocator, &e)
                           : kiln_error_set(&e, KILN_E_USAGE, "%s %016llx is no longer mounted",
-                                           krt_type_names[a->type], (unsigned long long)a->id);
+                                           krt_type_name(c, a->type), (unsigned long long)a->id);
     if (r && found) r = krt_verify_classify(n, &src, !c->desc.no_verify, r, &e);
     krt_asset *jobs_small[16];
     krt_asset **jobs = jobs_small;
     size_t job_count = 0, job_cap = 16;
     pthread_mutex_lock(&c->mu);
     if (pm) krt_pack_hand_over_locked(c, n, pm);
-    c->resident += n->resident;
-    if (r == KILN_OK && n->transcoded) c->transcodes++;
+    c->resident += n->dec.resident;
+    if (r == KILN_OK && n->dec.transcoded) c->transcodes++;
     /* New dependencies load as usual; those the old data has too just count a reference. */
     if (r == KILN_OK && !a->dying)
         r = krt_load_deps_locked(c, n, &jobs, &job_count, &job_cap, jobs_small, &e);
@@ -116,57 +117,45 @@ static void fail_reload_locked(krt_context *c, krt_asset *a, const kiln_error *e
 
 /* The renderer's object for new data d of an asset that has *gpu (when *has): replace_* in
  * place, or create_* then destroy_* of the old one. No lock held; renderer thread. */
-static kiln_result replace_gpu(krt_context *c, uint32_t type, krt_handle h, const krt_asset *d,
-                               void **gpu, bool *has, kiln_error *e)
+static kiln_result replace_gpu(krt_context *c, const krt_type_ops *t, krt_handle h,
+                               const krt_asset *d, void **gpu, bool *has, kiln_error *e)
 {
-    const krt_renderer *rd = &c->desc.renderer;
     kiln_result r = KILN_OK;
-    bool replaced = false;
-    if (*has) {
-        if (type == KRT_TYPE_TEXTURE && rd->replace_texture) {
-            r = rd->replace_texture(rd->user, h, &d->texture, gpu, e);
-            replaced = true;
-        } else if (type == KRT_TYPE_MESH && rd->replace_mesh) {
-            r = rd->replace_mesh(rd->user, h, &d->mesh, gpu, e);
-            replaced = true;
-        } else if (type == KRT_TYPE_MATERIAL && rd->replace_material) {
-            r = rd->replace_material(rd->user, h, &d->material, gpu, e);
-            replaced = true;
-        }
+    if (*has && t->replace) {
+        bool replaced = false;
+        r = t->replace(c, h, d, gpu, &replaced, e);
         if (replaced) {
-            if (r && !e->code) kiln_error_set(e, r, "the renderer could not replace this %s", krt_type_names[type]);
+            if (r && !e->code) kiln_error_set(e, r, "the renderer could not replace this %s", t->kind->name);
             return r;
         }
     }
-    bool creates = (type == KRT_TYPE_TEXTURE && rd->create_texture) ||
-                   (type == KRT_TYPE_MESH && rd->create_mesh) ||
-                   (type == KRT_TYPE_MATERIAL && rd->create_material);
-    if (!creates) return KILN_OK; /* CPU data only */
     void *fresh = NULL;
-    r = krt_gpu_create(c, type, h, d, &fresh, e);
-    if (r) return r;
-    if (*has) krt_gpu_destroy(c, type, h, *gpu);
+    bool made;
+    r = krt_gpu_create(c, t, h, d, &fresh, &made, e);
+    if (r || !made) return r; /* !made: CPU data only */
+    if (*has) krt_gpu_destroy(c, t, h, *gpu);
     *gpu = fresh;
     *has = true;
     return KILN_OK;
 }
 
-/* After a texture's reload: the ready materials that sample it (those on its dependents list)
- * get their objects rebuilt with the new texture object. Lock held (released around each
- * callback; the list may change meanwhile, so the walk starts over when it did, and a mark
- * keeps a material from being rebuilt twice). */
-static void rebuild_materials_locked(krt_context *c, krt_asset *tex)
+/* After the reload of an asset whose GPU object others build theirs from (a texture,
+ * KRT_TYPE_OPS_REBUILD_DEPENDENTS): the ready dependents that do (link_gpu: the materials that
+ * sample it, those on its dependents list) get their objects rebuilt with the new object. Lock
+ * held (released around each callback; the list may change meanwhile, so the walk starts over
+ * when it did, and a mark keeps a dependent from being rebuilt twice). */
+static void rebuild_dependents_locked(krt_context *c, krt_asset *dep)
 {
     uint32_t mark = ++c->rebuild_serial;
     c->rebuild_visits = 0;
-    for (uint32_t i = 0; i < tex->dependent_count; i++) {
-        krt_asset *m = tex->dependents[i];
+    for (uint32_t i = 0; i < dep->dependent_count; i++) {
+        krt_asset *m = dep->dependents[i];
         c->rebuild_visits++;
-        if (m->is_staged || m->type != KRT_TYPE_MATERIAL || m->dying || m->cached ||
+        if (m->is_staged || !m->ops->link_gpu || m->dying || m->cached ||
             m->phase != KRT_PHASE_READY || m->rebuild_mark == mark)
             continue;
         m->rebuild_mark = mark; /* a material sampling it in two slots is listed twice */
-        krt_material_link_gpu_locked(c, m);
+        m->ops->link_gpu(c, m);
         void *gpu = m->gpu;
         bool has = m->has_gpu;
         krt_handle h = m->handle;
@@ -175,7 +164,7 @@ static void rebuild_materials_locked(krt_context *c, krt_asset *tex)
         kiln_error e;
         kiln_error_clear(&e);
         /* m stays: only krt_update (this thread) frees or swaps assets */
-        kiln_result r = replace_gpu(c, KRT_TYPE_MATERIAL, h, m, &gpu, &has, &e);
+        kiln_result r = replace_gpu(c, m->ops, h, m, &gpu, &has, &e);
         pthread_mutex_lock(&c->mu);
         if (r) {
             m->reload_error = e;
@@ -210,15 +199,15 @@ bool krt_reload_apply(krt_context *c)
         }
         const krt_asset *bad = NULL;
         bool waiting = false;
-        for (size_t i = 0; i < n->dep_count && !bad; i++) {
-            const krt_asset *d = krt_resolve_locked(c, n->deps[i]);
+        for (size_t i = 0; i < n->dec.dep_count && !bad; i++) {
+            const krt_asset *d = krt_resolve_locked(c, n->dec.deps[i]);
             if (!d) continue;
             if (d->phase == KRT_PHASE_FAILED) bad = d;
             else if (d->phase != KRT_PHASE_READY) waiting = true;
         }
         if (bad) {
             kiln_error de = bad->error;
-            kiln_error_prefix(&de, "%s %016llx: ", krt_type_names[bad->type], (unsigned long long)bad->id);
+            kiln_error_prefix(&de, "%s %016llx: ", krt_type_name(c, bad->type), (unsigned long long)bad->id);
             fail_reload_locked(c, a, &de);
             progress = true;
             continue;
@@ -228,14 +217,14 @@ bool krt_reload_apply(krt_context *c)
             continue;
         }
         krt_pending_remove_locked(c, n);
-        if (a->type == KRT_TYPE_MATERIAL) krt_material_link_gpu_locked(c, n);
+        if (a->ops->link_gpu) a->ops->link_gpu(c, n);
         void *gpu = a->gpu;
         bool has = a->has_gpu;
         krt_handle h = a->handle;
         pthread_mutex_unlock(&c->mu);
         kiln_error e;
         kiln_error_clear(&e);
-        kiln_result r = replace_gpu(c, a->type, h, n, &gpu, &has, &e);
+        kiln_result r = replace_gpu(c, a->ops, h, n, &gpu, &has, &e);
         pthread_mutex_lock(&c->mu);
         progress = true;
         if (r) {
@@ -253,11 +242,11 @@ bool krt_reload_apply(krt_context *c)
         krt_cpu_drop_locked(c, a); /* when asked: replace_* took the new data */
         kiln_error_clear(&a->reload_error);
         c->reloads++;
-        if (a->type == KRT_TYPE_MATERIAL) {
+        if (a->ops->table_record) {
             a->mat_serial++;
             c->mat_dirty = true;
         }
-        if (a->type == KRT_TYPE_TEXTURE) rebuild_materials_locked(c, a);
+        if (a->ops->flags & KRT_TYPE_OPS_REBUILD_DEPENDENTS) rebuild_dependents_locked(c, a);
     }
     pthread_mutex_unlock(&c->mu);
     return progress;
@@ -453,9 +442,10 @@ static kiln_result poll_read_table(krt_context *c, poll_read *p, krt_mounts *tab
         if (!pm && !(p->next[i] = kiln_calloc(al, 1, sizeof *p->next[i])))
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         else if (pm)
-            r = krt_mounts_read_pack(&pm->pack, p->dirs[i], al, &m, err);
+            r = krt_mounts_read_pack(&pm->pack, p->dirs[i], &c->types, al, &m, err);
         else {
-            r = krt_mounts_read_cache_memo(p->dirs[i], al, p->memos[i], p->next[i], &m, err);
+            r = krt_mounts_read_cache_typed(p->dirs[i], &c->types, al, p->memos[i], p->next[i],
+                                            &m, err);
             /* the read moved what it reused out of the old memo: it cannot go back */
             krt_memo_destroy(c, p->memos[i]);
             p->memos[i] = NULL;

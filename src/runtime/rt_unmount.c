@@ -84,17 +84,17 @@ void krt_pack_table_replaced_locked(krt_context *c)
 
 void krt_pack_hand_over_locked(krt_context *c, krt_asset *a, krt_pack_mount *pm)
 {
-    const uint8_t *lo = pm->map.data, *p = a->file;
-    if (a->file_borrowed && p && p >= lo && (size_t)(p - lo) < pm->map.size && !a->pack_ref)
-        a->pack_ref = pm; /* the job's reference is the asset's now */
+    const uint8_t *lo = pm->map.data, *p = a->dec.file;
+    if (a->dec.file_borrowed && p && p >= lo && (size_t)(p - lo) < pm->map.size && !a->dec.pack_ref)
+        a->dec.pack_ref = pm; /* the job's reference is the asset's now */
     else
         krt_pack_unref_locked(c, pm);
 }
 
 void krt_asset_drop_data_locked(krt_context *c, krt_asset *a)
 {
-    krt_pack_mount *pm = a->pack_ref;
-    c->resident -= a->resident;
+    krt_pack_mount *pm = a->dec.pack_ref;
+    c->resident -= a->dec.resident;
     krt_asset_free_data(a, &c->allocator); /* clears pack_ref with the rest */
     if (pm) krt_pack_unref_locked(c, pm);
 }

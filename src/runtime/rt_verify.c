@@ -33,12 +33,15 @@ kiln_result krt_verify_classify(const krt_asset *a, const krt_source *src, bool 
         kiln_error_at_offset(e, pe.offset);
         return KILN_E_CACHE_CORRUPT;
     }
-    /* A loose container (KTX2 files are checked against the manifest's digest before they are
-     * parsed). Without verification the checksum is not part of the contract. */
-    const uint8_t *p = a->file;
-    if (!verify || a->type == KRT_TYPE_TEXTURE || !p || a->file_size < KILN_CONTAINER_HEADER_SIZE ||
-        memcmp(p, "KILN", 4) != 0 || kiln_load_u32le(p + 4) != KILN_CONTAINER_VERSION ||
-        kiln_xxh3_64_field_zeroed(p, a->file_size, 24) == kiln_load_u64le(p + 24))
+    /* A loose container (files of kinds without a checksum of their own, KTX2, are checked
+     * against the manifest's digest before they are parsed). Without verification the checksum
+     * is not part of the contract. */
+    const uint8_t *p = a->dec.file;
+    size_t size = a->dec.file_size;
+    if (!verify || (a->ops->flags & KRT_TYPE_OPS_DIGEST) || !p ||
+        size < KILN_CONTAINER_HEADER_SIZE || memcmp(p, "KILN", 4) != 0 ||
+        kiln_load_u32le(p + 4) != KILN_CONTAINER_VERSION ||
+        kiln_xxh3_64_field_zeroed(p, size, 24) == kiln_load_u64le(p + 24))
         return r;
     kiln_error_set(e, KILN_E_CACHE_CORRUPT,
                    "%s: the container checksum (XXH3-64) does not match its bytes: the file is "

@@ -1,0 +1,193 @@
+/* rt_type_texture.c — the texture type: a KTX2 file (the texture cooked kind) decoded into
+ * krt_texture_data — levels without supercompression, BC/ASTC levels transcoded to RGBA8 when
+ * the renderer cannot sample them — and handed to the renderer's *_texture callbacks. Loose
+ * files are checked against the manifest's digest (KTX2 has no checksum of its own); the CPU
+ * data may go after upload; materials build their objects from a texture's, so a reload
+ * rebuilds them; the fallback texture stands in while one is not ready. */
+#include <string.h>
+
+#include "codec/cooked_kind.h"
+#include "core/alloc.h"
+#include "core/error.h"
+#include "runtime/rt_context.h"
+
+/* One block for all of a texture's decoded levels: one allocation and, when large, huge pages
+ * for the whole chain rather than for level 0 alone. */
+static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_error *err)
+{
+    krt_texture_decoded *x = &a->data.texture;
+    const kiln_ktx2_info *ktx = &x->view;
+    krt_texture_data *t = &x->data;
+    t->vk_format = ktx->vk_format;
+    t->width = ktx->width;
+    t->height = ktx->height;
+    t->level_count = ktx->level_count;
+    t->srgb = ktx->srgb;
+    t->block_width = ktx->block_width;
+    t->block_height = ktx->block_height;
+    t->block_size = ktx->block_size;
+    uint32_t levels =
+        ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
+    for (uint32_t l = 0; l < levels; l++)
+        t->levels[l] = ktx->levels[l];
+    if (ktx->supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) return KILN_OK;
+    size_t total = 0;
+    for (uint32_t l = 0; l < levels; l++)
+        if (!kiln_size_add(total, ktx->levels[l].uncompressed_size, &total))
+            return kiln_error_set(err, KILN_E_LIMIT, "the levels are too large together");
+    x->level_block = kiln_alloc_large(al, total ? total : 1);
+    if (!x->level_block)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for %zu bytes of levels",
+                              total);
+    x->level_block_size = total ? total : 1;
+    a->dec.resident += x->level_block_size;
+    size_t at = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        size_t n = ktx->levels[l].uncompressed_size;
+        kiln_result r = kiln_ktx2_level_copy(ktx, l, x->level_block + at, n, err);
+        if (r) return r;
+        t->levels[l].data = x->level_block + at;
+        t->levels[l].size = n;
+        at += n;
+    }
+    return KILN_OK;
+}
+
+static bool is_block_format(uint32_t f)
+{
+    return (f >= KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK && f <= KILN_VK_FORMAT_BC7_SRGB_BLOCK) ||
+           f == KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK || f == KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK;
+}
+
+/* The renderer cannot sample this BC/ASTC texture: every level to RGBA8 (sRGB stays sRGB), on
+ * the job's thread. The block data is dropped once its level is decoded. */
+static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kiln_error *err)
+{
+    krt_texture_decoded *x = &a->data.texture;
+    krt_texture_data *t = &x->data;
+    uint32_t to = kiln_transcode_rgba8_format(t->vk_format);
+    if (to == KILN_VK_FORMAT_UNDEFINED)
+        return kiln_error_set(
+            err, KILN_E_IMPORT_UNSUPPORTED,
+            "the renderer cannot sample vkFormat %u and this build cannot transcode it",
+            t->vk_format);
+    uint32_t levels = t->level_count < KILN_KTX2_MAX_LEVELS ? t->level_count : KILN_KTX2_MAX_LEVELS;
+    size_t sizes[KILN_KTX2_MAX_LEVELS], total = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        const kiln_ktx2_level *lv = &t->levels[l];
+        if (!kiln_size_mul((size_t)lv->width, lv->height, &sizes[l]) ||
+            !kiln_size_mul(sizes[l], 4, &sizes[l]) || !kiln_size_add(total, sizes[l], &total))
+            return kiln_error_set(err, KILN_E_LIMIT, "level %u is too large to transcode", l);
+    }
+    x->transcode_block = kiln_alloc_large(al, total ? total : 1);
+    if (!x->transcode_block)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY,
+                              "out of memory transcoding %zu bytes of levels", total);
+    x->transcode_block_size = total ? total : 1;
+    a->dec.resident += x->transcode_block_size;
+    size_t at = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        kiln_ktx2_level *lv = &t->levels[l];
+        kiln_result r = kiln_transcode_rgba8(t->vk_format, lv->data, lv->size, lv->width,
+                                             lv->height, x->transcode_block + at, sizes[l], err);
+        if (r) return r;
+        lv->data = x->transcode_block + at;
+        lv->size = lv->uncompressed_size = sizes[l];
+        at += sizes[l];
+    }
+    if (x->level_block) { /* the unpacked blocks are not needed any more */
+        kiln_free_large(al, x->level_block, x->level_block_size);
+        a->dec.resident -= x->level_block_size;
+        x->level_block = NULL;
+        x->level_block_size = 0;
+    }
+    t->vk_format = to;
+    t->block_width = t->block_height = 1;
+    t->block_size = 4;
+    a->dec.transcoded = true;
+    return KILN_OK;
+}
+
+static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *err)
+{
+    krt_texture_decoded *d = &a->data.texture;
+    const krt_renderer *rd = x->renderer;
+    kiln_result r = krt_type_texture.kind->read(a->dec.file, a->dec.file_size, x->flags, &d->view,
+                                                err);
+    if (!r) r = decode_levels(a, x->alloc, err);
+    if (!r && rd->supports_format && is_block_format(d->data.vk_format) &&
+        !rd->supports_format(rd->user, d->data.vk_format))
+        r = transcode_texture(a, x->alloc, err);
+    return r;
+}
+
+static const void *view(const krt_asset *a) { return &a->data.texture.view; }
+
+static void free_blocks(krt_asset *a, const kiln_allocator *al)
+{
+    krt_texture_decoded *d = &a->data.texture;
+    kiln_free_large(al, d->level_block, d->level_block_size);
+    kiln_free_large(al, d->transcode_block, d->transcode_block_size);
+}
+
+/* No pointer into the record: the levels point into the file or the blocks. */
+static void swap(krt_asset *a, krt_asset *b)
+{
+    krt_texture_decoded t = a->data.texture;
+    a->data.texture = b->data.texture;
+    b->data.texture = t;
+}
+
+static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
+                          bool *made, kiln_error *e)
+{
+    const krt_renderer *rd = &c->desc.renderer;
+    if (!rd->create_texture) return KILN_OK;
+    *made = true;
+    return rd->create_texture(rd->user, h, &a->data.texture.data, gpu, e);
+}
+
+static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
+                           bool *replaced, kiln_error *e)
+{
+    const krt_renderer *rd = &c->desc.renderer;
+    if (!rd->replace_texture) return KILN_OK;
+    *replaced = true;
+    return rd->replace_texture(rd->user, h, &a->data.texture.data, gpu, e);
+}
+
+static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)
+{
+    const krt_renderer *rd = &c->desc.renderer;
+    (void)t;
+    if (rd->destroy_texture) rd->destroy_texture(rd->user, h, gpu);
+}
+
+static void *fallback_gpu(const krt_context *c) { return c->fb_texture_ok ? c->fb_texture : NULL; }
+
+const krt_type_ops krt_type_texture = {
+    .kind = &kiln_cooked_kind_texture,
+    .flags = KRT_TYPE_OPS_DIGEST | KRT_TYPE_OPS_CPU_DROP | KRT_TYPE_OPS_REBUILD_DEPENDENTS,
+    .decode = decode,
+    .view = view,
+    .free = free_blocks,
+    .swap = swap,
+    .create = create,
+    .replace = replace,
+    .destroy = destroy,
+    .fallback_gpu = fallback_gpu,
+};
+
+kiln_result krt_get_texture(krt_context *c, krt_handle h, krt_texture_data *out, kiln_error *err)
+{
+    krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_TEXTURE, err);
+    if (!a) return KILN_E_USAGE;
+    *out = a->data.texture.data;
+    pthread_mutex_unlock(&c->mu);
+    return KILN_OK;
+}
+
+krt_handle krt_load_texture(krt_context *c, const char *n, kiln_error *e)
+{
+    return krt_load(c, KRT_TYPE_TEXTURE, n, e);
+}
