@@ -424,7 +424,9 @@ enum {                                       /* krt_type_desc.flags */
  * for the first) in *out_type (may be NULL), for krt_load, krt_load_id, krt_get_data and
  * krt_handle_type_id. The mounts made after it take the kind's pack entries (by fourcc) and cache
  * outputs (by label prefix) as loadable artifacts of the type; an asset of it loads the assets
- * its kind's refs flag KILN_REF_LOAD first and is ready when they are; hot reload decodes a
+ * its kind's refs flag KILN_REF_LOAD first and is ready when they are — each of a built-in type
+ * or of a type registered before it (so that no data can make a cycle; another reference fails
+ * the load, KILN_E_USAGE); hot reload decodes a
  * changed file into a new record and hands it to replace (or create + destroy); the old record
  * is then freed. The asset's resident bytes are its file's. desc is copied. Errors:
  * KILN_E_USAGE (a NULL argument, kind or kind->read or decode; a kind without a name, a

@@ -128,8 +128,12 @@ static bool file_matches(const krt_decoded *a, const krt_source *src)
 }
 
 /* The references a kind's refs lists: those the runtime loads with the asset (KILN_REF_LOAD)
- * into its dependency lists, in the kind's order, each with the type that loads its kind. */
+ * into its dependency lists, in the kind's order, each with the type that loads its kind.
+ * Types are layered, so that no data can make a cycle of assets waiting for each other: the
+ * built-in ones by what they are (scene -> mesh -> material -> texture; scene -> clip,
+ * skeleton), a registered one loads only built-in types and those registered before it. */
 typedef struct dep_walk {
+    uint32_t type;                   /* of the asset */
     krt_decoded *dec;
     size_t cap;
     const krt_type_registry *types;
@@ -150,6 +154,11 @@ static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags
                               "it refers to asset %016llx of kind %08x, which no type of this "
                               "context loads",
                               (unsigned long long)id, kind);
+    if (w->type >= KRT_TYPE_COUNT && w->last_type >= w->type)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "it refers to asset %016llx of type %s: a registered type loads "
+                              "only built-in types and types registered before it",
+                              (unsigned long long)id, krt_types_name(w->types, w->last_type));
     return add_dep(w->dec, &w->cap, id, w->last_type, w->alloc, err);
 }
 
@@ -186,7 +195,7 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
     /* A pack entry's bytes were checked against its own XXH3-64 as they were read: the
      * container's checksum over the same bytes would be a second pass for nothing. */
     krt_decode_args args = {verify && !src->pack ? 0 : KILN_CONTAINER_SKIP_CHECKSUM, rd, al};
-    dep_walk w = {d, 0, types, al, 0, 0};
+    dep_walk w = {a->type, d, 0, types, al, 0, 0};
     r = t->decode(a, &args, err);
     if (r == KILN_OK && t->kind->refs) r = t->kind->refs(t->view(a), on_ref, &w, err);
     if (r && err && !err->path[0]) kiln_error_at_path(err, path);
