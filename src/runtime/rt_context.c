@@ -297,7 +297,7 @@ static void job_run(void *arg)
     }
     if (!revive) c->loads++;
     pthread_mutex_unlock(&c->mu);
-    kiln_result r = revive ? KILN_OK
+    kiln_result r = revive  ? KILN_OK
                     : found ? krt_asset_decode(a, &src, !c->desc.no_verify, c->desc.max_file_size,
                                                &c->types, &c->desc.renderer, &c->allocator, &e)
                             : kiln_error_set(&e, KILN_E_USAGE, "asset %016llx is not in any mount",
@@ -695,15 +695,14 @@ uint64_t krt_asset_id(krt_context *c, krt_handle h)
     return id;
 }
 
-kiln_result krt_gpu_create(krt_context *c, const krt_type_ops *t, krt_handle h,
-                           const krt_asset *d, void **gpu, bool *made, kiln_error *e)
+kiln_result krt_gpu_create(krt_context *c, const krt_type_ops *t, krt_handle h, const krt_asset *d,
+                           void **gpu, bool *made, kiln_error *e)
 {
     kiln_result r = KILN_OK;
     *gpu = NULL;
     *made = false;
     if (t->create) r = t->create(c, h, d, gpu, made, e);
-    if (r && !e->code)
-        kiln_error_set(e, r, "the renderer could not create this %s", t->kind->name);
+    if (r && !e->code) kiln_error_set(e, r, "the renderer could not create this %s", t->kind->name);
     return r;
 }
 
@@ -722,7 +721,8 @@ static void retire_locked(krt_context *c, krt_asset *a)
     /* Keep it only when it holds good data of what is mounted now, no newer copy of the asset
      * is live, and it fits: a load finds it through the id map again. */
     const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);
-    bool keep = c->desc.budget_bytes && a->dec.resident <= c->desc.budget_bytes && !a->dec.cpu_dropped &&
+    bool keep = c->desc.budget_bytes && a->dec.resident <= c->desc.budget_bytes &&
+                !a->dec.cpu_dropped &&
                 (a->phase == KRT_PHASE_READY || a->phase == KRT_PHASE_DECODED) && art &&
                 art->size == a->src_size && memcmp(art->sha256, a->src_sha256, 32) == 0 &&
                 !krt_map_find_locked(c, a->id);
@@ -780,7 +780,8 @@ size_t krt_update(krt_context *c)
             }
             if (bad) {
                 kiln_error de = bad->error;
-                kiln_error_prefix(&de, "%s %016llx: ", krt_type_name(c, bad->type), (unsigned long long)bad->id);
+                kiln_error_prefix(&de, "%s %016llx: ", krt_type_name(c, bad->type),
+                                  (unsigned long long)bad->id);
                 a->error = de;
                 a->phase = KRT_PHASE_FAILED;
                 c->failures++;
@@ -863,7 +864,9 @@ krt_asset *krt_ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln_er
                        "(KRT_DESC_DROP_CPU_AFTER_UPLOAD); the renderer's object has it",
                        krt_type_name(c, type), (unsigned long long)id);
     else if (!a) stale(err, h);
-    else kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s", (unsigned long long)h.id, krt_type_name(c, type));
+    else
+        kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not a ready %s",
+                       (unsigned long long)h.id, krt_type_name(c, type));
     return NULL;
 }
 
@@ -874,7 +877,8 @@ void *krt_gpu(krt_context *c, krt_handle h)
     krt_asset *a = krt_resolve_locked(c, h);
     void *g = NULL;
     if (a && a->phase == KRT_PHASE_READY) g = a->gpu;
-    else if (a && a->ops->fallback_gpu) g = a->ops->fallback_gpu(c);
+    else if (a && a->ops->fallback_gpu)
+        g = a->ops->fallback_gpu(c);
     pthread_mutex_unlock(&c->mu);
     return g;
 }

@@ -133,12 +133,12 @@ static bool file_matches(const krt_decoded *a, const krt_source *src)
  * built-in ones by what they are (scene -> mesh -> material -> texture; scene -> clip,
  * skeleton), a registered one loads only built-in types and those registered before it. */
 typedef struct dep_walk {
-    uint32_t type;                   /* of the asset */
+    uint32_t type; /* of the asset */
     krt_decoded *dec;
     size_t cap;
     const krt_type_registry *types;
     const kiln_allocator *alloc;
-    uint32_t last_kind, last_type;   /* the previous reference's: most come in runs of a kind */
+    uint32_t last_kind, last_type; /* the previous reference's: most come in runs of a kind */
 } dep_walk;
 
 static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags, kiln_error *err)
@@ -187,8 +187,8 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
         }
     }
     if ((t->flags & KRT_TYPE_OPS_DIGEST) && verify && !src->pack && !file_matches(d, src)) {
-        kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s does not match the %s of its manifest",
-                       path, src->has_xxh3 ? "XXH3-128" : "SHA-256");
+        kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s does not match the %s of its manifest", path,
+                       src->has_xxh3 ? "XXH3-128" : "SHA-256");
         kiln_error_at_path(err, path);
         return KILN_E_CACHE_CORRUPT;
     }

@@ -87,7 +87,8 @@ void krt_mattab_sync_locked(krt_context *c)
         if (i == KRT_INVALID_INDEX || i >= c->mat_record_count) continue;
         uint8_t want = a->phase == KRT_PHASE_READY ? 2 : a->phase == KRT_PHASE_FAILED ? 3 : 1;
         if (a->mat_written == want && (want != 2 || a->mat_written_serial == a->mat_serial)) continue;
-        if (want == 2) a->ops->table_record(a, &c->mat_records[i]);
+        if (want == 2)
+            a->ops->table_record(a, &c->mat_records[i]);
         else write_default(&c->mat_records[i], want == 3 ? KRT_GPU_MATERIAL_FAILED : KRT_GPU_MATERIAL_LOADING);
         a->mat_written = want;
         a->mat_written_serial = a->mat_serial;

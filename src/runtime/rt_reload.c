@@ -125,7 +125,8 @@ static kiln_result replace_gpu(krt_context *c, const krt_type_ops *t, krt_handle
         bool replaced = false;
         r = t->replace(c, h, d, gpu, &replaced, e);
         if (replaced) {
-            if (r && !e->code) kiln_error_set(e, r, "the renderer could not replace this %s", t->kind->name);
+            if (r && !e->code)
+                kiln_error_set(e, r, "the renderer could not replace this %s", t->kind->name);
             return r;
         }
     }
@@ -207,7 +208,8 @@ bool krt_reload_apply(krt_context *c)
         }
         if (bad) {
             kiln_error de = bad->error;
-            kiln_error_prefix(&de, "%s %016llx: ", krt_type_name(c, bad->type), (unsigned long long)bad->id);
+            kiln_error_prefix(&de, "%s %016llx: ", krt_type_name(c, bad->type),
+                              (unsigned long long)bad->id);
             fail_reload_locked(c, a, &de);
             progress = true;
             continue;
@@ -444,8 +446,8 @@ static kiln_result poll_read_table(krt_context *c, poll_read *p, krt_mounts *tab
         else if (pm)
             r = krt_mounts_read_pack(&pm->pack, p->dirs[i], &c->types, al, &m, err);
         else {
-            r = krt_mounts_read_cache_typed(p->dirs[i], &c->types, al, p->memos[i], p->next[i],
-                                            &m, err);
+            r = krt_mounts_read_cache_typed(p->dirs[i], &c->types, al, p->memos[i], p->next[i], &m,
+                                            err);
             /* the read moved what it reused out of the old memo: it cannot go back */
             krt_memo_destroy(c, p->memos[i]);
             p->memos[i] = NULL;

@@ -11,7 +11,10 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
                                     err);
 }
 
-static const void *view(const krt_asset *a) { return &a->data.clip.view; }
+static const void *view(const krt_asset *a)
+{
+    return &a->data.clip.view;
+}
 
 static void swap(krt_asset *a, krt_asset *b)
 {
@@ -27,8 +30,7 @@ const krt_type_ops krt_type_clip = {
     .swap = swap,
 };
 
-kiln_result krt_get_clip(krt_context *c, krt_handle h, const kiln_clip_view **out,
-                         kiln_error *err)
+kiln_result krt_get_clip(krt_context *c, krt_handle h, const kiln_clip_view **out, kiln_error *err)
 {
     krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_CLIP, err);
     if (!a) return KILN_E_USAGE;

@@ -10,7 +10,7 @@
 #include "runtime/rt_context.h"
 
 typedef struct krt_custom_type {
-    krt_type_ops ops;            /* first: a->ops is the address of the whole */
+    krt_type_ops ops; /* first: a->ops is the address of the whole */
     krt_type_desc desc;
 } krt_custom_type;
 
@@ -19,7 +19,10 @@ static const krt_type_desc *desc_of(const krt_type_ops *t)
     return &((const krt_custom_type *)(const void *)t)->desc;
 }
 
-static size_t view_size(const krt_type_desc *d) { return d->kind->view_size ? d->kind->view_size : 1; }
+static size_t view_size(const krt_type_desc *d)
+{
+    return d->kind->view_size ? d->kind->view_size : 1;
+}
 
 static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *err)
 {
@@ -37,7 +40,10 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return r;
 }
 
-static const void *view(const krt_asset *a) { return a->data.custom.view; }
+static const void *view(const krt_asset *a)
+{
+    return a->data.custom.view;
+}
 
 static void free_record(krt_asset *a, const kiln_allocator *al)
 {
@@ -61,8 +67,8 @@ static krt_custom_data data_of(const krt_asset *a)
                              a->dec.dep_count};
 }
 
-static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
-                          bool *made, kiln_error *e)
+static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu, bool *made,
+                          kiln_error *e)
 {
     const krt_type_desc *d = desc_of(a->ops);
     (void)c;

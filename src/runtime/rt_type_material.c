@@ -18,7 +18,10 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return r;
 }
 
-static const void *view(const krt_asset *a) { return &a->data.material.view; }
+static const void *view(const krt_asset *a)
+{
+    return &a->data.material.view;
+}
 
 /* The kind lists the textures of the slots that have one, in slot order. */
 static void link(krt_asset *a)
@@ -36,12 +39,14 @@ static void swap(krt_asset *a, krt_asset *b)
     a->data.material = b->data.material;
     b->data.material = t;
     /* the record points into the view beside it */
-    if (a->data.material.data.material) a->data.material.data.material = &a->data.material.view.material;
-    if (b->data.material.data.material) b->data.material.data.material = &b->data.material.view.material;
+    if (a->data.material.data.material)
+        a->data.material.data.material = &a->data.material.view.material;
+    if (b->data.material.data.material)
+        b->data.material.data.material = &b->data.material.view.material;
 }
 
-static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
-                          bool *made, kiln_error *e)
+static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu, bool *made,
+                          kiln_error *e)
 {
     const krt_renderer *rd = &c->desc.renderer;
     if (!rd->create_material) return KILN_OK;
@@ -95,16 +100,22 @@ static void table_record(const krt_asset *a, krt_gpu_material *r)
         krt_handle h = a->data.material.data.textures[s];
         r->textures[s] = h.id ? krt_handle_slot(h) : KRT_INVALID_INDEX;
         r->texcoords |= (t->texcoord & 0xFu) << (4 * s);
-        uint32_t smp = (t->mag_filter & 3u) | (t->min_filter & 3u) << 2 | (t->mip_filter & 3u) << 4 |
-                       (t->mipmaps ? 1u << 6 : 0) | (t->wrap_s & 3u) << 8 | (t->wrap_t & 3u) << 10 |
+        uint32_t smp = (t->mag_filter & 3u) | (t->min_filter & 3u) << 2 |
+                       (t->mip_filter & 3u) << 4 | (t->mipmaps ? 1u << 6 : 0) |
+                       (t->wrap_s & 3u) << 8 | (t->wrap_t & 3u) << 10 |
                        (t->has_transform ? 1u << 12 : 0);
         r->samplers[s / 2] |= smp << (16 * (s % 2));
-        if (t->image) memcpy(r->uv_transforms[s], t->matrix, sizeof t->matrix);
-        else r->uv_transforms[s][0] = r->uv_transforms[s][3] = 1.0f;
+        if (t->image)
+            memcpy(r->uv_transforms[s], t->matrix, sizeof t->matrix);
+        else
+            r->uv_transforms[s][0] = r->uv_transforms[s][3] = 1.0f;
     }
 }
 
-static void *fallback_gpu(const krt_context *c) { return c->fb_material_ok ? c->fb_material : NULL; }
+static void *fallback_gpu(const krt_context *c)
+{
+    return c->fb_material_ok ? c->fb_material : NULL;
+}
 
 const krt_type_ops krt_type_material = {
     .kind = &kiln_cooked_kind_material,
@@ -120,8 +131,7 @@ const krt_type_ops krt_type_material = {
     .fallback_gpu = fallback_gpu,
 };
 
-kiln_result krt_get_material(krt_context *c, krt_handle h, krt_material_data *out,
-                             kiln_error *err)
+kiln_result krt_get_material(krt_context *c, krt_handle h, krt_material_data *out, kiln_error *err)
 {
     krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_MATERIAL, err);
     if (!a) return KILN_E_USAGE;

@@ -16,7 +16,8 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
 {
     krt_mesh_decoded *m = &a->data.mesh;
     const kiln_allocator *al = x->alloc;
-    kiln_result r = krt_type_mesh.kind->read(a->dec.file, a->dec.file_size, x->flags, &m->view, err);
+    kiln_result r =
+        krt_type_mesh.kind->read(a->dec.file, a->dec.file_size, x->flags, &m->view, err);
     if (r) return r;
     m->data.view = &m->view;
     size_t sizes[KILN_MESH_STREAM_COUNT] = {0}, offsets[KILN_MESH_STREAM_COUNT] = {0}, total = 0;
@@ -48,14 +49,16 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++) {
         if (!unpack[s]) continue;
         uint8_t *dst = m->stream_block + offsets[s];
-        if ((r = kiln_mesh_unpack(&m->view, (kiln_mesh_stream_id)s, dst, sizes[s], err)))
-            return r;
+        if ((r = kiln_mesh_unpack(&m->view, (kiln_mesh_stream_id)s, dst, sizes[s], err))) return r;
         m->data.streams[s] = dst;
     }
     return KILN_OK;
 }
 
-static const void *view(const krt_asset *a) { return &a->data.mesh.view; }
+static const void *view(const krt_asset *a)
+{
+    return &a->data.mesh.view;
+}
 
 /* The kind lists the material alone, when the mesh has one. */
 static void link(krt_asset *a)
@@ -78,8 +81,8 @@ static void swap(krt_asset *a, krt_asset *b)
     if (b->data.mesh.data.view) b->data.mesh.data.view = &b->data.mesh.view;
 }
 
-static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
-                          bool *made, kiln_error *e)
+static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu, bool *made,
+                          kiln_error *e)
 {
     const krt_renderer *rd = &c->desc.renderer;
     if (!rd->create_mesh) return KILN_OK;

@@ -8,13 +8,16 @@
 static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *err)
 {
     krt_scene_decoded *s = &a->data.scene;
-    kiln_result r = krt_type_scene.kind->read(a->dec.file, a->dec.file_size, x->flags, &s->view,
-                                              err);
+    kiln_result r =
+        krt_type_scene.kind->read(a->dec.file, a->dec.file_size, x->flags, &s->view, err);
     if (!r) s->data.view = &s->view;
     return r;
 }
 
-static const void *view(const krt_asset *a) { return &a->data.scene.view; }
+static const void *view(const krt_asset *a)
+{
+    return &a->data.scene.view;
+}
 
 static void link(krt_asset *a)
 {

@@ -112,8 +112,8 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
 {
     krt_texture_decoded *d = &a->data.texture;
     const krt_renderer *rd = x->renderer;
-    kiln_result r = krt_type_texture.kind->read(a->dec.file, a->dec.file_size, x->flags, &d->view,
-                                                err);
+    kiln_result r =
+        krt_type_texture.kind->read(a->dec.file, a->dec.file_size, x->flags, &d->view, err);
     if (!r) r = decode_levels(a, x->alloc, err);
     if (!r && rd->supports_format && is_block_format(d->data.vk_format) &&
         !rd->supports_format(rd->user, d->data.vk_format))
@@ -121,7 +121,10 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return r;
 }
 
-static const void *view(const krt_asset *a) { return &a->data.texture.view; }
+static const void *view(const krt_asset *a)
+{
+    return &a->data.texture.view;
+}
 
 static void free_blocks(krt_asset *a, const kiln_allocator *al)
 {
@@ -138,8 +141,8 @@ static void swap(krt_asset *a, krt_asset *b)
     b->data.texture = t;
 }
 
-static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
-                          bool *made, kiln_error *e)
+static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu, bool *made,
+                          kiln_error *e)
 {
     const krt_renderer *rd = &c->desc.renderer;
     if (!rd->create_texture) return KILN_OK;
@@ -163,7 +166,10 @@ static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *g
     if (rd->destroy_texture) rd->destroy_texture(rd->user, h, gpu);
 }
 
-static void *fallback_gpu(const krt_context *c) { return c->fb_texture_ok ? c->fb_texture : NULL; }
+static void *fallback_gpu(const krt_context *c)
+{
+    return c->fb_texture_ok ? c->fb_texture : NULL;
+}
 
 const krt_type_ops krt_type_texture = {
     .kind = &kiln_cooked_kind_texture,

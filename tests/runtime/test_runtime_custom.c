@@ -25,13 +25,14 @@
 #define SEC_VALUE KILN_FOURCC('V', 'A', 'L', 'U')
 #define SEC_REFS KILN_FOURCC('R', 'E', 'F', 'S')
 
-/* ---- the program's cooked kinds --------------------------------------------------------------- */
+/* ---- the program's cooked kinds ---------------------------------------------------------------
+ */
 
 /* One reader for the three kinds: a VALU section and, optionally, REFS. */
 typedef struct blob_view {
     kiln_container container;
     uint32_t value;
-    const uint64_t *refs;   /* assets loaded with this one */
+    const uint64_t *refs; /* assets loaded with this one */
     size_t ref_count;
 } blob_view;
 
@@ -57,7 +58,8 @@ static kiln_result refs_of(const void *view, uint32_t kind, kiln_ref_fn fn, void
 {
     const blob_view *v = view;
     kiln_result r = KILN_OK;
-    for (size_t i = 0; i < v->ref_count && !r; i++) r = fn(user, v->refs[i], kind, KILN_REF_LOAD, err);
+    for (size_t i = 0; i < v->ref_count && !r; i++)
+        r = fn(user, v->refs[i], kind, KILN_REF_LOAD, err);
     return r;
 }
 
@@ -102,7 +104,8 @@ static const kiln_cooked_kind loop_kind = {
     .refs = loop_refs,
 };
 
-/* ---- the program's runtime type: a record per blob, a "GPU object" per record ------------------ */
+/* ---- the program's runtime type: a record per blob, a "GPU object" per record ------------------
+ */
 
 typedef struct blob_record {
     uint32_t value;
@@ -111,7 +114,7 @@ typedef struct blob_record {
 typedef struct calls {
     atomic_int decodes, frees, creates, replaces, destroys;
     pthread_mutex_t mu;
-    char log[1024];   /* "c7 " for a create of value 7, "r8 " a replace, "d " a destroy */
+    char log[1024]; /* "c7 " for a create of value 7, "r8 " a replace, "d " a destroy */
 } calls;
 
 static void note(calls *k, const char *what)
@@ -201,7 +204,8 @@ static krt_type_desc desc_of(calls *k, const kiln_cooked_kind *kind)
     return d;
 }
 
-/* ---- cooked files: a blob container, a cache folder as kiln lays it out, a pack ---------------- */
+/* ---- cooked files: a blob container, a cache folder as kiln lays it out, a pack ----------------
+ */
 
 static uint8_t *make_blob(uint32_t kind, uint32_t value, const uint64_t *refs, size_t ref_count,
                           size_t *size)
@@ -210,7 +214,8 @@ static uint8_t *make_blob(uint32_t kind, uint32_t value, const uint64_t *refs, s
     kiln_error err;
     kiln_container_begin(&w, kind, 1, NULL);
     assert_int_equal(kiln_container_add(&w, SEC_VALUE, 4, 1, &value, &err), KILN_OK);
-    if (ref_count) assert_int_equal(kiln_container_add(&w, SEC_REFS, 8, ref_count, refs, &err), KILN_OK);
+    if (ref_count)
+        assert_int_equal(kiln_container_add(&w, SEC_REFS, 8, ref_count, refs, &err), KILN_OK);
     uint8_t *out;
     assert_int_equal(kiln_container_finish(&w, &out, size, &err), KILN_OK);
     return out;
