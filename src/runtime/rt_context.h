@@ -148,6 +148,56 @@ krt_asset *krt_ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln_er
 /* The name of a's type, for messages. */
 const char *krt_type_name(const krt_context *c, uint32_t type);
 
+/* For the built-in types' files (rt_type_<name>.c). KRT_TYPE_API: the public krt_load_<name>
+ * and krt_get_<name> (expr: what *out gets from the ready asset a, under the lock).
+ * KRT_TYPE_RENDERER_OPS: the ops create, replace and destroy that call the renderer's
+ * create_<name>, replace_<name> and destroy_<name> with the record data.<name>.data. */
+#define KRT_TYPE_API(name, TYPE, out_type, expr)                                                 \
+    krt_handle krt_load_##name(krt_context *c, const char *n, kiln_error *e)                     \
+    {                                                                                            \
+        return krt_load(c, TYPE, n, e);                                                          \
+    }                                                                                            \
+    kiln_result krt_get_##name(krt_context *c, krt_handle h, out_type *out, kiln_error *err)     \
+    {                                                                                            \
+        krt_asset *a = krt_ready_locked(c, h, TYPE, err);                                        \
+        if (!a) return KILN_E_USAGE;                                                             \
+        *out = expr;                                                                             \
+        pthread_mutex_unlock(&c->mu);                                                            \
+        return KILN_OK;                                                                          \
+    }
+
+#define KRT_TYPE_RENDERER_OPS(name)                                                              \
+    static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,      \
+                              bool *made, kiln_error *e)                                         \
+    {                                                                                            \
+        const krt_renderer *rd = &c->desc.renderer;                                              \
+        if (!rd->create_##name) return KILN_OK;                                                  \
+        *made = true;                                                                            \
+        return rd->create_##name(rd->user, h, &a->data.name.data, gpu, e);                       \
+    }                                                                                            \
+    static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,     \
+                               bool *replaced, kiln_error *e)                                    \
+    {                                                                                            \
+        const krt_renderer *rd = &c->desc.renderer;                                              \
+        if (!rd->replace_##name) return KILN_OK;                                                 \
+        *replaced = true;                                                                        \
+        return rd->replace_##name(rd->user, h, &a->data.name.data, gpu, e);                      \
+    }                                                                                            \
+    static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)          \
+    {                                                                                            \
+        const krt_renderer *rd = &c->desc.renderer;                                              \
+        (void)t;                                                                                 \
+        if (rd->destroy_##name) rd->destroy_##name(rd->user, h, gpu);                            \
+    }
+
+/* Exchanges two lvalues of type T (the types' swap ops). */
+#define KRT_SWAP(T, x, y)                                                                        \
+    do {                                                                                         \
+        T swap_tmp_ = (x);                                                                       \
+        (x) = (y);                                                                               \
+        (y) = swap_tmp_;                                                                         \
+    } while (0)
+
 /* A pack mapped and its table validated (the checksum unless no_verify); free with
  * krt_pack_free. No lock needed. */
 kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out, kiln_error *err);

@@ -18,9 +18,7 @@ static const void *view(const krt_asset *a)
 
 static void swap(krt_asset *a, krt_asset *b)
 {
-    krt_clip_decoded t = a->data.clip;
-    a->data.clip = b->data.clip;
-    b->data.clip = t;
+    KRT_SWAP(krt_clip_decoded, a->data.clip, b->data.clip);
 }
 
 const krt_type_ops krt_type_clip = {
@@ -30,16 +28,4 @@ const krt_type_ops krt_type_clip = {
     .swap = swap,
 };
 
-kiln_result krt_get_clip(krt_context *c, krt_handle h, const kiln_clip_view **out, kiln_error *err)
-{
-    krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_CLIP, err);
-    if (!a) return KILN_E_USAGE;
-    *out = &a->data.clip.view;
-    pthread_mutex_unlock(&c->mu);
-    return KILN_OK;
-}
-
-krt_handle krt_load_clip(krt_context *c, const char *n, kiln_error *e)
-{
-    return krt_load(c, KRT_TYPE_CLIP, n, e);
-}
+KRT_TYPE_API(clip, KRT_TYPE_CLIP, const kiln_clip_view *, &a->data.clip.view)

@@ -56,9 +56,7 @@ static void free_record(krt_asset *a, const kiln_allocator *al)
 /* No pointer into the record: the view and the program's record are blocks of their own. */
 static void swap(krt_asset *a, krt_asset *b)
 {
-    krt_custom_decoded t = a->data.custom;
-    a->data.custom = b->data.custom;
-    b->data.custom = t;
+    KRT_SWAP(krt_custom_decoded, a->data.custom, b->data.custom);
 }
 
 static krt_custom_data data_of(const krt_asset *a)

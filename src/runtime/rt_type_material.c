@@ -35,9 +35,7 @@ static void link(krt_asset *a)
 
 static void swap(krt_asset *a, krt_asset *b)
 {
-    krt_material_decoded t = a->data.material;
-    a->data.material = b->data.material;
-    b->data.material = t;
+    KRT_SWAP(krt_material_decoded, a->data.material, b->data.material);
     /* the record points into the view beside it */
     if (a->data.material.data.material)
         a->data.material.data.material = &a->data.material.view.material;
@@ -45,30 +43,7 @@ static void swap(krt_asset *a, krt_asset *b)
         b->data.material.data.material = &b->data.material.view.material;
 }
 
-static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu, bool *made,
-                          kiln_error *e)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    if (!rd->create_material) return KILN_OK;
-    *made = true;
-    return rd->create_material(rd->user, h, &a->data.material.data, gpu, e);
-}
-
-static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
-                           bool *replaced, kiln_error *e)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    if (!rd->replace_material) return KILN_OK;
-    *replaced = true;
-    return rd->replace_material(rd->user, h, &a->data.material.data, gpu, e);
-}
-
-static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    (void)t;
-    if (rd->destroy_material) rd->destroy_material(rd->user, h, gpu);
-}
+KRT_TYPE_RENDERER_OPS(material)
 
 /* texture_gpu from its textures' objects (NULL for a texture with none). */
 static void link_gpu(krt_context *c, krt_asset *a)
@@ -131,16 +106,4 @@ const krt_type_ops krt_type_material = {
     .fallback_gpu = fallback_gpu,
 };
 
-kiln_result krt_get_material(krt_context *c, krt_handle h, krt_material_data *out, kiln_error *err)
-{
-    krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_MATERIAL, err);
-    if (!a) return KILN_E_USAGE;
-    *out = a->data.material.data;
-    pthread_mutex_unlock(&c->mu);
-    return KILN_OK;
-}
-
-krt_handle krt_load_material(krt_context *c, const char *n, kiln_error *e)
-{
-    return krt_load(c, KRT_TYPE_MATERIAL, n, e);
-}
+KRT_TYPE_API(material, KRT_TYPE_MATERIAL, krt_material_data, a->data.material.data)

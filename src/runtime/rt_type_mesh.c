@@ -73,38 +73,13 @@ static void free_blocks(krt_asset *a, const kiln_allocator *al)
 
 static void swap(krt_asset *a, krt_asset *b)
 {
-    krt_mesh_decoded t = a->data.mesh;
-    a->data.mesh = b->data.mesh;
-    b->data.mesh = t;
+    KRT_SWAP(krt_mesh_decoded, a->data.mesh, b->data.mesh);
     /* the record points at the view beside it */
     if (a->data.mesh.data.view) a->data.mesh.data.view = &a->data.mesh.view;
     if (b->data.mesh.data.view) b->data.mesh.data.view = &b->data.mesh.view;
 }
 
-static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu, bool *made,
-                          kiln_error *e)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    if (!rd->create_mesh) return KILN_OK;
-    *made = true;
-    return rd->create_mesh(rd->user, h, &a->data.mesh.data, gpu, e);
-}
-
-static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
-                           bool *replaced, kiln_error *e)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    if (!rd->replace_mesh) return KILN_OK;
-    *replaced = true;
-    return rd->replace_mesh(rd->user, h, &a->data.mesh.data, gpu, e);
-}
-
-static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    (void)t;
-    if (rd->destroy_mesh) rd->destroy_mesh(rd->user, h, gpu);
-}
+KRT_TYPE_RENDERER_OPS(mesh)
 
 const krt_type_ops krt_type_mesh = {
     .kind = &kiln_cooked_kind_mesh,
@@ -119,16 +94,4 @@ const krt_type_ops krt_type_mesh = {
     .destroy = destroy,
 };
 
-kiln_result krt_get_mesh(krt_context *c, krt_handle h, krt_mesh_data *out, kiln_error *err)
-{
-    krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_MESH, err);
-    if (!a) return KILN_E_USAGE;
-    *out = a->data.mesh.data;
-    pthread_mutex_unlock(&c->mu);
-    return KILN_OK;
-}
-
-krt_handle krt_load_mesh(krt_context *c, const char *n, kiln_error *e)
-{
-    return krt_load(c, KRT_TYPE_MESH, n, e);
-}
+KRT_TYPE_API(mesh, KRT_TYPE_MESH, krt_mesh_data, a->data.mesh.data)

@@ -31,9 +31,7 @@ static void link(krt_asset *a)
 
 static void swap(krt_asset *a, krt_asset *b)
 {
-    krt_scene_decoded t = a->data.scene;
-    a->data.scene = b->data.scene;
-    b->data.scene = t;
+    KRT_SWAP(krt_scene_decoded, a->data.scene, b->data.scene);
     /* the record points at the view beside it */
     if (a->data.scene.data.view) a->data.scene.data.view = &a->data.scene.view;
     if (b->data.scene.data.view) b->data.scene.data.view = &b->data.scene.view;
@@ -47,16 +45,4 @@ const krt_type_ops krt_type_scene = {
     .swap = swap,
 };
 
-kiln_result krt_get_scene(krt_context *c, krt_handle h, krt_scene_data *out, kiln_error *err)
-{
-    krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_SCENE, err);
-    if (!a) return KILN_E_USAGE;
-    *out = a->data.scene.data;
-    pthread_mutex_unlock(&c->mu);
-    return KILN_OK;
-}
-
-krt_handle krt_load_scene(krt_context *c, const char *n, kiln_error *e)
-{
-    return krt_load(c, KRT_TYPE_SCENE, n, e);
-}
+KRT_TYPE_API(scene, KRT_TYPE_SCENE, krt_scene_data, a->data.scene.data)

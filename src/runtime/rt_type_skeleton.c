@@ -16,9 +16,7 @@ static const void *view(const krt_asset *a)
 
 static void swap(krt_asset *a, krt_asset *b)
 {
-    krt_skeleton_decoded t = a->data.skeleton;
-    a->data.skeleton = b->data.skeleton;
-    b->data.skeleton = t;
+    KRT_SWAP(krt_skeleton_decoded, a->data.skeleton, b->data.skeleton);
 }
 
 const krt_type_ops krt_type_skeleton = {
@@ -28,17 +26,4 @@ const krt_type_ops krt_type_skeleton = {
     .swap = swap,
 };
 
-kiln_result krt_get_skeleton(krt_context *c, krt_handle h, const kiln_skeleton_view **out,
-                             kiln_error *err)
-{
-    krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_SKELETON, err);
-    if (!a) return KILN_E_USAGE;
-    *out = &a->data.skeleton.view;
-    pthread_mutex_unlock(&c->mu);
-    return KILN_OK;
-}
-
-krt_handle krt_load_skeleton(krt_context *c, const char *n, kiln_error *e)
-{
-    return krt_load(c, KRT_TYPE_SKELETON, n, e);
-}
+KRT_TYPE_API(skeleton, KRT_TYPE_SKELETON, const kiln_skeleton_view *, &a->data.skeleton.view)

@@ -136,35 +136,10 @@ static void free_blocks(krt_asset *a, const kiln_allocator *al)
 /* No pointer into the record: the levels point into the file or the blocks. */
 static void swap(krt_asset *a, krt_asset *b)
 {
-    krt_texture_decoded t = a->data.texture;
-    a->data.texture = b->data.texture;
-    b->data.texture = t;
+    KRT_SWAP(krt_texture_decoded, a->data.texture, b->data.texture);
 }
 
-static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu, bool *made,
-                          kiln_error *e)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    if (!rd->create_texture) return KILN_OK;
-    *made = true;
-    return rd->create_texture(rd->user, h, &a->data.texture.data, gpu, e);
-}
-
-static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,
-                           bool *replaced, kiln_error *e)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    if (!rd->replace_texture) return KILN_OK;
-    *replaced = true;
-    return rd->replace_texture(rd->user, h, &a->data.texture.data, gpu, e);
-}
-
-static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)
-{
-    const krt_renderer *rd = &c->desc.renderer;
-    (void)t;
-    if (rd->destroy_texture) rd->destroy_texture(rd->user, h, gpu);
-}
+KRT_TYPE_RENDERER_OPS(texture)
 
 static void *fallback_gpu(const krt_context *c)
 {
@@ -184,16 +159,4 @@ const krt_type_ops krt_type_texture = {
     .fallback_gpu = fallback_gpu,
 };
 
-kiln_result krt_get_texture(krt_context *c, krt_handle h, krt_texture_data *out, kiln_error *err)
-{
-    krt_asset *a = krt_ready_locked(c, h, KRT_TYPE_TEXTURE, err);
-    if (!a) return KILN_E_USAGE;
-    *out = a->data.texture.data;
-    pthread_mutex_unlock(&c->mu);
-    return KILN_OK;
-}
-
-krt_handle krt_load_texture(krt_context *c, const char *n, kiln_error *e)
-{
-    return krt_load(c, KRT_TYPE_TEXTURE, n, e);
-}
+KRT_TYPE_API(texture, KRT_TYPE_TEXTURE, krt_texture_data, a->data.texture.data)
