@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error.h"
 #include "core/hash.h"
 #include "kiln/kiln_kind.h"
 #include "kiln/kiln_rt.h"
@@ -44,7 +43,7 @@ static kiln_result blob_read(const void *data, size_t size, uint32_t flags, void
     if (r) return r;
     kiln_container_section s;
     if (!kiln_container_find(&v->container, SEC_VALUE, 4, &s) || s.count != 1)
-        return kiln_error_set(err, KILN_E_FORMAT_INVALID, "not a blob");
+        return kiln_error_printf(err, KILN_E_FORMAT_INVALID, "not a blob");
     memcpy(&v->value, s.data, 4);
     if (kiln_container_find(&v->container, SEC_REFS, 8, &s)) {
         v->refs = (const uint64_t *)(const void *)s.data;
@@ -128,9 +127,9 @@ static kiln_result blob_decode(void *user, const void *view, void **data, kiln_e
 {
     calls *k = user;
     const blob_view *v = view;
-    if (v->value == 666) return kiln_error_set(err, KILN_E_FORMAT_INVALID, "the devil's blob");
+    if (v->value == 666) return kiln_error_printf(err, KILN_E_FORMAT_INVALID, "the devil's blob");
     blob_record *rec = malloc(sizeof *rec);
-    if (!rec) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "no memory");
+    if (!rec) return kiln_error_printf(err, KILN_E_OUT_OF_MEMORY, "no memory");
     rec->value = v->value;
     *data = rec;
     atomic_fetch_add(&k->decodes, 1);
