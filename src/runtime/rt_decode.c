@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "codec/vk_format.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -83,8 +84,8 @@ static kiln_result decode_texture(krt_asset *a, const kiln_allocator *al, kiln_e
 
 static bool is_block_format(uint32_t f)
 {
-    return (f >= KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK && f <= KILN_VK_FORMAT_BC7_SRGB_BLOCK) ||
-           f == KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK || f == KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK;
+    const kiln_vk_format_info *info = kiln_vk_format_find(f);
+    return info && (info->block_width > 1 || info->block_height > 1);
 }
 
 /* The renderer cannot sample this BC/ASTC texture: every level to RGBA8 (sRGB stays sRGB), on
