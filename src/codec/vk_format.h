@@ -1,7 +1,8 @@
-/* vk_format.h — what kiln knows about each texture format it writes: texel block shape and size,
- * KTX2 typeSize, the sRGB/linear twin, and the Khronos Basic Data Format Descriptor (DFD) that a
- * KTX2 file carries for it. One const table serves the KTX2 writer, the KTX2 reader (so this is
- * part of libkiln_rt: libc only) and the block encoders, which only pick a kiln_vk_format. */
+/* vk_format.h — what kiln knows about each VkFormat it writes: texel block shape and size, KTX2
+ * typeSize, the sRGB/linear twin, and the Khronos Basic Data Format Descriptor (DFD) that a KTX2
+ * file carries for it. One const table serves the KTX2 writer, the KTX2 reader (so this is part
+ * of libkiln_rt: libc only) and the texture format table (texture_format.h), whose rows name
+ * their VkFormats and take block shape and size from here. */
 #ifndef KILN_CODEC_VK_FORMAT_H
 #define KILN_CODEC_VK_FORMAT_H
 

@@ -36,12 +36,13 @@ void kiln_cooked_free(kiln_project *p, kiln_cooked *c);
 /* Settings that are valid JSON-wise but cannot be cooked (the kind's check_settings), checked
  * before anything is written or cooked; report lists such assets as invalid. */
 kiln_result kiln_cook_check_settings(const kiln_asset *a, kiln_error *err);
-/* The texture kind's check: srgb true with rgba16f, bc4 or bc5 (formats without an sRGB
- * variant) is KILN_E_IMPORT_SETTINGS with the field's pointer. */
+/* The texture kind's check: srgb true with a format without an sRGB variant (bc4, bc5,
+ * rgba16f: kiln_texture_check_srgb) is KILN_E_IMPORT_SETTINGS with the field's pointer. */
 kiln_result kiln_texture_settings_check(const kiln_texture_settings *s, kiln_error *err);
 
-/* Platforms whose GPUs sample ASTC: format auto picks astc4x4 for them ("mobile", "android",
- * "ios"). Part of the cache key of textures with format auto (database.c). */
+/* Platforms whose GPUs sample ASTC (kiln_texture_gpu_of_platform: "mobile", "android", "ios"),
+ * for which format auto picks other rows of the texture format table. Part of the cache key of
+ * textures with format auto (database.c). */
 bool kiln_platform_prefers_astc(const char *platform);
 
 /* What a cook needs besides its source bytes and settings. Without a project, so that the

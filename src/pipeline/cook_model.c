@@ -103,10 +103,8 @@ static kiln_texture_settings role_settings(const kiln_model_settings *s, image_r
     t.quality = s->texture_quality;
     t.supercompression = KILN_SUPERCOMPRESSION_NONE;
     t.normal_map = role == ROLE_NORMAL;
-    /* Formats without an sRGB variant take linear data as they are. */
-    bool has_srgb = t.format == KILN_TEXFMT_AUTO || t.format == KILN_TEXFMT_BC7 ||
-                    t.format == KILN_TEXFMT_BC1 || t.format == KILN_TEXFMT_ASTC4X4 ||
-                    t.format == KILN_TEXFMT_RGBA8;
+    /* Formats without an sRGB variant take linear data as they are (auto picks one that fits). */
+    bool has_srgb = t.format == KILN_TEXFMT_AUTO || kiln_texture_format_has_srgb(t.format);
     t.srgb = role == ROLE_COLOR && has_srgb ? KILN_TRI_TRUE : KILN_TRI_FALSE;
     return t;
 }

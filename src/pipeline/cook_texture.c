@@ -1,5 +1,5 @@
 /* cook_texture.c — an image source becomes texture.ktx2: decode (import/image), levels
- * (process/texture), KTX2 (format/ktx2_write). */
+ * (process/texture, with the options mapped from import.texture), KTX2 (write/ktx2_write). */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,25 +46,29 @@ static json_t *summary_json(const kiln_texture_levels *t, size_t file_size,
 
 kiln_result kiln_texture_settings_check(const kiln_texture_settings *s, kiln_error *err)
 {
-    const char *no_srgb = NULL;
-    switch (s->format) {
-    case KILN_TEXFMT_RGBA16F: no_srgb = "srgb true is not possible with format rgba16f (half floats are linear)"; break;
-    case KILN_TEXFMT_BC4:
-    case KILN_TEXFMT_BC5: no_srgb = "srgb true is not possible with formats bc4 and bc5 (they have no sRGB variant)"; break;
-    default: break;
-    }
-    if (no_srgb && s->srgb == KILN_TRI_TRUE) {
-        kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s", no_srgb);
-        kiln_error_at_pointer(err, "/import/texture/srgb");
-        return KILN_E_IMPORT_SETTINGS;
-    }
-    return KILN_OK;
+    return kiln_texture_check_srgb(s->format, s->srgb == KILN_TRI_TRUE, err);
 }
 
 bool kiln_platform_prefers_astc(const char *platform)
 {
-    if (!platform) return false;
-    return !strcmp(platform, "mobile") || !strcmp(platform, "android") || !strcmp(platform, "ios");
+    return kiln_texture_gpu_of_platform(platform) == KILN_TEXGPU_MOBILE;
+}
+
+/* import.texture (or a model's texture settings for one role) as the processor's options. */
+static kiln_texture_build_opts build_opts(const kiln_texture_settings *s)
+{
+    kiln_texture_build_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = s->format;
+    o.srgb = s->srgb == KILN_TRI_TRUE    ? KILN_TEXTURE_SRGB_YES
+             : s->srgb == KILN_TRI_FALSE ? KILN_TEXTURE_SRGB_NO
+                                         : KILN_TEXTURE_SRGB_AUTO;
+    o.mipmaps = s->mipmaps;
+    o.normal_map = s->normal_map;
+    o.flip_green = s->flip_green;
+    o.max_size = s->max_size;
+    o.quality = s->quality;
+    return o;
 }
 
 kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,
@@ -85,8 +89,9 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
         return r;
     }
     kiln_texture_levels t;
-    kiln_texture_target target = {env->jobs, kiln_platform_prefers_astc(env->platform)};
-    r = kiln_texture_build_for(&img, s, &target, alloc, &t, err);
+    kiln_texture_target target = {env->jobs, kiln_texture_gpu_of_platform(env->platform)};
+    kiln_texture_build_opts o = build_opts(s);
+    r = kiln_texture_build_for(&img, &o, &target, alloc, &t, err);
     kiln_image_free(&img);
     if (r != KILN_OK) {
         kiln_error_prefix(err, "%s: ", name);
@@ -120,11 +125,11 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
                  t.source_height, t.width, t.height, s->max_size);
         json_array_append_new(out->warnings, json_string(w));
     }
-    if (t.has_alpha && (t.format == KILN_TEXFMT_BC1 || t.format == KILN_TEXFMT_BC4 ||
-                        t.format == KILN_TEXFMT_BC5))
+    const kiln_texture_format_info *row = kiln_texture_format_get(t.format);
+    if (t.has_alpha && row->channels < 4)
         json_array_append_new(out->warnings, json_string("the source has alpha, which this format "
                                                          "does not store: alpha is dropped"));
-    if (t.source_type == KILN_PIXEL_U16 && t.format != KILN_TEXFMT_RGBA16F)
+    if (t.source_type == KILN_PIXEL_U16 && !row->hdr)
         json_array_append_new(out->warnings,
                               json_string("16-bit source stored with 8 bits per channel"));
     size_t file_size, cap;

@@ -40,6 +40,8 @@ typedef struct field_desc {
     double min, max;          /* FT_UINT, FT_NUMBER: inclusive unless a flag says otherwise */
     unsigned flags;
     const char *allowed;      /* what a valid value looks like, for messages */
+    /* FT_ENUM whose names live in another table (names NULL, allowed NULL: listed from it). */
+    const char *(*name_of)(unsigned value);
 } field_desc;
 
 /* One parsed value of any field type; only the member of the field's type is meaningful. */
@@ -53,8 +55,6 @@ typedef struct field_value {
     uint32_t lod_count;
 } field_value;
 
-static const char *const texfmt_names[] = {"auto", "bc7",     "bc5",   "bc4",
-                                           "bc1",  "astc4x4", "rgba8", "rgba16f"};
 static const char *const quality_names[] = {"fast", "normal", "high"};
 static const char *const supercompression_names[] = {"none", "zstd"};
 static const char *const up_axis_names[] = {"auto", "y", "z"};
@@ -62,7 +62,12 @@ static const char *const compress_names[] = {"none", "meshopt"};
 static const char *const tangents_names[] = {"generate", "file"};
 
 #define ENUM_OF(n) n, (unsigned)(sizeof n / sizeof n[0])
-#define TEXFMT_ALLOWED "auto, bc7, bc5, bc4, bc1, astc4x4, rgba8 or rgba16f"
+/* Texture formats: "auto" and the names of the rows of codec/texture_format.c. */
+static const char *texfmt_name(unsigned value)
+{
+    return kiln_texture_format_name((kiln_texture_format)value);
+}
+#define TEXFMT_ENUM NULL, KILN_TEXFMT_COUNT, 0, 0, 0, NULL, texfmt_name
 #define QUALITY_ALLOWED "fast, normal or high"
 
 enum {
@@ -70,7 +75,7 @@ enum {
     TEX_SUPERCOMPRESSION, TEX_FIELD_COUNT
 };
 static const field_desc texture_fields[TEX_FIELD_COUNT] = {
-    [TEX_FORMAT] = {"format", FT_ENUM, ENUM_OF(texfmt_names), 0, 0, 0, TEXFMT_ALLOWED},
+    [TEX_FORMAT] = {"format", FT_ENUM, TEXFMT_ENUM},
     [TEX_SRGB] = {"srgb", FT_TRISTATE, NULL, 0, 0, 0, 0,
                   "null (sRGB for colour, linear for normal maps and HDR), true or false"},
     [TEX_MIPMAPS] = {"mipmaps", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
@@ -104,8 +109,7 @@ static const field_desc model_fields[MODEL_FIELD_COUNT] = {
                                     "an integer from 3 to 255"},
     [MODEL_MESHLET_MAX_TRIANGLES] = {"meshlet_max_triangles", FT_UINT, NULL, 0, 1, 512,
                                      UINT_MULTIPLE_OF_4, "a multiple of 4 from 4 to 512"},
-    [MODEL_TEXTURE_FORMAT] = {"texture_format", FT_ENUM, ENUM_OF(texfmt_names), 0, 0, 0,
-                              TEXFMT_ALLOWED},
+    [MODEL_TEXTURE_FORMAT] = {"texture_format", FT_ENUM, TEXFMT_ENUM},
     [MODEL_TEXTURE_QUALITY] = {"texture_quality", FT_ENUM, ENUM_OF(quality_names), 0, 0, 0,
                                QUALITY_ALLOWED},
     [MODEL_TEXTURE_MAX_SIZE] = {"texture_max_size", FT_UINT, NULL, 0, 4, 16384, 0,
@@ -309,11 +313,6 @@ void kiln_settings_default(kiln_settings *out)
     out->fbx.animation_fps = 30;
 }
 
-const char *kiln_texture_format_name(kiln_texture_format f)
-{
-    return (unsigned)f < sizeof texfmt_names / sizeof texfmt_names[0] ? texfmt_names[f] : "invalid";
-}
-
 const char *kiln_quality_name(kiln_quality q)
 {
     return (unsigned)q < sizeof quality_names / sizeof quality_names[0] ? quality_names[q]
@@ -497,12 +496,32 @@ static kiln_result parse_lods(const field_desc *f, const json_t *v, json_ptr *p,
     return KILN_OK;
 }
 
+static const char *enum_name(const field_desc *f, unsigned value)
+{
+    return f->names ? f->names[value] : f->name_of(value);
+}
+
+/* What a valid value looks like: the field's text, or its enum names "a, b or c". */
+static const char *allowed_text(const field_desc *f, char *buf, size_t size)
+{
+    if (f->allowed) return f->allowed;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < f->name_count && len < size; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == f->name_count ? " or " : ", ";
+        int n = snprintf(buf + len, size - len, "%s%s", sep, enum_name(f, i));
+        if (n < 0) break;
+        len += (size_t)n;
+    }
+    return buf;
+}
+
 /* Integers may be written as integral reals (4.0, 1e3): JSON Schema's "integer" (draft 6 and
  * later) accepts them too, and the value, not its spelling, is what the settings mean. */
 static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p,
                                field_value *out, kiln_error *err)
 {
-    char got[64];
+    char got[64], allowed[160];
     switch (f->type) {
     case FT_BOOL:
         if (!json_is_boolean(v)) break;
@@ -516,7 +535,7 @@ static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p
     case FT_ENUM:
         if (!json_is_string(v)) break;
         for (unsigned i = 0; i < f->name_count; i++) {
-            if (key_is(json_string_value(v), json_string_length(v), f->names[i])) {
+            if (key_is(json_string_value(v), json_string_length(v), enum_name(f, i))) {
                 out->e = i;
                 return KILN_OK;
             }
@@ -550,7 +569,7 @@ static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p
     case FT_LODS: return parse_lods(f, v, p, out, err);
     }
     return settings_fail(err, p, "%s is %s; allowed: %s", f->name, describe(v, got, sizeof got),
-                         f->allowed);
+                         allowed_text(f, allowed, sizeof allowed));
 }
 
 /* Applies one kind's object (import.texture, platforms.x.model, ...) on top of s; each field set
@@ -918,7 +937,7 @@ static json_t *field_json(const field_desc *f, const field_value *v)
         if (v->tri == KILN_TRI_TRUE) return json_true();
         if (v->tri == KILN_TRI_FALSE) return json_false();
         return NULL;
-    case FT_ENUM: return v->e < f->name_count ? json_string(f->names[v->e]) : NULL;
+    case FT_ENUM: return v->e < f->name_count ? json_string(enum_name(f, v->e)) : NULL;
     case FT_UINT: return json_integer((json_int_t)v->u);
     case FT_NUMBER: return json_real(v->d + 0.0);
     case FT_LODS: {

@@ -7,21 +7,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "codec/texture_format.h" /* kiln_texture_format: the rows' names are the values */
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_kind.h"
-
-typedef enum kiln_texture_format {
-    KILN_TEXFMT_AUTO = 0,  /* today: rgba8 for LDR sources, rgba16f for HDR sources */
-    KILN_TEXFMT_BC7,
-    KILN_TEXFMT_BC5,
-    KILN_TEXFMT_BC4,
-    KILN_TEXFMT_BC1,
-    KILN_TEXFMT_ASTC4X4,
-    KILN_TEXFMT_RGBA8,
-    KILN_TEXFMT_RGBA16F,
-} kiln_texture_format;
-
-typedef enum kiln_quality { KILN_QUALITY_FAST = 0, KILN_QUALITY_NORMAL, KILN_QUALITY_HIGH } kiln_quality;
+#include "process/block.h"         /* kiln_quality */
 
 typedef enum kiln_tristate { KILN_TRI_NULL = -1, KILN_TRI_FALSE = 0, KILN_TRI_TRUE = 1 } kiln_tristate;
 
@@ -148,7 +137,6 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
 kiln_result kiln_settings_merge_import(json_t *meta_doc, const json_t *import_patch,
                                        kiln_error *err);
 
-const char *kiln_texture_format_name(kiln_texture_format f);  /* "auto", "bc7", ... */
 const char *kiln_quality_name(kiln_quality q);
 
 #endif

@@ -1,5 +1,6 @@
-/* block.c — the block-format driver: edge padding, rows of blocks on the job pool, and the table
- * of per-format encoders and decoders. */
+/* block.c — the cook's encoder of every row of the texture format table, and the block driver:
+ * edge padding, rows of blocks on the job pool, decoding through the row's decoder (or the
+ * encoding library's own). */
 #include "process/block.h"
 
 #include <string.h>
@@ -10,35 +11,51 @@
 #include "process/bc1.h"
 #include "process/bc7.h"
 
-typedef struct block_codec {
-    const char *name;
-    size_t bytes;
-    kiln_block_encode_fn encode;   /* NULL for ASTC: whole images through libastcenc */
-    kiln_block_decode_fn decode;
-} block_codec;
-
-static const block_codec codecs[KILN_BLOCK_FORMAT_COUNT] = {
-    [KILN_BLOCK_BC1] = {"bc1", 8, kiln_bc1_encode_block, kiln_bc1_decode_block},
-    [KILN_BLOCK_BC4] = {"bc4", 8, kiln_bc4_encode_block, kiln_bc4_decode_block},
-    [KILN_BLOCK_BC5] = {"bc5", 16, kiln_bc5_encode_block, kiln_bc5_decode_block},
-    [KILN_BLOCK_BC7] = {"bc7", 16, kiln_bc7_encode_block, kiln_bc7_decode_block},
-    [KILN_BLOCK_ASTC4X4] = {"astc4x4", 16, NULL, NULL},
+/* One entry per row of the texture format table (codec/texture_format.h), by the same id. */
+static const kiln_texture_encoder k_encoders[] = {
+    [KILN_TEXFMT_BC7] = {KILN_TEXELS_RGBA8, kiln_bc7_encode_block, NULL, NULL},
+    [KILN_TEXFMT_BC5] = {KILN_TEXELS_RGBA8, kiln_bc5_encode_block, NULL, NULL},
+    [KILN_TEXFMT_BC4] = {KILN_TEXELS_RGBA8, kiln_bc4_encode_block, NULL, NULL},
+    [KILN_TEXFMT_BC1] = {KILN_TEXELS_RGBA8, kiln_bc1_encode_block, NULL, NULL},
+    [KILN_TEXFMT_ASTC4X4] = {KILN_TEXELS_RGBA8, NULL, kiln_astc_encode, kiln_astc_decode},
+    [KILN_TEXFMT_RGBA8] = {KILN_TEXELS_RGBA8, NULL, NULL, NULL},
+    [KILN_TEXFMT_RGBA16F] = {KILN_TEXELS_RGBA16F, NULL, NULL, NULL},
 };
+/* The last row is covered; tests/process checks that none between lacks an encoder. */
+_Static_assert(sizeof k_encoders / sizeof k_encoders[0] == KILN_TEXFMT_COUNT,
+               "every texture format has an encoder");
+
+const kiln_texture_encoder *kiln_texture_encoder_of(kiln_texture_format f)
+{
+    return kiln_texture_format_get(f) ? &k_encoders[f] : NULL;
+}
+
+uint32_t kiln_texels_size(kiln_texels t)
+{
+    return t == KILN_TEXELS_RGBA16F ? 8 : 4;
+}
+
+/* The encoder of a format kiln block-compresses, NULL for the others. */
+static const kiln_texture_encoder *compressor_of(kiln_block_format f)
+{
+    const kiln_texture_encoder *e = kiln_texture_encoder_of(f);
+    return e && (e->block || e->level) ? e : NULL;
+}
 
 size_t kiln_block_bytes(kiln_block_format f)
 {
-    return (unsigned)f < KILN_BLOCK_FORMAT_COUNT ? codecs[f].bytes : 0;
+    const kiln_vk_format_info *b = compressor_of(f) ? kiln_texture_format_block(f) : NULL;
+    return b ? b->block_size : 0;
 }
 
 const char *kiln_block_format_name(kiln_block_format f)
 {
-    return (unsigned)f < KILN_BLOCK_FORMAT_COUNT ? codecs[f].name : "unknown";
+    return compressor_of(f) ? kiln_texture_format_name(f) : "unknown";
 }
 
 bool kiln_blocks_size(kiln_block_format f, uint32_t w, uint32_t h, size_t *out)
 {
-    size_t bw = ((size_t)w + 3) / 4, bh = ((size_t)h + 3) / 4, n;
-    return kiln_block_bytes(f) && kiln_size_mul(bw, bh, &n) && kiln_size_mul(n, kiln_block_bytes(f), out);
+    return compressor_of(f) && kiln_texture_format_level_size(f, w, h, out);
 }
 
 /* Gathers block (bx, by) into 16 texels, clamping coordinates to the image (edge padding). */
@@ -56,7 +73,8 @@ static void gather_block(const uint8_t *rgba, uint32_t w, uint32_t h, size_t str
 }
 
 typedef struct encode_job {
-    const block_codec *codec;
+    kiln_block_encode_fn encode;
+    size_t block_size;
     const uint8_t *rgba;
     uint32_t w, h, blocks_x;
     size_t stride;
@@ -68,10 +86,10 @@ static kiln_result encode_row(void *user, size_t by, size_t worker, kiln_error *
 {
     const encode_job *j = user;
     uint8_t texels[64];
-    uint8_t *dst = j->out + by * j->blocks_x * j->codec->bytes;
+    uint8_t *dst = j->out + by * j->blocks_x * j->block_size;
     for (uint32_t bx = 0; bx < j->blocks_x; bx++) {
         gather_block(j->rgba, j->w, j->h, j->stride, bx, (uint32_t)by, texels);
-        j->codec->encode(texels, j->opts, dst + bx * j->codec->bytes);
+        j->encode(texels, j->opts, dst + bx * j->block_size);
     }
     return KILN_OK;
 }
@@ -81,39 +99,36 @@ kiln_result kiln_blocks_encode(kiln_block_format f, const uint8_t *rgba, uint32_
                                uint8_t *out, size_t out_size, kiln_error *err)
 {
     size_t need;
-    if ((unsigned)f >= KILN_BLOCK_FORMAT_COUNT || !rgba || !out || !o || w == 0 || h == 0 ||
-        stride < (size_t)w * 4 || !kiln_blocks_size(f, w, h, &need) || out_size < need)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_blocks_encode: bad arguments (%ux%u %s)",
-                              w, h, kiln_block_format_name(f));
-    if (f == KILN_BLOCK_ASTC4X4) {
+    const kiln_texture_encoder *e = compressor_of(f);
+    if (!e || !rgba || !out || !o || w == 0 || h == 0 || stride < (size_t)w * 4 ||
+        !kiln_blocks_size(f, w, h, &need) || out_size < need)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_blocks_encode: bad arguments (%ux%u %s)", w,
+                              h, kiln_block_format_name(f));
+    if (e->level) {
         if (stride != (size_t)w * 4)
-            return kiln_error_set(err, KILN_E_USAGE, "ASTC needs tightly packed rows");
-        return kiln_astc_encode(rgba, w, h, o, jobs, out, out_size, err);
+            return kiln_error_set(err, KILN_E_USAGE, "%s needs tightly packed rows",
+                                  kiln_block_format_name(f));
+        return e->level(rgba, w, h, o, jobs, out, out_size, err);
     }
-    encode_job j = {&codecs[f], rgba, w, h, (w + 3) / 4, stride, o, out};
+    /* Block encoders work on 4x4 blocks of 16 texels (kiln_block_encode_fn). */
+    const kiln_vk_format_info *b = kiln_texture_format_block(f);
+    if (KILN_NEVER(b->block_width != 4 || b->block_height != 4))
+        return kiln_error_set(err, KILN_E_INTERNAL, "kiln_blocks_encode: %s is not 4x4",
+                              kiln_block_format_name(f));
+    encode_job j = {e->block, b->block_size, rgba, w, h, (w + 3) / 4, stride, o, out};
     return kiln_jobs_for(jobs, (h + 3) / 4, encode_row, &j, err);
 }
 
-kiln_result kiln_blocks_decode(kiln_block_format f, const uint8_t *blocks, size_t size,
-                               uint32_t w, uint32_t h, bool srgb, uint8_t *rgba, kiln_error *err)
+kiln_result kiln_blocks_decode(kiln_block_format f, const uint8_t *blocks, size_t size, uint32_t w,
+                               uint32_t h, bool srgb, uint8_t *rgba, kiln_error *err)
 {
     size_t need;
-    if ((unsigned)f >= KILN_BLOCK_FORMAT_COUNT || !blocks || !rgba || w == 0 || h == 0 ||
-        !kiln_blocks_size(f, w, h, &need) || size < need)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_blocks_decode: bad arguments (%ux%u %s)",
-                              w, h, kiln_block_format_name(f));
-    if (f == KILN_BLOCK_ASTC4X4) return kiln_astc_decode(blocks, size, w, h, srgb, rgba, err);
-    const block_codec *c = &codecs[f];
-    uint32_t bxn = (w + 3) / 4, byn = (h + 3) / 4;
-    uint8_t texels[64];
-    for (uint32_t by = 0; by < byn; by++) {
-        for (uint32_t bx = 0; bx < bxn; bx++) {
-            c->decode(blocks + ((size_t)by * bxn + bx) * c->bytes, texels);
-            for (uint32_t y = 0; y < 4 && by * 4 + y < h; y++) {
-                uint32_t n = bx * 4 + 4 <= w ? 4 : w - bx * 4;
-                memcpy(rgba + (((size_t)by * 4 + y) * w + bx * 4) * 4, texels + y * 16, n * 4);
-            }
-        }
-    }
+    const kiln_texture_encoder *e = compressor_of(f);
+    if (!e || !blocks || !rgba || w == 0 || h == 0 || !kiln_blocks_size(f, w, h, &need) ||
+        size < need)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_blocks_decode: bad arguments (%ux%u %s)", w,
+                              h, kiln_block_format_name(f));
+    if (e->decode) return e->decode(blocks, size, w, h, srgb, rgba, err);
+    kiln_texture_format_decode_level(f, srgb, blocks, w, h, rgba);
     return KILN_OK;
 }

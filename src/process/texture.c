@@ -1,20 +1,22 @@
-/* texture.c — from a decoded image and import.texture settings to the quantised mip levels of
- * a texture (RGBA8 sRGB/UNORM or RGBA16F), the input of the KTX 2.0 writer.
+/* texture.c — from a decoded image and build options to the mip levels of a texture in its
+ * output format (blocks, RGBA8 sRGB/UNORM or RGBA16F), the input of the KTX 2.0 writer.
  *
- * Steps: resolve format and colour space from the settings; convert the source to linear float
+ * Steps: resolve format and colour space from the options (the format's row in
+ * codec/texture_format.h, its encoder in block.c); convert the source to linear float
  * RGBA (sRGB through the fixed tables of srgb.c); flip green for normal maps that ask for it;
  * halve until both sides fit max_size; then quantise level 0 and build each further level from
  * the float data of the one above (mip.c), never from quantised bytes. Level sizes follow the
  * KTX 2.0 / Vulkan rule (max(1, floor(size / 2))). docs/textures.md gives the reasons. */
 #include "process/texture.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "process/block.h"
 #include "process/half.h"
 #include "process/mip.h"
-#include "process/block.h"
 #include "process/srgb.h"
 
 #ifdef __clang__
@@ -131,10 +133,9 @@ static uint8_t unorm8(float v)
     return (uint8_t)((double)v * 255.0 + 0.5);
 }
 
-static void quantize(const float *src, size_t texels, kiln_texture_format fmt, bool srgb,
-                     uint8_t *dst)
+static void quantize(const float *src, size_t texels, kiln_texels to, bool srgb, uint8_t *dst)
 {
-    if (fmt == KILN_TEXFMT_RGBA16F) {
+    if (to == KILN_TEXELS_RGBA16F) {
         /* KTX 2.0 stores texel data little-endian. */
         for (size_t i = 0; i < texels * 4; i++) {
             uint16_t h = kiln_half_from_float_sat(src[i]);
@@ -217,14 +218,13 @@ static kiln_result step_down(level_source *ls, uint32_t nw, uint32_t nh, kiln_mi
     return KILN_OK;
 }
 
-static void quantize_level(level_source *ls, kiln_texture_format fmt, bool srgb, uint32_t texel,
-                           uint8_t *dst)
+static void quantize_level(level_source *ls, kiln_texels to, bool srgb, uint8_t *dst)
 {
     if (ls->cur) {
-        quantize(ls->cur, (size_t)ls->w * ls->h, fmt, srgb, dst);
+        quantize(ls->cur, (size_t)ls->w * ls->h, to, srgb, dst);
         return;
     }
-    if (ls->img->type == KILN_PIXEL_U8 && fmt == KILN_TEXFMT_RGBA8) {
+    if (ls->img->type == KILN_PIXEL_U8 && to == KILN_TEXELS_RGBA8) {
         /* 8-bit source to 8-bit output in the same encoding, unresized: converting and
          * quantising is the identity (tests: encode(decode(c)) == c for all 256 sRGB codes;
          * round(255 * (c / 255.0f)) == c and round(255 * (1 - c / 255.0f)) == 255 - c since the
@@ -237,104 +237,111 @@ static void quantize_level(level_source *ls, kiln_texture_format fmt, bool srgb,
     }
     for (uint32_t y = 0; y < ls->h; y++) {
         convert_rows(ls->img, ls->srgb_in, ls->flip_green, y, 1, ls->strip);
-        quantize(ls->strip, ls->w, fmt, srgb, dst + (size_t)y * ls->w * texel);
+        quantize(ls->strip, ls->w, to, srgb, dst + (size_t)y * ls->w * kiln_texels_size(to));
     }
 }
 
-static kiln_block_format block_format_of(kiln_texture_format f)
+/* The names of the formats without an sRGB variant that are not HDR, in name order: "bc4 and
+ * bc5" (HDR ones are refused for their own reason). */
+static void data_format_names(char *buf, size_t size)
 {
-    switch (f) {
-    case KILN_TEXFMT_BC1: return KILN_BLOCK_BC1;
-    case KILN_TEXFMT_BC4: return KILN_BLOCK_BC4;
-    case KILN_TEXFMT_BC5: return KILN_BLOCK_BC5;
-    case KILN_TEXFMT_ASTC4X4: return KILN_BLOCK_ASTC4X4;
-    default: return KILN_BLOCK_BC7;
+    const char *names[KILN_TEXFMT_COUNT];
+    size_t n = 0;
+    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
+        const kiln_texture_format_info *row = kiln_texture_format_get((kiln_texture_format)f);
+        if (kiln_texture_format_has_srgb((kiln_texture_format)f) || row->hdr) continue;
+        size_t i = n++;
+        for (; i > 0 && strcmp(names[i - 1], row->name) > 0; i--) names[i] = names[i - 1];
+        names[i] = row->name;
+    }
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len < size; i++) {
+        int w = snprintf(buf + len, size - len, "%s%s",
+                         i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+        if (w < 0) break;
+        len += (size_t)w;
     }
 }
 
-static uint32_t vk_format_of(kiln_texture_format f, bool srgb)
+kiln_result kiln_texture_check_srgb(kiln_texture_format format, bool srgb_yes, kiln_error *err)
 {
-    switch (f) {
-    case KILN_TEXFMT_RGBA16F: return KILN_VK_FORMAT_R16G16B16A16_SFLOAT;
-    case KILN_TEXFMT_BC1: return srgb ? KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK : KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK;
-    case KILN_TEXFMT_BC4: return KILN_VK_FORMAT_BC4_UNORM_BLOCK;
-    case KILN_TEXFMT_BC5: return KILN_VK_FORMAT_BC5_UNORM_BLOCK;
-    case KILN_TEXFMT_BC7: return srgb ? KILN_VK_FORMAT_BC7_SRGB_BLOCK : KILN_VK_FORMAT_BC7_UNORM_BLOCK;
-    case KILN_TEXFMT_ASTC4X4:
-        return srgb ? KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK : KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK;
-    default: return srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM;
+    const kiln_texture_format_info *row = kiln_texture_format_get(format);
+    if (!srgb_yes || !row || kiln_texture_format_has_srgb(format)) return KILN_OK;
+    if (row->hdr) {
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                       "srgb true is not possible with format %s (half floats are linear)",
+                       row->name);
+    } else {
+        char names[128];
+        data_format_names(names, sizeof names);
+        bool several = strchr(names, ' ') != NULL;
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                       "srgb true is not possible with format%s %s (%s no sRGB variant)",
+                       several ? "s" : "", names, several ? "they have" : "it has");
     }
+    kiln_error_at_pointer(err, "/import/texture/srgb");
+    return KILN_E_IMPORT_SETTINGS;
 }
 
-kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_settings *s,
+kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_build_opts *o,
                                const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err)
 {
-    return kiln_texture_build_for(img, s, NULL, a, out, err);
+    return kiln_texture_build_for(img, o, NULL, a, out, err);
 }
 
-kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_settings *s,
+kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_build_opts *o,
                                    const kiln_texture_target *target, const kiln_allocator *a,
                                    kiln_texture_levels *out, kiln_error *err)
 {
     if (out) memset(out, 0, sizeof *out);
-    if (!img || !s || !out)
+    if (!img || !o || !out)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_texture_build: NULL argument");
 
-    /* ---- settings: what this build can produce, and a colour space that fits it ---- */
-    kiln_texture_format fmt = s->format;
+    /* ---- options: what this build can produce, and a colour space that fits it ---- */
+    kiln_texture_format fmt = o->format;
     bool is_float = img->type == KILN_PIXEL_F32;
     /* A grey image without alpha is data (a mask, roughness, height) unless srgb says otherwise. */
     bool single_channel = img->source_channels == 1 && !is_float;
-    switch (fmt) {
-    case KILN_TEXFMT_AUTO:
-        if (is_float) fmt = KILN_TEXFMT_RGBA16F;
-        else if (target && target->prefer_astc) fmt = KILN_TEXFMT_ASTC4X4;
-        else if (s->normal_map) fmt = KILN_TEXFMT_BC5;
-        else if (single_channel && s->srgb != KILN_TRI_TRUE) fmt = KILN_TEXFMT_BC4;
-        else fmt = KILN_TEXFMT_BC7;
-        break;
-    case KILN_TEXFMT_RGBA8:
-    case KILN_TEXFMT_RGBA16F:
-    case KILN_TEXFMT_BC7:
-    case KILN_TEXFMT_BC5:
-    case KILN_TEXFMT_BC4:
-    case KILN_TEXFMT_BC1:
-    case KILN_TEXFMT_ASTC4X4: break;
-    default:
-        return settings_error(err, "/import/texture/format", "unknown texture format");
+    if (fmt == KILN_TEXFMT_AUTO) {
+        kiln_texture_role role = is_float        ? KILN_TEXROLE_HDR
+                                 : o->normal_map ? KILN_TEXROLE_NORMAL
+                                 : single_channel && o->srgb != KILN_TEXTURE_SRGB_YES
+                                     ? KILN_TEXROLE_DATA
+                                     : KILN_TEXROLE_COLOR;
+        fmt = kiln_texture_format_pick(role, target ? target->gpu : KILN_TEXGPU_DESKTOP);
     }
-    bool one_or_two_channels = fmt == KILN_TEXFMT_BC4 || fmt == KILN_TEXFMT_BC5;
-    if (s->srgb == KILN_TRI_TRUE && one_or_two_channels)
-        return settings_error(err, "/import/texture/srgb",
-                              "srgb true is not possible with formats bc4 and bc5 (they have no "
-                              "sRGB variant)");
-    if (s->srgb == KILN_TRI_TRUE && s->normal_map)
+    const kiln_texture_format_info *row = kiln_texture_format_get(fmt);
+    const kiln_texture_encoder *enc = kiln_texture_encoder_of(fmt);
+    if (!row || !enc)
+        return settings_error(err, "/import/texture/format", "unknown texture format");
+    kiln_result r = kiln_texture_check_srgb(fmt, o->srgb == KILN_TEXTURE_SRGB_YES, err);
+    if (r != KILN_OK) return r;
+    if (o->srgb == KILN_TEXTURE_SRGB_YES && o->normal_map)
         return settings_error(err, "/import/texture/srgb",
                               "srgb true is not allowed for a normal map (normals are linear)");
-    if (s->srgb == KILN_TRI_TRUE && fmt == KILN_TEXFMT_RGBA16F)
-        return settings_error(err, "/import/texture/srgb",
-                              "srgb true is not possible with format rgba16f (half floats are "
-                              "linear)");
-    if (s->flip_green && !s->normal_map)
+    if (o->flip_green && !o->normal_map)
         return settings_error(err, "/import/texture/flip_green",
                               "flip_green is only allowed with normal_map true");
-    if (s->max_size < 1 || s->max_size > TEXTURE_MAX_SIZE) {
+    if (o->max_size < 1 || o->max_size > TEXTURE_MAX_SIZE) {
         kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "max_size %u is outside 1..%u",
-                       (unsigned)s->max_size, TEXTURE_MAX_SIZE);
+                       (unsigned)o->max_size, TEXTURE_MAX_SIZE);
         kiln_error_at_pointer(err, "/import/texture/max_size");
         return KILN_E_IMPORT_SETTINGS;
     }
 
-    /* srgb_in: the source codes are sRGB-encoded colour. null means yes for 8/16-bit colour
-     * images; normal maps and float data are linear. The output is sRGB-encoded only when the
-     * format can say so (RGBA8); an sRGB source cooked to rgba16f is stored linear. */
+    /* srgb_in: the source codes are sRGB-encoded colour. Auto means yes for 8/16-bit colour
+     * images; normal maps, float data and the one- or two-channel formats (data, not colour) are
+     * linear. The output is sRGB-encoded only when the format has an sRGB variant; an sRGB source
+     * cooked to rgba16f is stored linear. */
+    bool data_format = row->channels < 3;
     bool srgb_in;
-    if (s->srgb == KILN_TRI_NULL)
-        srgb_in = !s->normal_map && !is_float && !single_channel && !one_or_two_channels;
+    if (o->srgb == KILN_TEXTURE_SRGB_AUTO)
+        srgb_in = !o->normal_map && !is_float && !single_channel && !data_format;
     else
-        srgb_in = s->srgb == KILN_TRI_TRUE;
-    bool block = fmt != KILN_TEXFMT_RGBA8 && fmt != KILN_TEXFMT_RGBA16F;
-    bool srgb_out = fmt != KILN_TEXFMT_RGBA16F && !one_or_two_channels && srgb_in;
+        srgb_in = o->srgb == KILN_TEXTURE_SRGB_YES;
+    bool block = enc->block || enc->level;
+    bool srgb_out = kiln_texture_format_has_srgb(fmt) && srgb_in;
     if (is_float) srgb_in = false; /* float data is linear; srgb true only encodes the output */
 
     /* ---- the image must be what it says ---- */
@@ -350,19 +357,19 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_set
                               img->size);
 
     uint32_t w, h, halvings;
-    kiln_mip_fit(img->width, img->height, s->max_size, &w, &h, &halvings);
-    uint32_t count = s->mipmaps ? kiln_mip_level_count(w, h) : 1;
+    kiln_mip_fit(img->width, img->height, o->max_size, &w, &h, &halvings);
+    uint32_t count = o->mipmaps ? kiln_mip_level_count(w, h) : 1;
     if (count > KILN_KTX2_MAX_LEVELS)
         return kiln_error_set(err, KILN_E_LIMIT, "texture %ux%u needs %u mip levels, at most %u",
                               (unsigned)w, (unsigned)h, (unsigned)count,
                               (unsigned)KILN_KTX2_MAX_LEVELS);
-    kiln_mip_filter filter = s->normal_map ? KILN_MIP_FILTER_NORMAL : KILN_MIP_FILTER_COLOR;
+    kiln_mip_filter filter = o->normal_map ? KILN_MIP_FILTER_NORMAL : KILN_MIP_FILTER_COLOR;
 
     out->format = fmt;
     out->srgb = srgb_out;
-    out->vk_format = vk_format_of(fmt, srgb_out);
-    out->texel_size = fmt == KILN_TEXFMT_RGBA16F ? 8 : 4;
-    out->normal_map = s->normal_map;
+    out->vk_format = kiln_texture_format_vk(fmt, srgb_out);
+    out->texel_size = kiln_texels_size(enc->texels);
+    out->normal_map = o->normal_map;
     out->width = w;
     out->height = h;
     out->allocator = a ? *a : (kiln_allocator){0};
@@ -377,7 +384,7 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_set
     memset(&ls, 0, sizeof ls);
     ls.img = img;
     ls.srgb_in = srgb_in;
-    ls.flip_green = s->normal_map && s->flip_green;
+    ls.flip_green = o->normal_map && o->flip_green;
     ls.w = img->width;
     ls.h = img->height;
     ls.a = a;
@@ -385,7 +392,6 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_set
     ls.strip_rows = img->height < 4 ? img->height : 4;
     ls.strip_size = float_buffer_size(img->width, ls.strip_rows);
     ls.strip = ls.strip_size ? kiln_alloc(a, ls.strip_size) : NULL;
-    kiln_result r = KILN_OK;
     if (!ls.strip) {
         r = oom(err, "source rows", img->width, ls.strip_rows);
         goto fail;
@@ -402,7 +408,7 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_set
         lv->height = ls.h;
         size_t texels_size = (size_t)ls.w * ls.h * out->texel_size;
         lv->size = texels_size;
-        if (block && !kiln_blocks_size(block_format_of(fmt), ls.w, ls.h, &lv->size)) {
+        if (block && !kiln_blocks_size(fmt, ls.w, ls.h, &lv->size)) {
             lv->size = 0;
             r = oom(err, "blocks", ls.w, ls.h);
             goto fail;
@@ -421,14 +427,14 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_set
                 r = oom(err, "level texels", ls.w, ls.h);
                 goto fail;
             }
-            quantize_level(&ls, KILN_TEXFMT_RGBA8, srgb_out, 4, texels);
-            kiln_block_opts bo = {s->quality, srgb_out, s->normal_map};
-            r = kiln_blocks_encode(block_format_of(fmt), texels, ls.w, ls.h, (size_t)ls.w * 4, &bo,
+            quantize_level(&ls, enc->texels, srgb_out, texels);
+            kiln_block_opts bo = {o->quality, srgb_out, o->normal_map};
+            r = kiln_blocks_encode(fmt, texels, ls.w, ls.h, (size_t)ls.w * 4, &bo,
                                    target ? target->jobs : NULL, lv->data, lv->size, err);
             kiln_free(a, texels, texels_size);
             if (r != KILN_OK) goto fail;
         } else {
-            quantize_level(&ls, fmt, srgb_out, out->texel_size, lv->data);
+            quantize_level(&ls, enc->texels, srgb_out, lv->data);
         }
         if (level + 1 < count) {
             r = step_down(&ls, kiln_mip_next_dim(ls.w), kiln_mip_next_dim(ls.h), filter, err);

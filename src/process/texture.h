@@ -1,6 +1,6 @@
-/* texture.h — a decoded image plus texture settings -> the mip levels of a texture in its
- * output pixel format (RGBA8 sRGB/UNORM or RGBA16F), ready for the KTX2 writer.
- * docs/textures.md explains the processing. */
+/* texture.h — a decoded image plus build options -> the mip levels of a texture in its output
+ * format (a row of codec/texture_format.h: blocks, RGBA8 sRGB/UNORM or RGBA16F), ready for the
+ * KTX2 writer. docs/textures.md explains the processing. */
 #ifndef KILN_PROCESS_TEXTURE_H
 #define KILN_PROCESS_TEXTURE_H
 
@@ -8,25 +8,47 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "codec/texture_format.h"
 #include "core/jobs.h"
 #include "import/image.h"
 #include "kiln/kiln_format.h"
-#include "pipeline/settings.h"
+#include "process/block.h"
+
+/* Whether the texels are sRGB-encoded colour. */
+typedef enum kiln_texture_srgb {
+    KILN_TEXTURE_SRGB_AUTO = 0, /* sRGB for colour, linear for normal maps, data and HDR */
+    KILN_TEXTURE_SRGB_YES,
+    KILN_TEXTURE_SRGB_NO,
+} kiln_texture_srgb;
+
+/* What to build; the pipeline fills it from import.texture (or a model's texture settings).
+ * Values outside the documented ranges are refused with KILN_E_IMPORT_SETTINGS, the pointer naming
+ * the import.texture field they come from. */
+typedef struct kiln_texture_build_opts {
+    kiln_texture_format format;  /* KILN_TEXFMT_AUTO: kiln_texture_format_pick by role and GPU */
+    kiln_texture_srgb srgb;
+    bool mipmaps;                /* the full chain down to 1x1, else level 0 only */
+    bool normal_map;             /* filtered as unit vectors; linear */
+    bool flip_green;             /* Y-down (DirectX) normal map: flip G; only with normal_map */
+    uint32_t max_size;           /* halve until both sides fit: 1..16384 */
+    kiln_quality quality;        /* of the block encoders */
+} kiln_texture_build_opts;
 
 /* One level: width * height texels, rows top to bottom, tightly packed. */
 typedef struct kiln_texture_level {
     uint8_t *data;            /* size bytes, allocated with the levels' allocator */
-    size_t size;              /* width * height * texel size (4 for RGBA8, 8 for RGBA16F) */
+    size_t size;              /* width * height * texel size (4 for RGBA8, 8 for RGBA16F), or
+                                 the bytes of the level's blocks */
     uint32_t width, height;
 } kiln_texture_level;
 
 typedef struct kiln_texture_levels {
-    uint32_t vk_format;       /* kiln_vk_format: 43 RGBA8 SRGB, 37 RGBA8 UNORM, 97 RGBA16 SFLOAT */
-    kiln_texture_format format;  /* the resolved format: KILN_TEXFMT_RGBA8 or _RGBA16F */
+    uint32_t vk_format;       /* kiln_texture_format_vk(format, srgb) */
+    kiln_texture_format format;  /* the resolved format (never KILN_TEXFMT_AUTO) */
     bool srgb;                /* the texel values are sRGB-encoded (vk_format is an _SRGB one) */
     bool normal_map;          /* filtered as a normal map */
     uint32_t width, height;   /* level 0, after fitting max_size */
-    uint32_t texel_size;      /* bytes per texel: 4 or 8 */
+    uint32_t texel_size;      /* bytes per quantised texel: 4 or 8 (kiln_texels_size) */
     uint32_t level_count;     /* 1..KILN_KTX2_MAX_LEVELS; level 0 first */
     kiln_texture_level levels[KILN_KTX2_MAX_LEVELS];
     kiln_allocator allocator; /* what the level data was allocated with */
@@ -39,32 +61,38 @@ typedef struct kiln_texture_levels {
 
 /* Builds the levels of a texture from a decoded image: resolves format and colour space, converts
  * to linear float, flips green (normal maps with flip_green), halves until both sides fit
- * max_size, builds the mip chain when s->mipmaps, and quantises every level. img and s are
+ * max_size, builds the mip chain when o->mipmaps, and quantises every level. img and o are
  * borrowed for the call; out owns its level data (free with kiln_texture_levels_free). a may be
  * NULL (libc). Deterministic: the same image and settings give the same bytes on any machine
  * (IEEE float, no libm transcendental calls). Thread-safe for distinct calls.
- * Errors: KILN_E_IMPORT_SETTINGS (srgb true with bc4, bc5 or a normal map, or
- * with rgba16f, flip_green without normal_map, max_size out of 1..16384; json_pointer names the
- * field), KILN_E_USAGE (NULL arguments, an image whose size does not match its pixels),
+ * Errors: KILN_E_IMPORT_SETTINGS (srgb yes with a format without an sRGB variant, e.g. bc4, bc5,
+ * rgba16f, or with a normal map, flip_green without normal_map, max_size out of 1..16384;
+ * json_pointer names the import.texture field), KILN_E_USAGE (NULL arguments, an image whose size does not match its pixels),
  * KILN_E_LIMIT (more levels than KILN_KTX2_MAX_LEVELS), KILN_E_OUT_OF_MEMORY. On error *out is
  * zeroed. */
-kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_settings *s,
+kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_build_opts *o,
                                const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err);
 
-/* Where and for what a texture is built: the job pool that block encoding runs on, and whether
- * format auto should pick ASTC (platforms whose GPUs sample ASTC, e.g. "mobile"). */
+/* Where and for what a texture is built: the job pool that block encoding runs on, and the GPUs
+ * format auto picks for (kiln_texture_gpu_of_platform). */
 typedef struct kiln_texture_target {
-    kiln_jobs *jobs;     /* NULL: encode inline */
-    bool prefer_astc;
+    kiln_jobs *jobs;      /* NULL: encode inline */
+    kiln_texture_gpu gpu; /* KILN_TEXGPU_DESKTOP (BC) or _MOBILE (ASTC) */
 } kiln_texture_target;
 
-/* kiln_texture_build for a target (may be NULL: no pool, desktop formats). Format auto resolves
- * to: rgba16f for float sources; else astc4x4 when target->prefer_astc; else bc5 for normal
- * maps; bc4 for single-channel sources that are not srgb true; bc7 otherwise. Block formats get
- * their level data as blocks (edge-padded), encoded with s->quality. */
-kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_settings *s,
+/* kiln_texture_build for a target (may be NULL: no pool, desktop GPUs). Format auto resolves to
+ * kiln_texture_format_pick of the texture's role on target->gpu: the role is HDR for float
+ * sources, else NORMAL for normal maps, else DATA for single-channel sources that are not srgb
+ * yes, else COLOR (today: rgba16f; astc4x4 on mobile; bc5, bc4, bc7 on desktop). Block formats
+ * get their level data as blocks (edge-padded), encoded with o->quality. */
+kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_build_opts *o,
                                    const kiln_texture_target *target, const kiln_allocator *a,
                                    kiln_texture_levels *out, kiln_error *err);
+
+/* The refusal of srgb yes with a format that has no sRGB variant (bc4, bc5: data formats;
+ * rgba16f: half floats are linear): KILN_E_IMPORT_SETTINGS naming /import/texture/srgb. KILN_OK
+ * when srgb_yes is false, the format has an sRGB variant, or it is KILN_TEXFMT_AUTO. */
+kiln_result kiln_texture_check_srgb(kiln_texture_format format, bool srgb_yes, kiln_error *err);
 
 /* Frees the level data and zeroes *levels. NULL or zeroed is a no-op. */
 void kiln_texture_levels_free(kiln_texture_levels *levels);

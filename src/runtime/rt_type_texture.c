@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codec/cooked_kind.h"
+#include "codec/vk_format.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "runtime/rt_context.h"
@@ -55,8 +56,8 @@ static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_er
 
 static bool is_block_format(uint32_t f)
 {
-    return (f >= KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK && f <= KILN_VK_FORMAT_BC7_SRGB_BLOCK) ||
-           f == KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK || f == KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK;
+    const kiln_vk_format_info *info = kiln_vk_format_find(f);
+    return info && (info->block_width > 1 || info->block_height > 1);
 }
 
 /* The renderer cannot sample this BC/ASTC texture: every level to RGBA8 (sRGB stays sRGB), on

@@ -13,12 +13,12 @@
 #include "process/texture.h"
 #include "process_tests.h"
 
-static kiln_texture_settings defaults(void)
+static kiln_texture_build_opts defaults(void)
 {
-    kiln_texture_settings s;
+    kiln_texture_build_opts s;
     memset(&s, 0, sizeof s);
     s.format = KILN_TEXFMT_RGBA8; /* the filtering tests look at texels; auto has its own test */
-    s.srgb = KILN_TRI_NULL;
+    s.srgb = KILN_TEXTURE_SRGB_AUTO;
     s.mipmaps = true;
     s.max_size = 16384;
     return s;
@@ -65,7 +65,8 @@ static float texel16f(const kiln_texture_levels *t, uint32_t level, uint32_t x, 
     return kiln_half_to_float((uint16_t)(p[0] | (p[1] << 8)));
 }
 
-static void build_ok(const kiln_image *img, const kiln_texture_settings *s, kiln_texture_levels *t)
+static void build_ok(const kiln_image *img, const kiln_texture_build_opts *s,
+                     kiln_texture_levels *t)
 {
     kiln_error err;
     kiln_result r = kiln_texture_build(img, s, NULL, t, &err);
@@ -98,7 +99,7 @@ static void texture_block_formats_store_edge_padded_blocks_with_their_vk_format(
     kiln_image img = make_image(13, 7, KILN_PIXEL_U8);
     fill_picture(&img);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        kiln_texture_settings s = defaults();
+        kiln_texture_build_opts s = defaults();
         s.format = cases[i].f;
         s.quality = KILN_QUALITY_FAST;
         kiln_texture_levels t;
@@ -136,9 +137,9 @@ static void texture_refuses_srgb_with_bc4_and_bc5(void **state)
     kiln_error err;
     kiln_texture_format fs[] = {KILN_TEXFMT_BC4, KILN_TEXFMT_BC5};
     for (size_t i = 0; i < 2; i++) {
-        kiln_texture_settings s = defaults();
+        kiln_texture_build_opts s = defaults();
         s.format = fs[i];
-        s.srgb = KILN_TRI_TRUE;
+        s.srgb = KILN_TEXTURE_SRGB_YES;
         assert_int_equal(kiln_texture_build(&img, &s, NULL, &t, &err), KILN_E_IMPORT_SETTINGS);
         assert_string_equal(err.json_pointer, "/import/texture/srgb");
     }
@@ -151,13 +152,13 @@ static void texture_refuses_srgb_with_normal_map_and_with_rgba16f(void **state)
     kiln_image img = make_image(4, 4, KILN_PIXEL_U8);
     kiln_texture_levels t;
     kiln_error err;
-    kiln_texture_settings s = defaults();
-    s.srgb = KILN_TRI_TRUE;
+    kiln_texture_build_opts s = defaults();
+    s.srgb = KILN_TEXTURE_SRGB_YES;
     s.normal_map = true;
     assert_int_equal(kiln_texture_build(&img, &s, NULL, &t, &err), KILN_E_IMPORT_SETTINGS);
     assert_string_equal(err.json_pointer, "/import/texture/srgb");
     s = defaults();
-    s.srgb = KILN_TRI_TRUE;
+    s.srgb = KILN_TEXTURE_SRGB_YES;
     s.format = KILN_TEXFMT_RGBA16F;
     assert_int_equal(kiln_texture_build(&img, &s, NULL, &t, &err), KILN_E_IMPORT_SETTINGS);
     assert_string_equal(err.json_pointer, "/import/texture/srgb");
@@ -177,7 +178,7 @@ static void texture_rejects_an_image_smaller_than_its_size_says(void **state)
     (void)state;
     kiln_image img = make_image(4, 4, KILN_PIXEL_U16);
     img.size -= 1;
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     kiln_texture_levels t;
     kiln_error err;
     assert_int_equal(kiln_texture_build(&img, &s, NULL, &t, &err), KILN_E_USAGE);
@@ -192,7 +193,7 @@ static void texture_auto_picks_the_format_from_source_role_and_target(void **sta
 {
     (void)state;
     kiln_texture_levels t;
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.format = KILN_TEXFMT_AUTO;
     s.quality = KILN_QUALITY_FAST;
     kiln_image rgba = make_image(8, 8, KILN_PIXEL_U8), grey = make_image(8, 8, KILN_PIXEL_U8),
@@ -207,12 +208,12 @@ static void texture_auto_picks_the_format_from_source_role_and_target(void **sta
     assert_int_equal(t.format, KILN_TEXFMT_BC4);
     assert_false(t.srgb);
     kiln_texture_levels_free(&t);
-    s.srgb = KILN_TRI_TRUE; /* ... unless it is sRGB colour: BC7 keeps the sRGB decode */
+    s.srgb = KILN_TEXTURE_SRGB_YES; /* ... unless it is sRGB colour: BC7 keeps the sRGB decode */
     build_ok(&grey, &s, &t);
     assert_int_equal(t.format, KILN_TEXFMT_BC7);
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_BC7_SRGB_BLOCK);
     kiln_texture_levels_free(&t);
-    s.srgb = KILN_TRI_NULL;
+    s.srgb = KILN_TEXTURE_SRGB_AUTO;
     build_ok(&f32, &s, &t); /* float: RGBA16F */
     assert_int_equal(t.format, KILN_TEXFMT_RGBA16F);
     kiln_texture_levels_free(&t);
@@ -221,7 +222,7 @@ static void texture_auto_picks_the_format_from_source_role_and_target(void **sta
     assert_int_equal(t.format, KILN_TEXFMT_BC5);
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_BC5_UNORM_BLOCK);
     kiln_texture_levels_free(&t);
-    kiln_texture_target mobile = {NULL, true}; /* mobile: ASTC, also for normal maps */
+    kiln_texture_target mobile = {NULL, KILN_TEXGPU_MOBILE}; /* ASTC, also for normal maps */
     kiln_error err;
     assert_int_equal(kiln_texture_build_for(&rgba, &s, &mobile, NULL, &t, &err), KILN_OK);
     assert_int_equal(t.format, KILN_TEXFMT_ASTC4X4);
@@ -235,7 +236,7 @@ static void texture_auto_format_and_colour_space_follow_the_source(void **state)
 {
     (void)state;
     kiln_texture_levels t;
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     kiln_image u8 = make_image(2, 2, KILN_PIXEL_U8), u16 = make_image(2, 2, KILN_PIXEL_U16),
                f32 = make_image(2, 2, KILN_PIXEL_F32);
     build_ok(&u8, &s, &t);
@@ -262,7 +263,7 @@ static void texture_auto_format_and_colour_space_follow_the_source(void **state)
     assert_false(t.srgb);
     kiln_texture_levels_free(&t);
     s = defaults();
-    s.srgb = KILN_TRI_FALSE;
+    s.srgb = KILN_TEXTURE_SRGB_NO;
     build_ok(&u8, &s, &t);
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_R8G8B8A8_UNORM);
     kiln_texture_levels_free(&t);
@@ -275,7 +276,7 @@ static void texture_auto_format_and_colour_space_follow_the_source(void **state)
     build_ok(&f32, &s, &t);
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_R8G8B8A8_UNORM);
     kiln_texture_levels_free(&t);
-    s.srgb = KILN_TRI_TRUE;
+    s.srgb = KILN_TEXTURE_SRGB_YES;
     build_ok(&f32, &s, &t);
     assert_int_equal(t.vk_format, KILN_VK_FORMAT_R8G8B8A8_SRGB);
     kiln_texture_levels_free(&t);
@@ -291,9 +292,9 @@ static void texture_level0_of_8bit_keeps_every_code_in_srgb_and_linear(void **st
     for (uint32_t x = 0; x < 256; x++)
         set_u8(&img, x, 0, (uint8_t)x, (uint8_t)(255 - x), (uint8_t)(x * 7), (uint8_t)(x * 3));
     for (int lin = 0; lin < 2; lin++) {
-        kiln_texture_settings s = defaults();
+        kiln_texture_build_opts s = defaults();
         s.mipmaps = false;
-        s.srgb = lin ? KILN_TRI_FALSE : KILN_TRI_TRUE;
+        s.srgb = lin ? KILN_TEXTURE_SRGB_NO : KILN_TEXTURE_SRGB_YES;
         kiln_texture_levels t;
         build_ok(&img, &s, &t);
         assert_int_equal(t.level_count, 1);
@@ -316,7 +317,7 @@ static void texture_16bit_srgb_is_rounded_to_the_nearest_8bit_code(void **state)
         p[x * 4 + 2] = (uint16_t)(x > 0 ? x * 257 - 128 : 0); /* above the lower midpoint */
         p[x * 4 + 3] = 65535;
     }
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.mipmaps = false;
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
@@ -348,10 +349,10 @@ static void texture_float_path_gives_the_same_level0_as_the_8bit_copy(void **sta
             }
             fp[x * 4 + 3] = (float)x / 255.0f;
         }
-        kiln_texture_settings s = defaults();
+        kiln_texture_build_opts s = defaults();
         s.mipmaps = false;
         s.format = KILN_TEXFMT_RGBA8;
-        s.srgb = mode == 1 ? KILN_TRI_TRUE : KILN_TRI_FALSE;
+        s.srgb = mode == 1 ? KILN_TEXTURE_SRGB_YES : KILN_TEXTURE_SRGB_NO;
         s.normal_map = mode == 2;
         s.flip_green = mode == 2;
         kiln_texture_levels a, b;
@@ -375,7 +376,7 @@ static void texture_opaque_green_beside_transparent_red_keeps_pure_green_in_the_
     set_u8(&img, 1, 0, 255, 0, 0, 0);
     set_u8(&img, 0, 1, 255, 0, 0, 0);
     set_u8(&img, 1, 1, 255, 0, 0, 0);
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
     assert_int_equal(t.level_count, 2);
@@ -406,7 +407,7 @@ static void texture_constant_5x3_stays_constant_through_2x1_and_1x1(void **state
     kiln_image img = make_image(5, 3, KILN_PIXEL_U8);
     for (uint32_t y = 0; y < 3; y++)
         for (uint32_t x = 0; x < 5; x++) set_u8(&img, x, y, 200, 17, 99, 180);
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
     assert_int_equal(t.level_count, 3);
@@ -436,7 +437,7 @@ static void texture_bright_last_column_of_5x3_hdr_is_not_lost(void **state)
         p[i * 4 + 0] = p[i * 4 + 1] = p[i * 4 + 2] = v;
         p[i * 4 + 3] = 1.0f;
     }
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.format = KILN_TEXFMT_RGBA16F;
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
@@ -471,7 +472,7 @@ static void texture_normal_mips_are_unit_length_within_1_over_127(void **state)
                 q[c] = (uint8_t)floor((v[c] / len * 0.5 + 0.5) * 255.0 + 0.5);
             set_u8(&img, x, y, q[0], q[1], q[2], 255);
         }
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.normal_map = true;
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
@@ -495,7 +496,7 @@ static void texture_flip_green_inverts_green_of_a_normal_map(void **state)
     (void)state;
     kiln_image img = make_image(256, 1, KILN_PIXEL_U8);
     for (uint32_t x = 0; x < 256; x++) set_u8(&img, x, 0, (uint8_t)x, (uint8_t)x, 255, 255);
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.normal_map = true;
     s.flip_green = true;
     kiln_texture_levels t;
@@ -515,7 +516,7 @@ static void texture_max_size_256_halves_1000x300_to_250x75_and_its_chain(void **
     (void)state;
     kiln_image img = make_image(1000, 300, KILN_PIXEL_U8);
     memset(img.pixels, 0x80, img.size);
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.max_size = 256;
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
@@ -546,7 +547,7 @@ static void texture_level_count_for_1x1_13x7_and_256x256(void **state)
     const uint32_t sizes[3][3] = {{1, 1, 1}, {13, 7, 4}, {256, 256, 9}};
     for (int i = 0; i < 3; i++) {
         kiln_image img = make_image(sizes[i][0], sizes[i][1], KILN_PIXEL_U8);
-        kiln_texture_settings s = defaults();
+        kiln_texture_build_opts s = defaults();
         kiln_texture_levels t;
         build_ok(&img, &s, &t);
         assert_int_equal(t.level_count, sizes[i][2]);
@@ -563,7 +564,7 @@ static void texture_hdr_float_becomes_saturated_half(void **state)
     const float in[8] = {1.5f, 1000.0f, -2.0f, 70000.0f, NAN, INFINITY, 0.1f, 1e-6f};
     kiln_image img = make_image(2, 1, KILN_PIXEL_F32);
     memcpy(img.pixels, in, sizeof in);
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.format = KILN_TEXFMT_RGBA16F;
     kiln_texture_levels t;
     build_ok(&img, &s, &t);
@@ -592,7 +593,7 @@ static void texture_levels_match_whole_image_downsample_of_the_float_source(void
     for (size_t i = 3; i < 11 * 9 * 4; i += 4) p[i] = (float)(kt_rand(&rng) % 3) / 2.0f;
     for (int normal = 0; normal < 2; normal++) {
         kiln_mip_filter f = normal ? KILN_MIP_FILTER_NORMAL : KILN_MIP_FILTER_COLOR;
-        kiln_texture_settings s = defaults();
+        kiln_texture_build_opts s = defaults();
     s.format = KILN_TEXFMT_RGBA16F;
         s.max_size = 8;
         s.normal_map = normal;
@@ -630,7 +631,7 @@ static void texture_build_twice_gives_identical_bytes(void **state)
     build_pattern(&img, 2024);
     for (int normal = 0; normal < 2; normal++)
         for (int f = 0; f < 2; f++) {
-            kiln_texture_settings s = defaults();
+            kiln_texture_build_opts s = defaults();
             s.normal_map = normal;
             s.format = f ? KILN_TEXFMT_RGBA16F : KILN_TEXFMT_RGBA8;
             s.max_size = 32;
@@ -674,7 +675,7 @@ static void texture_frees_everything_and_survives_every_allocation_failure(void 
     (void)state;
     kiln_image img = make_image(13, 7, KILN_PIXEL_U16);
     build_pattern(&img, 5);
-    kiln_texture_settings s = defaults();
+    kiln_texture_build_opts s = defaults();
     s.max_size = 8;
     counting_alloc c = {0, 0, 0};
     kiln_allocator a = {ca_alloc, NULL, ca_free, &c};

@@ -1,0 +1,155 @@
+/* texture_format.c — the table of texture formats kiln writes (texture_format.h) and the queries
+ * every layer asks of it. A new format is: its VkFormat values (include/kiln/kiln_format.h) and
+ * descriptors (vk_format.c), one row here with its block decoder, and one encoder entry in
+ * src/process/block.c; the settings, the cook, the KTX2 writer and reader, the runtime's
+ * transcode and the tests follow from those. Runtime-safe: libc only. */
+#include "codec/texture_format.h"
+
+#include <string.h>
+
+#include "codec/block_decode.h"
+#include "core/error.h"
+
+/* The BC decoders have no sRGB variant of their own: the bytes are the same either way. */
+#define SRGB_BLIND(name, decoder)                                                                  \
+    static void name(const uint8_t *in, bool srgb, uint8_t *rgba)                                  \
+    {                                                                                              \
+        (void)srgb;                                                                                \
+        decoder(in, rgba);                                                                         \
+    }
+SRGB_BLIND(decode_bc1, kiln_bc1_decode_block)
+SRGB_BLIND(decode_bc4, kiln_bc4_decode_block)
+SRGB_BLIND(decode_bc5, kiln_bc5_decode_block)
+SRGB_BLIND(decode_bc7, kiln_bc7_decode_block)
+
+static void decode_rgba8(const uint8_t *in, bool srgb, uint8_t *rgba)
+{
+    (void)srgb;
+    memcpy(rgba, in, 4);
+}
+
+#define ROLE(r) (uint8_t)(1u << KILN_TEXROLE_##r)
+#define GPU(g) (uint8_t)(1u << KILN_TEXGPU_##g)
+
+static const kiln_texture_format_info k_rows[KILN_TEXFMT_COUNT] = {
+    [KILN_TEXFMT_BC7] = {"bc7", KILN_VK_FORMAT_BC7_UNORM_BLOCK, KILN_VK_FORMAT_BC7_SRGB_BLOCK, 4,
+                         false, decode_bc7, ROLE(COLOR), GPU(DESKTOP)},
+    [KILN_TEXFMT_BC5] = {"bc5", KILN_VK_FORMAT_BC5_UNORM_BLOCK, 0, 2, false, decode_bc5,
+                         ROLE(NORMAL), GPU(DESKTOP)},
+    [KILN_TEXFMT_BC4] = {"bc4", KILN_VK_FORMAT_BC4_UNORM_BLOCK, 0, 1, false, decode_bc4, ROLE(DATA),
+                         GPU(DESKTOP)},
+    /* Opaque BC1 (4-colour mode): alpha is not kept. Never picked by auto (BC7 is better). */
+    [KILN_TEXFMT_BC1] = {"bc1", KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
+                         KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, 3, false, decode_bc1, 0, 0},
+    [KILN_TEXFMT_ASTC4X4] = {"astc4x4", KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
+                             KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, 4, false, kiln_astc_decode_block,
+                             ROLE(COLOR) | ROLE(NORMAL) | ROLE(DATA), GPU(MOBILE)},
+    [KILN_TEXFMT_RGBA8] = {"rgba8", KILN_VK_FORMAT_R8G8B8A8_UNORM, KILN_VK_FORMAT_R8G8B8A8_SRGB, 4,
+                           false, decode_rgba8, 0, 0},
+    [KILN_TEXFMT_RGBA16F] = {"rgba16f", KILN_VK_FORMAT_R16G16B16A16_SFLOAT, 0, 4, true, NULL,
+                             ROLE(HDR), GPU(DESKTOP) | GPU(MOBILE)},
+};
+
+const kiln_texture_format_info *kiln_texture_format_get(kiln_texture_format f)
+{
+    return f > KILN_TEXFMT_AUTO && f < KILN_TEXFMT_COUNT ? &k_rows[f] : NULL;
+}
+
+const char *kiln_texture_format_name(kiln_texture_format f)
+{
+    if (f == KILN_TEXFMT_AUTO) return "auto";
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    return row ? row->name : "invalid";
+}
+
+bool kiln_texture_format_from_name(const char *name, size_t len, kiln_texture_format *out)
+{
+    for (int f = KILN_TEXFMT_AUTO; f < KILN_TEXFMT_COUNT; f++) {
+        const char *n = kiln_texture_format_name((kiln_texture_format)f);
+        if (strlen(n) == len && memcmp(n, name, len) == 0) {
+            *out = (kiln_texture_format)f;
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t kiln_texture_format_vk(kiln_texture_format f, bool srgb)
+{
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    if (!row) return KILN_VK_FORMAT_UNDEFINED;
+    return srgb && row->vk_srgb ? row->vk_srgb : row->vk_linear;
+}
+
+kiln_texture_format kiln_texture_format_of_vk(uint32_t vk, bool *srgb)
+{
+    for (int f = KILN_TEXFMT_AUTO + 1; vk && f < KILN_TEXFMT_COUNT; f++) {
+        if (k_rows[f].vk_linear != vk && k_rows[f].vk_srgb != vk) continue;
+        if (srgb) *srgb = k_rows[f].vk_srgb == vk;
+        return (kiln_texture_format)f;
+    }
+    if (srgb) *srgb = false;
+    return KILN_TEXFMT_AUTO;
+}
+
+bool kiln_texture_format_has_srgb(kiln_texture_format f)
+{
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    return row && row->vk_srgb != 0;
+}
+
+const kiln_vk_format_info *kiln_texture_format_block(kiln_texture_format f)
+{
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    return row ? kiln_vk_format_find(row->vk_linear) : NULL;
+}
+
+bool kiln_texture_format_level_size(kiln_texture_format f, uint32_t w, uint32_t h, size_t *out)
+{
+    const kiln_vk_format_info *b = kiln_texture_format_block(f);
+    uint64_t size;
+    if (!b || !kiln_vk_format_image_size(b, w, h, &size) || size > SIZE_MAX) return false;
+    *out = (size_t)size;
+    return true;
+}
+
+void kiln_texture_format_decode_level(kiln_texture_format f, bool srgb, const uint8_t *blocks,
+                                      uint32_t w, uint32_t h, uint8_t *rgba)
+{
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    const kiln_vk_format_info *b = kiln_texture_format_block(f);
+    /* The largest block kiln decodes is 4x4; a test holds every row to it. */
+    uint8_t texels[4 * 4 * 4];
+    if (KILN_NEVER(!row || !row->decode || !b || b->block_width > 4 || b->block_height > 4)) return;
+    const size_t bw = b->block_width, bh = b->block_height, block_size = b->block_size;
+    const size_t bx_count = (w + bw - 1) / bw, by_count = (h + bh - 1) / bh;
+    const size_t row_size = (size_t)w * 4;
+    for (size_t by = 0; by < by_count; by++) {
+        size_t rows = h - by * bh < bh ? h - by * bh : bh;
+        for (size_t bx = 0; bx < bx_count; bx++) {
+            row->decode(blocks + (by * bx_count + bx) * block_size, srgb, texels);
+            size_t cols = w - bx * bw < bw ? w - bx * bw : bw;
+            uint8_t *dst = rgba + by * bh * row_size + bx * bw * 4;
+            for (size_t y = 0; y < rows; y++)
+                memcpy(dst + y * row_size, texels + y * bw * 4, cols * 4);
+        }
+    }
+}
+
+kiln_texture_format kiln_texture_format_pick(kiln_texture_role role, kiln_texture_gpu gpu)
+{
+    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++)
+        if (((k_rows[f].auto_roles >> role) & 1u) && ((k_rows[f].auto_gpus >> gpu) & 1u))
+            return (kiln_texture_format)f;
+    return KILN_TEXFMT_AUTO;
+}
+
+/* Platform names (of the settings' "platforms" object) whose GPUs sample ASTC, not BC. */
+static const char *const k_mobile_platforms[] = {"mobile", "android", "ios"};
+
+kiln_texture_gpu kiln_texture_gpu_of_platform(const char *platform)
+{
+    for (size_t i = 0; platform && i < sizeof k_mobile_platforms / sizeof *k_mobile_platforms; i++)
+        if (!strcmp(platform, k_mobile_platforms[i])) return KILN_TEXGPU_MOBILE;
+    return KILN_TEXGPU_DESKTOP;
+}

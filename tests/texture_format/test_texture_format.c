@@ -1,0 +1,196 @@
+/* test_texture_format.c — the texture format table is consistent with itself and with what
+ * refers to it: every row round-trips name <-> id <-> VkFormat pair, its VkFormats are in the
+ * KTX2 table as sRGB/linear twins, it has a decoder (HDR rows excepted: RGBA8 cannot hold them)
+ * and a cook encoder, format auto picks exactly one row for every role on every GPU, and the
+ * picks are what docs/settings.md promises. */
+#include <string.h>
+
+#include "support.h"
+
+#include "codec/texture_format.h"
+#include "codec/vk_format.h"
+#include "process/block.h"
+
+static const kiln_texture_format_info *row_of(int f)
+{
+    const kiln_texture_format_info *row = kiln_texture_format_get((kiln_texture_format)f);
+    assert_non_null(row);
+    return row;
+}
+
+static void texture_format_rows_round_trip_name_id_and_vk_formats(void **state)
+{
+    (void)state;
+    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
+        const kiln_texture_format_info *row = row_of(f);
+        assert_non_null(row->name);
+        assert_string_equal(kiln_texture_format_name((kiln_texture_format)f), row->name);
+        kiln_texture_format back = KILN_TEXFMT_AUTO;
+        assert_true(kiln_texture_format_from_name(row->name, strlen(row->name), &back));
+        assert_int_equal(back, f);
+
+        bool srgb = true;
+        assert_int_not_equal(row->vk_linear, 0);
+        assert_int_equal(kiln_texture_format_of_vk(row->vk_linear, &srgb), f);
+        assert_false(srgb);
+        assert_int_equal(kiln_texture_format_vk((kiln_texture_format)f, false), row->vk_linear);
+        assert_int_equal(kiln_texture_format_has_srgb((kiln_texture_format)f), row->vk_srgb != 0);
+        if (row->vk_srgb) {
+            assert_int_equal(kiln_texture_format_of_vk(row->vk_srgb, &srgb), f);
+            assert_true(srgb);
+            assert_int_equal(kiln_texture_format_vk((kiln_texture_format)f, true), row->vk_srgb);
+        } else {
+            assert_int_equal(kiln_texture_format_vk((kiln_texture_format)f, true), row->vk_linear);
+        }
+    }
+    kiln_texture_format back = KILN_TEXFMT_BC7;
+    assert_true(kiln_texture_format_from_name("auto", 4, &back));
+    assert_int_equal(back, KILN_TEXFMT_AUTO);
+    assert_false(kiln_texture_format_from_name("bc7x", 4, &back));
+    assert_false(kiln_texture_format_from_name("bc", 2, &back));
+    assert_null(kiln_texture_format_get(KILN_TEXFMT_AUTO));
+    assert_null(kiln_texture_format_get(KILN_TEXFMT_COUNT));
+    assert_string_equal(kiln_texture_format_name(KILN_TEXFMT_COUNT), "invalid");
+    assert_int_equal(kiln_texture_format_vk(KILN_TEXFMT_AUTO, false), 0);
+    assert_int_equal(kiln_texture_format_of_vk(0, NULL), KILN_TEXFMT_AUTO);
+    assert_int_equal(kiln_texture_format_of_vk(12345, NULL), KILN_TEXFMT_AUTO);
+}
+
+/* The VkFormats of a row are the KTX2 table's twins, and its blocks are ones kiln decodes. */
+static void texture_format_rows_point_into_the_vk_format_table(void **state)
+{
+    (void)state;
+    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
+        const kiln_texture_format_info *row = row_of(f);
+        const kiln_vk_format_info *lin = kiln_vk_format_find(row->vk_linear);
+        assert_non_null(lin);
+        assert_ptr_equal(kiln_texture_format_block((kiln_texture_format)f), lin);
+        assert_false(lin->srgb);
+        assert_int_equal(lin->twin, row->vk_srgb);
+        if (row->vk_srgb) {
+            const kiln_vk_format_info *s = kiln_vk_format_find(row->vk_srgb);
+            assert_non_null(s);
+            assert_true(s->srgb);
+            assert_int_equal(s->block_width, lin->block_width);
+            assert_int_equal(s->block_height, lin->block_height);
+            assert_int_equal(s->block_size, lin->block_size);
+        }
+        /* kiln_texture_format_decode_level holds one block of at most 4x4 texels. */
+        assert_true(lin->block_width <= 4 && lin->block_height <= 4);
+        assert_true(row->channels >= 1 && row->channels <= 4);
+        size_t size = 0;
+        assert_true(kiln_texture_format_level_size((kiln_texture_format)f, 5, 3, &size));
+        assert_int_equal(size, ((5 + lin->block_width - 1) / lin->block_width) *
+                                   ((3 + lin->block_height - 1) / lin->block_height) *
+                                   (size_t)lin->block_size);
+    }
+    size_t size;
+    assert_false(kiln_texture_format_level_size(KILN_TEXFMT_AUTO, 4, 4, &size));
+    /* Every VkFormat kiln reads and writes belongs to one row. */
+    for (size_t i = 0; i < kiln_vk_format_count(); i++)
+        assert_int_not_equal(kiln_texture_format_of_vk(kiln_vk_format_at(i)->vk_format, NULL),
+                             KILN_TEXFMT_AUTO);
+}
+
+static void texture_format_every_row_has_a_decoder_and_an_encoder(void **state)
+{
+    (void)state;
+    assert_null(kiln_texture_encoder_of(KILN_TEXFMT_AUTO));
+    assert_null(kiln_texture_encoder_of(KILN_TEXFMT_COUNT));
+    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
+        const kiln_texture_format_info *row = row_of(f);
+        const kiln_vk_format_info *b = kiln_texture_format_block((kiln_texture_format)f);
+        if (row->hdr) {
+            assert_null(row->decode); /* kiln_transcode_rgba8 refuses what RGBA8 cannot hold */
+            assert_int_equal(row->vk_srgb, 0);
+        } else {
+            assert_non_null(row->decode);
+        }
+        const kiln_texture_encoder *e = kiln_texture_encoder_of((kiln_texture_format)f);
+        assert_non_null(e);
+        assert_true(e->texels == KILN_TEXELS_RGBA8 || e->texels == KILN_TEXELS_RGBA16F);
+        bool compressed = b->block_width > 1 || b->block_height > 1;
+        if (compressed) {
+            /* Exactly one way to make blocks, from RGBA8 texels. */
+            assert_true((e->block != NULL) != (e->level != NULL));
+            assert_int_equal(e->texels, KILN_TEXELS_RGBA8);
+            assert_int_equal(kiln_block_bytes((kiln_block_format)f), b->block_size);
+            assert_string_equal(kiln_block_format_name((kiln_block_format)f), row->name);
+        } else {
+            /* The quantised texels are the stored ones. */
+            assert_null(e->block);
+            assert_null(e->level);
+            assert_null(e->decode);
+            assert_int_equal(kiln_texels_size(e->texels), b->block_size);
+            assert_int_equal(kiln_block_bytes((kiln_block_format)f), 0);
+        }
+    }
+}
+
+static void texture_format_auto_picks_one_row_per_role_and_gpu(void **state)
+{
+    (void)state;
+    for (int role = 0; role < KILN_TEXROLE_COUNT; role++) {
+        for (int gpu = 0; gpu < KILN_TEXGPU_COUNT; gpu++) {
+            int picked = 0;
+            for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
+                const kiln_texture_format_info *row = row_of(f);
+                if ((row->auto_roles >> role & 1u) && (row->auto_gpus >> gpu & 1u)) picked++;
+            }
+            assert_int_equal(picked, 1);
+            kiln_texture_format f =
+                kiln_texture_format_pick((kiln_texture_role)role, (kiln_texture_gpu)gpu);
+            assert_int_not_equal(f, KILN_TEXFMT_AUTO);
+            /* Colour keeps its sRGB encoding, HDR its range. */
+            if (role == KILN_TEXROLE_COLOR) assert_true(kiln_texture_format_has_srgb(f));
+            assert_int_equal(row_of(f)->hdr, role == KILN_TEXROLE_HDR);
+        }
+    }
+    /* What docs/settings.md says format auto gives. */
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_COLOR, KILN_TEXGPU_DESKTOP),
+                     KILN_TEXFMT_BC7);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_NORMAL, KILN_TEXGPU_DESKTOP),
+                     KILN_TEXFMT_BC5);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_DATA, KILN_TEXGPU_DESKTOP),
+                     KILN_TEXFMT_BC4);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR, KILN_TEXGPU_DESKTOP),
+                     KILN_TEXFMT_RGBA16F);
+    for (int role = KILN_TEXROLE_COLOR; role <= KILN_TEXROLE_DATA; role++)
+        assert_int_equal(kiln_texture_format_pick((kiln_texture_role)role, KILN_TEXGPU_MOBILE),
+                         KILN_TEXFMT_ASTC4X4);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR, KILN_TEXGPU_MOBILE),
+                     KILN_TEXFMT_RGBA16F);
+    assert_int_equal(kiln_texture_gpu_of_platform("mobile"), KILN_TEXGPU_MOBILE);
+    assert_int_equal(kiln_texture_gpu_of_platform("android"), KILN_TEXGPU_MOBILE);
+    assert_int_equal(kiln_texture_gpu_of_platform("ios"), KILN_TEXGPU_MOBILE);
+    assert_int_equal(kiln_texture_gpu_of_platform("pc"), KILN_TEXGPU_DESKTOP);
+    assert_int_equal(kiln_texture_gpu_of_platform(""), KILN_TEXGPU_DESKTOP);
+    assert_int_equal(kiln_texture_gpu_of_platform(NULL), KILN_TEXGPU_DESKTOP);
+}
+
+/* The transcode's answer follows the rows: every VkFormat with a decoder gives the RGBA8 row's
+ * VkFormat in the same encoding, HDR ones none. */
+static void texture_format_transcode_follows_the_rows(void **state)
+{
+    (void)state;
+    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
+        const kiln_texture_format_info *row = row_of(f);
+        uint32_t lin = row->decode ? kiln_texture_format_vk(KILN_TEXFMT_RGBA8, false) : 0;
+        assert_int_equal(kiln_transcode_rgba8_format(row->vk_linear), lin);
+        if (row->vk_srgb)
+            assert_int_equal(kiln_transcode_rgba8_format(row->vk_srgb),
+                             kiln_texture_format_vk(KILN_TEXFMT_RGBA8, true));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(texture_format_rows_round_trip_name_id_and_vk_formats),
+        cmocka_unit_test(texture_format_rows_point_into_the_vk_format_table),
+        cmocka_unit_test(texture_format_every_row_has_a_decoder_and_an_encoder),
+        cmocka_unit_test(texture_format_auto_picks_one_row_per_role_and_gpu),
+        cmocka_unit_test(texture_format_transcode_follows_the_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
