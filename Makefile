@@ -2,12 +2,13 @@
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
+SHARED_BUILD ?= build-shared
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 KILN := $(BUILD)/tools/kiln/kiln
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build test test-fast test-asan test-tsan demo bench fuzz format golden-update install clean
+.PHONY: all setup build test test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update install clean
 
 all: build
 
@@ -37,6 +38,16 @@ test-tsan: setup
 	       -DKILN_SANITIZE=thread -DKILN_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(TSAN_BUILD) -j$(JOBS)
 	cd $(TSAN_BUILD) && ctest --output-on-failure -j$(JOBS) -L threaded
+
+# The shared libraries (-DBUILD_SHARED_LIBS=ON: libkiln.so and libkiln_rt.so export only KILN_API
+# symbols; the command and the examples link them, tests reach the layers through an archive of
+# the same objects) and the whole suite against them, the installed package included
+# (tests/install). CI runs it after `make test`; the benchmarks are not built.
+test-shared: setup
+	@cmake -S . -B $(SHARED_BUILD) -DKILN_WERROR=ON -DBUILD_SHARED_LIBS=ON -DKILN_BUILD_BENCH=OFF \
+	       $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(SHARED_BUILD) -j$(JOBS)
+	cd $(SHARED_BUILD) && ctest --output-on-failure -j$(JOBS)
 
 # Generates the example textures and models (only those missing), imports them all, shows the
 # cooked scene of models/arm.gltf (found through its import record: cache/objects/<key[0..2]>/<key>/)
@@ -68,4 +79,4 @@ install: build
 	@cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(SHARED_BUILD) build-fuzz

@@ -9,9 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "core/file.h"
 #include "gen_model.h"
 #include "gen_util.h"
 
@@ -174,13 +172,9 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : "examples/assets";
     static const char *const subs[] = {"textures", "models"};
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
-        kiln_error e;
-        char sub[KILN_PATH_MAX];
+        char sub[GEN_PATH_MAX];
         snprintf(sub, sizeof sub, "%s/%s", dir, subs[i]);
-        if (kiln_mkdirs(sub, &e) != KILN_OK) {
-            fprintf(stderr, "gen: %s\n", e.message);
-            return 1;
-        }
+        if (gen_mkdirs(sub) != 0) return 1;
     }
     /* also: a second file the generator writes (made again when either is missing). */
     static const struct {
@@ -205,15 +199,15 @@ int main(int argc, char **argv)
     };
     int rc = 0, made = 0;
     for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++) {
-        char path[KILN_PATH_MAX], meta[KILN_PATH_MAX + 8], also[KILN_PATH_MAX];
+        char path[GEN_PATH_MAX], meta[GEN_PATH_MAX + 8], also[GEN_PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, assets[i].name);
         snprintf(also, sizeof also, "%s/%s", dir, assets[i].also ? assets[i].also : assets[i].name);
-        if (!kiln_file_exists(path) || !kiln_file_exists(also)) {
+        if (!gen_file_exists(path) || !gen_file_exists(also)) {
             rc |= assets[i].fn(path);
             made++;
         }
         snprintf(meta, sizeof meta, "%s.meta", path);
-        if (assets[i].meta && !kiln_file_exists(meta)) rc |= write_text(meta, assets[i].meta);
+        if (assets[i].meta && !gen_file_exists(meta)) rc |= write_text(meta, assets[i].meta);
     }
     if (made) printf("generated %d example assets in %s\n", made, dir);
     return rc;

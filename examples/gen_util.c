@@ -1,15 +1,16 @@
-/* gen_util.c — the PRNG, byte buffer, PNG encoder and file writer of the example generators
+/* gen_util.c — the PRNG, byte buffer, PNG encoder and file helpers of the example generators
  * (gen_util.h). Values are written byte by byte in little-endian order, so the files are the
  * same on any host. */
 #include "gen_util.h"
 
+#include <errno.h>
 #include <spng.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "core/file.h"
+#include <sys/stat.h>
+#include <unistd.h>
 
 uint32_t gen_rng_next(gen_rng *r)
 {
@@ -142,10 +143,55 @@ uint8_t *gen_png_encode(const uint8_t *px, uint32_t w, uint32_t h, int channels,
 
 int gen_write_file(const char *path, const void *data, size_t size)
 {
-    kiln_error e;
-    if (kiln_file_write_atomic(path, data, size, &e) != KILN_OK) {
-        fprintf(stderr, "gen: %s\n", e.message);
+    char tmp[GEN_PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        fprintf(stderr, "gen: cannot create %s: %s\n", tmp, strerror(errno));
+        return 1;
+    }
+    int ok = fwrite(data, 1, size, f) == size;
+    ok &= fflush(f) == 0 && fsync(fileno(f)) == 0;
+    int saved = errno;
+    ok &= fclose(f) == 0;
+    if (!ok || rename(tmp, path) != 0) {
+        if (ok) saved = errno;
+        fprintf(stderr, "gen: cannot write %s: %s\n", path, strerror(saved));
+        remove(tmp);
         return 1;
     }
     return 0;
+}
+
+int gen_mkdirs(const char *path)
+{
+    char buf[GEN_PATH_MAX];
+    size_t n = strlen(path);
+    if (n >= sizeof buf) {
+        fprintf(stderr, "gen: path too long: %.200s...\n", path);
+        return 1;
+    }
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        struct stat st;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "gen: cannot create folder %s: %s\n", buf, strerror(errno));
+            return 1;
+        }
+        if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "gen: not a folder: %s\n", buf);
+            return 1;
+        }
+        buf[i] = c;
+    }
+    return 0;
+}
+
+int gen_file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }

@@ -197,6 +197,27 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
  * damaged entry named), KILN_E_ASSET_IO. */
 KILN_API kiln_result kiln_pack_verify_file(const char *path, char **result_json, kiln_error *err);
 
+/* ---- inspecting files -------------------------------------------------------------------- */
+
+typedef struct kiln_inspect_opts {
+    uint32_t struct_size;   /* sizeof(kiln_inspect_opts); 0 is taken as the current size */
+    const char *compare;    /* KTX2 files only: an 8-bit source image of the texture's size; the
+                               document then holds "compare", level 0's PSNR against it */
+} kiln_inspect_opts;
+
+/* Describes one file, told by content, never by name: a source image (PNG, JPEG, TGA, BMP, HDR,
+ * EXR), a KTX2 texture, a model (glTF 2.0 / GLB, FBX, OBJ: loaded without pixels, with the
+ * files beside it), a kiln container of any cooked kind (header, section table, and the kind's
+ * summary through its public reader) or a .kpak (its table of contents). *result_json (free with
+ * kiln_string_free) is the document `kiln inspect FILE --json` prints: "type" (image, ktx2,
+ * model, container, pack) and that type's members (docs/schemas/inspect.schema.json), with
+ * "command": "inspect" and "file": path. opts may be NULL. Errors: those of the reader of that
+ * kind of file (KILN_E_FORMAT_INVALID, _FORMAT_VERSION, _IMPORT_FAILED, _IMPORT_UNSUPPORTED
+ * for bytes no reader recognises), KILN_E_ASSET_IO, KILN_E_LIMIT (above 2 GiB), KILN_E_USAGE
+ * (compare given for a file that is not KTX2, or an image that does not match). */
+KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts *opts,
+                                       char **result_json, kiln_error *err);
+
 #ifdef __cplusplus
 }
 #endif

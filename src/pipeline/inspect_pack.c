@@ -1,8 +1,9 @@
-/* inspect_pack.c — see inspect_pack.h. Entries are listed in the pack's order (by asset id). */
-#include "inspect_pack.h"
+/* inspect_pack.c — the inspect document of a .kpak (inspect.h): the table of contents in the
+ * pack's order (by asset id), with sizes, compression and which entries share a payload. */
+#include "pipeline/inspect.h"
 
+#include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
 
 static void fourcc(uint32_t v, char out[5])
 {
@@ -13,11 +14,11 @@ static void fourcc(uint32_t v, char out[5])
     out[4] = '\0';
 }
 
-json_t *kiln_inspect_pack(const uint8_t *data, size_t size, kiln_result *r, kiln_error *err)
+kiln_result kiln_inspect_pack(const uint8_t *data, size_t size, json_t **out, kiln_error *err)
 {
     kiln_pack p;
-    *r = kiln_pack_open_memory(data, size, 0, &p, err);
-    if (*r != KILN_OK) return NULL;
+    kiln_result r = kiln_pack_open_memory(data, size, 0, &p, err);
+    if (r != KILN_OK) return r;
     json_t *j = json_object(), *list = json_array();
     uint64_t stored = 0;
     uint32_t next = 0, compressed = 0; /* payloads are numbered in first-use order */
@@ -36,7 +37,8 @@ json_t *kiln_inspect_pack(const uint8_t *data, size_t size, kiln_result *r, kiln
         json_object_set_new(x, "name", json_stringn(e.name, e.name_size));
         json_object_set_new(x, "asset_id", json_string(id));
         json_object_set_new(x, "kind", json_string(kind));
-        json_object_set_new(x, "compression", json_string(e.compression == KILN_PACK_ZSTD ? "zstd" : "raw"));
+        json_object_set_new(x, "compression",
+                            json_string(e.compression == KILN_PACK_ZSTD ? "zstd" : "raw"));
         json_object_set_new(x, "size", json_integer((json_int_t)e.size));
         json_object_set_new(x, "stored_size", json_integer((json_int_t)e.stored_size));
         json_object_set_new(x, "offset", json_integer((json_int_t)e.offset));
@@ -55,34 +57,6 @@ json_t *kiln_inspect_pack(const uint8_t *data, size_t size, kiln_result *r, kiln
     json_object_set_new(j, "entry_bytes", json_integer((json_int_t)p.total_size));
     json_object_set_new(j, "stored_bytes", json_integer((json_int_t)stored));
     json_object_set_new(j, "entries", list);
-    return j;
-}
-
-static double pct(long long a, long long b) { return b ? 100.0 * (double)a / (double)b : 100.0; }
-
-void kiln_inspect_pack_print(const json_t *doc, const char *path)
-{
-    long long entry_bytes = json_integer_value(json_object_get(doc, "entry_bytes"));
-    long long stored = json_integer_value(json_object_get(doc, "stored_bytes"));
-    printf("%s: kiln pack v%lld, %lld entries, %lld payloads (%lld compressed), aligned to %lld, "
-           "%lld bytes\n", path, json_integer_value(json_object_get(doc, "version")),
-           json_integer_value(json_object_get(doc, "entry_count")),
-           json_integer_value(json_object_get(doc, "payload_count")),
-           json_integer_value(json_object_get(doc, "compressed")),
-           json_integer_value(json_object_get(doc, "align")),
-           json_integer_value(json_object_get(doc, "file_size")));
-    printf("  %lld bytes of entries stored in %lld (%.1f%%)\n", entry_bytes, stored, pct(stored, entry_bytes));
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(doc, "entries"), i, e) {
-        long long size = json_integer_value(json_object_get(e, "size"));
-        long long st = json_integer_value(json_object_get(e, "stored_size"));
-        printf("  %s %s %-4s %10lld %10lld %6.1f%%  %s", json_string_value(json_object_get(e, "asset_id")),
-               json_string_value(json_object_get(e, "kind")),
-               json_string_value(json_object_get(e, "compression")), size, st, pct(st, size),
-               json_string_value(json_object_get(e, "name")));
-        if (json_is_true(json_object_get(e, "shared")))
-            printf(" (shares payload %lld)", json_integer_value(json_object_get(e, "payload")));
-        putchar('\n');
-    }
+    *out = j;
+    return KILN_OK;
 }

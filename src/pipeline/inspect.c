@@ -1,0 +1,89 @@
+/* inspect.c — kiln_inspect_file (kiln.h): what an image, a KTX2 file, a kiln container (any
+ * cooked kind), a pack or a model holds, as the JSON document `kiln inspect FILE --json` prints.
+ * The kind of file is told by content (KTX2 identifier, "KILN" or "KPAK" magic, then glTF, FBX
+ * or OBJ as kiln_scene_load tells them), never by the name; anything else goes to the image
+ * decoders, which say what they cannot read. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/file.h"
+#include "import/assimp.h"
+#include "import/gltf.h"
+#include "kiln/kiln.h"
+#include "pipeline/inspect.h"
+
+/* The largest file inspect maps. */
+#define INSPECT_MAX_SIZE ((size_t)2 << 30)
+
+static const uint8_t ktx2_id[12] = {0xAB, 'K',  'T',  'X',  ' ',  '2',
+                                    '0',  0xBB, '\r', '\n', 0x1A, '\n'};
+
+/* "glb", "gltf", "fbx" or "obj" when the bytes are a model kiln_scene_load reads, else NULL
+ * (in kiln_scene_load's order: glTF, then FBX or OBJ). */
+static const char *model_format(const uint8_t *data, size_t size)
+{
+    if (kiln_gltf_detect(data, size)) return size >= 4 && !memcmp(data, "glTF", 4) ? "glb" : "gltf";
+    kiln_assimp_format other = kiln_assimp_detect(data, size);
+    if (other == KILN_ASSIMP_NONE) return NULL;
+    return other == KILN_ASSIMP_FBX ? "fbx" : "obj";
+}
+
+/* The document of the file at path, and the real precision it is dumped with. */
+static kiln_result inspect_doc(const char *path, const char *compare, json_t **out,
+                               size_t *real_precision, kiln_error *err)
+{
+    kiln_mapped_file m;
+    kiln_result r = kiln_file_map(path, INSPECT_MAX_SIZE, &m, err);
+    if (r != KILN_OK) return r;
+    bool is_ktx2 = m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
+    bool is_container = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KILN", 4);
+    bool is_pack = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KPAK", 4);
+    const char *model = is_ktx2 || is_container || is_pack ? NULL : model_format(m.data, m.size);
+    *real_precision = 0; /* jansson's default: 17 digits */
+    if (!is_ktx2 && compare) {
+        r = kiln_error_set(err, KILN_E_USAGE, "--compare works on a KTX2 file");
+    } else if (is_container) {
+        /* A container's reals are float32 values kept as their shortest decimals. */
+        *real_precision = KILN_INSPECT_CONTAINER_REAL_PRECISION;
+        r = kiln_inspect_container(m.data, m.size, out, err);
+    } else if (is_pack) {
+        r = kiln_inspect_pack(m.data, m.size, out, err);
+    } else if (model) {
+        /* The loader reads the file again, with the buffers and images beside it. */
+        kiln_file_unmap(&m);
+        return kiln_inspect_model(path, model, out, err);
+    } else if (is_ktx2) {
+        r = kiln_inspect_ktx2(m.data, m.size, compare, out, err);
+    } else {
+        r = kiln_inspect_image(m.data, m.size, path, out, err);
+    }
+    kiln_file_unmap(&m);
+    return r;
+}
+
+KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts *opts,
+                                       char **result_json, kiln_error *err)
+{
+    kiln_inspect_opts o;
+    memset(&o, 0, sizeof o);
+    if (opts) {
+        size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
+        memcpy(&o, opts, n);
+    }
+    if (!path || !result_json)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_inspect_file needs a path and a result");
+    *result_json = NULL;
+    json_t *doc = NULL;
+    size_t precision = 0;
+    kiln_result r = inspect_doc(path, o.compare, &doc, &precision, err);
+    if (r != KILN_OK) return r;
+    json_object_set_new(doc, "command", json_string("inspect"));
+    json_object_set_new(doc, "file", json_string(path));
+    size_t flags =
+        JSON_SORT_KEYS | JSON_INDENT(2) | (precision ? JSON_REAL_PRECISION(precision) : 0);
+    *result_json = json_dumps(doc, flags);
+    json_decref(doc);
+    if (!*result_json) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    return KILN_OK;
+}

@@ -1,0 +1,188 @@
+/* inspect_ktx2.c — the inspect document of a KTX2 texture (inspect.h): the header and level
+ * index as kiln_ktx2_read finds them and, with a source image to compare with, the PSNR of
+ * level 0 decoded by kiln's own block decoders (the encoder's quality, measured). */
+#include "pipeline/inspect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/vk_format.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "import/image.h"
+#include "process/block.h"
+#include "process/half.h"
+
+/* The largest source image --compare reads (as kiln inspect maps any file). */
+#define COMPARE_MAX_SIZE ((size_t)2 << 30)
+
+/* Level 0 of a KTX2 file decoded to RGBA8 with kiln's own decoders (RGBA16F clamped to [0,1]
+ * and quantised linearly). *out is malloc'd, width * height * 4 bytes. */
+static kiln_result decode_level0(const kiln_ktx2_info *info, uint8_t **out, kiln_error *err)
+{
+    const kiln_ktx2_level *lv = &info->levels[0];
+    /* A few hundred bytes of zstd can claim gigabytes: decode what a texture kiln writes can be. */
+    if ((uint64_t)info->width * info->height > (uint64_t)16384 * 16384 ||
+        lv->uncompressed_size > ((size_t)1 << 30))
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "level 0 (%ux%u, %zu bytes) is too large to decode "
+                              "for --compare",
+                              info->width, info->height, lv->uncompressed_size);
+    uint8_t *raw = malloc(lv->uncompressed_size ? lv->uncompressed_size : 1);
+    size_t texels = (size_t)info->width * info->height;
+    uint8_t *rgba = malloc(texels * 4);
+    kiln_result r;
+    if (raw && rgba)
+        r = kiln_ktx2_level_copy(info, 0, raw, lv->uncompressed_size, err);
+    else
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    if (r == KILN_OK) {
+        int block = -1;
+        switch (info->vk_format) {
+        case KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK:
+        case KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK:
+            block = KILN_BLOCK_BC1;
+            break;
+        case KILN_VK_FORMAT_BC4_UNORM_BLOCK:
+            block = KILN_BLOCK_BC4;
+            break;
+        case KILN_VK_FORMAT_BC5_UNORM_BLOCK:
+            block = KILN_BLOCK_BC5;
+            break;
+        case KILN_VK_FORMAT_BC7_UNORM_BLOCK:
+        case KILN_VK_FORMAT_BC7_SRGB_BLOCK:
+            block = KILN_BLOCK_BC7;
+            break;
+        case KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK:
+        case KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK:
+            block = KILN_BLOCK_ASTC4X4;
+            break;
+        default:
+            break;
+        }
+        if (block >= 0) {
+            r = kiln_blocks_decode((kiln_block_format)block, raw, lv->uncompressed_size,
+                                   info->width, info->height, info->srgb, rgba, err);
+        } else if (info->vk_format == KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
+            for (size_t i = 0; i < texels * 4; i++) {
+                float f = kiln_half_to_float((uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8));
+                rgba[i] = (uint8_t)(f <= 0.0f ? 0 : f >= 1.0f ? 255 : (int)(f * 255.0f + 0.5f));
+            }
+        } else {
+            memcpy(rgba, raw, texels * 4);
+        }
+    }
+    free(raw);
+    if (r != KILN_OK) {
+        free(rgba);
+        return r;
+    }
+    *out = rgba;
+    return KILN_OK;
+}
+
+static double psnr_of(double sq, double count)
+{
+    if (count <= 0) return 0;
+    if (sq <= 0) return 99.0; /* identical: reported as 99 dB, as many tools do */
+    return 10.0 * log10(255.0 * 255.0 * count / sq);
+}
+
+/* PSNR of a KTX2 file's level 0 against a source image of the same size (8-bit sources). */
+static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, json_t **out,
+                                kiln_error *err)
+{
+    kiln_mapped_file m;
+    kiln_result r = kiln_file_map(source, COMPARE_MAX_SIZE, &m, err);
+    if (r != KILN_OK) return r;
+    kiln_image_opts o = {0};
+    o.name_hint = source;
+    kiln_image img;
+    r = kiln_image_decode(m.data, m.size, &o, &img, err);
+    kiln_file_unmap(&m);
+    if (r != KILN_OK) return r;
+    uint8_t *dec = NULL;
+    if (img.type != KILN_PIXEL_U8 || img.width != info->width || img.height != info->height) {
+        r = kiln_error_set(err, KILN_E_USAGE,
+                           "--compare needs an 8-bit image of the texture's size (%ux%u); %s is "
+                           "%ux%u of %s",
+                           info->width, info->height, source, img.width, img.height,
+                           img.type == KILN_PIXEL_U8 ? "8-bit channels" : "wider channels");
+        kiln_image_free(&img);
+        return r;
+    }
+    r = decode_level0(info, &dec, err);
+    if (r != KILN_OK) {
+        kiln_image_free(&img);
+        return r;
+    }
+    /* BC4 keeps R, BC5 R and G: compare the channels the format stores. */
+    int channels = info->vk_format == KILN_VK_FORMAT_BC4_UNORM_BLOCK   ? 1
+                   : info->vk_format == KILN_VK_FORMAT_BC5_UNORM_BLOCK ? 2
+                                                                       : 3;
+    const uint8_t *src = img.pixels;
+    double sq = 0, sq_a = 0;
+    size_t texels = (size_t)img.width * img.height;
+    for (size_t i = 0; i < texels; i++) {
+        for (int c = 0; c < channels; c++) {
+            double d = (double)src[i * 4 + c] - dec[i * 4 + c];
+            sq += d * d;
+        }
+        double da = (double)src[i * 4 + 3] - dec[i * 4 + 3];
+        sq_a += da * da;
+    }
+    json_t *j = json_object();
+    json_object_set_new(j, "source", json_string(source));
+    json_object_set_new(j, "channels", json_integer(channels));
+    json_object_set_new(j, "psnr", json_real(psnr_of(sq, (double)texels * channels)));
+    if (img.has_alpha && channels == 3)
+        json_object_set_new(j, "psnr_alpha", json_real(psnr_of(sq_a, (double)texels)));
+    free(dec);
+    kiln_image_free(&img);
+    *out = j;
+    return KILN_OK;
+}
+
+static json_t *levels_doc(const kiln_ktx2_info *info)
+{
+    json_t *levels = json_array();
+    for (uint32_t i = 0; i < info->level_count; i++) {
+        const kiln_ktx2_level *lv = &info->levels[i];
+        json_t *l = json_object();
+        json_object_set_new(l, "width", json_integer(lv->width));
+        json_object_set_new(l, "height", json_integer(lv->height));
+        json_object_set_new(l, "size", json_integer((json_int_t)lv->size));
+        json_object_set_new(l, "uncompressed_size",
+                            json_integer((json_int_t)lv->uncompressed_size));
+        json_array_append_new(levels, l);
+    }
+    return levels;
+}
+
+kiln_result kiln_inspect_ktx2(const uint8_t *data, size_t size, const char *compare, json_t **out,
+                              kiln_error *err)
+{
+    kiln_ktx2_info info;
+    kiln_result r = kiln_ktx2_read(data, size, &info, err);
+    if (r != KILN_OK) return r;
+    json_t *cmp = NULL;
+    if (compare && (r = compare_with(&info, compare, &cmp, err)) != KILN_OK) return r;
+    const kiln_vk_format_info *f = kiln_vk_format_find(info.vk_format);
+    json_t *j = json_object();
+    json_object_set_new(j, "type", json_string("ktx2"));
+    json_object_set_new(j, "vk_format", json_integer(info.vk_format));
+    json_object_set_new(j, "format", json_string(f ? f->name : "unknown"));
+    json_object_set_new(j, "width", json_integer(info.width));
+    json_object_set_new(j, "height", json_integer(info.height));
+    json_object_set_new(j, "srgb", json_boolean(info.srgb));
+    json_object_set_new(
+        j, "supercompression",
+        json_string(info.supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD ? "zstd" : "none"));
+    json_object_set_new(j, "orientation", json_string(info.orientation));
+    json_object_set_new(j, "writer", json_string(info.writer));
+    json_object_set_new(j, "levels", levels_doc(&info));
+    if (cmp) json_object_set_new(j, "compare", cmp);
+    *out = j;
+    return KILN_OK;
+}
