@@ -5,13 +5,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/reader.h"
 #include "kiln/kiln_format.h"
 
+/* Float i of a little-endian array at any alignment. */
 static float f32_at(const uint8_t *p, size_t i)
 {
-    float f;
-    memcpy(&f, p + i * 4, 4);
-    return f;
+    return kiln_load_f32le(p + i * 4);
 }
 
 static uint32_t stride_of(const kiln_anim_keys *k)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/reader.h"
 #include "codec/anim_eval.h"
 #include "kiln/kiln_format.h"
 
@@ -24,37 +25,19 @@ static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
     return KILN_E_FORMAT_INVALID;
 }
 
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t u64_at(const uint8_t *p)
-{
-    return u32_at(p) | (uint64_t)u32_at(p + 4) << 32;
-}
-
-static float f32_at(const uint8_t *p)
-{
-    uint32_t u = u32_at(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static kiln_clip_track decode_track(const uint8_t *p)
 {
     kiln_clip_track t;
     memset(&t, 0, sizeof t);
-    t.target = u32_at(p);
-    t.node = u32_at(p + 4);
+    t.target = kiln_load_u32le(p);
+    t.node = kiln_load_u32le(p + 4);
     t.path = p[8];
     t.interpolation = p[9];
-    t.flags = (uint32_t)p[10] | (uint32_t)p[11] << 8;
-    t.components = u32_at(p + 12);
-    t.key_count = u32_at(p + 16);
-    t.time_offset = u32_at(p + 20);
-    t.value_offset = u32_at(p + 24);
+    t.flags = kiln_load_u16le(p + 10);
+    t.components = kiln_load_u32le(p + 12);
+    t.key_count = kiln_load_u32le(p + 16);
+    t.time_offset = kiln_load_u32le(p + 20);
+    t.value_offset = kiln_load_u32le(p + 24);
     return t;
 }
 
@@ -67,7 +50,7 @@ static kiln_result check_track(const kiln_clip_view *v, uint32_t i, kiln_error *
     if (t.interpolation > KILN_CLIP_INTERP_CUBICSPLINE)
         return bad(err, at + 9, "unknown interpolation");
     if (t.flags & ~(uint32_t)KILN_CLIP_TRACK_NODE) return bad(err, at + 10, "unknown track flags");
-    if (u32_at(p + 28)) return bad(err, at + 28, "reserved track bytes are not zero");
+    if (kiln_load_u32le(p + 28)) return bad(err, at + 28, "reserved track bytes are not zero");
     if (!(t.flags & KILN_CLIP_TRACK_NODE) && t.target >= v->skeleton_joint_count)
         return bad(err, at, "a joint target is not below the skeleton's joint count");
     uint32_t want = t.path == KILN_CLIP_PATH_ROTATION ? 4 : 3;
@@ -85,7 +68,7 @@ static kiln_result check_track(const kiln_clip_view *v, uint32_t i, kiln_error *
     const uint8_t *times = v->times + (size_t)t.time_offset * 4;
     float prev = v->start;
     for (uint32_t k = 0; k < t.key_count; k++) {
-        float tk = f32_at(times + (size_t)k * 4);
+        float tk = kiln_load_f32le(times + (size_t)k * 4);
         if (!(tk >= prev) || !(tk <= v->end)) /* NaN fails both */
             return bad(err, (uint64_t)(times - v->container.bytes) + (uint64_t)k * 4,
                        "key times are not finite, non-decreasing and within [start, end]");
@@ -118,18 +101,18 @@ static kiln_result read_clip(const void *data, size_t size, uint32_t flags, kiln
         return bad(err, 64, "a section is missing or has the wrong element size");
     const uint8_t *h = hs.data;
     uint64_t hoff = (uint64_t)(h - c->bytes);
-    out->skeleton = u64_at(h);
-    out->skin = u32_at(h + 8);
-    out->skeleton_joint_count = u32_at(h + 12);
-    out->track_count = u32_at(h + 16);
-    out->flags = u32_at(h + 20);
-    out->start = f32_at(h + 24);
-    out->end = f32_at(h + 28);
-    out->resample_fps = f32_at(h + 32);
-    uint32_t name_size = u32_at(h + 36);
+    out->skeleton = kiln_load_u64le(h);
+    out->skin = kiln_load_u32le(h + 8);
+    out->skeleton_joint_count = kiln_load_u32le(h + 12);
+    out->track_count = kiln_load_u32le(h + 16);
+    out->flags = kiln_load_u32le(h + 20);
+    out->start = kiln_load_f32le(h + 24);
+    out->end = kiln_load_f32le(h + 28);
+    out->resample_fps = kiln_load_f32le(h + 32);
+    uint32_t name_size = kiln_load_u32le(h + 36);
     for (int p = 0; p < 4; p++)
-        out->max_error[p] = f32_at(h + 40 + 4 * p);
-    out->source_key_count = u64_at(h + 56);
+        out->max_error[p] = kiln_load_f32le(h + 40 + 4 * p);
+    out->source_key_count = kiln_load_u64le(h + 56);
     if (out->flags & ~(uint32_t)(KILN_CLIP_RESAMPLED | KILN_CLIP_REDUCED))
         return bad(err, hoff + 20, "unknown clip flags");
     if (out->skin == NONE ? out->skeleton_joint_count != 0
@@ -160,7 +143,7 @@ static kiln_result read_clip(const void *data, size_t size, uint32_t flags, kiln
     out->values = vs.data;
     out->value_count = vs.count;
     for (uint64_t i = 0; i < vs.count; i++)
-        if (!isfinite(f32_at(vs.data + i * 4)))
+        if (!isfinite(kiln_load_f32le(vs.data + i * 4)))
             return bad(err, (uint64_t)(vs.data - c->bytes) + i * 4, "a value is not finite");
     for (uint32_t i = 0; i < out->track_count; i++)
         if ((r = check_track(out, i, err))) return r;

@@ -20,26 +20,6 @@ static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
     return KILN_E_FORMAT_INVALID;
 }
 
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static float f32_at(const uint8_t *p)
-{
-    uint32_t u = u32_at(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint64_t u64_at(const uint8_t *p) { return u32_at(p) | (uint64_t)u32_at(p + 4) << 32; }
-
-static void f32s_at(const uint8_t *p, float *out, int n)
-{
-    for (int i = 0; i < n; i++) out[i] = f32_at(p + 4 * i);
-}
-
 static bool in01(float v) { return v >= 0.0f && v <= 1.0f; }
 
 /* Reads one MTEX record into t; base is its file offset, for errors. */
@@ -47,13 +27,13 @@ static kiln_result read_texture(const uint8_t *p, uint64_t base, kiln_material_t
                                 kiln_error *err)
 {
     memset(t, 0, sizeof *t);
-    t->image = u64_at(p);
+    t->image = kiln_load_u64le(p);
     if (t->image == 0) {
         for (int i = 8; i < TEXTURE_SIZE; i++)
             if (p[i]) return bad(err, base + (uint64_t)i, "an empty texture slot has non-zero bytes");
         return KILN_OK;
     }
-    t->texcoord = u32_at(p + 8);
+    t->texcoord = kiln_load_u32le(p + 8);
     if (t->texcoord >= KILN_MATERIAL_MAX_UV_SETS) return bad(err, base + 8, "texcoord past set 3");
     t->mag_filter = p[12];
     t->min_filter = p[13];
@@ -70,12 +50,13 @@ static kiln_result read_texture(const uint8_t *p, uint64_t base, kiln_material_t
     if (p[16] > KILN_MATERIAL_WRAP_MIRROR || p[17] > KILN_MATERIAL_WRAP_MIRROR)
         return bad(err, base + 16, "unknown wrap mode");
     if (p[18] || p[19]) return bad(err, base + 18, "reserved texture bytes are not zero");
-    f32s_at(p + 20, t->offset, 2);
-    t->rotation = f32_at(p + 28);
-    f32s_at(p + 32, t->scale, 2);
-    f32s_at(p + 40, t->matrix, 6);
+    kiln_load_f32le_array(p + 20, t->offset, 2);
+    t->rotation = kiln_load_f32le(p + 28);
+    kiln_load_f32le_array(p + 32, t->scale, 2);
+    kiln_load_f32le_array(p + 40, t->matrix, 6);
     for (int i = 20; i < TEXTURE_SIZE; i += 4)
-        if (!isfinite(f32_at(p + i))) return bad(err, base + (uint64_t)i, "a transform value is not finite");
+        if (!isfinite(kiln_load_f32le(p + i)))
+            return bad(err, base + (uint64_t)i, "a transform value is not finite");
     return KILN_OK;
 }
 
@@ -111,17 +92,18 @@ static kiln_result read_material(const void *data, size_t size, uint32_t flags,
     kiln_material *m = &out->material;
     const uint8_t *p = ps.data;
     for (int i = 0; i < 52; i += 4)
-        if (!isfinite(f32_at(p + i))) return bad(err, po + (uint64_t)i, "a factor is not finite");
-    f32s_at(p, m->base_color, 4);
-    m->metallic = f32_at(p + 16);
-    m->roughness = f32_at(p + 20);
-    f32s_at(p + 24, m->emissive, 3);
-    m->emissive_strength = f32_at(p + 36);
-    m->normal_scale = f32_at(p + 40);
-    m->occlusion_strength = f32_at(p + 44);
-    m->alpha_cutoff = f32_at(p + 48);
-    m->alpha_mode = u32_at(p + 52);
-    uint32_t mflags = u32_at(p + 56);
+        if (!isfinite(kiln_load_f32le(p + i)))
+            return bad(err, po + (uint64_t)i, "a factor is not finite");
+    kiln_load_f32le_array(p, m->base_color, 4);
+    m->metallic = kiln_load_f32le(p + 16);
+    m->roughness = kiln_load_f32le(p + 20);
+    kiln_load_f32le_array(p + 24, m->emissive, 3);
+    m->emissive_strength = kiln_load_f32le(p + 36);
+    m->normal_scale = kiln_load_f32le(p + 40);
+    m->occlusion_strength = kiln_load_f32le(p + 44);
+    m->alpha_cutoff = kiln_load_f32le(p + 48);
+    m->alpha_mode = kiln_load_u32le(p + 52);
+    uint32_t mflags = kiln_load_u32le(p + 56);
     for (int i = 0; i < 4; i++)
         if (!in01(m->base_color[i])) return bad(err, po + 4 * (uint64_t)i, "base colour outside [0, 1]");
     if (!in01(m->metallic) || !in01(m->roughness))
@@ -132,7 +114,7 @@ static kiln_result read_material(const void *data, size_t size, uint32_t flags,
     if (m->alpha_cutoff < 0.0f) return bad(err, po + 48, "negative alpha cutoff");
     if (m->alpha_mode > KILN_MATERIAL_ALPHA_BLEND) return bad(err, po + 52, "unknown alpha mode");
     if (mflags & ~3u) return bad(err, po + 56, "unknown material flags");
-    if (u32_at(p + 60)) return bad(err, po + 60, "reserved bytes are not zero");
+    if (kiln_load_u32le(p + 60)) return bad(err, po + 60, "reserved bytes are not zero");
     m->double_sided = (mflags & 1u) != 0;
     m->unlit = (mflags & 2u) != 0;
     for (uint32_t s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {

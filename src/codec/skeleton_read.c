@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/reader.h"
 #include "codec/skeleton_hash.h"
 #include "kiln/kiln_format.h"
 
@@ -29,23 +30,10 @@ static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
     return KILN_E_FORMAT_INVALID;
 }
 
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static float f32_at(const uint8_t *p)
-{
-    uint32_t u = u32_at(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static bool finite_f32s(const uint8_t *p, size_t n, size_t *bad_at)
 {
     for (size_t i = 0; i < n; i++)
-        if (!isfinite(f32_at(p + 4 * i))) {
+        if (!isfinite(kiln_load_f32le(p + 4 * i))) {
             *bad_at = 4 * i;
             return false;
         }
@@ -69,11 +57,11 @@ static int32_t find_slot(const kiln_skeleton_view *v, const char *name, size_t s
     uint32_t at = (uint32_t)h & mask;
     for (uint32_t i = 0; i <= v->max_probe; i++, at = (at + 1) & mask) {
         const uint8_t *slot = v->slots + (size_t)at * SLOT_SIZE;
-        uint32_t joint = u32_at(slot);
+        uint32_t joint = kiln_load_u32le(slot);
         if (joint == EMPTY) return -1;
-        if (u32_at(slot + 4) != hi) continue;
+        if (kiln_load_u32le(slot + 4) != hi) continue;
         const uint8_t *jp = v->joints + (size_t)joint * JOINT_SIZE;
-        uint32_t off = u32_at(jp + 56), len = u32_at(jp + 60);
+        uint32_t off = kiln_load_u32le(jp + 56), len = kiln_load_u32le(jp + 60);
         if (len == size && memcmp(v->names + off, name, size) == 0) {
             *slot_out = at;
             return (int32_t)joint;
@@ -95,7 +83,7 @@ static kiln_result check_table(const kiln_skeleton_view *v, kiln_error *err)
     /* Pass 1: each slot's joint, hash bits and distance from its home slot. */
     for (uint32_t s = 0; s < v->slot_count; s++) {
         const uint8_t *slot = v->slots + (size_t)s * SLOT_SIZE;
-        uint32_t joint = u32_at(slot), hi = u32_at(slot + 4);
+        uint32_t joint = kiln_load_u32le(slot), hi = kiln_load_u32le(slot + 4);
         if (joint == EMPTY) {
             if (hi) return bad(err, offset_of(c, slot + 4), "an empty name slot has hash bits");
             continue;
@@ -103,7 +91,7 @@ static kiln_result check_table(const kiln_skeleton_view *v, kiln_error *err)
         if (joint >= v->joint_count)
             return bad(err, offset_of(c, slot), "a name slot's joint is out of range");
         const uint8_t *jp = v->joints + (size_t)joint * JOINT_SIZE;
-        uint32_t off = u32_at(jp + 56), len = u32_at(jp + 60);
+        uint32_t off = kiln_load_u32le(jp + 56), len = kiln_load_u32le(jp + 60);
         if (len == 0) return bad(err, offset_of(c, slot), "an unnamed joint is in the name table");
         uint64_t h = kiln_skeleton_name_hash(v->names + off, len, v->hash_seed);
         if ((uint32_t)(h >> 32) != hi)
@@ -117,11 +105,12 @@ static kiln_result check_table(const kiln_skeleton_view *v, kiln_error *err)
         return bad(err, offset_of(c, v->slots), "the name table is more than half full");
     /* Pass 2: each slot's name leads back to that slot (no gap before it, no earlier copy). */
     for (uint32_t s = 0; s < v->slot_count; s++) {
-        uint32_t joint = u32_at(v->slots + (size_t)s * SLOT_SIZE);
+        uint32_t joint = kiln_load_u32le(v->slots + (size_t)s * SLOT_SIZE);
         if (joint == EMPTY) continue;
         const uint8_t *jp = v->joints + (size_t)joint * JOINT_SIZE;
         uint32_t found = EMPTY;
-        if (find_slot(v, v->names + u32_at(jp + 56), u32_at(jp + 60), &found) != (int32_t)joint ||
+        if (find_slot(v, v->names + kiln_load_u32le(jp + 56), kiln_load_u32le(jp + 60), &found) !=
+                (int32_t)joint ||
             found != s)
             return bad(err, offset_of(c, v->slots + (size_t)s * SLOT_SIZE),
                        "a name slot cannot be reached by its name");
@@ -129,7 +118,7 @@ static kiln_result check_table(const kiln_skeleton_view *v, kiln_error *err)
     /* Pass 3: every named joint finds the first joint of its name (itself or an earlier one). */
     for (uint32_t j = 0; j < v->joint_count; j++) {
         const uint8_t *jp = v->joints + (size_t)j * JOINT_SIZE;
-        uint32_t off = u32_at(jp + 56), len = u32_at(jp + 60);
+        uint32_t off = kiln_load_u32le(jp + 56), len = kiln_load_u32le(jp + 60);
         if (!len) continue;
         int32_t got = find(v, v->names + off, len);
         if (got < 0 || (uint32_t)got > j)
@@ -173,14 +162,14 @@ static kiln_result read_skeleton(const void *data, size_t size, uint32_t flags,
         return bad(err, 64, "a section is missing or has the wrong element size");
     const uint8_t *h = hs.data;
     uint64_t hoff = offset_of(c, h);
-    out->joint_count = u32_at(h + 0);
-    out->root_count = u32_at(h + 4);
-    out->pre_count = u32_at(h + 8);
-    out->skin = u32_at(h + 12);
-    out->slot_count = u32_at(h + 16);
-    out->hash_seed = u32_at(h + 20);
-    out->max_probe = u32_at(h + 24);
-    uint32_t name_size = u32_at(h + 28);
+    out->joint_count = kiln_load_u32le(h + 0);
+    out->root_count = kiln_load_u32le(h + 4);
+    out->pre_count = kiln_load_u32le(h + 8);
+    out->skin = kiln_load_u32le(h + 12);
+    out->slot_count = kiln_load_u32le(h + 16);
+    out->hash_seed = kiln_load_u32le(h + 20);
+    out->max_probe = kiln_load_u32le(h + 24);
+    uint32_t name_size = kiln_load_u32le(h + 28);
     for (int i = 32; i < HEADER_SIZE; i++)
         if (h[i]) return bad(err, hoff + (uint64_t)i, "reserved header bytes are not zero");
     if (out->joint_count == 0 || out->joint_count > KILN_SKELETON_MAX_JOINT_COUNT)
@@ -212,8 +201,8 @@ static kiln_result read_skeleton(const void *data, size_t size, uint32_t flags,
     for (uint32_t j = 0; j < out->joint_count; j++) {
         const uint8_t *p = out->joints + (size_t)j * JOINT_SIZE;
         uint64_t at = offset_of(c, p);
-        int32_t parent = (int32_t)u32_at(p);
-        uint32_t skin_joint = u32_at(p + 8), pre = u32_at(p + 12);
+        int32_t parent = (int32_t)kiln_load_u32le(p);
+        uint32_t skin_joint = kiln_load_u32le(p + 8), pre = kiln_load_u32le(p + 12);
         if (parent < -1 || parent >= (int32_t)j)
             return bad(err, at, "a parent is not an earlier joint");
         roots += parent == -1;
@@ -228,7 +217,8 @@ static kiln_result read_skeleton(const void *data, size_t size, uint32_t flags,
         if (!finite_f32s(out->inverse_binds + (size_t)j * MATRIX_SIZE, 16, &where))
             return bad(err, offset_of(c, out->inverse_binds + (size_t)j * MATRIX_SIZE) + where,
                        "an inverse bind matrix value is not finite");
-        if ((r = check_name(out, u32_at(p + 56), u32_at(p + 60), at + 56, err))) return r;
+        if ((r = check_name(out, kiln_load_u32le(p + 56), kiln_load_u32le(p + 60), at + 56, err)))
+            return r;
     }
     if (roots != out->root_count) return bad(err, hoff + 4, "root count differs from the joints'");
     size_t where;
@@ -254,26 +244,26 @@ KILN_API kiln_skeleton_joint kiln_skeleton_joint_at(const kiln_skeleton_view *v,
     j.parent = -1;
     if (!v || i >= v->joint_count) return j;
     const uint8_t *p = v->joints + (size_t)i * JOINT_SIZE;
-    j.parent = (int32_t)u32_at(p);
-    j.node = u32_at(p + 4);
-    j.skin_joint = u32_at(p + 8);
-    uint32_t pre = u32_at(p + 12);
+    j.parent = (int32_t)kiln_load_u32le(p);
+    j.node = kiln_load_u32le(p + 4);
+    j.skin_joint = kiln_load_u32le(p + 8);
+    uint32_t pre = kiln_load_u32le(p + 12);
     for (int k = 0; k < 3; k++)
-        j.translation[k] = f32_at(p + 16 + 4 * k);
+        j.translation[k] = kiln_load_f32le(p + 16 + 4 * k);
     for (int k = 0; k < 4; k++)
-        j.rotation[k] = f32_at(p + 28 + 4 * k);
+        j.rotation[k] = kiln_load_f32le(p + 28 + 4 * k);
     for (int k = 0; k < 3; k++)
-        j.scale[k] = f32_at(p + 44 + 4 * k);
-    j.name = v->names + u32_at(p + 56);
-    j.name_size = u32_at(p + 60);
+        j.scale[k] = kiln_load_f32le(p + 44 + 4 * k);
+    j.name = v->names + kiln_load_u32le(p + 56);
+    j.name_size = kiln_load_u32le(p + 60);
     const uint8_t *m = v->inverse_binds + (size_t)i * MATRIX_SIZE;
     for (int k = 0; k < 16; k++)
-        j.inverse_bind[k] = f32_at(m + 4 * k);
+        j.inverse_bind[k] = kiln_load_f32le(m + 4 * k);
     j.has_pre = pre != KILN_SKELETON_NO_PRE_TRANSFORM;
     if (j.has_pre) {
         m = v->pre_transforms + (size_t)pre * MATRIX_SIZE;
         for (int k = 0; k < 16; k++)
-            j.pre[k] = f32_at(m + 4 * k);
+            j.pre[k] = kiln_load_f32le(m + 4 * k);
     } else {
         j.pre[0] = j.pre[5] = j.pre[10] = j.pre[15] = 1.0f;
     }

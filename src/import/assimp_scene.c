@@ -95,20 +95,8 @@ static kiln_result nomem(build *b, const char *what)
 
 static uint32_t rd_u32(build *b) { return kiln_read_u32le(&b->r); }
 static int32_t rd_i32(build *b) { return (int32_t)kiln_read_u32le(&b->r); }
-static float rd_f32(build *b)
-{
-    uint32_t u = kiln_read_u32le(&b->r);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static double rd_f64(build *b)
-{
-    uint64_t u = kiln_read_u64le(&b->r);
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
+static float rd_f32(build *b) { return kiln_read_f32le(&b->r); }
+static double rd_f64(build *b) { return kiln_read_f64le(&b->r); }
 
 /* A count of items each at least min_size bytes long; 0 and failure when they cannot fit. */
 static uint32_t rd_count(build *b, size_t min_size)

@@ -77,18 +77,8 @@ static kiln_result nomem(legacy *L, const char *what)
 
 static void put_u32(kiln_buf *b, uint32_t v) { kiln_buf_append_u32le(b, v); }
 static void put_i32(kiln_buf *b, int32_t v) { kiln_buf_append_u32le(b, (uint32_t)v); }
-static void put_f32(kiln_buf *b, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    kiln_buf_append_u32le(b, u);
-}
-static void put_f64(kiln_buf *b, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    kiln_buf_append_u64le(b, u);
-}
+static void put_f32(kiln_buf *b, float v) { kiln_buf_append_u32le(b, kiln_f32_bits(v)); }
+static void put_f64(kiln_buf *b, double v) { kiln_buf_append_u64le(b, kiln_f64_bits(v)); }
 static void put_str(kiln_buf *b, const char *s)
 {
     size_t n = strlen(s);
@@ -1357,14 +1347,8 @@ static kiln_result write_take_model(legacy *L, const char *take, const object *o
         for (int g = 0; g < 3; g++) {
             size_t w = g == 1 ? 4 : 3, rec = 8 + w * 4;
             uint8_t *p = b->data + at[g] + k * rec;
-            uint64_t tb;
-            memcpy(&tb, &times[k], 8);
-            kiln_store_u64le(p, tb);
-            for (size_t e = 0; e < w; e++) {
-                uint32_t fb;
-                memcpy(&fb, &vals[g][e], 4);
-                kiln_store_u32le(p + 8 + e * 4, fb);
-            }
+            kiln_store_f64le(p, times[k]);
+            kiln_store_f32le_array(p + 8, vals[g], w);
         }
     }
     *written = true;
