@@ -14,19 +14,13 @@
 #include "codec/mesh_sections.h"
 #include "kiln/kiln_format.h"
 
-static kiln_result bad(kiln_error *err, const kiln_mesh_view *v, const uint8_t *at, const char *fmt,
-                       ...) KILN_PRINTF(4, 5);
+/* What kiln_error_bad_bytes names in the message of every fault this file reports. */
+static const char k_format[] = "mesh";
 
-static kiln_result bad(kiln_error *err, const kiln_mesh_view *v, const uint8_t *at, const char *fmt,
-                       ...)
+/* The byte offset of at in the container, or UINT64_MAX (unknown) without one. */
+static uint64_t offset_of(const kiln_mesh_view *v, const uint8_t *at)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    kiln_error_setv(err, KILN_E_FORMAT_INVALID, fmt, ap);
-    va_end(ap);
-    kiln_error_prefix(err, "mesh: ");
-    if (at && v->container.bytes) kiln_error_at_offset(err, (uint64_t)(at - v->container.bytes));
-    return KILN_E_FORMAT_INVALID;
+    return at && v->container.bytes ? (uint64_t)(at - v->container.bytes) : UINT64_MAX;
 }
 
 /* The format a stream must have in a mesh with these flags and joint count. */
@@ -105,31 +99,47 @@ static kiln_result read_header(kiln_mesh_view *v, const kiln_container_section *
     v->color_set_count = kiln_load_u32le(h + 164);
 
     if (v->flags & ~(uint32_t)(KILN_MESH_QUANTIZED | KILN_MESH_COMPRESSED | KILN_MESH_FLAT_NORMALS))
-        return bad(err, v, h, "unknown header flags 0x%x", v->flags);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h), "unknown header flags 0x%x",
+                                    v->flags);
     if (kiln_load_u32le(h + 168) || kiln_load_u32le(h + 172))
-        return bad(err, v, h + 168, "reserved header bytes are not zero");
-    if (*index_size != 2 && *index_size != 4) return bad(err, v, h + 12, "index size %u", *index_size);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 168),
+                                    "reserved header bytes are not zero");
+    if (*index_size != 2 && *index_size != 4)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 12), "index size %u",
+                                    *index_size);
     if (*index_size == 2 && v->vertex_count > 65536)
-        return bad(err, v, h + 12, "16-bit indices for %u vertices", v->vertex_count);
-    if (v->index_count % 3) return bad(err, v, h + 8, "%u indices are not whole triangles", v->index_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 12),
+                                    "16-bit indices for %u vertices", v->vertex_count);
+    if (v->index_count % 3)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 8),
+                                    "%u indices are not whole triangles", v->index_count);
     if (v->level_count < 1 || v->level_count > KILN_MESH_MAX_LEVELS)
-        return bad(err, v, h + 16, "%u levels of detail (1..%d)", v->level_count, KILN_MESH_MAX_LEVELS);
-    if (v->uv_set_count > KILN_MESH_MAX_UV_SETS) return bad(err, v, h + 160, "%u UV sets", v->uv_set_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 16),
+                                    "%u levels of detail (1..%d)", v->level_count,
+                                    KILN_MESH_MAX_LEVELS);
+    if (v->uv_set_count > KILN_MESH_MAX_UV_SETS)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 160), "%u UV sets",
+                                    v->uv_set_count);
     if (v->color_set_count > KILN_MESH_MAX_COLOR_SETS)
-        return bad(err, v, h + 164, "%u colour sets", v->color_set_count);
-    if (v->joint_count > 65536) return bad(err, v, h + 36, "%u joints", v->joint_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 164), "%u colour sets",
+                                    v->color_set_count);
+    if (v->joint_count > 65536)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 36), "%u joints",
+                                    v->joint_count);
     if (v->meshlet_max_vertices < 3 || v->meshlet_max_vertices > KILN_MESH_MAX_MESHLET_VERTICES ||
         v->meshlet_max_triangles < 1 || v->meshlet_max_triangles > KILN_MESH_MAX_MESHLET_TRIANGLES)
-        return bad(err, v, h + 152, "meshlet limits %u/%u", v->meshlet_max_vertices,
-                   v->meshlet_max_triangles);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 152), "meshlet limits %u/%u",
+                                    v->meshlet_max_vertices, v->meshlet_max_triangles);
     if (!all_finite(v->bounds_min, 3) || !all_finite(v->bounds_max, 3) ||
         !all_finite(v->position_scale, 3) || !isfinite(v->extent) || !all_finite(&v->uv_offset[0][0], 8) ||
         !all_finite(&v->uv_scale[0][0], 8))
-        return bad(err, v, h + 48, "a bound or scale is not finite");
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 48),
+                                    "a bound or scale is not finite");
     for (int c = 0; c < 3; c++)
         if (!(v->bounds_min[c] <= v->bounds_max[c]) || v->position_scale[c] < 0.0f)
-            return bad(err, v, h + 48, "bounds are inverted");
-    if (v->extent < 0.0f) return bad(err, v, h + 84, "negative extent");
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 48), "bounds are inverted");
+    if (v->extent < 0.0f)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 84), "negative extent");
     return KILN_OK;
 }
 
@@ -138,7 +148,8 @@ static kiln_result read_levels(kiln_mesh_view *v, kiln_error *err)
     kiln_container_section s;
     if (!kiln_container_find(&v->container, KILN_MESH_SECTION_LODS, KILN_MESH_LOD_SIZE, &s) ||
         s.count != v->level_count)
-        return bad(err, v, NULL, "no LODS section of %u 24-byte levels", v->level_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                    "no LODS section of %u 24-byte levels", v->level_count);
     for (uint32_t l = 0; l < v->level_count; l++) {
         const uint8_t *p = s.data + (size_t)l * KILN_MESH_LOD_SIZE;
         kiln_mesh_lod *lvl = &v->levels[l];
@@ -150,14 +161,17 @@ static kiln_result read_levels(kiln_mesh_view *v, kiln_error *err)
         lvl->error_absolute = kiln_load_f32le(p + 20);
         if (lvl->index_offset % 3 || lvl->index_count % 3 ||
             (uint64_t)lvl->index_offset + lvl->index_count > v->index_count)
-            return bad(err, v, p, "level %u: indices %u+%u outside the %u of the buffer", l,
-                       lvl->index_offset, lvl->index_count, v->index_count);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "level %u: indices %u+%u outside the %u of the buffer", l,
+                                        lvl->index_offset, lvl->index_count, v->index_count);
         if ((uint64_t)lvl->meshlet_offset + lvl->meshlet_count > v->meshlet_count)
-            return bad(err, v, p + 8, "level %u: meshlets %u+%u outside the %u", l,
-                       lvl->meshlet_offset, lvl->meshlet_count, v->meshlet_count);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p + 8),
+                                        "level %u: meshlets %u+%u outside the %u", l,
+                                        lvl->meshlet_offset, lvl->meshlet_count, v->meshlet_count);
         if (!(lvl->error >= 0.0f) || !isfinite(lvl->error) || !(lvl->error_absolute >= 0.0f) ||
             !isfinite(lvl->error_absolute))
-            return bad(err, v, p + 16, "level %u: error is not a finite non-negative number", l);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p + 16),
+                                        "level %u: error is not a finite non-negative number", l);
     }
     return KILN_OK;
 }
@@ -170,14 +184,18 @@ static kiln_result read_targets(kiln_mesh_view *v, uint32_t have[3], kiln_error 
     kiln_container_section s;
     if (!kiln_container_find(&v->container, KILN_MESH_SECTION_TARGETS, KILN_MESH_TARGET_SIZE, &s) ||
         s.count != v->target_count)
-        return bad(err, v, NULL, "no TGTS section of %u targets", v->target_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                    "no TGTS section of %u targets", v->target_count);
     v->targets = s.data;
     for (uint32_t t = 0; t < v->target_count; t++) {
         const uint8_t *p = s.data + (size_t)t * KILN_MESH_TARGET_SIZE;
         uint32_t f = kiln_load_u32le(p);
-        if (f & ~7u) return bad(err, v, p, "target %u: unknown flags 0x%x", t, f);
+        if (f & ~7u)
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "target %u: unknown flags 0x%x", t, f);
         if (!isfinite(kiln_load_f32le(p + 4)))
-            return bad(err, v, p + 4, "target %u: weight not finite", t);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p + 4),
+                                        "target %u: weight not finite", t);
         for (int k = 0; k < 3; k++)
             if (f & (1u << k)) have[k]++;
     }
@@ -225,10 +243,13 @@ static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const ui
                 kiln_container_section any;
                 kiln_container_section_at(&v->container, i, &any);
                 if (any.id == sid)
-                    return bad(err, v, any.data, "stream %d: element size %u, expected %u", id,
-                               any.element_size, packed ? 1 : stride);
+                    return kiln_error_bad_bytes(err, k_format, offset_of(v, any.data),
+                                                "stream %d: element size %u, expected %u", id,
+                                                any.element_size, packed ? 1 : stride);
             }
-            if (need) return bad(err, v, NULL, "stream %d is missing", id);
+            if (need)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                            "stream %d is missing", id);
             memset(st, 0, sizeof *st);
             if (id == KILN_MESH_INDICES) st->stride = index_size;
             continue;
@@ -236,10 +257,12 @@ static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const ui
         if (!need) {
             /* Optional vertex streams (normals, tangents) may be present with vertices. */
             if (!((id == KILN_MESH_NORMAL || id == KILN_MESH_TANGENT) && v->vertex_count))
-                return bad(err, v, s.data, "stream %d present but not announced", id);
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d present but not announced", id);
         }
         if (id == KILN_MESH_NORMAL && (v->flags & KILN_MESH_FLAT_NORMALS))
-            return bad(err, v, s.data, "normals in a mesh flagged flat-shaded");
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                        "normals in a mesh flagged flat-shaded");
         st->format = format;
         st->stride = stride;
         st->count = count;
@@ -247,22 +270,32 @@ static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const ui
         st->size = s.size;
         if (!packed) {
             if (s.count != count)
-                return bad(err, v, s.data, "stream %d holds %llu elements, expected %llu", id,
-                           (unsigned long long)s.count, (unsigned long long)count);
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d holds %llu elements, expected %llu", id,
+                                            (unsigned long long)s.count, (unsigned long long)count);
             continue;
         }
         /* meshopt-encoded: the codecs' headers, and sizes no smaller than the codecs can make
          * them (so a small file cannot announce a huge decoded size): the vertex codec spends
          * at least 4 bytes per 256 bytes of one byte lane, plus the tail; the index codec at
          * least one byte per triangle. */
-        if (s.size < 1) return bad(err, v, s.data, "stream %d: empty encoded data", id);
+        if (s.size < 1)
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                        "stream %d: empty encoded data", id);
         if (id == KILN_MESH_INDICES) {
-            if ((s.data[0] & 0xF0) != 0xE0) return bad(err, v, s.data, "indices: not meshopt-encoded");
-            if (count / 3 > s.size) return bad(err, v, s.data, "indices: encoded data too short");
+            if ((s.data[0] & 0xF0) != 0xE0)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "indices: not meshopt-encoded");
+            if (count / 3 > s.size)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "indices: encoded data too short");
         } else {
-            if ((s.data[0] & 0xF0) != 0xA0) return bad(err, v, s.data, "stream %d: not meshopt-encoded", id);
+            if ((s.data[0] & 0xF0) != 0xA0)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d: not meshopt-encoded", id);
             if (count > (uint64_t)s.size * 64 / stride + 256)
-                return bad(err, v, s.data, "stream %d: encoded data too short", id);
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d: encoded data too short", id);
         }
     }
     return KILN_OK;
@@ -350,8 +383,10 @@ static kiln_result check_indices(const kiln_mesh_view *v, const uint8_t *data, s
     for (size_t i = 0; i < count; i++) {
         uint32_t x = size == 2 ? kiln_load_u16le(data + i * 2) : kiln_load_u32le(data + i * 4);
         if (x >= v->vertex_count)
-            return bad(err, v, v->streams[KILN_MESH_INDICES].data == data ? data + i * size : NULL,
-                       "index %zu is %u, past the %u vertices", i, x, v->vertex_count);
+            return kiln_error_bad_bytes(
+                err, k_format,
+                offset_of(v, v->streams[KILN_MESH_INDICES].data == data ? data + i * size : NULL),
+                "index %zu is %u, past the %u vertices", i, x, v->vertex_count);
     }
     return KILN_OK;
 }
@@ -363,8 +398,11 @@ static kiln_result check_joints(const kiln_mesh_view *v, const uint8_t *data, si
     for (size_t i = 0; i < count * 4; i++) {
         uint32_t j = wide ? kiln_load_u16le(data + i * 2) : data[i];
         if (j >= v->joint_count)
-            return bad(err, v, v->streams[KILN_MESH_JOINTS].data == data ? data + i * (wide ? 2 : 1) : NULL,
-                       "vertex %zu: joint %u of %u", i / 4, j, v->joint_count);
+            return kiln_error_bad_bytes(err, k_format,
+                                        offset_of(v, v->streams[KILN_MESH_JOINTS].data == data
+                                                         ? data + i * (wide ? 2 : 1)
+                                                         : NULL),
+                                        "vertex %zu: joint %u of %u", i / 4, j, v->joint_count);
     }
     return KILN_OK;
 }
@@ -373,7 +411,8 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
 {
     if (v->meshlet_count == 0) {
         if (v->meshlet_vertex_count || v->meshlet_triangle_size)
-            return bad(err, v, NULL, "meshlet data without meshlets");
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                        "meshlet data without meshlets");
         return KILN_OK;
     }
     kiln_container_section m, b, mv, mt;
@@ -385,14 +424,16 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
         mv.count != v->meshlet_vertex_count ||
         !kiln_container_find(&v->container, KILN_MESH_SECTION_MESHLET_TRIANGLES, 1, &mt) ||
         mt.count != v->meshlet_triangle_size)
-        return bad(err, v, NULL, "meshlet sections do not match the header's counts");
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                    "meshlet sections do not match the header's counts");
     v->meshlets = m.data, v->meshlet_bounds = b.data;
     v->meshlet_vertices = mv.data, v->meshlet_triangles = mt.data;
     if (!v->vertex_count || any_index_at_least(mv.data, v->meshlet_vertex_count, 4, v->vertex_count))
         for (uint32_t i = 0; i < v->meshlet_vertex_count; i++)
             if (kiln_load_u32le(mv.data + (size_t)i * 4) >= v->vertex_count)
-                return bad(err, v, mv.data + (size_t)i * 4, "meshlet vertex %u is past the %u vertices",
-                           i, v->vertex_count);
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, mv.data + (size_t)i * 4),
+                                            "meshlet vertex %u is past the %u vertices", i,
+                                            v->vertex_count);
     /* every bound at once (11 floats per meshlet); the loop names the first bad one */
     bool bounds_bad = any_bounds_not_finite(b.data, v->meshlet_count);
     for (uint32_t i = 0; i < v->meshlet_count; i++) {
@@ -400,21 +441,26 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
         uint32_t vo = kiln_load_u32le(p), to = kiln_load_u32le(p + 4), vc = kiln_load_u32le(p + 8),
                  tc = kiln_load_u32le(p + 12);
         if (vc < 1 || vc > v->meshlet_max_vertices || tc < 1 || tc > v->meshlet_max_triangles)
-            return bad(err, v, p, "meshlet %u: %u vertices, %u triangles", i, vc, tc);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "meshlet %u: %u vertices, %u triangles", i, vc, tc);
         if ((uint64_t)vo + vc > v->meshlet_vertex_count || (uint64_t)to + 3u * tc > v->meshlet_triangle_size)
-            return bad(err, v, p, "meshlet %u: ranges outside the meshlet data", i);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "meshlet %u: ranges outside the meshlet data", i);
         if (any_byte_at_least(mt.data + to, 3u * tc, vc)) /* then the loop names the first bad one */
             for (uint32_t k = 0; k < 3 * tc; k++)
                 if (mt.data[to + k] >= vc)
-                    return bad(err, v, mt.data + to + k, "meshlet %u: triangle index %u of %u vertices",
-                               i, mt.data[to + k], vc);
+                    return kiln_error_bad_bytes(err, k_format, offset_of(v, mt.data + to + k),
+                                                "meshlet %u: triangle index %u of %u vertices", i,
+                                                mt.data[to + k], vc);
         const uint8_t *q = b.data + (size_t)i * KILN_MESH_BOUNDS_SIZE;
         if (bounds_bad)
             for (int k = 0; k < 11; k++)
                 if (!isfinite(kiln_load_f32le(q + 4 * k)))
-                    return bad(err, v, q, "meshlet %u: bounds not finite", i);
+                    return kiln_error_bad_bytes(err, k_format, offset_of(v, q),
+                                                "meshlet %u: bounds not finite", i);
         if (kiln_load_f32le(q + 12) < 0.0f)
-            return bad(err, v, q + 12, "meshlet %u: negative radius", i);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, q + 12),
+                                        "meshlet %u: negative radius", i);
     }
     return KILN_OK;
 }
@@ -428,7 +474,9 @@ KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flag
     memset(&v, 0, sizeof v);
     kiln_result rc = kiln_container_read(data, size, flags, &v.container, err);
     if (rc != KILN_OK) return rc;
-    if (v.container.kind != KILN_MESH_KIND) return bad(err, &v, v.container.bytes + 8, "not a mesh container");
+    if (v.container.kind != KILN_MESH_KIND)
+        return kiln_error_bad_bytes(err, k_format, offset_of(&v, v.container.bytes + 8),
+                                    "not a mesh container");
     if (v.container.kind_version != KILN_MESH_KIND_VERSION) {
         kiln_error_set(err, KILN_E_FORMAT_VERSION, "mesh layout version %u; this kiln reads %u: cook again",
                        v.container.kind_version, KILN_MESH_KIND_VERSION);
@@ -437,7 +485,8 @@ KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flag
     }
     kiln_container_section h;
     if (!kiln_container_find(&v.container, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE, &h) || h.count != 1)
-        return bad(err, &v, NULL, "no MHDR section of one %d-byte header", KILN_MESH_HEADER_SIZE);
+        return kiln_error_bad_bytes(err, k_format, offset_of(&v, NULL),
+                                    "no MHDR section of one %d-byte header", KILN_MESH_HEADER_SIZE);
     uint32_t index_size, have[3];
     if ((rc = read_header(&v, &h, &index_size, err)) != KILN_OK) return rc;
     if ((rc = read_levels(&v, err)) != KILN_OK) return rc;
@@ -481,7 +530,9 @@ KILN_API kiln_result kiln_mesh_unpack(const kiln_mesh_view *v, kiln_mesh_stream_
             return kiln_error_set(err, KILN_E_INTERNAL, "kiln_mesh_unpack: stride %u", s->stride);
         r = meshopt_decodeVertexBuffer(dst, (size_t)s->count, s->stride, s->data, s->size);
     }
-    if (r != 0) return bad(err, v, s->data, "stream %d: meshopt data damaged (error %d)", (int)id, r);
+    if (r != 0)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, s->data),
+                                    "stream %d: meshopt data damaged (error %d)", (int)id, r);
     if (id == KILN_MESH_INDICES) return check_indices(v, dst, (size_t)s->count, s->stride, err);
     if (id == KILN_MESH_JOINTS) return check_joints(v, dst, (size_t)s->count, err);
     return KILN_OK;

@@ -163,9 +163,41 @@ static kiln_result set_through_v(kiln_error *err, const char *fmt, ...)
     return r;
 }
 
+static void error_bad_bytes_names_the_format_and_the_offset(void **state)
+{
+    (void)state;
+    guarded_error g;
+    memset(&g, 0x5A, sizeof g);
+    kiln_error_at_path(&g.e, "old");
+    assert_int_equal(kiln_error_bad_bytes(&g.e, "cooked scene", 48, "node %u: %s", 3u, "bad name"),
+                     KILN_E_FORMAT_INVALID);
+    assert_int_equal(g.e.code, KILN_E_FORMAT_INVALID);
+    assert_string_equal(g.e.message, "cooked scene: node 3: bad name");
+    assert_true(g.e.offset == 48);
+    assert_string_equal(g.e.path, "");
+    assert_string_equal(g.e.json_pointer, "");
+    kiln_error_bad_bytes(&g.e, NULL, UINT64_MAX, "no prefix");
+    assert_string_equal(g.e.message, "no prefix");
+    assert_true(g.e.offset == UINT64_MAX);
+    assert_guard_intact(&g);
+
+    /* Long messages are cut at the end, the format name kept; a name longer than the record is
+     * cut too. */
+    char *big = long_string(10 * 1024, 'b');
+    kiln_error_bad_bytes(&g.e, "mesh", 1, "%s", big);
+    assert_int_equal(strlen(g.e.message), sizeof g.e.message - 1);
+    assert_memory_equal(g.e.message, "mesh: bbb", 9);
+    kiln_error_bad_bytes(&g.e, big, 2, "%s", "lost");
+    assert_int_equal(strlen(g.e.message), sizeof g.e.message - 1);
+    assert_memory_equal(g.e.message, big, sizeof g.e.message - 1);
+    assert_guard_intact(&g);
+    free(big);
+}
+
 static void error_functions_accept_a_null_record(void **state)
 {
     (void)state;
+    assert_int_equal(kiln_error_bad_bytes(NULL, "f", 1, "x"), KILN_E_FORMAT_INVALID);
     assert_int_equal(kiln_error_set(NULL, KILN_E_LIMIT, "x %d", 1), KILN_E_LIMIT);
     assert_int_equal(set_through_v(NULL, "y %s", "z"), KILN_E_USAGE);
     kiln_error_at_path(NULL, "p");
@@ -641,6 +673,7 @@ int main(void)
         cmocka_unit_test(error_set_truncates_a_10k_message_without_overflow),
         cmocka_unit_test(error_at_path_and_pointer_truncate_10k_strings_without_overflow),
         cmocka_unit_test(error_prefix_keeps_context_and_cuts_the_old_message_end),
+        cmocka_unit_test(error_bad_bytes_names_the_format_and_the_offset),
         cmocka_unit_test(error_functions_accept_a_null_record),
         cmocka_unit_test(size_mul_detects_overflow_at_the_edges),
         cmocka_unit_test(size_add_detects_overflow_at_the_edges),
