@@ -1,17 +1,16 @@
 /* anim_eval.c — see anim_eval.h. Shared with the runtime: libc only. */
 #include "codec/anim_eval.h"
 
-#include <math.h>
 #include <stdbool.h>
-#include <string.h>
 
+#include "core/reader.h"
+#include "codec/xform.h"
 #include "kiln/kiln_format.h"
 
+/* Float i of a little-endian array at any alignment. */
 static float f32_at(const uint8_t *p, size_t i)
 {
-    float f;
-    memcpy(&f, p + i * 4, 4);
-    return f;
+    return kiln_load_f32le(p + i * 4);
 }
 
 static uint32_t stride_of(const kiln_anim_keys *k)
@@ -40,18 +39,6 @@ uint32_t kiln_anim_find(const kiln_anim_keys *k, float t)
     return lo;
 }
 
-static void normalize_out(double q[4], float *out)
-{
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (!(n > 0) || !isfinite(n)) {
-        out[0] = out[1] = out[2] = 0.0f;
-        out[3] = 1.0f;
-        return;
-    }
-    for (int c = 0; c < 4; c++)
-        out[c] = (float)(q[c] / n);
-}
-
 void kiln_anim_key_value(const kiln_anim_keys *k, uint32_t i, float *out)
 {
     size_t at = value_index(k, i);
@@ -59,43 +46,18 @@ void kiln_anim_key_value(const kiln_anim_keys *k, uint32_t i, float *out)
         double q[4];
         for (int c = 0; c < 4; c++)
             q[c] = f32_at(k->values, at + c);
-        normalize_out(q, out);
+        kiln_quat_normalize_d(q, out);
         return;
     }
     for (uint32_t c = 0; c < k->components; c++)
         out[c] = f32_at(k->values, at + c);
 }
 
-/* glTF's slerp: the shorter arc (b negated when the dot product is negative), linear blend when
- * the keys are nearly equal (sin of the angle too small to divide by). */
-static void slerp(const kiln_anim_keys *k, size_t a_at, size_t b_at, double u, float *out)
+/* The rotation key at value index `at`, as stored. */
+static void quat_at(const kiln_anim_keys *k, size_t at, float q[4])
 {
-    double a[4], b[4], na = 0, nb = 0;
-    for (int c = 0; c < 4; c++) {
-        a[c] = f32_at(k->values, a_at + c);
-        b[c] = f32_at(k->values, b_at + c);
-        na += a[c] * a[c];
-        nb += b[c] * b[c];
-    }
-    na = sqrt(na);
-    nb = sqrt(nb);
-    if (na > 0 && nb > 0)
-        for (int c = 0; c < 4; c++)
-            a[c] /= na, b[c] /= nb;
-    double d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    double s = d < 0 ? -1.0 : 1.0, ad = fabs(d), wa, wb;
-    if (ad > 1.0 - 1e-9) {
-        wa = 1.0 - u;
-        wb = s * u;
-    } else {
-        double theta = acos(ad), st = sin(theta);
-        wa = sin((1.0 - u) * theta) / st;
-        wb = s * sin(u * theta) / st;
-    }
-    double q[4];
     for (int c = 0; c < 4; c++)
-        q[c] = wa * a[c] + wb * b[c];
-    normalize_out(q, out);
+        q[c] = f32_at(k->values, at + c);
 }
 
 void kiln_anim_eval(const kiln_anim_keys *k, float t, float *out)
@@ -115,7 +77,10 @@ void kiln_anim_eval(const kiln_anim_keys *k, float t, float *out)
     bool rotation = k->path == KILN_CLIP_PATH_ROTATION && n == 4;
     if (k->interpolation == KILN_CLIP_INTERP_LINEAR) {
         if (rotation) {
-            slerp(k, a_at, b_at, u, out);
+            float a[4], b[4];
+            quat_at(k, a_at, a);
+            quat_at(k, b_at, b);
+            kiln_quat_slerp(a, b, u, out);
             return;
         }
         for (uint32_t c = 0; c < n; c++) {
@@ -138,5 +103,5 @@ void kiln_anim_eval(const kiln_anim_keys *k, float t, float *out)
         else
             out[c] = (float)v;
     }
-    if (rotation) normalize_out(q, out);
+    if (rotation) kiln_quat_normalize_d(q, out);
 }

@@ -9,8 +9,9 @@
 
 /* A track's keys. times: key_count f32; values: key_count * components f32, three times that for
  * CUBICSPLINE (in-tangent, value, out-tangent per key). Both little-endian and read with
- * memcpy, so file bytes at any alignment and float arrays of a little-endian host both work.
- * interpolation and path take the kiln_clip_interp / kiln_clip_path values (equal to the scene's).
+ * kiln_load_f32le, so file bytes at any alignment and float arrays of a little-endian host both
+ * work. interpolation and path take the kiln_clip_interp / kiln_clip_path values (equal to the
+ * scene's).
  */
 typedef struct kiln_anim_keys {
     const uint8_t *times;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/reader.h"
 #include "codec/anim_eval.h"
 #include "kiln/kiln_format.h"
 
@@ -17,44 +18,22 @@
 #define TRACK_SIZE 32
 #define NONE 0xFFFFFFFFu
 
-static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
-{
-    kiln_error_set(err, KILN_E_FORMAT_INVALID, "cooked clip: %s", what);
-    kiln_error_at_offset(err, offset);
-    return KILN_E_FORMAT_INVALID;
-}
-
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t u64_at(const uint8_t *p)
-{
-    return u32_at(p) | (uint64_t)u32_at(p + 4) << 32;
-}
-
-static float f32_at(const uint8_t *p)
-{
-    uint32_t u = u32_at(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+/* What kiln_error_bad_bytes names in the message of every fault this file reports. */
+static const char k_format[] = "cooked clip";
 
 static kiln_clip_track decode_track(const uint8_t *p)
 {
     kiln_clip_track t;
     memset(&t, 0, sizeof t);
-    t.target = u32_at(p);
-    t.node = u32_at(p + 4);
+    t.target = kiln_load_u32le(p);
+    t.node = kiln_load_u32le(p + 4);
     t.path = p[8];
     t.interpolation = p[9];
-    t.flags = (uint32_t)p[10] | (uint32_t)p[11] << 8;
-    t.components = u32_at(p + 12);
-    t.key_count = u32_at(p + 16);
-    t.time_offset = u32_at(p + 20);
-    t.value_offset = u32_at(p + 24);
+    t.flags = kiln_load_u16le(p + 10);
+    t.components = kiln_load_u32le(p + 12);
+    t.key_count = kiln_load_u32le(p + 16);
+    t.time_offset = kiln_load_u32le(p + 20);
+    t.value_offset = kiln_load_u32le(p + 24);
     return t;
 }
 
@@ -63,32 +42,38 @@ static kiln_result check_track(const kiln_clip_view *v, uint32_t i, kiln_error *
     const uint8_t *p = v->tracks + (size_t)i * TRACK_SIZE;
     uint64_t at = (uint64_t)(p - v->container.bytes);
     kiln_clip_track t = decode_track(p);
-    if (t.path > KILN_CLIP_PATH_WEIGHTS) return bad(err, at + 8, "unknown track path");
+    if (t.path > KILN_CLIP_PATH_WEIGHTS)
+        return kiln_error_bad_bytes(err, k_format, at + 8, "unknown track path");
     if (t.interpolation > KILN_CLIP_INTERP_CUBICSPLINE)
-        return bad(err, at + 9, "unknown interpolation");
-    if (t.flags & ~(uint32_t)KILN_CLIP_TRACK_NODE) return bad(err, at + 10, "unknown track flags");
-    if (u32_at(p + 28)) return bad(err, at + 28, "reserved track bytes are not zero");
+        return kiln_error_bad_bytes(err, k_format, at + 9, "unknown interpolation");
+    if (t.flags & ~(uint32_t)KILN_CLIP_TRACK_NODE)
+        return kiln_error_bad_bytes(err, k_format, at + 10, "unknown track flags");
+    if (kiln_load_u32le(p + 28))
+        return kiln_error_bad_bytes(err, k_format, at + 28, "reserved track bytes are not zero");
     if (!(t.flags & KILN_CLIP_TRACK_NODE) && t.target >= v->skeleton_joint_count)
-        return bad(err, at, "a joint target is not below the skeleton's joint count");
+        return kiln_error_bad_bytes(err, k_format, at,
+                                    "a joint target is not below the skeleton's joint count");
     uint32_t want = t.path == KILN_CLIP_PATH_ROTATION ? 4 : 3;
     if (t.path == KILN_CLIP_PATH_WEIGHTS
             ? t.components == 0 || t.components > KILN_CLIP_MAX_COMPONENTS
             : t.components != want)
-        return bad(err, at + 12, "wrong component count for the path");
-    if (t.key_count == 0) return bad(err, at + 16, "a track without keys");
+        return kiln_error_bad_bytes(err, k_format, at + 12, "wrong component count for the path");
+    if (t.key_count == 0)
+        return kiln_error_bad_bytes(err, k_format, at + 16, "a track without keys");
     if ((uint64_t)t.time_offset + t.key_count > v->time_count)
-        return bad(err, at + 20, "key times run past the TIME section");
+        return kiln_error_bad_bytes(err, k_format, at + 20, "key times run past the TIME section");
     uint64_t floats = (uint64_t)t.key_count * t.components *
                       (t.interpolation == KILN_CLIP_INTERP_CUBICSPLINE ? 3u : 1u);
     if ((uint64_t)t.value_offset + floats > v->value_count)
-        return bad(err, at + 24, "values run past the VALU section");
+        return kiln_error_bad_bytes(err, k_format, at + 24, "values run past the VALU section");
     const uint8_t *times = v->times + (size_t)t.time_offset * 4;
     float prev = v->start;
     for (uint32_t k = 0; k < t.key_count; k++) {
-        float tk = f32_at(times + (size_t)k * 4);
+        float tk = kiln_load_f32le(times + (size_t)k * 4);
         if (!(tk >= prev) || !(tk <= v->end)) /* NaN fails both */
-            return bad(err, (uint64_t)(times - v->container.bytes) + (uint64_t)k * 4,
-                       "key times are not finite, non-decreasing and within [start, end]");
+            return kiln_error_bad_bytes(
+                err, k_format, (uint64_t)(times - v->container.bytes) + (uint64_t)k * 4,
+                "key times are not finite, non-decreasing and within [start, end]");
         prev = tk;
     }
     return KILN_OK;
@@ -100,7 +85,8 @@ static kiln_result read_clip(const void *data, size_t size, uint32_t flags, kiln
     kiln_container *c = &out->container;
     kiln_result r = kiln_container_read(data, size, flags, c, err);
     if (r != KILN_OK) return r;
-    if (c->kind != KILN_CLIP_KIND) return bad(err, 8, "the container is not of kind CLIP");
+    if (c->kind != KILN_CLIP_KIND)
+        return kiln_error_bad_bytes(err, k_format, 8, "the container is not of kind CLIP");
     if (c->kind_version != KILN_CLIP_KIND_VERSION) {
         kiln_error_set(err, KILN_E_FORMAT_VERSION,
                        "cooked clip version %u; this kiln reads version %u: cook again",
@@ -108,60 +94,65 @@ static kiln_result read_clip(const void *data, size_t size, uint32_t flags, kiln
         kiln_error_at_offset(err, 12);
         return KILN_E_FORMAT_VERSION;
     }
-    if (c->section_count != 5) return bad(err, 32, "a clip has exactly five sections");
+    if (c->section_count != 5)
+        return kiln_error_bad_bytes(err, k_format, 32, "a clip has exactly five sections");
     kiln_container_section hs, ts, tm, vs, ns;
     if (!kiln_container_find(c, HEADER_ID, HEADER_SIZE, &hs) || hs.count != 1)
-        return bad(err, 64, "no CLHD section of one 64-byte header");
+        return kiln_error_bad_bytes(err, k_format, 64, "no CLHD section of one 64-byte header");
     if (!kiln_container_find(c, TRACKS_ID, TRACK_SIZE, &ts) ||
         !kiln_container_find(c, TIMES_ID, 4, &tm) || !kiln_container_find(c, VALUES_ID, 4, &vs) ||
         !kiln_container_find(c, NAME_ID, 1, &ns))
-        return bad(err, 64, "a section is missing or has the wrong element size");
+        return kiln_error_bad_bytes(err, k_format, 64,
+                                    "a section is missing or has the wrong element size");
     const uint8_t *h = hs.data;
     uint64_t hoff = (uint64_t)(h - c->bytes);
-    out->skeleton = u64_at(h);
-    out->skin = u32_at(h + 8);
-    out->skeleton_joint_count = u32_at(h + 12);
-    out->track_count = u32_at(h + 16);
-    out->flags = u32_at(h + 20);
-    out->start = f32_at(h + 24);
-    out->end = f32_at(h + 28);
-    out->resample_fps = f32_at(h + 32);
-    uint32_t name_size = u32_at(h + 36);
+    out->skeleton = kiln_load_u64le(h);
+    out->skin = kiln_load_u32le(h + 8);
+    out->skeleton_joint_count = kiln_load_u32le(h + 12);
+    out->track_count = kiln_load_u32le(h + 16);
+    out->flags = kiln_load_u32le(h + 20);
+    out->start = kiln_load_f32le(h + 24);
+    out->end = kiln_load_f32le(h + 28);
+    out->resample_fps = kiln_load_f32le(h + 32);
+    uint32_t name_size = kiln_load_u32le(h + 36);
     for (int p = 0; p < 4; p++)
-        out->max_error[p] = f32_at(h + 40 + 4 * p);
-    out->source_key_count = u64_at(h + 56);
+        out->max_error[p] = kiln_load_f32le(h + 40 + 4 * p);
+    out->source_key_count = kiln_load_u64le(h + 56);
     if (out->flags & ~(uint32_t)(KILN_CLIP_RESAMPLED | KILN_CLIP_REDUCED))
-        return bad(err, hoff + 20, "unknown clip flags");
+        return kiln_error_bad_bytes(err, k_format, hoff + 20, "unknown clip flags");
     if (out->skin == NONE ? out->skeleton_joint_count != 0
                           : out->skeleton_joint_count == 0 ||
                                 out->skeleton_joint_count > KILN_SKELETON_MAX_JOINT_COUNT)
-        return bad(err, hoff + 12, "skeleton joint count does not fit the skin");
+        return kiln_error_bad_bytes(err, k_format, hoff + 12,
+                                    "skeleton joint count does not fit the skin");
     if (!isfinite(out->start) || !isfinite(out->end) || out->start > out->end)
-        return bad(err, hoff + 24, "start and end are not finite with start <= end");
+        return kiln_error_bad_bytes(err, k_format, hoff + 24,
+                                    "start and end are not finite with start <= end");
     float fps = out->resample_fps;
     if (!(fps == 0 || (fps >= 1 && fps <= 1000)))
-        return bad(err, hoff + 32, "resample_fps is not 0 or 1 .. 1000");
+        return kiln_error_bad_bytes(err, k_format, hoff + 32, "resample_fps is not 0 or 1 .. 1000");
     for (int p = 0; p < 4; p++)
         if (!(out->max_error[p] >= 0) || !isfinite(out->max_error[p]))
-            return bad(err, hoff + 40 + 4 * (uint64_t)p,
-                       "a measured error is negative or not finite");
+            return kiln_error_bad_bytes(err, k_format, hoff + 40 + 4 * (uint64_t)p,
+                                        "a measured error is negative or not finite");
     if (ts.count != out->track_count)
-        return bad(err, hoff + 16, "TRAK count differs from the header");
+        return kiln_error_bad_bytes(err, k_format, hoff + 16, "TRAK count differs from the header");
     if (ns.count != (uint64_t)name_size + 1)
-        return bad(err, hoff + 36, "NAME size differs from the header");
+        return kiln_error_bad_bytes(err, k_format, hoff + 36, "NAME size differs from the header");
     out->name = (const char *)ns.data;
     out->name_size = name_size;
     if (out->name[name_size] != '\0' || memchr(out->name, '\0', name_size))
-        return bad(err, (uint64_t)(ns.data - c->bytes),
-                   "the name is not one NUL-terminated string");
+        return kiln_error_bad_bytes(err, k_format, (uint64_t)(ns.data - c->bytes),
+                                    "the name is not one NUL-terminated string");
     out->tracks = ts.data;
     out->times = tm.data;
     out->time_count = tm.count;
     out->values = vs.data;
     out->value_count = vs.count;
     for (uint64_t i = 0; i < vs.count; i++)
-        if (!isfinite(f32_at(vs.data + i * 4)))
-            return bad(err, (uint64_t)(vs.data - c->bytes) + i * 4, "a value is not finite");
+        if (!isfinite(kiln_load_f32le(vs.data + i * 4)))
+            return kiln_error_bad_bytes(err, k_format, (uint64_t)(vs.data - c->bytes) + i * 4,
+                                        "a value is not finite");
     for (uint32_t i = 0; i < out->track_count; i++)
         if ((r = check_track(out, i, err))) return r;
     return KILN_OK;

@@ -9,12 +9,8 @@
 
 static const uint8_t magic[4] = {'K', 'I', 'L', 'N'};
 
-static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
-{
-    kiln_error_set(err, KILN_E_FORMAT_INVALID, "kiln container: %s", what);
-    kiln_error_at_offset(err, offset);
-    return KILN_E_FORMAT_INVALID;
-}
+/* What kiln_error_bad_bytes names in the message of every fault this file reports. */
+static const char k_format[] = "kiln container";
 
 /* The id of section i of the table (its first 4 bytes). */
 static uint32_t section_id_at(const uint8_t *table, uint32_t i)
@@ -42,8 +38,10 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
     memset(out, 0, sizeof *out);
     if (!data && size) return kiln_error_set(err, KILN_E_USAGE, "kiln_container_read: no data");
     const uint8_t *p = data;
-    if (size < KILN_CONTAINER_HEADER_SIZE) return bad(err, 0, "shorter than its 64-byte header");
-    if (memcmp(p, magic, 4) != 0) return bad(err, 0, "no \"KILN\" magic");
+    if (size < KILN_CONTAINER_HEADER_SIZE)
+        return kiln_error_bad_bytes(err, k_format, 0, "shorter than its 64-byte header");
+    if (memcmp(p, magic, 4) != 0)
+        return kiln_error_bad_bytes(err, k_format, 0, "no \"KILN\" magic");
     kiln_reader r = kiln_reader_make(p, KILN_CONTAINER_HEADER_SIZE);
     r.pos = 4;
     uint32_t version = kiln_read_u32le(&r);
@@ -60,16 +58,22 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
         kiln_error_at_offset(err, 4);
         return KILN_E_FORMAT_VERSION;
     }
-    if (header_size != KILN_CONTAINER_HEADER_SIZE) return bad(err, 36, "header size is not 64");
-    if (file_size != size) return bad(err, 16, "file size in the header differs from the file's");
+    if (header_size != KILN_CONTAINER_HEADER_SIZE)
+        return kiln_error_bad_bytes(err, k_format, 36, "header size is not 64");
+    if (file_size != size)
+        return kiln_error_bad_bytes(err, k_format, 16,
+                                    "file size in the header differs from the file's");
     for (size_t i = 40; i < KILN_CONTAINER_HEADER_SIZE; i++)
-        if (p[i]) return bad(err, i, "reserved header bytes are not zero");
-    if (count > KILN_CONTAINER_MAX_SECTIONS) return bad(err, 32, "more than 256 sections");
+        if (p[i])
+            return kiln_error_bad_bytes(err, k_format, i, "reserved header bytes are not zero");
+    if (count > KILN_CONTAINER_MAX_SECTIONS)
+        return kiln_error_bad_bytes(err, k_format, 32, "more than 256 sections");
     size_t table_end = KILN_CONTAINER_HEADER_SIZE + (size_t)count * KILN_CONTAINER_SECTION_SIZE;
-    if (table_end > size) return bad(err, 32, "the section table runs past the end");
+    if (table_end > size)
+        return kiln_error_bad_bytes(err, k_format, 32, "the section table runs past the end");
     if (!(flags & KILN_CONTAINER_SKIP_CHECKSUM) &&
         kiln_xxh3_64_field_zeroed(p, size, 24) != checksum)
-        return bad(err, 24, "checksum mismatch: the file is damaged");
+        return kiln_error_bad_bytes(err, k_format, 24, "checksum mismatch: the file is damaged");
 
     const uint8_t *table = p + KILN_CONTAINER_HEADER_SIZE;
     uint64_t end = table_end; /* where the previous section ended */
@@ -81,20 +85,29 @@ KILN_API kiln_result kiln_container_read(const void *data, size_t size, uint32_t
         uint64_t offset = kiln_read_u64le(&e);
         uint64_t n = kiln_read_u64le(&e);
         uint64_t reserved = kiln_read_u64le(&e);
-        if (elem == 0) return bad(err, at + 4, "a section's element size is 0");
-        if (reserved) return bad(err, at + 24, "a section's reserved field is not zero");
+        if (elem == 0)
+            return kiln_error_bad_bytes(err, k_format, at + 4, "a section's element size is 0");
+        if (reserved)
+            return kiln_error_bad_bytes(err, k_format, at + 24,
+                                        "a section's reserved field is not zero");
         if (offset % KILN_CONTAINER_ALIGN)
-            return bad(err, at + 8, "a section is not 16-byte aligned");
-        if (offset < end) return bad(err, at + 8, "sections overlap or are out of order");
-        if (offset > size) return bad(err, at + 8, "a section starts past the end");
-        if (n > (size - offset) / elem) return bad(err, at + 16, "a section runs past the end");
+            return kiln_error_bad_bytes(err, k_format, at + 8, "a section is not 16-byte aligned");
+        if (offset < end)
+            return kiln_error_bad_bytes(err, k_format, at + 8,
+                                        "sections overlap or are out of order");
+        if (offset > size)
+            return kiln_error_bad_bytes(err, k_format, at + 8, "a section starts past the end");
+        if (n > (size - offset) / elem)
+            return kiln_error_bad_bytes(err, k_format, at + 16, "a section runs past the end");
         for (uint64_t q = end; q < offset; q++)
-            if (p[q]) return bad(err, q, "padding bytes are not zero");
+            if (p[q]) return kiln_error_bad_bytes(err, k_format, q, "padding bytes are not zero");
         for (uint32_t k = 0; k < i; k++)
-            if (section_id_at(table, k) == id) return bad(err, at, "two sections share an id");
+            if (section_id_at(table, k) == id)
+                return kiln_error_bad_bytes(err, k_format, at, "two sections share an id");
         end = offset + n * elem;
     }
-    if (end != size) return bad(err, end, "bytes follow the last section");
+    if (end != size)
+        return kiln_error_bad_bytes(err, k_format, end, "bytes follow the last section");
     out->kind = kind;
     out->kind_version = kind_version;
     out->section_count = count;

@@ -31,11 +31,6 @@ static kiln_result fail_at(kiln_error *err, kiln_result code, uint64_t offset, c
     return code;
 }
 
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
 /* The basic descriptor must be the one kiln's table gives for the vkFormat (KTX 2.0 "Data
  * Format Descriptor", Restrictions: "texelBlockDimension, bytesPlane and sample information must
  * match the format"), apart from what the spec leaves free: colour primaries (ignored), the
@@ -45,17 +40,18 @@ static kiln_result check_dfd(const uint8_t *d, uint32_t len, uint64_t at,
                              const kiln_vk_format_info *f, uint32_t scheme, kiln_ktx2_info *out,
                              kiln_error *err)
 {
-    if (u32_at(d) != len)
+    if (kiln_load_u32le(d) != len)
         return fail_at(err, KILN_E_FORMAT_INVALID, at,
-                       "ktx2: DFD dfdTotalSize %u differs from dfdByteLength %u", u32_at(d), len);
-    uint32_t w0 = u32_at(d + 4);
+                       "ktx2: DFD dfdTotalSize %u differs from dfdByteLength %u",
+                       kiln_load_u32le(d), len);
+    uint32_t w0 = kiln_load_u32le(d + 4);
     if ((w0 & 0x1FFFFu) != 0 || (w0 >> 17) != 0)
         return fail_at(
             err, KILN_E_FORMAT_INVALID, at + 4,
             "ktx2: the first DFD block is not a Khronos basic descriptor (vendor %u, type %u)",
             w0 & 0x1FFFFu, w0 >> 17);
-    uint32_t version = d[8] | (uint32_t)d[9] << 8;
-    uint32_t block_size = d[10] | (uint32_t)d[11] << 8;
+    uint32_t version = kiln_load_u16le(d + 8);
+    uint32_t block_size = kiln_load_u16le(d + 10);
     if (version != KILN_DF_VERSION)
         return fail_at(err, KILN_E_FORMAT_INVALID, at + 8,
                        "ktx2: DFD versionNumber %u, expected %u (Data Format 1.3)", version,
@@ -104,9 +100,9 @@ static kiln_result check_dfd(const uint8_t *d, uint32_t len, uint64_t at,
     for (uint32_t s = 0; s < samples; s++) {
         const uint8_t *p = d + 28 + 16 * s;
         const kiln_dfd_sample *want = &f->samples[s];
-        if ((uint32_t)(p[0] | p[1] << 8) != want->bit_offset || p[2] != want->bit_length ||
-            p[3] != want->channel_type || u32_at(p + 4) != 0 || u32_at(p + 8) != want->lower ||
-            u32_at(p + 12) != want->upper)
+        if (kiln_load_u16le(p) != want->bit_offset || p[2] != want->bit_length ||
+            p[3] != want->channel_type || kiln_load_u32le(p + 4) != 0 ||
+            kiln_load_u32le(p + 8) != want->lower || kiln_load_u32le(p + 12) != want->upper)
             return fail_at(err, KILN_E_FORMAT_INVALID, at + 28 + 16 * s,
                            "ktx2: DFD sample %u does not describe %s", s, f->name);
     }
@@ -116,7 +112,7 @@ static kiln_result check_dfd(const uint8_t *d, uint32_t len, uint64_t at,
         if (len - pos < 8)
             return fail_at(err, KILN_E_FORMAT_INVALID, at + pos,
                            "ktx2: DFD ends inside a descriptor block header");
-        uint32_t size = d[pos + 6] | (uint32_t)d[pos + 7] << 8;
+        uint32_t size = kiln_load_u16le(d + pos + 6);
         if (size < 8 || size % 4 != 0 || size > len - pos)
             return fail_at(err, KILN_E_FORMAT_INVALID, at + pos + 6,
                            "ktx2: DFD descriptor block of %u bytes does not fit", size);

@@ -13,32 +13,8 @@
 #define PARAMS_SIZE 64
 #define TEXTURE_SIZE 64
 
-static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
-{
-    kiln_error_set(err, KILN_E_FORMAT_INVALID, "cooked material: %s", what);
-    kiln_error_at_offset(err, offset);
-    return KILN_E_FORMAT_INVALID;
-}
-
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static float f32_at(const uint8_t *p)
-{
-    uint32_t u = u32_at(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint64_t u64_at(const uint8_t *p) { return u32_at(p) | (uint64_t)u32_at(p + 4) << 32; }
-
-static void f32s_at(const uint8_t *p, float *out, int n)
-{
-    for (int i = 0; i < n; i++) out[i] = f32_at(p + 4 * i);
-}
+/* What kiln_error_bad_bytes names in the message of every fault this file reports. */
+static const char k_format[] = "cooked material";
 
 static bool in01(float v) { return v >= 0.0f && v <= 1.0f; }
 
@@ -47,35 +23,43 @@ static kiln_result read_texture(const uint8_t *p, uint64_t base, kiln_material_t
                                 kiln_error *err)
 {
     memset(t, 0, sizeof *t);
-    t->image = u64_at(p);
+    t->image = kiln_load_u64le(p);
     if (t->image == 0) {
         for (int i = 8; i < TEXTURE_SIZE; i++)
-            if (p[i]) return bad(err, base + (uint64_t)i, "an empty texture slot has non-zero bytes");
+            if (p[i])
+                return kiln_error_bad_bytes(err, k_format, base + (uint64_t)i,
+                                            "an empty texture slot has non-zero bytes");
         return KILN_OK;
     }
-    t->texcoord = u32_at(p + 8);
-    if (t->texcoord >= KILN_MATERIAL_MAX_UV_SETS) return bad(err, base + 8, "texcoord past set 3");
+    t->texcoord = kiln_load_u32le(p + 8);
+    if (t->texcoord >= KILN_MATERIAL_MAX_UV_SETS)
+        return kiln_error_bad_bytes(err, k_format, base + 8, "texcoord past set 3");
     t->mag_filter = p[12];
     t->min_filter = p[13];
     t->mip_filter = p[14];
     if (p[12] > KILN_MATERIAL_FILTER_LINEAR || p[13] > KILN_MATERIAL_FILTER_LINEAR ||
         p[14] > KILN_MATERIAL_FILTER_LINEAR)
-        return bad(err, base + 12, "unknown filter");
-    if (p[15] & ~3u) return bad(err, base + 15, "unknown texture flags");
+        return kiln_error_bad_bytes(err, k_format, base + 12, "unknown filter");
+    if (p[15] & ~3u) return kiln_error_bad_bytes(err, k_format, base + 15, "unknown texture flags");
     t->mipmaps = (p[15] & 1u) != 0;
     t->has_transform = (p[15] & 2u) != 0;
-    if (!t->mipmaps && t->mip_filter) return bad(err, base + 14, "a mip filter without mipmaps");
+    if (!t->mipmaps && t->mip_filter)
+        return kiln_error_bad_bytes(err, k_format, base + 14, "a mip filter without mipmaps");
     t->wrap_s = p[16];
     t->wrap_t = p[17];
     if (p[16] > KILN_MATERIAL_WRAP_MIRROR || p[17] > KILN_MATERIAL_WRAP_MIRROR)
-        return bad(err, base + 16, "unknown wrap mode");
-    if (p[18] || p[19]) return bad(err, base + 18, "reserved texture bytes are not zero");
-    f32s_at(p + 20, t->offset, 2);
-    t->rotation = f32_at(p + 28);
-    f32s_at(p + 32, t->scale, 2);
-    f32s_at(p + 40, t->matrix, 6);
+        return kiln_error_bad_bytes(err, k_format, base + 16, "unknown wrap mode");
+    if (p[18] || p[19])
+        return kiln_error_bad_bytes(err, k_format, base + 18,
+                                    "reserved texture bytes are not zero");
+    kiln_load_f32le_array(p + 20, t->offset, 2);
+    t->rotation = kiln_load_f32le(p + 28);
+    kiln_load_f32le_array(p + 32, t->scale, 2);
+    kiln_load_f32le_array(p + 40, t->matrix, 6);
     for (int i = 20; i < TEXTURE_SIZE; i += 4)
-        if (!isfinite(f32_at(p + i))) return bad(err, base + (uint64_t)i, "a transform value is not finite");
+        if (!isfinite(kiln_load_f32le(p + i)))
+            return kiln_error_bad_bytes(err, k_format, base + (uint64_t)i,
+                                        "a transform value is not finite");
     return KILN_OK;
 }
 
@@ -85,7 +69,8 @@ static kiln_result read_material(const void *data, size_t size, uint32_t flags,
     kiln_container c;
     kiln_result r = kiln_container_read(data, size, flags, &c, err);
     if (r != KILN_OK) return r;
-    if (c.kind != KILN_MATERIAL_KIND) return bad(err, 8, "the container is not of kind MATL");
+    if (c.kind != KILN_MATERIAL_KIND)
+        return kiln_error_bad_bytes(err, k_format, 8, "the container is not of kind MATL");
     if (c.kind_version != KILN_MATERIAL_KIND_VERSION) {
         kiln_error_set(err, KILN_E_FORMAT_VERSION,
                        "cooked material version %u; this kiln reads version %d: cook again",
@@ -97,42 +82,56 @@ static kiln_result read_material(const void *data, size_t size, uint32_t flags,
     if (c.section_count != 3 || !kiln_container_find(&c, PARAMS_ID, PARAMS_SIZE, &ps) ||
         !kiln_container_find(&c, TEXTURES_ID, TEXTURE_SIZE, &ts) ||
         !kiln_container_find(&c, NAME_ID, 1, &ns))
-        return bad(err, 32, "sections are not MATP (64), MTEX (64) and NAME (1)");
+        return kiln_error_bad_bytes(err, k_format, 32,
+                                    "sections are not MATP (64), MTEX (64) and NAME (1)");
     const uint8_t *bytes = c.bytes;
     uint64_t po = (uint64_t)(ps.data - bytes), to = (uint64_t)(ts.data - bytes),
              no = (uint64_t)(ns.data - bytes);
-    if (ps.count != 1) return bad(err, po, "MATP does not hold one record");
-    if (ts.count != KILN_MATERIAL_SLOT_COUNT) return bad(err, to, "MTEX does not hold five slots");
-    if (ns.count == 0 || ns.data[ns.size - 1] != 0) return bad(err, no, "the name has no NUL");
+    if (ps.count != 1)
+        return kiln_error_bad_bytes(err, k_format, po, "MATP does not hold one record");
+    if (ts.count != KILN_MATERIAL_SLOT_COUNT)
+        return kiln_error_bad_bytes(err, k_format, to, "MTEX does not hold five slots");
+    if (ns.count == 0 || ns.data[ns.size - 1] != 0)
+        return kiln_error_bad_bytes(err, k_format, no, "the name has no NUL");
     const uint8_t *nul = memchr(ns.data, 0, ns.size);
     if ((size_t)(nul - ns.data) != ns.size - 1)
-        return bad(err, no + (uint64_t)(nul - ns.data), "the name holds a NUL");
+        return kiln_error_bad_bytes(err, k_format, no + (uint64_t)(nul - ns.data),
+                                    "the name holds a NUL");
 
     kiln_material *m = &out->material;
     const uint8_t *p = ps.data;
     for (int i = 0; i < 52; i += 4)
-        if (!isfinite(f32_at(p + i))) return bad(err, po + (uint64_t)i, "a factor is not finite");
-    f32s_at(p, m->base_color, 4);
-    m->metallic = f32_at(p + 16);
-    m->roughness = f32_at(p + 20);
-    f32s_at(p + 24, m->emissive, 3);
-    m->emissive_strength = f32_at(p + 36);
-    m->normal_scale = f32_at(p + 40);
-    m->occlusion_strength = f32_at(p + 44);
-    m->alpha_cutoff = f32_at(p + 48);
-    m->alpha_mode = u32_at(p + 52);
-    uint32_t mflags = u32_at(p + 56);
+        if (!isfinite(kiln_load_f32le(p + i)))
+            return kiln_error_bad_bytes(err, k_format, po + (uint64_t)i, "a factor is not finite");
+    kiln_load_f32le_array(p, m->base_color, 4);
+    m->metallic = kiln_load_f32le(p + 16);
+    m->roughness = kiln_load_f32le(p + 20);
+    kiln_load_f32le_array(p + 24, m->emissive, 3);
+    m->emissive_strength = kiln_load_f32le(p + 36);
+    m->normal_scale = kiln_load_f32le(p + 40);
+    m->occlusion_strength = kiln_load_f32le(p + 44);
+    m->alpha_cutoff = kiln_load_f32le(p + 48);
+    m->alpha_mode = kiln_load_u32le(p + 52);
+    uint32_t mflags = kiln_load_u32le(p + 56);
     for (int i = 0; i < 4; i++)
-        if (!in01(m->base_color[i])) return bad(err, po + 4 * (uint64_t)i, "base colour outside [0, 1]");
+        if (!in01(m->base_color[i]))
+            return kiln_error_bad_bytes(err, k_format, po + 4 * (uint64_t)i,
+                                        "base colour outside [0, 1]");
     if (!in01(m->metallic) || !in01(m->roughness))
-        return bad(err, po + 16, "metallic or roughness outside [0, 1]");
+        return kiln_error_bad_bytes(err, k_format, po + 16, "metallic or roughness outside [0, 1]");
     for (int i = 0; i < 3; i++)
-        if (!in01(m->emissive[i])) return bad(err, po + 24 + 4 * (uint64_t)i, "emissive outside [0, 1]");
-    if (m->emissive_strength < 0.0f) return bad(err, po + 36, "negative emissive strength");
-    if (m->alpha_cutoff < 0.0f) return bad(err, po + 48, "negative alpha cutoff");
-    if (m->alpha_mode > KILN_MATERIAL_ALPHA_BLEND) return bad(err, po + 52, "unknown alpha mode");
-    if (mflags & ~3u) return bad(err, po + 56, "unknown material flags");
-    if (u32_at(p + 60)) return bad(err, po + 60, "reserved bytes are not zero");
+        if (!in01(m->emissive[i]))
+            return kiln_error_bad_bytes(err, k_format, po + 24 + 4 * (uint64_t)i,
+                                        "emissive outside [0, 1]");
+    if (m->emissive_strength < 0.0f)
+        return kiln_error_bad_bytes(err, k_format, po + 36, "negative emissive strength");
+    if (m->alpha_cutoff < 0.0f)
+        return kiln_error_bad_bytes(err, k_format, po + 48, "negative alpha cutoff");
+    if (m->alpha_mode > KILN_MATERIAL_ALPHA_BLEND)
+        return kiln_error_bad_bytes(err, k_format, po + 52, "unknown alpha mode");
+    if (mflags & ~3u) return kiln_error_bad_bytes(err, k_format, po + 56, "unknown material flags");
+    if (kiln_load_u32le(p + 60))
+        return kiln_error_bad_bytes(err, k_format, po + 60, "reserved bytes are not zero");
     m->double_sided = (mflags & 1u) != 0;
     m->unlit = (mflags & 2u) != 0;
     for (uint32_t s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {

@@ -5,30 +5,13 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/reader.h"
 #include "codec/mesh_codec.h"
 #include "kiln/kiln_format.h"
 
 /* Decoding is for tools: a mesh that would decode to more than this is refused (KILN_E_LIMIT)
  * rather than attempted (a small compressed file may announce many vertices). */
 #define DECODE_LIMIT ((size_t)1 << 30)
-
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static float f32_at(const uint8_t *p)
-{
-    uint32_t u = u32_at(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint16_t u16_at(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
 
 /* Lays out arrays in one block: each request gets a 16-byte aligned offset. */
 typedef struct layout {
@@ -117,17 +100,20 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
         for (size_t i = 0; i < nv; i++)
             for (int c = 0; c < 3; c++)
                 out->positions[i * 3 + c] =
-                    q ? kiln_unorm16_decode(u16_at(d + i * 8 + c * 2), v->bounds_min[c], v->position_scale[c])
-                      : f32_at(d + i * 12 + c * 4);
+                    q ? kiln_unorm16_decode(kiln_load_u16le(d + i * 8 + c * 2), v->bounds_min[c],
+                                            v->position_scale[c])
+                      : kiln_load_f32le(d + i * 12 + c * 4);
     if (rc == KILN_OK && (out->normals = at(block, o_nrm)) &&
         (d = stream_bytes(v, KILN_MESH_NORMAL, scratch, &rc, err)))
         for (size_t i = 0; i < nv; i++) {
             float *n = out->normals + i * 3;
             if (q)
-                kiln_oct_decode(kiln_snorm_decode((int16_t)u16_at(d + i * 4), 32767),
-                                kiln_snorm_decode((int16_t)u16_at(d + i * 4 + 2), 32767), n);
+                kiln_oct_decode(kiln_snorm_decode((int16_t)kiln_load_u16le(d + i * 4), 32767),
+                                kiln_snorm_decode((int16_t)kiln_load_u16le(d + i * 4 + 2), 32767),
+                                n);
             else
-                for (int c = 0; c < 3; c++) n[c] = f32_at(d + i * 12 + c * 4);
+                for (int c = 0; c < 3; c++)
+                    n[c] = kiln_load_f32le(d + i * 12 + c * 4);
         }
     if (rc == KILN_OK && (out->tangents = at(block, o_tan)) &&
         (d = stream_bytes(v, KILN_MESH_TANGENT, scratch, &rc, err)))
@@ -138,7 +124,8 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
                 kiln_oct_decode(kiln_snorm_decode((int8_t)p[0], 127), kiln_snorm_decode((int8_t)p[1], 127), t);
                 t[3] = (int8_t)p[3] < 0 ? -1.0f : 1.0f;
             } else {
-                for (int c = 0; c < 4; c++) t[c] = f32_at(d + i * 16 + c * 4);
+                for (int c = 0; c < 4; c++)
+                    t[c] = kiln_load_f32le(d + i * 16 + c * 4);
             }
         }
     for (int s = 0; s < KILN_MESH_MAX_UV_SETS && rc == KILN_OK; s++) {
@@ -147,30 +134,33 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
         for (size_t i = 0; i < nv; i++)
             for (int c = 0; c < 2; c++)
                 out->uvs[s][i * 2 + c] =
-                    q ? kiln_unorm16_decode(u16_at(d + i * 4 + c * 2), v->uv_offset[s][c], v->uv_scale[s][c])
-                      : f32_at(d + i * 8 + c * 4);
+                    q ? kiln_unorm16_decode(kiln_load_u16le(d + i * 4 + c * 2), v->uv_offset[s][c],
+                                            v->uv_scale[s][c])
+                      : kiln_load_f32le(d + i * 8 + c * 4);
     }
     for (int s = 0; s < KILN_MESH_MAX_COLOR_SETS && rc == KILN_OK; s++) {
         if (!(out->colors[s] = at(block, o_col[s]))) continue;
         if (!(d = stream_bytes(v, (kiln_mesh_stream_id)(KILN_MESH_COLOR0 + s), scratch, &rc, err))) break;
         for (size_t i = 0; i < nv * 4; i++)
-            out->colors[s][i] = q ? (float)d[i] / 255.0f : f32_at(d + i * 4);
+            out->colors[s][i] = q ? (float)d[i] / 255.0f : kiln_load_f32le(d + i * 4);
     }
     if (rc == KILN_OK && (out->joints = at(block, o_jnt)) &&
         (d = stream_bytes(v, KILN_MESH_JOINTS, scratch, &rc, err))) {
         bool wide = st[KILN_MESH_JOINTS].stride == 8;
-        for (size_t i = 0; i < nv * 4; i++) out->joints[i] = wide ? u16_at(d + i * 2) : d[i];
+        for (size_t i = 0; i < nv * 4; i++)
+            out->joints[i] = wide ? kiln_load_u16le(d + i * 2) : d[i];
     }
     if (rc == KILN_OK && (out->weights = at(block, o_wgt)) &&
         (d = stream_bytes(v, KILN_MESH_WEIGHTS, scratch, &rc, err)))
-        for (size_t i = 0; i < nv * 4; i++) out->weights[i] = q ? (float)d[i] / 255.0f : f32_at(d + i * 4);
+        for (size_t i = 0; i < nv * 4; i++)
+            out->weights[i] = q ? (float)d[i] / 255.0f : kiln_load_f32le(d + i * 4);
     if (rc == KILN_OK && (out->indices = at(block, o_idx)) &&
         (d = stream_bytes(v, KILN_MESH_INDICES, scratch, &rc, err))) {
         const kiln_mesh_lod *lvl = &v->levels[level];
         uint32_t size = st[KILN_MESH_INDICES].stride;
         for (size_t i = 0; i < lvl->index_count; i++) {
             size_t k = (size_t)lvl->index_offset + i;
-            out->indices[i] = size == 2 ? u16_at(d + k * 2) : u32_at(d + k * 4);
+            out->indices[i] = size == 2 ? kiln_load_u16le(d + k * 2) : kiln_load_u32le(d + k * 4);
         }
         out->index_count = lvl->index_count;
     }
@@ -186,7 +176,8 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
         size_t slot = 0;
         for (uint32_t t = 0; t < nt; t++) {
             if (!(kiln_mesh_target_flags(v, t) & (1u << k))) continue;   /* stays zero */
-            for (size_t i = 0; i < nv * 3; i++) dst[t * nv * 3 + i] = f32_at(d + (slot * nv * 3 + i) * 4);
+            for (size_t i = 0; i < nv * 3; i++)
+                dst[t * nv * 3 + i] = kiln_load_f32le(d + (slot * nv * 3 + i) * 4);
             slot++;
         }
     }

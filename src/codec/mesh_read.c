@@ -14,37 +14,13 @@
 #include "codec/mesh_sections.h"
 #include "kiln/kiln_format.h"
 
-static kiln_result bad(kiln_error *err, const kiln_mesh_view *v, const uint8_t *at, const char *fmt,
-                       ...) KILN_PRINTF(4, 5);
+/* What kiln_error_bad_bytes names in the message of every fault this file reports. */
+static const char k_format[] = "mesh";
 
-static kiln_result bad(kiln_error *err, const kiln_mesh_view *v, const uint8_t *at, const char *fmt,
-                       ...)
+/* The byte offset of at in the container, or UINT64_MAX (unknown) without one. */
+static uint64_t offset_of(const kiln_mesh_view *v, const uint8_t *at)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    kiln_error_setv(err, KILN_E_FORMAT_INVALID, fmt, ap);
-    va_end(ap);
-    kiln_error_prefix(err, "mesh: ");
-    if (at && v->container.bytes) kiln_error_at_offset(err, (uint64_t)(at - v->container.bytes));
-    return KILN_E_FORMAT_INVALID;
-}
-
-static uint32_t u32_at(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-
-static float f32_at(const uint8_t *p)
-{
-    uint32_t u = u32_at(p);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint16_t u16_at(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
+    return at && v->container.bytes ? (uint64_t)(at - v->container.bytes) : UINT64_MAX;
 }
 
 /* The format a stream must have in a mesh with these flags and joint count. */
@@ -95,58 +71,75 @@ static kiln_result read_header(kiln_mesh_view *v, const kiln_container_section *
                                kiln_error *err)
 {
     const uint8_t *h = s->data;
-    v->flags = u32_at(h);
-    v->vertex_count = u32_at(h + 4);
-    v->index_count = u32_at(h + 8);
-    *index_size = u32_at(h + 12);
-    v->level_count = u32_at(h + 16);
-    v->meshlet_count = u32_at(h + 20);
-    v->meshlet_vertex_count = u32_at(h + 24);
-    v->meshlet_triangle_size = u32_at(h + 28);
-    v->target_count = u32_at(h + 32);
-    v->joint_count = u32_at(h + 36);
-    v->material = (uint64_t)u32_at(h + 40) | ((uint64_t)u32_at(h + 44) << 32);
+    v->flags = kiln_load_u32le(h);
+    v->vertex_count = kiln_load_u32le(h + 4);
+    v->index_count = kiln_load_u32le(h + 8);
+    *index_size = kiln_load_u32le(h + 12);
+    v->level_count = kiln_load_u32le(h + 16);
+    v->meshlet_count = kiln_load_u32le(h + 20);
+    v->meshlet_vertex_count = kiln_load_u32le(h + 24);
+    v->meshlet_triangle_size = kiln_load_u32le(h + 28);
+    v->target_count = kiln_load_u32le(h + 32);
+    v->joint_count = kiln_load_u32le(h + 36);
+    v->material = kiln_load_u64le(h + 40);
     for (int c = 0; c < 3; c++) {
-        v->bounds_min[c] = f32_at(h + 48 + 4 * c);
-        v->bounds_max[c] = f32_at(h + 60 + 4 * c);
-        v->position_scale[c] = f32_at(h + 72 + 4 * c);
+        v->bounds_min[c] = kiln_load_f32le(h + 48 + 4 * c);
+        v->bounds_max[c] = kiln_load_f32le(h + 60 + 4 * c);
+        v->position_scale[c] = kiln_load_f32le(h + 72 + 4 * c);
     }
-    v->extent = f32_at(h + 84);
+    v->extent = kiln_load_f32le(h + 84);
     for (int u = 0; u < KILN_MESH_MAX_UV_SETS; u++)
         for (int c = 0; c < 2; c++) {
-            v->uv_offset[u][c] = f32_at(h + 88 + 8 * u + 4 * c);
-            v->uv_scale[u][c] = f32_at(h + 120 + 8 * u + 4 * c);
+            v->uv_offset[u][c] = kiln_load_f32le(h + 88 + 8 * u + 4 * c);
+            v->uv_scale[u][c] = kiln_load_f32le(h + 120 + 8 * u + 4 * c);
         }
-    v->meshlet_max_vertices = u32_at(h + 152);
-    v->meshlet_max_triangles = u32_at(h + 156);
-    v->uv_set_count = u32_at(h + 160);
-    v->color_set_count = u32_at(h + 164);
+    v->meshlet_max_vertices = kiln_load_u32le(h + 152);
+    v->meshlet_max_triangles = kiln_load_u32le(h + 156);
+    v->uv_set_count = kiln_load_u32le(h + 160);
+    v->color_set_count = kiln_load_u32le(h + 164);
 
     if (v->flags & ~(uint32_t)(KILN_MESH_QUANTIZED | KILN_MESH_COMPRESSED | KILN_MESH_FLAT_NORMALS))
-        return bad(err, v, h, "unknown header flags 0x%x", v->flags);
-    if (u32_at(h + 168) || u32_at(h + 172)) return bad(err, v, h + 168, "reserved header bytes are not zero");
-    if (*index_size != 2 && *index_size != 4) return bad(err, v, h + 12, "index size %u", *index_size);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h), "unknown header flags 0x%x",
+                                    v->flags);
+    if (kiln_load_u32le(h + 168) || kiln_load_u32le(h + 172))
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 168),
+                                    "reserved header bytes are not zero");
+    if (*index_size != 2 && *index_size != 4)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 12), "index size %u",
+                                    *index_size);
     if (*index_size == 2 && v->vertex_count > 65536)
-        return bad(err, v, h + 12, "16-bit indices for %u vertices", v->vertex_count);
-    if (v->index_count % 3) return bad(err, v, h + 8, "%u indices are not whole triangles", v->index_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 12),
+                                    "16-bit indices for %u vertices", v->vertex_count);
+    if (v->index_count % 3)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 8),
+                                    "%u indices are not whole triangles", v->index_count);
     if (v->level_count < 1 || v->level_count > KILN_MESH_MAX_LEVELS)
-        return bad(err, v, h + 16, "%u levels of detail (1..%d)", v->level_count, KILN_MESH_MAX_LEVELS);
-    if (v->uv_set_count > KILN_MESH_MAX_UV_SETS) return bad(err, v, h + 160, "%u UV sets", v->uv_set_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 16),
+                                    "%u levels of detail (1..%d)", v->level_count,
+                                    KILN_MESH_MAX_LEVELS);
+    if (v->uv_set_count > KILN_MESH_MAX_UV_SETS)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 160), "%u UV sets",
+                                    v->uv_set_count);
     if (v->color_set_count > KILN_MESH_MAX_COLOR_SETS)
-        return bad(err, v, h + 164, "%u colour sets", v->color_set_count);
-    if (v->joint_count > 65536) return bad(err, v, h + 36, "%u joints", v->joint_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 164), "%u colour sets",
+                                    v->color_set_count);
+    if (v->joint_count > 65536)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 36), "%u joints",
+                                    v->joint_count);
     if (v->meshlet_max_vertices < 3 || v->meshlet_max_vertices > KILN_MESH_MAX_MESHLET_VERTICES ||
         v->meshlet_max_triangles < 1 || v->meshlet_max_triangles > KILN_MESH_MAX_MESHLET_TRIANGLES)
-        return bad(err, v, h + 152, "meshlet limits %u/%u", v->meshlet_max_vertices,
-                   v->meshlet_max_triangles);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 152), "meshlet limits %u/%u",
+                                    v->meshlet_max_vertices, v->meshlet_max_triangles);
     if (!all_finite(v->bounds_min, 3) || !all_finite(v->bounds_max, 3) ||
         !all_finite(v->position_scale, 3) || !isfinite(v->extent) || !all_finite(&v->uv_offset[0][0], 8) ||
         !all_finite(&v->uv_scale[0][0], 8))
-        return bad(err, v, h + 48, "a bound or scale is not finite");
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 48),
+                                    "a bound or scale is not finite");
     for (int c = 0; c < 3; c++)
         if (!(v->bounds_min[c] <= v->bounds_max[c]) || v->position_scale[c] < 0.0f)
-            return bad(err, v, h + 48, "bounds are inverted");
-    if (v->extent < 0.0f) return bad(err, v, h + 84, "negative extent");
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 48), "bounds are inverted");
+    if (v->extent < 0.0f)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 84), "negative extent");
     return KILN_OK;
 }
 
@@ -155,26 +148,30 @@ static kiln_result read_levels(kiln_mesh_view *v, kiln_error *err)
     kiln_container_section s;
     if (!kiln_container_find(&v->container, KILN_MESH_SECTION_LODS, KILN_MESH_LOD_SIZE, &s) ||
         s.count != v->level_count)
-        return bad(err, v, NULL, "no LODS section of %u 24-byte levels", v->level_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                    "no LODS section of %u 24-byte levels", v->level_count);
     for (uint32_t l = 0; l < v->level_count; l++) {
         const uint8_t *p = s.data + (size_t)l * KILN_MESH_LOD_SIZE;
         kiln_mesh_lod *lvl = &v->levels[l];
-        lvl->index_offset = u32_at(p);
-        lvl->index_count = u32_at(p + 4);
-        lvl->meshlet_offset = u32_at(p + 8);
-        lvl->meshlet_count = u32_at(p + 12);
-        lvl->error = f32_at(p + 16);
-        lvl->error_absolute = f32_at(p + 20);
+        lvl->index_offset = kiln_load_u32le(p);
+        lvl->index_count = kiln_load_u32le(p + 4);
+        lvl->meshlet_offset = kiln_load_u32le(p + 8);
+        lvl->meshlet_count = kiln_load_u32le(p + 12);
+        lvl->error = kiln_load_f32le(p + 16);
+        lvl->error_absolute = kiln_load_f32le(p + 20);
         if (lvl->index_offset % 3 || lvl->index_count % 3 ||
             (uint64_t)lvl->index_offset + lvl->index_count > v->index_count)
-            return bad(err, v, p, "level %u: indices %u+%u outside the %u of the buffer", l,
-                       lvl->index_offset, lvl->index_count, v->index_count);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "level %u: indices %u+%u outside the %u of the buffer", l,
+                                        lvl->index_offset, lvl->index_count, v->index_count);
         if ((uint64_t)lvl->meshlet_offset + lvl->meshlet_count > v->meshlet_count)
-            return bad(err, v, p + 8, "level %u: meshlets %u+%u outside the %u", l,
-                       lvl->meshlet_offset, lvl->meshlet_count, v->meshlet_count);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p + 8),
+                                        "level %u: meshlets %u+%u outside the %u", l,
+                                        lvl->meshlet_offset, lvl->meshlet_count, v->meshlet_count);
         if (!(lvl->error >= 0.0f) || !isfinite(lvl->error) || !(lvl->error_absolute >= 0.0f) ||
             !isfinite(lvl->error_absolute))
-            return bad(err, v, p + 16, "level %u: error is not a finite non-negative number", l);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p + 16),
+                                        "level %u: error is not a finite non-negative number", l);
     }
     return KILN_OK;
 }
@@ -187,13 +184,18 @@ static kiln_result read_targets(kiln_mesh_view *v, uint32_t have[3], kiln_error 
     kiln_container_section s;
     if (!kiln_container_find(&v->container, KILN_MESH_SECTION_TARGETS, KILN_MESH_TARGET_SIZE, &s) ||
         s.count != v->target_count)
-        return bad(err, v, NULL, "no TGTS section of %u targets", v->target_count);
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                    "no TGTS section of %u targets", v->target_count);
     v->targets = s.data;
     for (uint32_t t = 0; t < v->target_count; t++) {
         const uint8_t *p = s.data + (size_t)t * KILN_MESH_TARGET_SIZE;
-        uint32_t f = u32_at(p);
-        if (f & ~7u) return bad(err, v, p, "target %u: unknown flags 0x%x", t, f);
-        if (!isfinite(f32_at(p + 4))) return bad(err, v, p + 4, "target %u: weight not finite", t);
+        uint32_t f = kiln_load_u32le(p);
+        if (f & ~7u)
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "target %u: unknown flags 0x%x", t, f);
+        if (!isfinite(kiln_load_f32le(p + 4)))
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p + 4),
+                                        "target %u: weight not finite", t);
         for (int k = 0; k < 3; k++)
             if (f & (1u << k)) have[k]++;
     }
@@ -241,10 +243,13 @@ static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const ui
                 kiln_container_section any;
                 kiln_container_section_at(&v->container, i, &any);
                 if (any.id == sid)
-                    return bad(err, v, any.data, "stream %d: element size %u, expected %u", id,
-                               any.element_size, packed ? 1 : stride);
+                    return kiln_error_bad_bytes(err, k_format, offset_of(v, any.data),
+                                                "stream %d: element size %u, expected %u", id,
+                                                any.element_size, packed ? 1 : stride);
             }
-            if (need) return bad(err, v, NULL, "stream %d is missing", id);
+            if (need)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                            "stream %d is missing", id);
             memset(st, 0, sizeof *st);
             if (id == KILN_MESH_INDICES) st->stride = index_size;
             continue;
@@ -252,10 +257,12 @@ static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const ui
         if (!need) {
             /* Optional vertex streams (normals, tangents) may be present with vertices. */
             if (!((id == KILN_MESH_NORMAL || id == KILN_MESH_TANGENT) && v->vertex_count))
-                return bad(err, v, s.data, "stream %d present but not announced", id);
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d present but not announced", id);
         }
         if (id == KILN_MESH_NORMAL && (v->flags & KILN_MESH_FLAT_NORMALS))
-            return bad(err, v, s.data, "normals in a mesh flagged flat-shaded");
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                        "normals in a mesh flagged flat-shaded");
         st->format = format;
         st->stride = stride;
         st->count = count;
@@ -263,22 +270,32 @@ static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const ui
         st->size = s.size;
         if (!packed) {
             if (s.count != count)
-                return bad(err, v, s.data, "stream %d holds %llu elements, expected %llu", id,
-                           (unsigned long long)s.count, (unsigned long long)count);
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d holds %llu elements, expected %llu", id,
+                                            (unsigned long long)s.count, (unsigned long long)count);
             continue;
         }
         /* meshopt-encoded: the codecs' headers, and sizes no smaller than the codecs can make
          * them (so a small file cannot announce a huge decoded size): the vertex codec spends
          * at least 4 bytes per 256 bytes of one byte lane, plus the tail; the index codec at
          * least one byte per triangle. */
-        if (s.size < 1) return bad(err, v, s.data, "stream %d: empty encoded data", id);
+        if (s.size < 1)
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                        "stream %d: empty encoded data", id);
         if (id == KILN_MESH_INDICES) {
-            if ((s.data[0] & 0xF0) != 0xE0) return bad(err, v, s.data, "indices: not meshopt-encoded");
-            if (count / 3 > s.size) return bad(err, v, s.data, "indices: encoded data too short");
+            if ((s.data[0] & 0xF0) != 0xE0)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "indices: not meshopt-encoded");
+            if (count / 3 > s.size)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "indices: encoded data too short");
         } else {
-            if ((s.data[0] & 0xF0) != 0xA0) return bad(err, v, s.data, "stream %d: not meshopt-encoded", id);
+            if ((s.data[0] & 0xF0) != 0xA0)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d: not meshopt-encoded", id);
             if (count > (uint64_t)s.size * 64 / stride + 256)
-                return bad(err, v, s.data, "stream %d: encoded data too short", id);
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, s.data),
+                                            "stream %d: encoded data too short", id);
         }
     }
     return KILN_OK;
@@ -309,7 +326,9 @@ static bool any_index_at_least(const uint8_t *data, size_t count, uint32_t size,
     }
     bad_bits = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(acc, _mm_setzero_si128())) ^ 0xFFFFu;
 #endif
-    for (; i < count; i++) bad_bits |= (size == 2 ? u16_at(data + i * 2) : u32_at(data + i * 4)) >= limit;
+    for (; i < count; i++)
+        bad_bits |=
+            (size == 2 ? kiln_load_u16le(data + i * 2) : kiln_load_u32le(data + i * 4)) >= limit;
     return bad_bits != 0;
 }
 
@@ -352,7 +371,8 @@ static bool any_bounds_not_finite(const uint8_t *p, size_t count)
 #endif
     for (; i < count; i++)
         for (int k = 0; k < 11; k++)
-            bad_bits |= (u32_at(p + i * KILN_MESH_BOUNDS_SIZE + 4 * (size_t)k) & 0x7F800000u) == 0x7F800000u;
+            bad_bits |= (kiln_load_u32le(p + i * KILN_MESH_BOUNDS_SIZE + 4 * (size_t)k) &
+                         0x7F800000u) == 0x7F800000u;
     return bad_bits != 0;
 }
 
@@ -361,10 +381,12 @@ static kiln_result check_indices(const kiln_mesh_view *v, const uint8_t *data, s
 {
     if (v->vertex_count && !any_index_at_least(data, count, size, v->vertex_count)) return KILN_OK;
     for (size_t i = 0; i < count; i++) {
-        uint32_t x = size == 2 ? u16_at(data + i * 2) : u32_at(data + i * 4);
+        uint32_t x = size == 2 ? kiln_load_u16le(data + i * 2) : kiln_load_u32le(data + i * 4);
         if (x >= v->vertex_count)
-            return bad(err, v, v->streams[KILN_MESH_INDICES].data == data ? data + i * size : NULL,
-                       "index %zu is %u, past the %u vertices", i, x, v->vertex_count);
+            return kiln_error_bad_bytes(
+                err, k_format,
+                offset_of(v, v->streams[KILN_MESH_INDICES].data == data ? data + i * size : NULL),
+                "index %zu is %u, past the %u vertices", i, x, v->vertex_count);
     }
     return KILN_OK;
 }
@@ -374,10 +396,13 @@ static kiln_result check_joints(const kiln_mesh_view *v, const uint8_t *data, si
 {
     bool wide = v->joint_count > 256;
     for (size_t i = 0; i < count * 4; i++) {
-        uint32_t j = wide ? u16_at(data + i * 2) : data[i];
+        uint32_t j = wide ? kiln_load_u16le(data + i * 2) : data[i];
         if (j >= v->joint_count)
-            return bad(err, v, v->streams[KILN_MESH_JOINTS].data == data ? data + i * (wide ? 2 : 1) : NULL,
-                       "vertex %zu: joint %u of %u", i / 4, j, v->joint_count);
+            return kiln_error_bad_bytes(err, k_format,
+                                        offset_of(v, v->streams[KILN_MESH_JOINTS].data == data
+                                                         ? data + i * (wide ? 2 : 1)
+                                                         : NULL),
+                                        "vertex %zu: joint %u of %u", i / 4, j, v->joint_count);
     }
     return KILN_OK;
 }
@@ -386,7 +411,8 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
 {
     if (v->meshlet_count == 0) {
         if (v->meshlet_vertex_count || v->meshlet_triangle_size)
-            return bad(err, v, NULL, "meshlet data without meshlets");
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                        "meshlet data without meshlets");
         return KILN_OK;
     }
     kiln_container_section m, b, mv, mt;
@@ -398,33 +424,43 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
         mv.count != v->meshlet_vertex_count ||
         !kiln_container_find(&v->container, KILN_MESH_SECTION_MESHLET_TRIANGLES, 1, &mt) ||
         mt.count != v->meshlet_triangle_size)
-        return bad(err, v, NULL, "meshlet sections do not match the header's counts");
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, NULL),
+                                    "meshlet sections do not match the header's counts");
     v->meshlets = m.data, v->meshlet_bounds = b.data;
     v->meshlet_vertices = mv.data, v->meshlet_triangles = mt.data;
     if (!v->vertex_count || any_index_at_least(mv.data, v->meshlet_vertex_count, 4, v->vertex_count))
         for (uint32_t i = 0; i < v->meshlet_vertex_count; i++)
-            if (u32_at(mv.data + (size_t)i * 4) >= v->vertex_count)
-                return bad(err, v, mv.data + (size_t)i * 4, "meshlet vertex %u is past the %u vertices",
-                           i, v->vertex_count);
+            if (kiln_load_u32le(mv.data + (size_t)i * 4) >= v->vertex_count)
+                return kiln_error_bad_bytes(err, k_format, offset_of(v, mv.data + (size_t)i * 4),
+                                            "meshlet vertex %u is past the %u vertices", i,
+                                            v->vertex_count);
     /* every bound at once (11 floats per meshlet); the loop names the first bad one */
     bool bounds_bad = any_bounds_not_finite(b.data, v->meshlet_count);
     for (uint32_t i = 0; i < v->meshlet_count; i++) {
         const uint8_t *p = m.data + (size_t)i * KILN_MESH_MESHLET_SIZE;
-        uint32_t vo = u32_at(p), to = u32_at(p + 4), vc = u32_at(p + 8), tc = u32_at(p + 12);
+        uint32_t vo = kiln_load_u32le(p), to = kiln_load_u32le(p + 4), vc = kiln_load_u32le(p + 8),
+                 tc = kiln_load_u32le(p + 12);
         if (vc < 1 || vc > v->meshlet_max_vertices || tc < 1 || tc > v->meshlet_max_triangles)
-            return bad(err, v, p, "meshlet %u: %u vertices, %u triangles", i, vc, tc);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "meshlet %u: %u vertices, %u triangles", i, vc, tc);
         if ((uint64_t)vo + vc > v->meshlet_vertex_count || (uint64_t)to + 3u * tc > v->meshlet_triangle_size)
-            return bad(err, v, p, "meshlet %u: ranges outside the meshlet data", i);
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
+                                        "meshlet %u: ranges outside the meshlet data", i);
         if (any_byte_at_least(mt.data + to, 3u * tc, vc)) /* then the loop names the first bad one */
             for (uint32_t k = 0; k < 3 * tc; k++)
                 if (mt.data[to + k] >= vc)
-                    return bad(err, v, mt.data + to + k, "meshlet %u: triangle index %u of %u vertices",
-                               i, mt.data[to + k], vc);
+                    return kiln_error_bad_bytes(err, k_format, offset_of(v, mt.data + to + k),
+                                                "meshlet %u: triangle index %u of %u vertices", i,
+                                                mt.data[to + k], vc);
         const uint8_t *q = b.data + (size_t)i * KILN_MESH_BOUNDS_SIZE;
         if (bounds_bad)
             for (int k = 0; k < 11; k++)
-                if (!isfinite(f32_at(q + 4 * k))) return bad(err, v, q, "meshlet %u: bounds not finite", i);
-        if (f32_at(q + 12) < 0.0f) return bad(err, v, q + 12, "meshlet %u: negative radius", i);
+                if (!isfinite(kiln_load_f32le(q + 4 * k)))
+                    return kiln_error_bad_bytes(err, k_format, offset_of(v, q),
+                                                "meshlet %u: bounds not finite", i);
+        if (kiln_load_f32le(q + 12) < 0.0f)
+            return kiln_error_bad_bytes(err, k_format, offset_of(v, q + 12),
+                                        "meshlet %u: negative radius", i);
     }
     return KILN_OK;
 }
@@ -438,7 +474,9 @@ KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flag
     memset(&v, 0, sizeof v);
     kiln_result rc = kiln_container_read(data, size, flags, &v.container, err);
     if (rc != KILN_OK) return rc;
-    if (v.container.kind != KILN_MESH_KIND) return bad(err, &v, v.container.bytes + 8, "not a mesh container");
+    if (v.container.kind != KILN_MESH_KIND)
+        return kiln_error_bad_bytes(err, k_format, offset_of(&v, v.container.bytes + 8),
+                                    "not a mesh container");
     if (v.container.kind_version != KILN_MESH_KIND_VERSION) {
         kiln_error_set(err, KILN_E_FORMAT_VERSION, "mesh layout version %u; this kiln reads %u: cook again",
                        v.container.kind_version, KILN_MESH_KIND_VERSION);
@@ -447,7 +485,8 @@ KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flag
     }
     kiln_container_section h;
     if (!kiln_container_find(&v.container, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE, &h) || h.count != 1)
-        return bad(err, &v, NULL, "no MHDR section of one %d-byte header", KILN_MESH_HEADER_SIZE);
+        return kiln_error_bad_bytes(err, k_format, offset_of(&v, NULL),
+                                    "no MHDR section of one %d-byte header", KILN_MESH_HEADER_SIZE);
     uint32_t index_size, have[3];
     if ((rc = read_header(&v, &h, &index_size, err)) != KILN_OK) return rc;
     if ((rc = read_levels(&v, err)) != KILN_OK) return rc;
@@ -491,7 +530,9 @@ KILN_API kiln_result kiln_mesh_unpack(const kiln_mesh_view *v, kiln_mesh_stream_
             return kiln_error_set(err, KILN_E_INTERNAL, "kiln_mesh_unpack: stride %u", s->stride);
         r = meshopt_decodeVertexBuffer(dst, (size_t)s->count, s->stride, s->data, s->size);
     }
-    if (r != 0) return bad(err, v, s->data, "stream %d: meshopt data damaged (error %d)", (int)id, r);
+    if (r != 0)
+        return kiln_error_bad_bytes(err, k_format, offset_of(v, s->data),
+                                    "stream %d: meshopt data damaged (error %d)", (int)id, r);
     if (id == KILN_MESH_INDICES) return check_indices(v, dst, (size_t)s->count, s->stride, err);
     if (id == KILN_MESH_JOINTS) return check_joints(v, dst, (size_t)s->count, err);
     return KILN_OK;
@@ -502,8 +543,8 @@ KILN_API kiln_meshlet kiln_mesh_meshlet(const kiln_mesh_view *v, uint32_t i)
     kiln_meshlet m = {0, 0, 0, 0};
     if (!v || i >= v->meshlet_count) return m;
     const uint8_t *p = v->meshlets + (size_t)i * KILN_MESH_MESHLET_SIZE;
-    m.vertex_offset = u32_at(p), m.triangle_offset = u32_at(p + 4);
-    m.vertex_count = u32_at(p + 8), m.triangle_count = u32_at(p + 12);
+    m.vertex_offset = kiln_load_u32le(p), m.triangle_offset = kiln_load_u32le(p + 4);
+    m.vertex_count = kiln_load_u32le(p + 8), m.triangle_count = kiln_load_u32le(p + 12);
     return m;
 }
 
@@ -514,23 +555,27 @@ KILN_API kiln_meshlet_bounds kiln_mesh_meshlet_bounds(const kiln_mesh_view *v, u
     if (!v || i >= v->meshlet_count) return b;
     const uint8_t *p = v->meshlet_bounds + (size_t)i * KILN_MESH_BOUNDS_SIZE;
     for (int c = 0; c < 3; c++) {
-        b.center[c] = f32_at(p + 4 * c);
-        b.cone_apex[c] = f32_at(p + 16 + 4 * c);
-        b.cone_axis[c] = f32_at(p + 28 + 4 * c);
+        b.center[c] = kiln_load_f32le(p + 4 * c);
+        b.cone_apex[c] = kiln_load_f32le(p + 16 + 4 * c);
+        b.cone_axis[c] = kiln_load_f32le(p + 28 + 4 * c);
         b.cone_axis_s8[c] = (int8_t)p[44 + c];
     }
-    b.radius = f32_at(p + 12);
-    b.cone_cutoff = f32_at(p + 40);
+    b.radius = kiln_load_f32le(p + 12);
+    b.cone_cutoff = kiln_load_f32le(p + 40);
     b.cone_cutoff_s8 = (int8_t)p[47];
     return b;
 }
 
 KILN_API uint32_t kiln_mesh_target_flags(const kiln_mesh_view *v, uint32_t i)
 {
-    return v && i < v->target_count ? u32_at(v->targets + (size_t)i * KILN_MESH_TARGET_SIZE) : 0;
+    return v && i < v->target_count
+               ? kiln_load_u32le(v->targets + (size_t)i * KILN_MESH_TARGET_SIZE)
+               : 0;
 }
 
 KILN_API float kiln_mesh_target_weight(const kiln_mesh_view *v, uint32_t i)
 {
-    return v && i < v->target_count ? f32_at(v->targets + (size_t)i * KILN_MESH_TARGET_SIZE + 4) : 0.0f;
+    return v && i < v->target_count
+               ? kiln_load_f32le(v->targets + (size_t)i * KILN_MESH_TARGET_SIZE + 4)
+               : 0.0f;
 }

@@ -18,12 +18,8 @@
 
 static const uint8_t magic[4] = {'K', 'P', 'A', 'K'};
 
-static kiln_result bad(kiln_error *err, uint64_t offset, const char *what)
-{
-    kiln_error_set(err, KILN_E_FORMAT_INVALID, "kiln pack: %s", what);
-    kiln_error_at_offset(err, offset);
-    return KILN_E_FORMAT_INVALID;
-}
+/* What kiln_error_bad_bytes names in the message of every fault this file reports. */
+static const char k_format[] = "kiln pack";
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
@@ -77,9 +73,12 @@ static kiln_result check_payloads(const uint8_t *p, size_t size, uint64_t payloa
     for (uint32_t i = 0; i < count; i++) {
         uint64_t at = payloads_at + (uint64_t)i * KILN_PACK_PAYLOAD_SIZE;
         payload_rec q = payload_at(p + payloads_at, i);
-        if (q.reserved) return bad(err, at + 44, "a payload's reserved field is not zero");
+        if (q.reserved)
+            return kiln_error_bad_bytes(err, k_format, at + 44,
+                                        "a payload's reserved field is not zero");
         if (q.compression > KILN_PACK_ZSTD)
-            return bad(err, at + 40, "a payload has an unknown compression");
+            return kiln_error_bad_bytes(err, k_format, at + 40,
+                                        "a payload has an unknown compression");
         if (q.size > KILN_PACK_MAX_ENTRY_SIZE) {
             kiln_error_set(err, KILN_E_LIMIT,
                            "kiln pack: payload %u declares %llu bytes, above the 4 GiB limit", i,
@@ -89,19 +88,25 @@ static kiln_result check_payloads(const uint8_t *p, size_t size, uint64_t payloa
         }
         if (q.compression == KILN_PACK_RAW &&
             (q.stored_size != q.size || q.stored_checksum != q.checksum))
-            return bad(err, at + 8, "a raw payload's stored size or checksum differs from its own");
+            return kiln_error_bad_bytes(
+                err, k_format, at + 8,
+                "a raw payload's stored size or checksum differs from its own");
         if (q.compression == KILN_PACK_ZSTD && (q.stored_size == 0 || q.size == 0))
-            return bad(err, at + 8, "a compressed payload is empty");
+            return kiln_error_bad_bytes(err, k_format, at + 8, "a compressed payload is empty");
         /* Payloads tile the data region: each at the next aligned offset, so none overlaps,
          * none leaves a gap beyond the padding, and the order is the only one possible. */
         if (q.offset != align_up(end, align))
-            return bad(err, at, "a payload is not at the next aligned offset (overlap, gap or "
-                                "out of order)");
+            return kiln_error_bad_bytes(
+                err, k_format, at,
+                "a payload is not at the next aligned offset (overlap, gap or "
+                "out of order)");
         if (q.offset > size || q.stored_size > size - q.offset)
-            return bad(err, at + 8, "a payload runs past the end of the file");
+            return kiln_error_bad_bytes(err, k_format, at + 8,
+                                        "a payload runs past the end of the file");
         end = q.offset + q.stored_size;
     }
-    if (end != size) return bad(err, end, "bytes follow the last payload");
+    if (end != size)
+        return kiln_error_bad_bytes(err, k_format, end, "bytes follow the last payload");
     return KILN_OK;
 }
 
@@ -116,24 +121,34 @@ static kiln_result check_entries(const uint8_t *p, uint32_t count, uint32_t payl
     for (uint32_t i = 0; i < count; i++) {
         uint64_t at = KILN_PACK_HEADER_SIZE + (uint64_t)i * KILN_PACK_ENTRY_SIZE;
         entry_rec e = entry_rec_at(entries, i);
-        if (e.reserved) return bad(err, at + 24, "an entry's reserved field is not zero");
+        if (e.reserved)
+            return kiln_error_bad_bytes(err, k_format, at + 24,
+                                        "an entry's reserved field is not zero");
         if (i > 0 && entry_rec_at(entries, i - 1).id >= e.id)
-            return bad(err, at, "entry ids are not strictly ascending (unsorted or repeated)");
-        if (e.id == 0) return bad(err, at, "an entry has asset id 0");
-        if (e.kind == 0) return bad(err, at + 8, "an entry has no kind");
-        if (e.payload >= payload_count) return bad(err, at + 12, "an entry's payload index is out of range");
+            return kiln_error_bad_bytes(
+                err, k_format, at, "entry ids are not strictly ascending (unsorted or repeated)");
+        if (e.id == 0) return kiln_error_bad_bytes(err, k_format, at, "an entry has asset id 0");
+        if (e.kind == 0) return kiln_error_bad_bytes(err, k_format, at + 8, "an entry has no kind");
+        if (e.payload >= payload_count)
+            return kiln_error_bad_bytes(err, k_format, at + 12,
+                                        "an entry's payload index is out of range");
         if (e.payload > next_payload)
-            return bad(err, at + 12, "payloads are not numbered in the order entries use them");
+            return kiln_error_bad_bytes(err, k_format, at + 12,
+                                        "payloads are not numbered in the order entries use them");
         if (e.payload == next_payload) next_payload++;
-        if (e.name_size == 0) return bad(err, at + 20, "an entry has no name");
+        if (e.name_size == 0)
+            return kiln_error_bad_bytes(err, k_format, at + 20, "an entry has no name");
         if (e.name_offset >= strings_size || e.name_size >= strings_size - e.name_offset)
-            return bad(err, at + 16, "an entry's name runs past the strings");
+            return kiln_error_bad_bytes(err, k_format, at + 16,
+                                        "an entry's name runs past the strings");
         if (strings[e.name_offset + e.name_size] != '\0' ||
             memchr(strings + e.name_offset, '\0', e.name_size))
-            return bad(err, at + 16, "an entry's name is not one NUL-terminated string");
+            return kiln_error_bad_bytes(err, k_format, at + 16,
+                                        "an entry's name is not one NUL-terminated string");
         *total += payload_at(payloads, e.payload).size;
     }
-    if (next_payload != payload_count) return bad(err, 28, "a payload is used by no entry");
+    if (next_payload != payload_count)
+        return kiln_error_bad_bytes(err, k_format, 28, "a payload is used by no entry");
     return KILN_OK;
 }
 
@@ -146,8 +161,10 @@ KILN_API kiln_result kiln_pack_open_memory(const void *data, size_t size, uint32
     if (flags & ~(uint32_t)KILN_PACK_SKIP_CHECKSUM)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_pack_open_memory: unknown flags 0x%x", flags);
     const uint8_t *p = data;
-    if (size < KILN_PACK_HEADER_SIZE) return bad(err, 0, "shorter than its 64-byte header");
-    if (memcmp(p, magic, 4) != 0) return bad(err, 0, "no \"KPAK\" magic");
+    if (size < KILN_PACK_HEADER_SIZE)
+        return kiln_error_bad_bytes(err, k_format, 0, "shorter than its 64-byte header");
+    if (memcmp(p, magic, 4) != 0)
+        return kiln_error_bad_bytes(err, k_format, 0, "no \"KPAK\" magic");
     kiln_reader r = kiln_reader_make(p, KILN_PACK_HEADER_SIZE);
     r.pos = 4;
     uint32_t version = kiln_read_u32le(&r);
@@ -167,33 +184,48 @@ KILN_API kiln_result kiln_pack_open_memory(const void *data, size_t size, uint32
         kiln_error_at_offset(err, 4);
         return KILN_E_FORMAT_VERSION;
     }
-    if (header_size != KILN_PACK_HEADER_SIZE) return bad(err, 8, "header size is not 64");
-    if (pack_flags & ~(uint32_t)KILN_PACK_ALIGN_4096) return bad(err, 12, "unknown header flags");
-    if (file_size != size) return bad(err, 16, "file size in the header differs from the file's");
-    if (reserved) return bad(err, 56, "reserved header bytes are not zero");
+    if (header_size != KILN_PACK_HEADER_SIZE)
+        return kiln_error_bad_bytes(err, k_format, 8, "header size is not 64");
+    if (pack_flags & ~(uint32_t)KILN_PACK_ALIGN_4096)
+        return kiln_error_bad_bytes(err, k_format, 12, "unknown header flags");
+    if (file_size != size)
+        return kiln_error_bad_bytes(err, k_format, 16,
+                                    "file size in the header differs from the file's");
+    if (reserved)
+        return kiln_error_bad_bytes(err, k_format, 56, "reserved header bytes are not zero");
     if (entry_count > KILN_PACK_MAX_ENTRIES) {
         kiln_error_set(err, KILN_E_LIMIT, "kiln pack: %u entries, above the limit of %u",
                        entry_count, KILN_PACK_MAX_ENTRIES);
         kiln_error_at_offset(err, 24);
         return KILN_E_LIMIT;
     }
-    if (payload_count > entry_count) return bad(err, 28, "more payloads than entries");
+    if (payload_count > entry_count)
+        return kiln_error_bad_bytes(err, k_format, 28, "more payloads than entries");
     /* 64-bit arithmetic: at most 2^24 entries and payloads, so none of this can wrap. */
     uint64_t payloads_at = KILN_PACK_HEADER_SIZE + (uint64_t)entry_count * KILN_PACK_ENTRY_SIZE;
     uint64_t strings_at = payloads_at + (uint64_t)payload_count * KILN_PACK_PAYLOAD_SIZE;
-    if (strings_at > size) return bad(err, 24, "the table of contents runs past the end");
-    if (strings_size > size - strings_at) return bad(err, 32, "the names run past the end");
+    if (strings_at > size)
+        return kiln_error_bad_bytes(err, k_format, 24, "the table of contents runs past the end");
+    if (strings_size > size - strings_at)
+        return kiln_error_bad_bytes(err, k_format, 32, "the names run past the end");
     uint64_t align = (pack_flags & KILN_PACK_ALIGN_4096) ? 4096 : 16;
     if (data_offset != align_up(strings_at + strings_size, align))
-        return bad(err, 40, "the payloads do not start at the first aligned offset after the names");
-    if (data_offset > size) return bad(err, 40, "the payloads start past the end");
+        return kiln_error_bad_bytes(
+            err, k_format, 40,
+            "the payloads do not start at the first aligned offset after the names");
+    if (data_offset > size)
+        return kiln_error_bad_bytes(err, k_format, 40, "the payloads start past the end");
     if (!(flags & KILN_PACK_SKIP_CHECKSUM) && kiln_xxh3_64_field_zeroed(p, (size_t)data_offset, 48) != checksum)
-        return bad(err, 48, "table of contents checksum mismatch: the pack is damaged");
+        return kiln_error_bad_bytes(err, k_format, 48,
+                                    "table of contents checksum mismatch: the pack is damaged");
     for (uint64_t q = strings_at + strings_size; q < data_offset; q++)
-        if (p[q]) return bad(err, q, "padding before the payloads is not zero");
+        if (p[q])
+            return kiln_error_bad_bytes(err, k_format, q,
+                                        "padding before the payloads is not zero");
     const char *strings = (const char *)p + strings_at;
     if (strings_size && strings[strings_size - 1] != '\0')
-        return bad(err, strings_at + strings_size - 1, "the names do not end with a NUL");
+        return kiln_error_bad_bytes(err, k_format, strings_at + strings_size - 1,
+                                    "the names do not end with a NUL");
 
     kiln_result res = check_payloads(p, size, payloads_at, payload_count, data_offset, align, err);
     if (res != KILN_OK) return res;

@@ -56,6 +56,25 @@ kiln_result kiln_error_set(kiln_error *err, kiln_result code, const char *fmt, .
     return code;
 }
 
+kiln_result kiln_error_bad_bytes(kiln_error *err, const char *format, uint64_t offset,
+                                 const char *fmt, ...)
+{
+    if (!err) return KILN_E_FORMAT_INVALID;
+    kiln_error_clear(err);
+    err->code = KILN_E_FORMAT_INVALID;
+    err->offset = offset;
+    size_t n = 0;
+    if (format) {
+        int k = snprintf(err->message, sizeof err->message, "%s: ", format);
+        n = k < 0 ? 0 : (size_t)k < sizeof err->message ? (size_t)k : sizeof err->message - 1;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message + n, sizeof err->message - n, fmt, ap);
+    va_end(ap);
+    return KILN_E_FORMAT_INVALID;
+}
+
 static void copy_field(char *dst, size_t dst_size, const char *src)
 {
     size_t n = strlen(src);

@@ -28,6 +28,13 @@ kiln_result kiln_error_set(kiln_error *err, kiln_result code, const char *fmt, .
     KILN_PRINTF(3, 4);
 kiln_result kiln_error_setv(kiln_error *err, kiln_result code, const char *fmt, va_list ap);
 
+/* Reports input bytes that break their format: KILN_E_FORMAT_INVALID, the message
+ * "<format>: <fmt...>" (just <fmt...> when format is NULL), and the byte offset of the fault
+ * (UINT64_MAX when unknown). What every reader of a kiln format returns for damaged bytes.
+ * err may be NULL. Returns KILN_E_FORMAT_INVALID. */
+kiln_result kiln_error_bad_bytes(kiln_error *err, const char *format, uint64_t offset,
+                                 const char *fmt, ...) KILN_PRINTF(4, 5);
+
 /* Adds where the error happened to a record that kiln_error_set filled. NULL-safe. */
 void kiln_error_at_path(kiln_error *err, const char *path);
 void kiln_error_at_offset(kiln_error *err, uint64_t offset);

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "codec/xform.h"
+
 /* The key at or before t (keys ascending; t within them). */
 static uint32_t segment(const assimp_keys *k, double t)
 {
@@ -18,30 +20,6 @@ static uint32_t segment(const assimp_keys *k, double t)
         else hi = mid;
     }
     return lo;
-}
-
-static void slerp(const float *a, const float *b, float u, float *out)
-{
-    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    float s = 1.0f;
-    if (d < 0) d = -d, s = -1.0f; /* the shorter way round */
-    float wa, wb;
-    if (d > 0.9995f) {
-        wa = 1.0f - u, wb = u;
-    } else {
-        float th = acosf(d), sn = sinf(th);
-        wa = sinf((1.0f - u) * th) / sn, wb = sinf(u * th) / sn;
-    }
-    float len = 0;
-    for (int i = 0; i < 4; i++) {
-        out[i] = wa * a[i] + s * wb * b[i];
-        len += out[i] * out[i];
-    }
-    len = sqrtf(len);
-    if (len > 1e-12f && isfinite(len))
-        for (int i = 0; i < 4; i++) out[i] /= len;
-    else
-        out[0] = out[1] = out[2] = 0, out[3] = 1;
 }
 
 void kiln_assimp_sample(const assimp_keys *k, uint32_t components, bool rotation, double t,
@@ -61,7 +39,7 @@ void kiln_assimp_sample(const assimp_keys *k, uint32_t components, bool rotation
     float u = span > 0 ? (float)((t - k->times[i]) / span) : 0.0f;
     const float *a = v + (size_t)i * components, *b = a + components;
     if (rotation) {
-        slerp(a, b, u, out);
+        kiln_quat_slerp(a, b, u, out);
         return;
     }
     for (uint32_t c = 0; c < components; c++) out[c] = a[c] + (b[c] - a[c]) * u;

@@ -17,6 +17,7 @@
 
 #include "core/file.h"
 #include "core/path.h"
+#include "core/reader.h"
 #include "import/assimp_dl.h"
 
 /* ---- the blob writer (libc memory: this process ends once it is sent) ---------------------- */
@@ -51,11 +52,23 @@ static void put(wbuf *b, const void *d, size_t n)
     b->n += n;
 }
 
-/* x86 and arm64 are little-endian, as the blob is; the parent reads it with kiln_reader. */
-static void put_u32(wbuf *b, uint32_t v) { put(b, &v, 4); }
-static void put_i32(wbuf *b, int32_t v) { put(b, &v, 4); }
-static void put_f32(wbuf *b, float v) { put(b, &v, 4); }
-static void put_f64(wbuf *b, double v) { put(b, &v, 8); }
+/* The blob is little-endian; the parent reads it with kiln_reader. Arrays of floats and indices
+ * are put as this process holds them: x86 and arm64 are little-endian too. */
+static void put_u32(wbuf *b, uint32_t v)
+{
+    uint8_t t[4];
+    kiln_store_u32le(t, v);
+    put(b, t, 4);
+}
+static void put_u64(wbuf *b, uint64_t v)
+{
+    uint8_t t[8];
+    kiln_store_u64le(t, v);
+    put(b, t, 8);
+}
+static void put_i32(wbuf *b, int32_t v) { put_u32(b, (uint32_t)v); }
+static void put_f32(wbuf *b, float v) { put_u32(b, kiln_f32_bits(v)); }
+static void put_f64(wbuf *b, double v) { put_u64(b, kiln_f64_bits(v)); }
 static void put_strn(wbuf *b, const char *s, size_t n)
 {
     put_u32(b, (uint32_t)n);

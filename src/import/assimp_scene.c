@@ -19,6 +19,7 @@
 #include "core/alloc.h"
 #include "core/file.h"
 #include "core/path.h"
+#include "codec/xform.h"
 #include "import/image.h"
 
 #define MAX_NAME 65536u
@@ -95,20 +96,8 @@ static kiln_result nomem(build *b, const char *what)
 
 static uint32_t rd_u32(build *b) { return kiln_read_u32le(&b->r); }
 static int32_t rd_i32(build *b) { return (int32_t)kiln_read_u32le(&b->r); }
-static float rd_f32(build *b)
-{
-    uint32_t u = kiln_read_u32le(&b->r);
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static double rd_f64(build *b)
-{
-    uint64_t u = kiln_read_u64le(&b->r);
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
+static float rd_f32(build *b) { return kiln_read_f32le(&b->r); }
+static double rd_f64(build *b) { return kiln_read_f64le(&b->r); }
 
 /* A count of items each at least min_size bytes long; 0 and failure when they cannot fit. */
 static uint32_t rd_count(build *b, size_t min_size)
@@ -151,44 +140,12 @@ static float *rd_floats(build *b, size_t count, kiln_arena *a)
     return f;
 }
 
-/* ---- small maths (column-major 4x4) ------------------------------------------------------------- */
-
-static void mat_mul(const float a[16], const float b[16], float out[16])
-{
-    float r[16];
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++) s += a[k * 4 + row] * b[c * 4 + k];
-            r[c * 4 + row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
-
-/* A rotation matrix (3x3 columns of m) to a unit quaternion x, y, z, w. */
-static void rot_to_quat(const float c[3][3], float q[4])
-{
-    kiln_scene_rot_to_quat(c, q);
-    float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (!(len > 1e-12f) || !isfinite(len)) q[0] = q[1] = q[2] = 0, q[3] = 1;
-    else for (int i = 0; i < 4; i++) q[i] /= len;
-}
-
-/* T, R, S of an affine matrix (a mirror goes into scale x), the rotation normalised. */
-static void decompose(const float m[16], float t[3], float q[4], float s[3])
-{
-    kiln_scene_mat_decompose(m, t, q, s);
-    float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (!(len > 1e-12f) || !isfinite(len)) q[0] = q[1] = q[2] = 0, q[3] = 1;
-    else for (int i = 0; i < 4; i++) q[i] /= len;
-}
-
 /* T, R, S and the world matrix of a node from its local matrix and its parent's world. */
 static void place_node(const kiln_scene_node *nodes, kiln_scene_node *nd)
 {
-    decompose(nd->matrix, nd->translation, nd->rotation, nd->scale);
+    kiln_mat4_decompose(nd->matrix, nd->translation, nd->rotation, nd->scale);
     if (nd->parent < 0) memcpy(nd->world, nd->matrix, sizeof nd->world);
-    else mat_mul(nodes[nd->parent].world, nd->matrix, nd->world);
+    else kiln_mat4_mul(nodes[nd->parent].world, nd->matrix, nd->world);
 }
 
 static bool all_finite(const float *v, int n)
@@ -202,15 +159,6 @@ static bool node_finite(const kiln_scene_node *nd)
 {
     return all_finite(nd->matrix, 16) && all_finite(nd->world, 16) &&
            all_finite(nd->translation, 3) && all_finite(nd->rotation, 4) && all_finite(nd->scale, 3);
-}
-
-static void quat_mul(const float a[4], const float b[4], float out[4])
-{
-    float r[4] = {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-                  a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-                  a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-                  a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
-    memcpy(out, r, sizeof r);
 }
 
 /* ---- the conversion to kiln's space ------------------------------------------------------------ */
@@ -260,7 +208,7 @@ static kiln_result conversion(build *b, kiln_assimp_format format)
             b->conv[col * 4 + row] = (float)(rows[row][col] * scale);
         }
     b->conv[15] = 1;
-    rot_to_quat(c, b->conv_rot);
+    kiln_quat_from_rotation(c, b->conv_rot);
     b->conv_scale = (float)scale;
     b->conv_identity = scale == 1.0 && rows[0][0] == 1 && rows[1][1] == 1 && rows[2][2] == 1;
     return KILN_OK;
@@ -606,8 +554,7 @@ static kiln_result read_mesh(build *b, mesh_in *mi, uint32_t index)
         for (int e = 0; e < 16; e++) bo->offset[e] = rd_f32(b);
         if (!b->r.failed && !all_finite(bo->offset, 16)) {
             /* An inverse bind matrix must be finite; identity keeps the joint usable. */
-            memset(bo->offset, 0, sizeof bo->offset);
-            bo->offset[0] = bo->offset[5] = bo->offset[10] = bo->offset[15] = 1;
+            kiln_mat4_identity(bo->offset);
             if (!kiln_scene_warn(b->s, "mesh \"%s\": bone \"%s\" has a non-finite offset matrix, "
                                  "reset to identity", mi->name, bo->name))
                 return nomem(b, "a warning");
@@ -817,8 +764,7 @@ static kiln_result read_nodes(build *b)
         bool finite = true;
         for (int k = 0; k < 16; k++) finite = finite && isfinite(nd->matrix[k]);
         if (!finite) {
-            memset(nd->matrix, 0, sizeof nd->matrix);
-            nd->matrix[0] = nd->matrix[5] = nd->matrix[10] = nd->matrix[15] = 1;
+            kiln_mat4_identity(nd->matrix);
             if (!kiln_scene_warn(s, "node \"%s\": a non-finite transform was reset", nd->name))
                 return nomem(b, "a warning");
         }
@@ -828,14 +774,13 @@ static kiln_result read_nodes(build *b)
      * (already finite) times the local matrix. */
     for (uint32_t i = 0; i < n; i++) {
         kiln_scene_node *nd = &nodes[i];
-        if (nd->parent < 0 && !b->conv_identity) mat_mul(b->conv, nd->matrix, nd->matrix);
+        if (nd->parent < 0 && !b->conv_identity) kiln_mat4_mul(b->conv, nd->matrix, nd->matrix);
         nd->has_matrix = true;
         place_node(nodes, nd);
         if (!node_finite(nd)) {
             /* Finite numbers can still overflow: in C, in a parent's world times this matrix, or
              * in the scale's length. The node then keeps its parent's place (the root: C). */
-            memset(nd->matrix, 0, sizeof nd->matrix);
-            nd->matrix[0] = nd->matrix[5] = nd->matrix[10] = nd->matrix[15] = 1;
+            kiln_mat4_identity(nd->matrix);
             if (nd->parent < 0 && !b->conv_identity) memcpy(nd->matrix, b->conv, sizeof nd->matrix);
             place_node(nodes, nd);
             if (!kiln_scene_warn(s, "node \"%s\": its transform overflowed and was reset", nd->name))
@@ -955,11 +900,8 @@ static kiln_result read_keys(build *b, uint32_t components, double tps, assimp_k
             if (!isfinite(v[(size_t)i * components + c])) *ok = false;
     }
     if (components == 4)
-        for (uint32_t i = 0; i < k->count && *ok; i++) {
-            float *q = v + (size_t)i * 4, len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            if (!(len > 1e-6f)) *ok = false;
-            else for (int c = 0; c < 4; c++) q[c] /= len;
-        }
+        for (uint32_t i = 0; i < k->count && *ok; i++)
+            if (!(kiln_quat_normalize(v + (size_t)i * 4) > 1e-6f)) *ok = false;
     k->times = t;
     k->values = v;
     return b->r.failed ? damaged(b, "animation keys") : KILN_OK;
@@ -977,7 +919,7 @@ static void convert_root_keys(build *b, kiln_scene_channel *ch)
             for (int k = 0; k < 3; k++)
                 v[k] = b->conv[k] * x + b->conv[4 + k] * y + b->conv[8 + k] * z;
         } else if (ch->path == KILN_SCENE_PATH_ROTATION) {
-            quat_mul(b->conv_rot, v, v);
+            kiln_quat_mul(b->conv_rot, v, v);
         } else if (ch->path == KILN_SCENE_PATH_SCALE) {
             for (int k = 0; k < 3; k++) v[k] *= b->conv_scale;
         }

@@ -26,6 +26,7 @@
 #include "core/buf.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "codec/xform.h"
 #include "import/assimp_private.h"
 #include "import/fbx_tree.h"
 
@@ -77,18 +78,8 @@ static kiln_result nomem(legacy *L, const char *what)
 
 static void put_u32(kiln_buf *b, uint32_t v) { kiln_buf_append_u32le(b, v); }
 static void put_i32(kiln_buf *b, int32_t v) { kiln_buf_append_u32le(b, (uint32_t)v); }
-static void put_f32(kiln_buf *b, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    kiln_buf_append_u32le(b, u);
-}
-static void put_f64(kiln_buf *b, double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    kiln_buf_append_u64le(b, u);
-}
+static void put_f32(kiln_buf *b, float v) { kiln_buf_append_u32le(b, kiln_f32_bits(v)); }
+static void put_f64(kiln_buf *b, double v) { kiln_buf_append_u64le(b, kiln_f64_bits(v)); }
 static void put_str(kiln_buf *b, const char *s)
 {
     size_t n = strlen(s);
@@ -143,27 +134,9 @@ static bool is_class(const object *o, const char *cls) { return !strcmp(o->node-
 
 /* ---- matrices (column-major doubles) ------------------------------------------------------------- */
 
-static void m_identity(double m[16])
-{
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = m[5] = m[10] = m[15] = 1;
-}
-
-static void m_mul(const double a[16], const double b[16], double out[16])
-{
-    double r[16];
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            double s = 0;
-            for (int k = 0; k < 4; k++) s += a[k * 4 + row] * b[c * 4 + k];
-            r[c * 4 + row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
-
 static void m_translate(double m[16], const double t[3], double sign)
 {
-    m_identity(m);
+    kiln_mat4d_identity(m);
     m[12] = sign * t[0], m[13] = sign * t[1], m[14] = sign * t[2];
 }
 
@@ -172,21 +145,21 @@ static void m_euler(double m[16], const double deg[3], int64_t order)
 {
     static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
     const int *o = orders[order >= 0 && order < 6 ? order : 0];
-    m_identity(m);
+    kiln_mat4d_identity(m);
     for (int k = 0; k < 3; k++) {
         int axis = o[k];
         double a = deg[axis] * PI / 180.0, c = cos(a), s = sin(a), r[16];
-        m_identity(r);
+        kiln_mat4d_identity(r);
         int i = (axis + 1) % 3, j = (axis + 2) % 3;
         r[i * 4 + i] = c, r[j * 4 + i] = -s;
         r[i * 4 + j] = s, r[j * 4 + j] = c;
-        m_mul(r, m, m);
+        kiln_mat4d_mul(r, m, m);
     }
 }
 
 static void m_scale(double m[16], const double s[3])
 {
-    m_identity(m);
+    kiln_mat4d_identity(m);
     m[0] = s[0], m[5] = s[1], m[10] = s[2];
 }
 
@@ -231,7 +204,7 @@ static bool m_inverse(const double m[16], double out[16])
 static void matrix_child(const kiln_fbx_node *obj, const char *name, double out[16])
 {
     kiln_fbx_values v;
-    m_identity(out);
+    kiln_mat4d_identity(out);
     if (!kiln_fbx_values_of(kiln_fbx_child(obj, name), &v) || v.count < 16) return;
     for (size_t k = 0; k < 16; k++) {
         double x = kiln_fbx_values_f64(&v, k);
@@ -268,16 +241,16 @@ static void model_local_trs(const kiln_fbx_node *obj, const double *at, const do
     double order = kiln_fbx_property_number(obj, "RotationOrder", 0, 0);
     int64_t ord = order >= 0 && order < 6 ? (int64_t)order : 0;
     m_translate(out, t, 1);
-    m_translate(m, roff, 1), m_mul(out, m, out);
-    m_translate(m, rp, 1), m_mul(out, m, out);
-    m_euler(m, pre, 0), m_mul(out, m, out);
-    m_euler(m, r, ord), m_mul(out, m, out);
-    m_euler(m, post, 0), m_transpose3(m), m_mul(out, m, out);
-    m_translate(m, rp, -1), m_mul(out, m, out);
-    m_translate(m, soff, 1), m_mul(out, m, out);
-    m_translate(m, sp, 1), m_mul(out, m, out);
-    m_scale(m, s), m_mul(out, m, out);
-    m_translate(m, sp, -1), m_mul(out, m, out);
+    m_translate(m, roff, 1), kiln_mat4d_mul(out, m, out);
+    m_translate(m, rp, 1), kiln_mat4d_mul(out, m, out);
+    m_euler(m, pre, 0), kiln_mat4d_mul(out, m, out);
+    m_euler(m, r, ord), kiln_mat4d_mul(out, m, out);
+    m_euler(m, post, 0), m_transpose3(m), kiln_mat4d_mul(out, m, out);
+    m_translate(m, rp, -1), kiln_mat4d_mul(out, m, out);
+    m_translate(m, soff, 1), kiln_mat4d_mul(out, m, out);
+    m_translate(m, sp, 1), kiln_mat4d_mul(out, m, out);
+    m_scale(m, s), kiln_mat4d_mul(out, m, out);
+    m_translate(m, sp, -1), kiln_mat4d_mul(out, m, out);
 }
 
 static void model_local(const kiln_fbx_node *obj, double out[16])
@@ -294,8 +267,8 @@ static bool geometric(const kiln_fbx_node *obj, double out[16])
     prop3(obj, "GeometricScaling", 1, s);
     bool identity = !t[0] && !t[1] && !t[2] && !r[0] && !r[1] && !r[2] && s[0] == 1 && s[1] == 1 && s[2] == 1;
     m_translate(out, t, 1);
-    m_euler(m, r, 0), m_mul(out, m, out);
-    m_scale(m, s), m_mul(out, m, out);
+    m_euler(m, r, 0), kiln_mat4d_mul(out, m, out);
+    m_scale(m, s), kiln_mat4d_mul(out, m, out);
     return !identity;
 }
 
@@ -775,11 +748,11 @@ static kiln_result put_bones(legacy *L, const object *model, const skin *sk, con
         matrix_child(cl, "Transform", tr);
         matrix_child(cl, "TransformLink", tlink);
         if (!m_inverse(tlink, inv)) {
-            m_identity(inv);
+            kiln_mat4d_identity(inv);
             warn(L, "mesh \"%s\": bone \"%s\" has a singular bind matrix", model->name,
                  L->objs[sk->bones[c]].name);
         }
-        m_mul(inv, tr, off);
+        kiln_mat4d_mul(inv, tr, off);
         put_str(b, L->objs[sk->bones[c]].name);
         for (int k = 0; k < 16; k++) put_f32(b, to_f32(off[k]));
         kiln_fbx_values idx, wts;
@@ -1154,7 +1127,7 @@ static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32
     size_t count_at = L->body.size;
     put_u32(&L->body, 0);
     double id[16];
-    m_identity(id);
+    kiln_mat4d_identity(id);
     put_node(L, "RootNode", -1, id, 0, 0);
     uint32_t nodes = 1, top = 0;
     /* Explicit stack of objects to visit; blob_parent[i] is the blob index of i's parent. */
@@ -1349,22 +1322,13 @@ static kiln_result write_take_model(legacy *L, const char *take, const object *o
         model_local_trs(o->node, v[0], v[1], v[2], m);
         float fm[16], t[3], q[4], sc[3];
         for (int e = 0; e < 16; e++) fm[e] = to_f32(m[e]);
-        kiln_scene_mat_decompose(fm, t, q, sc);
-        float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (!(len > 1e-12f) || !isfinite(len)) q[0] = q[1] = q[2] = 0, q[3] = 1, len = 1;
-        for (int e = 0; e < 4; e++) q[e] /= len;
+        kiln_mat4_decompose(fm, t, q, sc);
         const float *vals[3] = {t, q, sc};
         for (int g = 0; g < 3; g++) {
             size_t w = g == 1 ? 4 : 3, rec = 8 + w * 4;
             uint8_t *p = b->data + at[g] + k * rec;
-            uint64_t tb;
-            memcpy(&tb, &times[k], 8);
-            kiln_store_u64le(p, tb);
-            for (size_t e = 0; e < w; e++) {
-                uint32_t fb;
-                memcpy(&fb, &vals[g][e], 4);
-                kiln_store_u32le(p + 8 + e * 4, fb);
-            }
+            kiln_store_f64le(p, times[k]);
+            kiln_store_f32le_array(p + 8, vals[g], w);
         }
     }
     *written = true;

@@ -232,23 +232,13 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
     char type = (char)*tp;
     memset(pr, 0, sizeof *pr);
     pr->type = type;
-    uint64_t u;
     switch (type) {
     case 'C': pr->i = kiln_read_u8(r) != 0; pr->d = (double)pr->i; break;
     case 'Y': pr->i = (int16_t)kiln_read_u16le(r); pr->d = (double)pr->i; break;
     case 'I': pr->i = (int32_t)kiln_read_u32le(r); pr->d = (double)pr->i; break;
     case 'L': pr->i = (int64_t)kiln_read_u64le(r); pr->d = (double)pr->i; break;
-    case 'F': {
-        uint32_t b = kiln_read_u32le(r);
-        float f;
-        memcpy(&f, &b, 4);
-        pr->d = f;
-        break;
-    }
-    case 'D':
-        u = kiln_read_u64le(r);
-        memcpy(&pr->d, &u, 8);
-        break;
+    case 'F': pr->d = kiln_read_f32le(r); break;
+    case 'D': pr->d = kiln_read_f64le(r); break;
     case 'S': case 'R': {
         uint32_t len = kiln_read_u32le(r);
         const uint8_t *s = kiln_reader_take(r, len);
@@ -651,7 +641,7 @@ uint32_t kiln_fbx_sniff_version(const void *data, size_t size)
     if (!p) return 0;
     if (is_binary(p, size)) {
         if (size < 27) return 0;
-        return (uint32_t)p[23] | ((uint32_t)p[24] << 8) | ((uint32_t)p[25] << 16) | ((uint32_t)p[26] << 24);
+        return kiln_load_u32le(p + 23);
     }
     size_t head = size < 65536 ? size : 65536;
     static const char key[] = "FBXVersion:";

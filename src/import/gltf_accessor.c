@@ -70,25 +70,20 @@ static float to_float(const uint8_t *p, uint32_t ct, bool normalized)
     }
     case CT_U8: return normalized ? p[0] / 255.0f : p[0];
     case CT_I16: {
-        int16_t v = (int16_t)(uint16_t)(p[0] | (p[1] << 8));
+        int16_t v = (int16_t)kiln_load_u16le(p);
         if (!normalized) return v;
         float f = v / 32767.0f;
         return f < -1.0f ? -1.0f : f;
     }
     case CT_U16: {
-        uint16_t v = (uint16_t)(p[0] | (p[1] << 8));
+        uint16_t v = kiln_load_u16le(p);
         return normalized ? v / 65535.0f : v;
     }
     case CT_U32: {
-        uint32_t v = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-                     ((uint32_t)p[3] << 24);
+        uint32_t v = kiln_load_u32le(p);
         return normalized ? (float)(v / 4294967295.0) : (float)v;
     }
-    default: {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
+    default: return kiln_load_f32le(p);
     }
 }
 
@@ -96,10 +91,8 @@ static uint32_t to_uint(const uint8_t *p, uint32_t ct)
 {
     switch (ct) {
     case CT_I8: case CT_U8: return p[0];
-    case CT_I16: case CT_U16: return (uint32_t)(p[0] | (p[1] << 8));
-    default:
-        return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-               ((uint32_t)p[3] << 24);
+    case CT_I16: case CT_U16: return kiln_load_u16le(p);
+    default: return kiln_load_u32le(p);
     }
 }
 
@@ -187,17 +180,10 @@ static void read_elements(const uint8_t *base, size_t stride, const layout *l, u
             for (size_t i = 0; i < count; i++) dst[i] = base[i * stride];
             return;
         case CT_U16:
-            for (size_t i = 0; i < count; i++) {
-                const uint8_t *p = base + i * stride;
-                dst[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-            }
+            for (size_t i = 0; i < count; i++) dst[i] = kiln_load_u16le(base + i * stride);
             return;
         case CT_U32:
-            for (size_t i = 0; i < count; i++) {
-                const uint8_t *p = base + i * stride;
-                dst[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                         (uint32_t)p[3] << 24;
-            }
+            for (size_t i = 0; i < count; i++) dst[i] = kiln_load_u32le(base + i * stride);
             return;
         default: break;
         }

@@ -6,47 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- small matrix helpers (column-major 4x4) ---------------------------------------------------- */
-
-static void mat_identity(float m[16])
-{
-    memset(m, 0, 16 * sizeof(float));
-    m[0] = m[5] = m[10] = m[15] = 1.0f;
-}
-
-static void mat_mul(const float a[16], const float b[16], float out[16])
-{
-    float r[16];
-    for (int col = 0; col < 4; col++)
-        for (int row = 0; row < 4; row++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++) s += a[k * 4 + row] * b[col * 4 + k];
-            r[col * 4 + row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
-
-/* T * R * S from translation, unit quaternion (x, y, z, w) and scale. */
-static void mat_from_trs(const float t[3], const float q[4], const float s[3], float m[16])
-{
-    float x = q[0], y = q[1], z = q[2], w = q[3];
-    float r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
-                  2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                  2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
-    for (int col = 0; col < 3; col++) {
-        for (int row = 0; row < 3; row++) m[col * 4 + row] = r[col * 3 + row] * s[col];
-        m[col * 4 + 3] = 0.0f;
-    }
-    m[12] = t[0], m[13] = t[1], m[14] = t[2], m[15] = 1.0f;
-}
-
-/* Splits an affine matrix into T, R, S (kiln_scene_mat_decompose), any non-finite rotation
- * replaced by the identity. */
-static void mat_decompose(const float m[16], float t[3], float q[4], float s[3])
-{
-    kiln_scene_mat_decompose(m, t, q, s);
-    if (!isfinite(q[0] + q[1] + q[2] + q[3])) q[0] = q[1] = q[2] = 0, q[3] = 1;
-}
+#include "codec/xform.h"
 
 /* ---- nodes ----------------------------------------------------------------------------------------- */
 
@@ -83,18 +43,15 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
                              "a node has a \"matrix\" or translation/rotation/scale, not both");
         if ((r = gltf_get_floats(c, nj, "matrix", ptr, 16, n->matrix))) return r;
         n->has_matrix = true;
-        mat_decompose(n->matrix, n->translation, n->rotation, n->scale);
+        kiln_mat4_decompose(n->matrix, n->translation, n->rotation, n->scale);
     } else {
         if ((r = gltf_get_floats(c, nj, "translation", ptr, 3, n->translation)) ||
             (r = gltf_get_floats(c, nj, "rotation", ptr, 4, n->rotation)) ||
             (r = gltf_get_floats(c, nj, "scale", ptr, 3, n->scale)))
             return r;
-        float *q = n->rotation;
-        float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (!(len > 1e-6f))
+        if (!(kiln_quat_normalize(n->rotation) > 1e-6f))
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"rotation\" is not a unit quaternion");
-        for (int k = 0; k < 4; k++) q[k] /= len;
-        mat_from_trs(n->translation, n->rotation, n->scale, n->matrix);
+        kiln_mat4_compose(n->translation, n->rotation, n->scale, n->matrix);
     }
     if (weights) {
         size_t wn = json_array_size(weights);
@@ -156,7 +113,7 @@ static kiln_result world_transforms(gltf_ctx *c, kiln_scene_node *nodes, uint32_
         const kiln_scene_node *n = &nodes[queue[head++]];
         for (uint32_t k = 0; k < n->child_count; k++) {
             kiln_scene_node *child = &nodes[n->children[k]];
-            mat_mul(n->world, child->matrix, child->world);
+            kiln_mat4_mul(n->world, child->matrix, child->world);
             queue[tail++] = n->children[k];
         }
     }
@@ -214,7 +171,7 @@ static kiln_result read_skins(gltf_ctx *c)
                                  s->node_count);
             }
             j[q] = (uint32_t)json_integer_value(e);
-            mat_identity(inv + q * 16);
+            kiln_mat4_identity(inv + q * 16);
         }
         if (ibm >= 0) {
             const gltf_accessor *a;
@@ -445,7 +402,7 @@ static kiln_result scene_bounds(gltf_ctx *c)
     uint32_t *stack = kiln_arena_array(&c->scratch, s->node_count, sizeof *stack);
     if (!stack) return gltf_nomem(c, "the node walk");
     float identity[16];
-    mat_identity(identity);
+    kiln_mat4_identity(identity);
     float *boxes = NULL; /* per mesh: min xyz, max xyz over its primitives */
     uint64_t pairs = 0;
     for (int pass = 0; pass < 2; pass++) {

@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/reader.h"
 
 static const char *const format_names[] = {"unknown", "png", "jpeg", "tga", "bmp", "hdr", "exr"};
 
@@ -77,8 +78,7 @@ bool kiln_image_tga_header_plausible(const void *data, size_t size)
     const uint8_t *h = data;
     if (size < 18) return false;
     uint8_t cmap_type = h[1], image_type = h[2], bpp = h[16];
-    uint32_t width = (uint32_t)h[12] | ((uint32_t)h[13] << 8);
-    uint32_t height = (uint32_t)h[14] | ((uint32_t)h[15] << 8);
+    uint32_t width = kiln_load_u16le(h + 12), height = kiln_load_u16le(h + 14);
     if (cmap_type > 1) return false;
     if (cmap_type == 1) {
         if (image_type != 1 && image_type != 9) return false;

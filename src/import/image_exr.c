@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/reader.h"
 #include "import/exr_dl.h"
 #include "import/image_private.h"
 
@@ -92,9 +93,7 @@ static float exr_half_to_float(uint16_t h)
         }
         bits = sign | (exp << 23) | ((mant & 0x3FFu) << 13);
     }
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
+    return kiln_f32_from_bits(bits);
 }
 
 /* The library only reads and decompresses a chunk; the unpacking is done here, from the
@@ -142,16 +141,14 @@ static kiln_result exr_unpack_chunk(const exr_decode_pipeline_t *dec, const exr_
             }
             int comp = slot == EXR_Y ? EXR_R : slot; /* Y goes to R, copied to G, B later */
             for (int64_t x = 0; x < cw; x++, src += bpe) {
-                uint32_t u = bpe == 2 ? (uint32_t)src[0] | ((uint32_t)src[1] << 8)
-                                      : (uint32_t)src[0] | ((uint32_t)src[1] << 8) |
-                                            ((uint32_t)src[2] << 16) | ((uint32_t)src[3] << 24);
+                uint32_t u = bpe == 2 ? kiln_load_u16le(src) : kiln_load_u32le(src);
                 float v;
                 if (ch->data_type == EXR_PIXEL_HALF)
                     v = exr_half_to_float((uint16_t)u);
                 else if (ch->data_type == EXR_PIXEL_UINT)
                     v = (float)u;
                 else
-                    memcpy(&v, &u, 4);
+                    v = kiln_f32_from_bits(u);
                 row[(size_t)x * 4 + (size_t)comp] = v;
             }
         }

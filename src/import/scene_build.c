@@ -1,7 +1,6 @@
 /* scene_build.c — scene storage, warnings, files, and kiln_scene_free. */
 #include "import/scene_build.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,46 +103,4 @@ void kiln_scene_free(kiln_scene *scene)
     if (!scene) return;
     kiln_arena arena = scene->storage->arena; /* copy out: the record is freed with its block */
     kiln_arena_release(&arena);
-}
-
-void kiln_scene_rot_to_quat(const float c[3][3], float q[4])
-{
-    float tr = c[0][0] + c[1][1] + c[2][2];
-    if (tr > 0) {
-        float k = sqrtf(tr + 1.0f) * 2;
-        q[3] = 0.25f * k, q[0] = (c[1][2] - c[2][1]) / k, q[1] = (c[2][0] - c[0][2]) / k,
-        q[2] = (c[0][1] - c[1][0]) / k;
-    } else if (c[0][0] > c[1][1] && c[0][0] > c[2][2]) {
-        float k = sqrtf(1.0f + c[0][0] - c[1][1] - c[2][2]) * 2;
-        q[3] = (c[1][2] - c[2][1]) / k, q[0] = 0.25f * k, q[1] = (c[1][0] + c[0][1]) / k,
-        q[2] = (c[2][0] + c[0][2]) / k;
-    } else if (c[1][1] > c[2][2]) {
-        float k = sqrtf(1.0f + c[1][1] - c[0][0] - c[2][2]) * 2;
-        q[3] = (c[2][0] - c[0][2]) / k, q[0] = (c[1][0] + c[0][1]) / k, q[1] = 0.25f * k,
-        q[2] = (c[2][1] + c[1][2]) / k;
-    } else {
-        float k = sqrtf(1.0f + c[2][2] - c[0][0] - c[1][1]) * 2;
-        q[3] = (c[0][1] - c[1][0]) / k, q[0] = (c[2][0] + c[0][2]) / k,
-        q[1] = (c[2][1] + c[1][2]) / k, q[2] = 0.25f * k;
-    }
-}
-
-void kiln_scene_mat_decompose(const float m[16], float t[3], float q[4], float s[3])
-{
-    t[0] = m[12], t[1] = m[13], t[2] = m[14];
-    float c[3][3];
-    for (int col = 0; col < 3; col++) {
-        float len = sqrtf(m[col * 4] * m[col * 4] + m[col * 4 + 1] * m[col * 4 + 1] +
-                          m[col * 4 + 2] * m[col * 4 + 2]);
-        s[col] = len;
-        for (int row = 0; row < 3; row++) c[col][row] = len > 0 ? m[col * 4 + row] / len : 0.0f;
-    }
-    float det = c[0][0] * (c[1][1] * c[2][2] - c[2][1] * c[1][2]) -
-                c[1][0] * (c[0][1] * c[2][2] - c[2][1] * c[0][2]) +
-                c[2][0] * (c[0][1] * c[1][2] - c[1][1] * c[0][2]);
-    if (det < 0) {
-        s[0] = -s[0];
-        for (int row = 0; row < 3; row++) c[0][row] = -c[0][row];
-    }
-    kiln_scene_rot_to_quat(c, q);
 }

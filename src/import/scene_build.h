@@ -41,14 +41,6 @@ bool kiln_scene_warn(kiln_scene *s, const char *fmt, ...) KILN_PRINTF(2, 3);
 /* Records a file the scene was read from (not repeated). false when memory runs out. */
 bool kiln_scene_add_file(kiln_scene *s, const char *path);
 
-/* The quaternion (x, y, z, w) of a rotation matrix given as three columns (element (row, col)
- * = c[col][row]), by Shepperd's method; not normalised or checked (callers do what they need). */
-void kiln_scene_rot_to_quat(const float c[3][3], float q[4]);
-
-/* Splits an affine column-major matrix into translation, rotation (as kiln_scene_rot_to_quat,
- * unchecked) and scale; a negative determinant goes into scale x. */
-void kiln_scene_mat_decompose(const float m[16], float t[3], float q[4], float s[3]);
-
 /* Writable views for the builders. */
 static inline kiln_scene_primitive *kiln_scene_prim_mut(kiln_scene *s, uint32_t mesh, uint32_t p)
 {

@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "codec/skeleton_hash.h"
+#include "codec/xform.h"
 
 #define UNKNOWN (-2)
 
@@ -23,31 +24,6 @@ typedef struct build_ctx {
     uint8_t *rel_done;
     int32_t *pre_of_node; /* parent node -> pre index, -1 none, UNKNOWN not yet computed */
 } build_ctx;
-
-static void mat_identity(float m[16])
-{
-    memset(m, 0, 16 * sizeof *m);
-    m[0] = m[5] = m[10] = m[15] = 1.0f;
-}
-
-static bool mat_is_identity(const float m[16])
-{
-    for (int i = 0; i < 16; i++)
-        if (m[i] != ((i % 5) == 0 ? 1.0f : 0.0f)) return false;
-    return true;
-}
-
-/* out = a * b, column-major. out may not alias a or b. */
-static void mat_mul(const float a[16], const float b[16], float out[16])
-{
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) {
-            double v = 0;
-            for (int k = 0; k < 4; k++)
-                v += (double)a[k * 4 + r] * b[c * 4 + k];
-            out[c * 4 + r] = (float)v;
-        }
-}
 
 /* Nearest ancestor (strictly above `node`) that is a joint of the skin: one walk per chain of
  * unknown nodes, each node resolved once. */
@@ -97,7 +73,7 @@ static const float *rel_of(build_ctx *c, uint32_t p)
         if (q < 0 || c->node_joint[q] >= 0)
             memcpy(dst, s->nodes[m].matrix, 16 * sizeof *dst);
         else
-            mat_mul(c->rel + (size_t)q * 16, s->nodes[m].matrix, dst);
+            kiln_mat4_mul(c->rel + (size_t)q * 16, s->nodes[m].matrix, dst);
         c->rel_done[m] = 1;
     }
     return c->rel + (size_t)p * 16;
@@ -267,7 +243,7 @@ static kiln_result set_pre(build_ctx *c, kiln_cooked_skeleton *s, kiln_cooked_jo
         }
         m = rel_of(c, (uint32_t)p);
     }
-    if (mat_is_identity(m)) {
+    if (kiln_mat4_is_identity(m)) {
         c->pre_of_node[p] = -1;
         return KILN_OK;
     }
@@ -361,7 +337,7 @@ static kiln_result build(build_ctx *c, const kiln_scene_skin *skin, kiln_cooked_
             memcpy(jt->inverse_bind, skin->inverse_bind + (size_t)old * 16,
                    sizeof jt->inverse_bind);
         else
-            mat_identity(jt->inverse_bind);
+            kiln_mat4_identity(jt->inverse_bind);
         if ((r = set_pre(c, s, jt))) goto done;
     }
     if ((r = build_names(s, scene, skin, c->err)) || (r = build_table(s, c->err))) goto done;

@@ -8,13 +8,6 @@
 #include "core/reader.h"
 #include "write/container_write.h"
 
-static void store_f32(uint8_t *p, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    kiln_store_u32le(p, u);
-}
-
 kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *alloc, uint8_t **out,
                             size_t *size, kiln_error *err)
 {
@@ -30,14 +23,14 @@ kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *all
     kiln_store_u32le(header + 12, c->skeleton_joint_count);
     kiln_store_u32le(header + 16, c->track_count);
     kiln_store_u32le(header + 20, c->flags);
-    store_f32(header + 24, c->start);
-    store_f32(header + 28, c->end);
-    store_f32(header + 32, c->resample_fps);
+    kiln_store_f32le(header + 24, c->start);
+    kiln_store_f32le(header + 28, c->end);
+    kiln_store_f32le(header + 32, c->resample_fps);
     kiln_store_u32le(header + 36, (uint32_t)c->name_size);
-    store_f32(header + 40, c->summary.max_error.translation);
-    store_f32(header + 44, c->summary.max_error.rotation);
-    store_f32(header + 48, c->summary.max_error.scale);
-    store_f32(header + 52, c->summary.max_error.weights);
+    kiln_store_f32le(header + 40, c->summary.max_error.translation);
+    kiln_store_f32le(header + 44, c->summary.max_error.rotation);
+    kiln_store_f32le(header + 48, c->summary.max_error.scale);
+    kiln_store_f32le(header + 52, c->summary.max_error.weights);
     kiln_store_u64le(header + 56, c->summary.keys_before);
 
     size_t tracks_size = (size_t)c->track_count * KILN_CLIP_TRACK_SIZE;
@@ -63,9 +56,9 @@ kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *all
         kiln_store_u32le(p + 24, t->value_offset);
     }
     for (size_t i = 0; i < c->time_count; i++)
-        store_f32(times + 4 * i, c->times[i]);
+        kiln_store_f32le(times + 4 * i, c->times[i]);
     for (size_t i = 0; i < c->value_count; i++)
-        store_f32(values + 4 * i, c->values[i]);
+        kiln_store_f32le(values + 4 * i, c->values[i]);
 
     kiln_container_writer w;
     kiln_container_begin(&w, KILN_CLIP_KIND, KILN_CLIP_KIND_VERSION, alloc);

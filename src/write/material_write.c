@@ -8,18 +8,6 @@
 #include "core/reader.h"
 #include "write/container_write.h"
 
-static void put_f32(uint8_t *p, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    kiln_store_u32le(p, u);
-}
-
-static void put_f32s(uint8_t *p, const float *v, int n)
-{
-    for (int i = 0; i < n; i++) put_f32(p + 4 * i, v[i]);
-}
-
 kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *alloc,
                                 uint8_t **out, size_t *size, kiln_error *err)
 {
@@ -35,14 +23,14 @@ kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *al
     uint8_t tex[KILN_MATERIAL_SLOT_COUNT][KILN_MATERIAL_TEXTURE_SIZE];
     memset(params, 0, sizeof params);
     memset(tex, 0, sizeof tex);
-    put_f32s(params + 0, m->base_color, 4);
-    put_f32(params + 16, m->metallic);
-    put_f32(params + 20, m->roughness);
-    put_f32s(params + 24, m->emissive, 3);
-    put_f32(params + 36, m->emissive_strength);
-    put_f32(params + 40, m->normal_scale);
-    put_f32(params + 44, m->occlusion_strength);
-    put_f32(params + 48, m->alpha_cutoff);
+    kiln_store_f32le_array(params + 0, m->base_color, 4);
+    kiln_store_f32le(params + 16, m->metallic);
+    kiln_store_f32le(params + 20, m->roughness);
+    kiln_store_f32le_array(params + 24, m->emissive, 3);
+    kiln_store_f32le(params + 36, m->emissive_strength);
+    kiln_store_f32le(params + 40, m->normal_scale);
+    kiln_store_f32le(params + 44, m->occlusion_strength);
+    kiln_store_f32le(params + 48, m->alpha_cutoff);
     kiln_store_u32le(params + 52, m->alpha_mode);
     kiln_store_u32le(params + 56, (m->double_sided ? 1u : 0u) | (m->unlit ? 2u : 0u));
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
@@ -56,10 +44,10 @@ kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *al
         p[15] = (uint8_t)((t->mipmaps ? 1u : 0u) | (t->has_transform ? 2u : 0u));
         p[16] = t->wrap_s;
         p[17] = t->wrap_t;
-        put_f32s(p + 20, t->offset, 2);
-        put_f32(p + 28, t->rotation);
-        put_f32s(p + 32, t->scale, 2);
-        put_f32s(p + 40, t->matrix, 6);
+        kiln_store_f32le_array(p + 20, t->offset, 2);
+        kiln_store_f32le(p + 28, t->rotation);
+        kiln_store_f32le_array(p + 32, t->scale, 2);
+        kiln_store_f32le_array(p + 40, t->matrix, 6);
     }
     /* The name with its NUL; a name without one in memory is copied so the NUL is ours. */
     size_t name_bytes = m->name_size + 1;

@@ -17,13 +17,6 @@
 _Static_assert(sizeof(kiln_meshlet) == KILN_MESH_MESHLET_SIZE, "meshlet layout");
 _Static_assert(sizeof(kiln_meshlet_bounds) == KILN_MESH_BOUNDS_SIZE, "meshlet bounds layout");
 
-static void store_f32(uint8_t *p, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    kiln_store_u32le(p, u);
-}
-
 static void header_bytes(const kiln_cooked_mesh *m, uint8_t h[KILN_MESH_HEADER_SIZE])
 {
     memset(h, 0, KILN_MESH_HEADER_SIZE);
@@ -39,15 +32,15 @@ static void header_bytes(const kiln_cooked_mesh *m, uint8_t h[KILN_MESH_HEADER_S
     kiln_store_u32le(h + 36, m->joint_count);
     kiln_store_u64le(h + 40, m->material);
     for (int c = 0; c < 3; c++) {
-        store_f32(h + 48 + 4 * c, m->bounds_min[c]);
-        store_f32(h + 60 + 4 * c, m->bounds_max[c]);
-        store_f32(h + 72 + 4 * c, m->position_scale[c]);
+        kiln_store_f32le(h + 48 + 4 * c, m->bounds_min[c]);
+        kiln_store_f32le(h + 60 + 4 * c, m->bounds_max[c]);
+        kiln_store_f32le(h + 72 + 4 * c, m->position_scale[c]);
     }
-    store_f32(h + 84, m->extent);
+    kiln_store_f32le(h + 84, m->extent);
     for (int s = 0; s < KILN_MESH_MAX_UV_SETS; s++)
         for (int c = 0; c < 2; c++) {
-            store_f32(h + 88 + 8 * s + 4 * c, m->uv_offset[s][c]);
-            store_f32(h + 120 + 8 * s + 4 * c, m->uv_scale[s][c]);
+            kiln_store_f32le(h + 88 + 8 * s + 4 * c, m->uv_offset[s][c]);
+            kiln_store_f32le(h + 120 + 8 * s + 4 * c, m->uv_scale[s][c]);
         }
     kiln_store_u32le(h + 152, m->meshlet_max_vertices);
     kiln_store_u32le(h + 156, m->meshlet_max_triangles);
@@ -86,15 +79,15 @@ kiln_result kiln_mesh_write(const kiln_cooked_mesh *m, const kiln_allocator *all
         kiln_store_u32le(p + 4, lvl->index_count);
         kiln_store_u32le(p + 8, lvl->meshlet_offset);
         kiln_store_u32le(p + 12, lvl->meshlet_count);
-        store_f32(p + 16, lvl->error);
-        store_f32(p + 20, lvl->error_absolute);
+        kiln_store_f32le(p + 16, lvl->error);
+        kiln_store_f32le(p + 20, lvl->error_absolute);
     }
     size_t tgt_size = (size_t)m->target_count * KILN_MESH_TARGET_SIZE;
     uint8_t *tgts = tgt_size ? kiln_calloc(alloc, m->target_count, KILN_MESH_TARGET_SIZE) : NULL;
     if (tgt_size && !tgts) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "mesh: out of memory");
     for (uint32_t t = 0; t < m->target_count; t++) {
         kiln_store_u32le(tgts + (size_t)t * 8, m->target_flags[t]);
-        store_f32(tgts + (size_t)t * 8 + 4, m->target_weights[t]);
+        kiln_store_f32le(tgts + (size_t)t * 8 + 4, m->target_weights[t]);
     }
 
     kiln_container_writer w;

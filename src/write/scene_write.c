@@ -10,18 +10,6 @@
 #include "core/reader.h"
 #include "write/container_write.h"
 
-static void put_f32(uint8_t *p, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    kiln_store_u32le(p, u);
-}
-
-static void put_f32s(uint8_t *p, const float *v, int n)
-{
-    for (int i = 0; i < n; i++) put_f32(p + 4 * i, v[i]);
-}
-
 typedef struct strings {
     char *data;
     size_t size, cap;
@@ -54,8 +42,8 @@ static void encode(const kiln_cooked_scene *s, buffers *b, strings *t, uint8_t *
     put_name(t, s->name, s->name_size, header);
     kiln_store_u32le(header + 8, s->flags);
     kiln_store_u32le(header + 12, s->source_scene);
-    put_f32s(header + 16, s->bounds_min, 3);
-    put_f32s(header + 28, s->bounds_max, 3);
+    kiln_store_f32le_array(header + 16, s->bounds_min, 3);
+    kiln_store_f32le_array(header + 28, s->bounds_max, 3);
     for (uint32_t i = 0; i < s->node_count; i++) {
         const kiln_cooked_node *n = &s->nodes[i];
         uint8_t *p = b->nodes + (size_t)i * KILN_SCENE_NODE_SIZE;
@@ -64,10 +52,10 @@ static void encode(const kiln_cooked_scene *s, buffers *b, strings *t, uint8_t *
         put_name(t, n->name, n->name_size, p + 8);
         kiln_store_u32le(p + 16, n->flags);
         kiln_store_u32le(p + 20, n->source_node);
-        put_f32s(p + 24, n->translation, 3);
-        put_f32s(p + 36, n->rotation, 4);
-        put_f32s(p + 52, n->scale, 3);
-        put_f32s(p + 64, n->matrix, 16);
+        kiln_store_f32le_array(p + 24, n->translation, 3);
+        kiln_store_f32le_array(p + 36, n->rotation, 4);
+        kiln_store_f32le_array(p + 52, n->scale, 3);
+        kiln_store_f32le_array(p + 64, n->matrix, 16);
         kiln_store_u32le(p + 128, n->mesh);
         kiln_store_u32le(p + 132, n->first_primitive);
         kiln_store_u32le(p + 136, n->primitive_count);
@@ -79,7 +67,8 @@ static void encode(const kiln_cooked_scene *s, buffers *b, strings *t, uint8_t *
         kiln_store_u64le(p + 160, n->skeleton);
     }
     for (uint32_t i = 0; i < s->primitive_count; i++) kiln_store_u64le(b->prims + 8 * (size_t)i, s->primitives[i]);
-    for (uint32_t i = 0; i < s->weight_count; i++) put_f32(b->weights + 4 * (size_t)i, s->weights[i]);
+    for (uint32_t i = 0; i < s->weight_count; i++)
+        kiln_store_f32le(b->weights + 4 * (size_t)i, s->weights[i]);
     for (uint32_t i = 0; i < s->clip_count; i++) kiln_store_u64le(b->clips + 8 * (size_t)i, s->clips[i]);
     for (uint32_t i = 0; i < s->camera_count; i++) {
         const kiln_cooked_camera *c = &s->cameras[i];
@@ -88,7 +77,7 @@ static void encode(const kiln_cooked_scene *s, buffers *b, strings *t, uint8_t *
         kiln_store_u32le(p + 4, c->source_camera);
         put_name(t, c->name, c->name_size, p + 8);
         float v[6] = {c->yfov, c->aspect, c->xmag, c->ymag, c->znear, c->zfar};
-        put_f32s(p + 16, v, 6);
+        kiln_store_f32le_array(p + 16, v, 6);
     }
     for (uint32_t i = 0; i < s->light_count; i++) {
         const kiln_cooked_light *l = &s->lights[i];
@@ -96,9 +85,9 @@ static void encode(const kiln_cooked_scene *s, buffers *b, strings *t, uint8_t *
         kiln_store_u32le(p + 0, l->type);
         kiln_store_u32le(p + 4, l->source_light);
         put_name(t, l->name, l->name_size, p + 8);
-        put_f32s(p + 16, l->color, 3);
+        kiln_store_f32le_array(p + 16, l->color, 3);
         float v[4] = {l->intensity, l->range, l->inner_cone, l->outer_cone};
-        put_f32s(p + 28, v, 4);
+        kiln_store_f32le_array(p + 28, v, 4);
     }
 }
 

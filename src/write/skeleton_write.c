@@ -8,19 +8,6 @@
 #include "core/reader.h"
 #include "write/container_write.h"
 
-static void store_f32(uint8_t *p, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    kiln_store_u32le(p, u);
-}
-
-static void store_f32s(uint8_t *p, const float *f, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        store_f32(p + 4 * i, f[i]);
-}
-
 kiln_result kiln_skeleton_write(const kiln_cooked_skeleton *s, const kiln_allocator *alloc,
                                 uint8_t **out, size_t *size, kiln_error *err)
 {
@@ -56,14 +43,14 @@ kiln_result kiln_skeleton_write(const kiln_cooked_skeleton *s, const kiln_alloca
         kiln_store_u32le(p + 4, jt->node);
         kiln_store_u32le(p + 8, jt->skin_joint);
         kiln_store_u32le(p + 12, jt->pre);
-        store_f32s(p + 16, jt->translation, 3);
-        store_f32s(p + 28, jt->rotation, 4);
-        store_f32s(p + 44, jt->scale, 3);
+        kiln_store_f32le_array(p + 16, jt->translation, 3);
+        kiln_store_f32le_array(p + 28, jt->rotation, 4);
+        kiln_store_f32le_array(p + 44, jt->scale, 3);
         kiln_store_u32le(p + 56, jt->name_offset);
         kiln_store_u32le(p + 60, jt->name_size);
-        store_f32s(ibms + (size_t)j * KILN_SKELETON_MATRIX_SIZE, jt->inverse_bind, 16);
+        kiln_store_f32le_array(ibms + (size_t)j * KILN_SKELETON_MATRIX_SIZE, jt->inverse_bind, 16);
     }
-    store_f32s(pres, s->pre, (size_t)s->pre_count * 16);
+    kiln_store_f32le_array(pres, s->pre, (size_t)s->pre_count * 16);
     for (uint32_t i = 0; i < s->slot_count; i++) {
         kiln_store_u32le(slots + (size_t)i * 8, s->slots[i].joint);
         kiln_store_u32le(slots + (size_t)i * 8 + 4, s->slots[i].hash_hi);

@@ -2,6 +2,7 @@
  * (alloc.h), the growable buffer (buf.h) and the bounds-checked reader (reader.h). */
 #include "support.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,9 +163,41 @@ static kiln_result set_through_v(kiln_error *err, const char *fmt, ...)
     return r;
 }
 
+static void error_bad_bytes_names_the_format_and_the_offset(void **state)
+{
+    (void)state;
+    guarded_error g;
+    memset(&g, 0x5A, sizeof g);
+    kiln_error_at_path(&g.e, "old");
+    assert_int_equal(kiln_error_bad_bytes(&g.e, "cooked scene", 48, "node %u: %s", 3u, "bad name"),
+                     KILN_E_FORMAT_INVALID);
+    assert_int_equal(g.e.code, KILN_E_FORMAT_INVALID);
+    assert_string_equal(g.e.message, "cooked scene: node 3: bad name");
+    assert_true(g.e.offset == 48);
+    assert_string_equal(g.e.path, "");
+    assert_string_equal(g.e.json_pointer, "");
+    kiln_error_bad_bytes(&g.e, NULL, UINT64_MAX, "no prefix");
+    assert_string_equal(g.e.message, "no prefix");
+    assert_true(g.e.offset == UINT64_MAX);
+    assert_guard_intact(&g);
+
+    /* Long messages are cut at the end, the format name kept; a name longer than the record is
+     * cut too. */
+    char *big = long_string(10 * 1024, 'b');
+    kiln_error_bad_bytes(&g.e, "mesh", 1, "%s", big);
+    assert_int_equal(strlen(g.e.message), sizeof g.e.message - 1);
+    assert_memory_equal(g.e.message, "mesh: bbb", 9);
+    kiln_error_bad_bytes(&g.e, big, 2, "%s", "lost");
+    assert_int_equal(strlen(g.e.message), sizeof g.e.message - 1);
+    assert_memory_equal(g.e.message, big, sizeof g.e.message - 1);
+    assert_guard_intact(&g);
+    free(big);
+}
+
 static void error_functions_accept_a_null_record(void **state)
 {
     (void)state;
+    assert_int_equal(kiln_error_bad_bytes(NULL, "f", 1, "x"), KILN_E_FORMAT_INVALID);
     assert_int_equal(kiln_error_set(NULL, KILN_E_LIMIT, "x %d", 1), KILN_E_LIMIT);
     assert_int_equal(set_through_v(NULL, "y %s", "z"), KILN_E_USAGE);
     kiln_error_at_path(NULL, "p");
@@ -538,6 +571,40 @@ static void reader_reads_little_endian_integers(void **state)
     assert_true(kiln_read_u64le(&r2) == 0x0102030405060708ull);
 }
 
+static void loads_and_stores_carry_floats_and_u16_little_endian(void **state)
+{
+    (void)state;
+    uint8_t b[16];
+    kiln_store_f32le(b, 1.5f); /* 0x3FC00000 */
+    assert_memory_equal(b, "\x00\x00\xC0\x3F", 4);
+    assert_true(kiln_load_f32le(b) == 1.5f);
+    kiln_store_f64le(b, -2.0); /* 0xC000000000000000 */
+    assert_memory_equal(b, "\x00\x00\x00\x00\x00\x00\x00\xC0", 8);
+    assert_true(kiln_load_f64le(b) == -2.0);
+    assert_true(kiln_f32_bits(-0.0f) == 0x80000000u);
+    assert_true(kiln_f32_from_bits(0x7F800000u) == INFINITY);
+    assert_true(kiln_f64_bits(1.0) == 0x3FF0000000000000ull);
+    assert_true(kiln_f64_from_bits(0x4000000000000000ull) == 2.0);
+    kiln_store_u16le(b, 0xA1B2);
+    assert_int_equal(kiln_load_u16le(b), 0xA1B2);
+
+    /* Arrays at an odd address (no alignment asked for). */
+    const float v[3] = {0.25f, -8.0f, 1e30f};
+    float back[3];
+    kiln_store_f32le_array(b + 1, v, 3);
+    assert_memory_equal(b + 1, "\x00\x00\x80\x3E", 4);
+    kiln_load_f32le_array(b + 1, back, 3);
+    assert_memory_equal(back, v, sizeof v);
+
+    /* Through a reader: the value, then 0 once the bytes run out. */
+    kiln_reader r = kiln_reader_make(b + 1, 10);
+    assert_true(kiln_read_f32le(&r) == 0.25f);
+    assert_true(kiln_read_f32le(&r) == -8.0f);
+    assert_true(kiln_read_f64le(&r) == 0.0);
+    assert_true(r.failed);
+    assert_true(kiln_read_f32le(&r) == 0.0f);
+}
+
 static void reader_failure_is_sticky_and_returns_zeros(void **state)
 {
     (void)state;
@@ -606,6 +673,7 @@ int main(void)
         cmocka_unit_test(error_set_truncates_a_10k_message_without_overflow),
         cmocka_unit_test(error_at_path_and_pointer_truncate_10k_strings_without_overflow),
         cmocka_unit_test(error_prefix_keeps_context_and_cuts_the_old_message_end),
+        cmocka_unit_test(error_bad_bytes_names_the_format_and_the_offset),
         cmocka_unit_test(error_functions_accept_a_null_record),
         cmocka_unit_test(size_mul_detects_overflow_at_the_edges),
         cmocka_unit_test(size_add_detects_overflow_at_the_edges),
@@ -621,6 +689,7 @@ int main(void)
         cmocka_unit_test(buf_failure_is_sticky_for_every_failing_allocation),
         cmocka_unit_test(buf_reserve_of_an_impossible_size_fails_without_allocating),
         cmocka_unit_test(reader_reads_little_endian_integers),
+        cmocka_unit_test(loads_and_stores_carry_floats_and_u16_little_endian),
         cmocka_unit_test(reader_failure_is_sticky_and_returns_zeros),
         cmocka_unit_test(reader_u64_short_read_returns_zero_and_does_not_move),
         cmocka_unit_test(reader_take_rejects_sizes_that_would_wrap_the_position),
