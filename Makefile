@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 KILN := $(BUILD)/tools/kiln/kiln
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build test test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update install clean
+.PHONY: all setup build test check-layers test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update install clean
 
 all: build
 
@@ -21,7 +21,11 @@ build: setup
 
 # Every test through CTest, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then
 # the threaded ones under ThreadSanitizer.
-test: test-fast test-asan test-tsan
+test: check-layers test-fast test-asan test-tsan
+
+# Every include points down the layer order (docs/architecture.md).
+check-layers:
+	@sh scripts/check_layers.sh
 
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

@@ -2,7 +2,8 @@
 # install_package.sh — an installed kiln works for a program outside the tree: `cmake --install`
 # of the build into a temporary prefix, then consumer/ (a cook-side program linking kiln::kiln, a
 # runtime program linking kiln::kiln_rt) built and run twice: through find_package(kiln CONFIG)
-# and through pkg-config (kiln.pc, kiln_rt.pc; --static when the libraries are archives).
+# and through pkg-config (kiln.pc, kiln_rt.pc; --static when the libraries are archives); then
+# examples/custom_kind built against the prefix and run.
 #
 # Environment (CTest sets it): KILN_BINARY_DIR (the build), KILN_SOURCE_DIR, KILN_CMAKE (cmake),
 # KILN_CC (the C compiler). Exit 77 (skip) when pkg-config is missing.
@@ -53,5 +54,14 @@ mkdir -p "$work/pc"
 "$cc" -o "$work/pc/kiln_rt_consumer" "$src/tests/install/consumer/kiln_rt_consumer.c" \
     $(pkg-config --cflags kiln_rt) $(pkg-config $static --libs kiln_rt)
 run pc "$work/pc"
+
+# 3. examples/custom_kind: a kind registered from outside the library (CSG shape sets), built
+# against the installed package, cooks, packs, loads and hot-reloads its sets.
+"$cmake" -S "$src/examples/custom_kind" -B "$work/csg" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Release >"$work/csg.log" 2>&1 ||
+    { cat "$work/csg.log" >&2; exit 1; }
+"$cmake" --build "$work/csg" >"$work/csg-build.log" 2>&1 || { cat "$work/csg-build.log" >&2; exit 1; }
+"$work/csg/csg_demo" "$src/examples/custom_kind/assets" "$work/csg.run" >"$work/csg-run.log" ||
+    { cat "$work/csg-run.log" >&2; exit 1; }
 kind=shared; [ -n "$static" ] && kind=static
-echo "install_package: $kind libraries installed; find_package and pkg-config consumers build and run"
+echo "install_package: $kind libraries installed; find_package and pkg-config consumers and examples/custom_kind build and run"
