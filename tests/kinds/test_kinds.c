@@ -151,7 +151,9 @@ static void registration_refuses_what_cannot_work(void **state)
 {
     char *dir = kt_tempdir("kinds_refuse");
     char *root = kt_format("%s/assets", dir);
-    kt_write_file(kt_format("%s/x.txt", root), "", 0);
+    char *txt = kt_format("%s/x.txt", root);
+    kt_write_file(txt, "", 0);
+    free(txt);
     int calls = 0;
     kiln_project_opts o = {0};
     o.struct_size = sizeof o;
