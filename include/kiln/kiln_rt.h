@@ -3,7 +3,8 @@
  * through callbacks, counts references and follows dependencies. docs/runtime.md is the guide.
  *
  * Thread rules, in short (each function says its own):
- *   - krt_create / krt_destroy: one thread, nothing else running on the context.
+ *   - krt_create / krt_destroy, krt_register_type (before the first mount or load): one thread,
+ *     nothing else running on the context.
  *   - krt_mount_*, krt_unmount, krt_lookup*, krt_load_*, krt_release, krt_reload,
  *     krt_poll_changes, krt_state_of, krt_error, krt_get_stats, krt_watch_*: any thread, at any
  *     time (one lock inside the context; krt_mount_list's callback runs under it and must not
@@ -11,9 +12,9 @@
  *   - krt_wait: any thread except a job of this context.
  *   - krt_update, krt_finish, krt_material_table and the renderer's callbacks: the thread that
  *     owns the renderer ("the renderer thread"), one call at a time.
- *   - krt_get_*: any thread, for a handle that is ready and that the caller holds a reference
- *     to; the data stays valid until that reference is released or a hot reload of the asset
- *     is applied (in krt_update).
+ *   - krt_get_*, krt_get_data: any thread, for a handle that is ready and that the caller
+ *     holds a reference to; the data stays valid until that reference is released or a hot
+ *     reload of the asset is applied (in krt_update).
  * No global state: several contexts work side by side. */
 #ifndef KILN_RT_H
 #define KILN_RT_H

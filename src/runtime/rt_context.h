@@ -145,7 +145,7 @@ void krt_gpu_destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *
  * unlocks: a hot reload swaps the data in krt_update under the same lock), or NULL unlocked
  * with err filled (stale, another type, not ready, its CPU data dropped). */
 krt_asset *krt_ready_locked(krt_context *c, krt_handle h, uint32_t type, kiln_error *err);
-/* The name of a's type, for messages. */
+/* The name of type (its cooked kind's), for messages; "none" for a number it does not define. */
 const char *krt_type_name(const krt_context *c, uint32_t type);
 
 /* For the built-in types' files (rt_type_<name>.c). KRT_TYPE_API: the public krt_load_<name>
