@@ -2,15 +2,13 @@
 #include <string.h>
 
 #include "codec/cooked_kind.h"
+#include "codec/vk_format.h"
 #include "core/reader.h"
 
 static const kiln_cooked_kind *const registry[] = {
     &kiln_cooked_kind_texture, &kiln_cooked_kind_mesh, &kiln_cooked_kind_material,
     &kiln_cooked_kind_skeleton, &kiln_cooked_kind_clip, &kiln_cooked_kind_scene,
 };
-
-static const uint8_t ktx2_identifier[12] = {0xAB, 'K', 'T', 'X', ' ', '2',
-                                            '0',  0xBB, '\r', '\n', 0x1A, '\n'};
 
 KILN_API const kiln_cooked_kind *kiln_cooked_kind_at(size_t i)
 {
@@ -42,7 +40,7 @@ KILN_API const kiln_cooked_kind *kiln_cooked_kind_of_bytes(const void *data, siz
 {
     const uint8_t *d = data;
     uint32_t f = 0;
-    if (size >= sizeof ktx2_identifier && !memcmp(d, ktx2_identifier, sizeof ktx2_identifier))
+    if (size >= sizeof kiln_ktx2_identifier && !memcmp(d, kiln_ktx2_identifier, sizeof kiln_ktx2_identifier))
         f = KILN_PACK_KIND_KTX2;
     else if (size >= KILN_CONTAINER_HEADER_SIZE && !memcmp(d, "KILN", 4))
         f = kiln_load_u32le(d + 8);

@@ -15,9 +15,6 @@
 #define HEADER_SIZE 80u /* identifier 12 + header 36 + index 32 */
 #define LEVEL_ENTRY_SIZE 24u
 
-static const uint8_t k_identifier[12] = {0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32,
-                                         0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A};
-
 /* Sets the error and where in the file it is. */
 static kiln_result fail_at(kiln_error *err, kiln_result code, uint64_t offset, const char *fmt, ...)
     KILN_PRINTF(4, 5);
@@ -208,8 +205,8 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
     if (size < HEADER_SIZE)
         return fail_at(err, KILN_E_FORMAT_INVALID, size,
                        "ktx2: %zu bytes is shorter than the 80-byte KTX2 header", size);
-    for (size_t i = 0; i < sizeof k_identifier; i++)
-        if (b[i] != k_identifier[i])
+    for (size_t i = 0; i < sizeof kiln_ktx2_identifier; i++)
+        if (b[i] != kiln_ktx2_identifier[i])
             return fail_at(err, KILN_E_FORMAT_INVALID, i, "ktx2: not a KTX 2.0 file (identifier)");
 
     kiln_reader r = kiln_reader_make(data, size);

@@ -36,6 +36,10 @@
 /* dfdTotalSize (4) + basic block header (24) + samples (16 each). */
 #define KILN_DFD_MAX_SIZE (4 + 24 + 16 * KILN_DFD_MAX_SAMPLES)
 
+/* The 12 bytes every KTX 2.0 file starts with (KTX 2.0 spec, section 3.1). */
+static const uint8_t kiln_ktx2_identifier[12] = {0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32,
+                                                 0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A};
+
 /* Largest width or height kiln writes or reads: 2^15, so 16 mip levels at most and every level
  * size fits in 64 bits with room to spare (32768^2 * 8 bytes = 8 GiB for RGBA16F). */
 #define KILN_KTX2_MAX_DIM 32768u

@@ -157,10 +157,8 @@ static kiln_result check_source(const kiln_kind_registry *reg, const kiln_source
         return kiln_error_set(err, KILN_E_USAGE, "a source kind needs a name ([a-z0-9_]+, at "
                               "most 31 characters)");
     if (!d->cook) return kiln_error_set(err, KILN_E_USAGE, "kind %s: no cook function", d->name);
-    static const char *const settings_objects[] = {"texture", "model", "fbx"};
-    for (size_t i = 0; i < sizeof settings_objects / sizeof settings_objects[0]; i++)
-        if (!strcmp(d->name, settings_objects[i])) goto taken;
-    if (kiln_source_kind_named(reg, d->name)) goto taken;
+    if (kiln_settings_section_is_builtin(d->name) || kiln_source_kind_named(reg, d->name))
+        goto taken;
     if (!d->extensions || !d->extensions[0])
         return kiln_error_set(err, KILN_E_USAGE, "kind %s: no extensions", d->name);
     for (const char *const *e = d->extensions; *e; e++) {

@@ -805,6 +805,13 @@ kiln_result kiln_settings_parse_ext(const char *json_text, size_t size, const ch
 
 /* ---- settings of registered kinds --------------------------------------------------------- */
 
+bool kiln_settings_section_is_builtin(const char *name)
+{
+    for (size_t k = 0; k < KIND_COUNT; k++)
+        if (!strcmp(kinds[k].name, name)) return true;
+    return false;
+}
+
 void kiln_settings_default_ext(kiln_settings *out, const kiln_settings_ext *ext)
 {
     kiln_settings_default(out);
@@ -819,13 +826,15 @@ void kiln_settings_default_ext(kiln_settings *out, const kiln_settings_ext *ext)
     }
 }
 
-/* "a, b, c" of a choice field, for messages. */
+/* A choice field's strings as built-in enum fields list theirs: "a, b or c". */
 static const char *choice_list(const kiln_setting_field *d, char *buf, size_t size)
 {
-    size_t n = 0;
+    size_t n = 0, count = 0;
+    while (d->choices[count]) count++;
     buf[0] = '\0';
-    for (const char *const *c = d->choices; *c && n + 1 < size; c++) {
-        int w = snprintf(buf + n, size - n, "%s\"%s\"", c == d->choices ? "" : ", ", *c);
+    for (size_t i = 0; i < count && n + 1 < size; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        int w = snprintf(buf + n, size - n, "%s%s", sep, d->choices[i]);
         if (w < 0) break;
         n += (size_t)w < size - n ? (size_t)w : size - n - 1;
     }
@@ -843,9 +852,11 @@ static kiln_result parse_ext_field(const kiln_setting_field *d, const json_t *v,
         return KILN_OK;
     case KILN_SETTING_INT:
     case KILN_SETTING_NUMBER: {
-        if (d->type == KILN_SETTING_INT ? !json_is_integer(v) : !json_is_number(v)) break;
+        /* Integers may be integral reals (4.0), as for built-in fields (parse_field). */
+        if (!json_is_number(v)) break;
         double x = json_number_value(v);
         if (!isfinite(x) || x < d->min || x > d->max) break;
+        if (d->type == KILN_SETTING_INT && x != floor(x)) break;
         out->number = x + 0.0; /* -0.0 becomes 0.0: one spelling in the canonical JSON */
         return KILN_OK;
     }

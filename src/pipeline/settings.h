@@ -113,6 +113,8 @@ kiln_result kiln_settings_parse_ext(const char *json_text, size_t size, const ch
 kiln_result kiln_settings_from_json_ext(const json_t *doc, const char *platform,
                                         const kiln_settings_ext *ext, kiln_settings *out,
                                         kiln_error *err);
+/* Whether kiln's own settings have an object of this name ("texture", "model", "fbx"). */
+bool kiln_settings_section_is_builtin(const char *name);
 /* Defaults of every field, the registered kinds' too (ext may be NULL). */
 void kiln_settings_default_ext(kiln_settings *out, const kiln_settings_ext *ext);
 /* A registered section's values as a JSON object with every field (for keys and reports). */

@@ -20,9 +20,6 @@
     "kiln " STR(KILN_VERSION_MAJOR) "." STR(KILN_VERSION_MINOR) "." STR(                           \
         KILN_VERSION_PATCH) " pipeline " STR(KILN_PIPELINE_VERSION)
 
-static const uint8_t k_identifier[12] = {0xAB, 0x4B, 0x54, 0x58, 0x20, 0x32,
-                                         0x30, 0xBB, 0x0D, 0x0A, 0x1A, 0x0A};
-
 /* Key/value pairs, already in the order the spec demands (by key bytes): "KTXo" < "KTXw". */
 static const struct {
     const char *key, *value;
@@ -169,7 +166,7 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
     }
     kiln_buf_reserve(out, (size_t)at);
 
-    kiln_buf_append(out, k_identifier, sizeof k_identifier);
+    kiln_buf_append(out, kiln_ktx2_identifier, sizeof kiln_ktx2_identifier);
     kiln_buf_append_u32le(out, f->vk_format);
     kiln_buf_append_u32le(out, f->type_size);
     kiln_buf_append_u32le(out, d->width);
