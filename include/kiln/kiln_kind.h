@@ -32,6 +32,11 @@ enum {
      * must ship in the same pack (a clip's skeleton: an engine samples the clip against the
      * skeleton it chose). */
     KILN_REF_LOAD = 1u << 0,
+    /* The id counts once however often it is reported with this flag (a scene's skeletons,
+     * named by any number of nodes): callers keep the first report and drop the repeats. A kind
+     * may report repeats so that listing stays linear and needs no memory; references without
+     * the flag are positional and kept as reported (a scene's primitive meshes). */
+    KILN_REF_ONCE = 1u << 1,
 };
 
 /* Called once per reference, in the kind's fixed order. kind is the cooked kind the referenced

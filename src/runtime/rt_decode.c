@@ -139,12 +139,54 @@ typedef struct dep_walk {
     const krt_type_registry *types;
     const kiln_allocator *alloc;
     uint32_t last_kind, last_type; /* the previous reference's: most come in runs of a kind */
+    uint64_t *once;                /* ids reported with KILN_REF_ONCE (open addressing, 0 free) */
+    size_t once_cap, once_count;
 } dep_walk;
+
+static size_t once_bucket(uint64_t id, size_t slots)
+{
+    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+}
+
+/* Whether id was already reported with KILN_REF_ONCE; records it when not. Kept at most half
+ * full, so that a lookup is a short probe whatever the data. */
+static kiln_result once_seen(dep_walk *w, uint64_t id, bool *seen, kiln_error *err)
+{
+    if (2 * (w->once_count + 1) > w->once_cap) {
+        size_t n = w->once_cap ? w->once_cap * 2 : 64;
+        if (n > ((size_t)1 << 26)) return kiln_error_set(err, KILN_E_LIMIT, "too many dependencies");
+        uint64_t *t = kiln_calloc(w->alloc, n, sizeof *t);
+        if (!t) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
+        for (size_t i = 0; i < w->once_cap; i++) {
+            uint64_t v = w->once[i];
+            if (!v) continue;
+            size_t k = once_bucket(v, n);
+            while (t[k]) k = (k + 1) & (n - 1);
+            t[k] = v;
+        }
+        kiln_free(w->alloc, w->once, w->once_cap * sizeof *w->once);
+        w->once = t;
+        w->once_cap = n;
+    }
+    size_t k = once_bucket(id, w->once_cap);
+    while (w->once[k] && w->once[k] != id) k = (k + 1) & (w->once_cap - 1);
+    *seen = w->once[k] == id;
+    if (!*seen) {
+        w->once[k] = id;
+        w->once_count++;
+    }
+    return KILN_OK;
+}
 
 static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags, kiln_error *err)
 {
     dep_walk *w = user;
     if (!(flags & KILN_REF_LOAD)) return KILN_OK;
+    if ((flags & KILN_REF_ONCE) && id) {
+        bool seen = false;
+        kiln_result r = once_seen(w, id, &seen, err);
+        if (r != KILN_OK || seen) return r;
+    }
     if (kind != w->last_kind || !w->last_type) {
         w->last_kind = kind;
         w->last_type = krt_types_of_fourcc(w->types, kind);
@@ -195,9 +237,10 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
     /* A pack entry's bytes were checked against its own XXH3-64 as they were read: the
      * container's checksum over the same bytes would be a second pass for nothing. */
     krt_decode_args args = {verify && !src->pack ? 0 : KILN_CONTAINER_SKIP_CHECKSUM, rd, al};
-    dep_walk w = {a->type, d, 0, types, al, 0, 0};
+    dep_walk w = {a->type, d, 0, types, al, 0, 0, NULL, 0, 0};
     r = t->decode(a, &args, err);
     if (r == KILN_OK && t->kind->refs) r = t->kind->refs(t->view(a), on_ref, &w, err);
+    kiln_free(al, w.once, w.once_cap * sizeof *w.once);
     if (r && err && !err->path[0]) kiln_error_at_path(err, path);
     if (r == KILN_OK && d->dep_count) {
         d->deps = kiln_calloc(al, d->dep_count, sizeof *d->deps);

@@ -15,6 +15,7 @@
 #include "core/reader.h"
 #include "write/scene_write.h"
 #include "kiln/kiln_format.h"
+#include "kiln/kiln_kind.h"
 #include "process/scene_cook.h"
 
 #define NONE KILN_COOKED_NONE
@@ -311,6 +312,28 @@ static void hostile_trees_are_errors(void **state)
     kiln_cooked_scene_free(&s);
 }
 
+/* What a scene's refs said about skeletons: each distinct id once, in first-report order. */
+typedef struct skeleton_reports {
+    uint64_t first[80];
+    uint32_t distinct, reports;
+    bool unflagged; /* a skeleton without KILN_REF_LOAD | KILN_REF_ONCE */
+} skeleton_reports;
+
+static kiln_result on_skeleton(void *user, uint64_t asset_id, uint32_t kind, uint32_t flags,
+                               kiln_error *err)
+{
+    (void)err;
+    skeleton_reports *r = user;
+    if (kind != KILN_SKELETON_KIND) return KILN_OK;
+    r->reports++;
+    r->unflagged |= flags != (KILN_REF_LOAD | KILN_REF_ONCE);
+    for (uint32_t i = 0; i < r->distinct; i++)
+        if (r->first[i] == asset_id) return KILN_OK;
+    if (r->distinct < 80) r->first[r->distinct] = asset_id;
+    r->distinct++;
+    return KILN_OK;
+}
+
 static void deep_chain_needs_no_recursion(void **state)
 {
     (void)state;
@@ -345,11 +368,27 @@ static void deep_chain_needs_no_recursion(void **state)
     assert_int_equal(s.node_count, n);
     assert_int_equal(s.nodes[n - 1].parent, n - 2);
     assert_int_equal(s.nodes[1].subtree_end, n);
+    /* Skeletons laid out against a naive "seen at an earlier node?" search: 64 distinct ones
+     * first, then a 65th and 66th first named halfway down and alternating to the end. */
+    for (uint32_t i = 0; i < n; i++) {
+        s.nodes[i].skeleton = i < 64 ? i + 1 : i < n / 2 ? 1 : 65 + (i & 1);
+        s.nodes[i].skin = (uint32_t)(s.nodes[i].skeleton - 1);
+    }
     uint8_t *bytes;
     size_t size;
     assert_int_equal(kiln_cooked_scene_write(&s, NULL, &bytes, &size, &err), KILN_OK);
     kiln_cooked_scene_view v;
     assert_int_equal(kiln_cooked_scene_read(bytes, size, 0, &v, &err), KILN_OK);
+    /* The scene kind reports them in first-use order, each flagged once-only, in a walk linear
+     * in the nodes: repeats past the first 64 are the caller's to drop. */
+    skeleton_reports rep = {0};
+    const kiln_cooked_kind *k = kiln_cooked_kind_of_fourcc(KILN_COOKED_SCENE_KIND);
+    assert_non_null(k);
+    assert_int_equal(k->refs(&v, on_skeleton, &rep, &err), KILN_OK);
+    assert_int_equal(rep.distinct, 66);
+    for (uint32_t i = 0; i < 66; i++) assert_true(rep.first[i] == i + 1);
+    assert_true(rep.reports <= n);
+    assert_false(rep.unflagged);
     kiln_free(NULL, bytes, size);
     kiln_cooked_scene_free(&s);
     free(nodes);
