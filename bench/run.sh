@@ -55,7 +55,7 @@ else
     echo
 fi
 
-# FBX import and cook time and peak memory per corpus FBX file (bench_fbx, issue 8).
+# FBX import and cook time and peak memory per corpus FBX file (bench_fbx).
 fbx_bin=$build/bench/bench_fbx
 fbx_corpus=${KILN_BENCH_FBX_CORPUS:-$here/../shared/corpus}
 if [ -x "$fbx_bin" ] && [ -d "$fbx_corpus/fbx" ]; then
@@ -88,7 +88,7 @@ else
     echo "run.sh: $pack_bin or the glTF corpus at $gltf_corpus is missing; packs skipped" >&2
 fi
 
-# The remote cache (bench_remote, issue 9): cold cook vs a fill of an empty local cache from a
+# The remote cache (bench_remote): cold cook vs a fill of an empty local cache from a
 # loopback nginx (WebDAV) and a file: folder, for the corpus images and models.
 remote_bin=$build/bench/bench_remote
 if [ -x "$remote_bin" ] && [ -d "$here/../shared/corpus" ]; then

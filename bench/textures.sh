@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/textures.sh — the texture-encoder benchmark of issue 3: runs bench_textures (kiln's BC7,
+# bench/textures.sh — the texture-encoder benchmark: runs bench_textures (kiln's BC7,
 # BC1, BC4, BC5 and ASTC 4x4 at fast/normal/high against bc7enc_rdo and astcenc, on the Kodak
 # photos, the normal maps and a synthetic picture) with the peers found here. bench/run.sh calls
 # it at its end; it also runs alone. Numbers are printed, never asserted; docs/performance.md

@@ -13,7 +13,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
@@ -52,12 +51,6 @@ struct kiln_jobs {
     _Alignas(64) atomic_size_t next;       /* first index not handed out yet */
     _Alignas(64) atomic_size_t first_fail; /* lowest failing index seen so far, or SIZE_MAX */
 };
-
-size_t kiln_cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : (size_t)n;
-}
 
 size_t kiln_jobs_thread_count(const kiln_jobs *pool) { return pool ? pool->thread_count : 1; }
 

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core/cpu.h" /* kiln_cpu_count: the default thread count */
 #include "kiln/kiln_format.h"
 
 /* Most threads a pool may have (counting the calling thread). */
@@ -22,9 +23,6 @@ typedef struct kiln_jobs kiln_jobs;
  * "job <index> failed" message is filled in. Whatever fn writes into err when it returns
  * KILN_OK is ignored. */
 typedef kiln_result (*kiln_job_fn)(void *user, size_t index, size_t worker, kiln_error *err);
-
-/* Number of online CPUs, at least 1. */
-size_t kiln_cpu_count(void);
 
 /* Creates a pool of thread_count threads counting the caller: thread_count - 1 workers are
  * started. 0 = kiln_cpu_count(), capped at KILN_JOBS_MAX_THREADS; 1 starts no thread (every call

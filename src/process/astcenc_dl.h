@@ -34,7 +34,7 @@ struct kiln_astcenc_api {
  * missing; the library is then closed again. On success it stays loaded for the process. */
 bool kiln_astcenc_dl_load(const char *library, kiln_astcenc_api *api, char *why, size_t why_size);
 
-/* Sets *out to the process-wide table, loaded on the first call (pthread_once; thread-safe)
+/* Sets *out to the process-wide table, loaded on the first call (kiln_dl_lazy; thread-safe)
  * and never changed after. KILN_E_IMPORT_UNSUPPORTED (*out NULL) when libastcenc cannot be
  * loaded, with a message naming it and dlerror's reason; later calls say the same. */
 kiln_result kiln_astcenc_api_get(const kiln_astcenc_api **out, kiln_error *err);

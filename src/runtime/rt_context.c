@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/cpu.h"
 #include "core/error.h"
 #include "core/file.h"
-#include "core/jobs.h"
 #include "runtime/rt_context.h"
 
 const char *krt_type_name(const krt_context *c, uint32_t type)
