@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 KILN := $(BUILD)/tools/kiln/kiln
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build test check-layers test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update install clean
+.PHONY: all setup build test check-layers check-format test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update install clean
 
 all: build
 
@@ -73,7 +73,11 @@ fuzz: setup
 	@sh scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
-	@clang-format -i $$(git ls-files '*.c' '*.h')
+	@clang-format -i $$(git ls-files '*.c' '*.h' '*.cpp')
+
+# Every C and C++ file is as clang-format makes it (.clang-format).
+check-format: setup
+	@sh scripts/check_format.sh
 
 golden-update: build
 	@KILN_GOLDEN_UPDATE=1 ctest --test-dir $(BUILD) -L golden >/dev/null || true
