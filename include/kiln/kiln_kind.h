@@ -120,6 +120,9 @@ typedef struct kiln_cook_input {
     const kiln_setting_value *settings; /* one per field of the kind, in its order */
 } kiln_cook_input;
 
+/* Reports one file a source reads besides itself (kiln_source_kind_desc.dependencies). */
+typedef kiln_result (*kiln_dep_report_fn)(void *report_user, const char *path, kiln_error *err);
+
 /* Where a cook puts what it made (opaque). */
 typedef struct kiln_cook_output kiln_cook_output;
 
@@ -141,6 +144,15 @@ typedef struct kiln_source_kind_desc {
     kiln_result (*cook)(void *user, const kiln_cook_input *in, kiln_cook_output *out,
                         kiln_error *err);
     void *user;
+    /* Lists every file besides the source that the cook reads (an include, a palette), calling
+     * report once per file with its path relative to the source's folder ('/'-separated). The
+     * files' bytes enter the key (a change to one makes the asset stale; a missing one is
+     * recorded as missing), so the cook must read nothing else. A path that leads outside the
+     * source's folder (absolute, "..", a symlink) is refused: KILN_E_OUTPUT_REFUSED. Called
+     * before each import and report of the asset, on worker threads, with in->platform "".
+     * NULL: the source alone. */
+    kiln_result (*dependencies)(void *user, const kiln_cook_input *in, kiln_dep_report_fn report,
+                                void *report_user, kiln_error *err);
 } kiln_source_kind_desc;
 
 #define KILN_KIND_MAX_SETTINGS 64

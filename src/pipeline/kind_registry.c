@@ -48,6 +48,57 @@ static json_t *settings_json(const kiln_asset *a)
     return j;
 }
 
+/* A program's dependency report, turned into the absolute path inside the source's folder
+ * that source_kind.h's dependencies give. */
+typedef struct dep_report {
+    const registered_kind *r;
+    const kiln_asset *a;
+    const char *dir;           /* the source's folder, real path */
+    kiln_dep_fn fn;
+    void *user;
+} dep_report;
+
+static kiln_result on_report(void *user, const char *path, kiln_error *err)
+{
+    dep_report *d = user;
+    char joined[KILN_PATH_MAX], real[KILN_PATH_MAX];
+    if (!path || !path[0] || path[0] == '/')
+        goto outside;
+    kiln_result r = kiln_path_join(d->dir, path, joined, sizeof joined, err);
+    if (r == KILN_OK) r = kiln_path_resolve(joined, real, sizeof real, err);
+    if (r != KILN_OK) return r;
+    /* Lexically ("a/../../x") and with symlinks resolved: the file itself, not only its name,
+     * must lie in the folder. */
+    if (!kiln_path_is_within(d->dir, joined) || !kiln_path_is_within(d->dir, real) ||
+        !strcmp(real, d->dir))
+        goto outside;
+    return d->fn(d->user, real, err);
+outside:
+    kiln_error_set(err, KILN_E_OUTPUT_REFUSED,
+                   "%s: the %s kind names the file \"%s\", which is not inside the source's folder",
+                   d->a->rel, d->r->desc.name, path ? path : "(null)");
+    kiln_error_at_path(err, d->a->rel);
+    return KILN_E_OUTPUT_REFUSED;
+}
+
+static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size_t size,
+                                const char *dir, kiln_dep_fn fn, void *user, kiln_error *err)
+{
+    const registered_kind *r = registered_of(a);
+    if (!r->desc.dependencies) return KILN_OK;
+    /* The key does not depend on the platform unless the settings do: "" here. */
+    kiln_cook_input in = {source, size, a->rel, dir, a->guid, "",
+                          &a->settings.ext[r->section->first]};
+    dep_report d = {r, a, dir, fn, user};
+    kiln_error local;
+    kiln_error *e = err ? err : &local;
+    kiln_error_clear(e);
+    kiln_result res = r->desc.dependencies(r->desc.user, &in, on_report, &d, e);
+    if (res != KILN_OK && e->code == KILN_OK)
+        kiln_error_set(e, res, "%s: the %s kind could not list its files", a->rel, r->desc.name);
+    return res;
+}
+
 static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
                         kiln_cooked *out, kiln_error *err)
 {
@@ -228,7 +279,7 @@ KILN_API kiln_result kiln_project_register_kind(kiln_project *p,
         .settings_json = settings_json,
         .target_dependent = NULL,
         .key_has_guid = true, /* its artifacts may name each other by asset ids */
-        .dependencies = NULL,
+        .dependencies = d.dependencies ? dependencies : NULL, /* none: the key as before */
         .check_settings = NULL,
         .cook = cook,
     };

@@ -61,6 +61,17 @@ static kiln_result note_cook(void *user, const kiln_cook_input *in, kiln_cook_ou
     text[len] = 0;
     for (char *tok = strtok(text, " \n"); tok && n < 64; tok = strtok(NULL, " \n")) {
         char *end;
+        char included[64] = "";
+        if (tok[0] == '@') { /* "@path": the first number of that file (note_dependencies) */
+            char *inc = kt_format("%s/%s", in->dir, tok + 1);
+            FILE *f = fopen(inc, "rb");
+            free(inc);
+            size_t got = f ? fread(included, 1, sizeof included - 1, f) : 0;
+            if (f) fclose(f);
+            included[got] = 0;
+            included[strcspn(included, " \n")] = 0;
+            tok = included;
+        }
         double d = strtod(tok, &end);
         if (*end) {
             return kiln_error_printf(err, KILN_E_IMPORT_FAILED, "%s: \"%s\" is not a number",
@@ -90,9 +101,27 @@ static const kiln_setting_field note_fields[] = {
 };
 static const char *const note_exts[] = {"note", NULL};
 
-static kiln_source_kind_desc note_desc(int *calls)
+/* Every "@path" token names a file the cook reads. */
+static kiln_result note_dependencies(void *user, const kiln_cook_input *in,
+                                     kiln_dep_report_fn report, void *report_user,
+                                     kiln_error *err)
 {
-    kiln_source_kind_desc d = {sizeof d, "note", note_exts, note_fields, 2, 1, note_cook, calls};
+    (void)user;
+    char text[512];
+    size_t len = in->size < sizeof text - 1 ? in->size : sizeof text - 1;
+    memcpy(text, in->source, len);
+    text[len] = 0;
+    kiln_result r = KILN_OK;
+    for (char *tok = strtok(text, " \n"); tok && r == KILN_OK; tok = strtok(NULL, " \n"))
+        if (tok[0] == '@') r = report(report_user, tok + 1, err);
+    return r;
+}
+
+static kiln_source_kind_desc note_desc(int *calls, bool with_dependencies)
+{
+    kiln_source_kind_desc d = {sizeof d, "note",    note_exts, note_fields,
+                               2,        1,         note_cook, calls,
+                               with_dependencies ? note_dependencies : NULL};
     return d;
 }
 
@@ -101,7 +130,7 @@ static void write_text(const char *path, const char *text)
     kt_write_file(path, text, strlen(text));
 }
 
-static kiln_project *open_project(const char *dir, int *calls)
+static kiln_project *open_project_deps(const char *dir, int *calls, bool with_dependencies)
 {
     char *root = kt_format("%s/assets", dir), *out = kt_format("%s/.kiln", dir);
     kiln_project_opts o = {0};
@@ -114,11 +143,16 @@ static kiln_project *open_project(const char *dir, int *calls)
     kiln_error e;
     assert_int_equal(kiln_project_open(&o, &p, &e), KILN_OK);
     const kiln_cooked_kind *cooked[] = {&note_cooked};
-    kiln_source_kind_desc d = note_desc(calls);
+    kiln_source_kind_desc d = note_desc(calls, with_dependencies);
     assert_int_equal(kiln_project_register_kind(p, &d, cooked, 1, &e), KILN_OK);
     free(root);
     free(out);
     return p;
+}
+
+static kiln_project *open_project(const char *dir, int *calls)
+{
+    return open_project_deps(dir, calls, false);
 }
 
 static json_t *report(kiln_project *p)
@@ -162,26 +196,26 @@ static void registration_refuses_what_cannot_work(void **state)
     kiln_project *p = NULL;
     kiln_error e;
     assert_int_equal(kiln_project_open(&o, &p, &e), KILN_OK);
-    kiln_source_kind_desc d = note_desc(&calls);
+    kiln_source_kind_desc d = note_desc(&calls, false);
     d.cook = NULL;
     assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
     assert_non_null(strstr(e.message, "no cook"));
-    d = note_desc(&calls);
+    d = note_desc(&calls, false);
     d.name = "texture";
     assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
     assert_non_null(strstr(e.message, "taken"));
-    d = note_desc(&calls);
+    d = note_desc(&calls, false);
     static const char *const png[] = {"png", NULL};
     d.extensions = png;
     assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
     assert_non_null(strstr(e.message, "texture"));
     kiln_setting_field bad = note_fields[0];
     bad.default_number = 1000.0;
-    d = note_desc(&calls);
+    d = note_desc(&calls, false);
     d.settings = &bad;
     d.setting_count = 1;
     assert_int_equal(kiln_project_register_kind(p, &d, NULL, 0, &e), KILN_E_USAGE);
-    d = note_desc(&calls);
+    d = note_desc(&calls, false);
     kiln_cooked_kind mesh_like = note_cooked;
     mesh_like.fourcc = KILN_MESH_KIND;
     const kiln_cooked_kind *c1[] = {&mesh_like};
@@ -297,11 +331,64 @@ static void registered_kind_imports_reports_and_packs(void **state)
     free(dir);
 }
 
+/* Files a registered kind's cook reads enter the key through its dependencies function; one
+ * outside the source's folder is refused. */
+static void registered_kind_dependencies_enter_the_key(void **state)
+{
+    (void)state;
+    char *dir = kt_tempdir("kinds_deps");
+    char *a = kt_format("%s/assets/a.note", dir), *inc = kt_format("%s/assets/inc/v.txt", dir);
+    char *outside = kt_format("%s/outside.txt", dir);
+    write_text(a, "1 @inc/v.txt\n");
+    write_text(inc, "5\n");
+    write_text(outside, "7\n");
+    int calls = 0;
+    kiln_project *p = open_project_deps(dir, &calls, true);
+    char *text = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &text, &e), KILN_OK);
+    kiln_string_free(text);
+    assert_int_equal(calls, 1);
+    json_t *keep;
+    assert_string_equal(state_of(p, "a.note", &keep), "up_to_date");
+    json_decref(keep);
+    /* The included file changes: stale, and import cooks again. */
+    write_text(inc, "6 \n");
+    assert_string_equal(state_of(p, "a.note", &keep), "stale");
+    json_decref(keep);
+    assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &text, &e), KILN_OK);
+    kiln_string_free(text);
+    assert_int_equal(calls, 2);
+    assert_string_equal(state_of(p, "a.note", &keep), "up_to_date");
+    json_decref(keep);
+    /* A file outside the source's folder, by ".." or absolute, is refused before any cook. */
+    const char *bad[] = {"1 @../outside.txt\n", "1 @inc/../../outside.txt\n", NULL};
+    char *abs_text = kt_format("1 @%s\n", outside);
+    bad[2] = abs_text;
+    for (size_t i = 0; i < 3; i++) {
+        write_text(a, bad[i]);
+        assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &text, &e),
+                         KILN_E_OUTPUT_REFUSED);
+        assert_non_null(strstr(e.message, "not inside the source's folder"));
+        kiln_string_free(text);
+        text = NULL;
+    }
+    assert_int_equal(calls, 2);
+    kiln_project_close(p);
+    kt_rmtree(dir);
+    free(abs_text);
+    free(a);
+    free(inc);
+    free(outside);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registration_refuses_what_cannot_work),
         cmocka_unit_test(registered_kind_imports_reports_and_packs),
+        cmocka_unit_test(registered_kind_dependencies_enter_the_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
