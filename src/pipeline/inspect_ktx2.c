@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/texture_format.h"
 #include "codec/vk_format.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -37,38 +38,22 @@ static kiln_result decode_level0(const kiln_ktx2_info *info, uint8_t **out, kiln
         r = kiln_ktx2_level_copy(info, 0, raw, lv->uncompressed_size, err);
     else
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    /* The format table names the decoder: block formats through the cook's own block decoders
+     * (kiln_blocks_decode), half floats clamped, RGBA8 as it is. */
+    kiln_texture_format f = kiln_texture_format_of_vk(info->vk_format, NULL);
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    if (r == KILN_OK && !row)
+        r = kiln_error_set(err, KILN_E_USAGE, "--compare cannot decode VkFormat %u",
+                           info->vk_format);
     if (r == KILN_OK) {
-        int block = -1;
-        switch (info->vk_format) {
-        case KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK:
-        case KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK:
-            block = KILN_BLOCK_BC1;
-            break;
-        case KILN_VK_FORMAT_BC4_UNORM_BLOCK:
-            block = KILN_BLOCK_BC4;
-            break;
-        case KILN_VK_FORMAT_BC5_UNORM_BLOCK:
-            block = KILN_BLOCK_BC5;
-            break;
-        case KILN_VK_FORMAT_BC7_UNORM_BLOCK:
-        case KILN_VK_FORMAT_BC7_SRGB_BLOCK:
-            block = KILN_BLOCK_BC7;
-            break;
-        case KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK:
-        case KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK:
-            block = KILN_BLOCK_ASTC4X4;
-            break;
-        default:
-            break;
-        }
-        if (block >= 0) {
-            r = kiln_blocks_decode((kiln_block_format)block, raw, lv->uncompressed_size,
-                                   info->width, info->height, info->srgb, rgba, err);
-        } else if (info->vk_format == KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
+        if (row->hdr) {
             for (size_t i = 0; i < texels * 4; i++) {
-                float f = kiln_half_to_float((uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8));
-                rgba[i] = (uint8_t)(f <= 0.0f ? 0 : f >= 1.0f ? 255 : (int)(f * 255.0f + 0.5f));
+                float h = kiln_half_to_float((uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8));
+                rgba[i] = (uint8_t)(h <= 0.0f ? 0 : h >= 1.0f ? 255 : (int)(h * 255.0f + 0.5f));
             }
+        } else if (kiln_block_bytes(f)) {
+            r = kiln_blocks_decode(f, raw, lv->uncompressed_size, info->width, info->height,
+                                   info->srgb, rgba, err);
         } else {
             memcpy(rgba, raw, texels * 4);
         }
@@ -117,10 +102,10 @@ static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, 
         kiln_image_free(&img);
         return r;
     }
-    /* BC4 keeps R, BC5 R and G: compare the channels the format stores. */
-    int channels = info->vk_format == KILN_VK_FORMAT_BC4_UNORM_BLOCK   ? 1
-                   : info->vk_format == KILN_VK_FORMAT_BC5_UNORM_BLOCK ? 2
-                                                                       : 3;
+    /* Compare the colour channels the format stores (BC4 keeps R, BC5 R and G); alpha apart. */
+    const kiln_texture_format_info *row =
+        kiln_texture_format_get(kiln_texture_format_of_vk(info->vk_format, NULL));
+    int channels = row && row->channels < 3 ? row->channels : 3;
     const uint8_t *src = img.pixels;
     double sq = 0, sq_a = 0;
     size_t texels = (size_t)img.width * img.height;
