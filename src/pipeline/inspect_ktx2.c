@@ -1,6 +1,7 @@
-/* inspect_ktx2.c — the inspect document of a KTX2 texture (inspect.h): the header and level
- * index as kiln_ktx2_read finds them and, with a source image to compare with, the PSNR of
- * level 0 decoded by kiln's own block decoders (the encoder's quality, measured). */
+/* inspect_ktx2.c — the inspect document of a KTX2 texture (inspect.h): what the texture kind
+ * describes (the header and level index as kiln_ktx2_read finds them) and, with a source image
+ * to compare with, the PSNR of level 0 decoded by kiln's own block decoders (the encoder's
+ * quality, measured). */
 #include "pipeline/inspect.h"
 
 #include <math.h>
@@ -8,7 +9,6 @@
 #include <string.h>
 
 #include "codec/texture_format.h"
-#include "codec/vk_format.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "import/image.h"
@@ -129,22 +129,6 @@ static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, 
     return KILN_OK;
 }
 
-static json_t *levels_doc(const kiln_ktx2_info *info)
-{
-    json_t *levels = json_array();
-    for (uint32_t i = 0; i < info->level_count; i++) {
-        const kiln_ktx2_level *lv = &info->levels[i];
-        json_t *l = json_object();
-        json_object_set_new(l, "width", json_integer(lv->width));
-        json_object_set_new(l, "height", json_integer(lv->height));
-        json_object_set_new(l, "size", json_integer((json_int_t)lv->size));
-        json_object_set_new(l, "uncompressed_size",
-                            json_integer((json_int_t)lv->uncompressed_size));
-        json_array_append_new(levels, l);
-    }
-    return levels;
-}
-
 kiln_result kiln_inspect_ktx2(const uint8_t *data, size_t size, const char *compare, json_t **out,
                               kiln_error *err)
 {
@@ -153,20 +137,15 @@ kiln_result kiln_inspect_ktx2(const uint8_t *data, size_t size, const char *comp
     if (r != KILN_OK) return r;
     json_t *cmp = NULL;
     if (compare && (r = compare_with(&info, compare, &cmp, err)) != KILN_OK) return r;
-    const kiln_vk_format_info *f = kiln_vk_format_find(info.vk_format);
+    /* The texture kind describes the header and levels: its members are the document's own. */
+    const kiln_cooked_kind *texture = kiln_cooked_kind_of_fourcc(KILN_PACK_KIND_KTX2);
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("ktx2"));
-    json_object_set_new(j, "vk_format", json_integer(info.vk_format));
-    json_object_set_new(j, "format", json_string(f ? f->name : "unknown"));
-    json_object_set_new(j, "width", json_integer(info.width));
-    json_object_set_new(j, "height", json_integer(info.height));
-    json_object_set_new(j, "srgb", json_boolean(info.srgb));
-    json_object_set_new(
-        j, "supercompression",
-        json_string(info.supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD ? "zstd" : "none"));
-    json_object_set_new(j, "orientation", json_string(info.orientation));
-    json_object_set_new(j, "writer", json_string(info.writer));
-    json_object_set_new(j, "levels", levels_doc(&info));
+    if ((r = kiln_inspect_describe(texture, &info, j, err)) != KILN_OK) {
+        json_decref(j);
+        json_decref(cmp);
+        return r;
+    }
     if (cmp) json_object_set_new(j, "compare", cmp);
     *out = j;
     return KILN_OK;
