@@ -119,8 +119,7 @@ KILN_API void kiln_describe_floats(kiln_describe *d, const char *key, const floa
                                    size_t count)
 {
     kiln_describe_array(d, key);
-    for (size_t i = 0; i < count; i++)
-        kiln_describe_float(d, NULL, values[i]);
+    for (size_t i = 0; i < count; i++) kiln_describe_float(d, NULL, values[i]);
     kiln_describe_end(d);
 }
 
@@ -160,10 +159,8 @@ void kiln_describe_id(kiln_describe *d, const char *key, uint64_t id)
 
 void kiln_describe_index(kiln_describe *d, const char *key, uint32_t index)
 {
-    if (index == 0xFFFFFFFFu)
-        kiln_describe_null(d, key);
-    else
-        kiln_describe_int(d, key, index);
+    if (index == 0xFFFFFFFFu) kiln_describe_null(d, key);
+    else kiln_describe_int(d, key, index);
 }
 
 void kiln_describe_bounds(kiln_describe *d, const char *key, const float *min, const float *max)

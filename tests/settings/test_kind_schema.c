@@ -40,12 +40,13 @@ static json_t *descriptor_schemas(void)
         if (!k->settings_schema) continue;
         json_error_t je;
         json_t *s = json_loads(k->settings_schema, 0, &je);
-        if (!s) fail_msg("kind %s: settings_schema is not JSON: %s (column %d)", k->name, je.text,
-                         je.column);
+        if (!s)
+            fail_msg("kind %s: settings_schema is not JSON: %s (column %d)", k->name, je.text,
+                     je.column);
         assert_true(json_is_object(s));
         const char *name;
         json_t *v;
-        json_object_foreach(s, name, v) {
+        json_object_foreach (s, name, v) {
             if (json_object_get(all, name)) fail_msg("settings object %s stated twice", name);
             json_object_set(all, name, v);
         }
@@ -71,7 +72,7 @@ static void meta_schema_states_what_the_descriptors_state(void **state)
     const char *name;
     json_t *schema;
     size_t differ = 0;
-    json_object_foreach(desc, name, schema) {
+    json_object_foreach (desc, name, schema) {
         if (!json_equal(schema, json_object_get(defs, name))) {
             print_error("docs/schemas/meta.schema.json $defs.%s differs from the descriptor's\n",
                         name);
@@ -86,7 +87,7 @@ static void meta_schema_states_what_the_descriptors_state(void **state)
         }
         free(ref);
     }
-    json_object_foreach(listed, name, schema)
+    json_object_foreach (listed, name, schema)
         if (!json_object_get(desc, name)) {
             print_error("meta.schema.json lists settings object %s that no kind states\n", name);
             differ++;
@@ -100,8 +101,8 @@ static void texture_format_enum_is_the_format_table(void **state)
 {
     (void)state;
     json_t *meta = load_doc("meta.schema.json");
-    json_t *e = json_object_get(json_object_get(json_object_get(meta, "$defs"), "textureFormat"),
-                                "enum");
+    json_t *e =
+        json_object_get(json_object_get(json_object_get(meta, "$defs"), "textureFormat"), "enum");
     assert_int_equal(json_array_size(e), KILN_TEXFMT_COUNT);
     for (int f = KILN_TEXFMT_AUTO; f < KILN_TEXFMT_COUNT; f++)
         assert_string_equal(json_string_value(json_array_get(e, (size_t)f)),
@@ -136,13 +137,14 @@ static void descriptor_schemas_hold_the_parsers_fields_and_defaults(void **state
     const char *name;
     json_t *schema;
     size_t differ = 0;
-    json_object_foreach(desc, name, schema) {
+    json_object_foreach (desc, name, schema) {
         assert_true(kiln_settings_section_is_builtin(name));
-        json_t *parser = json_object_get(defaults, name), *props = json_object_get(schema, "properties");
+        json_t *parser = json_object_get(defaults, name),
+               *props = json_object_get(schema, "properties");
         assert_non_null(parser);
         const char *field;
         json_t *v;
-        json_object_foreach(parser, field, v) {
+        json_object_foreach (parser, field, v) {
             json_t *p = json_object_get(props, field);
             if (!p) {
                 print_error("%s.%s: a field of the parser without a schema\n", name, field);
@@ -152,14 +154,14 @@ static void descriptor_schemas_hold_the_parsers_fields_and_defaults(void **state
                 differ++;
             }
         }
-        json_object_foreach(props, field, v)
+        json_object_foreach (props, field, v)
             if (!json_object_get(parser, field)) {
                 print_error("%s.%s: in the schema, not a field of the parser\n", name, field);
                 differ++;
             }
     }
     /* Every settings object the parser knows is some kind's. */
-    json_object_foreach(defaults, name, schema)
+    json_object_foreach (defaults, name, schema)
         if (!json_object_get(desc, name)) {
             print_error("settings object %s: no kind states its schema\n", name);
             differ++;
@@ -181,7 +183,7 @@ static void model_command_schema_names_the_model_fields(void **state)
                      json_object_size(props));
     size_t i;
     json_t *v;
-    json_array_foreach(required, i, v) {
+    json_array_foreach (required, i, v) {
         if (!json_object_get(props, json_string_value(v)))
             fail_msg("model.schema.json settings require %s, not a model field",
                      json_string_value(v));
