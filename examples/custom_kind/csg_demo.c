@@ -10,6 +10,7 @@
  * (hot reload). Exits 0 when every step did what it should, 1 with a message otherwise. */
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,46 @@ static int load_set(krt_context *ctx, krt_type type, const char *name, krt_handl
     return 0;
 }
 
+/* kiln_inspect_file with the csg kind given: the cooked scene.csg (found through the import
+ * record's cache entry) is described by csg_cooked_kind.describe. */
+static int inspect_set(const char *import_doc)
+{
+    json_t *doc = json_loads(import_doc, 0, NULL);
+    const char *entry = NULL;
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "records"), i, r)
+        if (!strcmp(json_string_value(json_object_get(r, "path")), "scene.csg"))
+            entry = json_string_value(json_object_get(r, "entry"));
+    char path[4096];
+    snprintf(path, sizeof path, "%.4000s/set.kcsg", entry ? entry : "");
+    json_decref(doc);
+    if (!entry) return fail("import: no record of scene.csg");
+    const kiln_cooked_kind *kinds[] = {&csg_cooked_kind};
+    kiln_inspect_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.kinds = kinds;
+    o.kind_count = 1;
+    char *text = NULL;
+    kiln_error e;
+    if (kiln_inspect_file(path, &o, &text, &e) != KILN_OK) return fail_err("inspect", &e);
+    doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    json_t *set = json_object_get(doc, "csg");
+    long long shapes = json_integer_value(json_object_get(set, "shape_count"));
+    size_t types = json_array_size(json_object_get(set, "types"));
+    const char *first = json_string_value(json_object_get(json_array_get(json_object_get(set, "types"), 0), "name"));
+    int rc = 0;
+    if (shapes != 5 || types != 4 || !first)
+        rc = fail("inspect: expected 5 shapes of 4 types, got %lld of %zu", shapes, types);
+    else
+        printf("inspect: scene.csg#csg: kind %s, %lld shapes of %zu types (first %s)\n",
+               json_string_value(json_object_get(doc, "kind")), shapes, types, first);
+    json_decref(doc);
+    return rc;
+}
+
 static int cook_side(const char *work, const char *root, const char *out,
                      const csg_shape_registry *shapes, const char *pack, kiln_project **project)
 {
@@ -115,7 +156,9 @@ static int cook_side(const char *work, const char *root, const char *out,
     char *doc = NULL;
     if (kiln_project_import(*project, NULL, 0, KILN_IMPORT_ALL, &doc, &e) != KILN_OK)
         return fail_err("import", &e);
+    int rc = inspect_set(doc);
     kiln_string_free(doc);
+    if (rc) return rc;
     if (kiln_project_report(*project, &doc, &e) != KILN_OK) return fail_err("report", &e);
     /* One row per asset, each with "state": every one of them up to date. */
     int fresh = strstr(doc, "\"state\": \"up_to_date\"") && !strstr(doc, "\"state\": \"stale\"") &&

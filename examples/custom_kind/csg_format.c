@@ -61,6 +61,43 @@ kiln_result csg_read(const void *data, size_t size, uint32_t flags, void *out, k
     return KILN_OK;
 }
 
+/* What kiln inspect says about a set (kiln_inspect_opts.kinds): the types used, every shape with
+ * its type, placement and bounds, and the set's bounds. */
+static void csg_describe(const void *view, kiln_describe *d)
+{
+    const csg_view *v = view;
+    kiln_describe_int(d, "shape_count", v->shape_count);
+    kiln_describe_int(d, "params_size", (int64_t)v->params_size);
+    kiln_describe_array(d, "types");
+    for (uint32_t i = 0; i < v->type_count; i++) {
+        kiln_describe_object(d, NULL);
+        kiln_describe_string(d, "name", v->types[i].name, strlen(v->types[i].name));
+        kiln_describe_int(d, "param_size", v->types[i].param_size);
+        kiln_describe_end(d);
+    }
+    kiln_describe_end(d);
+    kiln_describe_array(d, "shapes");
+    for (uint32_t i = 0; i < v->shape_count; i++) {
+        const csg_shape_record *s = &v->shapes[i];
+        kiln_describe_object(d, NULL);
+        kiln_describe_int(d, "type", s->type);
+        kiln_describe_float(d, "scale", s->scale);
+        kiln_describe_floats(d, "position", s->position, 3);
+        kiln_describe_floats(d, "bounds_min", s->bounds_min, 3);
+        kiln_describe_floats(d, "bounds_max", s->bounds_max, 3);
+        kiln_describe_end(d);
+    }
+    kiln_describe_end(d);
+    if (v->has_bounds) {
+        kiln_describe_object(d, "bounds");
+        kiln_describe_floats(d, "min", v->bounds_min, 3);
+        kiln_describe_floats(d, "max", v->bounds_max, 3);
+        kiln_describe_end(d);
+    } else {
+        kiln_describe_null(d, "bounds");
+    }
+}
+
 static const char *const labels[] = {"csg", NULL};
 
 const kiln_cooked_kind csg_cooked_kind = {
@@ -70,4 +107,5 @@ const kiln_cooked_kind csg_cooked_kind = {
     .view_size = sizeof(csg_view),
     .read = csg_read,
     .refs = NULL,
+    .describe = csg_describe,
 };

@@ -52,7 +52,8 @@ typedef struct csg_view {
 /* Reads and checks a cooked set (kiln_cooked_kind.read). */
 kiln_result csg_read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err);
 
-/* The cooked kind: name "csg", fourcc CSG_KIND, label "csg", no references. */
+/* The cooked kind: name "csg", fourcc CSG_KIND, label "csg", no references, and a describe()
+ * for kiln inspect. */
 extern const kiln_cooked_kind csg_cooked_kind;
 
 #endif

@@ -203,12 +203,17 @@ typedef struct kiln_inspect_opts {
     uint32_t struct_size;   /* sizeof(kiln_inspect_opts); 0 is taken as the current size */
     const char *compare;    /* KTX2 files only: an 8-bit source image of the texture's size; the
                                document then holds "compare", level 0's PSNR against it */
+    /* Cooked kinds besides the built-in ones (a program's, kiln_kind.h): a container of one of
+     * them gets the summary its describe() writes, under the kind's name. */
+    const struct kiln_cooked_kind *const *kinds;
+    size_t kind_count;
 } kiln_inspect_opts;
 
 /* Describes one file, told by content, never by name: a source image (PNG, JPEG, TGA, BMP, HDR,
  * EXR), a KTX2 texture, a model (glTF 2.0 / GLB, FBX, OBJ: loaded without pixels, with the
- * files beside it), a kiln container of any cooked kind (header, section table, and the kind's
- * summary through its public reader) or a .kpak (its table of contents). *result_json (free with
+ * files beside it), a kiln container of any cooked kind (header, section table, and what the
+ * kind's describe() says, read through its reader; opts->kinds adds a program's kinds) or a
+ * .kpak (its table of contents). *result_json (free with
  * kiln_string_free) is the document `kiln inspect FILE --json` prints: "type" (image, ktx2,
  * model, container, pack) and that type's members (docs/schemas/inspect.schema.json), with
  * "command": "inspect" and "file": path. opts may be NULL. Errors: those of the reader of that

@@ -45,6 +45,39 @@ enum {
 typedef kiln_result (*kiln_ref_fn)(void *user, uint64_t asset_id, uint32_t kind, uint32_t flags,
                                    kiln_error *err);
 
+/* ---- describing an artifact: what `kiln inspect` says about it ------------------------------ */
+
+/* Where a kind's describe() writes its summary: a tree of objects, arrays and values, as JSON has
+ * them, written through the functions below without a JSON library (kiln_inspect_file makes the
+ * members of its document of them). Opaque: kiln makes one and hands it to describe().
+ *
+ * describe() starts inside an object the caller opened and writes its members. In an object
+ * every call names its member by key; in an array key is NULL. A misuse (a key missing or given
+ * where it must not be, an end without a begin, more than KILN_DESCRIBE_MAX_DEPTH levels, an
+ * object left open) fails the whole description, and kiln_inspect_file reports it; calls after
+ * the first misuse do nothing. */
+typedef struct kiln_describe kiln_describe;
+
+#define KILN_DESCRIBE_MAX_DEPTH 32
+
+KILN_API void kiln_describe_object(kiln_describe *d, const char *key); /* opens an object */
+KILN_API void kiln_describe_array(kiln_describe *d, const char *key);  /* opens an array */
+KILN_API void kiln_describe_end(kiln_describe *d); /* closes the innermost object or array */
+KILN_API void kiln_describe_int(kiln_describe *d, const char *key, int64_t value);
+/* A real number; null when not finite (JSON has no infinity). */
+KILN_API void kiln_describe_number(kiln_describe *d, const char *key, double value);
+/* A float as the shortest decimal that reads back as the same float (0.8, not 0.800000012);
+ * null when not finite. */
+KILN_API void kiln_describe_float(kiln_describe *d, const char *key, float value);
+/* An array of count floats, each as kiln_describe_float writes it. */
+KILN_API void kiln_describe_floats(kiln_describe *d, const char *key, const float *values,
+                                   size_t count);
+/* size bytes of s (UTF-8, may hold NULs; NULL is ""). A string that is not valid UTF-8 is left
+ * out of the document, as JSON cannot hold it. */
+KILN_API void kiln_describe_string(kiln_describe *d, const char *key, const char *s, size_t size);
+KILN_API void kiln_describe_bool(kiln_describe *d, const char *key, bool value);
+KILN_API void kiln_describe_null(kiln_describe *d, const char *key);
+
 typedef struct kiln_cooked_kind {
     /* "texture", "mesh", "material", "skeleton", "clip", "scene". */
     const char *name;
@@ -61,6 +94,12 @@ typedef struct kiln_cooked_kind {
                         kiln_error *err);
     /* Lists the asset ids the artifact refers to from a view read() filled. NULL: none. */
     kiln_result (*refs)(const void *view, kiln_ref_fn fn, void *user, kiln_error *err);
+    /* What `kiln inspect` says about an artifact, from a view read() filled: its members, written
+     * to d. A container's summary is the document's member named after the kind ("mesh": {...});
+     * a KTX2 file's members are the document's own. NULL: none (inspect shows the container's
+     * header and section table alone). Added after refs: a descriptor initialised by position
+     * without it has none. */
+    void (*describe)(const void *view, kiln_describe *d);
 } kiln_cooked_kind;
 
 /* The built-in cooked kinds, in registry order: NULL when i is past the last. */

@@ -1,12 +1,43 @@
 /* cooked_texture.c — the texture kind: a KTX2 file (ktx2_read.c), referring to nothing. Labels:
- * "texture" (an image source's one artifact) and "image" (a model's images, one per role). */
+ * "texture" (an image source's one artifact) and "image" (a model's images, one per role).
+ * inspect describes the header (format by its vk_format.h name, size, colour space,
+ * supercompression, KTXorientation and KTXwriter) and the level index. */
 #include "codec/cooked_kind.h"
+#include "codec/describe.h"
+#include "codec/vk_format.h"
 
 static kiln_result read(const void *data, size_t size, uint32_t flags, void *view,
                         kiln_error *err)
 {
     (void)flags; /* KTX2 has no checksum of its own to skip */
     return kiln_ktx2_read(data, size, view, err);
+}
+
+static void describe(const void *view, kiln_describe *d)
+{
+    const kiln_ktx2_info *info = view;
+    const kiln_vk_format_info *f = kiln_vk_format_find(info->vk_format);
+    kiln_describe_int(d, "vk_format", info->vk_format);
+    kiln_describe_cstring(d, "format", f ? f->name : "unknown");
+    kiln_describe_int(d, "width", info->width);
+    kiln_describe_int(d, "height", info->height);
+    kiln_describe_bool(d, "srgb", info->srgb);
+    kiln_describe_cstring(d, "supercompression",
+                          info->supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD ? "zstd"
+                                                                                    : "none");
+    kiln_describe_cstring(d, "orientation", info->orientation);
+    kiln_describe_cstring(d, "writer", info->writer);
+    kiln_describe_array(d, "levels");
+    for (uint32_t i = 0; i < info->level_count && i < KILN_KTX2_MAX_LEVELS; i++) {
+        const kiln_ktx2_level *lv = &info->levels[i];
+        kiln_describe_object(d, NULL);
+        kiln_describe_int(d, "width", lv->width);
+        kiln_describe_int(d, "height", lv->height);
+        kiln_describe_int(d, "size", (int64_t)lv->size);
+        kiln_describe_int(d, "uncompressed_size", (int64_t)lv->uncompressed_size);
+        kiln_describe_end(d);
+    }
+    kiln_describe_end(d);
 }
 
 static const char *const labels[] = {"image", "texture", NULL};
@@ -18,4 +49,5 @@ const kiln_cooked_kind kiln_cooked_kind_texture = {
     .view_size = sizeof(kiln_ktx2_info),
     .read = read,
     .refs = NULL,
+    .describe = describe,
 };

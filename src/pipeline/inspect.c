@@ -30,7 +30,7 @@ static const char *model_format(const uint8_t *data, size_t size)
 }
 
 /* The document of the file at path, and the real precision it is dumped with. */
-static kiln_result inspect_doc(const char *path, const char *compare, json_t **out,
+static kiln_result inspect_doc(const char *path, const kiln_inspect_opts *o, json_t **out,
                                size_t *real_precision, kiln_error *err)
 {
     kiln_mapped_file m;
@@ -41,12 +41,13 @@ static kiln_result inspect_doc(const char *path, const char *compare, json_t **o
     bool is_pack = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KPAK", 4);
     const char *model = is_ktx2 || is_container || is_pack ? NULL : model_format(m.data, m.size);
     *real_precision = 0; /* jansson's default: 17 digits */
+    const char *compare = o->compare;
     if (!is_ktx2 && compare) {
         r = kiln_error_set(err, KILN_E_USAGE, "--compare works on a KTX2 file");
     } else if (is_container) {
         /* A container's reals are float32 values kept as their shortest decimals. */
         *real_precision = KILN_INSPECT_CONTAINER_REAL_PRECISION;
-        r = kiln_inspect_container(m.data, m.size, out, err);
+        r = kiln_inspect_container(m.data, m.size, o->kinds, o->kind_count, out, err);
     } else if (is_pack) {
         r = kiln_inspect_pack(m.data, m.size, out, err);
     } else if (model) {
@@ -76,7 +77,7 @@ KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts
     *result_json = NULL;
     json_t *doc = NULL;
     size_t precision = 0;
-    kiln_result r = inspect_doc(path, o.compare, &doc, &precision, err);
+    kiln_result r = inspect_doc(path, &o, &doc, &precision, err);
     if (r != KILN_OK) return r;
     json_object_set_new(doc, "command", json_string("inspect"));
     json_object_set_new(doc, "file", json_string(path));

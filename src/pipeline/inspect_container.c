@@ -1,27 +1,56 @@
 /* inspect_container.c — the inspect document of a kiln container (inspect.h): its header and
- * section table (kiln_container_read), then the summary of its cooked kind, found by fourcc in
- * the table below. A kind without a summary, or an unknown kind, gets the section table alone. */
+ * section table (kiln_container_read), then what its cooked kind describes, under the kind's
+ * name. The kind is found by fourcc among the built-in kinds and those the caller gives; one
+ * without describe(), or an unknown kind, gets the section table alone. */
 #include "pipeline/inspect.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "core/error.h"
 #include "core/reader.h"
 
-/* The cooked kinds inspect summarises: adding one is its summary function and a line here. */
-static const kiln_inspect_summary summaries[] = {
-    {KILN_MATERIAL_KIND, "material", kiln_inspect_material},
-    {KILN_COOKED_SCENE_KIND, "scene", kiln_inspect_cooked_scene},
-    {KILN_MESH_KIND, "mesh", kiln_inspect_mesh},
-    {KILN_SKELETON_KIND, "skeleton", kiln_inspect_skeleton},
-    {KILN_CLIP_KIND, "clip", kiln_inspect_clip},
-};
+/* The document's own members, which a kind's summary may not replace ("command" and "file" are
+ * added by kiln_inspect_file). */
+static const char *const document_members[] = {"type",     "kind",     "kind_version",
+                                               "container_version", "size", "checksum",
+                                               "sections", "command",  "file"};
 
-const kiln_inspect_summary *kiln_inspect_summary_find(uint32_t kind)
+static const kiln_cooked_kind *kind_of(uint32_t fourcc, const kiln_cooked_kind *const *kinds,
+                                       size_t kind_count)
 {
-    for (size_t i = 0; i < sizeof summaries / sizeof summaries[0]; i++)
-        if (summaries[i].kind == kind) return &summaries[i];
-    return NULL;
+    if (fourcc == KILN_PACK_KIND_KTX2) return NULL; /* a KTX2 file is not a container */
+    const kiln_cooked_kind *k = kiln_cooked_kind_of_fourcc(fourcc);
+    for (size_t i = 0; !k && kinds && i < kind_count; i++)
+        if (kinds[i] && kinds[i]->fourcc == fourcc) k = kinds[i];
+    return k;
+}
+
+/* The kind's summary of the container: read through the kind's reader, then described. */
+static kiln_result summary_of(const kiln_cooked_kind *k, const uint8_t *data, size_t size,
+                              json_t **out, kiln_error *err)
+{
+    for (size_t i = 0; i < sizeof document_members / sizeof document_members[0]; i++)
+        if (!strcmp(k->name, document_members[i]))
+            return kiln_error_set(err, KILN_E_USAGE,
+                                  "cooked kind %s: its name is a member of the inspect document",
+                                  k->name);
+    if (!k->read || !k->view_size)
+        return kiln_error_set(err, KILN_E_USAGE, "cooked kind %s has no reader", k->name);
+    void *view = calloc(1, k->view_size); /* malloc's alignment suits any type */
+    if (!view) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    kiln_result r = k->read(data, size, 0, view, err);
+    json_t *summary = r == KILN_OK ? json_object() : NULL;
+    if (r == KILN_OK) r = kiln_inspect_describe(k, view, summary, err);
+    free(view);
+    if (r != KILN_OK) {
+        json_decref(summary);
+        return r;
+    }
+    *out = summary;
+    return KILN_OK;
 }
 
 static json_t *sections_doc(const kiln_container *c)
@@ -41,14 +70,17 @@ static json_t *sections_doc(const kiln_container *c)
     return sections;
 }
 
-kiln_result kiln_inspect_container(const uint8_t *data, size_t size, json_t **out, kiln_error *err)
+kiln_result kiln_inspect_container(const uint8_t *data, size_t size,
+                                   const kiln_cooked_kind *const *kinds, size_t kind_count,
+                                   json_t **out, kiln_error *err)
 {
     kiln_container c;
     kiln_result r = kiln_container_read(data, size, 0, &c, err);
     if (r != KILN_OK) return r;
-    const kiln_inspect_summary *kind = kiln_inspect_summary_find(c.kind);
+    const kiln_cooked_kind *kind = kind_of(c.kind, kinds, kind_count);
     json_t *summary = NULL;
-    if (kind && (r = kind->summary(data, size, &summary, err)) != KILN_OK) return r;
+    if (kind && kind->describe && (r = summary_of(kind, data, size, &summary, err)) != KILN_OK)
+        return r;
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("container"));
     json_object_set_new(j, "kind", kiln_inspect_fourcc(c.kind));
@@ -59,7 +91,7 @@ kiln_result kiln_inspect_container(const uint8_t *data, size_t size, json_t **ou
     snprintf(checksum, sizeof checksum, "0x%016" PRIx64, kiln_load_u64le(data + 24));
     json_object_set_new(j, "checksum", json_string(checksum));
     json_object_set_new(j, "sections", sections_doc(&c));
-    if (summary) json_object_set_new(j, kind->member, summary);
+    if (summary) json_object_set_new(j, kind->name, summary);
     *out = j;
     return KILN_OK;
 }

@@ -1,47 +1,66 @@
-/* inspect_json.c — the JSON values the inspect documents of cooked kinds share (inspect.h). */
+/* inspect_json.c — the JSON values of the inspect documents (inspect.h): the kiln_describe backend
+ * that turns a cooked kind's description into jansson values, and fourccs. */
 #include "pipeline/inspect.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-json_t *kiln_inspect_f32(float f)
+#include "codec/describe.h"
+
+/* The objects and arrays open, the root first. Each holds a reference of its own, so that a
+ * value its parent refused (a key that is not UTF-8) is still safe to fill and then dropped. */
+typedef struct json_builder {
+    json_t *open[KILN_DESCRIBE_MAX_DEPTH + 1];
+    size_t depth;
+} json_builder;
+
+static json_t *json_of(const kiln_describe_value *v)
 {
-    if (!isfinite(f)) return json_null();
-    char buf[32];
-    for (int p = 1; p <= 9; p++) {
-        snprintf(buf, sizeof buf, "%.*g", p, (double)f);
-        if ((float)strtod(buf, NULL) == f) break;
+    switch (v->type) {
+    case KILN_DESCRIBE_BOOL: return json_boolean(v->b);
+    case KILN_DESCRIBE_INT: return json_integer((json_int_t)v->i);
+    case KILN_DESCRIBE_NUMBER: return json_real(v->n);
+    case KILN_DESCRIBE_STRING: return json_stringn(v->s, v->size);
+    case KILN_DESCRIBE_OBJECT: return json_object();
+    case KILN_DESCRIBE_ARRAY: return json_array();
+    case KILN_DESCRIBE_NULL: break;
     }
-    return json_real(strtod(buf, NULL));
+    return json_null();
 }
 
-json_t *kiln_inspect_f32s(const float *v, int n)
+static void builder_value(void *user, const char *key, const kiln_describe_value *v)
 {
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, kiln_inspect_f32(v[i]));
-    return a;
+    json_builder *b = user;
+    json_t *j = json_of(v), *parent = b->open[b->depth];
+    bool opens = v->type == KILN_DESCRIBE_OBJECT || v->type == KILN_DESCRIBE_ARRAY;
+    if (opens) b->open[++b->depth] = json_incref(j);
+    /* As jansson's own calls do: a value it cannot make or take (a string that is not UTF-8)
+     * is left out. */
+    if (key)
+        json_object_set_new(parent, key, j);
+    else
+        json_array_append_new(parent, j);
 }
 
-json_t *kiln_inspect_id(uint64_t id)
+static void builder_end(void *user)
 {
-    if (!id) return json_null();
-    char buf[24];
-    snprintf(buf, sizeof buf, "0x%016" PRIx64, id);
-    return json_string(buf);
+    json_builder *b = user;
+    json_decref(b->open[b->depth--]);
 }
 
-json_t *kiln_inspect_index(uint32_t i)
-{
-    return i == 0xFFFFFFFFu ? json_null() : json_integer(i);
-}
+static const kiln_describe_ops builder_ops = {builder_value, builder_end};
 
-json_t *kiln_inspect_str(const char *s, size_t n)
+kiln_result kiln_inspect_describe(const kiln_cooked_kind *kind, const void *view, json_t *into,
+                                  kiln_error *err)
 {
-    return json_stringn(s ? s : "", s ? n : 0);
+    json_builder b = {.open = {into}, .depth = 0};
+    kiln_describe d;
+    kiln_describe_init(&d, &builder_ops, &b);
+    kind->describe(view, &d);
+    while (b.depth) builder_end(&b); /* what a failed description left open */
+    return kiln_describe_finish(&d, kind->name, err);
 }
 
 json_t *kiln_inspect_fourcc(uint32_t v)
@@ -56,17 +75,4 @@ json_t *kiln_inspect_fourcc(uint32_t v)
     buf[4] = 0;
     if (!printable) snprintf(buf, sizeof buf, "0x%08" PRIx32, v);
     return json_string(buf);
-}
-
-json_t *kiln_inspect_bounds(const float *min, const float *max)
-{
-    json_t *b = json_object();
-    json_object_set_new(b, "min", kiln_inspect_f32s(min, 3));
-    json_object_set_new(b, "max", kiln_inspect_f32s(max, 3));
-    return b;
-}
-
-const char *kiln_inspect_name(uint32_t v, const char *const *names, uint32_t n)
-{
-    return v < n ? names[v] : "unknown";
 }

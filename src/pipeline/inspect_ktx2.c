@@ -1,13 +1,14 @@
-/* inspect_ktx2.c — the inspect document of a KTX2 texture (inspect.h): the header and level
- * index as kiln_ktx2_read finds them and, with a source image to compare with, the PSNR of
- * level 0 decoded by kiln's own block decoders (the encoder's quality, measured). */
+/* inspect_ktx2.c — the inspect document of a KTX2 texture (inspect.h): what the texture kind
+ * describes (the header and level index as kiln_ktx2_read finds them) and, with a source image
+ * to compare with, the PSNR of level 0 decoded by kiln's own block decoders (the encoder's
+ * quality, measured). */
 #include "pipeline/inspect.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/vk_format.h"
+#include "codec/texture_format.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "import/image.h"
@@ -37,38 +38,22 @@ static kiln_result decode_level0(const kiln_ktx2_info *info, uint8_t **out, kiln
         r = kiln_ktx2_level_copy(info, 0, raw, lv->uncompressed_size, err);
     else
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    /* The format table names the decoder: block formats through the cook's own block decoders
+     * (kiln_blocks_decode), half floats clamped, RGBA8 as it is. */
+    kiln_texture_format f = kiln_texture_format_of_vk(info->vk_format, NULL);
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    if (r == KILN_OK && !row)
+        r = kiln_error_set(err, KILN_E_USAGE, "--compare cannot decode VkFormat %u",
+                           info->vk_format);
     if (r == KILN_OK) {
-        int block = -1;
-        switch (info->vk_format) {
-        case KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK:
-        case KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK:
-            block = KILN_BLOCK_BC1;
-            break;
-        case KILN_VK_FORMAT_BC4_UNORM_BLOCK:
-            block = KILN_BLOCK_BC4;
-            break;
-        case KILN_VK_FORMAT_BC5_UNORM_BLOCK:
-            block = KILN_BLOCK_BC5;
-            break;
-        case KILN_VK_FORMAT_BC7_UNORM_BLOCK:
-        case KILN_VK_FORMAT_BC7_SRGB_BLOCK:
-            block = KILN_BLOCK_BC7;
-            break;
-        case KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK:
-        case KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK:
-            block = KILN_BLOCK_ASTC4X4;
-            break;
-        default:
-            break;
-        }
-        if (block >= 0) {
-            r = kiln_blocks_decode((kiln_block_format)block, raw, lv->uncompressed_size,
-                                   info->width, info->height, info->srgb, rgba, err);
-        } else if (info->vk_format == KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
+        if (row->hdr) {
             for (size_t i = 0; i < texels * 4; i++) {
-                float f = kiln_half_to_float((uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8));
-                rgba[i] = (uint8_t)(f <= 0.0f ? 0 : f >= 1.0f ? 255 : (int)(f * 255.0f + 0.5f));
+                float h = kiln_half_to_float((uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8));
+                rgba[i] = (uint8_t)(h <= 0.0f ? 0 : h >= 1.0f ? 255 : (int)(h * 255.0f + 0.5f));
             }
+        } else if (kiln_block_bytes(f)) {
+            r = kiln_blocks_decode(f, raw, lv->uncompressed_size, info->width, info->height,
+                                   info->srgb, rgba, err);
         } else {
             memcpy(rgba, raw, texels * 4);
         }
@@ -117,10 +102,10 @@ static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, 
         kiln_image_free(&img);
         return r;
     }
-    /* BC4 keeps R, BC5 R and G: compare the channels the format stores. */
-    int channels = info->vk_format == KILN_VK_FORMAT_BC4_UNORM_BLOCK   ? 1
-                   : info->vk_format == KILN_VK_FORMAT_BC5_UNORM_BLOCK ? 2
-                                                                       : 3;
+    /* Compare the colour channels the format stores (BC4 keeps R, BC5 R and G); alpha apart. */
+    const kiln_texture_format_info *row =
+        kiln_texture_format_get(kiln_texture_format_of_vk(info->vk_format, NULL));
+    int channels = row && row->channels < 3 ? row->channels : 3;
     const uint8_t *src = img.pixels;
     double sq = 0, sq_a = 0;
     size_t texels = (size_t)img.width * img.height;
@@ -144,22 +129,6 @@ static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, 
     return KILN_OK;
 }
 
-static json_t *levels_doc(const kiln_ktx2_info *info)
-{
-    json_t *levels = json_array();
-    for (uint32_t i = 0; i < info->level_count; i++) {
-        const kiln_ktx2_level *lv = &info->levels[i];
-        json_t *l = json_object();
-        json_object_set_new(l, "width", json_integer(lv->width));
-        json_object_set_new(l, "height", json_integer(lv->height));
-        json_object_set_new(l, "size", json_integer((json_int_t)lv->size));
-        json_object_set_new(l, "uncompressed_size",
-                            json_integer((json_int_t)lv->uncompressed_size));
-        json_array_append_new(levels, l);
-    }
-    return levels;
-}
-
 kiln_result kiln_inspect_ktx2(const uint8_t *data, size_t size, const char *compare, json_t **out,
                               kiln_error *err)
 {
@@ -168,20 +137,15 @@ kiln_result kiln_inspect_ktx2(const uint8_t *data, size_t size, const char *comp
     if (r != KILN_OK) return r;
     json_t *cmp = NULL;
     if (compare && (r = compare_with(&info, compare, &cmp, err)) != KILN_OK) return r;
-    const kiln_vk_format_info *f = kiln_vk_format_find(info.vk_format);
+    /* The texture kind describes the header and levels: its members are the document's own. */
+    const kiln_cooked_kind *texture = kiln_cooked_kind_of_fourcc(KILN_PACK_KIND_KTX2);
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("ktx2"));
-    json_object_set_new(j, "vk_format", json_integer(info.vk_format));
-    json_object_set_new(j, "format", json_string(f ? f->name : "unknown"));
-    json_object_set_new(j, "width", json_integer(info.width));
-    json_object_set_new(j, "height", json_integer(info.height));
-    json_object_set_new(j, "srgb", json_boolean(info.srgb));
-    json_object_set_new(
-        j, "supercompression",
-        json_string(info.supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD ? "zstd" : "none"));
-    json_object_set_new(j, "orientation", json_string(info.orientation));
-    json_object_set_new(j, "writer", json_string(info.writer));
-    json_object_set_new(j, "levels", levels_doc(&info));
+    if ((r = kiln_inspect_describe(texture, &info, j, err)) != KILN_OK) {
+        json_decref(j);
+        json_decref(cmp);
+        return r;
+    }
     if (cmp) json_object_set_new(j, "compare", cmp);
     *out = j;
     return KILN_OK;

@@ -52,6 +52,71 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
                                       source, size, out, err);
 }
 
+/* The schema of import.model and import.fbx (source_kind.h: settings_schema), as docs/schemas/meta.schema.json
+ * states it; tests/settings/test_kind_schema.c holds the two and the settings parser together. */
+static const char settings_schema[] =
+    "{"
+    "\"model\": {"
+    "\"description\": \"glTF, FBX and OBJ models.\", "
+    "\"type\": \"object\", "
+    "\"additionalProperties\": false, "
+    "\"properties\": {"
+    "\"lods\": {\"description\": \"Triangle-count fractions of LOD 1, 2, ... Must be "
+    "strictly decreasing (kiln checks; JSON Schema cannot).\", \"type\": \"array\", "
+    "\"maxItems\": 8, \"uniqueItems\": true, \"items\": {\"type\": \"number\", "
+    "\"exclusiveMinimum\": 0, \"exclusiveMaximum\": 1}, \"default\": [0.5, 0.25, 0.125]}, "
+    ""
+    "\"lod_error\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1, \"default\": "
+    "0.05}, "
+    "\"lod_min_triangles\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": "
+    "2147483647, \"default\": 64}, "
+    "\"quantize\": {\"type\": \"boolean\", \"default\": true}, "
+    "\"optimize\": {\"type\": \"boolean\", \"default\": true}, "
+    "\"overdraw_threshold\": {\"type\": \"number\", \"anyOf\": [{\"const\": 0}, "
+    "{\"minimum\": 1, \"maximum\": 3}], \"default\": 1.05}, "
+    "\"meshlet_max_vertices\": {\"type\": \"integer\", \"minimum\": 3, \"maximum\": 255, "
+    "\"default\": 64}, "
+    "\"meshlet_max_triangles\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 512, "
+    "\"multipleOf\": 4, \"default\": 124}, "
+    "\"texture_format\": {\"$ref\": \"#/$defs/textureFormat\", \"default\": \"auto\"}, "
+    "\"texture_quality\": {\"$ref\": \"#/$defs/quality\", \"default\": \"normal\"}, "
+    "\"texture_max_size\": {\"type\": \"integer\", \"minimum\": 4, \"maximum\": 16384, "
+    "\"default\": 4096}, "
+    "\"textures\": {\"description\": \"Cook the images the materials use (false: geometry "
+    "only, material slots empty).\", \"type\": \"boolean\", \"default\": true}, "
+    "\"compress\": {\"description\": \"meshopt: vertex and index streams stored with "
+    "meshoptimizer's codecs (the runtime decodes them).\", \"enum\": [\"none\", "
+    "\"meshopt\"], \"default\": \"none\"}, "
+    "\"animation_reduce\": {\"description\": \"Drop animation keys that their neighbours "
+    "reproduce within the clip error bounds (docs/animation.md).\", \"type\": "
+    "\"boolean\", \"default\": true}, "
+    "\"meshlets\": {\"description\": \"Build meshlets (with bounds and cones) for every "
+    "LOD, for mesh-shader and compute renderers; false skips them (nearly half the cook "
+    "time of a large mesh).\", \"type\": \"boolean\", \"default\": true}, "
+    "\"tangents\": {\"description\": \"generate: tangents from the file, and MikkTSpace "
+    "tangents where a normal map needs them and the file has none; file: only the file's "
+    "own (the renderer derives missing tangent frames, e.g. from screen-space "
+    "derivatives).\", \"enum\": [\"generate\", \"file\"], \"default\": \"generate\"}, "
+    "\"animation_resample_fps\": {\"description\": \"0 keeps the authored keys; otherwise "
+    "linear and cubic-spline tracks are resampled at this rate.\", \"type\": \"integer\", "
+    "\"anyOf\": [{\"const\": 0}, {\"minimum\": 1, \"maximum\": 240}], \"default\": 0}"
+    "}}, "
+    "\"fbx\": {"
+    "\"description\": \"What the FBX and OBJ importer (assimp) needs: units, axes, skins, "
+    "clips. glTF ignores it.\", "
+    "\"type\": \"object\", "
+    "\"additionalProperties\": false, "
+    "\"properties\": {"
+    "\"scale\": {\"type\": \"number\", \"exclusiveMinimum\": 0, \"maximum\": 1000000, "
+    "\"default\": 1}, "
+    "\"up_axis\": {\"enum\": [\"auto\", \"y\", \"z\"], \"default\": \"auto\"}, "
+    "\"skins\": {\"type\": \"boolean\", \"default\": true}, "
+    "\"animations\": {\"type\": \"boolean\", \"default\": true}, "
+    "\"animation_fps\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 240, "
+    "\"default\": 30}"
+    "}}"
+    "}";
+
 const kiln_source_kind kiln_source_kind_model = {
     .name = "model",
     .extensions = extensions,
@@ -61,4 +126,5 @@ const kiln_source_kind kiln_source_kind_model = {
     .dependencies = dependencies,
     .check_settings = NULL,
     .cook = cook,
+    .settings_schema = settings_schema,
 };

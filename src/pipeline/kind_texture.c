@@ -27,6 +27,31 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
     return kiln_cook_texture_source(&env, &a->settings.texture, source, size, out, err);
 }
 
+/* The schema of import.texture (source_kind.h: settings_schema), as docs/schemas/meta.schema.json
+ * states it; tests/settings/test_kind_schema.c holds the two and the settings parser together. */
+static const char settings_schema[] =
+    "{"
+    "\"texture\": {"
+    "\"description\": \"Images (PNG, JPEG, TGA, HDR, EXR ...).\", "
+    "\"type\": \"object\", "
+    "\"additionalProperties\": false, "
+    "\"properties\": {"
+    "\"format\": {\"$ref\": \"#/$defs/textureFormat\", \"default\": \"auto\", "
+    "\"description\": \"GPU format; auto is rgba8 for LDR sources and rgba16f for HDR "
+    "sources.\"}, "
+    "\"srgb\": {\"type\": [\"null\", \"boolean\"], \"default\": null, \"description\": "
+    "\"null: sRGB for colour, linear for normal maps and HDR.\"}, "
+    "\"mipmaps\": {\"type\": \"boolean\", \"default\": true}, "
+    "\"normal_map\": {\"type\": \"boolean\", \"default\": false}, "
+    "\"flip_green\": {\"type\": \"boolean\", \"default\": false, \"description\": \"Only "
+    "with normal_map true.\"}, "
+    "\"max_size\": {\"type\": \"integer\", \"minimum\": 4, \"maximum\": 16384, "
+    "\"default\": 16384}, "
+    "\"quality\": {\"$ref\": \"#/$defs/quality\", \"default\": \"normal\"}, "
+    "\"supercompression\": {\"enum\": [\"none\", \"zstd\"], \"default\": \"none\"}"
+    "}}"
+    "}";
+
 const kiln_source_kind kiln_source_kind_texture = {
     .name = "texture",
     .extensions = extensions,
@@ -36,4 +61,5 @@ const kiln_source_kind kiln_source_kind_texture = {
     .dependencies = NULL,
     .check_settings = check_settings,
     .cook = cook,
+    .settings_schema = settings_schema,
 };

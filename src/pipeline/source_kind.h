@@ -47,6 +47,13 @@ typedef struct kiln_source_kind {
     /* Cooks the source bytes (borrowed) into *out (empty on error). */
     kiln_result (*cook)(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
                         kiln_cooked *out, kiln_error *err);
+    /* The JSON Schema (draft 2020-12) of the settings objects the kind reads, as the text of one
+     * JSON object: {"texture": <the schema of import.texture>}. A schema may refer to the
+     * definitions the .meta schema shares ("#/$defs/textureFormat", "#/$defs/quality").
+     * docs/schemas/meta.schema.json holds each under $defs.<name>; tests/settings
+     * (test_kind_schema.c) fails when the two differ or when a field of the settings parser has
+     * no schema. NULL: no settings (a registered kind's schema is kiln_source_kind_schema's). */
+    const char *settings_schema;
 } kiln_source_kind;
 
 /* The kinds of a project: the built-in ones, then those a program registered

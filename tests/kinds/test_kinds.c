@@ -1,12 +1,16 @@
 /* test_kinds.c — a source kind registered through the public API (kiln_kind.h): a ".note" file of
  * numbers, cooked into two containers of its own cooked kind ("NOTE": the numbers times the
  * setting `scale`, and "note/extra" with their count) where the first refers to the second by
- * asset id. */
+ * asset id; kiln_inspect_file and the command's text printer (tools/kiln, linked in) show what
+ * the kind's describe() says. */
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "inspect_text.h"
 #include "kiln/kiln.h"
 #include "kiln/kiln_kind.h"
 #include "support.h"
@@ -44,9 +48,21 @@ static kiln_result note_refs(const void *view, kiln_ref_fn fn, void *user, kiln_
     return v->link ? fn(user, v->link, NOTE_KIND, KILN_REF_LOAD, err) : KILN_OK;
 }
 
+/* What kiln inspect says about a note: its values, and what it links to. */
+static void note_describe(const void *view, kiln_describe *d)
+{
+    const note_view *v = view;
+    kiln_describe_int(d, "count", (int64_t)v->count);
+    kiln_describe_floats(d, "values", v->values, (size_t)v->count);
+    kiln_describe_object(d, "link");
+    kiln_describe_bool(d, "present", v->link != 0);
+    kiln_describe_string(d, "label", "note/extra", v->link ? 10 : 0);
+    kiln_describe_end(d);
+}
+
 static const char *const note_labels[] = {"note", NULL};
-static const kiln_cooked_kind note_cooked = {"note", NOTE_KIND, note_labels, sizeof(note_view),
-                                             note_read, note_refs};
+static const kiln_cooked_kind note_cooked = {"note",    NOTE_KIND, note_labels, sizeof(note_view),
+                                             note_read, note_refs, note_describe};
 
 static kiln_result note_cook(void *user, const kiln_cook_input *in, kiln_cook_output *out,
                              kiln_error *err)
@@ -383,12 +399,114 @@ static void registered_kind_dependencies_enter_the_key(void **state)
     free(dir);
 }
 
+/* A describe() that leaves an object open, and one named like a member of the document. */
+static void unbalanced_describe(const void *view, kiln_describe *d)
+{
+    (void)view;
+    kiln_describe_object(d, "open");
+    kiln_describe_int(d, NULL, 1); /* no key in an object: the first misuse */
+}
+
+/* What kiln_inspect_print_container prints for doc, as a string. */
+static char *printed_text(const json_t *doc, const char *dir)
+{
+    char *path = kt_format("%s/printed.txt", dir);
+    fflush(stdout);
+    int saved = dup(1), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 1);
+    kiln_inspect_print_container(doc, "note.knote");
+    fflush(stdout);
+    dup2(saved, 1);
+    close(fd);
+    close(saved);
+    size_t size;
+    char *bytes = kt_read_file(path, &size);
+    char *text = kt_format("%.*s", (int)size, bytes);
+    free(bytes);
+    free(path);
+    return text;
+}
+
+static void registered_kind_is_described_by_inspect(void **state)
+{
+    (void)state;
+    char *dir = kt_tempdir("kinds_inspect");
+    char *a = kt_format("%s/assets/a.note", dir);
+    write_text(a, "1 2.5 3\n");
+    int calls = 0;
+    kiln_project *p = open_project(dir, &calls);
+    char *text = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &text, &e), KILN_OK);
+    json_t *doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    const char *entry =
+        json_string_value(json_object_get(json_array_get(json_object_get(doc, "records"), 0), "entry"));
+    assert_non_null(entry);
+    char *file = kt_format("%s/note.knote", entry);
+    json_decref(doc);
+    kiln_project_close(p);
+
+    /* Without the kind: the header and section table only. */
+    assert_int_equal(kiln_inspect_file(file, NULL, &text, &e), KILN_OK);
+    doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    assert_string_equal(json_string_value(json_object_get(doc, "kind")), "NOTE");
+    assert_int_equal(json_array_size(json_object_get(doc, "sections")), 2);
+    assert_null(json_object_get(doc, "note"));
+    json_decref(doc);
+
+    /* With it: its summary under its name, floats as their shortest decimals. */
+    const kiln_cooked_kind *kinds[] = {&note_cooked};
+    kiln_inspect_opts o = {0};
+    o.struct_size = sizeof o;
+    o.kinds = kinds;
+    o.kind_count = 1;
+    assert_int_equal(kiln_inspect_file(file, &o, &text, &e), KILN_OK);
+    assert_non_null(strstr(text, "\"values\": [\n      1.0,\n      2.5,\n      3.0\n    ]"));
+    doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    json_t *note = json_object_get(doc, "note");
+    assert_int_equal(json_integer_value(json_object_get(note, "count")), 3);
+    assert_true(json_is_true(json_object_get(json_object_get(note, "link"), "present")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(note, "link"), "label")),
+                        "note/extra");
+
+    /* The command's text for a kind it has no printer of: the members as an indented tree. */
+    char *printed = printed_text(doc, dir);
+    assert_non_null(strstr(printed, "note.knote: kiln container NOTE version 1"));
+    assert_non_null(strstr(printed, "\n  note:\n    count: 3\n    link:\n      label: "
+                                    "\"note/extra\"\n      present: true\n    values: [1, 2.5, 3]\n"));
+    free(printed);
+    json_decref(doc);
+
+    /* A describe() that is not well formed, or a kind named like a member of the document, is
+     * a usage error naming the kind. */
+    kiln_cooked_kind bad = note_cooked;
+    bad.describe = unbalanced_describe;
+    kinds[0] = &bad;
+    assert_int_equal(kiln_inspect_file(file, &o, &text, &e), KILN_E_USAGE);
+    assert_null(text);
+    assert_non_null(strstr(e.message, "cooked kind note: describe() gave a member of an object no key"));
+    bad = note_cooked;
+    bad.name = "sections";
+    assert_int_equal(kiln_inspect_file(file, &o, &text, &e), KILN_E_USAGE);
+    assert_non_null(strstr(e.message, "its name is a member of the inspect document"));
+
+    kt_rmtree(dir);
+    free(file);
+    free(a);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(registration_refuses_what_cannot_work),
         cmocka_unit_test(registered_kind_imports_reports_and_packs),
         cmocka_unit_test(registered_kind_dependencies_enter_the_key),
+        cmocka_unit_test(registered_kind_is_described_by_inspect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

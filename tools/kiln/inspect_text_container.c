@@ -1,6 +1,7 @@
 /* inspect_text_container.c — `kiln inspect FILE` for kiln containers, as text for people: the
  * header and section table of the document kiln_inspect_file returns ("type": "container"), then
- * the summary of the kinds it describes (material, scene, mesh, skeleton, clip). */
+ * the summary its cooked kind wrote: laid out for people for the built-in kinds (material,
+ * scene, mesh, skeleton, clip), as an indented tree of members for any other kind. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,72 @@ static void print_clip(const json_t *c)
            B(c, "reduced") ? ", reduced" : "");
 }
 
+/* The members of a container document that are not a kind's summary. */
+static const char *const document_members[] = {"type",     "kind",     "kind_version",
+                                               "container_version", "size", "checksum",
+                                               "sections", "command",  "file"};
+
+static bool is_scalar(const json_t *v) { return !json_is_object(v) && !json_is_array(v); }
+
+static void print_scalar(const json_t *v)
+{
+    if (json_is_string(v))
+        printf("\"%s\"", json_string_value(v));
+    else if (json_is_integer(v))
+        printf("%lld", json_integer_value(v));
+    else if (json_is_real(v))
+        printf("%g", json_real_value(v));
+    else
+        printf("%s", json_is_true(v) ? "true" : json_is_false(v) ? "false" : "null");
+}
+
+/* "key: value", or "key:" and the members or elements indented below it; arrays of scalars on
+ * one line. */
+static void print_tree(const char *key, const json_t *v, int indent)
+{
+    printf("%*s%s:", indent, "", key);
+    size_t i;
+    json_t *e;
+    bool scalars = json_is_array(v);
+    json_array_foreach(v, i, e) scalars &= is_scalar(e);
+    if (is_scalar(v)) {
+        putchar(' ');
+        print_scalar(v);
+        putchar('\n');
+    } else if (scalars) {
+        printf(" [");
+        json_array_foreach(v, i, e)
+        {
+            if (i) printf(", ");
+            print_scalar(e);
+        }
+        printf("]\n");
+    } else if (json_is_array(v)) {
+        putchar('\n');
+        json_array_foreach(v, i, e)
+        {
+            char index[32];
+            snprintf(index, sizeof index, "[%zu]", i);
+            print_tree(index, e, indent + 2);
+        }
+    } else {
+        putchar('\n');
+        const char *k;
+        json_object_foreach((json_t *)v, k, e) print_tree(k, e, indent + 2);
+    }
+}
+
+/* Whether member k of a container document is the summary of a kind without its own printer. */
+static bool is_other_summary(const char *k)
+{
+    static const char *const printed[] = {"material", "scene", "mesh", "skeleton", "clip"};
+    for (size_t i = 0; i < sizeof document_members / sizeof document_members[0]; i++)
+        if (!strcmp(k, document_members[i])) return false;
+    for (size_t i = 0; i < sizeof printed / sizeof printed[0]; i++)
+        if (!strcmp(k, printed[i])) return false;
+    return true;
+}
+
 void kiln_inspect_print_container(const json_t *doc, const char *path)
 {
     printf("%s: kiln container %s version %lld (container version %lld), %lld bytes, checksum %s\n",
@@ -183,4 +250,6 @@ void kiln_inspect_print_container(const json_t *doc, const char *path)
     if ((m = json_object_get(doc, "mesh"))) print_mesh(m);
     if ((m = json_object_get(doc, "skeleton"))) print_skeleton(m);
     if ((m = json_object_get(doc, "clip"))) print_clip(m);
+    const char *k;
+    json_object_foreach((json_t *)doc, k, m) if (is_other_summary(k)) print_tree(k, m, 2);
 }
