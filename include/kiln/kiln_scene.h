@@ -330,17 +330,20 @@ typedef struct kiln_scene_opts {
     kiln_allocator allocator;
 } kiln_scene_opts;
 
-/* Loads a model file (.gltf or .glb; chosen by the content, not the name) into a scene. External
- * buffers and images are read from the model's folder tree only. opts may be NULL (defaults).
+/* Loads a model file into a scene. The extension chooses the importer (.gltf and .glb: glTF 2.0
+ * in either form; .fbx, .obj: through assimp, docs/fbx.md), which refuses bytes of another format
+ * naming itself; a file of any other name is told by its content. External buffers and images are
+ * read from the model's folder tree only. opts may be NULL (defaults).
  * Errors: KILN_E_ASSET_IO (a file cannot be read), KILN_E_IMPORT_FAILED (damaged: the message
- * says what and json_pointer where, e.g. "/accessors/3/count"), KILN_E_IMPORT_UNSUPPORTED (not a
- * glTF 2.0 file, or a required extension kiln lacks, named), KILN_E_OUTPUT_REFUSED (a URI that
- * leads outside the model's folder, named), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. On error *out is
- * NULL. Thread-safe for distinct calls. */
+ * says what and json_pointer where, e.g. "/accessors/3/count"), KILN_E_IMPORT_UNSUPPORTED (not
+ * the format its extension names, or no model at all; a required extension kiln lacks, named),
+ * KILN_E_OUTPUT_REFUSED (a URI that leads outside the model's folder, named), KILN_E_LIMIT,
+ * KILN_E_OUT_OF_MEMORY. On error *out is NULL. Thread-safe for distinct calls. */
 KILN_API kiln_result kiln_scene_load(const char *path, const kiln_scene_opts *opts,
                                      kiln_scene **out, kiln_error *err);
 
-/* The same from bytes in memory. base_dir is the folder external URIs are resolved in; NULL
+/* The same from bytes in memory, the importer chosen by content (glTF, else FBX or OBJ as
+ * docs/fbx.md says). base_dir is the folder external URIs are resolved in; NULL
  * refuses every external URI (only data URIs and GLB buffers work). */
 KILN_API kiln_result kiln_scene_load_memory(const void *data, size_t size, const char *base_dir,
                                             const kiln_scene_opts *opts, kiln_scene **out,

@@ -1,6 +1,7 @@
-/* assimp.c — the entry of the FBX and OBJ importer: detection by content, the guarded child
- * (assimp_guard.c) and the scene built from its result (assimp_scene.c); the dependency list
- * for cache keys from the same child run. */
+/* assimp.c — the entry of the FBX and OBJ importer: detection by content, the confirmation of
+ * bytes a file name chose this importer for, the guarded child (assimp_guard.c) and the scene
+ * built from its result (assimp_scene.c); the dependency list for cache keys from the same child
+ * run. */
 #include "import/assimp_private.h"
 
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "import/fbx_blend.h"
 #include "import/fbx_legacy.h"
 #include "import/fbx_tree.h"
+#include "import/sniff.h"
 
 #define DEFAULT_TIMEOUT_MS 60000u
 #define DEFAULT_CHILD_MEMORY ((size_t)8 << 30)
@@ -26,23 +28,11 @@ static bool keyword(const uint8_t *p, size_t n, const char *kw)
     return n > k && !memcmp(p, kw, k) && (p[k] == ' ' || p[k] == '\t');
 }
 
-kiln_assimp_format kiln_assimp_detect(const void *data, size_t size)
+/* Where the first statement of OBJ text starts: past a UTF-8 BOM, blank lines and comment lines,
+ * within the first head bytes (head when there is none there). */
+static size_t first_statement(const uint8_t *p, size_t head)
 {
-    const uint8_t *p = data;
-    if (!p) return KILN_ASSIMP_NONE;
-    if (size >= sizeof fbx_magic && !memcmp(p, fbx_magic, sizeof fbx_magic - 1))
-        return KILN_ASSIMP_FBX;
-    size_t head = size < 4096 ? size : 4096;
-    for (size_t i = 0; i < head; i++)
-        if (!p[i]) return KILN_ASSIMP_NONE; /* text formats only from here */
-    size_t i = 0;
-    if (head >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
-    if (head - i >= 5 && !memcmp(p + i, "; FBX", 5)) return KILN_ASSIMP_FBX;
-    for (size_t k = i; k + 18 <= head; k++)
-        if (!memcmp(p + k, "FBXHeaderExtension", 18)) return KILN_ASSIMP_FBX;
-    /* OBJ: the first statement (after blank and comment lines) is an OBJ keyword. */
-    static const char *const kws[] = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s",
-                                      "mtllib", "usemtl", "cstype", "deg", "curv", "surf"};
+    size_t i = head >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
     while (i < head) {
         while (i < head && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
         if (i < head && p[i] == '#') {
@@ -51,9 +41,90 @@ kiln_assimp_format kiln_assimp_detect(const void *data, size_t size)
         }
         break;
     }
+    return i;
+}
+
+/* Does the start of ASCII FBX text (one of its markers) lie in the first head bytes? */
+static bool ascii_fbx(const uint8_t *p, size_t head)
+{
+    size_t i = head >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
+    if (head - i >= 5 && !memcmp(p + i, "; FBX", 5)) return true;
+    for (size_t k = i; k + 18 <= head; k++)
+        if (!memcmp(p + k, "FBXHeaderExtension", 18)) return true;
+    return false;
+}
+
+kiln_assimp_format kiln_assimp_detect(const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    if (!p) return KILN_ASSIMP_NONE;
+    if (size >= sizeof fbx_magic && !memcmp(p, fbx_magic, sizeof fbx_magic - 1))
+        return KILN_ASSIMP_FBX;
+    /* Text formats only from here. Some exporters (ZBrush) end a text file with NUL bytes: they
+     * are padding, not a sign of binary data. */
+    while (size && !p[size - 1]) size--;
+    size_t head = size < 4096 ? size : 4096;
+    for (size_t i = 0; i < head; i++)
+        if (!p[i]) return KILN_ASSIMP_NONE;
+    if (ascii_fbx(p, head)) return KILN_ASSIMP_FBX;
+    /* OBJ: the first statement (after blank and comment lines) is an OBJ keyword. */
+    static const char *const kws[] = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s",
+                                      "mtllib", "usemtl", "cstype", "deg", "curv", "surf"};
+    size_t i = first_statement(p, head);
     for (size_t k = 0; i < head && k < sizeof kws / sizeof *kws; k++)
         if (keyword(p + i, head - i, kws[k])) return KILN_ASSIMP_OBJ;
     return KILN_ASSIMP_NONE;
+}
+
+static bool is_letter(uint8_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* Why OBJ bytes are not OBJ text, or NULL when they may be: the first statement (within the
+ * first 4 KiB) must start with a keyword, letters, digits and '_' from a letter, followed by a
+ * blank or the end of its line. What follows is the parser's to judge: assimp reads files with
+ * trailing NUL bytes or junk that kiln's detection would not call text. */
+static const char *obj_refusal(const uint8_t *p, size_t size, char *why, size_t cap)
+{
+    size_t head = size < 4096 ? size : 4096;
+    size_t i = first_statement(p, head);
+    if (i == head) return NULL; /* only comments and blanks: the parser says what it makes of it */
+    size_t k = i;
+    while (k < head &&
+           (is_letter(p[k]) || (k > i && ((p[k] >= '0' && p[k] <= '9') || p[k] == '_'))))
+        k++;
+    if (k > i && (k == head || p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n'))
+        return NULL;
+    snprintf(why, cap,
+             "the first statement is not an OBJ keyword followed by a blank (byte 0x%02X "
+             "at offset %zu)",
+             (unsigned)p[k], k);
+    return why;
+}
+
+kiln_result kiln_assimp_confirm(const void *data, size_t size, kiln_assimp_format format,
+                                kiln_error *err)
+{
+    const uint8_t *p = data;
+    if (format != KILN_ASSIMP_FBX && format != KILN_ASSIMP_OBJ)
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not an FBX or OBJ file");
+    const char *name = kiln_assimp_format_name(format);
+    if (!p || !size)
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not an %s file: it is empty", name);
+    /* Bytes of another format kiln knows are named: that is the likeliest mistake. */
+    const char *other = kiln_sniff_describe(p, size);
+    if (other && kiln_assimp_detect(p, size) != format)
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not an %s file: the bytes are %s",
+                              name, other);
+    char why[128];
+    if (format == KILN_ASSIMP_FBX) {
+        bool binary = size >= sizeof fbx_magic && !memcmp(p, fbx_magic, sizeof fbx_magic - 1);
+        if (binary || ascii_fbx(p, size < 4096 ? size : 4096)) return KILN_OK;
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                              "not an FBX file: neither the binary FBX header nor ASCII FBX "
+                              "(\"; FBX\" or FBXHeaderExtension) in its first 4096 bytes");
+    }
+    const char *bad = obj_refusal(p, size, why, sizeof why);
+    return bad ? kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not an OBJ file: %s", bad)
+               : KILN_OK;
 }
 
 const char *kiln_assimp_format_name(kiln_assimp_format f)
@@ -89,6 +160,9 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
                                const char *base_dir, const kiln_assimp_opts *opts, uint32_t flags,
                                kiln_scene *scene, kiln_error *err)
 {
+    /* The file's name chose this importer; its bytes may still be something else. */
+    kiln_result r = kiln_assimp_confirm(data, size, format, err);
+    if (r != KILN_OK) return r;
     kiln_assimp_opts o = resolve(opts);
     /* The folder as an absolute real path: the files listed are then absolute and resolved, as
      * the glTF importer lists them, and a file whose real path leaves it is not read. */
@@ -106,7 +180,7 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
     size_t max = arena->limit && arena->limit < MAX_BLOB ? arena->limit : MAX_BLOB;
     uint8_t *blob;
     size_t n, cap;
-    kiln_result r = run(data, size, format, base_dir, &o, max, a, &blob, &n, &cap, err);
+    r = run(data, size, format, base_dir, &o, max, a, &blob, &n, &cap, err);
     if (r != KILN_OK) return r;
     r = kiln_assimp_build(blob, n, base_dir, &o, flags, scene, err);
     kiln_free(a, blob, cap);

@@ -33,12 +33,22 @@ typedef struct kiln_assimp_opts {
                                 * name a missing one) */
 } kiln_assimp_opts;
 
-/* The format of data by content: the binary FBX magic, ASCII FBX text ("; FBX" or an
- * FBXHeaderExtension near the start), or text whose first statement is an OBJ keyword.
+/* The format of data by content, for a file whose name does not say (model_format.h): the
+ * binary FBX magic, ASCII FBX text ("; FBX" or an FBXHeaderExtension near the start), or text
+ * (NUL bytes at the very end are padding) whose first statement is an OBJ keyword.
  * KILN_ASSIMP_NONE for anything else (glTF is detected before this is asked). */
 kiln_assimp_format kiln_assimp_detect(const void *data, size_t size);
 
-/* "fbx" or "obj". */
+/* Do the bytes a file name chose format for agree with it? KILN_OK, or KILN_E_IMPORT_UNSUPPORTED
+ * "not an OBJ file: ..." / "not an FBX file: ..." saying why: the bytes are another format kiln
+ * knows (named), or an FBX has neither header, or an OBJ's first statement (past blank and
+ * comment lines) is not a keyword followed by a blank. Only evidence refutes: what follows the
+ * first statement of an OBJ (trailing NULs, junk) is for assimp to judge. kiln_assimp_import
+ * asks this first. */
+kiln_result kiln_assimp_confirm(const void *data, size_t size, kiln_assimp_format format,
+                                kiln_error *err);
+
+/* "FBX" or "OBJ" ("unknown" for KILN_ASSIMP_NONE). */
 const char *kiln_assimp_format_name(kiln_assimp_format f);
 
 /* Imports data (borrowed for the call) into scene (fresh, from kiln_scene_create): nodes,
@@ -49,9 +59,10 @@ const char *kiln_assimp_format_name(kiln_assimp_format f);
  * in scene->warnings. FBX 6.x (version < 7000) is read by kiln's own reader in this process
  * instead (fbx_legacy.h), and blend shapes assimp drops from FBX 7 files are added by it
  * (fbx_blend.h). Errors: KILN_E_IMPORT_FAILED (assimp refused the file, crashed or timed
- * out: the message says which), KILN_E_IMPORT_UNSUPPORTED (an FBX version assimp lacks, or
- * libassimp cannot be loaded: kiln loads it only in the child, never links it),
- * KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. On error the scene holds what was built: free it. */
+ * out: the message says which), KILN_E_IMPORT_UNSUPPORTED (bytes that are not format, as
+ * kiln_assimp_confirm says; an FBX version assimp lacks; libassimp cannot be loaded: kiln loads it
+ * only in the child, never links it), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. On error the scene holds
+ * what was built: free it. */
 kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format format,
                                const char *base_dir, const kiln_assimp_opts *opts, uint32_t flags,
                                kiln_scene *scene, kiln_error *err);

@@ -10,6 +10,7 @@
 
 #include "core/json.h"
 #include "core/reader.h"
+#include "import/sniff.h"
 
 #define GLB_MAGIC 0x46546C67u       /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au  /* "JSON" */
@@ -30,6 +31,18 @@ bool kiln_gltf_detect(const void *data, size_t size)
     if (size >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3; /* UTF-8 BOM */
     while (i < size && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
     return i < size && p[i] == '{';
+}
+
+kiln_result kiln_gltf_refuse(const void *data, size_t size, kiln_error *err)
+{
+    const char *other = kiln_sniff_describe(data, size);
+    if (other)
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                              "not a glTF file (neither a GLB header nor a JSON object): the bytes "
+                              "are %s",
+                              other);
+    return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                          "not a glTF file (neither a GLB header nor a JSON object)");
 }
 
 /* ---- errors and JSON members ------------------------------------------------------------- */
@@ -420,8 +433,7 @@ kiln_result kiln_gltf_import(const void *data, size_t size, const char *base_dir
         c->is_glb = true;
         if ((r = read_glb(c, data, size, &json, &json_size)) != KILN_OK) goto done;
     } else if (!kiln_gltf_detect(data, size)) {
-        r = gltf_fail(c, KILN_E_IMPORT_UNSUPPORTED, NULL,
-                      "not a glTF file (neither a GLB header nor a JSON object)");
+        r = kiln_gltf_refuse(data, size, err);
         goto done;
     }
     if (json_size > KILN_GLTF_MAX_JSON_SIZE) {

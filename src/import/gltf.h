@@ -18,6 +18,11 @@
 /* Does data look like glTF: a GLB header ("glTF" magic) or JSON text starting with '{'? */
 bool kiln_gltf_detect(const void *data, size_t size);
 
+/* KILN_E_IMPORT_UNSUPPORTED "not a glTF file (...)", naming what the bytes are when kiln knows
+ * (kiln_sniff_describe): the importer's and the dependency list's refusal of bytes that are not
+ * glTF although the name (.gltf, .glb) chose this importer. */
+kiln_result kiln_gltf_refuse(const void *data, size_t size, kiln_error *err);
+
 /* Parses data into scene (a fresh one from kiln_scene_create). base_dir: folder that external
  * URIs resolve in (NULL: they are refused); flags: KILN_SCENE_LOAD_*. The bytes are borrowed for
  * the call only. On error the scene holds whatever was built so far: free it. */

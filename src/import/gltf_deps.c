@@ -35,8 +35,7 @@ static kiln_result json_part(const uint8_t *data, size_t size, const char **json
 kiln_result kiln_gltf_dependencies(const void *data, size_t size, const char *base_dir,
                                    kiln_gltf_dep_fn fn, void *user, kiln_error *err)
 {
-    if (!kiln_gltf_detect(data, size))
-        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not a glTF file");
+    if (!kiln_gltf_detect(data, size)) return kiln_gltf_refuse(data, size, err);
     const char *json = NULL;
     size_t n = 0;
     kiln_result r = json_part(data, size, &json, &n, err);

@@ -51,7 +51,8 @@ typedef struct kiln_cook_env {
     const kiln_allocator *allocator;  /* NULL = libc */
     kiln_jobs *jobs;                  /* NULL = inline */
     const char *platform;             /* "" = none */
-    const char *name;                 /* the source, for messages */
+    const char *name;                 /* the source's path, for messages; a model's extension
+                                       * also chooses its importer (import/model_format.h) */
 } kiln_cook_env;
 
 kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,

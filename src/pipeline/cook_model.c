@@ -588,7 +588,8 @@ kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_mode
     kiln_scene *scene = NULL;
     kiln_assimp_opts fbx;
     kiln_assimp_opts_from_settings(fbx_settings, &fbx);
-    kiln_result r = kiln_scene_load_model(source, size, base_dir, &so, &fbx, &scene, err);
+    kiln_result r =
+        kiln_scene_load_model(source, size, env->name, base_dir, &so, &fbx, &scene, err);
     if (r != KILN_OK) {
         kiln_error_prefix(err, "%s: ", env->name);
         return r;

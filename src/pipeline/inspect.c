@@ -1,17 +1,19 @@
 /* inspect.c — kiln_inspect_file (kiln.h): what an image, a KTX2 file, a kiln container (any
  * cooked kind), a pack or a model holds, as the JSON document `kiln inspect FILE --json` prints.
- * The kind of file is told by content (KTX2 identifier, "KILN" or "KPAK" magic, then glTF, FBX
- * or OBJ as kiln_scene_load tells them), never by the name; anything else goes to the image
- * decoders, which say what they cannot read. */
+ * A source's extension chooses its reader as it chooses the importer of `kiln import` (an image
+ * extension: the image decoders; .gltf, .glb, .fbx, .obj: that model importer), and the reader
+ * confirms the bytes or refuses them. Any other name is told by content (KTX2 identifier, "KILN"
+ * or "KPAK" magic, then glTF, FBX or OBJ as kiln_scene_load tells them); what is none of these
+ * goes to the image decoders, which say what they cannot read. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "core/file.h"
-#include "import/assimp.h"
-#include "import/gltf.h"
+#include "import/model_format.h"
 #include "kiln/kiln.h"
 #include "pipeline/inspect.h"
+#include "pipeline/source_kind.h"
 
 /* The largest file inspect maps. */
 #define INSPECT_MAX_SIZE ((size_t)2 << 30)
@@ -19,14 +21,21 @@
 static const uint8_t ktx2_id[12] = {0xAB, 'K',  'T',  'X',  ' ',  '2',
                                     '0',  0xBB, '\r', '\n', 0x1A, '\n'};
 
-/* "glb", "gltf", "fbx" or "obj" when the bytes are a model kiln_scene_load reads, else NULL
- * (in kiln_scene_load's order: glTF, then FBX or OBJ). */
-static const char *model_format(const uint8_t *data, size_t size)
+/* "glb", "gltf", "fbx" or "obj": the model format f of the bytes (glTF in either form), NULL
+ * for none. */
+static const char *model_format(kiln_model_format f, const uint8_t *data, size_t size)
 {
-    if (kiln_gltf_detect(data, size)) return size >= 4 && !memcmp(data, "glTF", 4) ? "glb" : "gltf";
-    kiln_assimp_format other = kiln_assimp_detect(data, size);
-    if (other == KILN_ASSIMP_NONE) return NULL;
-    return other == KILN_ASSIMP_FBX ? "fbx" : "obj";
+    switch (f) {
+    case KILN_MODEL_FORMAT_GLTF:
+        return size >= 4 && !memcmp(data, "glTF", 4) ? "glb" : "gltf";
+    case KILN_MODEL_FORMAT_FBX:
+        return "fbx";
+    case KILN_MODEL_FORMAT_OBJ:
+        return "obj";
+    case KILN_MODEL_FORMAT_NONE:
+        break;
+    }
+    return NULL;
 }
 
 /* The document of the file at path, and the real precision it is dumped with. */
@@ -36,10 +45,18 @@ static kiln_result inspect_doc(const char *path, const kiln_inspect_opts *o, jso
     kiln_mapped_file m;
     kiln_result r = kiln_file_map(path, INSPECT_MAX_SIZE, &m, err);
     if (r != KILN_OK) return r;
-    bool is_ktx2 = m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
-    bool is_container = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KILN", 4);
-    bool is_pack = !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KPAK", 4);
-    const char *model = is_ktx2 || is_container || is_pack ? NULL : model_format(m.data, m.size);
+    /* A source's extension chooses (the same table as the import's); other names the bytes. */
+    const kiln_source_kind *source = kiln_source_kind_of(NULL, path);
+    bool named = source == &kiln_source_kind_texture || source == &kiln_source_kind_model;
+    bool is_ktx2 = !named && m.size >= 12 && !memcmp(m.data, ktx2_id, 12);
+    bool is_container = !named && !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KILN", 4);
+    bool is_pack = !named && !is_ktx2 && m.size >= 4 && !memcmp(m.data, "KPAK", 4);
+    const char *model =
+        source == &kiln_source_kind_model
+            ? model_format(kiln_model_format_of_name(path), m.data, m.size)
+        : named || is_ktx2 || is_container || is_pack
+            ? NULL
+            : model_format(kiln_model_format_of_bytes(m.data, m.size), m.data, m.size);
     *real_precision = 0; /* jansson's default: 17 digits */
     const char *compare = o->compare;
     if (!is_ktx2 && compare) {

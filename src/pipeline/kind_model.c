@@ -1,5 +1,5 @@
 /* kind_model.c — the model source kind: glTF 2.0 (.gltf, .glb) read by kiln's importer, FBX and
- * OBJ read by assimp in a guarded child (told apart by content, not by name), cooked into
+ * OBJ read by assimp in a guarded child (the extension chooses, the importer confirms), cooked into
  * meshes, materials, images, skeletons, clips and a scene (cook_model.c) with the import.model
  * settings, and import.fbx for what only FBX and OBJ need. */
 #include <string.h>
@@ -7,8 +7,8 @@
 #include "core/error.h"
 #include "core/path.h"
 #include "import/assimp.h"
-#include "import/gltf.h"
 #include "import/gltf_deps.h"
+#include "import/model_format.h"
 #include "pipeline/cook.h"
 #include "pipeline/scene_load.h"
 #include "pipeline/source_kind.h"
@@ -34,7 +34,7 @@ static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size
                                 const char *dir, kiln_dep_fn fn, void *user, kiln_error *err)
 {
     kiln_assimp_format other =
-        kiln_gltf_detect(source, size) ? KILN_ASSIMP_NONE : kiln_assimp_detect(source, size);
+        kiln_model_format_assimp(kiln_model_format_choose(a->rel, source, size));
     if (other == KILN_ASSIMP_NONE) return kiln_gltf_dependencies(source, size, dir, fn, user, err);
     kiln_assimp_opts o;
     kiln_assimp_opts_from_settings(&a->settings.fbx, &o);

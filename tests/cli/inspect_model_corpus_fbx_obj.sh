@@ -1,4 +1,5 @@
-# inspect tells FBX and OBJ by content, as kiln_scene_load does, and describes what kiln imports
+# inspect tells FBX and OBJ by their extension (by content for another name), as kiln_scene_load
+# does, and describes what kiln imports
 # from them through assimp (in kiln's space: metres, +Y up): the Blender sausage (binary FBX 7.4)
 # has 1 mesh of 729 vertices and 576 triangles, a 3-joint skin and 3 clips; the spider OBJ, named
 # .model here, reads its .mtl and 5 textures next to it; the FBX 6.1 ball (which assimp cannot

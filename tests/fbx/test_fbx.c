@@ -69,6 +69,48 @@ static void detection_is_by_content(void **state)
     static const char png[] = "\x89PNG\r\n\x1a\n\0\0";
     assert_int_equal(kiln_assimp_detect(png, sizeof png), KILN_ASSIMP_NONE);
     assert_int_equal(kiln_assimp_detect("vertex", 6), KILN_ASSIMP_NONE);
+    /* NUL bytes that end a text file (ZBrush writes one) are padding, not binary data. */
+    static const char padded[] = "# ZBrush\nv 0 0 0\n\0\0";
+    assert_int_equal(kiln_assimp_detect(padded, sizeof padded), KILN_ASSIMP_OBJ);
+    static const char inner[] = "v 0 0 0\n\0f 1 1 1\n";
+    assert_int_equal(kiln_assimp_detect(inner, sizeof inner - 1), KILN_ASSIMP_NONE);
+}
+
+/* The name chose the importer: only evidence refutes it, and the refusal names the importer and,
+ * when kiln knows, what the bytes are. */
+static void confirmation_refutes_only_on_evidence(void **state)
+{
+    (void)state;
+    kiln_error err;
+    static const char inner[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\n\0\x1a junk\nf 1 2 3\n";
+    assert_int_equal(kiln_assimp_confirm(inner, sizeof inner - 1, KILN_ASSIMP_OBJ, &err), KILN_OK);
+    static const char odd[] = "# a comment\r\nnewkeyword 1 2\n";
+    assert_int_equal(kiln_assimp_confirm(odd, strlen(odd), KILN_ASSIMP_OBJ, &err), KILN_OK);
+    static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    assert_int_equal(kiln_assimp_confirm(png, sizeof png - 1, KILN_ASSIMP_OBJ, &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
+    assert_string_equal(err.message, "not an OBJ file: the bytes are a PNG image");
+    static const char bin[] = "Kaydara FBX Binary  \0\x1a\0";
+    assert_int_equal(kiln_assimp_confirm(bin, sizeof bin, KILN_ASSIMP_OBJ, &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
+    assert_string_equal(err.message, "not an OBJ file: the bytes are an FBX file");
+    assert_int_equal(kiln_assimp_confirm(bin, sizeof bin, KILN_ASSIMP_FBX, &err), KILN_OK);
+    static const char hdr[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 1\n";
+    assert_int_equal(kiln_assimp_confirm(hdr, strlen(hdr), KILN_ASSIMP_OBJ, &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "Radiance HDR"));
+    static const char nul[] = "\0v 0 0 0\n";
+    assert_int_equal(kiln_assimp_confirm(nul, sizeof nul - 1, KILN_ASSIMP_OBJ, &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "not an OBJ file: the first statement"));
+    static const char obj[] = "v 0 0 0\n";
+    assert_int_equal(kiln_assimp_confirm(obj, strlen(obj), KILN_ASSIMP_FBX, &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
+    assert_string_equal(err.message, "not an FBX file: the bytes are an OBJ file");
+    assert_int_equal(kiln_assimp_confirm("hello", 5, KILN_ASSIMP_FBX, &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "not an FBX file: neither"));
+    assert_int_equal(kiln_assimp_confirm("", 0, KILN_ASSIMP_OBJ, &err), KILN_E_IMPORT_UNSUPPORTED);
 }
 
 /* A scene from a corpus file with the given options (NULL: defaults). */
@@ -424,6 +466,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(texture_candidates_never_leave_the_folder),
         cmocka_unit_test(detection_is_by_content),
+        cmocka_unit_test(confirmation_refutes_only_on_evidence),
         cmocka_unit_test(fbx_units_and_axes_reach_kiln_space),
         cmocka_unit_test(embedded_texture_is_used),
         cmocka_unit_test(absolute_texture_paths_are_found_by_bare_name),
