@@ -1,9 +1,18 @@
 /* cmd_graph.c — kiln graph [--ninja] [-o FILE]: the project's build graph. With --ninja, a
- * build.ninja with one edge per asset (`kiln import PATH`; inputs: the source, its .meta and the
- * files its key depends on; outputs: a stamp and, as an implicit output, the manifest of the
- * cache entry its current key names), plus a generator edge that writes the file again when a
- * source changes (keys change with sources). Ninja, Make-like schedulers and distributed
- * runners fan the edges out; each edge is an ordinary import that a remote cache can serve. */
+ * build.ninja with one edge per cache key (`kiln import PATH...` of the assets whose current keys
+ * are equal; inputs: their sources, .meta files and the files their keys depend on; outputs: a
+ * stamp per asset and, as an implicit output, the manifest of the cache entry the key names),
+ * plus a generator edge that writes the file again when a source changes (keys change with
+ * sources). Ninja, Make-like schedulers and distributed runners fan the edges out; each edge is
+ * an ordinary import that a remote cache can serve.
+ *
+ * Why one edge per key rather than one per asset: two sources with identical bytes and settings
+ * (`cp a.png b.png`) have one key, so they name one cache entry, and ninja refuses a file where two
+ * edges produce the same manifest. The entry is the real output and the key the unit of work: one
+ * edge cooks it once and writes both assets' records (the second is a cache hit in the same
+ * process), and the manifest stays a declared output, so ninja still runs the edge again when the
+ * entry is gone (kiln gc). Per-asset outputs that differ (a stamp alone) would lose that, and two
+ * edges would cook the same entry at the same time. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -48,33 +57,55 @@ static bool inside(const char *dir, const char *path)
     return !strncmp(dir, path, n) && (path[n] == '/' || path[n] == '\0');
 }
 
-static void put_edge(FILE *f, const char *stamps, const char *guid, const char *source,
-                     const char *entry, const json_t *inputs)
+/* One edge: the assets of group (equal keys; failed assets have one each) imported together. */
+static void put_edge(FILE *f, const char *stamps, const json_t *group, const char *entry)
 {
-    fputs("build ", f);
-    /* Written piece by piece (escaping is per character): no buffer to truncate a path. */
-    put_path(f, stamps);
-    fputc('/', f);
-    put_path(f, guid);
-    fputs(".stamp", f);
+    fputs("build", f);
+    json_t *seen = json_object(); /* a GUID copied with its .meta: one stamp */
+    size_t i;
+    const json_t *a;
+    json_array_foreach (group, i, a) {
+        const char *guid = json_string_value(json_object_get(a, "guid"));
+        if (json_object_get(seen, guid)) continue;
+        json_object_set_new(seen, guid, json_true());
+        /* Written piece by piece (escaping is per character): no buffer to truncate a path. */
+        fputc(' ', f);
+        put_path(f, stamps);
+        fputc('/', f);
+        put_path(f, guid);
+        fputs(".stamp", f);
+    }
+    json_object_clear(seen);
     if (entry) {
         fputs(" | ", f);
         put_path(f, entry);
         fputs("/manifest.json", f);
     }
-    fputs(": kiln_import ", f);
-    put_path(f, source);
-    size_t i;
-    const json_t *in;
-    bool first = true;
-    json_array_foreach(inputs, i, in) {
-        if (i == 0) continue; /* the source itself */
-        fputs(first ? " | " : " ", f);
-        first = false;
-        put_path(f, json_string_value(in));
+    fputs(": kiln_import", f);
+    json_array_foreach (group, i, a) {
+        const char *source = json_string_value(json_array_get(json_object_get(a, "inputs"), 0));
+        json_object_set_new(seen, source, json_true());
+        fputc(' ', f);
+        put_path(f, source);
     }
-    fputs("\n  source = ", f);
-    put_shell(f, source);
+    bool first = true;
+    json_array_foreach (group, i, a) {
+        size_t j;
+        const json_t *in;
+        json_array_foreach (json_object_get(a, "inputs"), j, in) {
+            if (json_object_get(seen, json_string_value(in))) continue; /* a source, or listed */
+            json_object_set_new(seen, json_string_value(in), json_true());
+            fputs(first ? " | " : " ", f);
+            first = false;
+            put_path(f, json_string_value(in));
+        }
+    }
+    json_decref(seen);
+    fputs("\n  source =", f);
+    json_array_foreach (group, i, a) {
+        fputc(' ', f);
+        put_shell(f, json_string_value(json_array_get(json_object_get(a, "inputs"), 0)));
+    }
     if (entry) {
         /* The entry may be older than the source (equal bytes again): touching it (never
          * creating it, -c) keeps ninja from running a cached import on every build. */
@@ -85,7 +116,28 @@ static void put_edge(FILE *f, const char *stamps, const char *guid, const char *
     fputc('\n', f);
 }
 
-static int write_ninja(const kiln_cli *c, const json_t *d, const char *path)
+/* The assets of the graph document grouped by key, in the order of each key's first asset: an
+ * array of arrays of asset objects. */
+static json_t *group_by_key(const json_t *d)
+{
+    json_t *groups = json_array(), *index = json_object();
+    size_t i;
+    json_t *a;
+    json_array_foreach (json_object_get(d, "assets"), i, a) {
+        const char *key = json_string_value(json_object_get(a, "key"));
+        json_t *group = json_object_get(index, key);
+        if (!group) {
+            group = json_array();
+            json_array_append_new(groups, group);
+            json_object_set(index, key, group);
+        }
+        json_array_append(group, a);
+    }
+    json_decref(index);
+    return groups;
+}
+
+static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups, const char *path)
 {
     char tmp[PATH_MAX * 2 + 32];
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
@@ -105,10 +157,13 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const char *path)
     const char *platform = json_string_value(json_object_get(d, "platform"));
     char stamps[PATH_MAX];
     snprintf(stamps, sizeof stamps, "%s/graph", out);
-    fputs("# build.ninja written by `kiln graph --ninja`: one edge per asset. Run `ninja -f FILE`;\n"
-          "# an edge is `kiln import PATH`, so a remote cache (--remote-cache or kiln.json)\n"
-          "# serves it like any import. Write it again after adding or removing assets.\n"
-          "ninja_required_version = 1.7\n\n", f);
+    fputs(
+        "# build.ninja written by `kiln graph --ninja`: one edge per cache key (assets with\n"
+        "# identical bytes and settings share one). Run `ninja -f FILE`; an edge is\n"
+        "# `kiln import PATH...`, so a remote cache (--remote-cache or kiln.json) serves it like\n"
+        "# any import. Write it again after adding or removing assets.\n"
+        "ninja_required_version = 1.7\n\n",
+        f);
     fputs("kiln = ", f);
     put_shell(f, exe);
     fputs("\nkiln_flags = --root ", f);
@@ -131,22 +186,20 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const char *path)
           "  description = kiln graph --ninja\n"
           "  generator = 1\n\n", f);
     size_t i;
-    const json_t *a;
-    json_array_foreach(json_object_get(d, "assets"), i, a) {
-        put_edge(f, stamps, json_string_value(json_object_get(a, "guid")),
-                 json_string_value(json_array_get(json_object_get(a, "inputs"), 0)),
-                 json_string_value(json_object_get(a, "entry")), json_object_get(a, "inputs"));
+    const json_t *a, *group;
+    json_array_foreach (groups, i, group) {
+        const char *entry = json_string_value(json_object_get(json_array_get(group, 0), "entry"));
+        put_edge(f, stamps, group, entry);
     }
     /* Assets whose key cannot be computed (bad settings): an edge without inputs beyond the
      * source, so `ninja` runs the import and shows its error. */
     json_array_foreach(json_object_get(d, "failed"), i, a) {
-        char src[PATH_MAX * 2];
+        char src[PATH_MAX * 2], guid[64];
         snprintf(src, sizeof src, "%s/%s", root, json_string_value(json_object_get(a, "path")));
-        json_t *in = json_pack("[s]", src);
-        char guid[64];
         snprintf(guid, sizeof guid, "failed-%zu", i);
-        put_edge(f, stamps, guid, src, NULL, in);
-        json_decref(in);
+        json_t *one = json_pack("[{s:s, s:[s]}]", "guid", guid, "inputs", src);
+        put_edge(f, stamps, one, NULL);
+        json_decref(one);
     }
     fputs("\nbuild ", f);
     put_path(f, path);
@@ -164,12 +217,17 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const char *path)
     }
     json_decref(seen);
     fputs("\n\ndefault", f);
+    seen = json_object();
     json_array_foreach(json_object_get(d, "assets"), i, a) {
+        const char *guid = json_string_value(json_object_get(a, "guid"));
+        if (json_object_get(seen, guid)) continue;
+        json_object_set_new(seen, guid, json_true());
         char stamp[PATH_MAX + 64];
-        snprintf(stamp, sizeof stamp, "%s/%s.stamp", stamps, json_string_value(json_object_get(a, "guid")));
+        snprintf(stamp, sizeof stamp, "%s/%s.stamp", stamps, guid);
         fputc(' ', f);
         put_path(f, stamp);
     }
+    json_decref(seen);
     json_array_foreach(json_object_get(d, "failed"), i, a) {
         char stamp[PATH_MAX + 64];
         snprintf(stamp, sizeof stamp, "%s/failed-%zu.stamp", stamps, i);
@@ -238,11 +296,12 @@ int kiln_cmd_graph(int argc, char **argv)
         } else {
             char full[PATH_MAX * 2];
             snprintf(full, sizeof full, "%s/%s", real, slash ? slash + 1 : path);
-            code = write_ninja(&c, d, full);
+            json_t *groups = group_by_key(d);
+            code = write_ninja(&c, d, groups, full);
             if (code == KILN_EXIT_OK && !c.json)
                 printf("wrote %s: %zu edges\n", full,
-                       json_array_size(json_object_get(d, "assets")) +
-                           json_array_size(json_object_get(d, "failed")));
+                       json_array_size(groups) + json_array_size(json_object_get(d, "failed")));
+            json_decref(groups);
         }
         if (code == KILN_EXIT_OK && c.json) kiln_cli_print_json(doc);
     } else if (c.json) {

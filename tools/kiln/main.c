@@ -34,7 +34,7 @@ static const char usage[] =
     "  pack [-o FILE] [--all|ASSET...] [--compress none|zstd|auto] [--level N] [--align 16|4096]\n"
     "                                        pack cooked artifacts (and what they need) into one .kpak\n"
     "  pack --verify FILE                    check every checksum of a .kpak\n"
-    "  graph --ninja [-o FILE]               write a build.ninja: one `kiln import` edge per asset\n"
+    "  graph --ninja [-o FILE]               write a build.ninja: one `kiln import` edge per cache key\n"
     "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
     "  version                               print the version\n"
     "\n"
