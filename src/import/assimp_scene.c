@@ -143,7 +143,7 @@ static float *rd_floats(build *b, size_t count, kiln_arena *a)
 /* T, R, S and the world matrix of a node from its local matrix and its parent's world. */
 static void place_node(const kiln_scene_node *nodes, kiln_scene_node *nd)
 {
-    kiln_mat4_decompose(nd->matrix, nd->translation, nd->rotation, nd->scale);
+    kiln_mat4_decompose_f(nd->matrix, nd->translation, nd->rotation, nd->scale);
     if (nd->parent < 0) memcpy(nd->world, nd->matrix, sizeof nd->world);
     else kiln_mat4_mul(nodes[nd->parent].world, nd->matrix, nd->world);
 }
@@ -208,7 +208,7 @@ static kiln_result conversion(build *b, kiln_assimp_format format)
             b->conv[col * 4 + row] = (float)(rows[row][col] * scale);
         }
     b->conv[15] = 1;
-    kiln_quat_from_rotation(c, b->conv_rot);
+    kiln_quat_from_rotation_f(c, b->conv_rot);
     b->conv_scale = (float)scale;
     b->conv_identity = scale == 1.0 && rows[0][0] == 1 && rows[1][1] == 1 && rows[2][2] == 1;
     return KILN_OK;

@@ -1322,7 +1322,7 @@ static kiln_result write_take_model(legacy *L, const char *take, const object *o
         model_local_trs(o->node, v[0], v[1], v[2], m);
         float fm[16], t[3], q[4], sc[3];
         for (int e = 0; e < 16; e++) fm[e] = to_f32(m[e]);
-        kiln_mat4_decompose(fm, t, q, sc);
+        kiln_mat4_decompose_f(fm, t, q, sc);
         const float *vals[3] = {t, q, sc};
         for (int g = 0; g < 3; g++) {
             size_t w = g == 1 ? 4 : 3, rec = 8 + w * 4;
