@@ -41,22 +41,10 @@ static kiln_result failed(blob_in *b, const char *damaged_what, const char *nome
     return b->r.failed ? damaged(b, damaged_what) : nomem(b, nomem_what);
 }
 
-static uint32_t rd_u32(blob_in *b)
-{
-    return kiln_read_u32le(&b->r);
-}
-static int32_t rd_i32(blob_in *b)
-{
-    return (int32_t)kiln_read_u32le(&b->r);
-}
-static float rd_f32(blob_in *b)
-{
-    return kiln_read_f32le(&b->r);
-}
-static double rd_f64(blob_in *b)
-{
-    return kiln_read_f64le(&b->r);
-}
+static uint32_t rd_u32(blob_in *b) { return kiln_read_u32le(&b->r); }
+static int32_t rd_i32(blob_in *b) { return (int32_t)kiln_read_u32le(&b->r); }
+static float rd_f32(blob_in *b) { return kiln_read_f32le(&b->r); }
+static double rd_f64(blob_in *b) { return kiln_read_f64le(&b->r); }
 
 /* A count of items each at least min_size bytes long; 0 and failure when they cannot fit. */
 static uint32_t rd_count(blob_in *b, size_t min_size)
@@ -111,8 +99,7 @@ static kiln_result read_head(blob_in *b)
     if (format != KILN_ASSIMP_FBX && format != KILN_ASSIMP_OBJ) return damaged(b, "format");
     d->format = (kiln_assimp_format)format;
     d->unit_scale_factor = rd_f64(b);
-    for (int i = 0; i < 6; i++)
-        d->axes[i] = rd_i32(b);
+    for (int i = 0; i < 6; i++) d->axes[i] = rd_i32(b);
     if (b->r.failed) return damaged(b, "header");
     /* A count that cannot fit is noticed at the embedded textures (the reader stays failed). */
     uint32_t wn = rd_count(b, 4);
@@ -162,10 +149,8 @@ static kiln_result read_materials(blob_in *b)
     for (uint32_t i = 0; i < n; i++) {
         assimp_doc_material *m = &d->materials[i];
         if (!(m->name = rd_str(b, b->keep))) return failed(b, "a material", "a name");
-        for (int k = 0; k < 4; k++)
-            m->base[k] = rd_f32(b);
-        for (int k = 0; k < 3; k++)
-            m->emissive[k] = rd_f32(b);
+        for (int k = 0; k < 4; k++) m->base[k] = rd_f32(b);
+        for (int k = 0; k < 3; k++) m->emissive[k] = rd_f32(b);
         m->opacity = rd_f32(b), m->shininess = rd_f32(b);
         m->metallic = rd_f32(b), m->roughness = rd_f32(b);
         m->flags = rd_u32(b);
@@ -236,8 +221,7 @@ static kiln_result read_mesh(blob_in *b, assimp_doc_mesh *m, uint32_t index)
     for (uint32_t k = 0; k < bn; k++) {
         assimp_doc_bone *bo = &m->bones[k];
         if (!(bo->name = rd_str(b, b->tmp))) return failed(b, "a bone", "a name");
-        for (int e = 0; e < 16; e++)
-            bo->offset[e] = rd_f32(b);
+        for (int e = 0; e < 16; e++) bo->offset[e] = rd_f32(b);
         uint32_t wn = rd_count(b, 8);
         const uint8_t *w = kiln_reader_take(&b->r, (size_t)wn * 8);
         if (b->r.failed) return damaged(b, "bone weights");
@@ -282,8 +266,7 @@ static kiln_result read_nodes(blob_in *b)
         assimp_doc_node *nd = &d->nodes[i];
         if (!(nd->name = rd_str(b, b->keep))) return failed(b, "a node", "a name");
         nd->parent = rd_i32(b);
-        for (int k = 0; k < 16; k++)
-            nd->matrix[k] = rd_f32(b);
+        for (int k = 0; k < 16; k++) nd->matrix[k] = rd_f32(b);
         uint32_t refs = rd_count(b, 4);
         if (b->r.failed) return damaged(b, "a node");
         if (nd->parent >= (int32_t)i || nd->parent < -1) return damaged(b, "a node's parent");
@@ -311,8 +294,7 @@ static kiln_result read_keys(blob_in *b, uint32_t components, assimp_doc_keys *k
     if (!k->times || !k->values) return nomem(b, "animation keys");
     for (uint32_t i = 0; i < k->count; i++) {
         k->times[i] = rd_f64(b);
-        for (uint32_t c = 0; c < components; c++)
-            k->values[(size_t)i * components + c] = rd_f32(b);
+        for (uint32_t c = 0; c < components; c++) k->values[(size_t)i * components + c] = rd_f32(b);
     }
     return b->r.failed ? damaged(b, "animation keys") : KILN_OK;
 }

@@ -27,7 +27,7 @@
 #define ASSIMP_MAX_SETS 8u /* UV and colour sets a mesh may carry (kiln keeps 4 and 2) */
 
 #define ASSIMP_MAT_TWO_SIDED 1u /* assimp_doc_material.flags */
-#define ASSIMP_MAT_UNLIT 2u
+#define ASSIMP_MAT_UNLIT     2u
 
 /* A texture of a material: aiTextureType, UV set, aiTextureMapMode | aiTextureMapping << 8, the
  * path as the file names it ("*<n>" for embedded texture n). */
