@@ -6,7 +6,8 @@
  * only ever sees kiln's own code fail.
  *
  * libFuzzer sees no coverage from the child, so an input that starts with the blob's magic
- * ("KASB", assimp_private.h) goes straight to the parent's blob reader (kiln_assimp_build), the
+ * ("KASB", assimp_private.h) goes straight to the parent's side (kiln_assimp_build_blob): the
+ * blob reader (assimp_blob_read.c) and the build of its doc into a scene (assimp_scene.c), the
  * code that turns whatever the child sent into a scene; the blob_*.kasb seeds are real blobs
  * (tests/fbx with KILN_WRITE_FUZZ_SEEDS=1). The input's length picks the up axis.
  *
@@ -48,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= 4 && !memcmp(data, "KASB", 4)) {
         o.animation_fps = 30;
         o.up_axis = (int)(size % 3);
-        r = kiln_assimp_build(data, size, NULL, &o, flags, scene, &err);
+        r = kiln_assimp_build_blob(data, size, NULL, &o, flags, scene, &err);
     } else {
         r = kiln_assimp_import(data, size, f, NULL, &o, flags, scene, &err);
     }

@@ -95,10 +95,16 @@ void kiln_quat_from_rotation(const float c[3][3], float q[4])
     kiln_quat_normalize_d(d, q);
 }
 
-void kiln_mat4_decompose(const float m[16], float t[3], float q[4], float s[3])
+void kiln_quat_from_rotation_f(const float c[3][3], float q[4])
+{
+    shepperd(c, q);
+    kiln_quat_normalize(q);
+}
+
+/* T and S of an affine matrix and its rotation as columns, a mirror moved into scale x. */
+static void split_affine(const float m[16], float t[3], float c[3][3], float s[3])
 {
     t[0] = m[12], t[1] = m[13], t[2] = m[14];
-    float c[3][3];
     for (int col = 0; col < 3; col++) {
         const float *v = m + col * 4;
         float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -114,7 +120,20 @@ void kiln_mat4_decompose(const float m[16], float t[3], float q[4], float s[3])
         for (int row = 0; row < 3; row++)
             c[0][row] = -c[0][row];
     }
+}
+
+void kiln_mat4_decompose(const float m[16], float t[3], float q[4], float s[3])
+{
+    float c[3][3];
+    split_affine(m, t, c, s);
     kiln_quat_from_rotation(c, q);
+}
+
+void kiln_mat4_decompose_f(const float m[16], float t[3], float q[4], float s[3])
+{
+    float c[3][3];
+    split_affine(m, t, c, s);
+    kiln_quat_from_rotation_f(c, q);
 }
 
 float kiln_quat_normalize(float q[4])
@@ -179,4 +198,21 @@ void kiln_quat_slerp(const float a[4], const float b[4], double u, float out[4])
     for (int c = 0; c < 4; c++)
         q[c] = wa * qa[c] + wb * qb[c];
     kiln_quat_normalize_d(q, out);
+}
+
+void kiln_quat_slerp_f(const float a[4], const float b[4], float u, float out[4])
+{
+    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    float sign = 1.0f;
+    if (d < 0) d = -d, sign = -1.0f;
+    float wa, wb;
+    if (d > 0.9995f) {
+        wa = 1.0f - u, wb = u;
+    } else {
+        float theta = acosf(d), st = sinf(theta);
+        wa = sinf((1.0f - u) * theta) / st, wb = sinf(u * theta) / st;
+    }
+    for (int c = 0; c < 4; c++)
+        out[c] = wa * a[c] + sign * wb * b[c];
+    kiln_quat_normalize(out);
 }

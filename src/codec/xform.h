@@ -13,6 +13,9 @@
  * - handedness: decomposing a matrix with a negative determinant (a mirror) negates scale x and
  *   the first column, so the rotation is proper and T * R * S gives the matrix back;
  * - slerp takes the shorter arc and blends linearly when the two are nearly equal.
+ * The FBX importers (assimp's reading and kiln's FBX 6 reader) keep the single-precision numerics
+ * their cooked files were made with: the _f functions renormalise computed quaternions in float
+ * and slerp in float. Every cooked byte of the corpus depends on which variant a path uses.
  * Shared with the runtime: libc only, no allocation, no state. */
 #ifndef KILN_CODEC_XFORM_H
 #define KILN_CODEC_XFORM_H
@@ -39,9 +42,16 @@ void kiln_mat4_compose(const float t[3], const float q[4], const float s[3], flo
  * scaled-out columns (a column of length 0 becomes zeros first). */
 void kiln_mat4_decompose(const float m[16], float t[3], float q[4], float s[3]);
 
+/* kiln_mat4_decompose with the rotation from kiln_quat_from_rotation_f (the FBX importers). */
+void kiln_mat4_decompose_f(const float m[16], float t[3], float q[4], float s[3]);
+
 /* The unit quaternion of a rotation matrix given as three columns (element (row, col) =
  * c[col][row]): Shepperd's method in float, then normalised as kiln_quat_normalize_d does. */
 void kiln_quat_from_rotation(const float c[3][3], float q[4]);
+
+/* Shepperd's method as kiln_quat_from_rotation, normalised in float by kiln_quat_normalize (the
+ * FBX importers' space conversion and node rotations). */
+void kiln_quat_from_rotation_f(const float c[3][3], float q[4]);
 
 /* Scales q, read from a file, to unit length in single precision; a zero or non-finite q becomes
  * the identity. Returns the length q had, so callers that refuse short quaternions can check. */
@@ -59,5 +69,10 @@ void kiln_quat_mul(const float a[4], const float b[4], float out[4]);
  * arc), a linear blend when their dot product is above 1 - 1e-9 (the sine of the angle is too
  * small to divide by), the result normalised. Computed in double, rounded once. */
 void kiln_quat_slerp(const float a[4], const float b[4], double u, float out[4]);
+
+/* Slerp in single precision for the FBX importers' baked keys: a and b are unit quaternions
+ * (not normalised again), b negated when the dot product is negative, a linear blend above a dot
+ * of 0.9995, the result normalised by kiln_quat_normalize. */
+void kiln_quat_slerp_f(const float a[4], const float b[4], float u, float out[4]);
 
 #endif

@@ -1,7 +1,7 @@
 /* assimp.c — the entry of the FBX and OBJ importer: detection by content, the confirmation of
- * bytes a file name chose this importer for, the guarded child (assimp_guard.c) and the scene
- * built from its result (assimp_scene.c); the dependency list for cache keys from the same child
- * run. */
+ * bytes a file name chose this importer for, the guarded child (assimp_guard.c), its blob read
+ * into a doc (assimp_blob_read.c) and the scene built from that (assimp_scene.c); the dependency
+ * list for cache keys from the same child run. */
 #include "import/assimp_private.h"
 
 #include <stdio.h>
@@ -156,6 +156,20 @@ static kiln_result run(const void *data, size_t size, kiln_assimp_format format,
                                  cap, err);
 }
 
+kiln_result kiln_assimp_build_blob(const uint8_t *blob, size_t size, const char *base_dir,
+                                   const kiln_assimp_opts *opts, uint32_t flags,
+                                   kiln_scene *scene, kiln_error *err)
+{
+    kiln_arena *sa = kiln_scene_arena(scene);
+    kiln_arena tmp;
+    kiln_arena_init(&tmp, &sa->allocator, sa->limit);
+    assimp_doc doc;
+    kiln_result r = kiln_assimp_blob_read(blob, size, scene, &tmp, &doc, err);
+    if (r == KILN_OK) r = kiln_assimp_build(&doc, base_dir, opts, flags, scene, err);
+    kiln_arena_release(&tmp);
+    return r;
+}
+
 kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format format,
                                const char *base_dir, const kiln_assimp_opts *opts, uint32_t flags,
                                kiln_scene *scene, kiln_error *err)
@@ -182,7 +196,7 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
     size_t n, cap;
     r = run(data, size, format, base_dir, &o, max, a, &blob, &n, &cap, err);
     if (r != KILN_OK) return r;
-    r = kiln_assimp_build(blob, n, base_dir, &o, flags, scene, err);
+    r = kiln_assimp_build_blob(blob, n, base_dir, &o, flags, scene, err);
     kiln_free(a, blob, cap);
     /* assimp 5.2 drops the blend shapes of many FBX 7 files: kiln's own reader adds them. */
     if (r == KILN_OK && format == KILN_ASSIMP_FBX) r = kiln_fbx_blend_shapes(data, size, &o, scene, err);

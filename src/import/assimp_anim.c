@@ -39,7 +39,7 @@ void kiln_assimp_sample(const assimp_keys *k, uint32_t components, bool rotation
     float u = span > 0 ? (float)((t - k->times[i]) / span) : 0.0f;
     const float *a = v + (size_t)i * components, *b = a + components;
     if (rotation) {
-        kiln_quat_slerp(a, b, u, out);
+        kiln_quat_slerp_f(a, b, u, out);
         return;
     }
     for (uint32_t c = 0; c < components; c++) out[c] = a[c] + (b[c] - a[c]) * u;

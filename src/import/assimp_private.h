@@ -1,5 +1,10 @@
 /* assimp_private.h — what the parts of the assimp importer share: the job a child runs, the
- * blob it sends back, and the functions of each part (guard, read, scene, textures, anim).
+ * blob it sends back, and the functions of each part (guard, read, blob reader, scene,
+ * textures, anim).
+ *
+ * The blob exists only across the process boundary: the child (assimp_read.c) writes it, the
+ * parent reads it into an assimp_doc (assimp_blob_read.c, as untrusted bytes) and builds the
+ * scene from the doc (assimp_scene.c). kiln's own FBX 6 reader fills a doc directly.
  *
  * The blob (little-endian, version ASSIMP_BLOB_VERSION; strings are u32 length + bytes, floats
  * are f32, times f64; matrices 16 floats column-major):
@@ -31,14 +36,13 @@
 #include "core/arena.h"
 #include "core/reader.h"
 #include "import/assimp.h"
+#include "import/assimp_doc.h"
 #include "import/scene_build.h"
 
 #define ASSIMP_BLOB_MAGIC 0x4253414Bu   /* "KASB" */
 #define ASSIMP_ERROR_MAGIC 0x4553414Bu  /* "KASE" */
 #define ASSIMP_BLOB_VERSION 1u
 
-#define ASSIMP_MAT_TWO_SIDED 1u
-#define ASSIMP_MAT_UNLIT 2u
 #define ASSIMP_MESH_NORMALS 1u
 #define ASSIMP_MESH_TANGENTS 2u
 #define ASSIMP_TARGET_POSITIONS 1u
@@ -76,11 +80,34 @@ kiln_result kiln_assimp_guard_run(const assimp_job *job, uint32_t timeout_ms, si
  * the whole process goes away. */
 int kiln_assimp_child_main(const assimp_job *job, int fd);
 
-/* ---- assimp_scene.c: the blob into the scene -------------------------------------------------- */
+/* ---- assimp_blob_read.c: the blob into a doc ---------------------------------------------------- */
 
-kiln_result kiln_assimp_build(const uint8_t *blob, size_t size, const char *base_dir,
-                              const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
-                              kiln_error *err);
+/* Reads the child's blob (untrusted: every count, string, index and reference checked) into
+ * *doc. The arrays and strings the scene will keep ([scene] in assimp_doc.h) are allocated from
+ * scene's arena, the rest of the doc from tmp (the caller releases it after the build);
+ * embedded texture bytes point into blob. Errors: KILN_E_IMPORT_FAILED "assimp's result is
+ * damaged at byte N (what)" or an index past its mesh's vertices, KILN_E_LIMIT,
+ * KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_assimp_blob_read(const uint8_t *blob, size_t size, kiln_scene *scene,
+                                  kiln_arena *tmp, assimp_doc *doc, kiln_error *err);
+
+/* ---- assimp_scene.c: a doc into the scene ----------------------------------------------------- */
+
+/* Builds scene (fresh, from kiln_scene_create) from doc: kiln's space, materials and their
+ * textures (embedded, or looked up under base_dir), one primitive per doc mesh, skins, morph
+ * targets and clips baked at opts->animation_fps. Keeps doc's [scene] memory and changes doc in
+ * place (assimp_doc.h). Errors: KILN_E_IMPORT_FAILED, KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY; on
+ * error the scene holds what was built. */
+kiln_result kiln_assimp_build(assimp_doc *doc, const char *base_dir, const kiln_assimp_opts *opts,
+                              uint32_t flags, kiln_scene *scene, kiln_error *err);
+
+/* ---- assimp.c: the two together --------------------------------------------------------------- */
+
+/* kiln_assimp_blob_read, then kiln_assimp_build: the child's blob into scene (the fuzz target
+ * feeds blobs to it too). */
+kiln_result kiln_assimp_build_blob(const uint8_t *blob, size_t size, const char *base_dir,
+                                   const kiln_assimp_opts *opts, uint32_t flags,
+                                   kiln_scene *scene, kiln_error *err);
 
 /* ---- assimp_textures.c: texture files next to the model --------------------------------------- */
 

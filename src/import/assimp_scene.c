@@ -1,8 +1,9 @@
-/* assimp_scene.c — the blob of the assimp child (assimp_private.h) into a kiln_scene. The blob
- * is read as untrusted bytes (every count against what remains, every index against its array),
- * then: materials and their textures, one triangle-list primitive per assimp mesh, one kiln mesh
- * per node that has meshes, skins from bones (the four strongest weights, normalised), morph
- * targets from anim meshes, and clips baked at import.fbx.animation_fps (assimp_anim.c).
+/* assimp_scene.c — an assimp_doc (assimp_doc.h: the child's blob as assimp_blob_read.c read it,
+ * or what kiln's FBX 6 reader made) into a kiln_scene: materials and their textures, one
+ * triangle-list primitive per assimp mesh, one kiln mesh per node that has meshes, skins from
+ * bones (the four strongest weights, normalised), morph targets from anim meshes, and clips
+ * baked at import.fbx.animation_fps (assimp_anim.c). Every value the doc holds is checked here
+ * (non-finite numbers, short quaternions, names that match no node), for both fillers.
  *
  * kiln's space (right-handed, +Y up, metres) is reached with one conversion C = s * R on the
  * root node: R maps the file's axes (FBX header, or the up_axis setting) onto kiln's, s is the
@@ -22,30 +23,17 @@
 #include "codec/xform.h"
 #include "import/image.h"
 
-#define MAX_NAME 65536u
 #define MAX_BAKED_KEYS 10000000u   /* keys per channel: 10 million frames is past any clip */
 
-typedef struct bone_in {
-    const char *name;
-    float offset[16];
-    uint32_t weight_count;
-    const uint8_t *weights;   /* (u32 vertex, f32 weight) pairs inside the blob */
-} bone_in;
-
+/* A doc mesh as a primitive, with what the skin and the kiln mesh need of it. */
 typedef struct mesh_in {
     kiln_scene_primitive prim;
     const char *name;
-    bone_in *bones;
+    assimp_doc_bone *bones;
     uint32_t bone_count;
     const char **target_names;
     float *target_weights;
 } mesh_in;
-
-typedef struct embedded_in {
-    const char *name, *hint;
-    uint32_t width, height, size;
-    const uint8_t *bytes;
-} embedded_in;
 
 typedef struct image_key {
     int32_t embedded;          /* >= 0: an embedded texture, else the name */
@@ -56,7 +44,7 @@ typedef struct build {
     kiln_scene *s;
     kiln_arena *a;
     kiln_arena tmp;            /* what only the build needs */
-    kiln_reader r;
+    assimp_doc *doc;
     kiln_error *err;
     const char *base_dir;
     const kiln_assimp_opts *o;
@@ -65,7 +53,7 @@ typedef struct build {
     float conv_rot[4];         /* R as a quaternion */
     float conv_scale;
     bool conv_identity;
-    embedded_in *embedded;
+    const assimp_doc_embedded *embedded;
     uint32_t embedded_count;
     image_key *image_keys;
     kiln_scene_image *images;
@@ -74,18 +62,12 @@ typedef struct build {
     uint32_t texture_count, texture_cap;
     int32_t samplers[3];       /* per kiln_scene_wrap, -1 until made */
     kiln_scene_sampler *sampler_list;
-    mesh_in *meshes;
+    mesh_in *meshes;           /* one per doc mesh */
     uint32_t mesh_count;
     uint32_t *by_name;         /* node indices sorted by name */
 } build;
 
-/* ---- reading ---------------------------------------------------------------------------------------- */
-
-static kiln_result damaged(build *b, const char *what)
-{
-    return kiln_error_set(b->err, KILN_E_IMPORT_FAILED,
-                          "assimp's result is damaged at byte %zu (%s)", b->r.pos, what);
-}
+/* ---- errors ---------------------------------------------------------------------------------------- */
 
 static kiln_result nomem(build *b, const char *what)
 {
@@ -94,56 +76,18 @@ static kiln_result nomem(build *b, const char *what)
     return kiln_scene_alloc_error(b->s, b->err, what);
 }
 
-static uint32_t rd_u32(build *b) { return kiln_read_u32le(&b->r); }
-static int32_t rd_i32(build *b) { return (int32_t)kiln_read_u32le(&b->r); }
-static float rd_f32(build *b) { return kiln_read_f32le(&b->r); }
-static double rd_f64(build *b) { return kiln_read_f64le(&b->r); }
-
-/* A count of items each at least min_size bytes long; 0 and failure when they cannot fit. */
-static uint32_t rd_count(build *b, size_t min_size)
+/* What the doc's fillers guarantee (assimp_doc.h) failed to hold: a defect of kiln's, not of the
+ * file, but the build must not index past an array for it. */
+static kiln_result inconsistent(build *b, const char *what)
 {
-    uint32_t n = rd_u32(b);
-    if (b->r.failed) return 0;
-    if (min_size && n > (b->r.size - b->r.pos) / min_size) {
-        b->r.failed = true;
-        return 0;
-    }
-    return n;
-}
-
-static const char *rd_str(build *b, kiln_arena *a)
-{
-    uint32_t n = rd_u32(b);
-    if (n > MAX_NAME) b->r.failed = true;
-    const uint8_t *p = kiln_reader_take(&b->r, n);
-    if (!p) return NULL;
-    char *s = kiln_arena_alloc(a, (size_t)n + 1, 1);
-    if (!s) return NULL;
-    memcpy(s, p, n);
-    for (uint32_t i = 0; i < n; i++)
-        if (!s[i]) s[i] = '?'; /* a NUL inside a name would cut it short */
-    return s;
-}
-
-/* count floats copied out of the blob (unaligned there) into a; NaN and infinities stay. */
-static float *rd_floats(build *b, size_t count, kiln_arena *a)
-{
-    size_t bytes;
-    if (!kiln_size_mul(count, 4, &bytes)) {
-        b->r.failed = true;
-        return NULL;
-    }
-    const uint8_t *p = kiln_reader_take(&b->r, bytes);
-    if (!p || !count) return NULL;
-    float *f = kiln_arena_alloc(a, bytes, 16);
-    if (f) memcpy(f, p, bytes);
-    return f;
+    return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "the model's description is inconsistent (%s)",
+                          what);
 }
 
 /* T, R, S and the world matrix of a node from its local matrix and its parent's world. */
 static void place_node(const kiln_scene_node *nodes, kiln_scene_node *nd)
 {
-    kiln_mat4_decompose(nd->matrix, nd->translation, nd->rotation, nd->scale);
+    kiln_mat4_decompose_f(nd->matrix, nd->translation, nd->rotation, nd->scale);
     if (nd->parent < 0) memcpy(nd->world, nd->matrix, sizeof nd->world);
     else kiln_mat4_mul(nodes[nd->parent].world, nd->matrix, nd->world);
 }
@@ -163,12 +107,11 @@ static bool node_finite(const kiln_scene_node *nd)
 
 /* ---- the conversion to kiln's space ------------------------------------------------------------ */
 
-static kiln_result conversion(build *b, kiln_assimp_format format)
+static kiln_result conversion(build *b)
 {
-    double unit = rd_f64(b);
-    int32_t ax[6];
-    for (int i = 0; i < 6; i++) ax[i] = rd_i32(b);
-    if (b->r.failed) return damaged(b, "header");
+    kiln_assimp_format format = b->doc->format;
+    double unit = b->doc->unit_scale_factor;
+    const int32_t *ax = b->doc->axes;
     /* FBX's UnitScaleFactor is centimetres per unit, 1 when the header has none; OBJ has no
      * unit and is taken as metres. */
     double metres = format == KILN_ASSIMP_FBX ? (unit > 0 && isfinite(unit) ? unit : 1.0) / 100.0 : 1.0;
@@ -208,7 +151,7 @@ static kiln_result conversion(build *b, kiln_assimp_format format)
             b->conv[col * 4 + row] = (float)(rows[row][col] * scale);
         }
     b->conv[15] = 1;
-    kiln_quat_from_rotation(c, b->conv_rot);
+    kiln_quat_from_rotation_f(c, b->conv_rot);
     b->conv_scale = (float)scale;
     b->conv_identity = scale == 1.0 && rows[0][0] == 1 && rows[1][1] == 1 && rows[2][2] == 1;
     return KILN_OK;
@@ -297,11 +240,11 @@ static kiln_result image_of(build *b, const char *path, int32_t *out)
     b->image_keys[idx] = (image_key){emb, path};
     kiln_result r;
     if (emb >= 0) {
-        const embedded_in *e = &b->embedded[emb];
+        const assimp_doc_embedded *e = &b->embedded[emb];
         const char *bare = strrchr(e->name, '\\') ? strrchr(e->name, '\\') + 1 : e->name;
         if (strrchr(bare, '/')) bare = strrchr(bare, '/') + 1;
         img->source = KILN_SCENE_IMAGE_BUFFER_VIEW;
-        img->mime_type = mime_of(e->hint);
+        img->mime_type = mime_of(e->format_hint);
         if (!(img->name = kiln_arena_strdup(b->a, bare))) return nomem(b, "an image name");
         if (e->height) {
             if (!kiln_scene_warn(b->s, "embedded texture \"%s\" is raw texels, which kiln does "
@@ -383,22 +326,20 @@ static int slot_of(uint32_t type)
     }
 }
 
-static kiln_result read_materials(build *b)
+static kiln_result make_materials(build *b)
 {
     kiln_scene *s = b->s;
-    uint32_t n = rd_count(b, 4 + 13 * 4);
-    if (b->r.failed) return damaged(b, "materials");
+    uint32_t n = b->doc->material_count;
     kiln_scene_material *mats = kiln_arena_array(b->a, n ? n : 1, sizeof *mats);
     if (!mats) return nomem(b, "materials");
     for (uint32_t i = 0; i < n; i++) {
+        const assimp_doc_material *dm = &b->doc->materials[i];
         kiln_scene_material *m = &mats[i];
-        if (!(m->name = rd_str(b, b->a))) return b->r.failed ? damaged(b, "a material") : nomem(b, "a name");
-        float base[4], emissive[3];
-        for (int k = 0; k < 4; k++) base[k] = rd_f32(b);
-        for (int k = 0; k < 3; k++) emissive[k] = rd_f32(b);
-        float opacity = rd_f32(b), shininess = rd_f32(b), metallic = rd_f32(b), roughness = rd_f32(b);
-        uint32_t mflags = rd_u32(b), tex_count = rd_count(b, 16);
-        if (b->r.failed) return damaged(b, "a material");
+        m->name = dm->name;
+        const float *base = dm->base, *emissive = dm->emissive;
+        float opacity = dm->opacity, shininess = dm->shininess, metallic = dm->metallic,
+              roughness = dm->roughness;
+        uint32_t mflags = dm->flags;
         for (int k = 0; k < 4; k++) {
             float v = k == 3 ? base[3] * (isfinite(opacity) ? opacity : 1.0f) : base[k];
             m->base_color[k] = isfinite(v) ? fminf(fmaxf(v, 0.0f), k == 3 ? 1.0f : 1e6f) : 1.0f;
@@ -420,10 +361,10 @@ static kiln_result read_materials(build *b)
             m->textures[k].scale = 1.0f;
             m->textures[k].uv_scale[0] = m->textures[k].uv_scale[1] = 1.0f;
         }
-        for (uint32_t t = 0; t < tex_count; t++) {
-            uint32_t type = rd_u32(b), uv = rd_u32(b), mode = rd_u32(b);
-            const char *path = rd_str(b, &b->tmp);
-            if (!path) return b->r.failed ? damaged(b, "a texture") : nomem(b, "a name");
+        for (uint32_t t = 0; t < dm->texture_count; t++) {
+            const assimp_doc_texture *tx = &dm->textures[t];
+            uint32_t type = tx->type, uv = tx->uv, mode = tx->mode;
+            const char *path = tx->path;
             int slot = slot_of(type);
             const char *tname = type < sizeof texture_type_names / sizeof *texture_type_names
                                     ? texture_type_names[type] : "unknown";
@@ -459,21 +400,18 @@ static kiln_result read_materials(build *b)
 
 /* ---- meshes --------------------------------------------------------------------------------------- */
 
-static kiln_result read_mesh(build *b, mesh_in *mi, uint32_t index)
+static kiln_result make_mesh(build *b, assimp_doc_mesh *dm, mesh_in *mi)
 {
     kiln_scene *s = b->s;
     kiln_scene_primitive *p = &mi->prim;
-    if (!(mi->name = rd_str(b, b->a))) return b->r.failed ? damaged(b, "a mesh") : nomem(b, "a name");
-    uint32_t material = rd_u32(b), v = rd_u32(b), icount = rd_u32(b), mflags = rd_u32(b);
-    uint32_t uvs = rd_u32(b), colors = rd_u32(b);
-    if (b->r.failed || !v || icount % 3 || uvs > 8 || colors > 8 ||
-        v > (b->r.size - b->r.pos) / 12)
-        return damaged(b, "a mesh header");
+    mi->name = dm->name;
+    uint32_t v = dm->vertex_count, uvs = dm->uv_count, colors = dm->color_count;
+    if (KILN_NEVER(!v || dm->index_count % 3 || uvs > ASSIMP_MAX_SETS || colors > ASSIMP_MAX_SETS))
+        return inconsistent(b, "a mesh");
     p->vertex_count = v;
     p->mode = KILN_SCENE_MODE_TRIANGLES;
-    p->material = material < s->material_count ? (int32_t)material : -1;
-    float *pos = rd_floats(b, (size_t)v * 3, b->a);
-    if (!pos) return b->r.failed ? damaged(b, "positions") : nomem(b, "positions");
+    p->material = dm->material < s->material_count ? (int32_t)dm->material : -1;
+    float *pos = dm->positions;
     bool bad = false;
     for (size_t k = 0; k < (size_t)v * 3; k++)
         if (!isfinite(pos[k]) || fabsf(pos[k]) > 1e30f) pos[k] = 0, bad = true;
@@ -490,9 +428,8 @@ static kiln_result read_mesh(build *b, mesh_in *mi, uint32_t index)
             if (x < p->bounds_min[k]) p->bounds_min[k] = x;
             if (x > p->bounds_max[k]) p->bounds_max[k] = x;
         }
-    if (mflags & ASSIMP_MESH_NORMALS) {
-        float *n = rd_floats(b, (size_t)v * 3, b->a);
-        if (!n) return b->r.failed ? damaged(b, "normals") : nomem(b, "normals");
+    if (dm->normals) {
+        float *n = dm->normals;
         bool ok = true;
         for (size_t i = 0; i < v && ok; i++) {
             float *x = n + i * 3, len = sqrtf(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
@@ -501,89 +438,62 @@ static kiln_result read_mesh(build *b, mesh_in *mi, uint32_t index)
         }
         p->normals = ok ? n : NULL; /* otherwise kiln computes them */
     }
-    if (mflags & ASSIMP_MESH_TANGENTS) {
-        float *t = rd_floats(b, (size_t)v * 4, b->a);
-        if (!t) return b->r.failed ? damaged(b, "tangents") : nomem(b, "tangents");
+    if (dm->tangents) {
+        float *t = dm->tangents;
         bool ok = p->normals != NULL;
         for (size_t i = 0; i < (size_t)v * 4 && ok; i++) ok = isfinite(t[i]);
         p->tangents = ok ? t : NULL;
     }
-    for (uint32_t k = 0; k < uvs; k++) {
-        float *uv = rd_floats(b, (size_t)v * 2, k < KILN_SCENE_MAX_UV_SETS ? b->a : &b->tmp);
-        if (!uv) return b->r.failed ? damaged(b, "UVs") : nomem(b, "UVs");
+    for (uint32_t k = 0; k < uvs && k < KILN_SCENE_MAX_UV_SETS; k++) {
+        float *uv = dm->uvs[k];
         for (size_t i = 0; i < (size_t)v * 2; i++)
             if (!isfinite(uv[i])) uv[i] = 0;
-        if (k < KILN_SCENE_MAX_UV_SETS) p->texcoords[p->texcoord_count++] = uv;
+        p->texcoords[p->texcoord_count++] = uv;
     }
     if (uvs > KILN_SCENE_MAX_UV_SETS &&
         !kiln_scene_warn(s, "mesh \"%s\": %u UV sets past the fourth dropped", mi->name,
                          uvs - KILN_SCENE_MAX_UV_SETS))
         return nomem(b, "a warning");
-    for (uint32_t k = 0; k < colors; k++) {
-        float *c = rd_floats(b, (size_t)v * 4, k < KILN_SCENE_MAX_COLOR_SETS ? b->a : &b->tmp);
-        if (!c) return b->r.failed ? damaged(b, "colours") : nomem(b, "colours");
+    for (uint32_t k = 0; k < colors && k < KILN_SCENE_MAX_COLOR_SETS; k++) {
+        float *c = dm->colors[k];
         for (size_t i = 0; i < (size_t)v * 4; i++)
             if (!isfinite(c[i])) c[i] = 0;
-        if (k < KILN_SCENE_MAX_COLOR_SETS) p->colors[p->color_count++] = c;
+        p->colors[p->color_count++] = c;
     }
     if (colors > KILN_SCENE_MAX_COLOR_SETS &&
         !kiln_scene_warn(s, "mesh \"%s\": %u colour sets past the second dropped", mi->name,
                          colors - KILN_SCENE_MAX_COLOR_SETS))
         return nomem(b, "a warning");
-    size_t ibytes;
-    if (!kiln_size_mul(icount, 4, &ibytes)) return damaged(b, "indices");
-    const uint8_t *ip = kiln_reader_take(&b->r, ibytes);
-    if (!ip) return damaged(b, "indices");
-    uint32_t *idx = kiln_arena_alloc(b->a, ibytes ? ibytes : 4, 16);
-    if (!idx) return nomem(b, "indices");
-    memcpy(idx, ip, ibytes);
-    for (uint32_t i = 0; i < icount; i++)
-        if (idx[i] >= v)
-            return kiln_error_set(b->err, KILN_E_IMPORT_FAILED,
-                                  "mesh %u (\"%s\"): index %u is past its %u vertices", index,
-                                  mi->name, idx[i], v);
-    p->indices = idx;
-    p->index_count = icount;
-    mi->bone_count = rd_count(b, 4 + 64 + 4);
-    if (b->r.failed) return damaged(b, "bones");
-    if (mi->bone_count && !(mi->bones = kiln_arena_array(&b->tmp, mi->bone_count, sizeof *mi->bones)))
-        return nomem(b, "bones");
+    for (uint32_t i = 0; i < dm->index_count; i++)
+        if (KILN_NEVER(dm->indices[i] >= v)) return inconsistent(b, "an index");
+    p->indices = dm->indices;
+    p->index_count = dm->index_count;
+    mi->bones = dm->bones;
+    mi->bone_count = dm->bone_count;
     for (uint32_t k = 0; k < mi->bone_count; k++) {
-        bone_in *bo = &mi->bones[k];
-        if (!(bo->name = rd_str(b, &b->tmp))) return b->r.failed ? damaged(b, "a bone") : nomem(b, "a name");
-        for (int e = 0; e < 16; e++) bo->offset[e] = rd_f32(b);
-        if (!b->r.failed && !all_finite(bo->offset, 16)) {
+        assimp_doc_bone *bo = &mi->bones[k];
+        if (!all_finite(bo->offset, 16)) {
             /* An inverse bind matrix must be finite; identity keeps the joint usable. */
             kiln_mat4_identity(bo->offset);
             if (!kiln_scene_warn(b->s, "mesh \"%s\": bone \"%s\" has a non-finite offset matrix, "
                                  "reset to identity", mi->name, bo->name))
                 return nomem(b, "a warning");
         }
-        bo->weight_count = rd_count(b, 8);
-        bo->weights = kiln_reader_take(&b->r, (size_t)bo->weight_count * 8);
-        if (b->r.failed) return damaged(b, "bone weights");
     }
-    uint32_t targets = rd_count(b, 16);
-    if (b->r.failed) return damaged(b, "morph targets");
+    uint32_t targets = dm->target_count;
     if (targets) {
         kiln_scene_morph_target *t = kiln_arena_array(b->a, targets, sizeof *t);
         mi->target_names = kiln_arena_array(b->a, targets, sizeof *mi->target_names);
         mi->target_weights = kiln_arena_array(b->a, targets, sizeof *mi->target_weights);
         if (!t || !mi->target_names || !mi->target_weights) return nomem(b, "morph targets");
         for (uint32_t k = 0; k < targets; k++) {
-            if (!(mi->target_names[k] = rd_str(b, b->a)))
-                return b->r.failed ? damaged(b, "a morph target") : nomem(b, "a name");
-            float w = rd_f32(b);
-            uint32_t tf = rd_u32(b);
-            mi->target_weights[k] = isfinite(w) ? w : 0.0f;
-            float *d[2] = {NULL, NULL};
-            for (int a = 0; a < 2; a++) {
-                if (!(tf & (a ? ASSIMP_TARGET_NORMALS : ASSIMP_TARGET_POSITIONS))) continue;
-                if (!(d[a] = rd_floats(b, (size_t)v * 3, b->a)))
-                    return b->r.failed ? damaged(b, "morph deltas") : nomem(b, "morph deltas");
-                for (size_t i = 0; i < (size_t)v * 3; i++)
+            const assimp_doc_target *dt = &dm->targets[k];
+            mi->target_names[k] = dt->name;
+            mi->target_weights[k] = isfinite(dt->weight) ? dt->weight : 0.0f;
+            float *d[2] = {dt->positions, dt->normals};
+            for (int a = 0; a < 2; a++)
+                for (size_t i = 0; d[a] && i < (size_t)v * 3; i++)
                     if (!isfinite(d[a][i])) d[a][i] = 0;
-            }
             t[k].positions = d[0];
             t[k].normals = p->normals ? d[1] : NULL;
         }
@@ -627,12 +537,10 @@ static kiln_result skin_primitive(build *b, const mesh_in *mi, const uint32_t *m
     float *weights = kiln_arena_array(b->a, (size_t)v * 4, sizeof *weights);
     if (!joints || !weights) return nomem(b, "joints and weights");
     for (uint32_t k = 0; k < mi->bone_count; k++) {
-        const bone_in *bo = &mi->bones[k];
+        const assimp_doc_bone *bo = &mi->bones[k];
         for (uint32_t w = 0; w < bo->weight_count; w++) {
-            uint32_t vid;
-            float wt;
-            memcpy(&vid, bo->weights + (size_t)w * 8, 4);
-            memcpy(&wt, bo->weights + (size_t)w * 8 + 4, 4);
+            uint32_t vid = bo->weights[w].vertex;
+            float wt = bo->weights[w].weight;
             if (vid >= v || !(wt > 0) || !isfinite(wt)) continue;
             float *vw = weights + (size_t)vid * 4;
             uint16_t *vj = joints + (size_t)vid * 4;
@@ -733,32 +641,31 @@ static kiln_result make_skin(build *b, const uint32_t *refs, uint32_t ref_count,
     return KILN_OK;
 }
 
-static kiln_result read_nodes(build *b)
+static kiln_result make_nodes(build *b)
 {
     kiln_scene *s = b->s;
-    uint32_t n = rd_count(b, 4 + 4 + 64 + 4);
-    if (b->r.failed || !n) return damaged(b, "nodes");
+    uint32_t n = b->doc->node_count;
+    if (KILN_NEVER(!n)) return inconsistent(b, "no nodes");
     kiln_scene_node *nodes = kiln_arena_array(b->a, n, sizeof *nodes);
-    uint32_t **refs = kiln_arena_array(&b->tmp, n, sizeof *refs);
+    const uint32_t **refs = kiln_arena_array(&b->tmp, n, sizeof *refs);
     uint32_t *ref_counts = kiln_arena_array(&b->tmp, n, sizeof *ref_counts);
     uint32_t *child_counts = kiln_arena_array(&b->tmp, n, sizeof *child_counts);
     if (!nodes || !refs || !ref_counts || !child_counts) return nomem(b, "nodes");
     uint32_t mesh_nodes = 0, roots = 0;
     for (uint32_t i = 0; i < n; i++) {
+        const assimp_doc_node *dn = &b->doc->nodes[i];
         kiln_scene_node *nd = &nodes[i];
-        if (!(nd->name = rd_str(b, b->a))) return b->r.failed ? damaged(b, "a node") : nomem(b, "a name");
-        nd->parent = rd_i32(b);
-        for (int k = 0; k < 16; k++) nd->matrix[k] = rd_f32(b);
-        ref_counts[i] = rd_count(b, 4);
-        if (b->r.failed) return damaged(b, "a node");
-        if (nd->parent >= (int32_t)i || nd->parent < -1) return damaged(b, "a node's parent");
+        nd->name = dn->name;
+        nd->parent = dn->parent;
+        memcpy(nd->matrix, dn->matrix, sizeof nd->matrix);
+        ref_counts[i] = dn->mesh_count;
+        if (KILN_NEVER(nd->parent >= (int32_t)i || nd->parent < -1)) return inconsistent(b, "a parent");
         if (nd->parent < 0) roots++;
         else child_counts[nd->parent]++;
         if (ref_counts[i]) {
-            if (!(refs[i] = kiln_arena_array(&b->tmp, ref_counts[i], sizeof **refs)))
-                return nomem(b, "mesh references");
+            refs[i] = dn->meshes;
             for (uint32_t k = 0; k < ref_counts[i]; k++)
-                if ((refs[i][k] = rd_u32(b)) >= b->mesh_count) return damaged(b, "a mesh reference");
+                if (KILN_NEVER(refs[i][k] >= b->mesh_count)) return inconsistent(b, "a mesh reference");
             mesh_nodes++;
         }
         bool finite = true;
@@ -882,19 +789,18 @@ static kiln_result read_nodes(build *b)
 
 /* ---- animations ------------------------------------------------------------------------------------ */
 
-/* Keys of one property: count, then (f64 ticks, f32 value[components]) each, as seconds. */
-static kiln_result read_keys(build *b, uint32_t components, double tps, assimp_keys *k, bool *ok)
+/* Keys of one property as seconds (the doc's ticks / tps), rotations normalised, both in place;
+ * *ok false for keys kiln cannot use (non-finite, out of order, a rotation near zero). */
+static void prepare_keys(assimp_doc_keys *dk, uint32_t components, double tps, assimp_keys *k,
+                         bool *ok)
 {
-    k->count = rd_count(b, 8 + (size_t)components * 4);
-    if (b->r.failed) return damaged(b, "animation keys");
+    k->count = dk->count;
     k->times = NULL, k->values = NULL;
-    if (!k->count) return KILN_OK;
-    double *t = kiln_arena_array(&b->tmp, k->count, sizeof *t);
-    float *v = kiln_arena_array(&b->tmp, k->count, (size_t)components * sizeof *v);
-    if (!t || !v) return nomem(b, "animation keys");
+    if (!k->count) return;
+    double *t = dk->times;
+    float *v = dk->values;
     for (uint32_t i = 0; i < k->count; i++) {
-        t[i] = rd_f64(b) / tps;
-        for (uint32_t c = 0; c < components; c++) v[(size_t)i * components + c] = rd_f32(b);
+        t[i] /= tps;
         if (!isfinite(t[i]) || (i && t[i] < t[i - 1])) *ok = false;
         for (uint32_t c = 0; c < components; c++)
             if (!isfinite(v[(size_t)i * components + c])) *ok = false;
@@ -904,7 +810,6 @@ static kiln_result read_keys(build *b, uint32_t components, double tps, assimp_k
             if (!(kiln_quat_normalize(v + (size_t)i * 4) > 1e-6f)) *ok = false;
     k->times = t;
     k->values = v;
-    return b->r.failed ? damaged(b, "animation keys") : KILN_OK;
 }
 
 static double last_time(const assimp_keys *k) { return k->count ? k->times[k->count - 1] : 0.0; }
@@ -943,21 +848,20 @@ static uint32_t clean_keys(kiln_scene_channel *ch)
     return fixed;
 }
 
-static kiln_result read_animations(build *b)
+static kiln_result make_animations(build *b)
 {
     kiln_scene *s = b->s;
-    uint32_t n = rd_count(b, 4 + 16 + 8);
-    if (b->r.failed) return damaged(b, "animations");
+    uint32_t n = b->doc->animation_count;
     kiln_scene_animation *anims = kiln_arena_array(b->a, n ? n : 1, sizeof *anims);
     if (!anims) return nomem(b, "animations");
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; i++) {
+        assimp_doc_animation *da = &b->doc->animations[i];
         kiln_scene_animation *an = &anims[kept];
-        if (!(an->name = rd_str(b, b->a))) return b->r.failed ? damaged(b, "an animation") : nomem(b, "a name");
-        double ticks = rd_f64(b), tps = rd_f64(b);
+        an->name = da->name;
+        double ticks = da->duration, tps = da->ticks_per_second;
         if (!(tps > 0) || !isfinite(tps)) tps = 25.0; /* assimp's documented default */
-        uint32_t cn = rd_count(b, 4 + 12);
-        if (b->r.failed) return damaged(b, "an animation");
+        uint32_t cn = da->channel_count;
         /* Read every channel first: the clip's length is the longest of them. */
         typedef struct raw { int32_t node; assimp_keys k[3]; bool ok; } raw;
         raw *raws = kiln_arena_array(&b->tmp, cn ? cn : 1, sizeof *raws);
@@ -965,14 +869,11 @@ static kiln_result read_animations(build *b)
         double duration = isfinite(ticks) && ticks > 0 ? ticks / tps : 0.0;
         uint32_t channels = 0;
         for (uint32_t c = 0; c < cn; c++) {
-            const char *node = rd_str(b, &b->tmp);
-            if (!node) return b->r.failed ? damaged(b, "a channel") : nomem(b, "a name");
+            assimp_doc_channel *dc = &da->channels[c];
+            const char *node = dc->node;
             raw *rw = &raws[c];
             rw->ok = true;
-            kiln_result r;
-            if ((r = read_keys(b, 3, tps, &rw->k[0], &rw->ok)) || (r = read_keys(b, 4, tps, &rw->k[1], &rw->ok)) ||
-                (r = read_keys(b, 3, tps, &rw->k[2], &rw->ok)))
-                return r;
+            for (int p = 0; p < 3; p++) prepare_keys(&dc->keys[p], p == 1 ? 4 : 3, tps, &rw->k[p], &rw->ok);
             rw->node = node_named(b, node);
             if (rw->node < 0 || !rw->ok) {
                 if (!kiln_scene_warn(s, "animation \"%s\": channel of \"%s\" not imported (%s)",
@@ -986,16 +887,16 @@ static kiln_result read_animations(build *b)
                 channels += rw->k[p].count > 0;
             }
         }
-        uint32_t mn = rd_count(b, 8);
-        if (b->r.failed) return damaged(b, "morph channels");
+        uint32_t mn = da->morph_count;
         typedef struct mraw { int32_t node; uint32_t targets; assimp_keys k; } mraw;
         mraw *mraws = kiln_arena_array(&b->tmp, mn ? mn : 1, sizeof *mraws);
         if (!mraws) return nomem(b, "morph channels");
         for (uint32_t c = 0; c < mn; c++) {
             mraw *mr = &mraws[c];
-            const char *name = rd_str(b, &b->tmp);
-            uint32_t keys = rd_count(b, 12);
-            if (!name || b->r.failed) return b->r.failed ? damaged(b, "a morph channel") : nomem(b, "a name");
+            const assimp_doc_morph_channel *dc = &da->morphs[c];
+            char *name = kiln_arena_strdup(&b->tmp, dc->name);
+            uint32_t keys = dc->key_count;
+            if (!name) return nomem(b, "a name");
             /* assimp names a morph channel "<node>*<mesh>". */
             char *star = strrchr(name, '*');
             if (star) *star = '\0';
@@ -1006,22 +907,21 @@ static kiln_result read_animations(build *b)
             double *times = NULL;
             if (mr->targets && keys) {
                 size_t nv;
-                if (!kiln_size_mul(keys, mr->targets, &nv)) return damaged(b, "a morph channel");
+                if (!kiln_size_mul(keys, mr->targets, &nv)) return nomem(b, "morph keys");
                 vals = kiln_arena_array(&b->tmp, nv, sizeof *vals);
                 times = kiln_arena_array(&b->tmp, keys, sizeof *times);
                 if (!vals || !times) return nomem(b, "morph keys");
             }
             bool ok = true;
             for (uint32_t k = 0; k < keys; k++) {
-                double t = rd_f64(b) / tps;
-                uint32_t pairs = rd_count(b, 12);
-                for (uint32_t p = 0; p < pairs; p++) {
-                    uint32_t target = rd_u32(b);
-                    double w = rd_f64(b);
+                const assimp_doc_morph_key *key = &dc->keys[k];
+                double t = key->time / tps;
+                for (uint32_t p = 0; p < key->value_count; p++) {
+                    uint32_t target = key->values[p].target;
+                    double w = key->values[p].weight;
                     if (vals && target < mr->targets && isfinite(w))
                         vals[(size_t)k * mr->targets + target] = (float)w;
                 }
-                if (b->r.failed) return damaged(b, "morph keys");
                 if (times) {
                     times[k] = t;
                     if (!isfinite(t) || (k && t < times[k - 1])) ok = false;
@@ -1100,69 +1000,48 @@ static kiln_result read_animations(build *b)
 static kiln_result build_all(build *b)
 {
     kiln_scene *s = b->s;
-    if (rd_u32(b) != ASSIMP_BLOB_MAGIC || rd_u32(b) != ASSIMP_BLOB_VERSION)
-        return damaged(b, "header");
-    uint32_t format = rd_u32(b);
-    if (format != KILN_ASSIMP_FBX && format != KILN_ASSIMP_OBJ) return damaged(b, "format");
-    kiln_result r = conversion(b, (kiln_assimp_format)format);
+    const assimp_doc *d = b->doc;
+    if (KILN_NEVER(d->format != KILN_ASSIMP_FBX && d->format != KILN_ASSIMP_OBJ))
+        return inconsistent(b, "format");
+    kiln_result r = conversion(b);
     if (r) return r;
-    uint32_t wn = rd_count(b, 4);
-    for (uint32_t i = 0; i < wn && !b->r.failed; i++) {
-        const char *w = rd_str(b, &b->tmp);
-        if (!w) return b->r.failed ? damaged(b, "warnings") : nomem(b, "a warning");
-        if (!kiln_scene_warn(s, "%s", w)) return nomem(b, "a warning");
-    }
-    uint32_t fn = rd_count(b, 8);
-    for (uint32_t i = 0; i < fn && !b->r.failed; i++) {
-        const char *name = rd_str(b, &b->tmp);
-        uint32_t found = rd_u32(b);
-        if (!name) return b->r.failed ? damaged(b, "files") : nomem(b, "a file name");
+    for (uint32_t i = 0; i < d->warning_count; i++)
+        if (!kiln_scene_warn(s, "%s", d->warnings[i])) return nomem(b, "a warning");
+    for (uint32_t i = 0; i < d->file_count; i++) {
+        const char *name = d->files[i].name;
         if (!b->base_dir || !kiln_path_is_safe_relative(name)) continue;
         char path[KILN_PATH_MAX];
         if (kiln_path_join(b->base_dir, name, path, sizeof path, NULL) != KILN_OK) continue;
         if (!kiln_scene_add_file(s, path)) return nomem(b, "the file list");
-        if (!found && !kiln_scene_warn(s, "\"%s\" (named by the model) not found", name))
+        if (!d->files[i].found && !kiln_scene_warn(s, "\"%s\" (named by the model) not found", name))
             return nomem(b, "a warning");
     }
-    b->embedded_count = rd_count(b, 20);
-    if (b->r.failed) return damaged(b, "embedded textures");
-    if (b->embedded_count &&
-        !(b->embedded = kiln_arena_array(&b->tmp, b->embedded_count, sizeof *b->embedded)))
-        return nomem(b, "embedded textures");
-    for (uint32_t i = 0; i < b->embedded_count; i++) {
-        embedded_in *e = &b->embedded[i];
-        if (!(e->name = rd_str(b, &b->tmp)) || !(e->hint = rd_str(b, &b->tmp)))
-            return b->r.failed ? damaged(b, "an embedded texture") : nomem(b, "a name");
-        e->width = rd_u32(b), e->height = rd_u32(b), e->size = rd_u32(b);
-        if (!(e->bytes = kiln_reader_take(&b->r, e->size)) && e->size) return damaged(b, "an embedded texture");
-    }
-    if ((r = read_materials(b))) return r;
-    b->mesh_count = rd_count(b, 28);
-    if (b->r.failed) return damaged(b, "meshes");
+    b->embedded = d->embedded;
+    b->embedded_count = d->embedded_count;
+    if ((r = make_materials(b))) return r;
+    b->mesh_count = d->mesh_count;
     if (b->mesh_count && !(b->meshes = kiln_arena_array(&b->tmp, b->mesh_count, sizeof *b->meshes)))
         return nomem(b, "meshes");
     for (uint32_t i = 0; i < b->mesh_count; i++)
-        if ((r = read_mesh(b, &b->meshes[i], i))) return r;
-    if ((r = read_nodes(b))) return r;
-    if ((r = read_animations(b))) return r;
+        if ((r = make_mesh(b, &d->meshes[i], &b->meshes[i]))) return r;
+    if ((r = make_nodes(b))) return r;
+    if ((r = make_animations(b))) return r;
     s->images = b->images;
     s->image_count = b->image_count;
     s->textures = b->textures;
     s->texture_count = b->texture_count;
-    if (b->r.pos != b->r.size) return damaged(b, "trailing bytes");
     return KILN_OK;
 }
 
-kiln_result kiln_assimp_build(const uint8_t *blob, size_t size, const char *base_dir,
-                              const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
-                              kiln_error *err)
+kiln_result kiln_assimp_build(assimp_doc *doc, const char *base_dir, const kiln_assimp_opts *opts,
+                              uint32_t flags, kiln_scene *scene, kiln_error *err)
 {
     build b;
     memset(&b, 0, sizeof b);
     b.s = scene;
     b.a = kiln_scene_arena(scene);
     kiln_arena_init(&b.tmp, &b.a->allocator, b.a->limit);
-    b.r = kiln_reader_make(blob, size);
+    b.doc = doc;
     b.err = err;
     b.base_dir = base_dir;
     b.o = opts;

@@ -9,10 +9,10 @@
  * (Blender's io_scene_fbx export_fbx.py of 2.7x writes exactly this; the FBX SDK's 6.1 files the
  * same with binary arrays.)
  *
- * The result is written as the blob of assimp_private.h and handed to kiln_assimp_build, the
- * same code that turns assimp's output into a scene: kiln's space, materials, texture lookup
- * next to the model and every check there apply unchanged. The blob is built here in the
- * parent, from kiln's own bounded tree, so no child process is needed. */
+ * The result is an assimp_doc (assimp_doc.h), filled here directly and handed to
+ * kiln_assimp_build, the same code that turns assimp's output into a scene: kiln's space,
+ * materials, texture lookup next to the model and every check there apply unchanged. It is made
+ * in the parent, from kiln's own bounded tree, so no child process and no blob are needed. */
 #define _GNU_SOURCE /* qsort_r */
 #include "import/fbx_legacy.h"
 
@@ -23,15 +23,16 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/buf.h"
 #include "core/error.h"
 #include "core/hash.h"
 #include "codec/xform.h"
 #include "import/assimp_private.h"
 #include "import/fbx_tree.h"
 
-#define MAX_UV_LAYERS 8u     /* the blob's limit; kiln keeps 4 (the builder warns) */
-#define MAX_COLOR_LAYERS 8u
+#define MAX_UV_LAYERS ASSIMP_MAX_SETS     /* the doc's limit; kiln keeps 4 (the builder warns) */
+#define MAX_COLOR_LAYERS ASSIMP_MAX_SETS
+#define MAX_NAME 65536u      /* the doc's longest string */
+#define MAX_WARNINGS 4096u   /* the builder keeps 256 anyway */
 #define PI 3.14159265358979323846
 
 typedef struct object {
@@ -41,7 +42,7 @@ typedef struct object {
     const char *kind;        /* the second value: "Mesh", "Camera", "Light", "" ... */
     int32_t parent;          /* Model objects: the parent model (object index), -1 = the root */
     bool has_parent;
-    int32_t blob_node;       /* blob node index, -1 when not a node */
+    int32_t doc_node;        /* doc node index, -1 when not a node */
 } object;
 
 typedef struct texref {
@@ -51,44 +52,55 @@ typedef struct texref {
 
 typedef struct legacy {
     const kiln_fbx_tree *t;
-    kiln_arena *tmp;
-    kiln_scene *s;           /* for warnings */
+    kiln_arena *tmp;         /* the doc's own parts and the reader's scratch */
+    kiln_arena *keep;        /* the scene's arena: the doc's [scene] parts */
     kiln_error *err;
+    assimp_doc *doc;         /* what is filled */
+    uint32_t warning_cap, mesh_cap;
     const kiln_fbx_node *objects, *connections;
     object *objs;
     uint32_t obj_count;
     uint32_t *sorted;        /* object indices sorted by full name */
-    uint32_t *materials;     /* object indices of Material objects, in blob order */
-    uint32_t material_count;
-    kiln_buf body;           /* materials, meshes, nodes, animations */
-    uint32_t mesh_count;
-    kiln_buf warnings;
-    uint32_t warning_count;
     bool skip_animations;
+    bool warn_failed;        /* a warning found no memory: the fill fails at its end */
 } legacy;
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
 
 static kiln_result nomem(legacy *L, const char *what)
 {
-    if (L->tmp->over_limit)
+    if (L->tmp->over_limit || L->keep->over_limit)
         return kiln_error_set(L->err, KILN_E_LIMIT, "FBX: %s passes the memory limit", what);
     return kiln_error_set(L->err, KILN_E_OUT_OF_MEMORY, "FBX: out of memory for %s", what);
 }
 
-static void put_u32(kiln_buf *b, uint32_t v) { kiln_buf_append_u32le(b, v); }
-static void put_i32(kiln_buf *b, int32_t v) { kiln_buf_append_u32le(b, (uint32_t)v); }
-static void put_f32(kiln_buf *b, float v) { kiln_buf_append_u32le(b, kiln_f32_bits(v)); }
-static void put_f64(kiln_buf *b, double v) { kiln_buf_append_u64le(b, kiln_f64_bits(v)); }
-static void put_str(kiln_buf *b, const char *s)
+/* s copied into a, cut at MAX_NAME bytes; NULL when memory runs out. */
+static const char *name_copy(kiln_arena *a, const char *s)
 {
     size_t n = strlen(s);
-    if (n > 65536) n = 65536;
-    put_u32(b, (uint32_t)n);
-    kiln_buf_append(b, s, n);
+    if (n > MAX_NAME) n = MAX_NAME;
+    char *c = kiln_arena_alloc(a, n + 1, 1);
+    if (!c) return NULL;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
 }
 
-/* A warning for the scene, sent in the blob like the child's. */
+/* Grows an array of the arena to hold one more than count (count == *cap: doubled). */
+static bool grow(kiln_arena *a, void **items, uint32_t count, uint32_t *cap, size_t size)
+{
+    if (count < *cap) return true;
+    uint32_t ncap = *cap ? *cap * 2 : 16;
+    void *n = ncap > *cap ? kiln_arena_array(a, ncap, size) : NULL;
+    if (!n) return false;
+    if (count) memcpy(n, *items, (size_t)count * size);
+    *items = n;
+    *cap = ncap;
+    return true;
+}
+
+/* A warning for the scene: the doc's list, as the child's warnings are. One that finds no
+ * memory fails the whole fill at its end (warn_failed), so callers need not check. */
 static void warn(legacy *L, const char *fmt, ...) KILN_PRINTF(2, 3);
 static void warn(legacy *L, const char *fmt, ...)
 {
@@ -97,9 +109,17 @@ static void warn(legacy *L, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    if (L->warning_count >= 4096) return; /* the builder keeps 256 anyway */
-    put_str(&L->warnings, text);
-    L->warning_count++;
+    assimp_doc *d = L->doc;
+    if (d->warning_count >= MAX_WARNINGS) return;
+    void *items = d->warnings;
+    const char *copy = NULL;
+    if (!grow(L->tmp, &items, d->warning_count, &L->warning_cap, sizeof *d->warnings) ||
+        !(copy = name_copy(L->tmp, text))) {
+        L->warn_failed = true;
+        return;
+    }
+    d->warnings = items;
+    d->warnings[d->warning_count++] = copy;
 }
 
 static float to_f32(double v)
@@ -293,7 +313,7 @@ static kiln_result gather_objects(legacy *L)
         o->kind = kiln_fbx_string(nd, 1, NULL);
         if (!o->kind) o->kind = "";
         o->parent = -1;
-        o->blob_node = -1;
+        o->doc_node = -1;
         L->sorted[L->obj_count] = L->obj_count;
         L->obj_count++;
     }
@@ -452,21 +472,25 @@ static const char *texture_file(const object *tex)
     return NULL;
 }
 
-static void put_texture(legacy *L, uint32_t type, const object *tex, uint32_t *count)
+/* Adds a texture to m (room for it was made): UV set 0, wrap, UV mapping. */
+static kiln_result add_texture(legacy *L, uint32_t type, const object *tex, assimp_doc_material *m)
 {
     const char *file = texture_file(tex);
     if (!file) {
         warn(L, "texture \"%s\" names no file; not imported", tex->name);
-        return;
+        return KILN_OK;
     }
-    put_u32(&L->body, type);
-    put_u32(&L->body, 0);   /* UV set 0 */
-    put_u32(&L->body, 0);   /* wrap, UV mapping */
-    put_str(&L->body, file);
-    (*count)++;
+    assimp_doc_texture *t = &m->textures[m->texture_count];
+    t->type = type, t->uv = 0, t->mode = 0;
+    if (!(t->path = name_copy(L->tmp, file))) return nomem(L, "the materials");
+    m->texture_count++;
+    return KILN_OK;
 }
 
-static kiln_result write_materials(legacy *L, const graph *g, int32_t *mat_index)
+/* Most textures a material takes from the models that draw with it. */
+#define MAX_MODEL_TEXTURES 64u
+
+static kiln_result fill_materials(legacy *L, const graph *g, int32_t *mat_index)
 {
     for (uint32_t t = 0; t < g->tex_models.count; t++) {
         uint32_t f, model = g->tex_models.v[t].parent;
@@ -479,11 +503,14 @@ static kiln_result write_materials(legacy *L, const graph *g, int32_t *mat_index
         mat_index[i] = -1;
         if (is_class(&L->objs[i], "Material")) mat_index[i] = (int32_t)n++;
     }
-    L->material_count = n;
-    put_u32(&L->body, n);
+    assimp_doc *d = L->doc;
+    if (n && !(d->materials = kiln_arena_array(L->tmp, n, sizeof *d->materials)))
+        return nomem(L, "the materials");
+    d->material_count = n;
     for (uint32_t i = 0; i < L->obj_count; i++) {
         if (mat_index[i] < 0) continue;
         const object *o = &L->objs[i];
+        assimp_doc_material *dm = &d->materials[mat_index[i]];
         const kiln_fbx_node *m = o->node;
         float base[3], emissive[3];
         colour(m, "DiffuseColor", "DiffuseFactor", "Diffuse", 1.0, base);
@@ -493,31 +520,33 @@ static kiln_result write_materials(legacy *L, const graph *g, int32_t *mat_index
         double shin = kiln_fbx_property(m, "ShininessExponent", &first)
                           ? kiln_fbx_property_number(m, "ShininessExponent", 0, -1)
                           : kiln_fbx_property_number(m, "Shininess", 0, -1);
-        put_str(&L->body, o->name);
-        put_f32(&L->body, base[0]), put_f32(&L->body, base[1]), put_f32(&L->body, base[2]);
-        put_f32(&L->body, 1.0f);
-        put_f32(&L->body, emissive[0]), put_f32(&L->body, emissive[1]), put_f32(&L->body, emissive[2]);
-        put_f32(&L->body, opacity);
-        put_f32(&L->body, to_f32(shin));
-        put_f32(&L->body, -1.0f), put_f32(&L->body, -1.0f);   /* metallic, roughness: absent */
-        put_u32(&L->body, 0);
+        if (!(dm->name = name_copy(L->keep, o->name))) return nomem(L, "the materials");
+        dm->base[0] = base[0], dm->base[1] = base[1], dm->base[2] = base[2], dm->base[3] = 1.0f;
+        memcpy(dm->emissive, emissive, sizeof emissive);
+        dm->opacity = opacity;
+        dm->shininess = to_f32(shin);
+        dm->metallic = dm->roughness = -1.0f;   /* absent */
+        dm->flags = 0;
         /* Textures: connected to the material, then those of models drawing with it. */
-        size_t count_at = L->body.size;
-        uint32_t count = 0, f, k;
-        put_u32(&L->body, 0);
-        k = links_of(&g->texs, i, &f);
-        for (uint32_t t = 0; t < k; t++) put_texture(L, g->texs.v[f + t].type, &L->objs[g->texs.v[f + t].child], &count);
+        uint32_t f, k = links_of(&g->texs, i, &f);
+        if (!(dm->textures = kiln_arena_array(L->tmp, (size_t)k + MAX_MODEL_TEXTURES,
+                                              sizeof *dm->textures)))
+            return nomem(L, "the materials");
+        kiln_result r;
+        for (uint32_t t = 0; t < k; t++)
+            if ((r = add_texture(L, g->texs.v[f + t].type, &L->objs[g->texs.v[f + t].child], dm)))
+                return r;
         if (g->tex_models.count) {
             uint32_t seen = 0, mf, mk = links_of(&g->mat_models, i, &mf);
-            for (uint32_t l = mf; l < mf + mk && seen < 64; l++) {
+            for (uint32_t l = mf; l < mf + mk && seen < MAX_MODEL_TEXTURES; l++) {
                 uint32_t tf, tk = links_of(&g->tex_models, g->mat_models.v[l].child, &tf);
-                for (uint32_t t = 0; t < tk && seen < 64; t++, seen++)
-                    put_texture(L, 1, &L->objs[g->tex_models.v[tf + t].child], &count);
+                for (uint32_t t = 0; t < tk && seen < MAX_MODEL_TEXTURES; t++, seen++)
+                    if ((r = add_texture(L, 1, &L->objs[g->tex_models.v[tf + t].child], dm)))
+                        return r;
             }
         }
-        if (!L->body.failed) kiln_store_u32le(L->body.data + count_at, count);
     }
-    return L->body.failed ? nomem(L, "the materials") : KILN_OK;
+    return KILN_OK;
 }
 
 /* ---- geometry ------------------------------------------------------------------------------------- */
@@ -721,17 +750,13 @@ static kiln_result find_skin(legacy *L, const object *model, const graph *g, ski
     return KILN_OK;
 }
 
-/* The bones of one blob mesh: for each cluster, the bone's name, the offset matrix
+/* The bones of one doc mesh: for each cluster, the bone's name, the offset matrix
  * TransformLink^-1 * Transform (mesh space to bone space at bind time, as assimp's) and the
  * weights of the mesh's vertices whose control point the cluster lists. */
-static kiln_result put_bones(legacy *L, const object *model, const skin *sk, const uint32_t *vcp,
-                             uint32_t vcount, size_t points)
+static kiln_result fill_bones(legacy *L, const object *model, const skin *sk, const uint32_t *vcp,
+                              uint32_t vcount, size_t points, assimp_doc_mesh *m)
 {
-    kiln_buf *b = &L->body;
-    if (!sk->count) {
-        put_u32(b, 0);
-        return KILN_OK;
-    }
+    if (!sk->count) return KILN_OK;
     /* Vertices of each control point (counting sort). */
     uint32_t *start = kiln_arena_array(L->tmp, points + 1, sizeof *start);
     uint32_t *list = kiln_arena_array(L->tmp, vcount, sizeof *list);
@@ -740,7 +765,8 @@ static kiln_result put_bones(legacy *L, const object *model, const skin *sk, con
     for (uint32_t v = 0; v < vcount; v++) start[vcp[v] + 1]++;
     for (size_t p = 0; p < points; p++) start[p + 1] += start[p];
     for (uint32_t v = 0; v < vcount; v++) list[start[vcp[v]] + fill[vcp[v]]++] = v;
-    put_u32(b, sk->count);
+    if (!(m->bones = kiln_arena_array(L->tmp, sk->count, sizeof *m->bones)))
+        return nomem(L, "skin weights");
     size_t bad = 0;
     for (uint32_t c = 0; c < sk->count; c++) {
         const kiln_fbx_node *cl = L->objs[sk->clusters[c]].node;
@@ -753,29 +779,36 @@ static kiln_result put_bones(legacy *L, const object *model, const skin *sk, con
                  L->objs[sk->bones[c]].name);
         }
         kiln_mat4d_mul(inv, tr, off);
-        put_str(b, L->objs[sk->bones[c]].name);
-        for (int k = 0; k < 16; k++) put_f32(b, to_f32(off[k]));
+        assimp_doc_bone *bo = &m->bones[m->bone_count++];
+        if (!(bo->name = name_copy(L->tmp, L->objs[sk->bones[c]].name)))
+            return nomem(L, "skin weights");
+        for (int k = 0; k < 16; k++) bo->offset[k] = to_f32(off[k]);
         kiln_fbx_values idx, wts;
         bool ok = kiln_fbx_values_of(kiln_fbx_child(cl, "Indexes"), &idx) &&
                   kiln_fbx_values_of(kiln_fbx_child(cl, "Weights"), &wts);
         size_t n = ok ? (idx.count < wts.count ? idx.count : wts.count) : 0;
-        size_t count_at = b->size;
+        /* Two passes: the number of (vertex, weight) pairs, then the pairs. */
         uint32_t pairs = 0;
-        put_u32(b, 0);
         for (size_t i = 0; i < n; i++) {
             int64_t cp = kiln_fbx_values_i64(&idx, i);
             if (cp < 0 || (uint64_t)cp >= points) {
                 bad++;
                 continue;
             }
-            float w = to_f32(kiln_fbx_values_f64(&wts, i));
-            for (uint32_t k = start[cp]; k < start[cp + 1] && pairs < UINT32_MAX; k++, pairs++) {
-                put_u32(b, list[k]);
-                put_f32(b, w);
-            }
+            uint32_t here = start[cp + 1] - start[cp];
+            pairs = here < UINT32_MAX - pairs ? pairs + here : UINT32_MAX;
         }
-        if (b->failed) return nomem(L, "skin weights");
-        kiln_store_u32le(b->data + count_at, pairs);
+        if (pairs && !(bo->weights = kiln_arena_array(L->tmp, pairs, sizeof *bo->weights)))
+            return nomem(L, "skin weights");
+        uint32_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            int64_t cp = kiln_fbx_values_i64(&idx, i);
+            if (cp < 0 || (uint64_t)cp >= points) continue;
+            float w = to_f32(kiln_fbx_values_f64(&wts, i));
+            for (uint32_t k = start[cp]; k < start[cp + 1] && at < pairs; k++, at++)
+                bo->weights[at] = (assimp_doc_weight){list[k], w};
+        }
+        bo->weight_count = pairs;
     }
     if (bad) warn(L, "mesh \"%s\": %zu skin weights name no vertex (dropped)", model->name, bad);
     return KILN_OK;
@@ -787,10 +820,9 @@ static kiln_result put_bones(legacy *L, const object *model, const skin *sk, con
  * (position and normal deltas per listed control point), given to every vertex made from
  * each control point; the default weight is the model's property of the shape's name
  * (percent), else 0. */
-static kiln_result put_shapes(legacy *L, const object *model, const uint32_t *vcp, uint32_t vcount,
-                              size_t points, bool normals)
+static kiln_result fill_shapes(legacy *L, const object *model, const uint32_t *vcp, uint32_t vcount,
+                               size_t points, bool normals, assimp_doc_mesh *m)
 {
-    kiln_buf *b = &L->body;
     const kiln_fbx_node *geo = model->node;
     uint32_t n = 0;
     for (uint32_t i = 0; i < geo->child_count; i++) n += !strcmp(geo->children[i].name, "Shape");
@@ -798,10 +830,10 @@ static kiln_result put_shapes(legacy *L, const object *model, const uint32_t *vc
         warn(L, "mesh \"%s\": %u blend shapes, past %u; none imported", model->name, n, MAX_SHAPES);
         n = 0;
     }
-    put_u32(b, n);
     if (!n) return KILN_OK;
     float *dense = kiln_arena_array(L->tmp, points, 6 * sizeof *dense);
-    if (!dense) return nomem(L, "blend shapes");
+    if (!dense || !(m->targets = kiln_arena_array(L->tmp, n, sizeof *m->targets)))
+        return nomem(L, "blend shapes");
     size_t bad = 0;
     for (uint32_t i = 0; i < geo->child_count; i++) {
         const kiln_fbx_node *sh = &geo->children[i];
@@ -824,24 +856,76 @@ static kiln_result put_shapes(legacy *L, const object *model, const uint32_t *vc
                 if (has_n) dense[(size_t)cp * 6 + 3 + e] = to_f32(kiln_fbx_values_f64(&dn, k * 3 + e));
             }
         }
-        put_str(b, name);
-        put_f32(b, to_f32(kiln_fbx_property_number(geo, name, 0, 0.0) / 100.0));
-        put_u32(b, ASSIMP_TARGET_POSITIONS | (has_n ? ASSIMP_TARGET_NORMALS : 0));
-        for (int part = 0; part < (has_n ? 2 : 1); part++)
+        assimp_doc_target *t = &m->targets[m->target_count++];
+        if (!(t->name = name_copy(L->keep, name))) return nomem(L, "blend shapes");
+        t->weight = to_f32(kiln_fbx_property_number(geo, name, 0, 0.0) / 100.0);
+        for (int part = 0; part < (has_n ? 2 : 1); part++) {
+            float *delta = kiln_arena_array(L->keep, vcount, 3 * sizeof *delta);
+            if (!delta) return nomem(L, "blend shapes");
             for (uint32_t v = 0; v < vcount; v++)
-                for (size_t e = 0; e < 3; e++) put_f32(b, dense[(size_t)vcp[v] * 6 + (size_t)part * 3 + e]);
+                for (size_t e = 0; e < 3; e++)
+                    delta[(size_t)v * 3 + e] = dense[(size_t)vcp[v] * 6 + (size_t)part * 3 + e];
+            *(part ? &t->normals : &t->positions) = delta;
+        }
     }
     if (bad) warn(L, "mesh \"%s\": %zu blend shape entries name no vertex (dropped)", model->name, bad);
-    return b->failed ? nomem(L, "blend shapes") : KILN_OK;
+    return KILN_OK;
 }
 
-/* Writes one blob mesh per material group of a model's geometry; *first and *count get the
- * blob mesh indices. */
-static kiln_result write_geometry(legacy *L, const object *model, const graph *g,
-                                  const int32_t *mat_index, uint32_t *first_mesh, uint32_t *mesh_count)
+/* A float array of count * comps from the arena, filled from comps consecutive floats at
+ * offset `at` of each of count records of stride floats. */
+static float *column(kiln_arena *a, const float *records, uint32_t stride, uint32_t at,
+                     uint32_t count, uint32_t comps)
+{
+    float *out = kiln_arena_array(a, count, (size_t)comps * sizeof *out);
+    if (!out) return NULL;
+    for (uint32_t i = 0; i < count; i++)
+        memcpy(out + (size_t)i * comps, records + (size_t)i * stride + at, comps * sizeof *out);
+    return out;
+}
+
+/* The doc mesh of one material group: vertex records (stride floats: position, normal, UV
+ * sets, colour sets) split into the doc's arrays. */
+static kiln_result add_mesh(legacy *L, const object *model, uint32_t material, const float *verts,
+                            uint32_t stride, uint32_t vcount, const uint32_t *idx, size_t icount,
+                            bool normals, uint32_t uvs, uint32_t cols, assimp_doc_mesh **out)
+{
+    assimp_doc *d = L->doc;
+    void *items = d->meshes;
+    if (!grow(L->tmp, &items, d->mesh_count, &L->mesh_cap, sizeof *d->meshes)) return nomem(L, "a mesh");
+    d->meshes = items;
+    assimp_doc_mesh *m = &d->meshes[d->mesh_count];
+    memset(m, 0, sizeof *m);
+    m->material = material;
+    m->vertex_count = vcount;
+    m->index_count = (uint32_t)icount;
+    m->uv_count = uvs;
+    m->color_count = cols;
+    bool ok = (m->name = name_copy(L->keep, model->name)) &&
+              (m->positions = column(L->keep, verts, stride, 0, vcount, 3)) &&
+              (!normals || (m->normals = column(L->keep, verts, stride, 3, vcount, 3))) &&
+              (m->indices = kiln_arena_array(L->keep, icount ? icount : 1, sizeof *m->indices));
+    /* Sets past what kiln keeps only have to last for the build. */
+    for (uint32_t u = 0; ok && u < uvs; u++)
+        ok = (m->uvs[u] = column(u < KILN_SCENE_MAX_UV_SETS ? L->keep : L->tmp, verts, stride,
+                                 6 + 2 * u, vcount, 2)) != NULL;
+    for (uint32_t q = 0; ok && q < cols; q++)
+        ok = (m->colors[q] = column(q < KILN_SCENE_MAX_COLOR_SETS ? L->keep : L->tmp, verts, stride,
+                                    6 + 2 * uvs + 4 * q, vcount, 4)) != NULL;
+    if (!ok) return nomem(L, "a mesh");
+    memcpy(m->indices, idx, icount * sizeof *idx);
+    d->mesh_count++;
+    *out = m;
+    return KILN_OK;
+}
+
+/* Adds one doc mesh per material group of a model's geometry; *first and *count get the doc
+ * mesh indices. */
+static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
+                                 const int32_t *mat_index, uint32_t *first_mesh, uint32_t *mesh_count)
 {
     const kiln_fbx_node *geo = model->node;
-    *first_mesh = L->mesh_count;
+    *first_mesh = L->doc->mesh_count;
     *mesh_count = 0;
     kiln_fbx_values pos, pvi;
     if (!kiln_fbx_values_of(kiln_fbx_child(geo, "Vertices"), &pos) ||
@@ -1014,33 +1098,14 @@ static kiln_result write_geometry(legacy *L, const object *model, const graph *g
         if (!vcount) continue;
         if (has_nrm && !normals_ok)
             warn(L, "mesh \"%s\": some corners have no normal; normals are computed", model->name);
-        /* The blob mesh. */
-        kiln_buf *b = &L->body;
-        put_str(b, model->name);
         uint32_t material = grp && mat_index[g->mats.v[mfirst + grp - 1].child] >= 0
                                 ? (uint32_t)mat_index[g->mats.v[mfirst + grp - 1].child] : UINT32_MAX;
-        put_u32(b, material);
-        put_u32(b, vcount);
-        put_u32(b, (uint32_t)icount);
-        put_u32(b, normals_ok ? ASSIMP_MESH_NORMALS : 0);
-        put_u32(b, uvs);
-        put_u32(b, cols);
-        for (uint32_t i = 0; i < vcount; i++)
-            for (int e = 0; e < 3; e++) put_f32(b, verts[(size_t)i * stride + (size_t)e]);
-        if (normals_ok)
-            for (uint32_t i = 0; i < vcount; i++)
-                for (int e = 0; e < 3; e++) put_f32(b, verts[(size_t)i * stride + 3 + (size_t)e]);
-        for (uint32_t u = 0; u < uvs; u++)
-            for (uint32_t i = 0; i < vcount; i++)
-                for (uint32_t e = 0; e < 2; e++) put_f32(b, verts[(size_t)i * stride + 6 + 2 * u + e]);
-        for (uint32_t q = 0; q < cols; q++)
-            for (uint32_t i = 0; i < vcount; i++)
-                for (uint32_t e = 0; e < 4; e++) put_f32(b, verts[(size_t)i * stride + 6 + 2 * uvs + 4 * q + e]);
-        for (size_t i = 0; i < icount; i++) put_u32(b, idx[i]);
-        if ((res = put_bones(L, model, &sk, vcp, vcount, points))) return res;
-        if ((res = put_shapes(L, model, vcp, vcount, points, normals_ok))) return res;
-        if (b->failed) return nomem(L, "a mesh");
-        L->mesh_count++;
+        assimp_doc_mesh *m = NULL;
+        if ((res = add_mesh(L, model, material, verts, stride, vcount, idx, icount, normals_ok, uvs,
+                            cols, &m)) ||
+            (res = fill_bones(L, model, &sk, vcp, vcount, points, m)) ||
+            (res = fill_shapes(L, model, vcp, vcount, points, normals_ok, m)))
+            return res;
         (*mesh_count)++;
     }
     if (bad_index)
@@ -1062,17 +1127,23 @@ static const char *dropped_kind(const object *o)
     return NULL;
 }
 
-static void put_node(legacy *L, const char *name, int32_t parent, const double m[16],
-                     uint32_t first_mesh, uint32_t meshes)
+/* The next doc node (the array has room): its name, parent, local matrix and meshes. */
+static kiln_result add_node(legacy *L, const char *name, int32_t parent, const double m[16],
+                            uint32_t first_mesh, uint32_t meshes)
 {
-    put_str(&L->body, name);
-    put_i32(&L->body, parent);
-    for (int k = 0; k < 16; k++) put_f32(&L->body, to_f32(m[k]));
-    put_u32(&L->body, meshes);
-    for (uint32_t k = 0; k < meshes; k++) put_u32(&L->body, first_mesh + k);
+    assimp_doc_node *nd = &L->doc->nodes[L->doc->node_count];
+    if (!(nd->name = name_copy(L->keep, name)) ||
+        (meshes && !(nd->meshes = kiln_arena_array(L->tmp, meshes, sizeof *nd->meshes))))
+        return nomem(L, "nodes");
+    nd->parent = parent;
+    for (int k = 0; k < 16; k++) nd->matrix[k] = to_f32(m[k]);
+    for (uint32_t k = 0; k < meshes; k++) nd->meshes[k] = first_mesh + k;
+    nd->mesh_count = meshes;
+    L->doc->node_count++;
+    return KILN_OK;
 }
 
-static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32_t *mat_index)
+static kiln_result fill_meshes_and_nodes(legacy *L, const graph *g, const int32_t *mat_index)
 {
     uint32_t n = L->obj_count;
     uint32_t *first = kiln_arena_array(L->tmp, n ? n : 1, sizeof *first);
@@ -1080,17 +1151,13 @@ static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32
     uint32_t *kids = kiln_arena_array(L->tmp, n + 1, sizeof *kids);   /* child counts; [n] = root */
     bool *needed = kiln_arena_array(L->tmp, n ? n : 1, sizeof *needed);
     if (!first || !count || !kids || !needed) return nomem(L, "nodes");
-    /* Meshes first (the blob lists them before the nodes). */
-    size_t mesh_count_at = L->body.size;
-    put_u32(&L->body, 0);
+    /* Meshes first (nodes refer to them). */
     for (uint32_t i = 0; i < n; i++) {
         const object *o = &L->objs[i];
         if (!is_model(o) || strcmp(o->kind, "Mesh")) continue;
-        kiln_result r = write_geometry(L, o, g, mat_index, &first[i], &count[i]);
+        kiln_result r = fill_geometry(L, o, g, mat_index, &first[i], &count[i]);
         if (r) return r;
     }
-    if (L->body.failed) return nomem(L, "meshes");
-    kiln_store_u32le(L->body.data + mesh_count_at, L->mesh_count);
     /* Which models are nodes: all but childless cameras and lights. */
     for (uint32_t i = 0; i < n; i++) {
         const object *o = &L->objs[i];
@@ -1107,8 +1174,10 @@ static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32
     uint32_t *offset = kiln_arena_array(L->tmp, n + 2, sizeof *offset);
     uint32_t *list = kiln_arena_array(L->tmp, n ? n : 1, sizeof *list);
     uint32_t *stack = kiln_arena_array(L->tmp, n + 1, sizeof *stack);
-    int32_t *blob_parent = kiln_arena_array(L->tmp, n + 1, sizeof *blob_parent);
-    if (!offset || !list || !stack || !blob_parent) return nomem(L, "nodes");
+    int32_t *doc_parent = kiln_arena_array(L->tmp, n + 1, sizeof *doc_parent);
+    /* The root and at most every model. */
+    L->doc->nodes = kiln_arena_array(L->tmp, (size_t)n + 1, sizeof *L->doc->nodes);
+    if (!offset || !list || !stack || !doc_parent || !L->doc->nodes) return nomem(L, "nodes");
     for (uint32_t i = 0; i <= n; i++) offset[i + 1] = offset[i] + (i < n ? kids[i] : 0);
     /* The root's children go last: recount them. */
     uint32_t root_kids = 0;
@@ -1124,40 +1193,37 @@ static kiln_result write_meshes_and_nodes(legacy *L, const graph *g, const int32
         slots[offset[p] + fill[p]++] = i;
     }
     (void)list;
-    size_t count_at = L->body.size;
-    put_u32(&L->body, 0);
     double id[16];
     kiln_mat4d_identity(id);
-    put_node(L, "RootNode", -1, id, 0, 0);
-    uint32_t nodes = 1, top = 0;
-    /* Explicit stack of objects to visit; blob_parent[i] is the blob index of i's parent. */
+    kiln_result r = add_node(L, "RootNode", -1, id, 0, 0);
+    if (r) return r;
+    uint32_t top = 0;
+    /* Explicit stack of objects to visit; doc_parent[i] is the doc index of i's parent. */
     for (uint32_t k = offset[n + 1]; k-- > offset[n];) {
         stack[top++] = slots[k];
-        blob_parent[slots[k]] = 0;
+        doc_parent[slots[k]] = 0;
     }
     while (top) {
         uint32_t i = stack[--top];
         object *o = &L->objs[i];
-        if (o->blob_node >= 0) continue; /* cannot happen: each has one parent */
-        int32_t parent = blob_parent[i];
+        if (o->doc_node >= 0) continue; /* cannot happen: each has one parent */
+        int32_t parent = doc_parent[i];
         if (needed[i]) {
             double m[16];
             model_local(o->node, m);
-            o->blob_node = (int32_t)nodes++;
-            put_node(L, o->name, parent, m, first[i], count[i]);
-            parent = o->blob_node;
+            o->doc_node = (int32_t)L->doc->node_count;
+            if ((r = add_node(L, o->name, parent, m, first[i], count[i]))) return r;
+            parent = o->doc_node;
         }
         for (uint32_t k = offset[i + 1]; k-- > offset[i];) {
             if (top > n) break;
             stack[top++] = slots[k];
-            blob_parent[slots[k]] = parent;
+            doc_parent[slots[k]] = parent;
         }
     }
     uint32_t lost = 0;
-    for (uint32_t i = 0; i < n; i++) lost += is_model(&L->objs[i]) && needed[i] && L->objs[i].blob_node < 0;
+    for (uint32_t i = 0; i < n; i++) lost += is_model(&L->objs[i]) && needed[i] && L->objs[i].doc_node < 0;
     if (lost) warn(L, "%u models are in a parent loop and not imported", lost);
-    if (L->body.failed) return nomem(L, "nodes");
-    kiln_store_u32le(L->body.data + count_at, nodes);
     return KILN_OK;
 }
 
@@ -1255,12 +1321,14 @@ static int double_cmp(const void *x, const void *y)
 
 /* One model's channel of a take: its T, R and S curves sampled together at every key time
  * (and just before the key after a constant one), each time's whole local transform (pivots,
- * pre/post rotation, rotation order) split into translation, rotation and scale keys. Writes
- * nothing and returns false when the model is not animated (no curve moves off its rest). */
-static kiln_result write_take_model(legacy *L, const char *take, const object *o,
-                                    const kiln_fbx_node *tm, double start, bool *written)
+ * pre/post rotation, rotation order) split into translation, rotation and scale keys, into
+ * *ch. Fills nothing (*filled false) when the model is not animated (no curve moves off its
+ * rest). */
+static kiln_result fill_take_model(legacy *L, const char *take, const object *o,
+                                   const kiln_fbx_node *tm, double start, assimp_doc_channel *ch,
+                                   bool *filled)
 {
-    *written = false;
+    *filled = false;
     const kiln_fbx_node *tr = channel(tm, "Transform");
     static const char *const groups[3] = {"T", "R", "S"}, *const axes[3] = {"X", "Y", "Z"};
     static const char *const props[3] = {"Lcl Translation", "Lcl Rotation", "Lcl Scaling"};
@@ -1305,16 +1373,15 @@ static kiln_result write_take_model(legacy *L, const char *take, const object *o
     for (size_t k = 0; k < n; k++)
         if (!u || times[k] != times[u - 1]) times[u++] = times[k];
     if (u > UINT32_MAX) return nomem(L, "keys");
-    kiln_buf *b = &L->body;
-    put_str(b, o->name);
-    size_t at[3];
+    memset(ch, 0, sizeof *ch);
+    if (!(ch->node = name_copy(L->tmp, o->name))) return nomem(L, "keys");
     for (int g = 0; g < 3; g++) {
-        put_u32(b, (uint32_t)u);
-        at[g] = b->size;
-        if (!kiln_buf_reserve(b, u * (8 + (g == 1 ? 16 : 12)))) return nomem(L, "keys");
-        b->size += u * (8 + (g == 1 ? 16 : 12));
+        assimp_doc_keys *k = &ch->keys[g];
+        k->count = (uint32_t)u;
+        k->times = kiln_arena_array(L->tmp, u, sizeof *k->times);
+        k->values = kiln_arena_array(L->tmp, u, (g == 1 ? 4 : 3) * sizeof *k->values);
+        if (!k->times || !k->values) return nomem(L, "keys");
     }
-    if (b->failed) return nomem(L, "keys");
     for (size_t k = 0; k < u; k++) {
         double v[3][3], m[16];
         for (int g = 0; g < 3; g++)
@@ -1322,27 +1389,29 @@ static kiln_result write_take_model(legacy *L, const char *take, const object *o
         model_local_trs(o->node, v[0], v[1], v[2], m);
         float fm[16], t[3], q[4], sc[3];
         for (int e = 0; e < 16; e++) fm[e] = to_f32(m[e]);
-        kiln_mat4_decompose(fm, t, q, sc);
+        kiln_mat4_decompose_f(fm, t, q, sc);
         const float *vals[3] = {t, q, sc};
         for (int g = 0; g < 3; g++) {
-            size_t w = g == 1 ? 4 : 3, rec = 8 + w * 4;
-            uint8_t *p = b->data + at[g] + k * rec;
-            kiln_store_f64le(p, times[k]);
-            kiln_store_f32le_array(p + 8, vals[g], w);
+            size_t w = g == 1 ? 4 : 3;
+            ch->keys[g].times[k] = times[k];
+            memcpy(ch->keys[g].values + k * w, vals[g], w * sizeof *vals[g]);
         }
     }
-    *written = true;
+    *filled = true;
     return KILN_OK;
 }
 
-/* The animations of the blob: one per Take, with a channel per animated imported model. */
-static kiln_result write_takes(legacy *L)
+/* The animations of the doc: one per Take, with a channel per animated imported model; times
+ * are in seconds (ticks_per_second 1). */
+static kiln_result fill_takes(legacy *L)
 {
     const kiln_fbx_node *takes = kiln_fbx_child(&L->t->root, "Takes");
-    size_t count_at = L->body.size;
-    uint32_t count = 0;
-    put_u32(&L->body, 0);
-    for (uint32_t i = 0; takes && i < takes->child_count && !L->skip_animations; i++) {
+    assimp_doc *d = L->doc;
+    if (!takes || L->skip_animations) return KILN_OK;
+    if (takes->child_count &&
+        !(d->animations = kiln_arena_array(L->tmp, takes->child_count, sizeof *d->animations)))
+        return nomem(L, "animations");
+    for (uint32_t i = 0; i < takes->child_count; i++) {
         const kiln_fbx_node *tk = &takes->children[i];
         if (strcmp(tk->name, "Take")) continue;
         const char *name = kiln_fbx_string(tk, 0, NULL);
@@ -1355,30 +1424,27 @@ static kiln_result write_takes(legacy *L)
             stop = kiln_fbx_values_f64(&lv, 1);
         }
         double duration = stop > start && isfinite(stop - start) ? (stop - start) / KILN_FBX_TICKS_PER_SECOND : 0;
-        put_str(&L->body, name);
-        put_f64(&L->body, duration);
-        put_f64(&L->body, 1.0); /* times are written in seconds */
-        size_t ch_at = L->body.size;
-        uint32_t channels = 0;
-        put_u32(&L->body, 0);
+        assimp_doc_animation *an = &d->animations[d->animation_count];
+        if (!(an->name = name_copy(L->keep, name)) ||
+            (tk->child_count &&
+             !(an->channels = kiln_arena_array(L->tmp, tk->child_count, sizeof *an->channels))))
+            return nomem(L, "animations");
+        an->duration = duration;
+        an->ticks_per_second = 1.0;
         for (uint32_t k = 0; k < tk->child_count; k++) {
             const kiln_fbx_node *tm = &tk->children[k];
             const char *full = kiln_fbx_string(tm, 0, NULL);
             if (strcmp(tm->name, "Model") || !full) continue;
             int32_t oi = find_object(L, full);
-            if (oi < 0 || !is_class(&L->objs[oi], "Model") || L->objs[oi].blob_node < 0) continue;
-            bool written;
-            kiln_result r = write_take_model(L, name, &L->objs[oi], tm, start, &written);
+            if (oi < 0 || !is_class(&L->objs[oi], "Model") || L->objs[oi].doc_node < 0) continue;
+            bool filled;
+            kiln_result r = fill_take_model(L, name, &L->objs[oi], tm, start,
+                                            &an->channels[an->channel_count], &filled);
             if (r) return r;
-            channels += written;
+            an->channel_count += filled;
         }
-        put_u32(&L->body, 0); /* no blend shape channels */
-        if (L->body.failed) return nomem(L, "animations");
-        kiln_store_u32le(L->body.data + ch_at, channels);
-        count++;
+        d->animation_count++;
     }
-    if (L->body.failed) return nomem(L, "animations");
-    kiln_store_u32le(L->body.data + count_at, count);
     return KILN_OK;
 }
 
@@ -1407,7 +1473,7 @@ static int32_t axis(const kiln_fbx_node *gs, const char *name)
     return v >= -1 && v <= 2 && v == floor(v) ? (int32_t)v : -1;
 }
 
-static kiln_result build_blob(legacy *L, kiln_buf *out)
+static kiln_result fill_doc(legacy *L)
 {
     const kiln_fbx_node *root = &L->t->root;
     L->objects = kiln_fbx_child(root, "Objects");
@@ -1419,29 +1485,23 @@ static kiln_result build_blob(legacy *L, kiln_buf *out)
     if ((r = read_connections(L, &g))) return r;
     int32_t *mat_index = kiln_arena_array(L->tmp, L->obj_count ? L->obj_count : 1, sizeof *mat_index);
     if (!mat_index) return nomem(L, "materials");
-    put_u32(&L->body, 0); /* no embedded textures */
-    if ((r = write_materials(L, &g, mat_index))) return r;
-    if ((r = write_meshes_and_nodes(L, &g, mat_index))) return r;
-    if ((r = write_takes(L))) return r;
+    /* No embedded textures, and no files: textures are looked up by the builder. */
+    if ((r = fill_materials(L, &g, mat_index))) return r;
+    if ((r = fill_meshes_and_nodes(L, &g, mat_index))) return r;
+    if ((r = fill_takes(L))) return r;
     warn_dropped(L, &g);
+    if (L->warn_failed) return nomem(L, "the scene");
     /* The header: axes and unit from GlobalSettings (6.x keeps it among the objects). */
     const kiln_fbx_node *gs = kiln_fbx_child(L->objects, "GlobalSettings");
     if (!gs) gs = kiln_fbx_child(root, "GlobalSettings");
     uint32_t first;
     double unit = gs && kiln_fbx_property(gs, "UnitScaleFactor", &first)
                       ? kiln_fbx_property_number(gs, "UnitScaleFactor", 0, 0) : 0;
-    put_u32(out, ASSIMP_BLOB_MAGIC);
-    put_u32(out, ASSIMP_BLOB_VERSION);
-    put_u32(out, KILN_ASSIMP_FBX);
-    put_f64(out, isfinite(unit) && unit > 0 ? unit : 0);
+    L->doc->format = KILN_ASSIMP_FBX;
+    L->doc->unit_scale_factor = isfinite(unit) && unit > 0 ? unit : 0;
     static const char *const keys[6] = {"UpAxis", "UpAxisSign", "FrontAxis", "FrontAxisSign",
                                         "CoordAxis", "CoordAxisSign"};
-    for (int k = 0; k < 6; k++) put_i32(out, axis(gs, keys[k]));
-    put_u32(out, L->warning_count);
-    kiln_buf_append(out, L->warnings.data, L->warnings.size);
-    put_u32(out, 0); /* files: textures are looked up by the builder */
-    kiln_buf_append(out, L->body.data, L->body.size);
-    if (out->failed || L->body.failed || L->warnings.failed) return nomem(L, "the scene");
+    for (int k = 0; k < 6; k++) L->doc->axes[k] = axis(gs, keys[k]);
     return KILN_OK;
 }
 
@@ -1449,26 +1509,23 @@ kiln_result kiln_fbx_legacy_import_tree(const kiln_fbx_tree *tree, const char *b
                                         const kiln_assimp_opts *opts, uint32_t flags,
                                         kiln_scene *scene, kiln_error *err)
 {
-    kiln_arena *sa = kiln_scene_arena(scene);
     kiln_arena tmp;
-    kiln_arena_init(&tmp, &sa->allocator, sa->limit);
-    kiln_allocator ta = kiln_arena_allocator(&tmp);
+    kiln_arena_init(&tmp, &kiln_scene_arena(scene)->allocator, kiln_scene_arena(scene)->limit);
+    assimp_doc doc;
+    memset(&doc, 0, sizeof doc);
     legacy L;
     memset(&L, 0, sizeof L);
     L.t = tree;
     L.tmp = &tmp;
-    L.s = scene;
+    L.keep = kiln_scene_arena(scene);
     L.err = err;
+    L.doc = &doc;
     L.skip_animations = opts && opts->skip_animations;
-    kiln_buf_init(&L.body, &ta);
-    kiln_buf_init(&L.warnings, &ta);
-    kiln_buf blob;
-    kiln_buf_init(&blob, &ta);
-    kiln_result r = build_blob(&L, &blob);
+    kiln_result r = fill_doc(&L);
     kiln_assimp_opts o;
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
-    if (r == KILN_OK) r = kiln_assimp_build(blob.data, blob.size, base_dir, &o, flags, scene, err);
+    if (r == KILN_OK) r = kiln_assimp_build(&doc, base_dir, &o, flags, scene, err);
     kiln_arena_release(&tmp);
     if (r == KILN_OK) scene->generator = "FBX 6 (kiln's own reader)";
     return r;

@@ -17,9 +17,11 @@
  * materials and textures found next to the model, the model hierarchy and local transforms,
  * skins (Skin deformer clusters), takes with linear or constant keys as clips, in kiln's space
  * (axes and unit from GlobalSettings, else +Y up and centimetres). What is not imported
- * (cameras, lights, other deformers, other key types) is a warning (docs/fbx.md). The result is written in the blob form of assimp_private.h and
- * built by kiln_assimp_build, so every convention (space, materials, texture lookup) is the
- * assimp path's. Errors: KILN_E_IMPORT_FAILED (malformed), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
+ * (cameras, lights, other deformers, other key types) is a warning (docs/fbx.md). The file is
+ * read into an assimp_doc (assimp_doc.h), the typed description the assimp child's blob is read
+ * into too, and built by kiln_assimp_build, so every convention (space, materials, texture
+ * lookup) is the assimp path's; no blob is made. Errors: KILN_E_IMPORT_FAILED (malformed),
+ * KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_fbx_legacy_import(const void *data, size_t size, const char *base_dir,
                                    const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
                                    kiln_error *err);

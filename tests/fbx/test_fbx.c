@@ -1,7 +1,7 @@
 /* test_fbx.c — the assimp importer's own rules: texture name candidates (never absolute, never
  * ".."), detection by content, kiln's space (units, up axis, scale), textures found by bare name
- * and in textures/, the dependency list, and the guarded child (a timeout, damaged files, a file
- * assimp refuses). Tests that read corpus files skip themselves when it is absent. */
+ * and in textures/, the dependency list, the guarded child (a timeout, damaged files, a file
+ * assimp refuses), and the parent's blob reader refusing every truncated blob. Tests that read corpus files skip themselves when it is absent. */
 #include "support.h"
 
 #include <dlfcn.h>
@@ -425,9 +425,58 @@ static void missing_libassimp_is_unsupported(void **state)
     assert_non_null(strstr(err.message, "aiImportFileExWithProperties"));
 }
 
+/* The first n bytes of a blob of `size` (n may be size + 1: one byte more) through the blob
+ * reader and the build: the whole blob builds, anything else is refused as damaged. */
+static void blob_cut(const char *seed, const uint8_t *blob, size_t n, size_t size)
+{
+    kiln_scene *scene;
+    kiln_error err;
+    assert_int_equal(kiln_scene_create(NULL, 0, &scene, NULL), KILN_OK);
+    kiln_assimp_opts o = {0};
+    kiln_result r = kiln_assimp_build_blob(blob, n, NULL, &o, KILN_SCENE_LOAD_NO_PIXELS, scene, &err);
+    if (n == size) {
+        if (r != KILN_OK) fail_msg("%s: %s", seed, err.message);
+        assert_true(scene->node_count > 0 && scene->mesh_count > 0);
+    } else {
+        if (r != KILN_E_IMPORT_FAILED || !strstr(err.message, "assimp's result is damaged"))
+            fail_msg("%s cut at %zu of %zu: %s (%s)", seed, n, size, kiln_result_name(r),
+                     r ? err.message : "built");
+        if (n > size) assert_non_null(strstr(err.message, "trailing bytes"));
+    }
+    kiln_scene_free(scene);
+}
+
+/* The blob reader (assimp_blob_read.c) over real blobs of the child (the fuzz seeds): the whole
+ * blob builds; every prefix of it (every length for the small ones, every 61st for the skinned
+ * one) and the blob with one byte more are refused as damaged, never built. */
+static void blob_reader_refuses_every_truncation(void **state)
+{
+    (void)state;
+    const char *src = getenv("KILN_SOURCE_DIR");
+    if (!src || !*src) skip();
+    static const char *const seeds[] = {"box_fbx", "cube_usemtl_obj", "vertexcolors_obj",
+                                        "sausage_skin_clips_fbx"};
+    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+        char *path = kt_format("%s/fuzz/corpus/fbx/blob_%s.kasb", src, seeds[i]);
+        size_t size;
+        uint8_t *blob = kt_read_file(path, &size);
+        assert_non_null(blob);
+        uint8_t *longer = calloc(1, size + 1);
+        assert_non_null(longer);
+        memcpy(longer, blob, size);
+        size_t step = size > 4096 ? 61 : 1;
+        for (size_t n = 0; n < size; n += step) blob_cut(seeds[i], longer, n, size);
+        blob_cut(seeds[i], longer, size, size);
+        blob_cut(seeds[i], longer, size + 1, size);
+        free(longer);
+        free(blob);
+        free(path);
+    }
+}
+
 /* KILN_WRITE_FUZZ_SEEDS=1: fuzz/corpus/fbx/blob_<name>.kasb, the child's blobs of a few corpus
  * files (small ones: a seed's size bounds libFuzzer's inputs), so fuzz_fbx also mutates the blob
- * reader (assimp_scene.c) directly. */
+ * reader (assimp_blob_read.c) and the build of its doc (assimp_scene.c) directly. */
 static void write_blob_seeds(void **state)
 {
     (void)state;
@@ -476,6 +525,7 @@ int main(void)
         cmocka_unit_test(assimp_is_never_loaded_in_the_caller),
         cmocka_unit_test(missing_libassimp_is_unsupported),
         cmocka_unit_test(files_are_absolute_and_symlinks_stay_inside),
+        cmocka_unit_test(blob_reader_refuses_every_truncation),
         cmocka_unit_test(write_blob_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
  * hand: 4x4 products, TRS compose and decompose (mirrors included) and their round trip,
  * quaternions from rotation matrices in every branch of Shepperd's method, normalisation,
  * products, and slerp at its ends, midpoints, the shorter arc, nearly equal keys and q against
- * -q. */
+ * -q; the FBX importers' float variants (renormalisation and slerp in single precision). */
 #include "support.h"
 
 #include <math.h>
@@ -242,6 +242,33 @@ static void quat_from_rotation_covers_every_branch(void **state)
     assert_true(q[0] == 0 && q[1] == 0);
 }
 
+static void float_variants_keep_the_fbx_importers_rounding(void **state)
+{
+    (void)state;
+    /* The _f functions renormalise in float, as the FBX importers' cooked files were made: 90
+     * degrees about z comes out one ulp above sqrt(1/2) (0.7071068), where the double
+     * normalisation keeps the nearest float (0.70710677). */
+    static const float z90[3][3] = {{0, 1, 0}, {-1, 0, 0}, {0, 0, 1}};
+    float q[4];
+    kiln_quat_from_rotation_f(z90, q);
+    float up = nextafterf((float)SQRT_HALF, 1.0f);
+    assert_true(q[2] == up && q[3] == up);
+    assert_true(q[0] == 0 && q[1] == 0);
+    /* Decompose: the same split of T and S (a mirror into scale x), the float rotation. */
+    float m[16], t[3], s[3], t2[3], q2[4], s2[3];
+    for (int i = 0; i < 16; i++)
+        m[i] = (float)k_trs[i];
+    kiln_mat4_decompose_f(m, t, q, s);
+    kiln_mat4_decompose(m, t2, q2, s2);
+    assert_memory_equal(t, t2, sizeof t);
+    assert_memory_equal(s, s2, sizeof s);
+    assert_true(q[2] == up && q[3] == up);
+    m[0] = -m[0], m[1] = -m[1], m[2] = -m[2];
+    kiln_mat4_decompose_f(m, t, q, s);
+    assert_true(s[0] < 0);
+    assert_same_rotation(q, k_z90, 1e-7);
+}
+
 /* ---- quaternions -------------------------------------------------------------------------- */
 
 static void normalize_scales_to_unit_length_and_returns_the_old_length(void **state)
@@ -381,6 +408,31 @@ static void slerp_of_nearly_equal_keys_blends_without_dividing_by_zero(void **st
     assert_floats_near(out, ident, 4, 0);
 }
 
+static void slerp_f_in_float_matches_the_double_one_closely(void **state)
+{
+    (void)state;
+    /* The FBX importers' float slerp: ends, midpoints, the shorter arc and the linear branch
+     * (a dot product above 0.9995) agree with the double slerp to float precision. */
+    const float a[4] = {0, 0, 0, 1}, b[4] = {0, 0, (float)SQRT_HALF, (float)SQRT_HALF};
+    const float mb[4] = {0, 0, -(float)SQRT_HALF, -(float)SQRT_HALF};
+    const double h = 0.01; /* 0.02 rad apart: the dot product is above 0.9995 */
+    const float near[4] = {0, 0, (float)sin(h), (float)cos(h)};
+    const float *to[3] = {b, mb, near};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i <= 8; i++) {
+            float got[4], want[4];
+            kiln_quat_slerp_f(a, to[k], (float)i / 8, got);
+            kiln_quat_slerp(a, to[k], i / 8.0, want);
+            double w[4] = {want[0], want[1], want[2], want[3]};
+            assert_floats_near(got, w, 4, 2e-6);
+            assert_unit(got);
+        }
+    float out[4];
+    kiln_quat_slerp_f(a, b, 0.0f, out);
+    static const double wa[4] = {0, 0, 0, 1};
+    assert_floats_near(out, wa, 4, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +445,7 @@ int main(void)
         cmocka_unit_test(compose_of_decompose_round_trips),
         cmocka_unit_test(decompose_of_a_zero_matrix_gives_a_unit_rotation),
         cmocka_unit_test(quat_from_rotation_covers_every_branch),
+        cmocka_unit_test(float_variants_keep_the_fbx_importers_rounding),
         cmocka_unit_test(normalize_scales_to_unit_length_and_returns_the_old_length),
         cmocka_unit_test(normalize_turns_zero_and_non_finite_into_the_identity),
         cmocka_unit_test(quat_mul_composes_rotations),
@@ -401,6 +454,7 @@ int main(void)
         cmocka_unit_test(slerp_takes_the_shorter_arc),
         cmocka_unit_test(slerp_of_q_and_minus_q_stays_put),
         cmocka_unit_test(slerp_of_nearly_equal_keys_blends_without_dividing_by_zero),
+        cmocka_unit_test(slerp_f_in_float_matches_the_double_one_closely),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
