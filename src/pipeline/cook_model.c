@@ -238,25 +238,94 @@ static kiln_result cook_skeletons(model_cook *m, kiln_error *err)
         json_object_set_new(row, "joints", json_integer(sk->joint_count));
         json_array_append_new(list, row);
     }
-    /* Each mesh is skinned by the skin of the first node (in node order) that draws it. A node
-     * that draws it with a skin of other joints would need its own copy of the mesh: said. */
+    return KILN_OK;
+}
+
+/* Whether a mesh whose joint indices follow skeleton a is deformed right by skeleton b: the
+ * runtime takes each node's own skeleton (its joints, world matrices and inverse bind matrices),
+ * so the only thing of a baked into the mesh is the map from skin joint to cooked joint. Joint
+ * nodes, bind matrices and joints past the shorter skin's (no vertex names them: the importer
+ * checks every vertex against every skin that draws it) do not matter. Else why (may be NULL)
+ * says how they differ. */
+static bool same_joint_order(const kiln_cooked_skeleton *a, const kiln_cooked_skeleton *b,
+                             char *why, size_t why_size)
+{
+    uint32_t n = a->joint_count < b->joint_count ? a->joint_count : b->joint_count;
+    for (uint32_t v = 0; v < n; v++)
+        if (a->skin_to_joint[v] != b->skin_to_joint[v]) {
+            if (why)
+                snprintf(why, why_size, "whose joint %u is cooked as joint %u, not %u", v,
+                         b->skin_to_joint[v], a->skin_to_joint[v]);
+            return false;
+        }
+    return true;
+}
+
+/* One mesh, the nodes that draw it with a skin, and how many of those deform it wrongly. */
+typedef struct shared_mesh {
+    uint32_t drawn, wrong;
+    uint32_t example_node;
+    int32_t example_skin;
+    char why[96];
+} shared_mesh;
+
+/* Each mesh is skinned by the skin of the first node (in node order) that draws it with one
+ * (m->mesh_skin). Another node may draw it with another skin: instances of one character are
+ * that, and are fine when their skeletons order the joints alike (same_joint_order). Those that
+ * do not would need their own copy of the mesh: said once per mesh, with a count and one
+ * example. Called once every skeleton is built. */
+static kiln_result check_shared_meshes(model_cook *m, kiln_error *err)
+{
+    const kiln_scene *sc = m->scene;
+    if (!sc->mesh_count || !sc->skin_count) return KILN_OK;
+    shared_mesh *meshes = kiln_calloc(m->alloc, sc->mesh_count, sizeof *meshes);
+    /* Per skin, the last verdict against a first skin (1 + that skin, 0 none): one comparison
+     * per pair of skins in practice, not one per node. */
+    int32_t *compared = kiln_calloc(m->alloc, sc->skin_count, sizeof *compared);
+    bool *same = kiln_calloc(m->alloc, sc->skin_count, sizeof *same);
+    kiln_result r = KILN_OK;
+    if (!meshes || !compared || !same) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
     for (uint32_t n = 0; n < sc->node_count; n++) {
         const kiln_scene_node *node = &sc->nodes[n];
         if (node->mesh < 0 || node->skin < 0) continue;
         int32_t first = m->mesh_skin[node->mesh];
         if (first < 0) {
             m->mesh_skin[node->mesh] = node->skin;
-            continue;
+            first = node->skin;
         }
-        const kiln_scene_skin *a = &sc->skins[first], *b = &sc->skins[node->skin];
-        if (first != node->skin &&
-            (a->joint_count != b->joint_count ||
-             (a->joint_count && memcmp(a->joints, b->joints, a->joint_count * sizeof *a->joints))))
-            warn(m, "mesh%d is drawn with skins %d and %d of different joints: its joint indices "
-                    "follow skin %d (node %u draws it wrongly)",
-                 node->mesh, first, node->skin, first, n);
+        shared_mesh *sm = &meshes[node->mesh];
+        sm->drawn++;
+        if (first == node->skin) continue;
+        const kiln_cooked_skeleton *a = &m->skeletons[first], *b = &m->skeletons[node->skin];
+        if (compared[node->skin] != first + 1) {
+            compared[node->skin] = first + 1;
+            same[node->skin] = same_joint_order(a, b, NULL, 0);
+        }
+        if (same[node->skin]) continue;
+        if (!sm->wrong++) {
+            sm->example_node = n;
+            sm->example_skin = node->skin;
+            same_joint_order(a, b, sm->why, sizeof sm->why);
+        }
     }
-    return KILN_OK;
+    for (uint32_t i = 0; i < sc->mesh_count; i++) {
+        const shared_mesh *sm = &meshes[i];
+        if (sm->wrong)
+            warn(m, "mesh%u: its joint indices follow skin %d, but %u of the %u nodes that draw "
+                    "it %s a skin whose joints are cooked in another order, and %s it wrongly "
+                    "(e.g. node %u with skin %d, %s)",
+                 i, m->mesh_skin[i], sm->wrong, sm->drawn, sm->wrong == 1 ? "has" : "have",
+                 sm->wrong == 1 ? "deforms" : "deform", sm->example_node, sm->example_skin,
+                 sm->why);
+    }
+done:
+    kiln_free(m->alloc, meshes, (size_t)sc->mesh_count * sizeof *meshes);
+    kiln_free(m->alloc, compared, (size_t)sc->skin_count * sizeof *compared);
+    kiln_free(m->alloc, same, (size_t)sc->skin_count * sizeof *same);
+    return r;
 }
 
 /* ---- meshes ----------------------------------------------------------------------------------- */
@@ -619,7 +688,8 @@ kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_mode
         for (size_t i = 0; i < meshes; i++) m.mesh_skin[i] = -1;
         find_image_roles(&m);
         if ((r = cook_images(&m, err)) == KILN_OK && (r = cook_materials(&m, err)) == KILN_OK &&
-            (r = cook_skeletons(&m, err)) == KILN_OK && (r = cook_meshes(&m, err)) == KILN_OK &&
+            (r = cook_skeletons(&m, err)) == KILN_OK && (r = check_shared_meshes(&m, err)) == KILN_OK &&
+            (r = cook_meshes(&m, err)) == KILN_OK &&
             (r = cook_clips(&m, err)) == KILN_OK)
             r = cook_scene(&m, err);
         if (r != KILN_OK) kiln_error_prefix(err, "%s: ", env->name);

@@ -12,6 +12,12 @@ static void log_to_stderr(void *user, int level, const char *message)
     fprintf(stderr, "kiln: %s: %s\n", level == 0 ? "error" : level == 1 ? "warning" : "info", message);
 }
 
+/* -q: errors only (the library's max_level cannot say that: 0 there means warnings too). */
+static void log_errors_to_stderr(void *user, int level, const char *message)
+{
+    if (level == 0) log_to_stderr(user, level, message);
+}
+
 static bool allowed_opt(const char *allowed, const char *name)
 {
     size_t n = strlen(name);
@@ -55,6 +61,8 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         i++;                                                                            \
     } while (0)
         if (!strcmp(a, "--json")) continue;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) c->quiet = true;
+        else if (!strcmp(a, "--verbose") && allowed_opt(allowed, a)) c->verbose = true;
         else if (!strcmp(a, "--root")) TAKE(root);
         else if (!strcmp(a, "--out")) TAKE(out);
         else if (!strcmp(a, "--cache")) TAKE(cache);
@@ -138,8 +146,8 @@ kiln_project *kiln_cli_open(const kiln_cli *c, int *exit_code)
     o.cache = c->cache;
     o.platform = c->platform;
     o.jobs = c->jobs;
-    o.progress = !c->json;
-    o.log.fn = log_to_stderr;
+    o.progress = !c->json && !c->quiet;
+    o.log.fn = c->quiet ? log_errors_to_stderr : log_to_stderr;
     o.log.max_level = 1;
     kiln_project *p = NULL;
     kiln_error err;

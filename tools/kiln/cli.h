@@ -16,6 +16,8 @@ typedef struct kiln_cli {
     const char *root, *out, *cache, *platform;
     unsigned jobs;
     bool json, all, force;
+    bool quiet;              /* -q, --quiet: errors only (no warnings, progress, lines per asset) */
+    bool verbose;            /* --verbose (import): say cached assets' warnings again too */
     const char **positional; /* points into argv */
     int positional_count;
     const char **sets;       /* --set values */

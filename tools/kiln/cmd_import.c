@@ -1,15 +1,20 @@
-/* cmd_import.c — kiln import [PATH...|--all] [--force]. */
+/* cmd_import.c — kiln import [PATH...|--all] [--force] [--verbose] [-q]. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static void print_record(const json_t *rec)
+/* One line per asset, then its warnings. A cached asset's warnings were said when it was cooked:
+ * they are not said again on every run (the record keeps them), only counted, unless --verbose.
+ * -q prints failures only. */
+static void print_record(const kiln_cli *c, const json_t *rec)
 {
     const char *status = json_string_value(json_object_get(rec, "status"));
     const char *path = json_string_value(json_object_get(rec, "path"));
     if (!status) status = "?";
-    if (!strcmp(status, "failed")) {
+    bool failed = !strcmp(status, "failed");
+    if (c->quiet && !failed) return;
+    if (failed) {
         const json_t *e = json_object_get(rec, "error");
         const char *ptr = json_string_value(json_object_get(e, "json_pointer"));
         printf("failed       %s: %s %s", path, json_string_value(json_object_get(e, "code")),
@@ -35,17 +40,24 @@ static void print_record(const json_t *rec)
                json_integer_value(json_object_get(s, "levels")));
     const json_t *u = json_object_get(rec, "unchanged");
     if (u) printf(json_is_true(u) ? "  (unchanged)" : "  (changed)");
+    const json_t *warnings = json_object_get(rec, "warnings");
+    size_t count = json_array_size(warnings);
+    bool repeat = c->verbose || strcmp(status, "cached") != 0;
+    if (count && !repeat)
+        printf("  (%zu warning%s; --verbose shows %s)", count, count == 1 ? "" : "s",
+               count == 1 ? "it" : "them");
     putchar('\n');
     size_t i;
     const json_t *w;
-    json_array_foreach(json_object_get(rec, "warnings"), i, w)
-        printf("             warning: %s\n", json_string_value(w));
+    if (repeat)
+        json_array_foreach(warnings, i, w)
+            printf("             warning: %s\n", json_string_value(w));
 }
 
 int kiln_cmd_import(int argc, char **argv)
 {
     kiln_cli c = {.command = "import"};
-    if (!kiln_cli_parse(&c, argc, argv, "--all --force --remote-cache --shard")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--all --force --remote-cache --shard --verbose")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -75,21 +87,22 @@ int kiln_cmd_import(int argc, char **argv)
         json_t *d = json_loads(doc, 0, NULL);
         size_t i;
         json_t *rec;
-        json_array_foreach(json_object_get(d, "records"), i, rec) print_record(rec);
+        json_array_foreach(json_object_get(d, "records"), i, rec) print_record(&c, rec);
         json_t *t = json_object_get(d, "totals");
-        printf("%lld assets: %lld imported, %lld cached, %lld failed\n",
-               json_integer_value(json_object_get(t, "assets")),
-               json_integer_value(json_object_get(t, "imported")),
-               json_integer_value(json_object_get(t, "cached")),
-               json_integer_value(json_object_get(t, "failed")));
+        if (!c.quiet)
+            printf("%lld assets: %lld imported, %lld cached, %lld failed\n",
+                   json_integer_value(json_object_get(t, "assets")),
+                   json_integer_value(json_object_get(t, "imported")),
+                   json_integer_value(json_object_get(t, "cached")),
+                   json_integer_value(json_object_get(t, "failed")));
         json_t *rm = json_object_get(d, "remote"), *sh = json_object_get(d, "shard");
-        if (rm)
+        if (rm && !c.quiet)
             printf("remote cache: %lld hits, %lld misses, %lld uploads, %lld errors\n",
                    json_integer_value(json_object_get(rm, "hits")),
                    json_integer_value(json_object_get(rm, "misses")),
                    json_integer_value(json_object_get(rm, "uploads")),
                    json_integer_value(json_object_get(rm, "errors")));
-        if (sh)
+        if (sh && !c.quiet)
             printf("shard %lld/%lld: %lld assets belong to other shards\n",
                    json_integer_value(json_object_get(sh, "index")),
                    json_integer_value(json_object_get(sh, "count")),

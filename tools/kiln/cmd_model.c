@@ -37,7 +37,7 @@ int kiln_cmd_model(int argc, char **argv)
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json) {
         kiln_cli_print_json(doc);
-    } else {
+    } else if (!c.quiet) { /* -q: errors only */
         json_t *d = json_loads(doc, 0, NULL);
         size_t i;
         json_t *a;

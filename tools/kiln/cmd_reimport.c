@@ -43,7 +43,7 @@ int kiln_cmd_reimport(int argc, char **argv)
                 printf("failed    %s: %s %s\n", c.positional[0],
                        json_string_value(json_object_get(e, "code")),
                        json_string_value(json_object_get(e, "message")));
-            } else {
+            } else if (!c.quiet) {
                 printf("reimported %s: output %s\n", c.positional[0],
                        json_is_true(json_object_get(rec, "unchanged")) ? "unchanged" : "changed");
             }

@@ -40,7 +40,7 @@ int kiln_cmd_texture(int argc, char **argv)
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json) {
         kiln_cli_print_json(doc);
-    } else {
+    } else if (!c.quiet) { /* -q: errors only */
         json_t *d = json_loads(doc, 0, NULL);
         json_t *s = json_object_get(d, "summary");
         printf("%s: %s %lldx%lld, %lld levels, %lld bytes\n", c.positional[1],

@@ -19,6 +19,7 @@ static const char usage[] =
     "usage: kiln <command> [options]\n"
     "\n"
     "  import [PATH...|--all] [--force]      import sources into the cache (cached results are reused)\n"
+    "         [--verbose]                    and print the warnings of cached ones again\n"
     "         [--remote-cache URL ...] [--shard I/N]\n"
     "                                        share entries through remote caches; import one shard\n"
     "  reimport PATH [--set k=v ...] [--settings JSON]\n"
@@ -45,6 +46,7 @@ static const char usage[] =
     "  --platform P    apply the platforms.P overrides of every .meta\n"
     "  -j N            worker threads (default: one per CPU)\n"
     "  --json          print one JSON document on stdout (schemas in docs/schemas/)\n"
+    "  -q, --quiet     errors only: no warnings, no progress, no line per asset\n"
     "\n"
     "exit status: 0 all done, 1 some assets failed (the rest were imported), 2 bad usage or settings\n";
 
