@@ -163,8 +163,9 @@ enum {
 
 typedef struct kiln_pack_opts {
     uint32_t struct_size;   /* sizeof(kiln_pack_opts); 0 is taken as the current size */
-    const char *output;     /* the .kpak to write (relative to the current folder or absolute);
-                               NULL = <out>/game.kpak; must lie inside the project or output folder */
+    const char *output;     /* the .kpak to write (relative to the current folder or absolute),
+                               anywhere: the caller named it (its folders are created);
+                               NULL = <out>/game.kpak */
     uint32_t compress;      /* KILN_PACK_COMPRESS_* */
     int level;              /* Zstandard level 1..22; 0 = 9 (19 packs ~5% smaller, ~15x slower) */
     bool align_4096;        /* payloads at 4096-byte boundaries (direct I/O); default 16 */

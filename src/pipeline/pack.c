@@ -398,17 +398,14 @@ static const char *kind_name(uint32_t kind, char out[5])
 
 static const char *const compress_names[] = {"auto", "none", "zstd"};
 
+/* The pack's path: the caller's output wherever it lies (the caller named it, as kiln texture's
+ * OUT; what must stay confined are sources and paths read from files), else <out>/game.kpak. */
 static kiln_result output_path(kiln_project *p, const kiln_pack_opts *o, char out[KILN_PATH_MAX],
                                kiln_error *err)
 {
-    kiln_result r;
-    if (o->output && o->output[0])
-        r = kiln_path_absolute(o->output, out, KILN_PATH_MAX, err);
-    else
-        r = kiln_path_join(p->out, "game.kpak", out, KILN_PATH_MAX, err);
+    if (o->output && o->output[0]) return kiln_path_absolute(o->output, out, KILN_PATH_MAX, err);
+    kiln_result r = kiln_path_join(p->out, "game.kpak", out, KILN_PATH_MAX, err);
     if (r == KILN_OK) r = kiln_project_check_write(p, out, err);
-    char dir[KILN_PATH_MAX];
-    if (r == KILN_OK && kiln_path_dirname(out, dir, sizeof dir)) r = kiln_mkdirs(dir, err);
     return r;
 }
 
@@ -470,7 +467,10 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
         err->code = r = KILN_E_INTERNAL;
         goto out;
     }
-    r = kiln_file_write_atomic(path, bytes, size, err);
+    /* Its folder is made only now, so a pack that fails earlier leaves no trace. */
+    char dir[KILN_PATH_MAX];
+    if (kiln_path_dirname(path, dir, sizeof dir)) r = kiln_mkdirs(dir, err);
+    if (r == KILN_OK) r = kiln_file_write_atomic(path, bytes, size, err);
     if (r != KILN_OK) goto out;
 
     uint8_t d[KILN_SHA256_SIZE];
