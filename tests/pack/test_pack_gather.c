@@ -270,6 +270,11 @@ static void gather_refuses_a_damaged_cache_file_and_keeps_the_old_pack(void **st
     assert_int_equal(r, KILN_E_CACHE_CORRUPT);
     assert_non_null(strstr(err.message, "tex/a.png#texture"));
     assert_non_null(strstr(err.message, "SHA-256"));
+    /* The document lists the failure (every one; here the only one) and nothing was packed. */
+    assert_non_null(doc);
+    assert_int_equal(json_array_size(json_object_get(doc, "failed")), 1);
+    assert_non_null(json_object_get(doc, "error"));
+    json_decref(doc);
     size_t after_size;
     uint8_t *after = kt_read_file(x.pack, &after_size);
     assert_int_equal(before_size, after_size);
