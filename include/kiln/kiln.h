@@ -163,11 +163,13 @@ enum {
 
 typedef struct kiln_pack_opts {
     uint32_t struct_size;   /* sizeof(kiln_pack_opts); 0 is taken as the current size */
-    const char *output;     /* the .kpak to write (relative to the current folder or absolute);
-                               NULL = <out>/game.kpak; must lie inside the project or output folder */
+    const char *output;     /* the .kpak to write (relative to the current folder or absolute),
+                               anywhere: the caller named it (its folders are created);
+                               NULL = <out>/game.kpak */
     uint32_t compress;      /* KILN_PACK_COMPRESS_* */
     int level;              /* Zstandard level 1..22; 0 = 9 (19 packs ~5% smaller, ~15x slower) */
     bool align_4096;        /* payloads at 4096-byte boundaries (direct I/O); default 16 */
+    bool keep_going;        /* pack the assets that did not fail (and need none that did) */
 } kiln_pack_opts;
 
 /* Packs cooked artifacts into one .kpak file (format: docs/formats.md "Packs"; use:
@@ -184,9 +186,16 @@ typedef struct kiln_pack_opts {
  * sources and options give the same bytes in any folder, process or thread count.
  * *result_json (free with kiln_string_free): the output, totals (entries, payloads, bytes raw
  * and stored) and every entry (name, asset id, kind, size, stored size, compression).
- * Errors: those of an import (the first failing asset), KILN_E_CACHE_CORRUPT,
- * KILN_E_IMPORT_SETTINGS, KILN_E_USAGE (no assets, an unknown label, bad options),
- * KILN_E_OUTPUT_REFUSED, KILN_E_ASSET_IO, KILN_E_OUT_OF_MEMORY. */
+ * Failures of single assets (an argument naming no asset, a failed import, a damaged cache
+ * entry, an artifact referring to an id the pack would lack) are all gathered first, each listed
+ * in the document's "failed" [{path, error}]; an asset referring to a failed or left-out one is
+ * left out too, so a pack never holds a reference it cannot resolve. Then, without keep_going,
+ * nothing is written and *result_json is {"command", "output", "error" (the first failure's code,
+ * a summary), "failed", "totals"}; with keep_going the rest is packed and the document is the
+ * usual one. Either way the first failure is returned (its code and *err). Errors of the whole
+ * command: KILN_E_IMPORT_SETTINGS (one id, different bytes), KILN_E_USAGE (no assets, an unknown
+ * label, bad options), KILN_E_OUTPUT_REFUSED, KILN_E_ASSET_IO, KILN_E_OUT_OF_MEMORY, with no
+ * document. */
 KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *assets, size_t count,
                                        uint32_t flags, const kiln_pack_opts *opts,
                                        char **result_json, kiln_error *err);

@@ -193,6 +193,26 @@ static void parent_of(const char *path, char *out, size_t out_size)
     }
 }
 
+/* A file that cannot be created in its folder: a missing folder (or a file where a folder should
+ * be) is named as such, since "No such file or directory" about a file being created misleads. */
+static kiln_result create_error(kiln_error *err, const char *path, int e)
+{
+    char dir[KILN_PATH_MAX];
+    parent_of(path, dir, sizeof dir);
+    struct stat st;
+    if ((e == ENOENT || e == ENOTDIR) && stat(dir, &st) != 0) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "cannot write %s: its folder %s does not exist", path, dir);
+        kiln_error_at_path(err, dir);
+        return KILN_E_ASSET_IO;
+    }
+    if (e == ENOTDIR || (e == ENOENT && !S_ISDIR(st.st_mode))) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "cannot write %s: %s is not a folder", path, dir);
+        kiln_error_at_path(err, dir);
+        return KILN_E_ASSET_IO;
+    }
+    return io_error(err, "cannot write", path, e);
+}
+
 kiln_result kiln_file_write_new(const char *path, const void *data, size_t size, kiln_error *err)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -215,8 +235,15 @@ kiln_result kiln_file_write_atomic(const char *path, const void *data, size_t si
         kiln_error_set(err, KILN_E_ASSET_IO, "path too long: %s", path);
         return KILN_E_ASSET_IO;
     }
-    kiln_result r = kiln_file_write_new(tmp, data, size, err);
-    if (r != KILN_OK) return r;
+    /* Errors name path, never the temporary name: that is the file the caller asked for. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) return create_error(err, path, errno);
+    kiln_result r = write_all(fd, data, size, path, err);
+    if (close(fd) != 0 && r == KILN_OK) r = io_error(err, "cannot write", path, errno);
+    if (r != KILN_OK) {
+        unlink(tmp);
+        return r;
+    }
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);

@@ -41,7 +41,7 @@ void kiln_file_unmap(kiln_mapped_file *m);
 
 /* Writes a file so that readers see either the old bytes or all the new ones: a temporary file
  * in the same folder, written, fsync'ed, renamed over path, then the folder fsync'ed. The folder
- * must exist. */
+ * must exist; errors name path (and a missing folder as such), never the temporary file. */
 kiln_result kiln_file_write_atomic(const char *path, const void *data, size_t size,
                                    kiln_error *err);
 

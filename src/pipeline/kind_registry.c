@@ -120,6 +120,8 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
     if (res != KILN_OK) {
         if (e->code == KILN_OK) kiln_error_set(e, res, "%s: the %s cook failed", a->rel, r->desc.name);
         if (!e->path[0]) kiln_error_at_path(e, a->rel);
+        json_decref(o.summary); /* kiln_cook_output_finish would have handed them to out */
+        json_decref(o.warnings);
         kiln_cooked_release(&p->allocator, out);
         return res;
     }

@@ -46,7 +46,15 @@ void kiln_pack_set_free(kiln_project *p, kiln_pack_set *set)
     for (size_t i = 0; i < set->count; i++) artifact_free(p, &set->items[i]);
     kiln_free(&p->allocator, set->items, set->capacity * sizeof *set->items);
     json_decref(set->skipped);
+    json_decref(set->failed);
     memset(set, 0, sizeof *set);
+}
+
+/* One asset's failure into set->failed (the first also into set->first). */
+static void note_failure(kiln_pack_set *set, const char *path, const kiln_error *e)
+{
+    json_array_append_new(set->failed, json_pack("{s:s,s:o}", "path", path, "error", kiln_error_json(e)));
+    if (set->first.code == KILN_OK) set->first = *e;
 }
 
 /* "fox.glb#mesh0/prim0: mesh0.prim0.kmesh in cache entry 3f2a…: <what>; ..." with the file's
@@ -109,10 +117,11 @@ static kiln_result add_artifact(kiln_project *p, kiln_pack_set *s, const kiln_as
     return KILN_OK;
 }
 
-/* Resolves the arguments into assets (each once, in the order given) and roots. */
+/* Resolves the arguments into assets (each once, in the order given) and roots. An argument
+ * that names no asset is a failure (its root's asset SIZE_MAX); a malformed one is E_USAGE. */
 static kiln_result resolve_args(kiln_project *p, const char *const *args, size_t count,
                                 kiln_asset *assets, size_t *asset_count, pack_root *roots,
-                                kiln_error *err)
+                                kiln_pack_set *set, kiln_error *err)
 {
     *asset_count = 0;
     for (size_t i = 0; i < count; i++) {
@@ -125,14 +134,26 @@ static kiln_result resolve_args(kiln_project *p, const char *const *args, size_t
         memcpy(path, args[i], n);
         path[n] = '\0';
         kiln_asset a;
-        kiln_result r = kiln_database_find(p, path, &a, err);
-        if (r != KILN_OK) return r;
+        kiln_error e;
+        roots[i].asset = SIZE_MAX;
+        roots[i].arg = args[i];
+        set->asked++;
+        if (kiln_database_find(p, path, &a, &e) != KILN_OK) {
+            if (e.code == KILN_E_OUT_OF_MEMORY) {
+                *err = e;
+                return e.code;
+            }
+            note_failure(set, path, &e);
+            continue;
+        }
         size_t k = 0;
         while (k < *asset_count && strcmp(assets[k].rel, a.rel) != 0) k++;
         if (k == *asset_count)
             assets[(*asset_count)++] = a;
-        else
+        else {
             kiln_asset_clear(p, &a);
+            set->asked--;
+        }
         roots[i].asset = k;
         roots[i].label = hash ? hash + 1 : NULL;
         roots[i].arg = args[i];
@@ -174,16 +195,25 @@ typedef struct follow_state {
     size_t from;   /* the artifact whose references are being followed */
     const kiln_allocator *alloc;
     const kiln_kind_registry *kinds;
+    const bool *dropped;  /* per asset: failed or left out; its artifacts count as absent */
+    size_t guilty;        /* the asset whose artifact failed the walk (E_CACHE_CORRUPT) */
 } follow_state;
 
 static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *err)
 {
     if (id == 0) return KILN_OK;
     size_t k = find_id(f->set, f->sorted, id);
+    if (k != SIZE_MAX && f->dropped[f->set->items[f->set->items[k].canonical].asset]) k = SIZE_MAX;
     if (k == SIZE_MAX) {
-        kiln_error_set(err, KILN_E_CACHE_CORRUPT,
-                       "%s refers to asset id %016llx, which no artifact of the packed assets has",
-                       f->set->items[from].name, (unsigned long long)id);
+        f->guilty = f->set->items[from].asset;
+        if (json_array_size(f->set->failed))
+            kiln_error_set(err, KILN_E_CACHE_CORRUPT,
+                           "%s needs asset id %016llx, which is not packed (an asset that failed, or "
+                           "a damaged entry): left out", f->set->items[from].name, (unsigned long long)id);
+        else
+            kiln_error_set(err, KILN_E_CACHE_CORRUPT,
+                           "%s refers to asset id %016llx, which no artifact of the packed assets has",
+                           f->set->items[from].name, (unsigned long long)id);
         kiln_error_at_path(err, f->set->items[from].file);
         return KILN_E_CACHE_CORRUPT;
     }
@@ -228,6 +258,7 @@ static kiln_result follow(follow_state *f, size_t i, kiln_error *err)
         err->code = KILN_E_CACHE_CORRUPT;
         kiln_error_at_path(err, x->file);
         r = KILN_E_CACHE_CORRUPT;
+        f->guilty = x->asset;
     }
     return r;
 }
@@ -257,41 +288,58 @@ static kiln_result resolve_conflicts(kiln_project *p, kiln_pack_set *s, const si
     return KILN_OK;
 }
 
+/* Marks the artifacts asked for and, following references, those they need. An asset with an
+ * artifact that refers to an id no artifact has (or only a dropped asset's), or that its reader
+ * refuses, is dropped: listed in set->failed and the walk started again without it, so what
+ * referred to it goes too. At most one walk per asset. Errors: E_USAGE (an unknown label) and
+ * those of the whole command. */
 static kiln_result select_roots(kiln_project *p, kiln_pack_set *s, const kiln_asset *assets,
-                                const pack_root *roots, size_t root_count, bool all,
-                                follow_state *f, kiln_error *err)
+                                size_t asset_count, const pack_root *roots, size_t root_count,
+                                bool all, bool *dropped, follow_state *f, kiln_error *err)
 {
-    for (size_t i = 0; i < s->count; i++) {
-        bool whole = all;
-        for (size_t k = 0; !whole && k < root_count; k++)
-            whole = roots[k].asset == s->items[i].asset && !roots[k].label;
-        if (whole) (void)need(f, i, s->items[i].asset_id, err);
-    }
-    for (size_t k = 0; k < root_count; k++) {
-        if (!roots[k].label) continue;
-        const char *rel = assets[roots[k].asset].rel;
-        size_t found = SIZE_MAX;
-        for (size_t i = 0; i < s->count && found == SIZE_MAX; i++) {
-            const char *name = s->items[i].name;
-            if (s->items[i].asset == roots[k].asset && !strcmp(name + strlen(rel) + 1, roots[k].label))
-                found = i;
-        }
-        if (found == SIZE_MAX) {
-            char labels[200] = "";
-            size_t used = 0;
-            for (size_t i = 0; i < s->count && used < sizeof labels - 1; i++)
-                if (s->items[i].asset == roots[k].asset)
-                    used += (size_t)snprintf(labels + used, sizeof labels - used, "%s%s",
-                                             used ? ", " : "", s->items[i].name + strlen(rel) + 1);
-            return kiln_error_set(err, KILN_E_USAGE, "%s has no artifact labelled \"%s\" (it has: %s)",
-                                  rel, roots[k].label, labels);
-        }
-        (void)need(f, found, s->items[found].asset_id, err);
-    }
     (void)p;
-    kiln_result r = KILN_OK;
-    while (r == KILN_OK && f->depth) r = follow(f, f->stack[--f->depth], err);
-    return r;
+again:
+    for (size_t i = 0; i < s->count; i++) s->items[i].selected = false;
+    f->depth = 0;
+    for (size_t a = 0; a < asset_count; a++) {
+        if (dropped[a]) continue;
+        /* a's roots: every artifact of a, or the labels asked for */
+        bool whole = all;
+        for (size_t k = 0; !whole && k < root_count; k++) whole = roots[k].asset == a && !roots[k].label;
+        for (size_t i = 0; whole && i < s->count; i++)
+            if (s->items[i].asset == a) (void)need(f, i, s->items[i].asset_id, err);
+        for (size_t k = 0; k < root_count; k++) {
+            if (roots[k].asset != a || !roots[k].label) continue;
+            const char *rel = assets[a].rel;
+            size_t found = SIZE_MAX;
+            for (size_t i = 0; i < s->count && found == SIZE_MAX; i++) {
+                const char *name = s->items[i].name;
+                if (s->items[i].asset == a && !strcmp(name + strlen(rel) + 1, roots[k].label))
+                    found = i;
+            }
+            if (found == SIZE_MAX) {
+                char labels[200] = "";
+                size_t used = 0;
+                for (size_t i = 0; i < s->count && used < sizeof labels - 1; i++)
+                    if (s->items[i].asset == a)
+                        used += (size_t)snprintf(labels + used, sizeof labels - used, "%s%s",
+                                                 used ? ", " : "", s->items[i].name + strlen(rel) + 1);
+                return kiln_error_set(err, KILN_E_USAGE, "%s has no artifact labelled \"%s\" (it has: %s)",
+                                      rel, roots[k].label, labels);
+            }
+            (void)need(f, found, s->items[found].asset_id, err);
+        }
+        kiln_result r = KILN_OK;
+        while (r == KILN_OK && f->depth) r = follow(f, f->stack[--f->depth], err);
+        if (r == KILN_E_CACHE_CORRUPT && f->guilty < asset_count && !dropped[f->guilty]) {
+            dropped[f->guilty] = true;
+            note_failure(s, assets[f->guilty].rel, err);
+            s->asset_count--;
+            goto again;
+        }
+        if (r != KILN_OK) return r;
+    }
+    return KILN_OK;
 }
 
 kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count,
@@ -299,9 +347,11 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
 {
     memset(set, 0, sizeof *set);
     set->skipped = json_array();
+    set->failed = json_array();
     bool all = (flags & KILN_IMPORT_ALL) != 0;
     kiln_asset *assets = NULL;
     pack_root *roots = NULL;
+    bool *dropped = NULL;
     size_t n = 0;
     json_t *doc = NULL;
     size_t *sorted = NULL, *stack = NULL;
@@ -309,6 +359,7 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     if (all) {
         r = kiln_database_scan(p, &assets, &n, err);
         if (r != KILN_OK) return r;
+        set->asked = n;
     } else {
         if (count == 0) return kiln_error_set(err, KILN_E_USAGE, "nothing to pack: give assets or --all");
         assets = kiln_calloc(&p->allocator, count, sizeof *assets);
@@ -317,16 +368,34 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
             goto out;
         }
-        r = resolve_args(p, args, count, assets, &n, roots, err);
+        r = resolve_args(p, args, count, assets, &n, roots, set, err);
         if (r != KILN_OK) goto out;
     }
-    r = kiln_import_assets(p, assets, n, all ? KILN_IMPORT_ALL : 0, &doc, err);
-    if (r != KILN_OK) goto out;
+    dropped = kiln_calloc(&p->allocator, n ? n : 1, sizeof *dropped);
+    if (!dropped) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        goto out;
+    }
+    /* An import that failed for some assets still returns the document: their records say why. */
+    kiln_error import_err;
+    r = kiln_import_assets(p, assets, n, all ? KILN_IMPORT_ALL : 0, &doc, &import_err);
+    if (!doc) {
+        *err = import_err;
+        goto out;
+    }
+    if (r != KILN_OK && set->first.code == KILN_OK) set->first = import_err;
+    r = KILN_OK;
     size_t i;
     json_t *rec;
     json_array_foreach(json_object_get(doc, "records"), i, rec) {
         if (i >= n) break;
         const char *status = kiln_json_str(rec, "status", "");
+        if (!strcmp(status, "failed")) {
+            json_array_append_new(set->failed, json_pack("{s:s,s:O}", "path", assets[i].rel, "error",
+                                                         json_object_get(rec, "error")));
+            dropped[i] = true;
+            continue;
+        }
         if (!strcmp(status, "unsupported")) {
             json_array_append_new(set->skipped, json_pack("{s:s,s:s}", "path", assets[i].rel,
                                                           "status", status));
@@ -336,20 +405,33 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
         json_t *manifest = kiln_cache_entry_load(p, key, false);
         char dir[KILN_PATH_MAX];
         kiln_cache_entry_dir(p, key, dir);
+        kiln_error e;
+        kiln_result ar = KILN_OK;
+        size_t first = set->count;
         if (!manifest) {
-            r = kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: its cache entry %s is not whole",
-                               assets[i].rel, dir);
-            goto out;
+            ar = kiln_error_set(&e, KILN_E_CACHE_CORRUPT, "%s: its cache entry %s is not whole",
+                                assets[i].rel, dir);
+            kiln_error_at_path(&e, dir);
         }
-        set->asset_count++;
         size_t k;
         json_t *o;
         json_array_foreach(json_object_get(manifest, "outputs"), k, o) {
-            r = add_artifact(p, set, &assets[i], i, dir, o, err);
-            if (r != KILN_OK) break;
+            ar = add_artifact(p, set, &assets[i], i, dir, o, &e);
+            if (ar != KILN_OK) break;
         }
         json_decref(manifest);
-        if (r != KILN_OK) goto out;
+        if (ar == KILN_E_OUT_OF_MEMORY) {
+            *err = e;
+            r = ar;
+            goto out;
+        }
+        if (ar != KILN_OK) { /* a damaged entry: this asset fails, none of it is gathered */
+            while (set->count > first) artifact_free(p, &set->items[--set->count]);
+            note_failure(set, assets[i].rel, &e);
+            dropped[i] = true;
+            continue;
+        }
+        set->asset_count++;
     }
     sorted = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *sorted);
     stack = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *stack);
@@ -370,10 +452,11 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     }
     r = resolve_conflicts(p, set, sorted, assets, err);
     if (r != KILN_OK) goto out;
-    follow_state f = {set, sorted, stack, 0, 0, &p->allocator, p->kinds};
-    r = select_roots(p, set, assets, roots, all ? 0 : count, all, &f, err);
+    follow_state f = {set, sorted, stack, 0, 0, &p->allocator, p->kinds, dropped, SIZE_MAX};
+    r = select_roots(p, set, assets, n, roots, all ? 0 : count, all, dropped, &f, err);
 out:
     json_decref(doc);
+    kiln_free(&p->allocator, dropped, (n ? n : 1) * sizeof *dropped);
     kiln_free(&p->allocator, sorted, (set->count ? set->count : 1) * sizeof *sorted);
     kiln_free(&p->allocator, stack, (set->count ? set->count : 1) * sizeof *stack);
     if (roots) kiln_free(&p->allocator, roots, count * sizeof *roots);
@@ -398,17 +481,14 @@ static const char *kind_name(uint32_t kind, char out[5])
 
 static const char *const compress_names[] = {"auto", "none", "zstd"};
 
+/* The pack's path: the caller's output wherever it lies (the caller named it, as kiln texture's
+ * OUT; what must stay confined are sources and paths read from files), else <out>/game.kpak. */
 static kiln_result output_path(kiln_project *p, const kiln_pack_opts *o, char out[KILN_PATH_MAX],
                                kiln_error *err)
 {
-    kiln_result r;
-    if (o->output && o->output[0])
-        r = kiln_path_absolute(o->output, out, KILN_PATH_MAX, err);
-    else
-        r = kiln_path_join(p->out, "game.kpak", out, KILN_PATH_MAX, err);
+    if (o->output && o->output[0]) return kiln_path_absolute(o->output, out, KILN_PATH_MAX, err);
+    kiln_result r = kiln_path_join(p->out, "game.kpak", out, KILN_PATH_MAX, err);
     if (r == KILN_OK) r = kiln_project_check_write(p, out, err);
-    char dir[KILN_PATH_MAX];
-    if (r == KILN_OK && kiln_path_dirname(out, dir, sizeof dir)) r = kiln_mkdirs(dir, err);
     return r;
 }
 
@@ -437,6 +517,32 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
     size_t size = 0;
     kiln_pack_write_stats stats;
     if (r != KILN_OK) goto out;
+    size_t nfailed = json_array_size(set.failed);
+    size_t asked = set.asked - json_array_size(set.skipped);
+    if (nfailed && !o.keep_going) {
+        /* Nothing is written; the document lists every failure (not only the first). */
+        char msg[sizeof err->message];
+        size_t rest = asked > nfailed ? asked - nfailed : 0;
+        if (rest)
+            snprintf(msg, sizeof msg, "%zu of %zu assets failed, so nothing was packed; --keep-going "
+                     "packs the other %zu", nfailed, asked, rest);
+        else
+            snprintf(msg, sizeof msg, "%zu of %zu assets failed, so nothing was packed", nfailed, asked);
+        json_t *doc = json_object(), *e = json_object(), *totals = json_object();
+        json_object_set_new(e, "code", json_string(kiln_result_name(set.first.code)));
+        json_object_set_new(e, "message", json_string(msg));
+        json_object_set_new(totals, "assets", json_integer((json_int_t)asked));
+        json_object_set_new(totals, "failed", json_integer((json_int_t)nfailed));
+        json_object_set_new(doc, "command", json_string("pack"));
+        json_object_set_new(doc, "output", json_string(path));
+        json_object_set_new(doc, "error", e);
+        json_object_set(doc, "failed", set.failed);
+        json_object_set_new(doc, "totals", totals);
+        *result_json = kiln_project_take_json(doc);
+        if (err) *err = set.first;
+        r = set.first.code;
+        goto out;
+    }
     in = kiln_calloc(&p->allocator, cap, sizeof *in);
     written = kiln_calloc(&p->allocator, cap, sizeof *written);
     which = kiln_calloc(&p->allocator, cap, sizeof *which);
@@ -470,7 +576,10 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
         err->code = r = KILN_E_INTERNAL;
         goto out;
     }
-    r = kiln_file_write_atomic(path, bytes, size, err);
+    /* Its folder is made only now, so a pack that fails earlier leaves no trace. */
+    char dir[KILN_PATH_MAX];
+    if (kiln_path_dirname(path, dir, sizeof dir)) r = kiln_mkdirs(dir, err);
+    if (r == KILN_OK) r = kiln_file_write_atomic(path, bytes, size, err);
     if (r != KILN_OK) goto out;
 
     uint8_t d[KILN_SHA256_SIZE];
@@ -497,6 +606,7 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
     for (size_t i = 0; i < set.count; i++) /* equal artifacts folded into one that is packed */
         duplicates += set.items[i].duplicate && set.items[set.items[i].canonical].selected;
     json_object_set_new(totals, "assets", json_integer((json_int_t)set.asset_count));
+    json_object_set_new(totals, "failed", json_integer((json_int_t)nfailed));
     json_object_set_new(totals, "entries", json_integer((json_int_t)stats.entries));
     json_object_set_new(totals, "payloads", json_integer((json_int_t)stats.payloads));
     json_object_set_new(totals, "compressed", json_integer((json_int_t)stats.compressed));
@@ -514,8 +624,13 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
     json_object_set_new(doc, "sha256", json_string(hex));
     json_object_set_new(doc, "entries", list);
     json_object_set(doc, "skipped", set.skipped);
+    json_object_set(doc, "failed", set.failed);
     json_object_set_new(doc, "totals", totals);
     *result_json = kiln_project_take_json(doc);
+    if (nfailed) { /* --keep-going: the rest is packed, the command still failed */
+        if (err) *err = set.first;
+        r = set.first.code;
+    }
 out:
     kiln_free(&p->allocator, bytes, size);
     kiln_free(&p->allocator, in, cap * sizeof *in);

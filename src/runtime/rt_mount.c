@@ -426,6 +426,34 @@ static kiln_result memo_record(const kiln_allocator *a, krt_cache_memo *memo, co
     return KILN_OK;
 }
 
+/* A project folder (or kiln's output folder) is not a cache, though a project's assets/ holds
+ * sources where a cache's holds records: mounting it would list its sources' folder and mount
+ * nothing. A folder without objects/ that has the cache below it is named with the folder to
+ * mount instead. */
+static kiln_result not_a_project(const char *dir, kiln_error *err)
+{
+    static const char *const below[] = {".kiln/cache", "cache"};
+    static const char *const what[] = {"a kiln project", "a kiln output folder"};
+    char sub[KILN_PATH_MAX];
+    int n = snprintf(sub, sizeof sub, "%s/objects", dir);
+    if (n < 0 || (size_t)n >= sizeof sub || kiln_dir_exists(sub)) return KILN_OK;
+    for (size_t i = 0; i < 2; i++) {
+        n = snprintf(sub, sizeof sub, "%s/%s/objects", dir, below[i]);
+        bool found = n >= 0 && (size_t)n < sizeof sub && kiln_dir_exists(sub);
+        /* a project with no cache yet still has its kiln.json */
+        n = snprintf(sub, sizeof sub, "%s/kiln.json", dir);
+        found = found || (i == 0 && n >= 0 && (size_t)n < sizeof sub && kiln_file_exists(sub));
+        if (!found) continue;
+        size_t len = strlen(dir);
+        const char *sep = len && dir[len - 1] == '/' ? "" : "/";
+        kiln_error_set(err, KILN_E_USAGE, "%s is %s, not a cache; mount %s%s%s", dir, what[i], dir,
+                       sep, below[i]);
+        kiln_error_at_path(err, dir);
+        return KILN_E_USAGE;
+    }
+    return KILN_OK;
+}
+
 kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
                                   krt_mounts *out, kiln_error *err)
 {
@@ -448,6 +476,8 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_re
     char adir[KILN_PATH_MAX];
     int n = snprintf(adir, sizeof adir, "%s/assets", cache_dir);
     if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    kiln_result r = not_a_project(cache_dir, err);
+    if (r) return r;
     if (!kiln_dir_exists(cache_dir) || !kiln_dir_exists(adir)) {
         kiln_error_set(err, KILN_E_ASSET_IO, "%s is not a kiln cache folder (no assets/ in it)",
                        cache_dir);
@@ -455,7 +485,7 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_re
         return KILN_E_ASSET_IO;
     }
     kiln_dir_list list;
-    kiln_result r = kiln_dir_list_read(adir, alloc, &list, err);
+    r = kiln_dir_list_read(adir, alloc, &list, err);
     if (r) return r;
     size_t p = 0; /* walks prev's records alongside: both are in the listing's sorted order */
     if (next) next->all_changed = prev == NULL;

@@ -1,8 +1,9 @@
 /* test_kinds.c — a source kind registered through the public API (kiln_kind.h): a ".note" file of
  * numbers, cooked into two containers of its own cooked kind ("NOTE": the numbers times the
  * setting `scale`, and "note/extra" with their count) where the first refers to the second by
- * asset id; kiln_inspect_file and the command's text printer (tools/kiln, linked in) show what
- * the kind's describe() says. */
+ * asset id (a note starting "#GUID " refers instead to the "note" of the asset with that GUID);
+ * kiln_inspect_file and the command's text printer (tools/kiln, linked in) show what the kind's
+ * describe() says. */
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -75,7 +76,14 @@ static kiln_result note_cook(void *user, const kiln_cook_input *in, kiln_cook_ou
     size_t len = in->size < sizeof text - 1 ? in->size : sizeof text - 1;
     memcpy(text, in->source, len);
     text[len] = 0;
-    for (char *tok = strtok(text, " \n"); tok && n < 64; tok = strtok(NULL, " \n")) {
+    uint64_t link = kiln_asset_id(in->guid, "note/extra");
+    char *start = text;
+    if (text[0] == '#' && len > 33) { /* "#GUID ": another asset's note */
+        text[33] = 0;
+        link = kiln_asset_id(text + 1, "note");
+        start = text + 34;
+    }
+    for (char *tok = strtok(start, " \n"); tok && n < 64; tok = strtok(NULL, " \n")) {
         char *end;
         char included[64] = "";
         if (tok[0] == '@') { /* "@path": the first number of that file (note_dependencies) */
@@ -95,7 +103,6 @@ static kiln_result note_cook(void *user, const kiln_cook_input *in, kiln_cook_ou
         }
         values[n++] = (float)(d * in->settings[0].number);
     }
-    uint64_t link = kiln_asset_id(in->guid, "note/extra");
     uint32_t count = (uint32_t)n;
     kiln_section_desc main_sections[] = {{NOTE_VALUES, 4, n, values}, {NOTE_LINK, 8, 1, &link}};
     kiln_section_desc extra_sections[] = {{NOTE_VALUES, 4, 1, &(float){(float)count}}};
@@ -500,6 +507,71 @@ static void registered_kind_is_described_by_inspect(void **state)
     free(dir);
 }
 
+/* Packing with a failed asset: every failure is listed and nothing is written; with keep_going
+ * the rest is packed, less what refers to the failed asset (x.note needs y.note's note). */
+static void pack_leaves_out_what_refers_to_a_failed_asset(void **state)
+{
+    (void)state;
+    char *dir = kt_tempdir("kinds_keep_going");
+    static const char guid_y[] = "0123456789abcdef0123456789abcdef";
+    char *x = kt_format("%s/assets/x.note", dir), *y = kt_format("%s/assets/y.note", dir);
+    char *z = kt_format("%s/assets/z.note", dir), *ymeta = kt_format("%s.meta", y);
+    char *xtext = kt_format("#%s 1 2\n", guid_y), *ymetatext = kt_format("{\"guid\": \"%s\"}", guid_y);
+    write_text(x, xtext);
+    write_text(y, "3 zz\n"); /* not a number: its import fails */
+    write_text(z, "5\n");
+    write_text(ymeta, ymetatext);
+    int calls = 0;
+    kiln_project *p = open_project(dir, &calls);
+    char *pack = kt_format("%s/.kiln/notes.kpak", dir);
+    kiln_pack_opts po = {0};
+    po.struct_size = sizeof po;
+    po.output = pack;
+    char *text = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_project_pack(p, NULL, 0, KILN_IMPORT_ALL, &po, &text, &e), KILN_E_IMPORT_FAILED);
+    assert_false(kt_file_exists(pack));
+    json_t *d = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    json_t *failed = json_object_get(d, "failed");
+    assert_int_equal(json_array_size(failed), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(failed, 0), "path")), "y.note");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(failed, 1), "path")), "x.note");
+    json_t *ex = json_object_get(json_array_get(failed, 1), "error");
+    assert_string_equal(json_string_value(json_object_get(ex, "code")), "E_CACHE_CORRUPT");
+    assert_non_null(strstr(json_string_value(json_object_get(ex, "message")), "x.note#note needs asset id"));
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(d, "error"), "message")),
+                           "2 of 3 assets failed, so nothing was packed; --keep-going packs the other 1"));
+    json_decref(d);
+
+    po.keep_going = true;
+    assert_int_equal(kiln_project_pack(p, NULL, 0, KILN_IMPORT_ALL, &po, &text, &e), KILN_E_IMPORT_FAILED);
+    d = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "totals"), "assets")), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "totals"), "failed")), 2);
+    json_decref(d);
+    size_t size;
+    void *bytes = kt_read_file(pack, &size);
+    kiln_pack k;
+    assert_int_equal(kiln_pack_open_memory(bytes, size, 0, &k, &e), KILN_OK);
+    assert_int_equal(k.entry_count, 2);
+    assert_true(kiln_pack_find_name(&k, "z.note#note") != KILN_PACK_NOT_FOUND);
+    assert_true(kiln_pack_find_name(&k, "z.note#note/extra") != KILN_PACK_NOT_FOUND);
+    free(bytes);
+
+    kiln_project_close(p);
+    kt_rmtree(dir);
+    free(pack);
+    free(xtext);
+    free(ymetatext);
+    free(x);
+    free(y);
+    free(z);
+    free(ymeta);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +579,7 @@ int main(void)
         cmocka_unit_test(registered_kind_imports_reports_and_packs),
         cmocka_unit_test(registered_kind_dependencies_enter_the_key),
         cmocka_unit_test(registered_kind_is_described_by_inspect),
+        cmocka_unit_test(pack_leaves_out_what_refers_to_a_failed_asset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,13 +50,6 @@ static void put_shell(FILE *f, const char *s)
 
 static bool has_newline(const char *s) { return strchr(s, '\n') || strchr(s, '\r'); }
 
-/* A path is written only inside the project or output folder, like everything kiln writes. */
-static bool inside(const char *dir, const char *path)
-{
-    size_t n = strlen(dir);
-    return !strncmp(dir, path, n) && (path[n] == '/' || path[n] == '\0');
-}
-
 /* One edge: the assets of group (equal keys; failed assets have one each) imported together. */
 static void put_edge(FILE *f, const char *stamps, const json_t *group, const char *entry)
 {
@@ -144,7 +137,8 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups,
     FILE *f = fopen(tmp, "w");
     if (!f) {
         kiln_error e = {.code = KILN_E_ASSET_IO, .offset = UINT64_MAX};
-        snprintf(e.message, sizeof e.message, "cannot write %.200s: %s", tmp, strerror(errno));
+        /* the file asked for, not the temporary one beside it */
+        snprintf(e.message, sizeof e.message, "cannot write %.200s: %s", path, strerror(errno));
         return kiln_cli_fail(c, KILN_E_ASSET_IO, &e);
     }
     char exe[PATH_MAX];
@@ -269,11 +263,11 @@ int kiln_cmd_graph(int argc, char **argv)
         code = kiln_cli_fail(&c, r != KILN_OK ? r : KILN_E_OUT_OF_MEMORY, &err);
     } else if (c.ninja) {
         const char *out = json_string_value(json_object_get(d, "out"));
-        const char *project = json_string_value(json_object_get(d, "project"));
         char path[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+        /* -o FILE goes wherever the user named it (kiln texture's OUT does too); the default goes
+         * into the output folder, made when missing. */
         if (c.output) snprintf(path, sizeof path, "%s", c.output);
         else snprintf(path, sizeof path, "%s/build.ninja", out);
-        /* The folder of the file, symlinks resolved, must lie in the project or output folder. */
         snprintf(dir, sizeof dir, "%s", path);
         char *slash = strrchr(dir, '/');
         if (slash) *slash = '\0';
@@ -286,13 +280,22 @@ int kiln_cmd_graph(int argc, char **argv)
             json_array_foreach(json_object_get(a, "inputs"), j, in)
                 bad_chars = bad_chars || has_newline(json_string_value(in));
         if (!c.output) mkdir(out, 0777);
-        if (bad_chars || !realpath(folder, real) || !(inside(project, real) || inside(out, real))) {
+        if (bad_chars) {
             kiln_error e = {.code = KILN_E_OUTPUT_REFUSED, .offset = UINT64_MAX};
             snprintf(e.message, sizeof e.message,
-                     bad_chars ? "refusing to write %.150s: a path has a newline, which ninja cannot express"
-                               : "refusing to write %.150s: it must lie in the project or output folder",
-                     path);
+                     "refusing to write %.150s: a path has a newline, which ninja cannot express", path);
             code = kiln_cli_fail(&c, KILN_E_OUTPUT_REFUSED, &e);
+        } else if (!realpath(folder, real)) { /* the folder is named, as kiln_file_write_atomic does */
+            kiln_error e = {.code = KILN_E_ASSET_IO, .offset = UINT64_MAX};
+            int why = errno;
+            if (why == ENOENT)
+                snprintf(e.message, sizeof e.message, "cannot write %.100s: its folder %.100s does not exist",
+                         path, folder);
+            else
+                snprintf(e.message, sizeof e.message, "cannot write %.100s: %.80s: %.40s", path, folder,
+                         strerror(why));
+            snprintf(e.path, sizeof e.path, "%.500s", folder);
+            code = kiln_cli_fail(&c, KILN_E_ASSET_IO, &e);
         } else {
             char full[PATH_MAX * 2];
             snprintf(full, sizeof full, "%s/%s", real, slash ? slash + 1 : path);

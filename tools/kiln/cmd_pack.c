@@ -1,8 +1,8 @@
 /* cmd_pack.c — kiln pack: cooked artifacts of a project into one .kpak file (import first, then
  * gather, check and write; docs/packs.md), and kiln pack --verify FILE: every checksum again.
  *
- *   kiln pack [-o FILE] [--all | ASSET...] [--platform P] [--compress none|zstd|auto]
- *             [--level N] [--align 16|4096] [--json]
+ *   kiln pack [-o FILE] [--all | ASSET...] [--keep-going] [--platform P]
+ *             [--compress none|zstd|auto] [--level N] [--align 16|4096] [--json]
  *   kiln pack --verify FILE [--json]
  *
  * The options only pack takes are taken out here before the common parser sees the rest. */
@@ -13,6 +13,7 @@
 
 typedef struct pack_args {
     const char *output, *compress, *level, *align, *verify;
+    bool keep_going;
 } pack_args;
 
 /* Moves pack's own options out of argv into *a; the rest go to rest[] (rest[0] = argv[0]).
@@ -23,6 +24,10 @@ static const char *take_pack_options(int argc, char **argv, pack_args *a, char *
     rest[(*rest_count)++] = argv[0];
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
+        if (!strcmp(o, "--keep-going")) {
+            a->keep_going = true;
+            continue;
+        }
         const char **slot = !strcmp(o, "-o") || !strcmp(o, "--output") ? &a->output
                             : !strcmp(o, "--compress")                 ? &a->compress
                             : !strcmp(o, "--level")                    ? &a->level
@@ -61,6 +66,22 @@ static void print_human(json_t *d)
     json_array_foreach(json_object_get(d, "skipped"), i, s)
         printf("  skipped %s: %s\n", json_string_value(json_object_get(s, "path")),
                json_string_value(json_object_get(s, "status")));
+}
+
+/* Every failure, one line each on stderr: "kiln pack: PATH: CODE: message (at pointer)". */
+static void print_failures(const json_t *d)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(json_object_get(d, "failed"), i, f) {
+        const json_t *e = json_object_get(f, "error");
+        const char *ptr = json_string_value(json_object_get(e, "json_pointer"));
+        fprintf(stderr, "kiln pack: %s: %s: %s", json_string_value(json_object_get(f, "path")),
+                json_string_value(json_object_get(e, "code")),
+                json_string_value(json_object_get(e, "message")));
+        if (ptr && ptr[0]) fprintf(stderr, " (at %s)", ptr);
+        fputc('\n', stderr);
+    }
 }
 
 static int verify(kiln_cli *c, const char *path)
@@ -105,13 +126,14 @@ int kiln_cmd_pack(int argc, char **argv)
         return KILN_EXIT_USAGE;
     }
     if (a.verify) {
-        if (c.positional_count || c.all || a.output || a.compress || a.level || a.align)
+        if (c.positional_count || c.all || a.output || a.compress || a.level || a.align || a.keep_going)
             return kiln_cli_usage(&c, "--verify FILE takes no other file, asset or pack option");
         return verify(&c, a.verify);
     }
     kiln_pack_opts o = {0};
     o.struct_size = sizeof o;
     o.output = a.output;
+    o.keep_going = a.keep_going;
     if (a.compress) {
         if (!strcmp(a.compress, "auto")) o.compress = KILN_PACK_COMPRESS_AUTO;
         else if (!strcmp(a.compress, "none")) o.compress = KILN_PACK_COMPRESS_NONE;
@@ -140,15 +162,28 @@ int kiln_cmd_pack(int argc, char **argv)
     kiln_error err;
     kiln_result r = kiln_project_pack(p, c.positional, (size_t)c.positional_count,
                                       c.all ? KILN_IMPORT_ALL : 0, &o, &doc, &err);
-    if (r != KILN_OK) {
+    if (!doc) {
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json) {
         kiln_cli_print_json(doc);
     } else {
         json_t *d = json_loads(doc, 0, NULL);
-        print_human(d);
+        json_t *e = json_object_get(d, "error"), *t = json_object_get(d, "totals");
+        if (!e) print_human(d);
+        print_failures(d);
+        if (e)
+            fprintf(stderr, "kiln pack: %s\n", json_string_value(json_object_get(e, "message")));
+        else if (r != KILN_OK)
+            fprintf(stderr, "kiln pack: %lld assets failed and were left out (and any asset that "
+                    "refers to one of them); the pack holds the other %lld\n",
+                    json_integer_value(json_object_get(t, "failed")),
+                    json_integer_value(json_object_get(t, "assets")));
         json_decref(d);
     }
+    /* Assets failed (a document came back): one asset asked for exits with its own status, as
+     * kiln import PATH does (2 for settings); several or --all exit 1. */
+    if (doc && r != KILN_OK)
+        code = c.positional_count == 1 && !c.all && !a.keep_going ? kiln_cli_exit_for(r) : KILN_EXIT_FAILED;
     kiln_string_free(doc);
     kiln_project_close(p);
     kiln_cli_free(&c);
