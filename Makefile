@@ -19,9 +19,9 @@ build: setup
 	@cmake -S . -B $(BUILD) -DKILN_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 
-# Every test through CTest, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then
-# the threaded ones under ThreadSanitizer.
-test: check-layers test-fast test-asan test-tsan
+# The include order and the formatting, every test through CTest, then again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, then the threaded ones under ThreadSanitizer.
+test: check-layers check-format test-fast test-asan test-tsan
 
 # Every include points down the layer order (docs/architecture.md).
 check-layers:

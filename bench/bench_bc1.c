@@ -21,7 +21,7 @@ typedef struct bench_image {
 static double now_seconds(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);   /* CPU time: steadier on a shared machine */
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); /* CPU time: steadier on a shared machine */
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -58,7 +58,7 @@ typedef struct codec {
     size_t bytes;
     void (*encode)(const uint8_t *, const kiln_block_opts *, uint8_t *);
     void (*decode)(const uint8_t *, uint8_t *);
-    int channels;   /* channels the PSNR covers: 3 (RGB), 1 (R), 2 (R, G) */
+    int channels; /* channels the PSNR covers: 3 (RGB), 1 (R), 2 (R, G) */
 } codec;
 
 /* Encodes the whole image (edge blocks clamped), timing only the encoder; decodes into dec. */
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
         {"bc5", 16, kiln_bc5_encode_block, kiln_bc5_decode_block, 2},
     };
     static const char *qnames[] = {"fast", "normal", "high"};
-    const char *only = getenv("BENCH_BC1_ONLY");   /* e.g. "bc1" to measure one format */
+    const char *only = getenv("BENCH_BC1_ONLY"); /* e.g. "bc1" to measure one format */
     printf("format quality  PSNR(dB)  Mpix/s   (1 thread, kodim01..%02d)\n", nk);
     for (size_t ci = 0; ci < sizeof codecs / sizeof codecs[0]; ci++) {
         const codec *c = &codecs[ci];

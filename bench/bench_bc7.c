@@ -18,7 +18,8 @@
 #include "process/bc7.h"
 #include "process/block.h"
 
-static void *bench_read(const char *path, size_t *size) {
+static void *bench_read(const char *path, size_t *size)
+{
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);
@@ -31,13 +32,15 @@ static void *bench_read(const char *path, size_t *size) {
     return p;
 }
 
-static double bench_now(void) {
+static double bench_now(void)
+{
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     const char *corpus = getenv("KILN_CORPUS");
     int images = 12, qfirst = 0, qlast = 2;
     for (int i = 1; i < argc; i++) {
@@ -88,7 +91,8 @@ int main(int argc, char **argv) {
             kiln_block_opts o = {.quality = (kiln_quality)q};
             double t0 = bench_now();
             if (kiln_blocks_encode(KILN_BLOCK_BC7, img.pixels, img.width, img.height,
-                                   (size_t)img.width * 4, &o, NULL, blocks, bsize, &err) != KILN_OK) {
+                                   (size_t)img.width * 4, &o, NULL, blocks, bsize,
+                                   &err) != KILN_OK) {
                 fprintf(stderr, "bench_bc7: encode failed: %s\n", err.message);
                 return 1;
             }

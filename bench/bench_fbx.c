@@ -24,7 +24,7 @@ typedef struct job {
 
 typedef struct result {
     double seconds;
-    long assimp_kb;   /* peak of the assimp process (RUSAGE_CHILDREN inside the measured child) */
+    long assimp_kb; /* peak of the assimp process (RUSAGE_CHILDREN inside the measured child) */
     int ok;
 } result;
 
@@ -71,11 +71,17 @@ static int cmp(const void *a, const void *b)
 }
 
 static const char *const files[] = {
-    "fbx/assimp/box.fbx", "fbx/assimp/spider.fbx", "fbx/assimp/animation_with_skeleton.fbx",
-    "fbx/assimp/boxWithCompressedCTypeArray.FBX", "fbx/assimp/embedded_ascii/box.FBX",
-    "fbx/ufbx/maya_cube_7500_ascii.fbx", "fbx/ufbx/maya_cube_7500_binary.fbx",
-    "fbx/ufbx/blender_279_sausage_7400_binary.fbx", "fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx",
-    "fbx/ufbx/maya_uv_and_color_sets_7500_binary.fbx", "fbx/ufbx/maya_kenney_character_7700_binary.fbx",
+    "fbx/assimp/box.fbx",
+    "fbx/assimp/spider.fbx",
+    "fbx/assimp/animation_with_skeleton.fbx",
+    "fbx/assimp/boxWithCompressedCTypeArray.FBX",
+    "fbx/assimp/embedded_ascii/box.FBX",
+    "fbx/ufbx/maya_cube_7500_ascii.fbx",
+    "fbx/ufbx/maya_cube_7500_binary.fbx",
+    "fbx/ufbx/blender_279_sausage_7400_binary.fbx",
+    "fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx",
+    "fbx/ufbx/maya_uv_and_color_sets_7500_binary.fbx",
+    "fbx/ufbx/maya_kenney_character_7700_binary.fbx",
 };
 
 int main(int argc, char **argv)
@@ -90,7 +96,8 @@ int main(int argc, char **argv)
     /* wait4's ru_maxrss is the largest of the child and the descendants it waited for, so the
      * RSS columns are the larger of kiln's process and assimp's; "assimp MB" is assimp's alone. */
     printf("FBX import and cook (medians of %d runs; RSS = peak of kiln's or assimp's process, "
-           "whichever is larger)\n", runs);
+           "whichever is larger)\n",
+           runs);
     printf("%-48s %9s %9s %9s %9s %9s\n", "file", "import ms", "RSS MB", "assimp MB", "cook ms",
            "RSS MB");
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {

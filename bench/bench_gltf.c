@@ -65,8 +65,8 @@ typedef enum loader {
     L_KILN_PIXELS = 2,
     L_ASSIMP_TRIANGULATE = 3,
     L_KILN_PARSE_ONLY = 4,
-    L_COUNT = 5,  /* the measured loaders above */
-    L_NONE = 99,  /* the baseline child: loads nothing */
+    L_COUNT = 5, /* the measured loaders above */
+    L_NONE = 99, /* the baseline child: loads nothing */
 } loader;
 
 static const char *const k_loader_names[] = {"kiln NO_PIXELS", "assimp", "kiln + pixels",
@@ -75,12 +75,12 @@ static const char *const k_loader_names[] = {"kiln NO_PIXELS", "assimp", "kiln +
 /* What a child sends back through its pipe: fixed size, no pointers. */
 typedef struct sample {
     int ok;
-    double ms;                                   /* load + free, wall clock */
-    double cpu_ms;                               /* the same span, CPU time of the process */
-    unsigned long long triangles, vertices;      /* over meshes (kiln) / aiMeshes (assimp) */
+    double ms;                              /* load + free, wall clock */
+    double cpu_ms;                          /* the same span, CPU time of the process */
+    unsigned long long triangles, vertices; /* over meshes (kiln) / aiMeshes (assimp) */
     unsigned long long model_bytes, buffer_bytes, image_bytes; /* kiln's files (NO_PIXELS) */
-    unsigned generated_normals, generated_tangents; /* kiln primitives */
-    int peak_from_hwm;                           /* peak_kib is VmHWM - RSS before the load */
+    unsigned generated_normals, generated_tangents;            /* kiln primitives */
+    int peak_from_hwm; /* peak_kib is VmHWM - RSS before the load */
     long peak_kib;
     char message[300];
 } sample;
@@ -88,9 +88,9 @@ typedef struct sample {
 typedef struct series {
     size_t count;
     double ms[BENCH_MAX_RUNS], cpu_ms[BENCH_MAX_RUNS];
-    long peak_kib;          /* largest peak over the runs (see the file's comment) */
+    long peak_kib; /* largest peak over the runs (see the file's comment) */
     sample last;
-    int failed;             /* some run failed */
+    int failed; /* some run failed */
 } series;
 
 static double now_ms(void)
@@ -189,17 +189,27 @@ static sample measure(loader l, const char *path)
     sample s;
     memset(&s, 0, sizeof s);
     switch (l) {
-    case L_KILN_NO_PIXELS: load_kiln(path, KILN_SCENE_LOAD_NO_PIXELS, &s); break;
-    case L_KILN_PIXELS: load_kiln(path, 0, &s); break;
+    case L_KILN_NO_PIXELS:
+        load_kiln(path, KILN_SCENE_LOAD_NO_PIXELS, &s);
+        break;
+    case L_KILN_PIXELS:
+        load_kiln(path, 0, &s);
+        break;
     case L_KILN_PARSE_ONLY:
         load_kiln(path,
                   KILN_SCENE_LOAD_NO_IMAGES | KILN_SCENE_LOAD_NO_NORMALS |
                       KILN_SCENE_LOAD_NO_TANGENTS,
                   &s);
         break;
-    case L_ASSIMP: load_assimp(path, 0, &s); break;
-    case L_ASSIMP_TRIANGULATE: load_assimp(path, aiProcess_Triangulate, &s); break;
-    default: s.ok = 1; break; /* the baseline loads nothing */
+    case L_ASSIMP:
+        load_assimp(path, 0, &s);
+        break;
+    case L_ASSIMP_TRIANGULATE:
+        load_assimp(path, aiProcess_Triangulate, &s);
+        break;
+    default:
+        s.ok = 1;
+        break; /* the baseline loads nothing */
     }
     return s;
 }
@@ -288,15 +298,9 @@ static double median_of(const double *values, size_t count)
     return count % 2 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
 }
 
-static double median(const series *s)
-{
-    return median_of(s->ms, s->count);
-}
+static double median(const series *s) { return median_of(s->ms, s->count); }
 
-static double cpu_median(const series *s)
-{
-    return median_of(s->cpu_ms, s->count);
-}
+static double cpu_median(const series *s) { return median_of(s->cpu_ms, s->count); }
 
 static double peak_mib(const series *s)
 {
@@ -325,8 +329,7 @@ static const char *cpu_text(const series *s, char *buf, size_t size)
 
 static const char *cpu_ratio_text(const series *num, const series *den, char *buf, size_t size)
 {
-    if (num->failed || den->failed || num->count == 0 || den->count == 0 ||
-        cpu_median(den) <= 0)
+    if (num->failed || den->failed || num->count == 0 || den->count == 0 || cpu_median(den) <= 0)
         snprintf(buf, size, "-");
     else snprintf(buf, size, "%.2fx", cpu_median(num) / cpu_median(den));
     return buf;
@@ -404,7 +407,7 @@ int main(int argc, char **argv)
             baseline_kib = kib;
     }
 
-    series (*all)[L_COUNT] = calloc(model_count, sizeof *all);
+    series(*all)[L_COUNT] = calloc(model_count, sizeof *all);
     if (!all) {
         free(models);
         return 1;
@@ -443,7 +446,8 @@ int main(int argc, char **argv)
     else
         printf("MiB = the child's ru_maxrss (wait4) minus that of a child that loads nothing "
                "(%.1f MiB;\n      /proc/self/clear_refs could not be written; library code "
-               "pages count)\n", (double)baseline_kib / 1024.0);
+               "pages count)\n",
+               (double)baseline_kib / 1024.0);
     printf("ratio = assimp ms / kiln ms (above 1: kiln is faster)\n"
            "size = model + buffer files, + the image files kiln reads (kept encoded with "
            "NO_PIXELS;\n       assimp opens no external image file)\n\n");
@@ -470,27 +474,26 @@ int main(int argc, char **argv)
     }
 
     /* The other loaders. */
-    printf("\n%-24s %10s %6s %7s %12s %6s %9s %13s %6s %9s\n", "file", "parse ms", "MiB",
-           "ratio", "kiln+pix ms", "MiB", "vs NO_PIX", "assimp+tri ms", "MiB", "vs assimp");
+    printf("\n%-24s %10s %6s %7s %12s %6s %9s %13s %6s %9s\n", "file", "parse ms", "MiB", "ratio",
+           "kiln+pix ms", "MiB", "vs NO_PIX", "assimp+tri ms", "MiB", "vs assimp");
     for (size_t m = 0; m < model_count; m++) {
         const series *po = &all[m][L_KILN_PARSE_ONLY], *kp = &all[m][L_KILN_PIXELS],
                      *at = &all[m][L_ASSIMP_TRIANGULATE];
         char p1[16], p2[16], p3[16], a1[16], a2[16], a3[16], b1[16], b2[16], b3[16];
         printf("%-24s %10s %6s %7s %12s %6s %9s %13s %6s %9s\n", base_name(models[m]),
                ms_text(po, p1, sizeof p1), mib_text(po, p2, sizeof p2),
-               ratio_text(&all[m][L_ASSIMP], po, p3, sizeof p3),
-               ms_text(kp, a1, sizeof a1), mib_text(kp, a2, sizeof a2),
-               ratio_text(kp, &all[m][L_KILN_NO_PIXELS], a3, sizeof a3),
-               ms_text(at, b1, sizeof b1), mib_text(at, b2, sizeof b2),
-               ratio_text(at, &all[m][L_ASSIMP], b3, sizeof b3));
+               ratio_text(&all[m][L_ASSIMP], po, p3, sizeof p3), ms_text(kp, a1, sizeof a1),
+               mib_text(kp, a2, sizeof a2),
+               ratio_text(kp, &all[m][L_KILN_NO_PIXELS], a3, sizeof a3), ms_text(at, b1, sizeof b1),
+               mib_text(at, b2, sizeof b2), ratio_text(at, &all[m][L_ASSIMP], b3, sizeof b3));
     }
     printf("parse = kiln with NO_PIXELS | NO_NORMALS | NO_TANGENTS (ratio = assimp ms / parse ms); "
            "vs = ms / ms of the named loader\n");
 
     /* CPU time: steadier than wall time when the shared machine is busy. */
     printf("\nCPU time of load + free (CLOCK_PROCESS_CPUTIME_ID), medians in ms:\n");
-    printf("%-24s %10s %10s %7s %10s %7s %12s %14s\n", "file", "kiln", "assimp", "ratio",
-           "parse", "ratio", "kiln+pix", "assimp+tri");
+    printf("%-24s %10s %10s %7s %10s %7s %12s %14s\n", "file", "kiln", "assimp", "ratio", "parse",
+           "ratio", "kiln+pix", "assimp+tri");
     for (size_t m = 0; m < model_count; m++) {
         char a1[16], a2[16], a3[16], a4[16], a5[16], a6[16], a7[16];
         printf("%-24s %10s %10s %7s %10s %7s %12s %14s\n", base_name(models[m]),
@@ -514,8 +517,7 @@ int main(int argc, char **argv)
                    k->last.generated_normals, k->last.generated_tangents);
         for (int l = 0; l < L_COUNT; l++) {
             const series *s = &all[m][l];
-            if (s->failed)
-                printf("; %s failed: %s", k_loader_names[l], s->last.message);
+            if (s->failed) printf("; %s failed: %s", k_loader_names[l], s->last.message);
             else if (l == L_ASSIMP)
                 printf("; assimp %llu / %llu", s->last.triangles, s->last.vertices);
         }

@@ -39,9 +39,9 @@ typedef enum bench_op { BENCH_IMPORT, BENCH_REPORT } bench_op;
 
 /* What a child sends back through its pipe: fixed size, no pointers. */
 typedef struct bench_sample {
-    int ok;                     /* 1 when the call returned KILN_OK */
-    double ms;                  /* open + call + close, wall clock */
-    double cpu_ms;              /* user + system time of all threads over the same span */
+    int ok;        /* 1 when the call returned KILN_OK */
+    double ms;     /* open + call + close, wall clock */
+    double cpu_ms; /* user + system time of all threads over the same span */
     long assets, imported, cached, failed, up_to_date, source_read;
     unsigned long long source_bytes, source_read_bytes; /* sizes of all / of the read sources */
     char message[300];
@@ -212,7 +212,7 @@ static void read_document(bench_op op, const char *root, const char *doc, bench_
         s->up_to_date = json_long(totals, "up_to_date");
         size_t i;
         json_t *row;
-        json_array_foreach(json_object_get(j, "assets"), i, row) {
+        json_array_foreach (json_object_get(j, "assets"), i, row) {
             char path[BENCH_PATH_MAX];
             const char *rel = json_string_value(json_object_get(row, "path"));
             struct stat st;
@@ -235,7 +235,7 @@ static bench_sample measure(bench_op op, const char *root, const char *out, unsi
     memset(&s, 0, sizeof s);
     kiln_project_opts o = {0};
     o.struct_size = sizeof o;
-    o.project_dir = out;   /* the output folder is the only place kiln writes to */
+    o.project_dir = out; /* the output folder is the only place kiln writes to */
     o.root = root;
     o.out = out;
     o.jobs = jobs;
@@ -246,10 +246,8 @@ static bench_sample measure(bench_op op, const char *root, const char *out, unsi
     kiln_project *p = NULL;
     kiln_result r = kiln_project_open(&o, &p, &err);
     if (r == KILN_OK) {
-        if (op == BENCH_IMPORT)
-            r = kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &doc, &err);
-        else
-            r = kiln_project_report(p, &doc, &err);
+        if (op == BENCH_IMPORT) r = kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &doc, &err);
+        else r = kiln_project_report(p, &doc, &err);
     }
     kiln_project_close(p);
     s.ms = now_ms() - t0;
@@ -257,7 +255,8 @@ static bench_sample measure(bench_op op, const char *root, const char *out, unsi
     /* With a document, assets that failed are counted there and the run still counts: a broken
      * importer shows up as "failed" in the output instead of stopping the benchmark. */
     s.ok = r == KILN_OK || doc != NULL;
-    if (r != KILN_OK) snprintf(s.message, sizeof s.message, "%s: %s", kiln_result_name(r), err.message);
+    if (r != KILN_OK)
+        snprintf(s.message, sizeof s.message, "%s: %s", kiln_result_name(r), err.message);
     if (doc) read_document(op, root, doc, &s);
     kiln_string_free(doc);
     return s;
@@ -332,12 +331,10 @@ static bench_stats stats_of(const double *samples, size_t count)
 static void print_row(const bench_series *x, unsigned long long source_bytes)
 {
     bench_stats s = stats_of(x->ms, x->count), cpu = stats_of(x->cpu_ms, x->count);
-    printf("%-6s -j%-2u %10.2f %9.2f %9.2f %11.2f %12.1f", x->name, x->jobs, s.median, s.min,
-           s.max, cpu.median, (double)x->max_rss_kib / 1024.0);
-    if (source_bytes)
-        printf(" %13.1f\n", (double)source_bytes / 1048576.0 / (s.median / 1e3));
-    else
-        printf(" %13s\n", "-");
+    printf("%-6s -j%-2u %10.2f %9.2f %9.2f %11.2f %12.1f", x->name, x->jobs, s.median, s.min, s.max,
+           cpu.median, (double)x->max_rss_kib / 1024.0);
+    if (source_bytes) printf(" %13.1f\n", (double)source_bytes / 1048576.0 / (s.median / 1e3));
+    else printf(" %13s\n", "-");
 }
 
 static int parse_count(const char *text, const char *what, unsigned long lo, unsigned long hi,
@@ -356,10 +353,9 @@ static int parse_count(const char *text, const char *what, unsigned long lo, uns
 
 static int usage(void)
 {
-    fprintf(stderr,
-            "usage: bench_import --corpus DIR [--runs N] [--jobs N] [--workdir DIR]\n"
-            "       bench_import --report-once --root DIR --out DIR [--jobs N]\n"
-            "KILN_BENCH_RUNS sets the default number of runs (5).\n");
+    fprintf(stderr, "usage: bench_import --corpus DIR [--runs N] [--jobs N] [--workdir DIR]\n"
+                    "       bench_import --report-once --root DIR --out DIR [--jobs N]\n"
+                    "KILN_BENCH_RUNS sets the default number of runs (5).\n");
     return 2;
 }
 
@@ -399,8 +395,7 @@ int main(int argc, char **argv)
             if (parse_count(v, "--runs", 1, BENCH_MAX_RUNS, &runs)) return 2;
         } else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
             if (parse_count(v, "--jobs", 1, 256, &jobs)) return 2;
-        } else
-            return usage();
+        } else return usage();
     }
     if (once) return root_arg && out_arg ? report_once(root_arg, out_arg, (unsigned)jobs) : usage();
     if (!corpus) return usage();
@@ -417,7 +412,8 @@ int main(int argc, char **argv)
         }
     } else {
         if (snprintf(ws, sizeof ws, "%s", workdir) >= (int)sizeof ws || mkdir(ws, 0755) != 0) {
-            fprintf(stderr, "bench_import: cannot make the work folder %s: %s\n", workdir, strerror(errno));
+            fprintf(stderr, "bench_import: cannot make the work folder %s: %s\n", workdir,
+                    strerror(errno));
             return 1;
         }
     }
@@ -483,7 +479,8 @@ int main(int argc, char **argv)
     printf("ratios of wall medians: cold/warm %.1fx, cold/no-op %.1fx", c.median / w.median,
            c.median / n.median);
     if (ncold >= 2) {
-        bench_stats c1 = stats_of(cold[0].ms, cold[0].count), c2 = stats_of(cold[1].ms, cold[1].count);
+        bench_stats c1 = stats_of(cold[0].ms, cold[0].count),
+                    c2 = stats_of(cold[1].ms, cold[1].count);
         printf(", cold -j1/-j2 %.2fx", c1.median / c2.median);
     }
     /* CPU time moves much less than wall time when other work shares the cores. */
@@ -501,7 +498,8 @@ int main(int argc, char **argv)
     printf("no-op: %ld assets, %ld up_to_date; source_read true for %ld (%llu source bytes) in the "
            "last run, %ld over all %zu runs%s\n",
            nl->assets, nl->up_to_date, nl->source_read, nl->source_read_bytes, noop.source_read_sum,
-           noop.count, noop.source_read_sum ? "  <-- UNEXPECTED: the stat shortcut did not apply" : "");
+           noop.count,
+           noop.source_read_sum ? "  <-- UNEXPECTED: the stat shortcut did not apply" : "");
     if (!own_ws) printf("workspace kept: root %s, output %s\n", root, out);
     rc = 0;
 done:

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "write/mesh_write.h"
 #include "kiln/kiln_format.h"
 #include "process/mesh.h"
+#include "write/mesh_write.h"
 
 #define SEGMENTS 400
-#define RINGS 251
+#define RINGS    251
 
 static uint32_t rnd(uint32_t *s)
 {
@@ -57,7 +57,8 @@ static void make_sphere(sphere *s)
     uint32_t *idx = calloc((size_t)tris * 3, 4);
     for (uint32_t r = 0; r < RINGS; r++)
         for (uint32_t c = 0; c < SEGMENTS; c++) {
-            uint32_t a = r * cols + c, b = (r + 1) * cols + c, cc = (r + 1) * cols + c + 1, d = r * cols + c + 1;
+            uint32_t a = r * cols + c, b = (r + 1) * cols + c, cc = (r + 1) * cols + c + 1,
+                     d = r * cols + c + 1;
             if (r != 0) idx[n++] = a, idx[n++] = d, idx[n++] = cc;
             if (r != RINGS - 1) idx[n++] = a, idx[n++] = cc, idx[n++] = b;
         }
@@ -75,7 +76,8 @@ static void make_sphere(sphere *s)
         uint32_t k = rnd(&st) % v, x = perm[v - 1];
         perm[v - 1] = perm[k], perm[k] = x;
     }
-    s->pos = calloc(nv, 12), s->nrm = calloc(nv, 12), s->tan = calloc(nv, 16), s->uv = calloc(nv, 8);
+    s->pos = calloc(nv, 12), s->nrm = calloc(nv, 12), s->tan = calloc(nv, 16),
+    s->uv = calloc(nv, 8);
     for (uint32_t v = 0; v < nv; v++) {
         memcpy(s->pos + perm[v] * 3, pos + v * 3, 12);
         memcpy(s->nrm + perm[v] * 3, nrm + v * 3, 12);
@@ -130,7 +132,8 @@ int main(int argc, char **argv)
     kiln_mesh_build_opts o;
     kiln_mesh_build_opts_default(&o);
 
-    uint64_t t_weld[64], t_cache[64], t_over[64], t_lod[64], t_fetch[64], t_mlet[64], t_quant[64], t_total[64];
+    uint64_t t_weld[64], t_cache[64], t_over[64], t_lod[64], t_fetch[64], t_mlet[64], t_quant[64],
+        t_total[64];
     kiln_cooked_mesh m;
     kiln_error err;
     for (int r = 0; r < runs; r++) {
@@ -139,23 +142,28 @@ int main(int argc, char **argv)
             return 1;
         }
         const kiln_mesh_build_stats *st = &m.stats;
-        t_weld[r] = st->ns_weld, t_cache[r] = st->ns_cache, t_over[r] = st->ns_overdraw, t_lod[r] = st->ns_lod;
-        t_fetch[r] = st->ns_fetch, t_mlet[r] = st->ns_meshlets, t_quant[r] = st->ns_quantize, t_total[r] = st->ns_total;
+        t_weld[r] = st->ns_weld, t_cache[r] = st->ns_cache, t_over[r] = st->ns_overdraw,
+        t_lod[r] = st->ns_lod;
+        t_fetch[r] = st->ns_fetch, t_mlet[r] = st->ns_meshlets, t_quant[r] = st->ns_quantize,
+        t_total[r] = st->ns_total;
         if (r + 1 < runs) kiln_cooked_mesh_free(&m);
     }
     uint32_t nv_in = s.vertex_count, tris = s.index_count / 3;
     uint32_t stored_stride = 0;
-    for (int id = 0; id < KILN_MESH_INDICES; id++) stored_stride += m.streams[id].count ? m.streams[id].stride : 0;
+    for (int id = 0; id < KILN_MESH_INDICES; id++)
+        stored_stride += m.streams[id].count ? m.streams[id].stride : 0;
 
-    printf("mesh cook, shuffled UV sphere: %u triangles, %u vertices in, %u welded, %u out; %u bytes per "
-           "vertex stored (quantized); median of %d runs\n\n",
-           tris, nv_in, m.stats.welded_vertices, m.vertex_count, stored_stride, runs);
+    printf(
+        "mesh cook, shuffled UV sphere: %u triangles, %u vertices in, %u welded, %u out; %u bytes per "
+        "vertex stored (quantized); median of %d runs\n\n",
+        tris, nv_in, m.stats.welded_vertices, m.vertex_count, stored_stride, runs);
 
     /* Cache, overdraw, fetch before and after. The input "before" is the welded mesh in its
      * shuffled order (what the passes start from); meshopt's reference runs its own cache pass
      * on that same mesh. */
     uint32_t *remap = malloc((size_t)nv_in * 4), *welded = malloc((size_t)s.index_count * 4);
-    struct meshopt_Stream streams[4] = {{s.pos, 12, 12}, {s.nrm, 12, 12}, {s.tan, 16, 16}, {s.uv, 8, 8}};
+    struct meshopt_Stream streams[4] = {
+        {s.pos, 12, 12}, {s.nrm, 12, 12}, {s.tan, 16, 16}, {s.uv, 8, 8}};
     size_t nw = meshopt_generateVertexRemapMulti(remap, s.idx, s.index_count, nv_in, streams, 4);
     meshopt_remapIndexBuffer(welded, s.idx, s.index_count, remap);
     float *wpos = malloc(nw * 12);
@@ -164,29 +172,39 @@ int main(int argc, char **argv)
     meshopt_optimizeVertexCache(ref, welded, s.index_count, nw);
     const uint32_t *lvl0 = m.indices;
     size_t n0 = m.levels[0].index_count;
-    struct meshopt_VertexCacheStatistics cb = meshopt_analyzeVertexCache(welded, s.index_count, nw, 16, 0, 0);
-    struct meshopt_VertexCacheStatistics ca = meshopt_analyzeVertexCache(lvl0, n0, m.vertex_count, 16, 0, 0);
-    struct meshopt_VertexCacheStatistics cr = meshopt_analyzeVertexCache(ref, s.index_count, nw, 16, 0, 0);
-    struct meshopt_OverdrawStatistics ob = meshopt_analyzeOverdraw(welded, s.index_count, wpos, nw, 12);
-    struct meshopt_OverdrawStatistics oa = meshopt_analyzeOverdraw(lvl0, n0, m.positions, m.vertex_count, 12);
-    struct meshopt_VertexFetchStatistics fb = meshopt_analyzeVertexFetch(welded, s.index_count, nw, stored_stride);
-    struct meshopt_VertexFetchStatistics fa = meshopt_analyzeVertexFetch(lvl0, n0, m.vertex_count, stored_stride);
+    struct meshopt_VertexCacheStatistics cb =
+        meshopt_analyzeVertexCache(welded, s.index_count, nw, 16, 0, 0);
+    struct meshopt_VertexCacheStatistics ca =
+        meshopt_analyzeVertexCache(lvl0, n0, m.vertex_count, 16, 0, 0);
+    struct meshopt_VertexCacheStatistics cr =
+        meshopt_analyzeVertexCache(ref, s.index_count, nw, 16, 0, 0);
+    struct meshopt_OverdrawStatistics ob =
+        meshopt_analyzeOverdraw(welded, s.index_count, wpos, nw, 12);
+    struct meshopt_OverdrawStatistics oa =
+        meshopt_analyzeOverdraw(lvl0, n0, m.positions, m.vertex_count, 12);
+    struct meshopt_VertexFetchStatistics fb =
+        meshopt_analyzeVertexFetch(welded, s.index_count, nw, stored_stride);
+    struct meshopt_VertexFetchStatistics fa =
+        meshopt_analyzeVertexFetch(lvl0, n0, m.vertex_count, stored_stride);
     printf("%-44s %10s %10s\n", "level 0", "before", "after");
-    printf("%-44s %10.3f %10.3f\n", "ACMR, FIFO 16 (kiln's simulation)", fifo_acmr(welded, s.index_count, (uint32_t)nw),
-           fifo_acmr(lvl0, n0, m.vertex_count));
+    printf("%-44s %10.3f %10.3f\n", "ACMR, FIFO 16 (kiln's simulation)",
+           fifo_acmr(welded, s.index_count, (uint32_t)nw), fifo_acmr(lvl0, n0, m.vertex_count));
     printf("%-44s %10.3f %10.3f\n", "ACMR, meshopt_analyzeVertexCache 16/0/0", cb.acmr, ca.acmr);
     printf("%-44s %10s %10.3f\n", "ACMR, meshopt_optimizeVertexCache alone", "", cr.acmr);
-    printf("%-44s %10.3f %10.3f\n", "ACMR, kiln's build statistics", m.stats.acmr_before, m.stats.acmr_after);
+    printf("%-44s %10.3f %10.3f\n", "ACMR, kiln's build statistics", m.stats.acmr_before,
+           m.stats.acmr_after);
     printf("%-44s %10.3f %10.3f\n", "overdraw (meshopt_analyzeOverdraw)", ob.overdraw, oa.overdraw);
-    printf("%-44s %10.3f %10.3f\n", "fetch ratio (meshopt_analyzeVertexFetch)", fb.overfetch, fa.overfetch);
+    printf("%-44s %10.3f %10.3f\n", "fetch ratio (meshopt_analyzeVertexFetch)", fb.overfetch,
+           fa.overfetch);
 
-    printf("\n%-8s %10s %9s %12s %14s\n", "level", "triangles", "of lvl 0", "error", "error (units)");
+    printf("\n%-8s %10s %9s %12s %14s\n", "level", "triangles", "of lvl 0", "error",
+           "error (units)");
     for (uint32_t l = 0; l < m.level_count; l++)
         printf("%-8u %10u %8.2f%% %11.4f%% %14.3g\n", l, m.levels[l].index_count / 3,
                100.0 * m.levels[l].index_count / m.levels[0].index_count, 100.0 * m.levels[l].error,
                m.levels[l].error_absolute);
-    printf("(extent %.3f; meshlets %u in all levels, max %u vertices / %u triangles)\n", m.extent, m.meshlet_count,
-           m.meshlet_max_vertices, m.meshlet_max_triangles);
+    printf("(extent %.3f; meshlets %u in all levels, max %u vertices / %u triangles)\n", m.extent,
+           m.meshlet_count, m.meshlet_max_vertices, m.meshlet_max_triangles);
 
     printf("\n%-26s %10s\n", "pass (median)", "ms");
     printf("%-26s %10.2f\n", "encode + gather streams", median_ms(t_quant, runs));
@@ -201,12 +219,14 @@ int main(int argc, char **argv)
     /* The targets (docs/performance.md). */
     int eighth = -1;
     for (uint32_t l = 1; l < m.level_count; l++)
-        if (fabs((double)m.levels[l].index_count / m.levels[0].index_count - 0.125) < 0.01) eighth = (int)l;
+        if (fabs((double)m.levels[l].index_count / m.levels[0].index_count - 0.125) < 0.01)
+            eighth = (int)l;
     printf("\ntarget ACMR <= 0.66: %.3f %s\n", ca.acmr, ca.acmr <= 0.66f ? "met" : "NOT met");
     if (eighth < 0)
         printf("target 12.5 %% level error <= 0.03 %%: no level at 12.5 %% (NOT met)\n");
     else
-        printf("target 12.5 %% level error <= 0.03 %%: %.4f %% %s\n", 100.0 * m.levels[eighth].error,
+        printf("target 12.5 %% level error <= 0.03 %%: %.4f %% %s\n",
+               100.0 * m.levels[eighth].error,
                m.levels[eighth].error <= 0.0003f ? "met" : "NOT met");
     kiln_cooked_mesh_free(&m);
     free(remap), free(welded), free(wpos), free(ref);

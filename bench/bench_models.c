@@ -23,7 +23,7 @@
  * one on PATH (without it the program says so and exits 0), --workdir to a fresh folder under
  * /dev/shm (tmpfs: kiln fsyncs each file it writes and gltfpack does not, so on a disk the wall
  * times would compare sync latency). */
-#define _XOPEN_SOURCE 700   /* nftw */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -47,12 +47,12 @@
 
 #include "kiln/kiln_format.h"
 
-#define MAX_RUNS 64
-#define MAX_ARGS 24
+#define MAX_RUNS   64
+#define MAX_ARGS   24
 #define MAX_LEVELS KILN_MESH_MAX_LEVELS
 
 static const struct {
-    const char *name, *path;   /* path under the corpus */
+    const char *name, *path; /* path under the corpus */
 } models[] = {
     {"SheenCloth", "SheenCloth/glTF/SheenCloth.gltf"},
     {"DamagedHelmet", "DamagedHelmet/glTF/DamagedHelmet.gltf"},
@@ -74,35 +74,68 @@ typedef struct bench_case {
 } bench_case;
 
 static const bench_case cases[] = {
-    {"gp-si", TOOL_GLTFPACK, true, {"-i", "IN", "-o", "OUT/out.gltf", "-si", "0.5"},
+    {"gp-si",
+     TOOL_GLTFPACK,
+     true,
+     {"-i", "IN", "-o", "OUT/out.gltf", "-si", "0.5"},
      "gltfpack, one level at 50 %: weld, simplify (error <= 1 %, fixed in 0.18), vertex cache + "
      "fetch order, quantize 14/12/8 bits (its default)"},
-    {"gp-full", TOOL_GLTFPACK, true, {"-i", "IN", "-o", "OUT/out.gltf"},
+    {"gp-full",
+     TOOL_GLTFPACK,
+     true,
+     {"-i", "IN", "-o", "OUT/out.gltf"},
      "gltfpack, the full mesh: weld, vertex cache + fetch order, quantize 14/12/8 bits"},
-    {"k-def", TOOL_KILN, true, {"model", "IN", "OUT", "--textures", "none", "-j1"},
+    {"k-def",
+     TOOL_KILN,
+     true,
+     {"model", "IN", "OUT", "--textures", "none", "-j1"},
      "kiln defaults: full mesh + levels 0.5/0.25/0.125 (error <= 5 %), vertex cache + overdraw "
      "(1.05) per level, fetch order, meshlets for every level, quantize 16-bit/oct16"},
-    {"k-def-j2", TOOL_KILN, true, {"model", "IN", "OUT", "--textures", "none", "-j2"},
+    {"k-def-j2",
+     TOOL_KILN,
+     true,
+     {"model", "IN", "OUT", "--textures", "none", "-j2"},
      "the same, 2 worker threads"},
-    {"k-job", TOOL_KILN, true,
-     {"model", "IN", "OUT", "--textures", "none", "-j1", "--set", "model.lods=[0.5]", "--set",
-      "model.lod_error=0.01", "--set", "model.lod_min_triangles=0", "--set",
-      "model.overdraw_threshold=0", "--set", "model.meshlets=false", "--set",
-      "model.animation_reduce=false", "--set", "model.tangents=\"file\""},
+    {"k-job",
+     TOOL_KILN,
+     true,
+     {"model", "IN",
+      "OUT",   "--textures",
+      "none",  "-j1",
+      "--set", "model.lods=[0.5]",
+      "--set", "model.lod_error=0.01",
+      "--set", "model.lod_min_triangles=0",
+      "--set", "model.overdraw_threshold=0",
+      "--set", "model.meshlets=false",
+      "--set", "model.animation_reduce=false",
+      "--set", "model.tangents=\"file\""},
      "kiln closest to gp-si: one level at 0.5 with gltfpack's 1 % error, no overdraw pass, no "
      "meshlets, clip keys kept as they are, no tangents the file lacks (gltfpack makes none); "
      "still optimises and writes the full mesh too"},
-    {"k-job-j2", TOOL_KILN, true,
-     {"model", "IN", "OUT", "--textures", "none", "-j2", "--set", "model.lods=[0.5]", "--set",
-      "model.lod_error=0.01", "--set", "model.lod_min_triangles=0", "--set",
-      "model.overdraw_threshold=0", "--set", "model.meshlets=false", "--set",
-      "model.animation_reduce=false", "--set", "model.tangents=\"file\""},
+    {"k-job-j2",
+     TOOL_KILN,
+     true,
+     {"model", "IN",
+      "OUT",   "--textures",
+      "none",  "-j2",
+      "--set", "model.lods=[0.5]",
+      "--set", "model.lod_error=0.01",
+      "--set", "model.lod_min_triangles=0",
+      "--set", "model.overdraw_threshold=0",
+      "--set", "model.meshlets=false",
+      "--set", "model.animation_reduce=false",
+      "--set", "model.tangents=\"file\""},
      "the same, 2 worker threads"},
-    {"k-full", TOOL_KILN, true,
+    {"k-full",
+     TOOL_KILN,
+     true,
      {"model", "IN", "OUT", "--textures", "none", "-j1", "--set", "model.lods=[]", "--set",
       "model.overdraw_threshold=0"},
      "kiln closest to gp-full: the full mesh only, no overdraw pass; meshlets still built"},
-    {"gp-full16", TOOL_GLTFPACK, false, {"-i", "IN", "-o", "OUT/out.gltf", "-vp", "16", "-vt", "16"},
+    {"gp-full16",
+     TOOL_GLTFPACK,
+     false,
+     {"-i", "IN", "-o", "OUT/out.gltf", "-vp", "16", "-vt", "16"},
      "gltfpack, full mesh, positions and UVs at kiln's 16 bits (run once, for vertex bytes)"},
 };
 #define CASE_COUNT (sizeof cases / sizeof cases[0])
@@ -113,13 +146,13 @@ typedef struct geo {
     bool ok;
     uint32_t prims, level_count;
     uint64_t tris[MAX_LEVELS];
-    uint64_t misses[MAX_LEVELS];    /* FIFO-16 cache misses: ACMR = misses / tris */
+    uint64_t misses[MAX_LEVELS]; /* FIFO-16 cache misses: ACMR = misses / tris */
     uint64_t vertices, vertex_bytes;
-    char layout[192];               /* bytes per vertex of each attribute, "pos 8 + nrm 4 ..." */
-    char names[16][8];              /* the attributes, for comparing the two layouts */
-    uint32_t name_bytes[16];        /* bytes of each of them over all vertices */
+    char layout[192];        /* bytes per vertex of each attribute, "pos 8 + nrm 4 ..." */
+    char names[16][8];       /* the attributes, for comparing the two layouts */
+    uint32_t name_bytes[16]; /* bytes of each of them over all vertices */
     uint32_t name_count;
-    bool acmr_mismatch;             /* the own FIFO and meshopt's analyzer disagreed */
+    bool acmr_mismatch; /* the own FIFO and meshopt's analyzer disagreed */
     char error[256];
 } geo;
 
@@ -320,7 +353,8 @@ static void add_level(geo *g, uint32_t level, const uint32_t *idx, size_t n, uin
     g->tris[level] += n / 3;
     g->misses[level] += m;
     if (n >= 3) {
-        struct meshopt_VertexCacheStatistics st = meshopt_analyzeVertexCache(idx, n, vertex_count, 16, 0, 0);
+        struct meshopt_VertexCacheStatistics st =
+            meshopt_analyzeVertexCache(idx, n, vertex_count, 16, 0, 0);
         if (fabs((double)st.acmr - (double)m / (double)(n / 3)) > 1e-4) g->acmr_mismatch = true;
     }
     if (level + 1 > g->level_count) g->level_count = level + 1;
@@ -343,7 +377,8 @@ static void add_attribute(geo *g, const char *name, uint64_t bytes, uint64_t ver
 }
 
 static const char *const kiln_stream_names[KILN_MESH_STREAM_COUNT] = {
-    "pos", "nrm", "tan", "uv0", "uv1", "uv2", "uv3", "col0", "col1", "jnt", "wgt", "idx", "tpos", "tnrm", "ttan",
+    "pos",  "nrm", "tan", "uv0", "uv1",  "uv2",  "uv3",  "col0",
+    "col1", "jnt", "wgt", "idx", "tpos", "tnrm", "ttan",
 };
 
 /* Every .kmesh file in dir, read with kiln_mesh_read and decoded level by level. */
@@ -360,7 +395,8 @@ static void kiln_geometry(const char *dir, geo *g)
     struct dirent *e;
     while ((e = readdir(d)) != NULL && count < 64) {
         size_t n = strlen(e->d_name);
-        if (n > 6 && n < 256 && strcmp(e->d_name + n - 6, ".kmesh") == 0) strcpy(names[count++], e->d_name);
+        if (n > 6 && n < 256 && strcmp(e->d_name + n - 6, ".kmesh") == 0)
+            strcpy(names[count++], e->d_name);
     }
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], (int (*)(const void *, const void *))strcmp);
@@ -380,7 +416,8 @@ static void kiln_geometry(const char *dir, geo *g)
         g->vertices += v.vertex_count;
         for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++)
             if (s != KILN_MESH_INDICES && v.streams[s].format != KILN_MESH_FORMAT_NONE)
-                add_attribute(g, kiln_stream_names[s], v.streams[s].count * v.streams[s].stride, v.vertex_count);
+                add_attribute(g, kiln_stream_names[s], v.streams[s].count * v.streams[s].stride,
+                              v.vertex_count);
         for (uint32_t l = 0; l < v.level_count; l++) {
             kiln_mesh_decoded dec;
             if (kiln_mesh_decode(&v, l, NULL, &dec, &err) != KILN_OK) {
@@ -400,17 +437,28 @@ static void kiln_geometry(const char *dir, geo *g)
 static size_t component_size(int type)
 {
     switch (type) {
-    case 5120: case 5121: return 1;
-    case 5122: case 5123: return 2;
-    case 5125: case 5126: return 4;
-    default: return 0;
+    case 5120:
+    case 5121:
+        return 1;
+    case 5122:
+    case 5123:
+        return 2;
+    case 5125:
+    case 5126:
+        return 4;
+    default:
+        return 0;
     }
 }
 
 static size_t component_count(const char *type)
 {
-    static const struct { const char *name; size_t n; } t[] = {
-        {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT2", 4}, {"MAT3", 9}, {"MAT4", 16},
+    static const struct {
+        const char *name;
+        size_t n;
+    } t[] = {
+        {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3},  {"VEC4", 4},
+        {"MAT2", 4},   {"MAT3", 9}, {"MAT4", 16},
     };
     for (size_t i = 0; type && i < sizeof t / sizeof t[0]; i++)
         if (strcmp(type, t[i].name) == 0) return t[i].n;
@@ -432,8 +480,10 @@ static uint64_t accessor_bytes(json_t *doc, json_int_t a, uint64_t *count)
 
 static void gltf_attribute_name(const char *attr, const char *prefix, char *out, size_t size)
 {
-    static const struct { const char *gltf, *name; } n[] = {
-        {"POSITION", "pos"}, {"NORMAL", "nrm"}, {"TANGENT", "tan"}, {"TEXCOORD_", "uv"},
+    static const struct {
+        const char *gltf, *name;
+    } n[] = {
+        {"POSITION", "pos"}, {"NORMAL", "nrm"},   {"TANGENT", "tan"},   {"TEXCOORD_", "uv"},
         {"COLOR_", "col"},   {"JOINTS_0", "jnt"}, {"WEIGHTS_0", "wgt"},
     };
     for (size_t i = 0; i < sizeof n / sizeof n[0]; i++) {
@@ -462,14 +512,15 @@ static void gltfpack_geometry(const char *dir, geo *g)
     json_t *ext = json_object_get(doc, "extensionsRequired");
     size_t k;
     json_t *x;
-    json_array_foreach(ext, k, x) {
+    json_array_foreach (ext, k, x) {
         if (strcmp(json_string_value(x), "KHR_mesh_quantization") != 0) {
             fmt(g->error, sizeof g->error, "%s requires %s: not read", path, json_string_value(x));
             json_decref(doc);
             return;
         }
     }
-    const char *uri = json_string_value(json_object_get(json_array_get(json_object_get(doc, "buffers"), 0), "uri"));
+    const char *uri = json_string_value(
+        json_object_get(json_array_get(json_object_get(doc, "buffers"), 0), "uri"));
     size_t bin_size = 0;
     uint8_t *bin = NULL;
     if (uri) {
@@ -482,31 +533,34 @@ static void gltfpack_geometry(const char *dir, geo *g)
         json_decref(doc);
         return;
     }
-    json_t *accessors = json_object_get(doc, "accessors"), *views = json_object_get(doc, "bufferViews");
+    json_t *accessors = json_object_get(doc, "accessors"),
+           *views = json_object_get(doc, "bufferViews");
     size_t naccessors = json_array_size(accessors);
-    bool *counted = calloc(naccessors ? naccessors : 1, 1);   /* accessors shared by primitives */
+    bool *counted = calloc(naccessors ? naccessors : 1, 1); /* accessors shared by primitives */
     size_t mi, pi;
     json_t *mesh, *prim;
-    json_array_foreach(json_object_get(doc, "meshes"), mi, mesh) {
-        json_array_foreach(json_object_get(mesh, "primitives"), pi, prim) {
+    json_array_foreach (json_object_get(doc, "meshes"), mi, mesh) {
+        json_array_foreach (json_object_get(mesh, "primitives"), pi, prim) {
             json_t *mode = json_object_get(prim, "mode");
             if (mode && json_integer_value(mode) != 4) continue;
             json_t *attrs = json_object_get(prim, "attributes");
             uint64_t nv = 0;
             const char *key;
             json_t *val;
-            json_object_foreach(attrs, key, val) {
+            json_object_foreach (attrs, key, val) {
                 if (strcmp(key, "POSITION") == 0)
-                    nv = (uint64_t)json_integer_value(json_object_get(json_array_get(accessors, (size_t)json_integer_value(val)), "count"));
+                    nv = (uint64_t)json_integer_value(json_object_get(
+                        json_array_get(accessors, (size_t)json_integer_value(val)), "count"));
             }
             json_t *idx = json_object_get(prim, "indices");
             if (!idx || nv == 0 || nv > UINT32_MAX) {
-                fmt(g->error, sizeof g->error, "mesh %zu primitive %zu: no indices or positions", mi, pi);
+                fmt(g->error, sizeof g->error, "mesh %zu primitive %zu: no indices or positions",
+                    mi, pi);
                 goto done;
             }
             g->prims++;
             bool new_vertices = false;
-            json_object_foreach(attrs, key, val) {
+            json_object_foreach (attrs, key, val) {
                 json_int_t a = json_integer_value(val);
                 if (a < 0 || (size_t)a >= naccessors || counted[a]) continue;
                 counted[a] = new_vertices = true;
@@ -517,8 +571,8 @@ static void gltfpack_geometry(const char *dir, geo *g)
             }
             size_t ti;
             json_t *target;
-            json_array_foreach(json_object_get(prim, "targets"), ti, target) {
-                json_object_foreach(target, key, val) {
+            json_array_foreach (json_object_get(prim, "targets"), ti, target) {
+                json_object_foreach (target, key, val) {
                     json_int_t a = json_integer_value(val);
                     if (a < 0 || (size_t)a >= naccessors || counted[a]) continue;
                     counted[a] = true;
@@ -531,23 +585,28 @@ static void gltfpack_geometry(const char *dir, geo *g)
             if (new_vertices) g->vertices += nv;
             /* The index accessor, read from the plain buffer with every range checked. */
             json_t *acc = json_array_get(accessors, (size_t)json_integer_value(idx));
-            json_t *view = json_array_get(views, (size_t)json_integer_value(json_object_get(acc, "bufferView")));
-            size_t cs = component_size((int)json_integer_value(json_object_get(acc, "componentType")));
+            json_t *view = json_array_get(
+                views, (size_t)json_integer_value(json_object_get(acc, "bufferView")));
+            size_t cs =
+                component_size((int)json_integer_value(json_object_get(acc, "componentType")));
             uint64_t n = (uint64_t)json_integer_value(json_object_get(acc, "count"));
             uint64_t off = (uint64_t)json_integer_value(json_object_get(view, "byteOffset")) +
                            (uint64_t)json_integer_value(json_object_get(acc, "byteOffset"));
             if (cs == 0 || n % 3 != 0 || off > bin_size || n > (bin_size - off) / cs) {
-                fmt(g->error, sizeof g->error, "mesh %zu primitive %zu: bad index accessor", mi, pi);
+                fmt(g->error, sizeof g->error, "mesh %zu primitive %zu: bad index accessor", mi,
+                    pi);
                 goto done;
             }
             uint32_t *tri = malloc((n ? n : 1) * sizeof *tri);
             for (uint64_t i = 0; i < n; i++) {
                 const uint8_t *p = bin + off + i * cs;
-                tri[i] = cs == 1 ? p[0] : cs == 2 ? (uint32_t)(p[0] | p[1] << 8)
-                                                  : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+                tri[i] = cs == 1   ? p[0]
+                         : cs == 2 ? (uint32_t)(p[0] | p[1] << 8)
+                                   : (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                                         (uint32_t)p[3] << 24;
                 if (tri[i] >= nv) {
-                    fmt(g->error, sizeof g->error, "mesh %zu primitive %zu: index %u >= %llu", mi, pi, tri[i],
-                        (unsigned long long)nv);
+                    fmt(g->error, sizeof g->error, "mesh %zu primitive %zu: index %u >= %llu", mi,
+                        pi, tri[i], (unsigned long long)nv);
                     free(tri);
                     goto done;
                 }
@@ -582,14 +641,18 @@ static uint64_t extra_bytes(const geo *a, const geo *b, char *names, size_t size
 
 static double acmr(const geo *g, uint32_t level)
 {
-    return level < g->level_count && g->tris[level] ? (double)g->misses[level] / (double)g->tris[level] : NAN;
+    return level < g->level_count && g->tris[level]
+               ? (double)g->misses[level] / (double)g->tris[level]
+               : NAN;
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_models --corpus DIR [--runs N] [--kiln PATH] [--gltfpack PATH] [--workdir DIR]\n");
+    fprintf(
+        stderr,
+        "usage: bench_models --corpus DIR [--runs N] [--kiln PATH] [--gltfpack PATH] [--workdir DIR]\n");
     exit(2);
 }
 
@@ -644,15 +707,18 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!find_program(gp_arg, gp, sizeof gp)) {
-        printf("bench_models: gltfpack not found (Debian package gltfpack, scripts/setup.sh installs it); "
-               "the model cook comparison is skipped\n");
+        printf(
+            "bench_models: gltfpack not found (Debian package gltfpack, scripts/setup.sh installs it); "
+            "the model cook comparison is skipped\n");
         return 0;
     }
     for (size_t m = 0; m < MODEL_COUNT; m++) {
         char in[PATH_MAX];
         fmt(in, sizeof in, "%s/%s", corpus, models[m].path);
         if (access(in, R_OK) != 0) {
-            printf("bench_models: %s is missing from the corpus; the model cook comparison is skipped\n", in);
+            printf(
+                "bench_models: %s is missing from the corpus; the model cook comparison is skipped\n",
+                in);
             return 0;
         }
     }
@@ -667,8 +733,8 @@ int main(int argc, char **argv)
     } else {
         struct stat st;
         const char *base = stat("/dev/shm", &st) == 0 && access("/dev/shm", W_OK) == 0 ? "/dev/shm"
-                           : getenv("TMPDIR")                                        ? getenv("TMPDIR")
-                                                                                      : "/tmp";
+                           : getenv("TMPDIR") ? getenv("TMPDIR")
+                                              : "/tmp";
         fmt(work, sizeof work, "%s/kiln-bench-models.XXXXXX", base);
         if (!mkdtemp(work)) {
             perror("bench_models: mkdtemp");
@@ -679,12 +745,15 @@ int main(int argc, char **argv)
     char load0[64], load1[64];
     load_average(load0, sizeof load0);
     printf("Model cook against gltfpack: geometry only, %d runs per case, interleaved\n", runs);
-    printf("kiln: %s\ngltfpack: %s (Debian 0.18)\ncorpus: %s\noutputs: %s%s\n", kiln, gp, corpus, work,
-           temporary ? " (removed at the end; --workdir DIR keeps them)" : "");
-    printf("CPU = user + sys time of the process and all its threads (wait4), wall = fork to exit; medians.\n");
-    printf("load average at start: %s (%ld CPUs online)\n\ncases (IN = the model's .gltf, OUT = a folder per case):\n",
-           load0, sysconf(_SC_NPROCESSORS_ONLN));
-    for (size_t c = 0; c < CASE_COUNT; c++) print_command(&cases[c], cases[c].tool == TOOL_KILN ? "kiln" : "gltfpack");
+    printf("kiln: %s\ngltfpack: %s (Debian 0.18)\ncorpus: %s\noutputs: %s%s\n", kiln, gp, corpus,
+           work, temporary ? " (removed at the end; --workdir DIR keeps them)" : "");
+    printf(
+        "CPU = user + sys time of the process and all its threads (wait4), wall = fork to exit; medians.\n");
+    printf(
+        "load average at start: %s (%ld CPUs online)\n\ncases (IN = the model's .gltf, OUT = a folder per case):\n",
+        load0, sysconf(_SC_NPROCESSORS_ONLN));
+    for (size_t c = 0; c < CASE_COUNT; c++)
+        print_command(&cases[c], cases[c].tool == TOOL_KILN ? "kiln" : "gltfpack");
 
     /* Warm-up and the untimed cases: every case once, so files are cached and outputs exist. */
     char store[MAX_ARGS][PATH_MAX];
@@ -703,7 +772,8 @@ int main(int argc, char **argv)
             case_argv(&cases[c], cases[c].tool == TOOL_KILN ? kiln : gp, in, out, store, av);
             sample s;
             if (run(av, NULL, errp, &s) != 0) {
-                fprintf(stderr, "bench_models: %s %s failed; its stderr is in %s\n", models[m].name, cases[c].name, errp);
+                fprintf(stderr, "bench_models: %s %s failed; its stderr is in %s\n", models[m].name,
+                        cases[c].name, errp);
                 return 1;
             }
         }
@@ -726,7 +796,8 @@ int main(int argc, char **argv)
                 fmt(out, sizeof out, "%s/%s/%s", work, models[m].name, cases[c].name);
                 case_argv(&cases[c], cases[c].tool == TOOL_KILN ? kiln : gp, in, out, store, av);
                 if (run(av, NULL, NULL, &timings[m][c][r]) != 0) {
-                    fprintf(stderr, "bench_models: %s %s failed in run %d\n", models[m].name, cases[c].name, r + 1);
+                    fprintf(stderr, "bench_models: %s %s failed in run %d\n", models[m].name,
+                            cases[c].name, r + 1);
                     return 1;
                 }
             }
@@ -743,12 +814,14 @@ int main(int argc, char **argv)
             if (cases[c].tool == TOOL_KILN) kiln_geometry(out, &g[m][c]);
             else gltfpack_geometry(out, &g[m][c]);
             if (!g[m][c].ok) {
-                fprintf(stderr, "bench_models: %s %s: %s\n", models[m].name, cases[c].name, g[m][c].error);
+                fprintf(stderr, "bench_models: %s %s: %s\n", models[m].name, cases[c].name,
+                        g[m][c].error);
                 return 1;
             }
         }
 
-    static const int shown[] = {C_GP_SI, C_GP_FULL, C_K_DEF, C_K_DEF_J2, C_K_JOB, C_K_JOB_J2, C_K_FULL};
+    static const int shown[] = {C_GP_SI, C_GP_FULL,  C_K_DEF, C_K_DEF_J2,
+                                C_K_JOB, C_K_JOB_J2, C_K_FULL};
     const int nshown = (int)(sizeof shown / sizeof shown[0]);
     for (int pass = 0; pass < 2; pass++) {
         bool cpu = pass == 0;
@@ -758,24 +831,31 @@ int main(int argc, char **argv)
         printf("\n");
         for (size_t m = 0; m < MODEL_COUNT; m++) {
             printf("%-14s", models[m].name);
-            for (int i = 0; i < nshown; i++) printf(" %9.1f", median_of(timings[m][shown[i]], runs, cpu));
+            for (int i = 0; i < nshown; i++)
+                printf(" %9.1f", median_of(timings[m][shown[i]], runs, cpu));
             printf("\n");
         }
-        printf("process start: gltfpack -v %.1f, kiln --version %.1f\n", median_of(start_gp, runs, cpu),
-               median_of(start_kiln, runs, cpu));
+        printf("process start: gltfpack -v %.1f, kiln --version %.1f\n",
+               median_of(start_gp, runs, cpu), median_of(start_kiln, runs, cpu));
     }
 
-    printf("\nratios kiln / gltfpack (median CPU; wall in brackets)\n%-14s %16s %16s %16s %16s %16s\n", "model",
-           "k-job/gp-si", "k-def/gp-si", "k-job-j2/gp-si", "k-job/(full+si)", "k-full/gp-full");
+    printf(
+        "\nratios kiln / gltfpack (median CPU; wall in brackets)\n%-14s %16s %16s %16s %16s %16s\n",
+        "model", "k-job/gp-si", "k-def/gp-si", "k-job-j2/gp-si", "k-job/(full+si)",
+        "k-full/gp-full");
     for (size_t m = 0; m < MODEL_COUNT; m++) {
-        double si = median_of(timings[m][C_GP_SI], runs, true), full = median_of(timings[m][C_GP_FULL], runs, true);
-        double siw = median_of(timings[m][C_GP_SI], runs, false), fullw = median_of(timings[m][C_GP_FULL], runs, false);
+        double si = median_of(timings[m][C_GP_SI], runs, true),
+               full = median_of(timings[m][C_GP_FULL], runs, true);
+        double siw = median_of(timings[m][C_GP_SI], runs, false),
+               fullw = median_of(timings[m][C_GP_FULL], runs, false);
         const int num[] = {C_K_JOB, C_K_DEF, C_K_JOB_J2, C_K_JOB, C_K_FULL};
-        const double den[] = {si, si, si, si + full, full}, denw[] = {siw, siw, siw, siw + fullw, fullw};
+        const double den[] = {si, si, si, si + full, full},
+                     denw[] = {siw, siw, siw, siw + fullw, fullw};
         printf("%-14s", models[m].name);
         for (int i = 0; i < 5; i++) {
             char cell[32];
-            fmt(cell, sizeof cell, "%.2fx [%.2fx]", median_of(timings[m][num[i]], runs, true) / den[i],
+            fmt(cell, sizeof cell, "%.2fx [%.2fx]",
+                median_of(timings[m][num[i]], runs, true) / den[i],
                 median_of(timings[m][num[i]], runs, false) / denw[i]);
             printf(" %16s", cell);
         }
@@ -784,22 +864,28 @@ int main(int argc, char **argv)
 
     printf("\ntriangles, and ACMR (FIFO 16) of the final index buffers; L1 = kiln's 0.5 level\n"
            "%-14s %7s %7s %8s %8s %7s | %7s %7s %7s %8s %8s %7s\n",
-           "model", "k LOD0", "gp-full", "k-def L1", "k-job L1", "gp-si", "k-def", "k-full", "gp-full", "k-def L1",
-           "k-job L1", "gp-si");
+           "model", "k LOD0", "gp-full", "k-def L1", "k-job L1", "gp-si", "k-def", "k-full",
+           "gp-full", "k-def L1", "k-job L1", "gp-si");
     bool mismatch = false;
     for (size_t m = 0; m < MODEL_COUNT; m++) {
-        const geo *kd = &g[m][C_K_DEF], *kj = &g[m][C_K_JOB], *kf = &g[m][C_K_FULL], *gs = &g[m][C_GP_SI],
-                  *gf = &g[m][C_GP_FULL];
+        const geo *kd = &g[m][C_K_DEF], *kj = &g[m][C_K_JOB], *kf = &g[m][C_K_FULL],
+                  *gs = &g[m][C_GP_SI], *gf = &g[m][C_GP_FULL];
         char l1d[16] = "-", l1j[16] = "-", a1d[16] = "-", a1j[16] = "-";
-        if (kd->level_count > 1) fmt(l1d, sizeof l1d, "%llu", (unsigned long long)kd->tris[1]), fmt(a1d, sizeof a1d, "%.3f", acmr(kd, 1));
-        if (kj->level_count > 1) fmt(l1j, sizeof l1j, "%llu", (unsigned long long)kj->tris[1]), fmt(a1j, sizeof a1j, "%.3f", acmr(kj, 1));
-        printf("%-14s %7llu %7llu %8s %8s %7llu | %7.3f %7.3f %7.3f %8s %8s %7.3f\n", models[m].name,
-               (unsigned long long)kd->tris[0], (unsigned long long)gf->tris[0], l1d, l1j, (unsigned long long)gs->tris[0],
-               acmr(kd, 0), acmr(kf, 0), acmr(gf, 0), a1d, a1j, acmr(gs, 0));
+        if (kd->level_count > 1)
+            fmt(l1d, sizeof l1d, "%llu", (unsigned long long)kd->tris[1]),
+                fmt(a1d, sizeof a1d, "%.3f", acmr(kd, 1));
+        if (kj->level_count > 1)
+            fmt(l1j, sizeof l1j, "%llu", (unsigned long long)kj->tris[1]),
+                fmt(a1j, sizeof a1j, "%.3f", acmr(kj, 1));
+        printf("%-14s %7llu %7llu %8s %8s %7llu | %7.3f %7.3f %7.3f %8s %8s %7.3f\n",
+               models[m].name, (unsigned long long)kd->tris[0], (unsigned long long)gf->tris[0],
+               l1d, l1j, (unsigned long long)gs->tris[0], acmr(kd, 0), acmr(kf, 0), acmr(gf, 0),
+               a1d, a1j, acmr(gs, 0));
         for (size_t c = 0; c < CASE_COUNT; c++) mismatch |= g[m][c].acmr_mismatch;
     }
-    printf("(k-def LOD0 has the overdraw pass, k-full not; \"-\": kiln made no such level; own FIFO and meshopt_analyzeVertexCache(16,0,0) %s)\n",
-           mismatch ? "DISAGREE somewhere" : "agree on every buffer");
+    printf(
+        "(k-def LOD0 has the overdraw pass, k-full not; \"-\": kiln made no such level; own FIFO and meshopt_analyzeVertexCache(16,0,0) %s)\n",
+        mismatch ? "DISAGREE somewhere" : "agree on every buffer");
     printf("kiln level counts (k-def):");
     for (size_t m = 0; m < MODEL_COUNT; m++) {
         printf(" %s", models[m].name);
@@ -808,44 +894,52 @@ int main(int argc, char **argv)
         printf(m + 1 < MODEL_COUNT ? ";" : "\n");
     }
 
-    printf("\nvertices and vertex bytes (kiln: the shared buffer of all levels; gp-si holds only its level's)\n"
-           "%-14s %8s %8s %8s | %9s %9s %9s %9s %7s\n",
-           "model", "k", "gp-full", "gp-si", "k", "gp-full", "gp-full16", "gp-si", "k/gp16");
+    printf(
+        "\nvertices and vertex bytes (kiln: the shared buffer of all levels; gp-si holds only its level's)\n"
+        "%-14s %8s %8s %8s | %9s %9s %9s %9s %7s\n",
+        "model", "k", "gp-full", "gp-si", "k", "gp-full", "gp-full16", "gp-si", "k/gp16");
     for (size_t m = 0; m < MODEL_COUNT; m++) {
-        const geo *kd = &g[m][C_K_DEF], *gf = &g[m][C_GP_FULL], *g16 = &g[m][C_GP_FULL16], *gs = &g[m][C_GP_SI];
+        const geo *kd = &g[m][C_K_DEF], *gf = &g[m][C_GP_FULL], *g16 = &g[m][C_GP_FULL16],
+                  *gs = &g[m][C_GP_SI];
         printf("%-14s %8llu %8llu %8llu | %9llu %9llu %9llu %9llu %6.2fx\n", models[m].name,
-               (unsigned long long)kd->vertices, (unsigned long long)gf->vertices, (unsigned long long)gs->vertices,
-               (unsigned long long)kd->vertex_bytes, (unsigned long long)gf->vertex_bytes,
-               (unsigned long long)g16->vertex_bytes, (unsigned long long)gs->vertex_bytes,
+               (unsigned long long)kd->vertices, (unsigned long long)gf->vertices,
+               (unsigned long long)gs->vertices, (unsigned long long)kd->vertex_bytes,
+               (unsigned long long)gf->vertex_bytes, (unsigned long long)g16->vertex_bytes,
+               (unsigned long long)gs->vertex_bytes,
                (double)kd->vertex_bytes / (double)g16->vertex_bytes);
     }
     printf("bytes per vertex by attribute:\n");
     for (size_t m = 0; m < MODEL_COUNT; m++)
-        printf("  %-14s kiln %-34s gltfpack %-28s -vp 16 -vt 16: %s\n", models[m].name, g[m][C_K_DEF].layout,
-               g[m][C_GP_FULL].layout, g[m][C_GP_FULL16].layout);
+        printf("  %-14s kiln %-34s gltfpack %-28s -vp 16 -vt 16: %s\n", models[m].name,
+               g[m][C_K_DEF].layout, g[m][C_GP_FULL].layout, g[m][C_GP_FULL16].layout);
 
-    printf("\ntarget: \"Geometry-only cook of each bench model <= 1.5x gltfpack's time for the same work, "
-           "vertex bytes no larger than gltfpack's at equal precision\"\n"
-           "(time: k-job -j1 against gp-si, median CPU; bytes: k-job's vertex buffer against gp-full16, "
-           "gltfpack's full mesh with positions and UVs at kiln's 16 bits)\n");
+    printf(
+        "\ntarget: \"Geometry-only cook of each bench model <= 1.5x gltfpack's time for the same work, "
+        "vertex bytes no larger than gltfpack's at equal precision\"\n"
+        "(time: k-job -j1 against gp-si, median CPU; bytes: k-job's vertex buffer against gp-full16, "
+        "gltfpack's full mesh with positions and UVs at kiln's 16 bits)\n");
     int misses = 0;
     for (size_t m = 0; m < MODEL_COUNT; m++) {
-        double k = median_of(timings[m][C_K_JOB], runs, true), s = median_of(timings[m][C_GP_SI], runs, true);
-        const geo *kd = &g[m][C_K_JOB], *g16 = &g[m][C_GP_FULL16]; /* the same settings as the time */
+        double k = median_of(timings[m][C_K_JOB], runs, true),
+               s = median_of(timings[m][C_GP_SI], runs, true);
+        const geo *kd = &g[m][C_K_JOB],
+                  *g16 = &g[m][C_GP_FULL16]; /* the same settings as the time */
         bool t_ok = k <= 1.5 * s, b_ok = kd->vertex_bytes <= g16->vertex_bytes;
         char extra_names[64];
         uint64_t extra = extra_bytes(kd, g16, extra_names, sizeof extra_names);
-        printf("%-14s time %s: %.1f / %.1f ms CPU = %.2fx;  vertex bytes %s: %llu / %llu = %.3fx", models[m].name,
-               t_ok ? "PASS" : "MISS", k, s, k / s, b_ok ? "PASS" : "MISS", (unsigned long long)kd->vertex_bytes,
-               (unsigned long long)g16->vertex_bytes, (double)kd->vertex_bytes / (double)g16->vertex_bytes);
+        printf("%-14s time %s: %.1f / %.1f ms CPU = %.2fx;  vertex bytes %s: %llu / %llu = %.3fx",
+               models[m].name, t_ok ? "PASS" : "MISS", k, s, k / s, b_ok ? "PASS" : "MISS",
+               (unsigned long long)kd->vertex_bytes, (unsigned long long)g16->vertex_bytes,
+               (double)kd->vertex_bytes / (double)g16->vertex_bytes);
         if (extra)
-            printf(" (kiln stores %s, %llu bytes, gltfpack does not; without it %.3fx)", extra_names,
-                   (unsigned long long)extra, (double)(kd->vertex_bytes - extra) / (double)g16->vertex_bytes);
+            printf(" (kiln stores %s, %llu bytes, gltfpack does not; without it %.3fx)",
+                   extra_names, (unsigned long long)extra,
+                   (double)(kd->vertex_bytes - extra) / (double)g16->vertex_bytes);
         printf("\n");
         misses += !t_ok + !b_ok;
     }
-    printf("overall: %s (%d of %zu checks missed)\nload average at end: %s\n", misses ? "MISS" : "PASS", misses,
-           2 * MODEL_COUNT, load1);
+    printf("overall: %s (%d of %zu checks missed)\nload average at end: %s\n",
+           misses ? "MISS" : "PASS", misses, 2 * MODEL_COUNT, load1);
     if (temporary) nftw(work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return 0;
 }

@@ -76,8 +76,9 @@ static int copy_corpus(const char *corpus, const char *root)
             snprintf(probe, sizeof probe, "%s/glTF", src);
             if (stat(probe, &st) != 0) sub = ".";
         }
-        if (snprintf(cmd, sizeof cmd, "mkdir -p '%s/%s' && cp -R '%s/%s'/. '%s/%s' && chmod -R u+w '%s/%s'",
-                     root, e->d_name, src, sub, root, e->d_name, root, e->d_name) >= (int)sizeof cmd ||
+        if (snprintf(cmd, sizeof cmd,
+                     "mkdir -p '%s/%s' && cp -R '%s/%s'/. '%s/%s' && chmod -R u+w '%s/%s'", root,
+                     e->d_name, src, sub, root, e->d_name, root, e->d_name) >= (int)sizeof cmd ||
             run(cmd) != 0)
             return -1;
         copied++;
@@ -177,8 +178,8 @@ static artifact *list_artifacts(const char *dir, size_t *count)
     size_t n = 0, cap = 256, i, k;
     artifact *a = malloc(cap * sizeof *a);
     json_t *rec, *o;
-    json_array_foreach(json_object_get(d, "records"), i, rec) {
-        json_array_foreach(json_object_get(rec, "outputs"), k, o) {
+    json_array_foreach (json_object_get(d, "records"), i, rec) {
+        json_array_foreach (json_object_get(rec, "outputs"), k, o) {
             if (n == cap) a = realloc(a, (cap *= 2) * sizeof *a);
             a[n].id = strtoull(json_string_value(json_object_get(o, "asset_id")), NULL, 16);
             snprintf(a[n].path, sizeof a[n].path, "%s/%s",
@@ -227,7 +228,8 @@ static double mount_us(const char *path, int times, uint32_t *entries)
         mapped m;
         kiln_pack p;
         kiln_error err;
-        if (map_file(path, &m) != 0 || kiln_pack_open_memory(m.data, m.size, 0, &p, &err) != KILN_OK) {
+        if (map_file(path, &m) != 0 ||
+            kiln_pack_open_memory(m.data, m.size, 0, &p, &err) != KILN_OK) {
             fprintf(stderr, "bench_pack: cannot mount %s\n", path);
             exit(1);
         }
@@ -299,7 +301,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reads") && i + 1 < argc) reads = (size_t)atol(argv[++i]);
         else {
-            fprintf(stderr, "usage: bench_pack --corpus DIR [--runs N] [--reads N] [--workdir DIR]\n");
+            fprintf(stderr,
+                    "usage: bench_pack --corpus DIR [--runs N] [--reads N] [--workdir DIR]\n");
             return 2;
         }
     }
@@ -337,18 +340,22 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         uint32_t compress;
-    } modes[] = {{"none", KILN_PACK_COMPRESS_NONE}, {"zstd", KILN_PACK_COMPRESS_ZSTD}, {"auto", KILN_PACK_COMPRESS_AUTO}};
+    } modes[] = {{"none", KILN_PACK_COMPRESS_NONE},
+                 {"zstd", KILN_PACK_COMPRESS_ZSTD},
+                 {"auto", KILN_PACK_COMPRESS_AUTO}};
     char paths[3][BENCH_PATH_MAX + 32];
     double ms[3][BENCH_MAX_RUNS], cpu[3][BENCH_MAX_RUNS];
     long rss[3] = {0};
     pack_sample last[3];
-    for (int m = 0; m < 3; m++) snprintf(paths[m], sizeof paths[m], "%s/%s.kpak", dir, modes[m].name);
+    for (int m = 0; m < 3; m++)
+        snprintf(paths[m], sizeof paths[m], "%s/%s.kpak", dir, modes[m].name);
     for (int r = 0; r < runs; r++) {
         for (int m = 0; m < 3; m++) { /* interleaved, so drift hits every mode alike */
             pack_job j = {dir, paths[m], modes[m].compress};
             int status;
             struct rusage ru;
-            if (bench_child_run("bench_pack", pack_child, &j, &last[m], sizeof last[m], &status, &ru) != 0 ||
+            if (bench_child_run("bench_pack", pack_child, &j, &last[m], sizeof last[m], &status,
+                                &ru) != 0 ||
                 !last[m].ok) {
                 fprintf(stderr, "bench_pack: pack %s failed: %s\n", modes[m].name, last[m].message);
                 return 1;
@@ -410,16 +417,19 @@ int main(int argc, char **argv)
     unsigned sink = 0;
     for (int c = 0; c < NCASES; c++) { /* warm-up: page cache and allocator */
         unsigned long long b = 0;
-        read_sequence(cases[c].mode, arts, seq, reads, cases[c].pack >= 0 ? &packs[cases[c].pack] : NULL, &b, &sink);
+        read_sequence(cases[c].mode, arts, seq, reads,
+                      cases[c].pack >= 0 ? &packs[cases[c].pack] : NULL, &b, &sink);
     }
     for (int r = 0; r < runs; r++)
         for (int c = 0; c < NCASES; c++) {
             bytes[c] = 0;
-            t[c][r] = read_sequence(cases[c].mode, arts, seq, reads,
-                                    cases[c].pack >= 0 ? &packs[cases[c].pack] : NULL, &bytes[c], &sink);
+            t[c][r] =
+                read_sequence(cases[c].mode, arts, seq, reads,
+                              cases[c].pack >= 0 ? &packs[cases[c].pack] : NULL, &bytes[c], &sink);
         }
     printf("\nrandom entry reads: %zu reads of %zu artifacts (%.1f MB), page cache warm, checksums "
-           "checked in packs\n", reads, count, (double)bytes[0] / 1e6);
+           "checked in packs\n",
+           reads, count, (double)bytes[0] / 1e6);
     double loose = median(t[0], (size_t)runs);
     printf("%-34s %10s %10s %10s %9s\n", "source", "ms", "MB/s", "reads/s", "vs loose");
     for (int c = 0; c < NCASES; c++) {

@@ -26,7 +26,7 @@
 #define MAX_RUNS 100
 
 static const char *const k_models[] = {"Avocado", "BoxTextured", "CesiumMan", "DamagedHelmet",
-                                       "Fox", "BrainStem", "Sponza", "FlightHelmet"};
+                                       "Fox",     "BrainStem",   "Sponza",    "FlightHelmet"};
 
 static double now_ms(void)
 {
@@ -101,7 +101,8 @@ static int free_port(void)
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof a;
-    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) || getsockname(fd, (struct sockaddr *)&a, &len))
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) ||
+        getsockname(fd, (struct sockaddr *)&a, &len))
         return -1;
     close(fd);
     return ntohs(a.sin_port);
@@ -113,14 +114,15 @@ static pid_t nginx_start(const char prefix[256], int port)
     if (system("command -v nginx >/dev/null 2>&1") != 0) return 0;
     char conf[512], text[8192];
     snprintf(conf, sizeof conf, "%s/nginx.conf", prefix);
-    snprintf(text, sizeof text,
-             "worker_processes 2; pid %s/nginx.pid; error_log %s/error.log warn;\n"
-             "events { worker_connections 256; }\n"
-             "http { access_log off; client_body_temp_path %s/body; client_max_body_size 0;\n"
-             "  proxy_temp_path %s/p; fastcgi_temp_path %s/f; uwsgi_temp_path %s/u; scgi_temp_path %s/s;\n"
-             "  server { listen 127.0.0.1:%d; root %s/data;\n"
-             "    location / { dav_methods PUT; create_full_put_path on; } } }\n",
-             prefix, prefix, prefix, prefix, prefix, prefix, prefix, port, prefix);
+    snprintf(
+        text, sizeof text,
+        "worker_processes 2; pid %s/nginx.pid; error_log %s/error.log warn;\n"
+        "events { worker_connections 256; }\n"
+        "http { access_log off; client_body_temp_path %s/body; client_max_body_size 0;\n"
+        "  proxy_temp_path %s/p; fastcgi_temp_path %s/f; uwsgi_temp_path %s/u; scgi_temp_path %s/s;\n"
+        "  server { listen 127.0.0.1:%d; root %s/data;\n"
+        "    location / { dav_methods PUT; create_full_put_path on; } } }\n",
+        prefix, prefix, prefix, prefix, prefix, prefix, prefix, port, prefix);
     FILE *f = fopen(conf, "w");
     if (!f) return 0;
     fputs(text, f);
@@ -150,8 +152,8 @@ static pid_t nginx_start(const char prefix[256], int port)
     return 0;
 }
 
-static void bench_part(const char *name, const char *dir, const char *http_url, const char *file_url,
-                       int runs, unsigned jobs)
+static void bench_part(const char *name, const char *dir, const char *http_url,
+                       const char *file_url, int runs, unsigned jobs)
 {
     double cold[MAX_RUNS], fill_http[MAX_RUNS], fill_file[MAX_RUNS];
     long long hits = 0, imported = 0, assets = 0;
@@ -165,7 +167,8 @@ static void bench_part(const char *name, const char *dir, const char *http_url, 
     long long hits_http = 0, hits_file = 0;
     for (int i = 0; i < runs && http_url; i++)
         fill_http[i] = import_once(dir, http_url, jobs, &hits_http, &imported);
-    for (int i = 0; i < runs; i++) fill_file[i] = import_once(dir, file_url, jobs, &hits_file, &imported);
+    for (int i = 0; i < runs; i++)
+        fill_file[i] = import_once(dir, file_url, jobs, &hits_file, &imported);
     char du[256];
     snprintf(du, sizeof du, "du -sb '%s/.kiln/cache/objects' | cut -f1", dir);
     FILE *p = popen(du, "r");
@@ -178,10 +181,8 @@ static void bench_part(const char *name, const char *dir, const char *http_url, 
            ff = median(fill_file, runs);
     printf("%-8s %6lld %10.1f ", name, assets, (double)bytes / 1e6);
     printf("%12.1f ", c);
-    if (http_url)
-        printf("%14.1f %7.1fx %3lld/%-3lld ", fh, c / fh, hits_http, assets);
-    else
-        printf("%14s %8s %7s ", "-", "-", "-");
+    if (http_url) printf("%14.1f %7.1fx %3lld/%-3lld ", fh, c / fh, hits_http, assets);
+    else printf("%14s %8s %7s ", "-", "-", "-");
     printf("%14.1f %7.1fx %3lld/%-3lld\n", ff, c / ff, hits_file, assets);
 }
 
@@ -228,8 +229,8 @@ int main(int argc, char **argv)
     pid_t nginx = port > 0 ? nginx_start(ngx, port) : 0;
     snprintf(http_url, sizeof http_url, "http://127.0.0.1:%d/kiln", port);
     printf("bench_remote: cold cook vs fill of an empty local cache from a loopback remote\n"
-           "(median of %d runs, -j %u, %d models%s; ms)\n\n", runs, jobs, nmodels,
-           nginx ? "" : "; nginx missing: no HTTP numbers");
+           "(median of %d runs, -j %u, %d models%s; ms)\n\n",
+           runs, jobs, nmodels, nginx ? "" : "; nginx missing: no HTTP numbers");
     printf("%-8s %6s %10s %12s %14s %8s %7s %14s %8s %7s\n", "part", "assets", "MB", "cold cook",
            "fill nginx", "speedup", "hits", "fill file:", "speedup", "hits");
     bench_part("images", images, nginx ? http_url : NULL, file_url, runs, jobs);

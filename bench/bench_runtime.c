@@ -57,7 +57,7 @@
 static const char *const default_models[] = {"DamagedHelmet", "SheenCloth", "Suzanne",
                                              "Avocado",       "CesiumMan",  "Fox"};
 #define DEFAULT_MODEL_COUNT (sizeof default_models / sizeof default_models[0])
-#define MAX_MODELS 256
+#define MAX_MODELS          256
 
 enum { CLS_MESH, CLS_MESH_MESHOPT, CLS_TEX, CLS_TEX_ZSTD, CLS_COUNT };
 static const char *const class_names[CLS_COUNT] = {"meshes (raw streams)", "meshes (meshopt)",
@@ -365,8 +365,7 @@ static void read_cache(bench *b, const char *cache)
         bool meshopt = compress && strcmp(compress, "meshopt") == 0;
         size_t i;
         json_t *o;
-        json_array_foreach(json_object_get(man, "outputs"), i, o)
-        {
+        json_array_foreach (json_object_get(man, "outputs"), i, o) {
             const char *label = json_string_value(json_object_get(o, "label"));
             const char *file = json_string_value(json_object_get(o, "file"));
             if (!label || !file) continue;
@@ -608,8 +607,7 @@ static void time_lookups(bench *b, const char *cache, double *by_name, double *b
         }
     double t1 = now_ms();
     for (size_t l = 0; l < loops; l++)
-        for (size_t i = 0; i < b->count; i++)
-            found += krt_lookup_id(ctx, ids[i]) != KRT_TYPE_NONE;
+        for (size_t i = 0; i < b->count; i++) found += krt_lookup_id(ctx, ids[i]) != KRT_TYPE_NONE;
     double t2 = now_ms();
     size_t live = 0;
     for (size_t l = 0; l < loops; l++)
@@ -617,8 +615,7 @@ static void time_lookups(bench *b, const char *cache, double *by_name, double *b
             if (h[i].id) live += krt_state_of(ctx, h[i]) == KRT_STATE_READY;
     double t3 = now_ms();
     size_t handles = 0;
-    for (size_t i = 0; i < b->count; i++)
-        handles += h[i].id != 0;
+    for (size_t i = 0; i < b->count; i++) handles += h[i].id != 0;
     if (found != 2 * loops * b->count || live != loops * handles) die("look-ups went wrong");
     *by_name = (double)(loops * b->count) / (t1 - t0) * 1e3;
     *by_id = (double)(loops * b->count) / (t2 - t1) * 1e3;
@@ -666,8 +663,7 @@ int main(int argc, char **argv)
     char *model_list = NULL;
     int runs = 5, only = -1;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
-            corpus = argv[++i];
+        if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) corpus = argv[++i];
         else if (strcmp(argv[i], "--models") == 0 && i + 1 < argc) {
             free(model_list);
             model_list = fmt("%s", argv[++i], "", "");
@@ -676,18 +672,12 @@ int main(int argc, char **argv)
                  m && model_count < MAX_MODELS; m = strtok_r(NULL, ",", &save))
                 models[model_count++] = m;
             if (!model_count) return usage();
-        } else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc)
-            cache = argv[++i];
-        else if (strcmp(argv[i], "--pack") == 0 && i + 1 < argc)
-            pack = argv[++i];
-        else if (strcmp(argv[i], "--workdir") == 0 && i + 1 < argc)
-            workdir = argv[++i];
-        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
-            only = atoi(argv[++i]);
-        else
-            return usage();
+        } else if (strcmp(argv[i], "--cache") == 0 && i + 1 < argc) cache = argv[++i];
+        else if (strcmp(argv[i], "--pack") == 0 && i + 1 < argc) pack = argv[++i];
+        else if (strcmp(argv[i], "--workdir") == 0 && i + 1 < argc) workdir = argv[++i];
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = atoi(argv[++i]);
+        else return usage();
     }
     if (runs < 1 || runs > MAX_RUNS || (corpus && cache) || (pack && !cache) || only >= CLS_COUNT)
         return usage();

@@ -16,8 +16,8 @@
  *                  [--sets kodak,normal,synthetic] [--formats bc7,bc1,bc4,bc5,astc4x4]
  *                  [--levels fast,normal,high]
  *
- * DIR is the corpus's images folder: the PNG files of its kodak/ and normal/ folders are read. Each timing is the
- * minimum over N runs (default 1: the whole benchmark takes minutes). */
+ * DIR is the corpus's images folder: the PNG files of its kodak/ and normal/ folders are read. Each
+ * timing is the minimum over N runs (default 1: the whole benchmark takes minutes). */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -39,12 +39,12 @@
 #include "pipeline/settings.h"
 #include "process/block.h"
 
-#define TEX_PATH_MAX 4096
+#define TEX_PATH_MAX   4096
 #define TEX_MAX_IMAGES 64
-#define TEX_MAX_RUNS 100
+#define TEX_MAX_RUNS   100
 #define TEX_SYNTH_SIZE 1024u
 #define TEX_SYNTH_SEED 0x6B696C6Eu /* "kiln" */
-#define TEX_PSNR_CAP 99.99         /* an exact channel would be +infinity; averages need a number */
+#define TEX_PSNR_CAP   99.99       /* an exact channel would be +infinity; averages need a number */
 
 /* ---- the peers ------------------------------------------------------------------------------ */
 
@@ -95,8 +95,8 @@ static const char *const set_names[SET_COUNT] = {"kodak", "normal", "synthetic"}
 
 typedef struct tex_set {
     const char *name;
-    bool normal;  /* unit vectors in R, G (B): angular error with z rebuilt from X and Y */
-    bool alpha;   /* some texel has alpha below 255: alpha PSNR for the formats that keep it */
+    bool normal; /* unit vectors in R, G (B): angular error with z rebuilt from X and Y */
+    bool alpha;  /* some texel has alpha below 255: alpha PSNR for the formats that keep it */
     tex_image *images;
     size_t count;
     double mpix;
@@ -264,8 +264,8 @@ static bool load_folder(const char *dir, tex_set *set)
     bool ok = set->images != NULL;
     for (int i = 0; i < n; i++) {
         char path[TEX_PATH_MAX];
-        if (ok && (size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name) <
-                      sizeof path &&
+        if (ok &&
+            (size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name) < sizeof path &&
             set->count < TEX_MAX_IMAGES && shell_safe(path) &&
             load_png(path, names[i]->d_name, &set->images[set->count]))
             set->count++;
@@ -285,10 +285,7 @@ static uint32_t xorshift32(uint32_t *s)
     return *s = x;
 }
 
-static uint8_t clamp_u8(double v)
-{
-    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)lround(v);
-}
+static uint8_t clamp_u8(double v) { return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)lround(v); }
 
 /* The synthetic picture, 1024x1024, fixed formula and seed, four quadrants that stress
  * different things:
@@ -326,7 +323,8 @@ static void synth_texel(uint32_t x, uint32_t y, uint32_t *seed, uint8_t px[4])
         b = 200 - 120 * u + 30 * sin(rad / 4) + (double)(xorshift32(seed) % 9) - 4;
     }
     if (x >= 512)
-        a = 30 + 200 * (y / 1023.0) + 25 * sin(hypot((double)x - 768, (double)y - 512) / 16 * pi / 2);
+        a = 30 + 200 * (y / 1023.0) +
+            25 * sin(hypot((double)x - 768, (double)y - 512) / 16 * pi / 2);
     px[0] = clamp_u8(r);
     px[1] = clamp_u8(g);
     px[2] = clamp_u8(b);
@@ -529,8 +527,9 @@ static peer_result *peer_get(const tex_ctx *c, peer_cache *cache, const peer_def
                 return r;
             if (s < r->secs[ti]) r->secs[ti] = s;
             if (!first) continue;
-            const uint8_t *blocks = p->tool == PEER_BC7ENC ? dds_blocks(file, file_size, w, h, need)
-                                                           : astc_blocks(file, file_size, w, h, need);
+            const uint8_t *blocks = p->tool == PEER_BC7ENC
+                                        ? dds_blocks(file, file_size, w, h, need)
+                                        : astc_blocks(file, file_size, w, h, need);
             kiln_error err = {0};
             bool ok = blocks && kiln_blocks_decode(p->format, blocks, need, w, h, false, decoded,
                                                    &err) == KILN_OK;
@@ -588,8 +587,9 @@ static void print_header(const tex_set *set)
 {
     printf("\n== %s: %zu image%s, %.2f Mpix%s ==\n", set->name, set->count,
            set->count == 1 ? "" : "s", set->mpix,
-           set->normal ? " (normal maps: X,Y dB and angle with z rebuilt)"
-           : set->alpha ? " (with alpha)" : "");
+           set->normal  ? " (normal maps: X,Y dB and angle with z rebuilt)"
+           : set->alpha ? " (with alpha)"
+                        : "");
     printf("%-7s %-6s %-18s %-9s %8s %8s %7s | %6s %6s %6s | %6s %6s %6s\n", "format", "level",
            "peer", "metric", "kiln", "peer", "diff", "1t k", "peer", "ratio", "2t k", "peer",
            "ratio");
@@ -617,9 +617,10 @@ static void print_speed(const tex_row *row, unsigned ti)
 
 static void print_row(const tex_set *set, const tex_row *row, const char *why)
 {
-    double n = row->kiln_ok ? (double)row->kiln.n : NAN, m = row->peer_ok ? (double)row->other.n : NAN;
-    const char *metric = row->format == KILN_BLOCK_BC4 ? "R dB"
-                         : set->normal                ? "XY dB"
+    double n = row->kiln_ok ? (double)row->kiln.n : NAN,
+           m = row->peer_ok ? (double)row->other.n : NAN;
+    const char *metric = row->format == KILN_BLOCK_BC4   ? "R dB"
+                         : set->normal                   ? "XY dB"
                          : row->format == KILN_BLOCK_BC5 ? "RG dB"
                                                          : "RGB dB";
     printf("%-7s %-6s %-18s ", kiln_block_format_name(row->format), kiln_quality_name(row->level),
@@ -627,8 +628,7 @@ static void print_row(const tex_set *set, const tex_row *row, const char *why)
     print_metric(metric, row->kiln.psnr / n, row->other.psnr / m, row->peer_ok);
     print_speed(row, 0);
     print_speed(row, 1);
-    if (row->compared)
-        printf("  same bytes %zu/%zu", row->same_bytes, row->compared);
+    if (row->compared) printf("  same bytes %zu/%zu", row->same_bytes, row->compared);
     if (why && *why) printf("  (%s)", why);
     printf("\n");
     if (set->alpha && (row->format == KILN_BLOCK_BC7 || row->format == KILN_BLOCK_ASTC4X4)) {
@@ -694,9 +694,8 @@ static size_t bench_level(const tex_ctx *c, peer_cache *cache, tex_set_id sid, c
         for (unsigned ti = 0; ok && ti < 2; ti++) {
             for (unsigned run = 0; ok && run < c->runs; run++) {
                 double t0 = now_s();
-                ok = kiln_blocks_encode(f, t->img.pixels, w, h, (size_t)w * 4, &opts,
-                                        c->pools[ti], ti ? blocks2 : blocks, need,
-                                        &err) == KILN_OK;
+                ok = kiln_blocks_encode(f, t->img.pixels, w, h, (size_t)w * 4, &opts, c->pools[ti],
+                                        ti ? blocks2 : blocks, need, &err) == KILN_OK;
                 double s = now_s() - t0;
                 if (s < secs[ti]) secs[ti] = s;
             }
@@ -749,8 +748,8 @@ static const tex_row *find_row(const tex_row *rows, size_t n, kiln_block_format 
                                kiln_quality level, const char *peer_label, tex_set_id set)
 {
     for (size_t i = 0; i < n; i++)
-        if (rows[i].set == set && rows[i].format == f && rows[i].level == level &&
-            rows[i].peer && strcmp(rows[i].peer->label, peer_label) == 0)
+        if (rows[i].set == set && rows[i].format == f && rows[i].level == level && rows[i].peer &&
+            strcmp(rows[i].peer->label, peer_label) == 0)
             return &rows[i];
     return NULL;
 }
@@ -785,10 +784,10 @@ static void print_targets(const tex_row *rows, size_t n)
     print_target("BC7 normal vs bc7e -u4 (moonshot 1.0x)",
                  find_row(rows, n, KILN_BLOCK_BC7, KILN_QUALITY_NORMAL, "bc7e -u4", SET_KODAK),
                  -0.1, 0.5);
-    print_target("BC7 normal vs bc7enc.cpp -C -u4",
-                 find_row(rows, n, KILN_BLOCK_BC7, KILN_QUALITY_NORMAL, "bc7enc.cpp -C -u4",
-                          SET_KODAK),
-                 -0.1, 2.0);
+    print_target(
+        "BC7 normal vs bc7enc.cpp -C -u4",
+        find_row(rows, n, KILN_BLOCK_BC7, KILN_QUALITY_NORMAL, "bc7enc.cpp -C -u4", SET_KODAK),
+        -0.1, 2.0);
     print_target("BC7 fast vs bc7e -u1",
                  find_row(rows, n, KILN_BLOCK_BC7, KILN_QUALITY_FAST, "bc7e -u1", SET_KODAK), -0.1,
                  0);
@@ -827,10 +826,11 @@ static void print_targets(const tex_row *rows, size_t n)
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: bench_textures --corpus DIR [--bc7enc PATH|none] [--astcenc PATH|none]\n"
-            "                      [--runs N] [--sets kodak,normal,synthetic]\n"
-            "                      [--formats bc7,bc1,bc4,bc5,astc4x4] [--levels fast,normal,high]\n");
+    fprintf(
+        stderr,
+        "usage: bench_textures --corpus DIR [--bc7enc PATH|none] [--astcenc PATH|none]\n"
+        "                      [--runs N] [--sets kodak,normal,synthetic]\n"
+        "                      [--formats bc7,bc1,bc4,bc5,astc4x4] [--levels fast,normal,high]\n");
 }
 
 static const char *tool_arg(const char *v) { return strcmp(v, "none") == 0 ? NULL : v; }
@@ -905,12 +905,13 @@ int main(int argc, char **argv)
     printf("bench_textures: kiln %d.%d.%d (pipeline %d) vs bc7enc (%s) and astcenc (%s); best of "
            "%u run%s.\n",
            KILN_VERSION_MAJOR, KILN_VERSION_MINOR, KILN_VERSION_PATCH, KILN_PIPELINE_VERSION,
-           c.bc7enc ? c.bc7enc : "not run",
-           c.astcenc ? c.astcenc : "not run", c.runs, c.runs == 1 ? "" : "s");
-    printf("Quality: every output decoded by kiln's decoders and compared with the same source "
-           "texels;\naverage of per-image PSNR (dB), diff = kiln - peer. Speed: Mpix/s on 1 and 2 "
-           "threads (1t, 2t),\nratio = kiln / peer; kiln: wall clock of kiln_blocks_encode; peers: "
-           "the encode time they print\n(bc7enc \"Total encoding time\", astcenc \"Coding time\").\n");
+           c.bc7enc ? c.bc7enc : "not run", c.astcenc ? c.astcenc : "not run", c.runs,
+           c.runs == 1 ? "" : "s");
+    printf(
+        "Quality: every output decoded by kiln's decoders and compared with the same source "
+        "texels;\naverage of per-image PSNR (dB), diff = kiln - peer. Speed: Mpix/s on 1 and 2 "
+        "threads (1t, 2t),\nratio = kiln / peer; kiln: wall clock of kiln_blocks_encode; peers: "
+        "the encode time they print\n(bc7enc \"Total encoding time\", astcenc \"Coding time\").\n");
 
     tex_row rows[SET_COUNT * KILN_BLOCK_FORMAT_COUNT * 3 * 4];
     size_t nrows = 0;
@@ -924,7 +925,8 @@ int main(int argc, char **argv)
         for (size_t fi = 0; fi < sizeof order / sizeof order[0]; fi++) {
             kiln_block_format f = order[fi];
             /* One channel says nothing about a normal map's direction. */
-            if (!list_has(formats, kiln_block_format_name(f)) || (set->normal && f == KILN_BLOCK_BC4))
+            if (!list_has(formats, kiln_block_format_name(f)) ||
+                (set->normal && f == KILN_BLOCK_BC4))
                 continue;
             for (int l = KILN_QUALITY_FAST; l <= KILN_QUALITY_HIGH; l++) {
                 if (!list_has(levels, kiln_quality_name((kiln_quality)l))) continue;

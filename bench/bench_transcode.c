@@ -17,7 +17,7 @@
 #include "process/block.h"
 
 #define IMAGE_COUNT 4
-#define RUNS 5
+#define RUNS        5
 
 typedef struct bench_image {
     uint32_t w, h;
@@ -114,8 +114,8 @@ int main(int argc, char **argv)
     };
     size_t texels = 0;
     for (size_t i = 0; i < count; i++) texels += (size_t)images[i].w * images[i].h;
-    printf("kiln_transcode_rgba8, one thread, %zu images, %.2f Mtexels; median of %d runs\n",
-           count, (double)texels / 1e6, RUNS);
+    printf("kiln_transcode_rgba8, one thread, %zu images, %.2f Mtexels; median of %d runs\n", count,
+           (double)texels / 1e6, RUNS);
     printf("%-16s %12s %12s %14s\n", "format", "Mtexel/s", "MB/s out", "astcenc Mt/s");
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
         encoded enc[IMAGE_COUNT];
@@ -125,10 +125,9 @@ int main(int argc, char **argv)
             enc[i].h = images[i].h;
             kiln_blocks_size(formats[f].block, enc[i].w, enc[i].h, &enc[i].size);
             enc[i].blocks = malloc(enc[i].size);
-            if (!enc[i].blocks ||
-                kiln_blocks_encode(formats[f].block, images[i].rgba, enc[i].w, enc[i].h,
-                                   (size_t)enc[i].w * 4, &o, NULL, enc[i].blocks, enc[i].size,
-                                   NULL) != KILN_OK)
+            if (!enc[i].blocks || kiln_blocks_encode(formats[f].block, images[i].rgba, enc[i].w,
+                                                     enc[i].h, (size_t)enc[i].w * 4, &o, NULL,
+                                                     enc[i].blocks, enc[i].size, NULL) != KILN_OK)
                 return 1;
         }
         /* Output buffers allocated and touched once, outside the timing (no page faults). */
@@ -162,10 +161,8 @@ int main(int argc, char **argv)
         qsort(theirs, RUNS, sizeof theirs[0], cmp_double);
         double mt = (double)texels / 1e6 / ours[RUNS / 2];
         printf("%-16s %12.1f %12.1f", formats[f].name, mt, mt * 4);
-        if (theirs[RUNS / 2] > 0)
-            printf(" %14.1f\n", (double)texels / 1e6 / theirs[RUNS / 2]);
-        else
-            printf(" %14s\n", "-");
+        if (theirs[RUNS / 2] > 0) printf(" %14.1f\n", (double)texels / 1e6 / theirs[RUNS / 2]);
+        else printf(" %14s\n", "-");
         for (size_t i = 0; i < count; i++) {
             free(enc[i].blocks);
             free(outs[i]);

@@ -153,8 +153,7 @@ static int gen_hdr(const char *path)
             if (rgb[2] > m) m = rgb[2];
             int ex;
             double f = frexp(m, &ex) * 256.0 / m;
-            for (int c = 0; c < 3; c++)
-                p[c] = (uint8_t)(rgb[c] * f);
+            for (int c = 0; c < 3; c++) p[c] = (uint8_t)(rgb[c] * f);
             p[3] = (uint8_t)(ex + 128);
         }
     int rc = gen_write_file(path, buf, size);
@@ -162,10 +161,7 @@ static int gen_hdr(const char *path)
     return rc;
 }
 
-static int gen_arm_files(const char *path)
-{
-    return gen_arm(path, "arm.bin");
-}
+static int gen_arm_files(const char *path) { return gen_arm(path, "arm.bin"); }
 
 int main(int argc, char **argv)
 {

@@ -41,8 +41,7 @@ static void gltf_out_free(gltf_out *g)
 static void json_floats(gen_buf *j, const float *v, size_t n)
 {
     gen_buf_printf(j, "[");
-    for (size_t i = 0; i < n; i++)
-        gen_buf_printf(j, "%s%.9g", i ? ", " : "", (double)v[i]);
+    for (size_t i = 0; i < n; i++) gen_buf_printf(j, "%s%.9g", i ? ", " : "", (double)v[i]);
     gen_buf_printf(j, "]");
 }
 
@@ -81,8 +80,7 @@ static unsigned add_floats(gltf_out *g, const float *v, size_t count, int comps,
                            int bounds)
 {
     gen_buf data = {0};
-    for (size_t i = 0; i < count * (size_t)comps; i++)
-        gen_buf_f32(&data, v[i]);
+    for (size_t i = 0; i < count * (size_t)comps; i++) gen_buf_f32(&data, v[i]);
     unsigned view = add_view(g, &data, target);
     g->bin.failed |= data.failed;
     gen_buf_free(&data);
@@ -92,8 +90,7 @@ static unsigned add_floats(gltf_out *g, const float *v, size_t count, int comps,
                    g->accessor_count ? "," : "", view, GL_FLOAT, count, type_name(comps));
     if (bounds) {
         float lo[4], hi[4];
-        for (int c = 0; c < comps; c++)
-            lo[c] = hi[c] = v[c];
+        for (int c = 0; c < comps; c++) lo[c] = hi[c] = v[c];
         for (size_t i = 1; i < count; i++)
             for (int c = 0; c < comps; c++) {
                 float x = v[i * (size_t)comps + (size_t)c];
@@ -115,10 +112,8 @@ static unsigned add_uints(gltf_out *g, const void *v, size_t count, int comps, i
 {
     gen_buf data = {0};
     for (size_t i = 0; i < count * (size_t)comps; i++) {
-        if (ctype == GL_UNSIGNED_SHORT)
-            gen_buf_u16(&data, ((const uint16_t *)v)[i]);
-        else
-            gen_buf_u8(&data, ((const uint8_t *)v)[i]);
+        if (ctype == GL_UNSIGNED_SHORT) gen_buf_u16(&data, ((const uint16_t *)v)[i]);
+        else gen_buf_u8(&data, ((const uint8_t *)v)[i]);
     }
     unsigned view = add_view(g, &data, target);
     g->bin.failed |= data.failed;
@@ -140,8 +135,7 @@ typedef struct noise {
 static void noise_init(noise *n, uint64_t seed)
 {
     gen_rng r = {seed};
-    for (int i = 0; i < 256; i++)
-        n->perm[i] = (uint8_t)i;
+    for (int i = 0; i < 256; i++) n->perm[i] = (uint8_t)i;
     for (int i = 255; i > 0; i--) { /* Fisher-Yates */
         int j = (int)(gen_rng_next(&r) % (uint32_t)(i + 1));
         uint8_t t = n->perm[i];
@@ -149,19 +143,12 @@ static void noise_init(noise *n, uint64_t seed)
         n->perm[j] = t;
     }
     memcpy(n->perm + 256, n->perm, 256);
-    for (int i = 0; i < 256; i++)
-        n->value[i] = (float)(gen_rng_unit(&r) * 2.0 - 1.0);
+    for (int i = 0; i < 256; i++) n->value[i] = (float)(gen_rng_unit(&r) * 2.0 - 1.0);
 }
 
-static double fade(double t)
-{
-    return t * t * t * (t * (t * 6 - 15) + 10);
-}
+static double fade(double t) { return t * t * t * (t * (t * 6 - 15) + 10); }
 
-static double lerp(double a, double b, double t)
-{
-    return a + (b - a) * t;
-}
+static double lerp(double a, double b, double t) { return a + (b - a) * t; }
 
 static double lattice3(const noise *n, int x, int y, int z)
 {
@@ -215,7 +202,7 @@ static double fbm2_tiled(const noise *n, double u, double v, int period, int oct
 
 #define ROCK_SLICES 128 /* around */
 #define ROCK_STACKS 80  /* pole to pole: 2 * 128 * 79 = 20224 triangles */
-#define ROCK_TEX 256
+#define ROCK_TEX    256
 
 /* Base colour: stone from dark to light, lichen patches, grain. Tiles in u and v. */
 static uint8_t *rock_color_pixels(void)
@@ -359,8 +346,7 @@ static int rock_mesh_build(rock_mesh *m)
             const double *n = acc + rock_uid(s, l) * 3;
             double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
             float *o = m->nrm + ((size_t)s * (size_t)(L + 1) + (size_t)l) * 3;
-            for (int c = 0; c < 3; c++)
-                o[c] = (float)(n[c] / len);
+            for (int c = 0; c < 3; c++) o[c] = (float)(n[c] / len);
         }
     free(acc);
     return k == m->index_count ? 0 : 1;
@@ -463,10 +449,10 @@ done:
 
 /* ---- the arm (.gltf + .bin) ----------------------------------------------------------------- */
 
-#define ARM_SIDES 16
-#define ARM_RINGS 13 /* y = 0, 0.25, ..., 3: joints at y = 0, 1, 2 */
-#define ARM_KEYS 9   /* "wave": every 0.25 s over 2 s */
-#define GRID 9       /* the morph grid: 9 x 9 vertices, 128 triangles */
+#define ARM_SIDES  16
+#define ARM_RINGS  13 /* y = 0, 0.25, ..., 3: joints at y = 0, 1, 2 */
+#define ARM_KEYS   9  /* "wave": every 0.25 s over 2 s */
+#define GRID       9  /* the morph grid: 9 x 9 vertices, 128 triangles */
 #define PULSE_KEYS 5
 
 /* A tapered tube along +Y, skinned to joints 0..2 with half-and-half rings at y = 1 and 2. */
@@ -581,8 +567,7 @@ int gen_arm(const char *gltf_path, const char *bin_name)
     }
     unsigned a_times = add_floats(&g, times, ARM_KEYS, 1, 0, 1);
     unsigned a_rot[3];
-    for (int j = 0; j < 3; j++)
-        a_rot[j] = add_floats(&g, rot[j], ARM_KEYS, 4, 0, 0);
+    for (int j = 0; j < 3; j++) a_rot[j] = add_floats(&g, rot[j], ARM_KEYS, 4, 0, 0);
     /* A STEP track: the root hops sideways and back. */
     static const float step_times[4] = {0, 0.5f, 1, 1.5f};
     static const float step_values[12] = {0, 0, 0, 0.1f, 0, 0, 0, 0, 0, -0.1f, 0, 0};

@@ -20,15 +20,9 @@ uint32_t gen_rng_next(gen_rng *r)
     return (uint32_t)((r->s * 2685821657736338717ull) >> 32);
 }
 
-double gen_rng_unit(gen_rng *r)
-{
-    return gen_rng_next(r) / 4294967296.0;
-}
+double gen_rng_unit(gen_rng *r) { return gen_rng_next(r) / 4294967296.0; }
 
-uint8_t gen_clamp8(double v)
-{
-    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5);
-}
+uint8_t gen_clamp8(double v) { return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5); }
 
 static int buf_reserve(gen_buf *b, size_t n)
 {
@@ -59,10 +53,7 @@ void gen_buf_put(gen_buf *b, const void *p, size_t n)
     b->size += n;
 }
 
-void gen_buf_u8(gen_buf *b, uint8_t v)
-{
-    gen_buf_put(b, &v, 1);
-}
+void gen_buf_u8(gen_buf *b, uint8_t v) { gen_buf_put(b, &v, 1); }
 
 void gen_buf_u16(gen_buf *b, uint16_t v)
 {
@@ -85,8 +76,7 @@ void gen_buf_f32(gen_buf *b, float v)
 
 void gen_buf_pad(gen_buf *b, size_t align, uint8_t fill)
 {
-    while (!b->failed && b->size % align)
-        gen_buf_u8(b, fill);
+    while (!b->failed && b->size % align) gen_buf_u8(b, fill);
 }
 
 void gen_buf_printf(gen_buf *b, const char *fmt, ...)

@@ -6,11 +6,11 @@
  *   kiln-rt-example [-v] [--no-verify] MOUNT NAME...
  *
  * MOUNT is a .kpak pack (`kiln pack`) or a kiln cache folder (a project's .kiln/cache). NAME is
- * "path#label" as `kiln import` prints it (models/fox.glb#scene, models/fox.glb#clip0, wall.png#texture). One line per NAME:
- *   NAME: ready (1 meshes, 576 triangles, 1 textures, 1 materials, 24 joints, 3 clips)
- *   NAME: failed: E_CACHE_CORRUPT: ...
- * Exit status: 0 when every NAME is ready, 1 when some failed, 2 for bad usage or mount. -v logs
- * each renderer callback on stderr. Uses only the public header and links only kiln_rt. */
+ * "path#label" as `kiln import` prints it (models/fox.glb#scene, models/fox.glb#clip0,
+ * wall.png#texture). One line per NAME: NAME: ready (1 meshes, 576 triangles, 1 textures, 1
+ * materials, 24 joints, 3 clips) NAME: failed: E_CACHE_CORRUPT: ... Exit status: 0 when every NAME
+ * is ready, 1 when some failed, 2 for bad usage or mount. -v logs each renderer callback on stderr.
+ * Uses only the public header and links only kiln_rt. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,19 +46,20 @@ static kiln_result create_mesh(void *user, krt_handle h, const krt_mesh_data *d,
 {
     recorder *r = user;
     size_t bytes = 0;
-    for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++) bytes += d->streams[s] ? d->stream_sizes[s] : 0;
+    for (int s = 0; s < KILN_MESH_STREAM_COUNT; s++)
+        bytes += d->streams[s] ? d->stream_sizes[s] : 0;
     r->meshes++;
     r->mesh_bytes += bytes;
     if (r->verbose)
         fprintf(stderr, "create_mesh     %016llx %u vertices, %u triangles, %u LODs, %zu bytes\n",
-                (unsigned long long)h.id, d->view->vertex_count,
-                d->view->levels[0].index_count / 3, d->view->level_count, bytes);
+                (unsigned long long)h.id, d->view->vertex_count, d->view->levels[0].index_count / 3,
+                d->view->level_count, bytes);
     *gpu = r;
     return KILN_OK;
 }
 
-static kiln_result create_material(void *user, krt_handle h, const krt_material_data *d,
-                                   void **gpu, kiln_error *err)
+static kiln_result create_material(void *user, krt_handle h, const krt_material_data *d, void **gpu,
+                                   kiln_error *err)
 {
     recorder *r = user;
     r->materials++;
@@ -72,14 +73,8 @@ static kiln_result create_material(void *user, krt_handle h, const krt_material_
     return KILN_OK;
 }
 
-static void destroy_texture(void *user, krt_handle h, void *gpu)
-{
-    ((recorder *)user)->textures--;
-}
-static void destroy_mesh(void *user, krt_handle h, void *gpu)
-{
-    ((recorder *)user)->meshes--;
-}
+static void destroy_texture(void *user, krt_handle h, void *gpu) { ((recorder *)user)->textures--; }
+static void destroy_mesh(void *user, krt_handle h, void *gpu) { ((recorder *)user)->meshes--; }
 static void destroy_material(void *user, krt_handle h, void *gpu)
 {
     ((recorder *)user)->materials--;
@@ -192,9 +187,12 @@ int main(int argc, char **argv)
 
     /* 1. A context: the built-in job pool (jobs all NULL) and our renderer. */
     desc.renderer = (krt_renderer){
-        .create_texture = create_texture, .destroy_texture = destroy_texture,
-        .create_mesh = create_mesh, .destroy_mesh = destroy_mesh,
-        .create_material = create_material, .destroy_material = destroy_material,
+        .create_texture = create_texture,
+        .destroy_texture = destroy_texture,
+        .create_mesh = create_mesh,
+        .destroy_mesh = destroy_mesh,
+        .create_material = create_material,
+        .destroy_material = destroy_material,
         .user = &rec,
     };
     krt_context *ctx = NULL;
@@ -262,8 +260,9 @@ int main(int argc, char **argv)
         if (handles[i].id != 0) krt_release(ctx, handles[i], NULL);
     krt_finish(ctx);
     if (rec.verbose)
-        fprintf(stderr, "renderer: %zu texture bytes, %zu mesh bytes created; live after release: "
-                        "%d textures, %d meshes, %d materials\n",
+        fprintf(stderr,
+                "renderer: %zu texture bytes, %zu mesh bytes created; live after release: "
+                "%d textures, %d meshes, %d materials\n",
                 rec.texture_bytes, rec.mesh_bytes, rec.textures, rec.meshes, rec.materials);
     krt_destroy(ctx);
     return failed ? 1 : 0;

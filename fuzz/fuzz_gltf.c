@@ -39,8 +39,8 @@ static void check_dependencies(const uint8_t *data, size_t size)
 {
     size_t deps = 0;
     kiln_error err;
-    kiln_result r = kiln_gltf_dependencies(data, size, "/nonexistent/kiln-fuzz", count_dep, &deps,
-                                           &err);
+    kiln_result r =
+        kiln_gltf_dependencies(data, size, "/nonexistent/kiln-fuzz", count_dep, &deps, &err);
     if (r == KILN_E_INTERNAL || r == KILN_E_USAGE || (unsigned)r > KILN_E_INTERNAL)
         die("kiln_gltf_dependencies", err.message);
 }

@@ -23,7 +23,8 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
     }
     const kiln_material *m = &v.material;
     const uint8_t *name = (const uint8_t *)m->name;
-    if (name < data || m->name_size >= size || (size_t)(name - data) > size - m->name_size - 1) abort();
+    if (name < data || m->name_size >= size || (size_t)(name - data) > size - m->name_size - 1)
+        abort();
     if (m->name[m->name_size] != 0 || strlen(m->name) != m->name_size) abort();
     for (int i = 0; i < 4; i++)
         if (!(m->base_color[i] >= 0 && m->base_color[i] <= 1)) abort();

@@ -11,7 +11,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define MAX_UNPACK ((uint64_t)64 << 20)   /* keep the fuzzer's memory use small */
+#define MAX_UNPACK ((uint64_t)64 << 20) /* keep the fuzzer's memory use small */
 
 static void check_decoded(const kiln_mesh_view *v, const kiln_mesh_decoded *d, uint32_t level)
 {
@@ -45,19 +45,22 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
         if (!buf) continue;
         r = kiln_mesh_unpack(&v, (kiln_mesh_stream_id)id, buf, (size_t)n, &err);
         if (r != KILN_OK && r != KILN_E_FORMAT_INVALID) abort();
-        if (r == KILN_OK && !(v.flags & KILN_MESH_COMPRESSED) && memcmp(buf, s->data, (size_t)n)) abort();
+        if (r == KILN_OK && !(v.flags & KILN_MESH_COMPRESSED) && memcmp(buf, s->data, (size_t)n))
+            abort();
         free(buf);
     }
     for (uint32_t i = 0; i < v.meshlet_count; i++) {
         kiln_meshlet m = kiln_mesh_meshlet(&v, i);
         if ((uint64_t)m.vertex_offset + m.vertex_count > v.meshlet_vertex_count) abort();
-        if ((uint64_t)m.triangle_offset + 3ull * m.triangle_count > v.meshlet_triangle_size) abort();
+        if ((uint64_t)m.triangle_offset + 3ull * m.triangle_count > v.meshlet_triangle_size)
+            abort();
         for (uint32_t k = 0; k < 3 * m.triangle_count; k++)
             if (v.meshlet_triangles[m.triangle_offset + k] >= m.vertex_count) abort();
         (void)kiln_mesh_meshlet_bounds(&v, i);
     }
     /* Decoding expands targets to every target (zeros where absent) and vertices to floats. */
-    uint64_t expanded = (uint64_t)v.vertex_count * (88 + 36ull * v.target_count) + 4ull * v.index_count;
+    uint64_t expanded =
+        (uint64_t)v.vertex_count * (88 + 36ull * v.target_count) + 4ull * v.index_count;
     if (total > MAX_UNPACK || expanded > MAX_UNPACK) return;
     for (uint32_t l = 0; l < v.level_count; l++) {
         const kiln_mesh_lod *lvl = &v.levels[l];
@@ -66,7 +69,8 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
         kiln_mesh_decoded d;
         r = kiln_mesh_decode(&v, l, NULL, &d, &err);
         if (r == KILN_OK) check_decoded(&v, &d, l);
-        else if (r != KILN_E_FORMAT_INVALID && r != KILN_E_LIMIT && r != KILN_E_OUT_OF_MEMORY) abort();
+        else if (r != KILN_E_FORMAT_INVALID && r != KILN_E_LIMIT && r != KILN_E_OUT_OF_MEMORY)
+            abort();
         kiln_mesh_decoded_free(&d);
     }
 }

@@ -38,7 +38,8 @@ static void check_artifact(const kiln_output *o)
         r = kiln_material_read(o->data, o->size, 0, &mat, &err);
     else if (strncmp(o->label, "skeleton", 8) == 0)
         r = kiln_skeleton_read(o->data, o->size, 0, &skel, &err);
-    else if (strncmp(o->label, "clip", 4) == 0) r = kiln_clip_read(o->data, o->size, 0, &clip, &err);
+    else if (strncmp(o->label, "clip", 4) == 0)
+        r = kiln_clip_read(o->data, o->size, 0, &clip, &err);
     else if (strcmp(o->label, "scene") == 0)
         r = kiln_cooked_scene_read(o->data, o->size, 0, &scene, &err);
     if (r != KILN_OK) {
@@ -61,15 +62,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kiln_cook_env env = {NULL, NULL, "", "fuzz.gltf"};
     kiln_cooked out;
     kiln_error err;
-    kiln_result r = kiln_cook_model_source(&env, &s.model, "00000000000000000000000000000000",
-                                           NULL, data, size, &out, &err);
+    kiln_result r = kiln_cook_model_source(&env, &s.model, "00000000000000000000000000000000", NULL,
+                                           data, size, &out, &err);
     switch (r) {
     case KILN_OK:
         for (size_t i = 0; i < out.output_count; i++) check_artifact(&out.outputs[i]);
         kiln_cooked_release(NULL, &out);
         break;
-    case KILN_E_IMPORT_FAILED: case KILN_E_IMPORT_UNSUPPORTED: case KILN_E_OUTPUT_REFUSED:
-    case KILN_E_LIMIT: case KILN_E_OUT_OF_MEMORY: case KILN_E_ASSET_IO:
+    case KILN_E_IMPORT_FAILED:
+    case KILN_E_IMPORT_UNSUPPORTED:
+    case KILN_E_OUTPUT_REFUSED:
+    case KILN_E_LIMIT:
+    case KILN_E_OUT_OF_MEMORY:
+    case KILN_E_ASSET_IO:
         if (!err.message[0]) abort();
         break;
     default:

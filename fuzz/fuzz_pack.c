@@ -26,7 +26,8 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
     bool verify = true;
     for (uint32_t i = 0; i < p.entry_count; i++) {
         kiln_pack_entry e = kiln_pack_entry_at(&p, i);
-        if (e.stored < data || e.stored_size > size || (size_t)(e.stored - data) > size - e.stored_size)
+        if (e.stored < data || e.stored_size > size ||
+            (size_t)(e.stored - data) > size - e.stored_size)
             abort();
         if (e.name < (const char *)data || e.name + e.name_size >= (const char *)data + size ||
             e.name[e.name_size] != '\0' || strlen(e.name) != e.name_size)
@@ -46,7 +47,9 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
         r = kiln_pack_entry_read(&p, i, buf, e.size, &err);
         if (r != KILN_OK && r != KILN_E_FORMAT_INVALID && r != KILN_E_OUT_OF_MEMORY) abort();
         if (buf[e.size] != 0x5A) abort();
-        if (r == KILN_OK && e.compression == KILN_PACK_RAW && e.size && memcmp(buf, e.stored, e.size)) abort();
+        if (r == KILN_OK && e.compression == KILN_PACK_RAW && e.size &&
+            memcmp(buf, e.stored, e.size))
+            abort();
         free(buf);
     }
     if (verify) {

@@ -8,18 +8,18 @@
  * written as assets/<GUID>.json, the manifest as objects/<KEY[0..2]>/<KEY>/manifest.json, file i
  * as objects/<KEY[0..2]>/<KEY>/<i> (the seeds' manifests name their files "0", "1", ...), so a
  * record whose key is KEY reaches the entry (the record's guid is its own: cooked files name
- * their dependencies by ids made from it; the file name GUID.json does not matter). Options: bit 0 verification off (a fuzzer cannot
- * forge the SHA-256 and checksums, so most file mutations need it), bit 1 mount twice (override),
- * bit 2 load by asset id instead of name, bit 3 release each handle at once, before it finished,
- * bit 4 reload every ready asset and poll for changes (the reload paths read the same bytes
- * again), bit 5 keep released assets resident (budget) and load everything a second time,
- * bit 6 pack mode: the rest of the input is one .kpak file, mounted with krt_mount_pack, and
- * every entry its table lists (read with the public pack reader, structure only) is loaded,
- * bit 7 unmount after the loads: a second mount (bit 1) going leaves as many artifacts listed,
- * the last one going leaves none, and a third unmount is KILN_E_USAGE.
- * Seeds: fuzz/corpus/rt_mount/, written from a real cook by tests/runtime_e2e
- * (KILN_WRITE_FUZZ_SEEDS=1): cache entries and packs of single sources; the smallest ones
- * (up to 8 KiB) also with bit 7 (*_unmount*.seed). */
+ * their dependencies by ids made from it; the file name GUID.json does not matter). Options: bit 0
+ * verification off (a fuzzer cannot forge the SHA-256 and checksums, so most file mutations need
+ * it), bit 1 mount twice (override), bit 2 load by asset id instead of name, bit 3 release each
+ * handle at once, before it finished, bit 4 reload every ready asset and poll for changes (the
+ * reload paths read the same bytes again), bit 5 keep released assets resident (budget) and load
+ * everything a second time, bit 6 pack mode: the rest of the input is one .kpak file, mounted with
+ * krt_mount_pack, and every entry its table lists (read with the public pack reader, structure
+ * only) is loaded, bit 7 unmount after the loads: a second mount (bit 1) going leaves as many
+ * artifacts listed, the last one going leaves none, and a third unmount is KILN_E_USAGE. Seeds:
+ * fuzz/corpus/rt_mount/, written from a real cook by tests/runtime_e2e (KILN_WRITE_FUZZ_SEEDS=1):
+ * cache entries and packs of single sources; the smallest ones (up to 8 KiB) also with bit 7
+ * (*_unmount*.seed). */
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -32,9 +32,9 @@
 
 #include "kiln/kiln_rt.h"
 
-#define SEP "\n@@kiln-part@@\n"
-#define GUID "0123456789abcdef0123456789abcdef"
-#define KEY "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define SEP       "\n@@kiln-part@@\n"
+#define GUID      "0123456789abcdef0123456789abcdef"
+#define KEY       "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define MAX_FILES 16
 #define MAX_LOADS 64
 
@@ -75,7 +75,7 @@ static size_t list_outputs(const char *record, size_t record_size, const char *m
     json_t *outs = json_object_get(m, "outputs");
     size_t i;
     json_t *o;
-    json_array_foreach(outs, i, o) {
+    json_array_foreach (outs, i, o) {
         const char *label = json_string_value(json_object_get(o, "label"));
         if (!label || !path || n == MAX_LOADS) continue;
         snprintf(out[n].name, sizeof out[n].name, "%s#%s", path, label);
@@ -142,13 +142,26 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
             const kiln_clip_view *cl;
             kiln_result g = KILN_OK;
             switch (krt_handle_type(h[i])) {
-            case KRT_TYPE_TEXTURE: g = krt_get_texture(ctx, h[i], &u.t, &e); break;
-            case KRT_TYPE_MESH: g = krt_get_mesh(ctx, h[i], &u.m, &e); break;
-            case KRT_TYPE_MATERIAL: g = krt_get_material(ctx, h[i], &u.mat, &e); break;
-            case KRT_TYPE_SKELETON: g = krt_get_skeleton(ctx, h[i], &sk, &e); break;
-            case KRT_TYPE_CLIP: g = krt_get_clip(ctx, h[i], &cl, &e); break;
-            case KRT_TYPE_SCENE: g = krt_get_scene(ctx, h[i], &u.s, &e); break;
-            default: abort();
+            case KRT_TYPE_TEXTURE:
+                g = krt_get_texture(ctx, h[i], &u.t, &e);
+                break;
+            case KRT_TYPE_MESH:
+                g = krt_get_mesh(ctx, h[i], &u.m, &e);
+                break;
+            case KRT_TYPE_MATERIAL:
+                g = krt_get_material(ctx, h[i], &u.mat, &e);
+                break;
+            case KRT_TYPE_SKELETON:
+                g = krt_get_skeleton(ctx, h[i], &sk, &e);
+                break;
+            case KRT_TYPE_CLIP:
+                g = krt_get_clip(ctx, h[i], &cl, &e);
+                break;
+            case KRT_TYPE_SCENE:
+                g = krt_get_scene(ctx, h[i], &u.s, &e);
+                break;
+            default:
+                abort();
             }
             if (g != KILN_OK) abort();
         } else {
@@ -196,8 +209,8 @@ static void run(const char *path, bool pack, uint8_t options, const listed *name
     memset(&d, 0, sizeof d);
     d.struct_size = sizeof d;
     d.worker_count = 2;
-    d.queue_capacity = 4;         /* some jobs run inline */
-    d.max_file_size = 4u << 20;   /* inputs are far smaller */
+    d.queue_capacity = 4;       /* some jobs run inline */
+    d.max_file_size = 4u << 20; /* inputs are far smaller */
     d.no_verify = options & 1;
     if (options & 32) d.budget_bytes = UINT64_MAX;
     krt_context *ctx = NULL;

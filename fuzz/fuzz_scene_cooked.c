@@ -39,7 +39,8 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
         if (n.primitive_count > v.primitive_count - n.first_primitive ||
             n.first_primitive > v.primitive_count)
             abort();
-        if (n.weight_count > v.weight_count - n.first_weight || n.first_weight > v.weight_count) abort();
+        if (n.weight_count > v.weight_count - n.first_weight || n.first_weight > v.weight_count)
+            abort();
         if (n.camera != KILN_COOKED_NONE && n.camera >= v.camera_count) abort();
         if (n.light != KILN_COOKED_NONE && n.light >= v.light_count) abort();
         for (int k = 0; k < 16; k++)

@@ -14,11 +14,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const uint32_t k_formats[] = {
-    KILN_VK_FORMAT_R8G8B8A8_UNORM,       KILN_VK_FORMAT_R8G8B8A8_SRGB,
-    KILN_VK_FORMAT_R16G16B16A16_SFLOAT,  KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
-    KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK,   KILN_VK_FORMAT_BC4_UNORM_BLOCK,
-    KILN_VK_FORMAT_BC5_UNORM_BLOCK,      KILN_VK_FORMAT_BC7_UNORM_BLOCK,
-    KILN_VK_FORMAT_BC7_SRGB_BLOCK,       KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
+    KILN_VK_FORMAT_R8G8B8A8_UNORM,      KILN_VK_FORMAT_R8G8B8A8_SRGB,
+    KILN_VK_FORMAT_R16G16B16A16_SFLOAT, KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK,  KILN_VK_FORMAT_BC4_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC5_UNORM_BLOCK,     KILN_VK_FORMAT_BC7_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC7_SRGB_BLOCK,      KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
     KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
 };
 #define FORMAT_COUNT (sizeof k_formats / sizeof k_formats[0])
@@ -46,16 +46,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (r == KILN_OK) {
         bool blocky = fmt != KILN_VK_FORMAT_R8G8B8A8_UNORM && fmt != KILN_VK_FORMAT_R8G8B8A8_SRGB;
         size_t bw = blocky ? (w + 3) / 4 : w, bh = blocky ? (h + 3) / 4 : h;
-        size_t bsize = !blocky ? 4 : (fmt == KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK ||
-                                      fmt == KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK ||
-                                      fmt == KILN_VK_FORMAT_BC4_UNORM_BLOCK) ? 8 : 16;
+        size_t bsize =
+            !blocky ? 4
+            : (fmt == KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK ||
+               fmt == KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK || fmt == KILN_VK_FORMAT_BC4_UNORM_BLOCK)
+                ? 8
+                : 16;
         if (kiln_transcode_rgba8_format(fmt) == KILN_VK_FORMAT_UNDEFINED) abort();
         if (blocks_size < bw * bh * bsize || out_size < (size_t)w * h * 4) abort();
         /* Every byte written: a second run over a differently filled buffer gives the same. */
-        kiln_result r2 = kiln_transcode_rgba8(fmt, blocks, blocks_size, w, h, again, out_size,
-                                              NULL);
-        if (r2 != KILN_OK || memcmp(out, again, out_size) != 0)
-            abort();
+        kiln_result r2 =
+            kiln_transcode_rgba8(fmt, blocks, blocks_size, w, h, again, out_size, NULL);
+        if (r2 != KILN_OK || memcmp(out, again, out_size) != 0) abort();
     } else if (r == KILN_E_IMPORT_UNSUPPORTED) {
         if (kiln_transcode_rgba8_format(fmt) != KILN_VK_FORMAT_UNDEFINED) abort();
     }

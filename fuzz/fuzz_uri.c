@@ -75,8 +75,8 @@ static void check_data(const char *uri, size_t len)
     size_t size;
     char type[64];
     kiln_error err;
-    kiln_result r = kiln_uri_decode_data(uri, MAX_DATA, NULL, &data, &size, type, sizeof type,
-                                         &err);
+    kiln_result r =
+        kiln_uri_decode_data(uri, MAX_DATA, NULL, &data, &size, type, sizeof type, &err);
     if (!kiln_uri_is_data(uri)) {
         if (r != KILN_E_USAGE) abort();
         return;
@@ -107,7 +107,8 @@ static int has_scheme(const char *u)
 {
     static const char first[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     if (!u[0] || !strchr(first, u[0])) return 0;
-    size_t n = 1 + strspn(u + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.");
+    size_t n =
+        1 + strspn(u + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.");
     return u[n] == ':';
 }
 

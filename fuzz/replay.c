@@ -31,7 +31,10 @@ static int run_file(const char *path)
     if (!buf) return 1;
     /* An exact-size copy, so ASan sees reads past the end as libFuzzer would. */
     uint8_t *exact = malloc(n ? n : 1);
-    if (!exact) { free(buf); return 1; }
+    if (!exact) {
+        free(buf);
+        return 1;
+    }
     memcpy(exact, buf, n);
     free(buf);
     LLVMFuzzerTestOneInput(exact, n);

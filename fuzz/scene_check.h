@@ -17,14 +17,17 @@
 
 #include "kiln/kiln_scene.h"
 
-#define KSC_FAIL(...) \
-    do { \
-        snprintf(why, why_size, __VA_ARGS__); \
-        return why; \
+#define KSC_FAIL(...)                                                                              \
+    do {                                                                                           \
+        snprintf(why, why_size, __VA_ARGS__);                                                      \
+        return why;                                                                                \
     } while (0)
 
 /* -1 or an index below count. */
-static inline bool ksc_ref(int32_t i, uint32_t count) { return i >= -1 && (i < 0 || (uint32_t)i < count); }
+static inline bool ksc_ref(int32_t i, uint32_t count)
+{
+    return i >= -1 && (i < 0 || (uint32_t)i < count);
+}
 
 static inline bool ksc_finite(const float *v, size_t n)
 {
@@ -49,7 +52,8 @@ static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t flag
     if (pr->mode != KILN_SCENE_MODE_TRIANGLES && pr->mode != KILN_SCENE_MODE_TRIANGLE_STRIP &&
         pr->mode != KILN_SCENE_MODE_TRIANGLE_FAN)
         KSC_FAIL("mesh %u prim %u: mode %d", m, p, (int)pr->mode);
-    if (pr->texcoord_count > KILN_SCENE_MAX_UV_SETS || pr->color_count > KILN_SCENE_MAX_COLOR_SETS ||
+    if (pr->texcoord_count > KILN_SCENE_MAX_UV_SETS ||
+        pr->color_count > KILN_SCENE_MAX_COLOR_SETS ||
         pr->joint_set_count > KILN_SCENE_MAX_JOINT_SETS)
         KSC_FAIL("mesh %u prim %u: set counts", m, p);
     for (uint32_t t = 0; t < pr->texcoord_count; t++)
@@ -60,7 +64,8 @@ static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t flag
         for (size_t v = 0; v < vc; v++) {
             const float *n = pr->normals + v * 3;
             double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
-            if (!(fabs(len - 1.0) < 1e-3)) KSC_FAIL("mesh %u prim %u: normal %zu length %g", m, p, v, len);
+            if (!(fabs(len - 1.0) < 1e-3))
+                KSC_FAIL("mesh %u prim %u: normal %zu length %g", m, p, v, len);
         }
     for (uint32_t set = 0; set < pr->joint_set_count; set++)
         if (!pr->joints[set] || !pr->weights[set]) KSC_FAIL("mesh %u prim %u: NULL joints", m, p);
@@ -74,7 +79,8 @@ static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t flag
                         KSC_FAIL("mesh %u prim %u: weight %g at vertex %zu", m, p, (double)w, v);
                     sum += w;
                 }
-            if (fabs(sum - 1.0) > 1e-3) KSC_FAIL("mesh %u prim %u: weights sum %g at vertex %zu", m, p, sum, v);
+            if (fabs(sum - 1.0) > 1e-3)
+                KSC_FAIL("mesh %u prim %u: weights sum %g at vertex %zu", m, p, sum, v);
         }
     if (pr->target_count && !pr->targets) KSC_FAIL("mesh %u prim %u: NULL targets", m, p);
     if (pr->tangents)
@@ -97,8 +103,7 @@ static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t flag
             KSC_FAIL("mesh %u prim %u: normal-mapped without tangents", m, p);
     }
     for (int k = 0; k < 3; k++)
-        if (!(pr->bounds_min[k] <= pr->bounds_max[k]))
-            KSC_FAIL("mesh %u prim %u: bounds", m, p);
+        if (!(pr->bounds_min[k] <= pr->bounds_max[k])) KSC_FAIL("mesh %u prim %u: bounds", m, p);
     return NULL;
 }
 
@@ -107,7 +112,8 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
 {
     for (uint32_t i = 0; i < s->image_count; i++) {
         const kiln_scene_image *im = &s->images[i];
-        if (!im->name || !im->uri || !im->path || !im->mime_type) KSC_FAIL("image %u: NULL string", i);
+        if (!im->name || !im->uri || !im->path || !im->mime_type)
+            KSC_FAIL("image %u: NULL string", i);
         if (im->encoded_size && !im->encoded) KSC_FAIL("image %u: NULL bytes", i);
         if (im->pixel != KILN_SCENE_PIXEL_NONE && (!im->pixels || !im->width || !im->height))
             KSC_FAIL("image %u: decoded without pixels", i);
@@ -119,7 +125,8 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
                      s->textures[i].sampler);
     for (uint32_t i = 0; i < s->material_count; i++) {
         const kiln_scene_material *mt = &s->materials[i];
-        if ((unsigned)mt->alpha_mode > KILN_SCENE_ALPHA_BLEND) KSC_FAIL("material %u: alpha mode", i);
+        if ((unsigned)mt->alpha_mode > KILN_SCENE_ALPHA_BLEND)
+            KSC_FAIL("material %u: alpha mode", i);
         for (int k = 0; k < KILN_SCENE_SLOT_COUNT; k++)
             if (!ksc_ref(mt->textures[k].texture, s->texture_count) ||
                 mt->textures[k].texcoord >= KILN_SCENE_MAX_UV_SETS)
@@ -140,7 +147,8 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
     uint64_t children = 0;
     for (uint32_t i = 0; i < s->node_count; i++) {
         const kiln_scene_node *n = &s->nodes[i];
-        if (!ksc_ref(n->parent, s->node_count) || n->parent == (int32_t)i) KSC_FAIL("node %u: parent %d", i, n->parent);
+        if (!ksc_ref(n->parent, s->node_count) || n->parent == (int32_t)i)
+            KSC_FAIL("node %u: parent %d", i, n->parent);
         if (!ksc_ref(n->mesh, s->mesh_count) || !ksc_ref(n->skin, s->skin_count) ||
             !ksc_ref(n->camera, s->camera_count) || !ksc_ref(n->light, s->light_count))
             KSC_FAIL("node %u: mesh/skin/camera/light out of range", i);
@@ -159,7 +167,8 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
             if (!listed) KSC_FAIL("node %u: parent %d does not list it", i, n->parent);
         }
         if (!ksc_finite(n->matrix, 16) || !ksc_finite(n->world, 16) ||
-            !ksc_finite(n->translation, 3) || !ksc_finite(n->rotation, 4) || !ksc_finite(n->scale, 3))
+            !ksc_finite(n->translation, 3) || !ksc_finite(n->rotation, 4) ||
+            !ksc_finite(n->scale, 3))
             KSC_FAIL("node %u: transform not finite", i);
         if (n->weight_count && !n->weights) KSC_FAIL("node %u: NULL weights", i);
     }
@@ -211,15 +220,17 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
     }
     uint64_t with_parent = 0;
     for (uint32_t i = 0; i < s->node_count; i++) with_parent += s->nodes[i].parent >= 0;
-    if (children != with_parent) KSC_FAIL("nodes: %llu children but %llu nodes with a parent",
-                                          (unsigned long long)children, (unsigned long long)with_parent);
+    if (children != with_parent)
+        KSC_FAIL("nodes: %llu children but %llu nodes with a parent", (unsigned long long)children,
+                 (unsigned long long)with_parent);
     for (uint32_t i = 0; i < s->skin_count; i++) {
         const kiln_scene_skin *sk = &s->skins[i];
         if (!sk->joint_count || !sk->joints || !sk->inverse_bind) KSC_FAIL("skin %u: empty", i);
         if (!ksc_ref(sk->skeleton, s->node_count)) KSC_FAIL("skin %u: skeleton", i);
         for (uint32_t k = 0; k < sk->joint_count; k++)
             if (sk->joints[k] >= s->node_count) KSC_FAIL("skin %u: joint %u", i, sk->joints[k]);
-        if (!ksc_finite(sk->inverse_bind, (size_t)sk->joint_count * 16)) KSC_FAIL("skin %u: matrix", i);
+        if (!ksc_finite(sk->inverse_bind, (size_t)sk->joint_count * 16))
+            KSC_FAIL("skin %u: matrix", i);
     }
     for (uint32_t i = 0; i < s->animation_count; i++) {
         const kiln_scene_animation *a = &s->animations[i];
@@ -232,7 +243,8 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
             if (ch->times[0] < a->start || ch->times[ch->key_count - 1] > a->end)
                 KSC_FAIL("animation %u: start/end do not cover channel %u", i, k);
             /* Channels sharing the previous one's keys were checked with it. */
-            if (k && ch->times == a->channels[k - 1].times && ch->values == a->channels[k - 1].values &&
+            if (k && ch->times == a->channels[k - 1].times &&
+                ch->values == a->channels[k - 1].values &&
                 ch->key_count == a->channels[k - 1].key_count &&
                 ch->components == a->channels[k - 1].components &&
                 ch->interpolation == a->channels[k - 1].interpolation)
@@ -247,7 +259,8 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
     }
     for (uint32_t i = 0; i < s->scene_count; i++)
         for (uint32_t k = 0; k < s->scenes[i].node_count; k++)
-            if (s->scenes[i].nodes[k] >= s->node_count) KSC_FAIL("scene %u: node %u", i, s->scenes[i].nodes[k]);
+            if (s->scenes[i].nodes[k] >= s->node_count)
+                KSC_FAIL("scene %u: node %u", i, s->scenes[i].nodes[k]);
     if (!ksc_ref(s->default_scene, s->scene_count)) KSC_FAIL("default scene %d", s->default_scene);
     for (uint32_t i = 0; i < s->root_count; i++)
         if (s->roots[i] >= s->node_count || s->nodes[s->roots[i]].parent >= 0)

@@ -67,7 +67,7 @@ static kiln_result add_shape(cook_state *st, const kiln_cook_input *in, size_t i
     if (t < 0) return bad(err, in, i, "\"type\" names no registered shape type");
     const char *key;
     json_t *value;
-    json_object_foreach((json_t *)j, key, value) {
+    json_object_foreach ((json_t *)j, key, value) {
         if (strcmp(key, "type") && strcmp(key, "position") && strcmp(key, "scale") &&
             strcmp(key, "params"))
             return bad(err, in, i, "has a field other than type, position, scale, params");
@@ -93,7 +93,8 @@ static kiln_result add_shape(cook_state *st, const kiln_cook_input *in, size_t i
         r->param_size = ty->param_size;
         st->type_index[t] = (int)st->type_count++;
     }
-    const float k = (float)in->settings[SET_SCALE].number, pad = (float)in->settings[SET_PADDING].number;
+    const float k = (float)in->settings[SET_SCALE].number,
+                pad = (float)in->settings[SET_PADDING].number;
     float lo[3], hi[3];
     ty->bounds(params, lo, hi);
     csg_shape_record *rec = &st->shapes[st->shape_count++];
@@ -142,15 +143,17 @@ static kiln_result cook(void *user, const kiln_cook_input *in, kiln_cook_output 
     kiln_result r = KILN_OK;
     if (!json_is_array(list) || json_object_size(doc) != 1 || json_array_size(list) > MAX_SHAPES) {
         json_decref(doc);
-        return kiln_error_printf(err, KILN_E_IMPORT_FAILED, "%s: a .csg file is {\"shapes\": "
-                                 "[...]} with at most %d shapes", in->path, MAX_SHAPES);
+        return kiln_error_printf(err, KILN_E_IMPORT_FAILED,
+                                 "%s: a .csg file is {\"shapes\": "
+                                 "[...]} with at most %d shapes",
+                                 in->path, MAX_SHAPES);
     }
     size_t n = json_array_size(list);
     cook_state st;
     memset(&st, 0, sizeof st);
     st.reg = user;
     for (size_t t = 0; t < CSG_MAX_SHAPE_TYPES; t++) st.type_index[t] = -1;
-    st.shapes = calloc(n ? n : 1, 2 * sizeof *st.shapes);  /* the second half: reordering */
+    st.shapes = calloc(n ? n : 1, 2 * sizeof *st.shapes); /* the second half: reordering */
     st.params = calloc(n ? n : 1, 2 * CSG_MAX_PARAM_SIZE);
     if (!st.shapes || !st.params) r = kiln_error_printf(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; r == KILN_OK && i < n; i++)

@@ -68,7 +68,8 @@ static int copy_assets(const char *src, const char *dst)
         if (!is_csg && !is_meta) continue;
         char a[4096], b[4096];
         if (snprintf(a, sizeof a, "%s/%s", src, e->d_name) >= (int)sizeof a ||
-            snprintf(b, sizeof b, "%s/%s", dst, e->d_name) >= (int)sizeof b || copy_file(a, b) != 0) {
+            snprintf(b, sizeof b, "%s/%s", dst, e->d_name) >= (int)sizeof b ||
+            copy_file(a, b) != 0) {
             count = -1;
             break;
         }
@@ -105,7 +106,7 @@ static int inspect_set(const char *import_doc)
     const char *entry = NULL;
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "records"), i, r)
+    json_array_foreach (json_object_get(doc, "records"), i, r)
         if (!strcmp(json_string_value(json_object_get(r, "path")), "scene.csg"))
             entry = json_string_value(json_object_get(r, "entry"));
     char path[4096];
@@ -126,7 +127,8 @@ static int inspect_set(const char *import_doc)
     json_t *set = json_object_get(doc, "csg");
     long long shapes = json_integer_value(json_object_get(set, "shape_count"));
     size_t types = json_array_size(json_object_get(set, "types"));
-    const char *first = json_string_value(json_object_get(json_array_get(json_object_get(set, "types"), 0), "name"));
+    const char *first = json_string_value(
+        json_object_get(json_array_get(json_object_get(set, "types"), 0), "name"));
     int rc = 0;
     if (shapes != 5 || types != 4 || !first)
         rc = fail("inspect: expected 5 shapes of 4 types, got %lld of %zu", shapes, types);

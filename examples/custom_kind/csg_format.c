@@ -17,15 +17,18 @@ kiln_result csg_read(const void *data, size_t size, uint32_t flags, void *out, k
     kiln_result r = kiln_container_read(data, size, flags, &c, err);
     if (r != KILN_OK) return r;
     if (c.kind != CSG_KIND || c.kind_version != CSG_KIND_VERSION)
-        return kiln_error_printf(err, KILN_E_FORMAT_VERSION, "not a CSG set of version %d: cook "
-                                 "it again", CSG_KIND_VERSION);
+        return kiln_error_printf(err, KILN_E_FORMAT_VERSION,
+                                 "not a CSG set of version %d: cook "
+                                 "it again",
+                                 CSG_KIND_VERSION);
     csg_view *v = out;
     memset(v, 0, sizeof *v);
     kiln_container_section types, shapes, params, bounds;
     if (!kiln_container_find(&c, CSG_SECTION_TYPES, sizeof(csg_type_record), &types) ||
         !kiln_container_find(&c, CSG_SECTION_SHAPES, sizeof(csg_shape_record), &shapes) ||
         !kiln_container_find(&c, CSG_SECTION_PARAMS, 1, &params))
-        return kiln_error_printf(err, KILN_E_FORMAT_INVALID, "a CSG set needs TYPE, SHAP and "
+        return kiln_error_printf(err, KILN_E_FORMAT_INVALID,
+                                 "a CSG set needs TYPE, SHAP and "
                                  "PARM sections of their record sizes");
     if (types.count > 4096 || shapes.count > UINT32_MAX)
         return kiln_error_printf(err, KILN_E_FORMAT_INVALID, "too many types or shapes");

@@ -15,9 +15,9 @@
 
 #include "kiln/kiln_kind.h"
 
-#define CSG_KIND KILN_FOURCC('C', 'S', 'G', ' ')
-#define CSG_KIND_VERSION 1
-#define CSG_SECTION_TYPES KILN_FOURCC('T', 'Y', 'P', 'E')
+#define CSG_KIND           KILN_FOURCC('C', 'S', 'G', ' ')
+#define CSG_KIND_VERSION   1
+#define CSG_SECTION_TYPES  KILN_FOURCC('T', 'Y', 'P', 'E')
 #define CSG_SECTION_SHAPES KILN_FOURCC('S', 'H', 'A', 'P')
 #define CSG_SECTION_PARAMS KILN_FOURCC('P', 'A', 'R', 'M')
 #define CSG_SECTION_BOUNDS KILN_FOURCC('B', 'N', 'D', 'S')

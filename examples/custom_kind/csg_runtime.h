@@ -10,15 +10,15 @@
 /* What the runtime keeps for a loaded set. */
 typedef struct csg_set {
     uint32_t shape_count, type_count;
-    float bounds_min[3], bounds_max[3];  /* of the shapes' bounds (computed when not stored) */
-    float *params;                       /* the parameter blocks, copied (the file may go) */
+    float bounds_min[3], bounds_max[3]; /* of the shapes' bounds (computed when not stored) */
+    float *params;                      /* the parameter blocks, copied (the file may go) */
     size_t params_size;
 } csg_set;
 
 /* The renderer side of the example: the objects it made, as a real one would upload them. */
 typedef struct csg_renderer {
     int creates, replaces, destroys;
-    uint32_t last_shape_count;           /* of the last set created or replaced */
+    uint32_t last_shape_count; /* of the last set created or replaced */
 } csg_renderer;
 
 /* Registers the type with ctx (before any mount); *type receives its number. */

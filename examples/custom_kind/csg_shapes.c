@@ -22,8 +22,10 @@ int csg_register_shape(csg_shape_registry *r, const csg_shape_type *t, char *why
     if (!t->bounds)
         return refuse(why, why_size, "shape type %s: a bounds function is required", t->name);
     if (t->param_size % 4 || t->param_size > CSG_MAX_PARAM_SIZE)
-        return refuse(why, why_size, "shape type %s: parameters are whole floats, at most 64 "
-                      "bytes", t->name);
+        return refuse(why, why_size,
+                      "shape type %s: parameters are whole floats, at most 64 "
+                      "bytes",
+                      t->name);
     if (t->param_size && !t->default_params)
         return refuse(why, why_size, "shape type %s: default parameters are required", t->name);
     if (csg_find_shape(r, t->name) >= 0)

@@ -8,13 +8,13 @@
 #include <stdint.h>
 
 #define CSG_MAX_SHAPE_TYPES 32
-#define CSG_MAX_PARAM_SIZE 64   /* bytes; parameters are floats, so a multiple of 4 */
-#define CSG_NAME_SIZE 24        /* bytes, NUL included */
+#define CSG_MAX_PARAM_SIZE  64 /* bytes; parameters are floats, so a multiple of 4 */
+#define CSG_NAME_SIZE       24 /* bytes, NUL included */
 
 typedef struct csg_shape_type {
-    const char *name;            /* [a-z0-9_]+, shorter than CSG_NAME_SIZE */
-    uint32_t param_size;         /* bytes, a multiple of 4, at most CSG_MAX_PARAM_SIZE */
-    const void *default_params;  /* param_size bytes */
+    const char *name;           /* [a-z0-9_]+, shorter than CSG_NAME_SIZE */
+    uint32_t param_size;        /* bytes, a multiple of 4, at most CSG_MAX_PARAM_SIZE */
+    const void *default_params; /* param_size bytes */
     /* The shape's box around its origin, from its parameters (required). */
     void (*bounds)(const void *params, float min[3], float max[3]);
 } csg_shape_type;

@@ -10,7 +10,7 @@
 #define KILN_H
 
 #include "kiln/kiln_format.h"
-#include "kiln/kiln_scene.h"  /* models imported into memory: kiln_scene_load */
+#include "kiln/kiln_scene.h" /* models imported into memory: kiln_scene_load */
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,18 +22,18 @@ typedef struct kiln_log_hook {
     /* level: 0 error, 1 warning, 2 info, 3 debug. NULL fn = silent. Called from any thread. */
     void (*fn)(void *user, int level, const char *message);
     void *user;
-    int max_level;  /* messages above it are dropped; 0 with fn set means warnings too (1) */
+    int max_level; /* messages above it are dropped; 0 with fn set means warnings too (1) */
 } kiln_log_hook;
 
 typedef struct kiln_project_opts {
-    uint32_t struct_size;   /* sizeof(kiln_project_opts); 0 is taken as the current size */
-    const char *project_dir;/* NULL = the current folder */
-    const char *root;       /* asset root; NULL = <project_dir>/assets */
-    const char *out;        /* output folder; NULL = <project_dir>/.kiln */
-    const char *cache;      /* cache folder; NULL = <out>/cache; must lie in project_dir or out */
-    const char *platform;   /* settings overrides "platforms.<name>"; NULL = none */
-    uint32_t jobs;          /* worker threads; 0 = one per CPU */
-    bool progress;          /* draw a progress bar on stderr when it is a terminal */
+    uint32_t struct_size;    /* sizeof(kiln_project_opts); 0 is taken as the current size */
+    const char *project_dir; /* NULL = the current folder */
+    const char *root;        /* asset root; NULL = <project_dir>/assets */
+    const char *out;         /* output folder; NULL = <project_dir>/.kiln */
+    const char *cache;       /* cache folder; NULL = <out>/cache; must lie in project_dir or out */
+    const char *platform;    /* settings overrides "platforms.<name>"; NULL = none */
+    uint32_t jobs;           /* worker threads; 0 = one per CPU */
+    bool progress;           /* draw a progress bar on stderr when it is a terminal */
     kiln_log_hook log;
     kiln_allocator allocator;
 } kiln_project_opts;
@@ -43,11 +43,11 @@ typedef struct kiln_project_opts {
  * (KILN_E_ASSET_IO). Free with kiln_project_close. */
 KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_project **out,
                                        kiln_error *err);
-KILN_API void kiln_project_close(kiln_project *p);   /* NULL is a no-op */
+KILN_API void kiln_project_close(kiln_project *p); /* NULL is a no-op */
 
 enum {
-    KILN_IMPORT_ALL = 1u << 0,    /* every asset under the root; paths are ignored */
-    KILN_IMPORT_FORCE = 1u << 1,  /* process again even when cached; report whether equal */
+    KILN_IMPORT_ALL = 1u << 0,   /* every asset under the root; paths are ignored */
+    KILN_IMPORT_FORCE = 1u << 1, /* process again even when cached; report whether equal */
 };
 
 /* Imports assets (paths relative to the current folder or absolute, inside the root). A cached
@@ -64,9 +64,8 @@ KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *pat
  * "unchanged" (whether the output equals the entry imported before). */
 KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
                                            const char *settings_json,
-                                           const char *const *assignments,
-                                           size_t assignment_count, char **result_json,
-                                           kiln_error *err);
+                                           const char *const *assignments, size_t assignment_count,
+                                           char **result_json, kiln_error *err);
 
 /* The state of every asset (up_to_date, stale, not_imported, invalid, unsupported), keys,
  * outputs, totals and the cache size. Processes and writes nothing. */
@@ -85,12 +84,12 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
 /* One-shot conversion without a project: the same settings, defaults and code path as an
  * import of the source, written to out_path (atomically; its folder must exist). */
 typedef struct kiln_convert_opts {
-    uint32_t struct_size;            /* sizeof(kiln_convert_opts); 0 is taken as the current size */
-    const char *settings_json;       /* a patch shaped like the .meta "import" object, or NULL */
-    const char *const *assignments;  /* "texture.format=bc7" ... (the reimport --set syntax) */
+    uint32_t struct_size;           /* sizeof(kiln_convert_opts); 0 is taken as the current size */
+    const char *settings_json;      /* a patch shaped like the .meta "import" object, or NULL */
+    const char *const *assignments; /* "texture.format=bc7" ... (the reimport --set syntax) */
     size_t assignment_count;
-    const char *platform;            /* apply "platforms.<name>" of the settings; NULL = none */
-    uint32_t jobs;                   /* worker threads; 0 = one per CPU */
+    const char *platform; /* apply "platforms.<name>" of the settings; NULL = none */
+    uint32_t jobs;        /* worker threads; 0 = one per CPU */
     kiln_allocator allocator;
 } kiln_convert_opts;
 
@@ -118,16 +117,16 @@ KILN_API void kiln_string_free(char *s);
 /* ---- scale-out: remote caches, shards, the build graph (docs/scale-out.md) ---------------- */
 
 typedef struct kiln_remote_opts {
-    uint32_t struct_size;      /* sizeof(kiln_remote_opts); 0 is taken as the current size */
-    const char *const *urls;   /* remote caches: http://host:port/prefix, https://..., file:///dir,
-                                  each optionally "?read-only", "?timeout=SECONDS" (joined by &);
-                                  none = the "remote_cache" list of <project>/kiln.json */
+    uint32_t struct_size;    /* sizeof(kiln_remote_opts); 0 is taken as the current size */
+    const char *const *urls; /* remote caches: http://host:port/prefix, https://..., file:///dir,
+                                each optionally "?read-only", "?timeout=SECONDS" (joined by &);
+                                none = the "remote_cache" list of <project>/kiln.json */
     size_t url_count;
-    bool read_only;            /* never upload to any of them */
-    bool ignore_config;        /* do not read <project>/kiln.json */
-    uint32_t timeout_s;        /* connect / stall timeout per request; 0 = 10 s */
-    uint32_t shard_index;      /* import only the assets of shard shard_index of shard_count */
-    uint32_t shard_count;      /* 0 or 1 = all assets */
+    bool read_only;       /* never upload to any of them */
+    bool ignore_config;   /* do not read <project>/kiln.json */
+    uint32_t timeout_s;   /* connect / stall timeout per request; 0 = 10 s */
+    uint32_t shard_index; /* import only the assets of shard shard_index of shard_count */
+    uint32_t shard_count; /* 0 or 1 = all assets */
 } kiln_remote_opts;
 
 /* Sets up the remote caches and the shard of later imports of p (replacing earlier ones). An
@@ -156,20 +155,20 @@ KILN_API kiln_result kiln_project_graph(kiln_project *p, char **result_json, kil
 
 /* How kiln_project_pack stores each payload. */
 enum {
-    KILN_PACK_COMPRESS_AUTO = 0,  /* Zstandard where it pays: saves >= 1/8 and >= 64 bytes */
-    KILN_PACK_COMPRESS_NONE = 1,  /* every payload raw (usable in place from an mmap) */
-    KILN_PACK_COMPRESS_ZSTD = 2,  /* Zstandard wherever it makes a payload smaller at all */
+    KILN_PACK_COMPRESS_AUTO = 0, /* Zstandard where it pays: saves >= 1/8 and >= 64 bytes */
+    KILN_PACK_COMPRESS_NONE = 1, /* every payload raw (usable in place from an mmap) */
+    KILN_PACK_COMPRESS_ZSTD = 2, /* Zstandard wherever it makes a payload smaller at all */
 };
 
 typedef struct kiln_pack_opts {
-    uint32_t struct_size;   /* sizeof(kiln_pack_opts); 0 is taken as the current size */
-    const char *output;     /* the .kpak to write (relative to the current folder or absolute),
-                               anywhere: the caller named it (its folders are created);
-                               NULL = <out>/game.kpak */
-    uint32_t compress;      /* KILN_PACK_COMPRESS_* */
-    int level;              /* Zstandard level 1..22; 0 = 9 (19 packs ~5% smaller, ~15x slower) */
-    bool align_4096;        /* payloads at 4096-byte boundaries (direct I/O); default 16 */
-    bool keep_going;        /* pack the assets that did not fail (and need none that did) */
+    uint32_t struct_size; /* sizeof(kiln_pack_opts); 0 is taken as the current size */
+    const char *output;   /* the .kpak to write (relative to the current folder or absolute),
+                             anywhere: the caller named it (its folders are created);
+                             NULL = <out>/game.kpak */
+    uint32_t compress;    /* KILN_PACK_COMPRESS_* */
+    int level;            /* Zstandard level 1..22; 0 = 9 (19 packs ~5% smaller, ~15x slower) */
+    bool align_4096;      /* payloads at 4096-byte boundaries (direct I/O); default 16 */
+    bool keep_going;      /* pack the assets that did not fail (and need none that did) */
 } kiln_pack_opts;
 
 /* Packs cooked artifacts into one .kpak file (format: docs/formats.md "Packs"; use:
@@ -209,9 +208,9 @@ KILN_API kiln_result kiln_pack_verify_file(const char *path, char **result_json,
 /* ---- inspecting files -------------------------------------------------------------------- */
 
 typedef struct kiln_inspect_opts {
-    uint32_t struct_size;   /* sizeof(kiln_inspect_opts); 0 is taken as the current size */
-    const char *compare;    /* KTX2 files only: an 8-bit source image of the texture's size; the
-                               document then holds "compare", level 0's PSNR against it */
+    uint32_t struct_size; /* sizeof(kiln_inspect_opts); 0 is taken as the current size */
+    const char *compare;  /* KTX2 files only: an 8-bit source image of the texture's size; the
+                             document then holds "compare", level 0's PSNR against it */
     /* Cooked kinds besides the built-in ones (a program's, kiln_kind.h): a container of one of
      * them gets the summary its describe() writes, under the kind's name. */
     const struct kiln_cooked_kind *const *kinds;

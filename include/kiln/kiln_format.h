@@ -19,7 +19,8 @@ extern "C" {
 #define KILN_VERSION_MAJOR 0
 #define KILN_VERSION_MINOR 1
 #define KILN_VERSION_PATCH 0
-#define KILN_VERSION_NUMBER (KILN_VERSION_MAJOR * 10000 + KILN_VERSION_MINOR * 100 + KILN_VERSION_PATCH)
+#define KILN_VERSION_NUMBER                                                                        \
+    (KILN_VERSION_MAJOR * 10000 + KILN_VERSION_MINOR * 100 + KILN_VERSION_PATCH)
 
 /* Part of every cache key and of the KTXwriter value: bumped by every change that alters the
  * bytes of any cooked output, so an old cache entry is never mistaken for a new one. */
@@ -41,20 +42,20 @@ typedef enum kiln_result {
     KILN_E_OUTPUT_REFUSED = 5,     /* a path outside the allowed folders */
     KILN_E_FORMAT_VERSION = 6,     /* cooked data of another format version: re-cook */
     KILN_E_OUT_OF_MEMORY = 7,
-    KILN_E_LIMIT = 8,              /* a size, count or memory limit was exceeded */
-    KILN_E_CACHE_CORRUPT = 9,      /* a cache entry or manifest does not match its bytes */
-    KILN_E_FORMAT_INVALID = 10,    /* cooked bytes (KTX2, container) are malformed */
-    KILN_E_USAGE = 11,             /* bad arguments to a function or the command */
-    KILN_E_INTERNAL = 12,          /* a check of kiln's own invariants failed: a bug */
+    KILN_E_LIMIT = 8,           /* a size, count or memory limit was exceeded */
+    KILN_E_CACHE_CORRUPT = 9,   /* a cache entry or manifest does not match its bytes */
+    KILN_E_FORMAT_INVALID = 10, /* cooked bytes (KTX2, container) are malformed */
+    KILN_E_USAGE = 11,          /* bad arguments to a function or the command */
+    KILN_E_INTERNAL = 12,       /* a check of kiln's own invariants failed: a bug */
 } kiln_result;
 
 /* Caller-owned, fixed size: filling it never allocates. */
 typedef struct kiln_error {
     kiln_result code;
-    char message[256];       /* what went wrong, e.g. "level 2: byteOffset is past the end" */
-    char path[512];          /* the file concerned, "" if none */
-    uint64_t offset;         /* byte offset in that file, UINT64_MAX if unknown */
-    char json_pointer[128];  /* "/import/texture/format" for JSON sources, "" if none */
+    char message[256];      /* what went wrong, e.g. "level 2: byteOffset is past the end" */
+    char path[512];         /* the file concerned, "" if none */
+    uint64_t offset;        /* byte offset in that file, UINT64_MAX if unknown */
+    char json_pointer[128]; /* "/import/texture/format" for JSON sources, "" if none */
 } kiln_error;
 
 /* The stable name of a code: "OK", "E_IMPORT_FAILED", ... ("E_UNKNOWN" for other values). */
@@ -99,27 +100,27 @@ typedef enum kiln_ktx2_supercompression {
 
 /* One mip level as stored in the file (level 0 is the largest). */
 typedef struct kiln_ktx2_level {
-    const uint8_t *data;       /* points into the file bytes given to kiln_ktx2_read */
-    size_t size;               /* stored (possibly supercompressed) byte size */
-    size_t uncompressed_size;  /* byte size after supercompression is undone */
-    uint32_t width, height;    /* texels of this level */
+    const uint8_t *data;      /* points into the file bytes given to kiln_ktx2_read */
+    size_t size;              /* stored (possibly supercompressed) byte size */
+    size_t uncompressed_size; /* byte size after supercompression is undone */
+    uint32_t width, height;   /* texels of this level */
 } kiln_ktx2_level;
 
 /* What kiln_ktx2_read found. Views into the caller's bytes: valid while they are. */
 typedef struct kiln_ktx2_info {
-    uint32_t vk_format;          /* kiln_vk_format */
+    uint32_t vk_format; /* kiln_vk_format */
     uint32_t type_size;
-    uint32_t width, height;      /* level 0 */
-    uint32_t level_count;        /* >= 1 */
-    uint32_t supercompression;   /* kiln_ktx2_supercompression */
-    bool srgb;                   /* from the DFD transfer function */
-    bool premultiplied;          /* from the DFD flags */
-    uint32_t block_width, block_height, block_size;  /* 1x1 and texel size for RGBA8/RGBA16F */
+    uint32_t width, height;                         /* level 0 */
+    uint32_t level_count;                           /* >= 1 */
+    uint32_t supercompression;                      /* kiln_ktx2_supercompression */
+    bool srgb;                                      /* from the DFD transfer function */
+    bool premultiplied;                             /* from the DFD flags */
+    uint32_t block_width, block_height, block_size; /* 1x1 and texel size for RGBA8/RGBA16F */
     kiln_ktx2_level levels[KILN_KTX2_MAX_LEVELS];
-    const uint8_t *kv_data;      /* key/value data, kv_size bytes */
+    const uint8_t *kv_data; /* key/value data, kv_size bytes */
     size_t kv_size;
-    char orientation[8];         /* KTXorientation, "" if absent */
-    char writer[128];            /* KTXwriter, "" if absent */
+    char orientation[8]; /* KTXorientation, "" if absent */
+    char writer[128];    /* KTXwriter, "" if absent */
 } kiln_ktx2_info;
 
 /* Parses and validates a KTX2 file held in memory: header, indices, every level's offset and
@@ -137,7 +138,6 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
 KILN_API kiln_result kiln_ktx2_level_copy(const kiln_ktx2_info *info, uint32_t level, void *dst,
                                           size_t dst_size, kiln_error *err);
 
-
 /* ---- asset ids ------------------------------------------------------------------------------ */
 
 /* The 64-bit id of an artifact: XXH3-64 (seed 0) of the bytes "<guid>#<label>", guid being the
@@ -150,36 +150,36 @@ KILN_API uint64_t kiln_asset_id(const char *guid, const char *label);
 /* Every cooked kind except textures is one container: a 64-byte header, a table of sections,
  * then the sections, each 16-byte aligned, so a reader validates the file once and then uses it
  * in place (mmap) without copying. docs/formats.md gives the bytes. */
-#define KILN_CONTAINER_VERSION 1
-#define KILN_CONTAINER_HEADER_SIZE 64
+#define KILN_CONTAINER_VERSION      1
+#define KILN_CONTAINER_HEADER_SIZE  64
 #define KILN_CONTAINER_SECTION_SIZE 32
 #define KILN_CONTAINER_MAX_SECTIONS 256
-#define KILN_CONTAINER_ALIGN 16
+#define KILN_CONTAINER_ALIGN        16
 
 /* Four-character codes, stored little-endian: KILN_FOURCC('M','E','S','H') reads "MESH". */
-#define KILN_FOURCC(a, b, c, d)                                                                   \
-    ((uint32_t)(uint8_t)(a) | ((uint32_t)(uint8_t)(b) << 8) | ((uint32_t)(uint8_t)(c) << 16) |   \
+#define KILN_FOURCC(a, b, c, d)                                                                    \
+    ((uint32_t)(uint8_t)(a) | ((uint32_t)(uint8_t)(b) << 8) | ((uint32_t)(uint8_t)(c) << 16) |     \
      ((uint32_t)(uint8_t)(d) << 24))
 
 typedef struct kiln_container_section {
-    uint32_t id;             /* fourcc */
-    uint32_t element_size;   /* bytes of one element; 1 for plain bytes */
-    uint64_t count;          /* elements */
-    const uint8_t *data;     /* count * element_size bytes inside the file, 16-byte aligned */
+    uint32_t id;           /* fourcc */
+    uint32_t element_size; /* bytes of one element; 1 for plain bytes */
+    uint64_t count;        /* elements */
+    const uint8_t *data;   /* count * element_size bytes inside the file, 16-byte aligned */
     size_t size;
 } kiln_container_section;
 
 /* A validated container: views into the caller's bytes, valid while they are. */
 typedef struct kiln_container {
-    uint32_t kind;           /* fourcc of the cooked kind ("MESH", "MATL", ...) */
-    uint32_t kind_version;   /* the layout version of that kind */
+    uint32_t kind;         /* fourcc of the cooked kind ("MESH", "MATL", ...) */
+    uint32_t kind_version; /* the layout version of that kind */
     uint32_t section_count;
-    const uint8_t *bytes;    /* the whole file */
+    const uint8_t *bytes; /* the whole file */
     size_t size;
 } kiln_container;
 
 enum {
-    KILN_CONTAINER_SKIP_CHECKSUM = 1u << 0,  /* trust the bytes (verified elsewhere) */
+    KILN_CONTAINER_SKIP_CHECKSUM = 1u << 0, /* trust the bytes (verified elsewhere) */
 };
 
 /* Validates a container in memory: magic, container version (another one is
@@ -206,17 +206,17 @@ KILN_API void kiln_container_section_at(const kiln_container *c, uint32_t i,
 /* One primitive of a model, GPU-ready: vertex streams (quantized or 32-bit floats), one index
  * buffer holding every level of detail as a range, meshlets for mesh shaders, morph targets.
  * docs/formats.md ("Meshes") gives the bytes, docs/meshes.md the passes and error bounds. */
-#define KILN_MESH_KIND KILN_FOURCC('M', 'E', 'S', 'H')
-#define KILN_MESH_KIND_VERSION 1
-#define KILN_MESH_MAX_LEVELS 9              /* the full mesh and up to 8 simplified levels */
-#define KILN_MESH_MAX_UV_SETS 4
-#define KILN_MESH_MAX_COLOR_SETS 2
-#define KILN_MESH_MAX_MESHLET_VERTICES 255  /* meshoptimizer's limits */
+#define KILN_MESH_KIND                  KILN_FOURCC('M', 'E', 'S', 'H')
+#define KILN_MESH_KIND_VERSION          1
+#define KILN_MESH_MAX_LEVELS            9 /* the full mesh and up to 8 simplified levels */
+#define KILN_MESH_MAX_UV_SETS           4
+#define KILN_MESH_MAX_COLOR_SETS        2
+#define KILN_MESH_MAX_MESHLET_VERTICES  255 /* meshoptimizer's limits */
 #define KILN_MESH_MAX_MESHLET_TRIANGLES 512
 
 enum {
-    KILN_MESH_QUANTIZED = 1u << 0,   /* vertex streams use the quantized formats */
-    KILN_MESH_COMPRESSED = 1u << 1,  /* streams and indices are meshoptimizer-encoded */
+    KILN_MESH_QUANTIZED = 1u << 0,  /* vertex streams use the quantized formats */
+    KILN_MESH_COMPRESSED = 1u << 1, /* streams and indices are meshoptimizer-encoded */
     /* The source had no normals, which glTF says means flat shading: there is no NORMAL stream
      * (nor normal deltas); shade each triangle with its face normal, e.g. in a fragment shader
      * normalize(cross(dFdx(p), dFdy(p))) of the view-space position. Vertices are then shared
@@ -230,8 +230,8 @@ typedef enum kiln_mesh_stream_id {
     KILN_MESH_POSITION = 0,
     KILN_MESH_NORMAL = 1,
     KILN_MESH_TANGENT = 2,
-    KILN_MESH_UV0 = 3,               /* UV1..UV3 follow */
-    KILN_MESH_COLOR0 = 7,            /* COLOR1 follows */
+    KILN_MESH_UV0 = 3,    /* UV1..UV3 follow */
+    KILN_MESH_COLOR0 = 7, /* COLOR1 follows */
     KILN_MESH_JOINTS = 9,
     KILN_MESH_WEIGHTS = 10,
     KILN_MESH_INDICES = 11,
@@ -259,19 +259,19 @@ typedef enum kiln_mesh_format {
 } kiln_mesh_format;
 
 typedef struct kiln_mesh_stream {
-    uint32_t format;         /* kiln_mesh_format; NONE when the mesh has no such stream */
-    uint32_t stride;         /* bytes of one element once unpacked */
-    uint64_t count;          /* elements once unpacked */
-    const uint8_t *data;     /* the stored bytes: count * stride raw, or meshopt-encoded */
-    size_t size;             /* stored bytes */
+    uint32_t format;     /* kiln_mesh_format; NONE when the mesh has no such stream */
+    uint32_t stride;     /* bytes of one element once unpacked */
+    uint64_t count;      /* elements once unpacked */
+    const uint8_t *data; /* the stored bytes: count * stride raw, or meshopt-encoded */
+    size_t size;         /* stored bytes */
 } kiln_mesh_stream;
 
 /* One level of detail: a range of the index buffer and of the meshlets. */
 typedef struct kiln_mesh_lod {
-    uint32_t index_offset, index_count;     /* in indices, not bytes; a multiple of 3 */
+    uint32_t index_offset, index_count; /* in indices, not bytes; a multiple of 3 */
     uint32_t meshlet_offset, meshlet_count;
-    float error;             /* geometric error relative to the extent (0 for level 0) */
-    float error_absolute;    /* the same in model units: error * extent */
+    float error;          /* geometric error relative to the extent (0 for level 0) */
+    float error_absolute; /* the same in model units: error * extent */
 } kiln_mesh_lod;
 
 /* Layout of one meshlet as stored (16 bytes): its vertices are meshlet_vertices[vertex_offset
@@ -286,8 +286,8 @@ typedef struct kiln_meshlet {
 typedef struct kiln_meshlet_bounds {
     float center[3], radius;
     float cone_apex[3];
-    float cone_axis[3], cone_cutoff;           /* cutoff = cos(half angle); 1 = no culling */
-    int8_t cone_axis_s8[3], cone_cutoff_s8;    /* the same as snorm8 (x / 127) */
+    float cone_axis[3], cone_cutoff;        /* cutoff = cos(half angle); 1 = no culling */
+    int8_t cone_axis_s8[3], cone_cutoff_s8; /* the same as snorm8 (x / 127) */
 } kiln_meshlet_bounds;
 
 enum {
@@ -300,28 +300,28 @@ enum {
  * values behind the pointers are little-endian; use the accessors below to read them. */
 typedef struct kiln_mesh_view {
     kiln_container container;
-    uint32_t flags;                    /* KILN_MESH_QUANTIZED, _COMPRESSED, _FLAT_NORMALS */
+    uint32_t flags; /* KILN_MESH_QUANTIZED, _COMPRESSED, _FLAT_NORMALS */
     uint32_t vertex_count;
-    uint32_t index_count;              /* all levels */
-    uint32_t level_count;              /* 1..KILN_MESH_MAX_LEVELS; level 0 is the full mesh */
+    uint32_t index_count; /* all levels */
+    uint32_t level_count; /* 1..KILN_MESH_MAX_LEVELS; level 0 is the full mesh */
     kiln_mesh_lod levels[KILN_MESH_MAX_LEVELS];
-    uint64_t material;                 /* asset id of the material artifact; 0 = default */
-    float bounds_min[3], bounds_max[3];  /* of the positions (without morphs) */
-    float position_scale[3];           /* quantized: position = bounds_min + scale * unorm */
-    float extent;                      /* largest side of the bounds: what errors are relative to */
-    float uv_offset[KILN_MESH_MAX_UV_SETS][2];  /* quantized: uv = offset + scale * unorm */
+    uint64_t material;                  /* asset id of the material artifact; 0 = default */
+    float bounds_min[3], bounds_max[3]; /* of the positions (without morphs) */
+    float position_scale[3];            /* quantized: position = bounds_min + scale * unorm */
+    float extent; /* largest side of the bounds: what errors are relative to */
+    float uv_offset[KILN_MESH_MAX_UV_SETS][2]; /* quantized: uv = offset + scale * unorm */
     float uv_scale[KILN_MESH_MAX_UV_SETS][2];
     uint32_t uv_set_count, color_set_count;
-    uint32_t joint_count;              /* skinned: every joint index is below it; else 0 */
+    uint32_t joint_count; /* skinned: every joint index is below it; else 0 */
     uint32_t target_count;
     uint32_t meshlet_count, meshlet_vertex_count, meshlet_triangle_size;
     uint32_t meshlet_max_vertices, meshlet_max_triangles;
     kiln_mesh_stream streams[KILN_MESH_STREAM_COUNT];
-    const uint8_t *meshlets;           /* meshlet_count × 16 bytes (kiln_meshlet) */
-    const uint8_t *meshlet_bounds;     /* meshlet_count × 48 bytes (kiln_meshlet_bounds) */
-    const uint8_t *meshlet_vertices;   /* meshlet_vertex_count × u32 */
-    const uint8_t *meshlet_triangles;  /* meshlet_triangle_size bytes */
-    const uint8_t *targets;            /* target_count × 8 bytes: u32 flags, f32 default weight */
+    const uint8_t *meshlets;          /* meshlet_count × 16 bytes (kiln_meshlet) */
+    const uint8_t *meshlet_bounds;    /* meshlet_count × 48 bytes (kiln_meshlet_bounds) */
+    const uint8_t *meshlet_vertices;  /* meshlet_vertex_count × u32 */
+    const uint8_t *meshlet_triangles; /* meshlet_triangle_size bytes */
+    const uint8_t *targets;           /* target_count × 8 bytes: u32 flags, f32 default weight */
 } kiln_mesh_view;
 
 /* Parses and validates a cooked mesh: the container (checksum unless
@@ -352,20 +352,20 @@ KILN_API float kiln_mesh_target_weight(const kiln_mesh_view *v, uint32_t i);
  * Arrays are NULL when the mesh has no such stream. Quantization error bounds: docs/meshes.md. */
 typedef struct kiln_mesh_decoded {
     uint32_t vertex_count;
-    float *positions;                          /* 3 per vertex */
-    float *normals;                            /* 3 per vertex, unit length */
-    float *tangents;                           /* 4 per vertex, w = ±1 */
-    float *uvs[KILN_MESH_MAX_UV_SETS];         /* 2 per vertex */
-    float *colors[KILN_MESH_MAX_COLOR_SETS];   /* 4 per vertex */
-    uint16_t *joints;                          /* 4 per vertex */
-    float *weights;                            /* 4 per vertex, summing to 1 */
+    float *positions;                        /* 3 per vertex */
+    float *normals;                          /* 3 per vertex, unit length */
+    float *tangents;                         /* 4 per vertex, w = ±1 */
+    float *uvs[KILN_MESH_MAX_UV_SETS];       /* 2 per vertex */
+    float *colors[KILN_MESH_MAX_COLOR_SETS]; /* 4 per vertex */
+    uint16_t *joints;                        /* 4 per vertex */
+    float *weights;                          /* 4 per vertex, summing to 1 */
     uint32_t index_count;
-    uint32_t *indices;                         /* the level's triangles, < vertex_count */
+    uint32_t *indices; /* the level's triangles, < vertex_count */
     uint32_t target_count;
-    float *target_positions;                   /* 3 per vertex per target (0 where absent) */
-    float *target_normals;                     /* likewise, NULL when no target has them */
+    float *target_positions; /* 3 per vertex per target (0 where absent) */
+    float *target_normals;   /* likewise, NULL when no target has them */
     float *target_tangents;
-    kiln_allocator allocator;                  /* kiln's own: the block below */
+    kiln_allocator allocator; /* kiln's own: the block below */
     void *block;
     size_t block_size;
 } kiln_mesh_decoded;
@@ -376,7 +376,7 @@ typedef struct kiln_mesh_decoded {
 KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level,
                                       const kiln_allocator *alloc, kiln_mesh_decoded *out,
                                       kiln_error *err);
-KILN_API void kiln_mesh_decoded_free(kiln_mesh_decoded *d);   /* NULL or zeroed: no-op */
+KILN_API void kiln_mesh_decoded_free(kiln_mesh_decoded *d); /* NULL or zeroed: no-op */
 
 /* Level-of-detail selection for engines (pure functions, no state). errors[l] are the
  * levels' absolute errors (kiln_mesh_lod.error_absolute, non-decreasing), distance the
@@ -393,57 +393,58 @@ KILN_API void kiln_mesh_decoded_free(kiln_mesh_decoded *d);   /* NULL or zeroed:
  * level_count is 0 or arguments are not finite). Worked example: docs/meshes.md. */
 KILN_API float kiln_lod_pixels(float error, float distance, float screen_height, float fov_y);
 KILN_API uint32_t kiln_lod_select(const float *errors, uint32_t level_count, uint32_t current,
-                                  float distance, float screen_height, float fov_y,
-                                  float threshold, float hysteresis);
+                                  float distance, float screen_height, float fov_y, float threshold,
+                                  float hysteresis);
 
 /* ---- cooked materials (container kind "MATL") ---------------------------------------------- */
 
 /* A glTF metallic-roughness material: factors, alpha, flags and five texture slots, each naming
  * the image artifact it samples by asset id, with its sampler, UV set and texture transform.
  * docs/formats.md ("Materials") gives the bytes. */
-#define KILN_MATERIAL_KIND KILN_FOURCC('M', 'A', 'T', 'L')
+#define KILN_MATERIAL_KIND         KILN_FOURCC('M', 'A', 'T', 'L')
 #define KILN_MATERIAL_KIND_VERSION 1
-#define KILN_MATERIAL_MAX_UV_SETS 4      /* a slot's texcoord is below this */
+#define KILN_MATERIAL_MAX_UV_SETS  4 /* a slot's texcoord is below this */
 
-typedef enum kiln_material_slot {        /* the values of kiln_scene_slot */
-    KILN_MATERIAL_SLOT_BASE_COLOR = 0,   /* sRGB colour, alpha */
-    KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS = 1,  /* linear; B = metallic, G = roughness */
-    KILN_MATERIAL_SLOT_NORMAL = 2,       /* linear tangent-space normal */
-    KILN_MATERIAL_SLOT_OCCLUSION = 3,    /* linear; R */
-    KILN_MATERIAL_SLOT_EMISSIVE = 4,     /* sRGB colour */
-    KILN_MATERIAL_SLOT_COUNT = 5,
+typedef enum kiln_material_slot { /* the values of kiln_scene_slot */
+                                  KILN_MATERIAL_SLOT_BASE_COLOR = 0, /* sRGB colour, alpha */
+                                  KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS =
+                                      1, /* linear; B = metallic, G = roughness */
+                                  KILN_MATERIAL_SLOT_NORMAL = 2, /* linear tangent-space normal */
+                                  KILN_MATERIAL_SLOT_OCCLUSION = 3, /* linear; R */
+                                  KILN_MATERIAL_SLOT_EMISSIVE = 4,  /* sRGB colour */
+                                  KILN_MATERIAL_SLOT_COUNT = 5,
 } kiln_material_slot;
 
 typedef enum kiln_material_alpha {
     KILN_MATERIAL_ALPHA_OPAQUE = 0,
-    KILN_MATERIAL_ALPHA_MASK = 1,        /* alpha < alpha_cutoff is discarded */
+    KILN_MATERIAL_ALPHA_MASK = 1, /* alpha < alpha_cutoff is discarded */
     KILN_MATERIAL_ALPHA_BLEND = 2,
 } kiln_material_alpha;
 
 typedef enum kiln_material_filter {
-    KILN_MATERIAL_FILTER_DEFAULT = 0,    /* the file says nothing: the renderer chooses */
+    KILN_MATERIAL_FILTER_DEFAULT = 0, /* the file says nothing: the renderer chooses */
     KILN_MATERIAL_FILTER_NEAREST = 1,
     KILN_MATERIAL_FILTER_LINEAR = 2,
 } kiln_material_filter;
 
 typedef enum kiln_material_wrap {
     KILN_MATERIAL_WRAP_REPEAT = 0,
-    KILN_MATERIAL_WRAP_CLAMP = 1,        /* clamp to edge */
-    KILN_MATERIAL_WRAP_MIRROR = 2,       /* mirrored repeat */
+    KILN_MATERIAL_WRAP_CLAMP = 1,  /* clamp to edge */
+    KILN_MATERIAL_WRAP_MIRROR = 2, /* mirrored repeat */
 } kiln_material_wrap;
 
 /* One texture slot. An empty slot has image 0 and every other member zero. */
 typedef struct kiln_material_texture {
-    uint64_t image;                      /* asset id of the image artifact; 0 = empty slot */
-    uint32_t texcoord;                   /* UV set, < KILN_MATERIAL_MAX_UV_SETS */
-    uint8_t mag_filter, min_filter;      /* kiln_material_filter */
-    uint8_t mip_filter;                  /* between levels; DEFAULT when mipmaps is false */
-    bool mipmaps;                        /* the sampler wants mip levels */
-    uint8_t wrap_s, wrap_t;              /* kiln_material_wrap */
-    bool has_transform;                  /* the source had KHR_texture_transform */
+    uint64_t image;                 /* asset id of the image artifact; 0 = empty slot */
+    uint32_t texcoord;              /* UV set, < KILN_MATERIAL_MAX_UV_SETS */
+    uint8_t mag_filter, min_filter; /* kiln_material_filter */
+    uint8_t mip_filter;             /* between levels; DEFAULT when mipmaps is false */
+    bool mipmaps;                   /* the sampler wants mip levels */
+    uint8_t wrap_s, wrap_t;         /* kiln_material_wrap */
+    bool has_transform;             /* the source had KHR_texture_transform */
     /* The transform as the source gave it (offset 0, rotation 0, scale 1 without one) ... */
     float offset[2];
-    float rotation;                      /* radians, counter-clockwise in UV space */
+    float rotation; /* radians, counter-clockwise in UV space */
     float scale[2];
     /* ... and as a 3x2 column-major matrix: u' = m[0] u + m[2] v + m[4],
      * v' = m[1] u + m[3] v + m[5], i.e. translate(offset) * rotate(rotation) * scale(scale)
@@ -454,18 +455,18 @@ typedef struct kiln_material_texture {
 
 /* A material as the cook builds it and as kiln_material_read gives it back. */
 typedef struct kiln_material {
-    const char *name;                    /* name_size bytes then a NUL; "" when unnamed */
+    const char *name; /* name_size bytes then a NUL; "" when unnamed */
     size_t name_size;
-    float base_color[4];                 /* linear RGBA factor, each in [0, 1] */
-    float metallic, roughness;           /* [0, 1] */
-    float emissive[3];                   /* linear RGB factor, [0, 1] */
-    float emissive_strength;             /* >= 0; emitted = emissive * strength * texture */
-    float normal_scale;                  /* normalTexture.scale */
-    float occlusion_strength;            /* occlusionTexture.strength */
-    float alpha_cutoff;                  /* >= 0; used with KILN_MATERIAL_ALPHA_MASK */
-    uint32_t alpha_mode;                 /* kiln_material_alpha */
+    float base_color[4];       /* linear RGBA factor, each in [0, 1] */
+    float metallic, roughness; /* [0, 1] */
+    float emissive[3];         /* linear RGB factor, [0, 1] */
+    float emissive_strength;   /* >= 0; emitted = emissive * strength * texture */
+    float normal_scale;        /* normalTexture.scale */
+    float occlusion_strength;  /* occlusionTexture.strength */
+    float alpha_cutoff;        /* >= 0; used with KILN_MATERIAL_ALPHA_MASK */
+    uint32_t alpha_mode;       /* kiln_material_alpha */
     bool double_sided;
-    bool unlit;                          /* KHR_materials_unlit */
+    bool unlit; /* KHR_materials_unlit */
     kiln_material_texture textures[KILN_MATERIAL_SLOT_COUNT];
 } kiln_material;
 
@@ -492,19 +493,19 @@ KILN_API kiln_result kiln_material_read(const void *data, size_t size, uint32_t 
  * mesh primitives and skeletons by asset id; cameras and lights are stored in the scene. The
  * names here are kiln_cooked_*, not kiln_scene_* (that is the importer's scene, kiln_scene.h).
  * docs/formats.md ("Scenes") gives the bytes. */
-#define KILN_COOKED_SCENE_KIND KILN_FOURCC('S', 'C', 'E', 'N')
+#define KILN_COOKED_SCENE_KIND         KILN_FOURCC('S', 'C', 'E', 'N')
 #define KILN_COOKED_SCENE_KIND_VERSION 1
-#define KILN_COOKED_NONE 0xFFFFFFFFu     /* no parent, mesh, camera, light, skin, source index */
+#define KILN_COOKED_NONE               0xFFFFFFFFu /* no parent, mesh, camera, light, skin, source index */
 
-enum {                                    /* kiln_cooked_scene_view.flags */
-    KILN_COOKED_SCENE_SYNTHETIC_ROOT = 1u << 0,  /* node 0 was added to hold several roots */
-    KILN_COOKED_SCENE_HAS_BOUNDS = 1u << 1,      /* bounds_min/max are set */
+enum {                                             /* kiln_cooked_scene_view.flags */
+       KILN_COOKED_SCENE_SYNTHETIC_ROOT = 1u << 0, /* node 0 was added to hold several roots */
+       KILN_COOKED_SCENE_HAS_BOUNDS = 1u << 1,     /* bounds_min/max are set */
 };
 
-enum {                                    /* kiln_cooked_node.flags */
-    KILN_COOKED_NODE_SYNTHETIC = 1u << 0,        /* the synthetic root (not in the source) */
-    KILN_COOKED_NODE_MATRIX = 1u << 1,           /* the source gave a matrix (TRS decomposed) */
-    KILN_COOKED_NODE_INSTANCE_WEIGHTS = 1u << 2, /* weights are the node's, not the mesh's */
+enum {                                              /* kiln_cooked_node.flags */
+       KILN_COOKED_NODE_SYNTHETIC = 1u << 0,        /* the synthetic root (not in the source) */
+       KILN_COOKED_NODE_MATRIX = 1u << 1,           /* the source gave a matrix (TRS decomposed) */
+       KILN_COOKED_NODE_INSTANCE_WEIGHTS = 1u << 2, /* weights are the node's, not the mesh's */
 };
 
 typedef enum kiln_cooked_camera_type {
@@ -513,24 +514,24 @@ typedef enum kiln_cooked_camera_type {
 } kiln_cooked_camera_type;
 
 typedef enum kiln_cooked_light_type {
-    KILN_COOKED_LIGHT_DIRECTIONAL = 0,   /* shines along the node's -Z */
+    KILN_COOKED_LIGHT_DIRECTIONAL = 0, /* shines along the node's -Z */
     KILN_COOKED_LIGHT_POINT = 1,
     KILN_COOKED_LIGHT_SPOT = 2,
 } kiln_cooked_light_type;
 
 typedef struct kiln_cooked_node {
-    const char *name;                    /* name_size bytes then a NUL */
+    const char *name; /* name_size bytes then a NUL */
     size_t name_size;
-    uint32_t parent;                     /* < this node's index; KILN_COOKED_NONE for node 0 */
-    uint32_t subtree_end;                /* one past the last node of this node's subtree */
-    uint32_t flags;                      /* KILN_COOKED_NODE_* */
-    uint32_t source_node;                /* the source's node index; NONE for the synthetic root */
-    float translation[3];                /* local transform, glTF conventions */
-    float rotation[4];                   /* unit quaternion x, y, z, w */
+    uint32_t parent;      /* < this node's index; KILN_COOKED_NONE for node 0 */
+    uint32_t subtree_end; /* one past the last node of this node's subtree */
+    uint32_t flags;       /* KILN_COOKED_NODE_* */
+    uint32_t source_node; /* the source's node index; NONE for the synthetic root */
+    float translation[3]; /* local transform, glTF conventions */
+    float rotation[4];    /* unit quaternion x, y, z, w */
     float scale[3];
-    float matrix[16];                    /* local, column-major: the source's, or T * R * S */
-    uint32_t mesh;                       /* the source mesh i (artifacts mesh<i>/prim<p>) or NONE */
-    uint32_t first_primitive, primitive_count;  /* range of the scene's primitive ids */
+    float matrix[16]; /* local, column-major: the source's, or T * R * S */
+    uint32_t mesh;    /* the source mesh i (artifacts mesh<i>/prim<p>) or NONE */
+    uint32_t first_primitive, primitive_count; /* range of the scene's primitive ids */
     uint32_t camera, light;              /* index into the scene's cameras / lights, or NONE */
     uint32_t first_weight, weight_count; /* range of the scene's morph weights */
     uint32_t skin;                       /* the source skin (artifact skeleton<i>) or NONE */
@@ -540,38 +541,38 @@ typedef struct kiln_cooked_node {
 typedef struct kiln_cooked_camera {
     const char *name;
     size_t name_size;
-    uint32_t type;                       /* kiln_cooked_camera_type */
-    uint32_t source_camera;              /* the source's camera index */
-    float yfov;                          /* perspective: radians */
-    float aspect;                        /* perspective: 0 = the viewport's */
-    float xmag, ymag;                    /* orthographic half extents */
-    float znear, zfar;                   /* zfar 0 = infinite (perspective) */
+    uint32_t type;          /* kiln_cooked_camera_type */
+    uint32_t source_camera; /* the source's camera index */
+    float yfov;             /* perspective: radians */
+    float aspect;           /* perspective: 0 = the viewport's */
+    float xmag, ymag;       /* orthographic half extents */
+    float znear, zfar;      /* zfar 0 = infinite (perspective) */
 } kiln_cooked_camera;
 
 typedef struct kiln_cooked_light {
     const char *name;
     size_t name_size;
-    uint32_t type;                       /* kiln_cooked_light_type */
-    uint32_t source_light;               /* the source's KHR_lights_punctual index */
-    float color[3];                      /* linear RGB */
-    float intensity;                     /* candela (point, spot) or lux (directional) */
-    float range;                         /* 0 = infinite */
-    float inner_cone, outer_cone;        /* spot: radians */
+    uint32_t type;                /* kiln_cooked_light_type */
+    uint32_t source_light;        /* the source's KHR_lights_punctual index */
+    float color[3];               /* linear RGB */
+    float intensity;              /* candela (point, spot) or lux (directional) */
+    float range;                  /* 0 = infinite */
+    float inner_cone, outer_cone; /* spot: radians */
 } kiln_cooked_light;
 
 /* A validated cooked scene: views into the caller's bytes, valid while they are. Records are
  * little-endian as docs/formats.md lays them out; read them with the accessors below. */
 typedef struct kiln_cooked_scene_view {
     kiln_container container;
-    const char *name;                    /* the scene's name; "scene" when the source has none */
+    const char *name; /* the scene's name; "scene" when the source has none */
     size_t name_size;
-    uint32_t flags;                      /* KILN_COOKED_SCENE_* */
-    uint32_t source_scene;               /* the source's default scene index, or NONE */
-    float bounds_min[3], bounds_max[3];  /* world box over mesh instances (HAS_BOUNDS) */
-    uint32_t node_count;                 /* 0 only for a scene without nodes */
+    uint32_t flags;                     /* KILN_COOKED_SCENE_* */
+    uint32_t source_scene;              /* the source's default scene index, or NONE */
+    float bounds_min[3], bounds_max[3]; /* world box over mesh instances (HAS_BOUNDS) */
+    uint32_t node_count;                /* 0 only for a scene without nodes */
     uint32_t primitive_count, weight_count, camera_count, light_count, clip_count;
     const uint8_t *nodes, *primitives, *weights, *cameras, *lights, *clips;
-    const char *strings;                 /* every name, each followed by a NUL */
+    const char *strings; /* every name, each followed by a NUL */
     size_t strings_size;
 } kiln_cooked_scene_view;
 
@@ -602,43 +603,43 @@ KILN_API uint64_t kiln_cooked_scene_clip(const kiln_cooked_scene_view *v, uint32
  * pose (each joint's local TRS), inverse bind matrices, the static transforms of non-joint nodes
  * above and between joints, names, and a hashed name table for O(1) lookups by name.
  * docs/formats.md ("Skeletons") gives the bytes, docs/animation.md the rules. */
-#define KILN_SKELETON_KIND KILN_FOURCC('S', 'K', 'E', 'L')
-#define KILN_SKELETON_KIND_VERSION 1
-#define KILN_SKELETON_MAX_JOINT_COUNT 65536u
+#define KILN_SKELETON_KIND             KILN_FOURCC('S', 'K', 'E', 'L')
+#define KILN_SKELETON_KIND_VERSION     1
+#define KILN_SKELETON_MAX_JOINT_COUNT  65536u
 #define KILN_SKELETON_NO_PRE_TRANSFORM 0xFFFFFFFFu
 
 /* One joint, decoded. world(j) = world(parent) * pre * local(translation, rotation, scale), with
  * world(-1) = identity and pre = identity when has_pre is false; the skinning matrix of joint j
  * is world(j) * inverse_bind. */
 typedef struct kiln_skeleton_joint {
-    const char *name;                    /* name_size bytes then a NUL; "" when unnamed */
+    const char *name; /* name_size bytes then a NUL; "" when unnamed */
     size_t name_size;
-    int32_t parent;                      /* < this joint's index, or -1 for a root */
-    uint32_t node;                       /* the source's node index (clips with node targets) */
-    uint32_t skin_joint;                 /* this joint's index in the source skin's list */
-    float translation[3];                /* bind pose, local to the parent joint (after pre) */
-    float rotation[4];                   /* unit quaternion x, y, z, w */
+    int32_t parent;       /* < this joint's index, or -1 for a root */
+    uint32_t node;        /* the source's node index (clips with node targets) */
+    uint32_t skin_joint;  /* this joint's index in the source skin's list */
+    float translation[3]; /* bind pose, local to the parent joint (after pre) */
+    float rotation[4];    /* unit quaternion x, y, z, w */
     float scale[3];
-    float inverse_bind[16];              /* column-major */
+    float inverse_bind[16]; /* column-major */
     bool has_pre;
-    float pre[16];                       /* column-major; identity when has_pre is false */
+    float pre[16]; /* column-major; identity when has_pre is false */
 } kiln_skeleton_joint;
 
 /* A validated cooked skeleton: views into the caller's bytes, valid while they are. */
 typedef struct kiln_skeleton_view {
     kiln_container container;
-    const char *name;                    /* the skin's name, NUL-terminated; "" when unnamed */
+    const char *name; /* the skin's name, NUL-terminated; "" when unnamed */
     size_t name_size;
-    uint32_t skin;                       /* the source's skin index (artifact skeleton<i>) */
-    uint32_t joint_count;                /* 1 .. KILN_SKELETON_MAX_JOINT_COUNT */
-    uint32_t root_count;                 /* joints whose parent is -1 */
-    uint32_t pre_count;                  /* distinct pre-transforms */
-    uint32_t slot_count;                 /* name table slots: a power of two */
-    uint32_t hash_seed, max_probe;       /* name table parameters */
-    const uint8_t *joints;               /* joint_count records of 64 bytes */
-    const uint8_t *inverse_binds;        /* joint_count × 16 f32 */
-    const uint8_t *pre_transforms;       /* pre_count × 16 f32 */
-    const uint8_t *slots;                /* slot_count × (u32 joint, u32 hash bits) */
+    uint32_t skin;                 /* the source's skin index (artifact skeleton<i>) */
+    uint32_t joint_count;          /* 1 .. KILN_SKELETON_MAX_JOINT_COUNT */
+    uint32_t root_count;           /* joints whose parent is -1 */
+    uint32_t pre_count;            /* distinct pre-transforms */
+    uint32_t slot_count;           /* name table slots: a power of two */
+    uint32_t hash_seed, max_probe; /* name table parameters */
+    const uint8_t *joints;         /* joint_count records of 64 bytes */
+    const uint8_t *inverse_binds;  /* joint_count × 16 f32 */
+    const uint8_t *pre_transforms; /* pre_count × 16 f32 */
+    const uint8_t *slots;          /* slot_count × (u32 joint, u32 hash bits) */
     const char *names;
     size_t names_size;
 } kiln_skeleton_view;
@@ -671,61 +672,63 @@ KILN_API int32_t kiln_skeleton_find_joint_n(const kiln_skeleton_view *v, const c
  * its target (a joint of the clip's skeleton, or a node of the source) and interpolation as
  * glTF defines it. docs/formats.md ("Clips") gives the bytes, docs/animation.md the cook and
  * the sampling rules. */
-#define KILN_CLIP_KIND KILN_FOURCC('C', 'L', 'I', 'P')
-#define KILN_CLIP_KIND_VERSION 1
-#define KILN_CLIP_MAX_COMPONENTS 65536u  /* weights tracks: one per morph target */
+#define KILN_CLIP_KIND           KILN_FOURCC('C', 'L', 'I', 'P')
+#define KILN_CLIP_KIND_VERSION   1
+#define KILN_CLIP_MAX_COMPONENTS 65536u /* weights tracks: one per morph target */
 
-typedef enum kiln_clip_path {            /* the values of kiln_scene_path */
-    KILN_CLIP_PATH_TRANSLATION = 0,      /* 3 components */
-    KILN_CLIP_PATH_ROTATION = 1,         /* 4: unit quaternion x, y, z, w */
-    KILN_CLIP_PATH_SCALE = 2,            /* 3 */
-    KILN_CLIP_PATH_WEIGHTS = 3,          /* one per morph target */
+typedef enum kiln_clip_path {                                 /* the values of kiln_scene_path */
+                              KILN_CLIP_PATH_TRANSLATION = 0, /* 3 components */
+                              KILN_CLIP_PATH_ROTATION = 1,    /* 4: unit quaternion x, y, z, w */
+                              KILN_CLIP_PATH_SCALE = 2,       /* 3 */
+                              KILN_CLIP_PATH_WEIGHTS = 3,     /* one per morph target */
 } kiln_clip_path;
 
-typedef enum kiln_clip_interp {          /* the values of kiln_scene_interp */
-    KILN_CLIP_INTERP_LINEAR = 0,         /* rotation: spherical linear, shortest path */
-    KILN_CLIP_INTERP_STEP = 1,
-    KILN_CLIP_INTERP_CUBICSPLINE = 2,    /* 3 values a key: in-tangent, value, out-tangent */
+typedef enum kiln_clip_interp { /* the values of kiln_scene_interp */
+                                KILN_CLIP_INTERP_LINEAR =
+                                    0, /* rotation: spherical linear, shortest path */
+                                KILN_CLIP_INTERP_STEP = 1,
+                                KILN_CLIP_INTERP_CUBICSPLINE =
+                                    2, /* 3 values a key: in-tangent, value, out-tangent */
 } kiln_clip_interp;
 
-enum {                                   /* kiln_clip_track.flags */
-    KILN_CLIP_TRACK_NODE = 1u << 0,      /* target is a source node index, not a joint */
+enum {                                 /* kiln_clip_track.flags */
+       KILN_CLIP_TRACK_NODE = 1u << 0, /* target is a source node index, not a joint */
 };
 
-enum {                                   /* kiln_clip_view.flags */
-    KILN_CLIP_RESAMPLED = 1u << 0,       /* some track was resampled at resample_fps */
-    KILN_CLIP_REDUCED = 1u << 1,         /* key reduction ran (within the stated bounds) */
+enum {                                /* kiln_clip_view.flags */
+       KILN_CLIP_RESAMPLED = 1u << 0, /* some track was resampled at resample_fps */
+       KILN_CLIP_REDUCED = 1u << 1,   /* key reduction ran (within the stated bounds) */
 };
 
 typedef struct kiln_clip_track {
-    uint32_t target;                     /* joint index, or node index with KILN_CLIP_TRACK_NODE */
-    uint32_t node;                       /* the source's node index, always */
-    uint32_t flags;                      /* KILN_CLIP_TRACK_* */
-    uint32_t path;                       /* kiln_clip_path */
-    uint32_t interpolation;              /* kiln_clip_interp */
-    uint32_t components;                 /* floats a value: 3, 4, 3 or the morph target count */
-    uint32_t key_count;                  /* >= 1 */
-    uint32_t time_offset;                /* first key time: index into the clip's times */
-    uint32_t value_offset;               /* first value float: index into the clip's values */
+    uint32_t target;        /* joint index, or node index with KILN_CLIP_TRACK_NODE */
+    uint32_t node;          /* the source's node index, always */
+    uint32_t flags;         /* KILN_CLIP_TRACK_* */
+    uint32_t path;          /* kiln_clip_path */
+    uint32_t interpolation; /* kiln_clip_interp */
+    uint32_t components;    /* floats a value: 3, 4, 3 or the morph target count */
+    uint32_t key_count;     /* >= 1 */
+    uint32_t time_offset;   /* first key time: index into the clip's times */
+    uint32_t value_offset;  /* first value float: index into the clip's values */
 } kiln_clip_track;
 
 /* A validated cooked clip: views into the caller's bytes, valid while they are. */
 typedef struct kiln_clip_view {
     kiln_container container;
-    const char *name;                    /* NUL-terminated; "" when unnamed */
+    const char *name; /* NUL-terminated; "" when unnamed */
     size_t name_size;
-    uint64_t skeleton;                   /* asset id of the skeleton joint targets index; 0 none */
-    uint32_t skin;                       /* the source skin of that skeleton, or 0xFFFFFFFF */
-    uint32_t skeleton_joint_count;       /* every joint target is below it */
-    uint32_t flags;                      /* KILN_CLIP_RESAMPLED, KILN_CLIP_REDUCED */
-    float start, end;                    /* seconds: first and last key over all tracks */
-    float resample_fps;                  /* 0 when not resampled */
-    float max_error[4];                  /* measured, per kiln_clip_path (docs/animation.md) */
-    uint64_t source_key_count;           /* keys over all channels before the cook */
+    uint64_t skeleton;             /* asset id of the skeleton joint targets index; 0 none */
+    uint32_t skin;                 /* the source skin of that skeleton, or 0xFFFFFFFF */
+    uint32_t skeleton_joint_count; /* every joint target is below it */
+    uint32_t flags;                /* KILN_CLIP_RESAMPLED, KILN_CLIP_REDUCED */
+    float start, end;              /* seconds: first and last key over all tracks */
+    float resample_fps;            /* 0 when not resampled */
+    float max_error[4];            /* measured, per kiln_clip_path (docs/animation.md) */
+    uint64_t source_key_count;     /* keys over all channels before the cook */
     uint32_t track_count;
-    const uint8_t *tracks;               /* track_count records of 32 bytes */
-    const uint8_t *times;                /* time_count f32 */
-    const uint8_t *values;               /* value_count f32 */
+    const uint8_t *tracks; /* track_count records of 32 bytes */
+    const uint8_t *times;  /* time_count f32 */
+    const uint8_t *values; /* value_count f32 */
     uint64_t time_count, value_count;
 } kiln_clip_view;
 
@@ -750,8 +753,7 @@ KILN_API kiln_clip_track kiln_clip_track_at(const kiln_clip_view *v, uint32_t i)
  * scaled by the key interval. Rotations come out normalized. At a time shared by several keys
  * the last of them wins. A NaN time samples the first key. Returns the components written, 0
  * when track is out of range. Thread-safe; O(log keys). */
-KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, float time,
-                                   float *out);
+KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, float time, float *out);
 
 /* ---- packs (.kpak) -------------------------------------------------------------------------- */
 
@@ -762,25 +764,25 @@ KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, floa
  * header's checksum covers everything before the payloads, so kiln_pack_open_memory validates
  * the whole table without touching a payload page; each payload is checked when it is read.
  * docs/formats.md ("Packs") gives the bytes, docs/packs.md the use. */
-#define KILN_PACK_VERSION 1
-#define KILN_PACK_HEADER_SIZE 64
-#define KILN_PACK_ENTRY_SIZE 32
-#define KILN_PACK_PAYLOAD_SIZE 48
-#define KILN_PACK_MAX_ENTRIES (1u << 24)           /* 16 M entries */
+#define KILN_PACK_VERSION        1
+#define KILN_PACK_HEADER_SIZE    64
+#define KILN_PACK_ENTRY_SIZE     32
+#define KILN_PACK_PAYLOAD_SIZE   48
+#define KILN_PACK_MAX_ENTRIES    (1u << 24)          /* 16 M entries */
 #define KILN_PACK_MAX_ENTRY_SIZE ((uint64_t)4 << 30) /* an entry above 4 GiB is refused */
-#define KILN_PACK_NOT_FOUND 0xFFFFFFFFu
+#define KILN_PACK_NOT_FOUND      0xFFFFFFFFu
 
-enum {                                            /* kiln_pack.flags (stored in the header) */
-    KILN_PACK_ALIGN_4096 = 1u << 0,               /* payloads start at 4096-byte boundaries */
+enum {                                 /* kiln_pack.flags (stored in the header) */
+       KILN_PACK_ALIGN_4096 = 1u << 0, /* payloads start at 4096-byte boundaries */
 };
 
-enum {                                            /* flags of kiln_pack_open_memory */
-    KILN_PACK_SKIP_CHECKSUM = 1u << 0,            /* do not check the table's checksum */
+enum {                                    /* flags of kiln_pack_open_memory */
+       KILN_PACK_SKIP_CHECKSUM = 1u << 0, /* do not check the table's checksum */
 };
 
 typedef enum kiln_pack_compression {
-    KILN_PACK_RAW = 0,                            /* stored as is: usable in place */
-    KILN_PACK_ZSTD = 1,                           /* one Zstandard frame */
+    KILN_PACK_RAW = 0,  /* stored as is: usable in place */
+    KILN_PACK_ZSTD = 1, /* one Zstandard frame */
 } kiln_pack_compression;
 
 /* The kind of an entry: KILN_PACK_KIND_KTX2 for textures, else the container kind of the
@@ -790,7 +792,7 @@ typedef enum kiln_pack_compression {
 
 /* A validated pack: views into the caller's bytes (an mmap of the file), valid while they are. */
 typedef struct kiln_pack {
-    const uint8_t *bytes;    /* the whole file */
+    const uint8_t *bytes; /* the whole file */
     size_t size;
     uint32_t flags;          /* KILN_PACK_ALIGN_4096 */
     uint32_t entry_count;    /* entries, sorted by asset id, ids unique */
@@ -805,18 +807,18 @@ typedef struct kiln_pack {
 
 /* One entry, decoded. */
 typedef struct kiln_pack_entry {
-    uint64_t asset_id;       /* kiln_asset_id(guid, label) */
-    uint32_t kind;           /* KILN_PACK_KIND_KTX2 or a container kind (fourcc) */
-    uint32_t payload;        /* index of its payload; entries with equal bytes share one */
-    const char *name;        /* "models/fox.glb#mesh0/prim0", name_size bytes then a NUL */
+    uint64_t asset_id; /* kiln_asset_id(guid, label) */
+    uint32_t kind;     /* KILN_PACK_KIND_KTX2 or a container kind (fourcc) */
+    uint32_t payload;  /* index of its payload; entries with equal bytes share one */
+    const char *name;  /* "models/fox.glb#mesh0/prim0", name_size bytes then a NUL */
     size_t name_size;
-    uint32_t compression;    /* kiln_pack_compression */
-    const uint8_t *stored;   /* the stored bytes inside the pack (not yet checked) */
+    uint32_t compression;  /* kiln_pack_compression */
+    const uint8_t *stored; /* the stored bytes inside the pack (not yet checked) */
     size_t stored_size;
-    size_t size;             /* bytes once decompressed: what kiln_pack_entry_read writes */
-    uint64_t offset;         /* of the stored bytes in the file */
-    uint64_t stored_checksum;/* XXH3-64 of the stored bytes */
-    uint64_t checksum;       /* XXH3-64 of the decompressed bytes (= stored_checksum when raw) */
+    size_t size;              /* bytes once decompressed: what kiln_pack_entry_read writes */
+    uint64_t offset;          /* of the stored bytes in the file */
+    uint64_t stored_checksum; /* XXH3-64 of the stored bytes */
+    uint64_t checksum;        /* XXH3-64 of the decompressed bytes (= stored_checksum when raw) */
 } kiln_pack_entry;
 
 /* Validates a pack held in memory (typically an mmap of the .kpak): magic, version (another one
@@ -858,8 +860,8 @@ KILN_API kiln_result kiln_pack_entry_read(const kiln_pack *p, uint32_t index, vo
 /* Entry i's bytes used in place, without a copy: for a raw entry, checks its XXH3-64 and sets
  * *data to the bytes inside the pack (entry.size bytes, aligned as the pack says). A compressed
  * entry is KILN_E_USAGE (read it with kiln_pack_entry_read). Errors as kiln_pack_entry_read. */
-KILN_API kiln_result kiln_pack_entry_view(const kiln_pack *p, uint32_t index,
-                                          const uint8_t **data, kiln_error *err);
+KILN_API kiln_result kiln_pack_entry_view(const kiln_pack *p, uint32_t index, const uint8_t **data,
+                                          kiln_error *err);
 
 /* Checks every payload of a pack kiln_pack_open_memory accepted: stored checksum,
  * decompression to the declared size and its checksum, and that every padding byte between

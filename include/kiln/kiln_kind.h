@@ -23,7 +23,8 @@ extern "C" {
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
-KILN_API kiln_result kiln_error_printf(kiln_error *err, kiln_result code, const char *fmt, ...);
+KILN_API kiln_result
+kiln_error_printf(kiln_error *err, kiln_result code, const char *fmt, ...);
 
 /* A reference's flags. */
 enum {
@@ -90,8 +91,7 @@ typedef struct kiln_cooked_kind {
      * view_size bytes, aligned for any type. flags: KILN_CONTAINER_SKIP_CHECKSUM where the
      * caller checked the bytes already. The view points into data. */
     size_t view_size;
-    kiln_result (*read)(const void *data, size_t size, uint32_t flags, void *view,
-                        kiln_error *err);
+    kiln_result (*read)(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err);
     /* Lists the asset ids the artifact refers to from a view read() filled. NULL: none. */
     kiln_result (*refs)(const void *view, kiln_ref_fn fn, void *user, kiln_error *err);
     /* What `kiln inspect` says about an artifact, from a view read() filled: its members, written
@@ -134,28 +134,28 @@ typedef enum kiln_setting_type {
 } kiln_setting_type;
 
 typedef struct kiln_setting_field {
-    const char *name;            /* [a-z0-9_]+, unique within the kind */
+    const char *name; /* [a-z0-9_]+, unique within the kind */
     kiln_setting_type type;
-    double min, max;             /* INT and NUMBER: the allowed range, inclusive */
-    const char *const *choices;  /* CHOICE: the allowed strings, NULL-terminated */
-    double default_number;       /* BOOL (0 or 1), INT, NUMBER */
-    const char *default_choice;  /* CHOICE: one of choices */
-    const char *description;     /* one line, for the JSON Schema */
+    double min, max;            /* INT and NUMBER: the allowed range, inclusive */
+    const char *const *choices; /* CHOICE: the allowed strings, NULL-terminated */
+    double default_number;      /* BOOL (0 or 1), INT, NUMBER */
+    const char *default_choice; /* CHOICE: one of choices */
+    const char *description;    /* one line, for the JSON Schema */
 } kiln_setting_field;
 
 typedef struct kiln_setting_value {
-    double number;               /* BOOL, INT, NUMBER */
-    const char *choice;          /* CHOICE (points into the field's choices) */
+    double number;      /* BOOL, INT, NUMBER */
+    const char *choice; /* CHOICE (points into the field's choices) */
 } kiln_setting_value;
 
 /* What a cook reads. Everything is borrowed for the duration of the call. */
 typedef struct kiln_cook_input {
-    const uint8_t *source;       /* the source file's bytes */
+    const uint8_t *source; /* the source file's bytes */
     size_t size;
-    const char *path;            /* relative to the asset root ('/'-separated), for messages */
-    const char *dir;             /* the source's folder, absolute */
-    const char *guid;            /* 32 lowercase hex digits: kiln_asset_id(guid, label) */
-    const char *platform;        /* the target platform, "" for none */
+    const char *path;     /* relative to the asset root ('/'-separated), for messages */
+    const char *dir;      /* the source's folder, absolute */
+    const char *guid;     /* 32 lowercase hex digits: kiln_asset_id(guid, label) */
+    const char *platform; /* the target platform, "" for none */
     const kiln_setting_value *settings; /* one per field of the kind, in its order */
 } kiln_cook_input;
 
@@ -166,7 +166,7 @@ typedef kiln_result (*kiln_dep_report_fn)(void *report_user, const char *path, k
 typedef struct kiln_cook_output kiln_cook_output;
 
 typedef struct kiln_source_kind_desc {
-    uint32_t struct_size;        /* sizeof(kiln_source_kind_desc); 0 = the current size */
+    uint32_t struct_size; /* sizeof(kiln_source_kind_desc); 0 = the current size */
     /* [a-z0-9_]+, not a kind or settings object kiln has: "kind" in keys, records and reports,
      * and the name of the settings object import.<name>. */
     const char *name;
@@ -174,7 +174,7 @@ typedef struct kiln_source_kind_desc {
      * be one another kind takes. */
     const char *const *extensions;
     const kiln_setting_field *settings;
-    size_t setting_count;        /* at most KILN_KIND_MAX_SETTINGS over all registered kinds */
+    size_t setting_count; /* at most KILN_KIND_MAX_SETTINGS over all registered kinds */
     /* The cook's own version: it enters the key, so bump it when the cook's output changes. */
     uint32_t version;
     /* Cooks in->source into artifacts added to out. Called on worker threads, several sources
@@ -222,10 +222,10 @@ KILN_API kiln_result kiln_cook_output_add(kiln_cook_output *out, const char *lab
 
 /* One section of a kiln container to write: count elements of element_size bytes. */
 typedef struct kiln_section_desc {
-    uint32_t id;                 /* KILN_FOURCC, unique within the container */
-    uint32_t element_size;       /* bytes of one element, >= 1 */
+    uint32_t id;           /* KILN_FOURCC, unique within the container */
+    uint32_t element_size; /* bytes of one element, >= 1 */
     uint64_t count;
-    const void *data;            /* count * element_size bytes (NULL when count is 0) */
+    const void *data; /* count * element_size bytes (NULL when count is 0) */
 } kiln_section_desc;
 
 /* Lays sections out as a kiln container of this kind (fourcc) and layout version, in the order
@@ -244,8 +244,7 @@ KILN_API kiln_result kiln_cook_output_warn(kiln_cook_output *out, const char *me
 
 /* A number in the summary the manifest keeps and import prints (key copied; a repeated key
  * replaces the value). */
-KILN_API kiln_result kiln_cook_output_summary(kiln_cook_output *out, const char *key,
-                                              double value);
+KILN_API kiln_result kiln_cook_output_summary(kiln_cook_output *out, const char *key, double value);
 
 #ifdef __cplusplus
 }

@@ -41,20 +41,20 @@ typedef struct krt_handle {
 
 typedef enum krt_type {
     KRT_TYPE_NONE = 0,
-    KRT_TYPE_TEXTURE = 1,    /* image<i>, image<i>/<role>, texture: a KTX2 file */
-    KRT_TYPE_MESH = 2,       /* mesh<i>/prim<p>: container MESH */
-    KRT_TYPE_MATERIAL = 3,   /* material<i>: container MATL */
-    KRT_TYPE_SKELETON = 4,   /* skeleton<i>: container SKEL */
-    KRT_TYPE_CLIP = 5,       /* clip<i>: container CLIP */
-    KRT_TYPE_SCENE = 6,      /* scene: container SCEN */
+    KRT_TYPE_TEXTURE = 1,  /* image<i>, image<i>/<role>, texture: a KTX2 file */
+    KRT_TYPE_MESH = 2,     /* mesh<i>/prim<p>: container MESH */
+    KRT_TYPE_MATERIAL = 3, /* material<i>: container MATL */
+    KRT_TYPE_SKELETON = 4, /* skeleton<i>: container SKEL */
+    KRT_TYPE_CLIP = 5,     /* clip<i>: container CLIP */
+    KRT_TYPE_SCENE = 6,    /* scene: container SCEN */
     KRT_TYPE_COUNT = 7,
 } krt_type;
 
 typedef enum krt_state {
-    KRT_STATE_INVALID = 0,   /* a null, stale or foreign handle */
-    KRT_STATE_LOADING = 1,   /* queued, decoding, waiting for dependencies or for krt_update */
+    KRT_STATE_INVALID = 0, /* a null, stale or foreign handle */
+    KRT_STATE_LOADING = 1, /* queued, decoding, waiting for dependencies or for krt_update */
     KRT_STATE_READY = 2,
-    KRT_STATE_FAILED = 3,    /* krt_error says why; loading it again tries again */
+    KRT_STATE_FAILED = 3, /* krt_error says why; loading it again tries again */
 } krt_state;
 
 /* Type numbers are below this: a handle holds its type in 8 bits. The built-in types are 1 ..
@@ -78,13 +78,13 @@ static inline uint32_t krt_handle_type_id(krt_handle h) { return (uint32_t)(h.id
  * index krt_handle_slot(h). */
 static inline uint32_t krt_handle_slot(krt_handle h) { return (uint32_t)h.id; }
 
-#define KRT_INVALID_INDEX 0xFFFFFFFFu   /* no texture / no material record */
+#define KRT_INVALID_INDEX 0xFFFFFFFFu /* no texture / no material record */
 
 /* ---- CPU data handed to the renderer and to krt_get_* ------------------------------------ */
 
 /* A texture: the KTX2 header's facts and every level with supercompression undone. */
 typedef struct krt_texture_data {
-    uint32_t vk_format;                       /* kiln_vk_format */
+    uint32_t vk_format; /* kiln_vk_format */
     uint32_t width, height, level_count;
     bool srgb;
     uint32_t block_width, block_height, block_size;
@@ -97,7 +97,7 @@ typedef struct krt_mesh_data {
     const kiln_mesh_view *view;
     const void *streams[KILN_MESH_STREAM_COUNT];
     size_t stream_sizes[KILN_MESH_STREAM_COUNT];
-    krt_handle material;                      /* the mesh's material, or 0 for the default */
+    krt_handle material; /* the mesh's material, or 0 for the default */
 } krt_mesh_data;
 
 /* A material: its parameters and, per slot, the texture it samples (0 when empty) with the
@@ -111,9 +111,9 @@ typedef struct krt_material_data {
 /* A scene: the validated view and the handles of what it names, in the view's order. */
 typedef struct krt_scene_data {
     const kiln_cooked_scene_view *view;
-    const krt_handle *primitives;             /* view->primitive_count mesh handles */
-    const krt_handle *clips;                  /* view->clip_count clip handles */
-    const krt_handle *skeletons;              /* skeleton_count handles, each distinct */
+    const krt_handle *primitives; /* view->primitive_count mesh handles */
+    const krt_handle *clips;      /* view->clip_count clip handles */
+    const krt_handle *skeletons;  /* skeleton_count handles, each distinct */
     uint32_t skeleton_count;
 } krt_scene_data;
 
@@ -155,8 +155,8 @@ typedef struct krt_renderer {
     kiln_result (*replace_mesh)(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,
                                 kiln_error *err);
     void (*destroy_mesh)(void *user, krt_handle h, void *gpu);
-    kiln_result (*create_material)(void *user, krt_handle h, const krt_material_data *d,
-                                   void **gpu, kiln_error *err);
+    kiln_result (*create_material)(void *user, krt_handle h, const krt_material_data *d, void **gpu,
+                                   kiln_error *err);
     kiln_result (*replace_material)(void *user, krt_handle h, const krt_material_data *d,
                                     void **gpu, kiln_error *err);
     void (*destroy_material)(void *user, krt_handle h, void *gpu);
@@ -170,15 +170,15 @@ typedef struct krt_renderer {
 
 /* What a context is created from. `= {0}` with struct_size set gives the defaults. */
 typedef struct krt_desc {
-    uint32_t struct_size;       /* sizeof(krt_desc); 0 is taken as the current size */
-    kiln_allocator allocator;   /* all NULL = libc */
-    krt_jobs jobs;              /* all NULL = the built-in pool */
-    uint32_t worker_count;      /* built-in pool threads; 0 = CPUs - 1 (at least 1) */
-    uint32_t queue_capacity;    /* built-in pool queue; 0 = 1024. A full queue runs jobs inline */
-    krt_renderer renderer;      /* all NULL = the null renderer */
-    uint32_t max_assets;        /* live assets at once; 0 = 16384, at most 2^24 */
-    uint64_t max_file_size;     /* largest file a load reads; 0 = 1 GiB */
-    bool no_verify;             /* skip container checksums and manifest SHA-256 checks */
+    uint32_t struct_size;     /* sizeof(krt_desc); 0 is taken as the current size */
+    kiln_allocator allocator; /* all NULL = libc */
+    krt_jobs jobs;            /* all NULL = the built-in pool */
+    uint32_t worker_count;    /* built-in pool threads; 0 = CPUs - 1 (at least 1) */
+    uint32_t queue_capacity;  /* built-in pool queue; 0 = 1024. A full queue runs jobs inline */
+    krt_renderer renderer;    /* all NULL = the null renderer */
+    uint32_t max_assets;      /* live assets at once; 0 = 16384, at most 2^24 */
+    uint64_t max_file_size;   /* largest file a load reads; 0 = 1 GiB */
+    bool no_verify;           /* skip container checksums and manifest SHA-256 checks */
     /* Bytes of released assets kept resident (CPU data only: their GPU objects are destroyed at
      * zero references) so that loading them again needs no I/O; past it the least recently
      * released are evicted. 0 = keep none (the default); UINT64_MAX = never evict. */
@@ -197,16 +197,16 @@ typedef struct krt_desc {
     uint64_t flags;
 } krt_desc;
 
-enum {                                       /* krt_desc.flags */
-    /* Frees a texture's or mesh's CPU data (the file's bytes or mapping, decoded and transcoded
-     * levels, unpacked streams; resident_bytes drops accordingly) as soon as the renderer's
-     * create_* or replace_* callback has taken it. krt_get_texture / krt_get_mesh then fail
-     * (KILN_E_USAGE, "... CPU data was released after upload ..."); a released one is not kept
-     * under budget_bytes (it holds no bytes: a new load reads the file again); hot reload works
-     * as before (the new data is freed once replace_* took it). Materials, skeletons, clips and
-     * scenes keep theirs. Only for types the renderer creates objects of: the null renderer
-     * (or a renderer without create_texture / create_mesh) keeps CPU data. */
-    KRT_DESC_DROP_CPU_AFTER_UPLOAD = 1u << 0,
+enum { /* krt_desc.flags */
+       /* Frees a texture's or mesh's CPU data (the file's bytes or mapping, decoded and transcoded
+        * levels, unpacked streams; resident_bytes drops accordingly) as soon as the renderer's
+        * create_* or replace_* callback has taken it. krt_get_texture / krt_get_mesh then fail
+        * (KILN_E_USAGE, "... CPU data was released after upload ..."); a released one is not kept
+        * under budget_bytes (it holds no bytes: a new load reads the file again); hot reload works
+        * as before (the new data is freed once replace_* took it). Materials, skeletons, clips and
+        * scenes keep theirs. Only for types the renderer creates objects of: the null renderer
+        * (or a renderer without create_texture / create_mesh) keeps CPU data. */
+       KRT_DESC_DROP_CPU_AFTER_UPLOAD = 1u << 0,
 };
 
 /* Creates a context. desc may be NULL (defaults). Starts the built-in pool's threads unless
@@ -250,8 +250,8 @@ KILN_API kiln_result krt_mount_cache(krt_context *ctx, const char *cache_dir,
  * KILN_E_CACHE_CORRUPT (the table's checksum does not match), KILN_E_FORMAT_INVALID (written
  * malformed), KILN_E_FORMAT_VERSION (another pack version: re-pack), KILN_E_LIMIT,
  * KILN_E_OUT_OF_MEMORY; nothing is mounted then. Thread rules: any thread. */
-KILN_API kiln_result krt_mount_pack(krt_context *ctx, const char *pack_path,
-                                    size_t *artifact_count, kiln_error *err);
+KILN_API kiln_result krt_mount_pack(krt_context *ctx, const char *pack_path, size_t *artifact_count,
+                                    kiln_error *err);
 
 /* Unmounts the cache folder or pack mounted as `path` (the string given to krt_mount_*; the
  * latest such mount when there are several), then rebuilds the mount table from the others as
@@ -268,12 +268,12 @@ KILN_API kiln_result krt_unmount(krt_context *ctx, const char *path, kiln_error 
 /* One mounted artifact, as krt_mount_list shows it. The strings belong to the context and are
  * valid during the callback only. */
 typedef struct krt_artifact_info {
-    const char *name;        /* "path#label" */
-    uint64_t id;             /* the asset id (krt_load_id) */
+    const char *name; /* "path#label" */
+    uint64_t id;      /* the asset id (krt_load_id) */
     krt_type type;
-    uint64_t size;           /* bytes of the cooked file (a pack entry: once decompressed) */
-    const char *file;        /* where it is read from: the cooked file, or the pack */
-    bool packed;             /* an entry of a mounted pack */
+    uint64_t size;    /* bytes of the cooked file (a pack entry: once decompressed) */
+    const char *file; /* where it is read from: the cooked file, or the pack */
+    bool packed;      /* an entry of a mounted pack */
 } krt_artifact_info;
 
 /* Return false to stop the listing. */
@@ -376,17 +376,17 @@ KILN_API void *krt_gpu(krt_context *ctx, krt_handle h);
 
 /* What a registered type's callbacks and krt_get_data get for an asset. */
 typedef struct krt_custom_data {
-    void *data;                 /* the program's record, as its decode made it (may be NULL) */
-    const void *view;           /* the cooked kind's view of the file (its read filled it) */
-    const krt_handle *deps;     /* the references the kind flags KILN_REF_LOAD, in its order,
-                                   each ready (0 for a reference to id 0) */
+    void *data;             /* the program's record, as its decode made it (may be NULL) */
+    const void *view;       /* the cooked kind's view of the file (its read filled it) */
+    const krt_handle *deps; /* the references the kind flags KILN_REF_LOAD, in its order,
+                               each ready (0 for a reference to id 0) */
     size_t dep_count;
 } krt_custom_data;
 
 /* A runtime type for a cooked kind of the program's own. `= {0}` with struct_size set, kind and
  * decode filled is a type with CPU data only. */
 typedef struct krt_type_desc {
-    uint32_t struct_size;       /* sizeof(krt_type_desc); 0 is taken as the current size */
+    uint32_t struct_size; /* sizeof(krt_type_desc); 0 is taken as the current size */
     /* The kind: name (in messages), fourcc (a pack entry's kind), label prefixes (a cache
      * output's label), read (checks the bytes into a view of view_size bytes) and refs (what
      * loads with an asset: the references flagged KILN_REF_LOAD, each of a kind a type of the
@@ -411,15 +411,15 @@ typedef struct krt_type_desc {
     kiln_result (*replace)(void *user, krt_handle h, const krt_custom_data *d, void **gpu,
                            kiln_error *err);
     void (*destroy)(void *user, krt_handle h, void *gpu);
-    void *user;                 /* passed to every callback above */
-    uint32_t flags;             /* KRT_TYPE_DESC_*; unknown bits are KILN_E_USAGE */
+    void *user;     /* passed to every callback above */
+    uint32_t flags; /* KRT_TYPE_DESC_*; unknown bits are KILN_E_USAGE */
 } krt_type_desc;
 
-enum {                                       /* krt_type_desc.flags */
-    /* The kind's files carry no checksum of their own (kiln containers do: the kind's read
-     * checks it unless told to skip it): a loose cache file is checked against its manifest's
-     * digest before it is read, as textures are. Pack entries carry their own checksum. */
-    KRT_TYPE_DESC_CHECK_DIGEST = 1u << 0,
+enum { /* krt_type_desc.flags */
+       /* The kind's files carry no checksum of their own (kiln containers do: the kind's read
+        * checks it unless told to skip it): a loose cache file is checked against its manifest's
+        * digest before it is read, as textures are. Pack entries carry their own checksum. */
+       KRT_TYPE_DESC_CHECK_DIGEST = 1u << 0,
 };
 
 /* Registers a runtime type for desc->kind and gives it the next type number (KRT_TYPE_COUNT
@@ -487,13 +487,13 @@ KILN_API void krt_watch_stop(krt_context *ctx);
 
 /* ---- the GPU material table --------------------------------------------------------------- */
 
-enum {                                       /* krt_gpu_material.flags */
-    KRT_GPU_MATERIAL_ALPHA_MODE = 0x3u,      /* mask: kiln_material_alpha */
-    KRT_GPU_MATERIAL_DOUBLE_SIDED = 1u << 2,
-    KRT_GPU_MATERIAL_UNLIT = 1u << 3,
-    KRT_GPU_MATERIAL_LOADING = 1u << 4,      /* not ready: default factors, no textures */
-    KRT_GPU_MATERIAL_FAILED = 1u << 5,       /* failed: default factors, no textures */
-    KRT_GPU_MATERIAL_LIVE = 1u << 31,        /* 0 in a free record (all of it is zero) */
+enum {                                     /* krt_gpu_material.flags */
+       KRT_GPU_MATERIAL_ALPHA_MODE = 0x3u, /* mask: kiln_material_alpha */
+       KRT_GPU_MATERIAL_DOUBLE_SIDED = 1u << 2,
+       KRT_GPU_MATERIAL_UNLIT = 1u << 3,
+       KRT_GPU_MATERIAL_LOADING = 1u << 4, /* not ready: default factors, no textures */
+       KRT_GPU_MATERIAL_FAILED = 1u << 5,  /* failed: default factors, no textures */
+       KRT_GPU_MATERIAL_LIVE = 1u << 31,   /* 0 in a free record (all of it is zero) */
 };
 
 /* One material as a shader reads it: 256 bytes, every member at the offset std140 and std430
@@ -501,17 +501,17 @@ enum {                                       /* krt_gpu_material.flags */
  * array verbatim. textures[s] is the texture-table index (krt_handle_slot of the texture's
  * handle) of slot s (kiln_material_slot) or KRT_INVALID_INDEX when the slot is empty. */
 typedef struct krt_gpu_material {
-    float base_color[4];          /*   0: linear RGBA factor */
-    float emissive[3];            /*  16: linear RGB factor */
-    float emissive_strength;      /*  28 */
-    float metallic, roughness;    /*  32, 36 */
-    float normal_scale;           /*  40 */
-    float occlusion_strength;     /*  44 */
-    float alpha_cutoff;           /*  48 */
-    uint32_t flags;               /*  52: KRT_GPU_MATERIAL_* */
-    uint32_t texcoords;           /*  56: UV set of slot s in bits 4s..4s+3 */
-    uint32_t reserved;            /*  60: 0 */
-    uint32_t textures[KILN_MATERIAL_SLOT_COUNT];   /* 64: texture-table index per slot */
+    float base_color[4];                         /*   0: linear RGBA factor */
+    float emissive[3];                           /*  16: linear RGB factor */
+    float emissive_strength;                     /*  28 */
+    float metallic, roughness;                   /*  32, 36 */
+    float normal_scale;                          /*  40 */
+    float occlusion_strength;                    /*  44 */
+    float alpha_cutoff;                          /*  48 */
+    uint32_t flags;                              /*  52: KRT_GPU_MATERIAL_* */
+    uint32_t texcoords;                          /*  56: UV set of slot s in bits 4s..4s+3 */
+    uint32_t reserved;                           /*  60: 0 */
+    uint32_t textures[KILN_MATERIAL_SLOT_COUNT]; /* 64: texture-table index per slot */
     /* 84: slot s's sampler in 16 bits at samplers[s / 2] >> (16 * (s % 2)): mag filter bits
      * 0-1, min 2-3, mip 4-5 (kiln_material_filter), mipmaps bit 6, wrap s 8-9, wrap t 10-11
      * (kiln_material_wrap), has a texture transform bit 12 */
@@ -572,13 +572,13 @@ typedef struct krt_stats {
                                    krt_update) */
     uint64_t transcodes;        /* textures transcoded to RGBA8 for the renderer */
     /* Work done by the last call that did any (added with struct_size): */
-    uint64_t poll_visits;       /* loaded assets the last krt_poll_changes that read the mounts
-                                   compared with them (only those of changed records) */
-    uint64_t rebuild_visits;    /* dependents the last texture reload looked at to rebuild the
-                                   materials that sample it */
-    uint64_t update_visits;     /* assets and staged reloads the last krt_update looked at */
-    uint64_t poll_stats;        /* files and folders the last krt_poll_changes stat'ed (0 when
-                                   the watcher saw no change) */
+    uint64_t poll_visits;    /* loaded assets the last krt_poll_changes that read the mounts
+                                compared with them (only those of changed records) */
+    uint64_t rebuild_visits; /* dependents the last texture reload looked at to rebuild the
+                                materials that sample it */
+    uint64_t update_visits;  /* assets and staged reloads the last krt_update looked at */
+    uint64_t poll_stats;     /* files and folders the last krt_poll_changes stat'ed (0 when
+                                the watcher saw no change) */
 } krt_stats;
 
 /* Fills the fields of *out that fit in out->struct_size (see krt_stats). NULL ctx: zeros.

@@ -17,9 +17,9 @@
 extern "C" {
 #endif
 
-#define KILN_SCENE_MAX_UV_SETS 4      /* TEXCOORD_0..3; more are dropped with a warning */
-#define KILN_SCENE_MAX_COLOR_SETS 2   /* COLOR_0..1 */
-#define KILN_SCENE_MAX_JOINT_SETS 2   /* JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1 */
+#define KILN_SCENE_MAX_UV_SETS    4 /* TEXCOORD_0..3; more are dropped with a warning */
+#define KILN_SCENE_MAX_COLOR_SETS 2 /* COLOR_0..1 */
+#define KILN_SCENE_MAX_JOINT_SETS 2 /* JOINTS_0/WEIGHTS_0 and JOINTS_1/WEIGHTS_1 */
 
 /* ---- images, samplers, textures ---------------------------------------------------------- */
 
@@ -30,72 +30,72 @@ typedef enum kiln_scene_image_source {
 } kiln_scene_image_source;
 
 typedef enum kiln_scene_pixel {
-    KILN_SCENE_PIXEL_NONE = 0,  /* not decoded (KILN_SCENE_LOAD_NO_PIXELS, or a missing file) */
-    KILN_SCENE_PIXEL_U8 = 1,    /* 8 bits per channel as stored (sRGB-encoded colour stays so) */
-    KILN_SCENE_PIXEL_U16 = 2,   /* 16 bits per channel (16-bit PNG) */
-    KILN_SCENE_PIXEL_F32 = 3,   /* 32-bit float, linear (HDR, EXR) */
+    KILN_SCENE_PIXEL_NONE = 0, /* not decoded (KILN_SCENE_LOAD_NO_PIXELS, or a missing file) */
+    KILN_SCENE_PIXEL_U8 = 1,   /* 8 bits per channel as stored (sRGB-encoded colour stays so) */
+    KILN_SCENE_PIXEL_U16 = 2,  /* 16 bits per channel (16-bit PNG) */
+    KILN_SCENE_PIXEL_F32 = 3,  /* 32-bit float, linear (HDR, EXR) */
 } kiln_scene_pixel;
 
 typedef struct kiln_scene_image {
-    const char *name;                /* "" when the file gives none */
-    const char *uri;                 /* percent-decoded file URI; "" for data and buffer views */
-    const char *path;                /* the resolved file read (absolute); "" if not a file */
-    const char *mime_type;           /* as declared, or "" */
+    const char *name;      /* "" when the file gives none */
+    const char *uri;       /* percent-decoded file URI; "" for data and buffer views */
+    const char *path;      /* the resolved file read (absolute); "" if not a file */
+    const char *mime_type; /* as declared, or "" */
     kiln_scene_image_source source;
-    const uint8_t *encoded;          /* the image file's bytes as stored (PNG, JPEG, ...) */
+    const uint8_t *encoded; /* the image file's bytes as stored (PNG, JPEG, ...) */
     size_t encoded_size;
-    uint32_t width, height;          /* 0 when not decoded */
+    uint32_t width, height; /* 0 when not decoded */
     kiln_scene_pixel pixel;
-    const void *pixels;              /* width * height * 4 channels (RGBA) of `pixel`, or NULL */
-    uint32_t source_channels;        /* channels in the file: 1..4 */
-    bool has_alpha;                  /* some texel is not fully opaque */
+    const void *pixels;       /* width * height * 4 channels (RGBA) of `pixel`, or NULL */
+    uint32_t source_channels; /* channels in the file: 1..4 */
+    bool has_alpha;           /* some texel is not fully opaque */
 } kiln_scene_image;
 
 typedef enum kiln_scene_filter {
-    KILN_SCENE_FILTER_DEFAULT = 0,   /* the file says nothing: the renderer chooses */
+    KILN_SCENE_FILTER_DEFAULT = 0, /* the file says nothing: the renderer chooses */
     KILN_SCENE_FILTER_NEAREST = 1,
     KILN_SCENE_FILTER_LINEAR = 2,
 } kiln_scene_filter;
 
 typedef enum kiln_scene_wrap {
     KILN_SCENE_WRAP_REPEAT = 0,
-    KILN_SCENE_WRAP_CLAMP = 1,       /* CLAMP_TO_EDGE */
-    KILN_SCENE_WRAP_MIRROR = 2,      /* MIRRORED_REPEAT */
+    KILN_SCENE_WRAP_CLAMP = 1,  /* CLAMP_TO_EDGE */
+    KILN_SCENE_WRAP_MIRROR = 2, /* MIRRORED_REPEAT */
 } kiln_scene_wrap;
 
 typedef struct kiln_scene_sampler {
     const char *name;
     kiln_scene_filter mag_filter;
-    kiln_scene_filter min_filter;    /* filter within a level */
-    kiln_scene_filter mip_filter;    /* between levels; DEFAULT also when min has no mip part */
-    bool mipmaps;                    /* minFilter is unset or one of the *_MIPMAP_* modes */
+    kiln_scene_filter min_filter; /* filter within a level */
+    kiln_scene_filter mip_filter; /* between levels; DEFAULT also when min has no mip part */
+    bool mipmaps;                 /* minFilter is unset or one of the *_MIPMAP_* modes */
     kiln_scene_wrap wrap_s, wrap_t;
 } kiln_scene_sampler;
 
 typedef struct kiln_scene_texture {
     const char *name;
-    int32_t image;                   /* -1: no image kiln can use (e.g. only an unknown extension) */
-    int32_t sampler;                 /* -1: the default sampler (repeat, renderer's filters) */
+    int32_t image;   /* -1: no image kiln can use (e.g. only an unknown extension) */
+    int32_t sampler; /* -1: the default sampler (repeat, renderer's filters) */
 } kiln_scene_texture;
 
 /* ---- materials ------------------------------------------------------------------------------ */
 
 typedef enum kiln_scene_slot {
     KILN_SCENE_SLOT_BASE_COLOR = 0,
-    KILN_SCENE_SLOT_METALLIC_ROUGHNESS = 1,  /* B = metallic, G = roughness */
+    KILN_SCENE_SLOT_METALLIC_ROUGHNESS = 1, /* B = metallic, G = roughness */
     KILN_SCENE_SLOT_NORMAL = 2,
-    KILN_SCENE_SLOT_OCCLUSION = 3,           /* R */
+    KILN_SCENE_SLOT_OCCLUSION = 3, /* R */
     KILN_SCENE_SLOT_EMISSIVE = 4,
     KILN_SCENE_SLOT_COUNT = 5,
 } kiln_scene_slot;
 
 typedef struct kiln_scene_texture_ref {
-    int32_t texture;                 /* -1: the slot is empty */
-    uint32_t texcoord;               /* UV set; KHR_texture_transform's texCoord already applied */
-    float scale;                     /* normal: normalTexture.scale; occlusion: strength; else 1 */
-    bool has_transform;              /* KHR_texture_transform present */
-    float offset[2];                 /* uv' = T(offset) * R(rotation) * S(scale) * uv */
-    float rotation;                  /* radians, counter-clockwise in UV space */
+    int32_t texture;    /* -1: the slot is empty */
+    uint32_t texcoord;  /* UV set; KHR_texture_transform's texCoord already applied */
+    float scale;        /* normal: normalTexture.scale; occlusion: strength; else 1 */
+    bool has_transform; /* KHR_texture_transform present */
+    float offset[2];    /* uv' = T(offset) * R(rotation) * S(scale) * uv */
+    float rotation;     /* radians, counter-clockwise in UV space */
     float uv_scale[2];
 } kiln_scene_texture_ref;
 
@@ -107,14 +107,14 @@ typedef enum kiln_scene_alpha_mode {
 
 typedef struct kiln_scene_material {
     const char *name;
-    float base_color[4];             /* linear RGBA factor */
+    float base_color[4]; /* linear RGBA factor */
     float metallic, roughness;
-    float emissive[3];               /* linear RGB factor */
-    float emissive_strength;         /* KHR_materials_emissive_strength; 1 without it */
+    float emissive[3];       /* linear RGB factor */
+    float emissive_strength; /* KHR_materials_emissive_strength; 1 without it */
     kiln_scene_alpha_mode alpha_mode;
-    float alpha_cutoff;              /* MASK only; 0.5 by default */
+    float alpha_cutoff; /* MASK only; 0.5 by default */
     bool double_sided;
-    bool unlit;                      /* KHR_materials_unlit */
+    bool unlit; /* KHR_materials_unlit */
     kiln_scene_texture_ref textures[KILN_SCENE_SLOT_COUNT];
 } kiln_scene_material;
 
@@ -122,84 +122,85 @@ typedef struct kiln_scene_material {
 
 /* A morph target: per-vertex deltas, each NULL when the target does not move that attribute. */
 typedef struct kiln_scene_morph_target {
-    const float *positions;          /* 3 per vertex */
-    const float *normals;            /* 3 per vertex */
-    const float *tangents;           /* 3 per vertex (no handedness) */
+    const float *positions; /* 3 per vertex */
+    const float *normals;   /* 3 per vertex */
+    const float *tangents;  /* 3 per vertex (no handedness) */
 } kiln_scene_morph_target;
 
 typedef enum kiln_scene_mode {
-    KILN_SCENE_MODE_TRIANGLES = 4,   /* the glTF mode values */
+    KILN_SCENE_MODE_TRIANGLES = 4, /* the glTF mode values */
     KILN_SCENE_MODE_TRIANGLE_STRIP = 5,
     KILN_SCENE_MODE_TRIANGLE_FAN = 6,
 } kiln_scene_mode;
 
 enum {
-    KILN_SCENE_PRIM_NORMALS_GENERATED = 1u << 0,   /* angle-weighted, not from the file */
-    KILN_SCENE_PRIM_TANGENTS_GENERATED = 1u << 1,  /* MikkTSpace, not from the file */
-    KILN_SCENE_PRIM_UV0_FILLED = 1u << 2,          /* TEXCOORD_0 zero-filled for a texture */
-    KILN_SCENE_PRIM_INDICES_GENERATED = 1u << 3,   /* the file had none: 0, 1, 2, ... */
-    KILN_SCENE_PRIM_WEIGHTS_RENORMALIZED = 1u << 4,/* some vertex's weights did not sum to 1 */
-    KILN_SCENE_PRIM_POSITIONS_SANITIZED = 1u << 5, /* NaN/Inf coordinates were set to 0 */
-    KILN_SCENE_PRIM_DRACO = 1u << 6,               /* decoded from KHR_draco_mesh_compression */
+    KILN_SCENE_PRIM_NORMALS_GENERATED = 1u << 0,    /* angle-weighted, not from the file */
+    KILN_SCENE_PRIM_TANGENTS_GENERATED = 1u << 1,   /* MikkTSpace, not from the file */
+    KILN_SCENE_PRIM_UV0_FILLED = 1u << 2,           /* TEXCOORD_0 zero-filled for a texture */
+    KILN_SCENE_PRIM_INDICES_GENERATED = 1u << 3,    /* the file had none: 0, 1, 2, ... */
+    KILN_SCENE_PRIM_WEIGHTS_RENORMALIZED = 1u << 4, /* some vertex's weights did not sum to 1 */
+    KILN_SCENE_PRIM_POSITIONS_SANITIZED = 1u << 5,  /* NaN/Inf coordinates were set to 0 */
+    KILN_SCENE_PRIM_DRACO = 1u << 6,                /* decoded from KHR_draco_mesh_compression */
 };
 
 /* One draw: a triangle list (strips and fans are converted; points and lines are dropped with a
  * warning and appear only in kiln_scene_stats). Every index is < vertex_count. */
 typedef struct kiln_scene_primitive {
     uint32_t vertex_count;
-    const float *positions;                          /* 3 per vertex; never NULL */
-    const float *normals;                            /* 3 per vertex (unit length) or NULL */
-    const float *tangents;                           /* 4 per vertex, w = ±1 handedness, or NULL */
-    const float *texcoords[KILN_SCENE_MAX_UV_SETS];  /* 2 per vertex; [0..texcoord_count) set */
+    const float *positions;                         /* 3 per vertex; never NULL */
+    const float *normals;                           /* 3 per vertex (unit length) or NULL */
+    const float *tangents;                          /* 4 per vertex, w = ±1 handedness, or NULL */
+    const float *texcoords[KILN_SCENE_MAX_UV_SETS]; /* 2 per vertex; [0..texcoord_count) set */
     uint32_t texcoord_count;
-    const float *colors[KILN_SCENE_MAX_COLOR_SETS];  /* 4 per vertex, linear RGBA (A = 1 for RGB) */
+    const float *colors[KILN_SCENE_MAX_COLOR_SETS]; /* 4 per vertex, linear RGBA (A = 1 for RGB) */
     uint32_t color_count;
-    const uint16_t *joints[KILN_SCENE_MAX_JOINT_SETS];  /* 4 per vertex: indices into skin joints */
-    const float *weights[KILN_SCENE_MAX_JOINT_SETS];    /* 4 per vertex; all sets sum to 1 */
+    const uint16_t *joints[KILN_SCENE_MAX_JOINT_SETS]; /* 4 per vertex: indices into skin joints */
+    const float *weights[KILN_SCENE_MAX_JOINT_SETS];   /* 4 per vertex; all sets sum to 1 */
     uint32_t joint_set_count;
-    const uint32_t *indices;                         /* index_count, a multiple of 3 */
+    const uint32_t *indices; /* index_count, a multiple of 3 */
     uint32_t index_count;
-    int32_t material;                                /* -1: the default material */
-    kiln_scene_mode mode;                            /* the mode the file declared */
+    int32_t material;     /* -1: the default material */
+    kiln_scene_mode mode; /* the mode the file declared */
     const kiln_scene_morph_target *targets;
     uint32_t target_count;
-    float bounds_min[3], bounds_max[3];              /* of positions (without morphs) */
-    uint32_t flags;                                  /* KILN_SCENE_PRIM_* */
+    float bounds_min[3], bounds_max[3]; /* of positions (without morphs) */
+    uint32_t flags;                     /* KILN_SCENE_PRIM_* */
 } kiln_scene_primitive;
 
 typedef struct kiln_scene_mesh {
     const char *name;
     const kiln_scene_primitive *primitives;
     uint32_t primitive_count;
-    const float *weights;            /* default morph weights: target_count values, or NULL */
+    const float *weights; /* default morph weights: target_count values, or NULL */
     uint32_t weight_count;
     const char *const *target_names; /* extras.targetNames when present, else NULL */
 } kiln_scene_mesh;
 
-/* ---- nodes, skins, cameras, lights ------------------------------------------------------------- */
+/* ---- nodes, skins, cameras, lights -------------------------------------------------------------
+ */
 
 typedef struct kiln_scene_node {
     const char *name;
-    int32_t parent;                  /* -1 for a root */
+    int32_t parent; /* -1 for a root */
     const uint32_t *children;
     uint32_t child_count;
-    bool has_matrix;                 /* the file gave a matrix (TRS below decomposed from it) */
+    bool has_matrix; /* the file gave a matrix (TRS below decomposed from it) */
     float translation[3];
-    float rotation[4];               /* unit quaternion x, y, z, w */
+    float rotation[4]; /* unit quaternion x, y, z, w */
     float scale[3];
-    float matrix[16];                /* local, column-major: the file's matrix, or T * R * S */
-    float world[16];                 /* parent's world * matrix */
+    float matrix[16]; /* local, column-major: the file's matrix, or T * R * S */
+    float world[16];  /* parent's world * matrix */
     int32_t mesh, skin, camera, light;
-    const float *weights;            /* instance morph weights (node.weights), or NULL */
+    const float *weights; /* instance morph weights (node.weights), or NULL */
     uint32_t weight_count;
 } kiln_scene_node;
 
 typedef struct kiln_scene_skin {
     const char *name;
-    const uint32_t *joints;          /* node indices */
+    const uint32_t *joints; /* node indices */
     uint32_t joint_count;
-    const float *inverse_bind;       /* 16 per joint, column-major; identity when the file has none */
-    int32_t skeleton;                /* the common root node the file names, or -1 */
+    const float *inverse_bind; /* 16 per joint, column-major; identity when the file has none */
+    int32_t skeleton;          /* the common root node the file names, or -1 */
 } kiln_scene_skin;
 
 typedef enum kiln_scene_camera_type {
@@ -210,15 +211,15 @@ typedef enum kiln_scene_camera_type {
 typedef struct kiln_scene_camera {
     const char *name;
     kiln_scene_camera_type type;
-    float yfov;                      /* perspective: radians */
-    float aspect;                    /* perspective: 0 = the viewport's */
-    float xmag, ymag;                /* orthographic half extents */
+    float yfov;       /* perspective: radians */
+    float aspect;     /* perspective: 0 = the viewport's */
+    float xmag, ymag; /* orthographic half extents */
     float znear;
-    float zfar;                      /* 0 = infinite (perspective only) */
+    float zfar; /* 0 = infinite (perspective only) */
 } kiln_scene_camera;
 
 typedef enum kiln_scene_light_type {
-    KILN_SCENE_LIGHT_DIRECTIONAL = 0,  /* KHR_lights_punctual; shines along the node's -Z */
+    KILN_SCENE_LIGHT_DIRECTIONAL = 0, /* KHR_lights_punctual; shines along the node's -Z */
     KILN_SCENE_LIGHT_POINT = 1,
     KILN_SCENE_LIGHT_SPOT = 2,
 } kiln_scene_light_type;
@@ -226,13 +227,14 @@ typedef enum kiln_scene_light_type {
 typedef struct kiln_scene_light {
     const char *name;
     kiln_scene_light_type type;
-    float color[3];                  /* linear */
-    float intensity;                 /* candela (point, spot) or lux (directional) */
-    float range;                     /* 0 = infinite */
-    float inner_cone, outer_cone;    /* spot: radians */
+    float color[3];               /* linear */
+    float intensity;              /* candela (point, spot) or lux (directional) */
+    float range;                  /* 0 = infinite */
+    float inner_cone, outer_cone; /* spot: radians */
 } kiln_scene_light;
 
-/* ---- animation -------------------------------------------------------------------------------- */
+/* ---- animation --------------------------------------------------------------------------------
+ */
 
 typedef enum kiln_scene_path {
     KILN_SCENE_PATH_TRANSLATION = 0,
@@ -242,7 +244,7 @@ typedef enum kiln_scene_path {
 } kiln_scene_path;
 
 typedef enum kiln_scene_interp {
-    KILN_SCENE_INTERP_LINEAR = 0,    /* rotation: spherical linear */
+    KILN_SCENE_INTERP_LINEAR = 0, /* rotation: spherical linear */
     KILN_SCENE_INTERP_STEP = 1,
     KILN_SCENE_INTERP_CUBICSPLINE = 2,
 } kiln_scene_interp;
@@ -257,7 +259,7 @@ typedef struct kiln_scene_channel {
     kiln_scene_interp interpolation;
     uint32_t key_count;
     uint32_t components;
-    const float *times;              /* seconds */
+    const float *times; /* seconds */
     const float *values;
 } kiln_scene_channel;
 
@@ -265,12 +267,12 @@ typedef struct kiln_scene_animation {
     const char *name;
     const kiln_scene_channel *channels;
     uint32_t channel_count;
-    float start, end;                /* first and last key time over all channels */
+    float start, end; /* first and last key time over all channels */
 } kiln_scene_animation;
 
 typedef struct kiln_scene_root_set {
     const char *name;
-    const uint32_t *nodes;           /* root nodes of this scene */
+    const uint32_t *nodes; /* root nodes of this scene */
     uint32_t node_count;
 } kiln_scene_root_set;
 
@@ -281,52 +283,68 @@ typedef struct kiln_scene_stats {
     uint64_t primitives;
     uint64_t vertices;
     uint64_t triangles;
-    uint64_t dropped_primitives;     /* points and lines */
-    uint64_t joints;                 /* summed over skins */
+    uint64_t dropped_primitives; /* points and lines */
+    uint64_t joints;             /* summed over skins */
 } kiln_scene_stats;
 
 typedef struct kiln_scene {
-    const kiln_scene_image *images;          uint32_t image_count;
-    const kiln_scene_sampler *samplers;      uint32_t sampler_count;
-    const kiln_scene_texture *textures;      uint32_t texture_count;
-    const kiln_scene_material *materials;    uint32_t material_count;
-    const kiln_scene_mesh *meshes;           uint32_t mesh_count;
-    const kiln_scene_node *nodes;            uint32_t node_count;
-    const kiln_scene_skin *skins;            uint32_t skin_count;
-    const kiln_scene_animation *animations;  uint32_t animation_count;
-    const kiln_scene_camera *cameras;        uint32_t camera_count;
-    const kiln_scene_light *lights;          uint32_t light_count;
-    const kiln_scene_root_set *scenes;       uint32_t scene_count;
-    int32_t default_scene;                   /* "scene", or -1 */
+    const kiln_scene_image *images;
+    uint32_t image_count;
+    const kiln_scene_sampler *samplers;
+    uint32_t sampler_count;
+    const kiln_scene_texture *textures;
+    uint32_t texture_count;
+    const kiln_scene_material *materials;
+    uint32_t material_count;
+    const kiln_scene_mesh *meshes;
+    uint32_t mesh_count;
+    const kiln_scene_node *nodes;
+    uint32_t node_count;
+    const kiln_scene_skin *skins;
+    uint32_t skin_count;
+    const kiln_scene_animation *animations;
+    uint32_t animation_count;
+    const kiln_scene_camera *cameras;
+    uint32_t camera_count;
+    const kiln_scene_light *lights;
+    uint32_t light_count;
+    const kiln_scene_root_set *scenes;
+    uint32_t scene_count;
+    int32_t default_scene; /* "scene", or -1 */
     /* The nodes drawn: the default scene's roots ("scene"), else every node without a parent. */
-    const uint32_t *roots;                   uint32_t root_count;
-    bool has_bounds;                         /* some mesh is reachable from the roots */
-    float bounds_min[3], bounds_max[3];      /* world space, over mesh instances under the roots */
+    const uint32_t *roots;
+    uint32_t root_count;
+    bool has_bounds;                    /* some mesh is reachable from the roots */
+    float bounds_min[3], bounds_max[3]; /* world space, over mesh instances under the roots */
     kiln_scene_stats stats;
-    const char *const *extensions_used;      uint32_t extensions_used_count;
-    const char *const *extensions_required;  uint32_t extensions_required_count;
+    const char *const *extensions_used;
+    uint32_t extensions_used_count;
+    const char *const *extensions_required;
+    uint32_t extensions_required_count;
     /* Every external file the model refers to (buffers read, image files whether read or not,
      * missing ones too), absolute, in first-use order: the dependencies of a cooked result. */
-    const char *const *files;                uint32_t file_count;
+    const char *const *files;
+    uint32_t file_count;
     /* Things kiln changed or left out, one sentence each ("mesh 2 primitive 0: POINTS dropped"). */
-    const char *const *warnings;             uint32_t warning_count;
-    const char *generator;                   /* asset.generator, or "" */
-    struct kiln_scene_storage *storage;      /* kiln's own: the memory all of this lives in */
+    const char *const *warnings;
+    uint32_t warning_count;
+    const char *generator;              /* asset.generator, or "" */
+    struct kiln_scene_storage *storage; /* kiln's own: the memory all of this lives in */
 } kiln_scene;
 
 enum {
-    KILN_SCENE_LOAD_NO_PIXELS = 1u << 0,     /* keep images encoded; do not decode pixels */
-    KILN_SCENE_LOAD_NO_NORMALS = 1u << 1,    /* do not compute missing normals */
-    KILN_SCENE_LOAD_NO_TANGENTS = 1u << 2,   /* do not generate tangents for normal maps */
+    KILN_SCENE_LOAD_NO_PIXELS = 1u << 0,   /* keep images encoded; do not decode pixels */
+    KILN_SCENE_LOAD_NO_NORMALS = 1u << 1,  /* do not compute missing normals */
+    KILN_SCENE_LOAD_NO_TANGENTS = 1u << 2, /* do not generate tangents for normal maps */
     /* Do not read images at all (implies NO_PIXELS): they keep name, URI, source and resolved
      * path, but no bytes. For tools that only describe a model (kiln inspect). */
     KILN_SCENE_LOAD_NO_IMAGES = 1u << 3,
 };
 
 typedef struct kiln_scene_opts {
-    uint32_t struct_size;            /* sizeof(kiln_scene_opts); 0 is taken as the current size */
-    uint32_t flags;                  /* KILN_SCENE_LOAD_* */
-    size_t memory_limit;             /* bytes the scene may hold; 0 = 4 GiB (KILN_E_LIMIT above) */
+    uint32_t struct_size; /* sizeof(kiln_scene_opts); 0 is taken as the current size */
+    uint32_t flags;       /* KILN_SCENE_LOAD_* */
+    size_t memory_limit;  /* bytes the scene may hold; 0 = 4 GiB (KILN_E_LIMIT above) */
     kiln_allocator allocator;
 } kiln_scene_opts;
 
@@ -349,7 +367,7 @@ KILN_API kiln_result kiln_scene_load_memory(const void *data, size_t size, const
                                             const kiln_scene_opts *opts, kiln_scene **out,
                                             kiln_error *err);
 
-KILN_API void kiln_scene_free(kiln_scene *scene);   /* NULL is a no-op */
+KILN_API void kiln_scene_free(kiln_scene *scene); /* NULL is a no-op */
 
 #ifdef __cplusplus
 }

@@ -3,15 +3,12 @@
 
 #include <stdbool.h>
 
-#include "core/reader.h"
 #include "codec/xform.h"
+#include "core/reader.h"
 #include "kiln/kiln_format.h"
 
 /* Float i of a little-endian array at any alignment. */
-static float f32_at(const uint8_t *p, size_t i)
-{
-    return kiln_load_f32le(p + i * 4);
-}
+static float f32_at(const uint8_t *p, size_t i) { return kiln_load_f32le(p + i * 4); }
 
 static uint32_t stride_of(const kiln_anim_keys *k)
 {
@@ -31,10 +28,8 @@ uint32_t kiln_anim_find(const kiln_anim_keys *k, float t)
     uint32_t lo = 0, hi = k->key_count;        /* times[lo] <= t; answer in [lo, hi) */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (f32_at(k->times, mid) <= t)
-            lo = mid;
-        else
-            hi = mid;
+        if (f32_at(k->times, mid) <= t) lo = mid;
+        else hi = mid;
     }
     return lo;
 }
@@ -44,20 +39,17 @@ void kiln_anim_key_value(const kiln_anim_keys *k, uint32_t i, float *out)
     size_t at = value_index(k, i);
     if (k->path == KILN_CLIP_PATH_ROTATION && k->components == 4) {
         double q[4];
-        for (int c = 0; c < 4; c++)
-            q[c] = f32_at(k->values, at + c);
+        for (int c = 0; c < 4; c++) q[c] = f32_at(k->values, at + c);
         kiln_quat_normalize_d(q, out);
         return;
     }
-    for (uint32_t c = 0; c < k->components; c++)
-        out[c] = f32_at(k->values, at + c);
+    for (uint32_t c = 0; c < k->components; c++) out[c] = f32_at(k->values, at + c);
 }
 
 /* The rotation key at value index `at`, as stored. */
 static void quat_at(const kiln_anim_keys *k, size_t at, float q[4])
 {
-    for (int c = 0; c < 4; c++)
-        q[c] = f32_at(k->values, at + c);
+    for (int c = 0; c < 4; c++) q[c] = f32_at(k->values, at + c);
 }
 
 void kiln_anim_eval(const kiln_anim_keys *k, float t, float *out)
@@ -98,10 +90,8 @@ void kiln_anim_eval(const kiln_anim_keys *k, float t, float *out)
     for (uint32_t c = 0; c < n; c++) {
         double v = h00 * f32_at(k->values, a_at + c) + h10 * td * f32_at(k->values, out_at + c) +
                    h01 * f32_at(k->values, b_at + c) + h11 * td * f32_at(k->values, in_at + c);
-        if (rotation)
-            q[c] = v;
-        else
-            out[c] = (float)v;
+        if (rotation) q[c] = v;
+        else out[c] = (float)v;
     }
     if (rotation) kiln_quat_normalize_d(q, out);
 }

@@ -31,12 +31,9 @@ static uint32_t astc_bits(const astc_block *b, unsigned pos, unsigned n)
 {
     uint64_t v;
     if (pos >= 128) return 0;
-    if (pos >= 64)
-        v = b->hi >> (pos - 64);
-    else if (pos == 0)
-        v = b->lo;
-    else
-        v = (b->lo >> pos) | (b->hi << (64 - pos));
+    if (pos >= 64) v = b->hi >> (pos - 64);
+    else if (pos == 0) v = b->lo;
+    else v = (b->lo >> pos) | (b->hi << (64 - pos));
     return n >= 32 ? (uint32_t)v : (uint32_t)v & ((1u << n) - 1);
 }
 
@@ -61,11 +58,10 @@ typedef struct astc_range {
 enum { ASTC_RANGE_COUNT = 21, ASTC_RANGE_MIN_COLOR = 4 /* 0..5: C.2.24 rejects fewer levels */ };
 
 static const astc_range k_ranges[ASTC_RANGE_COUNT] = {
-    {0, 0, 1, 2},   {1, 0, 0, 3},   {0, 0, 2, 4},   {0, 1, 0, 5},   {1, 0, 1, 6},
-    {0, 0, 3, 8},   {0, 1, 1, 10},  {1, 0, 2, 12},  {0, 0, 4, 16},  {0, 1, 2, 20},
-    {1, 0, 3, 24},  {0, 0, 5, 32},  {0, 1, 3, 40},  {1, 0, 4, 48},  {0, 0, 6, 64},
-    {0, 1, 4, 80},  {1, 0, 5, 96},  {0, 0, 7, 128}, {0, 1, 5, 160}, {1, 0, 6, 192},
-    {0, 0, 8, 256},
+    {0, 0, 1, 2},   {1, 0, 0, 3},   {0, 0, 2, 4},   {0, 1, 0, 5},  {1, 0, 1, 6},  {0, 0, 3, 8},
+    {0, 1, 1, 10},  {1, 0, 2, 12},  {0, 0, 4, 16},  {0, 1, 2, 20}, {1, 0, 3, 24}, {0, 0, 5, 32},
+    {0, 1, 3, 40},  {1, 0, 4, 48},  {0, 0, 6, 64},  {0, 1, 4, 80}, {1, 0, 5, 96}, {0, 0, 7, 128},
+    {0, 1, 5, 160}, {1, 0, 6, 192}, {0, 0, 8, 256},
 };
 
 /* Bits that `count` values of range r take (C.2.22). */
@@ -156,10 +152,8 @@ static void ise_decode(const astc_block *b, unsigned start, const astc_range *r,
                 shift += xbits[i];
             }
         }
-        if (r->trits)
-            trits_from(packed, h);
-        else if (r->quints)
-            quints_from(packed, h);
+        if (r->trits) trits_from(packed, h);
+        else if (r->quints) quints_from(packed, h);
         for (unsigned i = 0; i < group && g + i < count; i++) {
             hi[g + i] = (uint8_t)h[i];
             lo[g + i] = (uint8_t)m[i];
@@ -189,20 +183,51 @@ static unsigned unquantize_color(const astc_range *r, unsigned hi, unsigned lo)
     unsigned a = lo & 1, x = lo >> 1, A = a ? 0x1FF : 0, B = 0, C = 0;
     if (r->trits) {
         switch (r->bits) {
-        case 1: C = 204; break;
-        case 2: B = (x << 8) | (x << 4) | (x << 2) | (x << 1); C = 93; break;
-        case 3: B = (x << 7) | (x << 2) | x; C = 44; break;
-        case 4: B = (x << 6) | x; C = 22; break;
-        case 5: B = (x << 5) | (x >> 2); C = 11; break;
-        default: B = (x << 4) | (x >> 4); C = 5; break; /* 6 bits */
+        case 1:
+            C = 204;
+            break;
+        case 2:
+            B = (x << 8) | (x << 4) | (x << 2) | (x << 1);
+            C = 93;
+            break;
+        case 3:
+            B = (x << 7) | (x << 2) | x;
+            C = 44;
+            break;
+        case 4:
+            B = (x << 6) | x;
+            C = 22;
+            break;
+        case 5:
+            B = (x << 5) | (x >> 2);
+            C = 11;
+            break;
+        default:
+            B = (x << 4) | (x >> 4);
+            C = 5;
+            break; /* 6 bits */
         }
     } else {
         switch (r->bits) {
-        case 1: C = 113; break;
-        case 2: B = (x << 8) | (x << 3) | (x << 2); C = 54; break;
-        case 3: B = (x << 7) | (x << 1) | (x >> 1); C = 26; break;
-        case 4: B = (x << 6) | (x >> 1); C = 13; break;
-        default: B = (x << 5) | (x >> 3); C = 6; break; /* 5 bits */
+        case 1:
+            C = 113;
+            break;
+        case 2:
+            B = (x << 8) | (x << 3) | (x << 2);
+            C = 54;
+            break;
+        case 3:
+            B = (x << 7) | (x << 1) | (x >> 1);
+            C = 26;
+            break;
+        case 4:
+            B = (x << 6) | (x >> 1);
+            C = 13;
+            break;
+        default:
+            B = (x << 5) | (x >> 3);
+            C = 6;
+            break; /* 5 bits */
         }
     }
     unsigned T = hi * C + B;
@@ -223,14 +248,27 @@ static unsigned unquantize_weight(const astc_range *r, unsigned hi, unsigned lo)
         unsigned a = lo & 1, x = lo >> 1, A = a ? 0x7F : 0, B = 0, C;
         if (r->trits) {
             switch (r->bits) {
-            case 1: C = 50; break;
-            case 2: B = (x << 6) | (x << 2) | x; C = 23; break;
-            default: B = (x << 5) | x; C = 11; break; /* 3 bits */
+            case 1:
+                C = 50;
+                break;
+            case 2:
+                B = (x << 6) | (x << 2) | x;
+                C = 23;
+                break;
+            default:
+                B = (x << 5) | x;
+                C = 11;
+                break; /* 3 bits */
             }
         } else {
             switch (r->bits) {
-            case 1: C = 28; break;
-            default: B = (x << 6) | (x << 1); C = 13; break; /* 2 bits */
+            case 1:
+                C = 28;
+                break;
+            default:
+                B = (x << 6) | (x << 1);
+                C = 13;
+                break; /* 2 bits */
             }
         }
         T = hi * C + B;
@@ -460,9 +498,18 @@ static bool decode_block_mode(unsigned m, astc_mode *out)
     if (m & 3) {
         r = ((m >> 4) & 1) | ((m & 3) << 1);
         switch ((m >> 2) & 3) {
-        case 0: out->grid_w = b + 4; out->grid_h = a + 2; break;
-        case 1: out->grid_w = b + 8; out->grid_h = a + 2; break;
-        case 2: out->grid_w = a + 2; out->grid_h = b + 8; break;
+        case 0:
+            out->grid_w = b + 4;
+            out->grid_h = a + 2;
+            break;
+        case 1:
+            out->grid_w = b + 8;
+            out->grid_h = a + 2;
+            break;
+        case 2:
+            out->grid_w = a + 2;
+            out->grid_h = b + 8;
+            break;
         default:
             if ((m >> 8) & 1) {
                 out->grid_w = ((m >> 7) & 1) + 2;
@@ -477,8 +524,14 @@ static bool decode_block_mode(unsigned m, astc_mode *out)
         r = ((m >> 4) & 1) | (((m >> 2) & 3) << 1);
         if (((m >> 2) & 3) == 0) return false; /* R2 = R1 = 0: reserved */
         switch ((m >> 7) & 3) {
-        case 0: out->grid_w = 12; out->grid_h = a + 2; break;
-        case 1: out->grid_w = a + 2; out->grid_h = 12; break;
+        case 0:
+            out->grid_w = 12;
+            out->grid_h = a + 2;
+            break;
+        case 1:
+            out->grid_w = a + 2;
+            out->grid_h = 12;
+            break;
         case 2:
             out->grid_w = a + 6;
             out->grid_h = ((m >> 9) & 3) + 6;
@@ -541,8 +594,8 @@ void kiln_astc_decode_block(const uint8_t *bytes, bool srgb, uint8_t rgba[64])
             for (unsigned p = 0; p < partitions; p++) cem[p] = field >> 2;
         } else {
             extra_cem_bits = 3 * partitions - 4;
-            unsigned all = (field >> 2) | astc_bits(in, 128 - weight_bits - extra_cem_bits,
-                                                    extra_cem_bits) << 4;
+            unsigned all = (field >> 2) |
+                           astc_bits(in, 128 - weight_bits - extra_cem_bits, extra_cem_bits) << 4;
             unsigned base = (field & 3) - 1;
             for (unsigned p = 0; p < partitions; p++) {
                 unsigned c = (all >> p) & 1, m = (all >> (partitions + 2 * p)) & 3;
@@ -603,9 +656,10 @@ void kiln_astc_decode_block(const uint8_t *bytes, bool srgb, uint8_t rgba[64])
             unsigned w00 = 16 - fs - ft + w11, v0 = js + jt * mode.grid_w;
             for (unsigned p = 0; p < planes; p++) {
                 const uint8_t *g = grid[p];
-                weight[p][y * 4 + x] = (uint8_t)((g[v0] * w00 + g[v0 + 1] * w01 +
-                                                  g[v0 + mode.grid_w] * w10 +
-                                                  g[v0 + mode.grid_w + 1] * w11 + 8) >> 4);
+                weight[p][y * 4 + x] =
+                    (uint8_t)((g[v0] * w00 + g[v0 + 1] * w01 + g[v0 + mode.grid_w] * w10 +
+                               g[v0 + mode.grid_w + 1] * w11 + 8) >>
+                              4);
             }
         }
 
@@ -623,12 +677,14 @@ void kiln_astc_decode_block(const uint8_t *bytes, bool srgb, uint8_t rgba[64])
         for (unsigned c = 0; c < 4; c++) w[c] = weight[c == ccs][i];
         if (srgb) {
             for (unsigned c = 0; c < 4; c++)
-                px[c] = (uint8_t)(((unsigned)e0[p][c] * (64 - w[c]) +
-                                   (unsigned)e1[p][c] * w[c] + 32) >> 6);
+                px[c] =
+                    (uint8_t)(((unsigned)e0[p][c] * (64 - w[c]) + (unsigned)e1[p][c] * w[c] + 32) >>
+                              6);
         } else {
             for (unsigned c = 0; c < 4; c++)
                 px[c] = unorm16_to_u8(((unsigned)e0[p][c] * 257 * (64 - w[c]) +
-                                       (unsigned)e1[p][c] * 257 * w[c] + 32) >> 6);
+                                       (unsigned)e1[p][c] * 257 * w[c] + 32) >>
+                                      6);
         }
     }
 }

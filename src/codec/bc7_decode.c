@@ -16,7 +16,8 @@ typedef struct bc7_bits {
     unsigned pos; /* next bit, 0..128 */
 } bc7_bits;
 
-static unsigned bc7_read(bc7_bits *b, unsigned n) {
+static unsigned bc7_read(bc7_bits *b, unsigned n)
+{
     unsigned v = 0;
     for (unsigned i = 0; i < n; i++) {
         unsigned bit = b->pos + i;
@@ -26,7 +27,8 @@ static unsigned bc7_read(bc7_bits *b, unsigned n) {
     return v;
 }
 
-void kiln_bc7_decode_block(const uint8_t *in, uint8_t rgba[64]) {
+void kiln_bc7_decode_block(const uint8_t *in, uint8_t rgba[64])
+{
     unsigned mode = 0;
     while (mode < 8 && !(in[0] & (1u << mode))) mode++;
     if (mode == 8) {
@@ -59,15 +61,14 @@ void kiln_bc7_decode_block(const uint8_t *in, uint8_t rgba[64]) {
     for (unsigned s = 0; s < ns; s++)
         for (unsigned e = 0; e < 2; e++) {
             for (unsigned c = 0; c < 3; c++)
-                ep[s][e][c] = has_p ? kiln_bc7_expand(code[s][e][c] << 1 | pbit[s][e],
-                                                      m->color_bits + 1u)
-                                    : kiln_bc7_expand(code[s][e][c], m->color_bits);
-            if (!m->alpha_bits)
-                ep[s][e][3] = 255;
+                ep[s][e][c] =
+                    has_p ? kiln_bc7_expand(code[s][e][c] << 1 | pbit[s][e], m->color_bits + 1u)
+                          : kiln_bc7_expand(code[s][e][c], m->color_bits);
+            if (!m->alpha_bits) ep[s][e][3] = 255;
             else
-                ep[s][e][3] = has_p ? kiln_bc7_expand(code[s][e][3] << 1 | pbit[s][e],
-                                                      m->alpha_bits + 1u)
-                                    : kiln_bc7_expand(code[s][e][3], m->alpha_bits);
+                ep[s][e][3] =
+                    has_p ? kiln_bc7_expand(code[s][e][3] << 1 | pbit[s][e], m->alpha_bits + 1u)
+                          : kiln_bc7_expand(code[s][e][3], m->alpha_bits);
         }
 
     const uint8_t *part = kiln_bc7_partition_row(ns, partition);
@@ -88,7 +89,8 @@ void kiln_bc7_decode_block(const uint8_t *in, uint8_t rgba[64]) {
     for (unsigned i = 0; i < 16; i++) {
         const int(*e)[4] = ep[part[i]];
         uint8_t *px = rgba + 4 * i;
-        for (unsigned c = 0; c < 3; c++) px[c] = (uint8_t)kiln_bc7_interp(e[0][c], e[1][c], cw[ci[i]]);
+        for (unsigned c = 0; c < 3; c++)
+            px[c] = (uint8_t)kiln_bc7_interp(e[0][c], e[1][c], cw[ci[i]]);
         px[3] = (uint8_t)kiln_bc7_interp(e[0][3], e[1][3], aw[ai[i]]);
         if (rotation) {
             uint8_t t = px[3];

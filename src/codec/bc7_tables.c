@@ -8,14 +8,9 @@
 
 const kiln_bc7_mode_info kiln_bc7_modes[8] = {
     /* NS PB RB ISB CB AB EPB SPB IB IB2 */
-    {3, 4, 0, 0, 4, 0, 1, 0, 3, 0},
-    {2, 6, 0, 0, 6, 0, 0, 1, 3, 0},
-    {3, 6, 0, 0, 5, 0, 0, 0, 2, 0},
-    {2, 6, 0, 0, 7, 0, 1, 0, 2, 0},
-    {1, 0, 2, 1, 5, 6, 0, 0, 2, 3},
-    {1, 0, 2, 0, 7, 8, 0, 0, 2, 2},
-    {1, 0, 0, 0, 7, 7, 1, 0, 4, 0},
-    {2, 6, 0, 0, 5, 5, 1, 0, 2, 0},
+    {3, 4, 0, 0, 4, 0, 1, 0, 3, 0}, {2, 6, 0, 0, 6, 0, 0, 1, 3, 0}, {3, 6, 0, 0, 5, 0, 0, 0, 2, 0},
+    {2, 6, 0, 0, 7, 0, 1, 0, 2, 0}, {1, 0, 2, 1, 5, 6, 0, 0, 2, 3}, {1, 0, 2, 0, 7, 8, 0, 0, 2, 2},
+    {1, 0, 0, 0, 7, 7, 1, 0, 4, 0}, {2, 6, 0, 0, 5, 5, 1, 0, 2, 0},
 };
 
 const uint8_t kiln_bc7_partition2[64][16] = {
@@ -152,22 +147,19 @@ const uint8_t kiln_bc7_partition3[64][16] = {
 };
 
 const uint8_t kiln_bc7_anchor2[64] = {
-    15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    15,  2,  8,  2,  2,  8,  8, 15,  2,  8,  2,  2,  8,  8,  2,  2,
-    15, 15,  6,  8,  2,  8, 15, 15,  2,  8,  2,  2,  2, 15, 15,  6,
-     6,  2,  6,  8, 15, 15,  2,  2, 15, 15, 15, 15, 15,  2,  2, 15,
+    15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 2,  8, 2,  2, 8,
+    8,  15, 2,  8,  2,  2,  8,  8,  2,  2,  15, 15, 6,  8,  2,  8,  15, 15, 2, 8,  2, 2,
+    2,  15, 15, 6,  6,  2,  6,  8,  15, 15, 2,  2,  15, 15, 15, 15, 15, 2,  2, 15,
 };
 const uint8_t kiln_bc7_anchor3a[64] = {
-     3,  3, 15, 15,  8,  3, 15, 15,  8,  8,  6,  6,  6,  5,  3,  3,
-     3,  3,  8, 15,  3,  3,  6, 10,  5,  8,  8,  6,  8,  5, 15, 15,
-     8, 15,  3,  5,  6, 10,  8, 15, 15,  3, 15,  5, 15, 15, 15, 15,
-     3, 15,  5,  5,  5,  8,  5, 10,  5, 10,  8, 13, 15, 12,  3,  3,
+    3,  3,  15, 15, 8, 3,  15, 15, 8,  8,  6, 6,  6, 5,  3, 3,  3,  3,  8,  15, 3,  3,
+    6,  10, 5,  8,  8, 6,  8,  5,  15, 15, 8, 15, 3, 5,  6, 10, 8,  15, 15, 3,  15, 5,
+    15, 15, 15, 15, 3, 15, 5,  5,  5,  8,  5, 10, 5, 10, 8, 13, 15, 12, 3,  3,
 };
 const uint8_t kiln_bc7_anchor3b[64] = {
-    15,  8,  8,  3, 15, 15,  3,  8, 15, 15, 15, 15, 15, 15, 15,  8,
-    15,  8, 15,  3, 15,  8, 15,  8,  3, 15,  6, 10, 15, 15, 10,  8,
-    15,  3, 15, 10, 10,  8,  9, 10,  6, 15,  8, 15,  3,  6,  6,  8,
-    15,  3, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,  3, 15, 15,  8,
+    15, 8, 8, 3,  15, 15, 3,  8,  15, 15, 15, 15, 15, 15, 15, 8,  15, 8,  15, 3,  15, 8,
+    15, 8, 3, 15, 6,  10, 15, 15, 10, 8,  15, 3,  15, 10, 10, 8,  9,  10, 6,  15, 8,  15,
+    3,  6, 6, 8,  15, 3,  15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 3,  15, 15, 8,
 };
 
 const uint8_t kiln_bc7_weights2[4] = {0, 21, 43, 64};
@@ -177,49 +169,48 @@ const uint8_t kiln_bc7_weights4[16] = {0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 
 /* Texel masks (bit i = texel i) of subset 1 of each two-subset partition and of subsets 1 and
  * 2 of each three-subset partition, derived from the tables above. */
 const uint16_t kiln_bc7_mask2[64] = {
-    0xcccc, 0x8888, 0xeeee, 0xecc8, 0xc880, 0xfeec, 0xfec8, 0xec80,
-    0xc800, 0xffec, 0xfe80, 0xe800, 0xffe8, 0xff00, 0xfff0, 0xf000,
-    0xf710, 0x008e, 0x7100, 0x08ce, 0x008c, 0x7310, 0x3100, 0x8cce,
-    0x088c, 0x3110, 0x6666, 0x366c, 0x17e8, 0x0ff0, 0x718e, 0x399c,
-    0xaaaa, 0xf0f0, 0x5a5a, 0x33cc, 0x3c3c, 0x55aa, 0x9696, 0xa55a,
-    0x73ce, 0x13c8, 0x324c, 0x3bdc, 0x6996, 0xc33c, 0x9966, 0x0660,
-    0x0272, 0x04e4, 0x4e40, 0x2720, 0xc936, 0x936c, 0x39c6, 0x639c,
-    0x9336, 0x9cc6, 0x817e, 0xe718, 0xccf0, 0x0fcc, 0x7744, 0xee22,
+    0xcccc, 0x8888, 0xeeee, 0xecc8, 0xc880, 0xfeec, 0xfec8, 0xec80, 0xc800, 0xffec, 0xfe80,
+    0xe800, 0xffe8, 0xff00, 0xfff0, 0xf000, 0xf710, 0x008e, 0x7100, 0x08ce, 0x008c, 0x7310,
+    0x3100, 0x8cce, 0x088c, 0x3110, 0x6666, 0x366c, 0x17e8, 0x0ff0, 0x718e, 0x399c, 0xaaaa,
+    0xf0f0, 0x5a5a, 0x33cc, 0x3c3c, 0x55aa, 0x9696, 0xa55a, 0x73ce, 0x13c8, 0x324c, 0x3bdc,
+    0x6996, 0xc33c, 0x9966, 0x0660, 0x0272, 0x04e4, 0x4e40, 0x2720, 0xc936, 0x936c, 0x39c6,
+    0x639c, 0x9336, 0x9cc6, 0x817e, 0xe718, 0xccf0, 0x0fcc, 0x7744, 0xee22,
 };
 const uint16_t kiln_bc7_mask3[64][2] = {
-    {0x08cc, 0xf600}, {0x8cc8, 0x7300}, {0xcc80, 0x3310}, {0xec00, 0x00ce},
-    {0x3300, 0xcc00}, {0x00cc, 0xcc00}, {0xff00, 0x00cc}, {0xcccc, 0x3300},
-    {0x0f00, 0xf000}, {0x0ff0, 0xf000}, {0x00f0, 0xff00}, {0x4444, 0x8888},
-    {0x6666, 0x8888}, {0x2222, 0xcccc}, {0x136c, 0xec80}, {0x008c, 0x7310},
-    {0x36c8, 0xc800}, {0x08ce, 0x3100}, {0x3330, 0xccc0}, {0xf000, 0x0ccc},
-    {0x00ee, 0xee00}, {0x8888, 0x7700}, {0x22c0, 0xcc00}, {0x4430, 0x3300},
-    {0x0c22, 0x00cc}, {0x0344, 0xfc88}, {0x6996, 0x0660}, {0x9960, 0x6600},
-    {0x0330, 0xc88c}, {0x0066, 0xf900}, {0xc22c, 0x0cc0}, {0x8c00, 0x7310},
-    {0x1300, 0xec80}, {0xc400, 0x08ce}, {0x004c, 0xec80}, {0x2222, 0x4444},
-    {0x00f0, 0x0f00}, {0x2492, 0x4924}, {0x2942, 0x4294}, {0xc30c, 0x0c30},
-    {0xc03c, 0x03c0}, {0x00aa, 0xff00}, {0xaa00, 0x5500}, {0x3030, 0xcccc},
-    {0xc0c0, 0x0c0c}, {0x9090, 0x6666}, {0xa00a, 0x0ff0}, {0xaaa0, 0x5550},
-    {0x0aaa, 0xf000}, {0xe0e0, 0x0e0e}, {0x7070, 0x8888}, {0x6660, 0x9990},
-    {0x0ee0, 0xe00e}, {0x0770, 0x8888}, {0x0666, 0xf000}, {0x6600, 0x9900},
-    {0x0066, 0xff00}, {0x0cc0, 0xc00c}, {0x0330, 0xcccc}, {0x6000, 0x9000},
+    {0x08cc, 0xf600}, {0x8cc8, 0x7300}, {0xcc80, 0x3310}, {0xec00, 0x00ce}, {0x3300, 0xcc00},
+    {0x00cc, 0xcc00}, {0xff00, 0x00cc}, {0xcccc, 0x3300}, {0x0f00, 0xf000}, {0x0ff0, 0xf000},
+    {0x00f0, 0xff00}, {0x4444, 0x8888}, {0x6666, 0x8888}, {0x2222, 0xcccc}, {0x136c, 0xec80},
+    {0x008c, 0x7310}, {0x36c8, 0xc800}, {0x08ce, 0x3100}, {0x3330, 0xccc0}, {0xf000, 0x0ccc},
+    {0x00ee, 0xee00}, {0x8888, 0x7700}, {0x22c0, 0xcc00}, {0x4430, 0x3300}, {0x0c22, 0x00cc},
+    {0x0344, 0xfc88}, {0x6996, 0x0660}, {0x9960, 0x6600}, {0x0330, 0xc88c}, {0x0066, 0xf900},
+    {0xc22c, 0x0cc0}, {0x8c00, 0x7310}, {0x1300, 0xec80}, {0xc400, 0x08ce}, {0x004c, 0xec80},
+    {0x2222, 0x4444}, {0x00f0, 0x0f00}, {0x2492, 0x4924}, {0x2942, 0x4294}, {0xc30c, 0x0c30},
+    {0xc03c, 0x03c0}, {0x00aa, 0xff00}, {0xaa00, 0x5500}, {0x3030, 0xcccc}, {0xc0c0, 0x0c0c},
+    {0x9090, 0x6666}, {0xa00a, 0x0ff0}, {0xaaa0, 0x5550}, {0x0aaa, 0xf000}, {0xe0e0, 0x0e0e},
+    {0x7070, 0x8888}, {0x6660, 0x9990}, {0x0ee0, 0xe00e}, {0x0770, 0x8888}, {0x0666, 0xf000},
+    {0x6600, 0x9900}, {0x0066, 0xff00}, {0x0cc0, 0xc00c}, {0x0330, 0xcccc}, {0x6000, 0x9000},
     {0x8080, 0x0808}, {0x1010, 0xeeee}, {0x000a, 0xfff0}, {0x08ce, 0x7310},
 };
 
 static const uint8_t kiln_bc7_partition1[16] = {0};
 
-const uint8_t *kiln_bc7_partition_row(unsigned subsets, unsigned partition) {
+const uint8_t *kiln_bc7_partition_row(unsigned subsets, unsigned partition)
+{
     if (subsets == 2) return kiln_bc7_partition2[partition & 63];
     if (subsets == 3) return kiln_bc7_partition3[partition & 63];
     return kiln_bc7_partition1;
 }
 
-unsigned kiln_bc7_anchor(unsigned subsets, unsigned partition, unsigned subset) {
+unsigned kiln_bc7_anchor(unsigned subsets, unsigned partition, unsigned subset)
+{
     if (subset == 0) return 0;
     if (subsets == 2) return kiln_bc7_anchor2[partition & 63];
     return subset == 1 ? kiln_bc7_anchor3a[partition & 63] : kiln_bc7_anchor3b[partition & 63];
 }
 
-const uint8_t *kiln_bc7_weights(unsigned index_bits) {
-    return index_bits == 2 ? kiln_bc7_weights2
-         : index_bits == 3 ? kiln_bc7_weights3 : kiln_bc7_weights4;
+const uint8_t *kiln_bc7_weights(unsigned index_bits)
+{
+    return index_bits == 2   ? kiln_bc7_weights2
+           : index_bits == 3 ? kiln_bc7_weights3
+                             : kiln_bc7_weights4;
 }

@@ -47,13 +47,15 @@ unsigned kiln_bc7_anchor(unsigned subsets, unsigned partition, unsigned subset);
 const uint8_t *kiln_bc7_weights(unsigned index_bits);
 
 /* ((64 - w) * e0 + w * e1 + 32) >> 6, the specification's interpolation. */
-static inline int kiln_bc7_interp(int e0, int e1, int w) {
+static inline int kiln_bc7_interp(int e0, int e1, int w)
+{
     return ((64 - w) * e0 + w * e1 + 32) >> 6;
 }
 
 /* Expands an n-bit endpoint value (p-bit already appended, 4 <= n <= 8) to 8 bits by
  * replicating its top bits, as the specification does. */
-static inline int kiln_bc7_expand(unsigned v, unsigned n) {
+static inline int kiln_bc7_expand(unsigned v, unsigned n)
+{
     v <<= 8 - n;
     return (int)(v | (v >> n));
 }

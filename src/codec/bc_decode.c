@@ -7,8 +7,8 @@
 void kiln_bc1_decode_block(const uint8_t *in, uint8_t rgba[64])
 {
     uint16_t c0 = (uint16_t)(in[0] | in[1] << 8), c1 = (uint16_t)(in[2] | in[3] << 8);
-    uint32_t sel = (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 |
-                   (uint32_t)in[7] << 24;
+    uint32_t sel =
+        (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 | (uint32_t)in[7] << 24;
     int32_t pal[4][3];
     kiln_bc1_palette(c0, c1, pal);
     for (int i = 0; i < 16; i++) {
@@ -16,7 +16,7 @@ void kiln_bc1_decode_block(const uint8_t *in, uint8_t rgba[64])
         rgba[i * 4 + 0] = (uint8_t)p[0];
         rgba[i * 4 + 1] = (uint8_t)p[1];
         rgba[i * 4 + 2] = (uint8_t)p[2];
-        rgba[i * 4 + 3] = 255;   /* BC1 RGB: the 3-colour mode's index 3 is opaque black */
+        rgba[i * 4 + 3] = 255; /* BC1 RGB: the 3-colour mode's index 3 is opaque black */
     }
 }
 

@@ -6,9 +6,9 @@
  * pattern decodes. Part of libkiln_rt: libc only. */
 #include <string.h>
 
+#include "codec/texture_format.h"
 #include "core/alloc.h"
 #include "core/error.h"
-#include "codec/texture_format.h"
 #include "kiln/kiln_format.h"
 
 /* The output format for the row of vk_format: the RGBA8 row's VkFormat in the same encoding. */
@@ -36,7 +36,8 @@ kiln_result kiln_transcode_rgba8(uint32_t vk_format, const uint8_t *blocks, size
     if (to == KILN_VK_FORMAT_UNDEFINED)
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                               "kiln_transcode_rgba8: vkFormat %u is not a format kiln decodes to "
-                              "RGBA8", vk_format);
+                              "RGBA8",
+                              vk_format);
     if (!blocks || !rgba || width == 0 || height == 0)
         return kiln_error_set(err, KILN_E_USAGE,
                               "kiln_transcode_rgba8: NULL data or empty level (%ux%u)", width,
@@ -44,8 +45,8 @@ kiln_result kiln_transcode_rgba8(uint32_t vk_format, const uint8_t *blocks, size
     size_t texels, out_need, in_need;
     if (!kiln_size_mul(width, height, &texels) || !kiln_size_mul(texels, 4, &out_need) ||
         !kiln_texture_format_level_size(f, width, height, &in_need))
-        return kiln_error_set(err, KILN_E_LIMIT, "kiln_transcode_rgba8: %ux%u is too large",
-                              width, height);
+        return kiln_error_set(err, KILN_E_LIMIT, "kiln_transcode_rgba8: %ux%u is too large", width,
+                              height);
     if (rgba_size < out_need)
         return kiln_error_set(err, KILN_E_USAGE,
                               "kiln_transcode_rgba8: %zu output bytes, %ux%u RGBA8 needs %zu",

@@ -4,19 +4,19 @@
 #include <math.h>
 #include <string.h>
 
+#include "codec/anim_eval.h"
 #include "core/error.h"
 #include "core/reader.h"
-#include "codec/anim_eval.h"
 #include "kiln/kiln_format.h"
 
-#define HEADER_ID KILN_FOURCC('C', 'L', 'H', 'D')
-#define TRACKS_ID KILN_FOURCC('T', 'R', 'A', 'K')
-#define TIMES_ID KILN_FOURCC('T', 'I', 'M', 'E')
-#define VALUES_ID KILN_FOURCC('V', 'A', 'L', 'U')
-#define NAME_ID KILN_FOURCC('N', 'A', 'M', 'E')
+#define HEADER_ID   KILN_FOURCC('C', 'L', 'H', 'D')
+#define TRACKS_ID   KILN_FOURCC('T', 'R', 'A', 'K')
+#define TIMES_ID    KILN_FOURCC('T', 'I', 'M', 'E')
+#define VALUES_ID   KILN_FOURCC('V', 'A', 'L', 'U')
+#define NAME_ID     KILN_FOURCC('N', 'A', 'M', 'E')
 #define HEADER_SIZE 64
-#define TRACK_SIZE 32
-#define NONE 0xFFFFFFFFu
+#define TRACK_SIZE  32
+#define NONE        0xFFFFFFFFu
 
 /* What kiln_error_bad_bytes names in the message of every fault this file reports. */
 static const char k_format[] = "cooked clip";
@@ -115,8 +115,7 @@ static kiln_result read_clip(const void *data, size_t size, uint32_t flags, kiln
     out->end = kiln_load_f32le(h + 28);
     out->resample_fps = kiln_load_f32le(h + 32);
     uint32_t name_size = kiln_load_u32le(h + 36);
-    for (int p = 0; p < 4; p++)
-        out->max_error[p] = kiln_load_f32le(h + 40 + 4 * p);
+    for (int p = 0; p < 4; p++) out->max_error[p] = kiln_load_f32le(h + 40 + 4 * p);
     out->source_key_count = kiln_load_u64le(h + 56);
     if (out->flags & ~(uint32_t)(KILN_CLIP_RESAMPLED | KILN_CLIP_REDUCED))
         return kiln_error_bad_bytes(err, k_format, hoff + 20, "unknown clip flags");

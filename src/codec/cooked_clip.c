@@ -5,8 +5,7 @@
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
 
-static kiln_result read(const void *data, size_t size, uint32_t flags, void *view,
-                        kiln_error *err)
+static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
     return kiln_clip_read(data, size, flags, view, err);
 }
@@ -38,10 +37,8 @@ static void describe(const void *view, kiln_describe *d)
         kiln_clip_track t = kiln_clip_track_at(v, i);
         kiln_describe_object(d, NULL);
         kiln_describe_int(d, "node", t.node);
-        if (t.flags & KILN_CLIP_TRACK_NODE)
-            kiln_describe_null(d, "joint");
-        else
-            kiln_describe_int(d, "joint", t.target);
+        if (t.flags & KILN_CLIP_TRACK_NODE) kiln_describe_null(d, "joint");
+        else kiln_describe_int(d, "joint", t.target);
         kiln_describe_cstring(d, "path", kiln_describe_name(t.path, paths, 4));
         kiln_describe_cstring(d, "interpolation", kiln_describe_name(t.interpolation, interps, 3));
         kiln_describe_int(d, "components", t.components);

@@ -6,7 +6,7 @@
 #include "core/reader.h"
 
 static const kiln_cooked_kind *const registry[] = {
-    &kiln_cooked_kind_texture, &kiln_cooked_kind_mesh, &kiln_cooked_kind_material,
+    &kiln_cooked_kind_texture,  &kiln_cooked_kind_mesh, &kiln_cooked_kind_material,
     &kiln_cooked_kind_skeleton, &kiln_cooked_kind_clip, &kiln_cooked_kind_scene,
 };
 
@@ -40,7 +40,8 @@ KILN_API const kiln_cooked_kind *kiln_cooked_kind_of_bytes(const void *data, siz
 {
     const uint8_t *d = data;
     uint32_t f = 0;
-    if (size >= sizeof kiln_ktx2_identifier && !memcmp(d, kiln_ktx2_identifier, sizeof kiln_ktx2_identifier))
+    if (size >= sizeof kiln_ktx2_identifier &&
+        !memcmp(d, kiln_ktx2_identifier, sizeof kiln_ktx2_identifier))
         f = KILN_PACK_KIND_KTX2;
     else if (size >= KILN_CONTAINER_HEADER_SIZE && !memcmp(d, "KILN", 4))
         f = kiln_load_u32le(d + 8);

@@ -4,8 +4,7 @@
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
 
-static kiln_result read(const void *data, size_t size, uint32_t flags, void *view,
-                        kiln_error *err)
+static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
     return kiln_material_read(data, size, flags, view, err);
 }
@@ -70,10 +69,8 @@ static void describe(const void *view, kiln_describe *d)
     kiln_describe_object(d, "textures");
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
         const kiln_material_texture *t = &m->textures[s];
-        if (t->image)
-            describe_texture(d, slot_names[s], t);
-        else
-            kiln_describe_null(d, slot_names[s]);
+        if (t->image) describe_texture(d, slot_names[s], t);
+        else kiln_describe_null(d, slot_names[s]);
     }
     kiln_describe_end(d);
 }

@@ -3,8 +3,7 @@
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
 
-static kiln_result read(const void *data, size_t size, uint32_t flags, void *view,
-                        kiln_error *err)
+static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
     return kiln_mesh_read(data, size, flags, view, err);
 }

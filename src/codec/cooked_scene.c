@@ -5,8 +5,7 @@
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
 
-static kiln_result read(const void *data, size_t size, uint32_t flags, void *view,
-                        kiln_error *err)
+static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
     return kiln_cooked_scene_read(data, size, flags, view, err);
 }
@@ -112,21 +111,17 @@ static void describe(const void *view, kiln_describe *d)
     kiln_describe_index(d, "source_scene", v->source_scene);
     if (v->flags & KILN_COOKED_SCENE_HAS_BOUNDS)
         kiln_describe_bounds(d, "bounds", v->bounds_min, v->bounds_max);
-    else
-        kiln_describe_null(d, "bounds");
+    else kiln_describe_null(d, "bounds");
     kiln_describe_int(d, "primitive_count", v->primitive_count);
     kiln_describe_int(d, "weight_count", v->weight_count);
     kiln_describe_array(d, "nodes");
-    for (uint32_t i = 0; i < v->node_count; i++)
-        describe_node(v, i, d);
+    for (uint32_t i = 0; i < v->node_count; i++) describe_node(v, i, d);
     kiln_describe_end(d);
     kiln_describe_array(d, "cameras");
-    for (uint32_t i = 0; i < v->camera_count; i++)
-        describe_camera(v, i, d);
+    for (uint32_t i = 0; i < v->camera_count; i++) describe_camera(v, i, d);
     kiln_describe_end(d);
     kiln_describe_array(d, "lights");
-    for (uint32_t i = 0; i < v->light_count; i++)
-        describe_light(v, i, d);
+    for (uint32_t i = 0; i < v->light_count; i++) describe_light(v, i, d);
     kiln_describe_end(d);
     kiln_describe_array(d, "clips");
     for (uint32_t i = 0; i < v->clip_count; i++)

@@ -3,8 +3,7 @@
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
 
-static kiln_result read(const void *data, size_t size, uint32_t flags, void *view,
-                        kiln_error *err)
+static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
     return kiln_skeleton_read(data, size, flags, view, err);
 }
@@ -22,10 +21,8 @@ static void describe(const void *view, kiln_describe *d)
         kiln_skeleton_joint k = kiln_skeleton_joint_at(v, i);
         kiln_describe_object(d, NULL);
         kiln_describe_string(d, "name", k.name, k.name_size);
-        if (k.parent < 0)
-            kiln_describe_null(d, "parent");
-        else
-            kiln_describe_int(d, "parent", k.parent);
+        if (k.parent < 0) kiln_describe_null(d, "parent");
+        else kiln_describe_int(d, "parent", k.parent);
         kiln_describe_int(d, "node", k.node);
         kiln_describe_end(d);
     }

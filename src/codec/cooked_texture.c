@@ -6,8 +6,7 @@
 #include "codec/describe.h"
 #include "codec/vk_format.h"
 
-static kiln_result read(const void *data, size_t size, uint32_t flags, void *view,
-                        kiln_error *err)
+static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
     (void)flags; /* KTX2 has no checksum of its own to skip */
     return kiln_ktx2_read(data, size, view, err);

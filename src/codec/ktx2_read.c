@@ -7,12 +7,12 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "codec/vk_format.h"
 #include "core/error.h"
 #include "core/reader.h"
-#include "codec/vk_format.h"
 #include "kiln/kiln_format.h"
 
-#define HEADER_SIZE 80u /* identifier 12 + header 36 + index 32 */
+#define HEADER_SIZE      80u /* identifier 12 + header 36 + index 32 */
 #define LEVEL_ENTRY_SIZE 24u
 
 /* Sets the error and where in the file it is. */

@@ -7,7 +7,7 @@
 
 KILN_API float kiln_lod_pixels(float error, float distance, float screen_height, float fov_y)
 {
-    if (!(error > 0.0f)) return 0.0f;   /* level 0, or nonsense: no visible error */
+    if (!(error > 0.0f)) return 0.0f; /* level 0, or nonsense: no visible error */
     float t = tanf(fov_y * 0.5f);
     if (!(distance > 0.0f) || !(t > 0.0f)) return INFINITY;
     return error * screen_height / (2.0f * distance * t);
@@ -18,8 +18,8 @@ KILN_API uint32_t kiln_lod_select(const float *errors, uint32_t level_count, uin
                                   float hysteresis)
 {
     if (!errors || level_count == 0) return 0;
-    if (!isfinite(distance) || !isfinite(screen_height) || !isfinite(fov_y) || !isfinite(threshold) ||
-        !isfinite(hysteresis))
+    if (!isfinite(distance) || !isfinite(screen_height) || !isfinite(fov_y) ||
+        !isfinite(threshold) || !isfinite(hysteresis))
         return 0;
     if (current >= level_count) current = level_count - 1;
     if (hysteresis < 0.0f) hysteresis = 0.0f;
@@ -30,7 +30,7 @@ KILN_API uint32_t kiln_lod_select(const float *errors, uint32_t level_count, uin
         if (!(kiln_lod_pixels(errors[l], distance, screen_height, fov_y) <= threshold)) break;
         fit = l;
     }
-    if (fit <= current) return fit;   /* the current level is too coarse (or exactly right) */
+    if (fit <= current) return fit; /* the current level is too coarse (or exactly right) */
     /* Coarser is allowed: go only as far as the levels clear the threshold by the margin. */
     uint32_t pick = current;
     float strict = threshold * (1.0f - hysteresis);

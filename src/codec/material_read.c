@@ -7,10 +7,10 @@
 #include "core/reader.h"
 #include "kiln/kiln_format.h"
 
-#define PARAMS_ID KILN_FOURCC('M', 'A', 'T', 'P')
-#define TEXTURES_ID KILN_FOURCC('M', 'T', 'E', 'X')
-#define NAME_ID KILN_FOURCC('N', 'A', 'M', 'E')
-#define PARAMS_SIZE 64
+#define PARAMS_ID    KILN_FOURCC('M', 'A', 'T', 'P')
+#define TEXTURES_ID  KILN_FOURCC('M', 'T', 'E', 'X')
+#define NAME_ID      KILN_FOURCC('N', 'A', 'M', 'E')
+#define PARAMS_SIZE  64
 #define TEXTURE_SIZE 64
 
 /* What kiln_error_bad_bytes names in the message of every fault this file reports. */

@@ -13,10 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-static inline float kiln_sign_not_zero(float x)
-{
-    return x >= 0.0f ? 1.0f : -1.0f;
-}
+static inline float kiln_sign_not_zero(float x) { return x >= 0.0f ? 1.0f : -1.0f; }
 
 /* snorm value q of a format with maxq = 2^(bits-1) - 1, as GPUs read it. */
 static inline float kiln_snorm_decode(int32_t q, int32_t maxq)

@@ -3,10 +3,10 @@
  * authors have one reference. All arrays live in one allocation. Shared with the runtime. */
 #include <string.h>
 
+#include "codec/mesh_codec.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/reader.h"
-#include "codec/mesh_codec.h"
 #include "kiln/kiln_format.h"
 
 /* Decoding is for tools: a mesh that would decode to more than this is refused (KILN_E_LIMIT)
@@ -29,14 +29,11 @@ static size_t take(layout *l, size_t count, size_t elem)
     return at;
 }
 
-static void *at(void *block, size_t off)
-{
-    return off == SIZE_MAX ? NULL : (uint8_t *)block + off;
-}
+static void *at(void *block, size_t off) { return off == SIZE_MAX ? NULL : (uint8_t *)block + off; }
 
 /* The stream's bytes as the GPU sees them: in place, or unpacked into scratch. */
-static const uint8_t *stream_bytes(const kiln_mesh_view *v, kiln_mesh_stream_id id, uint8_t *scratch,
-                                   kiln_result *rc, kiln_error *err)
+static const uint8_t *stream_bytes(const kiln_mesh_view *v, kiln_mesh_stream_id id,
+                                   uint8_t *scratch, kiln_result *rc, kiln_error *err)
 {
     const kiln_mesh_stream *s = &v->streams[id];
     if (!(v->flags & KILN_MESH_COMPRESSED)) return s->data;
@@ -44,8 +41,9 @@ static const uint8_t *stream_bytes(const kiln_mesh_view *v, kiln_mesh_stream_id 
     return *rc == KILN_OK ? scratch : NULL;
 }
 
-KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, const kiln_allocator *alloc,
-                                      kiln_mesh_decoded *out, kiln_error *err)
+KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level,
+                                      const kiln_allocator *alloc, kiln_mesh_decoded *out,
+                                      kiln_error *err)
 {
     if (!out) return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_decode: no output");
     memset(out, 0, sizeof *out);
@@ -66,7 +64,8 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
     size_t o_nrm = take(&l, st[KILN_MESH_NORMAL].data ? nv : 0, 12);
     size_t o_tan = take(&l, st[KILN_MESH_TANGENT].data ? nv : 0, 16);
     size_t o_uv[KILN_MESH_MAX_UV_SETS], o_col[KILN_MESH_MAX_COLOR_SETS];
-    for (int s = 0; s < KILN_MESH_MAX_UV_SETS; s++) o_uv[s] = take(&l, st[KILN_MESH_UV0 + s].data ? nv : 0, 8);
+    for (int s = 0; s < KILN_MESH_MAX_UV_SETS; s++)
+        o_uv[s] = take(&l, st[KILN_MESH_UV0 + s].data ? nv : 0, 8);
     for (int s = 0; s < KILN_MESH_MAX_COLOR_SETS; s++)
         o_col[s] = take(&l, st[KILN_MESH_COLOR0 + s].data ? nv : 0, 16);
     size_t o_jnt = take(&l, st[KILN_MESH_JOINTS].data ? nv : 0, 8);
@@ -81,14 +80,17 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
     if (v->flags & KILN_MESH_COMPRESSED)
         for (int id = 0; id < KILN_MESH_STREAM_COUNT; id++) {
             uint64_t b = st[id].count * st[id].stride;
-            if (st[id].data && b > scratch_size) scratch_size = b > DECODE_LIMIT ? DECODE_LIMIT + 1 : (size_t)b;
+            if (st[id].data && b > scratch_size)
+                scratch_size = b > DECODE_LIMIT ? DECODE_LIMIT + 1 : (size_t)b;
         }
     size_t o_scratch = take(&l, scratch_size, 1);
     if (l.overflow)
-        return kiln_error_set(err, KILN_E_LIMIT, "kiln_mesh_decode: more than 1 GiB of decoded data");
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "kiln_mesh_decode: more than 1 GiB of decoded data");
     if (l.size == 0) return KILN_OK;
     void *block = kiln_calloc(&out->allocator, 1, l.size);
-    if (!block) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "kiln_mesh_decode: %zu bytes", l.size);
+    if (!block)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "kiln_mesh_decode: %zu bytes", l.size);
     out->block = block;
     out->block_size = l.size;
     out->vertex_count = (uint32_t)nv;
@@ -96,7 +98,8 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
     kiln_result rc = KILN_OK;
     const uint8_t *d;
 
-    if ((out->positions = at(block, o_pos)) && (d = stream_bytes(v, KILN_MESH_POSITION, scratch, &rc, err)))
+    if ((out->positions = at(block, o_pos)) &&
+        (d = stream_bytes(v, KILN_MESH_POSITION, scratch, &rc, err)))
         for (size_t i = 0; i < nv; i++)
             for (int c = 0; c < 3; c++)
                 out->positions[i * 3 + c] =
@@ -112,8 +115,7 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
                                 kiln_snorm_decode((int16_t)kiln_load_u16le(d + i * 4 + 2), 32767),
                                 n);
             else
-                for (int c = 0; c < 3; c++)
-                    n[c] = kiln_load_f32le(d + i * 12 + c * 4);
+                for (int c = 0; c < 3; c++) n[c] = kiln_load_f32le(d + i * 12 + c * 4);
         }
     if (rc == KILN_OK && (out->tangents = at(block, o_tan)) &&
         (d = stream_bytes(v, KILN_MESH_TANGENT, scratch, &rc, err)))
@@ -121,16 +123,17 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
             float *t = out->tangents + i * 4;
             if (q) {
                 const uint8_t *p = d + i * 4;
-                kiln_oct_decode(kiln_snorm_decode((int8_t)p[0], 127), kiln_snorm_decode((int8_t)p[1], 127), t);
+                kiln_oct_decode(kiln_snorm_decode((int8_t)p[0], 127),
+                                kiln_snorm_decode((int8_t)p[1], 127), t);
                 t[3] = (int8_t)p[3] < 0 ? -1.0f : 1.0f;
             } else {
-                for (int c = 0; c < 4; c++)
-                    t[c] = kiln_load_f32le(d + i * 16 + c * 4);
+                for (int c = 0; c < 4; c++) t[c] = kiln_load_f32le(d + i * 16 + c * 4);
             }
         }
     for (int s = 0; s < KILN_MESH_MAX_UV_SETS && rc == KILN_OK; s++) {
         if (!(out->uvs[s] = at(block, o_uv[s]))) continue;
-        if (!(d = stream_bytes(v, (kiln_mesh_stream_id)(KILN_MESH_UV0 + s), scratch, &rc, err))) break;
+        if (!(d = stream_bytes(v, (kiln_mesh_stream_id)(KILN_MESH_UV0 + s), scratch, &rc, err)))
+            break;
         for (size_t i = 0; i < nv; i++)
             for (int c = 0; c < 2; c++)
                 out->uvs[s][i * 2 + c] =
@@ -140,7 +143,8 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
     }
     for (int s = 0; s < KILN_MESH_MAX_COLOR_SETS && rc == KILN_OK; s++) {
         if (!(out->colors[s] = at(block, o_col[s]))) continue;
-        if (!(d = stream_bytes(v, (kiln_mesh_stream_id)(KILN_MESH_COLOR0 + s), scratch, &rc, err))) break;
+        if (!(d = stream_bytes(v, (kiln_mesh_stream_id)(KILN_MESH_COLOR0 + s), scratch, &rc, err)))
+            break;
         for (size_t i = 0; i < nv * 4; i++)
             out->colors[s][i] = q ? (float)d[i] / 255.0f : kiln_load_f32le(d + i * 4);
     }
@@ -171,11 +175,12 @@ KILN_API kiln_result kiln_mesh_decode(const kiln_mesh_view *v, uint32_t level, c
         if (k == 1) out->target_normals = dst;
         if (k == 2) out->target_tangents = dst;
         if (!dst) continue;
-        if (!(d = stream_bytes(v, (kiln_mesh_stream_id)(KILN_MESH_TARGET_POSITIONS + k), scratch, &rc, err)))
+        if (!(d = stream_bytes(v, (kiln_mesh_stream_id)(KILN_MESH_TARGET_POSITIONS + k), scratch,
+                               &rc, err)))
             break;
         size_t slot = 0;
         for (uint32_t t = 0; t < nt; t++) {
-            if (!(kiln_mesh_target_flags(v, t) & (1u << k))) continue;   /* stays zero */
+            if (!(kiln_mesh_target_flags(v, t) & (1u << k))) continue; /* stays zero */
             for (size_t i = 0; i < nv * 3; i++)
                 dst[t * nv * 3 + i] = kiln_load_f32le(d + (slot * nv * 3 + i) * 4);
             slot++;

@@ -9,9 +9,9 @@
 #include <emmintrin.h>
 #endif
 
+#include "codec/mesh_sections.h"
 #include "core/error.h"
 #include "core/reader.h"
-#include "codec/mesh_sections.h"
 #include "kiln/kiln_format.h"
 
 /* What kiln_error_bad_bytes names in the message of every fault this file reports. */
@@ -37,10 +37,14 @@ static void expected_format(const kiln_mesh_view *v, int id, uint32_t *format, u
     case KILN_MESH_TANGENT:
         *format = q ? KILN_MESH_FORMAT_SNORM8X4_OCT : KILN_MESH_FORMAT_F32X4, *stride = q ? 4 : 16;
         break;
-    case KILN_MESH_UV0: case KILN_MESH_UV0 + 1: case KILN_MESH_UV0 + 2: case KILN_MESH_UV0 + 3:
+    case KILN_MESH_UV0:
+    case KILN_MESH_UV0 + 1:
+    case KILN_MESH_UV0 + 2:
+    case KILN_MESH_UV0 + 3:
         *format = q ? KILN_MESH_FORMAT_UNORM16X2 : KILN_MESH_FORMAT_F32X2, *stride = q ? 4 : 8;
         break;
-    case KILN_MESH_COLOR0: case KILN_MESH_COLOR0 + 1:
+    case KILN_MESH_COLOR0:
+    case KILN_MESH_COLOR0 + 1:
         *format = q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4, *stride = q ? 4 : 16;
         break;
     case KILN_MESH_JOINTS:
@@ -51,10 +55,11 @@ static void expected_format(const kiln_mesh_view *v, int id, uint32_t *format, u
         *format = q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4, *stride = q ? 4 : 16;
         break;
     case KILN_MESH_INDICES:
-        *format = v->streams[KILN_MESH_INDICES].stride == 2 ? KILN_MESH_FORMAT_U16 : KILN_MESH_FORMAT_U32;
+        *format =
+            v->streams[KILN_MESH_INDICES].stride == 2 ? KILN_MESH_FORMAT_U16 : KILN_MESH_FORMAT_U32;
         *stride = v->streams[KILN_MESH_INDICES].stride;
         break;
-    default:   /* morph deltas */
+    default: /* morph deltas */
         *format = KILN_MESH_FORMAT_F32X3, *stride = 12;
         break;
     }
@@ -67,8 +72,8 @@ static bool all_finite(const float *f, size_t n)
     return true;
 }
 
-static kiln_result read_header(kiln_mesh_view *v, const kiln_container_section *s, uint32_t *index_size,
-                               kiln_error *err)
+static kiln_result read_header(kiln_mesh_view *v, const kiln_container_section *s,
+                               uint32_t *index_size, kiln_error *err)
 {
     const uint8_t *h = s->data;
     v->flags = kiln_load_u32le(h);
@@ -131,8 +136,8 @@ static kiln_result read_header(kiln_mesh_view *v, const kiln_container_section *
         return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 152), "meshlet limits %u/%u",
                                     v->meshlet_max_vertices, v->meshlet_max_triangles);
     if (!all_finite(v->bounds_min, 3) || !all_finite(v->bounds_max, 3) ||
-        !all_finite(v->position_scale, 3) || !isfinite(v->extent) || !all_finite(&v->uv_offset[0][0], 8) ||
-        !all_finite(&v->uv_scale[0][0], 8))
+        !all_finite(v->position_scale, 3) || !isfinite(v->extent) ||
+        !all_finite(&v->uv_offset[0][0], 8) || !all_finite(&v->uv_scale[0][0], 8))
         return kiln_error_bad_bytes(err, k_format, offset_of(v, h + 48),
                                     "a bound or scale is not finite");
     for (int c = 0; c < 3; c++)
@@ -203,7 +208,8 @@ static kiln_result read_targets(kiln_mesh_view *v, uint32_t have[3], kiln_error 
 }
 
 /* Whether a stream must be there, given the header. */
-static bool stream_expected(const kiln_mesh_view *v, int id, const uint32_t have[3], uint64_t *count)
+static bool stream_expected(const kiln_mesh_view *v, int id, const uint32_t have[3],
+                            uint64_t *count)
 {
     *count = v->vertex_count;
     if (id == KILN_MESH_INDICES) {
@@ -216,11 +222,12 @@ static bool stream_expected(const kiln_mesh_view *v, int id, const uint32_t have
     }
     if (v->vertex_count == 0) return false;
     if (id == KILN_MESH_POSITION) return true;
-    if (id >= KILN_MESH_UV0 && id < KILN_MESH_UV0 + 4) return (uint32_t)(id - KILN_MESH_UV0) < v->uv_set_count;
+    if (id >= KILN_MESH_UV0 && id < KILN_MESH_UV0 + 4)
+        return (uint32_t)(id - KILN_MESH_UV0) < v->uv_set_count;
     if (id >= KILN_MESH_COLOR0 && id < KILN_MESH_COLOR0 + 2)
         return (uint32_t)(id - KILN_MESH_COLOR0) < v->color_set_count;
     if (id == KILN_MESH_JOINTS || id == KILN_MESH_WEIGHTS) return v->joint_count > 0;
-    return false;   /* normals, tangents: optional */
+    return false; /* normals, tangents: optional */
 }
 
 static kiln_result read_streams(kiln_mesh_view *v, uint32_t index_size, const uint32_t have[3],
@@ -314,7 +321,8 @@ static bool any_index_at_least(const uint8_t *data, size_t count, uint32_t size,
         /* x - (limit - 1), saturated at 0, is nonzero exactly when x >= limit */
         __m128i top = _mm_set1_epi16((short)(uint16_t)(limit - 1 > 0xFFFF ? 0xFFFF : limit - 1));
         for (; count - i >= 8; i += 8)
-            acc = _mm_or_si128(acc, _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(data + i * 2)), top));
+            acc = _mm_or_si128(
+                acc, _mm_subs_epu16(_mm_loadu_si128((const __m128i *)(data + i * 2)), top));
     } else {
         /* unsigned compare through the sign bit: x ^ 2^31 > (limit - 1) ^ 2^31 */
         __m128i sign = _mm_set1_epi32((int)0x80000000u);
@@ -338,7 +346,8 @@ static bool any_byte_at_least(const uint8_t *p, size_t n, uint32_t limit)
     size_t i = 0;
     uint32_t bad_bits = 0;
 #if defined(__SSE2__)
-    __m128i acc = _mm_setzero_si128(), top = _mm_set1_epi8((char)(uint8_t)(limit - 1 > 0xFF ? 0xFF : limit - 1));
+    __m128i acc = _mm_setzero_si128(),
+            top = _mm_set1_epi8((char)(uint8_t)(limit - 1 > 0xFF ? 0xFF : limit - 1));
     for (; n - i >= 16; i += 16)
         acc = _mm_or_si128(acc, _mm_subs_epu8(_mm_loadu_si128((const __m128i *)(p + i)), top));
     if (i < n && n >= 16) { /* the tail as the last 16 bytes, overlapping: a test, not a sum */
@@ -364,7 +373,8 @@ static bool any_bounds_not_finite(const uint8_t *p, size_t count)
         const __m128i *q = (const __m128i *)(p + i * KILN_MESH_BOUNDS_SIZE);
         __m128i a = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(q), exp), exp);
         __m128i b = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(q + 1), exp), exp);
-        __m128i c = _mm_and_si128(_mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(q + 2), exp), exp), floats3);
+        __m128i c = _mm_and_si128(_mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(q + 2), exp), exp),
+                                  floats3);
         acc = _mm_or_si128(acc, _mm_or_si128(a, _mm_or_si128(b, c)));
     }
     bad_bits = (uint32_t)_mm_movemask_epi8(acc);
@@ -416,7 +426,8 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
         return KILN_OK;
     }
     kiln_container_section m, b, mv, mt;
-    if (!kiln_container_find(&v->container, KILN_MESH_SECTION_MESHLETS, KILN_MESH_MESHLET_SIZE, &m) ||
+    if (!kiln_container_find(&v->container, KILN_MESH_SECTION_MESHLETS, KILN_MESH_MESHLET_SIZE,
+                             &m) ||
         m.count != v->meshlet_count ||
         !kiln_container_find(&v->container, KILN_MESH_SECTION_BOUNDS, KILN_MESH_BOUNDS_SIZE, &b) ||
         b.count != v->meshlet_count ||
@@ -428,7 +439,8 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
                                     "meshlet sections do not match the header's counts");
     v->meshlets = m.data, v->meshlet_bounds = b.data;
     v->meshlet_vertices = mv.data, v->meshlet_triangles = mt.data;
-    if (!v->vertex_count || any_index_at_least(mv.data, v->meshlet_vertex_count, 4, v->vertex_count))
+    if (!v->vertex_count ||
+        any_index_at_least(mv.data, v->meshlet_vertex_count, 4, v->vertex_count))
         for (uint32_t i = 0; i < v->meshlet_vertex_count; i++)
             if (kiln_load_u32le(mv.data + (size_t)i * 4) >= v->vertex_count)
                 return kiln_error_bad_bytes(err, k_format, offset_of(v, mv.data + (size_t)i * 4),
@@ -443,10 +455,12 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
         if (vc < 1 || vc > v->meshlet_max_vertices || tc < 1 || tc > v->meshlet_max_triangles)
             return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
                                         "meshlet %u: %u vertices, %u triangles", i, vc, tc);
-        if ((uint64_t)vo + vc > v->meshlet_vertex_count || (uint64_t)to + 3u * tc > v->meshlet_triangle_size)
+        if ((uint64_t)vo + vc > v->meshlet_vertex_count ||
+            (uint64_t)to + 3u * tc > v->meshlet_triangle_size)
             return kiln_error_bad_bytes(err, k_format, offset_of(v, p),
                                         "meshlet %u: ranges outside the meshlet data", i);
-        if (any_byte_at_least(mt.data + to, 3u * tc, vc)) /* then the loop names the first bad one */
+        if (any_byte_at_least(mt.data + to, 3u * tc,
+                              vc)) /* then the loop names the first bad one */
             for (uint32_t k = 0; k < 3 * tc; k++)
                 if (mt.data[to + k] >= vc)
                     return kiln_error_bad_bytes(err, k_format, offset_of(v, mt.data + to + k),
@@ -465,8 +479,8 @@ static kiln_result read_meshlets(kiln_mesh_view *v, kiln_error *err)
     return KILN_OK;
 }
 
-KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flags, kiln_mesh_view *out,
-                                    kiln_error *err)
+KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flags,
+                                    kiln_mesh_view *out, kiln_error *err)
 {
     if (!out) return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_read: no output");
     memset(out, 0, sizeof *out);
@@ -478,13 +492,15 @@ KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flag
         return kiln_error_bad_bytes(err, k_format, offset_of(&v, v.container.bytes + 8),
                                     "not a mesh container");
     if (v.container.kind_version != KILN_MESH_KIND_VERSION) {
-        kiln_error_set(err, KILN_E_FORMAT_VERSION, "mesh layout version %u; this kiln reads %u: cook again",
+        kiln_error_set(err, KILN_E_FORMAT_VERSION,
+                       "mesh layout version %u; this kiln reads %u: cook again",
                        v.container.kind_version, KILN_MESH_KIND_VERSION);
         kiln_error_at_offset(err, 12);
         return KILN_E_FORMAT_VERSION;
     }
     kiln_container_section h;
-    if (!kiln_container_find(&v.container, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE, &h) || h.count != 1)
+    if (!kiln_container_find(&v.container, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE, &h) ||
+        h.count != 1)
         return kiln_error_bad_bytes(err, k_format, offset_of(&v, NULL),
                                     "no MHDR section of one %d-byte header", KILN_MESH_HEADER_SIZE);
     uint32_t index_size, have[3];
@@ -495,9 +511,11 @@ KILN_API kiln_result kiln_mesh_read(const void *data, size_t size, uint32_t flag
     if ((rc = read_meshlets(&v, err)) != KILN_OK) return rc;
     if (!(v.flags & KILN_MESH_COMPRESSED)) {
         const kiln_mesh_stream *ix = &v.streams[KILN_MESH_INDICES];
-        if ((rc = check_indices(&v, ix->data, (size_t)ix->count, index_size, err)) != KILN_OK) return rc;
+        if ((rc = check_indices(&v, ix->data, (size_t)ix->count, index_size, err)) != KILN_OK)
+            return rc;
         const kiln_mesh_stream *j = &v.streams[KILN_MESH_JOINTS];
-        if (j->data && (rc = check_joints(&v, j->data, (size_t)j->count, err)) != KILN_OK) return rc;
+        if (j->data && (rc = check_joints(&v, j->data, (size_t)j->count, err)) != KILN_OK)
+            return rc;
     }
     *out = v;
     return KILN_OK;
@@ -509,7 +527,8 @@ KILN_API kiln_result kiln_mesh_unpack(const kiln_mesh_view *v, kiln_mesh_stream_
     if (!v || (unsigned)id >= KILN_MESH_STREAM_COUNT)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_unpack: bad stream");
     const kiln_mesh_stream *s = &v->streams[id];
-    if (!s->data) return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_unpack: stream %d is absent", (int)id);
+    if (!s->data)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_unpack: stream %d is absent", (int)id);
     uint64_t need = s->count * s->stride;
     if (!dst || dst_size < need)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_unpack: %zu bytes for %llu", dst_size,

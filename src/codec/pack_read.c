@@ -32,8 +32,8 @@ typedef struct payload_rec {
 
 static payload_rec payload_at(const uint8_t *payloads, uint32_t i)
 {
-    kiln_reader r = kiln_reader_make(payloads + (size_t)i * KILN_PACK_PAYLOAD_SIZE,
-                                     KILN_PACK_PAYLOAD_SIZE);
+    kiln_reader r =
+        kiln_reader_make(payloads + (size_t)i * KILN_PACK_PAYLOAD_SIZE, KILN_PACK_PAYLOAD_SIZE);
     payload_rec q;
     q.offset = kiln_read_u64le(&r);
     q.stored_size = kiln_read_u64le(&r);
@@ -53,8 +53,8 @@ typedef struct entry_rec {
 
 static entry_rec entry_rec_at(const uint8_t *entries, uint32_t i)
 {
-    kiln_reader r = kiln_reader_make(entries + (size_t)i * KILN_PACK_ENTRY_SIZE,
-                                     KILN_PACK_ENTRY_SIZE);
+    kiln_reader r =
+        kiln_reader_make(entries + (size_t)i * KILN_PACK_ENTRY_SIZE, KILN_PACK_ENTRY_SIZE);
     entry_rec e;
     e.id = kiln_read_u64le(&r);
     e.kind = kiln_read_u32le(&r);
@@ -159,7 +159,8 @@ KILN_API kiln_result kiln_pack_open_memory(const void *data, size_t size, uint32
     memset(out, 0, sizeof *out);
     if (!data && size) return kiln_error_set(err, KILN_E_USAGE, "kiln_pack_open_memory: no data");
     if (flags & ~(uint32_t)KILN_PACK_SKIP_CHECKSUM)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_pack_open_memory: unknown flags 0x%x", flags);
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_pack_open_memory: unknown flags 0x%x",
+                              flags);
     const uint8_t *p = data;
     if (size < KILN_PACK_HEADER_SIZE)
         return kiln_error_bad_bytes(err, k_format, 0, "shorter than its 64-byte header");
@@ -215,7 +216,8 @@ KILN_API kiln_result kiln_pack_open_memory(const void *data, size_t size, uint32
             "the payloads do not start at the first aligned offset after the names");
     if (data_offset > size)
         return kiln_error_bad_bytes(err, k_format, 40, "the payloads start past the end");
-    if (!(flags & KILN_PACK_SKIP_CHECKSUM) && kiln_xxh3_64_field_zeroed(p, (size_t)data_offset, 48) != checksum)
+    if (!(flags & KILN_PACK_SKIP_CHECKSUM) &&
+        kiln_xxh3_64_field_zeroed(p, (size_t)data_offset, 48) != checksum)
         return kiln_error_bad_bytes(err, k_format, 48,
                                     "table of contents checksum mismatch: the pack is damaged");
     for (uint64_t q = strings_at + strings_size; q < data_offset; q++)
@@ -278,10 +280,8 @@ KILN_API uint32_t kiln_pack_find(const kiln_pack *p, uint64_t asset_id)
         kiln_reader r = kiln_reader_make(p->entries + (size_t)mid * KILN_PACK_ENTRY_SIZE, 8);
         uint64_t id = kiln_read_u64le(&r);
         if (id == asset_id) return mid;
-        if (id < asset_id)
-            lo = mid + 1;
-        else
-            hi = mid;
+        if (id < asset_id) lo = mid + 1;
+        else hi = mid;
     }
     return KILN_PACK_NOT_FOUND;
 }
@@ -318,8 +318,8 @@ static kiln_result check_stored(const kiln_pack_entry *e, kiln_error *err)
     return KILN_OK;
 }
 
-KILN_API kiln_result kiln_pack_entry_view(const kiln_pack *p, uint32_t index,
-                                          const uint8_t **data, kiln_error *err)
+KILN_API kiln_result kiln_pack_entry_view(const kiln_pack *p, uint32_t index, const uint8_t **data,
+                                          kiln_error *err)
 {
     if (!p || !data || index >= p->entry_count)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_pack_entry_view: no such entry %u", index);
@@ -343,10 +343,9 @@ KILN_API kiln_result kiln_pack_entry_read(const kiln_pack *p, uint32_t index, vo
         return kiln_error_set(err, KILN_E_USAGE, "kiln_pack_entry_read: no such entry %u", index);
     kiln_pack_entry e = kiln_pack_entry_at(p, index);
     if ((!dst && e.size) || dst_size < e.size)
-        return kiln_error_set(err, KILN_E_USAGE,
-                              "kiln_pack_entry_read: entry %.*s needs %zu bytes, dst has %zu",
-                              (int)(e.name_size > 200 ? 200 : e.name_size), e.name, e.size,
-                              dst_size);
+        return kiln_error_set(
+            err, KILN_E_USAGE, "kiln_pack_entry_read: entry %.*s needs %zu bytes, dst has %zu",
+            (int)(e.name_size > 200 ? 200 : e.name_size), e.name, e.size, dst_size);
     kiln_result r = check_stored(&e, err);
     if (r != KILN_OK) return r;
     if (e.compression == KILN_PACK_RAW) {
@@ -392,7 +391,7 @@ KILN_API kiln_result kiln_pack_verify(const kiln_pack *p, const kiln_allocator *
                                   "kiln pack: cannot allocate %zu bytes to verify", largest);
     }
     kiln_result r = KILN_OK;
-    uint32_t next = 0;   /* payloads in the order entries first use them = file order */
+    uint32_t next = 0; /* payloads in the order entries first use them = file order */
     uint64_t end = p->data_offset;
     for (uint32_t i = 0; r == KILN_OK && i < p->entry_count; i++) {
         kiln_pack_entry e = kiln_pack_entry_at(p, i);

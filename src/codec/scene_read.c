@@ -9,21 +9,21 @@
 #include "core/reader.h"
 #include "kiln/kiln_format.h"
 
-#define NONE KILN_COOKED_NONE
-#define HEADER_ID KILN_FOURCC('S', 'C', 'N', 'H')
-#define NODES_ID KILN_FOURCC('N', 'O', 'D', 'E')
-#define PRIMS_ID KILN_FOURCC('P', 'R', 'I', 'M')
-#define WEIGHTS_ID KILN_FOURCC('W', 'G', 'H', 'T')
-#define CAMERAS_ID KILN_FOURCC('C', 'A', 'M', 'R')
-#define LIGHTS_ID KILN_FOURCC('L', 'G', 'H', 'T')
-#define CLIPS_ID KILN_FOURCC('C', 'L', 'I', 'P')
-#define STRINGS_ID KILN_FOURCC('S', 'T', 'R', 'S')
+#define NONE        KILN_COOKED_NONE
+#define HEADER_ID   KILN_FOURCC('S', 'C', 'N', 'H')
+#define NODES_ID    KILN_FOURCC('N', 'O', 'D', 'E')
+#define PRIMS_ID    KILN_FOURCC('P', 'R', 'I', 'M')
+#define WEIGHTS_ID  KILN_FOURCC('W', 'G', 'H', 'T')
+#define CAMERAS_ID  KILN_FOURCC('C', 'A', 'M', 'R')
+#define LIGHTS_ID   KILN_FOURCC('L', 'G', 'H', 'T')
+#define CLIPS_ID    KILN_FOURCC('C', 'L', 'I', 'P')
+#define STRINGS_ID  KILN_FOURCC('S', 'T', 'R', 'S')
 #define HEADER_SIZE 40
-#define NODE_SIZE 168
+#define NODE_SIZE   168
 #define CAMERA_SIZE 40
-#define LIGHT_SIZE 48
+#define LIGHT_SIZE  48
 #define SCENE_FLAGS (KILN_COOKED_SCENE_SYNTHETIC_ROOT | KILN_COOKED_SCENE_HAS_BOUNDS)
-#define NODE_FLAGS \
+#define NODE_FLAGS                                                                                 \
     (KILN_COOKED_NODE_SYNTHETIC | KILN_COOKED_NODE_MATRIX | KILN_COOKED_NODE_INSTANCE_WEIGHTS)
 
 /* What kiln_error_bad_bytes names in the message of every fault this file reports. */
@@ -68,9 +68,9 @@ static kiln_result check_nodes(const kiln_cooked_scene_view *v, uint64_t base, k
                    ? kiln_error_bad_bytes(err, k_format, base, "a synthetic root without nodes")
                    : KILN_OK;
     const uint8_t *nodes = v->nodes;
-#define NODE(i) (nodes + (size_t)(i) * NODE_SIZE)
+#define NODE(i)   (nodes + (size_t)(i)*NODE_SIZE)
 #define PARENT(i) kiln_load_u32le(NODE(i))
-#define END(i) kiln_load_u32le(NODE(i) + 4)
+#define END(i)    kiln_load_u32le(NODE(i) + 4)
     if (PARENT(0) != NONE)
         return kiln_error_bad_bytes(err, k_format, base, "node 0: the root has a parent");
     if (END(0) != n)
@@ -209,7 +209,8 @@ static kiln_result read_scene(const void *data, size_t size, uint32_t flags,
     kiln_container_section h, nd, pr, wg, ca, li, cl, st;
     if (c.section_count != 8 || !kiln_container_find(&c, HEADER_ID, HEADER_SIZE, &h) ||
         !kiln_container_find(&c, NODES_ID, NODE_SIZE, &nd) ||
-        !kiln_container_find(&c, PRIMS_ID, 8, &pr) || !kiln_container_find(&c, WEIGHTS_ID, 4, &wg) ||
+        !kiln_container_find(&c, PRIMS_ID, 8, &pr) ||
+        !kiln_container_find(&c, WEIGHTS_ID, 4, &wg) ||
         !kiln_container_find(&c, CAMERAS_ID, CAMERA_SIZE, &ca) ||
         !kiln_container_find(&c, LIGHTS_ID, LIGHT_SIZE, &li) ||
         !kiln_container_find(&c, CLIPS_ID, 8, &cl) || !kiln_container_find(&c, STRINGS_ID, 1, &st))

@@ -5,23 +5,23 @@
 #include <math.h>
 #include <string.h>
 
+#include "codec/skeleton_hash.h"
 #include "core/error.h"
 #include "core/reader.h"
-#include "codec/skeleton_hash.h"
 #include "kiln/kiln_format.h"
 
-#define HEADER_ID KILN_FOURCC('S', 'K', 'H', 'D')
-#define JOINTS_ID KILN_FOURCC('J', 'N', 'T', 'S')
-#define IBMS_ID KILN_FOURCC('I', 'B', 'M', 'S')
-#define PRE_ID KILN_FOURCC('P', 'R', 'E', 'T')
-#define HASH_ID KILN_FOURCC('H', 'A', 'S', 'H')
-#define NAMES_ID KILN_FOURCC('N', 'A', 'M', 'E')
+#define HEADER_ID   KILN_FOURCC('S', 'K', 'H', 'D')
+#define JOINTS_ID   KILN_FOURCC('J', 'N', 'T', 'S')
+#define IBMS_ID     KILN_FOURCC('I', 'B', 'M', 'S')
+#define PRE_ID      KILN_FOURCC('P', 'R', 'E', 'T')
+#define HASH_ID     KILN_FOURCC('H', 'A', 'S', 'H')
+#define NAMES_ID    KILN_FOURCC('N', 'A', 'M', 'E')
 #define HEADER_SIZE 48
-#define JOINT_SIZE 64
+#define JOINT_SIZE  64
 #define MATRIX_SIZE 64
-#define SLOT_SIZE 8
-#define EMPTY 0xFFFFFFFFu
-#define MAX_PROBE 32u /* KILN_SKELETON_MAX_PROBE of src/process/skeleton.h */
+#define SLOT_SIZE   8
+#define EMPTY       0xFFFFFFFFu
+#define MAX_PROBE   32u /* KILN_SKELETON_MAX_PROBE of src/process/skeleton.h */
 
 /* What kiln_error_bad_bytes names in the message of every fault this file reports. */
 static const char k_format[] = "cooked skeleton";
@@ -270,22 +270,17 @@ KILN_API kiln_skeleton_joint kiln_skeleton_joint_at(const kiln_skeleton_view *v,
     j.node = kiln_load_u32le(p + 4);
     j.skin_joint = kiln_load_u32le(p + 8);
     uint32_t pre = kiln_load_u32le(p + 12);
-    for (int k = 0; k < 3; k++)
-        j.translation[k] = kiln_load_f32le(p + 16 + 4 * k);
-    for (int k = 0; k < 4; k++)
-        j.rotation[k] = kiln_load_f32le(p + 28 + 4 * k);
-    for (int k = 0; k < 3; k++)
-        j.scale[k] = kiln_load_f32le(p + 44 + 4 * k);
+    for (int k = 0; k < 3; k++) j.translation[k] = kiln_load_f32le(p + 16 + 4 * k);
+    for (int k = 0; k < 4; k++) j.rotation[k] = kiln_load_f32le(p + 28 + 4 * k);
+    for (int k = 0; k < 3; k++) j.scale[k] = kiln_load_f32le(p + 44 + 4 * k);
     j.name = v->names + kiln_load_u32le(p + 56);
     j.name_size = kiln_load_u32le(p + 60);
     const uint8_t *m = v->inverse_binds + (size_t)i * MATRIX_SIZE;
-    for (int k = 0; k < 16; k++)
-        j.inverse_bind[k] = kiln_load_f32le(m + 4 * k);
+    for (int k = 0; k < 16; k++) j.inverse_bind[k] = kiln_load_f32le(m + 4 * k);
     j.has_pre = pre != KILN_SKELETON_NO_PRE_TRANSFORM;
     if (j.has_pre) {
         m = v->pre_transforms + (size_t)pre * MATRIX_SIZE;
-        for (int k = 0; k < 16; k++)
-            j.pre[k] = kiln_load_f32le(m + 4 * k);
+        for (int k = 0; k < 16; k++) j.pre[k] = kiln_load_f32le(m + 4 * k);
     } else {
         j.pre[0] = j.pre[5] = j.pre[10] = j.pre[15] = 1.0f;
     }

@@ -29,7 +29,7 @@ static void decode_rgba8(const uint8_t *in, bool srgb, uint8_t *rgba)
 }
 
 #define ROLE(r) (uint8_t)(1u << KILN_TEXROLE_##r)
-#define GPU(g) (uint8_t)(1u << KILN_TEXGPU_##g)
+#define GPU(g)  (uint8_t)(1u << KILN_TEXGPU_##g)
 
 static const kiln_texture_format_info k_rows[KILN_TEXFMT_COUNT] = {
     [KILN_TEXFMT_BC7] = {"bc7", KILN_VK_FORMAT_BC7_UNORM_BLOCK, KILN_VK_FORMAT_BC7_SRGB_BLOCK, 4,

@@ -14,23 +14,23 @@
 #include "kiln/kiln_format.h"
 
 /* Khronos Data Format 1.3 values kiln uses (khr_df.h names). */
-#define KILN_DF_VERSION 2u /* versionNumber of a 1.3 basic descriptor */
-#define KILN_DF_MODEL_RGBSDA 1u
-#define KILN_DF_MODEL_BC1A 128u
-#define KILN_DF_MODEL_BC4 131u
-#define KILN_DF_MODEL_BC5 132u
-#define KILN_DF_MODEL_BC7 134u
-#define KILN_DF_MODEL_ASTC 162u
-#define KILN_DF_PRIMARIES_BT709 1u
-#define KILN_DF_TRANSFER_UNSPECIFIED 0u
-#define KILN_DF_TRANSFER_LINEAR 1u
-#define KILN_DF_TRANSFER_SRGB 2u
+#define KILN_DF_VERSION                  2u /* versionNumber of a 1.3 basic descriptor */
+#define KILN_DF_MODEL_RGBSDA             1u
+#define KILN_DF_MODEL_BC1A               128u
+#define KILN_DF_MODEL_BC4                131u
+#define KILN_DF_MODEL_BC5                132u
+#define KILN_DF_MODEL_BC7                134u
+#define KILN_DF_MODEL_ASTC               162u
+#define KILN_DF_PRIMARIES_BT709          1u
+#define KILN_DF_TRANSFER_UNSPECIFIED     0u
+#define KILN_DF_TRANSFER_LINEAR          1u
+#define KILN_DF_TRANSFER_SRGB            2u
 #define KILN_DF_FLAG_ALPHA_PREMULTIPLIED 1u
-#define KILN_DF_CHANNEL_ALPHA 15u      /* RGBSDA alpha; R, G, B are 0, 1, 2 */
-#define KILN_DF_QUALIFIER_LINEAR 0x10u /* channelType bits 4..7 */
-#define KILN_DF_QUALIFIER_EXPONENT 0x20u
-#define KILN_DF_QUALIFIER_SIGNED 0x40u
-#define KILN_DF_QUALIFIER_FLOAT 0x80u
+#define KILN_DF_CHANNEL_ALPHA            15u   /* RGBSDA alpha; R, G, B are 0, 1, 2 */
+#define KILN_DF_QUALIFIER_LINEAR         0x10u /* channelType bits 4..7 */
+#define KILN_DF_QUALIFIER_EXPONENT       0x20u
+#define KILN_DF_QUALIFIER_SIGNED         0x40u
+#define KILN_DF_QUALIFIER_FLOAT          0x80u
 
 #define KILN_DFD_MAX_SAMPLES 4
 /* dfdTotalSize (4) + basic block header (24) + samples (16 each). */
@@ -70,7 +70,6 @@ const kiln_vk_format_info *kiln_vk_format_find(uint32_t vk_format);
 /* Entries in table order (for tests and tools): NULL when i >= kiln_vk_format_count(). */
 size_t kiln_vk_format_count(void);
 const kiln_vk_format_info *kiln_vk_format_at(size_t i);
-
 
 /* Bytes of one image of width x height texels: ceil(w/bw) * ceil(h/bh) * block_size. False when
  * it does not fit in a uint64_t (cannot happen for dimensions <= KILN_KTX2_MAX_DIM). */

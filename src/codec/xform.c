@@ -29,8 +29,7 @@ void kiln_mat4_mul(const float a[16], const float b[16], float out[16])
     for (int col = 0; col < 4; col++)
         for (int row = 0; row < 4; row++) {
             float s = 0.0f;
-            for (int k = 0; k < 4; k++)
-                s += a[k * 4 + row] * b[col * 4 + k];
+            for (int k = 0; k < 4; k++) s += a[k * 4 + row] * b[col * 4 + k];
             r[col * 4 + row] = s;
         }
     memcpy(out, r, sizeof r);
@@ -42,8 +41,7 @@ void kiln_mat4d_mul(const double a[16], const double b[16], double out[16])
     for (int col = 0; col < 4; col++)
         for (int row = 0; row < 4; row++) {
             double s = 0.0;
-            for (int k = 0; k < 4; k++)
-                s += a[k * 4 + row] * b[col * 4 + k];
+            for (int k = 0; k < 4; k++) s += a[k * 4 + row] * b[col * 4 + k];
             r[col * 4 + row] = s;
         }
     memcpy(out, r, sizeof r);
@@ -56,8 +54,7 @@ void kiln_mat4_compose(const float t[3], const float q[4], const float s[3], flo
                   2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
                   2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
     for (int col = 0; col < 3; col++) {
-        for (int row = 0; row < 3; row++)
-            m[col * 4 + row] = r[col * 3 + row] * s[col];
+        for (int row = 0; row < 3; row++) m[col * 4 + row] = r[col * 3 + row] * s[col];
         m[col * 4 + 3] = 0.0f;
     }
     m[12] = t[0], m[13] = t[1], m[14] = t[2], m[15] = 1.0f;
@@ -109,16 +106,14 @@ static void split_affine(const float m[16], float t[3], float c[3][3], float s[3
         const float *v = m + col * 4;
         float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         s[col] = len;
-        for (int row = 0; row < 3; row++)
-            c[col][row] = len > 0 ? v[row] / len : 0.0f;
+        for (int row = 0; row < 3; row++) c[col][row] = len > 0 ? v[row] / len : 0.0f;
     }
     float det = c[0][0] * (c[1][1] * c[2][2] - c[2][1] * c[1][2]) -
                 c[1][0] * (c[0][1] * c[2][2] - c[2][1] * c[0][2]) +
                 c[2][0] * (c[0][1] * c[1][2] - c[1][1] * c[0][2]);
     if (det < 0) {
         s[0] = -s[0];
-        for (int row = 0; row < 3; row++)
-            c[0][row] = -c[0][row];
+        for (int row = 0; row < 3; row++) c[0][row] = -c[0][row];
     }
 }
 
@@ -143,8 +138,7 @@ float kiln_quat_normalize(float q[4])
         q[0] = q[1] = q[2] = 0.0f;
         q[3] = 1.0f;
     } else {
-        for (int i = 0; i < 4; i++)
-            q[i] /= len;
+        for (int i = 0; i < 4; i++) q[i] /= len;
     }
     return len;
 }
@@ -157,8 +151,7 @@ void kiln_quat_normalize_d(const double q[4], float out[4])
         out[3] = 1.0f;
         return;
     }
-    for (int c = 0; c < 4; c++)
-        out[c] = (float)(q[c] / n);
+    for (int c = 0; c < 4; c++) out[c] = (float)(q[c] / n);
 }
 
 void kiln_quat_mul(const float a[4], const float b[4], float out[4])
@@ -182,8 +175,7 @@ void kiln_quat_slerp(const float a[4], const float b[4], double u, float out[4])
     na = sqrt(na);
     nb = sqrt(nb);
     if (na > 0 && nb > 0)
-        for (int c = 0; c < 4; c++)
-            qa[c] /= na, qb[c] /= nb;
+        for (int c = 0; c < 4; c++) qa[c] /= na, qb[c] /= nb;
     double d = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
     double sign = d < 0 ? -1.0 : 1.0, ad = fabs(d), wa, wb;
     if (ad > 1.0 - 1e-9) {
@@ -195,8 +187,7 @@ void kiln_quat_slerp(const float a[4], const float b[4], double u, float out[4])
         wb = sign * sin(u * theta) / st;
     }
     double q[4];
-    for (int c = 0; c < 4; c++)
-        q[c] = wa * qa[c] + wb * qb[c];
+    for (int c = 0; c < 4; c++) q[c] = wa * qa[c] + wb * qb[c];
     kiln_quat_normalize_d(q, out);
 }
 
@@ -212,7 +203,6 @@ void kiln_quat_slerp_f(const float a[4], const float b[4], float u, float out[4]
         float theta = acosf(d), st = sinf(theta);
         wa = sinf((1.0f - u) * theta) / st, wb = sinf(u * theta) / st;
     }
-    for (int c = 0; c < 4; c++)
-        out[c] = wa * a[c] + sign * wb * b[c];
+    for (int c = 0; c < 4; c++) out[c] = wa * a[c] + sign * wb * b[c];
     kiln_quat_normalize(out);
 }

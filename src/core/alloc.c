@@ -16,10 +16,7 @@
 #endif
 #endif
 
-static bool has_hooks(const kiln_allocator *a)
-{
-    return a && a->alloc && a->free;
-}
+static bool has_hooks(const kiln_allocator *a) { return a && a->alloc && a->free; }
 
 void *kiln_alloc_aligned(const kiln_allocator *a, size_t size, size_t align)
 {
@@ -31,10 +28,7 @@ void *kiln_alloc_aligned(const kiln_allocator *a, size_t size, size_t align)
     return posix_memalign(&p, align, size) == 0 ? p : NULL;
 }
 
-void *kiln_alloc(const kiln_allocator *a, size_t size)
-{
-    return kiln_alloc_aligned(a, size, 16);
-}
+void *kiln_alloc(const kiln_allocator *a, size_t size) { return kiln_alloc_aligned(a, size, 16); }
 
 void *kiln_calloc(const kiln_allocator *a, size_t count, size_t size)
 {
@@ -66,10 +60,8 @@ void *kiln_realloc(const kiln_allocator *a, void *ptr, size_t old_size, size_t n
 void kiln_free(const kiln_allocator *a, void *ptr, size_t size)
 {
     if (!ptr) return;
-    if (has_hooks(a))
-        a->free(a->user, ptr, size);
-    else
-        free(ptr);
+    if (has_hooks(a)) a->free(a->user, ptr, size);
+    else free(ptr);
 }
 
 char *kiln_strdup(const kiln_allocator *a, const char *s)
@@ -117,12 +109,6 @@ void kiln_free_large(const kiln_allocator *a, void *ptr, size_t size)
     munmap(ptr, page_round(size));
 }
 #else
-void *kiln_alloc_large(const kiln_allocator *a, size_t size)
-{
-    return kiln_alloc(a, size);
-}
-void kiln_free_large(const kiln_allocator *a, void *ptr, size_t size)
-{
-    kiln_free(a, ptr, size);
-}
+void *kiln_alloc_large(const kiln_allocator *a, size_t size) { return kiln_alloc(a, size); }
+void kiln_free_large(const kiln_allocator *a, void *ptr, size_t size) { kiln_free(a, ptr, size); }
 #endif

@@ -11,11 +11,11 @@
  * size is 0. Memory is aligned to at least 16 bytes (align may ask for up to 64). */
 void *kiln_alloc(const kiln_allocator *a, size_t size);
 void *kiln_alloc_aligned(const kiln_allocator *a, size_t size, size_t align);
-void *kiln_calloc(const kiln_allocator *a, size_t count, size_t size);  /* zeroed, checked */
+void *kiln_calloc(const kiln_allocator *a, size_t count, size_t size); /* zeroed, checked */
 /* Like realloc, with the old size (hooks need it). On failure ptr is untouched, NULL returned. */
 void *kiln_realloc(const kiln_allocator *a, void *ptr, size_t old_size, size_t new_size);
-void kiln_free(const kiln_allocator *a, void *ptr, size_t size);   /* NULL is a no-op */
-char *kiln_strdup(const kiln_allocator *a, const char *s);          /* free with strlen+1 */
+void kiln_free(const kiln_allocator *a, void *ptr, size_t size); /* NULL is a no-op */
+char *kiln_strdup(const kiln_allocator *a, const char *s);       /* free with strlen+1 */
 
 /* Large buffers that are written once, right away (decoded texture levels, unpacked vertex
  * streams). With hooks: the hooks, as kiln_alloc. Without: blocks of KILN_LARGE_BLOCK or more
@@ -26,7 +26,7 @@ char *kiln_strdup(const kiln_allocator *a, const char *s);          /* free with
  * so its leak check still sees these blocks. */
 #define KILN_LARGE_BLOCK ((size_t)2 << 20)
 void *kiln_alloc_large(const kiln_allocator *a, size_t size);
-void kiln_free_large(const kiln_allocator *a, void *ptr, size_t size);  /* NULL is a no-op */
+void kiln_free_large(const kiln_allocator *a, void *ptr, size_t size); /* NULL is a no-op */
 
 /* Overflow-checked arithmetic: false (and *out untouched) when the result does not fit. */
 static inline bool kiln_size_mul(size_t a, size_t b, size_t *out)

@@ -11,7 +11,7 @@
 
 struct kiln_arena_block {
     kiln_arena_block *next;
-    size_t size;     /* bytes after the header */
+    size_t size; /* bytes after the header */
     size_t pos;
     max_align_t data[];
 };
@@ -105,7 +105,10 @@ char *kiln_arena_strndup(kiln_arena *a, const char *s, size_t n)
     return p;
 }
 
-char *kiln_arena_strdup(kiln_arena *a, const char *s) { return kiln_arena_strndup(a, s, strlen(s)); }
+char *kiln_arena_strdup(kiln_arena *a, const char *s)
+{
+    return kiln_arena_strndup(a, s, strlen(s));
+}
 
 void *kiln_arena_memdup(kiln_arena *a, const void *p, size_t size)
 {

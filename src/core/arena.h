@@ -11,11 +11,11 @@
 typedef struct kiln_arena_block kiln_arena_block;
 
 typedef struct kiln_arena {
-    kiln_allocator allocator;   /* copied; NULL hooks = libc */
-    kiln_arena_block *head;     /* newest block first */
-    size_t used;                /* bytes handed out plus block headers, towards limit */
-    size_t limit;               /* 0 = no limit */
-    bool over_limit;            /* an allocation was refused for the limit (not memory) */
+    kiln_allocator allocator; /* copied; NULL hooks = libc */
+    kiln_arena_block *head;   /* newest block first */
+    size_t used;              /* bytes handed out plus block headers, towards limit */
+    size_t limit;             /* 0 = no limit */
+    bool over_limit;          /* an allocation was refused for the limit (not memory) */
 } kiln_arena;
 
 void kiln_arena_init(kiln_arena *a, const kiln_allocator *allocator, size_t limit);

@@ -17,11 +17,11 @@ typedef struct kiln_buf {
 } kiln_buf;
 
 void kiln_buf_init(kiln_buf *b, const kiln_allocator *alloc);
-bool kiln_buf_reserve(kiln_buf *b, size_t extra);          /* room for `extra` more bytes */
+bool kiln_buf_reserve(kiln_buf *b, size_t extra); /* room for `extra` more bytes */
 bool kiln_buf_append(kiln_buf *b, const void *p, size_t n);
 bool kiln_buf_append_zeros(kiln_buf *b, size_t n);
-bool kiln_buf_append_str(kiln_buf *b, const char *s);      /* without the terminator */
-bool kiln_buf_align(kiln_buf *b, size_t align);            /* pad with zeros to a multiple */
+bool kiln_buf_append_str(kiln_buf *b, const char *s); /* without the terminator */
+bool kiln_buf_align(kiln_buf *b, size_t align);       /* pad with zeros to a multiple */
 bool kiln_buf_append_u32le(kiln_buf *b, uint32_t v);
 bool kiln_buf_append_u64le(kiln_buf *b, uint64_t v);
 /* Hands the bytes to the caller (free with kiln_free(alloc, p, capacity_out)); resets b. */

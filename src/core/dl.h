@@ -34,7 +34,10 @@ typedef struct kiln_dl_entry {
     const char *symbol;
     size_t offset;
 } kiln_dl_entry;
-#define KILN_DL_ENTRY(table_type, field, symbol) {symbol, offsetof(table_type, field)}
+#define KILN_DL_ENTRY(table_type, field, symbol)                                                   \
+    {                                                                                              \
+        symbol, offsetof(table_type, field)                                                        \
+    }
 
 /* Opens library and fills every entry of table (table_size bytes): all or nothing — on failure
  * the table is zeroed, the library closed, and why says what was missing. *handle (may be NULL)
@@ -45,10 +48,13 @@ bool kiln_dl_load_table(const char *library, const kiln_dl_entry *entries, size_
 /* A table filled on first use. */
 typedef struct kiln_dl_lazy {
     pthread_mutex_t lock;
-    int state;         /* 0 not tried yet, 1 loaded, 2 failed (read with acquire) */
-    char why[200];     /* why it failed */
+    int state;     /* 0 not tried yet, 1 loaded, 2 failed (read with acquire) */
+    char why[200]; /* why it failed */
 } kiln_dl_lazy;
-#define KILN_DL_LAZY_INIT {PTHREAD_MUTEX_INITIALIZER, 0, ""}
+#define KILN_DL_LAZY_INIT                                                                          \
+    {                                                                                              \
+        PTHREAD_MUTEX_INITIALIZER, 0, ""                                                           \
+    }
 
 /* Fills table from library the first time (kiln_dl_load_table) and says whether it is loaded;
  * later calls only read the outcome. On false, lazy->why says why. */

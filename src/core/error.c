@@ -5,18 +5,9 @@
 #include <string.h>
 
 static const char *const result_names[] = {
-    "OK",
-    "E_IMPORT_UNSUPPORTED",
-    "E_IMPORT_SETTINGS",
-    "E_IMPORT_FAILED",
-    "E_ASSET_IO",
-    "E_OUTPUT_REFUSED",
-    "E_FORMAT_VERSION",
-    "E_OUT_OF_MEMORY",
-    "E_LIMIT",
-    "E_CACHE_CORRUPT",
-    "E_FORMAT_INVALID",
-    "E_USAGE",
+    "OK",         "E_IMPORT_UNSUPPORTED", "E_IMPORT_SETTINGS", "E_IMPORT_FAILED",
+    "E_ASSET_IO", "E_OUTPUT_REFUSED",     "E_FORMAT_VERSION",  "E_OUT_OF_MEMORY",
+    "E_LIMIT",    "E_CACHE_CORRUPT",      "E_FORMAT_INVALID",  "E_USAGE",
     "E_INTERNAL",
 };
 

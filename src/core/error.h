@@ -15,10 +15,10 @@
 
 /* "Cannot happen" defences: assert in debug builds, still checked in release (SQLite). */
 #ifdef NDEBUG
-#define KILN_NEVER(x) (x)
+#define KILN_NEVER(x)  (x)
 #define KILN_ALWAYS(x) (x)
 #else
-#define KILN_NEVER(x) ((x) ? (assert(0 && #x), 1) : 0)
+#define KILN_NEVER(x)  ((x) ? (assert(0 && #x), 1) : 0)
 #define KILN_ALWAYS(x) ((x) ? 1 : (assert(0 && #x), 0))
 #endif
 

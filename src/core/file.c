@@ -103,8 +103,7 @@ kiln_result kiln_file_read(const char *path, size_t max_size, const kiln_allocat
     return KILN_OK;
 }
 
-kiln_result kiln_file_map(const char *path, size_t max_size, kiln_mapped_file *out,
-                          kiln_error *err)
+kiln_result kiln_file_map(const char *path, size_t max_size, kiln_mapped_file *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block us */
@@ -201,7 +200,8 @@ static kiln_result create_error(kiln_error *err, const char *path, int e)
     parent_of(path, dir, sizeof dir);
     struct stat st;
     if ((e == ENOENT || e == ENOTDIR) && stat(dir, &st) != 0) {
-        kiln_error_set(err, KILN_E_ASSET_IO, "cannot write %s: its folder %s does not exist", path, dir);
+        kiln_error_set(err, KILN_E_ASSET_IO, "cannot write %s: its folder %s does not exist", path,
+                       dir);
         kiln_error_at_path(err, dir);
         return KILN_E_ASSET_IO;
     }
@@ -223,8 +223,7 @@ kiln_result kiln_file_write_new(const char *path, const void *data, size_t size,
     return r;
 }
 
-kiln_result kiln_file_write_atomic(const char *path, const void *data, size_t size,
-                                   kiln_error *err)
+kiln_result kiln_file_write_atomic(const char *path, const void *data, size_t size, kiln_error *err)
 {
     char tmp[KILN_PATH_MAX];
     /* pid, thread and clock: unique among live writers without any shared counter; O_EXCL in
@@ -268,7 +267,8 @@ kiln_result kiln_mkdirs(const char *path, kiln_error *err)
         if (buf[i] != '/' && buf[i] != '\0') continue;
         char c = buf[i];
         buf[i] = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return io_error(err, "cannot create folder", buf, errno);
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return io_error(err, "cannot create folder", buf, errno);
         if (!kiln_dir_exists(buf)) return io_error(err, "not a folder:", buf, ENOTDIR);
         buf[i] = c;
     }
@@ -278,7 +278,8 @@ kiln_result kiln_mkdirs(const char *path, kiln_error *err)
 static kiln_result remove_tree_at(char *buf, size_t len, size_t cap, kiln_error *err)
 {
     struct stat st;
-    if (lstat(buf, &st) != 0) return errno == ENOENT ? KILN_OK : io_error(err, "cannot stat", buf, errno);
+    if (lstat(buf, &st) != 0)
+        return errno == ENOENT ? KILN_OK : io_error(err, "cannot stat", buf, errno);
     if (!S_ISDIR(st.st_mode)) {
         if (unlink(buf) != 0 && errno != ENOENT) return io_error(err, "cannot remove", buf, errno);
         return KILN_OK;
@@ -300,7 +301,8 @@ static kiln_result remove_tree_at(char *buf, size_t len, size_t cap, kiln_error 
         buf[len] = '\0';
     }
     closedir(d);
-    if (r == KILN_OK && rmdir(buf) != 0 && errno != ENOENT) r = io_error(err, "cannot remove folder", buf, errno);
+    if (r == KILN_OK && rmdir(buf) != 0 && errno != ENOENT)
+        r = io_error(err, "cannot remove folder", buf, errno);
     return r;
 }
 

@@ -13,8 +13,8 @@
 
 typedef struct kiln_file_info {
     uint64_t size;
-    int64_t mtime_ns;   /* modification time, nanoseconds since the epoch */
-    int64_t ctime_ns;   /* inode change time */
+    int64_t mtime_ns; /* modification time, nanoseconds since the epoch */
+    int64_t ctime_ns; /* inode change time */
     uint64_t ino, dev;
     bool is_file, is_dir;
 } kiln_file_info;
@@ -33,7 +33,7 @@ kiln_result kiln_file_read(const char *path, size_t max_size, const kiln_allocat
 typedef struct kiln_mapped_file {
     const uint8_t *data;
     size_t size;
-    void *mapping;      /* NULL when size is 0 */
+    void *mapping; /* NULL when size is 0 */
 } kiln_mapped_file;
 kiln_result kiln_file_map(const char *path, size_t max_size, kiln_mapped_file *out,
                           kiln_error *err);

@@ -9,7 +9,7 @@
 
 #include "kiln/kiln_format.h"
 
-#define KILN_SHA256_SIZE 32
+#define KILN_SHA256_SIZE     32
 #define KILN_SHA256_HEX_SIZE 65 /* 64 digits + NUL */
 
 /* Incremental SHA-256 (FIPS 180-4). No memory of its own: init never fails (it keeps the
@@ -26,7 +26,7 @@ kiln_result kiln_sha256_init(kiln_sha256 *h, kiln_error *err);
 void kiln_sha256_update(kiln_sha256 *h, const void *data, size_t size);
 /* Writes the digest (always KILN_OK). */
 kiln_result kiln_sha256_final(kiln_sha256 *h, uint8_t out[KILN_SHA256_SIZE], kiln_error *err);
-void kiln_sha256_abort(kiln_sha256 *h);    /* forgets the data without a digest */
+void kiln_sha256_abort(kiln_sha256 *h); /* forgets the data without a digest */
 
 /* One-shot digest. */
 kiln_result kiln_sha256_bytes(const void *data, size_t size, uint8_t out[KILN_SHA256_SIZE],

@@ -21,10 +21,10 @@
 typedef struct job_slot {
     _Alignas(64) kiln_jobs *pool;
     size_t worker;
-    size_t fail_index;      /* lowest index that failed on this worker in this call, or SIZE_MAX */
+    size_t fail_index; /* lowest index that failed on this worker in this call, or SIZE_MAX */
     kiln_result fail_code;
     kiln_error fail_err;
-    kiln_error scratch;     /* handed to fn; cleared before each index */
+    kiln_error scratch; /* handed to fn; cleared before each index */
 } job_slot;
 
 struct kiln_jobs {
@@ -41,9 +41,9 @@ struct kiln_jobs {
     uint64_t generation;
     bool quit;
     bool busy;
-    pthread_t owner;  /* the thread whose call is running, valid while busy */
-    size_t helpers;   /* workers 1..helpers take part in the current generation */
-    size_t working;   /* helpers that have not checked in yet */
+    pthread_t owner; /* the thread whose call is running, valid while busy */
+    size_t helpers;  /* workers 1..helpers take part in the current generation */
+    size_t working;  /* helpers that have not checked in yet */
     kiln_job_fn fn;
     void *user;
     size_t count, chunk;
@@ -82,9 +82,9 @@ static kiln_result run_inline(size_t count, kiln_job_fn fn, void *user, size_t w
 static void lower_first_fail(atomic_size_t *first_fail, size_t index)
 {
     size_t cur = atomic_load_explicit(first_fail, memory_order_relaxed);
-    while (index < cur && !atomic_compare_exchange_weak_explicit(first_fail, &cur, index,
-                                                                 memory_order_relaxed,
-                                                                 memory_order_relaxed)) {
+    while (index < cur &&
+           !atomic_compare_exchange_weak_explicit(first_fail, &cur, index, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
     }
 }
 

@@ -44,8 +44,8 @@ char *kiln_json_dump_canonical(const json_t *j)
 
 char *kiln_json_dump_pretty(const json_t *j)
 {
-    char *s = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_ENCODE_ANY |
-                                JSON_REAL_PRECISION(17));
+    char *s =
+        json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
     if (!s) return NULL;
     size_t n = strlen(s);
     char *t = realloc(s, n + 2);

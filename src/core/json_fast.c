@@ -23,13 +23,14 @@
 
 typedef struct reader {
     const char *p, *end;
-    char *scratch;          /* one string at a time, NUL-terminated */
+    char *scratch; /* one string at a time, NUL-terminated */
     size_t scratch_size;
 } reader;
 
 static void skip_space(reader *r)
 {
-    while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t')) r->p++;
+    while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
+        r->p++;
 }
 
 /* A string after its opening quote into r->scratch; its length in *len. false: give up. */
@@ -44,15 +45,32 @@ static bool read_string(reader *r, size_t *len)
         if (c == '\\') {
             if (r->p >= r->end) return false;
             switch (*r->p++) {
-            case '"': c = '"'; break;
-            case '\\': c = '\\'; break;
-            case '/': c = '/'; break;
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            default: return false; /* \u and invalid escapes */
+            case '"':
+                c = '"';
+                break;
+            case '\\':
+                c = '\\';
+                break;
+            case '/':
+                c = '/';
+                break;
+            case 'b':
+                c = '\b';
+                break;
+            case 'f':
+                c = '\f';
+                break;
+            case 'n':
+                c = '\n';
+                break;
+            case 'r':
+                c = '\r';
+                break;
+            case 't':
+                c = '\t';
+                break;
+            default:
+                return false; /* \u and invalid escapes */
             }
         }
         if (n + 1 >= r->scratch_size) {
@@ -187,18 +205,26 @@ static json_t *read_value(reader *r, int depth)
     skip_space(r);
     if (r->p >= r->end) return NULL;
     switch (*r->p) {
-    case '{': r->p++; return read_object(r, depth);
-    case '[': r->p++; return read_array(r, depth);
+    case '{':
+        r->p++;
+        return read_object(r, depth);
+    case '[':
+        r->p++;
+        return read_array(r, depth);
     case '"': {
         r->p++;
         size_t len;
         if (!read_string(r, &len)) return NULL;
         return json_stringn_nocheck(r->scratch, len); /* ASCII only: valid UTF-8 */
     }
-    case 't': return literal(r, "true", 4) ? json_true() : NULL;
-    case 'f': return literal(r, "false", 5) ? json_false() : NULL;
-    case 'n': return literal(r, "null", 4) ? json_null() : NULL;
-    default: return read_number(r);
+    case 't':
+        return literal(r, "true", 4) ? json_true() : NULL;
+    case 'f':
+        return literal(r, "false", 5) ? json_false() : NULL;
+    case 'n':
+        return literal(r, "null", 4) ? json_null() : NULL;
+    default:
+        return read_number(r);
     }
 }
 
@@ -211,7 +237,8 @@ json_t *kiln_json_fast_parse(const char *text, size_t size)
     reader r = {text, text + size, NULL, 0};
     skip_space(&r);
     json_t *v = NULL;
-    if (r.p < r.end && (*r.p == '{' || *r.p == '[')) v = read_value(&r, 0); /* as jansson: no scalars */
+    if (r.p < r.end && (*r.p == '{' || *r.p == '['))
+        v = read_value(&r, 0); /* as jansson: no scalars */
     if (v) {
         skip_space(&r);
         if (r.p != r.end) { /* anything after the value, a NUL included */

@@ -89,7 +89,8 @@ kiln_result kiln_path_absolute(const char *path, char *out, size_t out_size, kil
     if (path[0] == '/') return kiln_path_normalize(path, out, out_size, err);
     char cwd[KILN_PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
-        return kiln_error_set(err, KILN_E_ASSET_IO, "cannot read the current folder: %s", strerror(errno));
+        return kiln_error_set(err, KILN_E_ASSET_IO, "cannot read the current folder: %s",
+                              strerror(errno));
     return kiln_path_join(cwd, path, out, out_size, err);
 }
 
@@ -112,7 +113,8 @@ kiln_result kiln_path_resolve(const char *path, char *out, size_t out_size, kiln
             norm[cut] = save;
             if (ok) break;
             if (errno != ENOENT && errno != ENOTDIR)
-                return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path, strerror(errno));
+                return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path,
+                                      strerror(errno));
             while (cut > 0 && norm[cut - 1 + 0] != '/') cut--;
             if (cut > 0) cut--; /* drop the '/' */
             if (cut == 0) {
@@ -122,10 +124,8 @@ kiln_result kiln_path_resolve(const char *path, char *out, size_t out_size, kiln
         }
         const char *rest = norm + cut;
         while (*rest == '/') rest++;
-        if (*rest)
-            r = kiln_path_join(real, rest, joined, sizeof joined, err);
-        else
-            r = kiln_path_normalize(real, joined, sizeof joined, err);
+        if (*rest) r = kiln_path_join(real, rest, joined, sizeof joined, err);
+        else r = kiln_path_normalize(real, joined, sizeof joined, err);
         if (r != KILN_OK) return r;
         if (!*rest) break;
         /* The first missing component may be a dangling symlink: open(O_CREAT) would follow it
@@ -139,10 +139,12 @@ kiln_result kiln_path_resolve(const char *path, char *out, size_t out_size, kiln
         struct stat st;
         if (lstat(link, &st) != 0 || !S_ISLNK(st.st_mode)) break;
         if (links >= 40) /* as the kernel's limit on nested links */
-            return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path, strerror(ELOOP));
+            return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path,
+                                  strerror(ELOOP));
         ssize_t tn = readlink(link, target, sizeof target - 1);
         if (tn < 0)
-            return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path, strerror(errno));
+            return kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve %s: %s", path,
+                                  strerror(errno));
         target[tn] = '\0';
         /* A relative target is taken from the link's folder, which real names without links. */
         if (!kiln_path_format(next, sizeof next, "%s/%s%s", target[0] == '/' ? "" : real, target,
@@ -180,9 +182,10 @@ kiln_result kiln_path_confine(const char *path, const char *const *roots, size_t
             return KILN_OK;
         }
     }
-    kiln_error_set(err, KILN_E_OUTPUT_REFUSED,
-                   "refusing to write %s: it resolves to %s, outside the project and output folders",
-                   path, real);
+    kiln_error_set(
+        err, KILN_E_OUTPUT_REFUSED,
+        "refusing to write %s: it resolves to %s, outside the project and output folders", path,
+        real);
     kiln_error_at_path(err, path);
     return KILN_E_OUTPUT_REFUSED;
 }

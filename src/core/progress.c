@@ -45,8 +45,8 @@ static void draw_locked(kiln_progress *p)
     if (p->finished) return;
     size_t done = atomic_load_explicit(&p->count, memory_order_relaxed);
     if (done > p->total) done = p->total;
-    size_t filled = p->total == 0 ? BAR_CELLS
-                                  : (size_t)((double)done / (double)p->total * BAR_CELLS);
+    size_t filled =
+        p->total == 0 ? BAR_CELLS : (size_t)((double)done / (double)p->total * BAR_CELLS);
     if (filled > BAR_CELLS) filled = BAR_CELLS;
 
     char line[KILN_PROGRESS_WIDTH * 2 + 8];
@@ -78,8 +78,7 @@ static void draw_locked(kiln_progress *p)
 }
 
 kiln_result kiln_progress_create(size_t total, const char *label, FILE *f, bool enabled,
-                                 const kiln_allocator *alloc, kiln_progress **out,
-                                 kiln_error *err)
+                                 const kiln_allocator *alloc, kiln_progress **out, kiln_error *err)
 {
     if (!out) return kiln_error_set(err, KILN_E_USAGE, "kiln_progress_create: out is NULL");
     *out = NULL;

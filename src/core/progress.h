@@ -21,8 +21,7 @@ typedef struct kiln_progress kiln_progress;
  * isatty(fileno(f)); then the empty bar is drawn at once. alloc may be NULL.
  * Errors: KILN_E_USAGE (out NULL), KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_progress_create(size_t total, const char *label, FILE *f, bool enabled,
-                                 const kiln_allocator *alloc, kiln_progress **out,
-                                 kiln_error *err);
+                                 const kiln_allocator *alloc, kiln_progress **out, kiln_error *err);
 
 /* Adds n to the count. Thread-safe. Redraws at most every 100 ms (monotonic clock), and always
  * when the count reaches total. NULL is a no-op. */

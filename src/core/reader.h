@@ -69,10 +69,7 @@ static inline double kiln_f64_from_bits(uint64_t u)
 }
 
 /* Little-endian loads from bytes the caller has already bounds-checked (no reader state). */
-static inline uint16_t kiln_load_u16le(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
+static inline uint16_t kiln_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static inline uint32_t kiln_load_u32le(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -92,8 +89,7 @@ static inline double kiln_load_f64le(const uint8_t *p)
 /* n consecutive floats from p into out. */
 static inline void kiln_load_f32le_array(const uint8_t *p, float *out, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        out[i] = kiln_load_f32le(p + 4 * i);
+    for (size_t i = 0; i < n; i++) out[i] = kiln_load_f32le(p + 4 * i);
 }
 
 /* Reads through the reader: the value, or 0 once it has failed. One take for the whole value, so
@@ -147,19 +143,12 @@ static inline void kiln_store_u64le(uint8_t *p, uint64_t v)
     kiln_store_u32le(p, (uint32_t)v);
     kiln_store_u32le(p + 4, (uint32_t)(v >> 32));
 }
-static inline void kiln_store_f32le(uint8_t *p, float v)
-{
-    kiln_store_u32le(p, kiln_f32_bits(v));
-}
-static inline void kiln_store_f64le(uint8_t *p, double v)
-{
-    kiln_store_u64le(p, kiln_f64_bits(v));
-}
+static inline void kiln_store_f32le(uint8_t *p, float v) { kiln_store_u32le(p, kiln_f32_bits(v)); }
+static inline void kiln_store_f64le(uint8_t *p, double v) { kiln_store_u64le(p, kiln_f64_bits(v)); }
 /* n consecutive floats from v to p. */
 static inline void kiln_store_f32le_array(uint8_t *p, const float *v, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        kiln_store_f32le(p + 4 * i, v[i]);
+    for (size_t i = 0; i < n; i++) kiln_store_f32le(p + 4 * i, v[i]);
 }
 
 #endif

@@ -54,8 +54,8 @@ void kiln_sha256_blocks_portable(uint32_t s[8], const uint8_t *p, size_t blocks)
 /* The SHA extensions keep the state as two vectors, (A, B, E, F) and (C, D, G, H), highest lane
  * first; SHA256RNDS2 runs two rounds from the low two lanes of message + constant. Message words
  * are big-endian in the block. */
-__attribute__((target("sha,sse4.1,ssse3")))
-static void blocks_shani(uint32_t s[8], const uint8_t *p, size_t blocks)
+__attribute__((target("sha,sse4.1,ssse3"))) static void
+blocks_shani(uint32_t s[8], const uint8_t *p, size_t blocks)
 {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
     __m128i dcba = _mm_loadu_si128((const __m128i *)&s[0]);
@@ -78,7 +78,8 @@ static void blocks_shani(uint32_t s[8], const uint8_t *p, size_t blocks)
                 t = _mm_add_epi32(t, _mm_alignr_epi8(w[(g + 3) & 3], w[(g + 2) & 3], 4));
                 w[g & 3] = _mm_sha256msg2_epu32(t, w[(g + 3) & 3]);
             }
-            __m128i wk = _mm_add_epi32(w[g & 3], _mm_loadu_si128((const __m128i *)&kiln_sha256_k[4 * g]));
+            __m128i wk =
+                _mm_add_epi32(w[g & 3], _mm_loadu_si128((const __m128i *)&kiln_sha256_k[4 * g]));
             cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
             abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
         }

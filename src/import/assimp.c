@@ -15,9 +15,9 @@
 #include "import/fbx_tree.h"
 #include "import/sniff.h"
 
-#define DEFAULT_TIMEOUT_MS 60000u
+#define DEFAULT_TIMEOUT_MS   60000u
 #define DEFAULT_CHILD_MEMORY ((size_t)8 << 30)
-#define MAX_BLOB ((size_t)4 << 30)
+#define MAX_BLOB             ((size_t)4 << 30)
 
 static const char fbx_magic[] = "Kaydara FBX Binary  ";
 
@@ -68,8 +68,9 @@ kiln_assimp_format kiln_assimp_detect(const void *data, size_t size)
         if (!p[i]) return KILN_ASSIMP_NONE;
     if (ascii_fbx(p, head)) return KILN_ASSIMP_FBX;
     /* OBJ: the first statement (after blank and comment lines) is an OBJ keyword. */
-    static const char *const kws[] = {"v", "vt", "vn", "vp", "f", "l", "p", "o", "g", "s",
-                                      "mtllib", "usemtl", "cstype", "deg", "curv", "surf"};
+    static const char *const kws[] = {"v",      "vt",  "vn",   "vp",  "f",      "l",
+                                      "p",      "o",   "g",    "s",   "mtllib", "usemtl",
+                                      "cstype", "deg", "curv", "surf"};
     size_t i = first_statement(p, head);
     for (size_t k = 0; i < head && k < sizeof kws / sizeof *kws; k++)
         if (keyword(p + i, head - i, kws[k])) return KILN_ASSIMP_OBJ;
@@ -152,13 +153,13 @@ static kiln_result run(const void *data, size_t size, kiln_assimp_format format,
     if (format != KILN_ASSIMP_FBX && format != KILN_ASSIMP_OBJ)
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "not an FBX or OBJ file");
     assimp_job job = {data, size, format, base_dir, o->skip_animations, o->library};
-    return kiln_assimp_guard_run(&job, o->timeout_ms, o->child_memory, max_bytes, a, blob, n,
-                                 cap, err);
+    return kiln_assimp_guard_run(&job, o->timeout_ms, o->child_memory, max_bytes, a, blob, n, cap,
+                                 err);
 }
 
 kiln_result kiln_assimp_build_blob(const uint8_t *blob, size_t size, const char *base_dir,
-                                   const kiln_assimp_opts *opts, uint32_t flags,
-                                   kiln_scene *scene, kiln_error *err)
+                                   const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
+                                   kiln_error *err)
 {
     kiln_arena *sa = kiln_scene_arena(scene);
     kiln_arena tmp;
@@ -199,9 +200,11 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
     r = kiln_assimp_build_blob(blob, n, base_dir, &o, flags, scene, err);
     kiln_free(a, blob, cap);
     /* assimp 5.2 drops the blend shapes of many FBX 7 files: kiln's own reader adds them. */
-    if (r == KILN_OK && format == KILN_ASSIMP_FBX) r = kiln_fbx_blend_shapes(data, size, &o, scene, err);
+    if (r == KILN_OK && format == KILN_ASSIMP_FBX)
+        r = kiln_fbx_blend_shapes(data, size, &o, scene, err);
     if (r == KILN_OK && !scene->generator[0])
-        scene->generator = format == KILN_ASSIMP_FBX ? "FBX (through assimp)" : "OBJ (through assimp)";
+        scene->generator =
+            format == KILN_ASSIMP_FBX ? "FBX (through assimp)" : "OBJ (through assimp)";
     return r;
 }
 
@@ -214,8 +217,10 @@ kiln_result kiln_assimp_dependencies(const void *data, size_t size, kiln_assimp_
     kiln_scene *scene;
     kiln_result r = kiln_scene_create(NULL, (size_t)4 << 30, &scene, err);
     if (r != KILN_OK) return r;
-    r = kiln_assimp_import(data, size, format, base_dir, opts, KILN_SCENE_LOAD_NO_IMAGES, scene, err);
-    for (uint32_t i = 0; r == KILN_OK && i < scene->file_count; i++) r = fn(user, scene->files[i], err);
+    r = kiln_assimp_import(data, size, format, base_dir, opts, KILN_SCENE_LOAD_NO_IMAGES, scene,
+                           err);
+    for (uint32_t i = 0; r == KILN_OK && i < scene->file_count; i++)
+        r = fn(user, scene->files[i], err);
     kiln_scene_free(scene);
     return r;
 }

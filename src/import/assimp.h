@@ -16,21 +16,23 @@
 
 typedef enum kiln_assimp_format {
     KILN_ASSIMP_NONE = 0,
-    KILN_ASSIMP_FBX = 1,   /* binary (6.x/7.x) or ASCII FBX; assimp reads 7.x, kiln's own reader 6.x */
-    KILN_ASSIMP_OBJ = 2,   /* Wavefront OBJ; its .mtl files are read next to it */
+    KILN_ASSIMP_FBX =
+        1, /* binary (6.x/7.x) or ASCII FBX; assimp reads 7.x, kiln's own reader 6.x */
+    KILN_ASSIMP_OBJ = 2, /* Wavefront OBJ; its .mtl files are read next to it */
 } kiln_assimp_format;
 
-/* Import options; `= {0}` gives the documented defaults (those of import.fbx in docs/settings.md). */
+/* Import options; `= {0}` gives the documented defaults (those of import.fbx in docs/settings.md).
+ */
 typedef struct kiln_assimp_opts {
-    double scale;              /* on top of the file's unit in metres; 0 = 1 */
-    int up_axis;               /* 0 auto (the FBX header; OBJ: +Y), 1 = +Y up, 2 = +Z up */
-    bool skip_skins;           /* import.fbx.skins false: no skins, joints or weights */
-    bool skip_animations;      /* import.fbx.animations false: no clips */
-    uint32_t animation_fps;    /* bake rate, 1..240; 0 = 30 */
-    uint32_t timeout_ms;       /* the child's wall-clock limit; 0 = 60 s */
-    size_t child_memory;       /* the child's address-space limit; 0 = 8 GiB */
-    const char *library;       /* libassimp as dlopen finds it; NULL = "libassimp.so.5" (tests
-                                * name a missing one) */
+    double scale;           /* on top of the file's unit in metres; 0 = 1 */
+    int up_axis;            /* 0 auto (the FBX header; OBJ: +Y), 1 = +Y up, 2 = +Z up */
+    bool skip_skins;        /* import.fbx.skins false: no skins, joints or weights */
+    bool skip_animations;   /* import.fbx.animations false: no clips */
+    uint32_t animation_fps; /* bake rate, 1..240; 0 = 30 */
+    uint32_t timeout_ms;    /* the child's wall-clock limit; 0 = 60 s */
+    size_t child_memory;    /* the child's address-space limit; 0 = 8 GiB */
+    const char *library;    /* libassimp as dlopen finds it; NULL = "libassimp.so.5" (tests
+                             * name a missing one) */
 } kiln_assimp_opts;
 
 /* The format of data by content, for a file whose name does not say (model_format.h): the

@@ -6,9 +6,9 @@
 
 #define E(field) KILN_DL_ENTRY(assimp_api, field, "ai" #field)
 static const kiln_dl_entry entries[] = {
-    E(ImportFileExWithProperties), E(ReleaseImport),          E(GetErrorString),
-    E(CreatePropertyStore),        E(ReleasePropertyStore),   E(SetImportPropertyInteger),
-    E(GetMaterialString),          E(GetMaterialColor),       E(GetMaterialFloatArray),
+    E(ImportFileExWithProperties), E(ReleaseImport),           E(GetErrorString),
+    E(CreatePropertyStore),        E(ReleasePropertyStore),    E(SetImportPropertyInteger),
+    E(GetMaterialString),          E(GetMaterialColor),        E(GetMaterialFloatArray),
     E(GetMaterialIntegerArray),    E(GetMaterialTextureCount), E(GetMaterialTexture),
 };
 #undef E
@@ -17,8 +17,8 @@ bool kiln_assimp_dl_load(const char *library, assimp_api *api, char *why, size_t
 {
     void *handle;
     bool ok = kiln_dl_load_table(library ? library : ASSIMP_DL_DEFAULT, entries,
-                                 sizeof entries / sizeof entries[0], api, sizeof *api, &handle,
-                                 why, why_size);
+                                 sizeof entries / sizeof entries[0], api, sizeof *api, &handle, why,
+                                 why_size);
     api->handle = handle;
     return ok;
 }

@@ -101,7 +101,8 @@ static kiln_result collect(int fd, int64_t deadline, size_t max_bytes, const kil
             uint8_t *nb = kiln_realloc(a, buf, cap, grown);
             if (!nb) {
                 kiln_free(a, buf, cap);
-                return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory reading assimp's result");
+                return kiln_error_set(err, KILN_E_OUT_OF_MEMORY,
+                                      "out of memory reading assimp's result");
             }
             buf = nb;
             cap = grown;
@@ -173,8 +174,9 @@ kiln_result kiln_assimp_guard_run(const assimp_job *job, uint32_t timeout_ms, si
         r = code;
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        r = kiln_error_set(err, KILN_E_IMPORT_FAILED, "assimp crashed reading the file (signal %d%s)",
-                           sig, sig == SIGXCPU ? ", CPU time limit" : "");
+        r = kiln_error_set(err, KILN_E_IMPORT_FAILED,
+                           "assimp crashed reading the file (signal %d%s)", sig,
+                           sig == SIGXCPU ? ", CPU time limit" : "");
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         r = kiln_error_set(err, KILN_E_IMPORT_FAILED,
                            "assimp's process failed (exit status %d; out of memory?)",

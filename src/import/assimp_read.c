@@ -121,8 +121,8 @@ typedef struct mem_file {
 
 typedef struct io_state {
     const assimp_job *job;
-    const char *model_name;   /* the name assimp is given for the model itself */
-    char **names;             /* files asked for, normalised, once each */
+    const char *model_name; /* the name assimp is given for the model itself */
+    char **names;           /* files asked for, normalised, once each */
     bool *found;
     uint32_t count, cap;
     wbuf *warnings;
@@ -235,8 +235,10 @@ static struct aiFile *io_open(struct aiFileIO *fio, const char *name, const char
     if (strstr(r, "kiln-model.")) return NULL;
     if (!kiln_path_is_safe_relative(r)) {
         char text[KILN_PATH_MAX + 96];
-        snprintf(text, sizeof text, "\"%s\" (asked for by the model) was not read: not a plain "
-                 "relative name inside the model's folder", name);
+        snprintf(text, sizeof text,
+                 "\"%s\" (asked for by the model) was not read: not a plain "
+                 "relative name inside the model's folder",
+                 name);
         put_str(io->warnings, text);
         (*io->warning_count)++;
         return NULL;
@@ -269,14 +271,15 @@ static void io_close(struct aiFileIO *fio, struct aiFile *f)
     free(f);
 }
 
-/* ---- the parts ----------------------------------------------------------------------------------- */
+/* ---- the parts
+ * ----------------------------------------------------------------------------------- */
 
 static void put_meta(wbuf *b, const struct aiScene *s)
 {
     double unit = 0;
     int32_t axes[6] = {-1, -1, -1, -1, -1, -1};
-    static const char *const keys[6] = {"UpAxis", "UpAxisSign", "FrontAxis", "FrontAxisSign",
-                                        "CoordAxis", "CoordAxisSign"};
+    static const char *const keys[6] = {"UpAxis",        "UpAxisSign", "FrontAxis",
+                                        "FrontAxisSign", "CoordAxis",  "CoordAxisSign"};
     const struct aiMetadata *m = s->mMetaData;
     for (unsigned i = 0; m && i < m->mNumProperties; i++) {
         const char *k = m->mKeys[i].data;
@@ -287,7 +290,8 @@ static void put_meta(wbuf *b, const struct aiScene *s)
             else if (e->mType == AI_FLOAT) unit = *(const float *)e->mData;
         }
         for (int a = 0; a < 6; a++)
-            if (strcmp(k, keys[a]) == 0 && e->mType == AI_INT32) axes[a] = *(const int32_t *)e->mData;
+            if (strcmp(k, keys[a]) == 0 && e->mType == AI_INT32)
+                axes[a] = *(const int32_t *)e->mData;
     }
     put_f64(b, unit);
     for (int a = 0; a < 6; a++) put_i32(b, axes[a]);
@@ -347,8 +351,8 @@ static void put_materials(wbuf *b, const struct aiScene *s, const assimp_api *ai
                 unsigned uv = 0;
                 enum aiTextureMapMode modes[3] = {aiTextureMapMode_Wrap, aiTextureMapMode_Wrap,
                                                   aiTextureMapMode_Wrap};
-                ai->GetMaterialTexture(m, (enum aiTextureType)t, k, &path, &mapping, &uv, NULL, NULL,
-                                     modes, NULL);
+                ai->GetMaterialTexture(m, (enum aiTextureType)t, k, &path, &mapping, &uv, NULL,
+                                       NULL, modes, NULL);
                 put_u32(b, (uint32_t)t);
                 put_u32(b, uv);
                 put_u32(b, ((uint32_t)modes[0] & 0xFF) | (((uint32_t)mapping & 0xFF) << 8));
@@ -376,11 +380,13 @@ static void put_mesh(wbuf *b, const struct aiMesh *m, uint32_t triangles)
         put_f32(b, m->mVertices[i].x), put_f32(b, m->mVertices[i].y), put_f32(b, m->mVertices[i].z);
     if (m->mNormals)
         for (uint32_t i = 0; i < v; i++)
-            put_f32(b, m->mNormals[i].x), put_f32(b, m->mNormals[i].y), put_f32(b, m->mNormals[i].z);
+            put_f32(b, m->mNormals[i].x), put_f32(b, m->mNormals[i].y),
+                put_f32(b, m->mNormals[i].z);
     if (tangents)
         for (uint32_t i = 0; i < v; i++) {
             const struct aiVector3D n = m->mNormals[i], t = m->mTangents[i], bt = m->mBitangents[i];
-            float cx = n.y * t.z - n.z * t.y, cy = n.z * t.x - n.x * t.z, cz = n.x * t.y - n.y * t.x;
+            float cx = n.y * t.z - n.z * t.y, cy = n.z * t.x - n.x * t.z,
+                  cz = n.x * t.y - n.y * t.x;
             put_f32(b, t.x), put_f32(b, t.y), put_f32(b, t.z);
             put_f32(b, cx * bt.x + cy * bt.y + cz * bt.z < 0 ? -1.0f : 1.0f);
         }
@@ -476,7 +482,8 @@ static bool put_nodes(wbuf *b, const struct aiScene *s, const uint32_t *mesh_map
     return !b->failed;
 }
 
-static void put_animations(wbuf *b, const struct aiScene *s, wbuf *warnings, uint32_t *warning_count)
+static void put_animations(wbuf *b, const struct aiScene *s, wbuf *warnings,
+                           uint32_t *warning_count)
 {
     put_u32(b, s->mNumAnimations);
     for (unsigned i = 0; i < s->mNumAnimations; i++) {
@@ -523,8 +530,9 @@ static void put_animations(wbuf *b, const struct aiScene *s, wbuf *warnings, uin
         }
         if (a->mNumMeshChannels) {
             char text[MAXLEN + 96];
-            snprintf(text, sizeof text, "animation \"%s\": %u vertex-animation channels not imported",
-                     a->mName.data, a->mNumMeshChannels);
+            snprintf(text, sizeof text,
+                     "animation \"%s\": %u vertex-animation channels not imported", a->mName.data,
+                     a->mNumMeshChannels);
             put_str(warnings, text);
             (*warning_count)++;
         }
@@ -554,8 +562,10 @@ static bool put_scene(wbuf *b, const struct aiScene *s, io_state *io, const assi
         tris[i] = t;
         mesh_map[i] = t ? kept++ : UINT32_MAX;
         if (other) {
-            snprintf(text, sizeof text, "mesh \"%s\": %u point and line primitives dropped "
-                     "(kiln cooks triangles)", m->mName.data, other);
+            snprintf(text, sizeof text,
+                     "mesh \"%s\": %u point and line primitives dropped "
+                     "(kiln cooks triangles)",
+                     m->mName.data, other);
             put_str(w, text);
             (*wc)++;
         }
@@ -620,8 +630,9 @@ int kiln_assimp_child_main(const assimp_job *job, int fd)
     ai.SetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, 0);
     ai.SetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_READ_ANIMATIONS, !job->skip_animations);
     ai.SetImportPropertyInteger(props, AI_CONFIG_IMPORT_FBX_EMBEDDED_TEXTURES_LEGACY_NAMING, 1);
-    unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_JoinIdenticalVertices |
-                     aiProcess_ValidateDataStructure | aiProcess_FlipUVs;
+    unsigned flags = aiProcess_Triangulate | aiProcess_SortByPType |
+                     aiProcess_JoinIdenticalVertices | aiProcess_ValidateDataStructure |
+                     aiProcess_FlipUVs;
     const struct aiScene *s = ai.ImportFileExWithProperties(io.model_name, flags, &fio, props);
     ai.ReleasePropertyStore(props);
     if (!s) {

@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/xform.h"
 #include "core/alloc.h"
 #include "core/file.h"
 #include "core/path.h"
-#include "codec/xform.h"
 #include "import/image.h"
 
-#define MAX_BAKED_KEYS 10000000u   /* keys per channel: 10 million frames is past any clip */
+#define MAX_BAKED_KEYS 10000000u /* keys per channel: 10 million frames is past any clip */
 
 /* A doc mesh as a primitive, with what the skin and the kiln mesh need of it. */
 typedef struct mesh_in {
@@ -36,21 +36,21 @@ typedef struct mesh_in {
 } mesh_in;
 
 typedef struct image_key {
-    int32_t embedded;          /* >= 0: an embedded texture, else the name */
+    int32_t embedded; /* >= 0: an embedded texture, else the name */
     const char *name;
 } image_key;
 
 typedef struct build {
     kiln_scene *s;
     kiln_arena *a;
-    kiln_arena tmp;            /* what only the build needs */
+    kiln_arena tmp; /* what only the build needs */
     assimp_doc *doc;
     kiln_error *err;
     const char *base_dir;
     const kiln_assimp_opts *o;
     uint32_t flags, fps;
-    float conv[16];            /* C, column-major */
-    float conv_rot[4];         /* R as a quaternion */
+    float conv[16];    /* C, column-major */
+    float conv_rot[4]; /* R as a quaternion */
     float conv_scale;
     bool conv_identity;
     const assimp_doc_embedded *embedded;
@@ -60,14 +60,15 @@ typedef struct build {
     uint32_t image_count, image_cap;
     kiln_scene_texture *textures;
     uint32_t texture_count, texture_cap;
-    int32_t samplers[3];       /* per kiln_scene_wrap, -1 until made */
+    int32_t samplers[3]; /* per kiln_scene_wrap, -1 until made */
     kiln_scene_sampler *sampler_list;
-    mesh_in *meshes;           /* one per doc mesh */
+    mesh_in *meshes; /* one per doc mesh */
     uint32_t mesh_count;
-    uint32_t *by_name;         /* node indices sorted by name */
+    uint32_t *by_name; /* node indices sorted by name */
 } build;
 
-/* ---- errors ---------------------------------------------------------------------------------------- */
+/* ---- errors
+ * ---------------------------------------------------------------------------------------- */
 
 static kiln_result nomem(build *b, const char *what)
 {
@@ -80,8 +81,8 @@ static kiln_result nomem(build *b, const char *what)
  * file, but the build must not index past an array for it. */
 static kiln_result inconsistent(build *b, const char *what)
 {
-    return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "the model's description is inconsistent (%s)",
-                          what);
+    return kiln_error_set(b->err, KILN_E_IMPORT_FAILED,
+                          "the model's description is inconsistent (%s)", what);
 }
 
 /* T, R, S and the world matrix of a node from its local matrix and its parent's world. */
@@ -102,10 +103,12 @@ static bool all_finite(const float *v, int n)
 static bool node_finite(const kiln_scene_node *nd)
 {
     return all_finite(nd->matrix, 16) && all_finite(nd->world, 16) &&
-           all_finite(nd->translation, 3) && all_finite(nd->rotation, 4) && all_finite(nd->scale, 3);
+           all_finite(nd->translation, 3) && all_finite(nd->rotation, 4) &&
+           all_finite(nd->scale, 3);
 }
 
-/* ---- the conversion to kiln's space ------------------------------------------------------------ */
+/* ---- the conversion to kiln's space ------------------------------------------------------------
+ */
 
 static kiln_result conversion(build *b)
 {
@@ -114,7 +117,8 @@ static kiln_result conversion(build *b)
     const int32_t *ax = b->doc->axes;
     /* FBX's UnitScaleFactor is centimetres per unit, 1 when the header has none; OBJ has no
      * unit and is taken as metres. */
-    double metres = format == KILN_ASSIMP_FBX ? (unit > 0 && isfinite(unit) ? unit : 1.0) / 100.0 : 1.0;
+    double metres =
+        format == KILN_ASSIMP_FBX ? (unit > 0 && isfinite(unit) ? unit : 1.0) / 100.0 : 1.0;
     double scale = metres * (b->o->scale > 0 ? b->o->scale : 1.0);
     if (!(scale > 0) || !isfinite(scale) || scale > 1e12) scale = 1.0;
     /* Rows of R: kiln's X, Y, Z as the file's axes (coord, up, front). */
@@ -139,7 +143,7 @@ static kiln_result conversion(build *b)
             /* A left-handed axis system: keep up and front, turn X around. */
             for (int k = 0; k < 3; k++) rows[0][k] = -rows[0][k];
             if (!kiln_scene_warn(b->s, "the FBX header's axes are left-handed; X is mirrored "
-                                 "into kiln's right-handed space"))
+                                       "into kiln's right-handed space"))
                 return nomem(b, "a warning");
         }
     }
@@ -157,7 +161,8 @@ static kiln_result conversion(build *b)
     return KILN_OK;
 }
 
-/* ---- images, textures, materials --------------------------------------------------------------- */
+/* ---- images, textures, materials ---------------------------------------------------------------
+ */
 
 static const char *mime_of(const char *hint)
 {
@@ -218,7 +223,8 @@ static kiln_result image_of(build *b, const char *path, int32_t *out)
         return KILN_OK;
     }
     for (uint32_t i = 0; i < b->image_count; i++)
-        if (b->image_keys[i].embedded == emb && (emb >= 0 || !strcmp(b->image_keys[i].name, path))) {
+        if (b->image_keys[i].embedded == emb &&
+            (emb >= 0 || !strcmp(b->image_keys[i].name, path))) {
             *out = (int32_t)i;
             return KILN_OK;
         }
@@ -247,8 +253,10 @@ static kiln_result image_of(build *b, const char *path, int32_t *out)
         img->mime_type = mime_of(e->format_hint);
         if (!(img->name = kiln_arena_strdup(b->a, bare))) return nomem(b, "an image name");
         if (e->height) {
-            if (!kiln_scene_warn(b->s, "embedded texture \"%s\" is raw texels, which kiln does "
-                                 "not import", e->name))
+            if (!kiln_scene_warn(b->s,
+                                 "embedded texture \"%s\" is raw texels, which kiln does "
+                                 "not import",
+                                 e->name))
                 return nomem(b, "a warning");
         } else if (!(b->flags & KILN_SCENE_LOAD_NO_IMAGES) && e->size) {
             if (!(img->encoded = kiln_arena_memdup(b->a, e->bytes, e->size)))
@@ -273,7 +281,7 @@ static kiln_result image_of(build *b, const char *path, int32_t *out)
 static kiln_result texture_of(build *b, int32_t image, uint32_t mode, int32_t *out)
 {
     /* aiTextureMapMode: 0 wrap, 1 clamp, 2 mirror, 3 decal (clamped, kiln has no border). */
-    kiln_scene_wrap wrap = mode == 2 ? KILN_SCENE_WRAP_MIRROR
+    kiln_scene_wrap wrap = mode == 2                ? KILN_SCENE_WRAP_MIRROR
                            : mode == 1 || mode == 3 ? KILN_SCENE_WRAP_CLAMP
                                                     : KILN_SCENE_WRAP_REPEAT;
     int32_t sampler = -1;
@@ -283,8 +291,13 @@ static kiln_result texture_of(build *b, int32_t image, uint32_t mode, int32_t *o
             kiln_scene_sampler *ns = kiln_arena_array(b->a, n + 1, sizeof *ns);
             if (!ns) return nomem(b, "samplers");
             if (n) memcpy(ns, b->s->samplers, n * sizeof *ns);
-            ns[n] = (kiln_scene_sampler){"", KILN_SCENE_FILTER_DEFAULT, KILN_SCENE_FILTER_DEFAULT,
-                                         KILN_SCENE_FILTER_DEFAULT, true, wrap, wrap};
+            ns[n] = (kiln_scene_sampler){"",
+                                         KILN_SCENE_FILTER_DEFAULT,
+                                         KILN_SCENE_FILTER_DEFAULT,
+                                         KILN_SCENE_FILTER_DEFAULT,
+                                         true,
+                                         wrap,
+                                         wrap};
             b->s->samplers = ns;
             b->s->sampler_count = n + 1;
             b->samplers[wrap] = (int32_t)n;
@@ -309,20 +322,30 @@ static kiln_result texture_of(build *b, int32_t image, uint32_t mode, int32_t *o
 }
 
 static const char *const texture_type_names[] = {
-    "none", "diffuse", "specular", "ambient", "emissive", "height (bump)", "normal", "shininess",
-    "opacity", "displacement", "lightmap", "reflection", "base colour", "normal (camera)",
-    "emission colour", "metalness", "roughness", "ambient occlusion", "unknown", "sheen",
-    "clearcoat", "transmission"};
+    "none",          "diffuse",     "specular",          "ambient",         "emissive",
+    "height (bump)", "normal",      "shininess",         "opacity",         "displacement",
+    "lightmap",      "reflection",  "base colour",       "normal (camera)", "emission colour",
+    "metalness",     "roughness",   "ambient occlusion", "unknown",         "sheen",
+    "clearcoat",     "transmission"};
 
 /* The kiln slot of an assimp texture type, or -1. */
 static int slot_of(uint32_t type)
 {
     switch (type) {
-    case 1: case 12: return KILN_SCENE_SLOT_BASE_COLOR;
-    case 6: case 13: return KILN_SCENE_SLOT_NORMAL;
-    case 4: case 14: return KILN_SCENE_SLOT_EMISSIVE;
-    case 10: case 17: return KILN_SCENE_SLOT_OCCLUSION;
-    default: return -1;
+    case 1:
+    case 12:
+        return KILN_SCENE_SLOT_BASE_COLOR;
+    case 6:
+    case 13:
+        return KILN_SCENE_SLOT_NORMAL;
+    case 4:
+    case 14:
+        return KILN_SCENE_SLOT_EMISSIVE;
+    case 10:
+    case 17:
+        return KILN_SCENE_SLOT_OCCLUSION;
+    default:
+        return -1;
     }
 }
 
@@ -349,9 +372,9 @@ static kiln_result make_materials(build *b)
         m->emissive_strength = 1.0f;
         m->metallic = metallic >= 0 && metallic <= 1 ? metallic : 0.0f;
         /* Phong shininess to roughness (the Blinn-Phong / GGX match sqrt(2 / (n + 2))). */
-        m->roughness = roughness >= 0 && roughness <= 1 ? roughness
+        m->roughness = roughness >= 0 && roughness <= 1       ? roughness
                        : shininess > 0 && isfinite(shininess) ? sqrtf(2.0f / (shininess + 2.0f))
-                                                               : 1.0f;
+                                                              : 1.0f;
         m->alpha_mode = m->base_color[3] < 1.0f ? KILN_SCENE_ALPHA_BLEND : KILN_SCENE_ALPHA_OPAQUE;
         m->alpha_cutoff = 0.5f;
         m->double_sided = mflags & ASSIMP_MAT_TWO_SIDED;
@@ -367,19 +390,22 @@ static kiln_result make_materials(build *b)
             const char *path = tx->path;
             int slot = slot_of(type);
             const char *tname = type < sizeof texture_type_names / sizeof *texture_type_names
-                                    ? texture_type_names[type] : "unknown";
+                                    ? texture_type_names[type]
+                                    : "unknown";
             if (slot < 0 || m->textures[slot].texture >= 0 || uv >= KILN_SCENE_MAX_UV_SETS) {
-                if (!kiln_scene_warn(s, "material \"%s\": %s texture \"%s\" not imported%s", m->name,
-                                     tname, path,
-                                     slot < 0 ? " (no matching kiln slot)"
+                if (!kiln_scene_warn(s, "material \"%s\": %s texture \"%s\" not imported%s",
+                                     m->name, tname, path,
+                                     slot < 0                       ? " (no matching kiln slot)"
                                      : uv >= KILN_SCENE_MAX_UV_SETS ? " (UV set past the fourth)"
                                                                     : " (the slot is taken)"))
                     return nomem(b, "a warning");
                 continue;
             }
             if ((mode >> 8) != 0 &&
-                !kiln_scene_warn(s, "material \"%s\": %s texture \"%s\" uses a projected mapping; "
-                                 "kiln reads UV set %u instead", m->name, tname, path, uv))
+                !kiln_scene_warn(s,
+                                 "material \"%s\": %s texture \"%s\" uses a projected mapping; "
+                                 "kiln reads UV set %u instead",
+                                 m->name, tname, path, uv))
                 return nomem(b, "a warning");
             int32_t image = -1, texture = -1;
             kiln_result r = image_of(b, path, &image);
@@ -389,7 +415,8 @@ static kiln_result make_materials(build *b)
             m->textures[slot].texture = texture;
             m->textures[slot].texcoord = uv;
             /* An emissive map with a black factor would vanish; FBX means the map alone. */
-            if (slot == KILN_SCENE_SLOT_EMISSIVE && !m->emissive[0] && !m->emissive[1] && !m->emissive[2])
+            if (slot == KILN_SCENE_SLOT_EMISSIVE && !m->emissive[0] && !m->emissive[1] &&
+                !m->emissive[2])
                 m->emissive[0] = m->emissive[1] = m->emissive[2] = 1.0f;
         }
     }
@@ -398,7 +425,8 @@ static kiln_result make_materials(build *b)
     return KILN_OK;
 }
 
-/* ---- meshes --------------------------------------------------------------------------------------- */
+/* ---- meshes
+ * --------------------------------------------------------------------------------------- */
 
 static kiln_result make_mesh(build *b, assimp_doc_mesh *dm, mesh_in *mi)
 {
@@ -475,8 +503,10 @@ static kiln_result make_mesh(build *b, assimp_doc_mesh *dm, mesh_in *mi)
         if (!all_finite(bo->offset, 16)) {
             /* An inverse bind matrix must be finite; identity keeps the joint usable. */
             kiln_mat4_identity(bo->offset);
-            if (!kiln_scene_warn(b->s, "mesh \"%s\": bone \"%s\" has a non-finite offset matrix, "
-                                 "reset to identity", mi->name, bo->name))
+            if (!kiln_scene_warn(b->s,
+                                 "mesh \"%s\": bone \"%s\" has a non-finite offset matrix, "
+                                 "reset to identity",
+                                 mi->name, bo->name))
                 return nomem(b, "a warning");
         }
     }
@@ -503,7 +533,8 @@ static kiln_result make_mesh(build *b, assimp_doc_mesh *dm, mesh_in *mi)
     return KILN_OK;
 }
 
-/* ---- nodes, skins ---------------------------------------------------------------------------------- */
+/* ---- nodes, skins
+ * ---------------------------------------------------------------------------------- */
 
 static int by_name_cmp(const void *x, const void *y, void *ctx)
 {
@@ -524,7 +555,8 @@ static int32_t node_named(build *b, const char *name)
         else hi = mid;
     }
     return lo < s->node_count && !strcmp(s->nodes[b->by_name[lo]].name, name)
-               ? (int32_t)b->by_name[lo] : -1;
+               ? (int32_t)b->by_name[lo]
+               : -1;
 }
 
 /* Joints and weights of one primitive: the four strongest influences of each vertex,
@@ -564,8 +596,10 @@ static kiln_result skin_primitive(build *b, const mesh_in *mi, const uint32_t *m
         for (int k = 0; k < 4; k++) vw[k] /= sum;
     }
     if (renormalized) p->flags |= KILN_SCENE_PRIM_WEIGHTS_RENORMALIZED;
-    if (bare && !kiln_scene_warn(b->s, "mesh \"%s\": %u vertices have no bone weights; they follow "
-                                 "joint 0", mi->name, bare))
+    if (bare && !kiln_scene_warn(b->s,
+                                 "mesh \"%s\": %u vertices have no bone weights; they follow "
+                                 "joint 0",
+                                 mi->name, bare))
         return nomem(b, "a warning");
     p->joints[0] = joints;
     p->weights[0] = weights;
@@ -581,8 +615,8 @@ typedef struct skin_build {
 
 /* The skin of a node whose meshes have bones; *skin = -1 when a bone names no node. */
 static kiln_result make_skin(build *b, const uint32_t *refs, uint32_t ref_count,
-                             kiln_scene_primitive *prims, kiln_scene_skin **skins, uint32_t *skin_cap,
-                             int32_t *skin)
+                             kiln_scene_primitive *prims, kiln_scene_skin **skins,
+                             uint32_t *skin_cap, int32_t *skin)
 {
     kiln_scene *s = b->s;
     *skin = -1;
@@ -590,7 +624,8 @@ static kiln_result make_skin(build *b, const uint32_t *refs, uint32_t ref_count,
     for (uint32_t r = 0; r < ref_count; r++) sb.cap += b->meshes[refs[r]].bone_count;
     if (sb.cap > 65535) {
         return kiln_scene_warn(s, "a node's meshes have %u bones, past 65535: not skinned", sb.cap)
-                   ? KILN_OK : nomem(b, "a warning");
+                   ? KILN_OK
+                   : nomem(b, "a warning");
     }
     sb.joints = kiln_arena_array(b->a, sb.cap, sizeof *sb.joints);
     sb.inverse = kiln_arena_array(b->a, sb.cap, 16 * sizeof *sb.inverse);
@@ -603,9 +638,12 @@ static kiln_result make_skin(build *b, const uint32_t *refs, uint32_t ref_count,
         for (uint32_t k = 0; k < mi->bone_count; k++) {
             int32_t node = node_named(b, mi->bones[k].name);
             if (node < 0)
-                return kiln_scene_warn(s, "mesh \"%s\": bone \"%s\" names no node; the mesh is not "
-                                       "skinned", mi->name, mi->bones[k].name)
-                           ? KILN_OK : nomem(b, "a warning");
+                return kiln_scene_warn(s,
+                                       "mesh \"%s\": bone \"%s\" names no node; the mesh is not "
+                                       "skinned",
+                                       mi->name, mi->bones[k].name)
+                           ? KILN_OK
+                           : nomem(b, "a warning");
             uint32_t j = 0;
             while (j < sb.count && sb.joints[j] != (uint32_t)node) j++;
             if (j == sb.count) {
@@ -659,13 +697,15 @@ static kiln_result make_nodes(build *b)
         nd->parent = dn->parent;
         memcpy(nd->matrix, dn->matrix, sizeof nd->matrix);
         ref_counts[i] = dn->mesh_count;
-        if (KILN_NEVER(nd->parent >= (int32_t)i || nd->parent < -1)) return inconsistent(b, "a parent");
+        if (KILN_NEVER(nd->parent >= (int32_t)i || nd->parent < -1))
+            return inconsistent(b, "a parent");
         if (nd->parent < 0) roots++;
         else child_counts[nd->parent]++;
         if (ref_counts[i]) {
             refs[i] = dn->meshes;
             for (uint32_t k = 0; k < ref_counts[i]; k++)
-                if (KILN_NEVER(refs[i][k] >= b->mesh_count)) return inconsistent(b, "a mesh reference");
+                if (KILN_NEVER(refs[i][k] >= b->mesh_count))
+                    return inconsistent(b, "a mesh reference");
             mesh_nodes++;
         }
         bool finite = true;
@@ -690,7 +730,8 @@ static kiln_result make_nodes(build *b)
             kiln_mat4_identity(nd->matrix);
             if (nd->parent < 0 && !b->conv_identity) memcpy(nd->matrix, b->conv, sizeof nd->matrix);
             place_node(nodes, nd);
-            if (!kiln_scene_warn(s, "node \"%s\": its transform overflowed and was reset", nd->name))
+            if (!kiln_scene_warn(s, "node \"%s\": its transform overflowed and was reset",
+                                 nd->name))
                 return nomem(b, "a warning");
         }
     }
@@ -746,19 +787,23 @@ static kiln_result make_nodes(build *b)
             m->weight_count = prims[0].target_count;
             m->target_names = first->target_names;
         } else if (!same_targets) {
-            for (uint32_t k = 0; k < ref_counts[i]; k++) prims[k].targets = NULL, prims[k].target_count = 0;
-            if (!kiln_scene_warn(s, "node \"%s\": its meshes have different blend shapes; none "
-                                 "imported", nodes[i].name))
+            for (uint32_t k = 0; k < ref_counts[i]; k++)
+                prims[k].targets = NULL, prims[k].target_count = 0;
+            if (!kiln_scene_warn(s,
+                                 "node \"%s\": its meshes have different blend shapes; none "
+                                 "imported",
+                                 nodes[i].name))
                 return nomem(b, "a warning");
         }
         nodes[i].mesh = (int32_t)mc++;
         if (bones && !b->o->skip_skins) {
-            kiln_result r = make_skin(b, refs[i], ref_counts[i], prims, &skins, &skin_cap,
-                                      &nodes[i].skin);
+            kiln_result r =
+                make_skin(b, refs[i], ref_counts[i], prims, &skins, &skin_cap, &nodes[i].skin);
             if (r) return r;
             if (nodes[i].skin < 0)
                 for (uint32_t k = 0; k < ref_counts[i]; k++)
-                    prims[k].joint_set_count = 0, prims[k].joints[0] = NULL, prims[k].weights[0] = NULL;
+                    prims[k].joint_set_count = 0, prims[k].joints[0] = NULL,
+                    prims[k].weights[0] = NULL;
         }
     }
     s->meshes = meshes;
@@ -787,7 +832,8 @@ static kiln_result make_nodes(build *b)
     return KILN_OK;
 }
 
-/* ---- animations ------------------------------------------------------------------------------------ */
+/* ---- animations
+ * ------------------------------------------------------------------------------------ */
 
 /* Keys of one property as seconds (the doc's ticks / tps), rotations normalised, both in place;
  * *ok false for keys kiln cannot use (non-finite, out of order, a rotation near zero). */
@@ -842,8 +888,9 @@ static uint32_t clean_keys(kiln_scene_channel *ch)
         if (all_finite(v, (int)ch->components)) continue;
         fixed++;
         for (uint32_t k = 0; k < ch->components; k++)
-            v[k] = ch->path == KILN_SCENE_PATH_SCALE ? 1.0f
-                   : ch->path == KILN_SCENE_PATH_ROTATION && k == 3 ? 1.0f : 0.0f;
+            v[k] = ch->path == KILN_SCENE_PATH_SCALE                ? 1.0f
+                   : ch->path == KILN_SCENE_PATH_ROTATION && k == 3 ? 1.0f
+                                                                    : 0.0f;
     }
     return fixed;
 }
@@ -863,7 +910,11 @@ static kiln_result make_animations(build *b)
         if (!(tps > 0) || !isfinite(tps)) tps = 25.0; /* assimp's documented default */
         uint32_t cn = da->channel_count;
         /* Read every channel first: the clip's length is the longest of them. */
-        typedef struct raw { int32_t node; assimp_keys k[3]; bool ok; } raw;
+        typedef struct raw {
+            int32_t node;
+            assimp_keys k[3];
+            bool ok;
+        } raw;
         raw *raws = kiln_arena_array(&b->tmp, cn ? cn : 1, sizeof *raws);
         if (!raws) return nomem(b, "channels");
         double duration = isfinite(ticks) && ticks > 0 ? ticks / tps : 0.0;
@@ -873,7 +924,8 @@ static kiln_result make_animations(build *b)
             const char *node = dc->node;
             raw *rw = &raws[c];
             rw->ok = true;
-            for (int p = 0; p < 3; p++) prepare_keys(&dc->keys[p], p == 1 ? 4 : 3, tps, &rw->k[p], &rw->ok);
+            for (int p = 0; p < 3; p++)
+                prepare_keys(&dc->keys[p], p == 1 ? 4 : 3, tps, &rw->k[p], &rw->ok);
             rw->node = node_named(b, node);
             if (rw->node < 0 || !rw->ok) {
                 if (!kiln_scene_warn(s, "animation \"%s\": channel of \"%s\" not imported (%s)",
@@ -888,7 +940,11 @@ static kiln_result make_animations(build *b)
             }
         }
         uint32_t mn = da->morph_count;
-        typedef struct mraw { int32_t node; uint32_t targets; assimp_keys k; } mraw;
+        typedef struct mraw {
+            int32_t node;
+            uint32_t targets;
+            assimp_keys k;
+        } mraw;
         mraw *mraws = kiln_arena_array(&b->tmp, mn ? mn : 1, sizeof *mraws);
         if (!mraws) return nomem(b, "morph channels");
         for (uint32_t c = 0; c < mn; c++) {
@@ -930,9 +986,12 @@ static kiln_result make_animations(build *b)
             mr->k = (assimp_keys){vals ? keys : 0, times, vals};
             if (!vals || !ok) {
                 mr->k.count = 0;
-                if (!kiln_scene_warn(s, "animation \"%s\": blend shape channel \"%s\" not imported "
-                                     "(%s)", an->name, name,
-                                     !mr->targets ? "assimp gave its mesh no blend shapes" : "bad keys"))
+                if (!kiln_scene_warn(s,
+                                     "animation \"%s\": blend shape channel \"%s\" not imported "
+                                     "(%s)",
+                                     an->name, name,
+                                     !mr->targets ? "assimp gave its mesh no blend shapes"
+                                                  : "bad keys"))
                     return nomem(b, "a warning");
                 continue;
             }
@@ -940,19 +999,22 @@ static kiln_result make_animations(build *b)
             channels++;
         }
         if (!channels) {
-            if (!kiln_scene_warn(s, "animation \"%s\" animates nothing kiln imports; dropped", an->name))
+            if (!kiln_scene_warn(s, "animation \"%s\" animates nothing kiln imports; dropped",
+                                 an->name))
                 return nomem(b, "a warning");
             continue;
         }
         uint32_t count = kiln_assimp_bake_count(duration, b->fps, MAX_BAKED_KEYS);
         if (!count)
-            return kiln_error_set(b->err, KILN_E_LIMIT, "animation \"%s\" lasts %g s: past %u keys at "
-                                  "%u fps", an->name, duration, MAX_BAKED_KEYS, b->fps);
+            return kiln_error_set(b->err, KILN_E_LIMIT,
+                                  "animation \"%s\" lasts %g s: past %u keys at "
+                                  "%u fps",
+                                  an->name, duration, MAX_BAKED_KEYS, b->fps);
         kiln_scene_channel *chs = kiln_arena_array(b->a, channels, sizeof *chs);
         if (!chs) return nomem(b, "channels");
         uint32_t at = 0;
-        static const kiln_scene_path paths[3] = {KILN_SCENE_PATH_TRANSLATION, KILN_SCENE_PATH_ROTATION,
-                                                 KILN_SCENE_PATH_SCALE};
+        static const kiln_scene_path paths[3] = {KILN_SCENE_PATH_TRANSLATION,
+                                                 KILN_SCENE_PATH_ROTATION, KILN_SCENE_PATH_SCALE};
         for (uint32_t c = 0; c < cn; c++) {
             if (!raws[c].ok) continue;
             for (int p = 0; p < 3; p++) {
@@ -963,25 +1025,29 @@ static kiln_result make_animations(build *b)
                     return nomem(b, "baked keys");
                 ch->node = (uint32_t)raws[c].node;
                 ch->path = paths[p];
-                if (s->nodes[raws[c].node].parent < 0 && !b->conv_identity) convert_root_keys(b, ch);
+                if (s->nodes[raws[c].node].parent < 0 && !b->conv_identity)
+                    convert_root_keys(b, ch);
                 uint32_t fixed = clean_keys(ch);
-                if (fixed && !kiln_scene_warn(s, "animation \"%s\": %u keys of node \"%s\" "
-                                              "overflowed and were reset", an->name, fixed,
-                                              s->nodes[ch->node].name))
+                if (fixed && !kiln_scene_warn(s,
+                                              "animation \"%s\": %u keys of node \"%s\" "
+                                              "overflowed and were reset",
+                                              an->name, fixed, s->nodes[ch->node].name))
                     return nomem(b, "a warning");
             }
         }
         for (uint32_t c = 0; c < mn; c++) {
             if (!mraws[c].k.count) continue;
             kiln_scene_channel *ch = &chs[at++];
-            if (!kiln_assimp_bake(b->a, &mraws[c].k, mraws[c].targets, false, duration, b->fps, count, ch))
+            if (!kiln_assimp_bake(b->a, &mraws[c].k, mraws[c].targets, false, duration, b->fps,
+                                  count, ch))
                 return nomem(b, "baked keys");
             ch->node = (uint32_t)mraws[c].node;
             ch->path = KILN_SCENE_PATH_WEIGHTS;
             uint32_t fixed = clean_keys(ch);
-            if (fixed && !kiln_scene_warn(s, "animation \"%s\": %u weight keys of node \"%s\" "
-                                          "overflowed and were reset", an->name, fixed,
-                                          s->nodes[ch->node].name))
+            if (fixed && !kiln_scene_warn(s,
+                                          "animation \"%s\": %u weight keys of node \"%s\" "
+                                          "overflowed and were reset",
+                                          an->name, fixed, s->nodes[ch->node].name))
                 return nomem(b, "a warning");
         }
         an->channels = chs;
@@ -995,7 +1061,8 @@ static kiln_result make_animations(build *b)
     return KILN_OK;
 }
 
-/* ---- the whole ------------------------------------------------------------------------------------ */
+/* ---- the whole
+ * ------------------------------------------------------------------------------------ */
 
 static kiln_result build_all(build *b)
 {
@@ -1013,7 +1080,8 @@ static kiln_result build_all(build *b)
         char path[KILN_PATH_MAX];
         if (kiln_path_join(b->base_dir, name, path, sizeof path, NULL) != KILN_OK) continue;
         if (!kiln_scene_add_file(s, path)) return nomem(b, "the file list");
-        if (!d->files[i].found && !kiln_scene_warn(s, "\"%s\" (named by the model) not found", name))
+        if (!d->files[i].found &&
+            !kiln_scene_warn(s, "\"%s\" (named by the model) not found", name))
             return nomem(b, "a warning");
     }
     b->embedded = d->embedded;

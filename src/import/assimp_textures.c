@@ -44,11 +44,11 @@ uint32_t kiln_assimp_texture_candidates(const char *name, assimp_candidate_fn fn
 typedef struct lookup {
     kiln_scene *scene;
     const char *base_dir;
-    char found[KILN_PATH_MAX];     /* the candidate that exists, relative */
-    char path[KILN_PATH_MAX];      /* and its absolute path */
-    char tried[512];               /* the candidates, for the warning */
+    char found[KILN_PATH_MAX]; /* the candidate that exists, relative */
+    char path[KILN_PATH_MAX];  /* and its absolute path */
+    char tried[512];           /* the candidates, for the warning */
     bool oom;
-    bool outside;                  /* a candidate was a symlink out of the folder */
+    bool outside; /* a candidate was a symlink out of the folder */
 } lookup;
 
 static bool try_candidate(void *user, const char *rel)
@@ -96,10 +96,13 @@ kiln_result kiln_assimp_texture_file(kiln_scene *scene, const char *base_dir, co
     if (!l.found[0]) {
         if (!(img->uri = kiln_arena_strdup(a, name)))
             return kiln_scene_alloc_error(scene, err, "an image name");
-        bool ok = n ? kiln_scene_warn(scene, "texture \"%s\" not found next to the model (looked "
-                                      "for %s%s)", name, l.tried,
+        bool ok = n ? kiln_scene_warn(scene,
+                                      "texture \"%s\" not found next to the model (looked "
+                                      "for %s%s)",
+                                      name, l.tried,
                                       l.outside ? "; a symlink leading out of the folder is not "
-                                                  "followed" : "")
+                                                  "followed"
+                                                : "")
                     : kiln_scene_warn(scene, "texture \"%s\" has no file name to look for", name);
         if (!ok) return kiln_scene_alloc_error(scene, err, "a warning");
         return KILN_OK;

@@ -33,9 +33,9 @@ typedef struct kiln_draco_attribute {
  * index list (Draco's "points" are the vertices here). */
 typedef struct kiln_draco_mesh {
     uint32_t vertex_count;
-    uint32_t *indices;    /* index_count = 3 per triangle, each < vertex_count */
+    uint32_t *indices; /* index_count = 3 per triangle, each < vertex_count */
     uint32_t index_count;
-    size_t indices_size;  /* bytes of indices */
+    size_t indices_size;              /* bytes of indices */
     kiln_draco_attribute *attributes; /* in Draco's order; look them up by unique_id */
     uint32_t attribute_count;
     size_t attributes_size; /* bytes of attributes */
@@ -56,8 +56,7 @@ kiln_result kiln_draco_decode(const void *data, size_t size, const kiln_allocato
                               size_t memory_limit, kiln_draco_mesh *out, kiln_error *err);
 
 /* The attribute with this unique id, or NULL. */
-const kiln_draco_attribute *kiln_draco_find_attribute(const kiln_draco_mesh *m,
-                                                      uint32_t unique_id);
+const kiln_draco_attribute *kiln_draco_find_attribute(const kiln_draco_mesh *m, uint32_t unique_id);
 
 /* Frees what kiln_draco_decode allocated with the same allocator, and zeroes *m. NULL and a
  * zeroed mesh are no-ops. */

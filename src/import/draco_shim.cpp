@@ -4,16 +4,17 @@
  * Hostile streams. libdraco sizes its buffers from counts the stream declares: the edgebreaker
  * decoder reserves and builds corner tables for its declared face count (up to 1.4 billion)
  * before decoding a single symbol, and the attribute decoders allocate values for every point
- * the connectivity produced. A few bytes can so ask for gigabytes before kiln sees a count. Decoding therefore runs through subclasses of draco's two mesh decoders
- * that read the declared counts first — without consuming them, at the two places where draco
- * is about to act on them (connectivity, then the attribute descriptors) — and stop the decode
- * when the memory they imply passes the caller's limit. The estimate per face and per value
- * is measured (tests/draco/test_draco_memory.cpp: peak of libdraco's own allocations on grid
- * meshes of both methods) and rounded up. The layout read is that of the Draco bitstream spec
- * (versions 1.0 to 2.2), as draco 1.5.5 reads it. Measured without the guards: an edgebreaker
- * stream of 300 bytes declaring 2^28 faces, vertices and symbols makes draco 1.5.5 allocate
- * 9.7 GB (one 3 GiB block) before it fails; its sequential decoder bounds faces by the bytes
- * left and points by 3 per face, so there the guard only applies the caller's limit.
+ * the connectivity produced. A few bytes can so ask for gigabytes before kiln sees a count.
+ * Decoding therefore runs through subclasses of draco's two mesh decoders that read the declared
+ * counts first — without consuming them, at the two places where draco is about to act on them
+ * (connectivity, then the attribute descriptors) — and stop the decode when the memory they imply
+ * passes the caller's limit. The estimate per face and per value is measured
+ * (tests/draco/test_draco_memory.cpp: peak of libdraco's own allocations on grid meshes of both
+ * methods) and rounded up. The layout read is that of the Draco bitstream spec (versions 1.0
+ * to 2.2), as draco 1.5.5 reads it. Measured without the guards: an edgebreaker stream of 300 bytes
+ * declaring 2^28 faces, vertices and symbols makes draco 1.5.5 allocate 9.7 GB (one 3 GiB block)
+ * before it fails; its sequential decoder bounds faces by the bytes left and points by 3 per face,
+ * so there the guard only applies the caller's limit.
  *
  * Not guarded, because the count sits behind entropy-coded data kiln would have to decode to
  * reach: the texture-coordinate predictions read an orientation count, size a vector<bool> by
@@ -49,7 +50,8 @@ extern "C" {
 #include "import/draco.h"
 }
 
-namespace {
+namespace
+{
 
 const size_t kDefaultLimit = (size_t)1 << 30;
 
@@ -99,12 +101,12 @@ struct guard_state {
     char message[200];
 };
 
-template <class Base, bool kEdgebreaker>
-class guarded_decoder : public Base {
-public:
+template <class Base, bool kEdgebreaker> class guarded_decoder : public Base
+{
+  public:
     explicit guarded_decoder(guard_state *g) : g_(g) {}
 
-protected:
+  protected:
     bool DecodeConnectivity() override
     {
         if (!check_connectivity()) return false;
@@ -116,7 +118,7 @@ protected:
         return Base::DecodePointAttributes();
     }
 
-private:
+  private:
     guard_state *g_;
 
     kiln_reader head()
@@ -190,16 +192,14 @@ private:
                 (void)kiln_read_u8(&r); /* data type */
                 components += kiln_read_u8(&r);
                 (void)kiln_read_u8(&r); /* normalized */
-                if (v < DRACO_BITSTREAM_VERSION(1, 3))
-                    (void)kiln_read_u16le(&r);
-                else
-                    (void)read_varint(&r);
+                if (v < DRACO_BITSTREAM_VERSION(1, 3)) (void)kiln_read_u16le(&r);
+                else (void)read_varint(&r);
             }
             (void)kiln_reader_take(&r, n); /* one decoder type per attribute */
         }
         uint64_t points = this->point_cloud()->num_points();
-        uint64_t bytes = sat_add(g_->connectivity_bytes,
-                                 sat_mul(sat_mul(points, components), kValueCost));
+        uint64_t bytes =
+            sat_add(g_->connectivity_bytes, sat_mul(sat_mul(points, components), kValueCost));
         if (bytes > g_->limit) return refuse(KILN_E_LIMIT, bytes);
         return true;
     }
@@ -212,13 +212,20 @@ typedef guarded_decoder<draco::MeshEdgebreakerDecoder, true> edgebreaker_decoder
 uint32_t gltf_type(draco::DataType t)
 {
     switch (t) {
-    case draco::DT_INT8: return 5120;
-    case draco::DT_UINT8: return 5121;
-    case draco::DT_INT16: return 5122;
-    case draco::DT_UINT16: return 5123;
-    case draco::DT_UINT32: return 5125;
-    case draco::DT_FLOAT32: return 5126;
-    default: return 0;
+    case draco::DT_INT8:
+        return 5120;
+    case draco::DT_UINT8:
+        return 5121;
+    case draco::DT_INT16:
+        return 5122;
+    case draco::DT_UINT16:
+        return 5123;
+    case draco::DT_UINT32:
+        return 5125;
+    case draco::DT_FLOAT32:
+        return 5126;
+    default:
+        return 0;
     }
 }
 
@@ -276,10 +283,14 @@ float convert(const uint8_t *p, draco::DataType t, bool normalized)
         uint64_t c = load<uint64_t>(p);
         return normalized ? (float)((double)c / 18446744073709551615.0) : (float)c;
     }
-    case draco::DT_FLOAT32: return load<float>(p);
-    case draco::DT_FLOAT64: return narrow(load<double>(p));
-    case draco::DT_BOOL: return load<uint8_t>(p) ? 1.0f : 0.0f;
-    default: return 0.0f;
+    case draco::DT_FLOAT32:
+        return load<float>(p);
+    case draco::DT_FLOAT64:
+        return narrow(load<double>(p));
+    case draco::DT_BOOL:
+        return load<uint8_t>(p) ? 1.0f : 0.0f;
+    default:
+        return 0.0f;
     }
 }
 
@@ -306,9 +317,8 @@ kiln_result copy_attribute(const draco::PointAttribute *att, uint32_t points,
         return kiln_error_set(err, KILN_E_IMPORT_FAILED, "Draco attribute %u has no values",
                               att->unique_id());
     if (!att->is_mapping_identity() && att->indices_map_size() < points)
-        return kiln_error_set(err, KILN_E_IMPORT_FAILED,
-                              "Draco attribute %u maps %zu of %u points", att->unique_id(),
-                              att->indices_map_size(), points);
+        return kiln_error_set(err, KILN_E_IMPORT_FAILED, "Draco attribute %u maps %zu of %u points",
+                              att->unique_id(), att->indices_map_size(), points);
     if (stride < elem * (int64_t)comps || offset < 0)
         return kiln_error_set(err, KILN_E_IMPORT_FAILED, "Draco attribute %u has stride %lld",
                               att->unique_id(), (long long)stride);
@@ -333,8 +343,7 @@ kiln_result copy_attribute(const draco::PointAttribute *att, uint32_t points,
         /* kInvalidAttributeValueIndex is UINT32_MAX, never < values. */
         if (vi >= values)
             return kiln_error_set(err, KILN_E_IMPORT_FAILED,
-                                  "Draco attribute %u: point %u has no value", att->unique_id(),
-                                  p);
+                                  "Draco attribute %u: point %u has no value", att->unique_id(), p);
         uint64_t pos = (uint64_t)offset + vi * (uint64_t)stride;
         if (pos > data_size || data_size - pos < (uint64_t)(elem * comps))
             return kiln_error_set(err, KILN_E_IMPORT_FAILED,
@@ -391,8 +400,8 @@ kiln_result copy_mesh(const draco::Mesh &mesh, const kiln_allocator *a, uint64_t
         }
     }
     if (natt <= 0) return KILN_OK;
-    out->attributes = (kiln_draco_attribute *)kiln_calloc(a, (size_t)natt,
-                                                          sizeof(kiln_draco_attribute));
+    out->attributes =
+        (kiln_draco_attribute *)kiln_calloc(a, (size_t)natt, sizeof(kiln_draco_attribute));
     if (!out->attributes)
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for Draco attributes");
     out->attribute_count = (uint32_t)natt;
@@ -450,8 +459,7 @@ kiln_result decode(const void *data, size_t size, const kiln_allocator *a, size_
 } // namespace
 
 extern "C" kiln_result kiln_draco_decode(const void *data, size_t size, const kiln_allocator *a,
-                                         size_t memory_limit, kiln_draco_mesh *out,
-                                         kiln_error *err)
+                                         size_t memory_limit, kiln_draco_mesh *out, kiln_error *err)
 {
     if (!out || (!data && size))
         return kiln_error_set(err, KILN_E_USAGE, "kiln_draco_decode: NULL argument");

@@ -19,7 +19,8 @@ static const kiln_dl_entry entries[] = {
     KILN_DL_ENTRY(kiln_exr_api, read_tile_chunk_info, "exr_read_tile_chunk_info"),
     KILN_DL_ENTRY(kiln_exr_api, decoding_initialize, "exr_decoding_initialize"),
     KILN_DL_ENTRY(kiln_exr_api, decoding_update, "exr_decoding_update"),
-    KILN_DL_ENTRY(kiln_exr_api, decoding_choose_default_routines, "exr_decoding_choose_default_routines"),
+    KILN_DL_ENTRY(kiln_exr_api, decoding_choose_default_routines,
+                  "exr_decoding_choose_default_routines"),
     KILN_DL_ENTRY(kiln_exr_api, decoding_run, "exr_decoding_run"),
     KILN_DL_ENTRY(kiln_exr_api, decoding_destroy, "exr_decoding_destroy"),
 };

@@ -21,7 +21,7 @@
 #include "import/scene_build.h"
 
 /* Bounds on the work of one file. */
-#define MAX_CHANNELS 1024u
+#define MAX_CHANNELS  1024u
 #define MAX_DEFORMERS 256u
 
 typedef struct obj7 {
@@ -32,12 +32,12 @@ typedef struct obj7 {
 
 typedef struct conn {
     uint32_t child, parent;
-    const char *prop;        /* "OP" connections: the property; NULL for "OO" */
+    const char *prop; /* "OP" connections: the property; NULL for "OO" */
 } conn;
 
 typedef struct blend {
     kiln_scene *s;
-    kiln_arena *a;           /* the scene's */
+    kiln_arena *a; /* the scene's */
     kiln_arena tmp;
     kiln_error *err;
     const kiln_assimp_opts *opts;
@@ -53,7 +53,8 @@ typedef struct blend {
 static kiln_result nomem(blend *b, const char *what)
 {
     if (b->tmp.over_limit)
-        return kiln_error_set(b->err, KILN_E_LIMIT, "FBX blend shapes: %s pass the memory limit", what);
+        return kiln_error_set(b->err, KILN_E_LIMIT, "FBX blend shapes: %s pass the memory limit",
+                              what);
     return kiln_scene_alloc_error(b->s, b->err, what);
 }
 
@@ -80,7 +81,8 @@ static bool is(const obj7 *o, const char *cls, const char *kind)
 }
 
 /* q over the connections whose parent is object i, in file order: b->conns[b->parent_conns[q]]. */
-#define EACH_CHILD_CONN(b, i, q) (uint32_t q = (b)->parent_start[i]; q < (b)->parent_start[(i) + 1]; q++)
+#define EACH_CHILD_CONN(b, i, q)                                                                   \
+    (uint32_t q = (b)->parent_start[i]; q < (b)->parent_start[(i) + 1]; q++)
 
 /* The first parent of object i (by OO connection) of class cls and kind, or -1. */
 static int32_t parent_of(const blend *b, uint32_t i, const char *cls, const char *kind)
@@ -104,7 +106,8 @@ static kiln_result index_conns(blend *b)
     b->parent_conns = kiln_arena_array(&b->tmp, m, sizeof *b->parent_conns);
     uint32_t *cfill = kiln_arena_array(&b->tmp, n, sizeof *cfill);
     uint32_t *pfill = kiln_arena_array(&b->tmp, n, sizeof *pfill);
-    if (!b->child_start || !b->parent_start || !b->child_conns || !b->parent_conns || !cfill || !pfill)
+    if (!b->child_start || !b->parent_start || !b->child_conns || !b->parent_conns || !cfill ||
+        !pfill)
         return nomem(b, "connections");
     for (uint32_t k = 0; k < b->conn_count; k++) {
         b->child_start[b->conns[k].child + 1]++;
@@ -134,7 +137,8 @@ static kiln_result read_objects(blend *b, const kiln_fbx_tree *t)
         size_t len;
         const char *full = kiln_fbx_string(nd, 1, &len), *kind = kiln_fbx_string(nd, 2, NULL);
         if (!kiln_fbx_integer(nd, 0, &id) || !full || nd->props[0].type == 'S') continue;
-        b->objs[b->obj_count++] = (obj7){id, nd, kiln_fbx_object_name(full, len + 1, NULL), kind ? kind : ""};
+        b->objs[b->obj_count++] =
+            (obj7){id, nd, kiln_fbx_object_name(full, len + 1, NULL), kind ? kind : ""};
     }
     qsort(b->objs, b->obj_count, sizeof *b->objs, id_cmp);
     const kiln_fbx_node *cs = kiln_fbx_child(&t->root, "Connections");
@@ -152,7 +156,8 @@ static kiln_result read_objects(blend *b, const kiln_fbx_tree *t)
         const char *prop = op ? kiln_fbx_string(c, 3, NULL) : NULL;
         if (op && !prop) continue;
         int32_t ci = by_id(b, child), pi = by_id(b, parent);
-        if (ci >= 0 && pi >= 0) b->conns[b->conn_count++] = (conn){(uint32_t)ci, (uint32_t)pi, prop};
+        if (ci >= 0 && pi >= 0)
+            b->conns[b->conn_count++] = (conn){(uint32_t)ci, (uint32_t)pi, prop};
     }
     return index_conns(b);
 }
@@ -197,7 +202,8 @@ static float f32(double v) { return isfinite(v) && fabs(v) < 1e30 ? (float)v : 0
 static double channel_weight(const kiln_fbx_node *ch)
 {
     double v;
-    if (kiln_fbx_number(kiln_fbx_child(ch, "DeformPercent"), 0, &v) && isfinite(v)) return v / 100.0;
+    if (kiln_fbx_number(kiln_fbx_child(ch, "DeformPercent"), 0, &v) && isfinite(v))
+        return v / 100.0;
     return kiln_fbx_property_number(ch, "DeformPercent", 0, 0.0) / 100.0;
 }
 
@@ -208,23 +214,27 @@ static double channel_weight(const kiln_fbx_node *ch)
 /* The AnimationCurve giving channel ch's DeformPercent, its stack's name in *stack; -1 none. */
 static int32_t weight_curve(const blend *b, uint32_t ch, const char **stack)
 {
-    for EACH_CHILD_CONN(b, ch, k) {
-        const conn *c = &b->conns[b->parent_conns[k]];
-        if (!c->prop || strcmp(c->prop, "DeformPercent") ||
-            !is(&b->objs[c->child], "AnimationCurveNode", NULL))
-            continue;
-        int32_t layer = parent_of(b, c->child, "AnimationLayer", NULL);
-        int32_t st = layer >= 0 ? parent_of(b, (uint32_t)layer, "AnimationStack", NULL) : -1;
-        *stack = st >= 0 ? b->objs[st].name : "";
-        /* Only the first curve node counts: one pass over the connections per channel. */
-        for EACH_CHILD_CONN(b, c->child, j) {
-            const conn *d = &b->conns[b->parent_conns[j]];
-            if (d->prop && !strcmp(d->prop, "d|DeformPercent") &&
-                is(&b->objs[d->child], "AnimationCurve", NULL))
-                return (int32_t)d->child;
-        }
+    for
+        EACH_CHILD_CONN(b, ch, k)
+        {
+            const conn *c = &b->conns[b->parent_conns[k]];
+            if (!c->prop || strcmp(c->prop, "DeformPercent") ||
+                !is(&b->objs[c->child], "AnimationCurveNode", NULL))
+                continue;
+            int32_t layer = parent_of(b, c->child, "AnimationLayer", NULL);
+            int32_t st = layer >= 0 ? parent_of(b, (uint32_t)layer, "AnimationStack", NULL) : -1;
+            *stack = st >= 0 ? b->objs[st].name : "";
+            /* Only the first curve node counts: one pass over the connections per channel. */
+        for
+            EACH_CHILD_CONN(b, c->child, j)
+            {
+                const conn *d = &b->conns[b->parent_conns[j]];
+                if (d->prop && !strcmp(d->prop, "d|DeformPercent") &&
+                    is(&b->objs[d->child], "AnimationCurve", NULL))
+                    return (int32_t)d->child;
+            }
         return -1;
-    }
+        }
     return -1;
 }
 
@@ -246,7 +256,8 @@ static double curve_at(const curve *c, double seconds)
     double first = kiln_fbx_values_f64(&c->t, 0) / KILN_FBX_TICKS_PER_SECOND;
     if (seconds <= first) return kiln_fbx_values_f64(&c->v, 0);
     size_t lo = 0, hi = c->n - 1;
-    if (seconds >= kiln_fbx_values_f64(&c->t, hi) / KILN_FBX_TICKS_PER_SECOND) return kiln_fbx_values_f64(&c->v, hi);
+    if (seconds >= kiln_fbx_values_f64(&c->t, hi) / KILN_FBX_TICKS_PER_SECOND)
+        return kiln_fbx_values_f64(&c->v, hi);
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (kiln_fbx_values_f64(&c->t, mid) / KILN_FBX_TICKS_PER_SECOND <= seconds) lo = mid;
@@ -265,7 +276,8 @@ static void unwarn(kiln_scene *s, const char *a, const char *b)
     struct kiln_scene_storage *st = s->storage;
     uint32_t kept = 0;
     for (uint32_t i = 0; i < s->warning_count; i++)
-        if (!(strstr(st->warnings[i], a) && strstr(st->warnings[i], b))) st->warnings[kept++] = st->warnings[i];
+        if (!(strstr(st->warnings[i], a) && strstr(st->warnings[i], b)))
+            st->warnings[kept++] = st->warnings[i];
     s->warning_count = kept;
 }
 
@@ -292,13 +304,16 @@ static kiln_result animate(blend *b, uint32_t node, const uint32_t *chans, uint3
             continue;
         cs[c].n = cs[c].t.count < cs[c].v.count ? cs[c].t.count : cs[c].v.count;
         for (size_t k = 1; k < cs[c].n; k++)
-            if (!(kiln_fbx_values_f64(&cs[c].t, k) >= kiln_fbx_values_f64(&cs[c].t, k - 1))) cs[c].n = 0;
+            if (!(kiln_fbx_values_f64(&cs[c].t, k) >= kiln_fbx_values_f64(&cs[c].t, k - 1)))
+                cs[c].n = 0;
         total += cs[c].n;
     }
     if (!stack || !total) return KILN_OK;
     if (total > MAX_KEYS)
-        return kiln_scene_warn(s, "blend shape weights: %zu keys, past %u; not animated", total, MAX_KEYS)
-                   ? KILN_OK : nomem(b, "a warning");
+        return kiln_scene_warn(s, "blend shape weights: %zu keys, past %u; not animated", total,
+                               MAX_KEYS)
+                   ? KILN_OK
+                   : nomem(b, "a warning");
     /* Keys at every curve's key time (sorted, repeats kept: sampling does not mind), all
      * channels sampled at each, as fractions. */
     double *times = kiln_arena_array(&b->tmp, total, sizeof *times);
@@ -313,17 +328,20 @@ static kiln_result animate(blend *b, uint32_t node, const uint32_t *chans, uint3
     qsort(times, total, sizeof *times, time_cmp);
     for (size_t k = 0; k < total; k++)
         for (uint32_t c = 0; c < nch; c++)
-            vals[k * nch + c] = f32(cs[c].n ? curve_at(&cs[c], times[k]) / 100.0 : s->meshes[s->nodes[node].mesh].weights[c]);
+            vals[k * nch + c] = f32(cs[c].n ? curve_at(&cs[c], times[k]) / 100.0
+                                            : s->meshes[s->nodes[node].mesh].weights[c]);
     uint32_t fps = b->opts && b->opts->animation_fps ? b->opts->animation_fps : 30;
     double duration = times[total - 1] > 0 && isfinite(times[total - 1]) ? times[total - 1] : 0;
     uint32_t count = kiln_assimp_bake_count(duration, fps, 10000000u);
     if (!count)
         return kiln_scene_warn(s, "blend shape weights last %g s; not animated", duration)
-                   ? KILN_OK : nomem(b, "a warning");
+                   ? KILN_OK
+                   : nomem(b, "a warning");
     assimp_keys keys = {(uint32_t)total, times, vals};
     kiln_scene_channel ch;
     memset(&ch, 0, sizeof ch);
-    if (!kiln_assimp_bake(b->a, &keys, nch, false, duration, fps, count, &ch)) return nomem(b, "keys");
+    if (!kiln_assimp_bake(b->a, &keys, nch, false, duration, fps, count, &ch))
+        return nomem(b, "keys");
     ch.node = node;
     ch.path = KILN_SCENE_PATH_WEIGHTS;
     /* Into the stack's clip when assimp kept it, else a new clip. */
@@ -369,52 +387,71 @@ static kiln_result apply(blend *b, uint32_t d)
     int32_t model = geo >= 0 ? parent_of(b, (uint32_t)geo, "Model", NULL) : -1;
     if (model < 0)
         return kiln_scene_warn(s, "blend shape \"%s\": no mesh model found; not imported", dname)
-                   ? KILN_OK : nomem(b, "a warning");
+                   ? KILN_OK
+                   : nomem(b, "a warning");
     const char *mname = b->objs[model].name;
     int32_t node = -1;
     uint32_t named = 0;
     for (uint32_t i = 0; i < s->node_count; i++)
         if (!strcmp(s->nodes[i].name, mname) && s->nodes[i].mesh >= 0) node = (int32_t)i, named++;
     if (named != 1)
-        return kiln_scene_warn(s, "blend shape \"%s\": %u imported meshes are named \"%s\"; not "
-                               "imported", dname, named, mname) ? KILN_OK : nomem(b, "a warning");
+        return kiln_scene_warn(s,
+                               "blend shape \"%s\": %u imported meshes are named \"%s\"; not "
+                               "imported",
+                               dname, named, mname)
+                   ? KILN_OK
+                   : nomem(b, "a warning");
     kiln_scene_mesh *mesh = (kiln_scene_mesh *)&s->meshes[s->nodes[node].mesh];
     for (uint32_t p = 0; p < mesh->primitive_count; p++)
         if (mesh->primitives[p].target_count) return KILN_OK; /* assimp gave it targets */
     /* Channels, in connection order, and the shape of each (the last if several). */
     uint32_t nch = 0;
-    for EACH_CHILD_CONN(b, d, k) {
-        const conn *c = &b->conns[b->parent_conns[k]];
-        nch += !c->prop && is(&b->objs[c->child], "Deformer", "BlendShapeChannel");
-    }
+    for
+        EACH_CHILD_CONN(b, d, k)
+        {
+            const conn *c = &b->conns[b->parent_conns[k]];
+            nch += !c->prop && is(&b->objs[c->child], "Deformer", "BlendShapeChannel");
+        }
     if (!nch) return KILN_OK;
     if (nch > MAX_CHANNELS)
         return kiln_scene_warn(s, "blend shape \"%s\": %u channels, past %u; not imported", dname,
-                               nch, MAX_CHANNELS) ? KILN_OK : nomem(b, "a warning");
+                               nch, MAX_CHANNELS)
+                   ? KILN_OK
+                   : nomem(b, "a warning");
     uint32_t *chans = kiln_arena_array(&b->tmp, nch, sizeof *chans);
     int32_t *shapes = kiln_arena_array(&b->tmp, nch, sizeof *shapes);
     if (!chans || !shapes) return nomem(b, "channels");
     nch = 0;
-    for EACH_CHILD_CONN(b, d, k) {
-        const conn *c = &b->conns[b->parent_conns[k]];
-        if (!c->prop && is(&b->objs[c->child], "Deformer", "BlendShapeChannel")) chans[nch++] = c->child;
-    }
+    for
+        EACH_CHILD_CONN(b, d, k)
+        {
+            const conn *c = &b->conns[b->parent_conns[k]];
+            if (!c->prop && is(&b->objs[c->child], "Deformer", "BlendShapeChannel"))
+                chans[nch++] = c->child;
+        }
     for (uint32_t c = 0; c < nch; c++) {
         uint32_t count = 0;
         shapes[c] = -1;
-        for EACH_CHILD_CONN(b, chans[c], k) {
-            const conn *cn = &b->conns[b->parent_conns[k]];
-            if (!cn->prop && is(&b->objs[cn->child], "Geometry", "Shape")) shapes[c] = (int32_t)cn->child, count++;
-        }
-        if (count > 1 && !kiln_scene_warn(s, "blend shape channel \"%s\": %u in-between shapes; only "
-                                          "the last is imported", b->objs[chans[c]].name, count))
+        for
+            EACH_CHILD_CONN(b, chans[c], k)
+            {
+                const conn *cn = &b->conns[b->parent_conns[k]];
+                if (!cn->prop && is(&b->objs[cn->child], "Geometry", "Shape"))
+                    shapes[c] = (int32_t)cn->child, count++;
+            }
+        if (count > 1 && !kiln_scene_warn(s,
+                                          "blend shape channel \"%s\": %u in-between shapes; only "
+                                          "the last is imported",
+                                          b->objs[chans[c]].name, count))
             return nomem(b, "a warning");
     }
     /* Control points sorted by position: each imported vertex must match exactly one. */
     kiln_fbx_values cpv;
     if (!kiln_fbx_values_of(kiln_fbx_child(b->objs[geo].n, "Vertices"), &cpv) || cpv.count < 3)
-        return kiln_scene_warn(s, "blend shape \"%s\": its mesh has no vertices; not imported", dname)
-                   ? KILN_OK : nomem(b, "a warning");
+        return kiln_scene_warn(s, "blend shape \"%s\": its mesh has no vertices; not imported",
+                               dname)
+                   ? KILN_OK
+                   : nomem(b, "a warning");
     size_t npts = cpv.count / 3;
     point *pts = kiln_arena_array(&b->tmp, npts, sizeof *pts);
     uint32_t **cp_of = kiln_arena_array(&b->tmp, mesh->primitive_count, sizeof *cp_of);
@@ -426,15 +463,18 @@ static kiln_result apply(blend *b, uint32_t d)
     qsort(pts, npts, sizeof *pts, point_cmp);
     for (uint32_t p = 0; p < mesh->primitive_count; p++) {
         const kiln_scene_primitive *pr = &mesh->primitives[p];
-        if (!(cp_of[p] = kiln_arena_array(&b->tmp, pr->vertex_count ? pr->vertex_count : 1, sizeof **cp_of)))
+        if (!(cp_of[p] = kiln_arena_array(&b->tmp, pr->vertex_count ? pr->vertex_count : 1,
+                                          sizeof **cp_of)))
             return nomem(b, "the vertex map");
         for (uint32_t v = 0; v < pr->vertex_count; v++) {
             int64_t cp = find_point(pts, npts, pr->positions + (size_t)v * 3);
             if (cp < 0)
-                return kiln_scene_warn(s, "blend shape \"%s\": vertex %u of mesh \"%s\" matches %s "
-                                       "control point; not imported", dname, v, mname,
-                                       cp == -1 ? "no" : "more than one")
-                           ? KILN_OK : nomem(b, "a warning");
+                return kiln_scene_warn(s,
+                                       "blend shape \"%s\": vertex %u of mesh \"%s\" matches %s "
+                                       "control point; not imported",
+                                       dname, v, mname, cp == -1 ? "no" : "more than one")
+                           ? KILN_OK
+                           : nomem(b, "a warning");
             cp_of[p][v] = (uint32_t)cp;
         }
     }
@@ -442,10 +482,12 @@ static kiln_result apply(blend *b, uint32_t d)
     float *dense = kiln_arena_array(&b->tmp, npts, 6 * sizeof *dense);
     float *weights = kiln_arena_array(b->a, nch, sizeof *weights);
     const char **names = kiln_arena_array(b->a, nch, sizeof *names);
-    kiln_scene_morph_target **targets = kiln_arena_array(&b->tmp, mesh->primitive_count, sizeof *targets);
+    kiln_scene_morph_target **targets =
+        kiln_arena_array(&b->tmp, mesh->primitive_count, sizeof *targets);
     if (!dense || !weights || !names || !targets) return nomem(b, "blend shapes");
     for (uint32_t p = 0; p < mesh->primitive_count; p++)
-        if (!(targets[p] = kiln_arena_array(b->a, nch, sizeof **targets))) return nomem(b, "morph targets");
+        if (!(targets[p] = kiln_arena_array(b->a, nch, sizeof **targets)))
+            return nomem(b, "morph targets");
     uint32_t skipped = 0;
     for (uint32_t c = 0; c < nch; c++) {
         const obj7 *ch = &b->objs[chans[c]];
@@ -459,7 +501,8 @@ static kiln_result apply(blend *b, uint32_t d)
             const kiln_fbx_node *sh = b->objs[shapes[c]].n;
             kiln_fbx_values_of(kiln_fbx_child(sh, "Indexes"), &idx);
             kiln_fbx_values_of(kiln_fbx_child(sh, "Vertices"), &dv);
-            normals = kiln_fbx_values_of(kiln_fbx_child(sh, "Normals"), &dn) && dn.count == dv.count;
+            normals =
+                kiln_fbx_values_of(kiln_fbx_child(sh, "Normals"), &dn) && dn.count == dv.count;
         }
         for (size_t i = 0; i < idx.count && i < dv.count / 3; i++) {
             int64_t cp = kiln_fbx_values_i64(&idx, i);
@@ -469,19 +512,24 @@ static kiln_result apply(blend *b, uint32_t d)
             }
             for (size_t k = 0; k < 3; k++) {
                 dense[(size_t)cp * 6 + k] = f32(kiln_fbx_values_f64(&dv, i * 3 + k));
-                if (normals) dense[(size_t)cp * 6 + 3 + k] = f32(kiln_fbx_values_f64(&dn, i * 3 + k));
+                if (normals)
+                    dense[(size_t)cp * 6 + 3 + k] = f32(kiln_fbx_values_f64(&dn, i * 3 + k));
             }
         }
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
             kiln_scene_primitive *pr = kiln_scene_prim_mut(s, (uint32_t)s->nodes[node].mesh, p);
             uint32_t v = pr->vertex_count;
             float *dp = kiln_arena_array(b->a, (size_t)v * 3 + 1, sizeof *dp);
-            float *dnr = normals && pr->normals ? kiln_arena_array(b->a, (size_t)v * 3 + 1, sizeof *dnr) : NULL;
+            float *dnr = normals && pr->normals
+                             ? kiln_arena_array(b->a, (size_t)v * 3 + 1, sizeof *dnr)
+                             : NULL;
             if (!dp || (normals && pr->normals && !dnr)) return nomem(b, "morph deltas");
             for (uint32_t i = 0; i < v; i++)
                 for (int k = 0; k < 3; k++) {
                     dp[(size_t)i * 3 + (size_t)k] = dense[(size_t)cp_of[p][i] * 6 + (size_t)k];
-                    if (dnr) dnr[(size_t)i * 3 + (size_t)k] = dense[(size_t)cp_of[p][i] * 6 + 3 + (size_t)k];
+                    if (dnr)
+                        dnr[(size_t)i * 3 + (size_t)k] =
+                            dense[(size_t)cp_of[p][i] * 6 + 3 + (size_t)k];
                 }
             targets[p][c] = (kiln_scene_morph_target){dp, dnr, NULL};
         }
@@ -494,15 +542,18 @@ static kiln_result apply(blend *b, uint32_t d)
     mesh->weights = weights;
     mesh->weight_count = nch;
     mesh->target_names = names;
-    if (skipped && !kiln_scene_warn(s, "blend shape \"%s\": %u shape entries name no control point "
-                                    "(dropped)", dname, skipped))
+    if (skipped && !kiln_scene_warn(s,
+                                    "blend shape \"%s\": %u shape entries name no control point "
+                                    "(dropped)",
+                                    dname, skipped))
         return nomem(b, "a warning");
     bool animated = false;
     kiln_result r = animate(b, (uint32_t)node, chans, nch, &animated);
     if (r) return r;
-    if (!kiln_scene_warn(s, "mesh \"%s\": %u blend shapes of \"%s\" read by kiln's FBX reader "
-                         "(mapped by vertex position)%s", mname, nch, dname,
-                         animated ? ", their weights animated" : ""))
+    if (!kiln_scene_warn(s,
+                         "mesh \"%s\": %u blend shapes of \"%s\" read by kiln's FBX reader "
+                         "(mapped by vertex position)%s",
+                         mname, nch, dname, animated ? ", their weights animated" : ""))
         return nomem(b, "a warning");
     return KILN_OK;
 }
@@ -524,14 +575,18 @@ kiln_result kiln_fbx_blend_shapes(const void *data, size_t size, const kiln_assi
     kiln_result r = kiln_fbx_tree_parse(data, size, &b.a->allocator, &lim, &t, &terr);
     if (r != KILN_OK) {
         r = kiln_scene_warn(scene, "blend shapes not read: kiln's FBX reader refused the file (%s)",
-                            terr.message) ? KILN_OK : nomem(&b, "a warning");
+                            terr.message)
+                ? KILN_OK
+                : nomem(&b, "a warning");
     } else if ((r = read_objects(&b, &t)) == KILN_OK) {
         uint32_t seen = 0;
         for (uint32_t i = 0; i < b.obj_count && r == KILN_OK; i++) {
             if (!is(&b.objs[i], "Deformer", "BlendShape")) continue;
             if (++seen > MAX_DEFORMERS) {
                 r = kiln_scene_warn(scene, "blend shapes past the %uth deformer not imported",
-                                    MAX_DEFORMERS) ? KILN_OK : nomem(&b, "a warning");
+                                    MAX_DEFORMERS)
+                        ? KILN_OK
+                        : nomem(&b, "a warning");
                 break;
             }
             r = apply(&b, i);

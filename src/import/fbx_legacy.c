@@ -22,50 +22,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/xform.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/hash.h"
-#include "codec/xform.h"
 #include "import/assimp_private.h"
 #include "import/fbx_tree.h"
 
-#define MAX_UV_LAYERS ASSIMP_MAX_SETS     /* the doc's limit; kiln keeps 4 (the builder warns) */
+#define MAX_UV_LAYERS    ASSIMP_MAX_SETS /* the doc's limit; kiln keeps 4 (the builder warns) */
 #define MAX_COLOR_LAYERS ASSIMP_MAX_SETS
-#define MAX_NAME 65536u      /* the doc's longest string */
-#define MAX_WARNINGS 4096u   /* the builder keeps 256 anyway */
-#define PI 3.14159265358979323846
+#define MAX_NAME         65536u /* the doc's longest string */
+#define MAX_WARNINGS     4096u  /* the builder keeps 256 anyway */
+#define PI               3.14159265358979323846
 
 typedef struct object {
     const kiln_fbx_node *node;
-    const char *full;        /* "Model::Ball" as written: connections use it */
-    const char *name;        /* "Ball" */
-    const char *kind;        /* the second value: "Mesh", "Camera", "Light", "" ... */
-    int32_t parent;          /* Model objects: the parent model (object index), -1 = the root */
+    const char *full; /* "Model::Ball" as written: connections use it */
+    const char *name; /* "Ball" */
+    const char *kind; /* the second value: "Mesh", "Camera", "Light", "" ... */
+    int32_t parent;   /* Model objects: the parent model (object index), -1 = the root */
     bool has_parent;
-    int32_t doc_node;        /* doc node index, -1 when not a node */
+    int32_t doc_node; /* doc node index, -1 when not a node */
 } object;
 
 typedef struct texref {
-    uint32_t texture;        /* object index of the Texture */
-    uint32_t type;           /* aiTextureType */
+    uint32_t texture; /* object index of the Texture */
+    uint32_t type;    /* aiTextureType */
 } texref;
 
 typedef struct legacy {
     const kiln_fbx_tree *t;
-    kiln_arena *tmp;         /* the doc's own parts and the reader's scratch */
-    kiln_arena *keep;        /* the scene's arena: the doc's [scene] parts */
+    kiln_arena *tmp;  /* the doc's own parts and the reader's scratch */
+    kiln_arena *keep; /* the scene's arena: the doc's [scene] parts */
     kiln_error *err;
-    assimp_doc *doc;         /* what is filled */
+    assimp_doc *doc; /* what is filled */
     uint32_t warning_cap, mesh_cap;
     const kiln_fbx_node *objects, *connections;
     object *objs;
     uint32_t obj_count;
-    uint32_t *sorted;        /* object indices sorted by full name */
+    uint32_t *sorted; /* object indices sorted by full name */
     bool skip_animations;
-    bool warn_failed;        /* a warning found no memory: the fill fails at its end */
+    bool warn_failed; /* a warning found no memory: the fill fails at its end */
 } legacy;
 
-/* ---- small helpers ----------------------------------------------------------------------------- */
+/* ---- small helpers -----------------------------------------------------------------------------
+ */
 
 static kiln_result nomem(legacy *L, const char *what)
 {
@@ -147,12 +148,14 @@ static int32_t find_object(const legacy *L, const char *full)
         if (strcmp(L->objs[L->sorted[mid]].full, full) < 0) lo = mid + 1;
         else hi = mid;
     }
-    return lo < L->obj_count && !strcmp(L->objs[L->sorted[lo]].full, full) ? (int32_t)L->sorted[lo] : -1;
+    return lo < L->obj_count && !strcmp(L->objs[L->sorted[lo]].full, full) ? (int32_t)L->sorted[lo]
+                                                                           : -1;
 }
 
 static bool is_class(const object *o, const char *cls) { return !strcmp(o->node->name, cls); }
 
-/* ---- matrices (column-major doubles) ------------------------------------------------------------- */
+/* ---- matrices (column-major doubles)
+ * ------------------------------------------------------------- */
 
 static void m_translate(double m[16], const double t[3], double sign)
 {
@@ -163,7 +166,8 @@ static void m_translate(double m[16], const double t[3], double sign)
 /* Euler angles in degrees, FBX order (0 XYZ .. 5 ZYX: the first letter is applied first). */
 static void m_euler(double m[16], const double deg[3], int64_t order)
 {
-    static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
+    static const int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0},
+                                     {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
     const int *o = orders[order >= 0 && order < 6 ? order : 0];
     kiln_mat4d_identity(m);
     for (int k = 0; k < 3; k++) {
@@ -198,22 +202,38 @@ static void m_transpose3(double m[16])
 static bool m_inverse(const double m[16], double out[16])
 {
     double inv[16];
-    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
-    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
-    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
-    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
-    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
-    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
-    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
-    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
-    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
-    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
-    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
-    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
-    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
-    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
-    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
-    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] +
+             m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] -
+             m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] +
+             m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] -
+              m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] -
+             m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] +
+             m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] -
+             m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] +
+              m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] +
+             m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] -
+             m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] +
+              m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] -
+              m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] -
+             m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] +
+             m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] -
+              m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] +
+              m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
     double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
     if (!(fabs(det) > 1e-300) || !isfinite(det)) return false;
     for (int i = 0; i < 16; i++) out[i] = inv[i] / det;
@@ -285,14 +305,16 @@ static bool geometric(const kiln_fbx_node *obj, double out[16])
     prop3(obj, "GeometricTranslation", 0, t);
     prop3(obj, "GeometricRotation", 0, r);
     prop3(obj, "GeometricScaling", 1, s);
-    bool identity = !t[0] && !t[1] && !t[2] && !r[0] && !r[1] && !r[2] && s[0] == 1 && s[1] == 1 && s[2] == 1;
+    bool identity =
+        !t[0] && !t[1] && !t[2] && !r[0] && !r[1] && !r[2] && s[0] == 1 && s[1] == 1 && s[2] == 1;
     m_translate(out, t, 1);
     m_euler(m, r, 0), kiln_mat4d_mul(out, m, out);
     m_scale(m, s), kiln_mat4d_mul(out, m, out);
     return !identity;
 }
 
-/* ---- objects and connections ---------------------------------------------------------------------- */
+/* ---- objects and connections
+ * ---------------------------------------------------------------------- */
 
 static kiln_result gather_objects(legacy *L)
 {
@@ -385,13 +407,13 @@ static uint32_t texture_type(const char *prop)
 }
 
 typedef struct graph {
-    links mats;      /* Material -> Model */
-    links texs;      /* Texture -> Material (type set) */
-    links tex_models;/* Texture -> Model: the model's materials get it as diffuse */
-    links deformers; /* Deformer -> Model */
-    links clusters;  /* Cluster -> Skin */
-    links bones;     /* bone Model -> Cluster */
-    links mat_models;/* mats turned round: Model -> Material */
+    links mats;       /* Material -> Model */
+    links texs;       /* Texture -> Material (type set) */
+    links tex_models; /* Texture -> Model: the model's materials get it as diffuse */
+    links deformers;  /* Deformer -> Model */
+    links clusters;   /* Cluster -> Skin */
+    links bones;      /* bone Model -> Cluster */
+    links mat_models; /* mats turned round: Model -> Material */
 } graph;
 
 static kiln_result read_connections(legacy *L, graph *g)
@@ -414,7 +436,8 @@ static kiln_result read_connections(legacy *L, graph *g)
             if (!co->has_parent && (scene || is_class(&L->objs[pi], "Model")) && pi != ci) {
                 co->parent = pi;
                 co->has_parent = true;
-            } else if (pi >= 0 && is_class(&L->objs[pi], "Deformer") && !strcmp(L->objs[pi].kind, "Cluster")) {
+            } else if (pi >= 0 && is_class(&L->objs[pi], "Deformer") &&
+                       !strcmp(L->objs[pi].kind, "Cluster")) {
                 r = add_link(L, &g->bones, (uint32_t)ci, (uint32_t)pi, 0);
             }
         } else if (pi >= 0 && is_class(co, "Material") && is_class(&L->objs[pi], "Model")) {
@@ -422,8 +445,9 @@ static kiln_result read_connections(legacy *L, graph *g)
         } else if (pi >= 0 && is_class(co, "Texture")) {
             const object *po = &L->objs[pi];
             if (is_class(po, "Material"))
-                r = add_link(L, &g->texs, (uint32_t)ci, (uint32_t)pi,
-                             texture_type(!strcmp(type, "OP") ? kiln_fbx_string(c, 3, NULL) : NULL));
+                r = add_link(
+                    L, &g->texs, (uint32_t)ci, (uint32_t)pi,
+                    texture_type(!strcmp(type, "OP") ? kiln_fbx_string(c, 3, NULL) : NULL));
             else if (is_class(po, "Model"))
                 r = add_link(L, &g->tex_models, (uint32_t)ci, (uint32_t)pi, 1);
         } else if (pi >= 0 && is_class(co, "Deformer") && is_class(&L->objs[pi], "Model")) {
@@ -438,14 +462,15 @@ static kiln_result read_connections(legacy *L, graph *g)
         kiln_result r = add_link(L, &g->mat_models, g->mats.v[k].parent, g->mats.v[k].child, 0);
         if (r) return r;
     }
-    links *all[7] = {&g->mats, &g->texs, &g->tex_models, &g->deformers, &g->clusters, &g->bones,
-                     &g->mat_models};
+    links *all[7] = {&g->mats,     &g->texs,  &g->tex_models, &g->deformers,
+                     &g->clusters, &g->bones, &g->mat_models};
     for (int k = 0; k < 7; k++)
         if (all[k]->count) qsort(all[k]->v, all[k]->count, sizeof *all[k]->v, link_cmp);
     return KILN_OK;
 }
 
-/* ---- materials ------------------------------------------------------------------------------------ */
+/* ---- materials
+ * ------------------------------------------------------------------------------------ */
 
 /* A colour property times its factor when the file has one (as assimp's FBX reader does); the
  * 6.x "Diffuse"/"Emissive" properties as the fallback. */
@@ -525,12 +550,12 @@ static kiln_result fill_materials(legacy *L, const graph *g, int32_t *mat_index)
         memcpy(dm->emissive, emissive, sizeof emissive);
         dm->opacity = opacity;
         dm->shininess = to_f32(shin);
-        dm->metallic = dm->roughness = -1.0f;   /* absent */
+        dm->metallic = dm->roughness = -1.0f; /* absent */
         dm->flags = 0;
         /* Textures: connected to the material, then those of models drawing with it. */
         uint32_t f, k = links_of(&g->texs, i, &f);
-        if (!(dm->textures = kiln_arena_array(L->tmp, (size_t)k + MAX_MODEL_TEXTURES,
-                                              sizeof *dm->textures)))
+        if (!(dm->textures =
+                  kiln_arena_array(L->tmp, (size_t)k + MAX_MODEL_TEXTURES, sizeof *dm->textures)))
             return nomem(L, "the materials");
         kiln_result r;
         for (uint32_t t = 0; t < k; t++)
@@ -549,7 +574,8 @@ static kiln_result fill_materials(legacy *L, const graph *g, int32_t *mat_index)
     return KILN_OK;
 }
 
-/* ---- geometry ------------------------------------------------------------------------------------- */
+/* ---- geometry
+ * ------------------------------------------------------------------------------------- */
 
 enum { MAP_NONE, MAP_CORNER, MAP_VERTEX, MAP_POLYGON, MAP_ALL };
 
@@ -563,8 +589,9 @@ typedef struct layer {
 
 /* Opens a LayerElement* node: its mapping, reference, data values and index values. false
  * (with a warning) when it cannot be used. */
-static bool layer_open(legacy *L, const object *model, const kiln_fbx_node *el, const char *data_name,
-                       const char *index_name, const char *index_name2, uint32_t comps, layer *out)
+static bool layer_open(legacy *L, const object *model, const kiln_fbx_node *el,
+                       const char *data_name, const char *index_name, const char *index_name2,
+                       uint32_t comps, layer *out)
 {
     memset(out, 0, sizeof *out);
     out->comps = comps;
@@ -573,10 +600,13 @@ static bool layer_open(legacy *L, const object *model, const kiln_fbx_node *el, 
     const char *ref = kiln_fbx_string(kiln_fbx_child(el, "ReferenceInformationType"), 0, NULL);
     if (!map) map = "";
     if (!ref) ref = "Direct";
-    out->mapping = !strcmp(map, "ByPolygonVertex") ? MAP_CORNER
-                   : !strcmp(map, "ByVertice") || !strcmp(map, "ByVertex") || !strcmp(map, "ByControlPoint") ? MAP_VERTEX
-                   : !strcmp(map, "ByPolygon") ? MAP_POLYGON
-                   : !strcmp(map, "AllSame") ? MAP_ALL : MAP_NONE;
+    out->mapping =
+        !strcmp(map, "ByPolygonVertex") ? MAP_CORNER
+        : !strcmp(map, "ByVertice") || !strcmp(map, "ByVertex") || !strcmp(map, "ByControlPoint")
+            ? MAP_VERTEX
+        : !strcmp(map, "ByPolygon") ? MAP_POLYGON
+        : !strcmp(map, "AllSame")   ? MAP_ALL
+                                    : MAP_NONE;
     if (out->mapping == MAP_NONE) {
         warn(L, "mesh \"%s\": %s mapped \"%s\" not imported", model->name, el->name, map);
         return false;
@@ -602,8 +632,10 @@ static bool layer_open(legacy *L, const object *model, const kiln_fbx_node *el, 
 /* Component values of a layer for one corner into out; false when an index is out of range. */
 static bool layer_get(const layer *ly, size_t corner, size_t polygon, size_t vertex, double *out)
 {
-    size_t i = ly->mapping == MAP_CORNER ? corner : ly->mapping == MAP_VERTEX ? vertex
-               : ly->mapping == MAP_POLYGON ? polygon : 0;
+    size_t i = ly->mapping == MAP_CORNER    ? corner
+               : ly->mapping == MAP_VERTEX  ? vertex
+               : ly->mapping == MAP_POLYGON ? polygon
+                                            : 0;
     if (ly->indexed) {
         if (i >= ly->index.count) return false;
         int64_t j = kiln_fbx_values_i64(&ly->index, i);
@@ -611,7 +643,8 @@ static bool layer_get(const layer *ly, size_t corner, size_t polygon, size_t ver
         i = (size_t)j;
     }
     size_t at;
-    if (!kiln_size_mul(i, ly->comps, &at) || at >= ly->data.count || ly->data.count - at < ly->comps)
+    if (!kiln_size_mul(i, ly->comps, &at) || at >= ly->data.count ||
+        ly->data.count - at < ly->comps)
         return false;
     for (uint32_t k = 0; k < ly->comps; k++) out[k] = kiln_fbx_values_f64(&ly->data, at + k);
     return true;
@@ -639,9 +672,9 @@ static uint32_t find_layers(const kiln_fbx_node *geo, const char *name, const ki
 }
 
 typedef struct poly {
-    uint32_t start, count;   /* corners */
-    int32_t group;           /* material slot + 1 (0: none) */
-    uint32_t index;          /* the polygon's number in the file (ByPolygon layers) */
+    uint32_t start, count; /* corners */
+    int32_t group;         /* material slot + 1 (0: none) */
+    uint32_t index;        /* the polygon's number in the file (ByPolygon layers) */
 } poly;
 
 /* Ear clipping costs up to n^3 steps a polygon: concave polygons past this are fans. */
@@ -659,7 +692,8 @@ static size_t triangulate(const float *verts, uint32_t stride, const uint32_t *c
     if (n > 3 && n <= MAX_EAR_CORNERS) {
         double nx = 0, ny = 0, nz = 0;
         for (uint32_t i = 0; i < n; i++) {
-            const float *a = verts + (size_t)cv[i] * stride, *b = verts + (size_t)cv[(i + 1) % n] * stride;
+            const float *a = verts + (size_t)cv[i] * stride,
+                        *b = verts + (size_t)cv[(i + 1) % n] * stride;
             nx += ((double)a[1] - b[1]) * ((double)a[2] + b[2]);
             ny += ((double)a[2] - b[2]) * ((double)a[0] + b[0]);
             nz += ((double)a[0] - b[0]) * ((double)a[1] + b[1]);
@@ -670,10 +704,12 @@ static size_t triangulate(const float *verts, uint32_t stride, const uint32_t *c
         double sign = (ax == 0 ? nx : ax == 1 ? ny : nz) < 0 ? -1.0 : 1.0;
         bool convex = true;
         for (uint32_t i = 0; i < n && convex; i++) {
-            const float *a = verts + (size_t)cv[i] * stride, *b = verts + (size_t)cv[(i + 1) % n] * stride,
+            const float *a = verts + (size_t)cv[i] * stride,
+                        *b = verts + (size_t)cv[(i + 1) % n] * stride,
                         *c = verts + (size_t)cv[(i + 2) % n] * stride;
             convex = sign * (((double)b[u] - a[u]) * ((double)c[w] - a[w]) -
-                             ((double)b[w] - a[w]) * ((double)c[u] - a[u])) >= 0;
+                             ((double)b[w] - a[w]) * ((double)c[u] - a[u])) >=
+                     0;
         }
         uint32_t *ring = work, m = n;
         for (uint32_t i = 0; i < n; i++) ring[i] = i;
@@ -690,9 +726,12 @@ static size_t triangulate(const float *verts, uint32_t stride, const uint32_t *c
                 if (q == i0 || q == i1 || q == i2) continue;
                 const float *pt = verts + (size_t)cv[q] * stride;
                 /* Inside or on the triangle a, b, c (same side of all three edges)? */
-                double d1 = sign * (((double)b[u] - a[u]) * ((double)pt[w] - a[w]) - ((double)b[w] - a[w]) * ((double)pt[u] - a[u]));
-                double d2 = sign * (((double)c[u] - b[u]) * ((double)pt[w] - b[w]) - ((double)c[w] - b[w]) * ((double)pt[u] - b[u]));
-                double d3 = sign * (((double)a[u] - c[u]) * ((double)pt[w] - c[w]) - ((double)a[w] - c[w]) * ((double)pt[u] - c[u]));
+                double d1 = sign * (((double)b[u] - a[u]) * ((double)pt[w] - a[w]) -
+                                    ((double)b[w] - a[w]) * ((double)pt[u] - a[u]));
+                double d2 = sign * (((double)c[u] - b[u]) * ((double)pt[w] - b[w]) -
+                                    ((double)c[w] - b[w]) * ((double)pt[u] - b[u]));
+                double d3 = sign * (((double)a[u] - c[u]) * ((double)pt[w] - c[w]) -
+                                    ((double)a[w] - c[w]) * ((double)pt[u] - c[u]));
                 if (d1 >= 0 && d2 >= 0 && d3 >= 0) ear = false;
             }
             if (!ear) {
@@ -843,7 +882,8 @@ static kiln_result fill_shapes(legacy *L, const object *model, const uint32_t *v
         kiln_fbx_values idx, dv, dn;
         bool ok = kiln_fbx_values_of(kiln_fbx_child(sh, "Indexes"), &idx) &&
                   kiln_fbx_values_of(kiln_fbx_child(sh, "Vertices"), &dv);
-        bool has_n = normals && kiln_fbx_values_of(kiln_fbx_child(sh, "Normals"), &dn) && dn.count == dv.count;
+        bool has_n = normals && kiln_fbx_values_of(kiln_fbx_child(sh, "Normals"), &dn) &&
+                     dn.count == dv.count;
         memset(dense, 0, points * 6 * sizeof *dense);
         for (size_t k = 0; ok && k < idx.count && k < dv.count / 3; k++) {
             int64_t cp = kiln_fbx_values_i64(&idx, k);
@@ -853,7 +893,8 @@ static kiln_result fill_shapes(legacy *L, const object *model, const uint32_t *v
             }
             for (size_t e = 0; e < 3; e++) {
                 dense[(size_t)cp * 6 + e] = to_f32(kiln_fbx_values_f64(&dv, k * 3 + e));
-                if (has_n) dense[(size_t)cp * 6 + 3 + e] = to_f32(kiln_fbx_values_f64(&dn, k * 3 + e));
+                if (has_n)
+                    dense[(size_t)cp * 6 + 3 + e] = to_f32(kiln_fbx_values_f64(&dn, k * 3 + e));
             }
         }
         assimp_doc_target *t = &m->targets[m->target_count++];
@@ -868,7 +909,8 @@ static kiln_result fill_shapes(legacy *L, const object *model, const uint32_t *v
             *(part ? &t->normals : &t->positions) = delta;
         }
     }
-    if (bad) warn(L, "mesh \"%s\": %zu blend shape entries name no vertex (dropped)", model->name, bad);
+    if (bad)
+        warn(L, "mesh \"%s\": %zu blend shape entries name no vertex (dropped)", model->name, bad);
     return KILN_OK;
 }
 
@@ -892,7 +934,8 @@ static kiln_result add_mesh(legacy *L, const object *model, uint32_t material, c
 {
     assimp_doc *d = L->doc;
     void *items = d->meshes;
-    if (!grow(L->tmp, &items, d->mesh_count, &L->mesh_cap, sizeof *d->meshes)) return nomem(L, "a mesh");
+    if (!grow(L->tmp, &items, d->mesh_count, &L->mesh_cap, sizeof *d->meshes))
+        return nomem(L, "a mesh");
     d->meshes = items;
     assimp_doc_mesh *m = &d->meshes[d->mesh_count];
     memset(m, 0, sizeof *m);
@@ -922,7 +965,8 @@ static kiln_result add_mesh(legacy *L, const object *model, uint32_t material, c
 /* Adds one doc mesh per material group of a model's geometry; *first and *count get the doc
  * mesh indices. */
 static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
-                                 const int32_t *mat_index, uint32_t *first_mesh, uint32_t *mesh_count)
+                                 const int32_t *mat_index, uint32_t *first_mesh,
+                                 uint32_t *mesh_count)
 {
     const kiln_fbx_node *geo = model->node;
     *first_mesh = L->doc->mesh_count;
@@ -950,7 +994,8 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
         if (layer_open(L, model, els[i], "UV", "UVIndex", NULL, 2, &uv[uvs])) uvs++;
     n = find_layers(geo, "LayerElementColor", els, MAX_COLOR_LAYERS);
     for (uint32_t i = 0; i < n; i++)
-        if (layer_open(L, model, els[i], "Colors", "ColorIndex", "ColorsIndex", 4, &col[cols])) cols++;
+        if (layer_open(L, model, els[i], "Colors", "ColorIndex", "ColorsIndex", 4, &col[cols]))
+            cols++;
     if (find_layers(geo, "LayerElementMaterial", els, 1))
         has_mat = layer_open(L, model, els[0], "Materials", "MaterialsIndex", NULL, 1, &mat);
     /* The model's materials, in connection order. */
@@ -977,7 +1022,8 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
                 /* A per-corner or per-vertex material layer: the polygon's first corner decides. */
                 int64_t first = kiln_fbx_values_i64(&pvi, start);
                 size_t cp0 = (size_t)(first < 0 ? ~first : first);
-                if (layer_get(&mat, start, pnum, cp0, &m) && m >= 0 && m < mslots) group = (int32_t)m + 1;
+                if (layer_get(&mat, start, pnum, cp0, &m) && m >= 0 && m < mslots)
+                    group = (int32_t)m + 1;
             } else if (mslots) {
                 group = 1;
             }
@@ -988,16 +1034,20 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
         }
         start = c + 1;
     }
-    if (dropped) warn(L, "mesh \"%s\": %zu point and line primitives dropped (kiln cooks triangles)",
-                      model->name, dropped);
+    if (dropped)
+        warn(L, "mesh \"%s\": %zu point and line primitives dropped (kiln cooks triangles)",
+             model->name, dropped);
     double geo_m[16], nrm_m[9] = {0}; /* set below when used; zero for GCC -O3 */
     bool geo_on = geometric(geo, geo_m);
     if (geo_on) {
         /* Normals move by the inverse transpose: the cofactors of the 3x3 (scale ignored). */
         const double *a = geo_m;
-        nrm_m[0] = a[5] * a[10] - a[6] * a[9], nrm_m[1] = a[6] * a[8] - a[4] * a[10], nrm_m[2] = a[4] * a[9] - a[5] * a[8];
-        nrm_m[3] = a[2] * a[9] - a[1] * a[10], nrm_m[4] = a[0] * a[10] - a[2] * a[8], nrm_m[5] = a[1] * a[8] - a[0] * a[9];
-        nrm_m[6] = a[1] * a[6] - a[2] * a[5], nrm_m[7] = a[2] * a[4] - a[0] * a[6], nrm_m[8] = a[0] * a[5] - a[1] * a[4];
+        nrm_m[0] = a[5] * a[10] - a[6] * a[9], nrm_m[1] = a[6] * a[8] - a[4] * a[10],
+        nrm_m[2] = a[4] * a[9] - a[5] * a[8];
+        nrm_m[3] = a[2] * a[9] - a[1] * a[10], nrm_m[4] = a[0] * a[10] - a[2] * a[8],
+        nrm_m[5] = a[1] * a[8] - a[0] * a[9];
+        nrm_m[6] = a[1] * a[6] - a[2] * a[5], nrm_m[7] = a[2] * a[4] - a[0] * a[6],
+        nrm_m[8] = a[0] * a[5] - a[1] * a[4];
     }
     uint32_t stride = 3 + 3 + 2 * uvs + 4 * cols;
     skin sk;
@@ -1008,7 +1058,8 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
     uint32_t *order = kiln_arena_array(L->tmp, np ? np : 1, sizeof *order);
     uint32_t *fill = kiln_arena_array(L->tmp, (size_t)mslots + 1, sizeof *fill);
     if (!order || !fill) return nomem(L, "polygons");
-    for (uint32_t grp = 0; grp <= mslots; grp++) group_start[grp + 1] = group_start[grp] + group_count[grp];
+    for (uint32_t grp = 0; grp <= mslots; grp++)
+        group_start[grp + 1] = group_start[grp] + group_count[grp];
     for (size_t p = 0; p < np; p++) {
         uint32_t grp = (uint32_t)polys[p].group;
         order[group_start[grp] + fill[grp]++] = (uint32_t)p;
@@ -1021,7 +1072,7 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
         size_t hcap = 16;
         while (hcap < gcorners * 2) hcap *= 2;
         uint32_t *table = kiln_arena_array(L->tmp, hcap, sizeof *table);
-        uint32_t *vcp = kiln_arena_array(L->tmp, gcorners, sizeof *vcp);   /* control points */
+        uint32_t *vcp = kiln_arena_array(L->tmp, gcorners, sizeof *vcp); /* control points */
         if (!verts || !idx || !table || !vcp) return nomem(L, "vertices");
         memset(table, 0xFF, hcap * sizeof *table);
         uint32_t vcount = 0;
@@ -1035,7 +1086,8 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
             size_t p = pl->index;
             if (pl->count > cv_cap) {
                 while (cv_cap < pl->count) cv_cap *= 2;
-                if (!(corner_vertex = kiln_arena_array(L->tmp, 3 * (size_t)cv_cap, sizeof *corner_vertex)))
+                if (!(corner_vertex =
+                          kiln_arena_array(L->tmp, 3 * (size_t)cv_cap, sizeof *corner_vertex)))
                     return nomem(L, "vertices");
             }
             for (uint32_t k = 0; k < pl->count; k++) {
@@ -1049,10 +1101,13 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
                     cp = 0;
                 }
                 double x[4];
-                for (int e = 0; e < 3; e++) x[e] = kiln_fbx_values_f64(&pos, (size_t)cp * 3 + (size_t)e);
+                for (int e = 0; e < 3; e++)
+                    x[e] = kiln_fbx_values_f64(&pos, (size_t)cp * 3 + (size_t)e);
                 if (geo_on) {
                     double y[3];
-                    for (int e = 0; e < 3; e++) y[e] = geo_m[e] * x[0] + geo_m[4 + e] * x[1] + geo_m[8 + e] * x[2] + geo_m[12 + e];
+                    for (int e = 0; e < 3; e++)
+                        y[e] = geo_m[e] * x[0] + geo_m[4 + e] * x[1] + geo_m[8 + e] * x[2] +
+                               geo_m[12 + e];
                     memcpy(x, y, sizeof y);
                 }
                 for (int e = 0; e < 3; e++) v[e] = to_f32(x[e]);
@@ -1060,7 +1115,9 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
                     if (!layer_get(&nrm, c, p, (size_t)cp, x)) normals_ok = false;
                     if (geo_on) {
                         double y[3];
-                        for (int e = 0; e < 3; e++) y[e] = nrm_m[e * 3] * x[0] + nrm_m[e * 3 + 1] * x[1] + nrm_m[e * 3 + 2] * x[2];
+                        for (int e = 0; e < 3; e++)
+                            y[e] = nrm_m[e * 3] * x[0] + nrm_m[e * 3 + 1] * x[1] +
+                                   nrm_m[e * 3 + 2] * x[2];
                         memcpy(x, y, sizeof y);
                     }
                     for (int e = 0; e < 3; e++) v[3 + e] = to_f32(x[e]);
@@ -1076,7 +1133,8 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
                 }
                 /* Join identical vertices (what assimp's JoinIdenticalVertices does); of one
                  * control point only, so skin weights stay exact. */
-                size_t h = (size_t)(kiln_xxh3_64(v, (size_t)stride * sizeof *v) ^ (uint64_t)cp) & (hcap - 1);
+                size_t h = (size_t)(kiln_xxh3_64(v, (size_t)stride * sizeof *v) ^ (uint64_t)cp) &
+                           (hcap - 1);
                 uint32_t found = UINT32_MAX;
                 while (table[h] != UINT32_MAX) {
                     if (vcp[table[h]] == (uint32_t)cp &&
@@ -1099,7 +1157,8 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
         if (has_nrm && !normals_ok)
             warn(L, "mesh \"%s\": some corners have no normal; normals are computed", model->name);
         uint32_t material = grp && mat_index[g->mats.v[mfirst + grp - 1].child] >= 0
-                                ? (uint32_t)mat_index[g->mats.v[mfirst + grp - 1].child] : UINT32_MAX;
+                                ? (uint32_t)mat_index[g->mats.v[mfirst + grp - 1].child]
+                                : UINT32_MAX;
         assimp_doc_mesh *m = NULL;
         if ((res = add_mesh(L, model, material, verts, stride, vcount, idx, icount, normals_ok, uvs,
                             cols, &m)) ||
@@ -1109,11 +1168,13 @@ static kiln_result fill_geometry(legacy *L, const object *model, const graph *g,
         (*mesh_count)++;
     }
     if (bad_index)
-        warn(L, "mesh \"%s\": %zu polygon corners name no vertex (set to vertex 0)", model->name, bad_index);
+        warn(L, "mesh \"%s\": %zu polygon corners name no vertex (set to vertex 0)", model->name,
+             bad_index);
     return KILN_OK;
 }
 
-/* ---- nodes ---------------------------------------------------------------------------------------- */
+/* ---- nodes
+ * ---------------------------------------------------------------------------------------- */
 
 static bool is_model(const object *o) { return is_class(o, "Model"); }
 
@@ -1148,7 +1209,7 @@ static kiln_result fill_meshes_and_nodes(legacy *L, const graph *g, const int32_
     uint32_t n = L->obj_count;
     uint32_t *first = kiln_arena_array(L->tmp, n ? n : 1, sizeof *first);
     uint32_t *count = kiln_arena_array(L->tmp, n ? n : 1, sizeof *count);
-    uint32_t *kids = kiln_arena_array(L->tmp, n + 1, sizeof *kids);   /* child counts; [n] = root */
+    uint32_t *kids = kiln_arena_array(L->tmp, n + 1, sizeof *kids); /* child counts; [n] = root */
     bool *needed = kiln_arena_array(L->tmp, n ? n : 1, sizeof *needed);
     if (!first || !count || !kids || !needed) return nomem(L, "nodes");
     /* Meshes first (nodes refer to them). */
@@ -1222,14 +1283,16 @@ static kiln_result fill_meshes_and_nodes(legacy *L, const graph *g, const int32_
         }
     }
     uint32_t lost = 0;
-    for (uint32_t i = 0; i < n; i++) lost += is_model(&L->objs[i]) && needed[i] && L->objs[i].doc_node < 0;
+    for (uint32_t i = 0; i < n; i++)
+        lost += is_model(&L->objs[i]) && needed[i] && L->objs[i].doc_node < 0;
     if (lost) warn(L, "%u models are in a parent loop and not imported", lost);
     return KILN_OK;
 }
 
-/* ---- takes: FBX 6 animation ------------------------------------------------------------------------ */
+/* ---- takes: FBX 6 animation
+ * ------------------------------------------------------------------------ */
 
-#define MAX_TAKE_KEYS 10000000u   /* key times of one model's channels together */
+#define MAX_TAKE_KEYS 10000000u /* key times of one model's channels together */
 
 /* One animated component: key times (seconds from the take's start) and values; step[k] holds
  * key k's value until the next key (type C). */
@@ -1244,14 +1307,16 @@ static const kiln_fbx_node *channel(const kiln_fbx_node *n, const char *name)
 {
     for (uint32_t i = 0; n && i < n->child_count; i++) {
         const char *s = kiln_fbx_string(&n->children[i], 0, NULL);
-        if (!strcmp(n->children[i].name, "Channel") && s && !strcmp(s, name)) return &n->children[i];
+        if (!strcmp(n->children[i].name, "Channel") && s && !strcmp(s, name))
+            return &n->children[i];
     }
     return NULL;
 }
 
 /* The keys of a channel: "Key: time, value, type[, extra]..." with KeyVer 4005 types L (linear)
  * and C (constant, one letter after); other types (cubic U, TCB T) are not read: false. */
-static bool read_fcurve(legacy *L, const kiln_fbx_node *ch, double start, fcurve *out, const char **why)
+static bool read_fcurve(legacy *L, const kiln_fbx_node *ch, double start, fcurve *out,
+                        const char **why)
 {
     memset(out, 0, sizeof *out);
     const kiln_fbx_node *key = kiln_fbx_child(ch, "Key");
@@ -1267,7 +1332,8 @@ static bool read_fcurve(legacy *L, const kiln_fbx_node *ch, double start, fcurve
     for (uint32_t i = 0; i < key->prop_count;) {
         double t, v;
         const char *type = kiln_fbx_string(key, i + 2, NULL);
-        if (!kiln_fbx_number(key, i, &t) || !kiln_fbx_number(key, i + 1, &v) || !type || out->n >= cap) {
+        if (!kiln_fbx_number(key, i, &t) || !kiln_fbx_number(key, i + 1, &v) || !type ||
+            out->n >= cap) {
             *why = "malformed keys";
             return false;
         }
@@ -1354,7 +1420,8 @@ static kiln_result fill_take_model(legacy *L, const char *take, const object *o,
     }
     if (!moves) return KILN_OK;
     if (total > MAX_TAKE_KEYS) {
-        warn(L, "take \"%s\": \"%s\" has %zu keys, past %u; not imported", take, o->name, total, MAX_TAKE_KEYS);
+        warn(L, "take \"%s\": \"%s\" has %zu keys, past %u; not imported", take, o->name, total,
+             MAX_TAKE_KEYS);
         return KILN_OK;
     }
     double *times = kiln_arena_array(L->tmp, total, sizeof *times);
@@ -1385,7 +1452,8 @@ static kiln_result fill_take_model(legacy *L, const char *take, const object *o,
     for (size_t k = 0; k < u; k++) {
         double v[3][3], m[16];
         for (int g = 0; g < 3; g++)
-            for (int a = 0; a < 3; a++) v[g][a] = c[g][a].n ? fcurve_at(&c[g][a], times[k]) : rest[g][a];
+            for (int a = 0; a < 3; a++)
+                v[g][a] = c[g][a].n ? fcurve_at(&c[g][a], times[k]) : rest[g][a];
         model_local_trs(o->node, v[0], v[1], v[2], m);
         float fm[16], t[3], q[4], sc[3];
         for (int e = 0; e < 16; e++) fm[e] = to_f32(m[e]);
@@ -1423,7 +1491,8 @@ static kiln_result fill_takes(legacy *L)
             start = kiln_fbx_values_f64(&lv, 0);
             stop = kiln_fbx_values_f64(&lv, 1);
         }
-        double duration = stop > start && isfinite(stop - start) ? (stop - start) / KILN_FBX_TICKS_PER_SECOND : 0;
+        double duration =
+            stop > start && isfinite(stop - start) ? (stop - start) / KILN_FBX_TICKS_PER_SECOND : 0;
         assimp_doc_animation *an = &d->animations[d->animation_count];
         if (!(an->name = name_copy(L->keep, name)) ||
             (tk->child_count &&
@@ -1448,7 +1517,8 @@ static kiln_result fill_takes(legacy *L)
     return KILN_OK;
 }
 
-/* ---- what is not imported ------------------------------------------------------------------------- */
+/* ---- what is not imported
+ * ------------------------------------------------------------------------- */
 
 static void warn_dropped(legacy *L, const graph *g)
 {
@@ -1456,14 +1526,16 @@ static void warn_dropped(legacy *L, const graph *g)
         const object *d = &L->objs[g->deformers.v[l].child];
         const object *m = &L->objs[g->deformers.v[l].parent];
         /* Skins are imported; 6.x blend shapes are read from the mesh's Shape children. */
-        if ((!strcmp(d->kind, "Skin") || !strcmp(d->kind, "BlendShape")) && !strcmp(m->kind, "Mesh"))
+        if ((!strcmp(d->kind, "Skin") || !strcmp(d->kind, "BlendShape")) &&
+            !strcmp(m->kind, "Mesh"))
             continue;
         warn(L, "mesh \"%s\": %s deformer \"%s\" not imported (FBX 6 %s are not read)", m->name,
              d->kind, d->name, "deformers but skins");
     }
 }
 
-/* ---- the whole ------------------------------------------------------------------------------------ */
+/* ---- the whole
+ * ------------------------------------------------------------------------------------ */
 
 static int32_t axis(const kiln_fbx_node *gs, const char *name)
 {
@@ -1483,7 +1555,8 @@ static kiln_result fill_doc(legacy *L)
     graph g;
     memset(&g, 0, sizeof g);
     if ((r = read_connections(L, &g))) return r;
-    int32_t *mat_index = kiln_arena_array(L->tmp, L->obj_count ? L->obj_count : 1, sizeof *mat_index);
+    int32_t *mat_index =
+        kiln_arena_array(L->tmp, L->obj_count ? L->obj_count : 1, sizeof *mat_index);
     if (!mat_index) return nomem(L, "materials");
     /* No embedded textures, and no files: textures are looked up by the builder. */
     if ((r = fill_materials(L, &g, mat_index))) return r;
@@ -1496,11 +1569,12 @@ static kiln_result fill_doc(legacy *L)
     if (!gs) gs = kiln_fbx_child(root, "GlobalSettings");
     uint32_t first;
     double unit = gs && kiln_fbx_property(gs, "UnitScaleFactor", &first)
-                      ? kiln_fbx_property_number(gs, "UnitScaleFactor", 0, 0) : 0;
+                      ? kiln_fbx_property_number(gs, "UnitScaleFactor", 0, 0)
+                      : 0;
     L->doc->format = KILN_ASSIMP_FBX;
     L->doc->unit_scale_factor = isfinite(unit) && unit > 0 ? unit : 0;
-    static const char *const keys[6] = {"UpAxis", "UpAxisSign", "FrontAxis", "FrontAxisSign",
-                                        "CoordAxis", "CoordAxisSign"};
+    static const char *const keys[6] = {"UpAxis",        "UpAxisSign", "FrontAxis",
+                                        "FrontAxisSign", "CoordAxis",  "CoordAxisSign"};
     for (int k = 0; k < 6; k++) L->doc->axes[k] = axis(gs, keys[k]);
     return KILN_OK;
 }
@@ -1540,7 +1614,8 @@ kiln_result kiln_fbx_legacy_import(const void *data, size_t size, const char *ba
     kiln_fbx_tree tree;
     kiln_result r = kiln_fbx_tree_parse(data, size, &sa->allocator, &lim, &tree, err);
     if (r == KILN_OK && tree.version >= KILN_FBX_LEGACY_BELOW)
-        r = kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "FBX %u is not a 6.x file", tree.version);
+        r = kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "FBX %u is not a 6.x file",
+                           tree.version);
     if (r == KILN_OK) r = kiln_fbx_legacy_import_tree(&tree, base_dir, opts, flags, scene, err);
     kiln_fbx_tree_free(&tree);
     return r;

@@ -26,14 +26,14 @@
 #include "core/reader.h"
 
 #define DEFAULT_MEMORY ((size_t)1 << 30)
-#define DEFAULT_DEPTH 64u
-#define DEFAULT_NODES (16u << 20)
-#define MAX_TOKEN 128u   /* longest number or bare word in ASCII */
+#define DEFAULT_DEPTH  64u
+#define DEFAULT_NODES  (16u << 20)
+#define MAX_TOKEN      128u /* longest number or bare word in ASCII */
 
-static const char binary_magic[21] = "Kaydara FBX Binary  ";   /* with its NUL: 21 bytes */
+static const char binary_magic[21] = "Kaydara FBX Binary  "; /* with its NUL: 21 bytes */
 
 typedef struct level {
-    kiln_fbx_node *nodes;    /* children gathered for the node open at the level above */
+    kiln_fbx_node *nodes; /* children gathered for the node open at the level above */
     size_t count, cap;
 } level;
 
@@ -44,11 +44,11 @@ typedef struct parser {
     kiln_arena *a;
     const kiln_allocator *al;
     kiln_error *err;
-    size_t limit, scratch;   /* memory limit; bytes the scratch vectors hold */
+    size_t limit, scratch; /* memory limit; bytes the scratch vectors hold */
     uint32_t max_depth, max_nodes;
-    bool wide;               /* binary 7500+: 64-bit record fields */
-    level *levels;           /* max_depth + 2 */
-    kiln_fbx_prop *vals;     /* ASCII: the values of the node being read */
+    bool wide;           /* binary 7500+: 64-bit record fields */
+    level *levels;       /* max_depth + 2 */
+    kiln_fbx_prop *vals; /* ASCII: the values of the node being read */
     size_t val_count, val_cap;
 } parser;
 
@@ -86,7 +86,8 @@ static kiln_result grow(parser *ps, void **vec, size_t *cap, size_t elem, size_t
     }
     if (!kiln_size_mul(ncap, elem, &bytes) || !fits(ps, bytes - old)) return over(ps, what);
     void *nv = kiln_realloc(ps->al, *vec, old, bytes);
-    if (!nv) return kiln_error_set(ps->err, KILN_E_OUT_OF_MEMORY, "FBX: out of memory for %s", what);
+    if (!nv)
+        return kiln_error_set(ps->err, KILN_E_OUT_OF_MEMORY, "FBX: out of memory for %s", what);
     ps->scratch += bytes - old;
     *vec = nv;
     *cap = ncap;
@@ -105,7 +106,8 @@ static kiln_result bad(parser *ps, size_t at, const char *what)
 static kiln_result push_node(parser *ps, uint32_t d, const kiln_fbx_node *nd)
 {
     level *lv = &ps->levels[d];
-    kiln_result r = grow(ps, (void **)&lv->nodes, &lv->cap, sizeof *lv->nodes, lv->count + 1, "nodes");
+    kiln_result r =
+        grow(ps, (void **)&lv->nodes, &lv->cap, sizeof *lv->nodes, lv->count + 1, "nodes");
     if (r) return r;
     lv->nodes[lv->count++] = *nd;
     return KILN_OK;
@@ -145,7 +147,8 @@ static kiln_result count_node(parser *ps, uint32_t depth, size_t at)
 }
 
 /* A string value: len bytes, NUL-terminated copy. */
-static kiln_result make_string(parser *ps, const uint8_t *s, size_t len, char type, kiln_fbx_prop *pr)
+static kiln_result make_string(parser *ps, const uint8_t *s, size_t len, char type,
+                               kiln_fbx_prop *pr)
 {
     char *c = kiln_arena_alloc(ps->a, len + 1, 1);
     if (!c) return nomem(ps, "a string");
@@ -156,11 +159,14 @@ static kiln_result make_string(parser *ps, const uint8_t *s, size_t len, char ty
     return KILN_OK;
 }
 
-/* ---- binary ------------------------------------------------------------------------------------ */
+/* ---- binary ------------------------------------------------------------------------------------
+ */
 
 /* zlib's allocations through kiln's allocator: the size sits in front of each block, since
  * kiln_free needs it and zfree does not pass it. */
-typedef struct zctx { parser *ps; } zctx;
+typedef struct zctx {
+    parser *ps;
+} zctx;
 
 static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
 {
@@ -188,7 +194,8 @@ static void z_free(voidpf opaque, voidpf address)
 }
 
 /* Inflates exactly out_size bytes from in (zlib stream) into out. */
-static bool inflate_exact(parser *ps, const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size)
+static bool inflate_exact(parser *ps, const uint8_t *in, size_t in_size, uint8_t *out,
+                          size_t out_size)
 {
     if (in_size > UINT32_MAX || out_size > UINT32_MAX) return false;
     zctx z = {ps};
@@ -209,18 +216,22 @@ static bool inflate_exact(parser *ps, const uint8_t *in, size_t in_size, uint8_t
 }
 
 /* A float as an integer, truncated toward zero; 0 when it would not fit an int64_t. */
-static int64_t truncate_i64(double d)
-{
-    return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0;
-}
+static int64_t truncate_i64(double d) { return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0; }
 
 static size_t elem_size(char type)
 {
     switch (type) {
-    case 'b': case 'c': return 1;
-    case 'i': case 'f': return 4;
-    case 'l': case 'd': return 8;
-    default: return 0;
+    case 'b':
+    case 'c':
+        return 1;
+    case 'i':
+    case 'f':
+        return 4;
+    case 'l':
+    case 'd':
+        return 8;
+    default:
+        return 0;
     }
 }
 
@@ -233,19 +244,41 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
     memset(pr, 0, sizeof *pr);
     pr->type = type;
     switch (type) {
-    case 'C': pr->i = kiln_read_u8(r) != 0; pr->d = (double)pr->i; break;
-    case 'Y': pr->i = (int16_t)kiln_read_u16le(r); pr->d = (double)pr->i; break;
-    case 'I': pr->i = (int32_t)kiln_read_u32le(r); pr->d = (double)pr->i; break;
-    case 'L': pr->i = (int64_t)kiln_read_u64le(r); pr->d = (double)pr->i; break;
-    case 'F': pr->d = kiln_read_f32le(r); break;
-    case 'D': pr->d = kiln_read_f64le(r); break;
-    case 'S': case 'R': {
+    case 'C':
+        pr->i = kiln_read_u8(r) != 0;
+        pr->d = (double)pr->i;
+        break;
+    case 'Y':
+        pr->i = (int16_t)kiln_read_u16le(r);
+        pr->d = (double)pr->i;
+        break;
+    case 'I':
+        pr->i = (int32_t)kiln_read_u32le(r);
+        pr->d = (double)pr->i;
+        break;
+    case 'L':
+        pr->i = (int64_t)kiln_read_u64le(r);
+        pr->d = (double)pr->i;
+        break;
+    case 'F':
+        pr->d = kiln_read_f32le(r);
+        break;
+    case 'D':
+        pr->d = kiln_read_f64le(r);
+        break;
+    case 'S':
+    case 'R': {
         uint32_t len = kiln_read_u32le(r);
         const uint8_t *s = kiln_reader_take(r, len);
         if (!s) return bad(ps, at, "FBX: a string runs past its record");
         return make_string(ps, s, len, type, pr);
     }
-    case 'b': case 'c': case 'i': case 'f': case 'l': case 'd': {
+    case 'b':
+    case 'c':
+    case 'i':
+    case 'f':
+    case 'l':
+    case 'd': {
         uint32_t len = kiln_read_u32le(r), enc = kiln_read_u32le(r), stored = kiln_read_u32le(r);
         const uint8_t *src = kiln_reader_take(r, stored);
         if (!src) return bad(ps, at, "FBX: an array runs past its record");
@@ -288,8 +321,7 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
     }
     if (r->failed) return bad(ps, at, "FBX: a property runs past its record");
     if (!isfinite(pr->d)) pr->d = 0;
-    if (type == 'F' || type == 'D')
-        pr->i = truncate_i64(pr->d);
+    if (type == 'F' || type == 'D') pr->i = truncate_i64(pr->d);
     return KILN_OK;
 }
 
@@ -376,7 +408,8 @@ static kiln_result parse_binary(parser *ps)
     return take_children(ps, 1, &ps->t->root);
 }
 
-/* ---- ASCII ------------------------------------------------------------------------------------ */
+/* ---- ASCII ------------------------------------------------------------------------------------
+ */
 
 typedef struct text {
     const uint8_t *p;
@@ -408,7 +441,8 @@ static void skip_blank(text *x)
 
 static bool word_char(uint8_t c)
 {
-    return c > ' ' && c != ':' && c != '{' && c != '}' && c != ',' && c != '"' && c != ';' && c != 0x7F;
+    return c > ' ' && c != ':' && c != '{' && c != '}' && c != ',' && c != '"' && c != ';' &&
+           c != 0x7F;
 }
 
 /* Length of the word at pos (0 when none). */
@@ -434,7 +468,8 @@ static kiln_result ascii_word(parser *ps, text *x, kiln_fbx_prop *pr)
     const uint8_t *w = x->p + x->pos;
     x->pos += k;
     memset(pr, 0, sizeof *pr);
-    if (k < MAX_TOKEN && (w[0] == '-' || w[0] == '+' || w[0] == '.' || (w[0] >= '0' && w[0] <= '9'))) {
+    if (k < MAX_TOKEN &&
+        (w[0] == '-' || w[0] == '+' || w[0] == '.' || (w[0] >= '0' && w[0] <= '9'))) {
         char buf[MAX_TOKEN];
         memcpy(buf, w, k);
         buf[k] = '\0';
@@ -475,8 +510,8 @@ static kiln_result ascii_value(parser *ps, text *x, kiln_fbx_prop *pr)
 
 static kiln_result add_val(parser *ps, const kiln_fbx_prop *pr)
 {
-    kiln_result r = grow(ps, (void **)&ps->vals, &ps->val_cap, sizeof *ps->vals, ps->val_count + 1,
-                         "values");
+    kiln_result r =
+        grow(ps, (void **)&ps->vals, &ps->val_cap, sizeof *ps->vals, ps->val_count + 1, "values");
     if (r) return r;
     ps->vals[ps->val_count++] = *pr;
     return KILN_OK;
@@ -573,7 +608,8 @@ static kiln_result ascii_node(parser *ps, text *x, uint32_t depth)
         while (x->pos < x->n && x->p[x->pos] != '}') {
             kiln_fbx_prop v;
             if ((r = ascii_word(ps, x, &v))) return r;
-            if (v.type != 'L' && v.type != 'D') return bad(ps, start, "FBX: an array holds a non-number");
+            if (v.type != 'L' && v.type != 'D')
+                return bad(ps, start, "FBX: an array holds a non-number");
             if ((r = add_val(ps, &v))) return r;
             skip_ws(x);
             if (x->pos < x->n && x->p[x->pos] == ',') {
@@ -581,7 +617,8 @@ static kiln_result ascii_node(parser *ps, text *x, uint32_t depth)
                 skip_ws(x);
             } else break;
         }
-        if (x->pos >= x->n || x->p[x->pos] != '}') return bad(ps, start, "FBX: an array is not closed");
+        if (x->pos >= x->n || x->p[x->pos] != '}')
+            return bad(ps, start, "FBX: an array is not closed");
         x->pos++;
     } else if (x->pos < x->n && x->p[x->pos] != '{' && x->p[x->pos] != '}' && !at_node(x, x->pos)) {
         for (;;) {
@@ -622,13 +659,16 @@ static kiln_result parse_ascii(parser *ps)
     kiln_result r = take_children(ps, 1, &ps->t->root);
     if (r) return r;
     int64_t v = 0;
-    if (kiln_fbx_integer(kiln_fbx_child(kiln_fbx_child(&ps->t->root, "FBXHeaderExtension"),
-                                        "FBXVersion"), 0, &v) && v > 0 && v < 100000)
+    if (kiln_fbx_integer(
+            kiln_fbx_child(kiln_fbx_child(&ps->t->root, "FBXHeaderExtension"), "FBXVersion"), 0,
+            &v) &&
+        v > 0 && v < 100000)
         ps->t->version = (uint32_t)v;
     return KILN_OK;
 }
 
-/* ---- entry -------------------------------------------------------------------------------------- */
+/* ---- entry --------------------------------------------------------------------------------------
+ */
 
 static bool is_binary(const uint8_t *p, size_t n)
 {
@@ -651,23 +691,24 @@ uint32_t kiln_fbx_sniff_version(const void *data, size_t size)
         while (k < head && (p[k] == ' ' || p[k] == '\t')) k++;
         uint32_t v = 0;
         size_t digits = 0;
-        while (k < head && p[k] >= '0' && p[k] <= '9' && digits < 6) v = v * 10 + (uint32_t)(p[k++] - '0'), digits++;
+        while (k < head && p[k] >= '0' && p[k] <= '9' && digits < 6)
+            v = v * 10 + (uint32_t)(p[k++] - '0'), digits++;
         if (digits) return v;
     }
     /* "; FBX 6.1.0 project file" */
     size_t i = head >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
     if (head - i > 10 && !memcmp(p + i, "; FBX ", 6)) {
         const uint8_t *q = p + i + 6;
-        if (q[0] >= '1' && q[0] <= '9' && q[1] == '.' && q[2] >= '0' && q[2] <= '9' && q[3] == '.' &&
-            q[4] >= '0' && q[4] <= '9')
-            return (uint32_t)(q[0] - '0') * 1000 + (uint32_t)(q[2] - '0') * 100 + (uint32_t)(q[4] - '0') * 10;
+        if (q[0] >= '1' && q[0] <= '9' && q[1] == '.' && q[2] >= '0' && q[2] <= '9' &&
+            q[3] == '.' && q[4] >= '0' && q[4] <= '9')
+            return (uint32_t)(q[0] - '0') * 1000 + (uint32_t)(q[2] - '0') * 100 +
+                   (uint32_t)(q[4] - '0') * 10;
     }
     return 0;
 }
 
 kiln_result kiln_fbx_tree_parse(const void *data, size_t size, const kiln_allocator *allocator,
-                                const kiln_fbx_limits *limits, kiln_fbx_tree *tree,
-                                kiln_error *err)
+                                const kiln_fbx_limits *limits, kiln_fbx_tree *tree, kiln_error *err)
 {
     memset(tree, 0, sizeof *tree);
     parser ps;
@@ -685,7 +726,8 @@ kiln_result kiln_fbx_tree_parse(const void *data, size_t size, const kiln_alloca
     ps.al = &tree->arena.allocator;
     ps.err = err;
     size_t lv_bytes;
-    if (!kiln_size_mul((size_t)ps.max_depth + 2, sizeof *ps.levels, &lv_bytes) || !fits(&ps, lv_bytes))
+    if (!kiln_size_mul((size_t)ps.max_depth + 2, sizeof *ps.levels, &lv_bytes) ||
+        !fits(&ps, lv_bytes))
         return over(&ps, "the nesting levels");
     if (!(ps.levels = kiln_calloc(ps.al, (size_t)ps.max_depth + 2, sizeof *ps.levels)))
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "FBX: out of memory");
@@ -712,7 +754,8 @@ void kiln_fbx_tree_free(kiln_fbx_tree *tree)
     memset(&tree->root, 0, sizeof tree->root);
 }
 
-/* ---- lookup ------------------------------------------------------------------------------------- */
+/* ---- lookup -------------------------------------------------------------------------------------
+ */
 
 const kiln_fbx_node *kiln_fbx_child(const kiln_fbx_node *n, const char *name)
 {
@@ -731,7 +774,10 @@ const kiln_fbx_node *kiln_fbx_next(const kiln_fbx_node *n, const kiln_fbx_node *
     return NULL;
 }
 
-static bool scalar_number(char t) { return t == 'C' || t == 'Y' || t == 'I' || t == 'L' || t == 'F' || t == 'D'; }
+static bool scalar_number(char t)
+{
+    return t == 'C' || t == 'Y' || t == 'I' || t == 'L' || t == 'F' || t == 'D';
+}
 
 /* Value i of n as a one-element list (a number scalar, or a one-element array). */
 static bool number_value(const kiln_fbx_node *n, uint32_t i, kiln_fbx_values *v)
@@ -788,13 +834,21 @@ double kiln_fbx_values_f64(const kiln_fbx_values *v, size_t i)
 {
     if (i >= v->count) return 0;
     switch (v->type) {
-    case 0: return v->props[i].d;
-    case 'b': case 'c': return ((const uint8_t *)v->data)[i] != 0;
-    case 'i': return ((const int32_t *)v->data)[i];
-    case 'l': return (double)((const int64_t *)v->data)[i];
-    case 'f': return ((const float *)v->data)[i];
-    case 'd': return ((const double *)v->data)[i];
-    default: return 0;
+    case 0:
+        return v->props[i].d;
+    case 'b':
+    case 'c':
+        return ((const uint8_t *)v->data)[i] != 0;
+    case 'i':
+        return ((const int32_t *)v->data)[i];
+    case 'l':
+        return (double)((const int64_t *)v->data)[i];
+    case 'f':
+        return ((const float *)v->data)[i];
+    case 'd':
+        return ((const double *)v->data)[i];
+    default:
+        return 0;
     }
 }
 
@@ -802,11 +856,17 @@ int64_t kiln_fbx_values_i64(const kiln_fbx_values *v, size_t i)
 {
     if (i >= v->count) return 0;
     switch (v->type) {
-    case 0: return v->props[i].i;
-    case 'b': case 'c': return ((const uint8_t *)v->data)[i] != 0;
-    case 'i': return ((const int32_t *)v->data)[i];
-    case 'l': return ((const int64_t *)v->data)[i];
-    default: return truncate_i64(kiln_fbx_values_f64(v, i));
+    case 0:
+        return v->props[i].i;
+    case 'b':
+    case 'c':
+        return ((const uint8_t *)v->data)[i] != 0;
+    case 'i':
+        return ((const int32_t *)v->data)[i];
+    case 'l':
+        return ((const int64_t *)v->data)[i];
+    default:
+        return truncate_i64(kiln_fbx_values_f64(v, i));
     }
 }
 
@@ -856,7 +916,7 @@ const char *kiln_fbx_object_name(const char *s, size_t size, size_t *len)
     }
     size_t n = strnlen(s, size);
     if (n < size && n + 1 < size && s[n + 1] == '\x01') {
-        if (len) *len = n;   /* "Name\0\1Class" */
+        if (len) *len = n; /* "Name\0\1Class" */
         return s;
     }
     for (size_t i = 0; i + 1 < n; i++)

@@ -24,33 +24,33 @@
  * values are all numbers (more than one: a 6.x "Vertices: 0,1,..." list or a 7.x "*N {}"). */
 typedef struct kiln_fbx_prop {
     char type;
-    size_t count;            /* array elements, or string/raw bytes (without the added NUL) */
-    int64_t i;               /* integer scalars; floats truncated toward zero when in range */
-    double d;                /* every number scalar */
-    const void *data;        /* arrays (aligned, native); strings NUL-terminated (may hold NULs) */
+    size_t count;     /* array elements, or string/raw bytes (without the added NUL) */
+    int64_t i;        /* integer scalars; floats truncated toward zero when in range */
+    double d;         /* every number scalar */
+    const void *data; /* arrays (aligned, native); strings NUL-terminated (may hold NULs) */
 } kiln_fbx_prop;
 
 typedef struct kiln_fbx_node {
-    const char *name;        /* NUL-terminated */
+    const char *name; /* NUL-terminated */
     const kiln_fbx_prop *props;
     uint32_t prop_count;
     const struct kiln_fbx_node *children;
     uint32_t child_count;
-    uint64_t offset;         /* where the node starts in the file (for messages) */
+    uint64_t offset; /* where the node starts in the file (for messages) */
 } kiln_fbx_node;
 
 typedef struct kiln_fbx_limits {
-    size_t memory_limit;     /* bytes the tree may hold; 0 = 1 GiB */
-    uint32_t max_depth;      /* nesting; 0 = 64 */
-    uint32_t max_nodes;      /* 0 = 16 million */
+    size_t memory_limit; /* bytes the tree may hold; 0 = 1 GiB */
+    uint32_t max_depth;  /* nesting; 0 = 64 */
+    uint32_t max_nodes;  /* 0 = 16 million */
 } kiln_fbx_limits;
 
 typedef struct kiln_fbx_tree {
-    uint32_t version;        /* 6100, 7400, ...: the binary header's, or ASCII FBXVersion (0: none) */
+    uint32_t version; /* 6100, 7400, ...: the binary header's, or ASCII FBXVersion (0: none) */
     bool binary;
-    kiln_fbx_node root;      /* name "", the top-level nodes as children */
+    kiln_fbx_node root; /* name "", the top-level nodes as children */
     uint64_t node_count;
-    kiln_arena arena;        /* everything above lives here */
+    kiln_arena arena; /* everything above lives here */
 } kiln_fbx_tree;
 
 /* FBX time values (key times, LocalTime, KTime) count this many ticks a second. */
@@ -71,7 +71,8 @@ kiln_result kiln_fbx_tree_parse(const void *data, size_t size, const kiln_alloca
                                 kiln_error *err);
 void kiln_fbx_tree_free(kiln_fbx_tree *tree);
 
-/* ---- lookup ----------------------------------------------------------------------------------- */
+/* ---- lookup -----------------------------------------------------------------------------------
+ */
 
 /* The first child of n named name, or NULL (n may be NULL). */
 const kiln_fbx_node *kiln_fbx_child(const kiln_fbx_node *n, const char *name);
@@ -89,10 +90,10 @@ const char *kiln_fbx_string(const kiln_fbx_node *n, uint32_t i, size_t *len);
 /* The numbers of a node seen as one list: its single array value, or all its values when each
  * is a number scalar (a short ASCII list). */
 typedef struct kiln_fbx_values {
-    char type;               /* an array type, or 0 for a run of scalars */
+    char type; /* an array type, or 0 for a run of scalars */
     size_t count;
-    const void *data;        /* the array */
-    const kiln_fbx_prop *props;   /* the run of scalars */
+    const void *data;           /* the array */
+    const kiln_fbx_prop *props; /* the run of scalars */
 } kiln_fbx_values;
 
 /* false when n is NULL or its values are not all numbers (an empty node gives count 0). */

@@ -12,15 +12,15 @@
 #include "core/reader.h"
 #include "import/sniff.h"
 
-#define GLB_MAGIC 0x46546C67u       /* "glTF" */
-#define GLB_CHUNK_JSON 0x4E4F534Au  /* "JSON" */
-#define GLB_CHUNK_BIN 0x004E4942u   /* "BIN\0" */
+#define GLB_MAGIC      0x46546C67u /* "glTF" */
+#define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
+#define GLB_CHUNK_BIN  0x004E4942u /* "BIN\0" */
 
 /* Extensions kiln reads. Others are refused when required and warned about when only used. */
 static const char *const known_extensions[] = {
-    "KHR_mesh_quantization",      "EXT_meshopt_compression", "KHR_draco_mesh_compression",
-    "KHR_texture_transform",      "KHR_materials_emissive_strength",
-    "KHR_materials_unlit",        "KHR_lights_punctual",
+    "KHR_mesh_quantization", "EXT_meshopt_compression",         "KHR_draco_mesh_compression",
+    "KHR_texture_transform", "KHR_materials_emissive_strength", "KHR_materials_unlit",
+    "KHR_lights_punctual",
 };
 
 bool kiln_gltf_detect(const void *data, size_t size)
@@ -75,14 +75,21 @@ static const char *member(char *buf, size_t size, const char *ptr, const char *k
 static const char *type_name(const json_t *j)
 {
     switch (json_typeof(j)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    default:
+        return "null";
     }
 }
 
@@ -110,16 +117,20 @@ kiln_result gltf_get_uint(gltf_ctx *c, const json_t *obj, const char *key, const
     char mp[256];
     json_t *v = json_object_get(obj, key);
     if (!v) {
-        if (required) return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" is missing", key);
+        if (required)
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                             "\"%s\" is missing", key);
         *out = fallback;
         return KILN_OK;
     }
     uint64_t u;
     if (!json_whole(v, &u))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" must be a non-negative integer", key);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" must be a non-negative integer", key);
     if (u > max)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" is %llu, above the limit %llu", key,
-                         (unsigned long long)u, (unsigned long long)max);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" is %llu, above the limit %llu", key, (unsigned long long)u,
+                         (unsigned long long)max);
     *out = u;
     return KILN_OK;
 }
@@ -131,7 +142,9 @@ kiln_result gltf_get_index(gltf_ctx *c, const json_t *obj, const char *key, cons
     *out = -1;
     json_t *v = json_object_get(obj, key);
     if (!v) {
-        if (required) return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" is missing", key);
+        if (required)
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                             "\"%s\" is missing", key);
         return KILN_OK;
     }
     uint64_t u;
@@ -156,11 +169,12 @@ kiln_result gltf_get_float(gltf_ctx *c, const json_t *obj, const char *key, cons
         return KILN_OK;
     }
     if (!json_is_number(v))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" must be a number, not %s", key,
-                         type_name(v));
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" must be a number, not %s", key, type_name(v));
     double d = json_number_value(v);
     if (!isfinite(d) || fabs(d) > 3.4e38)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" is not a finite float", key);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" is not a finite float", key);
     *out = (float)d;
     return KILN_OK;
 }
@@ -172,14 +186,14 @@ kiln_result gltf_get_floats(gltf_ctx *c, const json_t *obj, const char *key, con
     json_t *v = json_object_get(obj, key);
     if (!v) return KILN_OK;
     if (!json_is_array(v) || json_array_size(v) != n)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" must be an array of %zu numbers",
-                         key, n);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" must be an array of %zu numbers", key, n);
     for (size_t i = 0; i < n; i++) {
         json_t *e = json_array_get(v, i);
         double d = json_number_value(e);
         if (!json_is_number(e) || !isfinite(d) || fabs(d) > 3.4e38)
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\"[%zu] is not a finite number",
-                             key, i);
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                             "\"%s\"[%zu] is not a finite number", key, i);
         out[i] = (float)d;
     }
     return KILN_OK;
@@ -195,7 +209,8 @@ kiln_result gltf_get_bool(gltf_ctx *c, const json_t *obj, const char *key, const
         return KILN_OK;
     }
     if (!json_is_boolean(v))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" must be true or false", key);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" must be true or false", key);
     *out = json_is_true(v);
     return KILN_OK;
 }
@@ -208,10 +223,11 @@ kiln_result gltf_get_string(gltf_ctx *c, const json_t *obj, const char *key, con
     json_t *v = json_object_get(obj, key);
     if (!v) return KILN_OK;
     if (!json_is_string(v))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" must be a string, not %s", key,
-                         type_name(v));
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" must be a string, not %s", key, type_name(v));
     if (strlen(json_string_value(v)) != json_string_length(v))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" holds a NUL character", key);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" holds a NUL character", key);
     *out = json_string_value(v);
     return KILN_OK;
 }
@@ -224,8 +240,8 @@ kiln_result gltf_get_object(gltf_ctx *c, const json_t *obj, const char *key, con
     json_t *v = json_object_get(obj, key);
     if (!v) return KILN_OK;
     if (!json_is_object(v))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" must be an object, not %s", key,
-                         type_name(v));
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" must be an object, not %s", key, type_name(v));
     *out = v;
     return KILN_OK;
 }
@@ -238,11 +254,12 @@ kiln_result gltf_get_array(gltf_ctx *c, const json_t *obj, const char *key, cons
     json_t *v = json_object_get(obj, key);
     if (!v) return KILN_OK;
     if (!json_is_array(v))
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key), "\"%s\" must be an array, not %s", key,
-                         type_name(v));
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" must be an array, not %s", key, type_name(v));
     if (json_array_size(v) > max)
-        return gltf_fail(c, KILN_E_LIMIT, member(mp, sizeof mp, ptr, key), "\"%s\" has %zu entries, above the limit %zu", key,
-                         json_array_size(v), max);
+        return gltf_fail(c, KILN_E_LIMIT, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" has %zu entries, above the limit %zu", key, json_array_size(v),
+                         max);
     *out = v;
     return KILN_OK;
 }
@@ -280,7 +297,8 @@ static kiln_result read_glb(gltf_ctx *c, const uint8_t *data, size_t size, const
     uint32_t version = kiln_read_u32le(&r);
     uint32_t length = kiln_read_u32le(&r);
     if (r.failed)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, NULL, "GLB header is truncated (%zu bytes)", size);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, NULL, "GLB header is truncated (%zu bytes)",
+                         size);
     if (version != 2)
         return gltf_fail(c, KILN_E_IMPORT_UNSUPPORTED, NULL,
                          "GLB version %u; kiln reads glTF 2.0 (version 2)", version);
@@ -312,9 +330,8 @@ static kiln_result read_glb(gltf_ctx *c, const uint8_t *data, size_t size, const
             c->glb_bin = body;
             c->glb_bin_size = chunk_length;
         } else if (chunk_type == GLB_CHUNK_JSON || chunk_type == GLB_CHUNK_BIN) {
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, NULL,
-                             "GLB chunk %u repeats the %s chunk", chunk,
-                             chunk_type == GLB_CHUNK_JSON ? "JSON" : "BIN");
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, NULL, "GLB chunk %u repeats the %s chunk",
+                             chunk, chunk_type == GLB_CHUNK_JSON ? "JSON" : "BIN");
         } /* other chunk types are skipped, as the specification asks */
         /* Chunks start on 4-byte boundaries; writers pad, but tolerate a missing final pad. */
         size_t pad = (4 - (r.pos & 3)) & 3;
@@ -375,8 +392,8 @@ static kiln_result read_asset(gltf_ctx *c)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, need_ptr,
                          "\"%.40s\" is not a <major>.<minor> version", need);
     if (major != 2 || (min_version && minor > 0))
-        return gltf_fail(c, KILN_E_IMPORT_UNSUPPORTED, need_ptr,
-                         "glTF %.40s; kiln reads glTF 2.0", need);
+        return gltf_fail(c, KILN_E_IMPORT_UNSUPPORTED, need_ptr, "glTF %.40s; kiln reads glTF 2.0",
+                         need);
     if (generator && !(c->scene->generator = kiln_arena_strdup(c->arena, generator)))
         return gltf_nomem(c, "asset.generator");
     return KILN_OK;

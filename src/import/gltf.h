@@ -11,9 +11,9 @@
 
 /* Limits on what one file may declare, so no input allocates without bound before the memory
  * limit is even consulted. */
-#define KILN_GLTF_MAX_JSON_SIZE ((size_t)256 << 20)   /* bytes of JSON text */
-#define KILN_GLTF_MAX_ITEMS 1000000u                  /* entries of any top-level array */
-#define KILN_GLTF_MAX_COUNT 100000000u                /* accessor.count, sparse.count */
+#define KILN_GLTF_MAX_JSON_SIZE ((size_t)256 << 20) /* bytes of JSON text */
+#define KILN_GLTF_MAX_ITEMS     1000000u            /* entries of any top-level array */
+#define KILN_GLTF_MAX_COUNT     100000000u          /* accessor.count, sparse.count */
 
 /* Does data look like glTF: a GLB header ("glTF" magic) or JSON text starting with '{'? */
 bool kiln_gltf_detect(const void *data, size_t size);

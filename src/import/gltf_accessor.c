@@ -9,23 +9,39 @@
 #include "core/reader.h"
 
 enum {
-    CT_I8 = 5120, CT_U8 = 5121, CT_I16 = 5122, CT_U16 = 5123, CT_U32 = 5125, CT_F32 = 5126,
+    CT_I8 = 5120,
+    CT_U8 = 5121,
+    CT_I16 = 5122,
+    CT_U16 = 5123,
+    CT_U32 = 5125,
+    CT_F32 = 5126,
 };
 
 static uint32_t component_size(uint32_t ct)
 {
     switch (ct) {
-    case CT_I8: case CT_U8: return 1;
-    case CT_I16: case CT_U16: return 2;
-    case CT_U32: case CT_F32: return 4;
-    default: return 0;
+    case CT_I8:
+    case CT_U8:
+        return 1;
+    case CT_I16:
+    case CT_U16:
+        return 2;
+    case CT_U32:
+    case CT_F32:
+        return 4;
+    default:
+        return 0;
     }
 }
 
 static uint32_t type_components(const char *t)
 {
-    static const struct { const char *name; uint32_t n; } types[] = {
-        {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT2", 4}, {"MAT3", 9}, {"MAT4", 16},
+    static const struct {
+        const char *name;
+        uint32_t n;
+    } types[] = {
+        {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3},  {"VEC4", 4},
+        {"MAT2", 4},   {"MAT3", 9}, {"MAT4", 16},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(t, types[i].name) == 0) return types[i].n;
@@ -34,9 +50,9 @@ static uint32_t type_components(const char *t)
 
 /* Element layout: matrices with 1- or 2-byte components pad each column to 4 bytes (§3.6.2.4). */
 typedef struct layout {
-    uint32_t rows, columns;   /* a vector or scalar is rows x 1 */
-    size_t column_stride;     /* bytes from one column to the next */
-    size_t element_size;      /* bytes of one element, padding included */
+    uint32_t rows, columns; /* a vector or scalar is rows x 1 */
+    size_t column_stride;   /* bytes from one column to the next */
+    size_t element_size;    /* bytes of one element, padding included */
 } layout;
 
 static layout element_layout(const gltf_accessor *a)
@@ -68,7 +84,8 @@ static float to_float(const uint8_t *p, uint32_t ct, bool normalized)
         float f = v / 127.0f;
         return f < -1.0f ? -1.0f : f;
     }
-    case CT_U8: return normalized ? p[0] / 255.0f : p[0];
+    case CT_U8:
+        return normalized ? p[0] / 255.0f : p[0];
     case CT_I16: {
         int16_t v = (int16_t)kiln_load_u16le(p);
         if (!normalized) return v;
@@ -83,16 +100,22 @@ static float to_float(const uint8_t *p, uint32_t ct, bool normalized)
         uint32_t v = kiln_load_u32le(p);
         return normalized ? (float)(v / 4294967295.0) : (float)v;
     }
-    default: return kiln_load_f32le(p);
+    default:
+        return kiln_load_f32le(p);
     }
 }
 
 static uint32_t to_uint(const uint8_t *p, uint32_t ct)
 {
     switch (ct) {
-    case CT_I8: case CT_U8: return p[0];
-    case CT_I16: case CT_U16: return kiln_load_u16le(p);
-    default: return kiln_load_u32le(p);
+    case CT_I8:
+    case CT_U8:
+        return p[0];
+    case CT_I16:
+    case CT_U16:
+        return kiln_load_u16le(p);
+    default:
+        return kiln_load_u32le(p);
     }
 }
 
@@ -119,18 +142,21 @@ kiln_result gltf_accessor_info(gltf_ctx *c, uint32_t index, const gltf_accessor 
     char mp[64]; /* the pointer of the member at fault */
     if (!component_size((uint32_t)ct)) {
         snprintf(mp, sizeof mp, "%s/componentType", ptr);
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"componentType\" %llu is not one of "
-                         "5120, 5121, 5122, 5123, 5125, 5126", (unsigned long long)ct);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
+                         "\"componentType\" %llu is not one of "
+                         "5120, 5121, 5122, 5123, 5125, 5126",
+                         (unsigned long long)ct);
     }
     snprintf(mp, sizeof mp, "%s/type", ptr);
     if (!type) return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"type\" is missing");
     a->components = type_components(type);
     if (!a->components)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"type\" \"%.16s\" is not SCALAR, VEC2..4 "
-                         "or MAT2..4", type);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
+                         "\"type\" \"%.16s\" is not SCALAR, VEC2..4 "
+                         "or MAT2..4",
+                         type);
     snprintf(mp, sizeof mp, "%s/count", ptr);
-    if (count == 0)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"count\" must be at least 1");
+    if (count == 0) return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"count\" must be at least 1");
     snprintf(mp, sizeof mp, "%s/normalized", ptr);
     if (a->normalized && (ct == CT_F32 || ct == CT_U32))
         return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
@@ -185,7 +211,8 @@ static void read_elements(const uint8_t *base, size_t stride, const layout *l, u
         case CT_U32:
             for (size_t i = 0; i < count; i++) dst[i] = kiln_load_u32le(base + i * stride);
             return;
-        default: break;
+        default:
+            break;
         }
     }
     for (size_t i = 0; i < count; i++) {
@@ -235,9 +262,10 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
         if ((r = gltf_view_get(c, (uint32_t)view, &v)) != KILN_OK) return r;
         size_t stride = v->stride ? v->stride : l.element_size;
         if (v->stride && v->stride < l.element_size)
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
-                             "bufferView %d's byteStride %zu is smaller than one element (%zu bytes)",
-                             view, v->stride, l.element_size);
+            return gltf_fail(
+                c, KILN_E_IMPORT_FAILED, ptr,
+                "bufferView %d's byteStride %zu is smaller than one element (%zu bytes)", view,
+                v->stride, l.element_size);
         if (!fits((size_t)offset, stride, a->count, l.element_size, v->size))
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "%u elements of %zu bytes from byteOffset %llu run past the end of "
@@ -245,8 +273,8 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
                              a->count, l.element_size, (unsigned long long)offset, view, v->size);
     }
     /* Without a view every element starts as zero (the arena's memory is zeroed). */
-    void *mem = kiln_arena_array(arena, (size_t)a->count * n, want_floats ? sizeof(float)
-                                                                          : sizeof(uint32_t));
+    void *mem = kiln_arena_array(arena, (size_t)a->count * n,
+                                 want_floats ? sizeof(float) : sizeof(uint32_t));
     if (!mem) return gltf_nomem(c, "accessor values");
     if (want_floats) s.f = mem;
     else s.u = mem;
@@ -288,7 +316,8 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
         return gltf_fail(c, KILN_E_IMPORT_FAILED, fault,
                          "\"componentType\" must be 5121, 5123 or 5125");
     const gltf_view *iv, *vv;
-    if ((r = gltf_view_get(c, (uint32_t)iview, &iv)) || (r = gltf_view_get(c, (uint32_t)vview, &vv)))
+    if ((r = gltf_view_get(c, (uint32_t)iview, &iv)) ||
+        (r = gltf_view_get(c, (uint32_t)vview, &vv)))
         return r;
     uint32_t ics = component_size((uint32_t)ict);
     if (!fits((size_t)ioff, ics, (size_t)scount, ics, iv->size))

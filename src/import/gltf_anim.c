@@ -153,7 +153,8 @@ kiln_result gltf_read_animations(gltf_ctx *c)
             char cptr[80];
             snprintf(cptr, sizeof cptr, "%s/channels/%zu", ptr, k);
             json_t *ch = json_array_get(channels, k);
-            if (!json_is_object(ch)) return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "not an object");
+            if (!json_is_object(ch))
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "not an object");
             bool keep;
             if ((r = read_channel(c, aj, samplers, ch, cptr, &out[kept], &keep, checked))) return r;
             if (keep) kept++;

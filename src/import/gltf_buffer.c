@@ -37,8 +37,7 @@ kiln_result gltf_buffers_init(gltf_ctx *c)
         snprintf(ptr, sizeof ptr, "/buffers/%zu", i);
         if (!json_is_object(b)) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
         uint64_t len;
-        if ((r = gltf_get_uint(c, b, "byteLength", ptr, MAX_BUFFER_SIZE, true, 0, &len)))
-            return r;
+        if ((r = gltf_get_uint(c, b, "byteLength", ptr, MAX_BUFFER_SIZE, true, 0, &len))) return r;
         if (len == 0) {
             snprintf(mp, sizeof mp, "%s/byteLength", ptr);
             return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"byteLength\" must be at least 1");
@@ -185,13 +184,13 @@ static kiln_result decode_meshopt(gltf_ctx *c, size_t index, const json_t *ext, 
     if (offset + length > b->size)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                          "bytes %llu..%llu lie past the end of buffer %d (%zu bytes)",
-                         (unsigned long long)offset, (unsigned long long)(offset + length),
-                         buffer, b->size);
+                         (unsigned long long)offset, (unsigned long long)(offset + length), buffer,
+                         b->size);
     size_t total = (size_t)(count * stride);
     if (total != out->size)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
-                         "count * byteStride (%zu) differs from the view's byteLength (%zu)",
-                         total, out->size);
+                         "count * byteStride (%zu) differs from the view's byteLength (%zu)", total,
+                         out->size);
     if (out->stride && out->stride != stride)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                          "byteStride %llu differs from the view's byteStride %zu",
@@ -228,12 +227,11 @@ static kiln_result decode_meshopt(gltf_ctx *c, size_t index, const json_t *ext, 
         bool triangles = mode[0] == 'T';
         if (stride != 2 && stride != 4)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "%s need byteStride 2 or 4", mode);
-        if (f != 0)
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "%s take no filter", mode);
+        if (f != 0) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "%s take no filter", mode);
         if (triangles && count % 3)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "TRIANGLES need a count that is a multiple of 3");
-        rc = !count ? 0
+        rc = !count      ? 0
              : triangles ? meshopt_decodeIndexBuffer(dst, (size_t)count, (size_t)stride, src,
                                                      (size_t)length)
                          : meshopt_decodeIndexSequence(dst, (size_t)count, (size_t)stride, src,

@@ -24,9 +24,11 @@ static kiln_result image_bytes(gltf_ctx *c, const json_t *ij, const char *ptr,
         (r = gltf_get_index(c, ij, "bufferView", ptr, c->view_count, false, &view)))
         return r;
     if (uri && view >= 0)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "an image has a uri or a bufferView, not both");
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                         "an image has a uri or a bufferView, not both");
     if (!uri && view < 0)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "an image needs a \"uri\" or a \"bufferView\"");
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                         "an image needs a \"uri\" or a \"bufferView\"");
     if (view >= 0) {
         const uint8_t *data;
         size_t size;
@@ -48,7 +50,8 @@ static kiln_result image_bytes(gltf_ctx *c, const json_t *ij, const char *ptr,
         char media[64];
         img->source = KILN_SCENE_IMAGE_DATA_URI;
         if (c->flags & KILN_SCENE_LOAD_NO_IMAGES) return KILN_OK;
-        r = kiln_uri_decode_data(uri, MAX_IMAGE_FILE, &a, &data, &size, media, sizeof media, c->err);
+        r = kiln_uri_decode_data(uri, MAX_IMAGE_FILE, &a, &data, &size, media, sizeof media,
+                                 c->err);
         if (r != KILN_OK) {
             kiln_error_at_pointer(c->err, ptr);
             return r;
@@ -111,8 +114,7 @@ static kiln_result decode_pixels(gltf_ctx *c, const char *ptr, kiln_scene_image 
     }
     if (r != KILN_OK) {
         if (!kiln_scene_warn(c->scene, "%s: image %s%s%scannot be decoded: %s", ptr,
-                             *img->uri ? "\"" : "", img->uri, *img->uri ? "\" " : "",
-                             ierr.message))
+                             *img->uri ? "\"" : "", img->uri, *img->uri ? "\" " : "", ierr.message))
             return gltf_nomem(c, "a warning");
         return KILN_OK;
     }
@@ -168,15 +170,22 @@ static kiln_result read_wrap(gltf_ctx *c, const json_t *sj, const char *key, con
     kiln_result r = gltf_get_uint(c, sj, key, ptr, 0xFFFFFFFFu, false, 10497, &v);
     if (r != KILN_OK) return r;
     switch (v) {
-    case 10497: *out = KILN_SCENE_WRAP_REPEAT; return KILN_OK;
-    case 33071: *out = KILN_SCENE_WRAP_CLAMP; return KILN_OK;
-    case 33648: *out = KILN_SCENE_WRAP_MIRROR; return KILN_OK;
+    case 10497:
+        *out = KILN_SCENE_WRAP_REPEAT;
+        return KILN_OK;
+    case 33071:
+        *out = KILN_SCENE_WRAP_CLAMP;
+        return KILN_OK;
+    case 33648:
+        *out = KILN_SCENE_WRAP_MIRROR;
+        return KILN_OK;
     default: {
         char mp[80];
         snprintf(mp, sizeof mp, "%s/%s", ptr, key);
         return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"%s\" %llu is not 10497 (REPEAT), 33071 (CLAMP_TO_EDGE) or 33648 "
-                         "(MIRRORED_REPEAT)", key, (unsigned long long)v);
+                         "(MIRRORED_REPEAT)",
+                         key, (unsigned long long)v);
     }
     }
 }
@@ -203,10 +212,19 @@ static kiln_result read_sampler(gltf_ctx *c, const json_t *sj, const char *ptr,
                          (unsigned long long)mag);
     /* 9728 NEAREST, 9729 LINEAR, 9984..9987 {NEAREST,LINEAR}_MIPMAP_{NEAREST,LINEAR}. */
     switch (min) {
-    case 0: s->mipmaps = true; break;
-    case 9728: s->min_filter = KILN_SCENE_FILTER_NEAREST; break;
-    case 9729: s->min_filter = KILN_SCENE_FILTER_LINEAR; break;
-    case 9984: case 9985: case 9986: case 9987:
+    case 0:
+        s->mipmaps = true;
+        break;
+    case 9728:
+        s->min_filter = KILN_SCENE_FILTER_NEAREST;
+        break;
+    case 9729:
+        s->min_filter = KILN_SCENE_FILTER_LINEAR;
+        break;
+    case 9984:
+    case 9985:
+    case 9986:
+    case 9987:
         s->mipmaps = true;
         s->min_filter = (min & 1) ? KILN_SCENE_FILTER_LINEAR : KILN_SCENE_FILTER_NEAREST;
         s->mip_filter = min >= 9986 ? KILN_SCENE_FILTER_LINEAR : KILN_SCENE_FILTER_NEAREST;
@@ -234,7 +252,8 @@ static kiln_result read_textures(gltf_ctx *c)
             char ptr[48];
             snprintf(ptr, sizeof ptr, "/samplers/%zu", i);
             json_t *sj = json_array_get(list, i);
-            if (!json_is_object(sj)) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
+            if (!json_is_object(sj))
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
             if ((r = read_sampler(c, sj, ptr, &samplers[i])) != KILN_OK) return r;
         }
         s->samplers = samplers;
@@ -321,14 +340,13 @@ static kiln_result read_material(gltf_ctx *c, const json_t *mj, const char *ptr,
         return r;
     char pptr[96];
     snprintf(pptr, sizeof pptr, "%s/pbrMetallicRoughness", ptr);
-    if (pbr &&
-        ((r = gltf_get_floats(c, pbr, "baseColorFactor", pptr, 4, m->base_color)) ||
-         (r = gltf_get_float(c, pbr, "metallicFactor", pptr, 1.0f, &m->metallic)) ||
-         (r = gltf_get_float(c, pbr, "roughnessFactor", pptr, 1.0f, &m->roughness)) ||
-         (r = read_texture_ref(c, pbr, "baseColorTexture", NULL, pptr,
-                               &m->textures[KILN_SCENE_SLOT_BASE_COLOR])) ||
-         (r = read_texture_ref(c, pbr, "metallicRoughnessTexture", NULL, pptr,
-                               &m->textures[KILN_SCENE_SLOT_METALLIC_ROUGHNESS]))))
+    if (pbr && ((r = gltf_get_floats(c, pbr, "baseColorFactor", pptr, 4, m->base_color)) ||
+                (r = gltf_get_float(c, pbr, "metallicFactor", pptr, 1.0f, &m->metallic)) ||
+                (r = gltf_get_float(c, pbr, "roughnessFactor", pptr, 1.0f, &m->roughness)) ||
+                (r = read_texture_ref(c, pbr, "baseColorTexture", NULL, pptr,
+                                      &m->textures[KILN_SCENE_SLOT_BASE_COLOR])) ||
+                (r = read_texture_ref(c, pbr, "metallicRoughnessTexture", NULL, pptr,
+                                      &m->textures[KILN_SCENE_SLOT_METALLIC_ROUGHNESS]))))
         return r;
     if (!pbr) {
         m->textures[KILN_SCENE_SLOT_BASE_COLOR].texture = -1;
@@ -358,14 +376,14 @@ static kiln_result read_material(gltf_ctx *c, const json_t *mj, const char *ptr,
     if (m->alpha_cutoff < 0.0f)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"alphaCutoff\" must not be negative");
     /* Factors outside [0, 1] are clamped, as renderers would. */
-    float before[6] = {m->base_color[0], m->base_color[1], m->base_color[2], m->base_color[3],
-                       m->metallic, m->roughness};
+    float before[6] = {m->base_color[0], m->base_color[1], m->base_color[2],
+                       m->base_color[3], m->metallic,      m->roughness};
     for (int i = 0; i < 4; i++) m->base_color[i] = clamp01(m->base_color[i]);
     m->metallic = clamp01(m->metallic);
     m->roughness = clamp01(m->roughness);
     for (int i = 0; i < 3; i++) m->emissive[i] = clamp01(m->emissive[i]);
-    float after[6] = {m->base_color[0], m->base_color[1], m->base_color[2], m->base_color[3],
-                      m->metallic, m->roughness};
+    float after[6] = {m->base_color[0], m->base_color[1], m->base_color[2],
+                      m->base_color[3], m->metallic,      m->roughness};
     if (memcmp(before, after, sizeof before) != 0 &&
         !kiln_scene_warn(c->scene, "%s: factors outside [0, 1] were clamped", ptr))
         return gltf_nomem(c, "a warning");

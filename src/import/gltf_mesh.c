@@ -10,19 +10,26 @@
 
 #include "import/draco.h"
 
-enum { MODE_POINTS = 0, MODE_LINES, MODE_LINE_LOOP, MODE_LINE_STRIP, MODE_TRIANGLES, MODE_STRIP,
-       MODE_FAN };
+enum {
+    MODE_POINTS = 0,
+    MODE_LINES,
+    MODE_LINE_LOOP,
+    MODE_LINE_STRIP,
+    MODE_TRIANGLES,
+    MODE_STRIP,
+    MODE_FAN
+};
 
-static const char *const mode_names[] = {"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP",
+static const char *const mode_names[] = {"POINTS",    "LINES",          "LINE_LOOP",   "LINE_STRIP",
                                          "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"};
 
 /* What one primitive is being built from. */
 typedef struct prim_src {
-    const char *ptr;             /* "/meshes/m/primitives/p" */
-    json_t *attributes;          /* the attribute map being read (the primitive's or a target's) */
-    const char *attr_ptr;        /* its JSON pointer */
-    kiln_draco_mesh draco;       /* decoded when the primitive uses KHR_draco_mesh_compression */
-    json_t *draco_attributes;    /* the extension's name -> unique id map */
+    const char *ptr;          /* "/meshes/m/primitives/p" */
+    json_t *attributes;       /* the attribute map being read (the primitive's or a target's) */
+    const char *attr_ptr;     /* its JSON pointer */
+    kiln_draco_mesh draco;    /* decoded when the primitive uses KHR_draco_mesh_compression */
+    json_t *draco_attributes; /* the extension's name -> unique id map */
     bool has_draco;
     uint32_t vertex_count;
 } prim_src;
@@ -43,8 +50,9 @@ static kiln_result attribute(gltf_ctx *c, prim_src *ps, const char *name, uint32
     snprintf(ptr, sizeof ptr, "%s/%s", ps->attr_ptr, name);
     bool vec3_ok = accept_vec3_for_vec4 && a->components == 3;
     if (a->components != components && !vec3_ok)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "%s must have %u components, accessor %d has %u",
-                         name, components, acc, a->components);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                         "%s must have %u components, accessor %d has %u", name, components, acc,
+                         a->components);
     if (a->count != ps->vertex_count)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                          "accessor %d has %u elements; POSITION has %u", acc, a->count,
@@ -53,7 +61,8 @@ static kiln_result attribute(gltf_ctx *c, prim_src *ps, const char *name, uint32
     json_t *id = ps->has_draco ? json_object_get(ps->draco_attributes, name) : NULL;
     if (id) {
         const kiln_draco_attribute *da =
-            json_is_integer(id) && json_integer_value(id) >= 0 && json_integer_value(id) <= 0xFFFFFFFF
+            json_is_integer(id) && json_integer_value(id) >= 0 &&
+                    json_integer_value(id) <= 0xFFFFFFFF
                 ? kiln_draco_find_attribute(&ps->draco, (uint32_t)json_integer_value(id))
                 : NULL;
         if (!da)
@@ -111,8 +120,10 @@ static kiln_result joints_attribute(gltf_ctx *c, prim_src *ps, const char *name,
         if ((r = attribute(c, ps, name, 4, false, &f, &n))) return r;
         for (size_t i = 0; i < (size_t)ps->vertex_count * 4; i++) {
             if (!(f[i] >= 0.0f && f[i] < 65536.0f) || f[i] != floorf(f[i]))
-                return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "joint index %g is not an integer "
-                                 "in 0..65535", (double)f[i]);
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                                 "joint index %g is not an integer "
+                                 "in 0..65535",
+                                 (double)f[i]);
             j[i] = (uint16_t)f[i];
         }
         *out = j;
@@ -148,14 +159,19 @@ typedef struct gltf_derived {
 } gltf_derived;
 
 enum {
-    DERIVED_NORMALS = 1, DERIVED_TANGENTS, DERIVED_WEIGHTS, DERIVED_INDICES, DERIVED_POSITIONS,
+    DERIVED_NORMALS = 1,
+    DERIVED_TANGENTS,
+    DERIVED_WEIGHTS,
+    DERIVED_INDICES,
+    DERIVED_POSITIONS,
     DERIVED_BOUNDS,
 };
 
 static size_t derived_hash(int kind, const void *a, const void *b, uint64_t n)
 {
-    uint64_t h = (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)b * 0xC2B2AE3D27D4EB4Full ^
-                 n * 0x165667B19E3779F9ull ^ (uint64_t)kind;
+    uint64_t h = (uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15ull ^
+                 (uint64_t)(uintptr_t)b * 0xC2B2AE3D27D4EB4Full ^ n * 0x165667B19E3779F9ull ^
+                 (uint64_t)kind;
     return (size_t)(h ^ (h >> 29));
 }
 
@@ -271,7 +287,8 @@ static kiln_result clean_normals(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
         return KILN_OK;
     }
     const float *source = p->normals;
-    float *nrm = kiln_arena_memdup(c->arena, p->normals, (size_t)p->vertex_count * 3 * sizeof(float));
+    float *nrm =
+        kiln_arena_memdup(c->arena, p->normals, (size_t)p->vertex_count * 3 * sizeof(float));
     if (!nrm) return gltf_nomem(c, "normals");
     size_t bad = 0;
     for (size_t v = 0; v < p->vertex_count; v++) {
@@ -303,7 +320,8 @@ static kiln_result clean_tangents(gltf_ctx *c, const prim_src *ps, kiln_scene_pr
         return KILN_OK;
     }
     const float *source = p->tangents;
-    float *tan = kiln_arena_memdup(c->arena, p->tangents, (size_t)p->vertex_count * 4 * sizeof(float));
+    float *tan =
+        kiln_arena_memdup(c->arena, p->tangents, (size_t)p->vertex_count * 4 * sizeof(float));
     if (!tan) return gltf_nomem(c, "tangents");
     size_t bad = 0;
     for (size_t v = 0; v < p->vertex_count; v++) {
@@ -333,9 +351,8 @@ static kiln_result clean_weights(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
     /* Sets are normalised together: one set shares by its own data, two by the pair. */
     const void *key_b = p->joint_set_count > 1 ? (const void *)p->weights[1] : NULL;
     const float *known0 = derived_find(c, DERIVED_WEIGHTS, p->weights[0], key_b, p->vertex_count);
-    const float *known1 = key_b ? derived_find(c, DERIVED_WEIGHTS, key_b, p->weights[0],
-                                               p->vertex_count)
-                                : NULL;
+    const float *known1 =
+        key_b ? derived_find(c, DERIVED_WEIGHTS, key_b, p->weights[0], p->vertex_count) : NULL;
     if (known0 && (!key_b || known1)) {
         p->weights[0] = known0;
         if (key_b) p->weights[1] = known1;
@@ -344,7 +361,8 @@ static kiln_result clean_weights(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
     const float *src0 = p->weights[0];
     float *w[KILN_SCENE_MAX_JOINT_SETS];
     for (uint32_t s = 0; s < p->joint_set_count; s++) {
-        w[s] = kiln_arena_memdup(c->arena, p->weights[s], (size_t)p->vertex_count * 4 * sizeof(float));
+        w[s] =
+            kiln_arena_memdup(c->arena, p->weights[s], (size_t)p->vertex_count * 4 * sizeof(float));
         if (!w[s]) return gltf_nomem(c, "weights");
     }
     size_t changed = 0;
@@ -370,8 +388,10 @@ static kiln_result clean_weights(gltf_ctx *c, const prim_src *ps, kiln_scene_pri
         return gltf_nomem(c, "weights");
     if (changed) {
         p->flags |= KILN_SCENE_PRIM_WEIGHTS_RENORMALIZED;
-        if (!kiln_scene_warn(c->scene, "%s: joint weights of %zu vertices did not sum to 1; "
-                             "renormalised", ps->ptr, changed))
+        if (!kiln_scene_warn(c->scene,
+                             "%s: joint weights of %zu vertices did not sum to 1; "
+                             "renormalised",
+                             ps->ptr, changed))
             return gltf_nomem(c, "a warning");
     }
     return KILN_OK;
@@ -593,10 +613,8 @@ static kiln_result read_primitive(gltf_ctx *c, const json_t *pj, prim_src *ps,
     if ((r = triangulate(c, ps, (int)mode, src, n, &tri, &p->index_count))) return r;
     p->indices = tri;
 
-    if ((r = clean_positions(c, ps, p)) ||
-        (p->normals && (r = clean_normals(c, ps, p))) ||
-        (p->tangents && (r = clean_tangents(c, ps, p))) ||
-        (r = clean_weights(c, ps, p)) ||
+    if ((r = clean_positions(c, ps, p)) || (p->normals && (r = clean_normals(c, ps, p))) ||
+        (p->tangents && (r = clean_tangents(c, ps, p))) || (r = clean_weights(c, ps, p)) ||
         (r = read_targets(c, ps, pj, p)))
         return r;
     /* Bounds once per positions array (primitives may share one). */
@@ -678,7 +696,8 @@ static kiln_result read_mesh(gltf_ctx *c, const json_t *mj, const char *ptr, kil
         if (!tn) return gltf_nomem(c, "target names");
         for (size_t i = 0; i < (size_t)targets; i++) {
             const char *s = json_string_value(json_array_get(names, i));
-            if (!(tn[i] = kiln_arena_strdup(c->arena, s ? s : ""))) return gltf_nomem(c, "target names");
+            if (!(tn[i] = kiln_arena_strdup(c->arena, s ? s : "")))
+                return gltf_nomem(c, "target names");
         }
         m->target_names = tn;
     }

@@ -8,7 +8,8 @@
 
 #include "codec/xform.h"
 
-/* ---- nodes ----------------------------------------------------------------------------------------- */
+/* ---- nodes
+ * ----------------------------------------------------------------------------------------- */
 
 static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kiln_scene_node *n,
                              int32_t *parents, uint32_t self)
@@ -63,8 +64,9 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
         /* As many as the mesh's morph targets (its default weights when it lost every
          * primitive to a dropped mode). */
         const kiln_scene_mesh *m = n->mesh >= 0 ? &s->meshes[n->mesh] : NULL;
-        uint32_t targets = !m ? 0 : m->primitive_count ? m->primitives[0].target_count
-                                                       : m->weight_count;
+        uint32_t targets = !m                   ? 0
+                           : m->primitive_count ? m->primitives[0].target_count
+                                                : m->weight_count;
         if (!m || wn != targets)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "\"weights\" has %zu values; the mesh has %u morph targets", wn,
@@ -80,15 +82,15 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
             snprintf(cptr, sizeof cptr, "%s/children/%zu", ptr, i);
             if (!json_is_integer(e) || json_integer_value(e) < 0 ||
                 (uint64_t)json_integer_value(e) >= s->node_count)
-                return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr,
-                                 "not a node index below %u", s->node_count);
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "not a node index below %u",
+                                 s->node_count);
             uint32_t child = (uint32_t)json_integer_value(e);
             if (child == self)
                 return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "node %u is its own child", self);
             if (parents[child] >= 0)
                 return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr,
-                                 "node %u has two parents (nodes %d and %u)", child,
-                                 parents[child], self);
+                                 "node %u has two parents (nodes %d and %u)", child, parents[child],
+                                 self);
             parents[child] = (int32_t)self;
             kids[i] = child;
         }
@@ -132,7 +134,8 @@ static kiln_result world_transforms(gltf_ctx *c, kiln_scene_node *nodes, uint32_
     return KILN_OK;
 }
 
-/* ---- skins, cameras, lights --------------------------------------------------------------------- */
+/* ---- skins, cameras, lights ---------------------------------------------------------------------
+ */
 
 static kiln_result read_skins(gltf_ctx *c)
 {
@@ -156,7 +159,8 @@ static kiln_result read_skins(gltf_ctx *c)
             (r = gltf_get_index(c, sj, "inverseBindMatrices", ptr, c->accessor_count, false, &ibm)))
             return r;
         if (!joints || !json_array_size(joints))
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"joints\" must hold at least one node");
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                             "\"joints\" must hold at least one node");
         size_t jn = json_array_size(joints);
         uint32_t *j = kiln_arena_array(c->arena, jn, sizeof *j);
         float *inv = kiln_arena_array(c->arena, jn * 16, sizeof *inv);
@@ -235,8 +239,9 @@ static kiln_result read_cameras(gltf_ctx *c)
                 return r;
             if (!(k->yfov > 0) || !(k->znear > 0) || k->aspect < 0 ||
                 (k->zfar != 0 && !(k->zfar > k->znear)))
-                return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr,
-                                 "needs yfov > 0, znear > 0, zfar > znear if given, aspectRatio > 0");
+                return gltf_fail(
+                    c, KILN_E_IMPORT_FAILED, sptr,
+                    "needs yfov > 0, znear > 0, zfar > znear if given, aspectRatio > 0");
         } else {
             if ((r = gltf_get_float(c, sub, "xmag", sptr, 0.0f, &k->xmag)) ||
                 (r = gltf_get_float(c, sub, "ymag", sptr, 0.0f, &k->ymag)))
@@ -299,14 +304,16 @@ static kiln_result read_lights(gltf_ctx *c)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "spot cones need 0 <= inner < outer <= pi/2");
         if (l->intensity < 0 || l->range < 0)
-            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "intensity and range must not be negative");
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
+                             "intensity and range must not be negative");
     }
     c->scene->lights = lights;
     c->scene->light_count = (uint32_t)n;
     return KILN_OK;
 }
 
-/* ---- scenes, roots, bounds ----------------------------------------------------------------------- */
+/* ---- scenes, roots, bounds
+ * ----------------------------------------------------------------------- */
 
 static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
 {
@@ -320,14 +327,15 @@ static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
         kiln_scene_root_set *sets = kiln_arena_array(c->arena, n, sizeof *sets);
         /* listed[node] = 1 + the last scene that listed it: one array for every scene (one per
          * scene would cost scenes * nodes bytes). */
-        uint32_t *listed = kiln_arena_array(&c->scratch, s->node_count ? s->node_count : 1,
-                                            sizeof *listed);
+        uint32_t *listed =
+            kiln_arena_array(&c->scratch, s->node_count ? s->node_count : 1, sizeof *listed);
         if (!sets || !listed) return gltf_nomem(c, "scenes");
         for (size_t i = 0; i < n; i++) {
             char ptr[48];
             snprintf(ptr, sizeof ptr, "/scenes/%zu", i);
             json_t *sj = json_array_get(list, i), *nodes;
-            if (!json_is_object(sj)) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
+            if (!json_is_object(sj))
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
             if ((r = gltf_get_name(c, sj, ptr, &sets[i].name)) ||
                 (r = gltf_get_array(c, sj, "nodes", ptr, s->node_count, &nodes)))
                 return r;
@@ -481,8 +489,8 @@ static kiln_result check_skinned_meshes(gltf_ctx *c)
                         snprintf(ptr, sizeof ptr, "/nodes/%u", i);
                         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                                          "mesh %d primitive %u: vertex %zu names joint %u; skin %d "
-                                         "has %u", n->mesh, p, v / 4, pr->joints[set][v], n->skin,
-                                         joints);
+                                         "has %u",
+                                         n->mesh, p, v / 4, pr->joints[set][v], n->skin, joints);
                     }
         }
     }
@@ -508,7 +516,8 @@ kiln_result gltf_read_nodes(gltf_ctx *c)
             char ptr[48];
             snprintf(ptr, sizeof ptr, "/nodes/%zu", i);
             json_t *nj = json_array_get(list, i);
-            if (!json_is_object(nj)) return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
+            if (!json_is_object(nj))
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
             if ((r = read_node(c, nj, ptr, &nodes[i], parents, (uint32_t)i))) return r;
         }
         for (size_t i = 0; i < n; i++) nodes[i].parent = parents[i];

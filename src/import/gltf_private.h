@@ -15,36 +15,36 @@
 #include "import/scene_build.h"
 
 typedef struct gltf_buffer {
-    const uint8_t *data;   /* NULL until loaded, or for a fallback buffer without data */
-    size_t size;           /* byteLength */
+    const uint8_t *data; /* NULL until loaded, or for a fallback buffer without data */
+    size_t size;         /* byteLength */
     bool loaded;
 } gltf_buffer;
 
 typedef struct gltf_view {
-    const uint8_t *data;   /* resolved on first use (meshopt views are decoded then) */
+    const uint8_t *data; /* resolved on first use (meshopt views are decoded then) */
     size_t size;
-    size_t stride;         /* byteStride, 0 = tightly packed */
+    size_t stride; /* byteStride, 0 = tightly packed */
     bool resolved;
 } gltf_view;
 
 typedef struct gltf_accessor {
     uint32_t count;
-    uint32_t components;       /* 1 SCALAR .. 16 MAT4 */
-    uint32_t component_type;   /* 5120 .. 5126 */
+    uint32_t components;     /* 1 SCALAR .. 16 MAT4 */
+    uint32_t component_type; /* 5120 .. 5126 */
     bool normalized;
     bool parsed;
-    const float *floats;       /* cache of the decoded float values (scene arena) */
-    const uint32_t *uints;     /* cache of the decoded integer values (scratch arena) */
+    const float *floats;   /* cache of the decoded float values (scene arena) */
+    const uint32_t *uints; /* cache of the decoded integer values (scratch arena) */
 } gltf_accessor;
 
 typedef struct gltf_ctx {
     json_t *root;
     kiln_scene *scene;
-    kiln_arena *arena;         /* the scene's: what the scene keeps */
-    kiln_arena scratch;        /* buffers and decoded views: released after the import */
-    const char *base_dir;      /* NULL: external URIs refused */
+    kiln_arena *arena;    /* the scene's: what the scene keeps */
+    kiln_arena scratch;   /* buffers and decoded views: released after the import */
+    const char *base_dir; /* NULL: external URIs refused */
     uint32_t flags;
-    const uint8_t *glb_bin;    /* the GLB BIN chunk, borrowed from the input */
+    const uint8_t *glb_bin; /* the GLB BIN chunk, borrowed from the input */
     size_t glb_bin_size;
     bool is_glb;
     json_t *buffers_json, *views_json, *accessors_json;
@@ -77,15 +77,15 @@ kiln_result gltf_get_uint(gltf_ctx *c, const json_t *obj, const char *key, const
 kiln_result gltf_get_float(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
                            float fallback, float *out);
 kiln_result gltf_get_floats(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                            size_t n, float *out);  /* array of exactly n; untouched if absent */
+                            size_t n, float *out); /* array of exactly n; untouched if absent */
 kiln_result gltf_get_bool(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
                           bool fallback, bool *out);
 kiln_result gltf_get_string(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                            const char **out);       /* NULL when absent */
+                            const char **out); /* NULL when absent */
 kiln_result gltf_get_object(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                            json_t **out);           /* NULL when absent */
+                            json_t **out); /* NULL when absent */
 kiln_result gltf_get_array(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                           size_t max, json_t **out);/* NULL when absent; size <= max */
+                           size_t max, json_t **out); /* NULL when absent; size <= max */
 /* A name member copied into the scene arena; "" when absent. */
 kiln_result gltf_get_name(gltf_ctx *c, const json_t *obj, const char *ptr, const char **out);
 /* obj/extensions/<name>, when it is an object; NULL otherwise. */
@@ -107,9 +107,9 @@ kiln_result gltf_accessor_uints(gltf_ctx *c, uint32_t index, const uint32_t **ou
 
 /* The parts, in the order the importer runs them. */
 kiln_result gltf_read_images(gltf_ctx *c);
-kiln_result gltf_read_materials(gltf_ctx *c);     /* samplers, textures, materials */
+kiln_result gltf_read_materials(gltf_ctx *c); /* samplers, textures, materials */
 kiln_result gltf_read_meshes(gltf_ctx *c);
-kiln_result gltf_read_nodes(gltf_ctx *c);         /* nodes, skins, cameras, lights, scenes */
+kiln_result gltf_read_nodes(gltf_ctx *c); /* nodes, skins, cameras, lights, scenes */
 kiln_result gltf_read_animations(gltf_ctx *c);
 
 #endif

@@ -21,9 +21,12 @@ const char *kiln_image_format_name(kiln_image_format f)
 size_t kiln_pixel_type_size(kiln_pixel_type t)
 {
     switch (t) {
-    case KILN_PIXEL_U8: return 1;
-    case KILN_PIXEL_U16: return 2;
-    case KILN_PIXEL_F32: return 4;
+    case KILN_PIXEL_U8:
+        return 1;
+    case KILN_PIXEL_U16:
+        return 2;
+    case KILN_PIXEL_F32:
+        return 4;
     }
     return 4;
 }
@@ -51,9 +54,9 @@ kiln_result kiln_image_check_dims(const kiln_image_limits *lim, const char *what
     return KILN_OK;
 }
 
-kiln_result kiln_image_alloc_pixels(kiln_image *img, const kiln_image_limits *lim,
-                                    const char *what, int64_t width, int64_t height,
-                                    kiln_pixel_type t, kiln_error *err)
+kiln_result kiln_image_alloc_pixels(kiln_image *img, const kiln_image_limits *lim, const char *what,
+                                    int64_t width, int64_t height, kiln_pixel_type t,
+                                    kiln_error *err)
 {
     size_t bytes = 0;
     kiln_result r = kiln_image_check_dims(lim, what, width, height, t, &bytes, err);
@@ -109,7 +112,7 @@ kiln_image_format kiln_image_detect(const void *data, size_t size, const char *n
 {
     static const uint8_t png_sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     static const uint8_t exr_sig[4] = {0x76, 0x2f, 0x31, 0x01};
-    static const char tga_footer[18] = "TRUEVISION-XFILE.";  /* with its NUL: 18 bytes */
+    static const char tga_footer[18] = "TRUEVISION-XFILE."; /* with its NUL: 18 bytes */
     const uint8_t *p = data;
     if (!p) size = 0;
     if (size >= 8 && memcmp(p, png_sig, 8) == 0) return KILN_IMAGE_PNG;
@@ -143,14 +146,18 @@ static kiln_result dispatch(const void *data, size_t size, kiln_image_format f,
                             kiln_error *err)
 {
     switch (f) {
-    case KILN_IMAGE_PNG: return kiln_image_decode_png(data, size, lim, header_only, out, err);
-    case KILN_IMAGE_JPEG: return kiln_image_decode_jpeg(data, size, lim, header_only, out, err);
+    case KILN_IMAGE_PNG:
+        return kiln_image_decode_png(data, size, lim, header_only, out, err);
+    case KILN_IMAGE_JPEG:
+        return kiln_image_decode_jpeg(data, size, lim, header_only, out, err);
     case KILN_IMAGE_TGA:
     case KILN_IMAGE_BMP:
     case KILN_IMAGE_HDR:
         return kiln_image_decode_stb(data, size, f, lim, header_only, out, err);
-    case KILN_IMAGE_EXR: return kiln_image_decode_exr(data, size, lim, header_only, out, err);
-    case KILN_IMAGE_UNKNOWN: break;
+    case KILN_IMAGE_EXR:
+        return kiln_image_decode_exr(data, size, lim, header_only, out, err);
+    case KILN_IMAGE_UNKNOWN:
+        break;
     }
     return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                           "not an image format kiln reads (PNG, JPEG, TGA, BMP, HDR, EXR)");
@@ -207,8 +214,7 @@ kiln_result kiln_image_decode(const void *data, size_t size, const kiln_image_op
     if (KILN_NEVER(out == NULL))
         return kiln_error_set(err, KILN_E_USAGE, "kiln_image_decode: out is NULL");
     memset(out, 0, sizeof *out);
-    if (!data && size)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_image_decode: data is NULL");
+    if (!data && size) return kiln_error_set(err, KILN_E_USAGE, "kiln_image_decode: data is NULL");
     kiln_image_limits lim = resolve_limits(opts);
     kiln_image_format f = kiln_image_detect(data, size, opts ? opts->name_hint : NULL);
     kiln_result r = dispatch(data, size, f, &lim, false, out, err);

@@ -16,7 +16,7 @@ typedef struct exr_source {
     const kiln_exr_api *api;
     const uint8_t *data;
     size_t size;
-    char message[160];  /* the library's last error text, from the error handler */
+    char message[160]; /* the library's last error text, from the error handler */
 } exr_source;
 
 static int64_t exr_mem_read(exr_const_context_t ctxt, void *user, void *buffer, uint64_t sz,
@@ -53,8 +53,7 @@ static kiln_result exr_fail(kiln_error *err, const exr_source *src, exr_result_t
                             const char *stage)
 {
     kiln_result code = rv == EXR_ERR_OUT_OF_MEMORY ? KILN_E_OUT_OF_MEMORY : KILN_E_IMPORT_FAILED;
-    if (src->message[0])
-        return kiln_error_set(err, code, "EXR: %s: %s", stage, src->message);
+    if (src->message[0]) return kiln_error_set(err, code, "EXR: %s: %s", stage, src->message);
     return kiln_error_set(err, code, "EXR: %s: %s", stage, src->api->get_default_error_message(rv));
 }
 
@@ -71,7 +70,7 @@ static int exr_slot(const char *name)
 
 typedef struct exr_layout {
     int64_t min_x, min_y, width, height;
-    bool present[EXR_SLOTS];  /* slots that are read; with R/G/B present, Y is ignored */
+    bool present[EXR_SLOTS]; /* slots that are read; with R/G/B present, Y is ignored */
 } exr_layout;
 
 /* IEEE 754 binary16 to float, exact for every value (subnormals, infinities, NaN). */
@@ -104,8 +103,7 @@ static kiln_result exr_unpack_chunk(const exr_decode_pipeline_t *dec, const exr_
                                     kiln_image *out, int64_t x0, int64_t y0, kiln_error *err)
 {
     int64_t cw = dec->chunk.width, chh = dec->chunk.height;
-    if (cw <= 0 || chh <= 0 || x0 < 0 || y0 < 0 || x0 + cw > lay->width ||
-        y0 + chh > lay->height)
+    if (cw <= 0 || chh <= 0 || x0 < 0 || y0 < 0 || x0 + cw > lay->width || y0 + chh > lay->height)
         return kiln_error_set(err, KILN_E_IMPORT_FAILED,
                               "EXR: a chunk of %lldx%lld at (%lld, %lld) lies outside the "
                               "%lldx%lld data window",
@@ -143,12 +141,9 @@ static kiln_result exr_unpack_chunk(const exr_decode_pipeline_t *dec, const exr_
             for (int64_t x = 0; x < cw; x++, src += bpe) {
                 uint32_t u = bpe == 2 ? kiln_load_u16le(src) : kiln_load_u32le(src);
                 float v;
-                if (ch->data_type == EXR_PIXEL_HALF)
-                    v = exr_half_to_float((uint16_t)u);
-                else if (ch->data_type == EXR_PIXEL_UINT)
-                    v = (float)u;
-                else
-                    v = kiln_f32_from_bits(u);
+                if (ch->data_type == EXR_PIXEL_HALF) v = exr_half_to_float((uint16_t)u);
+                else if (ch->data_type == EXR_PIXEL_UINT) v = (float)u;
+                else v = kiln_f32_from_bits(u);
                 row[(size_t)x * 4 + (size_t)comp] = v;
             }
         }
@@ -216,8 +211,8 @@ static kiln_result exr_decode_pixels(exr_context_t ctx, exr_source *src, exr_sto
                     r = exr_fail(err, src, rv, "reading a tile's header");
                     break;
                 }
-                r = exr_run_chunk(ctx, src, &dec, &initialised, &cinfo, lay, out, tx * tw,
-                                  ty * th, err);
+                r = exr_run_chunk(ctx, src, &dec, &initialised, &cinfo, lay, out, tx * tw, ty * th,
+                                  err);
             }
         }
     }

@@ -28,7 +28,7 @@ static jpeg_markers jpeg_scan_markers(const void *data, size_t size)
         if (kiln_read_u8(&r) != 0xFF) return jm;
         uint8_t m = kiln_read_u8(&r);
         while (m == 0xFF && !r.failed) m = kiln_read_u8(&r); /* fill bytes */
-        if (r.failed || m == 0xDA || m == 0xD9) return jm; /* SOS, EOI */
+        if (r.failed || m == 0xDA || m == 0xD9) return jm;   /* SOS, EOI */
         if (m == 0x01 || (m >= 0xD0 && m <= 0xD7)) continue; /* no length field */
         const uint8_t *lp = kiln_reader_take(&r, 2);
         if (!lp) return jm;
@@ -114,8 +114,7 @@ kiln_result kiln_image_decode_jpeg(const void *data, size_t size, const kiln_ima
                            tjGetErrorStr2(tj));
         goto done;
     }
-    if (cmyk)
-        cmyk_to_rgba(out->pixels, (size_t)width * (size_t)height, jm.adobe);
+    if (cmyk) cmyk_to_rgba(out->pixels, (size_t)width * (size_t)height, jm.adobe);
 
 done:
     tjDestroy(tj);

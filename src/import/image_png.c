@@ -8,7 +8,7 @@
 
 /* Ancillary chunks (text, ICC profiles, sPLT ...) are kept in memory by libspng; these caps stop
  * a small file from making it hold a lot. The image data (IDAT) is streamed, not cached. */
-#define PNG_CHUNK_SIZE_MAX ((size_t)64 << 20)
+#define PNG_CHUNK_SIZE_MAX  ((size_t)64 << 20)
 #define PNG_CHUNK_CACHE_MAX ((size_t)64 << 20)
 
 static kiln_result png_error(const kiln_spng_api *spng, kiln_error *err, int e, const char *stage,
@@ -18,8 +18,7 @@ static kiln_result png_error(const kiln_spng_api *spng, kiln_error *err, int e, 
         return kiln_error_set(err, KILN_E_LIMIT,
                               "PNG: %s: %s: exceeds the limit of %u pixels per side", stage,
                               spng->strerror(e), max_dim);
-    if (e == SPNG_EMEM)
-        /* libspng reports its chunk size and cache limits as out-of-memory. */
+    if (e == SPNG_EMEM) /* libspng reports its chunk size and cache limits as out-of-memory. */
         return kiln_error_set(err, KILN_E_LIMIT,
                               "PNG: %s: %s (chunk size or chunk cache limit exceeded)", stage,
                               spng->strerror(e));
@@ -63,8 +62,8 @@ kiln_result kiln_image_decode_png(const void *data, size_t size, const kiln_imag
     /* Deflate expands at most 1032:1, so a file too small for its declared image is damaged;
      * saying so before allocating keeps a 100-byte file from costing a gigabyte. */
     static const uint8_t channels_of[7] = {1, 0, 3, 1, 2, 0, 4};
-    uint64_t bits_per_px = (uint64_t)(ihdr.color_type <= 6 ? channels_of[ihdr.color_type] : 4) *
-                           ihdr.bit_depth;
+    uint64_t bits_per_px =
+        (uint64_t)(ihdr.color_type <= 6 ? channels_of[ihdr.color_type] : 4) * ihdr.bit_depth;
     uint64_t raw = (uint64_t)ihdr.height * (((uint64_t)ihdr.width * bits_per_px + 7) / 8 + 1);
     if (raw / 1032 > (uint64_t)size) {
         r = kiln_error_set(err, KILN_E_IMPORT_FAILED,
@@ -82,11 +81,21 @@ kiln_result kiln_image_decode_png(const void *data, size_t size, const kiln_imag
     }
     bool has_trns = e == 0;
     switch (ihdr.color_type) {
-    case SPNG_COLOR_TYPE_GRAYSCALE: out->source_channels = has_trns ? 2 : 1; break;
-    case SPNG_COLOR_TYPE_TRUECOLOR: out->source_channels = has_trns ? 4 : 3; break;
-    case SPNG_COLOR_TYPE_INDEXED: out->source_channels = has_trns ? 4 : 3; break;
-    case SPNG_COLOR_TYPE_GRAYSCALE_ALPHA: out->source_channels = 2; break;
-    default: out->source_channels = 4; break;
+    case SPNG_COLOR_TYPE_GRAYSCALE:
+        out->source_channels = has_trns ? 2 : 1;
+        break;
+    case SPNG_COLOR_TYPE_TRUECOLOR:
+        out->source_channels = has_trns ? 4 : 3;
+        break;
+    case SPNG_COLOR_TYPE_INDEXED:
+        out->source_channels = has_trns ? 4 : 3;
+        break;
+    case SPNG_COLOR_TYPE_GRAYSCALE_ALPHA:
+        out->source_channels = 2;
+        break;
+    default:
+        out->source_channels = 4;
+        break;
     }
     /* Palette entries are 8-bit whatever the index depth. */
     out->source_bits = ihdr.color_type == SPNG_COLOR_TYPE_INDEXED ? 8 : ihdr.bit_depth;

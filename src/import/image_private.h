@@ -5,7 +5,7 @@
 
 #include "import/image.h"
 
-#define KILN_IMAGE_DEFAULT_MAX_DIM 16384u
+#define KILN_IMAGE_DEFAULT_MAX_DIM      16384u
 #define KILN_IMAGE_DEFAULT_MEMORY_LIMIT ((size_t)1 << 30)
 
 /* The options with defaults filled in; every decoder gets this, never the raw opts. */
@@ -28,9 +28,9 @@ kiln_result kiln_image_check_dims(const kiln_image_limits *lim, const char *what
 
 /* Checks the dimensions and allocates img->pixels (img->size bytes) with lim->allocator; sets
  * width, height, type, size, allocator. On error nothing is allocated. */
-kiln_result kiln_image_alloc_pixels(kiln_image *img, const kiln_image_limits *lim,
-                                    const char *what, int64_t width, int64_t height,
-                                    kiln_pixel_type t, kiln_error *err);
+kiln_result kiln_image_alloc_pixels(kiln_image *img, const kiln_image_limits *lim, const char *what,
+                                    int64_t width, int64_t height, kiln_pixel_type t,
+                                    kiln_error *err);
 
 /* Each decoder: with header_only it fills only width and height of *out (and checks them
  * against the limits, type included), allocating nothing; otherwise it decodes the whole image,
@@ -43,8 +43,8 @@ kiln_result kiln_image_decode_jpeg(const void *data, size_t size, const kiln_ima
                                    bool header_only, kiln_image *out, kiln_error *err);
 /* TGA, BMP and HDR through stb_image; format says which one detection found. */
 kiln_result kiln_image_decode_stb(const void *data, size_t size, kiln_image_format format,
-                                  const kiln_image_limits *lim, bool header_only,
-                                  kiln_image *out, kiln_error *err);
+                                  const kiln_image_limits *lim, bool header_only, kiln_image *out,
+                                  kiln_error *err);
 kiln_result kiln_image_decode_exr(const void *data, size_t size, const kiln_image_limits *lim,
                                   bool header_only, kiln_image *out, kiln_error *err);
 

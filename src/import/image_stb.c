@@ -145,8 +145,8 @@ static bool hdr_data_complete(const uint8_t *p, size_t size, int64_t w, int64_t 
 }
 
 kiln_result kiln_image_decode_stb(const void *data, size_t size, kiln_image_format format,
-                                  const kiln_image_limits *lim, bool header_only,
-                                  kiln_image *out, kiln_error *err)
+                                  const kiln_image_limits *lim, bool header_only, kiln_image *out,
+                                  kiln_error *err)
 {
     const char *what = stb_what(format);
     if (size > INT_MAX)

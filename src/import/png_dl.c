@@ -30,8 +30,8 @@ static kiln_dl_lazy lazy = KILN_DL_LAZY_INIT;
 
 kiln_result kiln_spng_api_get(const kiln_spng_api **out, kiln_error *err)
 {
-    bool ok = kiln_dl_lazy_load(&lazy, KILN_SPNG_SONAME, entries, sizeof entries / sizeof entries[0],
-                                &loaded, sizeof loaded);
+    bool ok = kiln_dl_lazy_load(&lazy, KILN_SPNG_SONAME, entries,
+                                sizeof entries / sizeof entries[0], &loaded, sizeof loaded);
     *out = ok ? &loaded : NULL;
     if (ok) return KILN_OK;
     return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,

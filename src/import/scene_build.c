@@ -29,8 +29,9 @@ kiln_result kiln_scene_create(const kiln_allocator *allocator, size_t limit, kil
 kiln_result kiln_scene_alloc_error(kiln_scene *s, kiln_error *err, const char *what)
 {
     if (s->storage->arena.over_limit)
-        return kiln_error_set(err, KILN_E_LIMIT, "%s: the scene would pass its memory limit (%zu bytes)",
-                              what, s->storage->arena.limit);
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "%s: the scene would pass its memory limit (%zu bytes)", what,
+                              s->storage->arena.limit);
     return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "%s: out of memory", what);
 }
 

@@ -14,7 +14,7 @@
 #define KILN_SCENE_MAX_WARNINGS 256
 
 struct kiln_scene_storage {
-    kiln_arena arena;       /* holds this record, the scene and everything it points at */
+    kiln_arena arena; /* holds this record, the scene and everything it points at */
     kiln_scene scene;
     const char **warnings;
     uint32_t warning_capacity;

@@ -54,10 +54,7 @@ static int escape_value(const char *p)
     return lo < 0 ? -1 : hi * 16 + lo;
 }
 
-static char ascii_lower(char c)
-{
-    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
+static char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 static bool ascii_iequal(const char *a, const char *b, size_t n)
 {
@@ -210,7 +207,8 @@ kiln_result kiln_uri_decode_data(const char *uri, size_t max_size, const kiln_al
     const char *header = uri + 5;
     const char *comma = strchr(header, ',');
     if (!comma)
-        return uri_error(err, KILN_E_IMPORT_FAILED, uri, "data URI without the ',' before its data");
+        return uri_error(err, KILN_E_IMPORT_FAILED, uri,
+                         "data URI without the ',' before its data");
     size_t header_len = (size_t)(comma - header);
 
     /* ";base64" is the last parameter when present (RFC 2397 §3); the media type is what comes
@@ -248,10 +246,7 @@ kiln_result kiln_uri_decode_data(const char *uri, size_t max_size, const kiln_al
 
 /* ---- file references ---------------------------------------------------------------------- */
 
-static bool ascii_alpha(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+static bool ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* Length of the scheme (RFC 3986 §3.1) that starts uri, 0 when it has none. */
 static size_t scheme_length(const char *uri)
@@ -264,8 +259,8 @@ static size_t scheme_length(const char *uri)
     return uri[i] == ':' ? i : 0;
 }
 
-kiln_result kiln_uri_resolve_file(const char *base_dir, const char *uri, char *out,
-                                  size_t out_size, kiln_error *err)
+kiln_result kiln_uri_resolve_file(const char *base_dir, const char *uri, char *out, size_t out_size,
+                                  kiln_error *err)
 {
     const kiln_result refused = KILN_E_OUTPUT_REFUSED;
     if (out_size) out[0] = '\0';
@@ -279,8 +274,7 @@ kiln_result kiln_uri_resolve_file(const char *base_dir, const char *uri, char *o
     /* Before decoding: a raw '?' or '#' starts a query or fragment, "%3F" is part of a name. */
     const char *qf = strpbrk(uri, "?#");
     if (qf)
-        return uri_error(err, refused, uri,
-                         "has a %s ('%c' at byte %zu), which cannot name a file",
+        return uri_error(err, refused, uri, "has a %s ('%c' at byte %zu), which cannot name a file",
                          *qf == '?' ? "query" : "fragment", *qf, (size_t)(qf - uri));
     if (strchr(uri, '\\'))
         return uri_error(err, refused, uri, "has a backslash; URIs separate folders with '/'");
@@ -290,11 +284,13 @@ kiln_result kiln_uri_resolve_file(const char *base_dir, const char *uri, char *o
     if (r != KILN_OK) return r;
     if (!decoded[0]) return uri_error(err, refused, uri, "decoded, it names no file");
     if (decoded[0] == '/')
-        return uri_error(err, refused, uri, "is an absolute path; only paths relative to the glTF "
-                                            "are read");
+        return uri_error(err, refused, uri,
+                         "is an absolute path; only paths relative to the glTF "
+                         "are read");
     if (strchr(decoded, '\\'))
-        return uri_error(err, refused, uri, "decodes to a backslash; URIs separate folders "
-                                            "with '/'");
+        return uri_error(err, refused, uri,
+                         "decodes to a backslash; URIs separate folders "
+                         "with '/'");
     if (decoded[strlen(decoded) - 1] == '/')
         return uri_error(err, refused, uri, "names a folder, not a file");
 
@@ -309,8 +305,8 @@ kiln_result kiln_uri_resolve_file(const char *base_dir, const char *uri, char *o
         return r;
     }
     if (!kiln_path_is_within(base_real, joined))
-        return uri_error(err, refused, uri, "leads outside the glTF's folder %s (to %s)",
-                         base_real, joined);
+        return uri_error(err, refused, uri, "leads outside the glTF's folder %s (to %s)", base_real,
+                         joined);
     r = kiln_path_resolve(joined, real, sizeof real, err);
     if (r != KILN_OK) {
         uri_prefix(err, uri);

@@ -56,7 +56,7 @@ kiln_result kiln_uri_decode_data(const char *uri, size_t max_size, const kiln_al
  * Errors: KILN_E_OUTPUT_REFUSED naming the URI for every refusal above; KILN_E_IMPORT_FAILED
  * for a bad percent escape; KILN_E_LIMIT when a path does not fit out_size or KILN_PATH_MAX;
  * KILN_E_ASSET_IO when base_dir cannot be resolved. */
-kiln_result kiln_uri_resolve_file(const char *base_dir, const char *uri, char *out,
-                                  size_t out_size, kiln_error *err);
+kiln_result kiln_uri_resolve_file(const char *base_dir, const char *uri, char *out, size_t out_size,
+                                  kiln_error *err);
 
 #endif

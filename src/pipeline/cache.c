@@ -19,7 +19,7 @@
 #include "core/path.h"
 
 #define MANIFEST_MAX_SIZE (16u << 20)
-#define RECORD_MAX_SIZE (1u << 20)
+#define RECORD_MAX_SIZE   (1u << 20)
 
 void kiln_cache_entry_dir(const kiln_project *p, const char *key, char out[KILN_PATH_MAX])
 {
@@ -74,7 +74,7 @@ json_t *kiln_cache_entry_load(const kiln_project *p, const char *key, bool deep)
     if (!json_is_array(outs) || json_array_size(outs) == 0) goto broken;
     size_t i;
     json_t *o;
-    json_array_foreach(outs, i, o) {
+    json_array_foreach (outs, i, o) {
         const char *file = kiln_json_str(o, "file", NULL);
         long long size = kiln_json_int(o, "size", -1);
         const char *sha = kiln_json_str(o, "sha256", "");
@@ -102,7 +102,7 @@ broken:
 static void unique_suffix(char *out, size_t n)
 {
     kiln_path_format(out, n, "%ld-%lx-%llx", (long)getpid(), (unsigned long)pthread_self(),
-             (unsigned long long)kiln_time_now_ns());
+                     (unsigned long long)kiln_time_now_ns());
 }
 
 kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *manifest,
@@ -248,10 +248,8 @@ static uint64_t tree_size(const char *dir, int depth)
         kiln_path_format(path, sizeof path, "%s/%s", dir, l.names[i]);
         struct stat st;
         if (lstat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode))
-            total += tree_size(path, depth + 1);
-        else if (S_ISREG(st.st_mode))
-            total += (uint64_t)st.st_size;
+        if (S_ISDIR(st.st_mode)) total += tree_size(path, depth + 1);
+        else if (S_ISREG(st.st_mode)) total += (uint64_t)st.st_size;
     }
     kiln_dir_list_free(&l);
     return total;

@@ -16,8 +16,8 @@
 
 /* One output file of an entry, in memory before publishing. */
 typedef struct kiln_output {
-    const char *label;     /* "texture" */
-    const char *file;      /* "texture.ktx2": a plain file name */
+    const char *label; /* "texture" */
+    const char *file;  /* "texture.ktx2": a plain file name */
     const uint8_t *data;
     size_t size;
 } kiln_output;

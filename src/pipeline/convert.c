@@ -3,13 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/cooked_kind.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/jobs.h"
 #include "core/json.h"
 #include "core/path.h"
-#include "codec/cooked_kind.h"
 #include "pipeline/cook.h"
 #include "pipeline/project.h"
 #include "pipeline/source.h"
@@ -55,8 +55,8 @@ typedef kiln_result (*convert_cook_fn)(void *user, const kiln_cook_env *env, con
 
 /* Reads in_path, makes a job pool of o->jobs threads and cooks through fn, as an import would.
  * *out is zeroed first; release it with kiln_cooked_release(&o->allocator, out). */
-static kiln_result convert_cook(const kiln_convert_opts *o, const char *in_path,
-                                convert_cook_fn fn, void *user, kiln_cooked *out, kiln_error *err)
+static kiln_result convert_cook(const kiln_convert_opts *o, const char *in_path, convert_cook_fn fn,
+                                void *user, kiln_cooked *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
     uint8_t *src = NULL;
@@ -96,7 +96,8 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
 
     kiln_cooked c;
     r = convert_cook(&o, in_path, cook_texture, &a.settings, &c, err);
-    if (r == KILN_OK) r = kiln_file_write_atomic(out_path, c.outputs[0].data, c.outputs[0].size, err);
+    if (r == KILN_OK)
+        r = kiln_file_write_atomic(out_path, c.outputs[0].data, c.outputs[0].size, err);
     if (r == KILN_OK) {
         json_t *d = json_object();
         json_object_set_new(d, "command", json_string("texture"));
@@ -124,12 +125,12 @@ static const char *label_kind(const char *label)
 typedef struct model_job {
     const kiln_model_settings *settings;
     const kiln_fbx_settings *fbx;
-    char guid[33];             /* derived from the file name, as an import without .meta would */
-    char dir[KILN_PATH_MAX];   /* the model's folder: its external files are read there */
+    char guid[33];           /* derived from the file name, as an import without .meta would */
+    char dir[KILN_PATH_MAX]; /* the model's folder: its external files are read there */
 } model_job;
 
-static kiln_result cook_model(void *user, const kiln_cook_env *env, const uint8_t *src,
-                              size_t size, kiln_cooked *out, kiln_error *err)
+static kiln_result cook_model(void *user, const kiln_cook_env *env, const uint8_t *src, size_t size,
+                              kiln_cooked *out, kiln_error *err)
 {
     const model_job *j = user;
     return kiln_cook_model_source_fbx(env, j->settings, j->fbx, j->guid, j->dir, src, size, out,
@@ -162,13 +163,15 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
     for (size_t i = 0; r == KILN_OK && i < c.output_count; i++) {
         char path[KILN_PATH_MAX];
         if (!kiln_path_format(path, sizeof path, "%s/%s", out_dir, c.outputs[i].file)) {
-            r = kiln_error_set(err, KILN_E_LIMIT, "%s/%s: path too long", out_dir, c.outputs[i].file);
+            r = kiln_error_set(err, KILN_E_LIMIT, "%s/%s: path too long", out_dir,
+                               c.outputs[i].file);
             break;
         }
         r = kiln_file_write_atomic(path, c.outputs[i].data, c.outputs[i].size, err);
         json_t *e = json_object();
         char id[17];
-        snprintf(id, sizeof id, "%016llx", (unsigned long long)kiln_asset_id(guid, c.outputs[i].label));
+        snprintf(id, sizeof id, "%016llx",
+                 (unsigned long long)kiln_asset_id(guid, c.outputs[i].label));
         json_object_set_new(e, "label", json_string(c.outputs[i].label));
         json_object_set_new(e, "kind", json_string(label_kind(c.outputs[i].label)));
         json_object_set_new(e, "file", json_string(c.outputs[i].file));

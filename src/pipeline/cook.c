@@ -11,7 +11,8 @@ kiln_result kiln_cook(kiln_project *p, const kiln_asset *a, const uint8_t *sourc
 {
     memset(out, 0, sizeof *out);
     if (!a->kind)
-        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind kiln imports", a->rel);
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind kiln imports",
+                              a->rel);
     return a->kind->cook(p, a, source, size, out, err);
 }
 
@@ -29,7 +30,8 @@ void kiln_cooked_release(const kiln_allocator *a, kiln_cooked *c)
     for (size_t i = 0; i < c->output_count; i++) {
         kiln_free(a, c->owned[i], c->owned_capacity[i]);
         for (int k = 0; k < 2; k++)
-            if (c->names[2 * i + k]) kiln_free(a, c->names[2 * i + k], strlen(c->names[2 * i + k]) + 1);
+            if (c->names[2 * i + k])
+                kiln_free(a, c->names[2 * i + k], strlen(c->names[2 * i + k]) + 1);
     }
     kiln_free(a, c->outputs, c->output_capacity * sizeof *c->outputs);
     kiln_free(a, c->owned, c->output_capacity * sizeof *c->owned);

@@ -14,12 +14,12 @@
 typedef struct kiln_cooked {
     kiln_output *outputs;
     size_t output_count, output_capacity;
-    const kiln_allocator *alloc;  /* what the buffers and strings below came from */
-    uint8_t **owned;               /* owned[i] backs outputs[i].data (may be NULL) */
+    const kiln_allocator *alloc; /* what the buffers and strings below came from */
+    uint8_t **owned;             /* owned[i] backs outputs[i].data (may be NULL) */
     size_t *owned_capacity;
-    char **names;                  /* label and file strings kiln_cooked_add copied, 2 per output */
-    json_t *summary;    /* what was made: sizes, formats ... (object) */
-    json_t *warnings;   /* strings (array) */
+    char **names;     /* label and file strings kiln_cooked_add copied, 2 per output */
+    json_t *summary;  /* what was made: sizes, formats ... (object) */
+    json_t *warnings; /* strings (array) */
 } kiln_cooked;
 
 /* Appends an output whose buffer (bytes, capacity) the cooked result now owns; label and file
@@ -48,11 +48,11 @@ bool kiln_platform_prefers_astc(const char *platform);
 /* What a cook needs besides its source bytes and settings. Without a project, so that the
  * one-shot converters (`kiln texture`) run the very code path of an import. */
 typedef struct kiln_cook_env {
-    const kiln_allocator *allocator;  /* NULL = libc */
-    kiln_jobs *jobs;                  /* NULL = inline */
-    const char *platform;             /* "" = none */
-    const char *name;                 /* the source's path, for messages; a model's extension
-                                       * also chooses its importer (import/model_format.h) */
+    const kiln_allocator *allocator; /* NULL = libc */
+    kiln_jobs *jobs;                 /* NULL = inline */
+    const char *platform;            /* "" = none */
+    const char *name;                /* the source's path, for messages; a model's extension
+                                      * also chooses its importer (import/model_format.h) */
 } kiln_cook_env;
 
 kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,

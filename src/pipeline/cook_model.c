@@ -10,11 +10,6 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/jobs.h"
-#include "write/clip_write.h"
-#include "write/material_write.h"
-#include "write/mesh_write.h"
-#include "write/scene_write.h"
-#include "write/skeleton_write.h"
 #include "pipeline/cook.h"
 #include "pipeline/scene_load.h"
 #include "process/clip.h"
@@ -22,18 +17,31 @@
 #include "process/mesh.h"
 #include "process/scene_cook.h"
 #include "process/skeleton.h"
+#include "write/clip_write.h"
+#include "write/material_write.h"
+#include "write/mesh_write.h"
+#include "write/scene_write.h"
+#include "write/skeleton_write.h"
 
 /* The roles an image is cooked for: its texture settings follow the role. */
-typedef enum image_role { ROLE_COLOR = 0, ROLE_NORMAL = 1, ROLE_LINEAR = 2, ROLE_COUNT = 3 } image_role;
+typedef enum image_role {
+    ROLE_COLOR = 0,
+    ROLE_NORMAL = 1,
+    ROLE_LINEAR = 2,
+    ROLE_COUNT = 3
+} image_role;
 static const char *const role_names[ROLE_COUNT] = {"color", "normal", "linear"};
 
 static image_role slot_role(int slot)
 {
     switch (slot) {
     case KILN_SCENE_SLOT_BASE_COLOR:
-    case KILN_SCENE_SLOT_EMISSIVE: return ROLE_COLOR;
-    case KILN_SCENE_SLOT_NORMAL: return ROLE_NORMAL;
-    default: return ROLE_LINEAR;
+    case KILN_SCENE_SLOT_EMISSIVE:
+        return ROLE_COLOR;
+    case KILN_SCENE_SLOT_NORMAL:
+        return ROLE_NORMAL;
+    default:
+        return ROLE_LINEAR;
     }
 }
 
@@ -47,9 +55,9 @@ typedef struct model_cook {
     json_t *summary, *warnings;
     /* image i, role r: 0 = not used in that role, else 1 + the order of first use */
     uint32_t (*image_roles)[ROLE_COUNT];
-    uint64_t (*image_ids)[ROLE_COUNT];  /* the cooked artifact's id, 0 = none cooked */
-    int32_t *mesh_skin;                 /* per mesh: the skin of the first node drawing it */
-    kiln_cooked_skeleton *skeletons;    /* per skin */
+    uint64_t (*image_ids)[ROLE_COUNT]; /* the cooked artifact's id, 0 = none cooked */
+    int32_t *mesh_skin;                /* per mesh: the skin of the first node drawing it */
+    kiln_cooked_skeleton *skeletons;   /* per skin */
 } model_cook;
 
 static void warn(model_cook *m, const char *fmt, ...) KILN_PRINTF(2, 3);
@@ -75,7 +83,8 @@ static kiln_result add_output(model_cook *m, const char *label, const char *file
     return kiln_cooked_add(m->out, m->alloc, label, file, bytes, size, size, err);
 }
 
-/* ---- images ----------------------------------------------------------------------------------- */
+/* ---- images -----------------------------------------------------------------------------------
+ */
 
 static void find_image_roles(model_cook *m)
 {
@@ -119,7 +128,8 @@ static kiln_result cook_images(model_cook *m, kiln_error *err)
         /* Roles in order of first use: the first is image<i>, others image<i>/<role>. */
         uint32_t first = 0;
         for (int r = 0; r < ROLE_COUNT; r++)
-            if (m->image_roles[i][r] && (!first || m->image_roles[i][r] < m->image_roles[i][first - 1]))
+            if (m->image_roles[i][r] &&
+                (!first || m->image_roles[i][r] < m->image_roles[i][first - 1]))
                 first = (uint32_t)r + 1;
         for (int r = 0; r < ROLE_COUNT; r++) {
             if (!m->image_roles[i][r]) continue;
@@ -145,8 +155,8 @@ static kiln_result cook_images(model_cook *m, kiln_error *err)
             snprintf(name, sizeof name, "%s#%s", m->env->name, label);
             env.name = name;
             kiln_error terr;
-            kiln_result res = kiln_cook_texture_source(&env, &ts, img->encoded, img->encoded_size,
-                                                       &tc, &terr);
+            kiln_result res =
+                kiln_cook_texture_source(&env, &ts, img->encoded, img->encoded_size, &tc, &terr);
             if (res == KILN_E_OUT_OF_MEMORY) {
                 if (err) *err = terr;
                 kiln_cooked_release(m->alloc, &tc);
@@ -161,7 +171,7 @@ static kiln_result cook_images(model_cook *m, kiln_error *err)
             }
             size_t wi;
             json_t *w;
-            json_array_foreach(tc.warnings, wi, w) {
+            json_array_foreach (tc.warnings, wi, w) {
                 warn(m, "%s: %s", label, json_string_value(w));
             }
             uint8_t *bytes = tc.owned[0];
@@ -215,7 +225,8 @@ static kiln_result cook_materials(model_cook *m, kiln_error *err)
     return KILN_OK;
 }
 
-/* ---- skeletons -------------------------------------------------------------------------------- */
+/* ---- skeletons --------------------------------------------------------------------------------
+ */
 
 static kiln_result cook_skeletons(model_cook *m, kiln_error *err)
 {
@@ -314,9 +325,10 @@ static kiln_result check_shared_meshes(model_cook *m, kiln_error *err)
     for (uint32_t i = 0; i < sc->mesh_count; i++) {
         const shared_mesh *sm = &meshes[i];
         if (sm->wrong)
-            warn(m, "mesh%u: its joint indices follow skin %d, but %u of the %u nodes that draw "
-                    "it %s a skin whose joints are cooked in another order, and %s it wrongly "
-                    "(e.g. node %u with skin %d, %s)",
+            warn(m,
+                 "mesh%u: its joint indices follow skin %d, but %u of the %u nodes that draw "
+                 "it %s a skin whose joints are cooked in another order, and %s it wrongly "
+                 "(e.g. node %u with skin %d, %s)",
                  i, m->mesh_skin[i], sm->wrong, sm->drawn, sm->wrong == 1 ? "has" : "have",
                  sm->wrong == 1 ? "deforms" : "deform", sm->example_node, sm->example_skin,
                  sm->why);
@@ -328,7 +340,8 @@ done:
     return r;
 }
 
-/* ---- meshes ----------------------------------------------------------------------------------- */
+/* ---- meshes -----------------------------------------------------------------------------------
+ */
 
 typedef struct mesh_job {
     model_cook *m;
@@ -374,9 +387,9 @@ static kiln_result remap_joints(const kiln_scene_primitive *p, const kiln_cooked
 static bool drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
                                 kiln_scene_morph_target *targets)
 {
-    const kiln_scene_material *mat =
-        p->material >= 0 && (uint32_t)p->material < sc->material_count ? &sc->materials[p->material]
-                                                                       : NULL;
+    const kiln_scene_material *mat = p->material >= 0 && (uint32_t)p->material < sc->material_count
+                                         ? &sc->materials[p->material]
+                                         : NULL;
     uint32_t uv_sets = 0;
     bool normal_map = false;
     for (int slot = 0; mat && slot < KILN_SCENE_SLOT_COUNT; slot++) {
@@ -504,7 +517,8 @@ static kiln_result cook_meshes(model_cook *m, kiln_error *err)
             json_object_set_new(row, "triangles", tris);
             json_object_set_new(row, "lod_errors", errs);
             json_object_set_new(row, "meshlets", json_integer(cm->meshlet_count));
-            json_object_set_new(row, "vertex_bytes", json_integer((json_int_t)cm->stats.vertex_bytes));
+            json_object_set_new(row, "vertex_bytes",
+                                json_integer((json_int_t)cm->stats.vertex_bytes));
             json_object_set_new(row, "size", json_integer((json_int_t)j->size));
             json_array_append_new(list, row);
             triangles += cm->level_count ? cm->levels[0].index_count / 3 : 0;
@@ -524,7 +538,8 @@ static kiln_result cook_meshes(model_cook *m, kiln_error *err)
     return r;
 }
 
-/* ---- clips ------------------------------------------------------------------------------------- */
+/* ---- clips -------------------------------------------------------------------------------------
+ */
 
 /* The skin an animation moves most joints of (lowest index on a tie), or -1. */
 static int32_t clip_skin(const kiln_scene *sc, uint32_t anim)
@@ -568,8 +583,8 @@ static kiln_result cook_clips(model_cook *m, kiln_error *err)
     for (uint32_t i = 0; i < sc->animation_count; i++) {
         int32_t skin = clip_skin(sc, i);
         kiln_cooked_clip clip;
-        kiln_result r = kiln_clip_build(sc, i, skin >= 0 ? &m->skeletons[skin] : NULL, &o,
-                                        m->alloc, &clip, err);
+        kiln_result r = kiln_clip_build(sc, i, skin >= 0 ? &m->skeletons[skin] : NULL, &o, m->alloc,
+                                        &clip, err);
         char label[48], file[48];
         snprintf(label, sizeof label, "clip%u", i);
         snprintf(file, sizeof file, "clip%u.kclip", i);
@@ -607,7 +622,8 @@ static kiln_result cook_clips(model_cook *m, kiln_error *err)
     return KILN_OK;
 }
 
-/* ---- scene ------------------------------------------------------------------------------------- */
+/* ---- scene -------------------------------------------------------------------------------------
+ */
 
 static kiln_result cook_scene(model_cook *m, kiln_error *err)
 {
@@ -630,7 +646,8 @@ static kiln_result cook_scene(model_cook *m, kiln_error *err)
     return r;
 }
 
-/* ---- the cook ---------------------------------------------------------------------------------- */
+/* ---- the cook ----------------------------------------------------------------------------------
+ */
 
 kiln_result kiln_cook_model_source(const kiln_cook_env *env, const kiln_model_settings *s,
                                    const char *guid, const char *base_dir, const uint8_t *source,
@@ -688,9 +705,9 @@ kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_mode
         for (size_t i = 0; i < meshes; i++) m.mesh_skin[i] = -1;
         find_image_roles(&m);
         if ((r = cook_images(&m, err)) == KILN_OK && (r = cook_materials(&m, err)) == KILN_OK &&
-            (r = cook_skeletons(&m, err)) == KILN_OK && (r = check_shared_meshes(&m, err)) == KILN_OK &&
-            (r = cook_meshes(&m, err)) == KILN_OK &&
-            (r = cook_clips(&m, err)) == KILN_OK)
+            (r = cook_skeletons(&m, err)) == KILN_OK &&
+            (r = check_shared_meshes(&m, err)) == KILN_OK &&
+            (r = cook_meshes(&m, err)) == KILN_OK && (r = cook_clips(&m, err)) == KILN_OK)
             r = cook_scene(&m, err);
         if (r != KILN_OK) kiln_error_prefix(err, "%s: ", env->name);
     }

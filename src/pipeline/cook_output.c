@@ -107,8 +107,8 @@ KILN_API kiln_result kiln_cook_output_add_container(kiln_cook_output *out, const
     for (size_t i = 0; i < section_count; i++) {
         const kiln_section_desc *s = &sections[i];
         if (s->count && !s->data)
-            return kiln_error_set(err, KILN_E_USAGE, "artifact %s: section %zu has no data",
-                                  label, i);
+            return kiln_error_set(err, KILN_E_USAGE, "artifact %s: section %zu has no data", label,
+                                  i);
         r = kiln_container_add(&w, s->id, s->element_size, s->count, s->data, err);
         if (r != KILN_OK) return r;
     }
@@ -126,8 +126,7 @@ KILN_API kiln_result kiln_cook_output_warn(kiln_cook_output *out, const char *me
                : KILN_E_OUT_OF_MEMORY;
 }
 
-KILN_API kiln_result kiln_cook_output_summary(kiln_cook_output *out, const char *key,
-                                              double value)
+KILN_API kiln_result kiln_cook_output_summary(kiln_cook_output *out, const char *key, double value)
 {
     if (!out || !key) return KILN_E_USAGE;
     if (!isfinite(value)) return KILN_E_USAGE;

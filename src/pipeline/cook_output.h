@@ -9,10 +9,10 @@
 #include "pipeline/cook.h"
 
 struct kiln_cook_output {
-    kiln_cooked *cooked;           /* what the artifacts go into (borrowed) */
+    kiln_cooked *cooked; /* what the artifacts go into (borrowed) */
     const kiln_allocator *alloc;
-    json_t *summary;               /* object */
-    json_t *warnings;              /* array */
+    json_t *summary;  /* object */
+    json_t *warnings; /* array */
 };
 
 /* Starts an output over an empty kiln_cooked. */

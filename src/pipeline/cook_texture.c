@@ -6,17 +6,20 @@
 #include "core/alloc.h"
 #include "core/buf.h"
 #include "core/error.h"
-#include "write/ktx2_write.h"
 #include "import/image.h"
 #include "pipeline/cook.h"
 #include "process/texture.h"
+#include "write/ktx2_write.h"
 
 static const char *pixel_type_name(kiln_pixel_type t)
 {
     switch (t) {
-    case KILN_PIXEL_U8: return "u8";
-    case KILN_PIXEL_U16: return "u16";
-    default: return "f32";
+    case KILN_PIXEL_U8:
+        return "u8";
+    case KILN_PIXEL_U16:
+        return "u16";
+    default:
+        return "f32";
     }
 }
 
@@ -32,8 +35,9 @@ static json_t *summary_json(const kiln_texture_levels *t, size_t file_size,
     json_object_set_new(j, "srgb", json_boolean(t->srgb));
     json_object_set_new(j, "normal_map", json_boolean(t->normal_map));
     json_object_set_new(j, "has_alpha", json_boolean(t->has_alpha));
-    json_object_set_new(j, "supercompression",
-                        json_string(s->supercompression == KILN_SUPERCOMPRESSION_ZSTD ? "zstd" : "none"));
+    json_object_set_new(
+        j, "supercompression",
+        json_string(s->supercompression == KILN_SUPERCOMPRESSION_ZSTD ? "zstd" : "none"));
     json_object_set_new(j, "file_size", json_integer((json_int_t)file_size));
     json_t *src = json_object();
     json_object_set_new(src, "format", json_string(kiln_image_format_name(t->source_format)));

@@ -6,8 +6,8 @@
 
 #define E(field) KILN_DL_ENTRY(kiln_curl_api, field, "curl_" #field)
 static const kiln_dl_entry entries[] = {
-    E(global_init),   E(global_cleanup), E(easy_init),     E(easy_cleanup),
-    E(easy_reset),    E(easy_perform),   E(easy_setopt),   E(easy_getinfo),
+    E(global_init),   E(global_cleanup), E(easy_init),      E(easy_cleanup),
+    E(easy_reset),    E(easy_perform),   E(easy_setopt),    E(easy_getinfo),
     E(easy_strerror), E(slist_append),   E(slist_free_all),
 };
 #undef E

@@ -22,7 +22,7 @@ typedef struct kiln_curl_api {
     __typeof__(&curl_easy_cleanup) easy_cleanup;
     __typeof__(&curl_easy_reset) easy_reset;
     __typeof__(&curl_easy_perform) easy_perform;
-    __typeof__(&curl_easy_setopt) easy_setopt;   /* variadic: pass the option's own type */
+    __typeof__(&curl_easy_setopt) easy_setopt; /* variadic: pass the option's own type */
     __typeof__(&curl_easy_getinfo) easy_getinfo;
     __typeof__(&curl_easy_strerror) easy_strerror;
     __typeof__(&curl_slist_append) slist_append;

@@ -15,7 +15,7 @@
 #include "core/json.h"
 #include "core/path.h"
 
-#define META_MAX_SIZE (1u << 20)  /* a .meta above 1 MiB is refused */
+#define META_MAX_SIZE (1u << 20) /* a .meta above 1 MiB is refused */
 
 void kiln_guid_derive(const char *rel, char out[33])
 {
@@ -40,7 +40,8 @@ kiln_result kiln_guid_random(char out[33], kiln_error *err)
     while (got < sizeof b) {
         ssize_t n = getrandom(b + got, sizeof b - got, 0);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return kiln_error_set(err, KILN_E_INTERNAL, "getrandom failed: %s", strerror(errno));
+        if (n <= 0)
+            return kiln_error_set(err, KILN_E_INTERNAL, "getrandom failed: %s", strerror(errno));
         got += (size_t)n;
     }
     kiln_hex(b, sizeof b, out);
@@ -64,7 +65,8 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
     a->has_meta = true;
     uint8_t *text;
     size_t size;
-    kiln_result r = kiln_file_read(meta, META_MAX_SIZE, &p->allocator, &text, &size, &a->settings_error);
+    kiln_result r =
+        kiln_file_read(meta, META_MAX_SIZE, &p->allocator, &text, &size, &a->settings_error);
     if (r != KILN_OK) {
         a->settings_result = r == KILN_E_LIMIT ? KILN_E_IMPORT_SETTINGS : r;
         a->settings_error.code = a->settings_result;
@@ -116,7 +118,9 @@ typedef struct scan_list {
 
 static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error *err)
 {
-    if (depth > 64) return kiln_error_set(err, KILN_E_LIMIT, "folders nested deeper than 64 under %s", l->p->root);
+    if (depth > 64)
+        return kiln_error_set(err, KILN_E_LIMIT, "folders nested deeper than 64 under %s",
+                              l->p->root);
     kiln_dir_list names;
     kiln_result r = kiln_dir_list_read(dir, &l->p->allocator, &names, err);
     if (r != KILN_OK) return r;
@@ -141,7 +145,8 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
         if (!info.is_file || !kiln_source_kind_of(l->p->kinds, name)) continue;
         if (l->count == l->capacity) {
             size_t nc = l->capacity ? l->capacity * 2 : 64;
-            kiln_asset *ni = kiln_realloc(&l->p->allocator, l->items, l->capacity * sizeof *ni, nc * sizeof *ni);
+            kiln_asset *ni =
+                kiln_realloc(&l->p->allocator, l->items, l->capacity * sizeof *ni, nc * sizeof *ni);
             if (!ni) {
                 r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory scanning %s", dir);
                 break;
@@ -155,7 +160,6 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
     kiln_dir_list_free(&names);
     return r;
 }
-
 
 kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err)
 {
@@ -201,7 +205,8 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
      * folder ("textures/wall.png" run from the project folder). */
     if (!kiln_file_exists(abs) && path[0] != '/') {
         char alt[KILN_PATH_MAX];
-        if (kiln_path_join(p->root, path, alt, sizeof alt, NULL) == KILN_OK && kiln_file_exists(alt))
+        if (kiln_path_join(p->root, path, alt, sizeof alt, NULL) == KILN_OK &&
+            kiln_file_exists(alt))
             memcpy(abs, alt, sizeof abs);
     }
     if (!kiln_file_exists(abs)) {

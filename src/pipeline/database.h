@@ -18,8 +18,8 @@ typedef struct kiln_asset {
     const kiln_source_kind *kind; /* NULL: not a kind kiln imports */
     char guid[33];                /* from .meta, or derived from rel */
     bool has_meta;
-    kiln_settings settings;       /* valid when settings_result is KILN_OK */
-    bool prefers_astc;            /* the project's platform makes format auto pick ASTC */
+    kiln_settings settings; /* valid when settings_result is KILN_OK */
+    bool prefers_astc;      /* the project's platform makes format auto pick ASTC */
     kiln_result settings_result;
     kiln_error settings_error;
 } kiln_asset;
@@ -36,8 +36,7 @@ void kiln_asset_clear(kiln_project *p, kiln_asset *a);
 /* One asset from a path given by the user (relative to the current folder, or absolute); it must
  * lie inside the root (KILN_E_OUTPUT_REFUSED-style check with KILN_E_ASSET_IO) and exist.
  * A file of no known kind is KILN_E_IMPORT_UNSUPPORTED. */
-kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *out,
-                               kiln_error *err);
+kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *out, kiln_error *err);
 
 /* (Re)loads a's .meta and settings for the project's platform. */
 void kiln_asset_load_settings(kiln_project *p, kiln_asset *a);

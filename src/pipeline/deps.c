@@ -14,8 +14,8 @@
 typedef struct deps_walk {
     kiln_project *p;
     const kiln_asset *a;
-    char dir[KILN_PATH_MAX];   /* the source's folder, real path */
-    const json_t *old;         /* the record's list, or NULL */
+    char dir[KILN_PATH_MAX]; /* the source's folder, real path */
+    const json_t *old;       /* the record's list, or NULL */
     kiln_deps *out;
     kiln_sha256 h;
 } deps_walk;
@@ -25,7 +25,7 @@ static const json_t *recorded(const json_t *list, const char *rel)
 {
     size_t i;
     json_t *e;
-    json_array_foreach(list, i, e) {
+    json_array_foreach (list, i, e) {
         if (strcmp(kiln_json_str(e, "path", ""), rel) == 0) return json_object_get(e, "stat");
     }
     return NULL;
@@ -116,7 +116,7 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
     } else {
         size_t i;
         json_t *e;
-        json_array_foreach(old, i, e) {
+        json_array_foreach (old, i, e) {
             if ((r = add_dep(&w, kiln_json_str(e, "path", ""), err)) != KILN_OK) break;
         }
     }

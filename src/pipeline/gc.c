@@ -1,8 +1,8 @@
 /* gc.c — cache garbage collection: entries no asset record points to go first, then the least
  * recently used (folder mtime, refreshed on every cache hit) until the cache fits the limit.
  * Leftover temporary folders of crashed imports older than an hour go too. */
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -167,10 +167,11 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     bool keep_dead = live == 0 && json_object_size(dead) > 0;
     const char *dead_name;
     json_t *dead_key;
-    json_object_foreach(dead, dead_name, dead_key) {
+    json_object_foreach (dead, dead_name, dead_key) {
         char rp[KILN_PATH_MAX];
         if (keep_dead) {
-            if (json_string_length(dead_key)) json_object_set_new(referenced, json_string_value(dead_key), json_true());
+            if (json_string_length(dead_key))
+                json_object_set_new(referenced, json_string_value(dead_key), json_true());
         } else if (kiln_path_format(rp, sizeof rp, "%s/%s", dir, dead_name) && remove(rp) == 0) {
             records_removed++;
         }
@@ -234,8 +235,9 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     json_object_set_new(doc, "records_removed", json_integer((json_int_t)records_removed));
     json_t *warnings = json_array();
     if (keep_dead)
-        json_array_append_new(warnings, json_string("no asset record matches a source under the root "
-                                                    "(is --root right?): records kept"));
+        json_array_append_new(warnings,
+                              json_string("no asset record matches a source under the root "
+                                          "(is --root right?): records kept"));
     json_object_set_new(doc, "warnings", warnings);
     json_object_set_new(doc, "removed", removed);
     json_object_set_new(doc, "freed", json_integer((json_int_t)freed));

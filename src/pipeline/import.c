@@ -19,7 +19,7 @@ json_t *kiln_outputs_json(const kiln_asset *a, const json_t *manifest)
     json_t *list = json_array();
     size_t i;
     json_t *o;
-    json_array_foreach(json_object_get(manifest, "outputs"), i, o) {
+    json_array_foreach (json_object_get(manifest, "outputs"), i, o) {
         const char *label = kiln_json_str(o, "label", "");
         char id[17], name[KILN_PATH_MAX + 64];
         snprintf(id, sizeof id, "%016llx", (unsigned long long)kiln_asset_id(a->guid, label));
@@ -140,9 +140,10 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         bool same = kiln_cache_entry_equals(p, key, cooked.outputs, cooked.output_count);
         if (!compare_key) json_object_set_new(res, "unchanged", json_boolean(same));
         if (!same)
-            json_array_append_new(cooked.warnings,
-                                  json_string("processing again gave different bytes than the stored "
-                                              "entry; the stored entry is kept"));
+            json_array_append_new(
+                cooked.warnings,
+                json_string("processing again gave different bytes than the stored "
+                            "entry; the stored entry is kept"));
     } else {
         json_t *m = json_object();
         json_object_set_new(m, "kind", json_string(kiln_source_kind_name(a->kind)));
@@ -171,8 +172,8 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         if (r != KILN_OK) goto done;
         manifest = kiln_cache_entry_load(p, key, false);
         if (!manifest) {
-            r = kiln_error_set(e, KILN_E_CACHE_CORRUPT, "%s: the entry %s vanished after publishing",
-                               a->rel, key);
+            r = kiln_error_set(e, KILN_E_CACHE_CORRUPT,
+                               "%s: the entry %s vanished after publishing", a->rel, key);
             goto done;
         }
         /* Share what was cooked; a remote problem is a warning, never this asset's failure. */
@@ -220,8 +221,8 @@ typedef struct import_batch {
 static kiln_result import_job(void *user, size_t index, size_t worker, kiln_error *err)
 {
     import_batch *b = user;
-    b->codes[index] = kiln_import_asset(b->p, &b->assets[index], b->flags, NULL,
-                                        &b->results[index], &b->errors[index]);
+    b->codes[index] = kiln_import_asset(b->p, &b->assets[index], b->flags, NULL, &b->results[index],
+                                        &b->errors[index]);
     kiln_progress_advance(b->progress, 1);
     return KILN_OK; /* failures are per asset; the batch goes on */
 }
@@ -244,10 +245,8 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     kiln_progress_create(count, "importing", stderr, p->progress, &p->allocator, &b.progress, NULL);
     /* One asset: run it here, so its own work (block encoding) gets the whole pool; a call from
      * inside a job of the pool would run inline. Several: one asset per job. */
-    if (count == 1)
-        r = import_job(&b, 0, 0, err);
-    else
-        r = kiln_jobs_for(p->jobs, count, import_job, &b, err);
+    if (count == 1) r = import_job(&b, 0, 0, err);
+    else r = kiln_jobs_for(p->jobs, count, import_job, &b, err);
     kiln_progress_destroy(b.progress);
     if (r != KILN_OK) goto out;
 
@@ -336,7 +335,8 @@ KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *pat
         r = kiln_database_scan(p, &assets, &n, err);
         if (r != KILN_OK) return r;
     } else {
-        if (count == 0) return kiln_error_set(err, KILN_E_USAGE, "nothing to import: give paths or --all");
+        if (count == 0)
+            return kiln_error_set(err, KILN_E_USAGE, "nothing to import: give paths or --all");
         assets = kiln_calloc(&p->allocator, count, sizeof *assets);
         if (!assets) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
         /* A path that cannot even be found fails like an asset does: listed, the rest go on. */
@@ -375,7 +375,7 @@ KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *pat
             json_t *totals = json_object_get(doc, "totals");
             size_t i;
             json_t *f;
-            json_array_foreach(early, i, f) {
+            json_array_foreach (early, i, f) {
                 json_t *rec = json_object();
                 json_object_set(rec, "path", json_object_get(f, "path"));
                 json_object_set_new(rec, "status", json_string("failed"));
@@ -384,9 +384,11 @@ KILN_API kiln_result kiln_project_import(kiln_project *p, const char *const *pat
                 json_array_append(failed, f);
             }
             json_object_set_new(totals, "failed",
-                                json_integer(kiln_json_int(totals, "failed", 0) + (json_int_t)json_array_size(early)));
+                                json_integer(kiln_json_int(totals, "failed", 0) +
+                                             (json_int_t)json_array_size(early)));
             json_object_set_new(totals, "assets",
-                                json_integer(kiln_json_int(totals, "assets", 0) + (json_int_t)json_array_size(early)));
+                                json_integer(kiln_json_int(totals, "assets", 0) +
+                                             (json_int_t)json_array_size(early)));
             if (r == KILN_OK) {
                 r = first;
                 if (err) *err = first_err;

@@ -1,10 +1,10 @@
 /* inspect.h — the documents of kiln_inspect_file (kiln.h): one builder per kind of file (source
  * images, KTX2 textures, models, kiln containers, packs). What a KTX2 file or a container of a
  * cooked kind holds is said by its cooked kind's describe() (kiln_kind.h), built-in or the
- * caller's, turned into jansson values here (inspect_json.c). The members of every document are specified by
- * docs/schemas/inspect.schema.json; `kiln inspect` prints them (--json) or reads them back to
- * print text for people. Asset ids are strings "0x" + 16 hex digits (JSON numbers lose bits past
- * 2^53); indices that may be absent are null then. */
+ * caller's, turned into jansson values here (inspect_json.c). The members of every document are
+ * specified by docs/schemas/inspect.schema.json; `kiln inspect` prints them (--json) or reads them
+ * back to print text for people. Asset ids are strings "0x" + 16 hex digits (JSON numbers lose bits
+ * past 2^53); indices that may be absent are null then. */
 #ifndef KILN_PIPELINE_INSPECT_H
 #define KILN_PIPELINE_INSPECT_H
 

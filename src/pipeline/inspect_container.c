@@ -14,9 +14,9 @@
 
 /* The document's own members, which a kind's summary may not replace ("command" and "file" are
  * added by kiln_inspect_file). */
-static const char *const document_members[] = {"type",     "kind",     "kind_version",
-                                               "container_version", "size", "checksum",
-                                               "sections", "command",  "file"};
+static const char *const document_members[] = {
+    "type",     "kind",    "kind_version", "container_version", "size", "checksum",
+    "sections", "command", "file"};
 
 static const kiln_cooked_kind *kind_of(uint32_t fourcc, const kiln_cooked_kind *const *kinds,
                                        size_t kind_count)

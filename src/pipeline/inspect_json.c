@@ -19,13 +19,20 @@ typedef struct json_builder {
 static json_t *json_of(const kiln_describe_value *v)
 {
     switch (v->type) {
-    case KILN_DESCRIBE_BOOL: return json_boolean(v->b);
-    case KILN_DESCRIBE_INT: return json_integer((json_int_t)v->i);
-    case KILN_DESCRIBE_NUMBER: return json_real(v->n);
-    case KILN_DESCRIBE_STRING: return json_stringn(v->s, v->size);
-    case KILN_DESCRIBE_OBJECT: return json_object();
-    case KILN_DESCRIBE_ARRAY: return json_array();
-    case KILN_DESCRIBE_NULL: break;
+    case KILN_DESCRIBE_BOOL:
+        return json_boolean(v->b);
+    case KILN_DESCRIBE_INT:
+        return json_integer((json_int_t)v->i);
+    case KILN_DESCRIBE_NUMBER:
+        return json_real(v->n);
+    case KILN_DESCRIBE_STRING:
+        return json_stringn(v->s, v->size);
+    case KILN_DESCRIBE_OBJECT:
+        return json_object();
+    case KILN_DESCRIBE_ARRAY:
+        return json_array();
+    case KILN_DESCRIBE_NULL:
+        break;
     }
     return json_null();
 }
@@ -38,10 +45,8 @@ static void builder_value(void *user, const char *key, const kiln_describe_value
     if (opens) b->open[++b->depth] = json_incref(j);
     /* As jansson's own calls do: a value it cannot make or take (a string that is not UTF-8)
      * is left out. */
-    if (key)
-        json_object_set_new(parent, key, j);
-    else
-        json_array_append_new(parent, j);
+    if (key) json_object_set_new(parent, key, j);
+    else json_array_append_new(parent, j);
 }
 
 static void builder_end(void *user)

@@ -34,10 +34,8 @@ static kiln_result decode_level0(const kiln_ktx2_info *info, uint8_t **out, kiln
     size_t texels = (size_t)info->width * info->height;
     uint8_t *rgba = malloc(texels * 4);
     kiln_result r;
-    if (raw && rgba)
-        r = kiln_ktx2_level_copy(info, 0, raw, lv->uncompressed_size, err);
-    else
-        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    if (raw && rgba) r = kiln_ktx2_level_copy(info, 0, raw, lv->uncompressed_size, err);
+    else r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     /* The format table names the decoder: block formats through the cook's own block decoders
      * (kiln_blocks_decode), half floats clamped, RGBA8 as it is. */
     kiln_texture_format f = kiln_texture_format_of_vk(info->vk_format, NULL);

@@ -12,10 +12,7 @@
 #include "kiln/kiln_scene.h"
 
 /* A number, or null for what JSON cannot hold (a world transform may overflow to infinity). */
-static json_t *number(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
+static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 static json_t *count(uint64_t n)
 {
@@ -25,16 +22,14 @@ static json_t *count(uint64_t n)
 static json_t *strings(const char *const *list, uint32_t n)
 {
     json_t *a = json_array();
-    for (uint32_t i = 0; i < n; i++)
-        json_array_append_new(a, json_string(list[i] ? list[i] : ""));
+    for (uint32_t i = 0; i < n; i++) json_array_append_new(a, json_string(list[i] ? list[i] : ""));
     return a;
 }
 
 static json_t *vec3(const float v[3])
 {
     json_t *a = json_array();
-    for (int i = 0; i < 3; i++)
-        json_array_append_new(a, number(v[i]));
+    for (int i = 0; i < 3; i++) json_array_append_new(a, number(v[i]));
     return a;
 }
 

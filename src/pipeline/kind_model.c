@@ -52,8 +52,9 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
                                       source, size, out, err);
 }
 
-/* The schema of import.model and import.fbx (source_kind.h: settings_schema), as docs/schemas/meta.schema.json
- * states it; tests/settings/test_kind_schema.c holds the two and the settings parser together. */
+/* The schema of import.model and import.fbx (source_kind.h: settings_schema), as
+ * docs/schemas/meta.schema.json states it; tests/settings/test_kind_schema.c holds the two and the
+ * settings parser together. */
 static const char settings_schema[] =
     "{"
     "\"model\": {"

@@ -13,14 +13,14 @@
 #include "pipeline/project.h"
 #include "pipeline/source_kind.h"
 
-#define MAX_KINDS 32
+#define MAX_KINDS  32
 #define MAX_COOKED 64
 
 /* A registered source kind: the internal descriptor first, so that the descriptor a kiln_asset
  * points to leads back to it. */
 typedef struct registered_kind {
     kiln_source_kind kind;
-    kiln_source_kind_desc desc;    /* the program's, copied up to its struct_size */
+    kiln_source_kind_desc desc; /* the program's, copied up to its struct_size */
     kiln_settings_section *section;
 } registered_kind;
 
@@ -28,8 +28,8 @@ struct kiln_kind_registry {
     registered_kind kinds[MAX_KINDS];
     size_t count;
     kiln_settings_section sections[MAX_KINDS];
-    kiln_settings_ext settings;    /* over sections[0..count) */
-    size_t slots_used;             /* of kiln_settings.ext */
+    kiln_settings_ext settings; /* over sections[0..count) */
+    size_t slots_used;          /* of kiln_settings.ext */
     const kiln_cooked_kind *cooked[MAX_COOKED];
     size_t cooked_count;
 };
@@ -53,7 +53,7 @@ static json_t *settings_json(const kiln_asset *a)
 typedef struct dep_report {
     const registered_kind *r;
     const kiln_asset *a;
-    const char *dir;           /* the source's folder, real path */
+    const char *dir; /* the source's folder, real path */
     kiln_dep_fn fn;
     void *user;
 } dep_report;
@@ -62,8 +62,7 @@ static kiln_result on_report(void *user, const char *path, kiln_error *err)
 {
     dep_report *d = user;
     char joined[KILN_PATH_MAX], real[KILN_PATH_MAX];
-    if (!path || !path[0] || path[0] == '/')
-        goto outside;
+    if (!path || !path[0] || path[0] == '/') goto outside;
     kiln_result r = kiln_path_join(d->dir, path, joined, sizeof joined, err);
     if (r == KILN_OK) r = kiln_path_resolve(joined, real, sizeof real, err);
     if (r != KILN_OK) return r;
@@ -87,8 +86,8 @@ static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size
     const registered_kind *r = registered_of(a);
     if (!r->desc.dependencies) return KILN_OK;
     /* The key does not depend on the platform unless the settings do: "" here. */
-    kiln_cook_input in = {source, size, a->rel, dir, a->guid, "",
-                          &a->settings.ext[r->section->first]};
+    kiln_cook_input in = {
+        source, size, a->rel, dir, a->guid, "", &a->settings.ext[r->section->first]};
     dep_report d = {r, a, dir, fn, user};
     kiln_error local;
     kiln_error *e = err ? err : &local;
@@ -106,8 +105,8 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
     char dir[KILN_PATH_MAX];
     if (!kiln_path_dirname(a->abs, dir, sizeof dir))
         return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
-    kiln_cook_input in = {source, size, a->rel, dir, a->guid, p->platform,
-                          &a->settings.ext[r->section->first]};
+    kiln_cook_input in = {
+        source, size, a->rel, dir, a->guid, p->platform, &a->settings.ext[r->section->first]};
     kiln_cook_output o;
     kiln_cook_output_init(&o, out, &p->allocator);
     kiln_error local;
@@ -118,7 +117,8 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
         res = kiln_error_set(e, KILN_E_IMPORT_FAILED, "%s: the %s cook made no artifact", a->rel,
                              r->desc.name);
     if (res != KILN_OK) {
-        if (e->code == KILN_OK) kiln_error_set(e, res, "%s: the %s cook failed", a->rel, r->desc.name);
+        if (e->code == KILN_OK)
+            kiln_error_set(e, res, "%s: the %s cook failed", a->rel, r->desc.name);
         if (!e->path[0]) kiln_error_at_path(e, a->rel);
         json_decref(o.summary); /* kiln_cook_output_finish would have handed them to out */
         json_decref(o.warnings);
@@ -143,12 +143,14 @@ static kiln_result check_field(const kiln_source_kind_desc *d, size_t i, kiln_er
 {
     const kiln_setting_field *f = &d->settings[i];
     if (!name_valid(f->name))
-        return kiln_error_set(err, KILN_E_USAGE, "kind %s: setting %zu has no valid name "
-                              "([a-z0-9_]+)", d->name, i);
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kind %s: setting %zu has no valid name "
+                              "([a-z0-9_]+)",
+                              d->name, i);
     for (size_t k = 0; k < i; k++)
         if (!strcmp(d->settings[k].name, f->name))
-            return kiln_error_set(err, KILN_E_USAGE, "kind %s: setting %s is there twice",
-                                  d->name, f->name);
+            return kiln_error_set(err, KILN_E_USAGE, "kind %s: setting %s is there twice", d->name,
+                                  f->name);
     switch (f->type) {
     case KILN_SETTING_BOOL:
         if (f->default_number != 0.0 && f->default_number != 1.0) break;
@@ -156,7 +158,8 @@ static kiln_result check_field(const kiln_source_kind_desc *d, size_t i, kiln_er
     case KILN_SETTING_INT:
     case KILN_SETTING_NUMBER:
         if (!(f->min <= f->default_number && f->default_number <= f->max)) break;
-        if (f->type == KILN_SETTING_INT && (double)(long long)f->default_number != f->default_number)
+        if (f->type == KILN_SETTING_INT &&
+            (double)(long long)f->default_number != f->default_number)
             break;
         return KILN_OK;
     case KILN_SETTING_CHOICE:
@@ -165,19 +168,22 @@ static kiln_result check_field(const kiln_source_kind_desc *d, size_t i, kiln_er
             if (!strcmp(*c, f->default_choice)) return KILN_OK;
         break;
     default:
-        return kiln_error_set(err, KILN_E_USAGE, "kind %s: setting %s has no valid type",
-                              d->name, f->name);
+        return kiln_error_set(err, KILN_E_USAGE, "kind %s: setting %s has no valid type", d->name,
+                              f->name);
     }
-    return kiln_error_set(err, KILN_E_USAGE, "kind %s: the default of setting %s is not one of "
-                          "its allowed values", d->name, f->name);
+    return kiln_error_set(err, KILN_E_USAGE,
+                          "kind %s: the default of setting %s is not one of "
+                          "its allowed values",
+                          d->name, f->name);
 }
 
 /* Two label prefixes overlap when one starts the other: a label would then have two kinds. */
 static bool label_taken(const kiln_kind_registry *reg, const char *label)
 {
     const kiln_cooked_kind *k;
-    for (size_t i = 0; (k = i < reg->cooked_count ? reg->cooked[i]
-                                                  : kiln_cooked_kind_at(i - reg->cooked_count)) != NULL;
+    for (size_t i = 0;
+         (k = i < reg->cooked_count ? reg->cooked[i]
+                                    : kiln_cooked_kind_at(i - reg->cooked_count)) != NULL;
          i++)
         for (const char *const *l = k->labels; *l; l++) {
             size_t n = strlen(*l) < strlen(label) ? strlen(*l) : strlen(label);
@@ -191,15 +197,18 @@ static kiln_result check_cooked(const kiln_kind_registry *reg, const kiln_cooked
 {
     if (!k || !name_valid(k->name) || !k->fourcc || !k->labels || !k->labels[0] || !k->read ||
         k->view_size == 0)
-        return kiln_error_set(err, KILN_E_USAGE, "a cooked kind lacks its name, fourcc, labels, "
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "a cooked kind lacks its name, fourcc, labels, "
                               "view size or reader");
     if (kiln_kinds_cooked_of_fourcc(reg, k->fourcc))
         return kiln_error_set(err, KILN_E_USAGE, "cooked kind %s: its fourcc is another kind's",
                               k->name);
     for (const char *const *l = k->labels; *l; l++)
         if (!name_valid(*l) || label_taken(reg, *l))
-            return kiln_error_set(err, KILN_E_USAGE, "cooked kind %s: label prefix \"%s\" is not "
-                                  "[a-z0-9_]+ or overlaps another kind's", k->name, *l);
+            return kiln_error_set(err, KILN_E_USAGE,
+                                  "cooked kind %s: label prefix \"%s\" is not "
+                                  "[a-z0-9_]+ or overlaps another kind's",
+                                  k->name, *l);
     return KILN_OK;
 }
 
@@ -207,7 +216,8 @@ static kiln_result check_source(const kiln_kind_registry *reg, const kiln_source
                                 size_t slots_used, kiln_error *err)
 {
     if (!d || !name_valid(d->name))
-        return kiln_error_set(err, KILN_E_USAGE, "a source kind needs a name ([a-z0-9_]+, at "
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "a source kind needs a name ([a-z0-9_]+, at "
                               "most 31 characters)");
     if (!d->cook) return kiln_error_set(err, KILN_E_USAGE, "kind %s: no cook function", d->name);
     if (kiln_settings_section_is_builtin(d->name) || kiln_source_kind_named(reg, d->name))
@@ -217,16 +227,21 @@ static kiln_result check_source(const kiln_kind_registry *reg, const kiln_source
     for (const char *const *e = d->extensions; *e; e++) {
         char probe[64];
         if (!name_valid(*e) || snprintf(probe, sizeof probe, "x.%s", *e) >= (int)sizeof probe)
-            return kiln_error_set(err, KILN_E_USAGE, "kind %s: extension \"%s\" is not lower "
-                                  "case letters and digits", d->name, *e);
+            return kiln_error_set(err, KILN_E_USAGE,
+                                  "kind %s: extension \"%s\" is not lower "
+                                  "case letters and digits",
+                                  d->name, *e);
         const kiln_source_kind *o = kiln_source_kind_of(reg, probe);
         if (o)
             return kiln_error_set(err, KILN_E_USAGE, "kind %s: extension \"%s\" is kind %s's",
                                   d->name, *e, o->name);
     }
-    if (d->setting_count > KILN_KIND_MAX_SETTINGS - slots_used || (d->setting_count && !d->settings))
-        return kiln_error_set(err, KILN_E_USAGE, "kind %s: more settings than the %d all "
-                              "registered kinds may have", d->name, KILN_KIND_MAX_SETTINGS);
+    if (d->setting_count > KILN_KIND_MAX_SETTINGS - slots_used ||
+        (d->setting_count && !d->settings))
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kind %s: more settings than the %d all "
+                              "registered kinds may have",
+                              d->name, KILN_KIND_MAX_SETTINGS);
     for (size_t i = 0; i < d->setting_count; i++) {
         kiln_result r = check_field(d, i, err);
         if (r != KILN_OK) return r;
@@ -250,8 +265,10 @@ KILN_API kiln_result kiln_project_register_kind(kiln_project *p,
     }
     kiln_kind_registry *reg = p->kinds;
     if (reg->count == MAX_KINDS || reg->cooked_count + cooked_count > MAX_COOKED)
-        return kiln_error_set(err, KILN_E_LIMIT, "a project takes at most %d registered kinds "
-                              "and %d cooked kinds", MAX_KINDS, MAX_COOKED);
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "a project takes at most %d registered kinds "
+                              "and %d cooked kinds",
+                              MAX_KINDS, MAX_COOKED);
     kiln_source_kind_desc d;
     memset(&d, 0, sizeof d);
     if (source) {
@@ -306,20 +323,22 @@ KILN_API char *kiln_source_kind_schema(const kiln_source_kind_desc *source)
             break;
         case KILN_SETTING_INT:
         case KILN_SETTING_NUMBER:
-            json_object_set_new(p, "type", json_string(f->type == KILN_SETTING_INT ? "integer"
-                                                                                   : "number"));
+            json_object_set_new(p, "type",
+                                json_string(f->type == KILN_SETTING_INT ? "integer" : "number"));
             json_object_set_new(p, "minimum", json_real(f->min));
             json_object_set_new(p, "maximum", json_real(f->max));
-            json_object_set_new(p, "default", f->type == KILN_SETTING_INT
-                                                  ? json_integer((json_int_t)f->default_number)
-                                                  : json_real(f->default_number));
+            json_object_set_new(p, "default",
+                                f->type == KILN_SETTING_INT
+                                    ? json_integer((json_int_t)f->default_number)
+                                    : json_real(f->default_number));
             break;
         case KILN_SETTING_CHOICE: {
             json_t *e = json_array();
             for (const char *const *c = f->choices; c && *c; c++)
                 json_array_append_new(e, json_string(*c));
             json_object_set_new(p, "enum", e);
-            if (f->default_choice) json_object_set_new(p, "default", json_string(f->default_choice));
+            if (f->default_choice)
+                json_object_set_new(p, "default", json_string(f->default_choice));
             break;
         }
         }
@@ -327,7 +346,8 @@ KILN_API char *kiln_source_kind_schema(const kiln_source_kind_desc *source)
         if (f->name) json_object_set_new(props, f->name, p);
         else json_decref(p);
     }
-    json_object_set_new(doc, "$schema", json_string("https://json-schema.org/draft/2020-12/schema"));
+    json_object_set_new(doc, "$schema",
+                        json_string("https://json-schema.org/draft/2020-12/schema"));
     json_object_set_new(doc, "title", json_string(source->name));
     json_object_set_new(doc, "type", json_string("object"));
     json_object_set_new(doc, "properties", props);
@@ -347,8 +367,7 @@ const kiln_settings_ext *kiln_kinds_settings(const kiln_kind_registry *reg)
     return reg && reg->count ? &reg->settings : NULL;
 }
 
-const kiln_cooked_kind *kiln_kinds_cooked_of_fourcc(const kiln_kind_registry *reg,
-                                                    uint32_t fourcc)
+const kiln_cooked_kind *kiln_kinds_cooked_of_fourcc(const kiln_kind_registry *reg, uint32_t fourcc)
 {
     const kiln_cooked_kind *k = kiln_cooked_kind_of_fourcc(fourcc);
     for (size_t i = 0; !k && reg && i < reg->cooked_count; i++)
@@ -356,8 +375,8 @@ const kiln_cooked_kind *kiln_kinds_cooked_of_fourcc(const kiln_kind_registry *re
     return k;
 }
 
-const kiln_cooked_kind *kiln_kinds_cooked_of_label(const kiln_kind_registry *reg,
-                                                   const char *label, const char **prefix)
+const kiln_cooked_kind *kiln_kinds_cooked_of_label(const kiln_kind_registry *reg, const char *label,
+                                                   const char **prefix)
 {
     const kiln_cooked_kind *k = kiln_cooked_kind_of_label(label, prefix);
     for (size_t i = 0; !k && reg && label && i < reg->cooked_count; i++)

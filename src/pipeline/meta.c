@@ -73,9 +73,8 @@ KILN_API kiln_result kiln_project_meta(kiln_project *p, const char *const *paths
 
 KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
                                            const char *settings_json,
-                                           const char *const *assignments,
-                                           size_t assignment_count, char **result_json,
-                                           kiln_error *err)
+                                           const char *const *assignments, size_t assignment_count,
+                                           char **result_json, kiln_error *err)
 {
     *result_json = NULL;
     kiln_asset *a = kiln_calloc(&p->allocator, 1, sizeof *a);
@@ -95,7 +94,8 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
                 goto out;
             }
             if (!json_is_object(doc)) {
-                r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s.meta: not a JSON object", a->rel);
+                r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s.meta: not a JSON object",
+                                   a->rel);
                 kiln_error_at_pointer(err, "");
                 goto out;
             }
@@ -105,7 +105,8 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
         /* Keep the asset's identity: a source without .meta has a GUID derived from its path. */
         if (!json_object_get(doc, "guid")) json_object_set_new(doc, "guid", json_string(a->guid));
         if (settings_json) {
-            patch = kiln_json_load(settings_json, strlen(settings_json), NULL, KILN_E_IMPORT_SETTINGS, err);
+            patch = kiln_json_load(settings_json, strlen(settings_json), NULL,
+                                   KILN_E_IMPORT_SETTINGS, err);
             if (!patch) {
                 r = KILN_E_IMPORT_SETTINGS;
                 kiln_error_prefix(err, "--settings: ");

@@ -12,16 +12,15 @@
 #include "core/hash.h"
 #include "core/json.h"
 #include "core/path.h"
-#include "write/pack_write.h"
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
 #include "pipeline/import.h"
-
+#include "write/pack_write.h"
 
 /* What was asked for: every artifact of an asset (label NULL) or one artifact. */
 typedef struct pack_root {
     size_t asset;
-    const char *label;   /* points into the caller's argument */
+    const char *label; /* points into the caller's argument */
     const char *arg;
 } pack_root;
 
@@ -53,7 +52,8 @@ void kiln_pack_set_free(kiln_project *p, kiln_pack_set *set)
 /* One asset's failure into set->failed (the first also into set->first). */
 static void note_failure(kiln_pack_set *set, const char *path, const kiln_error *e)
 {
-    json_array_append_new(set->failed, json_pack("{s:s,s:o}", "path", path, "error", kiln_error_json(e)));
+    json_array_append_new(set->failed,
+                          json_pack("{s:s,s:o}", "path", path, "error", kiln_error_json(e)));
     if (set->first.code == KILN_OK) set->first = *e;
 }
 
@@ -65,7 +65,8 @@ static kiln_result corrupt(kiln_error *err, const char *name, const char *file, 
     const char *key = kiln_path_basename(dir);
     kiln_error_set(err, KILN_E_CACHE_CORRUPT,
                    "%s: %s in cache entry %.12s %s: the entry is damaged; remove its folder and "
-                   "import again", name, kiln_path_basename(file), key, what);
+                   "import again",
+                   name, kiln_path_basename(file), key, what);
     kiln_error_at_path(err, file);
     return KILN_E_CACHE_CORRUPT;
 }
@@ -79,7 +80,8 @@ static kiln_result add_artifact(kiln_project *p, kiln_pack_set *s, const kiln_as
     long long size = kiln_json_int(o, "size", -1);
     const char *sha = kiln_json_str(o, "sha256", "");
     if (!label || !label[0] || !file || size < 0 || strlen(sha) != 64)
-        return corrupt(err, a->rel, "manifest.json", "lists an output without label, file, size or sha256", dir);
+        return corrupt(err, a->rel, "manifest.json",
+                       "lists an output without label, file, size or sha256", dir);
     if (s->count == s->capacity) {
         size_t cap = s->capacity ? s->capacity * 2 : 64;
         void *q = kiln_realloc(&p->allocator, s->items, s->capacity * sizeof *s->items,
@@ -113,7 +115,8 @@ static kiln_result add_artifact(kiln_project *p, kiln_pack_set *s, const kiln_as
         return corrupt(err, x->name, x->file, "does not match the SHA-256 of its manifest", dir);
     x->asset_id = kiln_asset_id(a->guid, label);
     kiln_cooked_kind_of_bytes(x->map.data, x->map.size, &x->kind);
-    if (!x->kind) return corrupt(err, x->name, x->file, "is neither KTX2 nor a kiln container", dir);
+    if (!x->kind)
+        return corrupt(err, x->name, x->file, "is neither KTX2 nor a kiln container", dir);
     return KILN_OK;
 }
 
@@ -148,8 +151,7 @@ static kiln_result resolve_args(kiln_project *p, const char *const *args, size_t
         }
         size_t k = 0;
         while (k < *asset_count && strcmp(assets[k].rel, a.rel) != 0) k++;
-        if (k == *asset_count)
-            assets[(*asset_count)++] = a;
+        if (k == *asset_count) assets[(*asset_count)++] = a;
         else {
             kiln_asset_clear(p, &a);
             set->asked--;
@@ -179,10 +181,8 @@ static size_t find_id(const kiln_pack_set *s, const size_t *sorted, uint64_t id)
     size_t lo = 0, hi = s->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->items[sorted[mid]].asset_id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
+        if (s->items[sorted[mid]].asset_id < id) lo = mid + 1;
+        else hi = mid;
     }
     return lo < s->count && s->items[sorted[lo]].asset_id == id ? sorted[lo] : SIZE_MAX;
 }
@@ -192,11 +192,11 @@ typedef struct follow_state {
     const size_t *sorted;
     size_t *stack;
     size_t depth;
-    size_t from;   /* the artifact whose references are being followed */
+    size_t from; /* the artifact whose references are being followed */
     const kiln_allocator *alloc;
     const kiln_kind_registry *kinds;
-    const bool *dropped;  /* per asset: failed or left out; its artifacts count as absent */
-    size_t guilty;        /* the asset whose artifact failed the walk (E_CACHE_CORRUPT) */
+    const bool *dropped; /* per asset: failed or left out; its artifacts count as absent */
+    size_t guilty;       /* the asset whose artifact failed the walk (E_CACHE_CORRUPT) */
 } follow_state;
 
 static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *err)
@@ -207,13 +207,16 @@ static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *e
     if (k == SIZE_MAX) {
         f->guilty = f->set->items[from].asset;
         if (json_array_size(f->set->failed))
-            kiln_error_set(err, KILN_E_CACHE_CORRUPT,
-                           "%s needs asset id %016llx, which is not packed (an asset that failed, or "
-                           "a damaged entry): left out", f->set->items[from].name, (unsigned long long)id);
+            kiln_error_set(
+                err, KILN_E_CACHE_CORRUPT,
+                "%s needs asset id %016llx, which is not packed (an asset that failed, or "
+                "a damaged entry): left out",
+                f->set->items[from].name, (unsigned long long)id);
         else
-            kiln_error_set(err, KILN_E_CACHE_CORRUPT,
-                           "%s refers to asset id %016llx, which no artifact of the packed assets has",
-                           f->set->items[from].name, (unsigned long long)id);
+            kiln_error_set(
+                err, KILN_E_CACHE_CORRUPT,
+                "%s refers to asset id %016llx, which no artifact of the packed assets has",
+                f->set->items[from].name, (unsigned long long)id);
         kiln_error_at_path(err, f->set->items[from].file);
         return KILN_E_CACHE_CORRUPT;
     }
@@ -225,8 +228,7 @@ static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *e
     return KILN_OK;
 }
 
-static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags,
-                          kiln_error *err)
+static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags, kiln_error *err)
 {
     follow_state *f = user;
     (void)kind;
@@ -305,7 +307,8 @@ again:
         if (dropped[a]) continue;
         /* a's roots: every artifact of a, or the labels asked for */
         bool whole = all;
-        for (size_t k = 0; !whole && k < root_count; k++) whole = roots[k].asset == a && !roots[k].label;
+        for (size_t k = 0; !whole && k < root_count; k++)
+            whole = roots[k].asset == a && !roots[k].label;
         for (size_t i = 0; whole && i < s->count; i++)
             if (s->items[i].asset == a) (void)need(f, i, s->items[i].asset_id, err);
         for (size_t k = 0; k < root_count; k++) {
@@ -322,10 +325,12 @@ again:
                 size_t used = 0;
                 for (size_t i = 0; i < s->count && used < sizeof labels - 1; i++)
                     if (s->items[i].asset == a)
-                        used += (size_t)snprintf(labels + used, sizeof labels - used, "%s%s",
-                                                 used ? ", " : "", s->items[i].name + strlen(rel) + 1);
-                return kiln_error_set(err, KILN_E_USAGE, "%s has no artifact labelled \"%s\" (it has: %s)",
-                                      rel, roots[k].label, labels);
+                        used +=
+                            (size_t)snprintf(labels + used, sizeof labels - used, "%s%s",
+                                             used ? ", " : "", s->items[i].name + strlen(rel) + 1);
+                return kiln_error_set(err, KILN_E_USAGE,
+                                      "%s has no artifact labelled \"%s\" (it has: %s)", rel,
+                                      roots[k].label, labels);
             }
             (void)need(f, found, s->items[found].asset_id, err);
         }
@@ -342,8 +347,8 @@ again:
     return KILN_OK;
 }
 
-kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count,
-                             uint32_t flags, kiln_pack_set *set, kiln_error *err)
+kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count, uint32_t flags,
+                             kiln_pack_set *set, kiln_error *err)
 {
     memset(set, 0, sizeof *set);
     set->skipped = json_array();
@@ -361,7 +366,8 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
         if (r != KILN_OK) return r;
         set->asked = n;
     } else {
-        if (count == 0) return kiln_error_set(err, KILN_E_USAGE, "nothing to pack: give assets or --all");
+        if (count == 0)
+            return kiln_error_set(err, KILN_E_USAGE, "nothing to pack: give assets or --all");
         assets = kiln_calloc(&p->allocator, count, sizeof *assets);
         roots = kiln_calloc(&p->allocator, count, sizeof *roots);
         if (!assets || !roots) {
@@ -387,18 +393,18 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     r = KILN_OK;
     size_t i;
     json_t *rec;
-    json_array_foreach(json_object_get(doc, "records"), i, rec) {
+    json_array_foreach (json_object_get(doc, "records"), i, rec) {
         if (i >= n) break;
         const char *status = kiln_json_str(rec, "status", "");
         if (!strcmp(status, "failed")) {
-            json_array_append_new(set->failed, json_pack("{s:s,s:O}", "path", assets[i].rel, "error",
-                                                         json_object_get(rec, "error")));
+            json_array_append_new(set->failed, json_pack("{s:s,s:O}", "path", assets[i].rel,
+                                                         "error", json_object_get(rec, "error")));
             dropped[i] = true;
             continue;
         }
         if (!strcmp(status, "unsupported")) {
-            json_array_append_new(set->skipped, json_pack("{s:s,s:s}", "path", assets[i].rel,
-                                                          "status", status));
+            json_array_append_new(set->skipped,
+                                  json_pack("{s:s,s:s}", "path", assets[i].rel, "status", status));
             continue;
         }
         const char *key = kiln_json_str(rec, "key", "");
@@ -415,7 +421,7 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
         }
         size_t k;
         json_t *o;
-        json_array_foreach(json_object_get(manifest, "outputs"), k, o) {
+        json_array_foreach (json_object_get(manifest, "outputs"), k, o) {
             ar = add_artifact(p, set, &assets[i], i, dir, o, &e);
             if (ar != KILN_OK) break;
         }
@@ -460,8 +466,7 @@ out:
     kiln_free(&p->allocator, sorted, (set->count ? set->count : 1) * sizeof *sorted);
     kiln_free(&p->allocator, stack, (set->count ? set->count : 1) * sizeof *stack);
     if (roots) kiln_free(&p->allocator, roots, count * sizeof *roots);
-    if (all)
-        kiln_assets_free(p, assets, n);
+    if (all) kiln_assets_free(p, assets, n);
     else if (assets) {
         for (size_t k = 0; k < n; k++) kiln_asset_clear(p, &assets[k]);
         kiln_free(&p->allocator, assets, count * sizeof *assets);
@@ -524,10 +529,13 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
         char msg[sizeof err->message];
         size_t rest = asked > nfailed ? asked - nfailed : 0;
         if (rest)
-            snprintf(msg, sizeof msg, "%zu of %zu assets failed, so nothing was packed; --keep-going "
-                     "packs the other %zu", nfailed, asked, rest);
+            snprintf(msg, sizeof msg,
+                     "%zu of %zu assets failed, so nothing was packed; --keep-going "
+                     "packs the other %zu",
+                     nfailed, asked, rest);
         else
-            snprintf(msg, sizeof msg, "%zu of %zu assets failed, so nothing was packed", nfailed, asked);
+            snprintf(msg, sizeof msg, "%zu of %zu assets failed, so nothing was packed", nfailed,
+                     asked);
         json_t *doc = json_object(), *e = json_object(), *totals = json_object();
         json_object_set_new(e, "code", json_string(kiln_result_name(set.first.code)));
         json_object_set_new(e, "message", json_string(msg));

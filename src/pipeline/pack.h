@@ -16,25 +16,25 @@
 /* One cooked artifact of the project, mapped from its cache entry. */
 typedef struct kiln_pack_artifact {
     uint64_t asset_id;
-    uint32_t kind;            /* KILN_PACK_KIND_KTX2 or the container kind */
-    char *name;               /* "path#label" (owned) */
-    char *file;               /* the cache file it was read from (owned) */
-    kiln_mapped_file map;     /* its bytes, checked against the manifest */
-    size_t asset;             /* index of its asset in the order gathered */
-    size_t canonical;         /* the first artifact with its id (itself unless duplicate) */
-    bool selected;            /* asked for, or needed by an artifact asked for */
-    bool duplicate;           /* same id and bytes as an earlier artifact: packed once */
+    uint32_t kind;        /* KILN_PACK_KIND_KTX2 or the container kind */
+    char *name;           /* "path#label" (owned) */
+    char *file;           /* the cache file it was read from (owned) */
+    kiln_mapped_file map; /* its bytes, checked against the manifest */
+    size_t asset;         /* index of its asset in the order gathered */
+    size_t canonical;     /* the first artifact with its id (itself unless duplicate) */
+    bool selected;        /* asked for, or needed by an artifact asked for */
+    bool duplicate;       /* same id and bytes as an earlier artifact: packed once */
 } kiln_pack_artifact;
 
 typedef struct kiln_pack_set {
-    kiln_pack_artifact *items;  /* in asset order (as given, or by path with ALL), then label */
+    kiln_pack_artifact *items; /* in asset order (as given, or by path with ALL), then label */
     size_t count, capacity;
-    size_t asset_count;         /* assets packed (imported, not failed, not left out) */
-    size_t asked;               /* assets asked for: resolved ones and arguments that were not */
-    json_t *skipped;            /* [{"path", "status"}]: assets of kinds kiln does not import */
-    json_t *failed;             /* [{"path", "error"}]: assets that failed, or were left out
-                                   because what they refer to is not packed; in that order */
-    kiln_error first;           /* the first of them (code KILN_OK when none) */
+    size_t asset_count; /* assets packed (imported, not failed, not left out) */
+    size_t asked;       /* assets asked for: resolved ones and arguments that were not */
+    json_t *skipped;    /* [{"path", "status"}]: assets of kinds kiln does not import */
+    json_t *failed;     /* [{"path", "error"}]: assets that failed, or were left out
+                           because what they refer to is not packed; in that order */
+    kiln_error first;   /* the first of them (code KILN_OK when none) */
 } kiln_pack_set;
 
 /* Gathers the artifacts of the assets (paths or "path#label"; all with KILN_IMPORT_ALL in
@@ -44,8 +44,8 @@ typedef struct kiln_pack_set {
  * artifact has (one of a failed asset, say), so what is selected never refers outside itself.
  * Returns KILN_OK then too: only errors of the whole command are returned (see
  * kiln_project_pack). Free the set with kiln_pack_set_free (also after an error). */
-kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count,
-                             uint32_t flags, kiln_pack_set *set, kiln_error *err);
+kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count, uint32_t flags,
+                             kiln_pack_set *set, kiln_error *err);
 void kiln_pack_set_free(kiln_project *p, kiln_pack_set *set);
 
 #endif

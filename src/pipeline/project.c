@@ -1,7 +1,7 @@
 /* project.c — opening a project: resolving its folders and checking that the output and cache
  * folders lie where kiln is allowed to write. */
-#include "pipeline/source_kind.h"
 #include "pipeline/project.h"
+#include "pipeline/source_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,14 +61,15 @@ KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_proje
 
     char cwd[KILN_PATH_MAX];
     kiln_result r = kiln_path_absolute(".", cwd, sizeof cwd, err);
-    if (r == KILN_OK) r = resolve_dir(cwd, o.project_dir ? o.project_dir : ".", p->project_dir, err);
-    if (r == KILN_OK) r = resolve_dir(o.root ? cwd : p->project_dir, o.root ? o.root : "assets", p->root, err);
-    if (r == KILN_OK) r = resolve_dir(o.out ? cwd : p->project_dir, o.out ? o.out : ".kiln", p->out, err);
+    if (r == KILN_OK)
+        r = resolve_dir(cwd, o.project_dir ? o.project_dir : ".", p->project_dir, err);
+    if (r == KILN_OK)
+        r = resolve_dir(o.root ? cwd : p->project_dir, o.root ? o.root : "assets", p->root, err);
+    if (r == KILN_OK)
+        r = resolve_dir(o.out ? cwd : p->project_dir, o.out ? o.out : ".kiln", p->out, err);
     if (r == KILN_OK) {
-        if (o.cache)
-            r = resolve_dir(cwd, o.cache, p->cache, err);
-        else
-            r = kiln_path_join(p->out, "cache", p->cache, sizeof p->cache, err);
+        if (o.cache) r = resolve_dir(cwd, o.cache, p->cache, err);
+        else r = kiln_path_join(p->out, "cache", p->cache, sizeof p->cache, err);
     }
     if (r != KILN_OK) goto fail;
     /* Entry paths add at most ~200 bytes to the cache folder; refusing long roots up front means

@@ -19,10 +19,10 @@ struct kiln_project {
     char platform[64];               /* "" = none */
     bool progress;
     kiln_logger logger;
-    kiln_log_hook public_sink;       /* the caller's sink, wrapped by logger */
+    kiln_log_hook public_sink; /* the caller's sink, wrapped by logger */
     kiln_allocator allocator;
     kiln_jobs *jobs;
-    struct kiln_remote_set *remote;  /* remote caches (pipeline/remote.h); NULL = none */
+    struct kiln_remote_set *remote;    /* remote caches (pipeline/remote.h); NULL = none */
     uint32_t shard_index, shard_count; /* import only this shard of the assets; count 0 = all */
     struct kiln_kind_registry *kinds;  /* kinds a program registered (source_kind.h); NULL = none */
 };

@@ -18,7 +18,7 @@
 #include "pipeline/cache.h"
 
 typedef struct kiln_remote {
-    char url[1024];              /* as given, options stripped: messages and rendezvous id */
+    char url[1024]; /* as given, options stripped: messages and rendezvous id */
     kiln_remote_transport *t;
     bool read_only;
     atomic_bool disabled;        /* a transport error happened: skipped for the rest of the run */
@@ -104,11 +104,13 @@ kiln_result kiln_remote_set_create(const char *const *urls, size_t count, bool r
                 if (*path != '/')
                     r = kiln_error_set(err, KILN_E_USAGE,
                                        "remote cache URL %.200s: only local file: URLs "
-                                       "(file:///folder)", rm->url);
+                                       "(file:///folder)",
+                                       rm->url);
             }
             char abs[KILN_PATH_MAX];
             if (r == KILN_OK && !*path)
-                r = kiln_error_set(err, KILN_E_USAGE, "remote cache URL %.200s: no folder", rm->url);
+                r = kiln_error_set(err, KILN_E_USAGE, "remote cache URL %.200s: no folder",
+                                   rm->url);
             if (r == KILN_OK) r = kiln_path_absolute(path, abs, sizeof abs, err);
             if (r == KILN_OK) r = kiln_remote_file_create(abs, &s->alloc, &rm->t, err);
         } else {
@@ -144,8 +146,8 @@ static void disable(kiln_remote_set *s, kiln_remote *rm, const kiln_error *e)
 {
     if (atomic_exchange(&rm->disabled, true)) return;
     atomic_fetch_add(&s->errors, 1);
-    kiln_log(s->logger, KILN_LOG_WARNING, "remote cache %s disabled for this run: %s (cooking locally)",
-             rm->url, e->message);
+    kiln_log(s->logger, KILN_LOG_WARNING,
+             "remote cache %s disabled for this run: %s (cooking locally)", rm->url, e->message);
 }
 
 /* One output as the AC record lists it, and its downloaded bytes. */
@@ -217,7 +219,8 @@ bool kiln_remote_fetch(kiln_remote_set *s, kiln_project *p, const char *key)
     snprintf(path, sizeof path, "ac/%s", key);
     uint8_t *ac = NULL;
     size_t ac_size = 0, ac_cap = 0;
-    kiln_remote_status st = rm->t->get(rm->t, path, KILN_REMOTE_AC_MAX_SIZE, &ac, &ac_size, &ac_cap, &e);
+    kiln_remote_status st =
+        rm->t->get(rm->t, path, KILN_REMOTE_AC_MAX_SIZE, &ac, &ac_size, &ac_cap, &e);
     if (st == KILN_REMOTE_ERROR) disable(s, rm, &e);
     if (st == KILN_REMOTE_TOO_LARGE) atomic_fetch_add(&s->errors, 1);
     if (st != KILN_REMOTE_OK) {
@@ -237,8 +240,8 @@ bool kiln_remote_fetch(kiln_remote_set *s, kiln_project *p, const char *key)
         outs = kiln_calloc(&s->alloc, n_max, sizeof *outs);
     }
     if (!blobs || !outs || !check_manifest(m, key, blobs, &n, n_max)) {
-        kiln_log(s->logger, KILN_LOG_INFO, "remote cache %s: ac/%s is not a valid manifest", rm->url,
-                 key);
+        kiln_log(s->logger, KILN_LOG_INFO, "remote cache %s: ac/%s is not a valid manifest",
+                 rm->url, key);
         atomic_fetch_add(&s->errors, 1);
         goto out;
     }
@@ -261,10 +264,11 @@ bool kiln_remote_fetch(kiln_remote_set *s, kiln_project *p, const char *key)
         kiln_sha256_bytes(b->data ? b->data : (const uint8_t *)"", got, d, NULL);
         kiln_hex(d, sizeof d, hex);
         if (got != b->size || strcmp(hex, b->sha) != 0) {
-            kiln_log(s->logger, KILN_LOG_WARNING,
-                     "remote cache %s: blob %s of entry %s is damaged (%zu bytes, SHA-256 %.12s...); "
-                     "not used",
-                     rm->url, b->sha, key, got, hex);
+            kiln_log(
+                s->logger, KILN_LOG_WARNING,
+                "remote cache %s: blob %s of entry %s is damaged (%zu bytes, SHA-256 %.12s...); "
+                "not used",
+                rm->url, b->sha, key, got, hex);
             atomic_fetch_add(&s->errors, 1);
             goto out;
         }
@@ -288,7 +292,8 @@ bool kiln_remote_fetch(kiln_remote_set *s, kiln_project *p, const char *key)
         hit = true;
     }
 out:
-    for (size_t i = 0; blobs && i < n_max; i++) kiln_free(&s->alloc, blobs[i].data, blobs[i].capacity);
+    for (size_t i = 0; blobs && i < n_max; i++)
+        kiln_free(&s->alloc, blobs[i].data, blobs[i].capacity);
     kiln_free(&s->alloc, blobs, n_max * sizeof *blobs);
     kiln_free(&s->alloc, outs, n_max * sizeof *outs);
     json_decref(m);
@@ -325,7 +330,7 @@ void kiln_remote_upload(kiln_remote_set *s, kiln_project *p, const char *key)
     kiln_remote_status st = KILN_REMOTE_OK;
     size_t i;
     json_t *o;
-    json_array_foreach(json_object_get(m, "outputs"), i, o) {
+    json_array_foreach (json_object_get(m, "outputs"), i, o) {
         const char *sha = kiln_json_str(o, "sha256", "");
         size_t size = (size_t)kiln_json_int(o, "size", 0);
         snprintf(path, sizeof path, "cas/%s", sha);

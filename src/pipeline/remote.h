@@ -15,8 +15,8 @@
 #include "pipeline/project.h"
 #include "pipeline/remote_transport.h"
 
-#define KILN_REMOTE_MAX 16                  /* remotes in one set */
-#define KILN_REMOTE_AC_MAX_SIZE (16u << 20) /* a manifest larger than this is a miss */
+#define KILN_REMOTE_MAX            16                /* remotes in one set */
+#define KILN_REMOTE_AC_MAX_SIZE    (16u << 20)       /* a manifest larger than this is a miss */
 #define KILN_REMOTE_ENTRY_MAX_SIZE ((size_t)4 << 30) /* all blobs of one entry */
 
 typedef struct kiln_remote_set kiln_remote_set;

@@ -27,17 +27,19 @@ kiln_result kiln_remote_config_load(const char *project_dir, json_t **urls, kiln
     }
     const char *k;
     json_t *v;
-    json_object_foreach(json_is_object(j) ? j : NULL, k, v) {
+    json_object_foreach (json_is_object(j) ? j : NULL, k, v) {
         if (r != KILN_OK) break;
         if (strcmp(k, "remote_cache") != 0) {
-            r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s: unknown field \"%.100s\"", path, k);
+            r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s: unknown field \"%.100s\"", path,
+                               k);
             kiln_error_at_pointer(err, "/");
             break;
         }
         size_t i;
         json_t *u;
         if (!json_is_array(v)) r = KILN_E_IMPORT_SETTINGS;
-        json_array_foreach(json_is_array(v) ? v : NULL, i, u) if (!json_is_string(u)) r = KILN_E_IMPORT_SETTINGS;
+        json_array_foreach (json_is_array(v) ? v : NULL, i, u)
+            if (!json_is_string(u)) r = KILN_E_IMPORT_SETTINGS;
         if (r != KILN_OK) {
             kiln_error_set(err, r, "%s: remote_cache must be an array of URL strings", path);
             kiln_error_at_pointer(err, "/remote_cache");

@@ -33,8 +33,7 @@ static bool object_path(file_transport *f, const char *path, char out[KILN_PATH_
 }
 
 static kiln_remote_status file_get(kiln_remote_transport *t, const char *path, size_t max_size,
-                                   uint8_t **data, size_t *size, size_t *capacity,
-                                   kiln_error *err)
+                                   uint8_t **data, size_t *size, size_t *capacity, kiln_error *err)
 {
     file_transport *f = (file_transport *)t;
     *data = NULL;

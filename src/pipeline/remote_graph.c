@@ -30,10 +30,11 @@ static json_t *asset_node(kiln_project *p, kiln_asset *a, kiln_error *e)
         kiln_path_dirname(a->abs, dir, sizeof dir);
         size_t i;
         json_t *d;
-        json_array_foreach(deps.list, i, d) {
+        json_array_foreach (deps.list, i, d) {
             /* A missing file enters the key as "missing"; ninja cannot depend on it. */
             if (json_is_null(json_object_get(d, "stat"))) continue;
-            if (kiln_path_join(dir, kiln_json_str(d, "path", ""), path, sizeof path, NULL) == KILN_OK)
+            if (kiln_path_join(dir, kiln_json_str(d, "path", ""), path, sizeof path, NULL) ==
+                KILN_OK)
                 json_array_append_new(inputs, json_string(path));
         }
         char entry[KILN_PATH_MAX];
@@ -65,10 +66,8 @@ KILN_API kiln_result kiln_project_graph(kiln_project *p, char **result_json, kil
         kiln_error e;
         kiln_error_clear(&e);
         json_t *node = NULL;
-        if (a->settings_result != KILN_OK)
-            e = a->settings_error;
-        else
-            node = asset_node(p, a, &e);
+        if (a->settings_result != KILN_OK) e = a->settings_error;
+        else node = asset_node(p, a, &e);
         if (node) {
             json_array_append_new(list, node);
         } else {

@@ -15,12 +15,12 @@
 #include "pipeline/remote_transport.h"
 
 #define POOL_MAX 16
-#define URL_MAX 2048
+#define URL_MAX  2048
 
 typedef struct http_transport {
     kiln_remote_transport base; /* first: the interface pointer is this struct's */
     kiln_allocator alloc;
-    char url[URL_MAX];          /* base URL, no trailing slash */
+    char url[URL_MAX]; /* base URL, no trailing slash */
     uint32_t timeout_s;
     pthread_mutex_t lock;
     CURL *pool[POOL_MAX];
@@ -163,8 +163,7 @@ static CURL *begin_request(http_transport *h, const char *path, char url[URL_MAX
 }
 
 static kiln_remote_status http_get(kiln_remote_transport *t, const char *path, size_t max_size,
-                                   uint8_t **data, size_t *size, size_t *capacity,
-                                   kiln_error *err)
+                                   uint8_t **data, size_t *size, size_t *capacity, kiln_error *err)
 {
     http_transport *h = (http_transport *)t;
     *data = NULL;
@@ -213,8 +212,8 @@ static kiln_remote_status http_head(kiln_remote_transport *t, const char *path, 
     curl_off_t length = -1;
     h->curl->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
     h->curl->easy_getinfo(c, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
-    kiln_remote_status st =
-        rc != CURLE_OK ? transfer_error(h, rc, "HEAD", url, err) : status_of(code, "HEAD", url, false, err);
+    kiln_remote_status st = rc != CURLE_OK ? transfer_error(h, rc, "HEAD", url, err)
+                                           : status_of(code, "HEAD", url, false, err);
     if (st == KILN_REMOTE_OK && length >= 0) *size = (uint64_t)length;
     give_handle(h, c);
     return st;
@@ -236,8 +235,8 @@ static kiln_remote_status http_put(kiln_remote_transport *t, const char *path, c
     CURLcode rc = h->curl->easy_perform(c);
     long code = 0;
     h->curl->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-    kiln_remote_status st =
-        rc != CURLE_OK ? transfer_error(h, rc, "PUT", url, err) : status_of(code, "PUT", url, true, err);
+    kiln_remote_status st = rc != CURLE_OK ? transfer_error(h, rc, "PUT", url, err)
+                                           : status_of(code, "PUT", url, true, err);
     give_handle(h, c);
     return st;
 }

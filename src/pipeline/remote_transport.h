@@ -13,10 +13,10 @@
 /* What one request gave. ERROR is a transport failure (connection refused, timeout, a 5xx or
  * another unexpected answer): the caller disables the remote for the rest of the run. */
 typedef enum kiln_remote_status {
-    KILN_REMOTE_OK = 0,     /* 2xx / the file exists */
-    KILN_REMOTE_MISS,       /* 404 / no such file */
-    KILN_REMOTE_TOO_LARGE,  /* GET: the body exceeds max_size (a bad blob: a miss, not an error) */
-    KILN_REMOTE_REFUSED,    /* PUT: the server answered, but not with 2xx (e.g. 403, 405) */
+    KILN_REMOTE_OK = 0,    /* 2xx / the file exists */
+    KILN_REMOTE_MISS,      /* 404 / no such file */
+    KILN_REMOTE_TOO_LARGE, /* GET: the body exceeds max_size (a bad blob: a miss, not an error) */
+    KILN_REMOTE_REFUSED,   /* PUT: the server answered, but not with 2xx (e.g. 403, 405) */
     KILN_REMOTE_ERROR,
 } kiln_remote_status;
 

@@ -90,7 +90,8 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
     r = kiln_jobs_for(p->jobs, n, report_job, &b, err);
-    static const char *const states[] = {"up_to_date", "stale", "not_imported", "invalid", "unsupported"};
+    static const char *const states[] = {"up_to_date", "stale", "not_imported", "invalid",
+                                         "unsupported"};
     size_t counts[5] = {0};
     json_t *rows = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -107,7 +108,8 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
     }
     json_t *totals = json_object();
     json_object_set_new(totals, "assets", json_integer((json_int_t)n));
-    for (size_t k = 0; k < 5; k++) json_object_set_new(totals, states[k], json_integer((json_int_t)counts[k]));
+    for (size_t k = 0; k < 5; k++)
+        json_object_set_new(totals, states[k], json_integer((json_int_t)counts[k]));
     json_t *cache = json_object();
     json_object_set_new(cache, "path", json_string(p->cache));
     json_object_set_new(cache, "size", json_integer((json_int_t)kiln_cache_size(p)));

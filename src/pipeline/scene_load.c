@@ -15,7 +15,7 @@
 #include "pipeline/scene_load.h"
 #include "process/scene_complete.h"
 
-#define MAX_MODEL_FILE ((size_t)2 << 30)
+#define MAX_MODEL_FILE       ((size_t)2 << 30)
 #define DEFAULT_MEMORY_LIMIT ((size_t)4 << 30)
 
 static kiln_scene_opts resolve_opts(const kiln_scene_opts *opts)

@@ -3,8 +3,8 @@
 #define KILN_PIPELINE_SCENE_LOAD_H
 
 #include "import/assimp.h"
-#include "pipeline/settings.h"
 #include "kiln/kiln_scene.h"
+#include "pipeline/settings.h"
 
 /* As kiln_scene_load_memory; name (the file's, or NULL) chooses the importer by its extension
  * (model_format.h: the importer then confirms the bytes or refuses them, naming itself), the

@@ -26,10 +26,10 @@
 typedef enum field_type { FT_BOOL, FT_TRISTATE, FT_ENUM, FT_UINT, FT_NUMBER, FT_LODS } field_type;
 
 enum {
-    NUM_MIN_EXCLUSIVE = 1u,   /* FT_NUMBER: min itself is not allowed */
-    NUM_ZERO_OR_RANGE = 2u,   /* FT_NUMBER: 0 (off) or [min, max] */
-    UINT_MULTIPLE_OF_4 = 4u,  /* FT_UINT */
-    UINT_ZERO_OR_RANGE = 8u,  /* FT_UINT: 0 (off) or [min, max] */
+    NUM_MIN_EXCLUSIVE = 1u,  /* FT_NUMBER: min itself is not allowed */
+    NUM_ZERO_OR_RANGE = 2u,  /* FT_NUMBER: 0 (off) or [min, max] */
+    UINT_MULTIPLE_OF_4 = 4u, /* FT_UINT */
+    UINT_ZERO_OR_RANGE = 8u, /* FT_UINT: 0 (off) or [min, max] */
 };
 
 typedef struct field_desc {
@@ -37,9 +37,9 @@ typedef struct field_desc {
     field_type type;
     const char *const *names; /* FT_ENUM: value i is spelled names[i] */
     unsigned name_count;
-    double min, max;          /* FT_UINT, FT_NUMBER: inclusive unless a flag says otherwise */
+    double min, max; /* FT_UINT, FT_NUMBER: inclusive unless a flag says otherwise */
     unsigned flags;
-    const char *allowed;      /* what a valid value looks like, for messages */
+    const char *allowed; /* what a valid value looks like, for messages */
     /* FT_ENUM whose names live in another table (names NULL, allowed NULL: listed from it). */
     const char *(*name_of)(unsigned value);
 } field_desc;
@@ -67,12 +67,19 @@ static const char *texfmt_name(unsigned value)
 {
     return kiln_texture_format_name((kiln_texture_format)value);
 }
-#define TEXFMT_ENUM NULL, KILN_TEXFMT_COUNT, 0, 0, 0, NULL, texfmt_name
+#define TEXFMT_ENUM     NULL, KILN_TEXFMT_COUNT, 0, 0, 0, NULL, texfmt_name
 #define QUALITY_ALLOWED "fast, normal or high"
 
 enum {
-    TEX_FORMAT, TEX_SRGB, TEX_MIPMAPS, TEX_NORMAL_MAP, TEX_FLIP_GREEN, TEX_MAX_SIZE, TEX_QUALITY,
-    TEX_SUPERCOMPRESSION, TEX_FIELD_COUNT
+    TEX_FORMAT,
+    TEX_SRGB,
+    TEX_MIPMAPS,
+    TEX_NORMAL_MAP,
+    TEX_FLIP_GREEN,
+    TEX_MAX_SIZE,
+    TEX_QUALITY,
+    TEX_SUPERCOMPRESSION,
+    TEX_FIELD_COUNT
 };
 static const field_desc texture_fields[TEX_FIELD_COUNT] = {
     [TEX_FORMAT] = {"format", FT_ENUM, TEXFMT_ENUM},
@@ -83,16 +90,29 @@ static const field_desc texture_fields[TEX_FIELD_COUNT] = {
     [TEX_FLIP_GREEN] = {"flip_green", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
     [TEX_MAX_SIZE] = {"max_size", FT_UINT, NULL, 0, 4, 16384, 0, "an integer from 4 to 16384"},
     [TEX_QUALITY] = {"quality", FT_ENUM, ENUM_OF(quality_names), 0, 0, 0, QUALITY_ALLOWED},
-    [TEX_SUPERCOMPRESSION] = {"supercompression", FT_ENUM, ENUM_OF(supercompression_names), 0, 0,
-                              0, "none or zstd"},
+    [TEX_SUPERCOMPRESSION] = {"supercompression", FT_ENUM, ENUM_OF(supercompression_names), 0, 0, 0,
+                              "none or zstd"},
 };
 
 enum {
-    MODEL_LODS, MODEL_LOD_ERROR, MODEL_LOD_MIN_TRIANGLES, MODEL_QUANTIZE, MODEL_OPTIMIZE,
-    MODEL_OVERDRAW_THRESHOLD, MODEL_MESHLET_MAX_VERTICES, MODEL_MESHLET_MAX_TRIANGLES,
-    MODEL_TEXTURE_FORMAT, MODEL_TEXTURE_QUALITY, MODEL_TEXTURE_MAX_SIZE, MODEL_TEXTURES,
-    MODEL_COMPRESS, MODEL_ANIMATION_REDUCE, MODEL_ANIMATION_RESAMPLE_FPS, MODEL_MESHLETS,
-    MODEL_TANGENTS, MODEL_FIELD_COUNT
+    MODEL_LODS,
+    MODEL_LOD_ERROR,
+    MODEL_LOD_MIN_TRIANGLES,
+    MODEL_QUANTIZE,
+    MODEL_OPTIMIZE,
+    MODEL_OVERDRAW_THRESHOLD,
+    MODEL_MESHLET_MAX_VERTICES,
+    MODEL_MESHLET_MAX_TRIANGLES,
+    MODEL_TEXTURE_FORMAT,
+    MODEL_TEXTURE_QUALITY,
+    MODEL_TEXTURE_MAX_SIZE,
+    MODEL_TEXTURES,
+    MODEL_COMPRESS,
+    MODEL_ANIMATION_REDUCE,
+    MODEL_ANIMATION_RESAMPLE_FPS,
+    MODEL_MESHLETS,
+    MODEL_TANGENTS,
+    MODEL_FIELD_COUNT
 };
 static const field_desc model_fields[MODEL_FIELD_COUNT] = {
     [MODEL_LODS] = {"lods", FT_LODS, NULL, 0, 0, 1, 0,
@@ -103,8 +123,8 @@ static const field_desc model_fields[MODEL_FIELD_COUNT] = {
                                  "an integer from 0 to 2147483647"},
     [MODEL_QUANTIZE] = {"quantize", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
     [MODEL_OPTIMIZE] = {"optimize", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
-    [MODEL_OVERDRAW_THRESHOLD] = {"overdraw_threshold", FT_NUMBER, NULL, 0, 1, 3,
-                                  NUM_ZERO_OR_RANGE, "0 (off) or a number from 1 to 3"},
+    [MODEL_OVERDRAW_THRESHOLD] = {"overdraw_threshold", FT_NUMBER, NULL, 0, 1, 3, NUM_ZERO_OR_RANGE,
+                                  "0 (off) or a number from 1 to 3"},
     [MODEL_MESHLET_MAX_VERTICES] = {"meshlet_max_vertices", FT_UINT, NULL, 0, 3, 255, 0,
                                     "an integer from 3 to 255"},
     [MODEL_MESHLET_MAX_TRIANGLES] = {"meshlet_max_triangles", FT_UINT, NULL, 0, 1, 512,
@@ -138,15 +158,32 @@ static void texture_store(kiln_settings *s, size_t field, const field_value *v)
 {
     kiln_texture_settings *t = &s->texture;
     switch (field) {
-    case TEX_FORMAT: t->format = (kiln_texture_format)v->e; break;
-    case TEX_SRGB: t->srgb = v->tri; break;
-    case TEX_MIPMAPS: t->mipmaps = v->b; break;
-    case TEX_NORMAL_MAP: t->normal_map = v->b; break;
-    case TEX_FLIP_GREEN: t->flip_green = v->b; break;
-    case TEX_MAX_SIZE: t->max_size = v->u; break;
-    case TEX_QUALITY: t->quality = (kiln_quality)v->e; break;
-    case TEX_SUPERCOMPRESSION: t->supercompression = (kiln_supercompression_setting)v->e; break;
-    default: assert(0 && "field index out of the table");
+    case TEX_FORMAT:
+        t->format = (kiln_texture_format)v->e;
+        break;
+    case TEX_SRGB:
+        t->srgb = v->tri;
+        break;
+    case TEX_MIPMAPS:
+        t->mipmaps = v->b;
+        break;
+    case TEX_NORMAL_MAP:
+        t->normal_map = v->b;
+        break;
+    case TEX_FLIP_GREEN:
+        t->flip_green = v->b;
+        break;
+    case TEX_MAX_SIZE:
+        t->max_size = v->u;
+        break;
+    case TEX_QUALITY:
+        t->quality = (kiln_quality)v->e;
+        break;
+    case TEX_SUPERCOMPRESSION:
+        t->supercompression = (kiln_supercompression_setting)v->e;
+        break;
+    default:
+        assert(0 && "field index out of the table");
     }
 }
 
@@ -154,15 +191,32 @@ static void texture_load(const kiln_settings *s, size_t field, field_value *v)
 {
     const kiln_texture_settings *t = &s->texture;
     switch (field) {
-    case TEX_FORMAT: v->e = (unsigned)t->format; break;
-    case TEX_SRGB: v->tri = t->srgb; break;
-    case TEX_MIPMAPS: v->b = t->mipmaps; break;
-    case TEX_NORMAL_MAP: v->b = t->normal_map; break;
-    case TEX_FLIP_GREEN: v->b = t->flip_green; break;
-    case TEX_MAX_SIZE: v->u = t->max_size; break;
-    case TEX_QUALITY: v->e = (unsigned)t->quality; break;
-    case TEX_SUPERCOMPRESSION: v->e = (unsigned)t->supercompression; break;
-    default: assert(0 && "field index out of the table");
+    case TEX_FORMAT:
+        v->e = (unsigned)t->format;
+        break;
+    case TEX_SRGB:
+        v->tri = t->srgb;
+        break;
+    case TEX_MIPMAPS:
+        v->b = t->mipmaps;
+        break;
+    case TEX_NORMAL_MAP:
+        v->b = t->normal_map;
+        break;
+    case TEX_FLIP_GREEN:
+        v->b = t->flip_green;
+        break;
+    case TEX_MAX_SIZE:
+        v->u = t->max_size;
+        break;
+    case TEX_QUALITY:
+        v->e = (unsigned)t->quality;
+        break;
+    case TEX_SUPERCOMPRESSION:
+        v->e = (unsigned)t->supercompression;
+        break;
+    default:
+        assert(0 && "field index out of the table");
     }
 }
 
@@ -174,23 +228,56 @@ static void model_store(kiln_settings *s, size_t field, const field_value *v)
         memcpy(m->lods, v->lods, sizeof m->lods);
         m->lod_count = v->lod_count;
         break;
-    case MODEL_LOD_ERROR: m->lod_error = v->d; break;
-    case MODEL_LOD_MIN_TRIANGLES: m->lod_min_triangles = v->u; break;
-    case MODEL_QUANTIZE: m->quantize = v->b; break;
-    case MODEL_OPTIMIZE: m->optimize = v->b; break;
-    case MODEL_OVERDRAW_THRESHOLD: m->overdraw_threshold = v->d; break;
-    case MODEL_MESHLET_MAX_VERTICES: m->meshlet_max_vertices = v->u; break;
-    case MODEL_MESHLET_MAX_TRIANGLES: m->meshlet_max_triangles = v->u; break;
-    case MODEL_TEXTURE_FORMAT: m->texture_format = (kiln_texture_format)v->e; break;
-    case MODEL_TEXTURE_QUALITY: m->texture_quality = (kiln_quality)v->e; break;
-    case MODEL_TEXTURE_MAX_SIZE: m->texture_max_size = v->u; break;
-    case MODEL_TEXTURES: m->textures = v->b; break;
-    case MODEL_COMPRESS: m->compress_meshopt = v->e == 1; break;
-    case MODEL_ANIMATION_REDUCE: m->animation_reduce = v->b; break;
-    case MODEL_ANIMATION_RESAMPLE_FPS: m->animation_resample_fps = v->u; break;
-    case MODEL_MESHLETS: m->meshlets = v->b; break;
-    case MODEL_TANGENTS: m->tangents_from_file_only = v->e == 1; break;
-    default: assert(0 && "field index out of the table");
+    case MODEL_LOD_ERROR:
+        m->lod_error = v->d;
+        break;
+    case MODEL_LOD_MIN_TRIANGLES:
+        m->lod_min_triangles = v->u;
+        break;
+    case MODEL_QUANTIZE:
+        m->quantize = v->b;
+        break;
+    case MODEL_OPTIMIZE:
+        m->optimize = v->b;
+        break;
+    case MODEL_OVERDRAW_THRESHOLD:
+        m->overdraw_threshold = v->d;
+        break;
+    case MODEL_MESHLET_MAX_VERTICES:
+        m->meshlet_max_vertices = v->u;
+        break;
+    case MODEL_MESHLET_MAX_TRIANGLES:
+        m->meshlet_max_triangles = v->u;
+        break;
+    case MODEL_TEXTURE_FORMAT:
+        m->texture_format = (kiln_texture_format)v->e;
+        break;
+    case MODEL_TEXTURE_QUALITY:
+        m->texture_quality = (kiln_quality)v->e;
+        break;
+    case MODEL_TEXTURE_MAX_SIZE:
+        m->texture_max_size = v->u;
+        break;
+    case MODEL_TEXTURES:
+        m->textures = v->b;
+        break;
+    case MODEL_COMPRESS:
+        m->compress_meshopt = v->e == 1;
+        break;
+    case MODEL_ANIMATION_REDUCE:
+        m->animation_reduce = v->b;
+        break;
+    case MODEL_ANIMATION_RESAMPLE_FPS:
+        m->animation_resample_fps = v->u;
+        break;
+    case MODEL_MESHLETS:
+        m->meshlets = v->b;
+        break;
+    case MODEL_TANGENTS:
+        m->tangents_from_file_only = v->e == 1;
+        break;
+    default:
+        assert(0 && "field index out of the table");
     }
 }
 
@@ -202,23 +289,56 @@ static void model_load(const kiln_settings *s, size_t field, field_value *v)
         memcpy(v->lods, m->lods, sizeof v->lods);
         v->lod_count = m->lod_count;
         break;
-    case MODEL_LOD_ERROR: v->d = m->lod_error; break;
-    case MODEL_LOD_MIN_TRIANGLES: v->u = m->lod_min_triangles; break;
-    case MODEL_QUANTIZE: v->b = m->quantize; break;
-    case MODEL_OPTIMIZE: v->b = m->optimize; break;
-    case MODEL_OVERDRAW_THRESHOLD: v->d = m->overdraw_threshold; break;
-    case MODEL_MESHLET_MAX_VERTICES: v->u = m->meshlet_max_vertices; break;
-    case MODEL_MESHLET_MAX_TRIANGLES: v->u = m->meshlet_max_triangles; break;
-    case MODEL_TEXTURE_FORMAT: v->e = (unsigned)m->texture_format; break;
-    case MODEL_TEXTURE_QUALITY: v->e = (unsigned)m->texture_quality; break;
-    case MODEL_TEXTURE_MAX_SIZE: v->u = m->texture_max_size; break;
-    case MODEL_TEXTURES: v->b = m->textures; break;
-    case MODEL_COMPRESS: v->e = m->compress_meshopt ? 1u : 0u; break;
-    case MODEL_ANIMATION_REDUCE: v->b = m->animation_reduce; break;
-    case MODEL_ANIMATION_RESAMPLE_FPS: v->u = m->animation_resample_fps; break;
-    case MODEL_MESHLETS: v->b = m->meshlets; break;
-    case MODEL_TANGENTS: v->e = m->tangents_from_file_only ? 1u : 0u; break;
-    default: assert(0 && "field index out of the table");
+    case MODEL_LOD_ERROR:
+        v->d = m->lod_error;
+        break;
+    case MODEL_LOD_MIN_TRIANGLES:
+        v->u = m->lod_min_triangles;
+        break;
+    case MODEL_QUANTIZE:
+        v->b = m->quantize;
+        break;
+    case MODEL_OPTIMIZE:
+        v->b = m->optimize;
+        break;
+    case MODEL_OVERDRAW_THRESHOLD:
+        v->d = m->overdraw_threshold;
+        break;
+    case MODEL_MESHLET_MAX_VERTICES:
+        v->u = m->meshlet_max_vertices;
+        break;
+    case MODEL_MESHLET_MAX_TRIANGLES:
+        v->u = m->meshlet_max_triangles;
+        break;
+    case MODEL_TEXTURE_FORMAT:
+        v->e = (unsigned)m->texture_format;
+        break;
+    case MODEL_TEXTURE_QUALITY:
+        v->e = (unsigned)m->texture_quality;
+        break;
+    case MODEL_TEXTURE_MAX_SIZE:
+        v->u = m->texture_max_size;
+        break;
+    case MODEL_TEXTURES:
+        v->b = m->textures;
+        break;
+    case MODEL_COMPRESS:
+        v->e = m->compress_meshopt ? 1u : 0u;
+        break;
+    case MODEL_ANIMATION_REDUCE:
+        v->b = m->animation_reduce;
+        break;
+    case MODEL_ANIMATION_RESAMPLE_FPS:
+        v->u = m->animation_resample_fps;
+        break;
+    case MODEL_MESHLETS:
+        v->b = m->meshlets;
+        break;
+    case MODEL_TANGENTS:
+        v->e = m->tangents_from_file_only ? 1u : 0u;
+        break;
+    default:
+        assert(0 && "field index out of the table");
     }
 }
 
@@ -226,12 +346,23 @@ static void fbx_store(kiln_settings *s, size_t field, const field_value *v)
 {
     kiln_fbx_settings *f = &s->fbx;
     switch (field) {
-    case FBX_SCALE: f->scale = v->d; break;
-    case FBX_UP_AXIS: f->up_axis = (kiln_up_axis)v->e; break;
-    case FBX_SKINS: f->skins = v->b; break;
-    case FBX_ANIMATIONS: f->animations = v->b; break;
-    case FBX_ANIMATION_FPS: f->animation_fps = v->u; break;
-    default: assert(0 && "field index out of the table");
+    case FBX_SCALE:
+        f->scale = v->d;
+        break;
+    case FBX_UP_AXIS:
+        f->up_axis = (kiln_up_axis)v->e;
+        break;
+    case FBX_SKINS:
+        f->skins = v->b;
+        break;
+    case FBX_ANIMATIONS:
+        f->animations = v->b;
+        break;
+    case FBX_ANIMATION_FPS:
+        f->animation_fps = v->u;
+        break;
+    default:
+        assert(0 && "field index out of the table");
     }
 }
 
@@ -239,12 +370,23 @@ static void fbx_load(const kiln_settings *s, size_t field, field_value *v)
 {
     const kiln_fbx_settings *f = &s->fbx;
     switch (field) {
-    case FBX_SCALE: v->d = f->scale; break;
-    case FBX_UP_AXIS: v->e = (unsigned)f->up_axis; break;
-    case FBX_SKINS: v->b = f->skins; break;
-    case FBX_ANIMATIONS: v->b = f->animations; break;
-    case FBX_ANIMATION_FPS: v->u = f->animation_fps; break;
-    default: assert(0 && "field index out of the table");
+    case FBX_SCALE:
+        v->d = f->scale;
+        break;
+    case FBX_UP_AXIS:
+        v->e = (unsigned)f->up_axis;
+        break;
+    case FBX_SKINS:
+        v->b = f->skins;
+        break;
+    case FBX_ANIMATIONS:
+        v->b = f->animations;
+        break;
+    case FBX_ANIMATION_FPS:
+        v->u = f->animation_fps;
+        break;
+    default:
+        assert(0 && "field index out of the table");
     }
 }
 
@@ -397,8 +539,10 @@ static const char *describe(const json_t *v, char *buf, size_t size)
 {
     char text[48];
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
     case JSON_STRING:
         printable(json_string_value(v), json_string_length(v), text, sizeof text);
         snprintf(buf, size, "\"%s\"", text);
@@ -406,10 +550,15 @@ static const char *describe(const json_t *v, char *buf, size_t size)
     case JSON_INTEGER:
         snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
         return buf;
-    case JSON_REAL: format_double(json_real_value(v), buf, size); return buf;
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: return "null";
+    case JSON_REAL:
+        format_double(json_real_value(v), buf, size);
+        return buf;
+    case JSON_TRUE:
+        return "true";
+    case JSON_FALSE:
+        return "false";
+    case JSON_NULL:
+        return "null";
     }
     return "a value";
 }
@@ -455,8 +604,8 @@ static bool platform_name_valid(const char *name, size_t len)
 }
 
 /* jansson's iterators take non-const objects; reading through them changes nothing. */
-#define OBJECT_FOREACH(obj, it)                                        \
-    for (void *it = json_object_iter((json_t *)(obj)); it;             \
+#define OBJECT_FOREACH(obj, it)                                                                    \
+    for (void *it = json_object_iter((json_t *)(obj)); it;                                         \
          it = json_object_iter_next((json_t *)(obj), it))
 
 /* ---- field validation --------------------------------------------------------------------- */
@@ -479,14 +628,19 @@ static kiln_result parse_lods(const field_desc *f, const json_t *v, json_ptr *p,
         if (json_is_integer(e)) d = (double)json_integer_value(e);
         else if (json_is_real(e)) d = json_real_value(e);
         else
-            return settings_fail(err, p, "lods[%zu] is %s; allowed: a number between 0 and 1 "
-                                 "(exclusive)", i, describe(e, got, sizeof got));
+            return settings_fail(err, p,
+                                 "lods[%zu] is %s; allowed: a number between 0 and 1 "
+                                 "(exclusive)",
+                                 i, describe(e, got, sizeof got));
         if (!(d > 0.0 && d < 1.0))
-            return settings_fail(err, p, "lods[%zu] is %s; allowed: a number between 0 and 1 "
-                                 "(exclusive)", i, describe(e, got, sizeof got));
+            return settings_fail(err, p,
+                                 "lods[%zu] is %s; allowed: a number between 0 and 1 "
+                                 "(exclusive)",
+                                 i, describe(e, got, sizeof got));
         if (i > 0 && !(d < out->lods[i - 1])) {
             format_double(out->lods[i - 1], prev_text, sizeof prev_text);
-            return settings_fail(err, p, "lods[%zu] is %s, not below lods[%zu] = %s; allowed: "
+            return settings_fail(err, p,
+                                 "lods[%zu] is %s, not below lods[%zu] = %s; allowed: "
                                  "strictly decreasing fractions of the triangle count",
                                  i, describe(e, got, sizeof got), i - 1, prev_text);
         }
@@ -518,8 +672,8 @@ static const char *allowed_text(const field_desc *f, char *buf, size_t size)
 
 /* Integers may be written as integral reals (4.0, 1e3): JSON Schema's "integer" (draft 6 and
  * later) accepts them too, and the value, not its spelling, is what the settings mean. */
-static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p,
-                               field_value *out, kiln_error *err)
+static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p, field_value *out,
+                               kiln_error *err)
 {
     char got[64], allowed[160];
     switch (f->type) {
@@ -566,7 +720,8 @@ static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p
         out->d = d + 0.0; /* -0.0 becomes 0.0: one spelling in the canonical JSON */
         return KILN_OK;
     }
-    case FT_LODS: return parse_lods(f, v, p, out, err);
+    case FT_LODS:
+        return parse_lods(f, v, p, out, err);
     }
     return settings_fail(err, p, "%s is %s; allowed: %s", f->name, describe(v, got, sizeof got),
                          allowed_text(f, allowed, sizeof allowed));
@@ -581,7 +736,8 @@ static kiln_result apply_kind(const kind_desc *k, const json_t *obj, json_ptr *p
     if (!json_is_object(obj))
         return settings_fail(err, p, "%s settings are %s; allowed: an object", k->name,
                              describe(obj, got, sizeof got));
-    OBJECT_FOREACH(obj, it) {
+    OBJECT_FOREACH(obj, it)
+    {
         const char *key = json_object_iter_key(it);
         size_t key_len = json_object_iter_key_len(it);
         size_t mark = ptr_push(p, key, key_len);
@@ -602,8 +758,8 @@ static kiln_result apply_kind(const kind_desc *k, const json_t *obj, json_ptr *p
     return KILN_OK;
 }
 
-static kiln_result apply_section(const kiln_settings_section *sec, const json_t *obj,
-                                 json_ptr *p, kiln_settings *s, kiln_error *err);
+static kiln_result apply_section(const kiln_settings_section *sec, const json_t *obj, json_ptr *p,
+                                 kiln_settings *s, kiln_error *err);
 
 /* Applies an object of kinds ("import", or one platform) on top of s. */
 static kiln_result apply_kinds(const json_t *obj, const char *what, json_ptr *p,
@@ -612,24 +768,30 @@ static kiln_result apply_kinds(const json_t *obj, const char *what, json_ptr *p,
 {
     char got[64], name[48];
     if (!json_is_object(obj))
-        return settings_fail(err, p, "%s is %s; allowed: an object of texture, model and fbx "
-                             "settings", what, describe(obj, got, sizeof got));
-    OBJECT_FOREACH(obj, it) {
+        return settings_fail(err, p,
+                             "%s is %s; allowed: an object of texture, model and fbx "
+                             "settings",
+                             what, describe(obj, got, sizeof got));
+    OBJECT_FOREACH(obj, it)
+    {
         const char *key = json_object_iter_key(it);
         size_t key_len = json_object_iter_key_len(it);
         size_t mark = ptr_push(p, key, key_len);
         size_t k = 0, e = 0;
         while (k < KIND_COUNT && !key_is(key, key_len, kinds[k].name)) k++;
-        while (k == KIND_COUNT && ext && e < ext->count && !key_is(key, key_len, ext->sections[e].name))
+        while (k == KIND_COUNT && ext && e < ext->count &&
+               !key_is(key, key_len, ext->sections[e].name))
             e++;
         if (k == KIND_COUNT && (!ext || e == ext->count))
-            return settings_fail(err, p, "unknown settings kind \"%s\"; allowed: texture, model, "
-                                 "fbx%s", printable(key, key_len, name, sizeof name),
+            return settings_fail(err, p,
+                                 "unknown settings kind \"%s\"; allowed: texture, model, "
+                                 "fbx%s",
+                                 printable(key, key_len, name, sizeof name),
                                  ext && ext->count ? " and the registered kinds" : "");
-        kiln_result r = k < KIND_COUNT ? apply_kind(&kinds[k], json_object_iter_value(it), p, s,
-                                                    &set_masks[k], err)
-                                       : apply_section(&ext->sections[e],
-                                                       json_object_iter_value(it), p, s, err);
+        kiln_result r =
+            k < KIND_COUNT
+                ? apply_kind(&kinds[k], json_object_iter_value(it), p, s, &set_masks[k], err)
+                : apply_section(&ext->sections[e], json_object_iter_value(it), p, s, err);
         if (r != KILN_OK) return r;
         ptr_pop(p, mark);
     }
@@ -709,7 +871,8 @@ kiln_result kiln_settings_from_json_ext(const json_t *doc, const char *platform,
     }
 
     const json_t *guid = NULL, *import = NULL, *platforms = NULL;
-    OBJECT_FOREACH(doc, it) {
+    OBJECT_FOREACH(doc, it)
+    {
         const char *key = json_object_iter_key(it);
         size_t key_len = json_object_iter_key_len(it);
         if (key_is(key, key_len, "guid")) guid = json_object_iter_value(it);
@@ -742,16 +905,20 @@ kiln_result kiln_settings_from_json_ext(const json_t *doc, const char *platform,
     if (platforms) {
         size_t mark = ptr_push_str(&p, "platforms");
         if (!json_is_object(platforms))
-            return settings_fail(err, &p, "platforms is %s; allowed: an object of platform "
-                                 "names", describe(platforms, got, sizeof got));
+            return settings_fail(err, &p,
+                                 "platforms is %s; allowed: an object of platform "
+                                 "names",
+                                 describe(platforms, got, sizeof got));
         /* Every platform is validated, not only the chosen one: a .meta that breaks the mobile
          * build should fail on the desktop too, where its author is working. */
-        OBJECT_FOREACH(platforms, it) {
+        OBJECT_FOREACH(platforms, it)
+        {
             const char *key = json_object_iter_key(it);
             size_t key_len = json_object_iter_key_len(it);
             size_t pmark = ptr_push(&p, key, key_len);
             if (!platform_name_valid(key, key_len))
-                return settings_fail(err, &p, "platform name \"%s\" is not allowed; allowed: a "
+                return settings_fail(err, &p,
+                                     "platform name \"%s\" is not allowed; allowed: a "
                                      "lowercase letter, then up to 31 of a-z 0-9 _ -",
                                      printable(key, key_len, name, sizeof name));
             kiln_settings merged = base;
@@ -787,8 +954,8 @@ kiln_result kiln_settings_parse_ext(const char *json_text, size_t size, const ch
      * "is a JSON object" message instead of a syntax error. Nesting is bounded by jansson
      * (JSON_PARSER_MAX_DEPTH, 2048), and duplicate keys are refused: with them, what the
      * settings mean would depend on the parser. */
-    json_t *doc = json_loadb(json_text ? json_text : "", size,
-                             JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    json_t *doc =
+        json_loadb(json_text ? json_text : "", size, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
     if (!doc) {
         if (json_error_code(&je) == json_error_out_of_memory)
             return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory parsing settings");
@@ -871,7 +1038,9 @@ static kiln_result parse_ext_field(const kiln_setting_field *d, const json_t *v,
     }
     const char *what = "";
     switch (d->type) {
-    case KILN_SETTING_BOOL: what = "true or false"; break;
+    case KILN_SETTING_BOOL:
+        what = "true or false";
+        break;
     case KILN_SETTING_INT:
         snprintf(allowed, sizeof allowed, "an integer from %g to %g", d->min, d->max);
         what = allowed;
@@ -880,21 +1049,24 @@ static kiln_result parse_ext_field(const kiln_setting_field *d, const json_t *v,
         snprintf(allowed, sizeof allowed, "a number from %g to %g", d->min, d->max);
         what = allowed;
         break;
-    case KILN_SETTING_CHOICE: what = choice_list(d, allowed, sizeof allowed); break;
+    case KILN_SETTING_CHOICE:
+        what = choice_list(d, allowed, sizeof allowed);
+        break;
     }
     return settings_fail(err, p, "%s is %s; allowed: %s", d->name, describe(v, got, sizeof got),
                          what);
 }
 
 /* Applies a registered kind's object (import.<name>, platforms.x.<name>) on top of s. */
-static kiln_result apply_section(const kiln_settings_section *sec, const json_t *obj,
-                                 json_ptr *p, kiln_settings *s, kiln_error *err)
+static kiln_result apply_section(const kiln_settings_section *sec, const json_t *obj, json_ptr *p,
+                                 kiln_settings *s, kiln_error *err)
 {
     char got[64], name[48];
     if (!json_is_object(obj))
         return settings_fail(err, p, "%s settings are %s; allowed: an object", sec->name,
                              describe(obj, got, sizeof got));
-    OBJECT_FOREACH(obj, it) {
+    OBJECT_FOREACH(obj, it)
+    {
         const char *key = json_object_iter_key(it);
         size_t key_len = json_object_iter_key_len(it);
         size_t mark = ptr_push(p, key, key_len);
@@ -905,8 +1077,8 @@ static kiln_result apply_section(const kiln_settings_section *sec, const json_t 
             size_t n = 0;
             list[0] = '\0';
             for (size_t f = 0; f < sec->field_count && n + 1 < sizeof list; f++) {
-                int w = snprintf(list + n, sizeof list - n, "%s%s", f ? ", " : "",
-                                 sec->fields[f].name);
+                int w =
+                    snprintf(list + n, sizeof list - n, "%s%s", f ? ", " : "", sec->fields[f].name);
                 if (w < 0) break;
                 n += (size_t)w < sizeof list - n ? (size_t)w : sizeof list - n - 1;
             }
@@ -942,15 +1114,19 @@ json_t *kiln_settings_section_json(const kiln_settings_section *sec, const kiln_
 static json_t *field_json(const field_desc *f, const field_value *v)
 {
     switch (f->type) {
-    case FT_BOOL: return json_boolean(v->b);
+    case FT_BOOL:
+        return json_boolean(v->b);
     case FT_TRISTATE:
         if (v->tri == KILN_TRI_NULL) return json_null();
         if (v->tri == KILN_TRI_TRUE) return json_true();
         if (v->tri == KILN_TRI_FALSE) return json_false();
         return NULL;
-    case FT_ENUM: return v->e < f->name_count ? json_string(enum_name(f, v->e)) : NULL;
-    case FT_UINT: return json_integer((json_int_t)v->u);
-    case FT_NUMBER: return json_real(v->d + 0.0);
+    case FT_ENUM:
+        return v->e < f->name_count ? json_string(enum_name(f, v->e)) : NULL;
+    case FT_UINT:
+        return json_integer((json_int_t)v->u);
+    case FT_NUMBER:
+        return json_real(v->d + 0.0);
     case FT_LODS: {
         if (v->lod_count > KILN_MAX_LODS) return NULL;
         json_t *a = json_array();
@@ -1013,7 +1189,8 @@ static bool depth_exceeds(const json_t *v, int depth)
 {
     if (depth > SETTINGS_MAX_DEPTH) return true;
     if (json_is_object(v)) {
-        OBJECT_FOREACH(v, it) {
+        OBJECT_FOREACH(v, it)
+        {
             if (depth_exceeds(json_object_iter_value(it), depth + 1)) return true;
         }
     } else if (json_is_array(v)) {
@@ -1050,11 +1227,13 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
     json_ptr p = {{0}, 0};
     char shown[96], name[48];
     if (!json_is_object(meta_doc) || !assignment)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_apply_assignment: the .meta "
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_settings_apply_assignment: the .meta "
                               "document must be an object and the assignment not NULL");
     const char *eq = strchr(assignment, '=');
     if (!eq)
-        return settings_fail(err, &p, "\"%s\" is not an assignment; expected path=value, e.g. "
+        return settings_fail(err, &p,
+                             "\"%s\" is not an assignment; expected path=value, e.g. "
                              "texture.format=bc7",
                              printable(assignment, strlen(assignment), shown, sizeof shown));
     size_t path_len = (size_t)(eq - assignment);
@@ -1072,8 +1251,10 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
         char *dot = strchr(s, '.');
         if (dot) *dot = '\0';
         if (*s == '\0')
-            return settings_fail(err, &p, "settings path \"%s\" has an empty part; expected e.g. "
-                                 "texture.format or platforms.mobile.texture.format", shown);
+            return settings_fail(err, &p,
+                                 "settings path \"%s\" has an empty part; expected e.g. "
+                                 "texture.format or platforms.mobile.texture.format",
+                                 shown);
         if (nseg == ASSIGN_MAX_SEGMENTS)
             return settings_fail(err, &p, "settings path \"%s\" names no known field", shown);
         seg[nseg++] = s;
@@ -1087,12 +1268,15 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
     if (strcmp(seg[0], "platforms") == 0) {
         ptr_push_str(&p, "platforms");
         if (nseg < 2)
-            return settings_fail(err, &p, "settings path \"%s\" needs a platform name "
-                                 "(platforms.<name>...)", shown);
+            return settings_fail(err, &p,
+                                 "settings path \"%s\" needs a platform name "
+                                 "(platforms.<name>...)",
+                                 shown);
         platform = seg[1];
         ptr_push_str(&p, platform);
         if (!platform_name_valid(platform, strlen(platform)))
-            return settings_fail(err, &p, "platform name \"%s\" is not allowed; allowed: a "
+            return settings_fail(err, &p,
+                                 "platform name \"%s\" is not allowed; allowed: a "
                                  "lowercase letter, then up to 31 of a-z 0-9 _ -",
                                  printable(platform, strlen(platform), name, sizeof name));
         i = 2;
@@ -1107,9 +1291,10 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
         for (size_t k = 0; k < KIND_COUNT && !kind; k++)
             if (strcmp(seg[i], kinds[k].name) == 0) kind = &kinds[k];
         if (!kind)
-            return settings_fail(err, &p, "settings path \"%s\": unknown settings kind \"%s\"; "
-                                 "allowed: texture, model, fbx", shown,
-                                 printable(seg[i], strlen(seg[i]), name, sizeof name));
+            return settings_fail(err, &p,
+                                 "settings path \"%s\": unknown settings kind \"%s\"; "
+                                 "allowed: texture, model, fbx",
+                                 shown, printable(seg[i], strlen(seg[i]), name, sizeof name));
         i++;
     }
     if (i < nseg) {
@@ -1117,16 +1302,19 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
         for (size_t f = 0; f < kind->field_count && !field; f++)
             if (strcmp(seg[i], kind->fields[f].name) == 0) field = kind->fields[f].name;
         if (!field)
-            return settings_fail(err, &p, "settings path \"%s\": unknown field \"%s\" in %s "
-                                 "settings; allowed: %s", shown,
-                                 printable(seg[i], strlen(seg[i]), name, sizeof name),
+            return settings_fail(err, &p,
+                                 "settings path \"%s\": unknown field \"%s\" in %s "
+                                 "settings; allowed: %s",
+                                 shown, printable(seg[i], strlen(seg[i]), name, sizeof name),
                                  kind->name, kind->field_list);
         i++;
     }
     if (i < nseg) {
         ptr_push_str(&p, seg[i]);
-        return settings_fail(err, &p, "settings path \"%s\" goes below the field %s, which has "
-                             "no members", shown, field);
+        return settings_fail(err, &p,
+                             "settings path \"%s\" goes below the field %s, which has "
+                             "no members",
+                             shown, field);
     }
 
     /* The value: JSON when it parses as JSON, else the bare word as a string. */
@@ -1147,9 +1335,10 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
     }
     if (!field && !json_is_object(value)) {
         char got[64];
-        kiln_result r = settings_fail(err, &p, "\"%s\" names an object of settings; its value "
-                                      "must be a JSON object, got %s", shown,
-                                      describe(value, got, sizeof got));
+        kiln_result r = settings_fail(err, &p,
+                                      "\"%s\" names an object of settings; its value "
+                                      "must be a JSON object, got %s",
+                                      shown, describe(value, got, sizeof got));
         json_decref(value);
         return r;
     }
@@ -1193,7 +1382,8 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
 
 static kiln_result merge_object(json_t *dst, const json_t *patch, kiln_error *err)
 {
-    OBJECT_FOREACH(patch, it) {
+    OBJECT_FOREACH(patch, it)
+    {
         const char *key = json_object_iter_key(it);
         size_t key_len = json_object_iter_key_len(it);
         const json_t *pv = json_object_iter_value(it);
@@ -1216,10 +1406,12 @@ kiln_result kiln_settings_merge_import(json_t *meta_doc, const json_t *import_pa
     json_ptr p = {{0}, 0};
     char got[64];
     if (!json_is_object(meta_doc))
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_merge_import: the .meta "
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_settings_merge_import: the .meta "
                               "document must be an object");
     if (!json_is_object(import_patch))
-        return settings_fail(err, &p, "a settings patch is a JSON object shaped like \"import\" "
+        return settings_fail(err, &p,
+                             "a settings patch is a JSON object shaped like \"import\" "
                              "({\"texture\": {\"format\": \"bc7\"}}), got %s",
                              import_patch ? describe(import_patch, got, sizeof got) : "nothing");
     if (depth_exceeds(import_patch, 0))

@@ -10,9 +10,13 @@
 #include "codec/texture_format.h" /* kiln_texture_format: the rows' names are the values */
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_kind.h"
-#include "process/block.h"         /* kiln_quality */
+#include "process/block.h" /* kiln_quality */
 
-typedef enum kiln_tristate { KILN_TRI_NULL = -1, KILN_TRI_FALSE = 0, KILN_TRI_TRUE = 1 } kiln_tristate;
+typedef enum kiln_tristate {
+    KILN_TRI_NULL = -1,
+    KILN_TRI_FALSE = 0,
+    KILN_TRI_TRUE = 1
+} kiln_tristate;
 
 typedef enum kiln_supercompression_setting {
     KILN_SUPERCOMPRESSION_NONE = 0,
@@ -21,13 +25,13 @@ typedef enum kiln_supercompression_setting {
 
 /* import.texture */
 typedef struct kiln_texture_settings {
-    kiln_texture_format format;      /* "auto" */
-    kiln_tristate srgb;              /* null: sRGB for colour, linear for normal maps and HDR */
-    bool mipmaps;                    /* true: full chain down to 1x1 */
-    bool normal_map;                 /* false */
-    bool flip_green;                 /* false; only with normal_map */
-    uint32_t max_size;               /* 16384; 4..16384 */
-    kiln_quality quality;            /* "normal" */
+    kiln_texture_format format; /* "auto" */
+    kiln_tristate srgb;         /* null: sRGB for colour, linear for normal maps and HDR */
+    bool mipmaps;               /* true: full chain down to 1x1 */
+    bool normal_map;            /* false */
+    bool flip_green;            /* false; only with normal_map */
+    uint32_t max_size;          /* 16384; 4..16384 */
+    kiln_quality quality;       /* "normal" */
     kiln_supercompression_setting supercompression; /* "none" */
 } kiln_texture_settings;
 
@@ -37,18 +41,18 @@ typedef enum kiln_up_axis { KILN_UP_AUTO = 0, KILN_UP_Y, KILN_UP_Z } kiln_up_axi
 
 /* import.model (validated now, used by the model cook) */
 typedef struct kiln_model_settings {
-    double lods[KILN_MAX_LODS];      /* [0.5, 0.25, 0.125] */
+    double lods[KILN_MAX_LODS]; /* [0.5, 0.25, 0.125] */
     uint32_t lod_count;
-    double lod_error;                /* 0.05; 0..1 */
-    uint32_t lod_min_triangles;      /* 64 */
-    bool quantize;                   /* true */
-    bool optimize;                   /* true */
-    double overdraw_threshold;       /* 1.05; 0 (off) or 1..3 */
-    uint32_t meshlet_max_vertices;   /* 64; 3..255 */
-    uint32_t meshlet_max_triangles;  /* 124; 1..512, multiple of 4 */
-    kiln_texture_format texture_format;  /* "auto" */
-    kiln_quality texture_quality;    /* "normal" */
-    uint32_t texture_max_size;       /* 4096; 4..16384 */
+    double lod_error;                   /* 0.05; 0..1 */
+    uint32_t lod_min_triangles;         /* 64 */
+    bool quantize;                      /* true */
+    bool optimize;                      /* true */
+    double overdraw_threshold;          /* 1.05; 0 (off) or 1..3 */
+    uint32_t meshlet_max_vertices;      /* 64; 3..255 */
+    uint32_t meshlet_max_triangles;     /* 124; 1..512, multiple of 4 */
+    kiln_texture_format texture_format; /* "auto" */
+    kiln_quality texture_quality;       /* "normal" */
+    uint32_t texture_max_size;          /* 4096; 4..16384 */
     bool textures;                   /* true: cook the images materials use; false: geometry only */
     bool compress_meshopt;           /* "compress": "none" (false) or "meshopt" */
     bool animation_reduce;           /* true: drop keys within the clip error bounds */
@@ -60,15 +64,15 @@ typedef struct kiln_model_settings {
 
 /* import.fbx (validated now, used by the FBX importer) */
 typedef struct kiln_fbx_settings {
-    double scale;                    /* 1; (0, 1e6] */
-    kiln_up_axis up_axis;            /* "auto" */
-    bool skins;                      /* true */
-    bool animations;                 /* true */
-    uint32_t animation_fps;          /* 30; 1..240 */
+    double scale;           /* 1; (0, 1e6] */
+    kiln_up_axis up_axis;   /* "auto" */
+    bool skins;             /* true */
+    bool animations;        /* true */
+    uint32_t animation_fps; /* 30; 1..240 */
 } kiln_fbx_settings;
 
 typedef struct kiln_settings {
-    char guid[33];                   /* 32 lowercase hex digits; "" when the .meta has none */
+    char guid[33]; /* 32 lowercase hex digits; "" when the .meta has none */
     kiln_texture_settings texture;
     kiln_model_settings model;
     kiln_fbx_settings fbx;
@@ -82,7 +86,7 @@ typedef struct kiln_settings_section {
     const char *name;
     const kiln_setting_field *fields;
     size_t field_count;
-    size_t first;                    /* its first slot in kiln_settings.ext */
+    size_t first; /* its first slot in kiln_settings.ext */
 } kiln_settings_section;
 
 typedef struct kiln_settings_ext {

@@ -63,7 +63,8 @@ kiln_result kiln_source_digest(kiln_project *p, const kiln_asset *a, const json_
      * (checked 0 makes every later look racy). */
     kiln_file_info after;
     bool stable = kiln_file_stat(a->abs, &after, NULL) == KILN_OK && after.size == out->size &&
-                  after.mtime_ns == fi.mtime_ns && after.ctime_ns == fi.ctime_ns && after.ino == fi.ino;
+                  after.mtime_ns == fi.mtime_ns && after.ctime_ns == fi.ctime_ns &&
+                  after.ino == fi.ino;
     out->stat = kiln_stat_json(&fi, out->sha, stable ? checked : 0);
     return KILN_OK;
 }

@@ -11,15 +11,15 @@
 #include "core/hash.h"
 #include "pipeline/database.h"
 
-#define KILN_RACY_WINDOW_NS 1000000000LL  /* 1 s: covers coarse file-system clocks */
-#define KILN_SOURCE_MAX_SIZE ((size_t)2 << 30)  /* sources above 2 GiB are refused */
+#define KILN_RACY_WINDOW_NS  1000000000LL      /* 1 s: covers coarse file-system clocks */
+#define KILN_SOURCE_MAX_SIZE ((size_t)2 << 30) /* sources above 2 GiB are refused */
 
 typedef struct kiln_source {
     uint8_t sha[KILN_SHA256_SIZE];
-    uint8_t *data;          /* the bytes when they were read (or asked for), else NULL */
+    uint8_t *data; /* the bytes when they were read (or asked for), else NULL */
     size_t size;
-    bool read;              /* the bytes were read now (the shortcut did not apply) */
-    json_t *stat;           /* {"size","mtime_ns","ctime_ns","ino","sha256","checked_ns"} */
+    bool read;    /* the bytes were read now (the shortcut did not apply) */
+    json_t *stat; /* {"size","mtime_ns","ctime_ns","ino","sha256","checked_ns"} */
 } kiln_source;
 
 /* record: the asset record of the last import (may be NULL). need_bytes: read the bytes even if
@@ -38,12 +38,12 @@ json_t *kiln_stat_json(const kiln_file_info *fi, const uint8_t sha[KILN_SHA256_S
 /* The files a model source reads besides itself (a .gltf's buffers and images), with the
  * digest that enters its cache key. */
 typedef struct kiln_deps {
-    uint8_t sha[KILN_SHA256_SIZE];  /* over "<path relative to the source's folder>\n<sha256 or
-                                       missing>\n" per file, in the order the model names them */
-    json_t *list;                   /* [{"path": relative, "stat": {...} or null}] for the record */
-    json_t *digests;                /* [{"path": relative, "sha256": hex or null}] for manifests */
+    uint8_t sha[KILN_SHA256_SIZE]; /* over "<path relative to the source's folder>\n<sha256 or
+                                      missing>\n" per file, in the order the model names them */
+    json_t *list;                  /* [{"path": relative, "stat": {...} or null}] for the record */
+    json_t *digests;               /* [{"path": relative, "sha256": hex or null}] for manifests */
     size_t count;
-    bool read;                      /* some file was read now (the shortcut did not cover it) */
+    bool read; /* some file was read now (the shortcut did not cover it) */
 } kiln_deps;
 
 /* source: the model's bytes when they were read now, else NULL: then the record's "deps" list

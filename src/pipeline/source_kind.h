@@ -75,10 +75,9 @@ const char *kiln_source_kind_name(const kiln_source_kind *k);
 const char *kiln_source_kind_extension_list(const kiln_kind_registry *reg, char *out, size_t cap);
 
 /* Cooked kinds, built-in or registered, by fourcc or label (kiln_kind.h says what they hold). */
-const kiln_cooked_kind *kiln_kinds_cooked_of_fourcc(const kiln_kind_registry *reg,
-                                                    uint32_t fourcc);
-const kiln_cooked_kind *kiln_kinds_cooked_of_label(const kiln_kind_registry *reg,
-                                                   const char *label, const char **prefix);
+const kiln_cooked_kind *kiln_kinds_cooked_of_fourcc(const kiln_kind_registry *reg, uint32_t fourcc);
+const kiln_cooked_kind *kiln_kinds_cooked_of_label(const kiln_kind_registry *reg, const char *label,
+                                                   const char **prefix);
 /* The settings objects of the registered kinds, for the settings parser (NULL when none). */
 const kiln_settings_ext *kiln_kinds_settings(const kiln_kind_registry *reg);
 /* The registered kinds (past the built-ins) and their cooked kinds. */

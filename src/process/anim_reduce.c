@@ -118,18 +118,15 @@ kiln_result kiln_anim_track_reduce(const kiln_allocator *a, const kiln_anim_trac
             }
             while (bad - ok > 1 && ok < limit) {
                 uint32_t mid = ok + (bad - ok) / 2;
-                if (segment_fits(&c, anchor, mid))
-                    ok = mid;
-                else
-                    bad = mid;
+                if (segment_fits(&c, anchor, mid)) ok = mid;
+                else bad = mid;
             }
             keep[ok] = 1;
             anchor = ok;
         }
     }
     uint32_t kept = 0;
-    for (uint32_t k = 0; k < n; k++)
-        kept += keep[k];
+    for (uint32_t k = 0; k < n; k++) kept += keep[k];
     kiln_result r =
         kiln_anim_track_alloc(a, in->path, in->interpolation, in->components, kept, out, err);
     if (r == KILN_OK) {

@@ -98,8 +98,7 @@ bool kiln_anim_track_is_constant(const kiln_anim_track *t, double tol)
         double sign = 1.0;
         if (rotation) {
             double d = 0;
-            for (size_t c = 0; c < 4; c++)
-                d += (double)v[c] * first[c];
+            for (size_t c = 0; c < 4; c++) d += (double)v[c] * first[c];
             if (d < 0) sign = -1.0;
         }
         for (size_t c = 0; c < n; c++) {
@@ -133,8 +132,7 @@ static void one_hemisphere(kiln_anim_track *t)
         double d =
             (double)p[0] * q[0] + (double)p[1] * q[1] + (double)p[2] * q[2] + (double)p[3] * q[3];
         if (d < 0)
-            for (int c = 0; c < 4; c++)
-                q[c] = -q[c];
+            for (int c = 0; c < 4; c++) q[c] = -q[c];
     }
 }
 
@@ -272,7 +270,8 @@ static bool constant_error_from_keys(const kiln_anim_track *track, const kiln_an
                                      double *out)
 {
     if (track->key_count != 1 || reference->interpolation == KILN_CLIP_INTERP_CUBICSPLINE ||
-        track->interpolation == KILN_CLIP_INTERP_CUBICSPLINE || track->path == KILN_CLIP_PATH_ROTATION)
+        track->interpolation == KILN_CLIP_INTERP_CUBICSPLINE ||
+        track->path == KILN_CLIP_PATH_ROTATION)
         return false;
     uint32_t n = reference->components;
     const float *c = track->values;

@@ -27,8 +27,8 @@ kiln_result kiln_astc_encode(const uint8_t *rgba, uint32_t w, uint32_t h, const 
                              kiln_jobs *jobs, uint8_t *out, size_t out_size, kiln_error *err);
 
 /* Decodes ASTC 4x4 blocks into RGBA8 (w * h * 4 bytes). Errors as kiln_astc_encode's. */
-kiln_result kiln_astc_decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h,
-                             bool srgb, uint8_t *rgba, kiln_error *err);
+kiln_result kiln_astc_decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, bool srgb,
+                             uint8_t *rgba, kiln_error *err);
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,8 @@ extern "C" {
 #include "process/astc.h"
 }
 
-namespace {
+namespace
+{
 
 const unsigned kBlockDim = 4;
 const size_t kBlockBytes = 16;
@@ -35,9 +36,12 @@ const size_t kBlockBytes = 16;
 float preset_of(kiln_quality q)
 {
     switch (q) {
-    case KILN_QUALITY_FAST: return ASTCENC_PRE_FAST;
-    case KILN_QUALITY_HIGH: return ASTCENC_PRE_THOROUGH;
-    case KILN_QUALITY_NORMAL: break;
+    case KILN_QUALITY_FAST:
+        return ASTCENC_PRE_FAST;
+    case KILN_QUALITY_HIGH:
+        return ASTCENC_PRE_THOROUGH;
+    case KILN_QUALITY_NORMAL:
+        break;
     }
     return ASTCENC_PRE_MEDIUM;
 }
@@ -97,7 +101,10 @@ struct context_holder {
     explicit context_holder(const kiln_astcenc_api *a) : api(a) {}
     context_holder(const context_holder &) = delete;
     context_holder &operator=(const context_holder &) = delete;
-    ~context_holder() { if (ctx) api->context_free(ctx); }
+    ~context_holder()
+    {
+        if (ctx) api->context_free(ctx);
+    }
 };
 
 kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block_opts *o,
@@ -107,11 +114,13 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
         return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_encode: NULL argument");
     size_t need = 0;
     if (!astc_sizes(w, h, &need))
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_encode: %ux%u is empty or too large "
-                              "for astcenc", w, h);
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_astc_encode: %ux%u is empty or too large "
+                              "for astcenc",
+                              w, h);
     if (out_size < need)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_encode: output of %zu bytes, %zu needed",
-                              out_size, need);
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_astc_encode: output of %zu bytes, %zu needed", out_size, need);
     const kiln_astcenc_api *api = nullptr;
     kiln_result r = kiln_astcenc_api_get(&api, err);
     if (r != KILN_OK) return r;
@@ -124,8 +133,8 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
     astcenc_profile profile = o->srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR;
 
     astcenc_config config, medium;
-    astcenc_error e = api->config_init(profile, kBlockDim, kBlockDim, 1, preset_of(o->quality),
-                                       flags, &config);
+    astcenc_error e =
+        api->config_init(profile, kBlockDim, kBlockDim, 1, preset_of(o->quality), flags, &config);
     if (e == ASTCENC_SUCCESS)
         e = api->config_init(profile, kBlockDim, kBlockDim, 1, ASTCENC_PRE_MEDIUM, flags, &medium);
     if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "config_init");
@@ -167,14 +176,17 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
 kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, bool srgb,
                    uint8_t *rgba, kiln_error *err)
 {
-    if (!blocks || !rgba) return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_decode: NULL argument");
+    if (!blocks || !rgba)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_decode: NULL argument");
     size_t need = 0;
     if (!astc_sizes(w, h, &need))
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_decode: %ux%u is empty or too large "
-                              "for astcenc", w, h);
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_astc_decode: %ux%u is empty or too large "
+                              "for astcenc",
+                              w, h);
     if (size < need)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_decode: %zu bytes of blocks, %zu needed",
-                              size, need);
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_astc_decode: %zu bytes of blocks, %zu needed", size, need);
     const kiln_astcenc_api *api = nullptr;
     kiln_result r = kiln_astcenc_api_get(&api, err);
     if (r != KILN_OK) return r;

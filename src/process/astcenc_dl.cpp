@@ -10,7 +10,8 @@ extern "C" {
 #include "core/error.h"
 }
 
-namespace {
+namespace
+{
 
 static_assert(sizeof(decltype(&astcenc_config_init)) == sizeof(void *),
               "function and data pointers differ in size");
@@ -38,8 +39,8 @@ bool kiln_astcenc_dl_load(const char *library, kiln_astcenc_api *api, char *why,
 
 kiln_result kiln_astcenc_api_get(const kiln_astcenc_api **out, kiln_error *err)
 {
-    bool ok = kiln_dl_lazy_load(&lazy, KILN_ASTCENC_SONAME, entries, entry_count, &loaded,
-                                sizeof loaded);
+    bool ok =
+        kiln_dl_lazy_load(&lazy, KILN_ASTCENC_SONAME, entries, entry_count, &loaded, sizeof loaded);
     *out = ok ? &loaded : nullptr;
     if (ok) return KILN_OK;
     return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,

@@ -28,15 +28,15 @@ typedef struct bc4_cand {
 
 /* Per-level search breadth. */
 typedef struct bc4_effort {
-    int ls_rounds;   /* least-squares refits */
-    int radius;      /* endpoints tried within ±radius of the current best, each end alone */
-    int passes;      /* repeats of that search while it improves */
+    int ls_rounds; /* least-squares refits */
+    int radius;    /* endpoints tried within ±radius of the current best, each end alone */
+    int passes;    /* repeats of that search while it improves */
 } bc4_effort;
 
 static const bc4_effort bc4_efforts[3] = {
-    {1, 1, 1},   /* fast */
-    {2, 2, 2},   /* normal */
-    {3, 4, 3},   /* high */
+    {1, 1, 1}, /* fast */
+    {2, 2, 2}, /* normal */
+    {3, 4, 3}, /* high */
 };
 
 /* Scores endpoints (a0, a1) as given (their order picks the mode): nearest index per texel
@@ -58,7 +58,7 @@ static void bc4_eval(const int32_t v[16], int32_t a0, int32_t a1, bc4_cand *out)
         for (int k = 1; k < 8; k++) {
             __m128 dk = _mm_sub_ps(x, _mm_set1_ps((float)pal[k]));
             dk = _mm_mul_ps(dk, dk);
-            __m128i lt = _mm_castps_si128(_mm_cmplt_ps(dk, e));   /* ties keep the lower */
+            __m128i lt = _mm_castps_si128(_mm_cmplt_ps(dk, e)); /* ties keep the lower */
             e = _mm_min_ps(e, dk);
             idx = _mm_or_si128(_mm_andnot_si128(lt, idx), _mm_and_si128(lt, _mm_set1_epi32(k)));
         }
@@ -90,16 +90,13 @@ static void bc4_eval(const int32_t v[16], int32_t a0, int32_t a1, bc4_cand *out)
     out->err = err;
 }
 
-static int32_t bc4_clamp(int32_t x)
-{
-    return x < 0 ? 0 : x > 255 ? 255 : x;
-}
+static int32_t bc4_clamp(int32_t x) { return x < 0 ? 0 : x > 255 ? 255 : x; }
 
 static void bc4_try(const int32_t v[16], int32_t a0, int32_t a1, bc4_cand *best)
 {
     a0 = bc4_clamp(a0);
     a1 = bc4_clamp(a1);
-    if ((a0 > a1) != (best->a0 > best->a1)) return;   /* stay in the candidate's mode */
+    if ((a0 > a1) != (best->a0 > best->a1)) return; /* stay in the candidate's mode */
     if (a0 == best->a0 && a1 == best->a1) return;
     bc4_cand c;
     bc4_eval(v, a0, a1, &c);
@@ -117,7 +114,7 @@ static void bc4_refit(const int32_t v[16], bc4_cand *best)
         int32_t k = best->idx[i], a;
         if (k == 0) a = n;
         else if (k == 1) a = 0;
-        else if (eight || k < 6) a = n + 1 - k;   /* index k sits (k-1)/n of the way to a1 */
+        else if (eight || k < 6) a = n + 1 - k; /* index k sits (k-1)/n of the way to a1 */
         else continue;
         int32_t b = n - a;
         aa += a * a;
@@ -166,8 +163,8 @@ static void bc4_search(const int32_t v[16], int radius, int passes, bc4_cand *be
 
 static void bc4_encode_values(const int32_t v[16], const kiln_block_opts *o, uint8_t out[8])
 {
-    unsigned q = o && (unsigned)o->quality <= KILN_QUALITY_HIGH ? (unsigned)o->quality
-                                                                : KILN_QUALITY_NORMAL;
+    unsigned q =
+        o && (unsigned)o->quality <= KILN_QUALITY_HIGH ? (unsigned)o->quality : KILN_QUALITY_NORMAL;
     const bc4_effort *eff = &bc4_efforts[q];
     int32_t lo = 255, hi = 0;
     for (int i = 0; i < 16; i++) {
@@ -176,7 +173,7 @@ static void bc4_encode_values(const int32_t v[16], const kiln_block_opts *o, uin
     }
     bc4_cand best;
     if (lo == hi) {
-        bc4_eval(v, lo, hi, &best);   /* index 0 is the value itself, exact */
+        bc4_eval(v, lo, hi, &best); /* index 0 is the value itself, exact */
     } else {
         bc4_eval(v, hi, lo, &best);
         for (int r = 0; r < eff->ls_rounds; r++) {

@@ -33,7 +33,8 @@ typedef struct bc7_writer {
     unsigned pos;
 } bc7_writer;
 
-static void bc7_put(bc7_writer *w, unsigned v, unsigned n) {
+static void bc7_put(bc7_writer *w, unsigned v, unsigned n)
+{
     uint64_t bits = (uint64_t)(v & ((1u << n) - 1u));
     unsigned h = w->pos >> 6, at = w->pos & 63;
     w->half[h] |= bits << at;
@@ -41,7 +42,8 @@ static void bc7_put(bc7_writer *w, unsigned v, unsigned n) {
     w->pos += n;
 }
 
-void kiln_bc7_pack(const kiln_bc7_block *b, uint8_t out[16]) {
+void kiln_bc7_pack(const kiln_bc7_block *b, uint8_t out[16])
+{
     const kiln_bc7_mode_info *m = &kiln_bc7_modes[b->mode];
     bc7_writer w = {{0, 0}, 0};
     unsigned ns = m->subsets;
@@ -105,7 +107,7 @@ static const bc7_level_cfg bc7_levels[3] = {
  * ifunc resolvers run before sanitizer run-times are set up; KILN_BC7_PORTABLE turns it off).
  * Vector width does not change results: the vectorised loops are integer or elementwise float,
  * and AVX2 alone enables no FMA contraction. tests/bc7 compares both paths. */
-#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && defined(__GNUC__) && \
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__) && defined(__GNUC__) &&       \
     !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && !defined(KILN_BC7_PORTABLE)
 #define BC7_CLONES __attribute__((target_clones("avx2", "default")))
 #else
@@ -136,7 +138,8 @@ typedef struct bc7_pixels {
     unsigned n;
 } bc7_pixels;
 
-BC7_INLINE int bc7_dequant(const bc7_spec *sp, unsigned c, unsigned code, unsigned p) {
+BC7_INLINE int bc7_dequant(const bc7_spec *sp, unsigned c, unsigned code, unsigned p)
+{
     return sp->pmode ? kiln_bc7_expand(code << 1 | p, sp->bits[c] + 1)
                      : kiln_bc7_expand(code, sp->bits[c]);
 }
@@ -144,13 +147,13 @@ BC7_INLINE int bc7_dequant(const bc7_spec *sp, unsigned c, unsigned code, unsign
 /* Nearest code (under p-bit p) to the 8-bit value f; *value receives its expansion. Scaling
  * gives a guess within one step (bit replication rounds the exact scale), and expansion is
  * monotonic, so the nearest code is the guess or its neighbour on f's side. */
-BC7_INLINE unsigned bc7_quant(const bc7_spec *sp, unsigned c, float f, unsigned p, int *value) {
+BC7_INLINE unsigned bc7_quant(const bc7_spec *sp, unsigned c, float f, unsigned p, int *value)
+{
     unsigned bits = sp->bits[c];
     int maxq = (int)(1u << bits) - 1, q;
     if (sp->pmode)
         q = (int)((f * (float)((2u << bits) - 1) * (1.0f / 255.0f) - (float)p) * 0.5f + 0.5f);
-    else
-        q = (int)(f * (float)maxq * (1.0f / 255.0f) + 0.5f);
+    else q = (int)(f * (float)maxq * (1.0f / 255.0f) + 0.5f);
     q = q < 0 ? 0 : q > maxq ? maxq : q;
     int v = bc7_dequant(sp, c, (unsigned)q, p);
     float e = (float)v - f;
@@ -172,7 +175,8 @@ BC7_INLINE unsigned bc7_quant(const bc7_spec *sp, unsigned c, float f, unsigned 
  * vectorises, and the arithmetic is exact, so any vector width gives the scalar result. nc is a
  * constant at each call site, so the channel loops unroll. */
 BC7_INLINE uint32_t bc7_eval_nc(const bc7_pixels *px, const bc7_spec *sp, const uint8_t code[2][4],
-                               const uint8_t p[2], uint8_t idx[16], const unsigned nc) {
+                                const uint8_t p[2], uint8_t idx[16], const unsigned nc)
+{
     unsigned np = 1u << sp->ib;
     int e[2][4] = {{0}}, dir[4] = {0}, dd = 0;
     for (unsigned c = 0; c < nc; c++) {
@@ -209,7 +213,8 @@ BC7_INLINE uint32_t bc7_eval_nc(const bc7_pixels *px, const bc7_spec *sp, const 
  * allowed p-bit combination is evaluated; otherwise only the one whose quantised endpoints lie
  * closest to the float ones (one evaluation instead of up to four, for little loss). */
 BC7_INLINE void bc7_try_endpoints(const bc7_pixels *px, const bc7_spec *sp, const float ef[2][4],
-                                  bool search, bc7_fit *best, const unsigned nc) {
+                                  bool search, bc7_fit *best, const unsigned nc)
+{
     static const uint8_t combos[4][2] = {{0, 0}, {1, 1}, {0, 1}, {1, 0}};
     unsigned ncombo = sp->pmode == BC7_P_NONE ? 1 : sp->pmode == BC7_P_SHARED ? 2 : 4;
     uint8_t code[2][2][4] = {{{0}}}; /* [p][endpoint][channel] */
@@ -247,7 +252,8 @@ BC7_INLINE void bc7_try_endpoints(const bc7_pixels *px, const bc7_spec *sp, cons
 
 /* A subset of one colour: search endpoint codes that interpolate to it exactly (or closest)
  * for every p-bit combination and index, channel by channel. */
-static void bc7_fit_single(const bc7_pixels *px, const bc7_spec *sp, bc7_fit *best) {
+static void bc7_fit_single(const bc7_pixels *px, const bc7_spec *sp, bc7_fit *best)
+{
     static const uint8_t combos[4][2] = {{0, 0}, {1, 1}, {0, 1}, {1, 0}};
     unsigned ncombo = sp->pmode == BC7_P_NONE ? 1 : sp->pmode == BC7_P_SHARED ? 2 : 4;
     unsigned np = 1u << sp->ib;
@@ -291,7 +297,8 @@ static void bc7_fit_single(const bc7_pixels *px, const bc7_spec *sp, bc7_fit *be
 }
 
 /* Principal axis of the pixels' covariance by power iteration; false if they are all equal. */
-BC7_INLINE bool bc7_axis(const bc7_pixels *px, const unsigned nc, float mean[4], float axis[4]) {
+BC7_INLINE bool bc7_axis(const bc7_pixels *px, const unsigned nc, float mean[4], float axis[4])
+{
     float cov[4][4] = {{0}};
     for (unsigned c = 0; c < 4; c++) mean[c] = 0, axis[c] = 0;
     for (unsigned i = 0; i < px->n; i++)
@@ -336,8 +343,9 @@ BC7_INLINE bool bc7_axis(const bc7_pixels *px, const unsigned nc, float mean[4],
 static float bc7_clamp255(float f) { return f < 0.0f ? 0.0f : f > 255.0f ? 255.0f : f; }
 
 /* Least-squares endpoints for fixed indices; false when the indices do not determine a line. */
-BC7_INLINE bool bc7_least_squares(const bc7_pixels *px, const bc7_spec *sp,
-                                  const uint8_t idx[16], float ef[2][4], const unsigned nc) {
+BC7_INLINE bool bc7_least_squares(const bc7_pixels *px, const bc7_spec *sp, const uint8_t idx[16],
+                                  float ef[2][4], const unsigned nc)
+{
     const uint8_t *w = kiln_bc7_weights(sp->ib);
     float a = 0, b = 0, c2 = 0, x0[4] = {0}, x1[4] = {0};
     for (unsigned i = 0; i < px->n; i++) {
@@ -361,9 +369,10 @@ BC7_INLINE bool bc7_least_squares(const bc7_pixels *px, const bc7_spec *sp,
 /* Moves the single-code nudge cannot make: both endpoints of a channel together, a whole
  * endpoint up or down in every channel, and flipped p-bits. True if the error fell. */
 BC7_INLINE bool bc7_polish_wide(const bc7_pixels *px, const bc7_spec *sp, bc7_fit *best,
-                                const unsigned nc) {
+                                const unsigned nc)
+{
     static const int8_t moves[8][2] = {{1, 1}, {-1, -1}, {1, -1}, {-1, 1},
-                                       {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+                                       {1, 0}, {-1, 0},  {0, 1},  {0, -1}};
     bool improved = false;
     for (unsigned k = 0; k < 4 + 4 + 4; k++) {
         bc7_fit f = *best;
@@ -418,7 +427,8 @@ BC7_INLINE bool bc7_polish_wide(const bc7_pixels *px, const bc7_spec *sp, bc7_fi
  * while that lowers the error with the indices chosen again. Rounding the least-squares
  * endpoints channel by channel misses these moves, and they pay more than any other step. */
 BC7_INLINE void bc7_polish(const bc7_pixels *px, const bc7_spec *sp, const bc7_level_cfg *cfg,
-                           bc7_fit *best, const unsigned nc) {
+                           bc7_fit *best, const unsigned nc)
+{
     for (unsigned pass = 0; pass < cfg->polish_passes && best->err > 0; pass++) {
         bool improved = false;
         for (unsigned e = 0; e < 2; e++)
@@ -442,7 +452,8 @@ BC7_INLINE void bc7_polish(const bc7_pixels *px, const bc7_spec *sp, const bc7_l
 /* Encodes one subset: the best quantised endpoints, p-bits and indices found. */
 BC7_INLINE void bc7_fit_subset_nc(const bc7_pixels *px, const bc7_spec *sp,
                                   const bc7_level_cfg *cfg, bool polish, bc7_fit *best,
-                                  const unsigned nc) {
+                                  const unsigned nc)
+{
     memset(best, 0, sizeof *best);
     best->err = UINT32_MAX;
     float mean[4], axis[4];
@@ -477,12 +488,18 @@ BC7_INLINE void bc7_fit_subset_nc(const bc7_pixels *px, const bc7_spec *sp,
 }
 
 BC7_CLONES static void bc7_fit_subset(const bc7_pixels *px, const bc7_spec *sp,
-                                      const bc7_level_cfg *cfg,
-                           bool polish, bc7_fit *best) {
+                                      const bc7_level_cfg *cfg, bool polish, bc7_fit *best)
+{
     switch (sp->nc) {
-    case 1: bc7_fit_subset_nc(px, sp, cfg, polish, best, 1); break;
-    case 3: bc7_fit_subset_nc(px, sp, cfg, polish, best, 3); break;
-    default: bc7_fit_subset_nc(px, sp, cfg, polish, best, 4); break;
+    case 1:
+        bc7_fit_subset_nc(px, sp, cfg, polish, best, 1);
+        break;
+    case 3:
+        bc7_fit_subset_nc(px, sp, cfg, polish, best, 3);
+        break;
+    default:
+        bc7_fit_subset_nc(px, sp, cfg, polish, best, 4);
+        break;
     }
 }
 
@@ -509,7 +526,8 @@ typedef struct bc7_ctx {
 /* Swaps a subset's endpoints when its anchor index has the top bit set, mirroring indices. */
 static void bc7_fix_anchor(uint8_t code[2][4], uint8_t p[2], uint8_t *idx, const uint8_t *part,
                            unsigned subset, unsigned anchor, unsigned ib, unsigned nc0,
-                           unsigned nc1) {
+                           unsigned nc1)
+{
     unsigned top = 1u << (ib - 1), max = (1u << ib) - 1;
     if (!(idx[anchor] & top)) return;
     for (unsigned c = nc0; c < nc1; c++) {
@@ -526,13 +544,15 @@ static void bc7_fix_anchor(uint8_t code[2][4], uint8_t p[2], uint8_t *idx, const
 
 /* Error a candidate must stay under to matter: the best's while polishing, else the worst
  * of the candidates kept for polishing (so that they are encoded in full). */
-static uint32_t bc7_limit(const bc7_ctx *x) {
+static uint32_t bc7_limit(const bc7_ctx *x)
+{
     unsigned k = x->cfg->polish;
     if (x->polish || k <= 1) return x->best_err;
     return x->ncand < k ? UINT32_MAX : x->cand[k - 1].err;
 }
 
-static void bc7_consider(bc7_ctx *x, const kiln_bc7_block *b, uint32_t err) {
+static void bc7_consider(bc7_ctx *x, const kiln_bc7_block *b, uint32_t err)
+{
     if (err < x->best_err) x->best_err = err, x->best = *b;
     if (x->polish) return;
     unsigned k = x->cfg->polish < BC7_MAX_CAND ? x->cfg->polish : BC7_MAX_CAND;
@@ -545,14 +565,17 @@ static void bc7_consider(bc7_ctx *x, const kiln_bc7_block *b, uint32_t err) {
 }
 
 /* Modes 0-3, 6 and 7: every channel shares one index per texel. */
-static void bc7_try_mode(bc7_ctx *x, unsigned mode, unsigned partition) {
+static void bc7_try_mode(bc7_ctx *x, unsigned mode, unsigned partition)
+{
     const kiln_bc7_mode_info *m = &kiln_bc7_modes[mode];
     unsigned ns = m->subsets;
     const uint8_t *part = kiln_bc7_partition_row(ns, partition);
     bool alpha = m->alpha_bits && !x->opaque;
     bc7_spec sp = {alpha ? 4u : 3u,
                    {m->color_bits, m->color_bits, m->color_bits, m->alpha_bits},
-                   m->endpoint_pbits ? BC7_P_ENDPOINT : m->shared_pbits ? BC7_P_SHARED : BC7_P_NONE,
+                   m->endpoint_pbits ? BC7_P_ENDPOINT
+                   : m->shared_pbits ? BC7_P_SHARED
+                                     : BC7_P_NONE,
                    15u,
                    m->index_bits};
     /* Opaque blocks in modes with alpha: alpha codes all ones with p-bits 1 decode to 255. */
@@ -588,7 +611,8 @@ static void bc7_try_mode(bc7_ctx *x, unsigned mode, unsigned partition) {
 
 /* Modes 4 and 5: colour and one scalar channel (alpha, or the channel rotated into alpha) with
  * separate indices. */
-static void bc7_try_mode45(bc7_ctx *x, unsigned mode, unsigned rotation, unsigned isb) {
+static void bc7_try_mode45(bc7_ctx *x, unsigned mode, unsigned rotation, unsigned isb)
+{
     const kiln_bc7_mode_info *m = &kiln_bc7_modes[mode];
     unsigned cib = isb ? m->index2_bits : m->index_bits;
     unsigned aib = isb ? m->index_bits : (m->index2_bits ? m->index2_bits : m->index_bits);
@@ -650,7 +674,8 @@ typedef struct bc7_moments {
     unsigned nc;   /* 3 for opaque blocks, else 4 */
 } bc7_moments;
 
-static void bc7_moments_init(const bc7_ctx *x, bc7_moments *mo) {
+static void bc7_moments_init(const bc7_ctx *x, bc7_moments *mo)
+{
     for (unsigned r = 0; r < 4; r++) {
         memset(mo->row[r][0], 0, sizeof mo->row[r][0]);
         for (unsigned mask = 1; mask < 16; mask++) {
@@ -658,8 +683,9 @@ static void bc7_moments_init(const bc7_ctx *x, bc7_moments *mo) {
             while (!((mask >> t) & 1u)) t++;
             int v[4];
             for (unsigned c = 0; c < 4; c++) v[c] = x->opaque && c == 3 ? 0 : x->px[4 * r + t][c];
-            int m[BC7_NM] = {v[0], v[1], v[2], v[0] * v[0], v[0] * v[1], v[0] * v[2],
-                             v[1] * v[1], v[1] * v[2], v[2] * v[2], 1, v[3], v[0] * v[3],
+            int m[BC7_NM] = {v[0],        v[1],        v[2],        v[0] * v[0],
+                             v[0] * v[1], v[0] * v[2], v[1] * v[1], v[1] * v[2],
+                             v[2] * v[2], 1,           v[3],        v[0] * v[3],
                              v[1] * v[3], v[2] * v[3], v[3] * v[3], 0};
             const int32_t *prev = mo->row[r][mask & (mask - 1)];
             for (unsigned j = 0; j < BC7_NM; j++) mo->row[r][mask][j] = prev[j] + m[j];
@@ -678,7 +704,8 @@ static void bc7_moments_init(const bc7_ctx *x, bc7_moments *mo) {
 }
 
 BC7_INLINE void bc7_subset_sums(const bc7_moments *mo, unsigned mask, int32_t out[BC7_NM],
-                                const unsigned nm) {
+                                const unsigned nm)
+{
     const int32_t *r0 = mo->row[0][mask & 15], *r1 = mo->row[1][(mask >> 4) & 15],
                   *r2 = mo->row[2][(mask >> 8) & 15], *r3 = mo->row[3][(mask >> 12) & 15];
     for (unsigned j = 0; j < nm; j++) out[j] = r0[j] + r1[j] + r2[j] + r3[j];
@@ -690,8 +717,9 @@ BC7_INLINE void bc7_subset_sums(const bc7_moments *mo, unsigned mask, int32_t ou
  * the block's axis. The loop runs over partitions with no dependence between them, so it
  * vectorises; every operation is elementwise, so vector and scalar code give the same floats.
  * The scatter sums are exact in float: n * sum(ab) and sum(a) * sum(b) stay below 2^24. */
-BC7_INLINE void bc7_residuals(const int32_t sum[BC7_NM][64], const float start[4],
-                              float res[64], float along[64], const unsigned nc) {
+BC7_INLINE void bc7_residuals(const int32_t sum[BC7_NM][64], const float start[4], float res[64],
+                              float along[64], const unsigned nc)
+{
     const int32_t *n = sum[9]; /* the texel count is a moment too */
     const bool four = nc == 4; /* a constant: the alpha terms fold away for opaque blocks */
     const float t0 = start[0], t1 = start[1], t2 = start[2], t3 = four ? start[3] : 0.0f;
@@ -701,13 +729,18 @@ BC7_INLINE void bc7_residuals(const int32_t sum[BC7_NM][64], const float start[4
         float r = (float)sum[0][p], g = (float)sum[1][p], b = (float)sum[2][p];
         float al = four ? (float)sum[10][p] : 0.0f;
         /* Scatter matrix entries (n times the covariance, divided by n). */
-        float c00 = (fn * (float)sum[3][p] - r * r) * inv, c01 = (fn * (float)sum[4][p] - r * g) * inv;
-        float c02 = (fn * (float)sum[5][p] - r * b) * inv, c11 = (fn * (float)sum[6][p] - g * g) * inv;
-        float c12 = (fn * (float)sum[7][p] - g * b) * inv, c22 = (fn * (float)sum[8][p] - b * b) * inv;
+        float c00 = (fn * (float)sum[3][p] - r * r) * inv,
+              c01 = (fn * (float)sum[4][p] - r * g) * inv;
+        float c02 = (fn * (float)sum[5][p] - r * b) * inv,
+              c11 = (fn * (float)sum[6][p] - g * g) * inv;
+        float c12 = (fn * (float)sum[7][p] - g * b) * inv,
+              c22 = (fn * (float)sum[8][p] - b * b) * inv;
         float c03 = 0.0f, c13 = 0.0f, c23 = 0.0f, c33 = 0.0f;
         if (four) {
-            c03 = (fn * (float)sum[11][p] - r * al) * inv, c13 = (fn * (float)sum[12][p] - g * al) * inv;
-            c23 = (fn * (float)sum[13][p] - b * al) * inv, c33 = (fn * (float)sum[14][p] - al * al) * inv;
+            c03 = (fn * (float)sum[11][p] - r * al) * inv,
+            c13 = (fn * (float)sum[12][p] - g * al) * inv;
+            c23 = (fn * (float)sum[13][p] - b * al) * inv,
+            c33 = (fn * (float)sum[14][p] - al * al) * inv;
         }
         float trace = c00 + c11 + c22 + c33;
         float u0 = c00 * t0 + c01 * t1 + c02 * t2 + c03 * t3;
@@ -735,8 +768,9 @@ BC7_INLINE void bc7_residuals(const int32_t sum[BC7_NM][64], const float start[4
  * along each line to 4 or 8 levels. For texels spread evenly along a line, that rounding costs
  * the scatter along the line divided by (levels - 1)^2; the factor 0.35 was tuned on the Kodak
  * photos (texels are rarely spread evenly). */
-BC7_INLINE void bc7_score_partitions_nc(const bc7_moments *mo, unsigned subsets,
-                                        float score[2][64], const unsigned nc) {
+BC7_INLINE void bc7_score_partitions_nc(const bc7_moments *mo, unsigned subsets, float score[2][64],
+                                        const unsigned nc)
+{
     const unsigned nm = nc == 3 ? 12u : BC7_NM;
     int32_t total[BC7_NM], sum[BC7_NM][64], rest[BC7_NM][64];
     float res[64] = {0}, along[64] = {0};
@@ -762,7 +796,8 @@ BC7_INLINE void bc7_score_partitions_nc(const bc7_moments *mo, unsigned subsets,
 
 /* Scores every partition of `subsets` subsets by the error line fits leave in its subsets. */
 BC7_CLONES static void bc7_score_partitions(const bc7_moments *mo, unsigned subsets,
-                                            float score[2][64]) {
+                                            float score[2][64])
+{
     if (mo->nc == 3) bc7_score_partitions_nc(mo, subsets, score, 3);
     else bc7_score_partitions_nc(mo, subsets, score, 4);
 }
@@ -771,7 +806,8 @@ BC7_CLONES static void bc7_score_partitions(const bc7_moments *mo, unsigned subs
  * rotation moves one colour channel into the separately indexed scalar, leaving the other two
  * on a line (the rotated-in alpha is constant); its score is the error a line fit leaves in
  * those two channels plus the cost of rounding positions on that line to 4 levels. */
-static void bc7_rank_rotations(const bc7_moments *mo, uint8_t rot[3]) {
+static void bc7_rank_rotations(const bc7_moments *mo, uint8_t rot[3])
+{
     static const uint8_t pair[3][3] = {{3, 4, 5}, {4, 6, 7}, {5, 7, 8}};
     int32_t sum[BC7_NM];
     bc7_subset_sums(mo, 0xffffu, sum, BC7_NM);
@@ -795,7 +831,8 @@ static void bc7_rank_rotations(const bc7_moments *mo, uint8_t rot[3]) {
 /* The k best (lowest-scoring) of partitions 0 .. count-1, best first; ties keep the lower
  * partition number. Returns how many were written (min(k, count)). */
 static unsigned bc7_best_partitions(const float score[64], unsigned count, unsigned k,
-                                    uint8_t order[64]) {
+                                    uint8_t order[64])
+{
     unsigned n = 0;
     if (k == 0) return 0;
     if (k == 1) { /* the first lowest: what the general loop below gives, cheaper */
@@ -813,10 +850,11 @@ static unsigned bc7_best_partitions(const float score[64], unsigned count, unsig
     return n;
 }
 
-void kiln_bc7_encode_block(const uint8_t rgba[64], const kiln_block_opts *o, uint8_t out[16]) {
+void kiln_bc7_encode_block(const uint8_t rgba[64], const kiln_block_opts *o, uint8_t out[16])
+{
     bc7_ctx x;
-    unsigned q = o && (unsigned)o->quality <= KILN_QUALITY_HIGH ? (unsigned)o->quality
-                                                                 : KILN_QUALITY_NORMAL;
+    unsigned q =
+        o && (unsigned)o->quality <= KILN_QUALITY_HIGH ? (unsigned)o->quality : KILN_QUALITY_NORMAL;
     x.cfg = &bc7_levels[q];
     x.opaque = true;
     for (unsigned i = 0; i < 16; i++) {
@@ -893,8 +931,7 @@ void kiln_bc7_encode_block(const uint8_t rgba[64], const kiln_block_opts *o, uin
         for (unsigned k = 0; k < n && x.best_err > 0; k++) {
             if (cand[k].mode == 4 || cand[k].mode == 5)
                 bc7_try_mode45(&x, cand[k].mode, cand[k].rotation, cand[k].isb);
-            else
-                bc7_try_mode(&x, cand[k].mode, cand[k].partition);
+            else bc7_try_mode(&x, cand[k].mode, cand[k].partition);
         }
     }
     kiln_bc7_pack(&x.best, out);

@@ -30,10 +30,7 @@ const kiln_texture_encoder *kiln_texture_encoder_of(kiln_texture_format f)
     return kiln_texture_format_get(f) ? &k_encoders[f] : NULL;
 }
 
-uint32_t kiln_texels_size(kiln_texels t)
-{
-    return t == KILN_TEXELS_RGBA16F ? 8 : 4;
-}
+uint32_t kiln_texels_size(kiln_texels t) { return t == KILN_TEXELS_RGBA16F ? 8 : 4; }
 
 /* The encoder of a format kiln block-compresses, NULL for the others. */
 static const kiln_texture_encoder *compressor_of(kiln_block_format f)

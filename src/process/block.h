@@ -25,12 +25,12 @@ typedef enum kiln_quality {
  * callers (encoder tests, benchmarks, fuzzing) use; kiln_blocks_* take any kiln_texture_format
  * and refuse the rows kiln does not compress. */
 typedef kiln_texture_format kiln_block_format;
-#define KILN_BLOCK_BC1 KILN_TEXFMT_BC1            /* 8 bytes: opaque RGB, 4-colour mode only */
-#define KILN_BLOCK_BC4 KILN_TEXFMT_BC4            /* 8 bytes: one channel (R) */
-#define KILN_BLOCK_BC5 KILN_TEXFMT_BC5            /* 16 bytes: two channels (R, G); normal maps */
-#define KILN_BLOCK_BC7 KILN_TEXFMT_BC7            /* 16 bytes: RGBA */
-#define KILN_BLOCK_ASTC4X4 KILN_TEXFMT_ASTC4X4    /* 16 bytes: RGBA, through libastcenc */
-#define KILN_BLOCK_FORMAT_COUNT KILN_TEXFMT_COUNT /* ids are below it (not all compress) */
+#define KILN_BLOCK_BC1          KILN_TEXFMT_BC1     /* 8 bytes: opaque RGB, 4-colour mode only */
+#define KILN_BLOCK_BC4          KILN_TEXFMT_BC4     /* 8 bytes: one channel (R) */
+#define KILN_BLOCK_BC5          KILN_TEXFMT_BC5     /* 16 bytes: two channels (R, G); normal maps */
+#define KILN_BLOCK_BC7          KILN_TEXFMT_BC7     /* 16 bytes: RGBA */
+#define KILN_BLOCK_ASTC4X4      KILN_TEXFMT_ASTC4X4 /* 16 bytes: RGBA, through libastcenc */
+#define KILN_BLOCK_FORMAT_COUNT KILN_TEXFMT_COUNT   /* ids are below it (not all compress) */
 
 typedef struct kiln_block_opts {
     kiln_quality quality; /* fast / normal / high */

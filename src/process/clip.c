@@ -12,7 +12,7 @@
 #include "core/hash.h"
 #include "process/anim_track.h"
 
-#define NONE 0xFFFFFFFFu
+#define NONE            0xFFFFFFFFu
 #define REDUCE_ATTEMPTS 4   /* bound, bound/2, bound/4, bound/8 */
 #define DENSIFY_SAMPLES 16u /* per cubic key interval in the first attempt; doubled each retry */
 
@@ -87,14 +87,11 @@ static kiln_result check_opts(const kiln_clip_opts *o, clip_ctx *c)
 static kiln_result check_channel(clip_ctx *c, uint32_t i, const kiln_scene_channel *ch)
 {
     const char *bad = NULL;
-    if (ch->node >= c->scene->node_count)
-        bad = "node out of range";
-    else if ((uint32_t)ch->path > KILN_CLIP_PATH_WEIGHTS)
-        bad = "unknown path";
+    if (ch->node >= c->scene->node_count) bad = "node out of range";
+    else if ((uint32_t)ch->path > KILN_CLIP_PATH_WEIGHTS) bad = "unknown path";
     else if ((uint32_t)ch->interpolation > KILN_CLIP_INTERP_CUBICSPLINE)
         bad = "unknown interpolation";
-    else if (ch->key_count == 0 || !ch->times || !ch->values)
-        bad = "no keys";
+    else if (ch->key_count == 0 || !ch->times || !ch->values) bad = "no keys";
     else if (ch->path == KILN_SCENE_PATH_WEIGHTS
                  ? ch->components == 0 || ch->components > KILN_CLIP_MAX_COMPONENTS
                  : ch->components != (ch->path == KILN_SCENE_PATH_ROTATION ? 4u : 3u))
@@ -259,8 +256,7 @@ static kiln_result append(clip_ctx *c, float **arr, size_t *count, size_t *cap, 
         return kiln_error_set(c->err, KILN_E_LIMIT, "clip: over 2^32 - 1 key floats");
     if (need > *cap) {
         size_t grown = *cap ? *cap : 256;
-        while (grown < need)
-            grown = grown > SIZE_MAX / 2 ? need : grown * 2;
+        while (grown < need) grown = grown > SIZE_MAX / 2 ? need : grown * 2;
         float *p = kiln_realloc(c->a, *arr, *cap * sizeof **arr, grown * sizeof **arr);
         if (!p) return kiln_error_set(c->err, KILN_E_OUT_OF_MEMORY, "clip: keys");
         *arr = p;
@@ -307,8 +303,7 @@ static kiln_result build(clip_ctx *c, const kiln_cooked_skeleton *skel,
         c->node_joint = kiln_alloc(c->a, (size_t)scene->node_count * sizeof *c->node_joint);
         if (scene->node_count && !c->node_joint)
             return kiln_error_set(c->err, KILN_E_OUT_OF_MEMORY, "clip: node map");
-        for (uint32_t i = 0; i < scene->node_count; i++)
-            c->node_joint[i] = -1;
+        for (uint32_t i = 0; i < scene->node_count; i++) c->node_joint[i] = -1;
         for (uint32_t j = 0; j < skel->joint_count; j++) {
             if (skel->joints[j].node >= scene->node_count)
                 return kiln_error_set(c->err, KILN_E_USAGE,
@@ -344,8 +339,7 @@ static kiln_result build(clip_ctx *c, const kiln_cooked_skeleton *skel,
     o->tracks = kiln_calloc(c->a, n, sizeof *o->tracks);
     c->sets = kiln_calloc(c->a, n, sizeof *c->sets);
     c->table_size = 4;
-    while (c->table_size <= 2 * (uint64_t)n)
-        c->table_size *= 2;
+    while (c->table_size <= 2 * (uint64_t)n) c->table_size *= 2;
     c->table = kiln_calloc(c->a, c->table_size, sizeof *c->table);
     if (!o->tracks || !c->sets || !c->table)
         return kiln_error_set(c->err, KILN_E_OUT_OF_MEMORY, "clip: %u tracks", n);
@@ -357,10 +351,8 @@ static kiln_result build(clip_ctx *c, const kiln_cooked_skeleton *skel,
         double e = NAN;
         r = cook_track(c, &src, &cooked, &e);
         if (r == KILN_OK && isnan(e)) { /* not measured yet */
-            if (same_track(&cooked, &src))
-                e = 0;
-            else
-                r = kiln_anim_track_error(c->a, &cooked, &src, &e, c->err);
+            if (same_track(&cooked, &src)) e = 0;
+            else r = kiln_anim_track_error(c->a, &cooked, &src, &e, c->err);
         }
         if (r == KILN_OK) {
             kiln_cooked_track *t = &o->tracks[i];

@@ -14,7 +14,7 @@
 #include "process/skeleton.h"
 
 #define KILN_CLIP_DEFAULT_CONSTANT_TOLERANCE 1e-6
-#define KILN_CLIP_MAX_RESAMPLE_FPS 1000.0f
+#define KILN_CLIP_MAX_RESAMPLE_FPS           1000.0f
 
 /* Error per path (docs/animation.md, "Error metric"): translation in the node's local units
  * (metres in glTF, unless an ancestor scales), largest component difference; rotation in
@@ -26,9 +26,9 @@ typedef struct kiln_clip_error {
 
 /* Defaults of the reduction bounds (a zero field takes its default). */
 #define KILN_CLIP_DEFAULT_ERROR_TRANSLATION 1e-4f /* 0.1 mm */
-#define KILN_CLIP_DEFAULT_ERROR_ROTATION 1e-3f    /* 0.057 degrees */
-#define KILN_CLIP_DEFAULT_ERROR_SCALE 1e-4f       /* 0.01 % */
-#define KILN_CLIP_DEFAULT_ERROR_WEIGHTS 1e-3f
+#define KILN_CLIP_DEFAULT_ERROR_ROTATION    1e-3f /* 0.057 degrees */
+#define KILN_CLIP_DEFAULT_ERROR_SCALE       1e-4f /* 0.01 % */
+#define KILN_CLIP_DEFAULT_ERROR_WEIGHTS     1e-3f
 
 /* `= {0}` (or NULL) keeps every key as authored, collapsing only constant tracks. */
 typedef struct kiln_clip_opts {

@@ -51,8 +51,8 @@ uint16_t kiln_half_from_float(float f)
     /* Below 2^-14: a subnormal half counts units of 2^-24. 2^-25 is exactly halfway to the
      * smallest subnormal and rounds to the even zero, as does everything smaller. */
     if (ax <= 0x33000000u) return (uint16_t)sign;
-    uint32_t e = ax >> 23;                        /* 102..112 */
-    uint32_t m = (ax & 0x7fffffu) | 0x800000u;   /* value = m * 2^(e - 150) */
+    uint32_t e = ax >> 23;                     /* 102..112 */
+    uint32_t m = (ax & 0x7fffffu) | 0x800000u; /* value = m * 2^(e - 150) */
     /* Rounding up from 1023 units gives 0x400, the smallest normal: also correct. */
     return (uint16_t)(sign | shift_rne(m, 126u - e));
 }

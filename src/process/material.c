@@ -9,7 +9,8 @@
 
 /* The public slot order is the scene's: one table serves both. */
 _Static_assert(KILN_MATERIAL_SLOT_BASE_COLOR == (int)KILN_SCENE_SLOT_BASE_COLOR &&
-                   KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS == (int)KILN_SCENE_SLOT_METALLIC_ROUGHNESS &&
+                   KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS ==
+                       (int)KILN_SCENE_SLOT_METALLIC_ROUGHNESS &&
                    KILN_MATERIAL_SLOT_NORMAL == (int)KILN_SCENE_SLOT_NORMAL &&
                    KILN_MATERIAL_SLOT_OCCLUSION == (int)KILN_SCENE_SLOT_OCCLUSION &&
                    KILN_MATERIAL_SLOT_EMISSIVE == (int)KILN_SCENE_SLOT_EMISSIVE &&
@@ -46,10 +47,11 @@ void kiln_material_transform_matrix(const float offset[2], float rotation, const
     m[3] = (float)(c * scale[1]);
     m[4] = offset[0];
     m[5] = offset[1];
-    for (int i = 0; i < 6; i++) m[i] += 0.0f; /* -0 becomes +0: no rotation is the identity's bytes */
+    for (int i = 0; i < 6; i++)
+        m[i] += 0.0f; /* -0 becomes +0: no rotation is the identity's bytes */
 }
 
-static bool in01(float v) { return v >= 0.0f && v <= 1.0f; }  /* false for NaN */
+static bool in01(float v) { return v >= 0.0f && v <= 1.0f; } /* false for NaN */
 
 static kiln_result bad(kiln_error *err, int32_t material, const char *what)
 {
@@ -70,7 +72,8 @@ static kiln_result check_factors(const kiln_scene_material *m, int32_t index, ki
         return bad(err, index, "emissive strength negative or not finite");
     if (!(m->alpha_cutoff >= 0.0f) || !isfinite(m->alpha_cutoff))
         return bad(err, index, "alpha cutoff negative or not finite");
-    if ((unsigned)m->alpha_mode > KILN_SCENE_ALPHA_BLEND) return bad(err, index, "unknown alpha mode");
+    if ((unsigned)m->alpha_mode > KILN_SCENE_ALPHA_BLEND)
+        return bad(err, index, "unknown alpha mode");
     for (int s = 0; s < KILN_SCENE_SLOT_COUNT; s++)
         if (!isfinite(m->textures[s].scale)) return bad(err, index, "texture scale not finite");
     return KILN_OK;
@@ -111,7 +114,8 @@ static kiln_result build_slot(const kiln_scene *scene, int32_t index, uint32_t s
         smp = &scene->samplers[tex->sampler];
     }
     if (!filter_ok(smp->mag_filter) || !filter_ok(smp->min_filter) || !filter_ok(smp->mip_filter) ||
-        (unsigned)smp->wrap_s > KILN_SCENE_WRAP_MIRROR || (unsigned)smp->wrap_t > KILN_SCENE_WRAP_MIRROR)
+        (unsigned)smp->wrap_s > KILN_SCENE_WRAP_MIRROR ||
+        (unsigned)smp->wrap_t > KILN_SCENE_WRAP_MIRROR)
         return kiln_error_set(err, KILN_E_IMPORT_FAILED,
                               "material %d: %s texture's sampler has an unknown filter or wrap",
                               (int)index, name);
@@ -161,7 +165,8 @@ kiln_result kiln_material_build(const kiln_scene *scene, int32_t material,
             if (image_ids && image_ids[s])
                 return kiln_error_set(err, KILN_E_USAGE,
                                       "the default material has no textures, but the %s slot "
-                                      "got an image id", slot_names[s]);
+                                      "got an image id",
+                                      slot_names[s]);
         out->name = "";
         out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] = 1.0f;
         out->metallic = out->roughness = 1.0f;

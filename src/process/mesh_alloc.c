@@ -57,10 +57,7 @@ static void MESHOPTIMIZER_ALLOC_CALLCONV deallocate(void *ptr)
     else free(p);
 }
 
-static void install(void)
-{
-    meshopt_setAllocator(allocate, deallocate);
-}
+static void install(void) { meshopt_setAllocator(allocate, deallocate); }
 
 const kiln_allocator *kiln_meshopt_enter(const kiln_allocator *a)
 {
@@ -70,7 +67,4 @@ const kiln_allocator *kiln_meshopt_enter(const kiln_allocator *a)
     return previous;
 }
 
-void kiln_meshopt_leave(const kiln_allocator *previous)
-{
-    current = previous;
-}
+void kiln_meshopt_leave(const kiln_allocator *previous) { current = previous; }

@@ -44,22 +44,24 @@ static kiln_result bad_opt(kiln_error *err, const char *field, const char *what)
 
 static kiln_result check_opts(const kiln_mesh_build_opts *o, kiln_error *err)
 {
-    if (o->lod_count > KILN_MESH_MAX_LOD_FRACTIONS) return bad_opt(err, "lods", "has more than 8 fractions");
+    if (o->lod_count > KILN_MESH_MAX_LOD_FRACTIONS)
+        return bad_opt(err, "lods", "has more than 8 fractions");
     for (uint32_t i = 0; i < o->lod_count; i++) {
         float f = o->lods[i];
         if (!(f > 0.0f && f < 1.0f)) return bad_opt(err, "lods", "holds a fraction outside (0, 1)");
         if (i > 0 && !(f < o->lods[i - 1])) return bad_opt(err, "lods", "is not decreasing");
     }
-    if (!(o->lod_error >= 0.0f && o->lod_error <= 1.0f)) return bad_opt(err, "lod_error", "is not in [0, 1]");
+    if (!(o->lod_error >= 0.0f && o->lod_error <= 1.0f))
+        return bad_opt(err, "lod_error", "is not in [0, 1]");
     if (!(o->overdraw_threshold == 0.0f ||
           (o->overdraw_threshold >= 1.0f && o->overdraw_threshold <= 3.0f)))
         return bad_opt(err, "overdraw_threshold", "is neither 0 nor in [1, 3]");
     if (o->meshlet_max_vertices &&
         (o->meshlet_max_vertices < 3 || o->meshlet_max_vertices > KILN_MESH_MAX_MESHLET_VERTICES))
         return bad_opt(err, "meshlet_max_vertices", "is not in 3..255");
-    if (o->meshlet_max_triangles &&
-        (o->meshlet_max_triangles < 4 || o->meshlet_max_triangles > KILN_MESH_MAX_MESHLET_TRIANGLES ||
-         o->meshlet_max_triangles % 4 != 0))
+    if (o->meshlet_max_triangles && (o->meshlet_max_triangles < 4 ||
+                                     o->meshlet_max_triangles > KILN_MESH_MAX_MESHLET_TRIANGLES ||
+                                     o->meshlet_max_triangles % 4 != 0))
         return bad_opt(err, "meshlet_max_triangles", "is not a multiple of 4 in 4..512");
     if (o->compress != KILN_MESH_COMPRESS_NONE && o->compress != KILN_MESH_COMPRESS_MESHOPT)
         return bad_opt(err, "compress", "is neither none nor meshopt");
@@ -220,7 +222,8 @@ void kiln_cooked_mesh_free(kiln_cooked_mesh *m)
     kiln_free(a, m->source_vertices, (size_t)m->vertex_count * sizeof(uint32_t));
     kiln_free(a, m->meshlets, (size_t)m->meshlet_count * sizeof *m->meshlets);
     kiln_free(a, m->meshlet_bounds, (size_t)m->meshlet_count * sizeof *m->meshlet_bounds);
-    kiln_free(a, m->meshlet_vertices, (size_t)m->meshlet_vertex_count * sizeof *m->meshlet_vertices);
+    kiln_free(a, m->meshlet_vertices,
+              (size_t)m->meshlet_vertex_count * sizeof *m->meshlet_vertices);
     kiln_free(a, m->meshlet_triangles, m->meshlet_triangle_size);
     kiln_free(a, m->target_flags, (size_t)m->target_count * sizeof *m->target_flags);
     kiln_free(a, m->target_weights, (size_t)m->target_count * sizeof *m->target_weights);

@@ -27,11 +27,12 @@ kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats
     const kiln_mesh_build_opts *o = w->opts;
     size_t count0 = w->levels[0].index_count;
     size_t tris0 = count0 / 3;
-    w->extent = w->vertex_count ? meshopt_simplifyScale(w->positions, w->vertex_count,
-                                                        3 * sizeof(float))
-                                : 0.0f;
+    w->extent = w->vertex_count
+                    ? meshopt_simplifyScale(w->positions, w->vertex_count, 3 * sizeof(float))
+                    : 0.0f;
     if (o->lod_count == 0 || tris0 == 0) return KILN_OK;
-    if (KILN_NEVER(count0 % 3 != 0)) return kiln_error_set(err, KILN_E_INTERNAL, "mesh: bad level 0");
+    if (KILN_NEVER(count0 % 3 != 0))
+        return kiln_error_set(err, KILN_E_INTERNAL, "mesh: bad level 0");
 
     uint64_t t0 = kiln_mesh_now_ns();
     uint32_t *tmp = kiln_mesh_array(w->alloc, count0, sizeof *tmp);
@@ -59,13 +60,14 @@ kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats
             break;
         }
         if (need > UINT32_MAX) {
-            rc = kiln_error_set(err, KILN_E_LIMIT, "mesh: more than 2^32-1 indices over all levels");
+            rc =
+                kiln_error_set(err, KILN_E_LIMIT, "mesh: more than 2^32-1 indices over all levels");
             break;
         }
         if (need > w->index_capacity) {
             size_t cap = w->index_capacity * 2 > need ? w->index_capacity * 2 : need;
-            uint32_t *grown = kiln_realloc(w->alloc, w->indices, w->index_capacity * sizeof(uint32_t),
-                                           cap * sizeof(uint32_t));
+            uint32_t *grown = kiln_realloc(
+                w->alloc, w->indices, w->index_capacity * sizeof(uint32_t), cap * sizeof(uint32_t));
             if (!grown) {
                 rc = kiln_mesh_nomem(err, "levels of detail");
                 break;

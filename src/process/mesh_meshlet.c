@@ -128,9 +128,9 @@ kiln_result kiln_mesh_build_meshlets(const kiln_mesh_work *w, kiln_cooked_mesh *
             rc = kiln_mesh_nomem(err, "meshlets");
             break;
         }
-        size_t n = meshopt_buildMeshlets(ml, mv, mt, idx, lvl->index_count, w->positions,
-                                         w->vertex_count, 3 * sizeof(float), max_v, max_t,
-                                         CONE_WEIGHT);
+        size_t n =
+            meshopt_buildMeshlets(ml, mv, mt, idx, lvl->index_count, w->positions, w->vertex_count,
+                                  3 * sizeof(float), max_v, max_t, CONE_WEIGHT);
         if (!grow_reserve(&meshlets, a, n * sizeof(kiln_meshlet)) ||
             !grow_reserve(&bounds, a, n * sizeof(kiln_meshlet_bounds))) {
             rc = kiln_mesh_nomem(err, "meshlets");
@@ -160,8 +160,8 @@ kiln_result kiln_mesh_build_meshlets(const kiln_mesh_work *w, kiln_cooked_mesh *
             memset(dt, 0, tri_bytes);
             memcpy(dt, mt + src->triangle_offset, (size_t)tc * 3);
             optimize_meshlet(dv, dt, vc, tc, scratch);
-            struct meshopt_Bounds b = meshopt_computeMeshletBounds(dv, dt, tc, w->positions,
-                                                                   w->vertex_count, 3 * sizeof(float));
+            struct meshopt_Bounds b = meshopt_computeMeshletBounds(
+                dv, dt, tc, w->positions, w->vertex_count, 3 * sizeof(float));
             kiln_meshlet_bounds *db = grow_take(&bounds, sizeof *db);
             memset(db, 0, sizeof *db);
             memcpy(db->center, b.center, sizeof db->center);

@@ -35,8 +35,7 @@ kiln_result kiln_mesh_optimize_triangles(kiln_mesh_work *w, uint32_t *indices, s
     if (threshold > 0.0f)
         meshopt_optimizeOverdraw(indices, tmp, index_count, w->positions, w->vertex_count,
                                  3 * sizeof(float), threshold);
-    else
-        memcpy(indices, tmp, index_count * sizeof *tmp);
+    else memcpy(indices, tmp, index_count * sizeof *tmp);
     uint64_t t2 = kiln_mesh_now_ns();
     stats->ns_cache += t1 - t0;
     stats->ns_overdraw += t2 - t1;

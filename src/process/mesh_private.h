@@ -19,18 +19,18 @@ typedef struct kiln_mesh_work {
     const kiln_allocator *alloc;
     const kiln_scene_primitive *prim;
     const kiln_mesh_build_opts *opts;
-    kiln_cooked_mesh *out;         /* formats, bounds, ranges and warnings go here */
-    uint8_t *encoded[KILN_MESH_INDICES];   /* per primitive vertex, stride out->streams[].stride */
-    uint8_t *used;                 /* per primitive vertex: referenced by the index list */
+    kiln_cooked_mesh *out;               /* formats, bounds, ranges and warnings go here */
+    uint8_t *encoded[KILN_MESH_INDICES]; /* per primitive vertex, stride out->streams[].stride */
+    uint8_t *used;                       /* per primitive vertex: referenced by the index list */
     uint32_t vertex_count;
-    uint32_t *src;                 /* vertex_count: the primitive's vertex each vertex copies */
-    float *positions;              /* 3 * vertex_count, finite */
+    uint32_t *src;    /* vertex_count: the primitive's vertex each vertex copies */
+    float *positions; /* 3 * vertex_count, finite */
     /* Every level's triangles, level 0 first, each level one range. */
     uint32_t *indices;
     size_t index_count, index_capacity;
     uint32_t level_count;
     kiln_mesh_lod levels[KILN_MESH_MAX_LEVELS];
-    float extent;                  /* meshopt_simplifyScale of the positions */
+    float extent; /* meshopt_simplifyScale of the positions */
 } kiln_mesh_work;
 
 void kiln_mesh_work_free(kiln_mesh_work *w);
@@ -53,8 +53,7 @@ kiln_result kiln_mesh_optimize_triangles(kiln_mesh_work *w, uint32_t *indices, s
 kiln_result kiln_mesh_optimize_fetch(kiln_mesh_work *w, kiln_error *err);
 
 /* mesh_lod.c: appends the simplified levels after level 0. */
-kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats,
-                                 kiln_error *err);
+kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln_error *err);
 
 /* mesh_meshlet.c: meshlets of every level into out (meshlets, bounds, vertices, triangles) and
  * each level's meshlet range in out->levels. */
@@ -75,11 +74,21 @@ kiln_result kiln_mesh_compress_streams(kiln_cooked_mesh *out, kiln_error *err);
 static inline void kiln_mesh_copy_vertex(uint8_t *dst, const uint8_t *src, size_t size)
 {
     switch (size) {
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 12: memcpy(dst, src, 12); break;
-    case 16: memcpy(dst, src, 16); break;
-    default: memcpy(dst, src, size); break;
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    case 8:
+        memcpy(dst, src, 8);
+        break;
+    case 12:
+        memcpy(dst, src, 12);
+        break;
+    case 16:
+        memcpy(dst, src, 16);
+        break;
+    default:
+        memcpy(dst, src, size);
+        break;
     }
 }
 

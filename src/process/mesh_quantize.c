@@ -42,13 +42,10 @@ static float finite_or_zero(float x, uint32_t *warnings)
 
 static void store_f32(uint8_t *p, float f)
 {
-    memcpy(p, &f, 4);   /* little-endian hosts only: see mesh_write.c */
+    memcpy(p, &f, 4); /* little-endian hosts only: see mesh_write.c */
 }
 
-static void store_u16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8);
-}
+static void store_u16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
 
 /* A float attribute of `comps` components of every used vertex, as floats (non-finite to 0). */
 static void encode_floats(kiln_mesh_work *w, const float *in, uint32_t comps, uint8_t *dst)
@@ -77,8 +74,9 @@ static kiln_result positions(kiln_mesh_work *w, bool q, kiln_error *err)
         first = false;
     }
     for (int c = 0; c < 3; c++) out->position_scale[c] = out->bounds_max[c] - out->bounds_min[c];
-    kiln_result rc = encoded_new(w, KILN_MESH_POSITION, q ? KILN_MESH_FORMAT_UNORM16X4 : KILN_MESH_FORMAT_F32X3,
-                                 q ? 8 : 12, err);
+    kiln_result rc =
+        encoded_new(w, KILN_MESH_POSITION, q ? KILN_MESH_FORMAT_UNORM16X4 : KILN_MESH_FORMAT_F32X3,
+                    q ? 8 : 12, err);
     if (rc != KILN_OK || !q) {
         if (rc == KILN_OK && nv) encode_floats(w, in, 3, w->encoded[KILN_MESH_POSITION]);
         return rc;
@@ -99,8 +97,9 @@ static kiln_result normals(kiln_mesh_work *w, bool q, kiln_error *err)
 {
     const float *in = w->prim->normals;
     if (!in) return KILN_OK;
-    kiln_result rc = encoded_new(w, KILN_MESH_NORMAL, q ? KILN_MESH_FORMAT_SNORM16X2_OCT : KILN_MESH_FORMAT_F32X3,
-                                 q ? 4 : 12, err);
+    kiln_result rc =
+        encoded_new(w, KILN_MESH_NORMAL,
+                    q ? KILN_MESH_FORMAT_SNORM16X2_OCT : KILN_MESH_FORMAT_F32X3, q ? 4 : 12, err);
     uint8_t *d = w->encoded[KILN_MESH_NORMAL];
     if (rc != KILN_OK || !d) return rc;
     if (!q) {
@@ -121,8 +120,9 @@ static kiln_result tangents(kiln_mesh_work *w, bool q, kiln_error *err)
 {
     const float *in = w->prim->tangents;
     if (!in) return KILN_OK;
-    kiln_result rc = encoded_new(w, KILN_MESH_TANGENT, q ? KILN_MESH_FORMAT_SNORM8X4_OCT : KILN_MESH_FORMAT_F32X4,
-                                 q ? 4 : 16, err);
+    kiln_result rc =
+        encoded_new(w, KILN_MESH_TANGENT,
+                    q ? KILN_MESH_FORMAT_SNORM8X4_OCT : KILN_MESH_FORMAT_F32X4, q ? 4 : 16, err);
     uint8_t *d = w->encoded[KILN_MESH_TANGENT];
     if (rc != KILN_OK || !d) return rc;
     if (!q) {
@@ -158,7 +158,8 @@ static kiln_result uvs(kiln_mesh_work *w, bool q, kiln_error *err)
     for (uint32_t s = 0; s < sets; s++) {
         const float *in = p->texcoords[s];
         kiln_mesh_stream_id id = (kiln_mesh_stream_id)(KILN_MESH_UV0 + s);
-        kiln_result rc = encoded_new(w, id, q ? KILN_MESH_FORMAT_UNORM16X2 : KILN_MESH_FORMAT_F32X2, q ? 4 : 8, err);
+        kiln_result rc = encoded_new(w, id, q ? KILN_MESH_FORMAT_UNORM16X2 : KILN_MESH_FORMAT_F32X2,
+                                     q ? 4 : 8, err);
         uint8_t *d = w->encoded[id];
         if (rc != KILN_OK || !d) return rc;
         if (!q) {
@@ -185,7 +186,8 @@ static kiln_result uvs(kiln_mesh_work *w, bool q, kiln_error *err)
             for (int c = 0; c < 2; c++) {
                 float x = in[(size_t)v * 2 + c];
                 if (!isfinite(x)) x = 0.0f;
-                store_u16(d + (size_t)v * 4 + c * 2, kiln_unorm16_encode(x, lo[c], out->uv_scale[s][c]));
+                store_u16(d + (size_t)v * 4 + c * 2,
+                          kiln_unorm16_encode(x, lo[c], out->uv_scale[s][c]));
             }
         }
     }
@@ -203,7 +205,8 @@ static kiln_result colors(kiln_mesh_work *w, bool q, kiln_error *err)
     for (uint32_t s = 0; s < sets; s++) {
         const float *in = p->colors[s];
         kiln_mesh_stream_id id = (kiln_mesh_stream_id)(KILN_MESH_COLOR0 + s);
-        kiln_result rc = encoded_new(w, id, q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4, q ? 4 : 16, err);
+        kiln_result rc = encoded_new(w, id, q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4,
+                                     q ? 4 : 16, err);
         uint8_t *d = w->encoded[id];
         if (rc != KILN_OK || !d) return rc;
         if (!q) {
@@ -232,7 +235,8 @@ typedef struct influence {
 
 /* The four strongest influences of vertex v over every joint set, equal joints merged,
  * renormalized to sum 1; slots without influence get joint 0, weight 0. */
-static void strongest(const kiln_scene_primitive *p, uint32_t v, influence out[4], uint32_t *warnings)
+static void strongest(const kiln_scene_primitive *p, uint32_t v, influence out[4],
+                      uint32_t *warnings)
 {
     influence all[4 * KILN_SCENE_MAX_JOINT_SETS];
     uint32_t n = 0;
@@ -272,7 +276,8 @@ static void strongest(const kiln_scene_primitive *p, uint32_t v, influence out[4
         out[0].weight = 1.0f;
         return;
     }
-    for (uint32_t i = 0; i < n; i++) out[i] = (influence){all[i].joint, (float)(all[i].weight / sum)};
+    for (uint32_t i = 0; i < n; i++)
+        out[i] = (influence){all[i].joint, (float)(all[i].weight / sum)};
 }
 
 /* Weights (sum 1) to unorm8 summing to exactly 255: floor of each, then the remaining steps to
@@ -298,7 +303,7 @@ static void weights_to_unorm8(const influence in[4], uint8_t q[4])
         frac[best] = -1.0;
         total++;
     }
-    while (total > 255) {   /* rounding of a sum just above 1; take from the largest */
+    while (total > 255) { /* rounding of a sum just above 1; take from the largest */
         int best = 0;
         for (int i = 1; i < 4; i++)
             if (q[i] > q[best]) best = i;
@@ -318,7 +323,8 @@ static kiln_result skin(kiln_mesh_work *w, bool q, kiln_error *err)
     if (p->joint_set_count > 1) out->warnings |= KILN_MESH_WARN_JOINT_SET_MERGED;
     uint32_t nv = p->vertex_count;
     size_t inf_count;
-    if (!kiln_size_mul(nv, 4, &inf_count)) return kiln_error_set(err, KILN_E_LIMIT, "mesh: too many vertices");
+    if (!kiln_size_mul(nv, 4, &inf_count))
+        return kiln_error_set(err, KILN_E_LIMIT, "mesh: too many vertices");
     influence *inf = kiln_mesh_array(w->alloc, inf_count ? inf_count : 1, sizeof *inf);
     if (!inf) return kiln_mesh_nomem(err, "skin weights");
     uint32_t max_joint = 0;
@@ -334,21 +340,20 @@ static kiln_result skin(kiln_mesh_work *w, bool q, kiln_error *err)
     if (skin_joints > joint_count) joint_count = skin_joints;
     out->joint_count = joint_count;
     bool wide = joint_count > 256;
-    kiln_result rc = encoded_new(w, KILN_MESH_JOINTS, wide ? KILN_MESH_FORMAT_U16X4 : KILN_MESH_FORMAT_U8X4,
-                                 wide ? 8 : 4, err);
+    kiln_result rc =
+        encoded_new(w, KILN_MESH_JOINTS, wide ? KILN_MESH_FORMAT_U16X4 : KILN_MESH_FORMAT_U8X4,
+                    wide ? 8 : 4, err);
     if (rc == KILN_OK)
-        rc = encoded_new(w, KILN_MESH_WEIGHTS, q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4,
-                         q ? 4 : 16, err);
+        rc = encoded_new(w, KILN_MESH_WEIGHTS,
+                         q ? KILN_MESH_FORMAT_UNORM8X4 : KILN_MESH_FORMAT_F32X4, q ? 4 : 16, err);
     uint8_t *dj = w->encoded[KILN_MESH_JOINTS], *dw = w->encoded[KILN_MESH_WEIGHTS];
     if (rc == KILN_OK && dj && dw) {
         for (uint32_t v = 0; v < nv; v++) {
             if (!w->used[v]) continue;
             const influence *in = inf + (size_t)v * 4;
             for (int k = 0; k < 4; k++) {
-                if (wide)
-                    store_u16(dj + (size_t)v * 8 + k * 2, (uint16_t)in[k].joint);
-                else
-                    dj[(size_t)v * 4 + k] = (uint8_t)in[k].joint;
+                if (wide) store_u16(dj + (size_t)v * 8 + k * 2, (uint16_t)in[k].joint);
+                else dj[(size_t)v * 4 + k] = (uint8_t)in[k].joint;
                 if (!q) store_f32(dw + (size_t)v * 16 + k * 4, in[k].weight);
             }
             if (q) weights_to_unorm8(in, dw + (size_t)v * 4);
@@ -364,8 +369,9 @@ kiln_result kiln_mesh_encode_vertices(kiln_mesh_work *w, kiln_error *err)
     uint32_t nv = p->vertex_count;
     for (size_t i = 0; i < p->index_count; i++)
         if (p->indices[i] >= nv)
-            return kiln_error_set(err, KILN_E_IMPORT_FAILED, "mesh: index %zu is %u, past the %u vertices", i,
-                                  p->indices[i], nv);
+            return kiln_error_set(err, KILN_E_IMPORT_FAILED,
+                                  "mesh: index %zu is %u, past the %u vertices", i, p->indices[i],
+                                  nv);
     if (nv) {
         w->used = kiln_mesh_array(w->alloc, nv, 1);
         if (!w->used) return kiln_mesh_nomem(err, "vertex streams");
@@ -398,10 +404,8 @@ static kiln_result indices(const kiln_mesh_work *w, kiln_cooked_mesh *out, kiln_
     if (!out->indices || !s->data) return kiln_mesh_nomem(err, "indices");
     memcpy(out->indices, w->indices, n * sizeof *out->indices);
     for (size_t i = 0; i < n; i++) {
-        if (narrow)
-            store_u16(s->data + i * 2, (uint16_t)w->indices[i]);
-        else
-            memcpy(s->data + i * 4, &w->indices[i], 4);
+        if (narrow) store_u16(s->data + i * 2, (uint16_t)w->indices[i]);
+        else memcpy(s->data + i * 4, &w->indices[i], 4);
     }
     return KILN_OK;
 }
@@ -413,7 +417,7 @@ static kiln_result targets(const kiln_mesh_work *w, kiln_cooked_mesh *out, kiln_
     if (nt == 0) return KILN_OK;
     out->target_flags = kiln_mesh_array(w->alloc, nt, sizeof *out->target_flags);
     out->target_weights = kiln_mesh_array(w->alloc, nt, sizeof *out->target_weights);
-    out->target_count = nt;   /* before the check: kiln_cooked_mesh_free frees by it */
+    out->target_count = nt; /* before the check: kiln_cooked_mesh_free frees by it */
     if (!out->target_flags || !out->target_weights) return kiln_mesh_nomem(err, "morph targets");
     uint32_t have[3] = {0, 0, 0};
     for (uint32_t t = 0; t < nt; t++) {

@@ -8,8 +8,8 @@
  *    meshopt_generateVertexRemapMulti does; that function is not used because it takes at most
  *    16 streams of at most 256 bytes each, and a mesh with a few morph targets has more.
  * 2. degenerate triangles: two corners that are at the same place in every pose (same stored
- *    position, same morph position deltas, same joints and weights) make a triangle that never covers a
- *    pixel. Triangles that are merely collinear are kept: skinning can open them.
+ *    position, same morph position deltas, same joints and weights) make a triangle that never
+ * covers a pixel. Triangles that are merely collinear are kept: skinning can open them.
  * 3. duplicate triangles: the same three welded vertices in the same cyclic order as an earlier
  *    triangle. The opposite winding is a different (back) face and is kept.
  * 4. the vertices still used are numbered in order of first use. */
@@ -21,14 +21,14 @@
 
 typedef struct weld_stream {
     const uint8_t *data;
-    size_t size;   /* bytes per vertex (the stride too) */
+    size_t size; /* bytes per vertex (the stride too) */
 } weld_stream;
 
 typedef struct weld_table {
-    uint32_t *slots;       /* id + 1, 0 = empty */
-    size_t capacity;       /* power of two */
-    uint64_t *hashes;      /* per id */
-    uint32_t *reps;        /* per id: a vertex with that key */
+    uint32_t *slots;  /* id + 1, 0 = empty */
+    size_t capacity;  /* power of two */
+    uint64_t *hashes; /* per id */
+    uint32_t *reps;   /* per id: a vertex with that key */
     uint32_t count;
 } weld_table;
 
@@ -49,7 +49,8 @@ static uint64_t vertex_hash(const weld_stream *s, uint32_t ns, uint32_t v)
         return XXH3_64bits(key, n);
     }
     uint64_t h = 0;
-    for (uint32_t i = 0; i < ns; i++) h = XXH3_64bits_withSeed(s[i].data + (size_t)v * s[i].size, s[i].size, h);
+    for (uint32_t i = 0; i < ns; i++)
+        h = XXH3_64bits_withSeed(s[i].data + (size_t)v * s[i].size, s[i].size, h);
     return h;
 }
 
@@ -58,9 +59,14 @@ static bool bytes_equal(const uint8_t *x, const uint8_t *y, size_t size)
     uint32_t a4, b4;
     uint64_t a8, b8;
     switch (size) { /* the usual strides as loads, not a library call per compare */
-    case 4: memcpy(&a4, x, 4), memcpy(&b4, y, 4); return a4 == b4;
-    case 8: memcpy(&a8, x, 8), memcpy(&b8, y, 8); return a8 == b8;
-    default: return memcmp(x, y, size) == 0;
+    case 4:
+        memcpy(&a4, x, 4), memcpy(&b4, y, 4);
+        return a4 == b4;
+    case 8:
+        memcpy(&a8, x, 8), memcpy(&b8, y, 8);
+        return a8 == b8;
+    default:
+        return memcmp(x, y, size) == 0;
     }
 }
 
@@ -120,7 +126,9 @@ static uint32_t key_streams(const kiln_mesh_work *w, bool pose_only, weld_stream
     uint32_t n = 0;
     for (int id = 0; id < KILN_MESH_INDICES; id++) {
         if (!w->encoded[id]) continue;
-        if (pose_only && id != KILN_MESH_POSITION && id != KILN_MESH_JOINTS && id != KILN_MESH_WEIGHTS) continue;
+        if (pose_only && id != KILN_MESH_POSITION && id != KILN_MESH_JOINTS &&
+            id != KILN_MESH_WEIGHTS)
+            continue;
         s[n++] = (weld_stream){w->encoded[id], w->out->streams[id].stride};
     }
     for (uint32_t t = 0; t < p->target_count; t++) {
@@ -135,7 +143,7 @@ static uint32_t key_streams(const kiln_mesh_work *w, bool pose_only, weld_stream
 
 /* Open-addressing set of kept triangles, keyed by their rotation with the smallest id first. */
 typedef struct tri_set {
-    uint32_t *slots;     /* kept triangle number + 1, 0 = empty */
+    uint32_t *slots; /* kept triangle number + 1, 0 = empty */
     size_t capacity;
 } tri_set;
 
@@ -178,7 +186,7 @@ kiln_result kiln_mesh_weld(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln
     const kiln_scene_primitive *p = w->prim;
     const kiln_allocator *a = w->alloc;
     uint32_t nv = p->vertex_count;
-    size_t ni = p->index_count;   /* every index was checked by kiln_mesh_encode_vertices */
+    size_t ni = p->index_count; /* every index was checked by kiln_mesh_encode_vertices */
     stats->input_vertices = nv;
     stats->input_triangles = (uint32_t)(ni / 3);
 

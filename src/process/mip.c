@@ -130,8 +130,8 @@ static bool bad_args(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh)
     return false;
 }
 
-static void downsample_row(const float *rows, uint32_t sw, uint32_t sh, float *dst_row,
-                           uint32_t dw, uint32_t dh, uint32_t j, kiln_mip_filter filter)
+static void downsample_row(const float *rows, uint32_t sw, uint32_t sh, float *dst_row, uint32_t dw,
+                           uint32_t dh, uint32_t j, kiln_mip_filter filter)
 {
     uint64_t wx[MAX_SPAN], wy[MAX_SPAN];
     uint32_t y0, yn;
@@ -142,10 +142,8 @@ static void downsample_row(const float *rows, uint32_t sw, uint32_t sh, float *d
         kiln_mip_footprint(i, sw, dw, &x0, &xn);
         for (uint32_t x = 0; x < xn; x++) wx[x] = overlap(i, x0 + x, sw, dw);
         float *out = dst_row + (size_t)i * 4;
-        if (filter == KILN_MIP_FILTER_NORMAL)
-            filter_normal(rows, sw, x0, xn, yn, wx, wy, out);
-        else
-            filter_color(rows, sw, x0, xn, yn, wx, wy, out);
+        if (filter == KILN_MIP_FILTER_NORMAL) filter_normal(rows, sw, x0, xn, yn, wx, wy, out);
+        else filter_color(rows, sw, x0, xn, yn, wx, wy, out);
     }
 }
 

@@ -20,7 +20,6 @@ typedef enum kiln_mip_filter {
 /* Size of the next level along one axis: max(1, floor(d / 2)) (KTX 2.0 §4.1, Vulkan). */
 static inline uint32_t kiln_mip_next_dim(uint32_t d) { return d > 1 ? d / 2 : 1; }
 
-
 /* The size after halving (kiln_mip_next_dim on both sides) until both sides are <= max_size,
  * and how many halvings that takes. max_size 0 is treated as 1. */
 void kiln_mip_fit(uint32_t width, uint32_t height, uint32_t max_size, uint32_t *out_width,

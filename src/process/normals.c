@@ -43,7 +43,8 @@ void kiln_normals_compute(const float *positions, uint32_t vertex_count, const u
         if (!(len > 0.0) || !isfinite(len)) continue;
         for (int c = 0; c < 3; c++) n[c] /= len;
         for (int k = 0; k < 3; k++) {
-            /* The corner at p[k] lies between e[k] (towards p[k+1]) and -e[k-1] (towards p[k-1]). */
+            /* The corner at p[k] lies between e[k] (towards p[k+1]) and -e[k-1] (towards p[k-1]).
+             */
             const double *out_edge = e[k];
             const double *in_edge = e[(k + 2) % 3];
             double back[3] = {-in_edge[0], -in_edge[1], -in_edge[2]};

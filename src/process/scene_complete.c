@@ -12,8 +12,8 @@
 #include "process/normals.h"
 #include "process/tangent.h"
 
-static const char *const slot_names[KILN_SCENE_SLOT_COUNT] = {
-    "base colour", "metallic-roughness", "normal", "occlusion", "emissive"};
+static const char *const slot_names[KILN_SCENE_SLOT_COUNT] = {"base colour", "metallic-roughness",
+                                                              "normal", "occlusion", "emissive"};
 
 static const char *mesh_name(const kiln_scene *s, uint32_t m)
 {
@@ -40,7 +40,7 @@ typedef struct normals_entry {
 } normals_entry;
 
 typedef struct normals_cache {
-    normals_entry *slots;  /* capacity a power of two, at most half full; in the scene arena */
+    normals_entry *slots; /* capacity a power of two, at most half full; in the scene arena */
     size_t capacity;
 } normals_cache;
 
@@ -67,8 +67,8 @@ static kiln_result add_normals(kiln_scene *s, uint32_t m, uint32_t p, normals_ca
         prim->flags |= KILN_SCENE_PRIM_NORMALS_GENERATED;
         return KILN_OK;
     }
-    float *normals = kiln_arena_array(kiln_scene_arena(s), (size_t)prim->vertex_count * 3,
-                                      sizeof *normals);
+    float *normals =
+        kiln_arena_array(kiln_scene_arena(s), (size_t)prim->vertex_count * 3, sizeof *normals);
     if (!normals) return prim_alloc_error(s, m, p, "normals", err);
     kiln_normals_compute(prim->positions, prim->vertex_count, prim->indices, prim->index_count,
                          normals);
@@ -96,10 +96,14 @@ static kiln_result fill_uv_sets(kiln_scene *s, uint32_t m, uint32_t p,
         const kiln_scene_texture_ref *ref = &mat->textures[k];
         if (ref->texture < 0) continue;
         if (ref->texcoord >= KILN_SCENE_MAX_UV_SETS) {
-            kiln_result r = warn(s, kiln_scene_warn(s, "mesh %u (\"%s\") primitive %u: the %s "
-                                 "texture reads TEXCOORD_%u, past the %d sets kiln keeps",
-                                 m, mesh_name(s, m), p, slot_names[k], ref->texcoord,
-                                 KILN_SCENE_MAX_UV_SETS), err);
+            kiln_result r =
+                warn(s,
+                     kiln_scene_warn(s,
+                                     "mesh %u (\"%s\") primitive %u: the %s "
+                                     "texture reads TEXCOORD_%u, past the %d sets kiln keeps",
+                                     m, mesh_name(s, m), p, slot_names[k], ref->texcoord,
+                                     KILN_SCENE_MAX_UV_SETS),
+                     err);
             if (r != KILN_OK) return r;
             continue;
         }
@@ -119,13 +123,18 @@ static kiln_result fill_uv_sets(kiln_scene *s, uint32_t m, uint32_t p,
     prim->texcoord_count = needed;
     prim->flags |= KILN_SCENE_PRIM_UV0_FILLED;
     if (needed - from == 1)
-        return warn(s, kiln_scene_warn(s, "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u for "
-                                       "the %s texture, zero-filled", m, mesh_name(s, m), p,
-                                       from, slot_names[first_slot]), err);
-    return warn(s, kiln_scene_warn(s, "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u to "
-                                   "TEXCOORD_%u for the %s texture, zero-filled", m,
-                                   mesh_name(s, m), p, from, needed - 1,
-                                   slot_names[first_slot]), err);
+        return warn(s,
+                    kiln_scene_warn(s,
+                                    "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u for "
+                                    "the %s texture, zero-filled",
+                                    m, mesh_name(s, m), p, from, slot_names[first_slot]),
+                    err);
+    return warn(s,
+                kiln_scene_warn(s,
+                                "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u to "
+                                "TEXCOORD_%u for the %s texture, zero-filled",
+                                m, mesh_name(s, m), p, from, needed - 1, slot_names[first_slot]),
+                err);
 }
 
 /* A new arena array of count elements of elem bytes: element i = src element remap[i]. src
@@ -182,8 +191,7 @@ static kiln_result apply_tangents(kiln_scene *s, uint32_t m, uint32_t p,
         next.weights[k] = v;
     }
     if (ok && prim->target_count > 0 && prim->targets) {
-        kiln_scene_morph_target *targets =
-            kiln_arena_array(a, prim->target_count, sizeof *targets);
+        kiln_scene_morph_target *targets = kiln_arena_array(a, prim->target_count, sizeof *targets);
         ok = targets != NULL;
         for (uint32_t t = 0; ok && t < prim->target_count; t++) {
             const kiln_scene_morph_target *old = &prim->targets[t];
@@ -215,14 +223,20 @@ static kiln_result add_tangents(kiln_scene *s, uint32_t m, uint32_t p,
 {
     kiln_scene_primitive *prim = kiln_scene_prim_mut(s, m, p);
     if (!prim->normals)
-        return warn(s, kiln_scene_warn(s, "mesh %u (\"%s\") primitive %u: no normals, so no "
-                                       "tangents for the normal texture", m, mesh_name(s, m), p),
+        return warn(s,
+                    kiln_scene_warn(s,
+                                    "mesh %u (\"%s\") primitive %u: no normals, so no "
+                                    "tangents for the normal texture",
+                                    m, mesh_name(s, m), p),
                     err);
     uint32_t set = mat->textures[KILN_SCENE_SLOT_NORMAL].texcoord;
     if (set >= prim->texcoord_count || set >= KILN_SCENE_MAX_UV_SETS)
-        return warn(s, kiln_scene_warn(s, "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u, so no "
-                                       "tangents for the normal texture", m, mesh_name(s, m), p,
-                                       set), err);
+        return warn(s,
+                    kiln_scene_warn(s,
+                                    "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u, so no "
+                                    "tangents for the normal texture",
+                                    m, mesh_name(s, m), p, set),
+                    err);
     /* The temporary memory comes from the scene's allocator, outside its arena. */
     const kiln_allocator *alloc = &s->storage->arena.allocator;
     kiln_tangent_result tr;

@@ -11,7 +11,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 
-#define NONE KILN_COOKED_NONE
+#define NONE        KILN_COOKED_NONE
 #define MAX_RECORDS (UINT32_MAX - 1u) /* NONE stays free to mean "none" */
 
 _Static_assert(KILN_COOKED_CAMERA_ORTHOGRAPHIC == (int)KILN_SCENE_CAMERA_ORTHOGRAPHIC &&
@@ -25,11 +25,11 @@ typedef struct build {
     kiln_cooked_scene *out;
     const kiln_allocator *a;
     kiln_error *err;
-    uint32_t *mesh_prims;    /* per source mesh: first primitive, count (NONE: not yet seen) */
-    uint32_t *mesh_weights;  /* per source mesh: first weight, count (NONE: not yet stored) */
-    uint32_t *camera_map;    /* source camera -> cooked index or NONE */
+    uint32_t *mesh_prims;   /* per source mesh: first primitive, count (NONE: not yet seen) */
+    uint32_t *mesh_weights; /* per source mesh: first weight, count (NONE: not yet stored) */
+    uint32_t *camera_map;   /* source camera -> cooked index or NONE */
     uint32_t *light_map;
-    kiln_result failure;     /* what reserve() ran into */
+    kiln_result failure; /* what reserve() ran into */
 } build;
 
 static bool all_finite(const float *v, size_t n)
@@ -134,8 +134,8 @@ static kiln_result add_weights(build *b, const kiln_scene_node *sn, uint32_t nod
     const kiln_scene_mesh *m = &b->scene->meshes[mesh];
     if (!m->weight_count || !m->weights) return KILN_OK;
     if (b->mesh_weights[2 * mesh] == NONE) {
-        kiln_result r = append_weights(b, m->weights, m->weight_count, node,
-                                       &b->mesh_weights[2 * mesh]);
+        kiln_result r =
+            append_weights(b, m->weights, m->weight_count, node, &b->mesh_weights[2 * mesh]);
         if (r != KILN_OK) return r;
         b->mesh_weights[2 * mesh + 1] = m->weight_count;
     }
@@ -183,8 +183,8 @@ static kiln_result add_light(build *b, uint32_t light, uint32_t node, kiln_cooke
     kiln_cooked_scene *o = b->out;
     if (b->light_map[light] == NONE) {
         const kiln_scene_light *l = &b->scene->lights[light];
-        float v[7] = {l->color[0], l->color[1], l->color[2], l->intensity, l->range,
-                      l->inner_cone, l->outer_cone};
+        float v[7] = {l->color[0], l->color[1],   l->color[2],  l->intensity,
+                      l->range,    l->inner_cone, l->outer_cone};
         if ((unsigned)l->type > KILN_SCENE_LIGHT_SPOT || !all_finite(v, 7))
             return kiln_error_set(b->err, KILN_E_IMPORT_FAILED,
                                   "node %u: light %u has an unknown type or a value not finite",
@@ -225,23 +225,23 @@ static kiln_result add_node(build *b, uint32_t src, uint32_t parent, kiln_cooked
     memcpy(n->rotation, sn->rotation, sizeof n->rotation);
     memcpy(n->scale, sn->scale, sizeof n->scale);
     memcpy(n->matrix, sn->matrix, sizeof n->matrix);
-    if (!all_finite(n->translation, 3) || !all_finite(n->rotation, 4) ||
-        !all_finite(n->scale, 3) || !all_finite(n->matrix, 16))
+    if (!all_finite(n->translation, 3) || !all_finite(n->rotation, 4) || !all_finite(n->scale, 3) ||
+        !all_finite(n->matrix, 16))
         return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "node %u: transform not finite", src);
     n->mesh = n->camera = n->light = n->skin = NONE;
     kiln_result r = KILN_OK;
     if (sn->mesh >= 0) {
         if ((uint32_t)sn->mesh >= s->mesh_count)
-            return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "node %u: mesh %d out of range", src,
-                                  (int)sn->mesh);
+            return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "node %u: mesh %d out of range",
+                                  src, (int)sn->mesh);
         if ((r = add_mesh(b, (uint32_t)sn->mesh, n)) ||
             (r = add_weights(b, sn, src, (uint32_t)sn->mesh, n)))
             return r;
     }
     if (sn->skin >= 0) {
         if ((uint32_t)sn->skin >= s->skin_count)
-            return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "node %u: skin %d out of range", src,
-                                  (int)sn->skin);
+            return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "node %u: skin %d out of range",
+                                  src, (int)sn->skin);
         uint64_t id = b->ids->skeleton ? b->ids->skeleton(b->ids->user, (uint32_t)sn->skin)
                                        : id_of(b, "skeleton%u", (uint32_t)sn->skin, 0);
         if (id) {
@@ -277,7 +277,7 @@ static void identity_node(kiln_cooked_node *n, const char *name, size_t name_siz
 }
 
 typedef struct pending {
-    uint32_t node, parent;   /* source node, cooked parent */
+    uint32_t node, parent; /* source node, cooked parent */
 } pending;
 
 /* The depth-first walk: fills out->nodes in pre-order. */
@@ -334,8 +334,8 @@ static kiln_result build_scene(build *b, uint8_t *visited, pending *stack, size_
     for (uint32_t i = 0; i < s->animation_count; i++) {
         uint64_t id = b->ids->clip ? b->ids->clip(b->ids->user, i) : id_of(b, "clip%u", i, 0);
         if (!id) continue;
-        uint64_t *q = reserve(b, o->clips, &o->capacity.clips, (uint64_t)o->clip_count + 1,
-                              sizeof *o->clips);
+        uint64_t *q =
+            reserve(b, o->clips, &o->capacity.clips, (uint64_t)o->clip_count + 1, sizeof *o->clips);
         if (!q) return failed(b);
         o->clips = q;
         o->clips[o->clip_count++] = id;

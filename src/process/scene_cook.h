@@ -21,7 +21,7 @@
  * build fails with KILN_E_USAGE. A callback returning 0 says the pipeline made no such artifact:
  * the reference is left out (a primitive is not listed, a skin is NONE, a clip is skipped). */
 typedef struct kiln_cooked_scene_ids {
-    const char *guid;                  /* the asset's 32 lowercase hex digits, or NULL */
+    const char *guid; /* the asset's 32 lowercase hex digits, or NULL */
     uint64_t (*primitive)(void *user, uint32_t mesh, uint32_t primitive);
     uint64_t (*skeleton)(void *user, uint32_t skin);
     uint64_t (*clip)(void *user, uint32_t animation);
@@ -32,26 +32,28 @@ typedef struct kiln_cooked_scene_ids {
  * scene, nodes, cameras, lights) are borrowed from the kiln_scene it was built from, which must
  * outlive it (or the string literal "scene"). */
 typedef struct kiln_cooked_scene {
-    const char *name;                  /* default scene's name, else "scene" */
+    const char *name; /* default scene's name, else "scene" */
     size_t name_size;
-    uint32_t flags;                    /* KILN_COOKED_SCENE_* */
-    uint32_t source_scene;             /* scene->default_scene, or KILN_COOKED_NONE */
+    uint32_t flags;        /* KILN_COOKED_SCENE_* */
+    uint32_t source_scene; /* scene->default_scene, or KILN_COOKED_NONE */
     float bounds_min[3], bounds_max[3];
-    kiln_cooked_node *nodes;           /* node_count, depth-first pre-order, node 0 the root */
+    kiln_cooked_node *nodes; /* node_count, depth-first pre-order, node 0 the root */
     uint32_t node_count;
-    uint64_t *primitives;              /* ids; nodes of one mesh share one range */
+    uint64_t *primitives; /* ids; nodes of one mesh share one range */
     uint32_t primitive_count;
-    float *weights;                    /* morph weights; nodes of one mesh without their own
-                                          weights share the mesh's defaults */
+    float *weights; /* morph weights; nodes of one mesh without their own
+                       weights share the mesh's defaults */
     uint32_t weight_count;
-    kiln_cooked_camera *cameras;       /* those the nodes use, in order of first use */
+    kiln_cooked_camera *cameras; /* those the nodes use, in order of first use */
     uint32_t camera_count;
-    kiln_cooked_light *lights;         /* likewise */
+    kiln_cooked_light *lights; /* likewise */
     uint32_t light_count;
-    uint64_t *clips;                   /* one id per animation that has a clip, in source order */
+    uint64_t *clips; /* one id per animation that has a clip, in source order */
     uint32_t clip_count;
-    kiln_allocator allocator;          /* what the arrays came from */
-    struct { uint32_t nodes, primitives, weights, cameras, lights, clips; } capacity;  /* kiln's */
+    kiln_allocator allocator; /* what the arrays came from */
+    struct {
+        uint32_t nodes, primitives, weights, cameras, lights, clips;
+    } capacity; /* kiln's */
 } kiln_cooked_scene;
 
 /* Builds the cooked scene of scene->roots (the default scene's roots, else every parentless
@@ -70,6 +72,6 @@ kiln_result kiln_cooked_scene_build(const kiln_scene *scene, const kiln_cooked_s
                                     const kiln_allocator *a, kiln_cooked_scene *out,
                                     kiln_error *err);
 
-void kiln_cooked_scene_free(kiln_cooked_scene *s);   /* zeroes it; NULL or zeroed: no-op */
+void kiln_cooked_scene_free(kiln_cooked_scene *s); /* zeroes it; NULL or zeroed: no-op */
 
 #endif

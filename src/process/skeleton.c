@@ -6,10 +6,10 @@
 
 #include <string.h>
 
-#include "core/alloc.h"
-#include "core/error.h"
 #include "codec/skeleton_hash.h"
 #include "codec/xform.h"
+#include "core/alloc.h"
+#include "core/error.h"
 
 #define UNKNOWN (-2)
 
@@ -70,10 +70,8 @@ static const float *rel_of(build_ctx *c, uint32_t p)
         uint32_t m = c->stack[i];
         int32_t q = s->nodes[m].parent;
         float *dst = c->rel + (size_t)m * 16;
-        if (q < 0 || c->node_joint[q] >= 0)
-            memcpy(dst, s->nodes[m].matrix, 16 * sizeof *dst);
-        else
-            kiln_mat4_mul(c->rel + (size_t)q * 16, s->nodes[m].matrix, dst);
+        if (q < 0 || c->node_joint[q] >= 0) memcpy(dst, s->nodes[m].matrix, 16 * sizeof *dst);
+        else kiln_mat4_mul(c->rel + (size_t)q * 16, s->nodes[m].matrix, dst);
         c->rel_done[m] = 1;
     }
     return c->rel + (size_t)p * 16;
@@ -169,11 +167,9 @@ static bool fill_table(kiln_cooked_skeleton *s, uint32_t seed)
 static kiln_result build_table(kiln_cooked_skeleton *s, kiln_error *err)
 {
     uint32_t named = 0;
-    for (uint32_t j = 0; j < s->joint_count; j++)
-        named += s->joints[j].name_size != 0;
+    for (uint32_t j = 0; j < s->joint_count; j++) named += s->joints[j].name_size != 0;
     uint32_t slots = 2;
-    while (slots < 2 * (uint64_t)named)
-        slots *= 2;
+    while (slots < 2 * (uint64_t)named) slots *= 2;
     /* A few seeds per size, then a larger table: equal inputs take the same path (determinism). */
     for (;;) {
         s->slots = kiln_calloc(s->alloc, slots, sizeof *s->slots);
@@ -336,8 +332,7 @@ static kiln_result build(build_ctx *c, const kiln_scene_skin *skin, kiln_cooked_
         if (skin->inverse_bind)
             memcpy(jt->inverse_bind, skin->inverse_bind + (size_t)old * 16,
                    sizeof jt->inverse_bind);
-        else
-            kiln_mat4_identity(jt->inverse_bind);
+        else kiln_mat4_identity(jt->inverse_bind);
         if ((r = set_pre(c, s, jt))) goto done;
     }
     if ((r = build_names(s, scene, skin, c->err)) || (r = build_table(s, c->err))) goto done;

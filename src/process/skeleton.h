@@ -10,8 +10,8 @@
 
 #include "kiln/kiln_scene.h"
 
-#define KILN_SKELETON_MAX_JOINTS 65536u  /* what skins and u16 vertex joints can address */
-#define KILN_SKELETON_NO_PRE 0xFFFFFFFFu /* joint.pre: no pre-transform (identity) */
+#define KILN_SKELETON_MAX_JOINTS 65536u      /* what skins and u16 vertex joints can address */
+#define KILN_SKELETON_NO_PRE     0xFFFFFFFFu /* joint.pre: no pre-transform (identity) */
 #define KILN_SKELETON_EMPTY_SLOT 0xFFFFFFFFu
 /* Longest probe sequence the writer allows (and the reader accepts) in the name table: the
  * builder changes the hash seed or grows the table until every name is found within it. */

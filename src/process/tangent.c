@@ -44,19 +44,32 @@ typedef struct work {
     const float *pos, *nrm, *uv;
     const uint32_t *idx;
     uint32_t vc, ic;
-    uint32_t *weld; size_t weld_size;         /* vertex -> its welded representative */
-    uint32_t *wc; size_t wc_size;             /* corner -> welded vertex */
-    tri_info *tris; size_t tris_size;
-    uint32_t *nb; size_t nb_size;             /* corner i of t -> triangle across edge i */
-    uint32_t *order; size_t order_size;       /* bucket sorts: max(vc, ic) items */
-    uint32_t *offsets; size_t offsets_size;   /* bucket ends: vc + 1 */
-    uint32_t *cgroup; size_t cgroup_size;     /* corner -> group */
-    uint32_t *members; size_t members_size;   /* corners, group after group */
-    uint32_t *stack; size_t stack_size;
-    float *proj; size_t proj_size;            /* per member of one group: os (3), ot (3), angle */
-    float *ctan; size_t ctan_size;            /* per corner: tangent xyzw */
-    uint8_t *cstate; size_t cstate_size;      /* per corner: 0 none, 1 from group, 2 zero */
-    uint32_t *first; size_t first_size;       /* per welded vertex / vertex: a corner, or NONE */
+    uint32_t *weld;
+    size_t weld_size; /* vertex -> its welded representative */
+    uint32_t *wc;
+    size_t wc_size; /* corner -> welded vertex */
+    tri_info *tris;
+    size_t tris_size;
+    uint32_t *nb;
+    size_t nb_size; /* corner i of t -> triangle across edge i */
+    uint32_t *order;
+    size_t order_size; /* bucket sorts: max(vc, ic) items */
+    uint32_t *offsets;
+    size_t offsets_size; /* bucket ends: vc + 1 */
+    uint32_t *cgroup;
+    size_t cgroup_size; /* corner -> group */
+    uint32_t *members;
+    size_t members_size; /* corners, group after group */
+    uint32_t *stack;
+    size_t stack_size;
+    float *proj;
+    size_t proj_size; /* per member of one group: os (3), ot (3), angle */
+    float *ctan;
+    size_t ctan_size; /* per corner: tangent xyzw */
+    uint8_t *cstate;
+    size_t cstate_size; /* per corner: 0 none, 1 from group, 2 zero */
+    uint32_t *first;
+    size_t first_size; /* per welded vertex / vertex: a corner, or NONE */
 } work;
 
 static void *work_array(work *w, size_t count, size_t elem, size_t *size_out)
@@ -69,8 +82,7 @@ static void *work_array(work *w, size_t count, size_t elem, size_t *size_out)
 }
 
 /* Frees one array of the work and forgets it, so a later work_free does not free it again. */
-#define GIVE_BACK(w, f) \
-    (kiln_free((w)->a, (w)->f, (w)->f##_size), (w)->f = NULL, (w)->f##_size = 0)
+#define GIVE_BACK(w, f) (kiln_free((w)->a, (w)->f, (w)->f##_size), (w)->f = NULL, (w)->f##_size = 0)
 
 /* Frees every array of the work but the per-corner tangents, which keep_ctan spares. */
 static void work_free(work *w, bool keep_ctan)
@@ -264,8 +276,7 @@ static void weld_vertices(work *w)
             bool ok = weld_bits(w, v, bits);
             if (i > s && ok && prev_ok && memcmp(bits, prev_bits, sizeof bits) == 0)
                 w->weld[v] = w->weld[w->order[i - 1]];
-            else
-                w->weld[v] = v;
+            else w->weld[v] = v;
             memcpy(prev_bits, bits, sizeof bits);
             prev_ok = ok;
         }
@@ -525,8 +536,10 @@ static void group_tangents(work *w)
                 for (uint32_t k = gr.start; k < gr.end; k++) {
                     const float *pk = &w->proj[(size_t)(k - gr.start) * 7];
                     bool any = any_c || (w->tris[w->members[k] / 3].flags & TRI_ANY);
-                    double cs = (double)pc[0] * pk[0] + (double)pc[1] * pk[1] + (double)pc[2] * pk[2];
-                    double ct = (double)pc[3] * pk[3] + (double)pc[4] * pk[4] + (double)pc[5] * pk[5];
+                    double cs =
+                        (double)pc[0] * pk[0] + (double)pc[1] * pk[1] + (double)pc[2] * pk[2];
+                    double ct =
+                        (double)pc[3] * pk[3] + (double)pc[4] * pk[4] + (double)pc[5] * pk[5];
                     mask[k - gr.start] = k == m || any || (cs > -1.0 && ct > -1.0);
                     if (!mask[k - gr.start]) full = false;
                 }
@@ -681,8 +694,13 @@ kiln_result kiln_tangents_generate(const float *positions, const float *normals,
             return kiln_error_set(err, KILN_E_IMPORT_FAILED,
                                   "tangents: index %u is %u, past the %u vertices", i, indices[i],
                                   vertex_count);
-    work w = {.a = a, .pos = positions, .nrm = normals, .uv = uvs, .idx = indices,
-              .vc = vertex_count, .ic = index_count};
+    work w = {.a = a,
+              .pos = positions,
+              .nrm = normals,
+              .uv = uvs,
+              .idx = indices,
+              .vc = vertex_count,
+              .ic = index_count};
     kiln_result r = KILN_OK;
     uint32_t n = index_count, tri_count = index_count / 3;
     uint32_t most = vertex_count > index_count ? vertex_count : index_count;
@@ -697,8 +715,8 @@ kiln_result kiln_tangents_generate(const float *positions, const float *normals,
     w.wc = work_array(&w, n, sizeof *w.wc, &w.wc_size);
     w.tris = work_array(&w, tri_count, sizeof *w.tris, &w.tris_size);
     w.nb = work_array(&w, n, sizeof *w.nb, &w.nb_size);
-    if (!out->tangents || !out->indices || !w.order || !w.offsets || !w.weld || !w.wc ||
-        !w.tris || !w.nb)
+    if (!out->tangents || !out->indices || !w.order || !w.offsets || !w.weld || !w.wc || !w.tris ||
+        !w.nb)
         goto nomem;
     weld_vertices(&w);
     for (uint32_t c = 0; c < n; c++) w.wc[c] = w.weld[indices[c]];
@@ -741,8 +759,10 @@ kiln_result kiln_tangents_generate(const float *positions, const float *normals,
     goto done;
 
 nomem:
-    r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "tangents: out of memory for %u vertices and "
-                       "%u indices", vertex_count, index_count);
+    r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY,
+                       "tangents: out of memory for %u vertices and "
+                       "%u indices",
+                       vertex_count, index_count);
 done:
     work_free(&w, false);
     if (r != KILN_OK) kiln_tangent_result_free(a, out);

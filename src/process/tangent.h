@@ -15,13 +15,13 @@
  * need different tangents (a mirrored UV seam, where the handedness flips) is split: the copies
  * are appended after the input vertices. */
 typedef struct kiln_tangent_result {
-    float *tangents;          /* 4 per output vertex: unit xyz, w = +1 or -1 */
-    uint32_t *remap;          /* per output vertex: the input vertex it copies; remap[i] = i
-                                 for i < the input count, then the appended copies */
-    uint32_t *indices;        /* index_count, the input's with split corners renumbered */
-    uint32_t vertex_count;    /* input count + split_count */
-    uint32_t index_count;     /* = the input's */
-    uint32_t split_count;     /* vertices appended */
+    float *tangents;       /* 4 per output vertex: unit xyz, w = +1 or -1 */
+    uint32_t *remap;       /* per output vertex: the input vertex it copies; remap[i] = i
+                              for i < the input count, then the appended copies */
+    uint32_t *indices;     /* index_count, the input's with split corners renumbered */
+    uint32_t vertex_count; /* input count + split_count */
+    uint32_t index_count;  /* = the input's */
+    uint32_t split_count;  /* vertices appended */
     size_t tangents_size, remap_size, indices_size; /* bytes, for kiln_free */
 } kiln_tangent_result;
 

@@ -37,9 +37,12 @@ static kiln_result settings_error(kiln_error *err, const char *pointer, const ch
 static size_t channel_size(kiln_pixel_type t)
 {
     switch (t) {
-    case KILN_PIXEL_U8: return 1;
-    case KILN_PIXEL_U16: return 2;
-    case KILN_PIXEL_F32: return 4;
+    case KILN_PIXEL_U8:
+        return 1;
+    case KILN_PIXEL_U16:
+        return 2;
+    case KILN_PIXEL_F32:
+        return 4;
     }
     return 0;
 }
@@ -82,8 +85,8 @@ static void convert_rows(const kiln_image *img, bool srgb_in, bool flip_green, u
         const uint16_t *p = (const uint16_t *)img->pixels + first;
         for (size_t i = 0; i < count; i += 4) {
             for (size_t c = 0; c < 3; c++)
-                dst[i + c] = srgb_in ? kiln_srgb_decode(u16_to_u8(p[i + c]))
-                                     : (float)p[i + c] / 65535.0f;
+                dst[i + c] =
+                    srgb_in ? kiln_srgb_decode(u16_to_u8(p[i + c])) : (float)p[i + c] / 65535.0f;
             dst[i + 3] = (float)p[i + 3] / 65535.0f;
         }
         break;
@@ -172,10 +175,10 @@ void kiln_texture_levels_free(kiln_texture_levels *levels)
 typedef struct level_source {
     const kiln_image *img;
     bool srgb_in, flip_green;
-    float *strip;        /* rows converted from img, strip_rows of them */
+    float *strip; /* rows converted from img, strip_rows of them */
     size_t strip_size;
     uint32_t strip_rows;
-    float *cur;          /* NULL while the level is still the source image */
+    float *cur; /* NULL while the level is still the source image */
     size_t cur_size;
     uint32_t w, h;
     const kiln_allocator *a;
@@ -183,8 +186,8 @@ typedef struct level_source {
 
 static kiln_result oom(kiln_error *err, const char *what, uint32_t w, uint32_t h)
 {
-    return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "texture: out of memory for %s (%ux%u)",
-                          what, (unsigned)w, (unsigned)h);
+    return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "texture: out of memory for %s (%ux%u)", what,
+                          (unsigned)w, (unsigned)h);
 }
 
 /* Replaces the current level by its resampling to nw x nh. */
@@ -206,8 +209,8 @@ static kiln_result step_down(level_source *ls, uint32_t nw, uint32_t nh, kiln_mi
                                       (unsigned)yn);
             }
             convert_rows(ls->img, ls->srgb_in, ls->flip_green, y0, yn, ls->strip);
-            kiln_mip_downsample_row(ls->strip, ls->w, ls->h, next + (size_t)j * nw * 4, nw, nh,
-                                    j, filter);
+            kiln_mip_downsample_row(ls->strip, ls->w, ls->h, next + (size_t)j * nw * 4, nw, nh, j,
+                                    filter);
         }
     }
     kiln_free(ls->a, ls->cur, ls->cur_size);
@@ -258,7 +261,10 @@ static void data_format_names(char *buf, size_t size)
     buf[0] = '\0';
     for (size_t i = 0; i < n && len < size; i++) {
         int w = snprintf(buf + len, size - len, "%s%s",
-                         i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+                         i == 0       ? ""
+                         : i + 1 == n ? " and "
+                                      : ", ",
+                         names[i]);
         if (w < 0) break;
         len += (size_t)w;
     }
@@ -338,8 +344,7 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_bui
     bool srgb_in;
     if (o->srgb == KILN_TEXTURE_SRGB_AUTO)
         srgb_in = !o->normal_map && !is_float && !single_channel && !data_format;
-    else
-        srgb_in = o->srgb == KILN_TEXTURE_SRGB_YES;
+    else srgb_in = o->srgb == KILN_TEXTURE_SRGB_YES;
     bool block = enc->block || enc->level;
     bool srgb_out = kiln_texture_format_has_srgb(fmt) && srgb_in;
     if (is_float) srgb_in = false; /* float data is linear; srgb true only encodes the output */

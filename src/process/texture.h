@@ -25,37 +25,37 @@ typedef enum kiln_texture_srgb {
  * Values outside the documented ranges are refused with KILN_E_IMPORT_SETTINGS, the pointer naming
  * the import.texture field they come from. */
 typedef struct kiln_texture_build_opts {
-    kiln_texture_format format;  /* KILN_TEXFMT_AUTO: kiln_texture_format_pick by role and GPU */
+    kiln_texture_format format; /* KILN_TEXFMT_AUTO: kiln_texture_format_pick by role and GPU */
     kiln_texture_srgb srgb;
-    bool mipmaps;                /* the full chain down to 1x1, else level 0 only */
-    bool normal_map;             /* filtered as unit vectors; linear */
-    bool flip_green;             /* Y-down (DirectX) normal map: flip G; only with normal_map */
-    uint32_t max_size;           /* halve until both sides fit: 1..16384 */
-    kiln_quality quality;        /* of the block encoders */
+    bool mipmaps;         /* the full chain down to 1x1, else level 0 only */
+    bool normal_map;      /* filtered as unit vectors; linear */
+    bool flip_green;      /* Y-down (DirectX) normal map: flip G; only with normal_map */
+    uint32_t max_size;    /* halve until both sides fit: 1..16384 */
+    kiln_quality quality; /* of the block encoders */
 } kiln_texture_build_opts;
 
 /* One level: width * height texels, rows top to bottom, tightly packed. */
 typedef struct kiln_texture_level {
-    uint8_t *data;            /* size bytes, allocated with the levels' allocator */
-    size_t size;              /* width * height * texel size (4 for RGBA8, 8 for RGBA16F), or
-                                 the bytes of the level's blocks */
+    uint8_t *data; /* size bytes, allocated with the levels' allocator */
+    size_t size;   /* width * height * texel size (4 for RGBA8, 8 for RGBA16F), or
+                      the bytes of the level's blocks */
     uint32_t width, height;
 } kiln_texture_level;
 
 typedef struct kiln_texture_levels {
-    uint32_t vk_format;       /* kiln_texture_format_vk(format, srgb) */
-    kiln_texture_format format;  /* the resolved format (never KILN_TEXFMT_AUTO) */
-    bool srgb;                /* the texel values are sRGB-encoded (vk_format is an _SRGB one) */
-    bool normal_map;          /* filtered as a normal map */
-    uint32_t width, height;   /* level 0, after fitting max_size */
-    uint32_t texel_size;      /* bytes per quantised texel: 4 or 8 (kiln_texels_size) */
-    uint32_t level_count;     /* 1..KILN_KTX2_MAX_LEVELS; level 0 first */
+    uint32_t vk_format;         /* kiln_texture_format_vk(format, srgb) */
+    kiln_texture_format format; /* the resolved format (never KILN_TEXFMT_AUTO) */
+    bool srgb;                  /* the texel values are sRGB-encoded (vk_format is an _SRGB one) */
+    bool normal_map;            /* filtered as a normal map */
+    uint32_t width, height;     /* level 0, after fitting max_size */
+    uint32_t texel_size;        /* bytes per quantised texel: 4 or 8 (kiln_texels_size) */
+    uint32_t level_count;       /* 1..KILN_KTX2_MAX_LEVELS; level 0 first */
     kiln_texture_level levels[KILN_KTX2_MAX_LEVELS];
     kiln_allocator allocator; /* what the level data was allocated with */
     /* Summary, for reports and manifests. */
-    bool has_alpha;           /* some source texel has alpha below full (255, 65535, 1.0) */
-    kiln_image_format source_format;  /* the source's file format */
-    kiln_pixel_type source_type;      /* U8, U16 or F32 */
+    bool has_alpha;                  /* some source texel has alpha below full (255, 65535, 1.0) */
+    kiln_image_format source_format; /* the source's file format */
+    kiln_pixel_type source_type;     /* U8, U16 or F32 */
     uint32_t source_width, source_height;
 } kiln_texture_levels;
 
@@ -67,9 +67,9 @@ typedef struct kiln_texture_levels {
  * (IEEE float, no libm transcendental calls). Thread-safe for distinct calls.
  * Errors: KILN_E_IMPORT_SETTINGS (srgb yes with a format without an sRGB variant, e.g. bc4, bc5,
  * rgba16f, or with a normal map, flip_green without normal_map, max_size out of 1..16384;
- * json_pointer names the import.texture field), KILN_E_USAGE (NULL arguments, an image whose size does not match its pixels),
- * KILN_E_LIMIT (more levels than KILN_KTX2_MAX_LEVELS), KILN_E_OUT_OF_MEMORY. On error *out is
- * zeroed. */
+ * json_pointer names the import.texture field), KILN_E_USAGE (NULL arguments, an image whose size
+ * does not match its pixels), KILN_E_LIMIT (more levels than KILN_KTX2_MAX_LEVELS),
+ * KILN_E_OUT_OF_MEMORY. On error *out is zeroed. */
 kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_build_opts *o,
                                const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err);
 

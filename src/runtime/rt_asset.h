@@ -6,57 +6,57 @@
 #include "runtime/rt_type.h"
 #include "runtime/rt_type_data.h"
 
-enum {                       /* krt_asset.phase */
-    KRT_PHASE_LOADING = 1,   /* a job is queued or running */
-    KRT_PHASE_DECODED = 2,   /* decoded; waiting for dependencies and krt_update */
-    KRT_PHASE_CREATING = 3,  /* krt_update is running the renderer's create callback */
-    KRT_PHASE_READY = 4,
-    KRT_PHASE_FAILED = 5,
+enum {                         /* krt_asset.phase */
+       KRT_PHASE_LOADING = 1,  /* a job is queued or running */
+       KRT_PHASE_DECODED = 2,  /* decoded; waiting for dependencies and krt_update */
+       KRT_PHASE_CREATING = 3, /* krt_update is running the renderer's create callback */
+       KRT_PHASE_READY = 4,
+       KRT_PHASE_FAILED = 5,
 };
 
 /* What a job made of an asset, whatever its type. */
 typedef struct krt_decoded {
     uint8_t *file;
-    size_t file_size;        /* allocated file_size + 1 (unless borrowed) */
-    bool file_borrowed;      /* file points into a mounted pack's mapping: not freed */
-    bool file_mapped;        /* file is a read-only mapping of a loose cache file: munmap'd */
-    bool cpu_dropped;        /* freed after upload (KRT_DESC_DROP_CPU_AFTER_UPLOAD): deps only */
-    bool transcoded;         /* converted for the renderer (counted in krt_stats.transcodes) */
+    size_t file_size;   /* allocated file_size + 1 (unless borrowed) */
+    bool file_borrowed; /* file points into a mounted pack's mapping: not freed */
+    bool file_mapped;   /* file is a read-only mapping of a loose cache file: munmap'd */
+    bool cpu_dropped;   /* freed after upload (KRT_DESC_DROP_CPU_AFTER_UPLOAD): deps only */
+    bool transcoded;    /* converted for the renderer (counted in krt_stats.transcodes) */
     struct krt_pack_mount *pack_ref; /* the pack whose mapping file is in (a reference held) */
-    uint64_t *dep_ids;       /* ids to load, in the order of deps */
+    uint64_t *dep_ids;               /* ids to load, in the order of deps */
     uint32_t *dep_types;
-    krt_handle *deps;        /* dep_count handles; 0 for an id that could not be loaded */
+    krt_handle *deps; /* dep_count handles; 0 for an id that could not be loaded */
     size_t dep_count, dep_cap;
-    uint64_t resident;       /* bytes counted in krt_stats.resident_bytes */
+    uint64_t resident; /* bytes counted in krt_stats.resident_bytes */
 } krt_decoded;
 
 typedef struct krt_asset {
     struct krt_context *ctx;
     uint64_t id;
     uint32_t type, slot;
-    krt_handle handle;       /* as handed out; the renderer's callbacks get it */
+    krt_handle handle; /* as handed out; the renderer's callbacks get it */
     uint32_t refs;
     uint32_t phase;
-    bool job_running;        /* the job owns dec and data while set */
-    bool dying;              /* refs reached zero: waiting for krt_update to free it */
+    bool job_running; /* the job owns dec and data while set */
+    bool dying;       /* refs reached zero: waiting for krt_update to free it */
     bool has_gpu;
     void *gpu;
     kiln_error error;
-    bool revive;             /* the job keeps the decoded data (a revival from the cache): no I/O */
-    bool cached;             /* released, CPU data kept within the budget (refs 0, in the LRU) */
-    struct krt_asset *lru_prev, *lru_next;   /* the context's LRU list, oldest first */
-    bool pending;            /* on krt_update's pending list (a staged record: the reload list) */
-    bool parked;             /* waiting for a dependency, on no list (rt_worklist.c) */
+    bool revive; /* the job keeps the decoded data (a revival from the cache): no I/O */
+    bool cached; /* released, CPU data kept within the budget (refs 0, in the LRU) */
+    struct krt_asset *lru_prev, *lru_next; /* the context's LRU list, oldest first */
+    bool pending; /* on krt_update's pending list (a staged record: the reload list) */
+    bool parked;  /* waiting for a dependency, on no list (rt_worklist.c) */
     struct krt_asset *pend_prev, *pend_next;
-    uint8_t src_sha256[32];  /* the artifact the data came from: hot reload compares it */
+    uint8_t src_sha256[32]; /* the artifact the data came from: hot reload compares it */
     uint64_t src_size;
-    struct krt_asset *staged;   /* a reload's decoded data (its own deps) waiting for krt_update */
-    bool reload_running;     /* a reload job is filling staged */
-    kiln_error reload_error; /* of the last reload; code KILN_OK when it worked */
-    uint32_t mat_index;      /* material table record; KRT_INVALID_INDEX when none */
-    uint32_t mat_serial;     /* bumped when a reload changed the material's data */
+    struct krt_asset *staged; /* a reload's decoded data (its own deps) waiting for krt_update */
+    bool reload_running;      /* a reload job is filling staged */
+    kiln_error reload_error;  /* of the last reload; code KILN_OK when it worked */
+    uint32_t mat_index;       /* material table record; KRT_INVALID_INDEX when none */
+    uint32_t mat_serial;      /* bumped when a reload changed the material's data */
     uint32_t mat_written_serial;
-    uint8_t mat_written;     /* what the record holds: 0 nothing, 1 loading, 2 ready, 3 failed */
+    uint8_t mat_written; /* what the record holds: 0 nothing, 1 loading, 2 ready, 3 failed */
     /* Reverse dependencies (rt_dependents.c): one entry per reference another asset (a live
      * record or a staged reload) holds on this one through its deps; kept with the identity,
      * not the data, so a reload's swap leaves it in place. */
@@ -78,9 +78,9 @@ typedef struct krt_source {
     char path[4096];
     uint64_t size;
     uint8_t sha256[32];
-    uint8_t xxh3_128[16];    /* verifies a loose KTX2 file when has_xxh3 (else sha256 does) */
+    uint8_t xxh3_128[16]; /* verifies a loose KTX2 file when has_xxh3 (else sha256 does) */
     bool has_xxh3;
-    const kiln_pack *pack;   /* NULL: a loose file */
+    const kiln_pack *pack; /* NULL: a loose file */
     uint32_t entry;
 } krt_source;
 

@@ -217,9 +217,8 @@ void krt_submit_fn(krt_context *c, krt_job_fn fn, void *arg)
 
 void krt_submit(krt_context *c, krt_asset *a) { krt_submit_fn(c, job_run, a); }
 
-kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs,
-                                 size_t *job_count, size_t *job_cap, krt_asset **small,
-                                 kiln_error *err)
+kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs, size_t *job_count,
+                                 size_t *job_cap, krt_asset **small, kiln_error *err)
 {
     kiln_result r = KILN_OK;
     krt_decoded *dd = &a->dec;
@@ -252,7 +251,7 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
             }
         }
         if (j) (*jobs)[(*job_count)++] = j; /* queued even when released below: it must end */
-        if (!noted) { /* not on d's list: do not hold the reference either */
+        if (!noted) {                       /* not on d's list: do not hold the reference either */
             krt_release_locked(c, d);
             dd->deps[i] = (krt_handle){0};
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a dependency list");
@@ -322,7 +321,7 @@ static void job_run(void *arg)
         a->phase = KRT_PHASE_DECODED;
     }
     a->job_running = false;
-    c->mat_dirty = true; /* a material (this one or a dependency) may have failed */
+    c->mat_dirty = true;          /* a material (this one or a dependency) may have failed */
     krt_pending_add_locked(c, a); /* decoded (krt_update creates it) or failed (dependents) */
     pthread_mutex_unlock(&c->mu);
     for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
@@ -337,7 +336,10 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
     memset(&d, 0, sizeof d);
     if (desc) {
         size_t n = desc->struct_size ? desc->struct_size : sizeof d;
-        if (n > sizeof d) return kiln_error_set(err, KILN_E_USAGE, "krt_desc.struct_size %zu is larger than this library's %zu", n, sizeof d);
+        if (n > sizeof d)
+            return kiln_error_set(err, KILN_E_USAGE,
+                                  "krt_desc.struct_size %zu is larger than this library's %zu", n,
+                                  sizeof d);
         memcpy(&d, desc, n);
     }
     uint64_t unknown = d.flags & ~(uint64_t)KRT_DESC_DROP_CPU_AFTER_UPLOAD;
@@ -346,7 +348,8 @@ kiln_result krt_create(const krt_desc *desc, krt_context **out, kiln_error *err)
                               (unsigned long long)unknown);
     if (!d.jobs.submit != !d.jobs.wait)
         return kiln_error_set(err, KILN_E_USAGE, "krt_jobs needs both submit and wait, or neither");
-    if (d.max_assets > (1u << 24)) return kiln_error_set(err, KILN_E_USAGE, "max_assets is above 2^24");
+    if (d.max_assets > (1u << 24))
+        return kiln_error_set(err, KILN_E_USAGE, "max_assets is above 2^24");
     if (!d.max_assets) d.max_assets = 16384;
     if (!d.max_file_size) d.max_file_size = 1ull << 30;
     if (!d.queue_capacity) d.queue_capacity = 1024;
@@ -517,8 +520,8 @@ static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *
     pthread_mutex_lock(&c->mu);
     if (c->source_count == c->source_cap) {
         size_t cap = c->source_cap ? c->source_cap * 2 : 4;
-        krt_mount_source *ns = kiln_realloc(&c->allocator, c->sources,
-                                            c->source_cap * sizeof *ns, cap * sizeof *ns);
+        krt_mount_source *ns =
+            kiln_realloc(&c->allocator, c->sources, c->source_cap * sizeof *ns, cap * sizeof *ns);
         if (!ns) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
         else {
             c->sources = ns;
@@ -550,7 +553,8 @@ kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artif
                             kiln_error *err)
 {
     if (artifact_count) *artifact_count = 0;
-    if (!c || !cache_dir) return kiln_error_set(err, KILN_E_USAGE, "krt_mount_cache: NULL argument");
+    if (!c || !cache_dir)
+        return kiln_error_set(err, KILN_E_USAGE, "krt_mount_cache: NULL argument");
     /* The records' signature first: a change between it and the read shows in the next poll. */
     uint64_t sig = 0;
     krt_dir_stamp stamp;
@@ -661,10 +665,10 @@ krt_state krt_state_of(krt_context *c, krt_handle h)
     if (!c) return KRT_STATE_INVALID;
     pthread_mutex_lock(&c->mu);
     krt_asset *a = krt_resolve_locked(c, h);
-    krt_state s = !a ? KRT_STATE_INVALID
-                     : a->phase == KRT_PHASE_READY  ? KRT_STATE_READY
-                     : a->phase == KRT_PHASE_FAILED ? KRT_STATE_FAILED
-                                                    : KRT_STATE_LOADING;
+    krt_state s = !a                             ? KRT_STATE_INVALID
+                  : a->phase == KRT_PHASE_READY  ? KRT_STATE_READY
+                  : a->phase == KRT_PHASE_FAILED ? KRT_STATE_FAILED
+                                                 : KRT_STATE_LOADING;
     pthread_mutex_unlock(&c->mu);
     return s;
 }
@@ -766,7 +770,8 @@ size_t krt_update(krt_context *c)
                 progress = true;
                 continue;
             }
-            if (a->phase != KRT_PHASE_DECODED) { /* loading again (its job's end adds it), or done */
+            if (a->phase !=
+                KRT_PHASE_DECODED) { /* loading again (its job's end adds it), or done */
                 krt_pending_remove_locked(c, a);
                 continue;
             }
@@ -815,7 +820,7 @@ size_t krt_update(krt_context *c)
             } else {
                 a->phase = KRT_PHASE_READY;
                 krt_dependents_ready_locked(c, a); /* the parked ones that wait for it */
-                krt_cpu_drop_locked(c, a); /* when asked: the renderer has the data now */
+                krt_cpu_drop_locked(c, a);         /* when asked: the renderer has the data now */
             }
             progress = true;
         }
@@ -877,8 +882,7 @@ void *krt_gpu(krt_context *c, krt_handle h)
     krt_asset *a = krt_resolve_locked(c, h);
     void *g = NULL;
     if (a && a->phase == KRT_PHASE_READY) g = a->gpu;
-    else if (a && a->ops->fallback_gpu)
-        g = a->ops->fallback_gpu(c);
+    else if (a && a->ops->fallback_gpu) g = a->ops->fallback_gpu(c);
     pthread_mutex_unlock(&c->mu);
     return g;
 }

@@ -16,8 +16,8 @@
 
 typedef struct krt_slot {
     krt_asset *asset;
-    uint32_t generation;     /* 1 .. 2^24-1 */
-    uint32_t next_free;      /* slot index + 1; 0 = end */
+    uint32_t generation; /* 1 .. 2^24-1 */
+    uint32_t next_free;  /* slot index + 1; 0 = end */
 } krt_slot;
 
 /* A mounted .kpak, mapped while anything uses it: refs counts one for being mounted (held on
@@ -28,17 +28,17 @@ typedef struct krt_pack_mount {
     kiln_mapped_file map;
     kiln_pack pack;
     uint32_t refs;
-    struct krt_pack_mount *next_retired;   /* the context's list of unmounted packs */
+    struct krt_pack_mount *next_retired; /* the context's list of unmounted packs */
 } krt_pack_mount;
 
-typedef struct krt_mount_source {   /* one krt_mount_cache or krt_mount_pack call, in order */
-    char *dir;               /* the cache folder or the pack file */
-    krt_pack_mount *pack;    /* NULL for a cache folder */
-    uint64_t signature;      /* of its records' names, sizes, times and inodes (caches), of
-                              * the file's size, times and inode (packs) */
-    krt_dir_stamp stamp;     /* a cache's assets/ folder when signature was taken */
-    int watch;               /* inotify watch descriptor, -1 when none */
-    krt_cache_memo *memo;    /* what the last read of a cache parsed (NULL: none, or a poll has it) */
+typedef struct krt_mount_source { /* one krt_mount_cache or krt_mount_pack call, in order */
+    char *dir;                    /* the cache folder or the pack file */
+    krt_pack_mount *pack;         /* NULL for a cache folder */
+    uint64_t signature;           /* of its records' names, sizes, times and inodes (caches), of
+                                   * the file's size, times and inode (packs) */
+    krt_dir_stamp stamp;          /* a cache's assets/ folder when signature was taken */
+    int watch;                    /* inotify watch descriptor, -1 when none */
+    krt_cache_memo *memo; /* what the last read of a cache parsed (NULL: none, or a poll has it) */
 } krt_mount_source;
 
 struct krt_context {
@@ -60,8 +60,8 @@ struct krt_context {
                               * reference goes when the table is next replaced) */
     krt_slot *slots;
     uint32_t max_assets, high_water, free_head, live;
-    uint64_t *map_ids;       /* id -> slot: open addressing, linear probing, backward-shift delete */
-    uint32_t *map_slots;     /* slot + 1; 0 = empty */
+    uint64_t *map_ids;   /* id -> slot: open addressing, linear probing, backward-shift delete */
+    uint32_t *map_slots; /* slot + 1; 0 = empty */
     size_t map_size;
     atomic_uint_fast64_t inflight;
     uint64_t loads, failures, resident;
@@ -81,23 +81,23 @@ struct krt_context {
     krt_asset *pend_head, *pend_tail;
     krt_asset *reload_head, *reload_tail;
     size_t parked;
-    atomic_int changed;      /* set by the watcher */
+    atomic_int changed; /* set by the watcher */
     bool watching;
     int watch_fd, watch_wake[2];
     pthread_t watch_thread;
     /* material table (rt_material_table.c): indices under mu, records on the renderer thread */
-    uint32_t *mat_free;      /* stack of free indices, max_assets entries */
+    uint32_t *mat_free; /* stack of free indices, max_assets entries */
     uint32_t mat_free_count, mat_high;
     krt_gpu_material *mat_records;
     size_t mat_record_count; /* records allocated (renderer thread) */
     uint64_t mat_generation;
-    bool mat_dirty;          /* something may have changed a record: krt_update scans at true */
+    bool mat_dirty; /* something may have changed a record: krt_update scans at true */
     /* fallbacks (rt_fallback.c): made on the renderer thread, read under mu */
-    bool fb_made;            /* all made: krt_update stops trying */
+    bool fb_made; /* all made: krt_update stops trying */
     void *fb_texture, *fb_material;
     bool fb_texture_ok, fb_material_ok;
-    bool fb_material_textured; /* the material was made with the fallback texture */
-    uint8_t fb_pixels[4 * 4 * 4];   /* the fallback texture's RGBA8 texels, kept with the context */
+    bool fb_material_textured;    /* the material was made with the fallback texture */
+    uint8_t fb_pixels[4 * 4 * 4]; /* the fallback texture's RGBA8 texels, kept with the context */
     uint64_t transcodes;
 };
 
@@ -112,11 +112,11 @@ void krt_release_locked(krt_context *c, krt_asset *a);
 /* Puts a on the list krt_update walks (a staged reload: on the reload list), unparking it;
  * no-op when it is on it. */
 void krt_pending_add_locked(krt_context *c, krt_asset *a);
-void krt_pending_remove_locked(krt_context *c, krt_asset *a);   /* no-op when not on it */
+void krt_pending_remove_locked(krt_context *c, krt_asset *a); /* no-op when not on it */
 /* Off the lists until a dependency of a becomes ready or fails (krt_dependents_ready_locked,
  * krt_dependents_wake_locked) or a is released: counted as loading. */
 void krt_park_locked(krt_context *c, krt_asset *a);
-void krt_unlist_locked(krt_context *c, krt_asset *a);   /* off the lists and unparked */
+void krt_unlist_locked(krt_context *c, krt_asset *a); /* off the lists and unparked */
 /* Finds, revives or makes the asset for id with one more reference; *job gets an asset whose
  * job the caller submits after unlocking (krt_submit), or NULL. */
 kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
@@ -124,9 +124,8 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
 /* Puts a failed asset back to loading (its deps released, data freed); the caller submits it. */
 void krt_retry_locked(krt_context *c, krt_asset *a);
 /* Loads a's dependencies into a->deps (jobs for new ones appended to *jobs), links them. */
-kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs,
-                                 size_t *job_count, size_t *job_cap, krt_asset **small,
-                                 kiln_error *err);
+kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs, size_t *job_count,
+                                 size_t *job_cap, krt_asset **small, kiln_error *err);
 /* Where asset id is read from now (false when no mount has it). */
 bool krt_source_of_locked(krt_context *c, uint64_t id, krt_source *out);
 void krt_submit(krt_context *c, krt_asset *a);
@@ -152,50 +151,50 @@ const char *krt_type_name(const krt_context *c, uint32_t type);
  * and krt_get_<name> (expr: what *out gets from the ready asset a, under the lock).
  * KRT_TYPE_RENDERER_OPS: the ops create, replace and destroy that call the renderer's
  * create_<name>, replace_<name> and destroy_<name> with the record data.<name>.data. */
-#define KRT_TYPE_API(name, TYPE, out_type, expr)                                                 \
-    krt_handle krt_load_##name(krt_context *c, const char *n, kiln_error *e)                     \
-    {                                                                                            \
-        return krt_load(c, TYPE, n, e);                                                          \
-    }                                                                                            \
-    kiln_result krt_get_##name(krt_context *c, krt_handle h, out_type *out, kiln_error *err)     \
-    {                                                                                            \
-        krt_asset *a = krt_ready_locked(c, h, TYPE, err);                                        \
-        if (!a) return KILN_E_USAGE;                                                             \
-        *out = expr;                                                                             \
-        pthread_mutex_unlock(&c->mu);                                                            \
-        return KILN_OK;                                                                          \
+#define KRT_TYPE_API(name, TYPE, out_type, expr)                                                   \
+    krt_handle krt_load_##name(krt_context *c, const char *n, kiln_error *e)                       \
+    {                                                                                              \
+        return krt_load(c, TYPE, n, e);                                                            \
+    }                                                                                              \
+    kiln_result krt_get_##name(krt_context *c, krt_handle h, out_type *out, kiln_error *err)       \
+    {                                                                                              \
+        krt_asset *a = krt_ready_locked(c, h, TYPE, err);                                          \
+        if (!a) return KILN_E_USAGE;                                                               \
+        *out = expr;                                                                               \
+        pthread_mutex_unlock(&c->mu);                                                              \
+        return KILN_OK;                                                                            \
     }
 
-#define KRT_TYPE_RENDERER_OPS(name)                                                              \
-    static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,      \
-                              bool *made, kiln_error *e)                                         \
-    {                                                                                            \
-        const krt_renderer *rd = &c->desc.renderer;                                              \
-        if (!rd->create_##name) return KILN_OK;                                                  \
-        *made = true;                                                                            \
-        return rd->create_##name(rd->user, h, &a->data.name.data, gpu, e);                       \
-    }                                                                                            \
-    static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,     \
-                               bool *replaced, kiln_error *e)                                    \
-    {                                                                                            \
-        const krt_renderer *rd = &c->desc.renderer;                                              \
-        if (!rd->replace_##name) return KILN_OK;                                                 \
-        *replaced = true;                                                                        \
-        return rd->replace_##name(rd->user, h, &a->data.name.data, gpu, e);                      \
-    }                                                                                            \
-    static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)          \
-    {                                                                                            \
-        const krt_renderer *rd = &c->desc.renderer;                                              \
-        (void)t;                                                                                 \
-        if (rd->destroy_##name) rd->destroy_##name(rd->user, h, gpu);                            \
+#define KRT_TYPE_RENDERER_OPS(name)                                                                \
+    static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,        \
+                              bool *made, kiln_error *e)                                           \
+    {                                                                                              \
+        const krt_renderer *rd = &c->desc.renderer;                                                \
+        if (!rd->create_##name) return KILN_OK;                                                    \
+        *made = true;                                                                              \
+        return rd->create_##name(rd->user, h, &a->data.name.data, gpu, e);                         \
+    }                                                                                              \
+    static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,       \
+                               bool *replaced, kiln_error *e)                                      \
+    {                                                                                              \
+        const krt_renderer *rd = &c->desc.renderer;                                                \
+        if (!rd->replace_##name) return KILN_OK;                                                   \
+        *replaced = true;                                                                          \
+        return rd->replace_##name(rd->user, h, &a->data.name.data, gpu, e);                        \
+    }                                                                                              \
+    static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)            \
+    {                                                                                              \
+        const krt_renderer *rd = &c->desc.renderer;                                                \
+        (void)t;                                                                                   \
+        if (rd->destroy_##name) rd->destroy_##name(rd->user, h, gpu);                              \
     }
 
 /* Exchanges two lvalues of type T (the types' swap ops). */
-#define KRT_SWAP(T, x, y)                                                                        \
-    do {                                                                                         \
-        T swap_tmp_ = (x);                                                                       \
-        (x) = (y);                                                                               \
-        (y) = swap_tmp_;                                                                         \
+#define KRT_SWAP(T, x, y)                                                                          \
+    do {                                                                                           \
+        T swap_tmp_ = (x);                                                                         \
+        (x) = (y);                                                                                 \
+        (y) = swap_tmp_;                                                                           \
     } while (0)
 
 /* A pack mapped and its table validated (the checksum unless no_verify); free with
@@ -203,16 +202,16 @@ const char *krt_type_name(const krt_context *c, uint32_t type);
 kiln_result krt_pack_open(krt_context *c, const char *path, krt_pack_mount **out, kiln_error *err);
 void krt_pack_free(krt_context *c, krt_pack_mount *pm);
 
-void krt_memo_destroy(krt_context *c, krt_cache_memo *m);   /* NULL is a no-op */
+void krt_memo_destroy(krt_context *c, krt_cache_memo *m); /* NULL is a no-op */
 
 /* rt_unmount.c */
 /* pm is no longer mounted: its mount reference goes now, or when the table is next replaced
  * if it may still name pm (in_table). */
 void krt_pack_retire_locked(krt_context *c, krt_pack_mount *pm, bool in_table);
 void krt_pack_table_replaced_locked(krt_context *c); /* the retired packs' mount references go */
-krt_pack_mount *krt_pack_mount_of(const kiln_pack *pack);  /* the mount a table's pack is in */
+krt_pack_mount *krt_pack_mount_of(const kiln_pack *pack); /* the mount a table's pack is in */
 void krt_pack_ref_locked(krt_pack_mount *pm);
-void krt_pack_unref_locked(krt_context *c, krt_pack_mount *pm);   /* unmaps at the last one */
+void krt_pack_unref_locked(krt_context *c, krt_pack_mount *pm); /* unmaps at the last one */
 /* Frees the asset's decoded data (krt_asset_free_data) and the references that come with it:
  * resident bytes, the pack mapping its file is in. */
 void krt_asset_drop_data_locked(krt_context *c, krt_asset *a);
@@ -233,7 +232,7 @@ void krt_dependents_swapped_locked(krt_context *c, krt_asset *a, krt_asset *n);
 void krt_dependents_wake_locked(krt_context *c, krt_asset *a);
 /* a became ready: its parked dependents (and staged reloads) go back on krt_update's lists. */
 void krt_dependents_ready_locked(krt_context *c, krt_asset *a);
-void krt_dependents_free(krt_context *c, krt_asset *a);   /* the list's memory */
+void krt_dependents_free(krt_context *c, krt_asset *a); /* the list's memory */
 
 /* rt_cpu_drop.c */
 /* After the renderer's create_* or replace_* took a's data (lock held): frees the CPU data of a
@@ -262,7 +261,7 @@ void krt_budget_trim_locked(krt_context *c);                 /* evicts past budg
 /* krt_update's part (no lock held): the staged reloads on the reload list into place (those
  * waiting for dependencies are parked); true when it did something. */
 bool krt_reload_apply(krt_context *c);
-void krt_reload_drop_locked(krt_context *c, krt_asset *a);   /* frees a's staged reload */
+void krt_reload_drop_locked(krt_context *c, krt_asset *a); /* frees a's staged reload */
 kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err);
 /* The inotify watch of a source that is gone (no-op when none, or when a mounted source shares
  * it: inotify gives one folder one watch). Call after taking it out of sources[]. */
@@ -271,16 +270,16 @@ void krt_watch_remove_locked(krt_context *c, int watch);
 /* rt_material_table.c */
 kiln_result krt_mattab_create(krt_context *c, kiln_error *err);
 void krt_mattab_destroy(krt_context *c);
-void krt_mattab_alloc_locked(krt_context *c, krt_asset *a);  /* an index for a new material */
-void krt_mattab_free_locked(krt_context *c, krt_asset *a);   /* renderer thread: zero, reuse */
-void krt_mattab_sync_locked(krt_context *c);                 /* renderer thread: write records */
+void krt_mattab_alloc_locked(krt_context *c, krt_asset *a); /* an index for a new material */
+void krt_mattab_free_locked(krt_context *c, krt_asset *a);  /* renderer thread: zero, reuse */
+void krt_mattab_sync_locked(krt_context *c);                /* renderer thread: write records */
 
 /* rt_type_custom.c */
-void krt_custom_types_free(krt_context *c);   /* the registered types' tables (krt_destroy) */
+void krt_custom_types_free(krt_context *c); /* the registered types' tables (krt_destroy) */
 
 /* rt_fallback.c */
 /* Makes what is missing of the fallbacks (renderer thread, every krt_update until fb_made). */
 void krt_fallback_make(krt_context *c);
-void krt_fallback_destroy(krt_context *c);   /* krt_destroy */
+void krt_fallback_destroy(krt_context *c); /* krt_destroy */
 
 #endif

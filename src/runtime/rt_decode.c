@@ -154,7 +154,8 @@ static kiln_result once_seen(dep_walk *w, uint64_t id, bool *seen, kiln_error *e
 {
     if (2 * (w->once_count + 1) > w->once_cap) {
         size_t n = w->once_cap ? w->once_cap * 2 : 64;
-        if (n > ((size_t)1 << 26)) return kiln_error_set(err, KILN_E_LIMIT, "too many dependencies");
+        if (n > ((size_t)1 << 26))
+            return kiln_error_set(err, KILN_E_LIMIT, "too many dependencies");
         uint64_t *t = kiln_calloc(w->alloc, n, sizeof *t);
         if (!t) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
         for (size_t i = 0; i < w->once_cap; i++) {

@@ -99,15 +99,16 @@ void krt_fallback_make(krt_context *c)
         }
     }
     bool material_done = c->fb_material_ok && (c->fb_material_textured || !rd->create_texture);
-    c->fb_made = (c->fb_texture_ok || !rd->create_texture) &&
-                 (material_done || !rd->create_material);
+    c->fb_made =
+        (c->fb_texture_ok || !rd->create_texture) && (material_done || !rd->create_material);
 }
 
 void krt_fallback_destroy(krt_context *c)
 {
     const krt_renderer *rd = &c->desc.renderer;
     krt_handle none = {0};
-    if (c->fb_material_ok && rd->destroy_material) rd->destroy_material(rd->user, none, c->fb_material);
+    if (c->fb_material_ok && rd->destroy_material)
+        rd->destroy_material(rd->user, none, c->fb_material);
     if (c->fb_texture_ok && rd->destroy_texture) rd->destroy_texture(rd->user, none, c->fb_texture);
     c->fb_material_ok = c->fb_texture_ok = false;
     c->fb_material = c->fb_texture = NULL;

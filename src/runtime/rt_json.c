@@ -22,8 +22,8 @@ static kiln_result fail(parser *p, const char *what)
 
 static void skip_ws(parser *p)
 {
-    while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
-                             p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+    while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' || p->s[p->pos] == '\n' ||
+                             p->s[p->pos] == '\r'))
         p->pos++;
 }
 
@@ -67,7 +67,8 @@ static kiln_result scan_number(parser *p)
     if (i < p->n && p->s[i] == '-') i++;
     if (i >= p->n) return fail(p, "bad number");
     if (p->s[i] == '0') i++;
-    else if (p->s[i] >= '1' && p->s[i] <= '9') while (i < p->n && p->s[i] >= '0' && p->s[i] <= '9') i++;
+    else if (p->s[i] >= '1' && p->s[i] <= '9')
+        while (i < p->n && p->s[i] >= '0' && p->s[i] <= '9') i++;
     else return fail(p, "bad number");
     if (i < p->n && p->s[i] == '.') {
         i++;
@@ -98,8 +99,8 @@ static kiln_result new_token(parser *p, uint32_t type, uint32_t *index)
     return KILN_OK;
 }
 
-kiln_result krt_json_parse(const char *text, size_t size, krt_json_token *tokens,
-                           size_t max_tokens, size_t *count, kiln_error *err)
+kiln_result krt_json_parse(const char *text, size_t size, krt_json_token *tokens, size_t max_tokens,
+                           size_t *count, kiln_error *err)
 {
     parser p = {text, size, 0, tokens, max_tokens, 0, err};
     uint32_t stack[KRT_JSON_MAX_DEPTH];
@@ -201,15 +202,25 @@ uint32_t krt_json_member(const char *text, const krt_json_token *t, uint32_t obj
 
 static size_t put_utf8(char *o, uint32_t cp)
 {
-    if (cp < 0x80) { o[0] = (char)cp; return 1; }
-    if (cp < 0x800) { o[0] = (char)(0xC0 | cp >> 6); o[1] = (char)(0x80 | (cp & 63)); return 2; }
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | cp >> 6);
+        o[1] = (char)(0x80 | (cp & 63));
+        return 2;
+    }
     if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | cp >> 12); o[1] = (char)(0x80 | (cp >> 6 & 63));
+        o[0] = (char)(0xE0 | cp >> 12);
+        o[1] = (char)(0x80 | (cp >> 6 & 63));
         o[2] = (char)(0x80 | (cp & 63));
         return 3;
     }
-    o[0] = (char)(0xF0 | cp >> 18); o[1] = (char)(0x80 | (cp >> 12 & 63));
-    o[2] = (char)(0x80 | (cp >> 6 & 63)); o[3] = (char)(0x80 | (cp & 63));
+    o[0] = (char)(0xF0 | cp >> 18);
+    o[1] = (char)(0x80 | (cp >> 12 & 63));
+    o[2] = (char)(0x80 | (cp >> 6 & 63));
+    o[3] = (char)(0x80 | (cp & 63));
     return 4;
 }
 

@@ -15,23 +15,28 @@
 #define KRT_JSON_MAX_DEPTH 64
 
 typedef enum krt_json_type {
-    KRT_JSON_NULL, KRT_JSON_FALSE, KRT_JSON_TRUE, KRT_JSON_NUMBER, KRT_JSON_STRING,
-    KRT_JSON_ARRAY, KRT_JSON_OBJECT,
+    KRT_JSON_NULL,
+    KRT_JSON_FALSE,
+    KRT_JSON_TRUE,
+    KRT_JSON_NUMBER,
+    KRT_JSON_STRING,
+    KRT_JSON_ARRAY,
+    KRT_JSON_OBJECT,
 } krt_json_type;
 
 typedef struct krt_json_token {
-    uint32_t type;       /* krt_json_type */
-    uint32_t count;      /* children: array elements, or object members (key + value pairs) */
-    uint32_t next;       /* index of the token after this one's subtree */
-    size_t start, end;   /* bytes of the value in the text; strings without their quotes */
+    uint32_t type;     /* krt_json_type */
+    uint32_t count;    /* children: array elements, or object members (key + value pairs) */
+    uint32_t next;     /* index of the token after this one's subtree */
+    size_t start, end; /* bytes of the value in the text; strings without their quotes */
 } krt_json_token;
 
 /* Parses text[0..size) (one value, whitespace around it) into tokens[0..*count). Object keys are
  * string tokens, each followed by its value. Errors: KILN_E_FORMAT_INVALID (syntax, depth,
  * bad escape or UTF-8 control byte; err->offset is the byte), KILN_E_LIMIT (more tokens than
  * max_tokens). */
-kiln_result krt_json_parse(const char *text, size_t size, krt_json_token *tokens,
-                           size_t max_tokens, size_t *count, kiln_error *err);
+kiln_result krt_json_parse(const char *text, size_t size, krt_json_token *tokens, size_t max_tokens,
+                           size_t *count, kiln_error *err);
 
 /* The value of member `key` of the object at token obj, or 0 when absent or obj is no object
  * (token 0 is always the root, never a member value). */

@@ -12,7 +12,8 @@
 kiln_result krt_mattab_create(krt_context *c, kiln_error *err)
 {
     c->mat_free = kiln_calloc(&c->allocator, c->max_assets, sizeof *c->mat_free);
-    if (!c->mat_free) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the material table");
+    if (!c->mat_free)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the material table");
     return KILN_OK;
 }
 
@@ -86,10 +87,12 @@ void krt_mattab_sync_locked(krt_context *c)
         uint32_t i = a->mat_index;
         if (i == KRT_INVALID_INDEX || i >= c->mat_record_count) continue;
         uint8_t want = a->phase == KRT_PHASE_READY ? 2 : a->phase == KRT_PHASE_FAILED ? 3 : 1;
-        if (a->mat_written == want && (want != 2 || a->mat_written_serial == a->mat_serial)) continue;
-        if (want == 2)
-            a->ops->table_record(a, &c->mat_records[i]);
-        else write_default(&c->mat_records[i], want == 3 ? KRT_GPU_MATERIAL_FAILED : KRT_GPU_MATERIAL_LOADING);
+        if (a->mat_written == want && (want != 2 || a->mat_written_serial == a->mat_serial))
+            continue;
+        if (want == 2) a->ops->table_record(a, &c->mat_records[i]);
+        else
+            write_default(&c->mat_records[i],
+                          want == 3 ? KRT_GPU_MATERIAL_FAILED : KRT_GPU_MATERIAL_LOADING);
         a->mat_written = want;
         a->mat_written_serial = a->mat_serial;
         c->mat_generation++;

@@ -19,7 +19,10 @@ krt_type krt_label_type(const krt_type_registry *types, const char *label)
     return (krt_type)krt_types_of_label(types, label);
 }
 
-static size_t id_bucket(uint64_t id, size_t slots) { return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1); }
+static size_t id_bucket(uint64_t id, size_t slots)
+{
+    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+}
 
 static size_t name_bucket(const char *name, size_t slots)
 {
@@ -69,7 +72,8 @@ static kiln_result rehash(krt_mounts *m, size_t want, kiln_error *err)
 {
     size_t slots = 64;
     while (slots < want * 2 + 2) {
-        if (slots > ((size_t)1 << 30)) return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
+        if (slots > ((size_t)1 << 30))
+            return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
         slots *= 2;
     }
     uint32_t *by_id = kiln_calloc(m->alloc, slots, sizeof *by_id);
@@ -113,8 +117,10 @@ static kiln_result put(krt_mounts *m, krt_artifact *x, kiln_error *err)
         size_t cap = m->capacity ? m->capacity * 2 : 64, bytes;
         if (!kiln_size_mul(cap, sizeof *m->items, &bytes))
             return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
-        krt_artifact *items = kiln_realloc(m->alloc, m->items, m->capacity * sizeof *m->items, bytes);
-        if (!items) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        krt_artifact *items =
+            kiln_realloc(m->alloc, m->items, m->capacity * sizeof *m->items, bytes);
+        if (!items)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
         m->items = items;
         m->capacity = cap;
     }
@@ -149,7 +155,8 @@ kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
         x.entry = i;
         x.path = kiln_strdup(alloc, path);
         x.name = kiln_strdup(alloc, e.name);
-        if (!x.path || !x.name) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory mounting %s", path);
+        if (!x.path || !x.name)
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory mounting %s", path);
         /* a kind no type of this context loads (shaders, later) is not mounted */
         if (!r && x.type != KRT_TYPE_NONE) r = put(out, &x, err);
         free_artifact(alloc, &x);
@@ -272,8 +279,10 @@ static kiln_result memo_take(const kiln_allocator *a, krt_cache_memo *memo, krt_
         size_t cap = memo->item_cap ? memo->item_cap * 2 : 64, bytes;
         if (!kiln_size_mul(cap, sizeof *memo->items, &bytes))
             return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
-        krt_artifact *items = kiln_realloc(a, memo->items, memo->item_cap * sizeof *memo->items, bytes);
-        if (!items) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        krt_artifact *items =
+            kiln_realloc(a, memo->items, memo->item_cap * sizeof *memo->items, bytes);
+        if (!items)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
         memo->items = items;
         memo->item_cap = cap;
     }
@@ -290,7 +299,8 @@ static kiln_result memo_add(const kiln_allocator *a, krt_cache_memo *memo, const
     y.path = kiln_strdup(a, x->path);
     y.name = kiln_strdup(a, x->name);
     kiln_result r = y.path && y.name ? memo_take(a, memo, &y, err)
-                                     : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+                                     : kiln_error_set(err, KILN_E_OUT_OF_MEMORY,
+                                                      "out of memory for the mount table");
     free_artifact(a, &y);
     return r;
 }
@@ -375,7 +385,10 @@ uint64_t krt_file_signature(const char *path)
 {
     kiln_file_info fi;
     if (kiln_file_stat(path, &fi, NULL) != KILN_OK) return 0;
-    struct { uint64_t size, ino, dev; int64_t mtime, ctime; } k = {fi.size, fi.ino, fi.dev, fi.mtime_ns, fi.ctime_ns};
+    struct {
+        uint64_t size, ino, dev;
+        int64_t mtime, ctime;
+    } k = {fi.size, fi.ino, fi.dev, fi.mtime_ns, fi.ctime_ns};
     uint64_t h = kiln_xxh3_64(&k, sizeof k);
     return h ? h : 1; /* 0: unknown, never equal */
 }
@@ -393,7 +406,8 @@ static kiln_result note_changed(const kiln_allocator *a, krt_cache_memo *memo,
         if (!kiln_size_mul(cap, sizeof *memo->changed, &bytes))
             return kiln_error_set(err, KILN_E_LIMIT, "too many artifacts");
         uint64_t *ids = kiln_realloc(a, memo->changed, memo->changed_cap * sizeof *ids, bytes);
-        if (!ids) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        if (!ids)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
         memo->changed = ids;
         memo->changed_cap = cap;
     }
@@ -415,14 +429,17 @@ static kiln_result memo_record(const kiln_allocator *a, krt_cache_memo *memo, co
         size_t cap = memo->record_cap ? memo->record_cap * 2 : 64, bytes;
         if (!kiln_size_mul(cap, sizeof *memo->records, &bytes))
             return kiln_error_set(err, KILN_E_LIMIT, "too many records");
-        krt_record_memo *r = kiln_realloc(a, memo->records, memo->record_cap * sizeof *memo->records, bytes);
-        if (!r) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
+        krt_record_memo *r =
+            kiln_realloc(a, memo->records, memo->record_cap * sizeof *memo->records, bytes);
+        if (!r)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
         memo->records = r;
         memo->record_cap = cap;
     }
     char *n = kiln_strdup(a, name);
     if (!n) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the mount table");
-    memo->records[memo->record_count++] = (krt_record_memo){n, stamp, first, memo->item_count - first};
+    memo->records[memo->record_count++] =
+        (krt_record_memo){n, stamp, first, memo->item_count - first};
     return KILN_OK;
 }
 
@@ -461,8 +478,8 @@ kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *a
 }
 
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
-                                       krt_cache_memo *prev, krt_cache_memo *next,
-                                       krt_mounts *out, kiln_error *err)
+                                       krt_cache_memo *prev, krt_cache_memo *next, krt_mounts *out,
+                                       kiln_error *err)
 {
     return krt_mounts_read_cache_typed(cache_dir, NULL, alloc, prev, next, out, err);
 }
@@ -475,7 +492,8 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_re
     out->alloc = alloc;
     char adir[KILN_PATH_MAX];
     int n = snprintf(adir, sizeof adir, "%s/assets", cache_dir);
-    if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    if (n < 0 || (size_t)n >= sizeof adir)
+        return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     kiln_result r = not_a_project(cache_dir, err);
     if (r) return r;
     if (!kiln_dir_exists(cache_dir) || !kiln_dir_exists(adir)) {
@@ -505,9 +523,8 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_re
         for (; prev && p < prev->record_count && strcmp(prev->records[p].name, name) < 0 && !r; p++)
             if (next) r = note_record(alloc, next, prev, p, err);
         bool same_name = prev && p < prev->record_count && strcmp(prev->records[p].name, name) == 0;
-        const krt_record_memo *old = same_name && stamp && prev->records[p].stamp == stamp
-                                         ? &prev->records[p]
-                                         : NULL;
+        const krt_record_memo *old =
+            same_name && stamp && prev->records[p].stamp == stamp ? &prev->records[p] : NULL;
         if (same_name && !old && next && !r) /* replaced: what it gave before changed too */
             r = note_record(alloc, next, prev, p, err);
         if (same_name) p++;

@@ -13,23 +13,23 @@
 
 typedef struct krt_artifact {
     uint64_t id;
-    uint32_t type;           /* krt_type, from the label or the pack entry's kind */
-    uint64_t size;           /* the manifest's */
-    uint8_t sha256[32];      /* the manifest's */
-    uint8_t xxh3_128[16];    /* the manifest's fast digest (canonical bytes), when has_xxh3 */
-    bool has_xxh3;           /* manifests written before it have only sha256 */
-    char *path;              /* the file, absolute or relative to the process (a pack's: the pack) */
-    char *name;              /* "path#label" */
-    const kiln_pack *pack;   /* the mounted pack it is in (owned by the context), or NULL */
-    uint32_t entry;          /* its entry index in that pack */
+    uint32_t type;         /* krt_type, from the label or the pack entry's kind */
+    uint64_t size;         /* the manifest's */
+    uint8_t sha256[32];    /* the manifest's */
+    uint8_t xxh3_128[16];  /* the manifest's fast digest (canonical bytes), when has_xxh3 */
+    bool has_xxh3;         /* manifests written before it have only sha256 */
+    char *path;            /* the file, absolute or relative to the process (a pack's: the pack) */
+    char *name;            /* "path#label" */
+    const kiln_pack *pack; /* the mounted pack it is in (owned by the context), or NULL */
+    uint32_t entry;        /* its entry index in that pack */
 } krt_artifact;
 
 typedef struct krt_mounts {
     const kiln_allocator *alloc;
     krt_artifact *items;
     size_t count, capacity;
-    uint32_t *by_id, *by_name;   /* item index + 1; 0 = empty */
-    size_t slots;                /* power of two, > 2 * count */
+    uint32_t *by_id, *by_name; /* item index + 1; 0 = empty */
+    size_t slots;              /* power of two, > 2 * count */
 } krt_mounts;
 
 /* The type an artifact label names ("image0", "image0/normal", "texture" -> TEXTURE, ...):
@@ -48,14 +48,14 @@ kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *a
 typedef struct krt_record_memo {
     char *name;
     uint64_t stamp;
-    size_t first, count;     /* its artifacts in items */
+    size_t first, count; /* its artifacts in items */
 } krt_record_memo;
 typedef struct krt_cache_memo {
-    krt_record_memo *records;  /* in the folder's (sorted) order */
+    krt_record_memo *records; /* in the folder's (sorted) order */
     size_t record_count, record_cap;
     krt_artifact *items;
     size_t item_count, item_cap;
-    size_t reused, parsed;     /* records of the last read taken from the memo / parsed */
+    size_t reused, parsed; /* records of the last read taken from the memo / parsed */
     /* The ids a poll has to compare with the loaded assets: those of the records parsed by
      * this read and of the previous read's records that changed or went (unsorted, may repeat).
      * all_changed: there was no previous read to tell (every id may have changed). */
@@ -70,8 +70,8 @@ typedef struct krt_cache_memo {
  * the table) and their strings moved from prev into next: prev is fit only to be freed after
  * (when next is given). */
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
-                                       krt_cache_memo *prev, krt_cache_memo *next,
-                                       krt_mounts *out, kiln_error *err);
+                                       krt_cache_memo *prev, krt_cache_memo *next, krt_mounts *out,
+                                       kiln_error *err);
 /* The same with the types of a context (NULL: the built-ins): an output whose label names none
  * of them is not mounted. */
 kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_registry *types,

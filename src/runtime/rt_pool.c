@@ -44,8 +44,7 @@ static void *worker(void *arg)
     krt_pool *p = arg;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (!p->count && !p->stop)
-            pthread_cond_wait(&p->work, &p->mu);
+        while (!p->count && !p->stop) pthread_cond_wait(&p->work, &p->mu);
         if (!p->count) break; /* stopping and drained */
         run_one_locked(p);
     }
@@ -92,8 +91,7 @@ void krt_pool_destroy(krt_pool *p)
     p->stop = true;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
-    for (uint32_t i = 0; i < p->thread_count; i++)
-        pthread_join(p->threads[i], NULL);
+    for (uint32_t i = 0; i < p->thread_count; i++) pthread_join(p->threads[i], NULL);
     pthread_cond_destroy(&p->idle);
     pthread_cond_destroy(&p->work);
     pthread_mutex_destroy(&p->mu);
@@ -126,10 +124,8 @@ void krt_pool_wait(void *pool, bool (*done)(void *), void *arg)
     krt_pool *p = pool;
     pthread_mutex_lock(&p->mu);
     while (!done(arg)) {
-        if (p->count)
-            run_one_locked(p);
-        else
-            pthread_cond_wait(&p->idle, &p->mu);
+        if (p->count) run_one_locked(p);
+        else pthread_cond_wait(&p->idle, &p->mu);
     }
     pthread_mutex_unlock(&p->mu);
 }

@@ -99,7 +99,7 @@ static void reload_job(void *arg)
         n->phase = KRT_PHASE_DECODED;
     }
     a->reload_running = false;
-    krt_pending_add_locked(c, n); /* krt_update applies it (or fails it) */
+    krt_pending_add_locked(c, n);               /* krt_update applies it (or fails it) */
     if (a->dying) krt_pending_add_locked(c, a); /* it waited for this job to end */
     pthread_mutex_unlock(&c->mu);
     for (size_t i = 0; i < job_count; i++) krt_submit(c, jobs[i]);
@@ -261,10 +261,12 @@ kiln_result krt_reload(krt_context *c, krt_handle h, kiln_error *err)
     krt_asset *a = krt_resolve_locked(c, h), *n = NULL;
     kiln_result r = KILN_OK;
     if (!a)
-        r = kiln_error_set(err, KILN_E_USAGE, "stale handle %016llx (null, released, or not of this context)",
+        r = kiln_error_set(err, KILN_E_USAGE,
+                           "stale handle %016llx (null, released, or not of this context)",
                            (unsigned long long)h.id);
     else if (a->phase != KRT_PHASE_READY)
-        r = kiln_error_set(err, KILN_E_USAGE, "handle %016llx is not ready: only ready assets reload",
+        r = kiln_error_set(err, KILN_E_USAGE,
+                           "handle %016llx is not ready: only ready assets reload",
                            (unsigned long long)h.id);
     else if (!a->staged && !a->reload_running && !(n = start_reload_locked(c, a)))
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory starting a reload");
@@ -289,8 +291,8 @@ kiln_result krt_reload_error(krt_context *c, krt_handle h, kiln_error *out)
     return r;
 }
 
-typedef struct pending {     /* a job to submit after unlocking */
-    krt_job_fn fn;           /* NULL: a load job (krt_submit) */
+typedef struct pending { /* a job to submit after unlocking */
+    krt_job_fn fn;       /* NULL: a load job (krt_submit) */
     krt_asset *a;
 } pending;
 
@@ -353,13 +355,13 @@ static size_t compare_locked(krt_context *c, const uint64_t *ids, size_t id_coun
 typedef struct poll_read {
     size_t n;
     char **dirs;
-    uint64_t *sigs;            /* the signatures seen, then the ones read */
-    krt_dir_stamp *stamps;     /* a cache's folder stamp: seen, then the one taken */
-    krt_pack_mount **packs;    /* a reference held on each while the poll reads */
-    krt_pack_mount **fresh;    /* packs mapped again (renamed over), until installed */
-    krt_cache_memo **memos;    /* taken from sources (another poll reads without) */
-    krt_cache_memo **next;     /* of this read, until installed */
-    size_t stats;              /* stat calls made looking for changes (krt_stats.poll_stats) */
+    uint64_t *sigs;         /* the signatures seen, then the ones read */
+    krt_dir_stamp *stamps;  /* a cache's folder stamp: seen, then the one taken */
+    krt_pack_mount **packs; /* a reference held on each while the poll reads */
+    krt_pack_mount **fresh; /* packs mapped again (renamed over), until installed */
+    krt_cache_memo **memos; /* taken from sources (another poll reads without) */
+    krt_cache_memo **next;  /* of this read, until installed */
+    size_t stats;           /* stat calls made looking for changes (krt_stats.poll_stats) */
 } poll_read;
 
 static kiln_result poll_alloc(const kiln_allocator *al, poll_read *p, size_t n, kiln_error *err)
@@ -422,7 +424,8 @@ static kiln_result poll_signatures(krt_context *c, poll_read *p, bool *changed, 
     for (size_t i = 0; i < p->n && !r; i++) {
         uint64_t now = p->sigs[i];
         if (!p->packs[i])
-            r = krt_source_signature(p->dirs[i], &c->allocator, &now, &p->stamps[i], &p->stats, err);
+            r = krt_source_signature(p->dirs[i], &c->allocator, &now, &p->stamps[i], &p->stats,
+                                     err);
         else if (p->stats++, (now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
             r = krt_pack_open(c, p->dirs[i], &p->fresh[i], err);
         else now = p->sigs[i]; /* unchanged, or gone for now (a rename in progress) */
@@ -443,8 +446,7 @@ static kiln_result poll_read_table(krt_context *c, poll_read *p, krt_mounts *tab
         const krt_pack_mount *pm = p->fresh[i] ? p->fresh[i] : p->packs[i];
         if (!pm && !(p->next[i] = kiln_calloc(al, 1, sizeof *p->next[i])))
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
-        else if (pm)
-            r = krt_mounts_read_pack(&pm->pack, p->dirs[i], &c->types, al, &m, err);
+        else if (pm) r = krt_mounts_read_pack(&pm->pack, p->dirs[i], &c->types, al, &m, err);
         else {
             r = krt_mounts_read_cache_typed(p->dirs[i], &c->types, al, p->memos[i], p->next[i], &m,
                                             err);
@@ -622,10 +624,12 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     return r;
 }
 
-/* ---- the watcher ------------------------------------------------------------------------------ */
+/* ---- the watcher ------------------------------------------------------------------------------
+ */
 
 #ifdef __linux__
-#define WATCH_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
+#define WATCH_MASK                                                                                 \
+    (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
 
 kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error *err)
 {
@@ -638,10 +642,12 @@ kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error
                   : snprintf(adir, sizeof adir, ".");
         if (n == 0) n = snprintf(adir, sizeof adir, "/");
     }
-    if (n < 0 || (size_t)n >= sizeof adir) return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    if (n < 0 || (size_t)n >= sizeof adir)
+        return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     s->watch = inotify_add_watch(c->watch_fd, adir, WATCH_MASK);
     if (s->watch < 0)
-        return kiln_error_set(err, KILN_E_ASSET_IO, "inotify_add_watch %s: %s", adir, strerror(errno));
+        return kiln_error_set(err, KILN_E_ASSET_IO, "inotify_add_watch %s: %s", adir,
+                              strerror(errno));
     atomic_store(&c->changed, 1);
     return KILN_OK;
 }
@@ -651,7 +657,7 @@ void krt_watch_remove_locked(krt_context *c, int watch)
     if (watch < 0 || !c->watching) return;
     for (size_t i = 0; i < c->source_count; i++)
         if (c->sources[i].watch == watch) return; /* another mount of the same folder */
-    (void)inotify_rm_watch(c->watch_fd, watch); /* the watcher sees IN_IGNORED: a harmless look */
+    (void)inotify_rm_watch(c->watch_fd, watch);   /* the watcher sees IN_IGNORED: a harmless look */
 }
 
 static void *watch_main(void *arg)
@@ -667,7 +673,8 @@ static void *watch_main(void *arg)
         if (p[0].revents & POLLIN) {
             /* Only the fact matters: drain the events and raise the flag. */
             _Alignas(struct inotify_event) char buf[4096];
-            while (read(c->watch_fd, buf, sizeof buf) > 0) {}
+            while (read(c->watch_fd, buf, sizeof buf) > 0) {
+            }
             atomic_store(&c->changed, 1);
         }
     }
@@ -691,7 +698,8 @@ kiln_result krt_watch_start(krt_context *c, kiln_error *err)
         c->watch_fd = c->watch_wake[0] = c->watch_wake[1] = -1;
         goto out;
     }
-    for (size_t i = 0; i < c->source_count && !r; i++) r = krt_watch_add_locked(c, &c->sources[i], err);
+    for (size_t i = 0; i < c->source_count && !r; i++)
+        r = krt_watch_add_locked(c, &c->sources[i], err);
     if (!r && pthread_create(&c->watch_thread, NULL, watch_main, c) != 0)
         r = kiln_error_set(err, KILN_E_ASSET_IO, "cannot start the watcher thread");
     if (r) {

@@ -67,7 +67,10 @@ kiln_result krt_source_signature(const char *cache_dir, const kiln_allocator *al
         n = snprintf(path, sizeof path, "%s/%s", adir, list.names[i]);
         if (n < 0 || (size_t)n >= sizeof path) continue;
         kiln_file_info fi;
-        struct { uint64_t name, size, ino; int64_t mtime, ctime; } k;
+        struct {
+            uint64_t name, size, ino;
+            int64_t mtime, ctime;
+        } k;
         memset(&k, 0, sizeof k);
         k.name = kiln_xxh3_64(list.names[i], strlen(list.names[i]));
         if (stats) (*stats)++;

@@ -21,27 +21,27 @@ struct krt_context;
 /* What a type's decode gets besides the asset (whose file is read, and verified where the
  * type's flags say so). */
 typedef struct krt_decode_args {
-    uint32_t flags;                /* for the cooked kind's read: KILN_CONTAINER_SKIP_CHECKSUM */
-    const krt_renderer *renderer;  /* supports_format (texture transcoding) */
+    uint32_t flags;               /* for the cooked kind's read: KILN_CONTAINER_SKIP_CHECKSUM */
+    const krt_renderer *renderer; /* supports_format (texture transcoding) */
     const kiln_allocator *alloc;
 } krt_decode_args;
 
-enum {                                   /* krt_type_ops.flags */
-    /* The kind's files carry no checksum of their own: a loose file is checked against its
-     * manifest's digest (XXH3-128, else SHA-256) before it is decoded (KTX2). */
-    KRT_TYPE_OPS_DIGEST = 1u << 0,
-    /* KRT_DESC_DROP_CPU_AFTER_UPLOAD applies: the CPU data goes once the renderer took it. */
-    KRT_TYPE_OPS_CPU_DROP = 1u << 1,
-    /* Dependents build their GPU objects from this type's (a material from its textures'): a
-     * reload of it rebuilds the ready dependents that have link_gpu. */
-    KRT_TYPE_OPS_REBUILD_DEPENDENTS = 1u << 2,
+enum { /* krt_type_ops.flags */
+       /* The kind's files carry no checksum of their own: a loose file is checked against its
+        * manifest's digest (XXH3-128, else SHA-256) before it is decoded (KTX2). */
+       KRT_TYPE_OPS_DIGEST = 1u << 0,
+       /* KRT_DESC_DROP_CPU_AFTER_UPLOAD applies: the CPU data goes once the renderer took it. */
+       KRT_TYPE_OPS_CPU_DROP = 1u << 1,
+       /* Dependents build their GPU objects from this type's (a material from its textures'): a
+        * reload of it rebuilds the ready dependents that have link_gpu. */
+       KRT_TYPE_OPS_REBUILD_DEPENDENTS = 1u << 2,
 };
 
 typedef struct krt_type_ops {
     /* The cooked kind its artifacts are stored in: name (in messages), fourcc (packs), label
      * prefixes (cache folders), read, refs (the dependencies: those flagged KILN_REF_LOAD). */
     const kiln_cooked_kind *kind;
-    uint32_t flags;                /* KRT_TYPE_OPS_* */
+    uint32_t flags; /* KRT_TYPE_OPS_* */
     /* Reads a->dec.file through the kind's read into the type's view, then does the type's own
      * work (supercompression, transcoding, stream unpacking). Blocks it allocates are added to
      * a->dec.resident. Runs on a job thread, no lock held. */
@@ -88,7 +88,7 @@ extern const krt_type_ops krt_type_scene;
  * (KRT_TYPE_NONE) is NULL. */
 typedef struct krt_type_registry {
     const krt_type_ops *ops[KRT_TYPE_LIMIT];
-    uint32_t count;                /* types 1 .. count-1 are defined */
+    uint32_t count; /* types 1 .. count-1 are defined */
 } krt_type_registry;
 
 /* A registry of the built-in types alone. */

@@ -11,10 +11,7 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
                                     err);
 }
 
-static const void *view(const krt_asset *a)
-{
-    return &a->data.clip.view;
-}
+static const void *view(const krt_asset *a) { return &a->data.clip.view; }
 
 static void swap(krt_asset *a, krt_asset *b)
 {

@@ -40,10 +40,7 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return r;
 }
 
-static const void *view(const krt_asset *a)
-{
-    return a->data.custom.view;
-}
+static const void *view(const krt_asset *a) { return a->data.custom.view; }
 
 static void free_record(krt_asset *a, const kiln_allocator *al)
 {

@@ -13,22 +13,22 @@
 typedef struct krt_texture_decoded {
     kiln_ktx2_info view;
     krt_texture_data data;
-    uint8_t *level_block;        /* every supercompressed level, decoded, one after another */
+    uint8_t *level_block; /* every supercompressed level, decoded, one after another */
     size_t level_block_size;
-    uint8_t *transcode_block;    /* the RGBA8 levels made for the renderer, one after another */
+    uint8_t *transcode_block; /* the RGBA8 levels made for the renderer, one after another */
     size_t transcode_block_size;
 } krt_texture_decoded;
 
 typedef struct krt_mesh_decoded {
     kiln_mesh_view view;
-    krt_mesh_data data;          /* data.view points at view */
-    uint8_t *stream_block;       /* the streams that had to be unpacked, one after another */
+    krt_mesh_data data;    /* data.view points at view */
+    uint8_t *stream_block; /* the streams that had to be unpacked, one after another */
     size_t stream_block_size;
 } krt_mesh_decoded;
 
 typedef struct krt_material_decoded {
     kiln_material_view view;
-    krt_material_data data;      /* data.material points into view */
+    krt_material_data data; /* data.material points into view */
 } krt_material_decoded;
 
 typedef struct krt_skeleton_decoded {
@@ -41,13 +41,13 @@ typedef struct krt_clip_decoded {
 
 typedef struct krt_scene_decoded {
     kiln_cooked_scene_view view;
-    krt_scene_data data;         /* data.view points at view */
+    krt_scene_data data; /* data.view points at view */
 } krt_scene_decoded;
 
 /* A type a program registered (rt_type_custom.c). */
 typedef struct krt_custom_decoded {
-    void *view;                  /* the kind's view, kind->view_size bytes */
-    void *record;                /* what the program's decode made */
+    void *view;   /* the kind's view, kind->view_size bytes */
+    void *record; /* what the program's decode made */
 } krt_custom_decoded;
 
 /* Tagged by krt_asset.type (and .ops). */

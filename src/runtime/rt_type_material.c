@@ -18,10 +18,7 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return r;
 }
 
-static const void *view(const krt_asset *a)
-{
-    return &a->data.material.view;
-}
+static const void *view(const krt_asset *a) { return &a->data.material.view; }
 
 /* The kind lists the textures of the slots that have one, in slot order. */
 static void link(krt_asset *a)
@@ -80,10 +77,8 @@ static void table_record(const krt_asset *a, krt_gpu_material *r)
                        (t->wrap_s & 3u) << 8 | (t->wrap_t & 3u) << 10 |
                        (t->has_transform ? 1u << 12 : 0);
         r->samplers[s / 2] |= smp << (16 * (s % 2));
-        if (t->image)
-            memcpy(r->uv_transforms[s], t->matrix, sizeof t->matrix);
-        else
-            r->uv_transforms[s][0] = r->uv_transforms[s][3] = 1.0f;
+        if (t->image) memcpy(r->uv_transforms[s], t->matrix, sizeof t->matrix);
+        else r->uv_transforms[s][0] = r->uv_transforms[s][3] = 1.0f;
     }
 }
 

@@ -55,10 +55,7 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return KILN_OK;
 }
 
-static const void *view(const krt_asset *a)
-{
-    return &a->data.mesh.view;
-}
+static const void *view(const krt_asset *a) { return &a->data.mesh.view; }
 
 /* The kind lists the material alone, when the mesh has one. */
 static void link(krt_asset *a)

@@ -14,10 +14,7 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return r;
 }
 
-static const void *view(const krt_asset *a)
-{
-    return &a->data.scene.view;
-}
+static const void *view(const krt_asset *a) { return &a->data.scene.view; }
 
 static void link(krt_asset *a)
 {

@@ -9,10 +9,7 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
                                         &a->data.skeleton.view, err);
 }
 
-static const void *view(const krt_asset *a)
-{
-    return &a->data.skeleton.view;
-}
+static const void *view(const krt_asset *a) { return &a->data.skeleton.view; }
 
 static void swap(krt_asset *a, krt_asset *b)
 {

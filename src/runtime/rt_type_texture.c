@@ -29,8 +29,7 @@ static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_er
     t->block_size = ktx->block_size;
     uint32_t levels =
         ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
-    for (uint32_t l = 0; l < levels; l++)
-        t->levels[l] = ktx->levels[l];
+    for (uint32_t l = 0; l < levels; l++) t->levels[l] = ktx->levels[l];
     if (ktx->supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) return KILN_OK;
     size_t total = 0;
     for (uint32_t l = 0; l < levels; l++)
@@ -122,10 +121,7 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     return r;
 }
 
-static const void *view(const krt_asset *a)
-{
-    return &a->data.texture.view;
-}
+static const void *view(const krt_asset *a) { return &a->data.texture.view; }
 
 static void free_blocks(krt_asset *a, const kiln_allocator *al)
 {
@@ -142,10 +138,7 @@ static void swap(krt_asset *a, krt_asset *b)
 
 KRT_TYPE_RENDERER_OPS(texture)
 
-static void *fallback_gpu(const krt_context *c)
-{
-    return c->fb_texture_ok ? c->fb_texture : NULL;
-}
+static void *fallback_gpu(const krt_context *c) { return c->fb_texture_ok ? c->fb_texture : NULL; }
 
 const krt_type_ops krt_type_texture = {
     .kind = &kiln_cooked_kind_texture,

@@ -18,15 +18,9 @@ static const krt_type_registry builtin = {
     .count = KRT_TYPE_COUNT,
 };
 
-void krt_types_init(krt_type_registry *r)
-{
-    *r = builtin;
-}
+void krt_types_init(krt_type_registry *r) { *r = builtin; }
 
-const krt_type_registry *krt_types_builtin(void)
-{
-    return &builtin;
-}
+const krt_type_registry *krt_types_builtin(void) { return &builtin; }
 
 uint32_t krt_types_of_kind(const krt_type_registry *r, const kiln_cooked_kind *kind)
 {

@@ -18,7 +18,8 @@ size_t krt_mount_list(krt_context *c, krt_artifact_fn fn, void *user)
     pthread_mutex_lock(&c->mu);
     for (size_t i = 0; i < c->mounts.count; i++) {
         const krt_artifact *x = &c->mounts.items[i];
-        krt_artifact_info info = {x->name, x->id, (krt_type)x->type, x->size, x->path, x->pack != NULL};
+        krt_artifact_info info = {x->name, x->id,   (krt_type)x->type,
+                                  x->size, x->path, x->pack != NULL};
         n++;
         if (!fn(user, &info)) break;
     }
@@ -87,8 +88,7 @@ void krt_pack_hand_over_locked(krt_context *c, krt_asset *a, krt_pack_mount *pm)
     const uint8_t *lo = pm->map.data, *p = a->dec.file;
     if (a->dec.file_borrowed && p && p >= lo && (size_t)(p - lo) < pm->map.size && !a->dec.pack_ref)
         a->dec.pack_ref = pm; /* the job's reference is the asset's now */
-    else
-        krt_pack_unref_locked(c, pm);
+    else krt_pack_unref_locked(c, pm);
 }
 
 void krt_asset_drop_data_locked(krt_context *c, krt_asset *a)

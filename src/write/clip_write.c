@@ -55,10 +55,8 @@ kiln_result kiln_clip_write(const kiln_cooked_clip *c, const kiln_allocator *all
         kiln_store_u32le(p + 20, t->time_offset);
         kiln_store_u32le(p + 24, t->value_offset);
     }
-    for (size_t i = 0; i < c->time_count; i++)
-        kiln_store_f32le(times + 4 * i, c->times[i]);
-    for (size_t i = 0; i < c->value_count; i++)
-        kiln_store_f32le(values + 4 * i, c->values[i]);
+    for (size_t i = 0; i < c->time_count; i++) kiln_store_f32le(times + 4 * i, c->times[i]);
+    for (size_t i = 0; i < c->value_count; i++) kiln_store_f32le(values + 4 * i, c->values[i]);
 
     kiln_container_writer w;
     kiln_container_begin(&w, KILN_CLIP_KIND, KILN_CLIP_KIND_VERSION, alloc);

@@ -12,11 +12,11 @@
 /* Section ids and record sizes (docs/formats.md). */
 #define KILN_CLIP_SECTION_HEADER KILN_FOURCC('C', 'L', 'H', 'D')
 #define KILN_CLIP_SECTION_TRACKS KILN_FOURCC('T', 'R', 'A', 'K')
-#define KILN_CLIP_SECTION_TIMES KILN_FOURCC('T', 'I', 'M', 'E')
+#define KILN_CLIP_SECTION_TIMES  KILN_FOURCC('T', 'I', 'M', 'E')
 #define KILN_CLIP_SECTION_VALUES KILN_FOURCC('V', 'A', 'L', 'U')
-#define KILN_CLIP_SECTION_NAME KILN_FOURCC('N', 'A', 'M', 'E')
-#define KILN_CLIP_HEADER_SIZE 64
-#define KILN_CLIP_TRACK_SIZE 32
+#define KILN_CLIP_SECTION_NAME   KILN_FOURCC('N', 'A', 'M', 'E')
+#define KILN_CLIP_HEADER_SIZE    64
+#define KILN_CLIP_TRACK_SIZE     32
 
 /* Serializes c (its skeleton_id as the caller set it). *out is allocated from alloc (NULL =
  * libc); free with kiln_free(alloc, *out, *size). The bytes are read back with kiln_clip_read

@@ -39,7 +39,10 @@ kiln_result kiln_container_add(kiln_container_writer *w, uint32_t id, uint32_t e
     return KILN_OK;
 }
 
-static size_t align16(size_t v) { return (v + KILN_CONTAINER_ALIGN - 1) & ~(size_t)(KILN_CONTAINER_ALIGN - 1); }
+static size_t align16(size_t v)
+{
+    return (v + KILN_CONTAINER_ALIGN - 1) & ~(size_t)(KILN_CONTAINER_ALIGN - 1);
+}
 
 kiln_result kiln_container_finish(kiln_container_writer *w, uint8_t **out, size_t *size,
                                   kiln_error *err)

@@ -10,13 +10,13 @@
 #include "kiln/kiln_format.h"
 
 typedef struct kiln_container_writer {
-    const kiln_allocator *alloc;   /* borrowed; NULL = libc */
+    const kiln_allocator *alloc; /* borrowed; NULL = libc */
     uint32_t kind, kind_version;
     uint32_t count;
     struct {
         uint32_t id, element_size;
         uint64_t count;
-        const void *data;          /* borrowed until kiln_container_finish */
+        const void *data; /* borrowed until kiln_container_finish */
     } sections[KILN_CONTAINER_MAX_SECTIONS];
 } kiln_container_writer;
 

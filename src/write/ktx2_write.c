@@ -9,13 +9,13 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "codec/vk_format.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/reader.h"
-#include "codec/vk_format.h"
 
 #define STR2(x) #x
-#define STR(x) STR2(x)
+#define STR(x)  STR2(x)
 #define WRITER_NAME                                                                                \
     "kiln " STR(KILN_VERSION_MAJOR) "." STR(KILN_VERSION_MINOR) "." STR(                           \
         KILN_VERSION_PATCH) " pipeline " STR(KILN_PIPELINE_VERSION)
@@ -28,10 +28,7 @@ static const struct {
     {"KTXwriter", WRITER_NAME},
 };
 
-const char *kiln_ktx2_writer_name(void)
-{
-    return WRITER_NAME;
-}
+const char *kiln_ktx2_writer_name(void) { return WRITER_NAME; }
 
 static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_info **fmt_out,
                             kiln_error *err)
@@ -197,10 +194,8 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
     }
     for (uint32_t i = d->level_count; i-- > 0;) {
         kiln_buf_align(out, align);
-        if (zstd)
-            kiln_buf_append(out, packed[i].data, packed[i].size);
-        else
-            kiln_buf_append(out, d->levels[i].data, d->levels[i].size);
+        if (zstd) kiln_buf_append(out, packed[i].data, packed[i].size);
+        else kiln_buf_append(out, d->levels[i].data, d->levels[i].size);
     }
     if (out->failed) {
         res = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ktx2: no memory for the file");

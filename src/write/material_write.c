@@ -8,8 +8,8 @@
 #include "core/reader.h"
 #include "write/container_write.h"
 
-kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *alloc,
-                                uint8_t **out, size_t *size, kiln_error *err)
+kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *alloc, uint8_t **out,
+                                size_t *size, kiln_error *err)
 {
     if (!out || !size) return kiln_error_set(err, KILN_E_USAGE, "kiln_material_write: no output");
     *out = NULL;

@@ -4,11 +4,11 @@
 
 #include <string.h>
 
+#include "codec/mesh_sections.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/reader.h"
 #include "write/container_write.h"
-#include "codec/mesh_sections.h"
 
 /* Vertex data, indices and meshlet tables are copied as the host holds them. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -56,14 +56,16 @@ static kiln_result add_stream(kiln_container_writer *w, const kiln_cooked_mesh *
     const kiln_cooked_stream *s = &m->streams[id];
     if (s->count == 0) return KILN_OK;
     if (s->packed)
-        return kiln_container_add(w, kiln_mesh_stream_section(id), 1, s->packed_size, s->packed, err);
+        return kiln_container_add(w, kiln_mesh_stream_section(id), 1, s->packed_size, s->packed,
+                                  err);
     return kiln_container_add(w, kiln_mesh_stream_section(id), s->stride, s->count, s->data, err);
 }
 
 kiln_result kiln_mesh_write(const kiln_cooked_mesh *m, const kiln_allocator *alloc, uint8_t **out,
                             size_t *size, kiln_error *err)
 {
-    if (!m || !out || !size) return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_write: NULL argument");
+    if (!m || !out || !size)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_mesh_write: NULL argument");
     *out = NULL;
     *size = 0;
     if (m->level_count < 1 || m->level_count > KILN_MESH_MAX_LEVELS)
@@ -92,11 +94,14 @@ kiln_result kiln_mesh_write(const kiln_cooked_mesh *m, const kiln_allocator *all
 
     kiln_container_writer w;
     kiln_container_begin(&w, KILN_MESH_KIND, KILN_MESH_KIND_VERSION, alloc);
-    kiln_result rc = kiln_container_add(&w, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE, 1, header, err);
+    kiln_result rc =
+        kiln_container_add(&w, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE, 1, header, err);
     if (rc == KILN_OK)
-        rc = kiln_container_add(&w, KILN_MESH_SECTION_LODS, KILN_MESH_LOD_SIZE, m->level_count, lods, err);
+        rc = kiln_container_add(&w, KILN_MESH_SECTION_LODS, KILN_MESH_LOD_SIZE, m->level_count,
+                                lods, err);
     /* Vertex streams, indices, meshlet tables, targets, target deltas: the order of the file. */
-    for (int id = 0; id <= KILN_MESH_INDICES && rc == KILN_OK; id++) rc = add_stream(&w, m, id, err);
+    for (int id = 0; id <= KILN_MESH_INDICES && rc == KILN_OK; id++)
+        rc = add_stream(&w, m, id, err);
     if (rc == KILN_OK && m->meshlet_count) {
         rc = kiln_container_add(&w, KILN_MESH_SECTION_MESHLETS, KILN_MESH_MESHLET_SIZE,
                                 m->meshlet_count, m->meshlets, err);

@@ -24,10 +24,10 @@ typedef struct sorted_input {
 } sorted_input;
 
 typedef struct payload {
-    size_t input;          /* the first input (in id order) with these bytes */
-    uint64_t checksum;     /* XXH3-64 of the raw bytes */
-    uint8_t *zdata;        /* compressed bytes when kept, else NULL */
-    size_t zcapacity;      /* allocated size of zdata */
+    size_t input;      /* the first input (in id order) with these bytes */
+    uint64_t checksum; /* XXH3-64 of the raw bytes */
+    uint8_t *zdata;    /* compressed bytes when kept, else NULL */
+    size_t zcapacity;  /* allocated size of zdata */
     size_t stored_size;
     uint64_t stored_checksum;
     uint32_t compression;
@@ -39,10 +39,10 @@ typedef struct write_state {
     const kiln_pack_write_opts *opts;
     const kiln_allocator *alloc;
     sorted_input *sorted;
-    uint64_t *hashes;      /* per sorted input */
+    uint64_t *hashes; /* per sorted input */
     payload *payloads;
     size_t payload_count;
-    ZSTD_CCtx **cctx;      /* one per worker, made on first use */
+    ZSTD_CCtx **cctx; /* one per worker, made on first use */
     int level;
 } write_state;
 
@@ -177,7 +177,8 @@ kiln_result kiln_pack_write(const kiln_pack_input *inputs, size_t count,
     kiln_result r = check_inputs(inputs, count, err);
     if (r != KILN_OK) return r;
     if (opts->compress > KILN_PACK_WRITE_ZSTD)
-        return kiln_error_set(err, KILN_E_USAGE, "pack: unknown compression mode %u", opts->compress);
+        return kiln_error_set(err, KILN_E_USAGE, "pack: unknown compression mode %u",
+                              opts->compress);
     int level = opts->level ? opts->level : KILN_PACK_DEFAULT_LEVEL;
     if (level < 1 || level > ZSTD_maxCLevel())
         return kiln_error_set(err, KILN_E_USAGE, "pack: zstd level %d is not in 1..%d", level,

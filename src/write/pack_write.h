@@ -13,43 +13,43 @@
 
 /* How payloads are stored (kiln.h repeats these values as the public KILN_PACK_COMPRESS_*). */
 typedef enum kiln_pack_compress_mode {
-    KILN_PACK_WRITE_AUTO = 0,  /* zstd where it pays: saves >= 1/8 of the bytes and >= 64 bytes */
-    KILN_PACK_WRITE_NONE = 1,  /* every payload raw */
-    KILN_PACK_WRITE_ZSTD = 2,  /* zstd wherever it makes the payload smaller at all */
+    KILN_PACK_WRITE_AUTO = 0, /* zstd where it pays: saves >= 1/8 of the bytes and >= 64 bytes */
+    KILN_PACK_WRITE_NONE = 1, /* every payload raw */
+    KILN_PACK_WRITE_ZSTD = 2, /* zstd wherever it makes the payload smaller at all */
 } kiln_pack_compress_mode;
 
-#define KILN_PACK_DEFAULT_LEVEL 9  /* on the cooked corpus: 15x faster than 19, 5% more bytes */
+#define KILN_PACK_DEFAULT_LEVEL 9 /* on the cooked corpus: 15x faster than 19, 5% more bytes */
 
 /* One artifact to pack. All borrowed until kiln_pack_write returns. */
 typedef struct kiln_pack_input {
-    uint64_t asset_id;     /* non-zero, unique among the inputs */
-    uint32_t kind;         /* KILN_PACK_KIND_KTX2 or a container kind; non-zero */
-    const char *name;      /* "path#label", non-empty */
+    uint64_t asset_id; /* non-zero, unique among the inputs */
+    uint32_t kind;     /* KILN_PACK_KIND_KTX2 or a container kind; non-zero */
+    const char *name;  /* "path#label", non-empty */
     const uint8_t *data;
-    size_t size;           /* at most KILN_PACK_MAX_ENTRY_SIZE */
+    size_t size; /* at most KILN_PACK_MAX_ENTRY_SIZE */
 } kiln_pack_input;
 
 typedef struct kiln_pack_write_opts {
-    uint32_t compress;            /* kiln_pack_compress_mode */
-    int level;                    /* zstd level 1..22; 0 = KILN_PACK_DEFAULT_LEVEL */
-    bool align_4096;              /* payloads at 4096-byte boundaries (direct I/O) */
-    kiln_jobs *jobs;              /* compresses payloads in parallel; NULL = on the caller */
-    const kiln_allocator *alloc;  /* NULL = libc */
+    uint32_t compress;           /* kiln_pack_compress_mode */
+    int level;                   /* zstd level 1..22; 0 = KILN_PACK_DEFAULT_LEVEL */
+    bool align_4096;             /* payloads at 4096-byte boundaries (direct I/O) */
+    kiln_jobs *jobs;             /* compresses payloads in parallel; NULL = on the caller */
+    const kiln_allocator *alloc; /* NULL = libc */
 } kiln_pack_write_opts;
 
 /* What was written, per input (in the caller's order) and in total. */
 typedef struct kiln_pack_write_entry {
-    uint32_t payload;             /* payload index in the pack */
-    bool shared;                  /* its bytes equal an earlier entry's (sorted by id) */
-    uint32_t compression;         /* kiln_pack_compression */
+    uint32_t payload;     /* payload index in the pack */
+    bool shared;          /* its bytes equal an earlier entry's (sorted by id) */
+    uint32_t compression; /* kiln_pack_compression */
     size_t stored_size;
 } kiln_pack_write_entry;
 
 typedef struct kiln_pack_write_stats {
-    size_t entries, payloads, compressed;  /* compressed: payloads stored with zstd */
-    uint64_t entry_bytes;         /* sum of every entry's size */
-    uint64_t payload_bytes;       /* sum of the distinct payloads' sizes */
-    uint64_t stored_bytes;        /* sum of the payloads as stored */
+    size_t entries, payloads, compressed; /* compressed: payloads stored with zstd */
+    uint64_t entry_bytes;                 /* sum of every entry's size */
+    uint64_t payload_bytes;               /* sum of the distinct payloads' sizes */
+    uint64_t stored_bytes;                /* sum of the payloads as stored */
 } kiln_pack_write_stats;
 
 /* Builds a pack in memory. *out is from opts->alloc; free with kiln_free(alloc, *out, *size).

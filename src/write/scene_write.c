@@ -66,10 +66,12 @@ static void encode(const kiln_cooked_scene *s, buffers *b, strings *t, uint8_t *
         kiln_store_u32le(p + 156, n->skin);
         kiln_store_u64le(p + 160, n->skeleton);
     }
-    for (uint32_t i = 0; i < s->primitive_count; i++) kiln_store_u64le(b->prims + 8 * (size_t)i, s->primitives[i]);
+    for (uint32_t i = 0; i < s->primitive_count; i++)
+        kiln_store_u64le(b->prims + 8 * (size_t)i, s->primitives[i]);
     for (uint32_t i = 0; i < s->weight_count; i++)
         kiln_store_f32le(b->weights + 4 * (size_t)i, s->weights[i]);
-    for (uint32_t i = 0; i < s->clip_count; i++) kiln_store_u64le(b->clips + 8 * (size_t)i, s->clips[i]);
+    for (uint32_t i = 0; i < s->clip_count; i++)
+        kiln_store_u64le(b->clips + 8 * (size_t)i, s->clips[i]);
     for (uint32_t i = 0; i < s->camera_count; i++) {
         const kiln_cooked_camera *c = &s->cameras[i];
         uint8_t *p = b->cameras + (size_t)i * KILN_SCENE_CAMERA_SIZE;
@@ -94,7 +96,8 @@ static void encode(const kiln_cooked_scene *s, buffers *b, strings *t, uint8_t *
 kiln_result kiln_cooked_scene_write(const kiln_cooked_scene *s, const kiln_allocator *alloc,
                                     uint8_t **out, size_t *size, kiln_error *err)
 {
-    if (!out || !size) return kiln_error_set(err, KILN_E_USAGE, "kiln_cooked_scene_write: no output");
+    if (!out || !size)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_cooked_scene_write: no output");
     *out = NULL;
     *size = 0;
     if (!s || (s->node_count && !s->nodes) || (s->primitive_count && !s->primitives) ||
@@ -111,7 +114,8 @@ kiln_result kiln_cooked_scene_write(const kiln_cooked_scene *s, const kiln_alloc
     for (uint32_t i = 0; ok && i < s->light_count; i++)
         ok = count_name(s->lights[i].name, s->lights[i].name_size, &names);
     if (!ok)
-        return kiln_error_set(err, KILN_E_LIMIT, "cooked scene: names missing or over 4 GiB in all");
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "cooked scene: names missing or over 4 GiB in all");
 
     buffers b;
     memset(&b, 0, sizeof b);

@@ -10,16 +10,16 @@
 #include "process/skeleton.h"
 
 /* Section ids and record sizes (docs/formats.md). */
-#define KILN_SKELETON_SECTION_HEADER KILN_FOURCC('S', 'K', 'H', 'D')
-#define KILN_SKELETON_SECTION_JOINTS KILN_FOURCC('J', 'N', 'T', 'S')
+#define KILN_SKELETON_SECTION_HEADER        KILN_FOURCC('S', 'K', 'H', 'D')
+#define KILN_SKELETON_SECTION_JOINTS        KILN_FOURCC('J', 'N', 'T', 'S')
 #define KILN_SKELETON_SECTION_INVERSE_BINDS KILN_FOURCC('I', 'B', 'M', 'S')
-#define KILN_SKELETON_SECTION_PRE KILN_FOURCC('P', 'R', 'E', 'T')
-#define KILN_SKELETON_SECTION_HASH KILN_FOURCC('H', 'A', 'S', 'H')
-#define KILN_SKELETON_SECTION_NAMES KILN_FOURCC('N', 'A', 'M', 'E')
-#define KILN_SKELETON_HEADER_SIZE 48
-#define KILN_SKELETON_JOINT_SIZE 64
-#define KILN_SKELETON_MATRIX_SIZE 64
-#define KILN_SKELETON_SLOT_SIZE 8
+#define KILN_SKELETON_SECTION_PRE           KILN_FOURCC('P', 'R', 'E', 'T')
+#define KILN_SKELETON_SECTION_HASH          KILN_FOURCC('H', 'A', 'S', 'H')
+#define KILN_SKELETON_SECTION_NAMES         KILN_FOURCC('N', 'A', 'M', 'E')
+#define KILN_SKELETON_HEADER_SIZE           48
+#define KILN_SKELETON_JOINT_SIZE            64
+#define KILN_SKELETON_MATRIX_SIZE           64
+#define KILN_SKELETON_SLOT_SIZE             8
 
 /* Serializes s. *out is allocated from alloc (NULL = libc); free with kiln_free(alloc, *out,
  * *size). The bytes are read back with kiln_skeleton_read before they are returned, so nothing

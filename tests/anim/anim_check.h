@@ -40,8 +40,7 @@ static inline void chk_skeleton(const kiln_scene *s, uint32_t skin_index,
         assert_true(jt.parent < (int32_t)j);
         assert_int_equal(jt.node, skin->joints[jt.skin_joint]);
         int32_t anc = chk_joint_ancestor(s, skin, jt.node);
-        if (anc < 0)
-            assert_int_equal(jt.parent, -1);
+        if (anc < 0) assert_int_equal(jt.parent, -1);
         else
             assert_int_equal(kiln_skeleton_joint_at(v, (uint32_t)jt.parent).skin_joint,
                              (uint32_t)anc);
@@ -56,12 +55,9 @@ static inline void chk_skeleton(const kiln_scene *s, uint32_t skin_index,
         }
         double local[16], pre[16], tmp[16];
         ref_trs(jt.translation, jt.rotation, jt.scale, local);
-        for (int k = 0; k < 16; k++)
-            pre[k] = jt.pre[k];
-        if (jt.parent >= 0)
-            ref_mat_mul(world + (size_t)jt.parent * 16, pre, tmp);
-        else
-            memcpy(tmp, pre, sizeof tmp);
+        for (int k = 0; k < 16; k++) pre[k] = jt.pre[k];
+        if (jt.parent >= 0) ref_mat_mul(world + (size_t)jt.parent * 16, pre, tmp);
+        else memcpy(tmp, pre, sizeof tmp);
         ref_mat_mul(tmp, local, world + (size_t)j * 16);
         for (int k = 0; k < 16; k++) {
             double want = s->nodes[jt.node].world[k], got = world[(size_t)j * 16 + k];

@@ -11,7 +11,7 @@
 #include "anim_ref.h"
 #include "kiln/kiln_scene.h"
 
-#define FX_MAX_NODES 64
+#define FX_MAX_NODES    64
 #define FX_MAX_CHANNELS 16
 
 typedef struct fx_scene {
@@ -74,8 +74,7 @@ static inline void fx_skin(fx_scene *f, const uint32_t *joints, uint32_t count)
 {
     memcpy(f->joints, joints, count * sizeof *joints);
     for (uint32_t j = 0; j < count; j++)
-        for (int k = 0; k < 16; k++)
-            f->inverse_bind[j * 16 + k] = (float)(joints[j] * 100 + k);
+        for (int k = 0; k < 16; k++) f->inverse_bind[j * 16 + k] = (float)(joints[j] * 100 + k);
     f->skin.name = "skin";
     f->skin.joints = f->joints;
     f->skin.joint_count = count;

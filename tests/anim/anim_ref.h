@@ -23,8 +23,7 @@ static inline void ref_sample(const kiln_scene_channel *ch, double t, double *ou
     const float *v0 = ch->values + (size_t)k * stride + voff;
     int rot = ch->path == KILN_SCENE_PATH_ROTATION;
     if (k + 1 >= K || t <= ch->times[k] || ch->interpolation == KILN_SCENE_INTERP_STEP) {
-        for (uint32_t c = 0; c < n; c++)
-            out[c] = v0[c];
+        for (uint32_t c = 0; c < n; c++) out[c] = v0[c];
     } else {
         const float *v1 = ch->values + (size_t)(k + 1) * stride + voff;
         double td = (double)ch->times[k + 1] - ch->times[k], u = (t - ch->times[k]) / td;
@@ -32,16 +31,14 @@ static inline void ref_sample(const kiln_scene_channel *ch, double t, double *ou
             double a[4], b[4], la = 0, lb = 0, d = 0;
             for (int c = 0; c < 4; c++)
                 a[c] = v0[c], b[c] = v1[c], la += a[c] * a[c], lb += b[c] * b[c];
-            for (int c = 0; c < 4; c++)
-                a[c] /= sqrt(la), b[c] /= sqrt(lb), d += a[c] * b[c];
+            for (int c = 0; c < 4; c++) a[c] /= sqrt(la), b[c] /= sqrt(lb), d += a[c] * b[c];
             double s = d < 0 ? -1 : 1, ang = acos(fmin(1.0, fabs(d)));
             for (int c = 0; c < 4; c++)
                 out[c] = ang < 1e-9
                              ? (1 - u) * a[c] + s * u * b[c]
                              : (sin((1 - u) * ang) * a[c] + s * sin(u * ang) * b[c]) / sin(ang);
         } else if (ch->interpolation == KILN_SCENE_INTERP_LINEAR) {
-            for (uint32_t c = 0; c < n; c++)
-                out[c] = (1 - u) * v0[c] + u * v1[c];
+            for (uint32_t c = 0; c < n; c++) out[c] = (1 - u) * v0[c] + u * v1[c];
         } else {
             const float *b0 = v0 + n, *a1 = v1 - n; /* out-tangent of k, in-tangent of k+1 */
             double u2 = u * u, u3 = u2 * u;
@@ -52,8 +49,7 @@ static inline void ref_sample(const kiln_scene_channel *ch, double t, double *ou
     }
     if (rot) {
         double l = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-        for (int c = 0; c < 4; c++)
-            out[c] /= l;
+        for (int c = 0; c < 4; c++) out[c] /= l;
     }
 }
 
@@ -65,10 +61,8 @@ static inline double ref_error(kiln_scene_path path, uint32_t n, const float *go
     double worst = 0;
     if (path == KILN_SCENE_PATH_ROTATION) {
         double lg = 0, lw = 0, d = 0;
-        for (int c = 0; c < 4; c++)
-            lg += (double)got[c] * got[c], lw += want[c] * want[c];
-        for (int c = 0; c < 4; c++)
-            d += got[c] / sqrt(lg) * want[c] / sqrt(lw);
+        for (int c = 0; c < 4; c++) lg += (double)got[c] * got[c], lw += want[c] * want[c];
+        for (int c = 0; c < 4; c++) d += got[c] / sqrt(lg) * want[c] / sqrt(lw);
         return 2 * acos(fmin(1.0, fabs(d)));
     }
     for (uint32_t c = 0; c < n; c++) {
@@ -85,8 +79,7 @@ static inline void ref_mat_mul(const double *a, const double *b, double *out)
     for (int c = 0; c < 4; c++)
         for (int w = 0; w < 4; w++) {
             double v = 0;
-            for (int k = 0; k < 4; k++)
-                v += a[k * 4 + w] * b[c * 4 + k];
+            for (int k = 0; k < 4; k++) v += a[k * 4 + w] * b[c * 4 + k];
             r[c * 4 + w] = v;
         }
     memcpy(out, r, sizeof r);
@@ -101,8 +94,7 @@ static inline void ref_trs(const float *t, const float *q, const float *s, doubl
                    2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y)};
     memset(m, 0, 16 * sizeof *m);
     for (int c = 0; c < 3; c++)
-        for (int w2 = 0; w2 < 3; w2++)
-            m[c * 4 + w2] = r[c * 3 + w2] * s[c];
+        for (int w2 = 0; w2 < 3; w2++) m[c * 4 + w2] = r[c * 3 + w2] * s[c];
     m[12] = t[0], m[13] = t[1], m[14] = t[2], m[15] = 1;
 }
 

@@ -17,11 +17,11 @@
 #include "anim_fixture.h"
 #include "core/alloc.h"
 #include "core/reader.h"
-#include "write/clip_write.h"
-#include "write/skeleton_write.h"
 #include "process/anim_track.h"
 #include "process/clip.h"
 #include "process/skeleton.h"
+#include "write/clip_write.h"
+#include "write/skeleton_write.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -35,10 +35,8 @@ static uint8_t *cook_skeleton(const kiln_scene *s, uint32_t skin, size_t *size,
     uint8_t *bytes;
     if (kiln_skeleton_write(&sk, NULL, &bytes, size, &err) != KILN_OK)
         fail_msg("write: %s", err.message);
-    if (keep)
-        *keep = sk;
-    else
-        kiln_cooked_skeleton_free(&sk);
+    if (keep) *keep = sk;
+    else kiln_cooked_skeleton_free(&sk);
     return bytes;
 }
 
@@ -562,16 +560,13 @@ static void fill_smooth(void)
             r_line[k * 3 + c] = (float)(t * (c + 1) - 2.0);
         }
         double ax[3] = {sin(0.7 * t), cos(0.5 * t), 0.4}, l = 0;
-        for (int c = 0; c < 3; c++)
-            l += ax[c] * ax[c];
+        for (int c = 0; c < 3; c++) l += ax[c] * ax[c];
         l = sqrt(l);
         double ang = 2.0 * sin(t); /* sign of q varies: some keys on the far hemisphere */
-        for (int c = 0; c < 3; c++)
-            r_rot[k * 4 + c] = (float)(ax[c] / l * sin(ang / 2));
+        for (int c = 0; c < 3; c++) r_rot[k * 4 + c] = (float)(ax[c] / l * sin(ang / 2));
         r_rot[k * 4 + 3] = (float)cos(ang / 2);
         if (k % 7 == 3)
-            for (int c = 0; c < 4; c++)
-                r_rot[k * 4 + c] = -r_rot[k * 4 + c];
+            for (int c = 0; c < 4; c++) r_rot[k * 4 + c] = -r_rot[k * 4 + c];
     }
 }
 
@@ -779,8 +774,7 @@ static void clip_keeps_splines_too_long_to_densify(void **state)
     assert_true(times && vals);
     for (uint32_t k = 0; k < n; k++) {
         times[k] = (float)k * 0.01f;
-        for (int c = 0; c < 9; c++)
-            vals[(size_t)k * 9 + c] = (float)sin(k * 0.001 + c);
+        for (int c = 0; c < 9; c++) vals[(size_t)k * 9 + c] = (float)sin(k * 0.001 + c);
     }
     fx_scene f;
     fx_init(&f, 1, NULL);
@@ -1032,10 +1026,8 @@ static void every_allocation_failure_is_an_error_without_leaks(void **state)
             }
             kiln_cooked_skeleton_free(&sk);
         }
-        if (r == KILN_OK)
-            ok = 1;
-        else
-            assert_int_equal(r, KILN_E_OUT_OF_MEMORY);
+        if (r == KILN_OK) ok = 1;
+        else assert_int_equal(r, KILN_E_OUT_OF_MEMORY);
         kiln_free(&a, sb, sn);
         kiln_free(&a, cb, cn);
         assert_int_equal(fl.live, 0);
@@ -1124,14 +1116,17 @@ static void constant_track_error_equals_a_dense_measurement(void **state)
 {
     (void)state;
     uint64_t seed = 12345;
-    const uint32_t paths[3] = {KILN_CLIP_PATH_TRANSLATION, KILN_CLIP_PATH_SCALE, KILN_CLIP_PATH_WEIGHTS};
+    const uint32_t paths[3] = {KILN_CLIP_PATH_TRANSLATION, KILN_CLIP_PATH_SCALE,
+                               KILN_CLIP_PATH_WEIGHTS};
     for (int round = 0; round < 60; round++) {
         uint32_t path = paths[round % 3], n = path == KILN_CLIP_PATH_WEIGHTS ? 2 : 3;
         uint32_t keys = 2 + (uint32_t)(round % 7);
         kiln_anim_track ref, one;
-        assert_int_equal(kiln_anim_track_alloc(NULL, path, round % 5 == 4 ? KILN_CLIP_INTERP_STEP
-                                                                         : KILN_CLIP_INTERP_LINEAR,
-                                               n, keys, &ref, NULL), KILN_OK);
+        assert_int_equal(
+            kiln_anim_track_alloc(NULL, path,
+                                  round % 5 == 4 ? KILN_CLIP_INTERP_STEP : KILN_CLIP_INTERP_LINEAR,
+                                  n, keys, &ref, NULL),
+            KILN_OK);
         assert_int_equal(kiln_anim_track_alloc(NULL, path, KILN_CLIP_INTERP_STEP, n, 1, &one, NULL),
                          KILN_OK);
         for (uint32_t k = 0; k < keys; k++) {
@@ -1153,8 +1148,9 @@ static void constant_track_error_equals_a_dense_measurement(void **state)
         float v[3];
         for (uint32_t k = 0; k < keys; k++)
             for (int j = 0; j < (k + 1 < keys ? 400 : 1); j++) {
-                float t = k + 1 < keys ? ref.times[k] + (ref.times[k + 1] - ref.times[k]) * (float)j / 400.0f
-                                       : ref.times[k];
+                float t = k + 1 < keys
+                              ? ref.times[k] + (ref.times[k + 1] - ref.times[k]) * (float)j / 400.0f
+                              : ref.times[k];
                 kiln_anim_eval(&rk, t, v);
                 double e = kiln_anim_value_error(path, n, one.values, v);
                 if (e > dense) dense = e;

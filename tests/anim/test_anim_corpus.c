@@ -16,10 +16,10 @@
 #include "anim_check.h"
 #include "core/alloc.h"
 #include "core/hash.h"
-#include "write/clip_write.h"
-#include "write/skeleton_write.h"
 #include "process/clip.h"
 #include "process/skeleton.h"
+#include "write/clip_write.h"
+#include "write/skeleton_write.h"
 
 typedef struct model {
     const char *path;
@@ -151,8 +151,7 @@ static void every_skin_and_animation_cooks_and_reads_back(void **state)
                models[m].path, (unsigned long long)c.keys_before, (unsigned long long)c.keys_after,
                c.measured[0], c.measured[1], c.measured[2], c.measured[3]);
         /* As authored, sampling gives the source's values up to float rounding. */
-        for (int p = 0; p < 4; p++)
-            assert_true(c.measured[p] < 2e-5);
+        for (int p = 0; p < 4; p++) assert_true(c.measured[p] < 2e-5);
         free(c.all);
         kiln_scene_free(s);
     }
@@ -205,10 +204,8 @@ static void clips_keep_their_keys_and_interpolation(void **state)
         for (uint32_t t = 0; t < 21; t++) {
             assert_int_equal(c.tracks[t].flags, 0);
             assert_int_equal(sk.joints[c.tracks[t].target].node, s->animations[a].channels[t].node);
-            if (c.tracks[t].key_count == 1)
-                constant++;
-            else
-                assert_int_equal(c.tracks[t].key_count, fox_keys[a]);
+            if (c.tracks[t].key_count == 1) constant++;
+            else assert_int_equal(c.tracks[t].key_count, fox_keys[a]);
         }
         assert_int_equal(c.summary.constant_tracks, constant);
         assert_int_equal(c.summary.keys_before, 21 * fox_keys[a]);

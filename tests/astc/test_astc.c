@@ -101,11 +101,15 @@ static rgba_image crop(const rgba_image *im, uint32_t x0, uint32_t y0, uint32_t 
     rgba_image c = {w, h, malloc((size_t)w * h * 4)};
     assert_non_null(c.px);
     for (uint32_t y = 0; y < h; y++)
-        memcpy(c.px + (size_t)y * w * 4, im->px + ((size_t)(y0 + y) * im->w + x0) * 4, (size_t)w * 4);
+        memcpy(c.px + (size_t)y * w * 4, im->px + ((size_t)(y0 + y) * im->w + x0) * 4,
+               (size_t)w * 4);
     return c;
 }
 
-static size_t block_bytes(uint32_t w, uint32_t h) { return (size_t)((w + 3) / 4) * ((h + 3) / 4) * 16; }
+static size_t block_bytes(uint32_t w, uint32_t h)
+{
+    return (size_t)((w + 3) / 4) * ((h + 3) / 4) * 16;
+}
 
 /* ---- .astc files: 16-byte header, then the blocks in row-major order ----------------------- */
 
@@ -116,7 +120,10 @@ static void put_u24(uint8_t *p, uint32_t v)
     p[2] = (uint8_t)(v >> 16);
 }
 
-static uint32_t get_u24(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
+static uint32_t get_u24(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
 
 static void astc_file_write(const char *path, uint32_t w, uint32_t h, const uint8_t *blocks)
 {
@@ -322,8 +329,9 @@ static void astc_normal_map_medium_blocks_equal_astcenc_command_with_normal_flag
     uint8_t *texels = malloc((size_t)im.w * im.h * 4);
     assert_non_null(texels);
     kiln_error err;
-    assert_int_equal(kiln_astc_decode(blocks, block_bytes(im.w, im.h), im.w, im.h, false, texels,
-                                      &err), KILN_OK);
+    assert_int_equal(
+        kiln_astc_decode(blocks, block_bytes(im.w, im.h), im.w, im.h, false, texels, &err),
+        KILN_OK);
     for (size_t i = 0; i < (size_t)im.w * im.h; i++) {
         const uint8_t *t = texels + i * 4, *s = im.px + i * 4;
         assert_int_equal(t[0], t[1]);
@@ -371,8 +379,8 @@ static void check_psnr_near_command(const char *dir, const rgba_image *im, kiln_
     print_message("    %ux%u %s: kiln %.3f dB, astcenc %.3f dB\n", im->w, im->h, preset_flag[q], pk,
                   pc);
     if (pk < pc - tolerance)
-        fail_msg("%s: kiln %.3f dB is more than %.2f dB under astcenc's %.3f dB", preset_flag[q], pk,
-                 tolerance, pc);
+        fail_msg("%s: kiln %.3f dB is more than %.2f dB under astcenc's %.3f dB", preset_flag[q],
+                 pk, tolerance, pc);
     free(a);
     free(b);
     free(ours);
@@ -390,7 +398,7 @@ static void astc_fast_and_high_stay_within_0_2_db_of_the_command(void **state)
     }
     char *dir = kt_tempdir("astc");
     rgba_image im = png_read(path);
-    check_psnr_near_command(dir, &im, KILN_QUALITY_FAST, 0.2);   /* measured -0.105 dB */
+    check_psnr_near_command(dir, &im, KILN_QUALITY_FAST, 0.2); /* measured -0.105 dB */
     rgba_image small = crop(&im, 300, 200, 96, 64);
     check_psnr_near_command(dir, &small, KILN_QUALITY_HIGH, 0.2); /* measured equal */
     free(small.px);
@@ -614,8 +622,9 @@ static void astc_blocks_driver_routes_to_astcenc(void **state)
     assert_non_null(via);
     kiln_block_opts o = {.quality = KILN_QUALITY_NORMAL, .srgb = true};
     kiln_error err;
-    assert_int_equal(kiln_blocks_encode(KILN_BLOCK_ASTC4X4, im.px, im.w, im.h, (size_t)im.w * 4,
-                                        &o, NULL, via, n, &err), KILN_OK);
+    assert_int_equal(kiln_blocks_encode(KILN_BLOCK_ASTC4X4, im.px, im.w, im.h, (size_t)im.w * 4, &o,
+                                        NULL, via, n, &err),
+                     KILN_OK);
     assert_memory_equal(via, direct, n);
     free(via);
     free(direct);

@@ -6,7 +6,7 @@
 
 #include "process/bc1.h"
 
-#define BT_SIZE 64   /* test images are BT_SIZE x BT_SIZE RGBA8 */
+#define BT_SIZE 64 /* test images are BT_SIZE x BT_SIZE RGBA8 */
 
 /* xorshift32: fixed sequence for a given seed (never 0). */
 uint32_t bt_rand(uint32_t *state);

@@ -47,11 +47,11 @@ static void bc1_decoder_interpolates_thirds_with_truncation(void **state)
     /* c0 = pure red, c1 = pure blue; selectors 0, 1, 2, 3 repeating. */
     put_u16(block, 0xF800);
     put_u16(block + 2, 0x001F);
-    put_u32(block + 4, 0xE4E4E4E4u);   /* 0b11100100: texels 0..3 take selectors 0, 1, 2, 3 */
+    put_u32(block + 4, 0xE4E4E4E4u); /* 0b11100100: texels 0..3 take selectors 0, 1, 2, 3 */
     kiln_bc1_decode_block(block, rgba);
     assert_texel(rgba, 0, 255, 0, 0, 255);
     assert_texel(rgba, 1, 0, 0, 255, 255);
-    assert_texel(rgba, 2, 170, 0, 85, 255);   /* (2*255 + 0) / 3, (0 + 255) / 3 */
+    assert_texel(rgba, 2, 170, 0, 85, 255); /* (2*255 + 0) / 3, (0 + 255) / 3 */
     assert_texel(rgba, 3, 85, 0, 170, 255);
     assert_texel(rgba, 15, 85, 0, 170, 255);
 
@@ -62,22 +62,22 @@ static void bc1_decoder_interpolates_thirds_with_truncation(void **state)
     kiln_bc1_decode_block(block, rgba);
     assert_texel(rgba, 0, 8, 134, 0, 255);
     assert_texel(rgba, 1, 0, 0, 0, 255);
-    assert_texel(rgba, 2, 5, 89, 0, 255);   /* 16/3 = 5.33, 268/3 = 89.33 */
-    assert_texel(rgba, 3, 2, 44, 0, 255);   /* 8/3 = 2.67 truncates to 2, 134/3 = 44.67 to 44 */
+    assert_texel(rgba, 2, 5, 89, 0, 255); /* 16/3 = 5.33, 268/3 = 89.33 */
+    assert_texel(rgba, 3, 2, 44, 0, 255); /* 8/3 = 2.67 truncates to 2, 134/3 = 44.67 to 44 */
 }
 
 static void bc1_decoder_three_colour_mode_gives_half_and_opaque_black(void **state)
 {
     (void)state;
     uint8_t block[8], rgba[64];
-    put_u16(block, 0x001F);   /* c0 <= c1: the 3-colour mode */
+    put_u16(block, 0x001F); /* c0 <= c1: the 3-colour mode */
     put_u16(block + 2, 0xF800);
     put_u32(block + 4, 0xE4E4E4E4u);
     kiln_bc1_decode_block(block, rgba);
     assert_texel(rgba, 0, 0, 0, 255, 255);
     assert_texel(rgba, 1, 255, 0, 0, 255);
-    assert_texel(rgba, 2, 127, 0, 127, 255);   /* (255 + 0) / 2 */
-    assert_texel(rgba, 3, 0, 0, 0, 255);       /* BC1 RGB: black, alpha ignored */
+    assert_texel(rgba, 2, 127, 0, 127, 255); /* (255 + 0) / 2 */
+    assert_texel(rgba, 3, 0, 0, 0, 255);     /* BC1 RGB: black, alpha ignored */
 }
 
 static void bc4_decoder_eight_value_mode_matches_spec(void **state)
@@ -104,10 +104,16 @@ static void bc4_decoder_six_value_mode_has_zero_and_full(void **state)
     (void)state;
     uint8_t block[8], rgba[64], idx[16];
     for (int i = 0; i < 16; i++) idx[i] = (uint8_t)(i % 8);
-    bc4_block(block, 20, 220, idx);   /* a0 <= a1 */
+    bc4_block(block, 20, 220, idx); /* a0 <= a1 */
     kiln_bc4_decode_block(block, rgba);
-    static const int want[8] = {20, 220, (4 * 20 + 220) / 5, (3 * 20 + 2 * 220) / 5,
-                                (2 * 20 + 3 * 220) / 5, (20 + 4 * 220) / 5, 0, 255};
+    static const int want[8] = {20,
+                                220,
+                                (4 * 20 + 220) / 5,
+                                (3 * 20 + 2 * 220) / 5,
+                                (2 * 20 + 3 * 220) / 5,
+                                (20 + 4 * 220) / 5,
+                                0,
+                                255};
     for (int i = 0; i < 16; i++) assert_texel(rgba, i, want[i % 8], 0, 0, 255);
 }
 
@@ -174,10 +180,7 @@ static void bc4_and_bc5_round_trip_every_constant_value_exactly(void **state)
     }
 }
 
-static uint16_t block_u16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
+static uint16_t block_u16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 static void bc1_round_trips_565_colours_exactly_and_others_within_one(void **state)
 {
@@ -204,7 +207,7 @@ static void bc1_round_trips_565_colours_exactly_and_others_within_one(void **sta
         kiln_bc1_encode_block(in, &o, block);
         kiln_bc1_decode_block(block, out);
         assert_true(abs(out[0] - r) <= 1 && abs(out[1] - g) <= 1 && abs(out[2] - b) <= 1);
-        assert_memory_equal(out, out + 4, 60);   /* one colour over the block */
+        assert_memory_equal(out, out + 4, 60); /* one colour over the block */
     }
 }
 
@@ -217,13 +220,22 @@ static void tricky_block(uint32_t *seed, int kind, uint8_t rgba[64])
         uint32_t n = bt_rand(seed);
         int v[3];
         switch (kind % 4) {
-        case 0: for (int k = 0; k < 3; k++) v[k] = (int)((c >> (8 * k)) & 255) + (int)(n & 1); break;
-        case 1: v[0] = v[1] = v[2] = (int)(c & 255) + (int)(n % 3); break;
-        case 2: for (int k = 0; k < 3; k++) v[k] = i == 5 ? (int)((n >> (8 * k)) & 255) : (int)((c >> (8 * k)) & 255); break;
-        default: for (int k = 0; k < 3; k++) v[k] = (int)((n >> (8 * k)) & 255); break;
+        case 0:
+            for (int k = 0; k < 3; k++) v[k] = (int)((c >> (8 * k)) & 255) + (int)(n & 1);
+            break;
+        case 1:
+            v[0] = v[1] = v[2] = (int)(c & 255) + (int)(n % 3);
+            break;
+        case 2:
+            for (int k = 0; k < 3; k++)
+                v[k] = i == 5 ? (int)((n >> (8 * k)) & 255) : (int)((c >> (8 * k)) & 255);
+            break;
+        default:
+            for (int k = 0; k < 3; k++) v[k] = (int)((n >> (8 * k)) & 255);
+            break;
         }
         for (int k = 0; k < 3; k++) rgba[i * 4 + k] = (uint8_t)(v[k] > 255 ? 255 : v[k]);
-        rgba[i * 4 + 3] = (uint8_t)n;   /* alpha is ignored */
+        rgba[i * 4 + 3] = (uint8_t)n; /* alpha is ignored */
     }
 }
 
@@ -238,8 +250,8 @@ static void bc1_encoder_never_emits_the_three_colour_mode(void **state)
             tricky_block(&seed, n, in);
             kiln_bc1_encode_block(in, &o, block);
             uint16_t c0 = block_u16(block), c1 = block_u16(block + 2);
-            uint32_t sel = (uint32_t)block[4] | (uint32_t)block[5] << 8 |
-                           (uint32_t)block[6] << 16 | (uint32_t)block[7] << 24;
+            uint32_t sel = (uint32_t)block[4] | (uint32_t)block[5] << 8 | (uint32_t)block[6] << 16 |
+                           (uint32_t)block[7] << 24;
             if (!(c0 > c1 || (c0 == c1 && sel == 0)))
                 fail_msg("block %d at quality %d: c0 %04x c1 %04x sel %08x", n, q, c0, c1, sel);
         }
@@ -248,9 +260,9 @@ static void bc1_encoder_never_emits_the_three_colour_mode(void **state)
 
 /* Floors 0.3 dB under what was measured (KILN_BC1_PRINT=1 prints it): [format][image][quality]. */
 static const double psnr_floor[3][2][3] = {
-    {{33.272, 33.486, 33.557}, {21.137, 21.204, 21.228}},   /* BC1, RGB */
-    {{51.683, 51.841, 51.921}, {31.650, 32.085, 32.318}},   /* BC4, R */
-    {{40.750, 41.077, 41.236}, {32.595, 33.019, 33.232}},   /* BC5, R and G */
+    {{33.272, 33.486, 33.557}, {21.137, 21.204, 21.228}}, /* BC1, RGB */
+    {{51.683, 51.841, 51.921}, {31.650, 32.085, 32.318}}, /* BC4, R */
+    {{40.750, 41.077, 41.236}, {32.595, 33.019, 33.232}}, /* BC5, R and G */
 };
 
 static void encoders_hold_psnr_floors_and_improve_with_quality(void **state)
@@ -308,12 +320,12 @@ static void encoders_give_the_same_bytes_for_any_thread_count(void **state)
         uint8_t *a = malloc(size), *b = malloc(size), *c = malloc(size);
         assert_true(a && b && c);
         kiln_block_opts o = {.quality = KILN_QUALITY_NORMAL};
-        assert_int_equal(kiln_blocks_encode(fmts[f], img, w, h, BT_SIZE * 4, &o, NULL, a, size, NULL),
-                         KILN_OK);
-        assert_int_equal(kiln_blocks_encode(fmts[f], img, w, h, BT_SIZE * 4, &o, jobs, b, size, NULL),
-                         KILN_OK);
-        assert_int_equal(kiln_blocks_encode(fmts[f], img, w, h, BT_SIZE * 4, &o, NULL, c, size, NULL),
-                         KILN_OK);
+        assert_int_equal(
+            kiln_blocks_encode(fmts[f], img, w, h, BT_SIZE * 4, &o, NULL, a, size, NULL), KILN_OK);
+        assert_int_equal(
+            kiln_blocks_encode(fmts[f], img, w, h, BT_SIZE * 4, &o, jobs, b, size, NULL), KILN_OK);
+        assert_int_equal(
+            kiln_blocks_encode(fmts[f], img, w, h, BT_SIZE * 4, &o, NULL, c, size, NULL), KILN_OK);
         assert_memory_equal(a, b, size);
         assert_memory_equal(a, c, size);
         free(a);

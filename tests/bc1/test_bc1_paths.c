@@ -39,16 +39,29 @@ static void random_block(uint32_t *seed, int kind, uint8_t rgba[64])
         for (int k = 0; k < 3; k++) {
             int a = (int)((c0 >> (8 * k)) & 255), b = (int)((c1 >> (8 * k)) & 255);
             switch (kind % 6) {
-            case 0: v[k] = (int)((n >> (8 * k)) & 255); break;
-            case 1: v[k] = a + (int)((n >> (2 * k)) & 3); break;
-            case 2: v[k] = (n >> 30) & 1 ? a : b; break;
-            case 3: v[k] = a + (b - a) * i / 15 + (int)((n >> (3 * k)) & 7) - 4; break;
-            case 4: v[k] = (int)(c0 & 255) + (int)(n & 15) * (i & 3); break;
-            default: v[k] = ((n >> k) & 1) ? 255 : (n >> (k + 3)) & 1 ? 0 : a; break;
+            case 0:
+                v[k] = (int)((n >> (8 * k)) & 255);
+                break;
+            case 1:
+                v[k] = a + (int)((n >> (2 * k)) & 3);
+                break;
+            case 2:
+                v[k] = (n >> 30) & 1 ? a : b;
+                break;
+            case 3:
+                v[k] = a + (b - a) * i / 15 + (int)((n >> (3 * k)) & 7) - 4;
+                break;
+            case 4:
+                v[k] = (int)(c0 & 255) + (int)(n & 15) * (i & 3);
+                break;
+            default:
+                v[k] = ((n >> k) & 1) ? 255 : (n >> (k + 3)) & 1 ? 0 : a;
+                break;
             }
         }
-        for (int k = 0; k < 3; k++) rgba[i * 4 + k] = (uint8_t)(v[k] < 0 ? 0 : v[k] > 255 ? 255 : v[k]);
-        rgba[i * 4 + 3] = (uint8_t)n;   /* alpha is ignored */
+        for (int k = 0; k < 3; k++)
+            rgba[i * 4 + k] = (uint8_t)(v[k] < 0 ? 0 : v[k] > 255 ? 255 : v[k]);
+        rgba[i * 4 + 3] = (uint8_t)n; /* alpha is ignored */
     }
 }
 
@@ -99,7 +112,7 @@ static void bc1_paths_agree_on_kodak_photos(void **state)
     static const char *names[] = {"images/kodak/kodim01.png", "images/kodak/kodim03.png"};
     for (int f = 0; f < 2; f++) {
         char *path = kt_corpus_path(names[f]);
-        if (!path) skip();   /* the corpus is absent */
+        if (!path) skip(); /* the corpus is absent */
         size_t size = 0;
         void *data = kt_read_file(path, &size);
         if (!data) fail_msg("cannot read %s", path);

@@ -10,8 +10,8 @@
 
 #include "bc1_test_images.h"
 
-#define PX_W 64
-#define PX_H 64
+#define PX_W      64
+#define PX_H      64
 #define PX_BLOCKS ((PX_W / 4) * (PX_H / 4))
 
 static const char *python = "/usr/bin/python3";
@@ -28,14 +28,14 @@ static void write_dds(const char *path, const char *fourcc, const uint8_t *block
     assert_non_null(file);
     memcpy(file, "DDS ", 4);
     put32(file + 4, 124);
-    put32(file + 8, 0x1007 | 0x80000);   /* caps, height, width, pixel format, linear size */
+    put32(file + 8, 0x1007 | 0x80000); /* caps, height, width, pixel format, linear size */
     put32(file + 12, PX_H);
     put32(file + 16, PX_W);
     put32(file + 20, (uint32_t)size);
-    put32(file + 76, 32);                /* pixel format size */
-    put32(file + 80, 4);                 /* DDPF_FOURCC */
+    put32(file + 76, 32); /* pixel format size */
+    put32(file + 80, 4);  /* DDPF_FOURCC */
     memcpy(file + 84, fourcc, 4);
-    put32(file + 108, 0x1000);           /* DDSCAPS_TEXTURE */
+    put32(file + 108, 0x1000); /* DDSCAPS_TEXTURE */
     memcpy(file + 128, blocks, size);
     kt_write_file(path, file, 128 + size);
     free(file);

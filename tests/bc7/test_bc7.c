@@ -21,17 +21,20 @@ typedef struct tw {
 } tw;
 
 /* Writes n bits of v LSB first, as the specification lays out block fields. */
-static void tw_put(tw *w, unsigned v, unsigned n) {
+static void tw_put(tw *w, unsigned v, unsigned n)
+{
     for (unsigned i = 0; i < n; i++, w->pos++)
         if ((v >> i) & 1u) w->b[w->pos >> 3] |= (uint8_t)(1u << (w->pos & 7));
 }
 
-static uint64_t rng_next(uint64_t *s) { /* xorshift64*: fixed seeds, same everywhere */
+static uint64_t rng_next(uint64_t *s)
+{ /* xorshift64*: fixed seeds, same everywhere */
     *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
     return *s * 2685821657736338717ull;
 }
 
-static void random_block_of_mode(uint64_t *s, unsigned mode, uint8_t out[16]) {
+static void random_block_of_mode(uint64_t *s, unsigned mode, uint8_t out[16])
+{
     uint64_t a = rng_next(s), b = rng_next(s);
     memcpy(out, &a, 8);
     memcpy(out + 8, &b, 8);
@@ -44,24 +47,26 @@ static const kiln_block_opts level_opts[3] = {
     {KILN_QUALITY_HIGH, false, false},
 };
 
-static void expect_texel(const uint8_t *rgba, unsigned i, int r, int g, int b, int a) {
+static void expect_texel(const uint8_t *rgba, unsigned i, int r, int g, int b, int a)
+{
     const uint8_t *p = rgba + 4 * i;
     if (p[0] != r || p[1] != g || p[2] != b || p[3] != a)
-        fail_msg("texel %u: got (%d,%d,%d,%d), want (%d,%d,%d,%d)", i, p[0], p[1], p[2], p[3], r,
-                 g, b, a);
+        fail_msg("texel %u: got (%d,%d,%d,%d), want (%d,%d,%d,%d)", i, p[0], p[1], p[2], p[3], r, g,
+                 b, a);
 }
 
 /* ---- decoder against hand-derived texels ------------------------------------------------- */
 
-static void bc7_decodes_mode6_block_to_hand_derived_texels(void **state) {
+static void bc7_decodes_mode6_block_to_hand_derived_texels(void **state)
+{
     (void)state;
     tw w = {{0}, 0};
-    tw_put(&w, 1u << 6, 7);                                   /* mode 6 */
-    tw_put(&w, 0, 7), tw_put(&w, 127, 7);                     /* R0 R1 */
-    tw_put(&w, 127, 7), tw_put(&w, 0, 7);                     /* G0 G1 */
-    tw_put(&w, 64, 7), tw_put(&w, 64, 7);                     /* B0 B1 */
-    tw_put(&w, 127, 7), tw_put(&w, 127, 7);                   /* A0 A1 */
-    tw_put(&w, 1, 1), tw_put(&w, 1, 1);                       /* p-bits */
+    tw_put(&w, 1u << 6, 7);                                     /* mode 6 */
+    tw_put(&w, 0, 7), tw_put(&w, 127, 7);                       /* R0 R1 */
+    tw_put(&w, 127, 7), tw_put(&w, 0, 7);                       /* G0 G1 */
+    tw_put(&w, 64, 7), tw_put(&w, 64, 7);                       /* B0 B1 */
+    tw_put(&w, 127, 7), tw_put(&w, 127, 7);                     /* A0 A1 */
+    tw_put(&w, 1, 1), tw_put(&w, 1, 1);                         /* p-bits */
     for (unsigned i = 0; i < 16; i++) tw_put(&w, i, i ? 4 : 3); /* index i at texel i */
     assert_int_equal(w.pos, 128);
     uint8_t out[64];
@@ -74,14 +79,15 @@ static void bc7_decodes_mode6_block_to_hand_derived_texels(void **state) {
     expect_texel(out, 15, 255, 1, 129, 255);
 }
 
-static void bc7_decodes_mode1_block_with_partition_and_shared_pbits(void **state) {
+static void bc7_decodes_mode1_block_with_partition_and_shared_pbits(void **state)
+{
     (void)state;
     tw w = {{0}, 0};
     tw_put(&w, 1u << 1, 2); /* mode 1 */
     tw_put(&w, 0, 6);       /* partition 0: columns 2 and 3 are subset 1, anchor texel 15 */
     unsigned s1[3] = {32, 16, 8};
     for (unsigned c = 0; c < 3; c++) {
-        tw_put(&w, 0, 6), tw_put(&w, 63, 6);       /* subset 0: black .. white */
+        tw_put(&w, 0, 6), tw_put(&w, 63, 6);        /* subset 0: black .. white */
         tw_put(&w, s1[c], 6), tw_put(&w, s1[c], 6); /* subset 1: one colour */
     }
     tw_put(&w, 0, 1), tw_put(&w, 1, 1); /* shared p-bits: subset 0 -> 0, subset 1 -> 1 */
@@ -103,11 +109,12 @@ static void bc7_decodes_mode1_block_with_partition_and_shared_pbits(void **state
     expect_texel(out, 12, 253, 253, 253, 255);
 }
 
-static void bc7_decodes_mode5_block_with_rotation(void **state) {
+static void bc7_decodes_mode5_block_with_rotation(void **state)
+{
     (void)state;
     tw w = {{0}, 0};
-    tw_put(&w, 1u << 5, 6); /* mode 5 */
-    tw_put(&w, 1, 2);       /* rotation 1: swap A and R */
+    tw_put(&w, 1u << 5, 6);                 /* mode 5 */
+    tw_put(&w, 1, 2);                       /* rotation 1: swap A and R */
     tw_put(&w, 127, 7), tw_put(&w, 127, 7); /* R */
     tw_put(&w, 0, 7), tw_put(&w, 127, 7);   /* G */
     tw_put(&w, 0, 7), tw_put(&w, 0, 7);     /* B */
@@ -124,7 +131,8 @@ static void bc7_decodes_mode5_block_with_rotation(void **state) {
     expect_texel(out, 9, 200, 171, 0, 255);
 }
 
-static void bc7_decodes_reserved_mode_to_zero_texels(void **state) {
+static void bc7_decodes_reserved_mode_to_zero_texels(void **state)
+{
     (void)state;
     uint8_t blk[16], out[64];
     for (unsigned i = 0; i < 16; i++) blk[i] = (uint8_t)(0xA5 ^ i);
@@ -134,7 +142,8 @@ static void bc7_decodes_reserved_mode_to_zero_texels(void **state) {
     for (unsigned i = 0; i < 64; i++) assert_int_equal(out[i], 0);
 }
 
-static void bc7_decodes_every_random_pattern_and_modes_0_to_3_are_opaque(void **state) {
+static void bc7_decodes_every_random_pattern_and_modes_0_to_3_are_opaque(void **state)
+{
     (void)state;
     uint64_t s = 0x9E3779B97F4A7C15ull;
     uint8_t blk[16], out[64];
@@ -157,13 +166,15 @@ static void bc7_decodes_every_random_pattern_and_modes_0_to_3_are_opaque(void **
 
 /* ---- encoder ---------------------------------------------------------------------------- */
 
-static void encode_decode(const uint8_t in[64], unsigned q, uint8_t out[64]) {
+static void encode_decode(const uint8_t in[64], unsigned q, uint8_t out[64])
+{
     uint8_t blk[16];
     kiln_bc7_encode_block(in, &level_opts[q], blk);
     kiln_bc7_decode_block(blk, out);
 }
 
-static void check_constant(const uint8_t c[4]) {
+static void check_constant(const uint8_t c[4])
+{
     uint8_t in[64], out[64];
     for (unsigned i = 0; i < 16; i++) memcpy(in + 4 * i, c, 4);
     for (unsigned q = 0; q < 3; q++) {
@@ -174,7 +185,8 @@ static void check_constant(const uint8_t c[4]) {
     }
 }
 
-static void bc7_round_trips_constant_blocks_exactly(void **state) {
+static void bc7_round_trips_constant_blocks_exactly(void **state)
+{
     (void)state;
     for (unsigned v = 0; v < 256; v++) {
         uint8_t grey[4] = {(uint8_t)v, (uint8_t)v, (uint8_t)v, 255};
@@ -194,7 +206,8 @@ static void bc7_round_trips_constant_blocks_exactly(void **state) {
     }
 }
 
-static void bc7_keeps_alpha_255_in_opaque_blocks(void **state) {
+static void bc7_keeps_alpha_255_in_opaque_blocks(void **state)
+{
     (void)state;
     uint64_t s = 7;
     uint8_t in[64], out[64];
@@ -204,9 +217,10 @@ static void bc7_keeps_alpha_255_in_opaque_blocks(void **state) {
         for (unsigned i = 0; i < 16; i++) {
             uint64_t r = rng_next(&s);
             for (unsigned c = 0; c < 3; c++) {
-                int v = kind == 0 ? (int)((r >> (8 * c)) & 255)                      /* noise */
-                      : kind == 1 ? (int)((base >> (8 * c)) & 255) + (int)(i * 5) - 40 /* ramp */
-                                  : (int)((base >> (8 * c + 8 * (i & 1))) & 255);   /* two colours */
+                int v = kind == 0 ? (int)((r >> (8 * c)) & 255) /* noise */
+                        : kind == 1
+                            ? (int)((base >> (8 * c)) & 255) + (int)(i * 5) - 40 /* ramp */
+                            : (int)((base >> (8 * c + 8 * (i & 1))) & 255);      /* two colours */
                 in[4 * i + c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
             }
             in[4 * i + 3] = 255;
@@ -218,7 +232,8 @@ static void bc7_keeps_alpha_255_in_opaque_blocks(void **state) {
 
 /* 64x64 test pictures: a colour gradient with noise (opaque), and the same with a radial alpha
  * ramp and noise in alpha. Formula and seed are fixed. */
-static void make_picture(uint8_t *rgba, bool alpha) {
+static void make_picture(uint8_t *rgba, bool alpha)
+{
     uint64_t s = alpha ? 1234 : 4321;
     for (unsigned y = 0; y < 64; y++)
         for (unsigned x = 0; x < 64; x++) {
@@ -235,7 +250,8 @@ static void make_picture(uint8_t *rgba, bool alpha) {
         }
 }
 
-static double picture_psnr(const uint8_t *src, unsigned q, bool alpha) {
+static double picture_psnr(const uint8_t *src, unsigned q, bool alpha)
+{
     uint8_t blocks[256 * 16], dec[64 * 64 * 4];
     kiln_error err;
     assert_int_equal(kiln_blocks_encode(KILN_BLOCK_BC7, src, 64, 64, 256, &level_opts[q], NULL,
@@ -258,7 +274,8 @@ static double picture_psnr(const uint8_t *src, unsigned q, bool alpha) {
 static const double floor_opaque[3] = {39.63, 40.04, 40.20};
 static const double floor_alpha[3] = {37.59, 38.13, 38.19};
 
-static void bc7_meets_psnr_floors_and_levels_improve_in_order(void **state) {
+static void bc7_meets_psnr_floors_and_levels_improve_in_order(void **state)
+{
     (void)state;
     static uint8_t pic[64 * 64 * 4];
     for (unsigned a = 0; a < 2; a++) {
@@ -274,7 +291,8 @@ static void bc7_meets_psnr_floors_and_levels_improve_in_order(void **state) {
     }
 }
 
-static void bc7_output_is_identical_across_runs_and_thread_counts(void **state) {
+static void bc7_output_is_identical_across_runs_and_thread_counts(void **state)
+{
     (void)state;
     static uint8_t pic[64 * 64 * 4];
     uint8_t a[256 * 16], b[256 * 16];
@@ -302,40 +320,44 @@ static void bc7_output_is_identical_across_runs_and_thread_counts(void **state) 
 
 /* ---- independent decoder: Pillow ---------------------------------------------------------- */
 
-static void put_u32(uint8_t *p, uint32_t v) {
+static void put_u32(uint8_t *p, uint32_t v)
+{
     for (unsigned i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* A DDS file with the DX10 header, DXGI_FORMAT_BC7_UNORM (98), one level. */
-static size_t write_dds(uint8_t *dds, const uint8_t *blocks, uint32_t w, uint32_t h) {
+static size_t write_dds(uint8_t *dds, const uint8_t *blocks, uint32_t w, uint32_t h)
+{
     size_t size = (size_t)(w / 4) * (h / 4) * 16;
     memset(dds, 0, 148);
     memcpy(dds, "DDS ", 4);
-    put_u32(dds + 4, 124);                              /* dwSize */
+    put_u32(dds + 4, 124);                                /* dwSize */
     put_u32(dds + 8, 0x1 | 0x2 | 0x4 | 0x1000 | 0x80000); /* caps, height, width, pf, linearsize */
     put_u32(dds + 12, h);
     put_u32(dds + 16, w);
     put_u32(dds + 20, (uint32_t)size);
-    put_u32(dds + 28, 1);                               /* mip levels */
-    put_u32(dds + 76, 32);                              /* pixel format size */
-    put_u32(dds + 80, 0x4);                             /* DDPF_FOURCC */
+    put_u32(dds + 28, 1);   /* mip levels */
+    put_u32(dds + 76, 32);  /* pixel format size */
+    put_u32(dds + 80, 0x4); /* DDPF_FOURCC */
     memcpy(dds + 84, "DX10", 4);
-    put_u32(dds + 108, 0x1000);                         /* DDSCAPS_TEXTURE */
-    put_u32(dds + 128, 98);                             /* DXGI_FORMAT_BC7_UNORM */
-    put_u32(dds + 132, 3);                              /* D3D10_RESOURCE_DIMENSION_TEXTURE2D */
-    put_u32(dds + 140, 1);                              /* array size */
+    put_u32(dds + 108, 0x1000); /* DDSCAPS_TEXTURE */
+    put_u32(dds + 128, 98);     /* DXGI_FORMAT_BC7_UNORM */
+    put_u32(dds + 132, 3);      /* D3D10_RESOURCE_DIMENSION_TEXTURE2D */
+    put_u32(dds + 140, 1);      /* array size */
     memcpy(dds + 148, blocks, size);
     return 148 + size;
 }
 
 /* Whether texel px of a W-wide image lies in a reserved-mode block. Pillow decodes those with
  * alpha 255; the specification (which kiln follows) says every channel is 0. */
-static bool reserved_at(const uint8_t *blocks, size_t px, unsigned w) {
+static bool reserved_at(const uint8_t *blocks, size_t px, unsigned w)
+{
     size_t bi = (px / w / 4) * (w / 4) + (px % w) / 4;
     return blocks[16 * bi] == 0;
 }
 
-static void bc7_decoder_matches_pillow_bit_exactly(void **state) {
+static void bc7_decoder_matches_pillow_bit_exactly(void **state)
+{
     (void)state;
     if (kt_run("/usr/bin/python3 -c 'import PIL.DdsImagePlugin' 2>/dev/null", NULL) != 0) {
         printf("# Pillow is missing: skipped\n");
@@ -350,8 +372,7 @@ static void bc7_decoder_matches_pillow_bit_exactly(void **state) {
         if (b % 64 == 63) {
             memset(blocks + 16 * b, 0, 16);
             blocks[16 * b + 5] = 0x5A;
-        } else
-            random_block_of_mode(&s, b % 8, blocks + 16 * b);
+        } else random_block_of_mode(&s, b % 8, blocks + 16 * b);
     }
     make_picture(pic, true);
     kiln_error err;
@@ -400,7 +421,8 @@ void kiln_bc7_encode_block_portable(const uint8_t rgba[64], const kiln_block_opt
 
 /* Blocks of every kind the encoder branches on: noise, smooth ramps with noise, two or three
  * flat colours, a few levels of grey, solid colours; opaque or with alpha. */
-static void varied_block(uint64_t *s, unsigned kind, uint8_t rgba[64]) {
+static void varied_block(uint64_t *s, unsigned kind, uint8_t rgba[64])
+{
     uint64_t r = rng_next(s);
     int base[4], slope[4];
     for (unsigned c = 0; c < 4; c++) {
@@ -413,11 +435,21 @@ static void varied_block(uint64_t *s, unsigned kind, uint8_t rgba[64]) {
         for (unsigned c = 0; c < 4; c++) {
             int v;
             switch (kind % 5) {
-            case 0: v = (int)((n >> (8 * c)) & 255); break;
-            case 1: v = base[c] + slope[c] * (int)(i % 4 + i / 4) + (int)((n >> (8 * c)) & 7) - 3; break;
-            case 2: v = ((pick >> i) & 1) ? base[c] : 255 - base[c]; break;
-            case 3: v = (int)(((n & 3) * 85 + (unsigned)base[0]) & 255); break;
-            default: v = base[c]; break;
+            case 0:
+                v = (int)((n >> (8 * c)) & 255);
+                break;
+            case 1:
+                v = base[c] + slope[c] * (int)(i % 4 + i / 4) + (int)((n >> (8 * c)) & 7) - 3;
+                break;
+            case 2:
+                v = ((pick >> i) & 1) ? base[c] : 255 - base[c];
+                break;
+            case 3:
+                v = (int)(((n & 3) * 85 + (unsigned)base[0]) & 255);
+                break;
+            default:
+                v = base[c];
+                break;
             }
             rgba[4 * i + c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
         }
@@ -425,7 +457,8 @@ static void varied_block(uint64_t *s, unsigned kind, uint8_t rgba[64]) {
     }
 }
 
-static void bc7_simd_and_portable_paths_give_identical_bytes(void **state) {
+static void bc7_simd_and_portable_paths_give_identical_bytes(void **state)
+{
     (void)state;
     static uint8_t pic[64 * 64 * 4];
     uint64_t s = 0x5eed0bc7u;
@@ -456,7 +489,8 @@ static void bc7_simd_and_portable_paths_give_identical_bytes(void **state) {
     }
 }
 
-int main(void) {
+int main(void)
+{
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bc7_decodes_mode6_block_to_hand_derived_texels),
         cmocka_unit_test(bc7_decodes_mode1_block_with_partition_and_shared_pbits),

@@ -9,8 +9,8 @@
 
 #include "core/alloc.h"
 #include "core/reader.h"
-#include "write/container_write.h"
 #include "kiln/kiln_format.h"
+#include "write/container_write.h"
 
 #define KIND_TEST KILN_FOURCC('T', 'E', 'S', 'T')
 
@@ -136,9 +136,9 @@ static void structural_damage_with_valid_checksum(void **state)
         int width;
         const char *fragment;
     } cases[] = {
-        {64 + 8, 72, 8, "aligned"},                /* first section at an odd offset */
-        {64 + 32 + 8, 192, 8, "overlap"},          /* second section before the first ends */
-        {64 + 16, 1u << 30, 8, "past the end"},    /* huge count */
+        {64 + 8, 72, 8, "aligned"},             /* first section at an odd offset */
+        {64 + 32 + 8, 192, 8, "overlap"},       /* second section before the first ends */
+        {64 + 16, 1u << 30, 8, "past the end"}, /* huge count */
         {64 + 4, 0, 4, "element size is 0"},
         {64 + 32, KILN_FOURCC('W', 'R', 'D', 'S'), 4, "share an id"},
         {64 + 24, 1, 8, "reserved"},

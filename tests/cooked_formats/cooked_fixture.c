@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "write/material_write.h"
-#include "write/scene_write.h"
 #include "process/material.h"
 #include "process/scene_cook.h"
+#include "write/material_write.h"
+#include "write/scene_write.h"
 
 static const char json_fmt[] =
     "{\"asset\":{\"version\":\"2.0\",\"generator\":\"kiln tests/cooked_formats\"},"
@@ -96,15 +96,15 @@ kiln_scene *kt_fixture_scene(bool single_root)
 {
     uint8_t buf[120];
     memset(buf, 0, sizeof buf);
-    put_f32(buf, 12, 1.0f);                      /* positions (0,0,0) (1,0,0) (0,1,0) */
+    put_f32(buf, 12, 1.0f); /* positions (0,0,0) (1,0,0) (0,1,0) */
     put_f32(buf, 28, 1.0f);
-    buf[38] = 1, buf[40] = 2;                    /* indices 0 1 2 */
-    put_f32(buf, 44 + 8, 1.0f);                  /* target: each vertex up by 1 in z */
+    buf[38] = 1, buf[40] = 2;   /* indices 0 1 2 */
+    put_f32(buf, 44 + 8, 1.0f); /* target: each vertex up by 1 in z */
     put_f32(buf, 44 + 20, 1.0f);
     put_f32(buf, 44 + 32, 1.0f);
-    memcpy(buf + 80, "\x89PNG\r\n\x1a\n", 8);    /* never decoded (no pixels) */
-    put_f32(buf, 92, 1.0f);                      /* times 0 1 */
-    put_f32(buf, 96 + 12, 2.0f);                 /* translations (0,0,0) (2,0,0) */
+    memcpy(buf + 80, "\x89PNG\r\n\x1a\n", 8); /* never decoded (no pixels) */
+    put_f32(buf, 92, 1.0f);                   /* times 0 1 */
+    put_f32(buf, 96 + 12, 2.0f);              /* translations (0,0,0) (2,0,0) */
     char *b64 = base64(buf, sizeof buf);
     size_t cap = sizeof json_fmt + strlen(b64) + 16;
     char *json = malloc(cap);
@@ -126,7 +126,8 @@ void kt_fixture_image_ids(uint32_t material, uint64_t ids[5])
 {
     static const char *const labels[5] = {"image0", "image0/metallic_roughness", "image0/normal",
                                           "image0/occlusion", "image0"};
-    for (int s = 0; s < 5; s++) ids[s] = material == 0 ? kiln_asset_id(KT_FIXTURE_GUID, labels[s]) : 0;
+    for (int s = 0; s < 5; s++)
+        ids[s] = material == 0 ? kiln_asset_id(KT_FIXTURE_GUID, labels[s]) : 0;
 }
 
 uint8_t *kt_fixture_material_bytes(int32_t material, size_t *size)

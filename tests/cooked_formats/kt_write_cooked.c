@@ -9,8 +9,8 @@
 
 #include "cooked_fixture.h"
 #include "core/alloc.h"
-#include "write/mesh_write.h"
 #include "process/mesh.h"
+#include "write/mesh_write.h"
 
 static int put(const char *dir, const char *name, uint8_t *bytes, size_t size)
 {
@@ -39,8 +39,7 @@ static uint8_t *mesh_bytes(size_t *size)
     if (kiln_mesh_build(&scene->meshes[0].primitives[0], &opts, NULL, &m, &err) != KILN_OK ||
         kiln_mesh_write(&m, NULL, &out, size, &err) != KILN_OK)
         fprintf(stderr, "kt_write_cooked: mesh: %s\n", err.message);
-    else if ((copy = malloc(*size)))
-        memcpy(copy, out, *size);
+    else if ((copy = malloc(*size))) memcpy(copy, out, *size);
     kiln_free(NULL, out, *size);
     kiln_cooked_mesh_free(&m);
     kiln_scene_free(scene);
@@ -53,8 +52,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: kt_write_cooked OUTDIR\n");
         return 2;
     }
-    static const char *const names[] = {"painted.matl", "flat.matl", "default.matl",
-                                        "demo.scen", "one_root.scen", "tri.mesh"};
+    static const char *const names[] = {"painted.matl", "flat.matl",     "default.matl",
+                                        "demo.scen",    "one_root.scen", "tri.mesh"};
     int bad = 0;
     for (int k = 0; k < 6; k++) {
         size_t size = 0;

@@ -13,12 +13,12 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "write/material_write.h"
-#include "write/scene_write.h"
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_scene.h"
 #include "process/material.h"
 #include "process/scene_cook.h"
+#include "write/material_write.h"
+#include "write/scene_write.h"
 
 #define GUID "fedcba9876543210fedcba9876543210"
 #define NONE KILN_COOKED_NONE
@@ -137,10 +137,12 @@ static void check_scene(const kiln_scene *scene, const char *rel)
     ids.guid = GUID;
     kiln_cooked_scene s;
     kiln_error err;
-    if (kiln_cooked_scene_build(scene, &ids, NULL, &s, &err) != KILN_OK) fail_msg("%s: %s", rel, err.message);
+    if (kiln_cooked_scene_build(scene, &ids, NULL, &s, &err) != KILN_OK)
+        fail_msg("%s: %s", rel, err.message);
     uint8_t *bytes;
     size_t size;
-    if (kiln_cooked_scene_write(&s, NULL, &bytes, &size, &err) != KILN_OK) fail_msg("%s: %s", rel, err.message);
+    if (kiln_cooked_scene_write(&s, NULL, &bytes, &size, &err) != KILN_OK)
+        fail_msg("%s: %s", rel, err.message);
     kiln_cooked_scene_view v;
     assert_int_equal(kiln_cooked_scene_read(bytes, size, 0, &v, &err), KILN_OK);
     bool synthetic = scene->root_count > 1;
@@ -171,7 +173,8 @@ static void check_scene(const kiln_scene *scene, const char *rel)
         /* The cooked parent is the source parent (or the synthetic root for a source root). */
         if (src->parent >= 0) {
             assert_true(n.parent != NONE);
-            assert_int_equal(kiln_cooked_scene_node(&v, n.parent).source_node, (uint32_t)src->parent);
+            assert_int_equal(kiln_cooked_scene_node(&v, n.parent).source_node,
+                             (uint32_t)src->parent);
         } else {
             assert_int_equal(n.parent, synthetic ? 0 : NONE);
         }
@@ -196,7 +199,8 @@ static void check_scene(const kiln_scene *scene, const char *rel)
             for (uint32_t p = 0; p < m->primitive_count; p++) {
                 char label[64];
                 snprintf(label, sizeof label, "mesh%d/prim%u", (int)src->mesh, p);
-                assert_true(kiln_cooked_scene_primitive(&v, n.first_primitive + p) == kiln_asset_id(GUID, label));
+                assert_true(kiln_cooked_scene_primitive(&v, n.first_primitive + p) ==
+                            kiln_asset_id(GUID, label));
             }
         } else {
             assert_int_equal(n.mesh, NONE);
@@ -210,8 +214,9 @@ static void check_scene(const kiln_scene *scene, const char *rel)
             kiln_cooked_camera c = kiln_cooked_scene_camera(&v, n.camera);
             const kiln_scene_camera *sc = &scene->cameras[src->camera];
             assert_int_equal(c.source_camera, (uint32_t)src->camera);
-            assert_true(c.type == (uint32_t)sc->type && c.yfov == sc->yfov && c.znear == sc->znear &&
-                        c.zfar == sc->zfar && c.xmag == sc->xmag && c.ymag == sc->ymag);
+            assert_true(c.type == (uint32_t)sc->type && c.yfov == sc->yfov &&
+                        c.znear == sc->znear && c.zfar == sc->zfar && c.xmag == sc->xmag &&
+                        c.ymag == sc->ymag);
         }
     }
     print_message("%s: %u nodes%s, %u primitives, %u cameras, %u clips, %zu bytes; world "

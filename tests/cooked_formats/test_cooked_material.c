@@ -11,9 +11,9 @@
 #include "cooked_fixture.h"
 #include "core/alloc.h"
 #include "core/reader.h"
-#include "write/material_write.h"
 #include "kiln/kiln_format.h"
 #include "process/material.h"
+#include "write/material_write.h"
 
 static void assert_materials_equal(const kiln_material *a, const kiln_material *b)
 {
@@ -55,7 +55,8 @@ static void build_fixture(kiln_scene **scene, kiln_cooked_material *m, uint32_t 
     uint64_t ids[5];
     kt_fixture_image_ids(index, ids);
     kiln_error err;
-    if (kiln_material_build(*scene, (int32_t)index, ids, m, &err) != KILN_OK) fail_msg("%s", err.message);
+    if (kiln_material_build(*scene, (int32_t)index, ids, m, &err) != KILN_OK)
+        fail_msg("%s", err.message);
 }
 
 static void build_keeps_every_parameter(void **state)
@@ -69,7 +70,7 @@ static void build_keeps_every_parameter(void **state)
     assert_true(m.base_color[0] == 0.8f && m.base_color[3] == 0.5f);
     assert_true(m.metallic == 0.25f && m.roughness == 0.75f);
     assert_true(m.emissive[0] == 1.0f && m.emissive[1] == 0.5f && m.emissive[2] == 0.0f);
-    assert_true(m.emissive_strength == 5.0f);  /* kept apart from the factor */
+    assert_true(m.emissive_strength == 5.0f); /* kept apart from the factor */
     assert_true(m.normal_scale == 0.5f && m.occlusion_strength == 0.7f);
     assert_int_equal(m.alpha_mode, KILN_MATERIAL_ALPHA_MASK);
     assert_true(m.alpha_cutoff == 0.3f);
@@ -95,7 +96,7 @@ static void build_keeps_every_parameter(void **state)
     assert_true(mr->image == kiln_asset_id(KT_FIXTURE_GUID, "image0/metallic_roughness"));
     assert_int_equal(mr->mag_filter, KILN_MATERIAL_FILTER_NEAREST);
     assert_int_equal(mr->min_filter, KILN_MATERIAL_FILTER_NEAREST);
-    assert_false(mr->mipmaps);                   /* NEAREST has no mip part */
+    assert_false(mr->mipmaps); /* NEAREST has no mip part */
     assert_int_equal(mr->mip_filter, 0);
     assert_int_equal(mr->wrap_s, KILN_MATERIAL_WRAP_REPEAT);
     assert_false(mr->has_transform);
@@ -209,7 +210,7 @@ static void bad_source_values_are_errors(void **state)
     texs[0].sampler = 9;
     assert_int_equal(kiln_material_build(scene, 0, ids, &m, &err), KILN_E_IMPORT_FAILED);
     static const kiln_material zero;
-    assert_memory_equal(&m, &zero, sizeof m);     /* zeroed on error */
+    assert_memory_equal(&m, &zero, sizeof m); /* zeroed on error */
     kiln_scene_free(scene);
 }
 
@@ -229,7 +230,7 @@ static void round_trip_and_golden_bytes(void **state)
     assert_int_equal(v.container.kind, KILN_MATERIAL_KIND);
     assert_materials_equal(&m, &v.material);
     assert_true((const uint8_t *)v.material.name >= bytes &&
-                (const uint8_t *)v.material.name < bytes + size);  /* a view, not a copy */
+                (const uint8_t *)v.material.name < bytes + size); /* a view, not a copy */
     kt_check_golden("material_painted.matl", bytes, size);
     assert_int_equal(kiln_material_write(&m, NULL, &again, &again_size, &err), KILN_OK);
     assert_int_equal(size, again_size);
@@ -287,8 +288,8 @@ static void every_flip_and_truncation_is_refused(void **state)
         assert_int_equal(kiln_material_read(bytes, n, 0, &v, &err), KILN_E_FORMAT_INVALID);
     assert_int_equal(kiln_material_read(bytes, size, 0, &v, &err), KILN_OK);
     /* Accepted: bits of ids, names, and floats that stay in range. */
-    print_message("resealed flips: %zu refused, %zu accepted and valid\n",
-                  resealed_refused, resealed_ok);
+    print_message("resealed flips: %zu refused, %zu accepted and valid\n", resealed_refused,
+                  resealed_ok);
     free(bytes);
 }
 
@@ -309,8 +310,8 @@ static void structural_damage_with_valid_checksum(void **state)
         {8, KILN_FOURCC('M', 'E', 'S', 'H'), 4, KILN_E_FORMAT_INVALID, "not of kind MATL"},
         {12, 2, 4, KILN_E_FORMAT_VERSION, "cook again"},
         {64, KILN_FOURCC('M', 'A', 'T', 'Q'), 4, KILN_E_FORMAT_INVALID, "sections"},
-        {160 + 4, 0x40000000u, 4, KILN_E_FORMAT_INVALID, "base colour"},      /* 2.0 */
-        {160 + 16, 0x7FC00000u, 4, KILN_E_FORMAT_INVALID, "not finite"},      /* NaN metallic */
+        {160 + 4, 0x40000000u, 4, KILN_E_FORMAT_INVALID, "base colour"}, /* 2.0 */
+        {160 + 16, 0x7FC00000u, 4, KILN_E_FORMAT_INVALID, "not finite"}, /* NaN metallic */
         {160 + 36, 0xBF800000u, 4, KILN_E_FORMAT_INVALID, "emissive strength"},
         {160 + 52, 3, 4, KILN_E_FORMAT_INVALID, "alpha mode"},
         {160 + 56, 4, 4, KILN_E_FORMAT_INVALID, "material flags"},
@@ -320,8 +321,8 @@ static void structural_damage_with_valid_checksum(void **state)
         {224 + 15, 4, 1, KILN_E_FORMAT_INVALID, "texture flags"},
         {224 + 16, 3, 1, KILN_E_FORMAT_INVALID, "wrap"},
         {224 + 18, 1, 1, KILN_E_FORMAT_INVALID, "reserved texture"},
-        {224 + 40, 0x7F800000u, 4, KILN_E_FORMAT_INVALID, "not finite"},      /* Inf matrix */
-        {224 + 64 + 14, 1, 1, KILN_E_FORMAT_INVALID, "mip filter without"},   /* MR: no mips */
+        {224 + 40, 0x7F800000u, 4, KILN_E_FORMAT_INVALID, "not finite"},    /* Inf matrix */
+        {224 + 64 + 14, 1, 1, KILN_E_FORMAT_INVALID, "mip filter without"}, /* MR: no mips */
         {544 + 3, 0, 1, KILN_E_FORMAT_INVALID, "holds a NUL"},
         {544 + 7, 'x', 1, KILN_E_FORMAT_INVALID, "no NUL"},
     };
@@ -389,7 +390,9 @@ static void fuzz_seeds(void **state)
         uint8_t *bytes = kt_fixture_material_bytes(mat, &size);
         assert_non_null(bytes);
         char *path = kt_format("%s/fuzz/corpus/material/%s.matl", src,
-                               mat < 0 ? "default" : mat == 0 ? "painted" : "flat");
+                               mat < 0    ? "default"
+                               : mat == 0 ? "painted"
+                                          : "flat");
         kt_write_file(path, bytes, size);
         free(path);
         free(bytes);

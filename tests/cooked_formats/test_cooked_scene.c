@@ -13,10 +13,10 @@
 #include "cooked_fixture.h"
 #include "core/alloc.h"
 #include "core/reader.h"
-#include "write/scene_write.h"
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_kind.h"
 #include "process/scene_cook.h"
+#include "write/scene_write.h"
 
 #define NONE KILN_COOKED_NONE
 
@@ -40,7 +40,7 @@ static void fixture_nodes_in_pre_order_under_a_synthetic_root(void **state)
     assert_string_equal(s.name, "demo");
     assert_int_equal(s.flags, KILN_COOKED_SCENE_SYNTHETIC_ROOT | KILN_COOKED_SCENE_HAS_BOUNDS);
     assert_int_equal(s.source_scene, 0);
-    static const char *const names[] = {"demo", "root_a", "child_mesh", "child_cam",
+    static const char *const names[] = {"demo",       "root_a", "child_mesh", "child_cam",
                                         "grandchild", "root_b", "leaf"};
     static const uint32_t parents[] = {NONE, 0, 1, 1, 3, 0, 5};
     static const uint32_t ends[] = {7, 5, 3, 5, 5, 7, 7};
@@ -89,7 +89,8 @@ static void fixture_nodes_in_pre_order_under_a_synthetic_root(void **state)
     assert_int_equal(n[6].camera, 1);
     assert_string_equal(s.cameras[0].name, "eye");
     assert_int_equal(s.cameras[0].type, KILN_COOKED_CAMERA_PERSPECTIVE);
-    assert_true(s.cameras[0].yfov == 0.8f && s.cameras[0].aspect == 1.5f && s.cameras[0].zfar == 100);
+    assert_true(s.cameras[0].yfov == 0.8f && s.cameras[0].aspect == 1.5f &&
+                s.cameras[0].zfar == 100);
     assert_int_equal(s.cameras[1].type, KILN_COOKED_CAMERA_ORTHOGRAPHIC);
     assert_true(s.cameras[1].xmag == 2 && s.cameras[1].ymag == 1);
     assert_int_equal(s.light_count, 2);
@@ -139,8 +140,16 @@ static uint64_t only_first_primitive(void *user, uint32_t mesh, uint32_t p)
     (void)user;
     return p == 0 ? 1000 + mesh : 0;
 }
-static uint64_t no_skeleton(void *user, uint32_t skin) { (void)user, (void)skin; return 0; }
-static uint64_t odd_clips(void *user, uint32_t a) { (void)user; return a % 2 ? 77 : 0; }
+static uint64_t no_skeleton(void *user, uint32_t skin)
+{
+    (void)user, (void)skin;
+    return 0;
+}
+static uint64_t odd_clips(void *user, uint32_t a)
+{
+    (void)user;
+    return a % 2 ? 77 : 0;
+}
 
 static void callbacks_give_ids_and_zero_leaves_a_reference_out(void **state)
 {
@@ -274,7 +283,7 @@ static void hostile_trees_are_errors(void **state)
     t.nodes[2].light = 3;
     assert_int_equal(try_build(&t, &err), KILN_E_IMPORT_FAILED);
     tree_init(&t, 4);
-    t.nodes[2].skin = 0;   /* no skins */
+    t.nodes[2].skin = 0; /* no skins */
     assert_int_equal(try_build(&t, &err), KILN_E_IMPORT_FAILED);
     /* Values not finite, types unknown. */
     tree_init(&t, 4);
@@ -484,7 +493,8 @@ static void assert_valid(const kiln_cooked_scene_view *v)
         assert_true(n.light == NONE || n.light < v->light_count);
         for (int k = 0; k < 16; k++) assert_true(isfinite(n.matrix[k]));
     }
-    for (uint32_t i = 0; i < v->primitive_count; i++) assert_true(kiln_cooked_scene_primitive(v, i) != 0);
+    for (uint32_t i = 0; i < v->primitive_count; i++)
+        assert_true(kiln_cooked_scene_primitive(v, i) != 0);
 }
 
 static void every_flip_and_truncation_is_refused(void **state)
@@ -547,15 +557,15 @@ static void structural_damage_with_valid_checksum(void **state)
     kiln_cooked_scene_view v;
     kiln_error err;
     enum { H, N, P, W, C, L, K, S };
-    static const uint32_t ids[] = {KILN_SCENE_SECTION_HEADER, KILN_SCENE_SECTION_NODES,
+    static const uint32_t ids[] = {KILN_SCENE_SECTION_HEADER,     KILN_SCENE_SECTION_NODES,
                                    KILN_SCENE_SECTION_PRIMITIVES, KILN_SCENE_SECTION_WEIGHTS,
-                                   KILN_SCENE_SECTION_CAMERAS, KILN_SCENE_SECTION_LIGHTS,
-                                   KILN_SCENE_SECTION_CLIPS, KILN_SCENE_SECTION_STRINGS};
+                                   KILN_SCENE_SECTION_CAMERAS,    KILN_SCENE_SECTION_LIGHTS,
+                                   KILN_SCENE_SECTION_CLIPS,      KILN_SCENE_SECTION_STRINGS};
     const struct {
         int section;
-        size_t at;       /* within the section */
+        size_t at; /* within the section */
         uint32_t value;
-        int width;       /* 4, or 8 for a u64 */
+        int width; /* 4, or 8 for a u64 */
         kiln_result code;
         const char *fragment;
     } cases[] = {
@@ -566,11 +576,11 @@ static void structural_damage_with_valid_checksum(void **state)
         {H, 8, 4, 4, KILN_E_FORMAT_INVALID, "scene flags"},
         {H, 16, 0x7F800000u, 4, KILN_E_FORMAT_INVALID, "bounds not finite"},
         {H, 16, 0x4f000000u, 4, KILN_E_FORMAT_INVALID, "min > max"},
-        {H, 8, 2, 4, KILN_E_FORMAT_INVALID, "synthetic"},             /* flag dropped */
+        {H, 8, 2, 4, KILN_E_FORMAT_INVALID, "synthetic"}, /* flag dropped */
         {N, 0, 0, 4, KILN_E_FORMAT_INVALID, "the root has a parent"},
         {N, 4, 6, 4, KILN_E_FORMAT_INVALID, "subtree is not every node"},
         {N, 168 * 2, 2, 4, KILN_E_FORMAT_INVALID, "does not come before"},
-        {N, 168 * 5, 1, 4, KILN_E_FORMAT_INVALID, "pre-order"},        /* root_b under root_a */
+        {N, 168 * 5, 1, 4, KILN_E_FORMAT_INVALID, "pre-order"}, /* root_b under root_a */
         {N, 168 * 3 + 4, 6, 4, KILN_E_FORMAT_INVALID, "outside its parent"},
         {N, 168 * 2 + 4, 2, 4, KILN_E_FORMAT_INVALID, "outside its parent"},
         {N, 168 * 1 + 8, 5000, 4, KILN_E_FORMAT_INVALID, "bad name"},
@@ -581,7 +591,7 @@ static void structural_damage_with_valid_checksum(void **state)
         {N, 168 * 1 + 24, 0x7FC00000u, 4, KILN_E_FORMAT_INVALID, "not finite"},
         {N, 168 * 2 + 132, 2, 4, KILN_E_FORMAT_INVALID, "primitive range"},
         {N, 168 * 2 + 136, 4, 4, KILN_E_FORMAT_INVALID, "primitive range"},
-        {N, 168 * 2 + 128, NONE, 4, KILN_E_FORMAT_INVALID, "primitive range"},  /* no mesh */
+        {N, 168 * 2 + 128, NONE, 4, KILN_E_FORMAT_INVALID, "primitive range"}, /* no mesh */
         {N, 168 * 2 + 148, 2, 4, KILN_E_FORMAT_INVALID, "weight range"},
         {N, 168 * 2 + 152, 0, 4, KILN_E_FORMAT_INVALID, "instance weights"},
         {N, 168 * 3 + 140, 2, 4, KILN_E_FORMAT_INVALID, "camera out of range"},
@@ -595,13 +605,14 @@ static void structural_damage_with_valid_checksum(void **state)
         {C, 40 + 16, 0x7F800000u, 4, KILN_E_FORMAT_INVALID, "camera 1: not finite"},
         {L, 48, 3, 4, KILN_E_FORMAT_INVALID, "unknown type"},
         {L, 44, 1, 4, KILN_E_FORMAT_INVALID, "reserved"},
-        {L, 12, 3, 4, KILN_E_FORMAT_INVALID, "bad name"},              /* "lam" is not followed by a NUL */
-        {S, 4, 'x', 1, KILN_E_FORMAT_INVALID, "scene name"},           /* "demo" loses its NUL */
+        {L, 12, 3, 4, KILN_E_FORMAT_INVALID, "bad name"},    /* "lam" is not followed by a NUL */
+        {S, 4, 'x', 1, KILN_E_FORMAT_INVALID, "scene name"}, /* "demo" loses its NUL */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint8_t *bytes = kt_fixture_scene_bytes(false, &size);
         assert_non_null(bytes);
-        size_t at = cases[i].at + (cases[i].section < 0 ? 0 : section_offset(bytes, ids[cases[i].section]));
+        size_t at =
+            cases[i].at + (cases[i].section < 0 ? 0 : section_offset(bytes, ids[cases[i].section]));
         if (cases[i].width == 8) kiln_store_u64le(bytes + at, cases[i].value);
         else if (cases[i].width == 4) kiln_store_u32le(bytes + at, cases[i].value);
         else bytes[at] = (uint8_t)cases[i].value;
@@ -618,7 +629,7 @@ static void structural_damage_with_valid_checksum(void **state)
 /* ---- allocation failures -------------------------------------------------------------------- */
 
 typedef struct failing {
-    long countdown;   /* allocations left before failing; < 0 never fails */
+    long countdown; /* allocations left before failing; < 0 never fails */
     long live;
 } failing;
 
@@ -693,7 +704,8 @@ static void fuzz_seeds(void **state)
         size_t size;
         uint8_t *bytes = kt_fixture_scene_bytes(single, &size);
         assert_non_null(bytes);
-        char *path = kt_format("%s/fuzz/corpus/scene_cooked/%s.scen", src, single ? "one_root" : "demo");
+        char *path =
+            kt_format("%s/fuzz/corpus/scene_cooked/%s.scen", src, single ? "one_root" : "demo");
         kt_write_file(path, bytes, size);
         free(path);
         free(bytes);

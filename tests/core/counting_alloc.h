@@ -11,13 +11,13 @@
 #define KT_COUNTING_MAX_LIVE 2048
 
 typedef struct kt_counting {
-    kiln_allocator hooks;     /* points back at this record through user */
-    size_t calls;             /* alloc + realloc calls so far */
-    size_t fail_at;           /* 1-based call to fail (only that one); 0 = never */
-    size_t failures;          /* calls that were failed */
-    size_t live;              /* blocks allocated and not yet freed */
-    size_t size_mismatches;   /* free/realloc calls whose size differed from the allocation */
-    size_t unknown_pointers;  /* free/realloc of a pointer this allocator never returned */
+    kiln_allocator hooks;    /* points back at this record through user */
+    size_t calls;            /* alloc + realloc calls so far */
+    size_t fail_at;          /* 1-based call to fail (only that one); 0 = never */
+    size_t failures;         /* calls that were failed */
+    size_t live;             /* blocks allocated and not yet freed */
+    size_t size_mismatches;  /* free/realloc calls whose size differed from the allocation */
+    size_t unknown_pointers; /* free/realloc of a pointer this allocator never returned */
     size_t last_size, last_align, last_old_size;
     size_t allocs, reallocs, frees;
     struct {

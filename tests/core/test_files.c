@@ -342,8 +342,8 @@ static void dir_list_is_sorted_bytewise(void **state)
 {
     (void)state;
     char *dir = kt_tempdir("files");
-    static const char *const names[] = {"b", "a", "B", "_", "a.txt", "\xc3\xa9", "10", "9",
-                                        "A~", "a b", ".hidden"};
+    static const char *const names[] = {"b",  "a", "B",  "_",   "a.txt",  "\xc3\xa9",
+                                        "10", "9", "A~", "a b", ".hidden"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) make_file(dir, names[i], "x", 1);
     char *sub = in_dir(dir, "Zdir");
     assert_int_equal(mkdir(sub, 0777), 0);

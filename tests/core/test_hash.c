@@ -206,9 +206,19 @@ static void unhex_rejects_bad_digits_and_wrong_lengths(void **state)
     (void)state;
     uint8_t b[4];
     static const char *const bad[] = {
-        "0g", "g0", "0G", " 0", "0 ", "-1", "0x", "\xff" "0", /* bad digits */
-        "0", "",                                        /* too short */
-        "000", "0000",                                  /* too long */
+        "0g",
+        "g0",
+        "0G",
+        " 0",
+        "0 ",
+        "-1",
+        "0x",
+        "\xff"
+        "0", /* bad digits */
+        "0",
+        "", /* too short */
+        "000",
+        "0000", /* too long */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (kiln_unhex(bad[i], b, 1)) fail_msg("unhex(\"%s\", 1) accepted", bad[i]);
@@ -312,7 +322,8 @@ static void xxh3_variants_agree_with_the_library(void **state)
 #endif
         }
     }
-    if (!avx2) fprintf(stderr, "note: this CPU has no AVX2; only the default variant was checked\n");
+    if (!avx2)
+        fprintf(stderr, "note: this CPU has no AVX2; only the default variant was checked\n");
     free(buf);
     free(copy);
 }

@@ -214,7 +214,8 @@ static bool fast_agrees(const char *text, size_t size)
     if (!fast) return false;
     json_error_t je;
     json_t *slow = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je);
-    if (!slow) fail_msg("fast parser accepted what jansson refuses (%s): %.*s", je.text, (int)size, text);
+    if (!slow)
+        fail_msg("fast parser accepted what jansson refuses (%s): %.*s", je.text, (int)size, text);
     if (!json_equal(fast, slow)) fail_msg("trees differ for: %.*s", (int)size, text);
     json_decref(fast);
     json_decref(slow);
@@ -225,17 +226,37 @@ static bool fast_agrees(const char *text, size_t size)
 static void json_fast_parser_agrees_with_jansson_or_gives_up(void **state)
 {
     (void)state;
-    const char *taken[] = {
-        "{}", "[]", " [ 1 , -2 , 0 , -0 , 123456789012345678 ] ", "{\"a\":{\"b\":[true,false,null]}}",
-        "[1.5, -0.25, 1e3, 2E-2, 6.02e+23, 1e-400, 0.1]", "{\"\":\"\", \"s\":\"q\\\"\\\\\\/\\b\\f\\n\\r\\t\"}",
-        "\n\t{\"k\" : [ [ ] , { } ] }\r\n"};
+    const char *taken[] = {"{}",
+                           "[]",
+                           " [ 1 , -2 , 0 , -0 , 123456789012345678 ] ",
+                           "{\"a\":{\"b\":[true,false,null]}}",
+                           "[1.5, -0.25, 1e3, 2E-2, 6.02e+23, 1e-400, 0.1]",
+                           "{\"\":\"\", \"s\":\"q\\\"\\\\\\/\\b\\f\\n\\r\\t\"}",
+                           "\n\t{\"k\" : [ [ ] , { } ] }\r\n"};
     for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
         if (!fast_agrees(taken[i], strlen(taken[i]))) fail_msg("not taken: %s", taken[i]);
     /* Left to jansson: errors and what the subset leaves out. */
-    const char *left[] = {
-        "", "1", "\"s\"", "{\"a\":1,\"a\":2}", "[\"\\u0041\"]", "[\"\xc3\xa9\"]", "[1234567890123456789]",
-        "[1e400]", "[01]", "[1.]", "[.5]", "[-]", "[1,]", "{\"a\":1,}", "[1] x", "[tru]", "{\"a\" 1}",
-        "[\"a\x01\"]", "[\"\\x\"]", "{1:2}", "[1]\0"};
+    const char *left[] = {"",
+                          "1",
+                          "\"s\"",
+                          "{\"a\":1,\"a\":2}",
+                          "[\"\\u0041\"]",
+                          "[\"\xc3\xa9\"]",
+                          "[1234567890123456789]",
+                          "[1e400]",
+                          "[01]",
+                          "[1.]",
+                          "[.5]",
+                          "[-]",
+                          "[1,]",
+                          "{\"a\":1,}",
+                          "[1] x",
+                          "[tru]",
+                          "{\"a\" 1}",
+                          "[\"a\x01\"]",
+                          "[\"\\x\"]",
+                          "{1:2}",
+                          "[1]\0"};
     for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
         size_t n = strlen(left[i]) + (i + 1 == sizeof left / sizeof left[0]);
         json_t *j = kiln_json_fast_parse(left[i], n);
@@ -254,7 +275,8 @@ static void json_fast_parser_agrees_with_jansson_or_gives_up(void **state)
     const char *doc = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"mesh\":0,\"translation\":"
                       "[1.5,-2,3e2]}],\"x\":[true,false,null,\"a\\nb\",{}]}";
     size_t n = strlen(doc);
-    const char subst[] = "\"\\{}[],:0-+e.E tnu\x80\x1f\x00" "1a";
+    const char subst[] = "\"\\{}[],:0-+e.E tnu\x80\x1f\x00"
+                         "1a";
     char buf[256];
     size_t taken_count = 0;
     for (size_t i = 0; i < n; i++) {

@@ -233,9 +233,9 @@ static void size_mul_detects_overflow_at_the_edges(void **state)
     assert_false(kiln_size_mul(SIZE_MAX, 2, &out));
     assert_false(kiln_size_mul(2, SIZE_MAX, &out));
     assert_false(kiln_size_mul(SIZE_MAX, SIZE_MAX, &out));
-    size_t half = (size_t)1 << (sizeof(size_t) * 4);           /* 2^32 on 64-bit */
-    assert_false(kiln_size_mul(half, half, &out));             /* exactly 2^64 */
-    assert_true(kiln_size_mul(half - 1, half + 1, &out));       /* 2^64 - 1 */
+    size_t half = (size_t)1 << (sizeof(size_t) * 4);      /* 2^32 on 64-bit */
+    assert_false(kiln_size_mul(half, half, &out));        /* exactly 2^64 */
+    assert_true(kiln_size_mul(half - 1, half + 1, &out)); /* 2^64 - 1 */
     assert_true(out == SIZE_MAX);
     assert_int_equal(out, SIZE_MAX);
 }
@@ -412,8 +412,8 @@ static void buf_appends_strings_zeros_and_little_endian_integers(void **state)
     assert_true(kiln_buf_append_u32le(&b, 0x11223344u));
     assert_true(kiln_buf_append_u64le(&b, 0x0102030405060708ull));
     assert_true(kiln_buf_append_zeros(&b, 3));
-    static const uint8_t want[] = {'K', 'I', 'L', 'N', 0x44, 0x33, 0x22, 0x11, 8, 7, 6, 5,
-                                   4,   3,   2,   1,   0,    0,    0};
+    static const uint8_t want[] = {'K', 'I', 'L', 'N', 0x44, 0x33, 0x22, 0x11, 8, 7,
+                                   6,   5,   4,   3,   2,    1,    0,    0,    0};
     assert_int_equal(b.size, sizeof want);
     assert_memory_equal(b.data, want, sizeof want);
     kiln_buf_free(&b);

@@ -48,8 +48,8 @@ static void path_normalize_gives_the_table_results(void **state)
         kiln_error e;
         kiln_result r = kiln_path_normalize(cases[i].in, out, sizeof out, &e);
         if (r != KILN_OK || strcmp(out, cases[i].out) != 0)
-            fail_msg("normalize(\"%s\") = %s \"%s\", want \"%s\"", cases[i].in,
-                     kiln_result_name(r), r == KILN_OK ? out : e.message, cases[i].out);
+            fail_msg("normalize(\"%s\") = %s \"%s\", want \"%s\"", cases[i].in, kiln_result_name(r),
+                     r == KILN_OK ? out : e.message, cases[i].out);
     }
 }
 
@@ -124,14 +124,10 @@ static void path_join_appends_relative_and_takes_absolute(void **state)
     static const struct {
         const char *a, *b, *out;
     } cases[] = {
-        {"a", "b", "a/b"},
-        {"a/", "b/", "a/b"},
-        {"/x/y", "../z", "/x/z"},
-        {"/x/y", "/abs/p", "/abs/p"},
-        {"", "b/c", "b/c"},
-        {"a", "", "a"},
-        {"/", "a", "/a"},
-        {"a/b", "../../..", ".."},
+        {"a", "b", "a/b"},        {"a/", "b/", "a/b"},
+        {"/x/y", "../z", "/x/z"}, {"/x/y", "/abs/p", "/abs/p"},
+        {"", "b/c", "b/c"},       {"a", "", "a"},
+        {"/", "a", "/a"},         {"a/b", "../../..", ".."},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[64];
@@ -250,8 +246,8 @@ static void path_is_safe_relative_refuses_what_could_escape(void **state)
 /* ---- resolution and confinement over a real tree ------------------------------------------ */
 
 typedef struct tree {
-    char *dir;               /* the temporary folder */
-    char real[PATH_MAX];     /* its realpath ($TMPDIR may itself be a symlink) */
+    char *dir;           /* the temporary folder */
+    char real[PATH_MAX]; /* its realpath ($TMPDIR may itself be a symlink) */
     char root[PATH_MAX], outside[PATH_MAX];
 } tree;
 
@@ -364,7 +360,8 @@ static void assert_refused(const char *path, const char *const *roots, size_t n)
     char out[PATH_MAX];
     kiln_error e;
     kiln_result r = kiln_path_confine(path, roots, n, out, sizeof out, &e);
-    if (r != KILN_E_OUTPUT_REFUSED) fail_msg("confine(%s) = %s, want refusal", path, kiln_result_name(r));
+    if (r != KILN_E_OUTPUT_REFUSED)
+        fail_msg("confine(%s) = %s, want refusal", path, kiln_result_name(r));
     assert_int_equal(e.code, KILN_E_OUTPUT_REFUSED);
     assert_string_equal(e.path, path);
     assert_non_null(strstr(e.message, path));

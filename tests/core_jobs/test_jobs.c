@@ -131,8 +131,8 @@ static void jobs_for_per_index_outputs_are_identical_for_1_and_8_threads(void **
 
 typedef struct fail_ctx {
     atomic_int *hits;
-    size_t count, low;       /* low is the lowest failing index */
-    bool gate;               /* low waits until a higher index has failed */
+    size_t count, low; /* low is the lowest failing index */
+    bool gate;         /* low waits until a higher index has failed */
     atomic_int higher_failed, gate_timed_out;
 } fail_ctx;
 

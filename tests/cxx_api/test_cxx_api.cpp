@@ -48,8 +48,7 @@ static bool sched_submit(void *user, krt_job_fn fn, void *arg)
 static void sched_wait(void *user, bool (*done)(void *), void *done_arg)
 {
     auto *s = static_cast<Scheduler *>(user);
-    while (!done(done_arg))
-        std::this_thread::yield();
+    while (!done(done_arg)) std::this_thread::yield();
     for (;;) { // join what ran (jobs may have queued others before finishing)
         std::vector<std::thread> ts;
         {
@@ -57,8 +56,7 @@ static void sched_wait(void *user, bool (*done)(void *), void *done_arg)
             ts.swap(s->threads);
         }
         if (ts.empty()) break;
-        for (auto &t : ts)
-            t.join();
+        for (auto &t : ts) t.join();
     }
 }
 
@@ -199,9 +197,7 @@ int main()
     CHECK(rec.destroyed == 3);
     krt_destroy(ctx);
     fs::remove_all(project);
-    if (failures)
-        std::fprintf(stderr, "%d check(s) failed\n", failures);
-    else
-        std::printf("cxx_api: cooked and loaded BoxTextured from C++17\n");
+    if (failures) std::fprintf(stderr, "%d check(s) failed\n", failures);
+    else std::printf("cxx_api: cooked and loaded BoxTextured from C++17\n");
     return failures ? 1 : 0;
 }

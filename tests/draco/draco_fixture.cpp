@@ -21,8 +21,8 @@ const float kt_tetra_positions[4][3] = {
 const uint8_t kt_tetra_colors[4][4] = {
     {255, 0, 0, 255}, {0, 255, 0, 128}, {0, 0, 255, 1}, {17, 34, 51, 0}};
 const int16_t kt_tetra_generic[KT_TETRA_FACES * 3][2] = {
-    {-32768, 32767}, {-32767, 0}, {1, -1},   {100, -100}, {32767, -32768}, {0, 0},
-    {-1, 1},         {2, -2},     {300, 400}, {-500, 600}, {7, -7},        {16384, -16384}};
+    {-32768, 32767}, {-32767, 0}, {1, -1},    {100, -100}, {32767, -32768}, {0, 0},
+    {-1, 1},         {2, -2},     {300, 400}, {-500, 600}, {7, -7},         {16384, -16384}};
 const uint16_t kt_tetra_uv[4][2] = {{0, 0}, {65535, 0}, {0, 65535}, {1234, 4321}};
 }
 
@@ -38,7 +38,8 @@ extern "C" void kt_tetra_normal(int f, float out[3])
     for (int i = 0; i < 3; i++) out[i] = n[i] / len;
 }
 
-namespace {
+namespace
+{
 
 uint8_t *finish(const draco::Status &s, const draco::EncoderBuffer &buf, size_t *size)
 {

@@ -69,8 +69,12 @@ static void expected(int att, int face, int corner, float out[4])
 {
     uint32_t v = kt_tetra_faces[face][corner];
     switch (att) {
-    case 0: memcpy(out, kt_tetra_positions[v], 12); break;
-    case 1: kt_tetra_normal(face, out); break;
+    case 0:
+        memcpy(out, kt_tetra_positions[v], 12);
+        break;
+    case 1:
+        kt_tetra_normal(face, out);
+        break;
     case 2:
         for (int c = 0; c < 4; c++) out[c] = (float)(kt_tetra_colors[v][c] / 255.0);
         break;
@@ -191,8 +195,7 @@ static void draco_refuses_what_is_not_draco(void **state)
     kiln_error err;
     assert_int_equal(kiln_draco_decode("", 0, NULL, 0, &m, &err), KILN_E_IMPORT_FAILED);
     assert_int_equal(kiln_draco_decode("DRACO", 5, NULL, 0, &m, &err), KILN_E_IMPORT_FAILED);
-    assert_int_equal(kiln_draco_decode("glTF\2\0\0\0", 8, NULL, 0, &m, &err),
-                     KILN_E_IMPORT_FAILED);
+    assert_int_equal(kiln_draco_decode("glTF\2\0\0\0", 8, NULL, 0, &m, &err), KILN_E_IMPORT_FAILED);
     assert_non_null(strstr(err.message, "Draco"));
     assert_int_equal(kiln_draco_decode(NULL, 4, NULL, 0, &m, &err), KILN_E_USAGE);
     assert_int_equal(kiln_draco_decode("DRACO", 5, NULL, 0, NULL, &err), KILN_E_USAGE);

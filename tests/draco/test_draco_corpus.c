@@ -101,12 +101,12 @@ static int check_model(const char *model)
     int prims = 0;
     size_t mi;
     json_t *mesh;
-    json_array_foreach(json_object_get(s.root, "meshes"), mi, mesh) {
+    json_array_foreach (json_object_get(s.root, "meshes"), mi, mesh) {
         size_t pi;
         json_t *prim;
-        json_array_foreach(json_object_get(mesh, "primitives"), pi, prim) {
-            json_t *ext = json_object_get(json_object_get(prim, "extensions"),
-                                          "KHR_draco_mesh_compression");
+        json_array_foreach (json_object_get(mesh, "primitives"), pi, prim) {
+            json_t *ext =
+                json_object_get(json_object_get(prim, "extensions"), "KHR_draco_mesh_compression");
             if (!ext) continue;
             size_t size;
             const uint8_t *data = view(&s, json_object_get(ext, "bufferView"), &size);
@@ -119,16 +119,16 @@ static int check_model(const char *model)
             assert_int_equal(m.index_count, json_integer_value(json_object_get(ia, "count")));
             const char *name;
             json_t *id;
-            json_object_foreach(json_object_get(ext, "attributes"), name, id) {
+            json_object_foreach (json_object_get(ext, "attributes"), name, id) {
                 json_t *acc = at(s.root, "accessors",
                                  json_object_get(json_object_get(prim, "attributes"), name));
                 const kiln_draco_attribute *a =
                     kiln_draco_find_attribute(&m, (uint32_t)json_integer_value(id));
-                if (!a) fail_msg("%s: no Draco attribute %lld for %s", model,
-                                 (long long)json_integer_value(id), name);
+                if (!a)
+                    fail_msg("%s: no Draco attribute %lld for %s", model,
+                             (long long)json_integer_value(id), name);
                 assert_int_equal(m.vertex_count, json_integer_value(json_object_get(acc, "count")));
-                uint32_t comps =
-                    type_components(json_string_value(json_object_get(acc, "type")));
+                uint32_t comps = type_components(json_string_value(json_object_get(acc, "type")));
                 assert_int_equal(a->components, comps);
                 json_t *mn = json_object_get(acc, "min"), *mx = json_object_get(acc, "max");
                 double worst = 0;
@@ -142,8 +142,8 @@ static int check_model(const char *model)
                         for (uint32_t v = 0; v < m.vertex_count; v++) {
                             double x = a->values[(size_t)v * comps + c];
                             if (x < lo - tol || x > hi + tol)
-                                fail_msg("%s %s vertex %u component %u: %g outside [%g, %g]",
-                                         model, name, v, c, x, lo, hi);
+                                fail_msg("%s %s vertex %u component %u: %g outside [%g, %g]", model,
+                                         name, v, c, x, lo, hi);
                             worst = fmax(worst, fmax(lo - x, x - hi));
                         }
                     }
@@ -230,16 +230,15 @@ static void draco_box_equals_the_uncompressed_box(void **state)
     sample plain;
     load("Box", "glTF", &plain);
     json_t *prim = json_array_get(
-        json_object_get(json_array_get(json_object_get(plain.root, "meshes"), 0), "primitives"),
-        0);
+        json_object_get(json_array_get(json_object_get(plain.root, "meshes"), 0), "primitives"), 0);
     json_t *attrs = json_object_get(prim, "attributes");
     size_t count, ncount, icount;
-    float *pos = read_floats(&plain, at(plain.root, "accessors", json_object_get(attrs, "POSITION")),
-                             3, &count);
+    float *pos = read_floats(
+        &plain, at(plain.root, "accessors", json_object_get(attrs, "POSITION")), 3, &count);
     float *nrm = read_floats(&plain, at(plain.root, "accessors", json_object_get(attrs, "NORMAL")),
                              3, &ncount);
-    uint32_t *idx =
-        read_indices(&plain, at(plain.root, "accessors", json_object_get(prim, "indices")), &icount);
+    uint32_t *idx = read_indices(
+        &plain, at(plain.root, "accessors", json_object_get(prim, "indices")), &icount);
     assert_int_equal(count, ncount);
 
     sample dr;
@@ -256,8 +255,8 @@ static void draco_box_equals_the_uncompressed_box(void **state)
     assert_int_equal(kiln_draco_decode(data, size, NULL, 0, &m, &err), KILN_OK);
     const kiln_draco_attribute *p = kiln_draco_find_attribute(
         &m, (uint32_t)json_integer_value(json_object_get(ids, "POSITION")));
-    const kiln_draco_attribute *n = kiln_draco_find_attribute(
-        &m, (uint32_t)json_integer_value(json_object_get(ids, "NORMAL")));
+    const kiln_draco_attribute *n =
+        kiln_draco_find_attribute(&m, (uint32_t)json_integer_value(json_object_get(ids, "NORMAL")));
     assert_non_null(p);
     assert_non_null(n);
     assert_int_equal(m.vertex_count, count);

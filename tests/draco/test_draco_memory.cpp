@@ -14,7 +14,8 @@ extern "C" {
 #include "import/draco.h"
 }
 
-namespace {
+namespace
+{
 
 size_t g_current, g_peak;
 
@@ -100,10 +101,8 @@ int check(const char *name, const kt_draco_opts *o, uint32_t n)
     }
     while (hi - lo > hi / 64) {
         size_t mid = lo + (hi - lo) / 2;
-        if (decode_at(data, size, mid).ok)
-            hi = mid;
-        else
-            lo = mid;
+        if (decode_at(data, size, mid).ok) hi = mid;
+        else lo = mid;
     }
     result r = decode_at(data, size, hi);
     free(data);

@@ -66,8 +66,7 @@ static void examples_are_byte_identical_across_runs(void **state)
     assert_non_null(strstr(out, "generated 7 example assets"));
     free(out);
     free(run_gen(b));
-    for (size_t i = 0; i < GENERATED_COUNT; i++)
-        assert_same_file(a, b, generated[i]);
+    for (size_t i = 0; i < GENERATED_COUNT; i++) assert_same_file(a, b, generated[i]);
 
     /* A folder that has everything: nothing is written, nothing is said. */
     out = run_gen(a);
@@ -95,8 +94,7 @@ static kiln_scene *load(const char *path)
     kiln_error e;
     if (kiln_scene_load(path, NULL, &s, &e) != KILN_OK)
         fail_msg("%s: %s: %s", path, kiln_result_name(e.code), e.message);
-    for (uint32_t i = 0; i < s->warning_count; i++)
-        print_message("warning: %s\n", s->warnings[i]);
+    for (uint32_t i = 0; i < s->warning_count; i++) print_message("warning: %s\n", s->warnings[i]);
     assert_int_equal(s->warning_count, 0);
     return s;
 }
@@ -265,10 +263,8 @@ static void examples_models_load_and_cook_as_described(void **state)
     char *report = NULL;
     int st = kt_run(cmd, &report);
     print_message("%s", report ? report : "");
-    if (st == 77)
-        print_message("glTF validator not installed: not run\n");
-    else
-        assert_int_equal(st, 0);
+    if (st == 77) print_message("glTF validator not installed: not run\n");
+    else assert_int_equal(st, 0);
     free(report);
     free(cmd);
     free(rock);

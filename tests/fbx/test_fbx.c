@@ -1,7 +1,8 @@
 /* test_fbx.c — the assimp importer's own rules: texture name candidates (never absolute, never
  * ".."), detection by content, kiln's space (units, up axis, scale), textures found by bare name
  * and in textures/, the dependency list, the guarded child (a timeout, damaged files, a file
- * assimp refuses), and the parent's blob reader refusing every truncated blob. Tests that read corpus files skip themselves when it is absent. */
+ * assimp refuses), and the parent's blob reader refusing every truncated blob. Tests that read
+ * corpus files skip themselves when it is absent. */
 #include "support.h"
 
 #include <dlfcn.h>
@@ -11,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "import/assimp.h"
 #include "import/assimp_private.h"
-#include "core/alloc.h"
 #include "import/scene_build.h"
 #include "kiln/kiln_scene.h"
 
@@ -33,11 +34,13 @@ static void texture_candidates_never_leave_the_folder(void **state)
 {
     (void)state;
     names n = {0};
-    assert_int_equal(kiln_assimp_texture_candidates("D:\\projects\\OBJ\\drkwood2.jpg", collect, &n), 2);
+    assert_int_equal(kiln_assimp_texture_candidates("D:\\projects\\OBJ\\drkwood2.jpg", collect, &n),
+                     2);
     assert_string_equal(n.list[0], "drkwood2.jpg");
     assert_string_equal(n.list[1], "textures/drkwood2.jpg");
     memset(&n, 0, sizeof n);
-    assert_int_equal(kiln_assimp_texture_candidates("..\\..\\..\\Desktop\\uv_test.png", collect, &n), 2);
+    assert_int_equal(
+        kiln_assimp_texture_candidates("..\\..\\..\\Desktop\\uv_test.png", collect, &n), 2);
     assert_string_equal(n.list[0], "uv_test.png");
     memset(&n, 0, sizeof n);
     assert_int_equal(kiln_assimp_texture_candidates("/etc/passwd", collect, &n), 2);
@@ -114,7 +117,8 @@ static void confirmation_refutes_only_on_evidence(void **state)
 }
 
 /* A scene from a corpus file with the given options (NULL: defaults). */
-static kiln_scene *import(const char *rel, const kiln_assimp_opts *o, kiln_result *code, kiln_error *err)
+static kiln_scene *import(const char *rel, const kiln_assimp_opts *o, kiln_result *code,
+                          kiln_error *err)
 {
     char *path = kt_corpus_path(rel);
     size_t size;
@@ -229,7 +233,8 @@ static void absolute_texture_paths_are_found_by_bare_name(void **state)
     kiln_error err;
     assert_int_equal(kiln_scene_create(NULL, 0, &s, &err), KILN_OK);
     assert_int_equal(kiln_assimp_import(data, size, KILN_ASSIMP_FBX, dir, NULL,
-                                        KILN_SCENE_LOAD_NO_PIXELS, s, &err), KILN_OK);
+                                        KILN_SCENE_LOAD_NO_PIXELS, s, &err),
+                     KILN_OK);
     uint32_t found = 0, missing = 0;
     for (uint32_t i = 0; i < s->image_count; i++) {
         if (s->images[i].encoded_size) found++;
@@ -273,8 +278,9 @@ static void obj_dependencies_are_its_mtl_and_textures(void **state)
     *strrchr(path, '/') = '\0';
     names n = {0};
     kiln_error err;
-    assert_int_equal(kiln_assimp_dependencies(data, size, KILN_ASSIMP_OBJ, path, NULL, on_dep, &n, &err),
-                     KILN_OK);
+    assert_int_equal(
+        kiln_assimp_dependencies(data, size, KILN_ASSIMP_OBJ, path, NULL, on_dep, &n, &err),
+        KILN_OK);
     assert_int_equal(n.count, 6); /* spider.mtl and five JPEGs, each found on the first try */
     assert_string_equal(n.list[0], "spider.mtl");
     free(data);
@@ -316,7 +322,8 @@ static void damaged_files_are_errors(void **state)
     kiln_error err;
     static const char junk[] = "v 1 2\nf 1 2 9 x\nusemtl\nmtllib ../../etc/passwd\n";
     assert_int_equal(kiln_scene_create(NULL, 0, &s, &err), KILN_OK);
-    kiln_result r = kiln_assimp_import(junk, strlen(junk), KILN_ASSIMP_OBJ, "/tmp", NULL, 0, s, &err);
+    kiln_result r =
+        kiln_assimp_import(junk, strlen(junk), KILN_ASSIMP_OBJ, "/tmp", NULL, 0, s, &err);
     assert_true(r == KILN_OK || r == KILN_E_IMPORT_FAILED);
     for (uint32_t i = 0; r == KILN_OK && i < s->file_count; i++)
         assert_null(strstr(s->files[i], "passwd"));
@@ -372,9 +379,11 @@ static void files_are_absolute_and_symlinks_stay_inside(void **state)
         if (r != KILN_OK) fail_msg("obj %d: %s", i, err.message);
         assert_true(s->file_count >= 1);
         for (uint32_t k = 0; k < s->file_count; k++)
-            if (strncmp(s->files[k], model, strlen(model)) != 0 || s->files[k][strlen(model)] != '/')
+            if (strncmp(s->files[k], model, strlen(model)) != 0 ||
+                s->files[k][strlen(model)] != '/')
                 fail_msg("obj %d: file %s is not under %s", i, s->files[k], model);
-        for (uint32_t k = 0; k < s->image_count; k++) assert_int_equal(s->images[k].encoded_size, 0);
+        for (uint32_t k = 0; k < s->image_count; k++)
+            assert_int_equal(s->images[k].encoded_size, 0);
         bool said = false;
         for (uint32_t k = 0; k < s->warning_count; k++)
             said = said || strstr(s->warnings[k], i ? "symlink leading out" : "link.mtl") != NULL;
@@ -395,8 +404,8 @@ static kiln_result import_triangle(const char *library, kiln_error *err)
     assert_int_equal(kiln_scene_create(NULL, 0, &s, err), KILN_OK);
     kiln_assimp_opts o = {0};
     o.library = library;
-    kiln_result r = kiln_assimp_import(triangle_obj, strlen(triangle_obj), KILN_ASSIMP_OBJ, NULL, &o,
-                                       0, s, err);
+    kiln_result r = kiln_assimp_import(triangle_obj, strlen(triangle_obj), KILN_ASSIMP_OBJ, NULL,
+                                       &o, 0, s, err);
     if (r == KILN_OK) assert_int_equal(s->mesh_count, 1);
     kiln_scene_free(s);
     return r;
@@ -417,7 +426,8 @@ static void missing_libassimp_is_unsupported(void **state)
 {
     (void)state;
     kiln_error err;
-    assert_int_equal(import_triangle("libassimp-kiln-missing.so.5", &err), KILN_E_IMPORT_UNSUPPORTED);
+    assert_int_equal(import_triangle("libassimp-kiln-missing.so.5", &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
     assert_non_null(strstr(err.message, "FBX/OBJ import needs libassimp5 ("));
     assert_non_null(strstr(err.message, "libassimp-kiln-missing.so.5"));
     /* A library without assimp's functions: the first missing one is named. */
@@ -433,7 +443,8 @@ static void blob_cut(const char *seed, const uint8_t *blob, size_t n, size_t siz
     kiln_error err;
     assert_int_equal(kiln_scene_create(NULL, 0, &scene, NULL), KILN_OK);
     kiln_assimp_opts o = {0};
-    kiln_result r = kiln_assimp_build_blob(blob, n, NULL, &o, KILN_SCENE_LOAD_NO_PIXELS, scene, &err);
+    kiln_result r =
+        kiln_assimp_build_blob(blob, n, NULL, &o, KILN_SCENE_LOAD_NO_PIXELS, scene, &err);
     if (n == size) {
         if (r != KILN_OK) fail_msg("%s: %s", seed, err.message);
         assert_true(scene->node_count > 0 && scene->mesh_count > 0);
@@ -498,8 +509,9 @@ static void write_blob_seeds(void **state)
         size_t n, cap;
         kiln_error err;
         kiln_allocator libc = {0};
-        assert_int_equal(kiln_assimp_guard_run(&job, 60000, (size_t)8 << 30, (size_t)64 << 20, &libc, &blob, &n,
-                                               &cap, &err), KILN_OK);
+        assert_int_equal(kiln_assimp_guard_run(&job, 60000, (size_t)8 << 30, (size_t)64 << 20,
+                                               &libc, &blob, &n, &cap, &err),
+                         KILN_OK);
         char *out = kt_format("%s/fuzz/corpus/fbx/blob_%s.kasb", src, files[i][1]);
         kt_write_file(out, blob, n);
         printf("%s: %zu bytes\n", out, n);

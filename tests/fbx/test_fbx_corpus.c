@@ -16,14 +16,14 @@
 
 typedef struct expect {
     const char *rel;
-    kiln_result code;            /* KILN_OK, or the error the file must give */
+    kiln_result code; /* KILN_OK, or the error the file must give */
     uint32_t meshes, primitives;
     uint64_t vertices, triangles, joints;
     uint32_t clips;
-    float first_clip_seconds;    /* duration of clip 0 */
+    float first_clip_seconds; /* duration of clip 0 */
     uint32_t materials, images, images_found, targets;
-    const char *warning;         /* a substring some warning holds, or NULL */
-    float height;                /* world bounds: max.y - min.y in metres (0: not checked) */
+    const char *warning; /* a substring some warning holds, or NULL */
+    float height;        /* world bounds: max.y - min.y in metres (0: not checked) */
 } expect;
 
 static const expect files[] = {
@@ -61,12 +61,14 @@ static void dump(const expect *e, const kiln_scene *s, kiln_result code, const k
     uint32_t prims = 0, found = 0;
     for (uint32_t m = 0; m < s->mesh_count; m++) prims += s->meshes[m].primitive_count;
     for (uint32_t i = 0; i < s->image_count; i++) found += s->images[i].encoded_size > 0;
-    printf("    {\"%s\", KILN_OK, %u, %u, %llu, %llu, %llu, %u, %.4ff, %u, %u, %u, %u, NULL, %.4ff},\n",
-           e->rel, s->mesh_count, prims, (unsigned long long)s->stats.vertices,
-           (unsigned long long)s->stats.triangles, (unsigned long long)s->stats.joints,
-           s->animation_count, s->animation_count ? s->animations[0].end - s->animations[0].start : 0.0f,
-           s->material_count, s->image_count, found, targets_of(s),
-           s->has_bounds ? s->bounds_max[1] - s->bounds_min[1] : 0.0f);
+    printf(
+        "    {\"%s\", KILN_OK, %u, %u, %llu, %llu, %llu, %u, %.4ff, %u, %u, %u, %u, NULL, %.4ff},\n",
+        e->rel, s->mesh_count, prims, (unsigned long long)s->stats.vertices,
+        (unsigned long long)s->stats.triangles, (unsigned long long)s->stats.joints,
+        s->animation_count,
+        s->animation_count ? s->animations[0].end - s->animations[0].start : 0.0f,
+        s->material_count, s->image_count, found, targets_of(s),
+        s->has_bounds ? s->bounds_max[1] - s->bounds_min[1] : 0.0f);
     for (uint32_t i = 0; i < s->warning_count; i++) printf("      /* %s */\n", s->warnings[i]);
     for (uint32_t i = 0; i < s->file_count; i++) printf("      /* file %s */\n", s->files[i]);
 }
@@ -85,16 +87,18 @@ static void corpus_fbx_and_obj_import_with_their_counts(void **state)
             kiln_scene_free((kiln_scene *)s);
             continue;
         }
-        if (code != e->code) fail_msg("%s: %s (%s), expected %s", e->rel, kiln_result_name(code),
-                                      err.message, kiln_result_name(e->code));
+        if (code != e->code)
+            fail_msg("%s: %s (%s), expected %s", e->rel, kiln_result_name(code), err.message,
+                     kiln_result_name(e->code));
         if (!s) continue;
         uint32_t prims = 0, found = 0;
         for (uint32_t m = 0; m < s->mesh_count; m++) prims += s->meshes[m].primitive_count;
         for (uint32_t k = 0; k < s->image_count; k++) found += s->images[k].encoded_size > 0;
-        if (s->mesh_count != e->meshes || prims != e->primitives || s->stats.vertices != e->vertices ||
-            s->stats.triangles != e->triangles || s->stats.joints != e->joints ||
-            s->animation_count != e->clips || s->material_count != e->materials ||
-            s->image_count != e->images || found != e->images_found || targets_of(s) != e->targets)
+        if (s->mesh_count != e->meshes || prims != e->primitives ||
+            s->stats.vertices != e->vertices || s->stats.triangles != e->triangles ||
+            s->stats.joints != e->joints || s->animation_count != e->clips ||
+            s->material_count != e->materials || s->image_count != e->images ||
+            found != e->images_found || targets_of(s) != e->targets)
             fail_msg("%s: meshes %u prims %u vertices %llu triangles %llu joints %llu clips %u "
                      "materials %u images %u found %u targets %u differ from the table",
                      e->rel, s->mesh_count, prims, (unsigned long long)s->stats.vertices,
@@ -105,8 +109,8 @@ static void corpus_fbx_and_obj_import_with_their_counts(void **state)
             if (fabsf(d - e->first_clip_seconds) > 1e-3f)
                 fail_msg("%s: clip 0 lasts %g s, expected %g", e->rel, d, e->first_clip_seconds);
         }
-        if (e->height > 0 && (!s->has_bounds ||
-                              fabsf((s->bounds_max[1] - s->bounds_min[1]) - e->height) > e->height * 1e-3f))
+        if (e->height > 0 && (!s->has_bounds || fabsf((s->bounds_max[1] - s->bounds_min[1]) -
+                                                      e->height) > e->height * 1e-3f))
             fail_msg("%s: height %g m, expected %g", e->rel, s->bounds_max[1] - s->bounds_min[1],
                      e->height);
         if (e->warning) {
@@ -140,7 +144,8 @@ static void corpus_fbx_and_obj_cook(void **state)
         char *json = NULL;
         kiln_error err;
         kiln_result r = kiln_convert_model(path, dir, &o, &json, &err);
-        if (r != e->code) fail_msg("%s: cook gave %s (%s)", e->rel, kiln_result_name(r), err.message);
+        if (r != e->code)
+            fail_msg("%s: cook gave %s (%s)", e->rel, kiln_result_name(r), err.message);
         if (r == KILN_OK && (!json || !strstr(json, "\"scene.kscene\"")))
             fail_msg("%s: no scene artifact", e->rel);
         if (r == KILN_OK && e->clips && !strstr(json, "clip0.kclip"))

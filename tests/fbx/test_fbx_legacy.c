@@ -218,7 +218,8 @@ static const char blend_fbx_fmt[] =
     "\tC: \"OO\",50,40\n"
     "}\n";
 
-/* ---- a binary FBX writer for parsed trees ------------------------------------------------------- */
+/* ---- a binary FBX writer for parsed trees -------------------------------------------------------
+ */
 
 typedef struct writer {
     kiln_buf b;
@@ -278,7 +279,8 @@ static void w_prop(writer *w, const kiln_fbx_prop *p)
         kiln_buf_append_u64le(&w->b, u);
         break;
     }
-    case 'S': case 'R':
+    case 'S':
+    case 'R':
         kiln_buf_append(&w->b, &t, 1);
         w_u32(w, (uint32_t)p->count);
         kiln_buf_append(&w->b, p->data, p->count);
@@ -341,14 +343,16 @@ static uint8_t *to_binary(const kiln_fbx_tree *t, uint32_t version, bool zip, si
     return p; /* libc allocator: free() */
 }
 
-/* ---- helpers ---------------------------------------------------------------------------------- */
+/* ---- helpers ----------------------------------------------------------------------------------
+ */
 
 static void parse_ok(const void *data, size_t size, kiln_fbx_tree *t)
 {
     kiln_error err;
     kiln_result r = kiln_fbx_tree_parse(data, size, NULL, NULL, t, &err);
-    if (r != KILN_OK) fail_msg("parse: %s (%s at %llu)", kiln_result_name(r), err.message,
-                               (unsigned long long)err.offset);
+    if (r != KILN_OK)
+        fail_msg("parse: %s (%s at %llu)", kiln_result_name(r), err.message,
+                 (unsigned long long)err.offset);
 }
 
 static bool prop_equal(const kiln_fbx_prop *a, const kiln_fbx_prop *b)
@@ -367,11 +371,13 @@ static bool prop_equal(const kiln_fbx_prop *a, const kiln_fbx_prop *b)
 /* Trees equal node for node, value for value (numbers compared as numbers). */
 static void trees_equal(const kiln_fbx_node *a, const kiln_fbx_node *b)
 {
-    if (strcmp(a->name, b->name) || a->prop_count != b->prop_count || a->child_count != b->child_count)
+    if (strcmp(a->name, b->name) || a->prop_count != b->prop_count ||
+        a->child_count != b->child_count)
         fail_msg("node %s/%s: %u/%u values, %u/%u children", a->name, b->name, a->prop_count,
                  b->prop_count, a->child_count, b->child_count);
     for (uint32_t i = 0; i < a->prop_count; i++)
-        if (!prop_equal(&a->props[i], &b->props[i])) fail_msg("node %s: value %u differs", a->name, i);
+        if (!prop_equal(&a->props[i], &b->props[i]))
+            fail_msg("node %s: value %u differs", a->name, i);
     for (uint32_t i = 0; i < a->child_count; i++) trees_equal(&a->children[i], &b->children[i]);
 }
 
@@ -399,7 +405,8 @@ static void scenes_equal(const kiln_scene *a, const kiln_scene *b)
     for (uint32_t i = 0; i < a->animation_count; i++) {
         assert_int_equal(a->animations[i].channel_count, b->animations[i].channel_count);
         for (uint32_t c = 0; c < a->animations[i].channel_count; c++) {
-            const kiln_scene_channel *x = &a->animations[i].channels[c], *y = &b->animations[i].channels[c];
+            const kiln_scene_channel *x = &a->animations[i].channels[c],
+                                     *y = &b->animations[i].channels[c];
             assert_int_equal(x->key_count, y->key_count);
             assert_memory_equal(x->values, y->values, (size_t)x->key_count * x->components * 4);
         }
@@ -422,14 +429,16 @@ static void scenes_equal(const kiln_scene *a, const kiln_scene *b)
     for (uint32_t m = 0; m < a->mesh_count; m++) {
         assert_int_equal(a->meshes[m].primitive_count, b->meshes[m].primitive_count);
         for (uint32_t p = 0; p < a->meshes[m].primitive_count; p++) {
-            const kiln_scene_primitive *x = &a->meshes[m].primitives[p], *y = &b->meshes[m].primitives[p];
+            const kiln_scene_primitive *x = &a->meshes[m].primitives[p],
+                                       *y = &b->meshes[m].primitives[p];
             assert_int_equal(x->vertex_count, y->vertex_count);
             assert_int_equal(x->index_count, y->index_count);
             assert_int_equal(x->material, y->material);
             assert_memory_equal(x->positions, y->positions, (size_t)x->vertex_count * 12);
             assert_memory_equal(x->indices, y->indices, (size_t)x->index_count * 4);
             assert_true((x->normals == NULL) == (y->normals == NULL));
-            if (x->normals) assert_memory_equal(x->normals, y->normals, (size_t)x->vertex_count * 12);
+            if (x->normals)
+                assert_memory_equal(x->normals, y->normals, (size_t)x->vertex_count * 12);
             assert_int_equal(x->texcoord_count, y->texcoord_count);
             assert_int_equal(x->joint_set_count, y->joint_set_count);
             if (x->joint_set_count) {
@@ -499,7 +508,10 @@ static void tree_binary_6100_and_7500_round_trip(void **state)
     (void)state;
     kiln_fbx_tree t;
     parse_ok(small_fbx, sizeof small_fbx - 1, &t);
-    static const struct { uint32_t version; bool zip; } forms[] = {{6100, false}, {6100, true}, {7500, true}};
+    static const struct {
+        uint32_t version;
+        bool zip;
+    } forms[] = {{6100, false}, {6100, true}, {7500, true}};
     for (size_t f = 0; f < 3; f++) {
         size_t size;
         uint8_t *bin = to_binary(&t, forms[f].version, forms[f].zip, &size);
@@ -587,7 +599,7 @@ static void tree_limits_hold(void **state)
     size_t size;
     uint8_t *bin = to_binary(&t, 7500, true, &size);
     kiln_fbx_tree_free(&t);
-    uint8_t *p = NULL;   /* the Vertices record's array: name, then 'd', count, encoding */
+    uint8_t *p = NULL; /* the Vertices record's array: name, then 'd', count, encoding */
     for (size_t i = 27; i + 8 + 13 < size && !p; i++)
         if (!memcmp(bin + i, "\x08Vertices", 9)) p = bin + i + 9;
     assert_non_null(p);
@@ -596,7 +608,7 @@ static void tree_limits_hold(void **state)
     memcpy(keep, p + 1, 4);
     kiln_store_u32le(p + 1, 0x80000000u);
     assert_int_equal(parse_code(bin, size, NULL), KILN_E_LIMIT);
-    kiln_store_u32le(p + 1, 0x100000u);   /* within the limit, past deflate's 1032:1 */
+    kiln_store_u32le(p + 1, 0x100000u); /* within the limit, past deflate's 1032:1 */
     assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
     kiln_store_u32le(p + 1, 3);
     assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
@@ -612,7 +624,8 @@ static void tree_limits_hold(void **state)
     free(bin);
 }
 
-/* ---- FBX 6 into a scene ----------------------------------------------------------------------- */
+/* ---- FBX 6 into a scene -----------------------------------------------------------------------
+ */
 
 static void legacy_small_file_layers_transforms_and_textures(void **state)
 {
@@ -647,7 +660,8 @@ static void legacy_small_file_layers_transforms_and_textures(void **state)
         if (ch->path == KILN_SCENE_PATH_TRANSLATION) {
             assert_true(fabsf(k15[0] - 200.0f) < 1e-3f && fabsf(k15[1]) < 1e-6f);
         } else if (ch->path == KILN_SCENE_PATH_ROTATION) {
-            assert_true(fabsf(fabsf(k7[2]) - 0.70710678f) < 1e-5f && fabsf(fabsf(k7[3]) - 0.70710678f) < 1e-5f);
+            assert_true(fabsf(fabsf(k7[2]) - 0.70710678f) < 1e-5f &&
+                        fabsf(fabsf(k7[3]) - 0.70710678f) < 1e-5f);
             assert_true(fabsf(fabsf(k23[3]) - 1.0f) < 1e-5f);
         } else {
             assert_int_equal(ch->path, KILN_SCENE_PATH_SCALE);
@@ -667,7 +681,8 @@ static void legacy_small_file_layers_transforms_and_textures(void **state)
      * name; Glow from the 6.x "Diffuse" property, emissive x factor. */
     assert_int_equal(s->material_count, 2);
     assert_string_equal(s->materials[0].name, "Blue");
-    assert_true(fabsf(s->materials[0].base_color[2] - 0.5f) < 1e-6f && s->materials[0].base_color[0] == 0.0f);
+    assert_true(fabsf(s->materials[0].base_color[2] - 0.5f) < 1e-6f &&
+                s->materials[0].base_color[0] == 0.0f);
     assert_int_equal(p0->material, 0);
     assert_int_equal(s->meshes[0].primitives[1].material, 1);
     /* The Shape child "Lift" moves control points 4 and 5 (x = 2) up by 1 in Z, 25 % by
@@ -680,7 +695,8 @@ static void legacy_small_file_layers_transforms_and_textures(void **state)
         assert_int_equal(pq->target_count, 1);
         for (uint32_t v = 0; v < pq->vertex_count; v++) {
             const float *d = pq->targets[0].positions + v * 3;
-            assert_true(d[0] == 0 && d[1] == 0 && d[2] == (pq->positions[v * 3] == 2.0f ? 1.0f : 0.0f));
+            assert_true(d[0] == 0 && d[1] == 0 &&
+                        d[2] == (pq->positions[v * 3] == 2.0f ? 1.0f : 0.0f));
         }
     }
     assert_true(s->materials[1].base_color[0] == 1.0f && s->materials[1].emissive[1] == 0.5f);
@@ -745,13 +761,15 @@ static void legacy_concave_polygons_are_ear_clipped(void **state)
 {
     (void)state;
     static const char *const shapes[2][2] = {
-        {"0,0,0,2,1,0,0,2,0,1,1,0", "0,1,2,-4"},                 /* dart: area 1 */
-        {"1,1,0,0,0,0,2,1,0,0,2,0", "0,1,2,-4"},                 /* the same from the notch */
+        {"0,0,0,2,1,0,0,2,0,1,1,0", "0,1,2,-4"}, /* dart: area 1 */
+        {"1,1,0,0,0,0,2,1,0,0,2,0", "0,1,2,-4"}, /* the same from the notch */
     };
     for (int k = 0; k < 2; k++) {
-        char *text = kt_format("; FBX 6.1.0 project file\nFBXHeaderExtension: {\n FBXVersion: 6100\n}\n"
-                               "Objects: {\n Model: \"Model::Dart\", \"Mesh\" {\n  Vertices: %s\n"
-                               "  PolygonVertexIndex: %s\n }\n}\n", shapes[k][0], shapes[k][1]);
+        char *text =
+            kt_format("; FBX 6.1.0 project file\nFBXHeaderExtension: {\n FBXVersion: 6100\n}\n"
+                      "Objects: {\n Model: \"Model::Dart\", \"Mesh\" {\n  Vertices: %s\n"
+                      "  PolygonVertexIndex: %s\n }\n}\n",
+                      shapes[k][0], shapes[k][1]);
         kiln_result code;
         kiln_error err;
         kiln_scene *s = load_memory(text, strlen(text), NULL, &code, &err);
@@ -760,9 +778,11 @@ static void legacy_concave_polygons_are_ear_clipped(void **state)
         assert_int_equal(p->index_count, 6);
         double area = 0;
         for (uint32_t t = 0; t < 2; t++) {
-            const float *a = p->positions + p->indices[t * 3] * 3, *b = p->positions + p->indices[t * 3 + 1] * 3,
+            const float *a = p->positions + p->indices[t * 3] * 3,
+                        *b = p->positions + p->indices[t * 3 + 1] * 3,
                         *c = p->positions + p->indices[t * 3 + 2] * 3;
-            double z = ((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0]);
+            double z = ((double)b[0] - a[0]) * ((double)c[1] - a[1]) -
+                       ((double)b[1] - a[1]) * ((double)c[0] - a[0]);
             assert_true(z > 0); /* the polygon's own winding */
             area += z / 2;
         }
@@ -809,7 +829,8 @@ static void legacy_ball_imports_with_its_counts(void **state)
                 fabsf(white[2] - 0.64f) < 1e-5f);
     assert_true(s->materials[0].emissive[0] == 0);
     /* 40 triangles each (the Materials layer splits the icosphere in halves). */
-    assert_int_equal(s->meshes[0].primitives[0].index_count + s->meshes[0].primitives[1].index_count, 240);
+    assert_int_equal(
+        s->meshes[0].primitives[0].index_count + s->meshes[0].primitives[1].index_count, 240);
     assert_int_equal(count_warnings(s, "camera \"Producer "), 7);
     assert_true(has_warning(s, "camera switcher \"Camera Switcher\" not imported"));
     /* Its take holds the rest pose (one key a channel): no clip. */
@@ -901,8 +922,8 @@ static void damaged_once(const uint8_t *data, size_t size)
         const char *bad = kiln_scene_check(s, KILN_SCENE_LOAD_NO_PIXELS, why, sizeof why);
         if (bad) fail_msg("scene invariant: %s", bad);
     } else {
-        if (code != KILN_E_IMPORT_FAILED && code != KILN_E_IMPORT_UNSUPPORTED && code != KILN_E_LIMIT &&
-            code != KILN_E_OUT_OF_MEMORY)
+        if (code != KILN_E_IMPORT_FAILED && code != KILN_E_IMPORT_UNSUPPORTED &&
+            code != KILN_E_LIMIT && code != KILN_E_OUT_OF_MEMORY)
             fail_msg("undocumented result %s (%s)", kiln_result_name(code), err.message);
         if (!err.message[0]) fail_msg("%s without a message", kiln_result_name(code));
     }
@@ -1019,8 +1040,8 @@ static void blend_shapes_assimp_drops_become_morph_targets(void **state)
     assert_int_equal(ch->components, 2);
     assert_int_equal(ch->key_count, 114); /* 113 frames of 1/30 s, the last at 3.75 s */
     assert_true(ch->values[0] == 1.0f && ch->values[1] == 1.0f);
-    assert_true(fabsf(ch->values[30 * 2 + 0]) < 1e-6f);       /* TopH at 1 s: 0 */
-    assert_true(fabsf(ch->values[50 * 2 + 1]) < 1e-3f);       /* TopV at 1.67 s: 0 */
+    assert_true(fabsf(ch->values[30 * 2 + 0]) < 1e-6f); /* TopH at 1 s: 0 */
+    assert_true(fabsf(ch->values[50 * 2 + 1]) < 1e-3f); /* TopV at 1.67 s: 0 */
     assert_false(has_warning(s, "no blend shapes"));
     assert_false(has_warning(s, "animates nothing"));
     assert_true(has_warning(s, "2 blend shapes of \"Squish\" read by kiln's FBX reader"));
@@ -1035,7 +1056,9 @@ static void blend_shapes_map_by_exact_position_or_not_at_all(void **state)
     (void)state;
     /* 1: a second control point at (0, 0, 0); 2: one at (-0, 0, 0), the same place. */
     for (int ambiguous = 0; ambiguous < 3; ambiguous++) {
-        char *text = kt_format(blend_fbx_fmt, ambiguous == 1 ? ",0,0,0" : ambiguous == 2 ? ",-0.0,0,0" : "");
+        char *text = kt_format(blend_fbx_fmt, ambiguous == 1   ? ",0,0,0"
+                                              : ambiguous == 2 ? ",-0.0,0,0"
+                                                               : "");
         kiln_result code;
         kiln_error err;
         /* The small file without its own FBX 6 shape (a mesh with targets is left alone). */
@@ -1085,9 +1108,13 @@ static void write_fuzz_seeds(void **state)
     char *p = kt_format("%s/fuzz/corpus/fbx_tree/small_6100_ascii.fbx", src);
     kt_write_file(p, small_fbx, sizeof small_fbx - 1);
     free(p);
-    static const struct { uint32_t version; bool zip; const char *name; } forms[] = {
-        {6100, false, "small_6100_binary.fbx"}, {6100, true, "small_6100_binary_zlib.fbx"},
-        {7500, true, "small_7500_binary_zlib.fbx"}};
+    static const struct {
+        uint32_t version;
+        bool zip;
+        const char *name;
+    } forms[] = {{6100, false, "small_6100_binary.fbx"},
+                 {6100, true, "small_6100_binary_zlib.fbx"},
+                 {7500, true, "small_7500_binary_zlib.fbx"}};
     for (size_t f = 0; f < 3; f++) {
         size_t size;
         uint8_t *bin = to_binary(&t, forms[f].version, forms[f].zip, &size);

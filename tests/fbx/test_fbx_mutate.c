@@ -10,16 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../fuzz/scene_check.h"
 #include "import/assimp.h"
 #include "import/scene_build.h"
 #include "process/scene_complete.h"
-#include "../../fuzz/scene_check.h"
 
 static const char *const sources[] = {
-    "fbx/assimp/box.fbx", "fbx/assimp/boxWithCompressedCTypeArray.FBX",
-    "fbx/ufbx/maya_cube_7500_binary.fbx", "fbx/ufbx/maya_cube_7500_ascii.fbx",
-    "fbx/ufbx/blender_279_sausage_7400_binary.fbx", "fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx",
-    "fbx/assimp/animation_with_skeleton.fbx", "obj/cube_usemtl/cube_usemtl.obj",
+    "fbx/assimp/box.fbx",
+    "fbx/assimp/boxWithCompressedCTypeArray.FBX",
+    "fbx/ufbx/maya_cube_7500_binary.fbx",
+    "fbx/ufbx/maya_cube_7500_ascii.fbx",
+    "fbx/ufbx/blender_279_sausage_7400_binary.fbx",
+    "fbx/ufbx/maya_blend_shape_cube_7700_binary.fbx",
+    "fbx/assimp/animation_with_skeleton.fbx",
+    "obj/cube_usemtl/cube_usemtl.obj",
     "obj/blender_279_ball/blender_279_ball_0_obj.obj",
 };
 
@@ -67,8 +71,10 @@ static void mutated_corpus_files_never_escape_the_guard(void **state)
             o.timeout_ms = 10000;
             o.child_memory = (size_t)2 << 30;
             kiln_assimp_format fmt = kiln_assimp_detect(buf, n);
-            if (fmt == KILN_ASSIMP_NONE) fmt = strstr(sources[f], ".obj") ? KILN_ASSIMP_OBJ : KILN_ASSIMP_FBX;
-            kiln_result r = kiln_assimp_import(buf, n, fmt, NULL, &o, KILN_SCENE_LOAD_NO_PIXELS, s, &err);
+            if (fmt == KILN_ASSIMP_NONE)
+                fmt = strstr(sources[f], ".obj") ? KILN_ASSIMP_OBJ : KILN_ASSIMP_FBX;
+            kiln_result r =
+                kiln_assimp_import(buf, n, fmt, NULL, &o, KILN_SCENE_LOAD_NO_PIXELS, s, &err);
             if (r == KILN_OK) r = kiln_scene_complete(s, KILN_SCENE_LOAD_NO_PIXELS, &err);
             if (r == KILN_OK) {
                 char why[256];
@@ -92,7 +98,8 @@ static void mutated_corpus_files_never_escape_the_guard(void **state)
         free(path);
     }
     printf("fbx mutations: %u runs: %u imported, %u refused (%u assimp crashes and %u hangs "
-           "contained), %u other\n", ok + failed + other, ok, failed, crashed, timed_out, other);
+           "contained), %u other\n",
+           ok + failed + other, ok, failed, crashed, timed_out, other);
 }
 
 int main(void)

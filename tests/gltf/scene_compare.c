@@ -8,13 +8,13 @@
 
 #include "support.h"
 
-#define CHECK(cond, ...)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            char msg_[256];                                                                       \
-            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                             \
-            fail_msg("%s: %s", label, msg_);                                                      \
-        }                                                                                         \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            char msg_[256];                                                                        \
+            snprintf(msg_, sizeof msg_, __VA_ARGS__);                                              \
+            fail_msg("%s: %s", label, msg_);                                                       \
+        }                                                                                          \
     } while (0)
 
 static void check_ref(const kiln_scene *s, const kiln_scene_texture_ref *t, const char *label)
@@ -30,13 +30,15 @@ void ks_check_invariants(const kiln_scene *s, const char *label)
         CHECK(s->textures[i].sampler < (int32_t)s->sampler_count, "texture %u sampler", i);
     }
     for (uint32_t i = 0; i < s->material_count; i++)
-        for (int k = 0; k < KILN_SCENE_SLOT_COUNT; k++) check_ref(s, &s->materials[i].textures[k], label);
+        for (int k = 0; k < KILN_SCENE_SLOT_COUNT; k++)
+            check_ref(s, &s->materials[i].textures[k], label);
     for (uint32_t m = 0; m < s->mesh_count; m++) {
         const kiln_scene_mesh *mesh = &s->meshes[m];
         for (uint32_t p = 0; p < mesh->primitive_count; p++) {
             const kiln_scene_primitive *pr = &mesh->primitives[p];
             CHECK(pr->positions && pr->vertex_count > 0, "mesh %u prim %u has no positions", m, p);
-            CHECK(pr->index_count % 3 == 0, "mesh %u prim %u index count %u", m, p, pr->index_count);
+            CHECK(pr->index_count % 3 == 0, "mesh %u prim %u index count %u", m, p,
+                  pr->index_count);
             CHECK(pr->material < (int32_t)s->material_count, "mesh %u prim %u material", m, p);
             for (uint32_t i = 0; i < pr->index_count; i++)
                 CHECK(pr->indices[i] < pr->vertex_count, "mesh %u prim %u index %u", m, p, i);
@@ -129,10 +131,10 @@ static void strings(cmp *c, const char *a, const char *b, const char *what)
     if (c->ok && strcmp(a ? a : "", b ? b : "") != 0) differ(c, "%s: \"%s\" vs \"%s\"", what, a, b);
 }
 
-#define COUNT(field)                                                                              \
-    if (a->field != b->field)                                                                     \
-        return !differ(&c, #field ": %llu vs %llu", (unsigned long long)a->field,                   \
-                       (unsigned long long)b->field)
+#define COUNT(field)                                                                               \
+    if (a->field != b->field)                                                                      \
+    return !differ(&c, #field ": %llu vs %llu", (unsigned long long)a->field,                      \
+                   (unsigned long long)b->field)
 
 bool ks_scenes_equal(const kiln_scene *a, const kiln_scene *b, float tol, char *why,
                      size_t why_size)
@@ -161,7 +163,9 @@ bool ks_scenes_equal(const kiln_scene *a, const kiln_scene *b, float tol, char *
             continue;
         /* Encoded differently (re-saved PNGs): then the pixels must agree. */
         size_t bytes = (size_t)x->width * x->height * 4 *
-                       (x->pixel == KILN_SCENE_PIXEL_U8 ? 1 : x->pixel == KILN_SCENE_PIXEL_U16 ? 2 : 4);
+                       (x->pixel == KILN_SCENE_PIXEL_U8    ? 1
+                        : x->pixel == KILN_SCENE_PIXEL_U16 ? 2
+                                                           : 4);
         if (!x->pixels || !y->pixels || x->width != y->width || x->height != y->height ||
             x->pixel != y->pixel || memcmp(x->pixels, y->pixels, bytes) != 0)
             return !differ(&c, "image %u: encoded bytes (%zu vs %zu) and pixels differ", i,
@@ -205,8 +209,10 @@ bool ks_scenes_equal(const kiln_scene *a, const kiln_scene *b, float tol, char *
                 u->texcoord_count != v->texcoord_count || u->color_count != v->color_count ||
                 u->joint_set_count != v->joint_set_count || u->target_count != v->target_count ||
                 u->material != v->material || u->mode != v->mode)
-                return !differ(&c, "mesh %u prim %u: counts differ (vertices %u/%u, indices "
-                               "%u/%u)", m, p, u->vertex_count, v->vertex_count, u->index_count,
+                return !differ(&c,
+                               "mesh %u prim %u: counts differ (vertices %u/%u, indices "
+                               "%u/%u)",
+                               m, p, u->vertex_count, v->vertex_count, u->index_count,
                                v->index_count);
             size_t n = u->vertex_count;
             snprintf(what, sizeof what, "mesh %u prim %u positions", m, p);

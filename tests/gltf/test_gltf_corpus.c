@@ -22,7 +22,8 @@ static kiln_scene *load_flags(const char *rel, uint32_t flags)
     kiln_scene *s = NULL;
     kiln_error err;
     kiln_result r = kiln_scene_load(path, &opts, &s, &err);
-    if (r != KILN_OK) fail_msg("%s: %s: %s (%s)", rel, kiln_result_name(r), err.message, err.json_pointer);
+    if (r != KILN_OK)
+        fail_msg("%s: %s: %s (%s)", rel, kiln_result_name(r), err.message, err.json_pointer);
     free(path);
     ks_check_invariants(s, rel);
     return s;
@@ -41,17 +42,18 @@ static void expect_failure(const char *rel, kiln_result code, const char *pointe
     assert_int_equal(r, code);
     assert_null(s);
     assert_string_equal(err.json_pointer, pointer);
-    if (!strstr(err.message, fragment)) fail_msg("%s: \"%s\" lacks \"%s\"", rel, err.message, fragment);
+    if (!strstr(err.message, fragment))
+        fail_msg("%s: \"%s\" lacks \"%s\"", rel, err.message, fragment);
     free(path);
 }
 
-/* ---- every file ------------------------------------------------------------------------------- */
+/* ---- every file -------------------------------------------------------------------------------
+ */
 
 typedef struct walk {
     char **paths;
     size_t count;
 } walk;
-
 
 /* The deliberately broken files and what kiln must say about them. */
 static const struct {
@@ -64,8 +66,7 @@ static const struct {
      "/meshes/0/primitives/0/indices", "is not below the vertex count 24"},
     {"assimp-IndexOutOfRange/glTF/AllIndicesOutOfRange.gltf", KILN_E_IMPORT_FAILED,
      "/meshes/0/primitives/0/indices", "is not below the vertex count 24"},
-    {"assimp-RecursiveNodes/glTF/RecursiveNodes.gltf", KILN_E_IMPORT_FAILED, "/nodes/0",
-     "cycle"},
+    {"assimp-RecursiveNodes/glTF/RecursiveNodes.gltf", KILN_E_IMPORT_FAILED, "/nodes/0", "cycle"},
     {"assimp-TestNoRootNode/glTF/NoScene.gltf", KILN_E_IMPORT_FAILED, "/scene",
      "array the file does not have"},
 };
@@ -96,7 +97,8 @@ static void every_model_imports(void **state)
             failed++;
             continue;
         }
-        if (r != KILN_OK) fail_msg("%s: %s: %s (%s)", rel, kiln_result_name(r), err.message, err.json_pointer);
+        if (r != KILN_OK)
+            fail_msg("%s: %s: %s (%s)", rel, kiln_result_name(r), err.message, err.json_pointer);
         ks_check_invariants(s, rel);
         print_message("%-60s %4u nodes %6llu vertices %7llu triangles %2u warnings\n", rel,
                       s->node_count, (unsigned long long)s->stats.vertices,
@@ -171,7 +173,7 @@ static void texture_transforms(void **state)
         const char *name;
         float ox, oy, rot, sx, sy;
     } want[] = {
-        {"Offset U", 0.5f, 0, 0, 1, 1},    {"Offset V", 0, 0.5f, 0, 1, 1},
+        {"Offset U", 0.5f, 0, 0, 1, 1},     {"Offset V", 0, 0.5f, 0, 1, 1},
         {"Offset UV", 0.5f, 0.5f, 0, 1, 1}, {"Rotation", 0, 0, 0.39269908f, 1, 1},
         {"Scale", 0, 0, 0, 1.5f, 1.5f},     {"All", -0.2f, -0.1f, 0.3f, 1.5f, 1.5f},
     };
@@ -202,8 +204,10 @@ static void emissive_strength(void **state)
                            "gltf/EmissiveStrengthTest/glTF-Binary/EmissiveStrengthTest.glb"};
     for (int f = 0; f < 2; f++) {
         kiln_scene *s = load(files[f]);
-        const struct { const char *name; float strength; } want[] = {
-            {"Emit1", 1}, {"Emit2", 2}, {"Emit4", 4}, {"Emit8", 8}, {"Emit16", 16}};
+        const struct {
+            const char *name;
+            float strength;
+        } want[] = {{"Emit1", 1}, {"Emit2", 2}, {"Emit4", 4}, {"Emit8", 8}, {"Emit16", 16}};
         size_t found = 0;
         for (uint32_t i = 0; i < s->material_count; i++)
             for (size_t k = 0; k < 5; k++)
@@ -249,7 +253,11 @@ static void interpolation_modes(void **state)
 static void skins_and_joints(void **state)
 {
     (void)state;
-    const struct { const char *file; uint32_t joints; uint32_t animations; } want[] = {
+    const struct {
+        const char *file;
+        uint32_t joints;
+        uint32_t animations;
+    } want[] = {
         {"gltf/Fox/glTF-Binary/Fox.glb", 24, 3},
         {"gltf/CesiumMan/glTF/CesiumMan.gltf", 19, 1},
         {"gltf/RiggedSimple/glTF/RiggedSimple.gltf", 2, 1},
@@ -375,8 +383,8 @@ static void cameras_and_samplers(void **state)
     assert_int_equal(s->meshes[0].primitives[0].texcoord_count, 2);
     int uses_uv1 = 0;
     for (int k = 0; k < KILN_SCENE_SLOT_COUNT; k++)
-        uses_uv1 += s->materials[0].textures[k].texture >= 0 &&
-                    s->materials[0].textures[k].texcoord == 1;
+        uses_uv1 +=
+            s->materials[0].textures[k].texture >= 0 && s->materials[0].textures[k].texcoord == 1;
     assert_true(uses_uv1 > 0);
     kiln_scene_free(s);
 
@@ -401,7 +409,7 @@ static void primitive_modes(void **state)
     assert_int_equal(tri->mode, KILN_SCENE_MODE_TRIANGLES);
     assert_int_equal(strip->mode, KILN_SCENE_MODE_TRIANGLE_STRIP);
     assert_int_equal(fan->mode, KILN_SCENE_MODE_TRIANGLE_FAN);
-    assert_int_equal(tri->index_count, 18);  /* 18 indices: 6 triangles */
+    assert_int_equal(tri->index_count, 18);   /* 18 indices: 6 triangles */
     assert_int_equal(strip->index_count, 12); /* 6 indices: 4 triangles */
     assert_int_equal(fan->index_count, 18);   /* 8 indices: 6 triangles */
     assert_int_equal(s->stats.triangles, 16);
@@ -414,7 +422,9 @@ static void primitive_modes(void **state)
             const float *b = prims[q]->positions + prims[q]->indices[t + 1] * 3;
             const float *c = prims[q]->positions + prims[q]->indices[t + 2] * 3;
             float z = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-            if (!(z > 0)) fail_msg("mode %d triangle %u winds clockwise (%g)", prims[q]->mode, t / 3, (double)z);
+            if (!(z > 0))
+                fail_msg("mode %d triangle %u winds clockwise (%g)", prims[q]->mode, t / 3,
+                         (double)z);
         }
     kiln_scene_free(s);
 }
@@ -483,7 +493,8 @@ static void quantized_meshopt_and_draco(void **state)
     kiln_scene_free(p);
 
     /* Draco: same counts of triangles as the plain files, bounds within quantization error. */
-    const char *names[] = {"Box", "CesiumMan", "RiggedSimple", "RiggedFigure", "MorphPrimitivesTest"};
+    const char *names[] = {"Box", "CesiumMan", "RiggedSimple", "RiggedFigure",
+                           "MorphPrimitivesTest"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char *plain = kt_format("gltf/%s/glTF/%s.gltf", names[i], names[i]);
         char *draco = kt_format("gltf/%s/glTF-Draco/%s.gltf", names[i], names[i]);
@@ -515,12 +526,30 @@ static void quantized_meshopt_and_draco(void **state)
 static void variants_give_equal_scenes(void **state)
 {
     (void)state;
-    static const char *const samples[] = {
-        "Box", "BoxInterleaved", "BoxTextured", "BoxAnimated", "Fox", "CesiumMan", "MultiUVTest",
-        "VertexColorTest", "TextureSettingsTest", "OrientationTest", "EmissiveStrengthTest",
-        "InterpolationTest", "MorphPrimitivesTest", "RiggedSimple", "RiggedFigure",
-        "AnimatedMorphCube", "Unicode❤♻Test", "SimpleSkin", "SimpleMorph", "SimpleSparseAccessor",
-        "Triangle", "TriangleWithoutIndices", "Cameras", "MeshPrimitiveModes"};
+    static const char *const samples[] = {"Box",
+                                          "BoxInterleaved",
+                                          "BoxTextured",
+                                          "BoxAnimated",
+                                          "Fox",
+                                          "CesiumMan",
+                                          "MultiUVTest",
+                                          "VertexColorTest",
+                                          "TextureSettingsTest",
+                                          "OrientationTest",
+                                          "EmissiveStrengthTest",
+                                          "InterpolationTest",
+                                          "MorphPrimitivesTest",
+                                          "RiggedSimple",
+                                          "RiggedFigure",
+                                          "AnimatedMorphCube",
+                                          "Unicode❤♻Test",
+                                          "SimpleSkin",
+                                          "SimpleMorph",
+                                          "SimpleSparseAccessor",
+                                          "Triangle",
+                                          "TriangleWithoutIndices",
+                                          "Cameras",
+                                          "MeshPrimitiveModes"};
     static const char *const variants[] = {"glTF-Binary/%s.glb", "glTF-Embedded/%s.gltf"};
     size_t compared = 0;
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {

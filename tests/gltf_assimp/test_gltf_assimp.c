@@ -77,7 +77,7 @@ typedef struct explained {
     const char *kiln_pointer; /* JSON pointer of kiln's error */
     const char *assimp_error; /* substring of aiGetErrorString(): D_ASSIMP_FAILS, D_BOTH_FAIL */
     long assimp_tris, assimp_verts, assimp_nodes; /* D_KILN_REJECTS: what assimp makes of it */
-    const char *sibling;      /* D_ASSIMP_NO_DEQUANT: the same model without quantization */
+    const char *sibling; /* D_ASSIMP_NO_DEQUANT: the same model without quantization */
 } explained;
 
 #define ROOTS(n) .kinds = D_ROOT_NODE, .why = n " root nodes: assimp adds \"ROOT\" above them"
@@ -132,23 +132,30 @@ static const explained k_explained[] = {
      .kinds = D_KILN_REJECTS,
      .why = "index 255 >= 24 vertices (invalid per the spec): kiln refuses the file, assimp "
             "drops the one bad triangle and keeps 11",
-     .kiln_code = KILN_E_IMPORT_FAILED, .kiln_pointer = "/meshes/0/primitives/0/indices",
-     .assimp_tris = 11, .assimp_verts = 24, .assimp_nodes = 2},
+     .kiln_code = KILN_E_IMPORT_FAILED,
+     .kiln_pointer = "/meshes/0/primitives/0/indices",
+     .assimp_tris = 11,
+     .assimp_verts = 24,
+     .assimp_nodes = 2},
     {.file = "assimp-IndexOutOfRange/glTF/AllIndicesOutOfRange.gltf",
      .kinds = D_BOTH_FAIL,
      .why = "every index is 65535 >= 24 vertices: kiln refuses it, assimp drops every face "
             "and then refuses the empty mesh",
-     .kiln_code = KILN_E_IMPORT_FAILED, .kiln_pointer = "/meshes/0/primitives/0/indices",
+     .kiln_code = KILN_E_IMPORT_FAILED,
+     .kiln_pointer = "/meshes/0/primitives/0/indices",
      .assimp_error = "has no faces"},
     {.file = "assimp-RecursiveNodes/glTF/RecursiveNodes.gltf",
      .kinds = D_BOTH_FAIL,
      .why = "node 0 is its own child: both refuse the cycle",
-     .kiln_code = KILN_E_IMPORT_FAILED, .kiln_pointer = "/nodes/0",
+     .kiln_code = KILN_E_IMPORT_FAILED,
+     .kiln_pointer = "/nodes/0",
      .assimp_error = "recursive reference"},
     {.file = "assimp-TestNoRootNode/glTF/NoScene.gltf",
      .kinds = D_BOTH_FAIL,
      .why = "\"scene\": 0 without a \"scenes\" array (invalid per the spec): both refuse it",
-     .kiln_code = KILN_E_IMPORT_FAILED, .kiln_pointer = "/scene", .assimp_error = "No scene"},
+     .kiln_code = KILN_E_IMPORT_FAILED,
+     .kiln_pointer = "/scene",
+     .assimp_error = "No scene"},
     {.file = "assimp-TestNoRootNode/glTF/SceneWithoutNodes.gltf",
      .kinds = D_ROOT_NODE,
      .why = "a scene without nodes: kiln has 0 nodes, assimp an empty \"ROOT\" (and flags the "
@@ -231,7 +238,7 @@ typedef struct assimp_side {
     const struct aiScene *scene; /* NULL when refused */
     char error[256];
     long nodes, tri_meshes, verts, tris, other_faces, line_meshes, line_verts;
-    bool synthetic_root;         /* mRootNode is "ROOT" without meshes */
+    bool synthetic_root; /* mRootNode is "ROOT" without meshes */
     long root_children;
 } assimp_side;
 
@@ -278,8 +285,8 @@ static assimp_side load_assimp(const char *path)
     const struct aiScene *s = a.scene;
     a.nodes = s->mRootNode ? tree_size(s->mRootNode) : 0;
     if (s->mRootNode) {
-        a.synthetic_root = strcmp(s->mRootNode->mName.data, "ROOT") == 0 &&
-                           s->mRootNode->mNumMeshes == 0;
+        a.synthetic_root =
+            strcmp(s->mRootNode->mName.data, "ROOT") == 0 && s->mRootNode->mNumMeshes == 0;
         a.root_children = s->mRootNode->mNumChildren;
     }
     for (unsigned i = 0; i < s->mNumMeshes; i++) {
@@ -302,10 +309,10 @@ static assimp_side load_assimp(const char *path)
 /* ---- geometry -------------------------------------------------------------------------------- */
 
 typedef enum geometry {
-    GEOM_SAME = 0,       /* positions equal, triangles equal up to rotation */
-    GEOM_POSITIONS = 1,  /* triangles equal, some position differs */
-    GEOM_SANITIZED = 2,  /* triangles equal; equal where assimp's are finite, kiln 0 elsewhere */
-    GEOM_TRIANGLES = 3,  /* some triangle differs */
+    GEOM_SAME = 0,      /* positions equal, triangles equal up to rotation */
+    GEOM_POSITIONS = 1, /* triangles equal, some position differs */
+    GEOM_SANITIZED = 2, /* triangles equal; equal where assimp's are finite, kiln 0 elsewhere */
+    GEOM_TRIANGLES = 3, /* some triangle differs */
 } geometry;
 
 static bool same_float(float a, float b)
@@ -421,9 +428,8 @@ static void problem(report *r, const char *rel, const char *fmt, ...)
 
 static const char *kinds_text(unsigned kinds, char *buf, size_t size)
 {
-    static const char *const names[] = {"root-node",    "points-lines", "no-dequant",
-                                        "sanitizes",    "kiln-rejects", "assimp-fails",
-                                        "both-fail"};
+    static const char *const names[] = {"root-node",    "points-lines", "no-dequant", "sanitizes",
+                                        "kiln-rejects", "assimp-fails", "both-fail"};
     buf[0] = '\0';
     if (!kinds) {
         snprintf(buf, size, "agree");
@@ -459,8 +465,7 @@ static void print_row(const char *rel, const kiln_side *k, const assimp_side *a,
         snprintf(av, sizeof av, "-");
     }
     char lines[32] = "";
-    if (a->line_meshes)
-        snprintf(lines, sizeof lines, " +%ld pt/line meshes", a->line_meshes);
+    if (a->line_meshes) snprintf(lines, sizeof lines, " +%ld pt/line meshes", a->line_meshes);
     print_message("%-60s %5s %5s %8s %8s %7s %7s  %s%s\n", rel, kn, an, kt, at, kv, av,
                   kinds_text(kinds, kinds_buf, sizeof kinds_buf), lines);
 }
@@ -489,8 +494,7 @@ static void check_file(const char *root, const char *rel, report *r)
         problem(r, rel, "kiln refused it with %s at \"%s\" (%s); expected %s at \"%s\"",
                 kiln_result_name(k.code), k.err.json_pointer, k.err.message,
                 kiln_result_name(ex->kiln_code), ex->kiln_pointer);
-    if (!a.scene && !assimp_should_fail)
-        problem(r, rel, "assimp refused it: %s", a.error);
+    if (!a.scene && !assimp_should_fail) problem(r, rel, "assimp refused it: %s", a.error);
     if (a.scene && assimp_should_fail)
         problem(r, rel, "assimp read it; the table says it refuses it (\"%s\")", ex->assimp_error);
     if (!a.scene && assimp_should_fail && !strstr(a.error, ex->assimp_error))
@@ -500,15 +504,17 @@ static void check_file(const char *root, const char *rel, report *r)
         /* Only kiln's side: its decoded counts must be the ones the file declares. */
         if (k.dropped != 0 || k.verts != k.declared_verts ||
             k.tris != (long)k.scene->stats.triangles)
-            problem(r, rel, "kiln's decoded counts (%ld vertices, %ld triangles) are not the "
-                    "declared ones (%ld, %ld)", k.verts, k.tris, k.declared_verts,
-                    (long)k.scene->stats.triangles);
+            problem(r, rel,
+                    "kiln's decoded counts (%ld vertices, %ld triangles) are not the "
+                    "declared ones (%ld, %ld)",
+                    k.verts, k.tris, k.declared_verts, (long)k.scene->stats.triangles);
     }
     if (!k.scene && a.scene && (kinds & D_KILN_REJECTS)) {
         if (a.tris != ex->assimp_tris || a.verts != ex->assimp_verts || a.nodes != ex->assimp_nodes)
-            problem(r, rel, "assimp made %ld triangles, %ld vertices, %ld nodes; the table says "
-                    "%ld, %ld, %ld", a.tris, a.verts, a.nodes, ex->assimp_tris,
-                    ex->assimp_verts, ex->assimp_nodes);
+            problem(r, rel,
+                    "assimp made %ld triangles, %ld vertices, %ld nodes; the table says "
+                    "%ld, %ld, %ld",
+                    a.tris, a.verts, a.nodes, ex->assimp_tris, ex->assimp_verts, ex->assimp_nodes);
     }
 
     if (k.scene && a.scene) {
@@ -518,9 +524,10 @@ static void check_file(const char *root, const char *rel, report *r)
             problem(r, rel, "nodes: assimp %ld, kiln %ld (%s)", a.nodes, k.nodes,
                     extra_nodes ? "expected kiln + 1 for assimp's ROOT" : "unexplained");
         if ((kinds & D_ROOT_NODE) && (!a.synthetic_root || a.root_children != k.roots))
-            problem(r, rel, "assimp's root is \"%s\" with %ld children; expected its own \"ROOT\" "
-                    "above kiln's %ld roots", a.scene->mRootNode->mName.data, a.root_children,
-                    k.roots);
+            problem(r, rel,
+                    "assimp's root is \"%s\" with %ld children; expected its own \"ROOT\" "
+                    "above kiln's %ld roots",
+                    a.scene->mRootNode->mName.data, a.root_children, k.roots);
         if (!(kinds & D_ROOT_NODE) && k.roots != 1)
             problem(r, rel, "kiln has %ld roots but the table expects no \"ROOT\" from assimp",
                     k.roots);
@@ -529,17 +536,17 @@ static void check_file(const char *root, const char *rel, report *r)
         if (a.tris != k.tris || a.other_faces != 0)
             problem(r, rel, "triangles: assimp %ld (+%ld other faces), kiln %ld", a.tris,
                     a.other_faces, k.tris);
-        if (a.verts != k.verts)
-            problem(r, rel, "vertices: assimp %ld, kiln %ld", a.verts, k.verts);
+        if (a.verts != k.verts) problem(r, rel, "vertices: assimp %ld, kiln %ld", a.verts, k.verts);
         if (a.tri_meshes != k.prims)
             problem(r, rel, "assimp has %ld triangle meshes, kiln %ld primitives", a.tri_meshes,
                     k.prims);
         if (kinds & D_POINTS_LINES) {
             if (a.line_meshes == 0 || a.line_meshes != k.dropped ||
                 a.line_verts != k.declared_verts - k.verts)
-                problem(r, rel, "points/lines: assimp %ld meshes with %ld vertices; kiln dropped "
-                        "%ld primitives with %ld vertices", a.line_meshes, a.line_verts,
-                        k.dropped, k.declared_verts - k.verts);
+                problem(r, rel,
+                        "points/lines: assimp %ld meshes with %ld vertices; kiln dropped "
+                        "%ld primitives with %ld vertices",
+                        a.line_meshes, a.line_verts, k.dropped, k.declared_verts - k.verts);
         } else if (a.line_meshes != 0 || k.dropped != 0) {
             problem(r, rel, "points/lines unexplained: assimp %ld meshes, kiln dropped %ld",
                     a.line_meshes, k.dropped);
@@ -555,11 +562,13 @@ static void check_file(const char *root, const char *rel, report *r)
         if (kinds & D_KILN_SANITIZES) expected = GEOM_SANITIZED;
         if (g != expected)
             problem(r, rel, "geometry: %s (expected %s)",
-                    g == GEOM_SAME ? "same" : g == GEOM_POSITIONS ? "positions differ" :
-                    g == GEOM_SANITIZED ? "kiln 0 where assimp is not finite" :
-                    "triangles differ",
-                    expected == GEOM_SAME ? "same" : expected == GEOM_POSITIONS ?
-                    "positions differ" : "kiln 0 where assimp is not finite");
+                    g == GEOM_SAME        ? "same"
+                    : g == GEOM_POSITIONS ? "positions differ"
+                    : g == GEOM_SANITIZED ? "kiln 0 where assimp is not finite"
+                                          : "triangles differ",
+                    expected == GEOM_SAME        ? "same"
+                    : expected == GEOM_POSITIONS ? "positions differ"
+                                                 : "kiln 0 where assimp is not finite");
         if (kinds & D_KILN_SANITIZES) {
             bool flagged = false;
             for (uint32_t m = 0; m < k.scene->mesh_count; m++)
@@ -568,8 +577,10 @@ static void check_file(const char *root, const char *rel, report *r)
                         KILN_SCENE_PRIM_POSITIONS_SANITIZED)
                         flagged = true;
             if (!flagged || nonfinite == 0 || k.scene->warning_count == 0)
-                problem(r, rel, "sanitizing: %ld non-finite coordinates in assimp, kiln flag %d, "
-                        "%u warnings", nonfinite, flagged, k.scene->warning_count);
+                problem(r, rel,
+                        "sanitizing: %ld non-finite coordinates in assimp, kiln flag %d, "
+                        "%u warnings",
+                        nonfinite, flagged, k.scene->warning_count);
             else
                 print_message("    %ld non-finite coordinates in assimp are 0 in kiln\n",
                               nonfinite);
@@ -579,8 +590,7 @@ static void check_file(const char *root, const char *rel, report *r)
             kiln_side sib = load_kiln(sib_path);
             if (!sib.scene || !world_bounds_close(k.scene, sib.scene))
                 problem(r, rel, "kiln's world bounds differ from those of %s", ex->sibling);
-            else
-                print_message("    kiln's world bounds match %s's\n", ex->sibling);
+            else print_message("    kiln's world bounds match %s's\n", ex->sibling);
             kiln_scene_free(sib.scene);
             free(sib_path);
         }
@@ -603,10 +613,9 @@ static void every_corpus_model_agrees_with_assimp_or_the_table_explains_why(void
     qsort(list.paths, list.count, sizeof *list.paths, compare_paths);
     assert_true(list.count > 0);
 
-    print_message("%-60s %5s %5s %8s %8s %7s %7s  %s\n", "file", "nodes", "", "tris", "",
-                  "verts", "", "difference");
-    print_message("%-60s %5s %5s %8s %8s %7s %7s\n", "", "kiln", "ai", "kiln", "ai", "kiln",
-                  "ai");
+    print_message("%-60s %5s %5s %8s %8s %7s %7s  %s\n", "file", "nodes", "", "tris", "", "verts",
+                  "", "difference");
+    print_message("%-60s %5s %5s %8s %8s %7s %7s\n", "", "kiln", "ai", "kiln", "ai", "kiln", "ai");
     report r = {NULL};
     size_t explained_files = 0;
     for (size_t i = 0; i < list.count; i++) {

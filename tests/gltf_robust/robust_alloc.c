@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define HEADER 64
-#define MAGIC 0x6B696C6E524F4255ull
+#define MAGIC  0x6B696C6E524F4255ull
 
 typedef struct header {
     uint64_t magic;

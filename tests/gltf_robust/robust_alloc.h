@@ -11,12 +11,12 @@
 #include "kiln/kiln_format.h"
 
 typedef struct kt_ralloc {
-    kiln_allocator hooks;      /* user points back here */
-    size_t calls;              /* alloc + realloc calls */
-    size_t fail_at;            /* the call to fail; 0 = never */
-    size_t failed;             /* calls failed */
+    kiln_allocator hooks; /* user points back here */
+    size_t calls;         /* alloc + realloc calls */
+    size_t fail_at;       /* the call to fail; 0 = never */
+    size_t failed;        /* calls failed */
     size_t live_blocks, live_bytes, peak_bytes;
-    size_t bad_frees;          /* size mismatch or a pointer with a damaged header */
+    size_t bad_frees; /* size mismatch or a pointer with a damaged header */
 } kt_ralloc;
 
 /* Resets r and returns its hooks. */

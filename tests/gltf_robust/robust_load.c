@@ -28,8 +28,12 @@ static kt_ralloc kept_alloc;
 static bool documented(kiln_result r)
 {
     switch (r) {
-    case KILN_OK: case KILN_E_IMPORT_FAILED: case KILN_E_IMPORT_UNSUPPORTED:
-    case KILN_E_ASSET_IO: case KILN_E_OUTPUT_REFUSED: case KILN_E_LIMIT:
+    case KILN_OK:
+    case KILN_E_IMPORT_FAILED:
+    case KILN_E_IMPORT_UNSUPPORTED:
+    case KILN_E_ASSET_IO:
+    case KILN_E_OUTPUT_REFUSED:
+    case KILN_E_LIMIT:
     case KILN_E_OUT_OF_MEMORY:
         return true;
     default:
@@ -66,9 +70,7 @@ void kt_load_run(kt_load *l, const void *data, size_t size)
             snprintf(l->why, sizeof l->why, "a failed allocation reported as %s: %.300s",
                      kiln_result_name(l->code), l->err.message);
             l->problem = l->why;
-        }
-        else if (!kt_ralloc_clean(ra))
-            l->problem = "memory left allocated after a failed load";
+        } else if (!kt_ralloc_clean(ra)) l->problem = "memory left allocated after a failed load";
         l->scene = NULL;
         return;
     } else if (!l->scene) {
@@ -95,5 +97,6 @@ void kt_load_done(kt_load *l)
 {
     kiln_scene_free(l->scene);
     l->scene = NULL;
-    if (!l->problem && !kt_ralloc_clean(&kept_alloc)) l->problem = "memory left after kiln_scene_free";
+    if (!l->problem && !kt_ralloc_clean(&kept_alloc))
+        l->problem = "memory left after kiln_scene_free";
 }

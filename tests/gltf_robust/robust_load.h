@@ -13,18 +13,18 @@
 
 typedef struct kt_load {
     /* in */
-    const char *base_dir;      /* NULL: external URIs refused */
-    uint32_t flags;            /* KILN_SCENE_LOAD_* */
-    size_t memory_limit;       /* 0 = kiln's default */
-    size_t fail_at;            /* fail this allocator call; 0 = never */
-    bool keep;                 /* leave the scene in .scene (the caller frees it with kt_load_done) */
+    const char *base_dir; /* NULL: external URIs refused */
+    uint32_t flags;       /* KILN_SCENE_LOAD_* */
+    size_t memory_limit;  /* 0 = kiln's default */
+    size_t fail_at;       /* fail this allocator call; 0 = never */
+    bool keep;            /* leave the scene in .scene (the caller frees it with kt_load_done) */
     /* out */
     kiln_result code;
     kiln_error err;
-    kiln_scene *scene;         /* only with keep */
-    double seconds;            /* CPU time of the load (the machine may be shared) */
-    size_t calls, peak_bytes;  /* allocator calls and peak live bytes of the load */
-    const char *problem;       /* NULL, or what was wrong (undocumented code, leak, invariant) */
+    kiln_scene *scene;        /* only with keep */
+    double seconds;           /* CPU time of the load (the machine may be shared) */
+    size_t calls, peak_bytes; /* allocator calls and peak live bytes of the load */
+    const char *problem;      /* NULL, or what was wrong (undocumented code, leak, invariant) */
     char why[512];
 } kt_load;
 

@@ -17,8 +17,8 @@
 #include "robust_load.h"
 
 typedef struct sample_file {
-    const char *rel;        /* under the corpus */
-    const char *companion;  /* a file the model reads from its folder, or NULL */
+    const char *rel;       /* under the corpus */
+    const char *companion; /* a file the model reads from its folder, or NULL */
 } sample_file;
 
 static const sample_file samples[] = {
@@ -63,8 +63,8 @@ static void run(tally *t, const void *data, size_t size, const char *base_dir, u
     if (l.problem || l.seconds > budget) {
         if (t->problems++ < 20)
             print_error("%s: %s %zu: %s (%s: %s, %.2f s)\n", t->file, what, where,
-                        l.problem ? l.problem : "too slow", kiln_result_name(l.code),
-                        l.err.message, l.seconds);
+                        l.problem ? l.problem : "too slow", kiln_result_name(l.code), l.err.message,
+                        l.seconds);
     }
 }
 
@@ -72,7 +72,8 @@ static bool is_glb(const uint8_t *d, size_t n) { return n >= 12 && memcmp(d, "gl
 
 static void put_u32(uint8_t *b, uint32_t v)
 {
-    b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16), b[3] = (uint8_t)(v >> 24);
+    b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16),
+    b[3] = (uint8_t)(v >> 24);
 }
 
 static uint32_t get_u32(const uint8_t *b)
@@ -217,8 +218,8 @@ static void corpus_files_survive_cuts_flips_and_failed_allocations(void **state)
                "oom %zu limit %zu io %zu refused %zu  slowest %.1f ms  %.1f s\n",
                t.file, t.loads, t.ok, t.by_code[KILN_E_IMPORT_FAILED],
                t.by_code[KILN_E_IMPORT_UNSUPPORTED], t.by_code[KILN_E_OUT_OF_MEMORY],
-               t.by_code[KILN_E_LIMIT], t.by_code[KILN_E_ASSET_IO], t.by_code[KILN_E_OUTPUT_REFUSED],
-               t.slowest * 1e3, kt_now() - t0);
+               t.by_code[KILN_E_LIMIT], t.by_code[KILN_E_ASSET_IO],
+               t.by_code[KILN_E_OUTPUT_REFUSED], t.slowest * 1e3, kt_now() - t0);
         problems += t.problems;
     }
     assert_int_equal(problems, 0);

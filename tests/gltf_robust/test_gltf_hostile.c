@@ -62,21 +62,25 @@ static const char base_json[] =
     "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"   /* 0 positions */
     "{\"bufferView\":1,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}," /* 1 indices */
     "{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}," /* 2 times */
-    "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"   /* 3 translations */
-    "{\"bufferView\":4,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"},"   /* 4 joints */
-    "{\"bufferView\":5,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"   /* 5 weights */
-    "{\"bufferView\":6,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"},"   /* 6 IBM */
-    "{\"bufferView\":9,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},"   /* 7 NaN positions */
-    "{\"bufferView\":10,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"},"/* 8 bad indices */
-    "{\"bufferView\":8,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"}," /* 9 bad times */
-    "{\"bufferView\":11,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"},"  /* 10 bad weights */
+    "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}," /* 3 translations */
+    "{\"bufferView\":4,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"}," /* 4 joints */
+    "{\"bufferView\":5,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}," /* 5 weights */
+    "{\"bufferView\":6,\"componentType\":5126,\"count\":1,\"type\":\"MAT4\"}," /* 6 IBM */
+    "{\"bufferView\":9,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"}," /* 7 NaN positions */
+    "{\"bufferView\":10,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}," /* 8 bad indices
+                                                                                   */
+    "{\"bufferView\":8,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\"},"  /* 9 bad times */
+    "{\"bufferView\":11,\"componentType\":5126,\"count\":3,\"type\":\"VEC4\"}," /* 10 bad weights */
     "{\"bufferView\":12,\"componentType\":5121,\"count\":3,\"type\":\"VEC4\"}]," /* 11 bad joints */
     "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
     "\"nodes\":[{\"mesh\":0}],"
     "\"scenes\":[{\"nodes\":[0]}],\"scene\":0}";
 
 static void put_f32(uint8_t *b, size_t at, float v) { memcpy(b + at, &v, 4); }
-static void put_u16(uint8_t *b, size_t at, uint16_t v) { b[at] = (uint8_t)v, b[at + 1] = (uint8_t)(v >> 8); }
+static void put_u16(uint8_t *b, size_t at, uint16_t v)
+{
+    b[at] = (uint8_t)v, b[at + 1] = (uint8_t)(v >> 8);
+}
 
 static void make_buffer(uint8_t b[BUF_SIZE])
 {
@@ -88,11 +92,13 @@ static void make_buffer(uint8_t b[BUF_SIZE])
     for (int i = 0; i < 6; i++) put_f32(b, BUF_TRANSLATIONS + 4 * i, (float)i);
     for (int v = 0; v < 3; v++) put_f32(b, BUF_WEIGHTS + 16 * v, 1.0f);
     for (int i = 0; i < 4; i++) put_f32(b, BUF_IBM + 4 * (i * 5), 1.0f);
-    put_u16(b, BUF_SPARSE_BAD, 2), put_u16(b, BUF_SPARSE_BAD + 2, 0), put_u16(b, BUF_SPARSE_BAD + 4, 2);
+    put_u16(b, BUF_SPARSE_BAD, 2), put_u16(b, BUF_SPARSE_BAD + 2, 0),
+        put_u16(b, BUF_SPARSE_BAD + 4, 2);
     put_f32(b, BUF_TIMES_BAD, 1.0f), put_f32(b, BUF_TIMES_BAD + 4, 0.5f);
     for (int i = 0; i < 9; i++) put_f32(b, BUF_NAN + 4 * i, tri[i]);
     put_f32(b, BUF_NAN, NAN), put_f32(b, BUF_NAN + 16, INFINITY);
-    put_u16(b, BUF_INDICES_BAD, 0), put_u16(b, BUF_INDICES_BAD + 2, 1), put_u16(b, BUF_INDICES_BAD + 4, 7);
+    put_u16(b, BUF_INDICES_BAD, 0), put_u16(b, BUF_INDICES_BAD + 2, 1),
+        put_u16(b, BUF_INDICES_BAD + 4, 7);
     put_f32(b, BUF_WEIGHTS_BAD, 0.5f);
     put_f32(b, BUF_WEIGHTS_BAD + 32, 2.0f), put_f32(b, BUF_WEIGHTS_BAD + 36, 2.0f);
     for (int v = 0; v < 3; v++) b[BUF_JOINTS_BAD + 4 * v] = 5;
@@ -128,11 +134,12 @@ static const char *buffer_uri(void)
     return uri;
 }
 
-/* ---- editing documents by JSON pointer --------------------------------------------------------- */
+/* ---- editing documents by JSON pointer ---------------------------------------------------------
+ */
 
 typedef struct edit_op {
-    const char *at;      /* JSON pointer; the last token may be "-" (append to an array) */
-    const char *value;   /* JSON text; NULL removes the member or element */
+    const char *at;    /* JSON pointer; the last token may be "-" (append to an array) */
+    const char *value; /* JSON text; NULL removes the member or element */
 } edit_op;
 
 /* Applies one edit; objects missing on the way are created. */
@@ -148,7 +155,8 @@ static void edit(json_t *root, const char *at, const char *value)
         if (slash) *slash = '\0';
         bool last = !slash;
         if (json_is_array(cur)) {
-            size_t i = strcmp(tok, "-") == 0 ? json_array_size(cur) : (size_t)strtoul(tok, NULL, 10);
+            size_t i =
+                strcmp(tok, "-") == 0 ? json_array_size(cur) : (size_t)strtoul(tok, NULL, 10);
             if (last) {
                 if (!value) {
                     assert_int_equal(json_array_remove(cur, i), 0);
@@ -156,7 +164,8 @@ static void edit(json_t *root, const char *at, const char *value)
                     json_error_t je;
                     json_t *v = json_loads(value, JSON_DECODE_ANY, &je);
                     if (!v) fail_msg("edit %s: bad JSON %s: %s", at, value, je.text);
-                    if (i == json_array_size(cur)) assert_int_equal(json_array_append_new(cur, v), 0);
+                    if (i == json_array_size(cur))
+                        assert_int_equal(json_array_append_new(cur, v), 0);
                     else assert_int_equal(json_array_set_new(cur, i, v), 0);
                 }
                 return;
@@ -208,8 +217,8 @@ typedef struct hostile_case {
     const char *name;
     edit_op edits[6];
     kiln_result code;
-    const char *pointer;     /* exact err.json_pointer */
-    const char *fragment;    /* in err.message */
+    const char *pointer;  /* exact err.json_pointer */
+    const char *fragment; /* in err.message */
 } hostile_case;
 
 static double slowest_seconds;
@@ -252,8 +261,8 @@ static void expect_bytes(const char *name, const void *data, size_t size, const 
         bad = true;
     } else if (l.code != code || (pointer && strcmp(l.err.json_pointer, pointer) != 0) ||
                (fragment && !strstr(l.err.message, fragment))) {
-        print_error("%s:\n  expected %s at \"%s\" with \"%s\"\n  got      %s at \"%s\": %s\n",
-                    name, kiln_result_name(code), pointer ? pointer : "*", fragment ? fragment : "",
+        print_error("%s:\n  expected %s at \"%s\" with \"%s\"\n  got      %s at \"%s\": %s\n", name,
+                    kiln_result_name(code), pointer ? pointer : "*", fragment ? fragment : "",
                     kiln_result_name(l.code), l.err.json_pointer, l.err.message);
         bad = true;
     }
@@ -307,37 +316,70 @@ static void base_document_loads(void **state)
 static const hostile_case graph_cases[] = {
     {"two-node cycle without a root",
      {{"/nodes", "[{\"children\":[1]},{\"children\":[0]}]"}, {"/scenes", NULL}, {"/scene", NULL}},
-     KILN_E_IMPORT_FAILED, "/nodes/0", "cycle"},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0",
+     "cycle"},
     {"two-node cycle listed in a scene",
      {{"/nodes", "[{\"children\":[1]},{\"children\":[0]}]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0", "cycle"},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0",
+     "cycle"},
     {"three-node cycle beside a root",
      {{"/nodes", "[{\"mesh\":0},{\"children\":[2]},{\"children\":[3]},{\"children\":[1]}]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/1", "cycle"},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/1",
+     "cycle"},
     {"node with two parents",
      {{"/nodes", "[{\"children\":[2]},{\"children\":[2]},{\"mesh\":0}]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/1/children/0", "two parents"},
-    {"node that is its own child", {{"/nodes/0/children", "[0]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0/children/0", "own child"},
-    {"child listed twice", {{"/nodes", "[{\"children\":[1,1]},{}]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0/children/1", "two parents"},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/1/children/0",
+     "two parents"},
+    {"node that is its own child",
+     {{"/nodes/0/children", "[0]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/children/0",
+     "own child"},
+    {"child listed twice",
+     {{"/nodes", "[{\"children\":[1,1]},{}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/children/1",
+     "two parents"},
     {"scene root that has a parent",
      {{"/nodes", "[{\"children\":[1]},{\"mesh\":0}]"}, {"/scenes/0/nodes", "[1]"}},
-     KILN_E_IMPORT_FAILED, "/scenes/0/nodes/0", "has parent 0"},
-    {"scene lists a node twice", {{"/nodes/-", "{}"}, {"/scenes/0/nodes", "[0,0]"}},
-     KILN_E_IMPORT_FAILED, "/scenes/0/nodes/1", "listed twice"},
-    {"more children than nodes", {{"/nodes/0/children", "[0,0]"}},
-     KILN_E_LIMIT, "/nodes/0/children", "above the limit 1"},
+     KILN_E_IMPORT_FAILED,
+     "/scenes/0/nodes/0",
+     "has parent 0"},
+    {"scene lists a node twice",
+     {{"/nodes/-", "{}"}, {"/scenes/0/nodes", "[0,0]"}},
+     KILN_E_IMPORT_FAILED,
+     "/scenes/0/nodes/1",
+     "listed twice"},
+    {"more children than nodes",
+     {{"/nodes/0/children", "[0,0]"}},
+     KILN_E_LIMIT,
+     "/nodes/0/children",
+     "above the limit 1"},
     {"matrix and TRS together",
-     {{"/nodes/0/matrix", "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]"}, {"/nodes/0/translation", "[1,2,3]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0", "not both"},
-    {"matrix of 15 numbers", {{"/nodes/0/matrix", "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0/matrix", "array of 16"},
-    {"zero rotation quaternion", {{"/nodes/0/rotation", "[0,0,0,0]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0", "unit quaternion"},
+     {{"/nodes/0/matrix", "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]"},
+      {"/nodes/0/translation", "[1,2,3]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0",
+     "not both"},
+    {"matrix of 15 numbers",
+     {{"/nodes/0/matrix", "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/matrix",
+     "array of 16"},
+    {"zero rotation quaternion",
+     {{"/nodes/0/rotation", "[0,0,0,0]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0",
+     "unit quaternion"},
     {"skin on a node without a mesh",
      {{"/nodes", "[{\"mesh\":0},{\"skin\":0}]"}, {"/skins", "[{\"joints\":[0]}]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/1", "needs a \"mesh\""},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/1",
+     "needs a \"mesh\""},
 };
 
 static void node_graphs_are_checked(void **state)
@@ -348,98 +390,191 @@ static void node_graphs_are_checked(void **state)
 
 static const hostile_case index_cases[] = {
     {"node mesh", {{"/nodes/0/mesh", "1"}}, KILN_E_IMPORT_FAILED, "/nodes/0/mesh", "below 1"},
-    {"negative node mesh", {{"/nodes/0/mesh", "-1"}}, KILN_E_IMPORT_FAILED, "/nodes/0/mesh", "below 1"},
-    {"fractional index", {{"/nodes/0/mesh", "0.5"}}, KILN_E_IMPORT_FAILED, "/nodes/0/mesh", "below 1"},
-    {"string index", {{"/nodes/0/mesh", "\"0\""}}, KILN_E_IMPORT_FAILED, "/nodes/0/mesh", "below 1"},
-    {"material without materials", {{"/meshes/0/primitives/0/material", "0"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/material", "does not have"},
+    {"negative node mesh",
+     {{"/nodes/0/mesh", "-1"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/mesh",
+     "below 1"},
+    {"fractional index",
+     {{"/nodes/0/mesh", "0.5"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/mesh",
+     "below 1"},
+    {"string index",
+     {{"/nodes/0/mesh", "\"0\""}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/mesh",
+     "below 1"},
+    {"material without materials",
+     {{"/meshes/0/primitives/0/material", "0"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/material",
+     "does not have"},
     {"material past the end",
      {{"/materials", "[{}]"}, {"/meshes/0/primitives/0/material", "1"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/material", "below 1"},
-    {"POSITION accessor", {{"/meshes/0/primitives/0/attributes/POSITION", "12"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/attributes/POSITION", "below 12"},
-    {"NORMAL accessor", {{"/meshes/0/primitives/0/attributes/NORMAL", "99"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/attributes/NORMAL", "below 12"},
-    {"indices accessor", {{"/meshes/0/primitives/0/indices", "40"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/indices", "below 12"},
-    {"morph target accessor", {{"/meshes/0/primitives/0/targets", "[{\"POSITION\":77}]"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/targets/0/POSITION", "below 12"},
-    {"accessor bufferView", {{"/accessors/0/bufferView", "13"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/bufferView", "below 13"},
-    {"bufferView buffer", {{"/bufferViews/0/buffer", "1"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/buffer", "below 1"},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/material",
+     "below 1"},
+    {"POSITION accessor",
+     {{"/meshes/0/primitives/0/attributes/POSITION", "12"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/attributes/POSITION",
+     "below 12"},
+    {"NORMAL accessor",
+     {{"/meshes/0/primitives/0/attributes/NORMAL", "99"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/attributes/NORMAL",
+     "below 12"},
+    {"indices accessor",
+     {{"/meshes/0/primitives/0/indices", "40"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/indices",
+     "below 12"},
+    {"morph target accessor",
+     {{"/meshes/0/primitives/0/targets", "[{\"POSITION\":77}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/targets/0/POSITION",
+     "below 12"},
+    {"accessor bufferView",
+     {{"/accessors/0/bufferView", "13"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/bufferView",
+     "below 13"},
+    {"bufferView buffer",
+     {{"/bufferViews/0/buffer", "1"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/buffer",
+     "below 1"},
     {"texture without textures",
      {{"/materials", "[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}]"}},
-     KILN_E_IMPORT_FAILED, "/materials/0/pbrMetallicRoughness/baseColorTexture/index", "does not have"},
+     KILN_E_IMPORT_FAILED,
+     "/materials/0/pbrMetallicRoughness/baseColorTexture/index",
+     "does not have"},
     {"normal texture past the end",
      {{"/textures", "[{}]"}, {"/materials", "[{\"normalTexture\":{\"index\":2}}]"}},
-     KILN_E_IMPORT_FAILED, "/materials/0/normalTexture/index", "below 1"},
-    {"texture image", {{"/textures", "[{\"source\":0}]"}},
-     KILN_E_IMPORT_FAILED, "/textures/0/source", "does not have"},
-    {"texture sampler", {{"/samplers", "[{}]"}, {"/textures", "[{\"sampler\":1}]"}},
-     KILN_E_IMPORT_FAILED, "/textures/0/sampler", "below 1"},
-    {"image bufferView", {{"/images", "[{\"bufferView\":13,\"mimeType\":\"image/png\"}]"}},
-     KILN_E_IMPORT_FAILED, "/images/0/bufferView", "below 13"},
+     KILN_E_IMPORT_FAILED,
+     "/materials/0/normalTexture/index",
+     "below 1"},
+    {"texture image",
+     {{"/textures", "[{\"source\":0}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/textures/0/source",
+     "does not have"},
+    {"texture sampler",
+     {{"/samplers", "[{}]"}, {"/textures", "[{\"sampler\":1}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/textures/0/sampler",
+     "below 1"},
+    {"image bufferView",
+     {{"/images", "[{\"bufferView\":13,\"mimeType\":\"image/png\"}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/images/0/bufferView",
+     "below 13"},
     {"node skin", {{"/nodes/0/skin", "0"}}, KILN_E_IMPORT_FAILED, "/nodes/0/skin", "does not have"},
     {"node camera",
      {{"/cameras", "[{\"type\":\"perspective\",\"perspective\":{\"yfov\":1,\"znear\":0.1}}]"},
       {"/nodes/0/camera", "2"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0/camera", "below 1"},
-    {"node light", {{"/nodes/0/extensions", "{\"KHR_lights_punctual\":{\"light\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0/extensions/KHR_lights_punctual/light", "does not have"},
-    {"node child", {{"/nodes/0/children", "[3]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0/children/0", "below 1"},
-    {"node in a scene", {{"/scenes/0/nodes/0", "1"}},
-     KILN_E_IMPORT_FAILED, "/scenes/0/nodes/0", "below 1"},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/camera",
+     "below 1"},
+    {"node light",
+     {{"/nodes/0/extensions", "{\"KHR_lights_punctual\":{\"light\":0}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/extensions/KHR_lights_punctual/light",
+     "does not have"},
+    {"node child",
+     {{"/nodes/0/children", "[3]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/children/0",
+     "below 1"},
+    {"node in a scene",
+     {{"/scenes/0/nodes/0", "1"}},
+     KILN_E_IMPORT_FAILED,
+     "/scenes/0/nodes/0",
+     "below 1"},
     {"default scene", {{"/scene", "1"}}, KILN_E_IMPORT_FAILED, "/scene", "below 1"},
-    {"skin joint", {{"/skins", "[{\"joints\":[0,4]}]"}},
-     KILN_E_IMPORT_FAILED, "/skins/0/joints/1", "below 1"},
-    {"skin skeleton", {{"/skins", "[{\"joints\":[0],\"skeleton\":2}]"}},
-     KILN_E_IMPORT_FAILED, "/skins/0/skeleton", "below 1"},
-    {"skin inverseBindMatrices", {{"/skins", "[{\"joints\":[0],\"inverseBindMatrices\":50}]"}},
-     KILN_E_IMPORT_FAILED, "/skins/0/inverseBindMatrices", "below 12"},
+    {"skin joint",
+     {{"/skins", "[{\"joints\":[0,4]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/skins/0/joints/1",
+     "below 1"},
+    {"skin skeleton",
+     {{"/skins", "[{\"joints\":[0],\"skeleton\":2}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/skins/0/skeleton",
+     "below 1"},
+    {"skin inverseBindMatrices",
+     {{"/skins", "[{\"joints\":[0],\"inverseBindMatrices\":50}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/skins/0/inverseBindMatrices",
+     "below 12"},
     {"channel sampler",
-     {{"/animations", "[{\"channels\":[{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
-                      "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/channels/0/sampler", "below 1"},
+     {{"/animations",
+       "[{\"channels\":[{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+       "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/channels/0/sampler",
+     "below 1"},
     {"channel node",
-     {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"translation\"}}],"
-                      "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/channels/0/target/node", "below 1"},
+     {{"/animations",
+       "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":4,\"path\":\"translation\"}}],"
+       "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/channels/0/target/node",
+     "below 1"},
     {"animation sampler input",
-     {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
-                      "\"samplers\":[{\"input\":50,\"output\":3}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/samplers/0/input", "below 12"},
+     {{"/animations",
+       "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+       "\"samplers\":[{\"input\":50,\"output\":3}]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/samplers/0/input",
+     "below 12"},
     {"animation sampler output",
-     {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
-                      "\"samplers\":[{\"input\":2,\"output\":12}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/samplers/0/output", "below 12"},
+     {{"/animations",
+       "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+       "\"samplers\":[{\"input\":2,\"output\":12}]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/samplers/0/output",
+     "below 12"},
     {"sparse indices bufferView",
      {{"/accessors/0/sparse", "{\"count\":1,\"indices\":{\"bufferView\":99,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/indices/bufferView", "below 13"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/indices/bufferView",
+     "below 13"},
     {"sparse values bufferView",
      {{"/accessors/0/sparse", "{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":13}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/values/bufferView", "below 13"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/values/bufferView",
+     "below 13"},
     {"Draco bufferView",
      {{"/extensionsUsed", "[\"KHR_draco_mesh_compression\"]"},
       {"/meshes/0/primitives/0/extensions",
        "{\"KHR_draco_mesh_compression\":{\"bufferView\":99,\"attributes\":{\"POSITION\":0}}}"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression/bufferView",
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression/bufferView",
      "below 13"},
     {"meshopt buffer",
      {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
       {"/bufferViews/0/extensions", "{\"EXT_meshopt_compression\":{\"buffer\":3,\"byteLength\":36,"
                                     "\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/extensions/EXT_meshopt_compression/buffer", "below 1"},
-    {"index value past the vertices", {{"/meshes/0/primitives/0/indices", "8"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/indices", "not below the vertex count 3"},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression/buffer",
+     "below 1"},
+    {"index value past the vertices",
+     {{"/meshes/0/primitives/0/indices", "8"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/indices",
+     "not below the vertex count 3"},
     {"joint past the skin's joints",
-     {{"/skins", "[{\"joints\":[0]}]"}, {"/nodes/0/skin", "0"},
+     {{"/skins", "[{\"joints\":[0]}]"},
+      {"/nodes/0/skin", "0"},
       {"/meshes/0/primitives/0/attributes/JOINTS_0", "11"},
       {"/meshes/0/primitives/0/attributes/WEIGHTS_0", "5"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0", "names joint 5"},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0",
+     "names joint 5"},
 };
 
 static void indices_out_of_range_are_refused(void **state)
@@ -449,65 +584,121 @@ static void indices_out_of_range_are_refused(void **state)
 }
 
 static const hostile_case range_cases[] = {
-    {"accessor past its view", {{"/accessors/0/count", "4"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0", "run past the end of bufferView 0"},
-    {"accessor offset past its view", {{"/accessors/0/byteOffset", "4"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0", "run past the end of bufferView 0"},
-    {"accessor offset beyond 4 GiB", {{"/accessors/0/byteOffset", "8589934592"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/byteOffset", "above the limit"},
-    {"strided accessor past its view", {{"/bufferViews/0/byteStride", "16"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0", "run past the end of bufferView 0"},
-    {"byteStride below the element size", {{"/bufferViews/0/byteStride", "8"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0", "smaller than one element"},
-    {"byteStride not a multiple of 4", {{"/bufferViews/0/byteStride", "14"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/byteStride", "multiple of 4"},
-    {"byteStride above 252", {{"/bufferViews/0/byteStride", "256"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/byteStride", "above the limit 252"},
-    {"view past its buffer", {{"/bufferViews/0/byteLength", "321"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0", "past the end of buffer 0"},
-    {"view offset past its buffer", {{"/bufferViews/10/byteOffset", "316"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/10", "past the end of buffer 0"},
-    {"view of length 0", {{"/bufferViews/0/byteLength", "0"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/byteLength", "at least 1"},
-    {"view without byteLength", {{"/bufferViews/0/byteLength", NULL}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/byteLength", "missing"},
-    {"buffer shorter than its byteLength", {{"/buffers/0/byteLength", "400"}},
-     KILN_E_IMPORT_FAILED, "/buffers/0", "fewer than its byteLength 400"},
+    {"accessor past its view",
+     {{"/accessors/0/count", "4"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0",
+     "run past the end of bufferView 0"},
+    {"accessor offset past its view",
+     {{"/accessors/0/byteOffset", "4"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0",
+     "run past the end of bufferView 0"},
+    {"accessor offset beyond 4 GiB",
+     {{"/accessors/0/byteOffset", "8589934592"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/byteOffset",
+     "above the limit"},
+    {"strided accessor past its view",
+     {{"/bufferViews/0/byteStride", "16"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0",
+     "run past the end of bufferView 0"},
+    {"byteStride below the element size",
+     {{"/bufferViews/0/byteStride", "8"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0",
+     "smaller than one element"},
+    {"byteStride not a multiple of 4",
+     {{"/bufferViews/0/byteStride", "14"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/byteStride",
+     "multiple of 4"},
+    {"byteStride above 252",
+     {{"/bufferViews/0/byteStride", "256"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/byteStride",
+     "above the limit 252"},
+    {"view past its buffer",
+     {{"/bufferViews/0/byteLength", "321"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0",
+     "past the end of buffer 0"},
+    {"view offset past its buffer",
+     {{"/bufferViews/10/byteOffset", "316"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/10",
+     "past the end of buffer 0"},
+    {"view of length 0",
+     {{"/bufferViews/0/byteLength", "0"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/byteLength",
+     "at least 1"},
+    {"view without byteLength",
+     {{"/bufferViews/0/byteLength", NULL}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/byteLength",
+     "missing"},
+    {"buffer shorter than its byteLength",
+     {{"/buffers/0/byteLength", "400"}},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0",
+     "fewer than its byteLength 400"},
     {"data URI longer than byteLength",
      {{"/buffers/0/byteLength", "308"}, {"/bufferViews/12", NULL}},
-     KILN_E_IMPORT_FAILED, "/buffers/0", "more than byteLength (308)"},
-    {"buffer byteLength above 2 GiB", {{"/buffers/0/byteLength", "2147483649"}},
-     KILN_E_IMPORT_FAILED, "/buffers/0/byteLength", "above the limit"},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0",
+     "more than byteLength (308)"},
+    {"buffer byteLength above 2 GiB",
+     {{"/buffers/0/byteLength", "2147483649"}},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0/byteLength",
+     "above the limit"},
     {"sparse indices past their view",
      {{"/accessors/0/sparse", "{\"count\":3,\"indices\":{\"bufferView\":7,\"byteOffset\":2,"
                               "\"componentType\":5123},\"values\":{\"bufferView\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/indices", "run past bufferView 7"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/indices",
+     "run past bufferView 7"},
     {"sparse values past their view",
      {{"/accessors/0/sparse", "{\"count\":3,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":2}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/values", "run past bufferView 2"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/values",
+     "run past bufferView 2"},
     {"meshopt view larger than its data",
      {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
-      {"/bufferViews/0/extensions", "{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":300,"
-                                    "\"byteLength\":36,\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/extensions/EXT_meshopt_compression", "past the end of buffer 0"},
+      {"/bufferViews/0/extensions",
+       "{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":300,"
+       "\"byteLength\":36,\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression",
+     "past the end of buffer 0"},
     {"meshopt count times stride past the view",
      {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
-      {"/bufferViews/0/extensions", "{\"EXT_meshopt_compression\":{\"buffer\":0,"
-                                    "\"byteLength\":36,\"byteStride\":12,\"count\":4,\"mode\":\"ATTRIBUTES\"}}"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/extensions/EXT_meshopt_compression",
+      {"/bufferViews/0/extensions",
+       "{\"EXT_meshopt_compression\":{\"buffer\":0,"
+       "\"byteLength\":36,\"byteStride\":12,\"count\":4,\"mode\":\"ATTRIBUTES\"}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression",
      "count * byteStride (48) differs from the view's byteLength (36)"},
     {"meshopt stride differing from the view's",
-     {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"}, {"/bufferViews/0/byteStride", "12"},
-      {"/bufferViews/0/extensions", "{\"EXT_meshopt_compression\":{\"buffer\":0,"
-                                    "\"byteLength\":36,\"byteStride\":4,\"count\":9,\"mode\":\"ATTRIBUTES\"}}"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/extensions/EXT_meshopt_compression",
+     {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
+      {"/bufferViews/0/byteStride", "12"},
+      {"/bufferViews/0/extensions",
+       "{\"EXT_meshopt_compression\":{\"buffer\":0,"
+       "\"byteLength\":36,\"byteStride\":4,\"count\":9,\"mode\":\"ATTRIBUTES\"}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression",
      "byteStride 4 differs from the view's byteStride 12"},
     {"meshopt data that is not meshopt",
      {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
-      {"/bufferViews/0/extensions", "{\"EXT_meshopt_compression\":{\"buffer\":0,"
-                                    "\"byteLength\":36,\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/extensions/EXT_meshopt_compression", "damaged"},
+      {"/bufferViews/0/extensions",
+       "{\"EXT_meshopt_compression\":{\"buffer\":0,"
+       "\"byteLength\":36,\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression",
+     "damaged"},
 };
 
 static void ranges_past_their_ends_are_refused(void **state)
@@ -516,75 +707,140 @@ static void ranges_past_their_ends_are_refused(void **state)
     RUN(range_cases);
 }
 
-#define ANIM(sampler) \
-    "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]," \
+#define ANIM(sampler)                                                                              \
+    "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"           \
     "\"samplers\":[" sampler "]}]"
 
 static const hostile_case count_cases[] = {
-    {"accessor count 0", {{"/accessors/0/count", "0"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/count", "at least 1"},
-    {"accessor count above the limit", {{"/accessors/0/count", "100000001"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/count", "above the limit"},
-    {"negative accessor count", {{"/accessors/0/count", "-3"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/count", "non-negative integer"},
-    {"fractional accessor count", {{"/accessors/0/count", "2.5"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/count", "non-negative integer"},
-    {"accessor without count", {{"/accessors/0/count", NULL}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/count", "missing"},
+    {"accessor count 0",
+     {{"/accessors/0/count", "0"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/count",
+     "at least 1"},
+    {"accessor count above the limit",
+     {{"/accessors/0/count", "100000001"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/count",
+     "above the limit"},
+    {"negative accessor count",
+     {{"/accessors/0/count", "-3"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/count",
+     "non-negative integer"},
+    {"fractional accessor count",
+     {{"/accessors/0/count", "2.5"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/count",
+     "non-negative integer"},
+    {"accessor without count",
+     {{"/accessors/0/count", NULL}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/count",
+     "missing"},
     {"sparse count above count",
      {{"/accessors/0/sparse", "{\"count\":4,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/count", "above the limit 3"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/count",
+     "above the limit 3"},
     {"sparse count 0",
      {{"/accessors/0/sparse", "{\"count\":0,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/count", "at least 1"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/count",
+     "at least 1"},
     {"sparse indices not increasing",
      {{"/accessors/0/sparse", "{\"count\":2,\"indices\":{\"bufferView\":7,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/indices", "not strictly increasing"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/indices",
+     "not strictly increasing"},
     {"sparse index past count",
      {{"/accessors/0/sparse", "{\"count\":3,\"indices\":{\"bufferView\":10,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/indices", "out of range"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/indices",
+     "out of range"},
     {"sparse without values",
-     {{"/accessors/0/sparse", "{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5123}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse", "\"values\" are required"},
-    {"TRIANGLES indices not a multiple of 3", {{"/accessors/1/count", "2"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0", "not a multiple of 3"},
+     {{"/accessors/0/sparse",
+       "{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5123}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse",
+     "\"values\" are required"},
+    {"TRIANGLES indices not a multiple of 3",
+     {{"/accessors/1/count", "2"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0",
+     "not a multiple of 3"},
     {"TRIANGLES vertices not a multiple of 3",
      {{"/meshes/0/primitives/0/indices", NULL}, {"/accessors/0/count", "2"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0", "2 vertices, not a multiple of 3"},
-    {"attribute count differs from POSITION", {{"/meshes/0/primitives/0/attributes/NORMAL", "3"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/attributes/NORMAL", "POSITION has 3"},
-    {"mesh without primitives", {{"/meshes/0/primitives", "[]"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0", "at least one"},
-    {"skin without joints", {{"/skins", "[{\"joints\":[]}]"}},
-     KILN_E_IMPORT_FAILED, "/skins/0", "at least one node"},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0",
+     "2 vertices, not a multiple of 3"},
+    {"attribute count differs from POSITION",
+     {{"/meshes/0/primitives/0/attributes/NORMAL", "3"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/attributes/NORMAL",
+     "POSITION has 3"},
+    {"mesh without primitives",
+     {{"/meshes/0/primitives", "[]"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0",
+     "at least one"},
+    {"skin without joints",
+     {{"/skins", "[{\"joints\":[]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/skins/0",
+     "at least one node"},
     {"inverse bind matrices of the wrong type",
      {{"/skins", "[{\"joints\":[0],\"inverseBindMatrices\":2}]"}},
-     KILN_E_IMPORT_FAILED, "/skins/0/inverseBindMatrices", "must be MAT4"},
-    {"mesh weights without targets", {{"/meshes/0/weights", "[0.5]"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0", "1 values for 0 morph targets"},
-    {"node weights without targets", {{"/nodes/0/weights", "[1]"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0", "0 morph targets"},
-    {"animation without channels", {{"/animations", "[{\"channels\":[],\"samplers\":[]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0", "at least one"},
-    {"animation output count", {{"/animations", ANIM("{\"input\":2,\"output\":0}")}},
-     KILN_E_IMPORT_FAILED, "/animations/0/samplers/0/output", "\"output\" has 3 elements; 2 keys need 2"},
-    {"animation times decreasing", {{"/animations", ANIM("{\"input\":9,\"output\":3}")}},
-     KILN_E_IMPORT_FAILED, "/animations/0/samplers/0", "decreasing"},
+     KILN_E_IMPORT_FAILED,
+     "/skins/0/inverseBindMatrices",
+     "must be MAT4"},
+    {"mesh weights without targets",
+     {{"/meshes/0/weights", "[0.5]"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0",
+     "1 values for 0 morph targets"},
+    {"node weights without targets",
+     {{"/nodes/0/weights", "[1]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0",
+     "0 morph targets"},
+    {"animation without channels",
+     {{"/animations", "[{\"channels\":[],\"samplers\":[]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0",
+     "at least one"},
+    {"animation output count",
+     {{"/animations", ANIM("{\"input\":2,\"output\":0}")}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/samplers/0/output",
+     "\"output\" has 3 elements; 2 keys need 2"},
+    {"animation times decreasing",
+     {{"/animations", ANIM("{\"input\":9,\"output\":3}")}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/samplers/0",
+     "decreasing"},
     {"CUBICSPLINE with one key",
      {{"/accessors/2/count", "1"},
       {"/animations", ANIM("{\"input\":2,\"output\":3,\"interpolation\":\"CUBICSPLINE\"}")}},
-     KILN_E_IMPORT_FAILED, "/animations/0/samplers/0", "at least 2 keys"},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/samplers/0",
+     "at least 2 keys"},
     {"weights animated without morph targets",
-     {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
-                      "\"samplers\":[{\"input\":2,\"output\":2}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/channels/0/target", "no morph targets"},
+     {{"/animations",
+       "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
+       "\"samplers\":[{\"input\":2,\"output\":2}]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/channels/0/target",
+     "no morph targets"},
     {"morph target counts differ between primitives",
-     {{"/meshes/0/primitives/-", "{\"attributes\":{\"POSITION\":0},\"targets\":[{\"POSITION\":0}]}"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/1", "1 morph targets; the mesh's other primitives have 0"},
+     {{"/meshes/0/primitives/-",
+       "{\"attributes\":{\"POSITION\":0},\"targets\":[{\"POSITION\":0}]}"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/1",
+     "1 morph targets; the mesh's other primitives have 0"},
 };
 
 static void bad_counts_are_refused(void **state)
@@ -594,92 +850,175 @@ static void bad_counts_are_refused(void **state)
 }
 
 static const hostile_case enum_cases[] = {
-    {"componentType INT (not glTF 2.0)", {{"/accessors/0/componentType", "5124"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/componentType", "5124 is not one of"},
-    {"componentType as a string", {{"/accessors/0/componentType", "\"5126\""}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/componentType", "non-negative integer"},
-    {"accessor type VEC5", {{"/accessors/0/type", "\"VEC5\""}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/type", "VEC5"},
-    {"accessor type lower case", {{"/accessors/0/type", "\"vec3\""}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/type", "vec3"},
-    {"accessor without type", {{"/accessors/0/type", NULL}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/type", "missing"},
-    {"normalized floats", {{"/accessors/0/normalized", "true"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/normalized", "not allowed for FLOAT"},
+    {"componentType INT (not glTF 2.0)",
+     {{"/accessors/0/componentType", "5124"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/componentType",
+     "5124 is not one of"},
+    {"componentType as a string",
+     {{"/accessors/0/componentType", "\"5126\""}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/componentType",
+     "non-negative integer"},
+    {"accessor type VEC5",
+     {{"/accessors/0/type", "\"VEC5\""}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/type",
+     "VEC5"},
+    {"accessor type lower case",
+     {{"/accessors/0/type", "\"vec3\""}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/type",
+     "vec3"},
+    {"accessor without type",
+     {{"/accessors/0/type", NULL}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/type",
+     "missing"},
+    {"normalized floats",
+     {{"/accessors/0/normalized", "true"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/normalized",
+     "not allowed for FLOAT"},
     {"indices of floats",
      {{"/accessors/-", "{\"bufferView\":0,\"componentType\":5126,\"count\":9,\"type\":\"SCALAR\"}"},
       {"/meshes/0/primitives/0/indices", "12"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/indices", "UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT"},
-    {"indices of VEC3", {{"/meshes/0/primitives/0/indices", "0"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/indices", "SCALAR"},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/indices",
+     "UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT"},
+    {"indices of VEC3",
+     {{"/meshes/0/primitives/0/indices", "0"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/indices",
+     "SCALAR"},
     {"sparse index componentType",
      {{"/accessors/0/sparse", "{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5126},"
                               "\"values\":{\"bufferView\":0}}"}},
-     KILN_E_IMPORT_FAILED, "/accessors/0/sparse/indices/componentType", "5121, 5123 or 5125"},
-    {"primitive mode 7", {{"/meshes/0/primitives/0/mode", "7"}},
-     KILN_E_IMPORT_FAILED, "/meshes/0/primitives/0/mode", "not 0..6"},
-    {"magFilter", {{"/samplers", "[{\"magFilter\":9984}]"}},
-     KILN_E_IMPORT_FAILED, "/samplers/0/magFilter", "9984 is not 9728"},
-    {"minFilter", {{"/samplers", "[{\"minFilter\":1}]"}},
-     KILN_E_IMPORT_FAILED, "/samplers/0/minFilter", "1 is not 9728"},
-    {"wrapS", {{"/samplers", "[{\"wrapS\":0}]"}},
-     KILN_E_IMPORT_FAILED, "/samplers/0/wrapS", "0 is not 10497"},
-    {"wrapT", {{"/samplers", "[{\"wrapT\":10496}]"}},
-     KILN_E_IMPORT_FAILED, "/samplers/0/wrapT", "10496 is not 10497"},
-    {"alphaMode", {{"/materials", "[{\"alphaMode\":\"CLIP\"}]"}},
-     KILN_E_IMPORT_FAILED, "/materials/0/alphaMode", "\"CLIP\" is not OPAQUE"},
-    {"alphaMode as a number", {{"/materials", "[{\"alphaMode\":1}]"}},
-     KILN_E_IMPORT_FAILED, "/materials/0/alphaMode", "must be a string"},
-    {"interpolation", {{"/animations", ANIM("{\"input\":2,\"output\":3,\"interpolation\":\"CUBIC\"}")}},
-     KILN_E_IMPORT_FAILED, "/animations/0/samplers/0/interpolation", "\"CUBIC\" is not LINEAR"},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/indices/componentType",
+     "5121, 5123 or 5125"},
+    {"primitive mode 7",
+     {{"/meshes/0/primitives/0/mode", "7"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/mode",
+     "not 0..6"},
+    {"magFilter",
+     {{"/samplers", "[{\"magFilter\":9984}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/samplers/0/magFilter",
+     "9984 is not 9728"},
+    {"minFilter",
+     {{"/samplers", "[{\"minFilter\":1}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/samplers/0/minFilter",
+     "1 is not 9728"},
+    {"wrapS",
+     {{"/samplers", "[{\"wrapS\":0}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/samplers/0/wrapS",
+     "0 is not 10497"},
+    {"wrapT",
+     {{"/samplers", "[{\"wrapT\":10496}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/samplers/0/wrapT",
+     "10496 is not 10497"},
+    {"alphaMode",
+     {{"/materials", "[{\"alphaMode\":\"CLIP\"}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/materials/0/alphaMode",
+     "\"CLIP\" is not OPAQUE"},
+    {"alphaMode as a number",
+     {{"/materials", "[{\"alphaMode\":1}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/materials/0/alphaMode",
+     "must be a string"},
+    {"interpolation",
+     {{"/animations", ANIM("{\"input\":2,\"output\":3,\"interpolation\":\"CUBIC\"}")}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/samplers/0/interpolation",
+     "\"CUBIC\" is not LINEAR"},
     {"channel path as a number",
      {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":3}}],"
                       "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/channels/0/target/path", "must be a string"},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/channels/0/target/path",
+     "must be a string"},
     {"channel without path",
      {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0}}],"
                       "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/channels/0/target/path", "missing"},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/channels/0/target/path",
+     "missing"},
     {"rotation output of VEC3",
-     {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}],"
-                      "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
-     KILN_E_IMPORT_FAILED, "/animations/0/samplers/0/output", "must be VEC4"},
-    {"camera type", {{"/cameras", "[{\"type\":\"fisheye\"}]"}},
-     KILN_E_IMPORT_FAILED, "/cameras/0/type", "\"perspective\" or \"orthographic\""},
+     {{"/animations",
+       "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}],"
+       "\"samplers\":[{\"input\":2,\"output\":3}]}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/animations/0/samplers/0/output",
+     "must be VEC4"},
+    {"camera type",
+     {{"/cameras", "[{\"type\":\"fisheye\"}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/cameras/0/type",
+     "\"perspective\" or \"orthographic\""},
     {"camera yfov 0",
      {{"/cameras", "[{\"type\":\"perspective\",\"perspective\":{\"yfov\":0,\"znear\":0.1}}]"}},
-     KILN_E_IMPORT_FAILED, "/cameras/0/perspective", "yfov > 0"},
+     KILN_E_IMPORT_FAILED,
+     "/cameras/0/perspective",
+     "yfov > 0"},
     {"light type",
      {{"/extensions", "{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"area\"}]}}"}},
-     KILN_E_IMPORT_FAILED, "/extensions/KHR_lights_punctual/lights/0/type", "\"directional\""},
+     KILN_E_IMPORT_FAILED,
+     "/extensions/KHR_lights_punctual/lights/0/type",
+     "\"directional\""},
     {"spot cones inverted",
      {{"/extensions", "{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"spot\","
                       "\"spot\":{\"innerConeAngle\":0.5,\"outerConeAngle\":0.4}}]}}"}},
-     KILN_E_IMPORT_FAILED, "/extensions/KHR_lights_punctual/lights/0", "inner < outer"},
+     KILN_E_IMPORT_FAILED,
+     "/extensions/KHR_lights_punctual/lights/0",
+     "inner < outer"},
     {"meshopt mode",
      {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
       {"/bufferViews/0/extensions", "{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":36,"
                                     "\"byteStride\":12,\"count\":3,\"mode\":\"QUADS\"}}"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/extensions/EXT_meshopt_compression/mode", "\"QUADS\""},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression/mode",
+     "\"QUADS\""},
     {"meshopt filter",
      {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
       {"/bufferViews/0/extensions", "{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":36,"
                                     "\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\","
                                     "\"filter\":\"BLUR\"}}"}},
-     KILN_E_IMPORT_FAILED, "/bufferViews/0/extensions/EXT_meshopt_compression/filter", "\"BLUR\""},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression/filter",
+     "\"BLUR\""},
     {"texCoord set 4",
      {{"/textures", "[{}]"},
-      {"/materials", "[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0,\"texCoord\":4}}}]"}},
-     KILN_E_IMPORT_UNSUPPORTED, "/materials/0/pbrMetallicRoughness/baseColorTexture",
+      {"/materials",
+       "[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0,\"texCoord\":4}}}]"}},
+     KILN_E_IMPORT_UNSUPPORTED,
+     "/materials/0/pbrMetallicRoughness/baseColorTexture",
      "texture coordinate set 4"},
-    {"name that is not a string", {{"/nodes/0/name", "7"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0/name", "must be a string"},
-    {"name with a NUL (jansson refuses \\u0000)", {{"/nodes/0/name", "\"a\\u0000b\""}},
-     KILN_E_IMPORT_FAILED, "", "\\u0000 is not allowed"},
-    {"doubleSided as a number", {{"/materials", "[{\"doubleSided\":1}]"}},
-     KILN_E_IMPORT_FAILED, "/materials/0/doubleSided", "true or false"},
-    {"factor not finite (1e39)", {{"/materials", "[{\"alphaCutoff\":1e39}]"}},
-     KILN_E_IMPORT_FAILED, "/materials/0/alphaCutoff", "not a finite float"},
+    {"name that is not a string",
+     {{"/nodes/0/name", "7"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/name",
+     "must be a string"},
+    {"name with a NUL (jansson refuses \\u0000)",
+     {{"/nodes/0/name", "\"a\\u0000b\""}},
+     KILN_E_IMPORT_FAILED,
+     "",
+     "\\u0000 is not allowed"},
+    {"doubleSided as a number",
+     {{"/materials", "[{\"doubleSided\":1}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/materials/0/doubleSided",
+     "true or false"},
+    {"factor not finite (1e39)",
+     {{"/materials", "[{\"alphaCutoff\":1e39}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/materials/0/alphaCutoff",
+     "not a finite float"},
 };
 
 static void bad_enum_and_type_values_are_refused(void **state)
@@ -691,53 +1030,103 @@ static void bad_enum_and_type_values_are_refused(void **state)
 static const hostile_case document_cases[] = {
     {"bad base64 character",
      {{"/buffers/0/uri", "\"data:application/octet-stream;base64,AAA*\""},
-      {"/buffers/0/byteLength", "3"}, {"/bufferViews", "[{\"buffer\":0,\"byteLength\":3}]"},
+      {"/buffers/0/byteLength", "3"},
+      {"/bufferViews", "[{\"buffer\":0,\"byteLength\":3}]"},
       {"/meshes/0/primitives/0/attributes/POSITION", "0"}},
-     KILN_E_IMPORT_FAILED, "/buffers/0", "not in the base64 alphabet"},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0",
+     "not in the base64 alphabet"},
     {"base64 padding in the middle",
      {{"/buffers/0/uri", "\"data:application/octet-stream;base64,AA==AAAA\""},
-      {"/buffers/0/byteLength", "3"}, {"/bufferViews", "[{\"buffer\":0,\"byteLength\":3}]"}},
-     KILN_E_IMPORT_FAILED, "/buffers/0", "padding"},
+      {"/buffers/0/byteLength", "3"},
+      {"/bufferViews", "[{\"buffer\":0,\"byteLength\":3}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0",
+     "padding"},
     {"base64 of one character",
      {{"/buffers/0/uri", "\"data:application/octet-stream;base64,AAAAA\""},
-      {"/buffers/0/byteLength", "3"}, {"/bufferViews", "[{\"buffer\":0,\"byteLength\":3}]"}},
-     KILN_E_IMPORT_FAILED, "/buffers/0", "group of one character"},
+      {"/buffers/0/byteLength", "3"},
+      {"/bufferViews", "[{\"buffer\":0,\"byteLength\":3}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0",
+     "group of one character"},
     {"data URI without a comma",
      {{"/buffers/0/uri", "\"data:application/octet-stream;base64\""}},
-     KILN_E_IMPORT_FAILED, "/buffers/0", "','"},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0",
+     "','"},
     {"image data URI with bad base64",
      {{"/images", "[{\"uri\":\"data:image/png;base64,iVBO!\"}]"}},
-     KILN_E_IMPORT_FAILED, "/images/0", "base64 alphabet"},
+     KILN_E_IMPORT_FAILED,
+     "/images/0",
+     "base64 alphabet"},
     {"image with a uri and a bufferView",
      {{"/images", "[{\"uri\":\"data:image/png;base64,AAAA\",\"bufferView\":0}]"}},
-     KILN_E_IMPORT_FAILED, "/images/0", "not both"},
-    {"image bufferView without mimeType", {{"/images", "[{\"bufferView\":0}]"}},
-     KILN_E_IMPORT_FAILED, "/images/0", "mimeType"},
+     KILN_E_IMPORT_FAILED,
+     "/images/0",
+     "not both"},
+    {"image bufferView without mimeType",
+     {{"/images", "[{\"bufferView\":0}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/images/0",
+     "mimeType"},
     {"required unknown extension",
      {{"/extensionsUsed", "[\"KHR_kiln_never_heard_of\"]"},
       {"/extensionsRequired", "[\"KHR_kiln_never_heard_of\"]"}},
-     KILN_E_IMPORT_UNSUPPORTED, "/extensionsRequired/0", "KHR_kiln_never_heard_of"},
-    {"extensionsRequired not an array", {{"/extensionsRequired", "\"KHR_x\""}},
-     KILN_E_IMPORT_FAILED, "/extensionsRequired", "must be an array"},
-    {"extension name not a string", {{"/extensionsUsed", "[1]"}},
-     KILN_E_IMPORT_FAILED, "/extensionsUsed/0", "must be a string"},
+     KILN_E_IMPORT_UNSUPPORTED,
+     "/extensionsRequired/0",
+     "KHR_kiln_never_heard_of"},
+    {"extensionsRequired not an array",
+     {{"/extensionsRequired", "\"KHR_x\""}},
+     KILN_E_IMPORT_FAILED,
+     "/extensionsRequired",
+     "must be an array"},
+    {"extension name not a string",
+     {{"/extensionsUsed", "[1]"}},
+     KILN_E_IMPORT_FAILED,
+     "/extensionsUsed/0",
+     "must be a string"},
     {"asset missing", {{"/asset", NULL}}, KILN_E_IMPORT_FAILED, "/asset", "missing"},
-    {"asset version missing", {{"/asset/version", NULL}},
-     KILN_E_IMPORT_FAILED, "/asset/version", "missing"},
-    {"glTF 1.0", {{"/asset/version", "\"1.0\""}},
-     KILN_E_IMPORT_UNSUPPORTED, "/asset/version", "glTF 1.0"},
-    {"minVersion 2.1", {{"/asset/minVersion", "\"2.1\""}},
-     KILN_E_IMPORT_UNSUPPORTED, "/asset/minVersion", "glTF 2.1"},
-    {"version not a number pair", {{"/asset/version", "\"two\""}},
-     KILN_E_IMPORT_FAILED, "/asset/version", "not a <major>.<minor>"},
-    {"external buffer without a folder", {{"/buffers/0/uri", "\"buffer.bin\""}},
-     KILN_E_OUTPUT_REFUSED, "/buffers/0", "no folder"},
-    {"buffer without uri outside a GLB", {{"/buffers/0/uri", NULL}},
-     KILN_E_IMPORT_FAILED, "/buffers/0", "not the GLB's binary chunk"},
-    {"top-level array of the wrong type", {{"/nodes", "{}"}},
-     KILN_E_IMPORT_FAILED, "/nodes", "must be an array"},
-    {"node that is not an object", {{"/nodes/0", "5"}},
-     KILN_E_IMPORT_FAILED, "/nodes/0", "not an object"},
+    {"asset version missing",
+     {{"/asset/version", NULL}},
+     KILN_E_IMPORT_FAILED,
+     "/asset/version",
+     "missing"},
+    {"glTF 1.0",
+     {{"/asset/version", "\"1.0\""}},
+     KILN_E_IMPORT_UNSUPPORTED,
+     "/asset/version",
+     "glTF 1.0"},
+    {"minVersion 2.1",
+     {{"/asset/minVersion", "\"2.1\""}},
+     KILN_E_IMPORT_UNSUPPORTED,
+     "/asset/minVersion",
+     "glTF 2.1"},
+    {"version not a number pair",
+     {{"/asset/version", "\"two\""}},
+     KILN_E_IMPORT_FAILED,
+     "/asset/version",
+     "not a <major>.<minor>"},
+    {"external buffer without a folder",
+     {{"/buffers/0/uri", "\"buffer.bin\""}},
+     KILN_E_OUTPUT_REFUSED,
+     "/buffers/0",
+     "no folder"},
+    {"buffer without uri outside a GLB",
+     {{"/buffers/0/uri", NULL}},
+     KILN_E_IMPORT_FAILED,
+     "/buffers/0",
+     "not the GLB's binary chunk"},
+    {"top-level array of the wrong type",
+     {{"/nodes", "{}"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes",
+     "must be an array"},
+    {"node that is not an object",
+     {{"/nodes/0", "5"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0",
+     "not an object"},
 };
 
 static void malformed_documents_are_refused(void **state)
@@ -785,8 +1174,8 @@ static void deep_json_nesting_is_refused(void **state)
     for (size_t i = 0; i < depth; i++) *o++ = '[';
     for (size_t i = 0; i < depth; i++) *o++ = ']';
     *o++ = '}';
-    expect_bytes("deep nesting", text, (size_t)(o - text), NULL, KILN_E_IMPORT_FAILED, "",
-                 "depth", NULL);
+    expect_bytes("deep nesting", text, (size_t)(o - text), NULL, KILN_E_IMPORT_FAILED, "", "depth",
+                 NULL);
     /* 1000 levels are legal JSON and load (the importer ignores extras). */
     o = text + sprintf(text, "{\"asset\":{\"version\":\"2.0\"},\"extras\":");
     for (size_t i = 0; i < 1000; i++) *o++ = '[';
@@ -840,9 +1229,11 @@ static void unknown_optional_extension_is_a_warning(void **state)
 static void unknown_channel_path_is_a_warning(void **state)
 {
     (void)state;
-    edit_op edits[] = {{"/animations", "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"pointer\"}}],"
-                                       "\"samplers\":[{\"input\":2,\"output\":3}]}]"},
-                       {NULL, NULL}};
+    edit_op edits[] = {
+        {"/animations",
+         "[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"pointer\"}}],"
+         "\"samplers\":[{\"input\":2,\"output\":3}]}]"},
+        {NULL, NULL}};
     char *text = document(edits);
     kt_load l;
     expect_bytes("path pointer", text, strlen(text), NULL, KILN_OK, "", NULL, &l);
@@ -871,17 +1262,19 @@ static void nan_positions_are_sanitised_with_a_warning(void **state)
 static void weights_are_renormalised_with_a_warning(void **state)
 {
     (void)state;
-    edit_op edits[] = {{"/skins", "[{\"joints\":[0]}]"}, {"/nodes/0/skin", "0"},
+    edit_op edits[] = {{"/skins", "[{\"joints\":[0]}]"},
+                       {"/nodes/0/skin", "0"},
                        {"/meshes/0/primitives/0/attributes/JOINTS_0", "4"},
-                       {"/meshes/0/primitives/0/attributes/WEIGHTS_0", "10"}, {NULL, NULL}};
+                       {"/meshes/0/primitives/0/attributes/WEIGHTS_0", "10"},
+                       {NULL, NULL}};
     char *text = document(edits);
     kt_load l;
     expect_bytes("weights", text, strlen(text), NULL, KILN_OK, "", NULL, &l);
     const kiln_scene_primitive *p = &l.scene->meshes[0].primitives[0];
     assert_true(p->flags & KILN_SCENE_PRIM_WEIGHTS_RENORMALIZED);
     assert_true(has_warning(l.scene, "renormalised"));
-    assert_true(p->weights[0][0] == 1.0f);                          /* 0.5 alone */
-    assert_true(p->weights[0][4] == 1.0f);                          /* none: all to slot 0 */
+    assert_true(p->weights[0][0] == 1.0f);                             /* 0.5 alone */
+    assert_true(p->weights[0][4] == 1.0f);                             /* none: all to slot 0 */
     assert_true(p->weights[0][8] == 0.5f && p->weights[0][9] == 0.5f); /* 2 + 2 */
     kt_load_done(&l);
     free(text);
@@ -894,9 +1287,10 @@ static void uncommon_attribute_sets_load_with_warnings(void **state)
     (void)state;
     edit_op edits[] = {
         {"/accessors/-", "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}"},
-        {"/meshes/0/primitives/0/attributes", "{\"POSITION\":0,\"COLOR_0\":0,\"COLOR_1\":0,"
-                                              "\"COLOR_2\":0,\"TEXCOORD_0\":12,\"TEXCOORD_1\":12,"
-                                              "\"TEXCOORD_2\":12,\"TEXCOORD_3\":12,\"TEXCOORD_4\":12}"},
+        {"/meshes/0/primitives/0/attributes",
+         "{\"POSITION\":0,\"COLOR_0\":0,\"COLOR_1\":0,"
+         "\"COLOR_2\":0,\"TEXCOORD_0\":12,\"TEXCOORD_1\":12,"
+         "\"TEXCOORD_2\":12,\"TEXCOORD_3\":12,\"TEXCOORD_4\":12}"},
         {"/textures", "[{}]"},
         {NULL, NULL}};
     char *text = document(edits);
@@ -935,11 +1329,13 @@ static void warnings_are_capped(void **state)
     free(prims);
 }
 
-/* ---- GLB containers ---------------------------------------------------------------------------- */
+/* ---- GLB containers ----------------------------------------------------------------------------
+ */
 
 static void put_u32(uint8_t *b, uint32_t v)
 {
-    b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16), b[3] = (uint8_t)(v >> 24);
+    b[0] = (uint8_t)v, b[1] = (uint8_t)(v >> 8), b[2] = (uint8_t)(v >> 16),
+    b[3] = (uint8_t)(v >> 24);
 }
 
 /* A GLB of json (padded with spaces) and bin (padded with zeros; NULL = no BIN chunk). */
@@ -987,33 +1383,37 @@ static void truncated_and_damaged_glbs_are_refused(void **state)
     size_t bin_at = 20 + json_len;
     expect_bytes("valid GLB", g, size, NULL, KILN_OK, "", NULL, NULL);
 
-    expect_bytes("GLB header of 8 bytes", g, 8, NULL, KILN_E_IMPORT_FAILED, "", "header is truncated", NULL);
-    expect_bytes("GLB of 4 bytes", g, 4, NULL, KILN_E_IMPORT_FAILED, "", "header is truncated", NULL);
+    expect_bytes("GLB header of 8 bytes", g, 8, NULL, KILN_E_IMPORT_FAILED, "",
+                 "header is truncated", NULL);
+    expect_bytes("GLB of 4 bytes", g, 4, NULL, KILN_E_IMPORT_FAILED, "", "header is truncated",
+                 NULL);
     expect_bytes("GLB cut in the JSON chunk", g, 100, NULL, KILN_E_IMPORT_FAILED, "",
                  "the header says", NULL);
     uint8_t *d = malloc(size);
     assert_non_null(d);
 
-#define DAMAGED(name, code, pointer, fragment, ...) \
-    do { \
-        memcpy(d, g, size); \
-        __VA_ARGS__; \
-        expect_bytes(name, d, size, NULL, code, pointer, fragment, NULL); \
+#define DAMAGED(name, code, pointer, fragment, ...)                                                \
+    do {                                                                                           \
+        memcpy(d, g, size);                                                                        \
+        __VA_ARGS__;                                                                               \
+        expect_bytes(name, d, size, NULL, code, pointer, fragment, NULL);                          \
     } while (0)
 
     DAMAGED("GLB version 1", KILN_E_IMPORT_UNSUPPORTED, "", "GLB version 1", put_u32(d + 4, 1));
     DAMAGED("GLB version 3", KILN_E_IMPORT_UNSUPPORTED, "", "GLB version 3", put_u32(d + 4, 3));
     DAMAGED("GLB length past the data", KILN_E_IMPORT_FAILED, "", "the header says",
             put_u32(d + 8, (uint32_t)size + 4));
-    DAMAGED("GLB length 4 GiB - 1", KILN_E_IMPORT_FAILED, "", "the header says", put_u32(d + 8, 0xFFFFFFFFu));
+    DAMAGED("GLB length 4 GiB - 1", KILN_E_IMPORT_FAILED, "", "the header says",
+            put_u32(d + 8, 0xFFFFFFFFu));
     DAMAGED("GLB length below 20", KILN_E_IMPORT_FAILED, "", "no JSON chunk", put_u32(d + 8, 16));
-    DAMAGED("JSON chunk length past the end", KILN_E_IMPORT_FAILED, "", "chunk 0 at byte 12 is truncated",
-            put_u32(d + 12, (uint32_t)size));
-    DAMAGED("JSON chunk length 4 GiB - 1", KILN_E_IMPORT_FAILED, "", "chunk 0 at byte 12 is truncated",
-            put_u32(d + 12, 0xFFFFFFFFu));
+    DAMAGED("JSON chunk length past the end", KILN_E_IMPORT_FAILED, "",
+            "chunk 0 at byte 12 is truncated", put_u32(d + 12, (uint32_t)size));
+    DAMAGED("JSON chunk length 4 GiB - 1", KILN_E_IMPORT_FAILED, "",
+            "chunk 0 at byte 12 is truncated", put_u32(d + 12, 0xFFFFFFFFu));
     DAMAGED("BIN chunk length past the end", KILN_E_IMPORT_FAILED, "", "chunk 1",
             put_u32(d + bin_at, BUF_SIZE + 8));
-    DAMAGED("BIN chunk header cut", KILN_E_IMPORT_FAILED, "", "chunk 1", put_u32(d + 8, (uint32_t)bin_at + 4));
+    DAMAGED("BIN chunk header cut", KILN_E_IMPORT_FAILED, "", "chunk 1",
+            put_u32(d + 8, (uint32_t)bin_at + 4));
     DAMAGED("first chunk is BIN", KILN_E_IMPORT_FAILED, "", "not JSON", memcpy(d + 16, "BIN\0", 4));
     DAMAGED("second chunk is JSON", KILN_E_IMPORT_FAILED, "", "repeats the JSON chunk",
             memcpy(d + bin_at + 4, "JSON", 4));
@@ -1021,8 +1421,9 @@ static void truncated_and_damaged_glbs_are_refused(void **state)
     DAMAGED("unknown chunk instead of BIN", KILN_E_IMPORT_FAILED, "/buffers/0", "no binary chunk",
             memcpy(d + bin_at + 4, "XTRA", 4));
     /* Cut the BIN chunk short (header and chunk length agree): views are past the data. */
-    DAMAGED("BIN chunk shorter than byteLength", KILN_E_IMPORT_FAILED, "/buffers/0", "fewer than its byteLength",
-            put_u32(d + 8, (uint32_t)size - 64); put_u32(d + bin_at, BUF_SIZE - 64));
+    DAMAGED("BIN chunk shorter than byteLength", KILN_E_IMPORT_FAILED, "/buffers/0",
+            "fewer than its byteLength", put_u32(d + 8, (uint32_t)size - 64);
+            put_u32(d + bin_at, BUF_SIZE - 64));
 #undef DAMAGED
     expect_bytes("GLB cut at the BIN chunk", g, bin_at, NULL, KILN_E_IMPORT_FAILED, "",
                  "the header says", NULL);
@@ -1036,13 +1437,13 @@ static void truncated_and_damaged_glbs_are_refused(void **state)
     char *json = document(edits);
     size_t bsize;
     uint8_t *b = make_glb(json, big, sizeof big, &bsize);
-    expect_bytes("BIN chunk longer than byteLength", b, bsize, NULL, KILN_E_IMPORT_FAILED, "/buffers/0",
-                 "the GLB binary chunk has 328 bytes", NULL);
+    expect_bytes("BIN chunk longer than byteLength", b, bsize, NULL, KILN_E_IMPORT_FAILED,
+                 "/buffers/0", "the GLB binary chunk has 328 bytes", NULL);
     free(b);
     /* No BIN chunk at all. */
     b = make_glb(json, NULL, 0, &bsize);
-    expect_bytes("GLB without BIN", b, bsize, NULL, KILN_E_IMPORT_FAILED, "/buffers/0", "no binary chunk",
-                 NULL);
+    expect_bytes("GLB without BIN", b, bsize, NULL, KILN_E_IMPORT_FAILED, "/buffers/0",
+                 "no binary chunk", NULL);
     free(b);
     free(json);
     /* A trailing unknown chunk is skipped, as the specification asks. */
@@ -1088,7 +1489,8 @@ static void dependencies_of_cut_glbs_stay_in_bounds(void **state)
     free(g);
 }
 
-/* ---- URIs that leave the model's folder --------------------------------------------------------- */
+/* ---- URIs that leave the model's folder ---------------------------------------------------------
+ */
 
 static void uris_escaping_the_folder_are_refused(void **state)
 {
@@ -1113,20 +1515,20 @@ static void uris_escaping_the_folder_are_refused(void **state)
     } cases[] = {
         {"buffer ../", "/buffers/0/uri", "\"../outside/secret.bin\"", KILN_E_OUTPUT_REFUSED,
          "/buffers/0", "../outside/secret.bin"},
-        {"buffer a/../../", "/buffers/0/uri", "\"a/../../outside/secret.bin\"", KILN_E_OUTPUT_REFUSED,
-         "/buffers/0", "a/../../outside/secret.bin"},
+        {"buffer a/../../", "/buffers/0/uri", "\"a/../../outside/secret.bin\"",
+         KILN_E_OUTPUT_REFUSED, "/buffers/0", "a/../../outside/secret.bin"},
         {"buffer %2e%2e/", "/buffers/0/uri", "\"%2e%2e/outside/secret.bin\"", KILN_E_OUTPUT_REFUSED,
          "/buffers/0", "%2e%2e/outside/secret.bin"},
         {"buffer /etc/passwd", "/buffers/0/uri", "\"/etc/passwd\"", KILN_E_OUTPUT_REFUSED,
          "/buffers/0", "/etc/passwd"},
-        {"buffer file:///etc/passwd", "/buffers/0/uri", "\"file:///etc/passwd\"", KILN_E_OUTPUT_REFUSED,
-         "/buffers/0", "file:///etc/passwd"},
+        {"buffer file:///etc/passwd", "/buffers/0/uri", "\"file:///etc/passwd\"",
+         KILN_E_OUTPUT_REFUSED, "/buffers/0", "file:///etc/passwd"},
         {"buffer symlink out", "/buffers/0/uri", "\"link.bin\"", KILN_E_OUTPUT_REFUSED,
          "/buffers/0", "link.bin"},
-        {"buffer backslash", "/buffers/0/uri", "\"..\\\\outside\\\\secret.bin\"", KILN_E_OUTPUT_REFUSED,
-         "/buffers/0", "backslash"},
-        {"buffer missing inside", "/buffers/0/uri", "\"missing.bin\"", KILN_E_ASSET_IO, "/buffers/0",
-         "missing.bin"},
+        {"buffer backslash", "/buffers/0/uri", "\"..\\\\outside\\\\secret.bin\"",
+         KILN_E_OUTPUT_REFUSED, "/buffers/0", "backslash"},
+        {"buffer missing inside", "/buffers/0/uri", "\"missing.bin\"", KILN_E_ASSET_IO,
+         "/buffers/0", "missing.bin"},
         {"image ../", "/images", "[{\"uri\":\"../outside/secret.bin\"}]", KILN_E_OUTPUT_REFUSED,
          "/images/0", "../outside/secret.bin"},
         {"image symlink out", "/images", "[{\"uri\":\"img.png\"}]", KILN_E_OUTPUT_REFUSED,
@@ -1185,7 +1587,8 @@ static void uris_escaping_the_folder_are_refused(void **state)
     assert_int_equal(mismatches, 0);
 }
 
-/* ---- huge declared sizes ----------------------------------------------------------------------- */
+/* ---- huge declared sizes -----------------------------------------------------------------------
+ */
 
 static void expect_small(const char *name, const edit_op *edits, size_t limit, kiln_result code,
                          const char *pointer, const char *fragment, size_t max_peak)
@@ -1197,7 +1600,8 @@ static void expect_small(const char *name, const edit_op *edits, size_t limit, k
     kt_load_run(&l, text, strlen(text));
     note_time(name, l.seconds);
     if (l.problem) fail_msg("%s: %s", name, l.problem);
-    if (l.code != code || strcmp(l.err.json_pointer, pointer) != 0 || !strstr(l.err.message, fragment))
+    if (l.code != code || strcmp(l.err.json_pointer, pointer) != 0 ||
+        !strstr(l.err.message, fragment))
         fail_msg("%s:\n  expected %s at \"%s\" with \"%s\"\n  got      %s at \"%s\": %s", name,
                  kiln_result_name(code), pointer, fragment, kiln_result_name(l.code),
                  l.err.json_pointer, l.err.message);
@@ -1216,8 +1620,8 @@ static void huge_declared_counts_fail_fast_without_allocating(void **state)
     (void)state;
     /* Positions: 1e8 VEC3 floats would be 1.2 GB; the view holds 36 bytes. With kiln's default
      * memory limit (4 GiB) nothing may be allocated for them either. */
-    edit_op positions[] = {{"/accessors/0/count", "99999999"},
-                           {"/meshes/0/primitives/0/indices", NULL}, {NULL, NULL}};
+    edit_op positions[] = {
+        {"/accessors/0/count", "99999999"}, {"/meshes/0/primitives/0/indices", NULL}, {NULL, NULL}};
     expect_small("1e8 positions over 36 bytes", positions, 0, KILN_E_IMPORT_FAILED, "/accessors/0",
                  "run past the end of bufferView 0", MIB);
     expect_small("1e8 positions, 64 MiB limit", positions, 64 * MIB, KILN_E_IMPORT_FAILED,
@@ -1227,47 +1631,55 @@ static void huge_declared_counts_fail_fast_without_allocating(void **state)
     expect_small("1e8 indices over 6 bytes", indices, 0, KILN_E_IMPORT_FAILED, "/accessors/1",
                  "run past the end of bufferView 1", MIB);
     /* Animation keys. */
-    edit_op keys[] = {{"/accessors/2/count", "100000000"}, {"/accessors/3/count", "100000000"},
-                      {"/animations", ANIM("{\"input\":2,\"output\":3}")}, {NULL, NULL}};
+    edit_op keys[] = {{"/accessors/2/count", "100000000"},
+                      {"/accessors/3/count", "100000000"},
+                      {"/animations", ANIM("{\"input\":2,\"output\":3}")},
+                      {NULL, NULL}};
     expect_small("1e8 keys over 8 bytes", keys, 0, KILN_E_IMPORT_FAILED, "/accessors/2",
                  "run past the end of bufferView 2", MIB);
     /* Inverse bind matrices (MAT4: 6.4 GB declared). */
     edit_op ibm[] = {{"/accessors/6/count", "100000000"},
-                     {"/skins", "[{\"joints\":[0],\"inverseBindMatrices\":6}]"}, {NULL, NULL}};
+                     {"/skins", "[{\"joints\":[0],\"inverseBindMatrices\":6}]"},
+                     {NULL, NULL}};
     expect_small("1e8 matrices over 64 bytes", ibm, 0, KILN_E_IMPORT_FAILED, "/accessors/6",
                  "run past the end of bufferView 6", MIB);
     /* A sparse accessor without a view really is 1e8 zeros: the limit stops it before any
      * allocation. */
-    edit_op sparse[] = {{"/accessors/0/count", "99999999"}, {"/accessors/0/bufferView", NULL},
-                        {"/accessors/0/sparse", "{\"count\":1,\"indices\":{\"bufferView\":1,"
-                                                "\"componentType\":5123},\"values\":{\"bufferView\":0}}"},
-                        {"/meshes/0/primitives/0/indices", NULL}, {NULL, NULL}};
+    edit_op sparse[] = {{"/accessors/0/count", "99999999"},
+                        {"/accessors/0/bufferView", NULL},
+                        {"/accessors/0/sparse",
+                         "{\"count\":1,\"indices\":{\"bufferView\":1,"
+                         "\"componentType\":5123},\"values\":{\"bufferView\":0}}"},
+                        {"/meshes/0/primitives/0/indices", NULL},
+                        {NULL, NULL}};
     expect_small("1e8 sparse zeros, 64 MiB limit", sparse, 64 * MIB, KILN_E_LIMIT, "",
                  "memory limit", MIB);
     /* A meshopt view of 2 GiB declared over a never-loaded fallback buffer. */
-    edit_op meshopt[] = {
-        {"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
-        {"/buffers/-", "{\"byteLength\":2147483648}"},
-        {"/bufferViews/0", "{\"buffer\":1,\"byteLength\":2147483648,\"extensions\":{"
-                           "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":36,"
-                           "\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}}"},
-        {NULL, NULL}};
+    edit_op meshopt[] = {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
+                         {"/buffers/-", "{\"byteLength\":2147483648}"},
+                         {"/bufferViews/0",
+                          "{\"buffer\":1,\"byteLength\":2147483648,\"extensions\":{"
+                          "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":36,"
+                          "\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}}"},
+                         {NULL, NULL}};
     expect_small("meshopt view of 2 GiB, count 3", meshopt, 0, KILN_E_IMPORT_FAILED,
-                 "/bufferViews/0/extensions/EXT_meshopt_compression", "differs from the view's", MIB);
+                 "/bufferViews/0/extensions/EXT_meshopt_compression", "differs from the view's",
+                 MIB);
     /* ... and with count * byteStride = 2 GiB: 36 compressed bytes cannot hold that. */
-    edit_op meshopt2[] = {
-        {"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
-        {"/buffers/-", "{\"byteLength\":2147483648}"},
-        {"/bufferViews/0", "{\"buffer\":1,\"byteLength\":2147483648,\"extensions\":{"
+    edit_op meshopt2[] = {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
+                          {"/buffers/-", "{\"byteLength\":2147483648}"},
+                          {"/bufferViews/0",
+                           "{\"buffer\":1,\"byteLength\":2147483648,\"extensions\":{"
                            "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":36,"
                            "\"byteStride\":256,\"count\":8388608,\"mode\":\"ATTRIBUTES\"}}}"},
-        {NULL, NULL}};
+                          {NULL, NULL}};
     expect_small("meshopt view of 2 GiB, full count", meshopt2, 0, KILN_E_IMPORT_FAILED,
                  "/bufferViews/0/extensions/EXT_meshopt_compression",
                  "36 compressed bytes cannot hold 2147483648 bytes", MIB);
 }
 
-/* ---- seeds: valid documents for the fuzzer ------------------------------------------------------ */
+/* ---- seeds: valid documents for the fuzzer ------------------------------------------------------
+ */
 
 /* A data URI of bytes with a media type (malloc'd). */
 static char *data_uri(const char *media, const uint8_t *p, size_t n)
@@ -1278,7 +1690,8 @@ static char *data_uri(const char *media, const uint8_t *p, size_t n)
 }
 
 /* Writes bytes to $KILN_GLTF_WRITE_SEEDS/<name> when that is set (fuzz/corpus/gltf is filled
- * this way: KILN_GLTF_WRITE_SEEDS=$PWD/fuzz/corpus/gltf build/tests/gltf_robust/test_gltf_hostile). */
+ * this way: KILN_GLTF_WRITE_SEEDS=$PWD/fuzz/corpus/gltf build/tests/gltf_robust/test_gltf_hostile).
+ */
 static void maybe_write_seed(const char *name, const void *data, size_t size)
 {
     const char *dir = getenv("KILN_GLTF_WRITE_SEEDS");
@@ -1305,7 +1718,8 @@ static char *meshopt_edits(edit_op *e, char **owned)
     char *uri = data_uri("application/octet-stream", packed, total);
     owned[0] = kt_format("{\"byteLength\":%zu,\"uri\":\"%s\"}", total, uri);
     owned[1] = kt_format("{\"EXT_meshopt_compression\":{\"buffer\":1,\"byteLength\":%zu,"
-                         "\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}", vn);
+                         "\"byteStride\":12,\"count\":3,\"mode\":\"ATTRIBUTES\"}}",
+                         vn);
     owned[2] = kt_format("{\"EXT_meshopt_compression\":{\"buffer\":1,\"byteOffset\":%zu,"
                          "\"byteLength\":%zu,\"byteStride\":2,\"count\":3,\"mode\":\"TRIANGLES\"}}",
                          at, in);
@@ -1320,7 +1734,8 @@ static char *meshopt_edits(edit_op *e, char **owned)
 /* A 2x2 RGBA PNG as a data URI (written with the tests' PNG writer, read back). */
 static char *png_uri(void)
 {
-    static const uint8_t px[16] = {255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 255, 255, 255, 255, 0};
+    static const uint8_t px[16] = {255, 0, 0,   255, 0,   255, 0,   128,
+                                   0,   0, 255, 255, 255, 255, 255, 0};
     char *dir = kt_tempdir("gltf-seed");
     char *path = kt_format("%s/t.png", dir);
     kt_write_png(path, px, 2, 2, 4);
@@ -1335,7 +1750,7 @@ static char *png_uri(void)
     return uri;
 }
 
-#define ANIMS(channel, sampler) \
+#define ANIMS(channel, sampler)                                                                    \
     "[{\"name\":\"a\",\"channels\":[" channel "],\"samplers\":[" sampler "]}]"
 
 static void seed_documents_load(void **state)
@@ -1372,16 +1787,20 @@ static void seed_documents_load(void **state)
                                   "\"componentType\":5123},\"values\":{\"bufferView\":3}}"},
           {NULL, NULL}}},
         {"morph.gltf",
-         {{"/meshes/0/primitives/0/targets", "[{\"POSITION\":0}]"}, {"/meshes/0/weights", "[0.5]"},
-          {"/meshes/0/extras", "{\"targetNames\":[\"up\"]}"}, {"/nodes/0/weights", "[0.25]"},
+         {{"/meshes/0/primitives/0/targets", "[{\"POSITION\":0}]"},
+          {"/meshes/0/weights", "[0.5]"},
+          {"/meshes/0/extras", "{\"targetNames\":[\"up\"]}"},
+          {"/nodes/0/weights", "[0.25]"},
           {"/animations", ANIMS("{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}",
                                 "{\"input\":2,\"output\":2}")},
           {NULL, NULL}}},
         {"textured.gltf",
          {{"/images", images},
-          {"/samplers", "[{\"magFilter\":9728,\"minFilter\":9987,\"wrapS\":33071,\"wrapT\":33648}]"},
+          {"/samplers",
+           "[{\"magFilter\":9728,\"minFilter\":9987,\"wrapS\":33071,\"wrapT\":33648}]"},
           {"/textures", "[{\"source\":0,\"sampler\":0}]"},
-          {"/accessors/-", "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}"},
+          {"/accessors/-",
+           "{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}"},
           {"/meshes/0/primitives/0/attributes/TEXCOORD_0", "12"},
           {"/meshes/0/primitives/0/material", "0"},
           {"/extensionsUsed", "[\"KHR_texture_transform\",\"KHR_materials_emissive_strength\","
@@ -1470,7 +1889,8 @@ static void many_scenes_over_many_nodes_stay_small(void **state)
     kt_load_run(&l, text, strlen(text));
     note_time("30000 scenes", l.seconds);
     if (l.problem || l.code != KILN_OK)
-        fail_msg("30000 scenes: %s %s", kiln_result_name(l.code), l.problem ? l.problem : l.err.message);
+        fail_msg("30000 scenes: %s %s", kiln_result_name(l.code),
+                 l.problem ? l.problem : l.err.message);
     if (l.peak_bytes > 16 * MIB)
         fail_msg("30000 scenes: the load held %zu bytes at its peak", l.peak_bytes);
     free(text);
@@ -1493,8 +1913,11 @@ static void many_instances_of_big_meshes_load_fast(void **state)
         q += sprintf(q, "%s{\"mesh\":0,\"rotation\":[0,0.38268343,0,0.92387953]}", i ? "," : "");
     }
     *o++ = ']', *q++ = ']', *o = *q = '\0';
-    edit_op shared[] = {{"/meshes/0/primitives", prims}, {"/nodes", nodes}, {"/scenes", NULL},
-                        {"/scene", NULL}, {NULL, NULL}};
+    edit_op shared[] = {{"/meshes/0/primitives", prims},
+                        {"/nodes", nodes},
+                        {"/scenes", NULL},
+                        {"/scene", NULL},
+                        {NULL, NULL}};
     char *text = document(shared);
     kt_load l;
     expect_bytes("10^4 nodes x 10^4 primitives", text, strlen(text), NULL, KILN_OK, "", NULL, &l);
@@ -1515,8 +1938,12 @@ static void many_instances_of_big_meshes_load_fast(void **state)
         {"/accessors/-", "{\"componentType\":5126,\"count\":60000,\"type\":\"VEC3\"}"},
         {"/accessors/-", "{\"componentType\":5121,\"count\":60000,\"type\":\"VEC4\"}"},
         {"/accessors/-", "{\"componentType\":5126,\"count\":60000,\"type\":\"VEC4\"}"},
-        {"/meshes/0/primitives/0", "{\"attributes\":{\"POSITION\":12,\"JOINTS_0\":13,\"WEIGHTS_0\":14}}"},
-        {"/skins", "[{\"joints\":[0]}]"}, {"/nodes", nodes}, {"/scenes", NULL}, {"/scene", NULL},
+        {"/meshes/0/primitives/0",
+         "{\"attributes\":{\"POSITION\":12,\"JOINTS_0\":13,\"WEIGHTS_0\":14}}"},
+        {"/skins", "[{\"joints\":[0]}]"},
+        {"/nodes", nodes},
+        {"/scenes", NULL},
+        {"/scene", NULL},
         {NULL, NULL}};
     text = document(skin);
     expect_bytes("2 * 10^4 skinned nodes x 60 000 vertices", text, strlen(text), NULL, KILN_OK, "",
@@ -1536,7 +1963,8 @@ static void many_instances_of_big_meshes_load_fast(void **state)
     edit_op anim[] = {
         {"/accessors/-", "{\"componentType\":5126,\"count\":100000,\"type\":\"SCALAR\"}"},
         {"/accessors/-", "{\"componentType\":5126,\"count\":100000,\"type\":\"VEC3\"}"},
-        {"/animations", nodes}, {NULL, NULL}};
+        {"/animations", nodes},
+        {NULL, NULL}};
     text = document(anim);
     expect_bytes("10^4 channels x 10^5 keys", text, strlen(text), NULL, KILN_OK, "", NULL, &l);
     assert_int_equal(l.scene->animations[0].channel_count, channels);

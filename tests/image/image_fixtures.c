@@ -132,8 +132,8 @@ kt_bytes kt_tga_encode(uint32_t w, uint32_t h, const uint8_t *rgba, int bpp, boo
                        bool top_left)
 {
     wbuf b = {0};
-    put8(&b, 0);                                            /* no image ID */
-    put8(&b, 0);                                            /* no colour map */
+    put8(&b, 0);                                             /* no image ID */
+    put8(&b, 0);                                             /* no colour map */
     put8(&b, (uint8_t)((bpp == 8 ? 3 : 2) + (rle ? 8 : 0))); /* 2/3 raw, 10/11 RLE */
     for (int i = 0; i < 5; i++) put8(&b, 0);                 /* colour map spec */
     put16(&b, 0);
@@ -217,10 +217,7 @@ kt_bytes kt_bmp_encode(uint32_t w, uint32_t h, const uint8_t *rgba, int bpp)
     return done(&b);
 }
 
-static void hdr_sink(void *ctx, void *data, int size)
-{
-    put(ctx, data, (size_t)size);
-}
+static void hdr_sink(void *ctx, void *data, int size) { put(ctx, data, (size_t)size); }
 
 kt_bytes kt_hdr_encode(uint32_t w, uint32_t h, const float *rgb)
 {
@@ -256,10 +253,8 @@ static void exr_attr(wbuf *b, const char *name, const char *type, uint32_t size)
 static void exr_sample(wbuf *b, const kt_exr_channel *c, size_t i)
 {
     float v = c->values[i];
-    if (c->type == 0)
-        put32(b, (uint32_t)v);
-    else if (c->type == 1)
-        put16(b, kt_float_to_half(v));
+    if (c->type == 0) put32(b, (uint32_t)v);
+    else if (c->type == 1) put16(b, kt_float_to_half(v));
     else {
         uint32_t u;
         memcpy(&u, &v, 4);

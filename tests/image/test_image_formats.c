@@ -32,8 +32,8 @@ static void expect_rgba8(const kiln_image *img, uint32_t x, uint32_t y, int r, i
 {
     const uint8_t *p = px8(img, x, y);
     if (p[0] != r || p[1] != g || p[2] != b || p[3] != a)
-        fail_msg("texel (%u,%u) is %d,%d,%d,%d, expected %d,%d,%d,%d", x, y, p[0], p[1], p[2],
-                 p[3], r, g, b, a);
+        fail_msg("texel (%u,%u) is %d,%d,%d,%d, expected %d,%d,%d,%d", x, y, p[0], p[1], p[2], p[3],
+                 r, g, b, a);
 }
 
 /* ---- detection ---------------------------------------------------------------------------- */
@@ -96,8 +96,8 @@ static void image_png_grey_1bit_and_8bit_expand_to_rgb(void **state)
     (void)state;
     /* 1-bit: 8x2, rows 0b10110000 and 0b01001111. */
     uint8_t bits[2] = {0xB0, 0x4F};
-    kt_bytes b = kt_png_encode(8, 2, SPNG_COLOR_TYPE_GRAYSCALE, 1, false, bits, 2, NULL, 0, NULL,
-                               0);
+    kt_bytes b =
+        kt_png_encode(8, 2, SPNG_COLOR_TYPE_GRAYSCALE, 1, false, bits, 2, NULL, 0, NULL, 0);
     kiln_image img = decode_ok(&b, NULL);
     assert_int_equal(img.source_channels, 1);
     assert_int_equal(img.source_bits, 1);
@@ -126,8 +126,8 @@ static void image_png_grey_alpha_keeps_alpha(void **state)
 {
     (void)state;
     uint8_t ga[3 * 2 * 2] = {10, 255, 20, 128, 30, 0, 40, 255, 50, 1, 60, 255};
-    kt_bytes b = kt_png_encode(3, 2, SPNG_COLOR_TYPE_GRAYSCALE_ALPHA, 8, false, ga, sizeof ga,
-                               NULL, 0, NULL, 0);
+    kt_bytes b = kt_png_encode(3, 2, SPNG_COLOR_TYPE_GRAYSCALE_ALPHA, 8, false, ga, sizeof ga, NULL,
+                               0, NULL, 0);
     kiln_image img = decode_ok(&b, NULL);
     assert_int_equal(img.source_channels, 2);
     for (int i = 0; i < 6; i++)
@@ -145,8 +145,8 @@ static void image_png_palette_with_trns_gives_alpha(void **state)
     const uint8_t trns[3] = {0, 128, 255}; /* entry 3 has no tRNS value: opaque */
     /* 4-bit indices, 4x2: 0 1 2 3 / 3 2 1 0 */
     uint8_t idx[4] = {0x01, 0x23, 0x32, 0x10};
-    kt_bytes b = kt_png_encode(4, 2, SPNG_COLOR_TYPE_INDEXED, 4, false, idx, sizeof idx, plte, 4,
-                               trns, 3);
+    kt_bytes b =
+        kt_png_encode(4, 2, SPNG_COLOR_TYPE_INDEXED, 4, false, idx, sizeof idx, plte, 4, trns, 3);
     kiln_image img = decode_ok(&b, NULL);
     assert_int_equal(img.source_channels, 4);
     assert_int_equal(img.source_bits, 8);
@@ -154,8 +154,8 @@ static void image_png_palette_with_trns_gives_alpha(void **state)
     static const int alpha[4] = {0, 128, 255, 255};
     for (int i = 0; i < 8; i++) {
         int e = order[i];
-        expect_rgba8(&img, (uint32_t)(i % 4), (uint32_t)(i / 4), plte[e][0], plte[e][1],
-                     plte[e][2], alpha[e]);
+        expect_rgba8(&img, (uint32_t)(i % 4), (uint32_t)(i / 4), plte[e][0], plte[e][1], plte[e][2],
+                     alpha[e]);
     }
     assert_true(img.has_alpha);
     kiln_image_free(&img);
@@ -175,8 +175,8 @@ static void image_png_16bit_decodes_to_u16_rgba(void **state)
 {
     (void)state;
     /* RGBA16, 2x2, host-endian samples for SPNG_FMT_PNG. */
-    uint16_t px[2 * 2 * 4] = {0,     1,     2,     65535, 65535, 32768, 256,   65535,
-                              12345, 54321, 65535, 65534, 7,     8,     9,     65535};
+    uint16_t px[2 * 2 * 4] = {0,     1,     2,     65535, 65535, 32768, 256, 65535,
+                              12345, 54321, 65535, 65534, 7,     8,     9,   65535};
     kt_bytes b = kt_png_encode(2, 2, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, 16, false, px, sizeof px,
                                NULL, 0, NULL, 0);
     kiln_image img = decode_ok(&b, NULL);
@@ -214,8 +214,8 @@ static void image_png_adam7_interlaced_matches_the_source(void **state)
     enum { W = 13, H = 11 };
     uint8_t rgb[W * H * 3];
     for (int i = 0; i < W * H * 3; i++) rgb[i] = (uint8_t)(i * 7 + 3);
-    kt_bytes b = kt_png_encode(W, H, SPNG_COLOR_TYPE_TRUECOLOR, 8, true, rgb, sizeof rgb, NULL, 0,
-                               NULL, 0);
+    kt_bytes b =
+        kt_png_encode(W, H, SPNG_COLOR_TYPE_TRUECOLOR, 8, true, rgb, sizeof rgb, NULL, 0, NULL, 0);
     assert_int_equal(b.data[8 + 8 + 12], 1); /* IHDR interlace method byte */
     kiln_image img = decode_ok(&b, NULL);
     assert_int_equal(img.width, W);
@@ -347,10 +347,8 @@ static void check_tga(uint32_t w, uint32_t h, int bpp, bool rle, bool top_left)
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++) {
             const uint8_t *s = rgba + ((size_t)y * w + x) * 4;
-            if (bpp == 8)
-                expect_rgba8(&img, x, y, s[0], s[0], s[0], 255);
-            else
-                expect_rgba8(&img, x, y, s[0], s[1], s[2], bpp == 32 ? s[3] : 255);
+            if (bpp == 8) expect_rgba8(&img, x, y, s[0], s[0], s[0], 255);
+            else expect_rgba8(&img, x, y, s[0], s[1], s[2], bpp == 32 ? s[3] : 255);
         }
     assert_int_equal(img.has_alpha, bpp == 32);
     kiln_image_free(&img);

@@ -31,8 +31,7 @@ static void count_free(void *user, void *p, size_t size)
     free(p);
 }
 
-static kiln_result decode_counted(const kt_bytes *b, const char *hint, counting *c,
-                                  kiln_error *err)
+static kiln_result decode_counted(const kt_bytes *b, const char *hint, counting *c, kiln_error *err)
 {
     kiln_image_opts opts;
     memset(&opts, 0, sizeof opts);
@@ -43,8 +42,7 @@ static kiln_result decode_counted(const kt_bytes *b, const char *hint, counting 
     kiln_image img;
     kiln_result r = kiln_image_decode(b->data, b->size, &opts, &img, err);
     if (r == KILN_OK) kiln_image_free(&img);
-    else
-        assert_null(img.pixels);
+    else assert_null(img.pixels);
     return r;
 }
 
@@ -70,8 +68,8 @@ static void store_be32(uint8_t *p, uint32_t v)
 static kt_bytes png_claiming(uint32_t w, uint32_t h, uint8_t depth, uint8_t color_type)
 {
     uint8_t one[4] = {0, 0, 0, 255};
-    kt_bytes b = kt_png_encode(1, 1, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, 8, false, one, 4, NULL, 0,
-                               NULL, 0);
+    kt_bytes b =
+        kt_png_encode(1, 1, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, 8, false, one, 4, NULL, 0, NULL, 0);
     uint8_t *ihdr = b.data + 8; /* length, "IHDR", 13 bytes, CRC */
     store_be32(ihdr + 8, w);
     store_be32(ihdr + 12, h);
@@ -183,8 +181,8 @@ static void image_limits_in_opts_override_the_defaults(void **state)
 {
     (void)state;
     uint8_t rgba[40 * 30 * 4] = {0};
-    kt_bytes b = kt_png_encode(40, 30, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, 8, false, rgba,
-                               sizeof rgba, NULL, 0, NULL, 0);
+    kt_bytes b = kt_png_encode(40, 30, SPNG_COLOR_TYPE_TRUECOLOR_ALPHA, 8, false, rgba, sizeof rgba,
+                               NULL, 0, NULL, 0);
     kiln_image_opts opts;
     memset(&opts, 0, sizeof opts);
     kiln_image img;
@@ -230,10 +228,10 @@ static void image_tiny_files_declaring_big_images_fail_without_allocating(void *
 /* ---- truncation and corruption ---------------------------------------------------------- */
 
 typedef struct sample {
-    const char *name;  /* also the seed file name */
+    const char *name; /* also the seed file name */
     const char *hint;
     kt_bytes b;
-    bool truncation_always_fails;  /* the decoder checks the data is whole */
+    bool truncation_always_fails; /* the decoder checks the data is whole */
 } sample;
 
 static size_t make_samples(sample *s)
@@ -254,10 +252,10 @@ static size_t make_samples(sample *s)
     const uint8_t trns[1] = {7};
     uint8_t idx[12 * 10 / 8 + 10];
     for (size_t i = 0; i < sizeof idx; i++) idx[i] = (uint8_t)(0x5A ^ i);
-    s[n++] = (sample){"palette-interlaced.png", NULL,
-                      kt_png_encode(12, 10, SPNG_COLOR_TYPE_INDEXED, 1, true, idx, 2 * 10, plte, 2,
-                                    trns, 1),
-                      false};
+    s[n++] = (sample){
+        "palette-interlaced.png", NULL,
+        kt_png_encode(12, 10, SPNG_COLOR_TYPE_INDEXED, 1, true, idx, 2 * 10, plte, 2, trns, 1),
+        false};
     uint16_t g16[6 * 4];
     for (int i = 0; i < 24; i++) g16[i] = (uint16_t)(i * 2731);
     s[n++] = (sample){"grey16.png", NULL,
@@ -266,12 +264,12 @@ static size_t make_samples(sample *s)
                       false};
     uint8_t rgb[16 * 16 * 3];
     for (int i = 0; i < 16 * 16 * 3; i++) rgb[i] = (uint8_t)(i * 5);
-    s[n++] = (sample){"rgb420.jpg", NULL, kt_jpeg_encode(16, 16, TJPF_RGB, TJSAMP_420, 75, rgb),
-                      false};
+    s[n++] =
+        (sample){"rgb420.jpg", NULL, kt_jpeg_encode(16, 16, TJPF_RGB, TJSAMP_420, 75, rgb), false};
     uint8_t cmyk[8 * 8 * 4];
     for (int i = 0; i < 8 * 8 * 4; i++) cmyk[i] = (uint8_t)(i * 3);
-    s[n++] = (sample){"cmyk.jpg", NULL, kt_jpeg_encode(8, 8, TJPF_CMYK, TJSAMP_444, 80, cmyk),
-                      false};
+    s[n++] =
+        (sample){"cmyk.jpg", NULL, kt_jpeg_encode(8, 8, TJPF_CMYK, TJSAMP_444, 80, cmyk), false};
     s[n++] = (sample){"rle32.tga", "x.tga", kt_tga_encode(12, 10, rgba, 32, true, true), true};
     s[n++] = (sample){"raw24.tga", "x.tga", kt_tga_encode(12, 10, rgba, 24, false, false), true};
     s[n++] = (sample){"grey8.tga", "x.tga", kt_tga_encode(12, 10, rgba, 8, true, false), true};
@@ -280,8 +278,8 @@ static size_t make_samples(sample *s)
     float frgb[12 * 10 * 3];
     for (int i = 0; i < 12 * 10 * 3; i++) frgb[i] = (float)i * 0.1f;
     s[n++] = (sample){"rle.hdr", NULL, kt_hdr_encode(12, 10, frgb), true};
-    kt_exr_channel ch[4] = {{"R", 1, frgb}, {"G", 2, frgb + 120}, {"B", 0, frgb + 240},
-                            {"A", 1, frgb}};
+    kt_exr_channel ch[4] = {
+        {"R", 1, frgb}, {"G", 2, frgb + 120}, {"B", 0, frgb + 240}, {"A", 1, frgb}};
     s[n++] = (sample){"scanline.exr", NULL, kt_exr_encode(12, 10, 0, 0, ch, 4, 0, 0), false};
     s[n++] = (sample){"tiled.exr", NULL, kt_exr_encode(12, 10, 2, 3, ch, 3, 5, 4), false};
     return n;

@@ -16,9 +16,9 @@
 #include "kiln/kiln_kind.h"
 #include "support.h"
 
-#define NOTE_KIND KILN_FOURCC('N', 'O', 'T', 'E')
+#define NOTE_KIND   KILN_FOURCC('N', 'O', 'T', 'E')
 #define NOTE_VALUES KILN_FOURCC('V', 'A', 'L', 'S')
-#define NOTE_LINK KILN_FOURCC('L', 'I', 'N', 'K')
+#define NOTE_LINK   KILN_FOURCC('L', 'I', 'N', 'K')
 
 typedef struct note_view {
     const float *values;
@@ -62,7 +62,7 @@ static void note_describe(const void *view, kiln_describe *d)
 }
 
 static const char *const note_labels[] = {"note", NULL};
-static const kiln_cooked_kind note_cooked = {"note",    NOTE_KIND, note_labels, sizeof(note_view),
+static const kiln_cooked_kind note_cooked = {"note",    NOTE_KIND, note_labels,  sizeof(note_view),
                                              note_read, note_refs, note_describe};
 
 static kiln_result note_cook(void *user, const kiln_cook_input *in, kiln_cook_output *out,
@@ -126,8 +126,7 @@ static const char *const note_exts[] = {"note", NULL};
 
 /* Every "@path" token names a file the cook reads. */
 static kiln_result note_dependencies(void *user, const kiln_cook_input *in,
-                                     kiln_dep_report_fn report, void *report_user,
-                                     kiln_error *err)
+                                     kiln_dep_report_fn report, void *report_user, kiln_error *err)
 {
     (void)user;
     char text[512];
@@ -142,9 +141,9 @@ static kiln_result note_dependencies(void *user, const kiln_cook_input *in,
 
 static kiln_source_kind_desc note_desc(int *calls, bool with_dependencies)
 {
-    kiln_source_kind_desc d = {sizeof d, "note",    note_exts, note_fields,
-                               2,        1,         note_cook, calls,
-                               with_dependencies ? note_dependencies : NULL};
+    kiln_source_kind_desc d = {sizeof d,    "note", note_exts,
+                               note_fields, 2,      1,
+                               note_cook,   calls,  with_dependencies ? note_dependencies : NULL};
     return d;
 }
 
@@ -192,7 +191,7 @@ static json_t *row(json_t *rep, const char *path)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(rep, "assets"), i, r)
+    json_array_foreach (json_object_get(rep, "assets"), i, r)
         if (!strcmp(json_string_value(json_object_get(r, "path")), path)) return r;
     fail_msg("no row for %s", path);
     return NULL;
@@ -287,7 +286,7 @@ static void registered_kind_imports_reports_and_packs(void **state)
     size_t i;
     json_t *r;
     int seen = 0;
-    json_array_foreach(json_object_get(doc, "records"), i, r) {
+    json_array_foreach (json_object_get(doc, "records"), i, r) {
         assert_string_equal(json_string_value(json_object_get(r, "kind")), "note");
         assert_string_equal(json_string_value(json_object_get(r, "status")), "imported");
         seen++;
@@ -448,8 +447,8 @@ static void registered_kind_is_described_by_inspect(void **state)
     assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &text, &e), KILN_OK);
     json_t *doc = json_loads(text, 0, NULL);
     kiln_string_free(text);
-    const char *entry =
-        json_string_value(json_object_get(json_array_get(json_object_get(doc, "records"), 0), "entry"));
+    const char *entry = json_string_value(
+        json_object_get(json_array_get(json_object_get(doc, "records"), 0), "entry"));
     assert_non_null(entry);
     char *file = kt_format("%s/note.knote", entry);
     json_decref(doc);
@@ -483,8 +482,9 @@ static void registered_kind_is_described_by_inspect(void **state)
     /* The command's text for a kind it has no printer of: the members as an indented tree. */
     char *printed = printed_text(doc, dir);
     assert_non_null(strstr(printed, "note.knote: kiln container NOTE version 1"));
-    assert_non_null(strstr(printed, "\n  note:\n    count: 3\n    link:\n      label: "
-                                    "\"note/extra\"\n      present: true\n    values: [1, 2.5, 3]\n"));
+    assert_non_null(strstr(printed,
+                           "\n  note:\n    count: 3\n    link:\n      label: "
+                           "\"note/extra\"\n      present: true\n    values: [1, 2.5, 3]\n"));
     free(printed);
     json_decref(doc);
 
@@ -495,7 +495,8 @@ static void registered_kind_is_described_by_inspect(void **state)
     kinds[0] = &bad;
     assert_int_equal(kiln_inspect_file(file, &o, &text, &e), KILN_E_USAGE);
     assert_null(text);
-    assert_non_null(strstr(e.message, "cooked kind note: describe() gave a member of an object no key"));
+    assert_non_null(
+        strstr(e.message, "cooked kind note: describe() gave a member of an object no key"));
     bad = note_cooked;
     bad.name = "sections";
     assert_int_equal(kiln_inspect_file(file, &o, &text, &e), KILN_E_USAGE);
@@ -516,7 +517,8 @@ static void pack_leaves_out_what_refers_to_a_failed_asset(void **state)
     static const char guid_y[] = "0123456789abcdef0123456789abcdef";
     char *x = kt_format("%s/assets/x.note", dir), *y = kt_format("%s/assets/y.note", dir);
     char *z = kt_format("%s/assets/z.note", dir), *ymeta = kt_format("%s.meta", y);
-    char *xtext = kt_format("#%s 1 2\n", guid_y), *ymetatext = kt_format("{\"guid\": \"%s\"}", guid_y);
+    char *xtext = kt_format("#%s 1 2\n", guid_y),
+         *ymetatext = kt_format("{\"guid\": \"%s\"}", guid_y);
     write_text(x, xtext);
     write_text(y, "3 zz\n"); /* not a number: its import fails */
     write_text(z, "5\n");
@@ -529,27 +531,35 @@ static void pack_leaves_out_what_refers_to_a_failed_asset(void **state)
     po.output = pack;
     char *text = NULL;
     kiln_error e;
-    assert_int_equal(kiln_project_pack(p, NULL, 0, KILN_IMPORT_ALL, &po, &text, &e), KILN_E_IMPORT_FAILED);
+    assert_int_equal(kiln_project_pack(p, NULL, 0, KILN_IMPORT_ALL, &po, &text, &e),
+                     KILN_E_IMPORT_FAILED);
     assert_false(kt_file_exists(pack));
     json_t *d = json_loads(text, 0, NULL);
     kiln_string_free(text);
     json_t *failed = json_object_get(d, "failed");
     assert_int_equal(json_array_size(failed), 2);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(failed, 0), "path")), "y.note");
-    assert_string_equal(json_string_value(json_object_get(json_array_get(failed, 1), "path")), "x.note");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(failed, 0), "path")),
+                        "y.note");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(failed, 1), "path")),
+                        "x.note");
     json_t *ex = json_object_get(json_array_get(failed, 1), "error");
     assert_string_equal(json_string_value(json_object_get(ex, "code")), "E_CACHE_CORRUPT");
-    assert_non_null(strstr(json_string_value(json_object_get(ex, "message")), "x.note#note needs asset id"));
-    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(d, "error"), "message")),
-                           "2 of 3 assets failed, so nothing was packed; --keep-going packs the other 1"));
+    assert_non_null(
+        strstr(json_string_value(json_object_get(ex, "message")), "x.note#note needs asset id"));
+    assert_non_null(
+        strstr(json_string_value(json_object_get(json_object_get(d, "error"), "message")),
+               "2 of 3 assets failed, so nothing was packed; --keep-going packs the other 1"));
     json_decref(d);
 
     po.keep_going = true;
-    assert_int_equal(kiln_project_pack(p, NULL, 0, KILN_IMPORT_ALL, &po, &text, &e), KILN_E_IMPORT_FAILED);
+    assert_int_equal(kiln_project_pack(p, NULL, 0, KILN_IMPORT_ALL, &po, &text, &e),
+                     KILN_E_IMPORT_FAILED);
     d = json_loads(text, 0, NULL);
     kiln_string_free(text);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "totals"), "assets")), 1);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "totals"), "failed")), 2);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "totals"), "assets")),
+                     1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "totals"), "failed")),
+                     2);
     json_decref(d);
     size_t size;
     void *bytes = kt_read_file(pack, &size);

@@ -16,10 +16,7 @@ static uint32_t get_u32(const uint8_t *p)
 {
     return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
-static uint64_t get_u64(const uint8_t *p)
-{
-    return get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
-}
+static uint64_t get_u64(const uint8_t *p) { return get_u32(p) | (uint64_t)get_u32(p + 4) << 32; }
 static void put_u32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
@@ -998,10 +995,8 @@ static void ktx2_reader_survives_every_byte_flip(void **state)
                 m[i] ^= masks[k];
                 bool ok = read_and_copy(m, size);
                 if (i < 12) assert_false(ok); /* the identifier */
-                if (ok)
-                    accepted++;
-                else
-                    rejected++;
+                if (ok) accepted++;
+                else rejected++;
             }
         }
         /* Level data (and the writer string) may change freely; the header may not. */

@@ -35,9 +35,9 @@ void mf_sphere(mf_mesh *m, uint32_t segments, uint32_t rings, bool shuffle)
             uint32_t v = r * cols + s;
             double theta = M_PI * r / rings, phi = 2.0 * M_PI * s / segments;
             double p[3] = {sin(theta) * cos(phi), cos(theta), sin(theta) * sin(phi)};
-            if (r == 0) p[0] = 0, p[1] = 1, p[2] = 0;          /* exact poles */
+            if (r == 0) p[0] = 0, p[1] = 1, p[2] = 0; /* exact poles */
             if (r == rings) p[0] = 0, p[1] = -1, p[2] = 0;
-            if (s == segments) {                                /* exact seam twin */
+            if (s == segments) { /* exact seam twin */
                 double t0 = M_PI * r / rings;
                 p[0] = r == 0 || r == rings ? 0 : sin(t0), p[2] = 0;
             }
@@ -50,7 +50,8 @@ void mf_sphere(mf_mesh *m, uint32_t segments, uint32_t rings, bool shuffle)
     uint32_t *idx = mf_alloc((size_t)tris * 12), n = 0;
     for (uint32_t r = 0; r < rings; r++)
         for (uint32_t s = 0; s < segments; s++) {
-            uint32_t a = r * cols + s, b = (r + 1) * cols + s, c = (r + 1) * cols + s + 1, d = r * cols + s + 1;
+            uint32_t a = r * cols + s, b = (r + 1) * cols + s, c = (r + 1) * cols + s + 1,
+                     d = r * cols + s + 1;
             /* counter-clockwise seen from outside */
             if (r != 0) idx[n++] = a, idx[n++] = d, idx[n++] = c;
             if (r != rings - 1) idx[n++] = a, idx[n++] = c, idx[n++] = b;
@@ -102,7 +103,8 @@ void mf_cube36(mf_mesh *m)
                                         {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
     static const int faces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
                                     {2, 3, 7, 6}, {1, 2, 6, 5}, {0, 4, 7, 3}};
-    static const float normals[6][3] = {{0, 0, -1}, {0, 0, 1}, {0, -1, 0}, {0, 1, 0}, {1, 0, 0}, {-1, 0, 0}};
+    static const float normals[6][3] = {{0, 0, -1}, {0, 0, 1}, {0, -1, 0},
+                                        {0, 1, 0},  {1, 0, 0}, {-1, 0, 0}};
     static const float uvs[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     static const int corner_of_tri[6] = {0, 1, 2, 0, 2, 3};
     float *pos = mf_alloc(36 * 12), *nrm = mf_alloc(36 * 12), *uv = mf_alloc(36 * 8);
@@ -172,7 +174,8 @@ void mf_add_targets(mf_mesh *m, uint32_t target_count)
         m->targets[t].positions = d;
         if (t % 2) {
             float *n = mf_alloc((size_t)nv * 12);
-            for (uint32_t v = 0; v < nv; v++) n[v * 3] = 0.1f, n[v * 3 + 1] = 0.0f, n[v * 3 + 2] = -0.05f;
+            for (uint32_t v = 0; v < nv; v++)
+                n[v * 3] = 0.1f, n[v * 3 + 1] = 0.0f, n[v * 3 + 2] = -0.05f;
             m->targets[t].normals = n;
         }
     }
@@ -186,7 +189,8 @@ void mf_free(mf_mesh *m)
     free((void *)p->positions), free((void *)p->normals), free((void *)p->tangents);
     for (int i = 0; i < KILN_SCENE_MAX_UV_SETS; i++) free((void *)p->texcoords[i]);
     for (int i = 0; i < KILN_SCENE_MAX_COLOR_SETS; i++) free((void *)p->colors[i]);
-    for (int i = 0; i < KILN_SCENE_MAX_JOINT_SETS; i++) free((void *)p->joints[i]), free((void *)p->weights[i]);
+    for (int i = 0; i < KILN_SCENE_MAX_JOINT_SETS; i++)
+        free((void *)p->joints[i]), free((void *)p->weights[i]);
     free((void *)p->indices);
     for (int t = 0; t < 4; t++) {
         free((void *)m->targets[t].positions), free((void *)m->targets[t].normals);
@@ -204,8 +208,9 @@ void mf_cook(const kiln_scene_primitive *p, const kiln_mesh_build_opts *o, mf_co
     rc = kiln_mesh_write(&out->mesh, NULL, &out->bytes, &out->size, &err);
     if (rc != KILN_OK) fail_msg("kiln_mesh_write: %s: %s", kiln_result_name(rc), err.message);
     rc = kiln_mesh_read(out->bytes, out->size, 0, &out->view, &err);
-    if (rc != KILN_OK) fail_msg("kiln_mesh_read: %s: %s (offset %llu)", kiln_result_name(rc), err.message,
-                                (unsigned long long)err.offset);
+    if (rc != KILN_OK)
+        fail_msg("kiln_mesh_read: %s: %s (offset %llu)", kiln_result_name(rc), err.message,
+                 (unsigned long long)err.offset);
 }
 
 void mf_cooked_free(mf_cooked *c)

@@ -7,10 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "write/mesh_write.h"
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_scene.h"
 #include "process/mesh.h"
+#include "write/mesh_write.h"
 
 /* A primitive whose arrays are malloc'd and owned here. */
 typedef struct mf_mesh {

@@ -11,13 +11,14 @@
 
 #include <meshoptimizer.h>
 
+#include "codec/mesh_codec.h"
 #include "core/alloc.h"
 #include "counting_alloc.h"
-#include "process/mesh_private.h"
-#include "codec/mesh_codec.h"
 #include "mesh_fixtures.h"
+#include "process/mesh_private.h"
 
-/* ---- weld and clean ---------------------------------------------------------------------------- */
+/* ---- weld and clean ----------------------------------------------------------------------------
+ */
 
 static void weld_merges_vertices_equal_in_every_stream(void **state)
 {
@@ -29,7 +30,7 @@ static void weld_merges_vertices_equal_in_every_stream(void **state)
     mf_cooked c;
     mf_cook(&cube.prim, &o, &c);
     assert_int_equal(c.mesh.stats.input_vertices, 36);
-    assert_int_equal(c.mesh.stats.welded_vertices, 24);   /* 4 per face: normals split corners */
+    assert_int_equal(c.mesh.stats.welded_vertices, 24); /* 4 per face: normals split corners */
     assert_int_equal(c.view.vertex_count, 24);
     assert_int_equal(c.view.index_count, 36);
     assert_int_equal(c.mesh.stats.degenerate_triangles, 0);
@@ -73,10 +74,12 @@ static void weld_merges_vertices_the_stored_format_cannot_tell_apart(void **stat
 static void weld_keeps_vertices_a_morph_target_moves_apart(void **state)
 {
     (void)state;
-    float pos[12 * 3] = {0, 0, 0, 1, 0, 0, 1, 1, 0, /* tri 0 */ 0, 0, 0, 1, 1, 0, 0, 1, 0, /* tri 1 */
-                         0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0};
+    float pos[12 * 3] = {0, 0, 0, 1, 0, 0, 1, 1, 0, /* tri 0 */ 0,
+                         0, 0, 1, 1, 0, 0, 1, 0, /* tri 1 */
+                         0, 0, 0, 1, 0, 0, 1, 1, 0, 0,
+                         0, 0, 1, 1, 0, 0, 1, 0};
     float delta[12 * 3] = {0};
-    delta[3 * 3 + 2] = 0.5f;   /* tri 1's first corner (0,0,0) moves up in the target */
+    delta[3 * 3 + 2] = 0.5f; /* tri 1's first corner (0,0,0) moves up in the target */
     uint32_t idx[6] = {0, 1, 2, 3, 4, 5};
     kiln_scene_morph_target t = {delta, NULL, NULL};
     kiln_scene_primitive p;
@@ -113,14 +116,14 @@ static void clean_drops_degenerate_and_duplicate_triangles(void **state)
     float pos[6 * 3] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
     float uv[6 * 2] = {0, 0, 1, 0, 1, 1, 0, 1, 0.5f, 0.5f, 1, 0};
     uint32_t idx[] = {
-        0, 1, 2,   /* kept */
-        0, 2, 3,   /* kept */
-        1, 2, 0,   /* duplicate: a rotation of the first */
-        5, 2, 0,   /* duplicate: 5 welds into 1 */
-        0, 2, 1,   /* kept: the back face */
-        0, 0, 2,   /* degenerate: repeated index */
-        0, 4, 2,   /* degenerate: 0 and 4 at the same place in every pose */
-        0, 1, 1,   /* degenerate */
+        0, 1, 2, /* kept */
+        0, 2, 3, /* kept */
+        1, 2, 0, /* duplicate: a rotation of the first */
+        5, 2, 0, /* duplicate: 5 welds into 1 */
+        0, 2, 1, /* kept: the back face */
+        0, 0, 2, /* degenerate: repeated index */
+        0, 4, 2, /* degenerate: 0 and 4 at the same place in every pose */
+        0, 1, 1, /* degenerate */
     };
     kiln_scene_primitive p;
     memset(&p, 0, sizeof p);
@@ -135,7 +138,7 @@ static void clean_drops_degenerate_and_duplicate_triangles(void **state)
     assert_int_equal(c.mesh.stats.duplicate_triangles, 2);
     assert_int_equal(c.mesh.stats.degenerate_triangles, 3);
     assert_int_equal(c.view.index_count, 9);
-    assert_int_equal(c.view.vertex_count, 4);   /* vertex 4 is used only by a dropped triangle */
+    assert_int_equal(c.view.vertex_count, 4); /* vertex 4 is used only by a dropped triangle */
     mf_cooked_free(&c);
 }
 
@@ -158,7 +161,7 @@ static void clean_keeps_triangles_a_morph_target_opens(void **state)
     assert_int_equal(c.view.index_count, 3);
     assert_int_equal(c.mesh.stats.degenerate_triangles, 0);
     mf_cooked_free(&c);
-    p.target_count = 0;   /* without the target it never covers a pixel */
+    p.target_count = 0; /* without the target it never covers a pixel */
     mf_cook(&p, &o, &c);
     assert_int_equal(c.view.index_count, 0);
     assert_int_equal(c.view.vertex_count, 0);
@@ -214,12 +217,9 @@ static uint32_t *sorted_triangles(const uint32_t *idx, size_t count)
     for (size_t i = 0; i < count; i += 3) {
         uint32_t a = idx[i], b = idx[i + 1], c = idx[i + 2];
         uint32_t *d = t + i;
-        if (b < a && b < c)
-            d[0] = b, d[1] = c, d[2] = a;
-        else if (c < a && c < b)
-            d[0] = c, d[1] = a, d[2] = b;
-        else
-            d[0] = a, d[1] = b, d[2] = c;
+        if (b < a && b < c) d[0] = b, d[1] = c, d[2] = a;
+        else if (c < a && c < b) d[0] = c, d[1] = a, d[2] = b;
+        else d[0] = a, d[1] = b, d[2] = c;
     }
     qsort(t, count / 3, 12, tri_cmp);
     return t;
@@ -242,11 +242,15 @@ static void optimize_keeps_every_triangle_and_its_winding(void **state)
     double sum_in = 0, sum_out = 0;
     for (size_t i = 0; i < n; i += 3) {
         /* signed volume contribution: invariant under reordering, flips with winding */
-        const float *a = s.prim.positions + s.prim.indices[i] * 3, *b = s.prim.positions + s.prim.indices[i + 1] * 3,
+        const float *a = s.prim.positions + s.prim.indices[i] * 3,
+                    *b = s.prim.positions + s.prim.indices[i + 1] * 3,
                     *e = s.prim.positions + s.prim.indices[i + 2] * 3;
-        sum_in += a[0] * (b[1] * e[2] - b[2] * e[1]) - a[1] * (b[0] * e[2] - b[2] * e[0]) + a[2] * (b[0] * e[1] - b[1] * e[0]);
-        a = d.positions + d.indices[i] * 3, b = d.positions + d.indices[i + 1] * 3, e = d.positions + d.indices[i + 2] * 3;
-        sum_out += a[0] * (b[1] * e[2] - b[2] * e[1]) - a[1] * (b[0] * e[2] - b[2] * e[0]) + a[2] * (b[0] * e[1] - b[1] * e[0]);
+        sum_in += a[0] * (b[1] * e[2] - b[2] * e[1]) - a[1] * (b[0] * e[2] - b[2] * e[0]) +
+                  a[2] * (b[0] * e[1] - b[1] * e[0]);
+        a = d.positions + d.indices[i] * 3, b = d.positions + d.indices[i + 1] * 3,
+        e = d.positions + d.indices[i + 2] * 3;
+        sum_out += a[0] * (b[1] * e[2] - b[2] * e[1]) - a[1] * (b[0] * e[2] - b[2] * e[0]) +
+                   a[2] * (b[0] * e[1] - b[1] * e[0]);
     }
     assert_true(sum_in > 0);
     assert_true(fabs(sum_in - sum_out) < 1e-6 * fabs(sum_in));
@@ -255,13 +259,14 @@ static void optimize_keeps_every_triangle_and_its_winding(void **state)
     mf_free(&s);
 }
 
-/* ---- levels of detail ------------------------------------------------------------------------- */
+/* ---- levels of detail -------------------------------------------------------------------------
+ */
 
 static void lods_follow_fractions_errors_and_share_vertices(void **state)
 {
     (void)state;
     mf_mesh s;
-    mf_sphere(&s, 128, 65, false);   /* 16384 triangles */
+    mf_sphere(&s, 128, 65, false); /* 16384 triangles */
     kiln_mesh_build_opts o = mf_opts(true, false);
     mf_cooked c;
     mf_cook(&s.prim, &o, &c);
@@ -278,7 +283,7 @@ static void lods_follow_fractions_errors_and_share_vertices(void **state)
         /* meshopt reaches the target or stops a little above it on a sphere */
         assert_true(ratio <= o.lods[l - 1] * 1.02 + 1e-9);
         assert_true(ratio >= o.lods[l - 1] * 0.9);
-        assert_int_equal(lvl->index_offset, end);   /* ranges follow each other */
+        assert_int_equal(lvl->index_offset, end); /* ranges follow each other */
         end += lvl->index_count;
         assert_true(lvl->error >= v->levels[l - 1].error);
         assert_true(lvl->error <= o.lod_error);
@@ -296,7 +301,7 @@ static void lods_stop_at_the_95_percent_rule_and_min_triangles(void **state)
 {
     (void)state;
     mf_mesh s;
-    mf_sphere(&s, 64, 33, false);   /* 4096 triangles */
+    mf_sphere(&s, 64, 33, false); /* 4096 triangles */
     kiln_mesh_build_opts o = mf_opts(false, false);
     /* 0.5 then 0.49: the second would keep 98 % of the first. */
     o.lods[0] = 0.5f, o.lods[1] = 0.49f, o.lods[2] = 0.1f, o.lod_count = 3;
@@ -393,11 +398,11 @@ static void lods_do_not_tear_the_uv_seam_of_a_sphere(void **state)
     uint32_t *pid = position_ids(d.positions, d.vertex_count);
     uint32_t seam = 0;
     for (uint32_t v = 0; v < d.vertex_count; v++) seam += pid[v] != v;
-    assert_true(seam > 40);   /* the seam and the poles split by UV */
+    assert_true(seam > 40); /* the seam and the poles split by UV */
     for (uint32_t l = 0; l < c.view.level_count; l++) {
         const kiln_mesh_lod *lvl = &c.view.levels[l];
         edge_set open = open_edges(c.mesh.indices + lvl->index_offset, lvl->index_count, pid);
-        assert_int_equal(open.count, 0);   /* a closed sphere stays closed: no crack */
+        assert_int_equal(open.count, 0); /* a closed sphere stays closed: no crack */
         free(open.keys);
     }
     free(pid);
@@ -446,7 +451,8 @@ static void check_meshlets(const mf_cooked *c, uint32_t max_v, uint32_t max_t)
             assert_true(b.cone_cutoff <= 1.0f);
         }
         assert_int_equal(n, lvl->index_count);
-        uint32_t *a = sorted_triangles(mine, n), *e = sorted_triangles(c->mesh.indices + lvl->index_offset, n);
+        uint32_t *a = sorted_triangles(mine, n),
+                 *e = sorted_triangles(c->mesh.indices + lvl->index_offset, n);
         assert_memory_equal(a, e, n * 4);
         free(a), free(e), free(mine);
     }
@@ -473,14 +479,16 @@ static void meshlets_cover_every_level_within_limits(void **state)
     mf_free(&s);
 }
 
-/* ---- vertex formats --------------------------------------------------------------------------- */
+/* ---- vertex formats ---------------------------------------------------------------------------
+ */
 
 /* The angle between two 3-vectors, from atan2 of |a x b| and a . b: exact for tiny angles,
  * where acos of a rounded cosine is not. */
 static double angle(const float *a, const float *b, int n)
 {
     (void)n;
-    double c[3] = {(double)a[1] * b[2] - (double)a[2] * b[1], (double)a[2] * b[0] - (double)a[0] * b[2],
+    double c[3] = {(double)a[1] * b[2] - (double)a[2] * b[1],
+                   (double)a[2] * b[0] - (double)a[0] * b[2],
                    (double)a[0] * b[1] - (double)a[1] * b[0]};
     double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
     return atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), d);
@@ -497,7 +505,8 @@ static void quantized_vertices_decode_within_documented_bounds(void **state)
     mf_add_colors(&s);
     for (int pass = 0; pass < 2; pass++) {
         kiln_mesh_build_opts o = mf_opts(true, pass == 1);
-        o.lod_count = 0, o.optimize = false;   /* keep the weld order: vertex i is the source's first use */
+        o.lod_count = 0,
+        o.optimize = false; /* keep the weld order: vertex i is the source's first use */
         mf_cooked c;
         mf_cook(&s.prim, &o, &c);
         kiln_mesh_decoded d;
@@ -538,17 +547,20 @@ static void quantized_vertices_decode_within_documented_bounds(void **state)
                 double e = fabs(d.colors[0][dv * 4 + k] - s.prim.colors[0][sv * 4 + k]);
                 if (e * 510.0 > worst[4]) worst[4] = e * 510.0;
             }
-            double len = sqrt(d.normals[dv * 3] * d.normals[dv * 3] + d.normals[dv * 3 + 1] * d.normals[dv * 3 + 1] +
+            double len = sqrt(d.normals[dv * 3] * d.normals[dv * 3] +
+                              d.normals[dv * 3 + 1] * d.normals[dv * 3 + 1] +
                               d.normals[dv * 3 + 2] * d.normals[dv * 3 + 2]);
             assert_true(fabs(len - 1.0) < 1e-6);
         }
-        print_message("worst: position %.3f of bound, normal %.2e rad, tangent %.2e rad, uv %.3f of bound, "
-                      "colour %.3f of bound\n", worst[0], worst[1], worst[2], worst[3], worst[4]);
+        print_message(
+            "worst: position %.3f of bound, normal %.2e rad, tangent %.2e rad, uv %.3f of bound, "
+            "colour %.3f of bound\n",
+            worst[0], worst[1], worst[2], worst[3], worst[4]);
         assert_true(worst[0] <= 1.0);
         assert_true(worst[1] <= 6e-5);
         assert_true(worst[2] <= 0.014);
         assert_true(worst[3] <= 1.0);
-        assert_true(worst[4] <= 1.0 + 1e-4);   /* + float rounding of x / 255 */
+        assert_true(worst[4] <= 1.0 + 1e-4); /* + float rounding of x / 255 */
         assert_int_equal(c.view.streams[KILN_MESH_POSITION].stride, 8);
         assert_int_equal(c.view.streams[KILN_MESH_NORMAL].stride, 4);
         assert_int_equal(c.view.streams[KILN_MESH_TANGENT].stride, 4);
@@ -623,7 +635,7 @@ static void indices_are_16_bit_when_they_fit(void **state)
 {
     (void)state;
     mf_mesh s;
-    mf_sphere(&s, 255, 257, false);   /* 256 * 258 = 66048 vertices */
+    mf_sphere(&s, 255, 257, false); /* 256 * 258 = 66048 vertices */
     kiln_mesh_build_opts o = mf_opts(true, false);
     o.lod_count = 0;
     mf_cooked c;
@@ -632,7 +644,7 @@ static void indices_are_16_bit_when_they_fit(void **state)
     assert_int_equal(c.view.streams[KILN_MESH_INDICES].format, KILN_MESH_FORMAT_U32);
     mf_cooked_free(&c);
     mf_free(&s);
-    mf_sphere(&s, 254, 256, false);   /* 255 * 257 = 65535 vertices */
+    mf_sphere(&s, 254, 256, false); /* 255 * 257 = 65535 vertices */
     mf_cook(&s.prim, &o, &c);
     assert_int_equal(c.view.streams[KILN_MESH_INDICES].format, KILN_MESH_FORMAT_U16);
     assert_int_equal(c.view.streams[KILN_MESH_INDICES].stride, 2);
@@ -657,7 +669,8 @@ static void skin_keeps_four_strongest_weights_summing_to_255(void **state)
     assert_true(c.mesh.warnings & KILN_MESH_WARN_INFLUENCES_DROPPED);
     assert_int_equal(c.view.joint_count, 8);
     assert_int_equal(c.view.streams[KILN_MESH_JOINTS].format, KILN_MESH_FORMAT_U8X4);
-    const uint8_t *w = c.view.streams[KILN_MESH_WEIGHTS].data, *j = c.view.streams[KILN_MESH_JOINTS].data;
+    const uint8_t *w = c.view.streams[KILN_MESH_WEIGHTS].data,
+                  *j = c.view.streams[KILN_MESH_JOINTS].data;
     kiln_mesh_decoded d;
     mf_decode(&c, 0, &d);
     for (size_t i = 0; i < s.prim.index_count; i++) {
@@ -718,7 +731,7 @@ static void morph_deltas_follow_every_reordering(void **state)
         mf_decode(&c, 0, &d);
         assert_non_null(d.target_normals);
         assert_null(d.target_tangents);
-        double tol = 0.06 * (2.0 / 131070.0) + 1e-6;   /* delta slope times the position bound */
+        double tol = 0.06 * (2.0 / 131070.0) + 1e-6; /* delta slope times the position bound */
         for (uint32_t v = 0; v < d.vertex_count; v++)
             for (uint32_t t = 0; t < 3; t++) {
                 float expect[3];
@@ -742,11 +755,14 @@ static bool same_triangles(const uint8_t *a, const uint8_t *b, size_t count, uin
     for (size_t t = 0; t < count; t += 3) {
         uint32_t x[3], y[3];
         for (int k = 0; k < 3; k++) {
-            x[k] = size == 2 ? (uint32_t)(a[(t + k) * 2] | a[(t + k) * 2 + 1] << 8) : ((const uint32_t *)a)[t + k];
-            y[k] = size == 2 ? (uint32_t)(b[(t + k) * 2] | b[(t + k) * 2 + 1] << 8) : ((const uint32_t *)b)[t + k];
+            x[k] = size == 2 ? (uint32_t)(a[(t + k) * 2] | a[(t + k) * 2 + 1] << 8)
+                             : ((const uint32_t *)a)[t + k];
+            y[k] = size == 2 ? (uint32_t)(b[(t + k) * 2] | b[(t + k) * 2 + 1] << 8)
+                             : ((const uint32_t *)b)[t + k];
         }
         bool ok = false;
-        for (int r = 0; r < 3 && !ok; r++) ok = x[0] == y[r] && x[1] == y[(r + 1) % 3] && x[2] == y[(r + 2) % 3];
+        for (int r = 0; r < 3 && !ok; r++)
+            ok = x[0] == y[r] && x[1] == y[(r + 1) % 3] && x[2] == y[(r + 2) % 3];
         if (!ok) return false;
     }
     return true;
@@ -775,11 +791,11 @@ static void compressed_streams_decode_to_the_same_mesh(void **state)
             size_t n = (size_t)(sb->count * sb->stride);
             uint8_t *buf = malloc(n);
             kiln_error err;
-            assert_int_equal(kiln_mesh_unpack(&b.view, (kiln_mesh_stream_id)id, buf, n, &err), KILN_OK);
-            if (id == KILN_MESH_INDICES)   /* the index codec may rotate a triangle (same winding) */
+            assert_int_equal(kiln_mesh_unpack(&b.view, (kiln_mesh_stream_id)id, buf, n, &err),
+                             KILN_OK);
+            if (id == KILN_MESH_INDICES) /* the index codec may rotate a triangle (same winding) */
                 assert_true(same_triangles(buf, sa->data, (size_t)sa->count, sa->stride));
-            else
-                assert_memory_equal(buf, sa->data, n);
+            else assert_memory_equal(buf, sa->data, n);
             free(buf);
         }
         for (uint32_t l = 0; l < a.view.level_count; l++) {
@@ -790,7 +806,8 @@ static void compressed_streams_decode_to_the_same_mesh(void **state)
             assert_true(same_triangles((const uint8_t *)da.indices, (const uint8_t *)db.indices,
                                        da.index_count, 4));
             assert_memory_equal(da.positions, db.positions, (size_t)da.vertex_count * 12);
-            assert_memory_equal(da.target_positions, db.target_positions, (size_t)da.vertex_count * 24);
+            assert_memory_equal(da.target_positions, db.target_positions,
+                                (size_t)da.vertex_count * 24);
             kiln_mesh_decoded_free(&da);
             kiln_mesh_decoded_free(&db);
         }
@@ -832,7 +849,7 @@ static void same_input_same_bytes_on_any_thread(void **state)
             jobs[i].prim = &s.prim;
             jobs[i].opts = mf_opts(true, compress);
         }
-        cook_thread(&jobs[0]);   /* on this thread */
+        cook_thread(&jobs[0]); /* on this thread */
         pthread_t t[3];
         for (int i = 0; i < 3; i++) pthread_create(&t[i], NULL, cook_thread, &jobs[i + 1]);
         for (int i = 0; i < 3; i++) pthread_join(t[i], NULL);
@@ -856,7 +873,8 @@ static void golden_bytes_of_a_quad(void **state)
     static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
     kiln_scene_primitive p;
     memset(&p, 0, sizeof p);
-    p.vertex_count = 4, p.positions = pos, p.normals = nrm, p.texcoords[0] = uv, p.texcoord_count = 1;
+    p.vertex_count = 4, p.positions = pos, p.normals = nrm, p.texcoords[0] = uv,
+    p.texcoord_count = 1;
     p.indices = idx, p.index_count = 6;
     for (int q = 0; q < 2; q++) {
         kiln_mesh_build_opts o = mf_opts(q, false);
@@ -881,12 +899,12 @@ static void bad_options_and_indices_are_errors_not_aborts(void **state)
     kiln_mesh_build_opts bad[9];
     for (int i = 0; i < 9; i++) bad[i] = o;
     bad[0].lod_count = 9;
-    bad[1].lods[1] = 0.6f;                 /* not decreasing */
+    bad[1].lods[1] = 0.6f; /* not decreasing */
     bad[2].lods[0] = 1.0f;
     bad[3].lod_error = -0.1f;
     bad[4].overdraw_threshold = 0.5f;
     bad[5].meshlet_max_vertices = 256;
-    bad[6].meshlet_max_triangles = 126;    /* not a multiple of 4 */
+    bad[6].meshlet_max_triangles = 126; /* not a multiple of 4 */
     bad[7].compress = (kiln_mesh_compress)7;
     bad[8].lod_error = NAN;
     for (int i = 0; i < 9; i++) {
@@ -909,8 +927,8 @@ static void bad_options_and_indices_are_errors_not_aborts(void **state)
 }
 
 typedef struct counting {
-    long left;     /* allocations that succeed before failures start; < 0: never fail */
-    long live;     /* outstanding allocations */
+    long left; /* allocations that succeed before failures start; < 0: never fail */
+    long live; /* outstanding allocations */
 } counting;
 
 static void *c_alloc(void *user, size_t size, size_t align)
@@ -979,7 +997,7 @@ static void lod_select_worked_example_and_hysteresis(void **state)
     const float errors[4] = {0.0f, 0.0002f, 0.0008f, 0.003f};
     float fov = (float)(M_PI / 3.0);
     float px = kiln_lod_pixels(0.0008f, 10.0f, 1080.0f, fov);
-    assert_true(fabsf(px - 0.0748f) < 0.001f);   /* 0.0008 * 1080 / (2 * 10 * tan 30°) */
+    assert_true(fabsf(px - 0.0748f) < 0.001f); /* 0.0008 * 1080 / (2 * 10 * tan 30°) */
     assert_int_equal(kiln_lod_select(errors, 4, 0, 10.0f, 1080.0f, fov, 1.0f, 0.0f), 3);
     assert_int_equal(kiln_lod_select(errors, 4, 0, 1.0f, 1080.0f, fov, 1.0f, 0.0f), 2);
     assert_int_equal(kiln_lod_select(errors, 4, 0, 0.3f, 1080.0f, fov, 1.0f, 0.0f), 1);

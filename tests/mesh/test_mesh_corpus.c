@@ -17,7 +17,6 @@
 #include "codec/mesh_codec.h"
 #include "mesh_fixtures.h"
 
-
 static kiln_scene *load(const char *path)
 {
     kiln_scene *s = NULL;
@@ -30,14 +29,16 @@ static kiln_scene *load(const char *path)
 /* The angle between two 3-vectors (atan2 form: exact for tiny angles). */
 static double angle3(const float *a, const float *b)
 {
-    double c[3] = {(double)a[1] * b[2] - (double)a[2] * b[1], (double)a[2] * b[0] - (double)a[0] * b[2],
+    double c[3] = {(double)a[1] * b[2] - (double)a[2] * b[1],
+                   (double)a[2] * b[0] - (double)a[0] * b[2],
                    (double)a[0] * b[1] - (double)a[1] * b[0]};
     double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
     return atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), d);
 }
 
 typedef struct worst {
-    double position, uv, normal, tangent, color, weight;   /* positions, UVs, colours: fraction of bound */
+    double position, uv, normal, tangent, color,
+        weight; /* positions, UVs, colours: fraction of bound */
 } worst;
 
 static void track(double *w, double v)
@@ -62,13 +63,15 @@ static void check_quantized(const kiln_scene_primitive *p, const mf_cooked *c, w
         if (p->normals) track(&w->normal, angle3(d.normals + i * 3, p->normals + s * 3));
         if (p->tangents) {
             const float *t = p->tangents + s * 4;
-            if (sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) > 1e-6) track(&w->tangent, angle3(d.tangents + i * 4, t));
+            if (sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) > 1e-6)
+                track(&w->tangent, angle3(d.tangents + i * 4, t));
             assert_true((d.tangents[i * 4 + 3] < 0) == (t[3] < 0));
         }
         for (uint32_t u = 0; u < v->uv_set_count; u++)
             for (int k = 0; k < 2; k++) {
                 double bound = v->uv_scale[u][k] / 131070.0 +
-                               2.5e-7 * (fabs(v->uv_offset[u][k]) + fabs(v->uv_scale[u][k])) + 1e-30;
+                               2.5e-7 * (fabs(v->uv_offset[u][k]) + fabs(v->uv_scale[u][k])) +
+                               1e-30;
                 track(&w->uv, fabs(d.uvs[u][i * 2 + k] - p->texcoords[u][s * 2 + k]) / bound);
             }
         for (uint32_t cs = 0; cs < v->color_set_count; cs++)
@@ -100,7 +103,8 @@ static void check_quantized(const kiln_scene_primitive *p, const mf_cooked *c, w
                 for (uint32_t m = 0; m < n; m++) {
                     int slot = -1;
                     for (int k = 0; k < 4; k++)
-                        if (d.joints[i * 4 + k] == js[m] && (slot < 0 || d.weights[i * 4 + k] > 0)) slot = k;
+                        if (d.joints[i * 4 + k] == js[m] && (slot < 0 || d.weights[i * 4 + k] > 0))
+                            slot = k;
                     assert_true(slot >= 0);
                     track(&w->weight, fabs(d.weights[i * 4 + slot] - ws[m] / sum) * 255.0);
                 }
@@ -109,11 +113,14 @@ static void check_quantized(const kiln_scene_primitive *p, const mf_cooked *c, w
             const kiln_scene_morph_target *m = &p->targets[t];
             for (int k = 0; k < 3; k++) {
                 if (m->positions)
-                    assert_true(d.target_positions[((size_t)t * d.vertex_count + i) * 3 + k] == m->positions[s * 3 + k]);
+                    assert_true(d.target_positions[((size_t)t * d.vertex_count + i) * 3 + k] ==
+                                m->positions[s * 3 + k]);
                 if (m->normals)
-                    assert_true(d.target_normals[((size_t)t * d.vertex_count + i) * 3 + k] == m->normals[s * 3 + k]);
+                    assert_true(d.target_normals[((size_t)t * d.vertex_count + i) * 3 + k] ==
+                                m->normals[s * 3 + k]);
                 if (m->tangents)
-                    assert_true(d.target_tangents[((size_t)t * d.vertex_count + i) * 3 + k] == m->tangents[s * 3 + k]);
+                    assert_true(d.target_tangents[((size_t)t * d.vertex_count + i) * 3 + k] ==
+                                m->tangents[s * 3 + k]);
             }
         }
     }
@@ -143,12 +150,14 @@ static void check_levels(const mf_cooked *c, const kiln_mesh_build_opts *o)
     for (uint32_t l = 1; l < v->level_count; l++) {
         assert_true(v->levels[l].error <= o->lod_error);
         assert_true(v->levels[l].error >= v->levels[l - 1].error);
-        assert_true((uint64_t)v->levels[l].index_count * 100 <= (uint64_t)v->levels[l - 1].index_count * 95);
+        assert_true((uint64_t)v->levels[l].index_count * 100 <=
+                    (uint64_t)v->levels[l - 1].index_count * 95);
         assert_true(v->levels[l].index_count / 3 >= 1);
     }
     for (uint32_t m = 0; m < v->meshlet_count; m++) {
         kiln_meshlet ml = kiln_mesh_meshlet(v, m);
-        assert_true(ml.vertex_count <= o->meshlet_max_vertices && ml.triangle_count <= o->meshlet_max_triangles);
+        assert_true(ml.vertex_count <= o->meshlet_max_vertices &&
+                    ml.triangle_count <= o->meshlet_max_triangles);
     }
 }
 
@@ -177,7 +186,8 @@ static void every_corpus_primitive_cooks_reads_and_decodes_within_bounds(void **
     char *root = kt_corpus_path("gltf");
     size_t count;
     char **paths = kt_gltf_files(root, &count);
-    size_t models = 0, prims = 0, tris_in = 0, tris_out = 0, verts_in = 0, verts_out = 0, bytes = 0, levels = 0;
+    size_t models = 0, prims = 0, tris_in = 0, tris_out = 0, verts_in = 0, verts_out = 0, bytes = 0,
+           levels = 0;
     worst wq = {0};
     kiln_mesh_build_opts oq = mf_opts(true, false), of = mf_opts(false, true);
     for (size_t i = 0; i < count; i++) {
@@ -215,11 +225,14 @@ static void every_corpus_primitive_cooks_reads_and_decodes_within_bounds(void **
             }
         kiln_scene_free(s);
     }
-    print_message("%zu models, %zu primitives: triangles %zu -> %zu, vertices %zu -> %zu, %zu levels, "
-                  "%zu vertex bytes quantized\n", models, prims, tris_in, tris_out, verts_in, verts_out, levels, bytes);
-    print_message("worst quantization error: position %.3f and UV %.3f of the half-step bound, normal %.2e rad, "
-                  "tangent %.2e rad, colour %.3f of 1/510, weight %.3f of 1/255\n",
-                  wq.position, wq.uv, wq.normal, wq.tangent, wq.color, wq.weight);
+    print_message(
+        "%zu models, %zu primitives: triangles %zu -> %zu, vertices %zu -> %zu, %zu levels, "
+        "%zu vertex bytes quantized\n",
+        models, prims, tris_in, tris_out, verts_in, verts_out, levels, bytes);
+    print_message(
+        "worst quantization error: position %.3f and UV %.3f of the half-step bound, normal %.2e rad, "
+        "tangent %.2e rad, colour %.3f of 1/510, weight %.3f of 1/255\n",
+        wq.position, wq.uv, wq.normal, wq.tangent, wq.color, wq.weight);
     assert_true(models >= 40);
     assert_true(wq.position <= 1.0 && wq.uv <= 1.0);
     assert_true(wq.normal <= 6e-5 && wq.tangent <= 0.014);
@@ -303,9 +316,12 @@ static void lods_of_textured_models_tear_no_seam(void **state)
     (void)state;
     kt_require_corpus();
     static const char *models[] = {
-        "gltf/DamagedHelmet/glTF/DamagedHelmet.gltf", "gltf/Avocado/glTF/Avocado.gltf",
-        "gltf/Suzanne/glTF/Suzanne.gltf",              "gltf/Fox/glTF/Fox.gltf",
-        "gltf/CesiumMan/glTF/CesiumMan.gltf",          "gltf/SheenCloth/glTF/SheenCloth.gltf",
+        "gltf/DamagedHelmet/glTF/DamagedHelmet.gltf",
+        "gltf/Avocado/glTF/Avocado.gltf",
+        "gltf/Suzanne/glTF/Suzanne.gltf",
+        "gltf/Fox/glTF/Fox.gltf",
+        "gltf/CesiumMan/glTF/CesiumMan.gltf",
+        "gltf/SheenCloth/glTF/SheenCloth.gltf",
     };
     size_t checked_levels = 0;
     for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
@@ -321,7 +337,8 @@ static void lods_of_textured_models_tear_no_seam(void **state)
                 const kiln_scene_primitive *p = &s->meshes[m].primitives[pi];
                 if (p->texcoord_count == 0) continue;
                 kiln_mesh_build_opts o = mf_opts(false, false);
-                o.lods[0] = 0.5f, o.lods[1] = 0.25f, o.lods[2] = 0.125f, o.lods[3] = 0.06f, o.lod_count = 4;
+                o.lods[0] = 0.5f, o.lods[1] = 0.25f, o.lods[2] = 0.125f, o.lods[3] = 0.06f,
+                o.lod_count = 4;
                 o.lod_error = 0.1f;
                 mf_cooked c;
                 mf_cook(p, &o, &c);
@@ -330,7 +347,8 @@ static void lods_of_textured_models_tear_no_seam(void **state)
                 for (uint32_t v = 0; v < c.view.vertex_count; v++) seam_vertices += pid[v] != v;
                 /* the border of the full mesh, welded by position */
                 size_t border_count;
-                uint64_t *border = open_edges(c.mesh.indices, c.view.levels[0].index_count, pid, &border_count);
+                uint64_t *border =
+                    open_edges(c.mesh.indices, c.view.levels[0].index_count, pid, &border_count);
                 uint8_t *on_border = calloc(c.view.vertex_count + 1, 1);
                 for (size_t e = 0; e < border_count; e++)
                     on_border[border[e] >> 32] = on_border[border[e] & 0xFFFFFFFFu] = 1;
@@ -343,11 +361,12 @@ static void lods_of_textured_models_tear_no_seam(void **state)
                     for (size_t e = 0; e < open_count; e++)
                         torn += !on_border[open[e] >> 32] || !on_border[open[e] & 0xFFFFFFFFu];
                     size_t seams = seam_edges(idx, lvl->index_count, pid);
-                    print_message("%s mesh %u prim %u level %u: %u triangles (%.1f %%), error %.5f, %zu open "
-                                  "edges (full mesh %zu), %zu seam edges (%u seam vertices), %zu torn\n",
-                                  models[mi], m, pi, l, lvl->index_count / 3,
-                                  100.0 * lvl->index_count / c.view.levels[0].index_count, lvl->error,
-                                  open_count, border_count, seams, seam_vertices, torn);
+                    print_message(
+                        "%s mesh %u prim %u level %u: %u triangles (%.1f %%), error %.5f, %zu open "
+                        "edges (full mesh %zu), %zu seam edges (%u seam vertices), %zu torn\n",
+                        models[mi], m, pi, l, lvl->index_count / 3,
+                        100.0 * lvl->index_count / c.view.levels[0].index_count, lvl->error,
+                        open_count, border_count, seams, seam_vertices, torn);
                     assert_int_equal(torn, 0);
                     checked_levels++;
                     free(open);

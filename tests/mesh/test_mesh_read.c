@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/reader.h"
 #include "codec/mesh_sections.h"
+#include "core/reader.h"
 #include "mesh_fixtures.h"
 
 /* The small meshes every test here damages. */
@@ -34,7 +34,7 @@ static void make(const variant *v, mf_cooked *out)
     mf_mesh m;
     if (strncmp(v->name, "quad", 4) == 0) {
         mf_cube36(&m);
-        m.prim.index_count = 6;   /* one face of the cube: a quad over 6 vertices that weld to 4 */
+        m.prim.index_count = 6; /* one face of the cube: a quad over 6 vertices that weld to 4 */
     } else {
         mf_sphere(&m, 10, 7, true);
     }
@@ -43,14 +43,15 @@ static void make(const variant *v, mf_cooked *out)
     kiln_mesh_build_opts o = mf_opts(v->quantize, v->compress);
     if (!v->lods) o.lod_count = 0;
     o.lod_min_triangles = 8;
-    o.lod_error = 0.5f;   /* a 120-triangle sphere cannot lose much within 5 % */
+    o.lod_error = 0.5f; /* a 120-triangle sphere cannot lose much within 5 % */
     o.meshlet_max_vertices = 16, o.meshlet_max_triangles = 16;
     o.skin_joint_count = v->skin ? 8 : 0;
     mf_cook(&m.prim, &o, out);
     mf_free(&m);
 }
 
-/* Reads, and when that succeeds uses everything as the runtime would: no crash, indices in range. */
+/* Reads, and when that succeeds uses everything as the runtime would: no crash, indices in range.
+ */
 static kiln_result read_and_use(const uint8_t *bytes, size_t size, uint32_t flags, kiln_error *err)
 {
     kiln_mesh_view v;
@@ -73,8 +74,7 @@ static kiln_result read_and_use(const uint8_t *bytes, size_t size, uint32_t flag
         assert_true(r == KILN_OK || r == KILN_E_FORMAT_INVALID || r == KILN_E_LIMIT);
         if (r == KILN_OK)
             for (uint32_t i = 0; i < d.index_count; i++) assert_true(d.indices[i] < d.vertex_count);
-        else
-            rc = r;
+        else rc = r;
         kiln_mesh_decoded_free(&d);
     }
     return rc;
@@ -88,7 +88,8 @@ static void every_variant_reads_back(void **state)
         make(&variants[i], &c);
         kiln_error err;
         assert_int_equal(read_and_use(c.bytes, c.size, 0, &err), KILN_OK);
-        assert_int_equal(c.view.flags & KILN_MESH_COMPRESSED, variants[i].compress ? KILN_MESH_COMPRESSED : 0);
+        assert_int_equal(c.view.flags & KILN_MESH_COMPRESSED,
+                         variants[i].compress ? KILN_MESH_COMPRESSED : 0);
         assert_int_equal(c.view.target_count, variants[i].targets ? 2 : 0);
         assert_int_equal(c.view.joint_count, variants[i].skin ? 8 : 0);
         if (variants[i].lods) assert_true(c.view.level_count > 1);
@@ -138,8 +139,8 @@ static void every_flipped_byte_is_refused_or_safe(void **state)
             rc = read_and_use(b, c.size, KILN_CONTAINER_SKIP_CHECKSUM, &err);
             if (rc == KILN_OK) accepted++;
         }
-        print_message("%-28s %zu of %zu flips still a valid mesh (data bytes)\n", variants[i].name, accepted,
-                      c.size);
+        print_message("%-28s %zu of %zu flips still a valid mesh (data bytes)\n", variants[i].name,
+                      accepted, c.size);
         free(b);
         mf_cooked_free(&c);
     }
@@ -155,10 +156,7 @@ static uint8_t *patched(const mf_cooked *c, size_t off, const void *bytes, size_
     return b;
 }
 
-static size_t offset_of(const mf_cooked *c, const uint8_t *p)
-{
-    return (size_t)(p - c->bytes);
-}
+static size_t offset_of(const mf_cooked *c, const uint8_t *p) { return (size_t)(p - c->bytes); }
 
 static size_t section_offset(const mf_cooked *c, uint32_t id, uint32_t elem)
 {
@@ -167,16 +165,16 @@ static size_t section_offset(const mf_cooked *c, uint32_t id, uint32_t elem)
     return offset_of(c, s.data);
 }
 
-static void expect_refused(const mf_cooked *c, size_t off, const void *bytes, size_t len, kiln_result want,
-                           const char *word)
+static void expect_refused(const mf_cooked *c, size_t off, const void *bytes, size_t len,
+                           kiln_result want, const char *word)
 {
     uint8_t *b = patched(c, off, bytes, len);
     kiln_mesh_view v;
     kiln_error err;
     kiln_result rc = kiln_mesh_read(b, c->size, 0, &v, &err);
     if (rc != want || (word && !strstr(err.message, word)))
-        fail_msg("patch at %zu: %s \"%s\", expected %s with \"%s\"", off, kiln_result_name(rc), err.message,
-                 kiln_result_name(want), word ? word : "");
+        fail_msg("patch at %zu: %s \"%s\", expected %s with \"%s\"", off, kiln_result_name(rc),
+                 err.message, kiln_result_name(want), word ? word : "");
     free(b);
 }
 
@@ -184,7 +182,7 @@ static void damage_under_a_valid_checksum_is_refused(void **state)
 {
     (void)state;
     mf_cooked c;
-    make(&variants[3], &c);   /* float, skin, targets, levels, uncompressed */
+    make(&variants[3], &c); /* float, skin, targets, levels, uncompressed */
     const kiln_mesh_view *v = &c.view;
     uint8_t word[4];
     size_t hdr = section_offset(&c, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE);
@@ -213,11 +211,13 @@ static void damage_under_a_valid_checksum_is_refused(void **state)
                    KILN_E_FORMAT_INVALID, "joint");
     /* a meshlet vertex past the vertices */
     kiln_store_u32le(word, v->vertex_count);
-    expect_refused(&c, offset_of(&c, v->meshlet_vertices) + 4, word, 4, KILN_E_FORMAT_INVALID, "meshlet vertex");
+    expect_refused(&c, offset_of(&c, v->meshlet_vertices) + 4, word, 4, KILN_E_FORMAT_INVALID,
+                   "meshlet vertex");
     /* a meshlet triangle index past its meshlet's vertices */
     kiln_meshlet m0 = kiln_mesh_meshlet(v, 0);
     expect_refused(&c, offset_of(&c, v->meshlet_triangles) + m0.triangle_offset + 1,
-                   (uint8_t[]){(uint8_t)m0.vertex_count}, 1, KILN_E_FORMAT_INVALID, "triangle index");
+                   (uint8_t[]){(uint8_t)m0.vertex_count}, 1, KILN_E_FORMAT_INVALID,
+                   "triangle index");
     /* every triangle byte of every meshlet (the wide check, its overlapping last 16 bytes, the
      * short meshlets' scalar loop) */
     for (uint32_t i = 0; i < v->meshlet_count; i++) {
@@ -258,7 +258,7 @@ static void damage_under_a_valid_checksum_is_refused(void **state)
     expect_refused(&c, lods + KILN_MESH_LOD_SIZE + 0, word, 4, KILN_E_FORMAT_INVALID, "level 1");
     kiln_store_u32le(word, v->meshlet_count);
     expect_refused(&c, lods + 8, word, 4, KILN_E_FORMAT_INVALID, "level 0");
-    kiln_store_u32le(word, 0x7FC00000u);   /* NaN error */
+    kiln_store_u32le(word, 0x7FC00000u); /* NaN error */
     expect_refused(&c, lods + KILN_MESH_LOD_SIZE + 16, word, 4, KILN_E_FORMAT_INVALID, "error");
     /* header: counts that disagree with the sections, unknown flags, bad sizes */
     kiln_store_u32le(word, v->vertex_count + 1);
@@ -269,15 +269,15 @@ static void damage_under_a_valid_checksum_is_refused(void **state)
     expect_refused(&c, hdr + 12, word, 4, KILN_E_FORMAT_INVALID, "index size");
     kiln_store_u32le(word, 10);
     expect_refused(&c, hdr + 16, word, 4, KILN_E_FORMAT_INVALID, "levels");
-    kiln_store_u32le(word, 0x7F800000u);   /* +inf bound */
+    kiln_store_u32le(word, 0x7F800000u); /* +inf bound */
     expect_refused(&c, hdr + 48, word, 4, KILN_E_FORMAT_INVALID, "finite");
     kiln_store_u32le(word, 1);
     expect_refused(&c, hdr + 168, word, 4, KILN_E_FORMAT_INVALID, "reserved");
-    kiln_store_u32le(word, 2);   /* a UV set the file does not hold */
+    kiln_store_u32le(word, 2); /* a UV set the file does not hold */
     expect_refused(&c, hdr + 160, word, 4, KILN_E_FORMAT_INVALID, "missing");
-    kiln_store_u32le(word, 3);   /* a target with an unknown flag */
-    expect_refused(&c, section_offset(&c, KILN_MESH_SECTION_TARGETS, KILN_MESH_TARGET_SIZE), (uint8_t[]){9}, 1,
-                   KILN_E_FORMAT_INVALID, "target 0");
+    kiln_store_u32le(word, 3); /* a target with an unknown flag */
+    expect_refused(&c, section_offset(&c, KILN_MESH_SECTION_TARGETS, KILN_MESH_TARGET_SIZE),
+                   (uint8_t[]){9}, 1, KILN_E_FORMAT_INVALID, "target 0");
     /* container kind and version */
     kiln_store_u32le(word, KILN_FOURCC('M', 'A', 'T', 'L'));
     expect_refused(&c, 8, word, 4, KILN_E_FORMAT_INVALID, "not a mesh");
@@ -290,7 +290,7 @@ static void damaged_compressed_data_is_refused_when_unpacked(void **state)
 {
     (void)state;
     mf_cooked c;
-    make(&variants[4], &c);   /* quantized, compressed, skin, targets */
+    make(&variants[4], &c); /* quantized, compressed, skin, targets */
     const kiln_mesh_view *v = &c.view;
     size_t hdr = section_offset(&c, KILN_MESH_SECTION_HEADER, KILN_MESH_HEADER_SIZE);
     uint8_t word[4];
@@ -319,7 +319,8 @@ static void damaged_compressed_data_is_refused_when_unpacked(void **state)
             free(b);
         }
     }
-    print_message("compressed flips: %d of %d refused, the rest decode to in-range data\n", refused, total);
+    print_message("compressed flips: %d of %d refused, the rest decode to in-range data\n", refused,
+                  total);
     assert_true(refused > 0);
     mf_cooked_free(&c);
 }
@@ -334,7 +335,7 @@ static void compression_bounds_hold_for_constant_data(void **state)
     uint32_t nv = 30000;
     float *pos = calloc(nv, 12);
     uint32_t *idx = calloc((size_t)nv * 3, 4);
-    for (uint32_t v = 0; v < nv; v++) pos[v * 3] = (float)v;   /* unique positions, constant y, z */
+    for (uint32_t v = 0; v < nv; v++) pos[v * 3] = (float)v; /* unique positions, constant y, z */
     uint32_t n = 0;
     for (uint32_t v = 0; v + 2 < nv; v++) idx[n++] = v, idx[n++] = v + 1, idx[n++] = v + 2;
     p.vertex_count = nv, p.positions = pos, p.indices = idx, p.index_count = n;
@@ -343,7 +344,8 @@ static void compression_bounds_hold_for_constant_data(void **state)
     o.lod_count = 0;
     mf_cooked c;
     mf_cook(&p, &o, &c);
-    const kiln_mesh_stream *ps = &c.view.streams[KILN_MESH_POSITION], *is = &c.view.streams[KILN_MESH_INDICES];
+    const kiln_mesh_stream *ps = &c.view.streams[KILN_MESH_POSITION],
+                           *is = &c.view.streams[KILN_MESH_INDICES];
     print_message("positions %llu -> %zu bytes, indices %llu -> %zu bytes\n",
                   (unsigned long long)(ps->count * ps->stride), ps->size,
                   (unsigned long long)(is->count * is->stride), is->size);

@@ -26,8 +26,8 @@ static void cube_corner(int i, float out[3])
 /* The 6 faces as corner quads, counter-clockwise seen from outside. */
 static const int cube_quads[6][4] = {{1, 3, 7, 5}, {0, 4, 6, 2}, {2, 6, 7, 3},
                                      {0, 1, 5, 4}, {4, 5, 7, 6}, {0, 2, 3, 1}};
-static const float cube_normals[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
-                                         {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+static const float cube_normals[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                         {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
 
 static void unwelded_cube_gets_face_normals(void **state)
 {
@@ -86,10 +86,14 @@ static void sphere_normals_are_radial(void **state)
         for (int j = 0; j < S; j++) {
             uint32_t a = (uint32_t)(i * (S + 1) + j), b = a + 1, c = a + S + 1, d = c + 1;
             if (i > 0) {
-                idx[ic++] = a; idx[ic++] = c; idx[ic++] = b;
+                idx[ic++] = a;
+                idx[ic++] = c;
+                idx[ic++] = b;
             }
             if (i < R - 1) {
-                idx[ic++] = b; idx[ic++] = c; idx[ic++] = d;
+                idx[ic++] = b;
+                idx[ic++] = c;
+                idx[ic++] = d;
             }
         }
     kiln_normals_compute(pos, (R + 1) * (S + 1), idx, ic, nrm);
@@ -158,12 +162,12 @@ static void unusable_triangles_are_skipped_and_lonely_vertices_point_up(void **s
     (void)state;
     float pos[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 2, 0, 0, 3, 0, 0, NAN, 0, 0, 5, 5, 5, 6, 6, 6};
     uint32_t idx[] = {
-        0, 2, 1,      /* good: normal -z */
-        0, 1, 3,      /* collinear: zero area */
-        1, 1, 4,      /* repeated vertex */
-        0, 1, 5,      /* NaN position */
-        0, 1, 99,     /* out of range */
-        6, 7,         /* partial triangle */
+        0, 2, 1,  /* good: normal -z */
+        0, 1, 3,  /* collinear: zero area */
+        1, 1, 4,  /* repeated vertex */
+        0, 1, 5,  /* NaN position */
+        0, 1, 99, /* out of range */
+        6, 7,     /* partial triangle */
     };
     float nrm[8 * 3];
     kiln_normals_compute(pos, 8, idx, sizeof idx / sizeof *idx, nrm);

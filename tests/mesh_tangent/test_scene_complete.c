@@ -59,7 +59,8 @@ static built build_scene(const kiln_allocator *a, size_t limit)
 
 static void set_uv(built *b, uint32_t set)
 {
-    b->prim->texcoords[set] = kiln_arena_memdup(kiln_scene_arena(b->scene), strip_uv, sizeof strip_uv);
+    b->prim->texcoords[set] =
+        kiln_arena_memdup(kiln_scene_arena(b->scene), strip_uv, sizeof strip_uv);
     if (b->prim->texcoord_count < set + 1) b->prim->texcoord_count = set + 1;
 }
 
@@ -305,8 +306,7 @@ static void *c_alloc(void *user, size_t size, size_t align)
     counting *c = user;
     if (c->calls++ == c->fail_at) return NULL;
     void *p = NULL;
-    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0)
-        return NULL;
+    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0) return NULL;
     c->outstanding++;
     return p;
 }

@@ -41,7 +41,7 @@ static void completed_tangents_match_the_shipped_ones(void **state)
         for (uint32_t p = 0; p < s->meshes[m].primitive_count; p++) {
             kiln_scene_primitive *prim = kiln_scene_prim_mut(s, m, p);
             assert_non_null(prim->tangents);
-            const float *shipped = prim->tangents;     /* stays in the arena */
+            const float *shipped = prim->tangents; /* stays in the arena */
             const uint32_t *old_idx = prim->indices;
             prim->tangents = NULL;
             prim->flags &= ~(uint32_t)KILN_SCENE_PRIM_TANGENTS_GENERATED;
@@ -58,12 +58,12 @@ static void completed_tangents_match_the_shipped_ones(void **state)
             }
         }
     print_message("NormalTangentMirrorTest through kiln_scene_load: %zu of %zu corners within 5 "
-                  "degrees and of the same sign\n", agree, corners);
+                  "degrees and of the same sign\n",
+                  agree, corners);
     assert_true(corners > 0 && agree >= corners * 99 / 100);
     kiln_scene_free(s);
     free(path);
 }
-
 
 static void check_finite(const float *v, size_t n, const char *what, const char *rel)
 {
@@ -94,8 +94,10 @@ static void every_model_completes(void **state)
                 check_finite(prim->normals, (size_t)prim->vertex_count * 3, "normals", rel);
                 for (uint32_t v = 0; v < prim->vertex_count; v++) {
                     const float *n = &prim->normals[(size_t)v * 3];
-                    double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
-                    if (fabs(len - 1.0) > 1e-3) fail_msg("%s: normal %u has length %g", rel, v, len);
+                    double len =
+                        sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+                    if (fabs(len - 1.0) > 1e-3)
+                        fail_msg("%s: normal %u has length %g", rel, v, len);
                 }
                 for (uint32_t c = 0; c < prim->index_count; c++)
                     assert_true(prim->indices[c] < prim->vertex_count);

@@ -45,8 +45,8 @@ static kiln_tangent_result generate(const mesh *m)
 {
     kiln_tangent_result r;
     kiln_error e;
-    kiln_result res = kiln_tangents_generate(m->pos, m->nrm, m->uv, m->vc, m->idx, m->ic, NULL,
-                                             &r, &e);
+    kiln_result res =
+        kiln_tangents_generate(m->pos, m->nrm, m->uv, m->vc, m->idx, m->ic, NULL, &r, &e);
     if (res != KILN_OK) fail_msg("kiln_tangents_generate: %s", e.message);
     return r;
 }
@@ -210,9 +210,9 @@ static void cube_faces_get_their_u_direction(void **state)
     (void)state;
     static mesh m;
     memset(&m, 0, sizeof m);
-    static const double faces[6][2][3] = {
-        {{1, 0, 0}, {0, 0, -1}}, {{-1, 0, 0}, {0, 0, 1}}, {{0, 1, 0}, {1, 0, 0}},
-        {{0, -1, 0}, {1, 0, 0}}, {{0, 0, 1}, {1, 0, 0}},  {{0, 0, -1}, {-1, 0, 0}}};
+    static const double faces[6][2][3] = {{{1, 0, 0}, {0, 0, -1}}, {{-1, 0, 0}, {0, 0, 1}},
+                                          {{0, 1, 0}, {1, 0, 0}},  {{0, -1, 0}, {1, 0, 0}},
+                                          {{0, 0, 1}, {1, 0, 0}},  {{0, 0, -1}, {-1, 0, 0}}};
     for (int f = 0; f < 6; f++) cube_face(&m, faces[f][0], faces[f][1]);
     kiln_tangent_result r = generate(&m);
     check_result(&m, &r);
@@ -444,8 +444,7 @@ static void *c_alloc(void *user, size_t size, size_t align)
     counting *c = user;
     if (c->calls++ == c->fail_at) return NULL;
     void *p = NULL;
-    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0)
-        return NULL;
+    if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) != 0) return NULL;
     c->outstanding++;
     return p;
 }
@@ -487,8 +486,7 @@ static void every_failed_allocation_is_an_error_without_leaks(void **state)
         kiln_allocator a = {c_alloc, c_realloc, c_free, &c};
         kiln_tangent_result r;
         kiln_error e;
-        kiln_result res = kiln_tangents_generate(m.pos, m.nrm, m.uv, m.vc, m.idx, m.ic, &a, &r,
-                                                 &e);
+        kiln_result res = kiln_tangents_generate(m.pos, m.nrm, m.uv, m.vc, m.idx, m.ic, &a, &r, &e);
         if (res == KILN_OK) {
             assert_int_equal(r.split_count, 2);
             kiln_tangent_result_free(&a, &r);

@@ -17,7 +17,7 @@
 #include "process/tangent.h"
 
 #define AGREE_DEGREES 5.0
-#define MAX_BUFFERS 8
+#define MAX_BUFFERS   8
 
 typedef struct gltf_file {
     json_t *root;
@@ -47,7 +47,7 @@ static void gltf_open(const char *rel, gltf_file *g)
     json_t *buffers = json_object_get(g->root, "buffers");
     size_t i;
     json_t *b;
-    json_array_foreach(buffers, i, b) {
+    json_array_foreach (buffers, i, b) {
         assert_true(i < MAX_BUFFERS);
         const char *uri = json_string_value(json_object_get(b, "uri"));
         assert_non_null(uri);
@@ -85,8 +85,11 @@ static void *read_accessor(const gltf_file *g, size_t index, size_t want, size_t
     size_t ctype = json_size(acc, "componentType", 0);
     const char *type = json_string_value(json_object_get(acc, "type"));
     assert_non_null(type);
-    size_t comps = strcmp(type, "SCALAR") == 0 ? 1 : strcmp(type, "VEC2") == 0 ? 2
-                 : strcmp(type, "VEC3") == 0 ? 3 : strcmp(type, "VEC4") == 0 ? 4 : 0;
+    size_t comps = strcmp(type, "SCALAR") == 0 ? 1
+                   : strcmp(type, "VEC2") == 0 ? 2
+                   : strcmp(type, "VEC3") == 0 ? 3
+                   : strcmp(type, "VEC4") == 0 ? 4
+                                               : 0;
     assert_int_equal(comps, want);
     size_t csize = ctype == 5126 || ctype == 5125 ? 4 : ctype == 5123 ? 2 : ctype == 5121 ? 1 : 0;
     assert_true(csize != 0);
@@ -164,8 +167,8 @@ static bool compare_primitive(const gltf_file *g, json_t *prim, int force_uv_set
 
     kiln_tangent_result r;
     kiln_error e;
-    kiln_result res = kiln_tangents_generate(pos, nrm, uv, (uint32_t)np, idx, (uint32_t)ni,
-                                             NULL, &r, &e);
+    kiln_result res =
+        kiln_tangents_generate(pos, nrm, uv, (uint32_t)np, idx, (uint32_t)ni, NULL, &r, &e);
     if (res != KILN_OK) fail_msg("kiln_tangents_generate: %s", e.message);
     assert_int_equal(r.index_count, ni);
     ag->splits += r.split_count;
@@ -227,8 +230,8 @@ static double model_agreement(const char *name, int uv_set)
     size_t prims = 0;
     size_t mi, pi;
     json_t *mesh, *prim;
-    json_array_foreach(json_object_get(g.root, "meshes"), mi, mesh) {
-        json_array_foreach(json_object_get(mesh, "primitives"), pi, prim) {
+    json_array_foreach (json_object_get(g.root, "meshes"), mi, mesh) {
+        json_array_foreach (json_object_get(mesh, "primitives"), pi, prim) {
             if (compare_primitive(&g, prim, uv_set, &ag)) prims++;
         }
     }

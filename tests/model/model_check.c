@@ -54,7 +54,8 @@ char **mc_corpus_models(size_t *count)
     return paths;
 }
 
-/* ---- cooking and loading ----------------------------------------------------------------------- */
+/* ---- cooking and loading -----------------------------------------------------------------------
+ */
 
 json_t *mc_convert(const char *in, const char *out_dir, unsigned jobs, const char *const *sets,
                    size_t set_count, kiln_result *code, kiln_error *err)
@@ -148,12 +149,10 @@ static const mc_artifact *find_id(const mc_model *m, uint64_t id)
     return NULL;
 }
 
-bool mc_has_id(const mc_model *m, uint64_t id)
-{
-    return find_id(m, id) != NULL;
-}
+bool mc_has_id(const mc_model *m, uint64_t id) { return find_id(m, id) != NULL; }
 
-static uint64_t id_of(const mc_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static uint64_t id_of(const mc_model *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static uint64_t id_of(const mc_model *m, const char *fmt, ...)
 {
     char label[64];
@@ -169,7 +168,7 @@ static json_t *row_of(const mc_model *m, const char *key, const char *label)
 {
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(m->summary, key), i, row)
+    json_array_foreach (json_object_get(m->summary, key), i, row)
         if (!strcmp(str_of(row, "label"), label)) return row;
     fail_msg("summary %s has no row for %s", key, label);
     return NULL;
@@ -197,8 +196,8 @@ static const char *const role_names[3] = {"color", "normal", "linear"};
 static int slot_role(int slot)
 {
     return slot == KILN_SCENE_SLOT_BASE_COLOR || slot == KILN_SCENE_SLOT_EMISSIVE ? 0
-           : slot == KILN_SCENE_SLOT_NORMAL                                      ? 1
-                                                                                 : 2;
+           : slot == KILN_SCENE_SLOT_NORMAL                                       ? 1
+                                                                                  : 2;
 }
 
 static void check_image(ctx *c, const mc_artifact *a)
@@ -258,14 +257,16 @@ static void check_material(ctx *c, const mc_artifact *a, uint32_t index)
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
         uint64_t id = v.material.textures[s].image;
         int32_t t = src->textures[s].texture;
-        int32_t image = t >= 0 && (uint32_t)t < c->sc->texture_count ? c->sc->textures[t].image : -1;
+        int32_t image =
+            t >= 0 && (uint32_t)t < c->sc->texture_count ? c->sc->textures[t].image : -1;
         if (!c->textures || image < 0) {
             assert_int_equal(id, 0); /* nothing cooked for it: the slot is empty */
             continue;
         }
         const mc_artifact *img = find_id(c->m, id);
-        if (!img) fail_msg("%s %s: slot %d names image id %016llx, not written", c->source,
-                           a->label, s, (unsigned long long)id);
+        if (!img)
+            fail_msg("%s %s: slot %d names image id %016llx, not written", c->source, a->label, s,
+                     (unsigned long long)id);
         assert_string_equal(img->kind, "image");
         check_slot_image(c, img, (uint32_t)image, s);
         assert_int_equal(v.material.textures[s].texcoord, src->textures[s].texcoord);
@@ -369,15 +370,20 @@ static void check_skinning(ctx *c, const char *label, const kiln_mesh_view *v,
         bool near = false, match = false;
         for (uint32_t s = 0; s < p->vertex_count && !match; s++) {
             const float *q = p->positions + (size_t)s * 3;
-            if (fabsf(q[0] - pos[0]) > tol || fabsf(q[1] - pos[1]) > tol || fabsf(q[2] - pos[2]) > tol)
+            if (fabsf(q[0] - pos[0]) > tol || fabsf(q[1] - pos[1]) > tol ||
+                fabsf(q[2] - pos[2]) > tol)
                 continue;
             near = true;
             influence want = {0};
-            for (int k = 0; k < 4; k++) add_influence(&want, p->joints[0][s * 4 + k], p->weights[0][s * 4 + k]);
+            for (int k = 0; k < 4; k++)
+                add_influence(&want, p->joints[0][s * 4 + k], p->weights[0][s * 4 + k]);
             match = same_influences(&got, &want);
         }
-        if (!near) fail_msg("%s %s: vertex %u has no source vertex within %g", c->source, label, i, tol);
-        if (!match) fail_msg("%s %s: vertex %u: joints/weights differ from the source's", c->source, label, i);
+        if (!near)
+            fail_msg("%s %s: vertex %u has no source vertex within %g", c->source, label, i, tol);
+        if (!match)
+            fail_msg("%s %s: vertex %u: joints/weights differ from the source's", c->source, label,
+                     i);
         c->st->skinned_vertices_checked++;
     }
     kiln_mesh_decoded_free(&d);
@@ -402,7 +408,8 @@ static void check_mesh(ctx *c, const mc_artifact *a, uint32_t mesh, uint32_t pri
     /* Morph targets keep their default weights (the mesh's, 0 without). */
     const kiln_scene_mesh *sm = &c->sc->meshes[mesh];
     for (uint32_t t = 0; t < v.target_count; t++)
-        assert_true(kiln_mesh_target_weight(&v, t) == (t < sm->weight_count ? sm->weights[t] : 0.0f));
+        assert_true(kiln_mesh_target_weight(&v, t) ==
+                    (t < sm->weight_count ? sm->weights[t] : 0.0f));
     /* Meshlets within the default limits (64 vertices, 124 triangles). */
     assert_int_equal(v.meshlet_max_vertices, 64);
     assert_int_equal(v.meshlet_max_triangles, 124);
@@ -435,7 +442,8 @@ static void check_mesh(ctx *c, const mc_artifact *a, uint32_t mesh, uint32_t pri
         if (l > 0) {
             uint32_t prev = v.levels[l - 1].index_count / 3;
             if (!((uint64_t)t * 100 <= (uint64_t)prev * 95))
-                fail_msg("%s %s: level %u has %u triangles after %u", c->source, a->label, l, t, prev);
+                fail_msg("%s %s: level %u has %u triangles after %u", c->source, a->label, l, t,
+                         prev);
             assert_true(v.levels[l].error >= v.levels[l - 1].error);
         } else {
             assert_true(v.levels[0].error == 0.0f);
@@ -466,8 +474,9 @@ static void check_clip(ctx *c, const mc_artifact *a, uint32_t index)
     bool has_skeleton = v.skeleton != 0;
     if (has_skeleton) {
         const mc_artifact *ska = find_id(c->m, v.skeleton);
-        if (!ska) fail_msg("%s %s: names skeleton %016llx, not written", c->source, a->label,
-                           (unsigned long long)v.skeleton);
+        if (!ska)
+            fail_msg("%s %s: names skeleton %016llx, not written", c->source, a->label,
+                     (unsigned long long)v.skeleton);
         assert_int_equal(kiln_skeleton_read(ska->bytes, ska->size, 0, &sk, NULL), KILN_OK);
         assert_int_equal(v.skeleton, id_of(c->m, "skeleton%u", v.skin));
         assert_int_equal(sk.joint_count, v.skeleton_joint_count);
@@ -522,7 +531,8 @@ static uint32_t reachable(const kiln_scene *sc)
     while (top) {
         uint32_t i = stack[--top];
         n++;
-        for (uint32_t k = 0; k < sc->nodes[i].child_count; k++) stack[top++] = sc->nodes[i].children[k];
+        for (uint32_t k = 0; k < sc->nodes[i].child_count; k++)
+            stack[top++] = sc->nodes[i].children[k];
     }
     free(stack);
     return n;
@@ -638,7 +648,8 @@ void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *st
             assert_true(sscanf(a->label, "mesh%u/prim%u%31s", &x, &y, tail) == 2);
             check_mesh(&c, a, x, y);
             json_t *row = row_of(m, "meshes", a->label);
-            triangles += (uint64_t)json_integer_value(json_array_get(json_object_get(row, "triangles"), 0));
+            triangles +=
+                (uint64_t)json_integer_value(json_array_get(json_object_get(row, "triangles"), 0));
             vertices += (uint64_t)int_of(row, "vertices");
         } else if (!strcmp(a->kind, "clip")) {
             assert_true(sscanf(a->label, "clip%u%31s", &x, tail) == 1);
@@ -653,11 +664,13 @@ void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *st
     kiln_scene_free(sc);
 }
 
-/* ---- files ------------------------------------------------------------------------------------ */
+/* ---- files ------------------------------------------------------------------------------------
+ */
 
 void mc_copy_tree(const char *from, const char *to)
 {
-    char *cmd = kt_format("mkdir -p '%s' && cp -R '%s'/. '%s' && chmod -R u+w '%s'", to, from, to, to);
+    char *cmd =
+        kt_format("mkdir -p '%s' && cp -R '%s'/. '%s' && chmod -R u+w '%s'", to, from, to, to);
     if (kt_run(cmd, NULL) != 0) fail_msg("%s failed", cmd);
     free(cmd);
 }

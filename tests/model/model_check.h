@@ -37,8 +37,8 @@ typedef struct mc_artifact {
 } mc_artifact;
 
 typedef struct mc_model {
-    json_t *doc;              /* the convert's document (owned) */
-    json_t *summary;          /* borrowed from doc */
+    json_t *doc;     /* the convert's document (owned) */
+    json_t *summary; /* borrowed from doc */
     char guid[33];
     mc_artifact *items;
     size_t count;

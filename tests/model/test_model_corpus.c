@@ -55,19 +55,23 @@ static void model_every_good_corpus_gltf_cooks_and_every_artifact_reads_back(voi
         free(dir);
         cooked++;
     }
-    fprintf(stderr,
-            "%zu models: %zu meshes (%zu with LODs, %zu levels), %zu skinned (%zu vertices checked), "
-            "%zu skeletons (%zu reordered), %zu clips (%zu tracks, %zu keys), %zu materials, %zu "
-            "nodes\n",
-            cooked, st.meshes, st.meshes_with_lods, st.levels, st.skinned_prims,
-            st.skinned_vertices_checked, st.skeletons, st.skeletons_reordered, st.clips, st.tracks,
-            st.keys, st.materials, st.nodes);
+    fprintf(
+        stderr,
+        "%zu models: %zu meshes (%zu with LODs, %zu levels), %zu skinned (%zu vertices checked), "
+        "%zu skeletons (%zu reordered), %zu clips (%zu tracks, %zu keys), %zu materials, %zu "
+        "nodes\n",
+        cooked, st.meshes, st.meshes_with_lods, st.levels, st.skinned_prims,
+        st.skinned_vertices_checked, st.skeletons, st.skeletons_reordered, st.clips, st.tracks,
+        st.keys, st.materials, st.nodes);
     /* Every document against docs/schemas/model.schema.json (python3-jsonschema, as tests/cli). */
     const char *source_dir = getenv("KILN_SOURCE_DIR");
     if (source_dir) {
-        char *cmd = kt_format("cd '%s' && KILN_SOURCE_DIR='%s' /usr/bin/python3 '%s/tests/cli/validate.py' model "
-                              "*.json 1>&2", docs, source_dir, source_dir);
-        if (kt_run(cmd, NULL) != 0) fail_msg("some --json document does not match model.schema.json");
+        char *cmd = kt_format(
+            "cd '%s' && KILN_SOURCE_DIR='%s' /usr/bin/python3 '%s/tests/cli/validate.py' model "
+            "*.json 1>&2",
+            docs, source_dir, source_dir);
+        if (kt_run(cmd, NULL) != 0)
+            fail_msg("some --json document does not match model.schema.json");
         free(cmd);
     }
     kt_rmtree(docs);
@@ -116,12 +120,12 @@ static void model_textured_corpus_models_cook_images_by_role(void **state)
         assert_true(st.images > before); /* each of these has textures */
         size_t k;
         json_t *row;
-        json_array_foreach(json_object_get(m.summary, "images"), k, row) {
+        json_array_foreach (json_object_get(m.summary, "images"), k, row) {
             assert_true(json_integer_value(json_object_get(row, "width")) <= 256);
             if (!strcmp(json_string_value(json_object_get(row, "role")), "normal")) normal_maps++;
         }
         json_t *w;
-        json_array_foreach(json_object_get(m.doc, "warnings"), k, w) /* only the size limit */
+        json_array_foreach (json_object_get(m.doc, "warnings"), k, w) /* only the size limit */
             assert_non_null(strstr(json_string_value(w), "resized from"));
         mc_free(&m);
         kt_rmtree(dir);
@@ -229,7 +233,8 @@ static void model_image_used_in_several_roles_gets_one_artifact_per_role(void **
     const kiln_material_texture *t0 = v0.material.textures, *t1 = v1.material.textures;
     assert_int_equal(t0[KILN_MATERIAL_SLOT_BASE_COLOR].image, mc_find(&m, "image0")->id);
     assert_int_equal(t0[KILN_MATERIAL_SLOT_EMISSIVE].image, mc_find(&m, "image0")->id);
-    assert_int_equal(t0[KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS].image, mc_find(&m, "image0/linear")->id);
+    assert_int_equal(t0[KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS].image,
+                     mc_find(&m, "image0/linear")->id);
     assert_int_equal(t0[KILN_MATERIAL_SLOT_OCCLUSION].image, mc_find(&m, "image0/linear")->id);
     assert_int_equal(t0[KILN_MATERIAL_SLOT_NORMAL].image, mc_find(&m, "image1")->id);
     assert_int_equal(t1[KILN_MATERIAL_SLOT_BASE_COLOR].image, mc_find(&m, "image1/color")->id);
@@ -266,7 +271,7 @@ static void write_skin_model(const char *dir, const char *extra_nodes, const cha
     /* skin joint indices: 1 = root, 2 = mid, 0 = tip */
     static const uint8_t joints[24] = {1, 0, 0, 0, 1, 0, 0, 0, 2, 1, 0, 0,
                                        2, 1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0};
-    static const float weights[24] = {1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0,
+    static const float weights[24] = {1,    0,    0, 0, 1,     0,     0, 0, 0.5f,  0.5f,  0, 0,
                                       0.5f, 0.5f, 0, 0, 0.75f, 0.25f, 0, 0, 0.75f, 0.25f, 0, 0};
     static const uint16_t idx[12] = {0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4};
     static const float times[2] = {0, 1};
@@ -388,7 +393,8 @@ static void model_skinned_joints_follow_the_skeleton_order(void **state)
     assert_string_equal(sv.name, "two roots");
     assert_int_equal(sv.node_count, 5);
     static const char *const order[5] = {"two roots", "root", "mid", "tip", "strip"};
-    for (uint32_t i = 0; i < 5; i++) assert_string_equal(kiln_cooked_scene_node(&sv, i).name, order[i]);
+    for (uint32_t i = 0; i < 5; i++)
+        assert_string_equal(kiln_cooked_scene_node(&sv, i).name, order[i]);
     assert_int_equal(kiln_cooked_scene_node(&sv, 4).skeleton, ska->id);
     mc_free(&m);
     kt_rmtree(dir);
@@ -419,7 +425,7 @@ static void model_mesh_drawn_with_two_skins_is_a_warning(void **state)
         if (!doc) fail_msg("%s: %s", kiln_result_name(code), err.message);
         size_t k, hits = 0;
         json_t *w;
-        json_array_foreach(json_object_get(doc, "warnings"), k, w)
+        json_array_foreach (json_object_get(doc, "warnings"), k, w)
             hits += strstr(json_string_value(w), "mesh0: its joint indices follow skin 0, but 1 "
                                                  "of the 2 nodes that draw it has a skin") != NULL;
         assert_int_equal(hits, cases[c].warned ? 1 : 0);
@@ -478,7 +484,8 @@ static void model_bad_settings_are_refused_before_anything_is_read(void **state)
         kiln_error err;
         /* The input does not exist: settings are checked first. */
         assert_null(mc_convert(missing, out, 1, bad[i], 1, &code, &err));
-        if (code != KILN_E_IMPORT_SETTINGS) fail_msg("%s: %s: %s", bad[i][0], kiln_result_name(code), err.message);
+        if (code != KILN_E_IMPORT_SETTINGS)
+            fail_msg("%s: %s: %s", bad[i][0], kiln_result_name(code), err.message);
         assert_true(!strncmp(err.json_pointer, "/import/model", 13));
     }
     kt_rmtree(dir);

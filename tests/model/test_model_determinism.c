@@ -28,7 +28,8 @@ static json_t *run_json(const char *cwd, const char *args, int want_status)
     char *cmd = kt_format("cd '%s' && '%s' %s", cwd, kiln_exe(), args);
     char *out = NULL;
     int st = kt_run(cmd, &out);
-    if (st != want_status) fail_msg("%s: exit %d, expected %d\n%s", cmd, st, want_status, out ? out : "");
+    if (st != want_status)
+        fail_msg("%s: exit %d, expected %d\n%s", cmd, st, want_status, out ? out : "");
     json_error_t je;
     json_t *doc = json_loads(out ? out : "", 0, &je);
     if (!doc) fail_msg("%s: not JSON: %s", cmd, je.text);
@@ -38,10 +39,10 @@ static json_t *run_json(const char *cwd, const char *args, int want_status)
 }
 
 typedef struct det_model {
-    const char *folder;   /* corpus folder copied whole */
-    const char *file;     /* the model inside it */
+    const char *folder; /* corpus folder copied whole */
+    const char *file;   /* the model inside it */
     bool textures;
-    bool large;           /* skipped under the sanitizers (TSan makes it minutes) */
+    bool large; /* skipped under the sanitizers (TSan makes it minutes) */
 } det_model;
 
 static void model_cook_is_byte_identical_across_folders_threads_and_processes(void **state)
@@ -99,15 +100,23 @@ static void model_cook_is_byte_identical_across_folders_threads_and_processes(vo
         json_decref(doc_b);
         kt_rmtree(a);
         kt_rmtree(b);
-        free(args); free(in_a); free(out_a); free(out_b); free(a_src); free(b_src);
-        free(a); free(b); free(from);
+        free(args);
+        free(in_a);
+        free(out_a);
+        free(out_b);
+        free(a_src);
+        free(b_src);
+        free(a);
+        free(b);
+        free(from);
         compared++;
     }
     assert_int_equal(compared, sanitized ? 3 : 5);
     free(corpus);
 }
 
-/* ---- a project --------------------------------------------------------------------------------- */
+/* ---- a project ---------------------------------------------------------------------------------
+ */
 
 typedef struct project {
     char *dir, *assets, *out;
@@ -123,7 +132,11 @@ static project project_make(const char *corpus, const char *tag, size_t *assets)
     p.dir = kt_tempdir(tag);
     p.assets = kt_format("%s/assets", p.dir);
     p.out = kt_format("%s/.kiln", p.dir);
-    static const struct { const char *from, *to; size_t files; bool large; } copies[] = {
+    static const struct {
+        const char *from, *to;
+        size_t files;
+        bool large;
+    } copies[] = {
         {"BoxTextured/glTF", "box dir", 2, false},
         {"AnimatedMorphCube/glTF-Binary", "morph", 1, false},
         {"RiggedSimple/glTF", "rig", 1, false},
@@ -164,7 +177,7 @@ static json_t *record_of(json_t *doc, const char *list, const char *path)
 {
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(doc, list), i, row)
+    json_array_foreach (json_object_get(doc, list), i, row)
         if (!strcmp(json_string_value(json_object_get(row, "path")), path)) return row;
     fail_msg("no %s row for %s", list, path);
     return NULL;
@@ -179,7 +192,7 @@ static bool expect_states(json_t *report, size_t rows, const char *state, const 
     size_t i;
     json_t *row;
     assert_int_equal(json_array_size(json_object_get(report, "assets")), rows);
-    json_array_foreach(json_object_get(report, "assets"), i, row) {
+    json_array_foreach (json_object_get(report, "assets"), i, row) {
         const char *path = json_string_value(json_object_get(row, "path"));
         const char *want = state;
         for (size_t k = 0; k < path_count; k++)
@@ -191,20 +204,23 @@ static bool expect_states(json_t *report, size_t rows, const char *state, const 
     return read;
 }
 
-static void model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies(void **state)
+static void
+model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies(void **state)
 {
     (void)state;
     char *corpus = kt_corpus_path("gltf");
     if (!corpus) skip();
     size_t n, nb;
-    project a = project_make(corpus, "model-proj-a", &n), b = project_make(corpus, "model-proj-b", &nb);
-    json_t *ia = project_run(&a, "import --all -j1", 0), *ib = project_run(&b, "import --all -j2", 0);
+    project a = project_make(corpus, "model-proj-a", &n),
+            b = project_make(corpus, "model-proj-b", &nb);
+    json_t *ia = project_run(&a, "import --all -j1", 0),
+           *ib = project_run(&b, "import --all -j2", 0);
     json_t *ra = json_object_get(ia, "records");
     assert_int_equal(json_array_size(ra), n);
     assert_int_equal(json_array_size(json_object_get(ib, "records")), n);
     size_t i, models = 0;
     json_t *row;
-    json_array_foreach(ra, i, row) {
+    json_array_foreach (ra, i, row) {
         const char *path = json_string_value(json_object_get(row, "path"));
         json_t *other = record_of(ib, "records", path);
         assert_string_equal(json_string_value(json_object_get(row, "status")), "imported");
@@ -232,8 +248,9 @@ static void model_project_imports_identically_with_1_and_2_threads_and_tracks_de
     mc_flip_byte(bin, 100);
     rep = project_run(&a, "report", 0);
     expect_states(rep, n, "up_to_date", "stale", rig, 1);
-    assert_string_not_equal(json_string_value(json_object_get(record_of(rep, "assets", rig[0]), "key")),
-                            json_string_value(json_object_get(record_of(ia, "records", rig[0]), "key")));
+    assert_string_not_equal(
+        json_string_value(json_object_get(record_of(rep, "assets", rig[0]), "key")),
+        json_string_value(json_object_get(record_of(ia, "records", rig[0]), "key")));
     json_decref(rep);
     /* The same byte back: the key it was imported under again. */
     mc_flip_byte(bin, 100);
@@ -253,7 +270,7 @@ static void model_project_imports_identically_with_1_and_2_threads_and_tracks_de
     /* Importing again cooks those two (the damaged PNG fails as a texture; the model keeps its
      * geometry, its image slot empty, with a warning) and takes the others from the cache. */
     json_t *again = project_run(&a, "import --all -j2", 1);
-    json_array_foreach(json_object_get(again, "records"), i, row) {
+    json_array_foreach (json_object_get(again, "records"), i, row) {
         const char *path = json_string_value(json_object_get(row, "path"));
         const char *status = json_string_value(json_object_get(row, "status"));
         if (!strcmp(path, box[1])) {
@@ -278,7 +295,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(model_cook_is_byte_identical_across_folders_threads_and_processes),
-        cmocka_unit_test(model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies),
+        cmocka_unit_test(
+            model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies),
     };
     kt_require_corpus();
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,9 +15,14 @@
 /* Models with skins, clips, morph targets, textures, external buffers and shared images, small
  * enough to cook quickly (sanitizer builds take only the first few). */
 static const char *const models[] = {
-    "BoxTextured/glTF",        "RiggedSimple/glTF",  "AnimatedMorphCube/glTF-Binary",
-    "SimpleSkin/glTF",         "BoxAnimated/glTF-Binary", "CesiumMan/glTF-Binary",
-    "MorphPrimitivesTest/glTF-Binary", "TextureTransformTest/glTF",
+    "BoxTextured/glTF",
+    "RiggedSimple/glTF",
+    "AnimatedMorphCube/glTF-Binary",
+    "SimpleSkin/glTF",
+    "BoxAnimated/glTF-Binary",
+    "CesiumMan/glTF-Binary",
+    "MorphPrimitivesTest/glTF-Binary",
+    "TextureTransformTest/glTF",
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -88,7 +93,8 @@ static void cook_and_pack(const char *exe, const char *dir, size_t model_count, 
         char *name = kt_format("%s", models[i]);
         *strchr(name, '/') = '\0';
         char *cmd = kt_format("mkdir -p '%s/assets/%s' && cp -R '%s/%s'/. '%s/assets/%s' && "
-                              "chmod -R u+w '%s/assets'", dir, name, src, models[i], dir, name, dir);
+                              "chmod -R u+w '%s/assets'",
+                              dir, name, src, models[i], dir, name, dir);
         assert_int_equal(kt_run(cmd, NULL), 0);
         free(cmd);
         free(name);
@@ -97,7 +103,8 @@ static void cook_and_pack(const char *exe, const char *dir, size_t model_count, 
     char *cmd = kt_format("cd '%s' && '%s' import --all -j %d --json >/dev/null", dir, exe, jobs);
     assert_int_equal(kt_run(cmd, NULL), 0);
     free(cmd);
-    cmd = kt_format("cd '%s' && '%s' pack --all -j %d -o game.kpak --json >/dev/null", dir, exe, jobs);
+    cmd = kt_format("cd '%s' && '%s' pack --all -j %d -o game.kpak --json >/dev/null", dir, exe,
+                    jobs);
     assert_int_equal(kt_run(cmd, NULL), 0);
     free(cmd);
 }

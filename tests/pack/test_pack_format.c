@@ -13,22 +13,23 @@
 #include "core/alloc.h"
 #include "core/jobs.h"
 #include "core/reader.h"
-#include "write/pack_write.h"
 #include "kiln/kiln_format.h"
+#include "write/pack_write.h"
 
 #define KIND_MESH KILN_FOURCC('M', 'E', 'S', 'H')
 
 typedef struct fixture {
-    uint8_t text[12000];   /* compressible */
-    uint8_t noise[5000];   /* incompressible */
-    uint8_t copy[12000];   /* the same bytes as text: one payload */
-    uint8_t tiny[40];      /* compresses, but not enough to pay in auto */
+    uint8_t text[12000]; /* compressible */
+    uint8_t noise[5000]; /* incompressible */
+    uint8_t copy[12000]; /* the same bytes as text: one payload */
+    uint8_t tiny[40];    /* compresses, but not enough to pay in auto */
     kiln_pack_input in[5];
 } fixture;
 
 static void make_fixture(fixture *f)
 {
-    for (size_t i = 0; i < sizeof f->text; i++) f->text[i] = (uint8_t)("kiln pack "[i % 10] + (i / 1000));
+    for (size_t i = 0; i < sizeof f->text; i++)
+        f->text[i] = (uint8_t)("kiln pack "[i % 10] + (i / 1000));
     uint64_t x = 0x9E3779B97F4A7C15u;
     for (size_t i = 0; i < sizeof f->noise; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -40,7 +41,8 @@ static void make_fixture(fixture *f)
         {0x5000, KIND_MESH, "models/a.glb#mesh0/prim0", f->text, sizeof f->text},
         {0x1000, KILN_PACK_KIND_KTX2, "textures/noise.png#texture", f->noise, sizeof f->noise},
         {0x9000, KIND_MESH, "models/b.glb#mesh0/prim0", f->copy, sizeof f->copy},
-        {0x3000, KILN_FOURCC('M', 'A', 'T', 'L'), "models/a.glb#material0", f->tiny, sizeof f->tiny},
+        {0x3000, KILN_FOURCC('M', 'A', 'T', 'L'), "models/a.glb#material0", f->tiny,
+         sizeof f->tiny},
         {0x7000, KILN_FOURCC('S', 'C', 'E', 'N'), "models/a.glb#scene", NULL, 0},
     };
     memcpy(f->in, in, sizeof in);
@@ -116,15 +118,19 @@ static void pack_round_trips_in_every_mode_and_alignment(void **state)
             assert_int_equal(text.payload, copy.payload);
             assert_int_equal(text.offset, copy.offset);
             assert_int_equal(noise.compression, KILN_PACK_RAW);
-            assert_int_equal(text.compression, mode == KILN_PACK_WRITE_NONE ? KILN_PACK_RAW : KILN_PACK_ZSTD);
+            assert_int_equal(text.compression,
+                             mode == KILN_PACK_WRITE_NONE ? KILN_PACK_RAW : KILN_PACK_ZSTD);
             /* 40 bytes of 'a' shrink, but by less than 64 bytes: only the zstd mode keeps that. */
-            assert_int_equal(tiny.compression, mode == KILN_PACK_WRITE_ZSTD ? KILN_PACK_ZSTD : KILN_PACK_RAW);
+            assert_int_equal(tiny.compression,
+                             mode == KILN_PACK_WRITE_ZSTD ? KILN_PACK_ZSTD : KILN_PACK_RAW);
             const uint8_t *view;
             if (text.compression == KILN_PACK_RAW) {
-                assert_int_equal(kiln_pack_entry_view(&p, kiln_pack_find(&p, 0x5000), &view, &err), KILN_OK);
+                assert_int_equal(kiln_pack_entry_view(&p, kiln_pack_find(&p, 0x5000), &view, &err),
+                                 KILN_OK);
                 assert_memory_equal(view, f.text, sizeof f.text);
             } else {
-                assert_int_equal(kiln_pack_entry_view(&p, kiln_pack_find(&p, 0x5000), &view, &err), KILN_E_USAGE);
+                assert_int_equal(kiln_pack_entry_view(&p, kiln_pack_find(&p, 0x5000), &view, &err),
+                                 KILN_E_USAGE);
             }
             free(bytes);
         }
@@ -219,7 +225,8 @@ static void pack_every_flipped_byte_is_caught(void **state)
             assert_int_equal(err.code, KILN_E_FORMAT_INVALID);
             assert_true(i >= p.data_offset);
         } else {
-            assert_true(r == KILN_E_FORMAT_INVALID || r == KILN_E_FORMAT_VERSION || r == KILN_E_LIMIT);
+            assert_true(r == KILN_E_FORMAT_INVALID || r == KILN_E_FORMAT_VERSION ||
+                        r == KILN_E_LIMIT);
             assert_true(i < 64 + 5 * 32 + 4 * 48 + 200);
         }
         /* Without the table checksum, structure checks alone: never a crash. */
@@ -273,21 +280,33 @@ static void d_version(uint8_t *p, size_t s) { kiln_store_u32le(p + 4, 2); }
 static void d_huge_count(uint8_t *p, size_t s) { kiln_store_u32le(p + 24, 0xFFFFFFFFu); }
 static void d_count_past_end(uint8_t *p, size_t s) { kiln_store_u32le(p + 24, 1u << 20); }
 static void d_more_payloads(uint8_t *p, size_t s) { kiln_store_u32le(p + 28, 6); }
-static void d_offset_out_of_range(uint8_t *p, size_t s) { kiln_store_u64le(p + payloads_at(p) + 48, (uint64_t)1 << 40); }
+static void d_offset_out_of_range(uint8_t *p, size_t s)
+{
+    kiln_store_u64le(p + payloads_at(p) + 48, (uint64_t)1 << 40);
+}
 static void d_overlap(uint8_t *p, size_t s)
 {
     kiln_reader r = kiln_reader_make(p + payloads_at(p), 8);
     kiln_store_u64le(p + payloads_at(p) + 48, kiln_read_u64le(&r)); /* payload 1 at payload 0 */
 }
-static void d_stored_past_end(uint8_t *p, size_t s) { kiln_store_u64le(p + payloads_at(p) + 48 * 3 + 8, s); }
+static void d_stored_past_end(uint8_t *p, size_t s)
+{
+    kiln_store_u64le(p + payloads_at(p) + 48 * 3 + 8, s);
+}
 static void d_raw_size_mismatch(uint8_t *p, size_t s)
 {
     for (size_t i = 0; i < 4; i++) {
         uint8_t *q = p + payloads_at(p) + 48 * i;
-        if (q[40] == KILN_PACK_RAW) { q[16] ^= 1; return; }
+        if (q[40] == KILN_PACK_RAW) {
+            q[16] ^= 1;
+            return;
+        }
     }
 }
-static void d_size_limit(uint8_t *p, size_t s) { kiln_store_u64le(p + payloads_at(p) + 16, (uint64_t)5 << 30); }
+static void d_size_limit(uint8_t *p, size_t s)
+{
+    kiln_store_u64le(p + payloads_at(p) + 16, (uint64_t)5 << 30);
+}
 static void d_compression(uint8_t *p, size_t s) { kiln_store_u32le(p + payloads_at(p) + 40, 7); }
 static void d_unsorted(uint8_t *p, size_t s)
 {
@@ -480,7 +499,8 @@ static void pack_misuse_is_a_usage_error(void **state)
     size_t gap = 0;
     for (uint32_t i = 0; i < p.entry_count; i++) {
         kiln_pack_entry e = kiln_pack_entry_at(&p, i);
-        if (e.offset + e.stored_size < last.offset && (e.offset + e.stored_size) % 16) gap = e.offset + e.stored_size;
+        if (e.offset + e.stored_size < last.offset && (e.offset + e.stored_size) % 16)
+            gap = e.offset + e.stored_size;
     }
     if (gap) {
         bytes[gap] = 1;

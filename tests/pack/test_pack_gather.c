@@ -136,8 +136,8 @@ static void gather_every_entry_equals_its_cache_file(void **state)
         kiln_string_free(imp);
         size_t i, k, outputs = 0;
         json_t *rec, *o;
-        json_array_foreach(json_object_get(d, "records"), i, rec) {
-            json_array_foreach(json_object_get(rec, "outputs"), k, o) {
+        json_array_foreach (json_object_get(d, "records"), i, rec) {
+            json_array_foreach (json_object_get(rec, "outputs"), k, o) {
                 const char *name = json_string_value(json_object_get(o, "name"));
                 uint64_t id = strtoull(json_string_value(json_object_get(o, "asset_id")), NULL, 16);
                 uint32_t e = kiln_pack_find(&p, id);
@@ -151,7 +151,8 @@ static void gather_every_entry_equals_its_cache_file(void **state)
                 uint8_t *got = malloc(pe.size);
                 assert_int_equal(kiln_pack_entry_read(&p, e, got, pe.size, &err), KILN_OK);
                 assert_memory_equal(got, fbytes, fsize);
-                if (mode == KILN_PACK_COMPRESS_NONE) assert_int_equal(pe.compression, KILN_PACK_RAW);
+                if (mode == KILN_PACK_COMPRESS_NONE)
+                    assert_int_equal(pe.compression, KILN_PACK_RAW);
                 free(got);
                 free(fbytes);
                 free(file);
@@ -177,7 +178,8 @@ static void gather_every_entry_equals_its_cache_file(void **state)
     assert_int_equal(kiln_pack_open_memory(bytes, size, 0, &p, &err), KILN_OK);
     assert_int_equal(p.flags, KILN_PACK_ALIGN_4096);
     assert_int_equal(p.data_offset % 4096, 0);
-    for (uint32_t i = 0; i < p.entry_count; i++) assert_int_equal(kiln_pack_entry_at(&p, i).offset % 4096, 0);
+    for (uint32_t i = 0; i < p.entry_count; i++)
+        assert_int_equal(kiln_pack_entry_at(&p, i).offset % 4096, 0);
     assert_int_equal(kiln_pack_verify(&p, NULL, &err), KILN_OK);
     free(bytes);
     proj_close(&x);
@@ -196,7 +198,8 @@ static void gather_label_brings_what_that_artifact_needs(void **state)
     } cases[] = {
         {"box/BoxTextured.gltf#mesh0/prim0",
          "box/BoxTextured.gltf#image0 box/BoxTextured.gltf#material0 box/BoxTextured.gltf#mesh0/prim0"},
-        {"box/BoxTextured.gltf#material0", "box/BoxTextured.gltf#image0 box/BoxTextured.gltf#material0"},
+        {"box/BoxTextured.gltf#material0",
+         "box/BoxTextured.gltf#image0 box/BoxTextured.gltf#material0"},
         {"man/CesiumMan.glb#clip0", "man/CesiumMan.glb#clip0 man/CesiumMan.glb#skeleton0"},
         {"man/CesiumMan.glb#scene",
          "man/CesiumMan.glb#clip0 man/CesiumMan.glb#image0 man/CesiumMan.glb#material0 "
@@ -314,8 +317,10 @@ static void gather_shared_guid_conflicts_by_name_or_merges_equal_bytes(void **st
     kiln_error err;
     /* Same bytes under one id: packed once. */
     assert_int_equal(pack(&x, NULL, 0, KILN_IMPORT_ALL, 0, &doc, &err), KILN_OK);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "totals"), "entries")), 1);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "totals"), "merged")), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "totals"), "entries")),
+                     1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "totals"), "merged")),
+                     1);
     json_decref(doc);
     /* Different bytes under one id: a conflict naming both. */
     px[0] ^= 0xFF;

@@ -43,7 +43,8 @@ void fx_make_tree(const char *root, int count)
 {
     for (int i = 0; i < count; i++) {
         char *p = kt_format("%s/tex/img%02d.png", root, i);
-        fx_write_png(p, 8u + (uint32_t)(i % 5) * 7u, 8u + (uint32_t)(i % 3) * 5u, i % 2 ? 4 : 3, (uint32_t)i);
+        fx_write_png(p, 8u + (uint32_t)(i % 5) * 7u, 8u + (uint32_t)(i % 3) * 5u, i % 2 ? 4 : 3,
+                     (uint32_t)i);
         fx_age(p, 10);
         free(p);
     }
@@ -98,7 +99,7 @@ int fx_count_state(void *report, const char *state)
     int n = 0;
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get((json_t *)report, "assets"), i, row) {
+    json_array_foreach (json_object_get((json_t *)report, "assets"), i, row) {
         const char *s = json_string_value(json_object_get(row, "state"));
         if (s && !strcmp(s, state)) n++;
     }

@@ -22,7 +22,7 @@ kiln_project *fx_open(const char *root, const char *out, unsigned jobs);
 /* Runs import (--all when paths is NULL) and returns the parsed document; the result code goes
  * to *code. */
 void *fx_import_all(kiln_project *p, kiln_result *code); /* json_t * */
-void *fx_report(kiln_project *p);                      /* json_t * */
+void *fx_report(kiln_project *p);                        /* json_t * */
 
 /* Number of report rows in the given state. */
 int fx_count_state(void *report, const char *state);

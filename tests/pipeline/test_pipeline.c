@@ -39,7 +39,7 @@ static json_t *row_of(json_t *report, const char *path)
 {
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(report, "assets"), i, row)
+    json_array_foreach (json_object_get(report, "assets"), i, row)
         if (!strcmp(json_string_value(json_object_get(row, "path")), path)) return row;
     fail_msg("no row for %s", path);
     return NULL;
@@ -50,9 +50,10 @@ static json_t *row_of(json_t *report, const char *path)
  * encoders have their own sanitized tests, and a sanitized BC7 of the whole corpus is slow). */
 static char *copy_corpus_images(const char *images, const char *root, const char *meta, int *count)
 {
-    char *list_cmd = kt_format("cd '%s' && find . -type f \\( -name '*.png' -o -name '*.jpg' -o -name "
-                               "'*.tga' -o -name '*.hdr' -o -name '*.exr' -o -name '*.bmp' \\) | sort",
-                               images);
+    char *list_cmd =
+        kt_format("cd '%s' && find . -type f \\( -name '*.png' -o -name '*.jpg' -o -name "
+                  "'*.tga' -o -name '*.hdr' -o -name '*.exr' -o -name '*.bmp' \\) | sort",
+                  images);
     char *listing = NULL;
     assert_int_equal(kt_run(list_cmd, &listing), 0);
     free(list_cmd);
@@ -69,7 +70,9 @@ static char *copy_corpus_images(const char *images, const char *root, const char
             free(m);
         }
         fx_age(dst, 10);
-        free(bytes); free(src); free(dst);
+        free(bytes);
+        free(src);
+        free(dst);
         (*count)++;
     }
     return listing;
@@ -101,11 +104,14 @@ static void pipeline_imports_every_corpus_image_and_reports_up_to_date(void **st
     json_decref(doc);
     kiln_project_close(p);
     kt_rmtree(dir);
-    free(dir); free(root); free(out);
+    free(dir);
+    free(root);
+    free(out);
     free(images);
 }
 
-static void pipeline_same_sources_in_two_folders_give_identical_entries_for_1_and_2_threads(void **state)
+static void
+pipeline_same_sources_in_two_folders_give_identical_entries_for_1_and_2_threads(void **state)
 {
     env a = env_make("det-a", 12), b = env_make("det-b", 12);
     kiln_project *pa = fx_open(a.root, a.out, 1), *pb = fx_open(b.root, b.out, 2);
@@ -118,7 +124,10 @@ static void pipeline_same_sources_in_two_folders_give_identical_entries_for_1_an
     char *fa = fx_tree_fingerprint(oa), *fb = fx_tree_fingerprint(ob);
     assert_true(strlen(fa) > 0);
     assert_string_equal(fa, fb);
-    free(fa); free(fb); free(oa); free(ob);
+    free(fa);
+    free(fb);
+    free(oa);
+    free(ob);
     kiln_project_close(pa);
     kiln_project_close(pb);
     env_free(&a);
@@ -141,7 +150,9 @@ static void pipeline_warm_import_is_all_cached_and_writes_nothing(void **state)
     assert_int_equal(json_integer_value(json_object_get(t, "imported")), 0);
     char *after = fx_tree_fingerprint(cache);
     assert_string_equal(before, after);
-    free(before); free(after); free(cache);
+    free(before);
+    free(after);
+    free(cache);
     json_decref(doc);
     kiln_project_close(p);
     env_free(&e);
@@ -156,7 +167,7 @@ static void pipeline_report_after_import_reads_no_source_bytes(void **state)
     json_t *rep = fx_report(p);
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(rep, "assets"), i, row) {
+    json_array_foreach (json_object_get(rep, "assets"), i, row) {
         assert_string_equal(json_string_value(json_object_get(row, "state")), "up_to_date");
         assert_true(json_is_false(json_object_get(row, "source_read")));
     }
@@ -180,7 +191,8 @@ static void pipeline_changing_one_byte_makes_exactly_that_asset_stale(void **sta
     json_t *rep = fx_report(p);
     assert_int_equal(fx_count_state(rep, "stale"), 1);
     assert_int_equal(fx_count_state(rep, "up_to_date"), 5);
-    assert_string_equal(json_string_value(json_object_get(row_of(rep, "tex/img03.png"), "state")), "stale");
+    assert_string_equal(json_string_value(json_object_get(row_of(rep, "tex/img03.png"), "state")),
+                        "stale");
     json_decref(rep);
     free(victim);
     kiln_project_close(p);
@@ -217,9 +229,10 @@ static void pipeline_equivalent_settings_give_equal_keys_and_others_differ(void 
     json_t *r0 = fx_report(p);
     char *k0 = strdup(key_of(r0, "tex/img00.png"));
     char *meta = kt_format("%s/tex/img00.png.meta", e.root);
-    const char *defaults = "{\"import\":{\"texture\":{\"format\":\"auto\",\"srgb\":null,\"mipmaps\":true,"
-                           "\"normal_map\":false,\"flip_green\":false,\"max_size\":16384,"
-                           "\"quality\":\"normal\",\"supercompression\":\"none\"}}}";
+    const char *defaults =
+        "{\"import\":{\"texture\":{\"format\":\"auto\",\"srgb\":null,\"mipmaps\":true,"
+        "\"normal_map\":false,\"flip_green\":false,\"max_size\":16384,"
+        "\"quality\":\"normal\",\"supercompression\":\"none\"}}}";
     kt_write_file(meta, defaults, strlen(defaults));
     json_t *r1 = fx_report(p);
     assert_string_equal(k0, key_of(r1, "tex/img00.png"));
@@ -238,8 +251,11 @@ static void pipeline_equivalent_settings_give_equal_keys_and_others_differ(void 
     json_decref(r3);
     free(src);
     free(copy);
-    json_decref(r0); json_decref(r1); json_decref(r2);
-    free(k0); free(meta);
+    json_decref(r0);
+    json_decref(r1);
+    json_decref(r2);
+    free(k0);
+    free(meta);
     kiln_project_close(p);
     env_free(&e);
 }
@@ -254,15 +270,18 @@ static void pipeline_invalid_meta_is_reported_invalid_with_its_pointer(void **st
     kiln_result c;
     json_t *doc = fx_import_all(p, &c);
     assert_int_equal(c, KILN_E_IMPORT_SETTINGS);
-    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "totals"), "failed")), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "totals"), "failed")),
+                     1);
     json_t *rep = fx_report(p);
     json_t *row = row_of(rep, "tex/img01.png");
     assert_string_equal(json_string_value(json_object_get(row, "state")), "invalid");
     json_t *err = json_object_get(row, "error");
     assert_string_equal(json_string_value(json_object_get(err, "code")), "E_IMPORT_SETTINGS");
-    assert_string_equal(json_string_value(json_object_get(err, "json_pointer")), "/import/texture/formt");
+    assert_string_equal(json_string_value(json_object_get(err, "json_pointer")),
+                        "/import/texture/formt");
     assert_int_equal(fx_count_state(rep, "up_to_date"), 1);
-    json_decref(rep); json_decref(doc);
+    json_decref(rep);
+    json_decref(doc);
     free(meta);
     kiln_project_close(p);
     env_free(&e);
@@ -288,8 +307,10 @@ static void pipeline_damaged_source_fails_and_is_reported_invalid(void **state)
                         "E_IMPORT_FAILED");
     assert_string_equal(json_string_value(json_object_get(row_of(rep, "tex/img00.png"), "state")),
                         "up_to_date");
-    json_decref(rep); json_decref(doc);
-    free(bad); free(good);
+    json_decref(rep);
+    json_decref(doc);
+    free(bad);
+    free(good);
     kiln_project_close(p);
     env_free(&e);
 }
@@ -305,14 +326,16 @@ static void pipeline_entry_folder_without_manifest_is_not_counted_and_is_replace
     char *part = kt_format("%s/texture.ktx2", dir);
     kt_write_file(part, "partial", 7); /* a torn entry: output, no manifest */
     json_t *r1 = fx_report(p);
-    assert_string_equal(json_string_value(json_object_get(row_of(r1, "tex/img00.png"), "state")), "not_imported");
+    assert_string_equal(json_string_value(json_object_get(row_of(r1, "tex/img00.png"), "state")),
+                        "not_imported");
     kiln_result c;
     json_decref(fx_import_all(p, &c));
     assert_int_equal(c, KILN_OK);
     json_t *m = kiln_cache_entry_load(p, key, true);
     assert_non_null(m);
     json_decref(m);
-    json_decref(r0); json_decref(r1);
+    json_decref(r0);
+    json_decref(r1);
     free(part);
     kiln_project_close(p);
     env_free(&e);
@@ -326,11 +349,12 @@ static void pipeline_forced_import_reports_unchanged_bytes(void **state)
     json_decref(fx_import_all(p, &c));
     char *doc = NULL;
     kiln_error err;
-    assert_int_equal(kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL | KILN_IMPORT_FORCE, &doc, &err), KILN_OK);
+    assert_int_equal(
+        kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL | KILN_IMPORT_FORCE, &doc, &err), KILN_OK);
     json_t *j = json_loads(doc, 0, NULL);
     size_t i;
     json_t *rec;
-    json_array_foreach(json_object_get(j, "records"), i, rec) {
+    json_array_foreach (json_object_get(j, "records"), i, rec) {
         assert_string_equal(json_string_value(json_object_get(rec, "status")), "imported");
         assert_true(json_is_true(json_object_get(rec, "unchanged")));
     }
@@ -344,7 +368,8 @@ static void pipeline_reimport_writes_settings_keeping_guid_and_other_fields(void
 {
     env e = env_make("reimport", 1);
     char *meta = kt_format("%s/tex/img00.png.meta", e.root);
-    const char *m0 = "{\"guid\":\"0123456789abcdef0123456789abcdef\",\"import\":{\"model\":{\"quantize\":false}}}";
+    const char *m0 =
+        "{\"guid\":\"0123456789abcdef0123456789abcdef\",\"import\":{\"model\":{\"quantize\":false}}}";
     kt_write_file(meta, m0, strlen(m0));
     kiln_project *p = fx_open(e.root, e.out, 1);
     kiln_result c;
@@ -359,7 +384,8 @@ static void pipeline_reimport_writes_settings_keeping_guid_and_other_fields(void
     json_decref(j);
     kiln_string_free(doc);
     json_t *written = json_load_file(meta, 0, NULL);
-    assert_string_equal(json_string_value(json_object_get(written, "guid")), "0123456789abcdef0123456789abcdef");
+    assert_string_equal(json_string_value(json_object_get(written, "guid")),
+                        "0123456789abcdef0123456789abcdef");
     json_t *imp = json_object_get(written, "import");
     assert_true(json_is_false(json_object_get(json_object_get(imp, "model"), "quantize")));
     assert_true(json_is_false(json_object_get(json_object_get(imp, "texture"), "mipmaps")));
@@ -368,20 +394,23 @@ static void pipeline_reimport_writes_settings_keeping_guid_and_other_fields(void
     size_t before_size;
     char *before = kt_read_file(meta, &before_size);
     const char *bad[] = {"texture.max_size=2"};
-    assert_int_equal(kiln_project_reimport(p, path, NULL, bad, 1, &doc, &err), KILN_E_IMPORT_SETTINGS);
+    assert_int_equal(kiln_project_reimport(p, path, NULL, bad, 1, &doc, &err),
+                     KILN_E_IMPORT_SETTINGS);
     assert_null(doc);
     size_t after_size;
     char *after = kt_read_file(meta, &after_size);
     assert_int_equal(before_size, after_size);
     assert_memory_equal(before, after, before_size);
-    free(before); free(after);
+    free(before);
+    free(after);
     /* The same settings again: unchanged. */
     assert_int_equal(kiln_project_reimport(p, path, NULL, sets, 1, &doc, &err), KILN_OK);
     j = json_loads(doc, 0, NULL);
     assert_true(json_is_true(json_object_get(json_object_get(j, "record"), "unchanged")));
     json_decref(j);
     kiln_string_free(doc);
-    free(path); free(meta);
+    free(path);
+    free(meta);
     kiln_project_close(p);
     env_free(&e);
 }
@@ -477,7 +506,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(pipeline_imports_every_corpus_image_and_reports_up_to_date),
-        cmocka_unit_test(pipeline_same_sources_in_two_folders_give_identical_entries_for_1_and_2_threads),
+        cmocka_unit_test(
+            pipeline_same_sources_in_two_folders_give_identical_entries_for_1_and_2_threads),
         cmocka_unit_test(pipeline_warm_import_is_all_cached_and_writes_nothing),
         cmocka_unit_test(pipeline_report_after_import_reads_no_source_bytes),
         cmocka_unit_test(pipeline_changing_one_byte_makes_exactly_that_asset_stale),

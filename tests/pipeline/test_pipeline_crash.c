@@ -44,11 +44,12 @@ static int check_up_to_date_entries_are_whole(kiln_project *p)
     int n = 0;
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(rep, "assets"), i, row) {
+    json_array_foreach (json_object_get(rep, "assets"), i, row) {
         if (strcmp(json_string_value(json_object_get(row, "state")), "up_to_date") != 0) continue;
         json_t *m = kiln_cache_entry_load(p, json_string_value(json_object_get(row, "key")), true);
-        if (!m) fail_msg("%s is reported up_to_date but its entry is not whole",
-                         json_string_value(json_object_get(row, "path")));
+        if (!m)
+            fail_msg("%s is reported up_to_date but its entry is not whole",
+                     json_string_value(json_object_get(row, "path")));
         json_decref(m);
         n++;
     }
@@ -155,7 +156,16 @@ static void processes_two_kiln_commands_give_byte_identical_entries(void **state
     char *fa = fx_tree_fingerprint(oa), *fb = fx_tree_fingerprint(ob);
     assert_true(strstr(fa, "texture.ktx2") != NULL);
     assert_string_equal(fa, fb);
-    free(fa); free(fb); free(oa); free(ob); free(ca); free(cb); free(ra); free(rb); free(a); free(b);
+    free(fa);
+    free(fb);
+    free(oa);
+    free(ob);
+    free(ca);
+    free(cb);
+    free(ra);
+    free(rb);
+    free(a);
+    free(b);
     kt_rmtree(dir);
     free(dir);
 }

@@ -91,10 +91,8 @@ static uint16_t nearest_half_reference(double v)
     uint32_t lo = 0, hi = 0x7bff;
     while (hi - lo > 1) {
         uint32_t mid = (lo + hi) / 2;
-        if (half_value((uint16_t)mid) <= v)
-            lo = mid;
-        else
-            hi = mid;
+        if (half_value((uint16_t)mid) <= v) lo = mid;
+        else hi = mid;
     }
     double dlo = v - half_value((uint16_t)lo), dhi = half_value((uint16_t)hi) - v;
     if (dlo < dhi) return (uint16_t)lo;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "process/half.h"
 #include "process/block.h"
+#include "process/half.h"
 #include "process/mip.h"
 #include "process/srgb.h"
 #include "process/texture.h"
@@ -90,11 +90,16 @@ static void texture_block_formats_store_edge_padded_blocks_with_their_vk_format(
         kiln_block_format b;
         uint32_t vk_srgb, vk_linear;
     } cases[] = {
-        {KILN_TEXFMT_BC7, KILN_BLOCK_BC7, KILN_VK_FORMAT_BC7_SRGB_BLOCK, KILN_VK_FORMAT_BC7_UNORM_BLOCK},
-        {KILN_TEXFMT_BC1, KILN_BLOCK_BC1, KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK},
-        {KILN_TEXFMT_BC4, KILN_BLOCK_BC4, KILN_VK_FORMAT_BC4_UNORM_BLOCK, KILN_VK_FORMAT_BC4_UNORM_BLOCK},
-        {KILN_TEXFMT_BC5, KILN_BLOCK_BC5, KILN_VK_FORMAT_BC5_UNORM_BLOCK, KILN_VK_FORMAT_BC5_UNORM_BLOCK},
-        {KILN_TEXFMT_ASTC4X4, KILN_BLOCK_ASTC4X4, KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK},
+        {KILN_TEXFMT_BC7, KILN_BLOCK_BC7, KILN_VK_FORMAT_BC7_SRGB_BLOCK,
+         KILN_VK_FORMAT_BC7_UNORM_BLOCK},
+        {KILN_TEXFMT_BC1, KILN_BLOCK_BC1, KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK,
+         KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK},
+        {KILN_TEXFMT_BC4, KILN_BLOCK_BC4, KILN_VK_FORMAT_BC4_UNORM_BLOCK,
+         KILN_VK_FORMAT_BC4_UNORM_BLOCK},
+        {KILN_TEXFMT_BC5, KILN_BLOCK_BC5, KILN_VK_FORMAT_BC5_UNORM_BLOCK,
+         KILN_VK_FORMAT_BC5_UNORM_BLOCK},
+        {KILN_TEXFMT_ASTC4X4, KILN_BLOCK_ASTC4X4, KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
+         KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK},
     };
     kiln_image img = make_image(13, 7, KILN_PIXEL_U8);
     fill_picture(&img);
@@ -115,7 +120,8 @@ static void texture_block_formats_store_edge_padded_blocks_with_their_vk_format(
         /* Decoded level 0 stays close to the source: the edge padding invents nothing. */
         uint8_t decoded[13 * 7 * 4];
         assert_int_equal(kiln_blocks_decode(cases[i].b, t.levels[0].data, t.levels[0].size, 13, 7,
-                                            t.srgb, decoded, NULL), KILN_OK);
+                                            t.srgb, decoded, NULL),
+                         KILN_OK);
         int channels = cases[i].f == KILN_TEXFMT_BC4 ? 1 : cases[i].f == KILN_TEXFMT_BC5 ? 2 : 3;
         int worst = 0;
         for (size_t p = 0; p < 13 * 7; p++)
@@ -123,7 +129,8 @@ static void texture_block_formats_store_edge_padded_blocks_with_their_vk_format(
                 int d = abs((int)decoded[p * 4 + c] - (int)((uint8_t *)img.pixels)[p * 4 + c]);
                 if (d > worst) worst = d;
             }
-        if (worst > 40) fail_msg("%s: a texel is off by %d", kiln_block_format_name(cases[i].b), worst);
+        if (worst > 40)
+            fail_msg("%s: a texel is off by %d", kiln_block_format_name(cases[i].b), worst);
         kiln_texture_levels_free(&t);
     }
     free(img.pixels);
@@ -312,9 +319,9 @@ static void texture_16bit_srgb_is_rounded_to_the_nearest_8bit_code(void **state)
     kiln_image img = make_image(256, 1, KILN_PIXEL_U16);
     uint16_t *p = img.pixels;
     for (uint32_t x = 0; x < 256; x++) {
-        p[x * 4 + 0] = (uint16_t)(x * 257);                      /* exact */
+        p[x * 4 + 0] = (uint16_t)(x * 257);                       /* exact */
         p[x * 4 + 1] = (uint16_t)(x * 257 + (x < 255 ? 128 : 0)); /* just below the midpoint */
-        p[x * 4 + 2] = (uint16_t)(x > 0 ? x * 257 - 128 : 0); /* above the lower midpoint */
+        p[x * 4 + 2] = (uint16_t)(x > 0 ? x * 257 - 128 : 0);     /* above the lower midpoint */
         p[x * 4 + 3] = 65535;
     }
     kiln_texture_build_opts s = defaults();
@@ -594,7 +601,7 @@ static void texture_levels_match_whole_image_downsample_of_the_float_source(void
     for (int normal = 0; normal < 2; normal++) {
         kiln_mip_filter f = normal ? KILN_MIP_FILTER_NORMAL : KILN_MIP_FILTER_COLOR;
         kiln_texture_build_opts s = defaults();
-    s.format = KILN_TEXFMT_RGBA16F;
+        s.format = KILN_TEXFMT_RGBA16F;
         s.max_size = 8;
         s.normal_map = normal;
         kiln_texture_levels t;

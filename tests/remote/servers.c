@@ -66,7 +66,8 @@ static void wait_ready(kt_server *s)
 
 int kt_have_nginx(void)
 {
-    return access("/usr/sbin/nginx", X_OK) == 0 || kt_run("command -v nginx >/dev/null 2>&1", NULL) == 0;
+    return access("/usr/sbin/nginx", X_OK) == 0 ||
+           kt_run("command -v nginx >/dev/null 2>&1", NULL) == 0;
 }
 
 static pid_t spawn(char *const argv[], const char *out)
@@ -96,30 +97,30 @@ void kt_nginx_start(kt_server *s)
     s->port = free_port();
     snprintf(s->url, sizeof s->url, "http://127.0.0.1:%d/kiln", s->port);
     char *conf = kt_format("%s/nginx.conf", s->dir);
-    char *body = kt_format(
-        "worker_processes 2;\n"
-        "pid %s/nginx.pid;\n"
-        "error_log %s/error.log warn;\n"
-        "events { worker_connections 256; }\n"
-        "http {\n"
-        "  access_log %s/access.log;\n"
-        "  client_body_temp_path %s/body;\n"
-        "  proxy_temp_path %s/proxy;\n"
-        "  fastcgi_temp_path %s/fastcgi;\n"
-        "  uwsgi_temp_path %s/uwsgi;\n"
-        "  scgi_temp_path %s/scgi;\n"
-        "  client_max_body_size 0;\n"
-        "  server {\n"
-        "    listen 127.0.0.1:%d;\n"
-        "    root %s/data;\n"
-        "    location / {\n"
-        "      dav_methods PUT;\n"
-        "      create_full_put_path on;\n"
-        "      dav_access user:rw group:r all:r;\n"
-        "    }\n"
-        "  }\n"
-        "}\n",
-        s->dir, s->dir, s->dir, s->dir, s->dir, s->dir, s->dir, s->dir, s->port, s->dir);
+    char *body =
+        kt_format("worker_processes 2;\n"
+                  "pid %s/nginx.pid;\n"
+                  "error_log %s/error.log warn;\n"
+                  "events { worker_connections 256; }\n"
+                  "http {\n"
+                  "  access_log %s/access.log;\n"
+                  "  client_body_temp_path %s/body;\n"
+                  "  proxy_temp_path %s/proxy;\n"
+                  "  fastcgi_temp_path %s/fastcgi;\n"
+                  "  uwsgi_temp_path %s/uwsgi;\n"
+                  "  scgi_temp_path %s/scgi;\n"
+                  "  client_max_body_size 0;\n"
+                  "  server {\n"
+                  "    listen 127.0.0.1:%d;\n"
+                  "    root %s/data;\n"
+                  "    location / {\n"
+                  "      dav_methods PUT;\n"
+                  "      create_full_put_path on;\n"
+                  "      dav_access user:rw group:r all:r;\n"
+                  "    }\n"
+                  "  }\n"
+                  "}\n",
+                  s->dir, s->dir, s->dir, s->dir, s->dir, s->dir, s->dir, s->dir, s->port, s->dir);
     kt_write_file(conf, body, strlen(body));
     char *data = kt_format("%s/data/kiln/.keep", s->dir);
     kt_write_file(data, "", 0);

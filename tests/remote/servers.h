@@ -9,9 +9,9 @@
 typedef struct kt_server {
     pid_t pid;
     int port;
-    char url[256];     /* http://127.0.0.1:PORT/kiln */
-    char *dir;         /* its temporary folder (nginx prefix; data under dir/data) */
-    char *log;         /* fault servers: one request line per request */
+    char url[256]; /* http://127.0.0.1:PORT/kiln */
+    char *dir;     /* its temporary folder (nginx prefix; data under dir/data) */
+    char *log;     /* fault servers: one request line per request */
 } kt_server;
 
 /* Whether nginx is installed (the tests skip with 77 when it is not). */

@@ -17,9 +17,9 @@
 
 #define N_PNG 6
 
-static char *g_reference;   /* objects/ fingerprint of a local cook without remotes */
-static int g_assets;        /* assets in each project */
-static char *g_template;    /* a project folder with assets/ only */
+static char *g_reference; /* objects/ fingerprint of a local cook without remotes */
+static int g_assets;      /* assets in each project */
+static char *g_template;  /* a project folder with assets/ only */
 
 static const char *kiln_exe(void)
 {
@@ -220,7 +220,7 @@ static void expect_all_hits(const char *url_opts)
     assert_int_equal(remote_count(doc, "uploads"), 0);
     size_t i;
     json_t *rec;
-    json_array_foreach(json_object_get(doc, "records"), i, rec)
+    json_array_foreach (json_object_get(doc, "records"), i, rec)
         assert_string_equal(json_string_value(json_object_get(rec, "remote")), "hit");
     assert_cache_is_reference(b);
     json_decref(doc);
@@ -483,8 +483,8 @@ static void remote_two_shards_then_fresh_run_hits_everything(void **state)
         assert_int_equal(json_integer_value(json_object_get(sh, "count")), 2);
         imported += total(doc, "imported");
         skipped += json_integer_value(json_object_get(sh, "skipped"));
-        assert_int_equal(total(doc, "imported") + json_integer_value(json_object_get(sh, "skipped")),
-                         g_assets);
+        assert_int_equal(
+            total(doc, "imported") + json_integer_value(json_object_get(sh, "skipped")), g_assets);
         assert_int_equal(remote_count(doc, "uploads"), total(doc, "imported"));
         json_decref(doc);
         free(opts);
@@ -577,7 +577,9 @@ static void remote_config_file_and_bad_urls(void **state)
     assert_int_equal(kiln(c, "import --all", &doc, NULL), 2);
     json_decref(doc);
     kt_write_file(cfg, body, strlen(body));
-    struct { const char *args; } bad[] = {
+    struct {
+        const char *args;
+    } bad[] = {
         {"import --all --remote-cache ftp://x/y"},
         {"import --all --remote-cache 'http://x/y?bogus'"},
         {"import --all --remote-cache 'http://x/y?timeout=0'"},
@@ -588,8 +590,8 @@ static void remote_config_file_and_bad_urls(void **state)
         doc = NULL;
         int code = kiln(c, bad[i].args, &doc, NULL);
         if (code != 2) fail_msg("%s exited %d, not 2", bad[i].args, code);
-        assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "error"), "code")),
-                            "E_USAGE");
+        assert_string_equal(
+            json_string_value(json_object_get(json_object_get(doc, "error"), "code")), "E_USAGE");
         json_decref(doc);
     }
     free(body);

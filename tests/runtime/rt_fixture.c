@@ -71,7 +71,8 @@ static kiln_result create_texture(void *user, krt_handle h, const krt_texture_da
                                   kiln_error *err)
 {
     rt_recorder *r = user;
-    if (r->fail_textures) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses textures");
+    if (r->fail_textures)
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses textures");
     if (fail_create(r)) return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
     assert_true(d->width > 0 && d->level_count > 0 && d->levels[0].data);
     *gpu = (void *)(uintptr_t)(h.id | 1);
@@ -86,7 +87,8 @@ static kiln_result replace_texture(void *user, krt_handle h, const krt_texture_d
                                    kiln_error *err)
 {
     rt_recorder *r = user;
-    if (r->fail_replaces) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    if (r->fail_replaces)
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
     assert_true(d->width > 0 && d->level_count > 0 && d->levels[0].data);
     assert_non_null(*gpu); /* the current object comes in */
     pthread_mutex_lock(&r->mu);
@@ -100,7 +102,8 @@ static kiln_result replace_mesh(void *user, krt_handle h, const krt_mesh_data *d
                                 kiln_error *err)
 {
     rt_recorder *r = user;
-    if (r->fail_replaces) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    if (r->fail_replaces)
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
     assert_non_null(d->streams[KILN_MESH_POSITION]);
     assert_non_null(*gpu);
     record(r, "replace_mesh", h, KRT_TYPE_MESH, 0, 2);
@@ -110,7 +113,8 @@ static kiln_result replace_material(void *user, krt_handle h, const krt_material
                                     void **gpu, kiln_error *err)
 {
     rt_recorder *r = user;
-    if (r->fail_replaces) return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    if (r->fail_replaces)
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
         if (d->textures[s].id) assert_non_null(d->texture_gpu[s]);
     assert_non_null(*gpu);
@@ -123,17 +127,19 @@ static kiln_result replace_material(void *user, krt_handle h, const krt_material
 static kiln_result create_mesh(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,
                                kiln_error *err)
 {
-    if (fail_create(user)) return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
+    if (fail_create(user))
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
     assert_non_null(d->view);
     assert_non_null(d->streams[KILN_MESH_POSITION]);
     *gpu = (void *)(uintptr_t)(h.id | 1);
     record(user, "create_mesh", h, KRT_TYPE_MESH, 1, 1);
     return KILN_OK;
 }
-static kiln_result create_material(void *user, krt_handle h, const krt_material_data *d,
-                                   void **gpu, kiln_error *err)
+static kiln_result create_material(void *user, krt_handle h, const krt_material_data *d, void **gpu,
+                                   kiln_error *err)
 {
-    if (fail_create(user)) return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
+    if (fail_create(user))
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
         if (d->textures[s].id) assert_non_null(d->texture_gpu[s]); /* textures come first */
     rt_recorder *r = user;
@@ -144,9 +150,18 @@ static kiln_result create_material(void *user, krt_handle h, const krt_material_
     record(user, "create_material", h, KRT_TYPE_MATERIAL, 1, 1);
     return KILN_OK;
 }
-static void destroy_texture(void *user, krt_handle h, void *gpu) { record(user, "destroy_texture", h, KRT_TYPE_TEXTURE, -1, 0); }
-static void destroy_mesh(void *user, krt_handle h, void *gpu) { record(user, "destroy_mesh", h, KRT_TYPE_MESH, -1, 0); }
-static void destroy_material(void *user, krt_handle h, void *gpu) { record(user, "destroy_material", h, KRT_TYPE_MATERIAL, -1, 0); }
+static void destroy_texture(void *user, krt_handle h, void *gpu)
+{
+    record(user, "destroy_texture", h, KRT_TYPE_TEXTURE, -1, 0);
+}
+static void destroy_mesh(void *user, krt_handle h, void *gpu)
+{
+    record(user, "destroy_mesh", h, KRT_TYPE_MESH, -1, 0);
+}
+static void destroy_material(void *user, krt_handle h, void *gpu)
+{
+    record(user, "destroy_material", h, KRT_TYPE_MATERIAL, -1, 0);
+}
 
 void rt_recorder_init(rt_recorder *r)
 {

@@ -29,18 +29,18 @@ void rt_reimport(const char *dir);
 typedef struct rt_recorder {
     pthread_mutex_t mu;
     int creates[KRT_TYPE_COUNT], destroys[KRT_TYPE_COUNT], replaces[KRT_TYPE_COUNT];
-    uint32_t last_width;      /* of the last texture created or replaced */
+    uint32_t last_width; /* of the last texture created or replaced */
     uint32_t last_vk_format;
-    int fail_replaces;        /* replace_* fail when set */
-    int live;                 /* created and not destroyed */
-    int fail_textures;        /* create_texture fails when set */
-    int fail_creates;         /* the next fail_creates create_* calls fail (any type) */
-    void *last_base_gpu;      /* base colour texture object of the last material made or replaced */
+    int fail_replaces;   /* replace_* fail when set */
+    int live;            /* created and not destroyed */
+    int fail_textures;   /* create_texture fails when set */
+    int fail_creates;    /* the next fail_creates create_* calls fail (any type) */
+    void *last_base_gpu; /* base colour texture object of the last material made or replaced */
     char log[8192];
     size_t log_size;
 } rt_recorder;
 
 void rt_recorder_init(rt_recorder *r);
-krt_renderer rt_recorder_renderer(rt_recorder *r);   /* create, destroy, replace: all */
+krt_renderer rt_recorder_renderer(rt_recorder *r); /* create, destroy, replace: all */
 
 #endif

@@ -15,7 +15,8 @@ static void test_json(void **state)
 {
     krt_json_token t[64];
     size_t n;
-    const char *good = " {\"a\": [1, 2.5e3, -0], \"b\": {\"c\": \"x\\u00e9\\n\"}, \"d\": true, \"e\": null} ";
+    const char *good =
+        " {\"a\": [1, 2.5e3, -0], \"b\": {\"c\": \"x\\u00e9\\n\"}, \"d\": true, \"e\": null} ";
     assert_int_equal(krt_json_parse(good, strlen(good), t, 64, &n, NULL), KILN_OK);
     uint32_t b = krt_json_member(good, t, 0, "b"), c = krt_json_member(good, t, b, "c");
     char s[16];
@@ -25,8 +26,9 @@ static void test_json(void **state)
     assert_true(krt_json_uint(good, t, krt_json_member(good, t, 0, "a") + 1, &v));
     assert_int_equal(v, 1);
     assert_int_equal(krt_json_member(good, t, 0, "zz"), 0);
-    static const char *bad[] = {"", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "01", "\"\x01\"",
-                                "[1] x", "tru", "\"\\q\"", "{1:2}", "[\"\\u12\"]"};
+    static const char *bad[] = {"",          "{",       "[1,]",     "{\"a\":1,}",
+                                "{\"a\" 1}", "01",      "\"\x01\"", "[1] x",
+                                "tru",       "\"\\q\"", "{1:2}",    "[\"\\u12\"]"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         assert_int_not_equal(krt_json_parse(bad[i], strlen(bad[i]), t, 64, &n, NULL), KILN_OK);
     char deep[200];
@@ -133,7 +135,8 @@ static void test_every_artifact(void **state)
             assert_int_equal(krt_get_clip(c, h[i], &v, &e), KILN_OK);
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
     /* Loaded once each, plus the references dependencies hold: releasing ours frees everything. */
@@ -387,7 +390,9 @@ static void test_cache_memo_reads_changed_records_only(void **state)
     krt_mounts_free(&m);
     /* one record written again (as an import does: a new file renamed over it) */
     char *adir = kt_format("%s/assets", g.cache);
-    char *cmd = kt_format("cd '%s' && f=$(ls *.json | head -n 1) && cp \"$f\" \"$f.tmp\" && mv \"$f.tmp\" \"$f\"", adir);
+    char *cmd = kt_format(
+        "cd '%s' && f=$(ls *.json | head -n 1) && cp \"$f\" \"$f.tmp\" && mv \"$f.tmp\" \"$f\"",
+        adir);
     assert_int_equal(kt_run(cmd, NULL), 0);
     assert_int_equal(krt_mounts_read_cache_memo(g.cache, &al, &second, &third, &m, &err), KILN_OK);
     assert_int_equal(third.parsed, 1);

@@ -68,10 +68,10 @@ static void released_assets_stay_resident_and_revive_without_io(void **state)
     assert_int_equal(krt_state_of(c, s), KRT_STATE_INVALID);
     int creates = rec.creates[KRT_TYPE_TEXTURE];
     krt_handle s2 = rt_load_ready(c, KRT_TYPE_SCENE, box);
-    assert_true(s2.id != s.id);               /* the old handle stays stale */
+    assert_true(s2.id != s.id); /* the old handle stays stale */
     assert_int_equal(krt_state_of(c, s), KRT_STATE_INVALID);
     krt_get_stats(c, &st);
-    assert_int_equal(st.loads, loads);        /* no job read a file */
+    assert_int_equal(st.loads, loads); /* no job read a file */
     assert_int_equal(st.revivals, 4);
     assert_int_equal(st.cached_assets, 0);
     assert_int_equal(st.live_assets, 4);

@@ -22,7 +22,7 @@
 #define PART_KIND KILN_FOURCC('P', 'A', 'R', 'T')
 #define LOOP_KIND KILN_FOURCC('L', 'O', 'O', 'P')
 #define SEC_VALUE KILN_FOURCC('V', 'A', 'L', 'U')
-#define SEC_REFS KILN_FOURCC('R', 'E', 'F', 'S')
+#define SEC_REFS  KILN_FOURCC('R', 'E', 'F', 'S')
 
 /* ---- the program's cooked kinds ---------------------------------------------------------------
  */

@@ -79,8 +79,8 @@ static void the_material_table_follows_materials(void **state)
     krt_material_data md;
     assert_int_equal(krt_get_material(c, box, &md, &err), KILN_OK);
     const kiln_material *m = md.material;
-    assert_int_equal(r->flags & ~(uint32_t)KRT_GPU_MATERIAL_ALPHA_MODE, KRT_GPU_MATERIAL_LIVE |
-                     (m->double_sided ? KRT_GPU_MATERIAL_DOUBLE_SIDED : 0));
+    assert_int_equal(r->flags & ~(uint32_t)KRT_GPU_MATERIAL_ALPHA_MODE,
+                     KRT_GPU_MATERIAL_LIVE | (m->double_sided ? KRT_GPU_MATERIAL_DOUBLE_SIDED : 0));
     assert_int_equal(r->flags & KRT_GPU_MATERIAL_ALPHA_MODE, m->alpha_mode);
     assert_memory_equal(r->base_color, m->base_color, sizeof r->base_color);
     assert_true(r->metallic == m->metallic && r->metallic == 0.0f);
@@ -89,7 +89,8 @@ static void the_material_table_follows_materials(void **state)
     krt_handle tex = md.textures[KILN_MATERIAL_SLOT_BASE_COLOR];
     assert_true(tex.id != 0);
     assert_int_equal(r->textures[KILN_MATERIAL_SLOT_BASE_COLOR], krt_handle_slot(tex));
-    for (int s = 1; s < KILN_MATERIAL_SLOT_COUNT; s++) assert_int_equal(r->textures[s], KRT_INVALID_INDEX);
+    for (int s = 1; s < KILN_MATERIAL_SLOT_COUNT; s++)
+        assert_int_equal(r->textures[s], KRT_INVALID_INDEX);
     assert_memory_equal(r->uv_transforms[0], m->textures[0].matrix, sizeof m->textures[0].matrix);
     assert_true(r->uv_transforms[1][0] == 1.0f && r->uv_transforms[1][3] == 1.0f);
     assert_int_equal(r->texcoords, 0);
@@ -239,7 +240,8 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
         assert_true(rgba8_only(NULL, t.vk_format));
         assert_int_equal(rec.last_vk_format, t.vk_format); /* create_texture saw RGBA8 */
         assert_int_equal(t.srgb, tp.srgb);
-        assert_int_equal(t.vk_format, tp.srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM);
+        assert_int_equal(t.vk_format,
+                         tp.srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM);
         assert_int_equal(t.level_count, tp.level_count);
         assert_true(t.block_width == 1 && t.block_height == 1 && t.block_size == 4);
         blocky += !rgba8_only(NULL, tp.vk_format);
@@ -248,8 +250,9 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
             size_t n = (size_t)t.levels[l].width * t.levels[l].height * 4;
             assert_int_equal(t.levels[l].size, n);
             uint8_t *want = malloc(n);
-            assert_int_equal(kiln_transcode_rgba8(tp.vk_format, tp.levels[l].data, tp.levels[l].size,
-                                                  tp.levels[l].width, tp.levels[l].height, want, n, &err),
+            assert_int_equal(kiln_transcode_rgba8(tp.vk_format, tp.levels[l].data,
+                                                  tp.levels[l].size, tp.levels[l].width,
+                                                  tp.levels[l].height, want, n, &err),
                              KILN_OK);
             assert_memory_equal(t.levels[l].data, want, n);
             free(want);

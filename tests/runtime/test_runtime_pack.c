@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/hash.h"
 #include "kiln/kiln.h"
 #include "rt_fixture.h"
-#include "core/hash.h"
 #include "runtime/rt_mount.h"
 #include "support.h"
 
@@ -133,7 +133,8 @@ static void every_artifact_loads_from_a_pack_as_from_the_cache(void **state)
                                     a.stream_sizes[KILN_MESH_POSITION]);
                 break;
             }
-            default: break;
+            default:
+                break;
             }
         }
         krt_stats st = {.struct_size = sizeof st};
@@ -223,7 +224,8 @@ static void damaged_packs_fail_cleanly(void **state)
     assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
     krt_handle *h = calloc(m.count, sizeof *h);
     int failed = 0;
-    for (size_t i = 0; i < m.count; i++) h[i] = krt_load(c, (krt_type)m.items[i].type, m.items[i].name, &err);
+    for (size_t i = 0; i < m.count; i++)
+        h[i] = krt_load(c, (krt_type)m.items[i].type, m.items[i].name, &err);
     krt_finish(c);
     for (size_t i = 0; i < m.count; i++) {
         if (krt_state_of(c, h[i]) != KRT_STATE_FAILED) continue;
@@ -292,7 +294,8 @@ static void a_pack_replaced_by_rename_reloads_changed_entries(void **state)
     assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
     assert_int_equal(rec.replaces[KRT_TYPE_MESH], 0); /* its entry did not change */
     assert_int_equal(krt_get_mesh(c, mesh, &md, &err), KILN_OK);
-    assert_memory_equal(md.streams[KILN_MESH_POSITION], pos, pos_size); /* old mapping, still there */
+    assert_memory_equal(md.streams[KILN_MESH_POSITION], pos,
+                        pos_size); /* old mapping, still there */
     assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
     assert_int_equal(n, 0);
     /* released, then loaded again: from the new pack (the old one is unmapped as the mesh goes) */
@@ -328,8 +331,8 @@ static void a_pack_replaced_by_rename_reloads_changed_entries(void **state)
 
 typedef struct listing {
     size_t count, packed;
-    const char *want;        /* a name to find */
-    char file[1024];         /* where it is read from */
+    const char *want; /* a name to find */
+    char file[1024];  /* where it is read from */
 } listing;
 
 static bool list_one(void *user, const krt_artifact_info *info)
@@ -507,7 +510,8 @@ static kiln_result load_code(const char *mount, bool pack, krt_type type, const 
 {
     krt_context *c = make_ctx(NULL);
     kiln_error err;
-    assert_int_equal(pack ? krt_mount_pack(c, mount, NULL, &err) : krt_mount_cache(c, mount, NULL, &err),
+    assert_int_equal(pack ? krt_mount_pack(c, mount, NULL, &err)
+                          : krt_mount_cache(c, mount, NULL, &err),
                      KILN_OK);
     krt_handle h = krt_load(c, type, name, &err);
     assert_int_not_equal(h.id, 0);
@@ -528,7 +532,8 @@ static void each_damage_fails_with_its_code(void **state)
     kiln_allocator al = {0};
     krt_mounts m;
     assert_int_equal(krt_mounts_read_cache(g.cache, &al, &m, &err), KILN_OK);
-    const char *mat_name = "m0/BoxTextured.gltf#material0", *tex_name = "m0/BoxTextured.gltf#image0";
+    const char *mat_name = "m0/BoxTextured.gltf#material0",
+               *tex_name = "m0/BoxTextured.gltf#image0";
     const krt_artifact *mat = krt_mounts_find_name(&m, mat_name);
     const krt_artifact *tex = krt_mounts_find_name(&m, tex_name);
     assert_non_null(mat);
@@ -543,36 +548,42 @@ static void each_damage_fails_with_its_code(void **state)
     memcpy(b, orig, n);
     b[n - 1] ^= 0x5a;
     put_file(mat->path, b, n);
-    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_CACHE_CORRUPT);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e),
+                     KILN_E_CACHE_CORRUPT);
     assert_non_null(strstr(e.message, "container checksum (XXH3-64)"));
     assert_string_equal(e.path, mat->path);
     /* ... in its header (not the version): the same */
     memcpy(b, orig, n);
     b[40] ^= 1;
     put_file(mat->path, b, n);
-    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_CACHE_CORRUPT);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e),
+                     KILN_E_CACHE_CORRUPT);
     /* truncated: its size is not the manifest's */
     put_file(mat->path, orig, n - 1);
-    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_CACHE_CORRUPT);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e),
+                     KILN_E_CACHE_CORRUPT);
     assert_non_null(strstr(e.message, "the manifest says"));
     /* another container version: re-cook */
     memcpy(b, orig, n);
     b[4] = 2;
     put_file(mat->path, b, n);
-    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_FORMAT_VERSION);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e),
+                     KILN_E_FORMAT_VERSION);
     /* written malformed (a reserved header byte set) with a checksum that matches */
     memcpy(b, orig, n);
     b[40] = 1;
     store_u64le(b + 24, kiln_xxh3_64_field_zeroed(b, n, 24));
     put_file(mat->path, b, n);
-    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_E_FORMAT_INVALID);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e),
+                     KILN_E_FORMAT_INVALID);
     put_file(mat->path, orig, n);
     assert_int_equal(load_code(g.cache, false, KRT_TYPE_MATERIAL, mat_name, &e), KILN_OK);
     /* a loose KTX2 file: a byte flipped (the manifest's XXH3-128) */
     memcpy(b, torig, tn);
     b[tn / 2] ^= 0x5a;
     put_file(tex->path, b, tn);
-    assert_int_equal(load_code(g.cache, false, KRT_TYPE_TEXTURE, tex_name, &e), KILN_E_CACHE_CORRUPT);
+    assert_int_equal(load_code(g.cache, false, KRT_TYPE_TEXTURE, tex_name, &e),
+                     KILN_E_CACHE_CORRUPT);
     assert_non_null(strstr(e.message, "XXH3-128"));
     put_file(tex->path, torig, tn);
 

@@ -3,13 +3,13 @@
  * handles through replace_* callbacks; a texture's reload rebuilds its materials, a material's
  * keeps its textures; a failed reload keeps the old data and reports it; the inotify watcher;
  * a kept (released) asset whose file changed is evicted. */
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include "rt_fixture.h"
@@ -127,7 +127,8 @@ static void a_texture_reloads_into_its_handle_and_rebuilds_its_material(void **s
     kiln_error err;
     assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
     assert_int_equal(n, 0); /* nothing changed */
-    int creates = rec.creates[KRT_TYPE_TEXTURE] + rec.creates[KRT_TYPE_MATERIAL] + rec.creates[KRT_TYPE_MESH];
+    int creates =
+        rec.creates[KRT_TYPE_TEXTURE] + rec.creates[KRT_TYPE_MATERIAL] + rec.creates[KRT_TYPE_MESH];
 
     change_texture("gltf/TextureSettingsTest/glTF/CheckAndX.png");
     assert_int_equal(krt_poll_changes(c, &n, &err), KILN_OK);
@@ -136,7 +137,9 @@ static void a_texture_reloads_into_its_handle_and_rebuilds_its_material(void **s
     assert_int_equal(rec.replaces[KRT_TYPE_TEXTURE], 1);
     assert_int_equal(rec.replaces[KRT_TYPE_MATERIAL], 1); /* rebuilt with the new texture */
     assert_int_equal(rec.replaces[KRT_TYPE_MESH], 0);
-    assert_int_equal(rec.creates[KRT_TYPE_TEXTURE] + rec.creates[KRT_TYPE_MATERIAL] + rec.creates[KRT_TYPE_MESH], creates);
+    assert_int_equal(rec.creates[KRT_TYPE_TEXTURE] + rec.creates[KRT_TYPE_MATERIAL] +
+                         rec.creates[KRT_TYPE_MESH],
+                     creates);
     assert_int_equal(rec.last_width, 512);
     assert_int_equal(krt_state_of(c, tex), KRT_STATE_READY); /* the same handle, new data */
     assert_int_equal(texture_width(c, tex), 512);
@@ -275,8 +278,8 @@ static void a_poll_compares_only_what_changed(void **state)
      * record is rewritten (its checked_ns) though nothing changed: the poll then rightly
      * compares that record's assets too. Dated in the past and imported once, only the source
      * the test changes is rewritten. */
-    char *cmd = kt_format("find '%s/assets' -type f -exec touch -d '2020-01-01 00:00:00' {} +",
-                          g.dir);
+    char *cmd =
+        kt_format("find '%s/assets' -type f -exec touch -d '2020-01-01 00:00:00' {} +", g.dir);
     assert_int_equal(kt_run(cmd, NULL), 0);
     free(cmd);
     rt_reimport(g.dir);
@@ -414,7 +417,8 @@ static void a_failed_texture_fails_exactly_its_materials(void **state)
     for (int i = 0; i < 10; i++) {
         bool samples_image1 = i == 1 || (i >= 5 && i <= 8);
         kiln_error e;
-        assert_int_equal(krt_state_of(c, mats[i]), samples_image1 ? KRT_STATE_FAILED : KRT_STATE_READY);
+        assert_int_equal(krt_state_of(c, mats[i]),
+                         samples_image1 ? KRT_STATE_FAILED : KRT_STATE_READY);
         if (!samples_image1) continue;
         assert_int_equal(krt_error(c, mats[i], &e), KILN_E_CACHE_CORRUPT);
         assert_non_null(strstr(e.message, "texture")); /* the failed dependency is named */
@@ -469,7 +473,7 @@ static void unmount_removes_the_watch(void **state)
     assert_int_equal(krt_watch_start(c, &err), KILN_OK);
     assert_int_equal(inotify_watches(), 1);
     assert_int_equal(krt_mount_cache(c, g.cache, NULL, &err), KILN_OK); /* the same folder again */
-    assert_int_equal(inotify_watches(), 1);                            /* one watch for both */
+    assert_int_equal(inotify_watches(), 1);                             /* one watch for both */
     assert_int_equal(krt_unmount(c, g.cache, &err), KILN_OK);
     assert_int_equal(inotify_watches(), 1); /* the first mount still watches it */
     assert_int_equal(krt_unmount(c, g.cache, &err), KILN_OK);
@@ -515,7 +519,7 @@ static void drop_cpu_after_upload(void **state)
     krt_handle mesh = rt_load_ready(c, KRT_TYPE_MESH, mesh_name);
     krt_handle mat = rt_load_ready(c, KRT_TYPE_MATERIAL, mat_name);
     uint64_t dropped = resident(c);
-    assert_true(dropped > 0);     /* the material's and the scene's files */
+    assert_true(dropped > 0);        /* the material's and the scene's files */
     assert_true(dropped < full / 4); /* the texture's and the mesh's bytes are gone */
     krt_texture_data t;
     krt_mesh_data md;
@@ -643,7 +647,8 @@ static size_t manual_run(manual_jobs *m, size_t max)
 
 static void manual_wait(void *user, bool (*done)(void *), void *done_arg)
 {
-    while (!done(done_arg) && manual_run(user, 1)) {}
+    while (!done(done_arg) && manual_run(user, 1)) {
+    }
 }
 
 /* A context whose jobs run only when the test says (manual_run), with a recording renderer,
@@ -680,7 +685,7 @@ static void krt_update_looks_only_at_what_changed(void **state)
     assert_int_not_equal(mat.id, 0);
     assert_int_equal(manual_run(&jobs, 1), 1); /* the material's job: its texture's is queued */
     assert_int_equal(jobs.count, 1);
-    assert_int_equal(krt_update(c), 2);        /* the material waits, the texture's job is queued */
+    assert_int_equal(krt_update(c), 2); /* the material waits, the texture's job is queued */
     assert_int_equal(stats(c).update_visits, 1);
     for (int i = 0; i < 3; i++) {
         assert_int_equal(krt_update(c), 2);
@@ -730,8 +735,9 @@ static void krt_update_looks_only_at_what_changed(void **state)
  * imports again. */
 static void point_material9_at(int index)
 {
-    char *cmd = kt_format("sed -i 's/\"index\": [08]$/\"index\": %d/' '%s/assets/m1/TextureSettingsTest.gltf'",
-                          index, g.dir);
+    char *cmd = kt_format(
+        "sed -i 's/\"index\": [08]$/\"index\": %d/' '%s/assets/m1/TextureSettingsTest.gltf'", index,
+        g.dir);
     assert_int_equal(kt_run(cmd, NULL), 0);
     free(cmd);
     rt_reimport(g.dir);
@@ -759,7 +765,7 @@ static void a_reload_waiting_for_a_new_texture_is_parked(void **state)
     assert_int_equal(n, 1);                    /* the material (image0 is not loaded) */
     assert_int_equal(manual_run(&jobs, 1), 1); /* its reload job: image0's load is queued */
     assert_int_equal(jobs.count, 1);
-    assert_int_equal(krt_update(c), 2);        /* the reload waits, image0's job is queued */
+    assert_int_equal(krt_update(c), 2); /* the reload waits, image0's job is queued */
     assert_int_equal(stats(c).update_visits, 1);
     for (int i = 0; i < 3; i++) {
         assert_int_equal(krt_update(c), 2);
@@ -794,8 +800,13 @@ static void a_reload_waiting_for_a_new_texture_is_parked(void **state)
 static void a_folder_stamp_is_trusted_only_when_settled(void **state)
 {
     const int64_t s = 1000000000ll;
-    krt_dir_stamp seen = {.mtime_ns = 1000 * s, .ctime_ns = 1000 * s, .ino = 7, .dev = 1,
-                          .size = 4096, .clock_ns = 1010 * s, .valid = true};
+    krt_dir_stamp seen = {.mtime_ns = 1000 * s,
+                          .ctime_ns = 1000 * s,
+                          .ino = 7,
+                          .dev = 1,
+                          .size = 4096,
+                          .clock_ns = 1010 * s,
+                          .valid = true};
     krt_dir_stamp now = seen;
     now.clock_ns = 1020 * s;
     assert_true(krt_dir_stamp_unchanged(&seen, &now));

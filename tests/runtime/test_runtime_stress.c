@@ -20,7 +20,7 @@ typedef struct worker_arg {
     unsigned seed;
     int iterations;
     atomic_int *done;
-    atomic_int *enough;      /* the renderer thread saw reloads, revivals and evictions */
+    atomic_int *enough; /* the renderer thread saw reloads, revivals and evictions */
 } worker_arg;
 
 static void *worker(void *p)
@@ -53,7 +53,7 @@ static void *worker(void *p)
 
 typedef struct mounter_arg {
     krt_context *ctx;
-    const char *pack, *swap;   /* the raw pack; a command that renames a copy over it */
+    const char *pack, *swap; /* the raw pack; a command that renames a copy over it */
     atomic_int *done;
 } mounter_arg;
 

@@ -25,9 +25,9 @@
 
 /* ---- the cooked project ------------------------------------------------------------------ */
 
-static const char *const models[] = {"BoxTextured", "CesiumMan", "Fox", "AnimatedMorphCube",
-                                     "MeshPrimitiveModes", "RiggedSimple", "TextureSettingsTest",
-                                     "Suzanne"};
+static const char *const models[] = {
+    "BoxTextured",  "CesiumMan",           "Fox",    "AnimatedMorphCube", "MeshPrimitiveModes",
+    "RiggedSimple", "TextureSettingsTest", "Suzanne"};
 static const char *const images[] = {"kodak/kodim01.png", "normal/ldr-xy-00.png", "tga/ldr.tga",
                                      "hdr/hdr-rgb-00.hdr"};
 #define MODEL_COUNT (sizeof models / sizeof models[0])
@@ -52,9 +52,10 @@ static char *cook_project(void)
     char *dir = kt_tempdir("rt-e2e");
     /* Under the sanitizers only the small models and smaller, faster textures. */
     size_t model_count = sanitized() ? 6 : MODEL_COUNT;
-    const char *model_meta = sanitized()
-        ? "{\"import\":{\"model\":{\"texture_max_size\":128,\"texture_quality\":\"fast\"}}}"
-        : NULL;
+    const char *model_meta =
+        sanitized()
+            ? "{\"import\":{\"model\":{\"texture_max_size\":128,\"texture_quality\":\"fast\"}}}"
+            : NULL;
     for (size_t i = 0; i < model_count; i++) {
         char *src = kt_corpus_path("gltf");
         char *cmd = kt_format("mkdir -p '%s/assets/%s' && cp -r '%s/%s/glTF'/. '%s/assets/%s/' && "
@@ -119,8 +120,10 @@ static char *cook_project(void)
     assert_int_equal(r, KILN_OK);
     kiln_string_free(doc);
     /* Two packs of everything: raw payloads (used in place from the mapping) and Zstandard. */
-    static const struct { const char *file; uint32_t compress; } packs[] = {
-        {"raw.kpak", KILN_PACK_COMPRESS_NONE}, {"zstd.kpak", KILN_PACK_COMPRESS_ZSTD}};
+    static const struct {
+        const char *file;
+        uint32_t compress;
+    } packs[] = {{"raw.kpak", KILN_PACK_COMPRESS_NONE}, {"zstd.kpak", KILN_PACK_COMPRESS_ZSTD}};
     for (size_t i = 0; i < 2; i++) {
         kiln_pack_opts po;
         memset(&po, 0, sizeof po);
@@ -141,19 +144,19 @@ static char *cook_project(void)
 /* ---- the manifests: what the cook says it made ------------------------------------------- */
 
 typedef struct artifact {
-    char name[600];      /* path#label */
+    char name[600]; /* path#label */
     char label[64];
-    char file[700];      /* the cooked file in the cache */
+    char file[700]; /* the cooked file in the cache */
     uint64_t id;
     krt_type type;
-    size_t entry;        /* index into g_entries */
+    size_t entry; /* index into g_entries */
 } artifact;
 
 typedef struct entry {
     char guid[64];
     char path[512];
     char kind[16];
-    json_t *manifest;    /* the whole manifest.json */
+    json_t *manifest; /* the whole manifest.json */
 } entry;
 
 static char *g_dir, *g_cache;
@@ -230,7 +233,7 @@ static void read_manifests(const char *cache)
         json_t *outs = json_object_get(en->manifest, "outputs");
         size_t k;
         json_t *o;
-        json_array_foreach(outs, k, o) {
+        json_array_foreach (outs, k, o) {
             g_arts = realloc(g_arts, (g_art_count + 1) * sizeof *g_arts);
             assert_non_null(g_arts);
             artifact *a = &g_arts[g_art_count++];
@@ -254,7 +257,7 @@ static json_t *summary_row(const artifact *a, const char *array)
     json_t *rows = json_object_get(json_object_get(g_entries[a->entry].manifest, "summary"), array);
     size_t i;
     json_t *r;
-    json_array_foreach(rows, i, r) {
+    json_array_foreach (rows, i, r) {
         if (strcmp(json_string_value(json_object_get(r, "label")), a->label) == 0) return r;
     }
     fail_msg("%s: no summary.%s row", a->name, array);
@@ -310,9 +313,15 @@ static kiln_result rec_material(void *u, krt_handle h, const krt_material_data *
     note(u, KRT_TYPE_MATERIAL, true);
     return KILN_OK;
 }
-static void rec_destroy_texture(void *u, krt_handle h, void *gpu) { note(u, KRT_TYPE_TEXTURE, false); }
+static void rec_destroy_texture(void *u, krt_handle h, void *gpu)
+{
+    note(u, KRT_TYPE_TEXTURE, false);
+}
 static void rec_destroy_mesh(void *u, krt_handle h, void *gpu) { note(u, KRT_TYPE_MESH, false); }
-static void rec_destroy_material(void *u, krt_handle h, void *gpu) { note(u, KRT_TYPE_MATERIAL, false); }
+static void rec_destroy_material(void *u, krt_handle h, void *gpu)
+{
+    note(u, KRT_TYPE_MATERIAL, false);
+}
 
 /* A context with the recording renderer (rec may be NULL) and `cache` mounted: a cache folder,
  * or a pack when it ends in .kpak. */
@@ -401,9 +410,8 @@ static void check_texture(krt_context *c, krt_handle h, const artifact *a)
     kiln_error err;
     assert_int_equal(krt_get_texture(c, h, &t, &err), KILN_OK);
     entry *en = &g_entries[a->entry];
-    json_t *row = strcmp(en->kind, "texture") == 0
-                      ? json_object_get(en->manifest, "summary")
-                      : summary_row(a, "images");
+    json_t *row = strcmp(en->kind, "texture") == 0 ? json_object_get(en->manifest, "summary")
+                                                   : summary_row(a, "images");
     assert_int_equal(t.width, jint(row, "width"));
     assert_int_equal(t.height, jint(row, "height"));
     assert_int_equal(t.level_count, jint(row, "levels"));
@@ -476,8 +484,9 @@ static void check_material(krt_context *c, krt_handle h, const artifact *a)
         }
         /* names an image of the same cook, loaded as a dependency, created before it */
         const artifact *img = find_id(image);
-        if (!img) fail_msg("%s: slot %d names %016llx, not in any manifest", a->name, s,
-                           (unsigned long long)image);
+        if (!img)
+            fail_msg("%s: slot %d names %016llx, not in any manifest", a->name, s,
+                     (unsigned long long)image);
         assert_int_equal(img->entry, a->entry);
         assert_int_equal(img->type, KRT_TYPE_TEXTURE);
         assert_int_equal(krt_asset_id(c, m.textures[s]), image);
@@ -560,13 +569,26 @@ static void check_every_artifact(const char *mount)
         }
         per_type[a->type]++;
         switch (a->type) {
-        case KRT_TYPE_TEXTURE: check_texture(c, h[i], a); break;
-        case KRT_TYPE_MESH: check_mesh(c, h[i], a); break;
-        case KRT_TYPE_MATERIAL: check_material(c, h[i], a); break;
-        case KRT_TYPE_SKELETON: check_skeleton(c, h[i], a); break;
-        case KRT_TYPE_CLIP: check_clip(c, h[i], a); break;
-        case KRT_TYPE_SCENE: check_scene(c, h[i], a); break;
-        default: fail_msg("%s: type %d", a->name, a->type);
+        case KRT_TYPE_TEXTURE:
+            check_texture(c, h[i], a);
+            break;
+        case KRT_TYPE_MESH:
+            check_mesh(c, h[i], a);
+            break;
+        case KRT_TYPE_MATERIAL:
+            check_material(c, h[i], a);
+            break;
+        case KRT_TYPE_SKELETON:
+            check_skeleton(c, h[i], a);
+            break;
+        case KRT_TYPE_CLIP:
+            check_clip(c, h[i], a);
+            break;
+        case KRT_TYPE_SCENE:
+            check_scene(c, h[i], a);
+            break;
+        default:
+            fail_msg("%s: type %d", a->name, a->type);
         }
     }
     /* Per manifest: as many materials as the summary counts, totals of the meshes. */
@@ -675,19 +697,15 @@ static void test_damaged_packs(void **state)
 /* ---- damaged copies -------------------------------------------------------------------------- */
 
 typedef enum damage {
-    DAMAGE_FLIP,            /* invert one byte at `at` (from the end when negative) */
-    DAMAGE_TRUNCATE,        /* keep `at` bytes (size + at when negative) */
-    DAMAGE_VERSION,         /* container version (bytes 4..7) + 1, checksum made right again */
-    DAMAGE_KIND_VERSION,    /* kind version (bytes 12..15) + 1, checksum made right again */
+    DAMAGE_FLIP,         /* invert one byte at `at` (from the end when negative) */
+    DAMAGE_TRUNCATE,     /* keep `at` bytes (size + at when negative) */
+    DAMAGE_VERSION,      /* container version (bytes 4..7) + 1, checksum made right again */
+    DAMAGE_KIND_VERSION, /* kind version (bytes 12..15) + 1, checksum made right again */
 } damage;
 
-static const char *const damage_names[] = {"flip", "truncate", "container version",
-                                           "kind version"};
+static const char *const damage_names[] = {"flip", "truncate", "container version", "kind version"};
 
-static bool is_ktx2(const artifact *a)
-{
-    return a->type == KRT_TYPE_TEXTURE;
-}
+static bool is_ktx2(const artifact *a) { return a->type == KRT_TYPE_TEXTURE; }
 
 /* The file of artifact a under another cache folder. */
 static char *file_in(const char *cache, const artifact *a)
@@ -784,8 +802,8 @@ static void check_damaged(const char *cache, damage how, long at, bool no_verify
         if (code == KILN_OK || !e.message[0])
             fail_msg("%s (%s): failed without an error", a->name, damage_names[how]);
         /* The leaves (no dependencies) say what is wrong with them, and in which file. */
-        bool leaf = a->type == KRT_TYPE_TEXTURE || a->type == KRT_TYPE_SKELETON ||
-                    a->type == KRT_TYPE_CLIP;
+        bool leaf =
+            a->type == KRT_TYPE_TEXTURE || a->type == KRT_TYPE_SKELETON || a->type == KRT_TYPE_CLIP;
         if (!leaf) continue;
         if (!strstr(e.path, strrchr(a->file, '/')))
             fail_msg("%s (%s): the error names \"%s\", not its file", a->name, damage_names[how],
@@ -799,8 +817,7 @@ static void check_damaged(const char *cache, damage how, long at, bool no_verify
                      no_verify ? ", no verify" : "", kiln_result_name(code), e.message,
                      kiln_result_name(want));
         if (code == KILN_E_FORMAT_VERSION && !is_ktx2(a) && !strstr(e.message, "cook again"))
-            fail_msg("%s: a version error that does not say to cook again: %s", a->name,
-                     e.message);
+            fail_msg("%s: a version error that does not say to cook again: %s", a->name, e.message);
     }
     release_all(c, h);
     for (int t = 0; t < KRT_TYPE_COUNT; t++) assert_int_equal(rec.creates[t], rec.destroys[t]);
@@ -823,7 +840,7 @@ static void run_damage(damage how, long at)
 
 static void test_flipped_bytes_fail_every_load(void **state)
 {
-    static const long at[] = {5, 40, 100, -1};   /* header, header, sections, last byte */
+    static const long at[] = {5, 40, 100, -1}; /* header, header, sections, last byte */
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) run_damage(DAMAGE_FLIP, at[i]);
     (void)state;
 }
@@ -910,8 +927,9 @@ static void test_damaged_manifests(void **state)
             json_object_set_new(o, "xxh3_128", json_string("00000000000000000000000000000000"));
         else {
             assert_int_equal(json_object_del(o, "xxh3_128"), 0);
-            json_object_set_new(o, "sha256", json_string("00000000000000000000000000000000"
-                                                          "00000000000000000000000000000000"));
+            json_object_set_new(o, "sha256",
+                                json_string("00000000000000000000000000000000"
+                                            "00000000000000000000000000000000"));
         }
         char *dumped = json_dumps(copy_j, JSON_INDENT(2));
         write_text(tman, dumped);
@@ -1024,19 +1042,19 @@ static void write_fuzz_seeds(void)
         json_t *outs = json_object_get(man, "outputs");
         size_t total = 0, i;
         json_t *o;
-        json_array_foreach(outs, i, o) total += (size_t)jint(o, "size");
+        json_array_foreach (outs, i, o) total += (size_t)jint(o, "size");
         if (total > 100 * 1024 || json_array_size(outs) > 16) {
             json_decref(man);
             continue;
         }
         json_object_set_new(man, "key", json_string(SEED_KEY));
-        json_array_foreach(outs, i, o) {
+        json_array_foreach (outs, i, o) {
             char num[24];
             snprintf(num, sizeof num, "%zu", i);
             json_object_set_new(o, "file", json_string(num));
         }
-        json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "guid", en->guid, "key", SEED_KEY,
-                                "kind", en->kind, "path", en->path);
+        json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "guid", en->guid, "key", SEED_KEY, "kind",
+                                en->kind, "path", en->path);
         char *rtext = json_dumps(rec, JSON_INDENT(2) | JSON_SORT_KEYS);
         char *mtext = json_dumps(man, JSON_INDENT(2) | JSON_SORT_KEYS);
         size_t cap = 1 + strlen(rtext) + strlen(mtext) + total + 18 * sizeof SEED_SEP;

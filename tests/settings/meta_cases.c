@@ -4,15 +4,24 @@
 
 #include <string.h>
 
-#define GUID "'0123456789abcdef0123456789abcdef'"
-#define TEX(x) "{'import':{'texture':{" x "}}}"
+#define GUID     "'0123456789abcdef0123456789abcdef'"
+#define TEX(x)   "{'import':{'texture':{" x "}}}"
 #define MODEL(x) "{'import':{'model':{" x "}}}"
-#define FBX(x) "{'import':{'fbx':{" x "}}}"
-#define PTEX(imp, plat) \
+#define FBX(x)   "{'import':{'fbx':{" x "}}}"
+#define PTEX(imp, plat)                                                                            \
     "{'import':{'texture':{" imp "}},'platforms':{'mobile':{'texture':{" plat "}}}}"
-#define OK(name, json) {name, json, NULL, false}
-#define NO(name, json, ptr) {name, json, ptr, false}
-#define GAP(name, json, ptr) {name, json, ptr, true}
+#define OK(name, json)                                                                             \
+    {                                                                                              \
+        name, json, NULL, false                                                                    \
+    }
+#define NO(name, json, ptr)                                                                        \
+    {                                                                                              \
+        name, json, ptr, false                                                                     \
+    }
+#define GAP(name, json, ptr)                                                                       \
+    {                                                                                              \
+        name, json, ptr, true                                                                      \
+    }
 
 const meta_case meta_cases[] = {
     /* the document */
@@ -38,10 +47,10 @@ const meta_case meta_cases[] = {
     NO("a guid in uppercase is rejected", "{'guid':'0123456789ABCDEF0123456789ABCDEF'}", "/guid"),
     NO("a guid of 31 digits is rejected", "{'guid':'0123456789abcdef0123456789abcde'}", "/guid"),
     NO("a guid of 33 digits is rejected", "{'guid':'0123456789abcdef0123456789abcdef0'}", "/guid"),
-    NO("a guid with a non-hex digit is rejected",
-       "{'guid':'0123456789abcdef0123456789abcdeg'}", "/guid"),
-    NO("a guid followed by a newline is rejected",
-       "{'guid':'0123456789abcdef0123456789abcdef\\n'}", "/guid"),
+    NO("a guid with a non-hex digit is rejected", "{'guid':'0123456789abcdef0123456789abcdeg'}",
+       "/guid"),
+    NO("a guid followed by a newline is rejected", "{'guid':'0123456789abcdef0123456789abcdef\\n'}",
+       "/guid"),
     NO("a guid that is a number is rejected", "{'guid':1234}", "/guid"),
     NO("a guid that is null is rejected", "{'guid':null}", "/guid"),
     NO("import that is a number is rejected", "{'import':5}", "/import"),
@@ -80,8 +89,8 @@ const meta_case meta_cases[] = {
        "{'platforms':{'pc':{'texture':{'max_size':2}}}}", "/platforms/pc/texture/max_size"),
     NO("a bad lods entry in a platform is named",
        "{'platforms':{'mobile':{'model':{'lods':[0.5,2]}}}}", "/platforms/mobile/model/lods/1"),
-    NO("a bad fbx value in a platform is named",
-       "{'platforms':{'mobile':{'fbx':{'up_axis':'x'}}}}", "/platforms/mobile/fbx/up_axis"),
+    NO("a bad fbx value in a platform is named", "{'platforms':{'mobile':{'fbx':{'up_axis':'x'}}}}",
+       "/platforms/mobile/fbx/up_axis"),
     OK("platform overrides of every kind are accepted",
        "{'import':{'texture':{'format':'bc7'}},'platforms':{'mobile':{'texture':{'format':"
        "'astc4x4','max_size':1024},'model':{'lods':[0.5]},'fbx':{'scale':0.01}},'pc':{}}}"),
@@ -190,16 +199,15 @@ const meta_case meta_cases[] = {
     /* model */
     OK("model.lods empty is accepted", MODEL("'lods':[]")),
     OK("model.lods of one entry is accepted", MODEL("'lods':[0.5]")),
-    OK("model.lods of 8 entries is accepted",
-       MODEL("'lods':[0.9,0.8,0.7,0.6,0.5,0.4,0.3,0.2]")),
+    OK("model.lods of 8 entries is accepted", MODEL("'lods':[0.9,0.8,0.7,0.6,0.5,0.4,0.3,0.2]")),
     NO("model.lods of 9 entries is rejected at lods",
        MODEL("'lods':[0.9,0.8,0.7,0.6,0.5,0.4,0.3,0.2,0.1]"), "/import/model/lods"),
     NO("model.lods with a repeated entry is rejected at the repeat", MODEL("'lods':[0.5,0.5]"),
        "/import/model/lods/1"),
     GAP("model.lods increasing is rejected at the second entry", MODEL("'lods':[0.25,0.5]"),
         "/import/model/lods/1"),
-    GAP("model.lods that rise at the third entry are rejected there",
-        MODEL("'lods':[0.9,0.5,0.6]"), "/import/model/lods/2"),
+    GAP("model.lods that rise at the third entry are rejected there", MODEL("'lods':[0.9,0.5,0.6]"),
+        "/import/model/lods/2"),
     NO("model.lods entry 1 is rejected", MODEL("'lods':[1]"), "/import/model/lods/0"),
     NO("model.lods entry 0 is rejected", MODEL("'lods':[0]"), "/import/model/lods/0"),
     NO("model.lods entry above 1 is named by index", MODEL("'lods':[0.5,1.5]"),
@@ -245,7 +253,8 @@ const meta_case meta_cases[] = {
     OK("model.meshlets false is accepted", MODEL("'meshlets':false")),
     NO("model.meshlets must be a boolean", MODEL("'meshlets':0"), "/import/model/meshlets"),
     OK("model.tangents file is accepted", MODEL("'tangents':'file'")),
-    NO("model.tangents must be generate or file", MODEL("'tangents':'none'"), "/import/model/tangents"),
+    NO("model.tangents must be generate or file", MODEL("'tangents':'none'"),
+       "/import/model/tangents"),
     OK("model.animation_resample_fps 0 is off", MODEL("'animation_resample_fps':0")),
     OK("model.animation_resample_fps 30 is accepted", MODEL("'animation_resample_fps':30")),
     NO("model.animation_resample_fps 241 is rejected", MODEL("'animation_resample_fps':241"),
@@ -282,8 +291,8 @@ const meta_case meta_cases[] = {
        "/import/model/meshlet_max_triangles"),
     NO("model.meshlet_max_triangles 126 is not a multiple of 4",
        MODEL("'meshlet_max_triangles':126"), "/import/model/meshlet_max_triangles"),
-    NO("model.meshlet_max_triangles 516 is above the maximum",
-       MODEL("'meshlet_max_triangles':516"), "/import/model/meshlet_max_triangles"),
+    NO("model.meshlet_max_triangles 516 is above the maximum", MODEL("'meshlet_max_triangles':516"),
+       "/import/model/meshlet_max_triangles"),
     OK("model.texture_format astc4x4 is accepted", MODEL("'texture_format':'astc4x4'")),
     OK("model.texture_format rgba16f is accepted", MODEL("'texture_format':'rgba16f'")),
     NO("model.texture_format etc2 is rejected", MODEL("'texture_format':'etc2'"),

@@ -359,9 +359,9 @@ static void out_is_left_untouched_on_error(void **state)
     kiln_error err;
     memset(&s, 0x5A, sizeof s);
     before = s;
-    assert_int_equal(parse("{\"import\":{\"texture\":{\"format\":\"bc7\",\"max_size\":1}}}",
-                           NULL, &s, &err),
-                     KILN_E_IMPORT_SETTINGS);
+    assert_int_equal(
+        parse("{\"import\":{\"texture\":{\"format\":\"bc7\",\"max_size\":1}}}", NULL, &s, &err),
+        KILN_E_IMPORT_SETTINGS);
     assert_memory_equal(&s, &before, sizeof s);
 }
 

@@ -130,7 +130,7 @@ static void schema_accepts_exactly_the_documents_kiln_accepts(void **state)
         free(name);
     }
     char *cmd = kt_format(PYTHON " '%s/tests/settings/check_meta_schema.py' "
-                          "'%s/docs/schemas/meta.schema.json' '%s'",
+                                 "'%s/docs/schemas/meta.schema.json' '%s'",
                           src, src, dir);
     char *out = NULL;
     int status = kt_run(cmd, &out);

@@ -7,8 +7,8 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <spng.h>
 #include <ftw.h>
+#include <spng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +38,9 @@ char *kt_tempdir(const char *tag)
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    (void)st; (void)flag; (void)ftw;
+    (void)st;
+    (void)flag;
+    (void)ftw;
     return remove(path);
 }
 
@@ -58,7 +60,10 @@ void *kt_read_file(const char *path, size_t *size)
         n += got;
         if (n == cap) {
             unsigned char *nb = realloc(buf, cap *= 2);
-            if (!nb) { free(buf); buf = NULL; }
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
             buf = nb;
         }
     }
@@ -126,13 +131,17 @@ int kt_run(const char *cmd, char **out)
         n += got;
         if (cap - n - 1 == 0) {
             char *nb = realloc(buf, cap *= 2);
-            if (!nb) { free(buf); buf = NULL; }
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
             buf = nb;
         }
     }
     if (buf) buf[n] = '\0';
     int st = pclose(p);
-    if (out) *out = buf; else free(buf);
+    if (out) *out = buf;
+    else free(buf);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -178,7 +187,8 @@ void kt_check_golden(const char *name, const void *bytes, size_t size)
         size_t i = 0;
         while (i < size && i < gsize && golden[i] == b[i]) i++;
         fail_msg("%s differs from the output at byte %zu (golden %zu bytes, now %zu); if "
-                 "intended, run `make golden-update` and review", path, i, gsize, size);
+                 "intended, run `make golden-update` and review",
+                 path, i, gsize, size);
     }
     free(golden);
     free(path);

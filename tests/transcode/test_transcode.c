@@ -48,13 +48,13 @@ static void transcode_bc_equals_cook_decode_with_cropped_edges(void **state)
             assert_non_null(want);
             assert_non_null(got);
             for (size_t i = 0; i < need; i++) blocks[i] = (uint8_t)tt_rand(&seed);
-            assert_int_equal(kiln_blocks_decode(k_bc_cases[c].block, blocks, need, w, h, false,
-                                                want, NULL),
-                             KILN_OK);
+            assert_int_equal(
+                kiln_blocks_decode(k_bc_cases[c].block, blocks, need, w, h, false, want, NULL),
+                KILN_OK);
             memset(got, 0xCD, (size_t)w * h * 4 + 64);
             kiln_error err;
-            assert_int_equal(kiln_transcode_rgba8(k_bc_cases[c].vk_format, blocks, need, w, h,
-                                                  got, (size_t)w * h * 4 + 64, &err),
+            assert_int_equal(kiln_transcode_rgba8(k_bc_cases[c].vk_format, blocks, need, w, h, got,
+                                                  (size_t)w * h * 4 + 64, &err),
                              KILN_OK);
             assert_memory_equal(got, want, (size_t)w * h * 4);
             for (size_t i = 0; i < 64; i++) assert_int_equal(got[(size_t)w * h * 4 + i], 0xCD);
@@ -70,12 +70,12 @@ static void transcode_bc1_block_decodes_to_hand_derived_texels(void **state)
     (void)state;
     /* c0 = 0xF800 (red) > c1 = 0x001F (blue): 4-colour mode; selectors 0, 1, 2, 3 repeated. */
     const uint8_t block[8] = {0x00, 0xF8, 0x1F, 0x00, 0xE4, 0xE4, 0xE4, 0xE4};
-    const uint8_t want[4][4] = {{255, 0, 0, 255}, {0, 0, 255, 255}, {170, 0, 85, 255},
-                                {85, 0, 170, 255}};
+    const uint8_t want[4][4] = {
+        {255, 0, 0, 255}, {0, 0, 255, 255}, {170, 0, 85, 255}, {85, 0, 170, 255}};
     uint8_t got[64];
-    assert_int_equal(kiln_transcode_rgba8(KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, block, 8, 4, 4, got,
-                                          64, NULL),
-                     KILN_OK);
+    assert_int_equal(
+        kiln_transcode_rgba8(KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, block, 8, 4, 4, got, 64, NULL),
+        KILN_OK);
     for (int i = 0; i < 16; i++) assert_memory_equal(got + 4 * i, want[i % 4], 4);
 }
 
@@ -84,11 +84,11 @@ static void transcode_bc5_keeps_blue_zero_and_alpha_opaque(void **state)
     (void)state;
     /* R: a0 = 200 > a1 = 100, every index 1 (100); G: a0 = 10 <= a1 = 20, every index 7 (255). */
     uint8_t block[16] = {200, 100, 0x49, 0x92, 0x24, 0x49, 0x92, 0x24,
-                         10, 20, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+                         10,  20,  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
     uint8_t got[64];
-    assert_int_equal(kiln_transcode_rgba8(KILN_VK_FORMAT_BC5_UNORM_BLOCK, block, 16, 4, 4, got, 64,
-                                          NULL),
-                     KILN_OK);
+    assert_int_equal(
+        kiln_transcode_rgba8(KILN_VK_FORMAT_BC5_UNORM_BLOCK, block, 16, 4, 4, got, 64, NULL),
+        KILN_OK);
     for (int i = 0; i < 16; i++) {
         assert_int_equal(got[4 * i + 0], 100);
         assert_int_equal(got[4 * i + 1], 255);
@@ -130,9 +130,9 @@ static void transcode_rejects_bad_arguments_with_codes(void **state)
     uint8_t in[64] = {0}, out[256];
     kiln_error err;
     const uint32_t bc7 = KILN_VK_FORMAT_BC7_UNORM_BLOCK;
-    assert_int_equal(kiln_transcode_rgba8(KILN_VK_FORMAT_R16G16B16A16_SFLOAT, in, 64, 4, 4, out,
-                                          256, &err),
-                     KILN_E_IMPORT_UNSUPPORTED);
+    assert_int_equal(
+        kiln_transcode_rgba8(KILN_VK_FORMAT_R16G16B16A16_SFLOAT, in, 64, 4, 4, out, 256, &err),
+        KILN_E_IMPORT_UNSUPPORTED);
     assert_int_equal(err.code, KILN_E_IMPORT_UNSUPPORTED);
     assert_int_equal(kiln_transcode_rgba8(0, in, 64, 4, 4, out, 256, &err),
                      KILN_E_IMPORT_UNSUPPORTED);
@@ -145,12 +145,12 @@ static void transcode_rejects_bad_arguments_with_codes(void **state)
                      KILN_E_FORMAT_INVALID);
     assert_int_equal(kiln_transcode_rgba8(bc7, in, 32, 5, 4, out, 79, &err), KILN_E_USAGE);
     assert_int_equal(kiln_transcode_rgba8(bc7, in, 32, 5, 4, out, 80, &err), KILN_OK);
-    assert_int_equal(kiln_transcode_rgba8(KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, in, 15, 5, 4, out,
-                                          80, &err),
-                     KILN_E_FORMAT_INVALID);
-    assert_int_equal(kiln_transcode_rgba8(KILN_VK_FORMAT_R8G8B8A8_UNORM, in, 63, 4, 4, out, 256,
-                                          &err),
-                     KILN_E_FORMAT_INVALID);
+    assert_int_equal(
+        kiln_transcode_rgba8(KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, in, 15, 5, 4, out, 80, &err),
+        KILN_E_FORMAT_INVALID);
+    assert_int_equal(
+        kiln_transcode_rgba8(KILN_VK_FORMAT_R8G8B8A8_UNORM, in, 63, 4, 4, out, 256, &err),
+        KILN_E_FORMAT_INVALID);
     /* width * height * 4 does not fit in size_t on any platform kiln builds for. */
     assert_int_equal(kiln_transcode_rgba8(bc7, in, 64, UINT32_MAX, UINT32_MAX, out, 256, &err),
                      KILN_E_LIMIT);

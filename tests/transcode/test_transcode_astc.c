@@ -74,7 +74,7 @@ static size_t compare_decoders(const uint8_t *blocks, uint32_t w, uint32_t h, bo
                                       theirs[o], theirs[o + 1], theirs[o + 2], theirs[o + 3]);
                     }
                     bad++;
-                    y = h;   /* next block */
+                    y = h; /* next block */
                     break;
                 }
         }
@@ -154,7 +154,7 @@ static void astc_decode_equals_astcenc_on_encoded_corpus_images(void **state)
     static const char *photos[] = {"images/kodak/kodim01.png", "images/kodak/kodim03.png",
                                    "images/kodak/kodim12.png"};
     size_t bad = 0;
-    uint32_t cap = sanitized() ? 128 : 512;   /* thorough is slow; 512x512 crops */
+    uint32_t cap = sanitized() ? 128 : 512; /* thorough is slow; 512x512 crops */
     kiln_jobs *jobs = NULL;
     assert_int_equal(kiln_jobs_create(4, NULL, &jobs, NULL), KILN_OK);
     for (size_t i = 0; i < sizeof photos / sizeof photos[0]; i++) {
@@ -221,7 +221,7 @@ static size_t random_blocks_compare(uint64_t seed, size_t rows, block_bias bias,
             if ((i & 3) == 1) lo |= ~(uint64_t)0xFFF;
             break;
         case BIAS_PARTITIONS:
-            lo |= (uint64_t)((i % 3) + 1) << 11;   /* 2..4 partitions */
+            lo |= (uint64_t)((i % 3) + 1) << 11; /* 2..4 partitions */
             break;
         case BIAS_SMALL_MODES:
             /* 4 x (A+2) grids of any range, or (A+2) x (B+6)... keep grids small: rows 1 and 4
@@ -254,7 +254,7 @@ static size_t random_blocks_compare(uint64_t seed, size_t rows, block_bias bias,
 static void astc_decode_equals_astcenc_on_random_blocks(void **state)
 {
     (void)state;
-    size_t rows = sanitized() ? 256 : 4096;   /* 64 blocks a row */
+    size_t rows = sanitized() ? 256 : 4096; /* 64 blocks a row */
     size_t bad = 0;
     bad += random_blocks_compare(1, rows, BIAS_NONE, "random");
     bad += random_blocks_compare(2, rows / 4, BIAS_VOID_EXTENT, "void-extent");

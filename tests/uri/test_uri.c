@@ -83,8 +83,8 @@ static void percent_decode_gives_the_table_results(void **state)
 static void percent_decode_rejects_invalid_escapes_and_nul_naming_the_uri(void **state)
 {
     (void)state;
-    static const char *const bad[] = {"%", "a%", "a%2", "%2g", "%g2", "%%20", "x%-1", "%00",
-                                      "a%00b", "%0"};
+    static const char *const bad[] = {"%",    "a%",   "a%2", "%2g",   "%g2",
+                                      "%%20", "x%-1", "%00", "a%00b", "%0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char out[64];
         kiln_error e;
@@ -131,10 +131,18 @@ static void decode_data_gives_the_rfc4648_vectors(void **state)
     static const struct {
         const char *b64, *plain;
     } v[] = {
-        {"", ""},         {"Zg==", "f"},         {"Zm8=", "fo"},      {"Zm9v", "foo"},
-        {"Zm9vYg==", "foob"}, {"Zm9vYmE=", "fooba"}, {"Zm9vYmFy", "foobar"},
+        {"", ""},
+        {"Zg==", "f"},
+        {"Zm8=", "fo"},
+        {"Zm9v", "foo"},
+        {"Zm9vYg==", "foob"},
+        {"Zm9vYmE=", "fooba"},
+        {"Zm9vYmFy", "foobar"},
         /* the one leniency: missing final padding */
-        {"Zg", "f"},      {"Zm8", "fo"},         {"Zm9vYg", "foob"},  {"Zm9vYmE", "fooba"},
+        {"Zg", "f"},
+        {"Zm8", "fo"},
+        {"Zm9vYg", "foob"},
+        {"Zm9vYmE", "fooba"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         char uri[128];
@@ -294,7 +302,8 @@ static void decode_data_reports_media_types(void **state)
         size_t size;
         char mt[64];
         kiln_error e;
-        kiln_result r = kiln_uri_decode_data(cases[i].uri, 64, NULL, &data, &size, mt, sizeof mt, &e);
+        kiln_result r =
+            kiln_uri_decode_data(cases[i].uri, 64, NULL, &data, &size, mt, sizeof mt, &e);
         if (r != KILN_OK) fail_msg("%s: %s", cases[i].uri, e.message);
         assert_string_equal(mt, cases[i].type);
         assert_int_equal(size, 3);
@@ -305,12 +314,12 @@ static void decode_data_reports_media_types(void **state)
     size_t size;
     char tiny[6];
     kiln_error e;
-    assert_int_equal(kiln_uri_decode_data("data:image/png;base64,AAEC", 64, NULL, &data, &size, tiny,
-                                          sizeof tiny, &e),
+    assert_int_equal(kiln_uri_decode_data("data:image/png;base64,AAEC", 64, NULL, &data, &size,
+                                          tiny, sizeof tiny, &e),
                      KILN_E_LIMIT);
-    assert_int_equal(kiln_uri_decode_data("data:image/png;base64", 64, NULL, &data, &size, NULL, 0,
-                                          &e),
-                     KILN_E_IMPORT_FAILED);
+    assert_int_equal(
+        kiln_uri_decode_data("data:image/png;base64", 64, NULL, &data, &size, NULL, 0, &e),
+        KILN_E_IMPORT_FAILED);
     assert_int_equal(kiln_uri_decode_data("buffer.bin", 64, NULL, &data, &size, NULL, 0, &e),
                      KILN_E_USAGE);
 }
@@ -318,8 +327,8 @@ static void decode_data_reports_media_types(void **state)
 /* ---- file references ---------------------------------------------------------------------- */
 
 typedef struct tree {
-    char *root;    /* temp folder */
-    char *base;    /* root/base: the glTF's folder */
+    char *root;               /* temp folder */
+    char *base;               /* root/base: the glTF's folder */
     char real[KILN_PATH_MAX]; /* base with symlinks resolved ($TMPDIR may be a link) */
 } tree;
 
@@ -376,7 +385,7 @@ static void resolve_accepts_relative_references_inside_the_folder(void **state)
         {"sub/b.bin", "sub/b.bin"},
         {"sub//b.bin", "sub/b.bin"},
         {"sub/../a.bin", "a.bin"},
-        {"in", "sub/b.bin"},          /* symlink inside pointing inside */
+        {"in", "sub/b.bin"}, /* symlink inside pointing inside */
         {"subdir/b.bin", "sub/b.bin"},
         {"missing.bin", "missing.bin"}, /* existence is the opener's business */
         {"what%3F.bin", "what?.bin"},
@@ -398,12 +407,30 @@ static void resolve_refuses_escapes_schemes_and_odd_references_naming_the_uri(vo
     tree t;
     make_tree(&t);
     static const char *const refused[] = {
-        "../x",          "a/../../x",         "..",          "%2E%2E/secret.bin",
-        "../secret.bin", "/etc/passwd",       "%2Fetc/passwd", "//host/share/x",
-        "http://x",      "file:///x",         "HTTPS://example.com/a.bin", "C:/x.bin",
-        "c:x.bin",       "data:,abc",         "a.bin?v=2",   "a.bin#frag",
-        "sub\\b.bin",    "sub%5Cb.bin",       "",            "sub/",
-        ".",             "sub/..",            "out",         "abs_out",
+        "../x",
+        "a/../../x",
+        "..",
+        "%2E%2E/secret.bin",
+        "../secret.bin",
+        "/etc/passwd",
+        "%2Fetc/passwd",
+        "//host/share/x",
+        "http://x",
+        "file:///x",
+        "HTTPS://example.com/a.bin",
+        "C:/x.bin",
+        "c:x.bin",
+        "data:,abc",
+        "a.bin?v=2",
+        "a.bin#frag",
+        "sub\\b.bin",
+        "sub%5Cb.bin",
+        "",
+        "sub/",
+        ".",
+        "sub/..",
+        "out",
+        "abs_out",
         "sub/../out",
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {

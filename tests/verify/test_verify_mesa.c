@@ -34,7 +34,7 @@
 #endif
 #ifndef GL_TEXTURE_SRGB_DECODE_EXT
 #define GL_TEXTURE_SRGB_DECODE_EXT 0x8A48
-#define GL_SKIP_DECODE_EXT 0x8A4A
+#define GL_SKIP_DECODE_EXT         0x8A4A
 #endif
 
 enum { FB_SIZE = 256 }; /* framebuffer: the largest case (random, 256x256) */

@@ -53,10 +53,8 @@ static void random_block(kiln_block_format f, size_t i, uint64_t *s, uint8_t *ou
         if (v % 2 == 0) b[1] = b[0]; /* equal endpoints: the 6-value mode with 0 and 255 */
         break;
     case KILN_BLOCK_BC5:
-        if (v % 2 == 0)
-            b[1] = b[0];
-        else
-            b[9] = b[8];
+        if (v % 2 == 0) b[1] = b[0];
+        else b[9] = b[8];
         break;
     case KILN_BLOCK_BC7: {
         unsigned m = (unsigned)(v % 9); /* modes 0..7, then the reserved pattern (byte 0 zero) */
@@ -118,7 +116,8 @@ static int corpus_cases_skipped;
 int vt_finish(int cmocka_result)
 {
     if (cmocka_result == 0 && corpus_cases_skipped > 0) {
-        printf("%d corpus-based case(s) skipped: reporting the test as skipped\n", corpus_cases_skipped);
+        printf("%d corpus-based case(s) skipped: reporting the test as skipped\n",
+               corpus_cases_skipped);
         return 77;
     }
     return cmocka_result;
@@ -236,8 +235,7 @@ static void print_block(const vt_case *c, uint32_t x, uint32_t y)
     size_t index = (size_t)(y / 4) * ((c->w + 3) / 4) + x / 4;
     const uint8_t *b = c->blocks + index * bytes;
     printf("    block %zu (bx %u, by %u) bytes", index, x / 4, y / 4);
-    for (size_t k = 0; k < bytes; k++)
-        printf(" %02x", b[k]);
+    for (size_t k = 0; k < bytes; k++) printf(" %02x", b[k]);
     printf("\n");
 }
 
@@ -295,8 +293,7 @@ vt_stats vt_compare(const vt_case *c, const char *peer_name, const uint8_t *peer
 
 static void put_u32(uint8_t *p, uint32_t v)
 {
-    for (int k = 0; k < 4; k++)
-        p[k] = (uint8_t)(v >> (8 * k));
+    for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> (8 * k));
 }
 
 void vt_write_dds(const char *path, const vt_case *c)
@@ -362,8 +359,7 @@ void vt_write_astc(const char *path, const vt_case *c)
     file[6] = 1;
     uint32_t dims[3] = {c->w, c->h, 1};
     for (int d = 0; d < 3; d++)
-        for (int k = 0; k < 3; k++)
-            file[7 + d * 3 + k] = (uint8_t)(dims[d] >> (8 * k));
+        for (int k = 0; k < 3; k++) file[7 + d * 3 + k] = (uint8_t)(dims[d] >> (8 * k));
     memcpy(file + 16, c->blocks, c->size);
     kt_write_file(path, file, 16 + c->size);
     free(file);

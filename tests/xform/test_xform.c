@@ -25,19 +25,16 @@ static void assert_floats_near(const float *got, const double *want, int n, doub
 static void assert_same_rotation(const float q[4], const double want[4], double tol)
 {
     double d = 0;
-    for (int i = 0; i < 4; i++)
-        d += q[i] * want[i];
+    for (int i = 0; i < 4; i++) d += q[i] * want[i];
     double s = d < 0 ? -1 : 1, w[4];
-    for (int i = 0; i < 4; i++)
-        w[i] = s * want[i];
+    for (int i = 0; i < 4; i++) w[i] = s * want[i];
     assert_floats_near(q, w, 4, tol);
 }
 
 static void assert_unit(const float q[4])
 {
     double n = 0;
-    for (int i = 0; i < 4; i++)
-        n += (double)q[i] * q[i];
+    for (int i = 0; i < 4; i++) n += (double)q[i] * q[i];
     if (!(fabs(sqrt(n) - 1) < 1e-6)) fail_msg("|q| = %.9g, not 1", sqrt(n));
 }
 
@@ -70,10 +67,8 @@ static void mul_of_counting_matrices_matches_the_hand_product(void **state)
      * element (0, 0) = 1*17 + 5*18 + 9*19 + 13*20 = 538. */
     float a[16], b[16], out[16];
     double ad[16], bd[16], outd[16];
-    for (int i = 0; i < 16; i++)
-        a[i] = (float)(i + 1), b[i] = (float)(i + 17);
-    for (int i = 0; i < 16; i++)
-        ad[i] = a[i], bd[i] = b[i];
+    for (int i = 0; i < 16; i++) a[i] = (float)(i + 1), b[i] = (float)(i + 17);
+    for (int i = 0; i < 16; i++) ad[i] = a[i], bd[i] = b[i];
     static const double ab[16] = {538, 612, 686, 760,  650, 740, 830,  920,
                                   762, 868, 974, 1080, 874, 996, 1118, 1240};
     static const double ba[16] = {250, 260,  270,  280,  618,  644,  670,  696,
@@ -83,8 +78,7 @@ static void mul_of_counting_matrices_matches_the_hand_product(void **state)
     kiln_mat4_mul(b, a, out);
     assert_floats_near(out, ba, 16, 0);
     kiln_mat4d_mul(ad, bd, outd);
-    for (int i = 0; i < 16; i++)
-        assert_true(outd[i] == ab[i]);
+    for (int i = 0; i < 16; i++) assert_true(outd[i] == ab[i]);
 }
 
 static void mul_may_write_over_either_argument(void **state)
@@ -111,8 +105,7 @@ static void mul_may_write_over_either_argument(void **state)
     kiln_mat4d_identity(b);
     b[0] = 2, b[5] = 3, b[10] = 4;
     kiln_mat4d_mul(b, a, a);
-    for (int i = 0; i < 16; i++)
-        assert_true(a[i] == st[i]);
+    for (int i = 0; i < 16; i++) assert_true(a[i] == st[i]);
 }
 
 /* ---- compose and decompose ------------------------------------------------------------------ */
@@ -136,8 +129,7 @@ static void decompose_gives_back_translation_rotation_scale(void **state)
 {
     (void)state;
     float m[16], t[3], q[4], s[3];
-    for (int i = 0; i < 16; i++)
-        m[i] = (float)k_trs[i];
+    for (int i = 0; i < 16; i++) m[i] = (float)k_trs[i];
     kiln_mat4_decompose(m, t, q, s);
     static const double wt[3] = {1, 2, 3}, ws[3] = {2, 3, 4};
     assert_floats_near(t, wt, 3, 0);
@@ -151,18 +143,15 @@ static void decompose_puts_a_mirror_into_scale_x(void **state)
     (void)state;
     /* The same matrix with its first column negated: determinant < 0. */
     float m[16], t[3], q[4], s[3], back[16];
-    for (int i = 0; i < 16; i++)
-        m[i] = (float)k_trs[i];
-    for (int r = 0; r < 3; r++)
-        m[r] = -m[r];
+    for (int i = 0; i < 16; i++) m[i] = (float)k_trs[i];
+    for (int r = 0; r < 3; r++) m[r] = -m[r];
     kiln_mat4_decompose(m, t, q, s);
     static const double ws[3] = {-2, 3, 4};
     assert_floats_near(s, ws, 3, 0);
     assert_same_rotation(q, k_z90, 1e-7);
     kiln_mat4_compose(t, q, s, back);
     double want[16];
-    for (int i = 0; i < 16; i++)
-        want[i] = m[i];
+    for (int i = 0; i < 16; i++) want[i] = m[i];
     assert_floats_near(back, want, 16, 1e-6);
 }
 
@@ -209,8 +198,7 @@ static void decompose_of_a_zero_matrix_gives_a_unit_rotation(void **state)
     float m[16] = {0}, t[3], q[4], s[3];
     m[15] = 1;
     kiln_mat4_decompose(m, t, q, s);
-    for (int i = 0; i < 3; i++)
-        assert_true(s[i] == 0 && t[i] == 0);
+    for (int i = 0; i < 3; i++) assert_true(s[i] == 0 && t[i] == 0);
     assert_unit(q);
 }
 
@@ -256,8 +244,7 @@ static void float_variants_keep_the_fbx_importers_rounding(void **state)
     assert_true(q[0] == 0 && q[1] == 0);
     /* Decompose: the same split of T and S (a mirror into scale x), the float rotation. */
     float m[16], t[3], s[3], t2[3], q2[4], s2[3];
-    for (int i = 0; i < 16; i++)
-        m[i] = (float)k_trs[i];
+    for (int i = 0; i < 16; i++) m[i] = (float)k_trs[i];
     kiln_mat4_decompose_f(m, t, q, s);
     kiln_mat4_decompose(m, t2, q2, s2);
     assert_memory_equal(t, t2, sizeof t);
@@ -316,8 +303,7 @@ static void quat_mul_composes_rotations(void **state)
     kiln_quat_mul(j, i, out); /* j i = -k */
     assert_floats_near(out, minus_k, 4, 0);
     kiln_quat_mul(one, z90, out);
-    for (int c = 0; c < 4; c++)
-        assert_true(out[c] == z90[c]);
+    for (int c = 0; c < 4; c++) assert_true(out[c] == z90[c]);
     /* 90 + 90 degrees about z is the half turn about z; out may alias. */
     memcpy(out, z90, sizeof out);
     kiln_quat_mul(out, z90, out);
@@ -383,8 +369,7 @@ static void slerp_of_q_and_minus_q_stays_put(void **state)
     float q[4], mq[4], out[4];
     memcpy(q, a, sizeof q);
     kiln_quat_normalize(q);
-    for (int i = 0; i < 4; i++)
-        mq[i] = -q[i];
+    for (int i = 0; i < 4; i++) mq[i] = -q[i];
     double want[4] = {q[0], q[1], q[2], q[3]};
     for (int k = 0; k <= 4; k++) {
         kiln_quat_slerp(q, mq, k / 4.0, out);

@@ -9,7 +9,11 @@
 static void log_to_stderr(void *user, int level, const char *message)
 {
     (void)user;
-    fprintf(stderr, "kiln: %s: %s\n", level == 0 ? "error" : level == 1 ? "warning" : "info", message);
+    fprintf(stderr, "kiln: %s: %s\n",
+            level == 0   ? "error"
+            : level == 1 ? "warning"
+                         : "info",
+            message);
 }
 
 /* -q: errors only (the library's max_level cannot say that: 0 there means warnings too). */
@@ -54,11 +58,11 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-#define TAKE(field)                                                                     \
-    do {                                                                                \
-        if (!next || !strncmp(next, "--", 2)) return usage_error(c, "%s needs a value", a); \
-        c->field = next;                                                                \
-        i++;                                                                            \
+#define TAKE(field)                                                                                \
+    do {                                                                                           \
+        if (!next || !strncmp(next, "--", 2)) return usage_error(c, "%s needs a value", a);        \
+        c->field = next;                                                                           \
+        i++;                                                                                       \
     } while (0)
         if (!strcmp(a, "--json")) continue;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) c->quiet = true;
@@ -72,7 +76,8 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
             if (!num) return usage_error(c, "%s needs a number", a);
             char *end;
             long v = strtol(num, &end, 10);
-            if (*end || !*num || v < 0 || v > 64) return usage_error(c, "bad job count %s (0..64)", num);
+            if (*end || !*num || v < 0 || v > 64)
+                return usage_error(c, "bad job count %s (0..64)", num);
             c->jobs = (unsigned)v;
             if (num == next) i++;
         } else if (!strcmp(a, "--all") && allowed_opt(allowed, a)) c->all = true;
@@ -129,8 +134,8 @@ int kiln_cli_fail(const kiln_cli *c, kiln_result r, const kiln_error *err)
         fprintf(stderr, "kiln %s: %s: %s", c->command, kiln_result_name(r), err->message);
         /* Importers may start the message with the pointer already ("/nodes/0: ..."). */
         size_t plen = strlen(err->json_pointer);
-        if (plen && !(strncmp(err->message, err->json_pointer, plen) == 0 &&
-                      err->message[plen] == ':'))
+        if (plen &&
+            !(strncmp(err->message, err->json_pointer, plen) == 0 && err->message[plen] == ':'))
             fprintf(stderr, " (at %s)", err->json_pointer);
         fputc('\n', stderr);
     }

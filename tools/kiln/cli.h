@@ -12,7 +12,7 @@
 enum { KILN_EXIT_OK = 0, KILN_EXIT_FAILED = 1, KILN_EXIT_USAGE = 2 };
 
 typedef struct kiln_cli {
-    const char *command;     /* "import" */
+    const char *command; /* "import" */
     const char *root, *out, *cache, *platform;
     unsigned jobs;
     bool json, all, force;
@@ -20,19 +20,19 @@ typedef struct kiln_cli {
     bool verbose;            /* --verbose (import): say cached assets' warnings again too */
     const char **positional; /* points into argv */
     int positional_count;
-    const char **sets;       /* --set values */
+    const char **sets; /* --set values */
     int set_count;
-    const char *settings;    /* --settings JSON */
-    const char *max_size;    /* --max-size */
-    const char *format;      /* --format (kiln texture) */
-    const char *quality;     /* --quality (kiln texture) */
-    const char *compare;     /* --compare (kiln inspect) */
-    const char *textures;    /* --textures all|none (kiln model) */
-    const char **remotes;    /* --remote-cache URL values (import, reimport) */
+    const char *settings; /* --settings JSON */
+    const char *max_size; /* --max-size */
+    const char *format;   /* --format (kiln texture) */
+    const char *quality;  /* --quality (kiln texture) */
+    const char *compare;  /* --compare (kiln inspect) */
+    const char *textures; /* --textures all|none (kiln model) */
+    const char **remotes; /* --remote-cache URL values (import, reimport) */
     int remote_count;
-    const char *shard;       /* --shard i/N (import) */
-    bool ninja;              /* --ninja (graph) */
-    const char *output;      /* -o FILE (graph) */
+    const char *shard;  /* --shard i/N (import) */
+    bool ninja;         /* --ninja (graph) */
+    const char *output; /* -o FILE (graph) */
 } kiln_cli;
 
 /* Parses the common options and those `allowed` names ("--all --force --set --settings

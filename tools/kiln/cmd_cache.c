@@ -19,7 +19,8 @@ int kiln_cmd_cache(int argc, char **argv)
         char *end;
         max_size = strtoull(c.max_size, &end, 10);
         if (*end || c.max_size[0] == '-' || !c.max_size[0]) {
-            return kiln_cli_usage(&c, "--max-size takes a number of bytes, not \"%.100s\"", c.max_size);
+            return kiln_cli_usage(&c, "--max-size takes a number of bytes, not \"%.100s\"",
+                                  c.max_size);
         }
     }
     kiln_project *p = kiln_cli_open(&c, &code);

@@ -170,15 +170,17 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups,
         fputs(" --platform ", f);
         put_shell(f, platform);
     }
-    fputs("\n# threads per import; ninja already runs several imports at once\n"
-          "kiln_jobs = 1\n\n"
-          "rule kiln_import\n"
-          "  command = $kiln import $kiln_flags -j $kiln_jobs $source && touch $out && touch -c $manifest\n"
-          "  description = kiln import $source\n\n"
-          "rule kiln_graph\n"
-          "  command = $kiln graph --ninja $kiln_flags -o $out\n"
-          "  description = kiln graph --ninja\n"
-          "  generator = 1\n\n", f);
+    fputs(
+        "\n# threads per import; ninja already runs several imports at once\n"
+        "kiln_jobs = 1\n\n"
+        "rule kiln_import\n"
+        "  command = $kiln import $kiln_flags -j $kiln_jobs $source && touch $out && touch -c $manifest\n"
+        "  description = kiln import $source\n\n"
+        "rule kiln_graph\n"
+        "  command = $kiln graph --ninja $kiln_flags -o $out\n"
+        "  description = kiln graph --ninja\n"
+        "  generator = 1\n\n",
+        f);
     size_t i;
     const json_t *a, *group;
     json_array_foreach (groups, i, group) {
@@ -187,7 +189,7 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups,
     }
     /* Assets whose key cannot be computed (bad settings): an edge without inputs beyond the
      * source, so `ninja` runs the import and shows its error. */
-    json_array_foreach(json_object_get(d, "failed"), i, a) {
+    json_array_foreach (json_object_get(d, "failed"), i, a) {
         char src[PATH_MAX * 2], guid[64];
         snprintf(src, sizeof src, "%s/%s", root, json_string_value(json_object_get(a, "path")));
         snprintf(guid, sizeof guid, "failed-%zu", i);
@@ -199,10 +201,10 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups,
     put_path(f, path);
     fputs(": kiln_graph |", f);
     json_t *seen = json_object(); /* a texture of a .gltf is also an asset: list it once */
-    json_array_foreach(json_object_get(d, "assets"), i, a) {
+    json_array_foreach (json_object_get(d, "assets"), i, a) {
         size_t j;
         const json_t *in;
-        json_array_foreach(json_object_get(a, "inputs"), j, in) {
+        json_array_foreach (json_object_get(a, "inputs"), j, in) {
             if (json_object_get(seen, json_string_value(in))) continue;
             json_object_set_new(seen, json_string_value(in), json_true());
             fputc(' ', f);
@@ -212,7 +214,7 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups,
     json_decref(seen);
     fputs("\n\ndefault", f);
     seen = json_object();
-    json_array_foreach(json_object_get(d, "assets"), i, a) {
+    json_array_foreach (json_object_get(d, "assets"), i, a) {
         const char *guid = json_string_value(json_object_get(a, "guid"));
         if (json_object_get(seen, guid)) continue;
         json_object_set_new(seen, guid, json_true());
@@ -222,7 +224,7 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups,
         put_path(f, stamp);
     }
     json_decref(seen);
-    json_array_foreach(json_object_get(d, "failed"), i, a) {
+    json_array_foreach (json_object_get(d, "failed"), i, a) {
         char stamp[PATH_MAX + 64];
         snprintf(stamp, sizeof stamp, "%s/failed-%zu.stamp", stamps, i);
         fputc(' ', f);
@@ -276,24 +278,26 @@ int kiln_cmd_graph(int argc, char **argv)
         bool bad_chars = has_newline(path);
         size_t i, j;
         json_t *a, *in;
-        json_array_foreach(json_object_get(d, "assets"), i, a)
-            json_array_foreach(json_object_get(a, "inputs"), j, in)
+        json_array_foreach (json_object_get(d, "assets"), i, a)
+            json_array_foreach (json_object_get(a, "inputs"), j, in)
                 bad_chars = bad_chars || has_newline(json_string_value(in));
         if (!c.output) mkdir(out, 0777);
         if (bad_chars) {
             kiln_error e = {.code = KILN_E_OUTPUT_REFUSED, .offset = UINT64_MAX};
             snprintf(e.message, sizeof e.message,
-                     "refusing to write %.150s: a path has a newline, which ninja cannot express", path);
+                     "refusing to write %.150s: a path has a newline, which ninja cannot express",
+                     path);
             code = kiln_cli_fail(&c, KILN_E_OUTPUT_REFUSED, &e);
-        } else if (!realpath(folder, real)) { /* the folder is named, as kiln_file_write_atomic does */
+        } else if (!realpath(folder,
+                             real)) { /* the folder is named, as kiln_file_write_atomic does */
             kiln_error e = {.code = KILN_E_ASSET_IO, .offset = UINT64_MAX};
             int why = errno;
             if (why == ENOENT)
-                snprintf(e.message, sizeof e.message, "cannot write %.100s: its folder %.100s does not exist",
-                         path, folder);
+                snprintf(e.message, sizeof e.message,
+                         "cannot write %.100s: its folder %.100s does not exist", path, folder);
             else
-                snprintf(e.message, sizeof e.message, "cannot write %.100s: %.80s: %.40s", path, folder,
-                         strerror(why));
+                snprintf(e.message, sizeof e.message, "cannot write %.100s: %.80s: %.40s", path,
+                         folder, strerror(why));
             snprintf(e.path, sizeof e.path, "%.500s", folder);
             code = kiln_cli_fail(&c, KILN_E_ASSET_IO, &e);
         } else {
@@ -312,7 +316,7 @@ int kiln_cmd_graph(int argc, char **argv)
     } else {
         size_t i;
         json_t *a;
-        json_array_foreach(json_object_get(d, "assets"), i, a)
+        json_array_foreach (json_object_get(d, "assets"), i, a)
             printf("%s  %s  (%zu inputs)\n", json_string_value(json_object_get(a, "key")),
                    json_string_value(json_object_get(a, "path")),
                    json_array_size(json_object_get(a, "inputs")));

@@ -25,7 +25,7 @@ static void print_record(const kiln_cli *c, const json_t *rec)
     }
     const json_t *s = json_object_get(rec, "summary");
     printf("%-12s %s", status, path);
-    if (s && json_object_get(s, "meshes"))  /* a model */
+    if (s && json_object_get(s, "meshes")) /* a model */
         printf("  %zu meshes, %lld triangles, %zu images, %lld materials, %zu skeletons, %zu clips",
                json_array_size(json_object_get(s, "meshes")),
                json_integer_value(json_object_get(s, "triangles")),
@@ -50,7 +50,7 @@ static void print_record(const kiln_cli *c, const json_t *rec)
     size_t i;
     const json_t *w;
     if (repeat)
-        json_array_foreach(warnings, i, w)
+        json_array_foreach (warnings, i, w)
             printf("             warning: %s\n", json_string_value(w));
 }
 
@@ -78,7 +78,8 @@ int kiln_cmd_import(int argc, char **argv)
     uint32_t flags = (c.all ? KILN_IMPORT_ALL : 0) | (c.force ? KILN_IMPORT_FORCE : 0);
     char *doc = NULL;
     kiln_error err;
-    kiln_result r = kiln_project_import(p, c.positional, (size_t)c.positional_count, flags, &doc, &err);
+    kiln_result r =
+        kiln_project_import(p, c.positional, (size_t)c.positional_count, flags, &doc, &err);
     if (!doc) {
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json) {
@@ -87,7 +88,7 @@ int kiln_cmd_import(int argc, char **argv)
         json_t *d = json_loads(doc, 0, NULL);
         size_t i;
         json_t *rec;
-        json_array_foreach(json_object_get(d, "records"), i, rec) print_record(&c, rec);
+        json_array_foreach (json_object_get(d, "records"), i, rec) print_record(&c, rec);
         json_t *t = json_object_get(d, "totals");
         if (!c.quiet)
             printf("%lld assets: %lld imported, %lld cached, %lld failed\n",
@@ -115,7 +116,8 @@ int kiln_cmd_import(int argc, char **argv)
             code = c.positional_count == 1 && !c.all ? kiln_cli_exit_for(r) : KILN_EXIT_FAILED;
         if (r != KILN_OK && !c.json && c.positional_count == 1 && !c.all)
             fprintf(stderr, "kiln import: %s: %s%s%s%s\n", kiln_result_name(r), err.message,
-                    err.json_pointer[0] ? " (at " : "", err.json_pointer, err.json_pointer[0] ? ")" : "");
+                    err.json_pointer[0] ? " (at " : "", err.json_pointer,
+                    err.json_pointer[0] ? ")" : "");
     }
     kiln_string_free(doc);
     kiln_project_close(p);

@@ -30,7 +30,7 @@ static void print_text(const json_t *j, const char *path)
                json_string_value(json_object_get(j, "writer")));
         size_t i;
         json_t *l;
-        json_array_foreach(json_object_get(j, "levels"), i, l)
+        json_array_foreach (json_object_get(j, "levels"), i, l)
             printf("  level %zu: %lldx%lld, %lld bytes\n", i,
                    json_integer_value(json_object_get(l, "width")),
                    json_integer_value(json_object_get(l, "height")),

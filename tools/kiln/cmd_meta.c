@@ -18,7 +18,8 @@ int kiln_cmd_meta(int argc, char **argv)
     uint32_t flags = (c.all || c.positional_count == 0) ? KILN_IMPORT_ALL : 0;
     char *doc = NULL;
     kiln_error err;
-    kiln_result r = kiln_project_meta(p, c.positional, (size_t)c.positional_count, flags, &doc, &err);
+    kiln_result r =
+        kiln_project_meta(p, c.positional, (size_t)c.positional_count, flags, &doc, &err);
     if (r != KILN_OK) {
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json) {
@@ -27,8 +28,10 @@ int kiln_cmd_meta(int argc, char **argv)
         json_t *d = json_loads(doc, 0, NULL);
         size_t i;
         json_t *w;
-        json_array_foreach(json_object_get(d, "written"), i, w) printf("wrote %s.meta\n", json_string_value(w));
-        printf("%zu .meta written, %zu already present\n", json_array_size(json_object_get(d, "written")),
+        json_array_foreach (json_object_get(d, "written"), i, w)
+            printf("wrote %s.meta\n", json_string_value(w));
+        printf("%zu .meta written, %zu already present\n",
+               json_array_size(json_object_get(d, "written")),
                json_array_size(json_object_get(d, "existing")));
         json_decref(d);
     }

@@ -1,4 +1,5 @@
-/* cmd_model.c — kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--set model.FIELD=VALUE] [--settings JSON]
+/* cmd_model.c — kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--set model.FIELD=VALUE]
+ * [--settings JSON]
  * [--textures all|none] [--platform P] [-j N] [--json]: one model cooked into a folder without
  * a project, through the code path of an import. */
 #include <stdlib.h>
@@ -14,8 +15,9 @@ int kiln_cmd_model(int argc, char **argv)
         return KILN_EXIT_USAGE;
     }
     if (c.positional_count != 2)
-        return kiln_cli_usage(&c, "usage: kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--set model.FIELD=VALUE] "
-                                  "[--textures all|none]");
+        return kiln_cli_usage(
+            &c, "usage: kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--set model.FIELD=VALUE] "
+                "[--textures all|none]");
     /* --textures none is a shorthand for --set model.textures=false. */
     if (c.textures) {
         if (strcmp(c.textures, "none") == 0) c.sets[c.set_count++] = "model.textures=false";
@@ -42,7 +44,7 @@ int kiln_cmd_model(int argc, char **argv)
         size_t i;
         json_t *a;
         long long total = 0;
-        json_array_foreach(json_object_get(d, "artifacts"), i, a) {
+        json_array_foreach (json_object_get(d, "artifacts"), i, a) {
             printf("%-28s %-9s %10lld bytes  %s\n", json_string_value(json_object_get(a, "label")),
                    json_string_value(json_object_get(a, "kind")),
                    json_integer_value(json_object_get(a, "size")),
@@ -55,7 +57,8 @@ int kiln_cmd_model(int argc, char **argv)
                json_integer_value(json_object_get(s, "triangles")),
                json_integer_value(json_object_get(s, "vertices")));
         json_t *w;
-        json_array_foreach(json_object_get(d, "warnings"), i, w) printf("warning: %s\n", json_string_value(w));
+        json_array_foreach (json_object_get(d, "warnings"), i, w)
+            printf("warning: %s\n", json_string_value(w));
         json_decref(d);
     }
     kiln_string_free(doc);

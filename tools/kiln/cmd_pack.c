@@ -18,7 +18,8 @@ typedef struct pack_args {
 
 /* Moves pack's own options out of argv into *a; the rest go to rest[] (rest[0] = argv[0]).
  * Returns the name of an option that lacks its value, or NULL. */
-static const char *take_pack_options(int argc, char **argv, pack_args *a, char **rest, int *rest_count)
+static const char *take_pack_options(int argc, char **argv, pack_args *a, char **rest,
+                                     int *rest_count)
 {
     *rest_count = 0;
     rest[(*rest_count)++] = argv[0];
@@ -63,7 +64,7 @@ static void print_human(json_t *d)
            json_integer_value(json_object_get(d, "align")));
     size_t i;
     json_t *s;
-    json_array_foreach(json_object_get(d, "skipped"), i, s)
+    json_array_foreach (json_object_get(d, "skipped"), i, s)
         printf("  skipped %s: %s\n", json_string_value(json_object_get(s, "path")),
                json_string_value(json_object_get(s, "status")));
 }
@@ -73,7 +74,7 @@ static void print_failures(const json_t *d)
 {
     size_t i;
     const json_t *f;
-    json_array_foreach(json_object_get(d, "failed"), i, f) {
+    json_array_foreach (json_object_get(d, "failed"), i, f) {
         const json_t *e = json_object_get(f, "error");
         const char *ptr = json_string_value(json_object_get(e, "json_pointer"));
         fprintf(stderr, "kiln pack: %s: %s: %s", json_string_value(json_object_get(f, "path")),
@@ -97,7 +98,8 @@ static int verify(kiln_cli *c, const char *path)
     } else {
         json_t *d = json_loads(doc, 0, NULL);
         printf("%s: every checksum matches: %lld entries, %lld payloads (%lld compressed), "
-               "%lld bytes\n", path, json_integer_value(json_object_get(d, "entries")),
+               "%lld bytes\n",
+               path, json_integer_value(json_object_get(d, "entries")),
                json_integer_value(json_object_get(d, "payloads")),
                json_integer_value(json_object_get(d, "compressed")),
                json_integer_value(json_object_get(d, "file_size")));
@@ -126,7 +128,8 @@ int kiln_cmd_pack(int argc, char **argv)
         return KILN_EXIT_USAGE;
     }
     if (a.verify) {
-        if (c.positional_count || c.all || a.output || a.compress || a.level || a.align || a.keep_going)
+        if (c.positional_count || c.all || a.output || a.compress || a.level || a.align ||
+            a.keep_going)
             return kiln_cli_usage(&c, "--verify FILE takes no other file, asset or pack option");
         return verify(&c, a.verify);
     }
@@ -143,15 +146,18 @@ int kiln_cmd_pack(int argc, char **argv)
     if (a.level) {
         char *end;
         long v = strtol(a.level, &end, 10);
-        if (*end || v < 1 || v > 22) return kiln_cli_usage(&c, "--level takes 1..22, not %s", a.level);
+        if (*end || v < 1 || v > 22)
+            return kiln_cli_usage(&c, "--level takes 1..22, not %s", a.level);
         o.level = (int)v;
     }
     if (a.align) {
         if (!strcmp(a.align, "4096")) o.align_4096 = true;
-        else if (strcmp(a.align, "16") != 0) return kiln_cli_usage(&c, "--align takes 16 or 4096, not %s", a.align);
+        else if (strcmp(a.align, "16") != 0)
+            return kiln_cli_usage(&c, "--align takes 16 or 4096, not %s", a.align);
     }
     if (c.all && c.positional_count) return kiln_cli_usage(&c, "give ASSET... or --all, not both");
-    if (!c.all && !c.positional_count) return kiln_cli_usage(&c, "nothing to pack: give ASSET... or --all");
+    if (!c.all && !c.positional_count)
+        return kiln_cli_usage(&c, "nothing to pack: give ASSET... or --all");
     int code = KILN_EXIT_OK;
     kiln_project *p = kiln_cli_open(&c, &code);
     if (!p) {
@@ -171,10 +177,10 @@ int kiln_cmd_pack(int argc, char **argv)
         json_t *e = json_object_get(d, "error"), *t = json_object_get(d, "totals");
         if (!e) print_human(d);
         print_failures(d);
-        if (e)
-            fprintf(stderr, "kiln pack: %s\n", json_string_value(json_object_get(e, "message")));
+        if (e) fprintf(stderr, "kiln pack: %s\n", json_string_value(json_object_get(e, "message")));
         else if (r != KILN_OK)
-            fprintf(stderr, "kiln pack: %lld assets failed and were left out (and any asset that "
+            fprintf(stderr,
+                    "kiln pack: %lld assets failed and were left out (and any asset that "
                     "refers to one of them); the pack holds the other %lld\n",
                     json_integer_value(json_object_get(t, "failed")),
                     json_integer_value(json_object_get(t, "assets")));
@@ -183,7 +189,8 @@ int kiln_cmd_pack(int argc, char **argv)
     /* Assets failed (a document came back): one asset asked for exits with its own status, as
      * kiln import PATH does (2 for settings); several or --all exit 1. */
     if (doc && r != KILN_OK)
-        code = c.positional_count == 1 && !c.all && !a.keep_going ? kiln_cli_exit_for(r) : KILN_EXIT_FAILED;
+        code = c.positional_count == 1 && !c.all && !a.keep_going ? kiln_cli_exit_for(r)
+                                                                  : KILN_EXIT_FAILED;
     kiln_string_free(doc);
     kiln_project_close(p);
     kiln_cli_free(&c);

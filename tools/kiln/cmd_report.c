@@ -30,7 +30,7 @@ int kiln_cmd_report(int argc, char **argv)
         json_t *d = json_loads(doc, 0, NULL);
         size_t i;
         json_t *row;
-        json_array_foreach(json_object_get(d, "assets"), i, row) {
+        json_array_foreach (json_object_get(d, "assets"), i, row) {
             const char *state = json_string_value(json_object_get(row, "state"));
             const char *key = json_string_value(json_object_get(row, "key"));
             printf("%-13s %-12.12s %s", state, key ? key : "-",

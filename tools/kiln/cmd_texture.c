@@ -14,7 +14,9 @@ int kiln_cmd_texture(int argc, char **argv)
     }
     int code = KILN_EXIT_OK;
     if (c.positional_count != 2) {
-        return kiln_cli_usage(&c, "usage: kiln texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=VALUE]");
+        return kiln_cli_usage(
+            &c,
+            "usage: kiln texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=VALUE]");
     }
     /* --format and --quality are shorthands for --set texture.format=... and texture.quality=... */
     char fmt[96], qual[96];
@@ -51,7 +53,8 @@ int kiln_cmd_texture(int argc, char **argv)
                json_integer_value(json_object_get(s, "file_size")));
         size_t i;
         json_t *w;
-        json_array_foreach(json_object_get(d, "warnings"), i, w) printf("warning: %s\n", json_string_value(w));
+        json_array_foreach (json_object_get(d, "warnings"), i, w)
+            printf("warning: %s\n", json_string_value(w));
         json_decref(d);
     }
     kiln_string_free(doc);

@@ -24,7 +24,7 @@ static void print_vec(const json_t *a)
     size_t i;
     json_t *v;
     putchar('(');
-    json_array_foreach(a, i, v) printf("%s%g", i ? ", " : "", json_number_value(v));
+    json_array_foreach (a, i, v) printf("%s%g", i ? ", " : "", json_number_value(v));
     putchar(')');
 }
 
@@ -32,7 +32,8 @@ static bool is_unit(const json_t *a, double one_at)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(a, i, v) if (json_number_value(v) != ((double)i == one_at ? 1.0 : 0.0)) return false;
+    json_array_foreach (a, i, v)
+        if (json_number_value(v) != ((double)i == one_at ? 1.0 : 0.0)) return false;
     return true;
 }
 
@@ -40,7 +41,8 @@ static bool all_equal(const json_t *a, double x)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(a, i, v) if (json_number_value(v) != x) return false;
+    json_array_foreach (a, i, v)
+        if (json_number_value(v) != x) return false;
     return true;
 }
 
@@ -133,7 +135,8 @@ static void print_scene(const json_t *s)
     free(depth);
     size_t i;
     json_t *c;
-    json_array_foreach(json_object_get(s, "clips"), i, c) printf("    clip %zu: %s\n", i, json_string_value(c));
+    json_array_foreach (json_object_get(s, "clips"), i, c)
+        printf("    clip %zu: %s\n", i, json_string_value(c));
 }
 
 static void print_mesh(const json_t *m)
@@ -145,10 +148,10 @@ static void print_mesh(const json_t *m)
            I(m, "meshlet_count"));
     size_t i;
     json_t *v;
-    json_array_foreach(json_object_get(m, "levels"), i, v)
+    json_array_foreach (json_object_get(m, "levels"), i, v)
         printf("    level %zu: %lld triangles, error %g (%g absolute), %lld meshlets\n", i,
                I(v, "triangles"), F(v, "error"), F(v, "error_absolute"), I(v, "meshlets"));
-    json_array_foreach(json_object_get(m, "streams"), i, v)
+    json_array_foreach (json_object_get(m, "streams"), i, v)
         printf("    %-16s %-14s %lld x %lld bytes, %lld stored\n", S(v, "stream"), S(v, "format"),
                I(v, "count"), I(v, "stride"), I(v, "size"));
 }
@@ -168,22 +171,18 @@ static void print_clip(const json_t *c)
 }
 
 /* The members of a container document that are not a kind's summary. */
-static const char *const document_members[] = {"type",     "kind",     "kind_version",
-                                               "container_version", "size", "checksum",
-                                               "sections", "command",  "file"};
+static const char *const document_members[] = {
+    "type",     "kind",    "kind_version", "container_version", "size", "checksum",
+    "sections", "command", "file"};
 
 static bool is_scalar(const json_t *v) { return !json_is_object(v) && !json_is_array(v); }
 
 static void print_scalar(const json_t *v)
 {
-    if (json_is_string(v))
-        printf("\"%s\"", json_string_value(v));
-    else if (json_is_integer(v))
-        printf("%lld", json_integer_value(v));
-    else if (json_is_real(v))
-        printf("%g", json_real_value(v));
-    else
-        printf("%s", json_is_true(v) ? "true" : json_is_false(v) ? "false" : "null");
+    if (json_is_string(v)) printf("\"%s\"", json_string_value(v));
+    else if (json_is_integer(v)) printf("%lld", json_integer_value(v));
+    else if (json_is_real(v)) printf("%g", json_real_value(v));
+    else printf("%s", json_is_true(v) ? "true" : json_is_false(v) ? "false" : "null");
 }
 
 /* "key: value", or "key:" and the members or elements indented below it; arrays of scalars on
@@ -194,23 +193,21 @@ static void print_tree(const char *key, const json_t *v, int indent)
     size_t i;
     json_t *e;
     bool scalars = json_is_array(v);
-    json_array_foreach(v, i, e) scalars &= is_scalar(e);
+    json_array_foreach (v, i, e) scalars &= is_scalar(e);
     if (is_scalar(v)) {
         putchar(' ');
         print_scalar(v);
         putchar('\n');
     } else if (scalars) {
         printf(" [");
-        json_array_foreach(v, i, e)
-        {
+        json_array_foreach (v, i, e) {
             if (i) printf(", ");
             print_scalar(e);
         }
         printf("]\n");
     } else if (json_is_array(v)) {
         putchar('\n');
-        json_array_foreach(v, i, e)
-        {
+        json_array_foreach (v, i, e) {
             char index[32];
             snprintf(index, sizeof index, "[%zu]", i);
             print_tree(index, e, indent + 2);
@@ -218,7 +215,7 @@ static void print_tree(const char *key, const json_t *v, int indent)
     } else {
         putchar('\n');
         const char *k;
-        json_object_foreach((json_t *)v, k, e) print_tree(k, e, indent + 2);
+        json_object_foreach ((json_t *)v, k, e) print_tree(k, e, indent + 2);
     }
 }
 
@@ -241,7 +238,7 @@ void kiln_inspect_print_container(const json_t *doc, const char *path)
     printf("  %-8s %8s %10s %10s %10s\n", "section", "offset", "element", "count", "bytes");
     size_t i;
     json_t *s;
-    json_array_foreach(json_object_get(doc, "sections"), i, s)
+    json_array_foreach (json_object_get(doc, "sections"), i, s)
         printf("  %-8s %8lld %10lld %10lld %10lld\n", S(s, "id"), I(s, "offset"),
                I(s, "element_size"), I(s, "count"), I(s, "size"));
     const json_t *m;
@@ -251,5 +248,6 @@ void kiln_inspect_print_container(const json_t *doc, const char *path)
     if ((m = json_object_get(doc, "skeleton"))) print_skeleton(m);
     if ((m = json_object_get(doc, "clip"))) print_clip(m);
     const char *k;
-    json_object_foreach((json_t *)doc, k, m) if (is_other_summary(k)) print_tree(k, m, 2);
+    json_object_foreach ((json_t *)doc, k, m)
+        if (is_other_summary(k)) print_tree(k, m, 2);
 }

@@ -33,7 +33,7 @@ static void print_joined(const json_t *list)
     }
     size_t i;
     json_t *v;
-    json_array_foreach(list, i, v) printf("%s%s", i ? ", " : "", json_string_value(v));
+    json_array_foreach (list, i, v) printf("%s%s", i ? ", " : "", json_string_value(v));
 }
 
 /* A header with its count, then one indented line per entry. */
@@ -46,7 +46,7 @@ static void print_lines(const char *label, const json_t *list)
     printf("  %-11s %zu\n", label, json_array_size(list));
     size_t i;
     json_t *v;
-    json_array_foreach(list, i, v) printf("    %s\n", json_string_value(v));
+    json_array_foreach (list, i, v) printf("    %s\n", json_string_value(v));
 }
 
 void kiln_inspect_print_model(const json_t *doc, const char *path)
@@ -69,12 +69,13 @@ void kiln_inspect_print_model(const json_t *doc, const char *path)
         printf(" (%lld points/lines, not drawn)", ival(doc, "dropped_primitives"));
     printf(", %lld vertices, %lld triangles\n", ival(doc, "vertices"), ival(doc, "triangles"));
     printf("  %-11s %lld; %lld textures, %lld images, %lld samplers\n", "materials",
-           ival(doc, "materials"), ival(doc, "textures"), ival(doc, "images"), ival(doc, "samplers"));
+           ival(doc, "materials"), ival(doc, "textures"), ival(doc, "images"),
+           ival(doc, "samplers"));
     printf("  %-11s %lld; %lld joints\n", "skins", ival(doc, "skins"), ival(doc, "joints"));
     printf("  %-11s %lld\n", "animations", ival(doc, "animations"));
     size_t i;
     json_t *a;
-    json_array_foreach(json_object_get(doc, "animation_list"), i, a) {
+    json_array_foreach (json_object_get(doc, "animation_list"), i, a) {
         const char *name = json_string_value(json_object_get(a, "name"));
         json_t *d = json_object_get(a, "duration");
         printf("    %zu \"%s\": %lld channels, ", i, name ? name : "", ival(a, "channels"));

@@ -63,8 +63,10 @@ static void heap_in_huge_pages(void)
     mallopt(M_TOP_PAD, 64 << 20);
     /* Larger than what start-up left on top of the heap, so the heap grows now (by the pad). */
     void *first = malloc(1 << 20);
-    uintptr_t lo = ((uintptr_t)first + huge - 1) & ~(huge - 1), hi = (uintptr_t)sbrk(0) & ~(huge - 1);
-    if (first && hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: failure is harmless */
+    uintptr_t lo = ((uintptr_t)first + huge - 1) & ~(huge - 1),
+              hi = (uintptr_t)sbrk(0) & ~(huge - 1);
+    if (first && hi > lo)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* advice: failure is harmless */
     free(first);
     mallopt(M_TOP_PAD, 128 << 10); /* glibc's default again */
 }
@@ -81,25 +83,25 @@ int main(int argc, char **argv)
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 
-    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+        !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? KILN_EXIT_USAGE : KILN_EXIT_OK;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         unsigned v = kiln_version();
-        printf("kiln %u.%u.%u (pipeline %d)\n", v / 10000, v / 100 % 100, v % 100, KILN_PIPELINE_VERSION);
+        printf("kiln %u.%u.%u (pipeline %d)\n", v / 10000, v / 100 % 100, v % 100,
+               KILN_PIPELINE_VERSION);
         return KILN_EXIT_OK;
     }
     static const struct {
         const char *name;
         int (*fn)(int, char **);
     } commands[] = {
-        {"import", kiln_cmd_import}, {"reimport", kiln_cmd_reimport}, {"report", kiln_cmd_report},
-        {"meta", kiln_cmd_meta},     {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
-        {"texture", kiln_cmd_texture},
-        {"model", kiln_cmd_model},
-        {"pack", kiln_cmd_pack},
+        {"import", kiln_cmd_import},   {"reimport", kiln_cmd_reimport}, {"report", kiln_cmd_report},
+        {"meta", kiln_cmd_meta},       {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
+        {"texture", kiln_cmd_texture}, {"model", kiln_cmd_model},       {"pack", kiln_cmd_pack},
         {"graph", kiln_cmd_graph},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {

@@ -12,11 +12,11 @@
 static int write_tga(const char *path)
 {
     unsigned char file[18 + 4 * 4 * 4] = {0};
-    file[2] = 2;          /* uncompressed true colour */
-    file[12] = 4;         /* width */
-    file[14] = 4;         /* height */
-    file[16] = 32;        /* bits per pixel */
-    file[17] = 0x20 | 8;  /* first row on top, 8 alpha bits */
+    file[2] = 2;         /* uncompressed true colour */
+    file[12] = 4;        /* width */
+    file[14] = 4;        /* height */
+    file[16] = 32;       /* bits per pixel */
+    file[17] = 0x20 | 8; /* first row on top, 8 alpha bits */
     for (int y = 0; y < 4; y++) {
         for (int x = 0; x < 4; x++) {
             unsigned char *p = file + 18 + (y * 4 + x) * 4; /* BGRA */
@@ -39,7 +39,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (kiln_version() != KILN_VERSION_NUMBER) {
-        fprintf(stderr, "kiln_consumer: header %d, library %u\n", KILN_VERSION_NUMBER, kiln_version());
+        fprintf(stderr, "kiln_consumer: header %d, library %u\n", KILN_VERSION_NUMBER,
+                kiln_version());
         return 1;
     }
     char in[4096], out[4096];

@@ -23,8 +23,8 @@ int main(int argc, char **argv)
     kiln_ktx2_info info;
     kiln_result r = kiln_ktx2_read(file, size, &info, &err);
     unsigned char texels[4 * 4 * 4];
-    if (r == KILN_OK && (info.width != 4 || info.height != 4 ||
-                         info.levels[0].uncompressed_size != sizeof texels))
+    if (r == KILN_OK &&
+        (info.width != 4 || info.height != 4 || info.levels[0].uncompressed_size != sizeof texels))
         r = KILN_E_FORMAT_INVALID;
     if (r == KILN_OK) r = kiln_ktx2_level_copy(&info, 0, texels, sizeof texels, &err);
     if (r != KILN_OK) {
