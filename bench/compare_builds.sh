@@ -5,7 +5,8 @@
 # Alternating spreads the noise of a shared machine over both builds alike.
 #
 # Usage: sh bench/compare_builds.sh OLD_KILN NEW_KILN
-#   KILN_BENCH_RUNS=N     runs per case and build (default 5)
+#   KILN_BENCH_RUNS=N        runs of the cold import per build (default 5)
+#   KILN_BENCH_QUICK_RUNS=N  runs of every other case per build (default 11)
 #   KILN_BENCH_CORPUS=D   the third-party corpus (default ../shared/corpus beside the checkout)
 #
 # Cases (every one in a fresh or prepared folder under a temporary directory):
@@ -13,7 +14,9 @@
 #   import-noop   the same again over the filled cache (every asset cached)
 #   report        report over the filled cache
 #   model-*       `kiln model IN OUT --textures none -j1` of the larger glTF models
-#   pack          pack of every asset of the filled cache
+#   pack          pack (into the output folder, where every build may write) of every asset the
+#                 report calls up to date (the corpus holds invalid files
+#                 on purpose: a pack of them all fails, after a different amount of work)
 # Times are wall-clock milliseconds of the whole command (process start included). Numbers are
 # printed, never asserted.
 set -eu
@@ -21,7 +24,9 @@ old=$(realpath "$1")
 new=$(realpath "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
 corpus=$(realpath "${KILN_BENCH_CORPUS:-$here/../shared/corpus}")
-runs=${KILN_BENCH_RUNS:-5}
+cold_runs=${KILN_BENCH_RUNS:-5}
+quick_runs=${KILN_BENCH_QUICK_RUNS:-11}
+runs=$cold_runs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -61,6 +66,7 @@ printf "%-28s %10s %10s %8s\n" case "old ms" "new ms" "new/old"
 PREPARE='rm -rf "$tmp/out_$which"'
 run_case import-cold '"$k" import --all --root "$tmp/src" --out "$tmp/out_$which" -j 2'
 PREPARE=
+runs=$quick_runs
 run_case import-noop '"$k" import --all --root "$tmp/src" --out "$tmp/out_$which" -j 2'
 run_case report '"$k" report --root "$tmp/src" --out "$tmp/out_$which"'
 for m in gltf/DamagedHelmet/glTF/DamagedHelmet.gltf gltf/Fox/glTF/Fox.gltf \
@@ -69,5 +75,13 @@ for m in gltf/DamagedHelmet/glTF/DamagedHelmet.gltf gltf/Fox/glTF/Fox.gltf \
     run_case "model-$(basename "$m" .gltf)" \
         '"$k" model "$tmp/src/'"$m"'" "$tmp/model_$which" --textures none -j1'
 done
-run_case pack '"$k" pack --all --root "$tmp/src" --out "$tmp/out_$which" -o "$tmp/p_$which.kpak"'
-echo "runs per case and build: $runs; old: $old; new: $new"
+# The assets both builds cooked, as the new build's report names them.
+"$new" report --root "$tmp/src" --out "$tmp/out_new" --json >"$tmp/report.json" || true
+python3 - "$tmp/report.json" "$tmp/assets.txt" <<'EOF'
+import json, sys
+rows = json.load(open(sys.argv[1]))["assets"]
+open(sys.argv[2], "w").write("".join(r["path"] + "\0" for r in rows if r["state"] == "up_to_date"))
+EOF
+run_case pack '(cd "$tmp/src" && xargs -0 "$k" pack --root "$tmp/src" --out "$tmp/out_$which" \
+    -o "$tmp/out_$which/all.kpak" <"$tmp/assets.txt")'
+echo "runs: cold import $cold_runs, other cases $quick_runs per build; old: $old; new: $new"
