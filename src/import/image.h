@@ -14,6 +14,9 @@ typedef enum kiln_pixel_type {
     KILN_PIXEL_F32 = 2, /* 32-bit float per channel, linear (HDR, EXR) */
 } kiln_pixel_type;
 
+/* Bytes of one channel of t (1, 2 or 4). */
+size_t kiln_pixel_type_size(kiln_pixel_type t);
+
 typedef enum kiln_image_format {
     KILN_IMAGE_UNKNOWN = 0,
     KILN_IMAGE_PNG,

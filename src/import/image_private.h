@@ -15,9 +15,6 @@ typedef struct kiln_image_limits {
     size_t memory_limit;
 } kiln_image_limits;
 
-/* Bytes of one channel of t (1, 2 or 4). */
-size_t kiln_pixel_type_size(kiln_pixel_type t);
-
 /* Checks declared dimensions against the limits before anything is allocated: zero or
  * negative sides are KILN_E_IMPORT_FAILED, a side above max_dim or width*height*4 channels of
  * t above memory_limit (or above SIZE_MAX) is KILN_E_LIMIT. *out_size (may be NULL) gets the

@@ -34,19 +34,6 @@ static kiln_result settings_error(kiln_error *err, const char *pointer, const ch
     return KILN_E_IMPORT_SETTINGS;
 }
 
-static size_t channel_size(kiln_pixel_type t)
-{
-    switch (t) {
-    case KILN_PIXEL_U8:
-        return 1;
-    case KILN_PIXEL_U16:
-        return 2;
-    case KILN_PIXEL_F32:
-        return 4;
-    }
-    return 0;
-}
-
 /* 16-bit sRGB codes are rounded to the nearest 8-bit code (v / 257, never a tie since 257 is
  * odd) and decoded through the 8-bit table: a 65536-entry table would be 256 KiB of constants
  * for precision that 8-bit sRGB output cannot keep anyway. */
@@ -350,7 +337,7 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_bui
     if (is_float) srgb_in = false; /* float data is linear; srgb true only encodes the output */
 
     /* ---- the image must be what it says ---- */
-    size_t cs = channel_size(img->type);
+    size_t cs = kiln_pixel_type_size(img->type);
     size_t need;
     if (img->width == 0 || img->height == 0 || cs == 0 || !img->pixels ||
         !kiln_size_mul(img->width, img->height, &need) || !kiln_size_mul(need, 4 * cs, &need) ||
