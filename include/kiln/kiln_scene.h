@@ -176,8 +176,7 @@ typedef struct kiln_scene_mesh {
     const char *const *target_names; /* extras.targetNames when present, else NULL */
 } kiln_scene_mesh;
 
-/* ---- nodes, skins, cameras, lights -------------------------------------------------------------
- */
+/* ---- nodes, skins, cameras, lights ----------------------------------------------------------- */
 
 typedef struct kiln_scene_node {
     const char *name;
@@ -233,8 +232,7 @@ typedef struct kiln_scene_light {
     float inner_cone, outer_cone; /* spot: radians */
 } kiln_scene_light;
 
-/* ---- animation --------------------------------------------------------------------------------
- */
+/* ---- animation ------------------------------------------------------------------------------- */
 
 typedef enum kiln_scene_path {
     KILN_SCENE_PATH_TRANSLATION = 0,

@@ -21,8 +21,7 @@ typedef enum kiln_assimp_format {
     KILN_ASSIMP_OBJ = 2, /* Wavefront OBJ; its .mtl files are read next to it */
 } kiln_assimp_format;
 
-/* Import options; `= {0}` gives the documented defaults (those of import.fbx in docs/settings.md).
- */
+/* Import options; `= {0}` gives the documented defaults (import.fbx in docs/settings.md). */
 typedef struct kiln_assimp_opts {
     double scale;           /* on top of the file's unit in metres; 0 = 1 */
     int up_axis;            /* 0 auto (the FBX header; OBJ: +Y), 1 = +Y up, 2 = +Z up */

@@ -87,8 +87,7 @@ static float *rd_floats(blob_in *b, size_t count, kiln_arena *a)
     return f;
 }
 
-/* ---- header, warnings, files, embedded textures -----------------------------------------------
- */
+/* ---- header, warnings, files, embedded textures ---------------------------------------------- */
 
 static kiln_result read_head(blob_in *b)
 {
@@ -253,8 +252,7 @@ static kiln_result read_mesh(blob_in *b, assimp_doc_mesh *m, uint32_t index)
     return KILN_OK;
 }
 
-/* ---- nodes --------------------------------------------------------------------------------------
- */
+/* ---- nodes ----------------------------------------------------------------------------------- */
 
 static kiln_result read_nodes(blob_in *b)
 {

@@ -60,8 +60,7 @@ typedef struct assimp_job {
     const char *library; /* libassimp's file name for dlopen; NULL: libassimp.so.5 */
 } assimp_job;
 
-/* ---- assimp_guard.c: the child process ----------------------------------------------------------
- */
+/* ---- assimp_guard.c: the child process ------------------------------------------------------- */
 
 /* Runs kiln_assimp_child_main(job, fd) in a forked child limited to timeout_ms of wall time,
  * as much CPU time, child_memory bytes of address space (not under AddressSanitizer) and no
@@ -73,16 +72,14 @@ kiln_result kiln_assimp_guard_run(const assimp_job *job, uint32_t timeout_ms, si
                                   size_t max_bytes, const kiln_allocator *a, uint8_t **out,
                                   size_t *out_size, size_t *out_cap, kiln_error *err);
 
-/* ---- assimp_read.c: inside the child ------------------------------------------------------------
- */
+/* ---- assimp_read.c: inside the child --------------------------------------------------------- */
 
 /* Imports job's bytes with assimp and writes the blob (or an error blob) to fd. Returns the
  * child's exit status. Only ever called in the child: it may use libc's allocator freely, since
  * the whole process goes away. */
 int kiln_assimp_child_main(const assimp_job *job, int fd);
 
-/* ---- assimp_blob_read.c: the blob into a doc ----------------------------------------------------
- */
+/* ---- assimp_blob_read.c: the blob into a doc ------------------------------------------------- */
 
 /* Reads the child's blob (untrusted: every count, string, index and reference checked) into
  * *doc. The arrays and strings the scene will keep ([scene] in assimp_doc.h) are allocated from
@@ -93,8 +90,7 @@ int kiln_assimp_child_main(const assimp_job *job, int fd);
 kiln_result kiln_assimp_blob_read(const uint8_t *blob, size_t size, kiln_scene *scene,
                                   kiln_arena *tmp, assimp_doc *doc, kiln_error *err);
 
-/* ---- assimp_scene.c: a doc into the scene -----------------------------------------------------
- */
+/* ---- assimp_scene.c: a doc into the scene ---------------------------------------------------- */
 
 /* Builds scene (fresh, from kiln_scene_create) from doc: kiln's space, materials and their
  * textures (embedded, or looked up under base_dir), one primitive per doc mesh, skins, morph
@@ -104,8 +100,7 @@ kiln_result kiln_assimp_blob_read(const uint8_t *blob, size_t size, kiln_scene *
 kiln_result kiln_assimp_build(assimp_doc *doc, const char *base_dir, const kiln_assimp_opts *opts,
                               uint32_t flags, kiln_scene *scene, kiln_error *err);
 
-/* ---- assimp.c: the two together ---------------------------------------------------------------
- */
+/* ---- assimp.c: the two together -------------------------------------------------------------- */
 
 /* kiln_assimp_blob_read, then kiln_assimp_build: the child's blob into scene (the fuzz target
  * feeds blobs to it too). */
@@ -113,8 +108,7 @@ kiln_result kiln_assimp_build_blob(const uint8_t *blob, size_t size, const char 
                                    const kiln_assimp_opts *opts, uint32_t flags, kiln_scene *scene,
                                    kiln_error *err);
 
-/* ---- assimp_textures.c: texture files next to the model ---------------------------------------
- */
+/* ---- assimp_textures.c: texture files next to the model -------------------------------------- */
 
 /* Called with each candidate file of a texture name, relative to the model's folder, most
  * preferred first; returning true stops the walk. */

@@ -107,8 +107,7 @@ static bool node_finite(const kiln_scene_node *nd)
            all_finite(nd->scale, 3);
 }
 
-/* ---- the conversion to kiln's space ------------------------------------------------------------
- */
+/* ---- the conversion to kiln's space ---------------------------------------------------------- */
 
 static kiln_result conversion(build *b)
 {
@@ -161,8 +160,7 @@ static kiln_result conversion(build *b)
     return KILN_OK;
 }
 
-/* ---- images, textures, materials ---------------------------------------------------------------
- */
+/* ---- images, textures, materials ------------------------------------------------------------- */
 
 static const char *mime_of(const char *hint)
 {

@@ -65,8 +65,7 @@ typedef struct legacy {
     bool warn_failed; /* a warning found no memory: the fill fails at its end */
 } legacy;
 
-/* ---- small helpers -----------------------------------------------------------------------------
- */
+/* ---- small helpers --------------------------------------------------------------------------- */
 
 static kiln_result nomem(legacy *L, const char *what)
 {

@@ -159,8 +159,7 @@ static kiln_result make_string(parser *ps, const uint8_t *s, size_t len, char ty
     return KILN_OK;
 }
 
-/* ---- binary ------------------------------------------------------------------------------------
- */
+/* ---- binary ---------------------------------------------------------------------------------- */
 
 /* zlib's allocations through kiln's allocator: the size sits in front of each block, since
  * kiln_free needs it and zfree does not pass it. */
@@ -408,8 +407,7 @@ static kiln_result parse_binary(parser *ps)
     return take_children(ps, 1, &ps->t->root);
 }
 
-/* ---- ASCII ------------------------------------------------------------------------------------
- */
+/* ---- ASCII ----------------------------------------------------------------------------------- */
 
 typedef struct text {
     const uint8_t *p;
@@ -667,8 +665,7 @@ static kiln_result parse_ascii(parser *ps)
     return KILN_OK;
 }
 
-/* ---- entry --------------------------------------------------------------------------------------
- */
+/* ---- entry ----------------------------------------------------------------------------------- */
 
 static bool is_binary(const uint8_t *p, size_t n)
 {
@@ -754,8 +751,7 @@ void kiln_fbx_tree_free(kiln_fbx_tree *tree)
     memset(&tree->root, 0, sizeof tree->root);
 }
 
-/* ---- lookup -------------------------------------------------------------------------------------
- */
+/* ---- lookup ---------------------------------------------------------------------------------- */
 
 const kiln_fbx_node *kiln_fbx_child(const kiln_fbx_node *n, const char *name)
 {

@@ -71,8 +71,7 @@ kiln_result kiln_fbx_tree_parse(const void *data, size_t size, const kiln_alloca
                                 kiln_error *err);
 void kiln_fbx_tree_free(kiln_fbx_tree *tree);
 
-/* ---- lookup -----------------------------------------------------------------------------------
- */
+/* ---- lookup ---------------------------------------------------------------------------------- */
 
 /* The first child of n named name, or NULL (n may be NULL). */
 const kiln_fbx_node *kiln_fbx_child(const kiln_fbx_node *n, const char *name);

@@ -134,8 +134,7 @@ static kiln_result world_transforms(gltf_ctx *c, kiln_scene_node *nodes, uint32_
     return KILN_OK;
 }
 
-/* ---- skins, cameras, lights ---------------------------------------------------------------------
- */
+/* ---- skins, cameras, lights ------------------------------------------------------------------ */
 
 static kiln_result read_skins(gltf_ctx *c)
 {

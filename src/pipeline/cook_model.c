@@ -83,8 +83,7 @@ static kiln_result add_output(model_cook *m, const char *label, const char *file
     return kiln_cooked_add(m->out, m->alloc, label, file, bytes, size, size, err);
 }
 
-/* ---- images -----------------------------------------------------------------------------------
- */
+/* ---- images ---------------------------------------------------------------------------------- */
 
 static void find_image_roles(model_cook *m)
 {
@@ -225,8 +224,7 @@ static kiln_result cook_materials(model_cook *m, kiln_error *err)
     return KILN_OK;
 }
 
-/* ---- skeletons --------------------------------------------------------------------------------
- */
+/* ---- skeletons ------------------------------------------------------------------------------- */
 
 static kiln_result cook_skeletons(model_cook *m, kiln_error *err)
 {
@@ -340,8 +338,7 @@ done:
     return r;
 }
 
-/* ---- meshes -----------------------------------------------------------------------------------
- */
+/* ---- meshes ---------------------------------------------------------------------------------- */
 
 typedef struct mesh_job {
     model_cook *m;
@@ -538,8 +535,7 @@ static kiln_result cook_meshes(model_cook *m, kiln_error *err)
     return r;
 }
 
-/* ---- clips -------------------------------------------------------------------------------------
- */
+/* ---- clips ----------------------------------------------------------------------------------- */
 
 /* The skin an animation moves most joints of (lowest index on a tie), or -1. */
 static int32_t clip_skin(const kiln_scene *sc, uint32_t anim)
@@ -622,8 +618,7 @@ static kiln_result cook_clips(model_cook *m, kiln_error *err)
     return KILN_OK;
 }
 
-/* ---- scene -------------------------------------------------------------------------------------
- */
+/* ---- scene ----------------------------------------------------------------------------------- */
 
 static kiln_result cook_scene(model_cook *m, kiln_error *err)
 {
@@ -646,8 +641,7 @@ static kiln_result cook_scene(model_cook *m, kiln_error *err)
     return r;
 }
 
-/* ---- the cook ----------------------------------------------------------------------------------
- */
+/* ---- the cook -------------------------------------------------------------------------------- */
 
 kiln_result kiln_cook_model_source(const kiln_cook_env *env, const kiln_model_settings *s,
                                    const char *guid, const char *base_dir, const uint8_t *source,

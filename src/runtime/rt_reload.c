@@ -624,8 +624,7 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     return r;
 }
 
-/* ---- the watcher ------------------------------------------------------------------------------
- */
+/* ---- the watcher ----------------------------------------------------------------------------- */
 
 #ifdef __linux__
 #define WATCH_MASK                                                                                 \

@@ -218,8 +218,7 @@ static const char blend_fbx_fmt[] =
     "\tC: \"OO\",50,40\n"
     "}\n";
 
-/* ---- a binary FBX writer for parsed trees -------------------------------------------------------
- */
+/* ---- a binary FBX writer for parsed trees ---------------------------------------------------- */
 
 typedef struct writer {
     kiln_buf b;
@@ -343,8 +342,7 @@ static uint8_t *to_binary(const kiln_fbx_tree *t, uint32_t version, bool zip, si
     return p; /* libc allocator: free() */
 }
 
-/* ---- helpers ----------------------------------------------------------------------------------
- */
+/* ---- helpers --------------------------------------------------------------------------------- */
 
 static void parse_ok(const void *data, size_t size, kiln_fbx_tree *t)
 {
@@ -624,8 +622,7 @@ static void tree_limits_hold(void **state)
     free(bin);
 }
 
-/* ---- FBX 6 into a scene -----------------------------------------------------------------------
- */
+/* ---- FBX 6 into a scene ---------------------------------------------------------------------- */
 
 static void legacy_small_file_layers_transforms_and_textures(void **state)
 {

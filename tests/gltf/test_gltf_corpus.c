@@ -47,8 +47,7 @@ static void expect_failure(const char *rel, kiln_result code, const char *pointe
     free(path);
 }
 
-/* ---- every file -------------------------------------------------------------------------------
- */
+/* ---- every file ------------------------------------------------------------------------------ */
 
 typedef struct walk {
     char **paths;

@@ -134,8 +134,7 @@ static const char *buffer_uri(void)
     return uri;
 }
 
-/* ---- editing documents by JSON pointer ---------------------------------------------------------
- */
+/* ---- editing documents by JSON pointer ------------------------------------------------------- */
 
 typedef struct edit_op {
     const char *at;    /* JSON pointer; the last token may be "-" (append to an array) */
@@ -1329,8 +1328,7 @@ static void warnings_are_capped(void **state)
     free(prims);
 }
 
-/* ---- GLB containers ----------------------------------------------------------------------------
- */
+/* ---- GLB containers -------------------------------------------------------------------------- */
 
 static void put_u32(uint8_t *b, uint32_t v)
 {
@@ -1489,8 +1487,7 @@ static void dependencies_of_cut_glbs_stay_in_bounds(void **state)
     free(g);
 }
 
-/* ---- URIs that leave the model's folder ---------------------------------------------------------
- */
+/* ---- URIs that leave the model's folder ------------------------------------------------------ */
 
 static void uris_escaping_the_folder_are_refused(void **state)
 {
@@ -1587,8 +1584,7 @@ static void uris_escaping_the_folder_are_refused(void **state)
     assert_int_equal(mismatches, 0);
 }
 
-/* ---- huge declared sizes -----------------------------------------------------------------------
- */
+/* ---- huge declared sizes --------------------------------------------------------------------- */
 
 static void expect_small(const char *name, const edit_op *edits, size_t limit, kiln_result code,
                          const char *pointer, const char *fragment, size_t max_peak)
@@ -1678,8 +1674,7 @@ static void huge_declared_counts_fail_fast_without_allocating(void **state)
                  "36 compressed bytes cannot hold 2147483648 bytes", MIB);
 }
 
-/* ---- seeds: valid documents for the fuzzer ------------------------------------------------------
- */
+/* ---- seeds: valid documents for the fuzzer --------------------------------------------------- */
 
 /* A data URI of bytes with a media type (malloc'd). */
 static char *data_uri(const char *media, const uint8_t *p, size_t n)

@@ -17,8 +17,7 @@
 #include "mesh_fixtures.h"
 #include "process/mesh_private.h"
 
-/* ---- weld and clean ----------------------------------------------------------------------------
- */
+/* ---- weld and clean -------------------------------------------------------------------------- */
 
 static void weld_merges_vertices_equal_in_every_stream(void **state)
 {
@@ -259,8 +258,7 @@ static void optimize_keeps_every_triangle_and_its_winding(void **state)
     mf_free(&s);
 }
 
-/* ---- levels of detail -------------------------------------------------------------------------
- */
+/* ---- levels of detail ------------------------------------------------------------------------ */
 
 static void lods_follow_fractions_errors_and_share_vertices(void **state)
 {
@@ -479,8 +477,7 @@ static void meshlets_cover_every_level_within_limits(void **state)
     mf_free(&s);
 }
 
-/* ---- vertex formats ---------------------------------------------------------------------------
- */
+/* ---- vertex formats -------------------------------------------------------------------------- */
 
 /* The angle between two 3-vectors, from atan2 of |a x b| and a . b: exact for tiny angles,
  * where acos of a rounded cosine is not. */

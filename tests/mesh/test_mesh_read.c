@@ -50,8 +50,8 @@ static void make(const variant *v, mf_cooked *out)
     mf_free(&m);
 }
 
-/* Reads, and when that succeeds uses everything as the runtime would: no crash, indices in range.
- */
+/* Reads, and when that succeeds uses everything as the runtime would: no crash, indices in
+ * range. */
 static kiln_result read_and_use(const uint8_t *bytes, size_t size, uint32_t flags, kiln_error *err)
 {
     kiln_mesh_view v;

@@ -54,8 +54,7 @@ char **mc_corpus_models(size_t *count)
     return paths;
 }
 
-/* ---- cooking and loading -----------------------------------------------------------------------
- */
+/* ---- cooking and loading --------------------------------------------------------------------- */
 
 json_t *mc_convert(const char *in, const char *out_dir, unsigned jobs, const char *const *sets,
                    size_t set_count, kiln_result *code, kiln_error *err)
@@ -664,8 +663,7 @@ void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *st
     kiln_scene_free(sc);
 }
 
-/* ---- files ------------------------------------------------------------------------------------
- */
+/* ---- files ----------------------------------------------------------------------------------- */
 
 void mc_copy_tree(const char *from, const char *to)
 {

@@ -115,8 +115,7 @@ static void model_cook_is_byte_identical_across_folders_threads_and_processes(vo
     free(corpus);
 }
 
-/* ---- a project ---------------------------------------------------------------------------------
- */
+/* ---- a project ------------------------------------------------------------------------------- */
 
 typedef struct project {
     char *dir, *assets, *out;

@@ -24,8 +24,7 @@
 #define SEC_VALUE KILN_FOURCC('V', 'A', 'L', 'U')
 #define SEC_REFS  KILN_FOURCC('R', 'E', 'F', 'S')
 
-/* ---- the program's cooked kinds ---------------------------------------------------------------
- */
+/* ---- the program's cooked kinds -------------------------------------------------------------- */
 
 /* One reader for the three kinds: a VALU section and, optionally, REFS. */
 typedef struct blob_view {
@@ -103,8 +102,7 @@ static const kiln_cooked_kind loop_kind = {
     .refs = loop_refs,
 };
 
-/* ---- the program's runtime type: a record per blob, a "GPU object" per record ------------------
- */
+/* ---- the program's runtime type: a record per blob, a "GPU object" per record ---------------- */
 
 typedef struct blob_record {
     uint32_t value;
@@ -203,8 +201,7 @@ static krt_type_desc desc_of(calls *k, const kiln_cooked_kind *kind)
     return d;
 }
 
-/* ---- cooked files: a blob container, a cache folder as kiln lays it out, a pack ----------------
- */
+/* ---- cooked files: a blob container, a cache folder as kiln lays it out, a pack -------------- */
 
 static uint8_t *make_blob(uint32_t kind, uint32_t value, const uint64_t *refs, size_t ref_count,
                           size_t *size)
