@@ -37,6 +37,7 @@ static void artifact_free(kiln_project *p, kiln_pack_artifact *a)
     if (a->name) kiln_free(&p->allocator, a->name, strlen(a->name) + 1);
     if (a->file) kiln_free(&p->allocator, a->file, strlen(a->file) + 1);
     if (a->map.data) kiln_file_unmap(&a->map);
+    kiln_free(&p->allocator, a->refs, a->ref_cap * sizeof *a->refs);
     memset(a, 0, sizeof *a);
 }
 
@@ -228,19 +229,31 @@ static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *e
     return KILN_OK;
 }
 
+/* Keeps one reference of the artifact being read (f->from). */
 static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags, kiln_error *err)
 {
     follow_state *f = user;
     (void)kind;
     (void)flags; /* every reference ships in the same pack, loaded with it or not */
-    return need(f, f->from, id, err);
+    kiln_pack_artifact *x = &f->set->items[f->from];
+    if (x->ref_count == x->ref_cap) {
+        size_t n = x->ref_cap ? x->ref_cap * 2 : 8;
+        uint64_t *ids = kiln_realloc(f->alloc, x->refs, x->ref_cap * sizeof *ids, n * sizeof *ids);
+        if (!ids) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        x->refs = ids;
+        x->ref_cap = n;
+    }
+    x->refs[x->ref_count++] = id;
+    return KILN_OK;
 }
 
-/* The asset ids an artifact refers to (its kind's refs), each through `need`. The kind's reader
- * checks every byte first. A fourcc no kind has is packed as it is, referring to nothing. */
-static kiln_result follow(follow_state *f, size_t i, kiln_error *err)
+/* The ids an artifact's kind's refs lists, read (the kind's reader checks every byte first) on
+ * the first walk that reaches it and kept in the artifact. A fourcc no kind has is packed as it
+ * is, referring to nothing. */
+static kiln_result read_refs(follow_state *f, size_t i, kiln_error *err)
 {
-    const kiln_pack_artifact *x = &f->set->items[i];
+    kiln_pack_artifact *x = &f->set->items[i];
+    x->ref_count = 0;
     const kiln_cooked_kind *k = kiln_kinds_cooked_of_fourcc(f->kinds, x->kind);
     if (!k || !k->refs) return KILN_OK;
     /* Views are small records (pointers, counts, a few inline tables): on the stack, unless a
@@ -254,15 +267,33 @@ static kiln_result follow(follow_state *f, size_t i, kiln_error *err)
         r = k->refs(view, on_ref, f, err);
     }
     if (view != local) kiln_free(f->alloc, view, k->view_size);
-    if (r != KILN_OK && err && err->code != KILN_E_CACHE_CORRUPT) {
+    if (r != KILN_OK && r != KILN_E_OUT_OF_MEMORY) {
         /* A reader refused the bytes its manifest vouched for: a damaged or foreign entry. */
-        kiln_error_prefix(err, "%s: ", x->name);
-        err->code = KILN_E_CACHE_CORRUPT;
-        kiln_error_at_path(err, x->file);
+        if (err) {
+            kiln_error_prefix(err, "%s: ", x->name);
+            err->code = KILN_E_CACHE_CORRUPT;
+            kiln_error_at_path(err, x->file);
+        }
         r = KILN_E_CACHE_CORRUPT;
-        f->guilty = x->asset;
     }
     return r;
+}
+
+/* Each asset id an artifact refers to, through `need`. */
+static kiln_result follow(follow_state *f, size_t i, kiln_error *err)
+{
+    kiln_pack_artifact *x = &f->set->items[i];
+    if (!x->refs_read) {
+        kiln_result r = read_refs(f, i, err);
+        if (r == KILN_E_CACHE_CORRUPT) f->guilty = x->asset;
+        if (r != KILN_OK) return r;
+        x->refs_read = true;
+    }
+    for (size_t k = 0; k < x->ref_count; k++) {
+        kiln_result r = need(f, i, x->refs[k], err);
+        if (r != KILN_OK) return r;
+    }
+    return KILN_OK;
 }
 
 /* Same id twice: equal bytes are packed once; different bytes are a conflict naming both. */

@@ -24,6 +24,11 @@ typedef struct kiln_pack_artifact {
     size_t canonical;     /* the first artifact with its id (itself unless duplicate) */
     bool selected;        /* asked for, or needed by an artifact asked for */
     bool duplicate;       /* same id and bytes as an earlier artifact: packed once */
+    /* The ids its kind's refs listed, read once: a walk started again after an asset was
+     * dropped replays them instead of reading and checking the bytes again. */
+    bool refs_read;
+    uint64_t *refs; /* ref_count ids (owned) */
+    size_t ref_count, ref_cap;
 } kiln_pack_artifact;
 
 typedef struct kiln_pack_set {

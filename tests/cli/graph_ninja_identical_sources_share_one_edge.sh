@@ -1,5 +1,5 @@
 # Two sources with identical bytes and settings (`cp a.png b.png`) have one cache key, so they name
-# one cache entry (issue 17, item 4). `kiln graph --ninja` wrote one edge per asset and both claimed
+# one cache entry. `kiln graph --ninja` wrote one edge per asset and both claimed
 # that entry's manifest.json, which ninja refuses ("multiple rules generate"). The graph now has
 # one edge per key: `kiln import` of both sources (one cook, both records), a stamp per asset, the
 # manifest declared once. The JSON graph lists both assets with the same key and entry. The real

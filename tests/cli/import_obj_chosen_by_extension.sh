@@ -1,5 +1,5 @@
 # The extension decides which importer reads a model; the bytes only confirm it or refute it, and
-# a refusal names the importer that refused (issue 17, item 3). A ZBrush OBJ export ends in a NUL
+# a refusal names the importer that refused. A ZBrush OBJ export ends in a NUL
 # byte: kiln took such a file for binary and then called it "not a glTF file" (import) or "not an
 # image format" (inspect). Here a corpus OBJ with a NUL appended imports and inspects as the same
 # model as the file without it. Files whose bytes contradict their extension are

@@ -2,7 +2,7 @@
 # gives sizes that do not depend on libzstd, inspect lists every entry sorted by asset id, and
 # pack --verify passes on the pack and names the entry whose payload a flipped byte damaged;
 # a flipped byte in the table fails inspect; usage errors exit 2; an output named outside the
-# project is written there (issue 17: the user named it); --json documents match
+# project is written there (the user named it); --json documents match
 # docs/schemas/pack.schema.json.
 mkpng assets/a.png 16 16 1
 mkpng assets/b.png 8 8 2

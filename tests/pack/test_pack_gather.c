@@ -226,7 +226,7 @@ static void gather_label_brings_what_that_artifact_needs(void **state)
     assert_int_equal(pack(&x, bad, 1, 0, 0, &doc, &err), KILN_E_USAGE);
     assert_non_null(strstr(err.message, "mesh7/prim0"));
     assert_non_null(strstr(err.message, "material0"));
-    /* An output the caller names may lie outside the project and output folders (issue 17):
+    /* An output the caller names may lie outside the project and output folders:
      * only sources and paths read from files are confined. */
     kiln_pack_opts o = {0};
     char *outside = kt_format("%s.outside.kpak", x.dir);
