@@ -6,13 +6,20 @@
 #include "core/path.h"
 #include "import/gltf.h"
 
+/* One list: the extension at i reads with the format at i. */
+const char *const kiln_model_extensions[] = {"gltf", "glb", "fbx", "obj", NULL};
+static const kiln_model_format extension_formats[] = {
+    KILN_MODEL_FORMAT_GLTF, KILN_MODEL_FORMAT_GLTF, KILN_MODEL_FORMAT_FBX, KILN_MODEL_FORMAT_OBJ};
+_Static_assert(sizeof extension_formats / sizeof extension_formats[0] + 1 ==
+                   sizeof kiln_model_extensions / sizeof kiln_model_extensions[0],
+               "a format per extension");
+
 kiln_model_format kiln_model_format_of_name(const char *name)
 {
     if (!name) return KILN_MODEL_FORMAT_NONE;
     const char *ext = kiln_path_extension(name);
-    if (!strcasecmp(ext, "gltf") || !strcasecmp(ext, "glb")) return KILN_MODEL_FORMAT_GLTF;
-    if (!strcasecmp(ext, "fbx")) return KILN_MODEL_FORMAT_FBX;
-    if (!strcasecmp(ext, "obj")) return KILN_MODEL_FORMAT_OBJ;
+    for (size_t i = 0; kiln_model_extensions[i]; i++)
+        if (!strcasecmp(ext, kiln_model_extensions[i])) return extension_formats[i];
     return KILN_MODEL_FORMAT_NONE;
 }
 

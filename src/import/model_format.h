@@ -16,6 +16,9 @@ typedef enum kiln_model_format {
     KILN_MODEL_FORMAT_OBJ = 3,
 } kiln_model_format;
 
+/* The extensions of model files, lower case, NULL-terminated: the model source kind's. */
+extern const char *const kiln_model_extensions[];
+
 /* The format the name's extension names (without regard to case); NONE for any other name or
  * NULL. */
 kiln_model_format kiln_model_format_of_name(const char *name);

@@ -13,8 +13,6 @@
 #include "pipeline/scene_load.h"
 #include "pipeline/source_kind.h"
 
-static const char *const extensions[] = {"gltf", "glb", "fbx", "obj", NULL};
-
 static json_t *settings_json(const kiln_asset *a)
 {
     json_t *j = json_object();
@@ -120,7 +118,7 @@ static const char settings_schema[] =
 
 const kiln_source_kind kiln_source_kind_model = {
     .name = "model",
-    .extensions = extensions,
+    .extensions = kiln_model_extensions,
     .settings_json = settings_json,
     .target_dependent = target_dependent,
     .key_has_guid = true,
