@@ -5,6 +5,7 @@
  * collect the dependencies from the cooked kind's refs. Also freeing, linking and swapping what
  * a job made, through the type's ops. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -139,43 +140,69 @@ typedef struct dep_walk {
     const krt_type_registry *types;
     const kiln_allocator *alloc;
     uint32_t last_kind, last_type; /* the previous reference's: most come in runs of a kind */
-    uint64_t *once;                /* ids reported with KILN_REF_ONCE (open addressing, 0 free) */
-    size_t once_cap, once_count;
+    /* Where the dependencies from KILN_REF_ONCE references stand: repeats are dropped after. */
+    size_t *once_pos;
+    size_t once_count, once_cap;
 } dep_walk;
 
-static size_t once_bucket(uint64_t id, size_t slots)
+/* One KILN_REF_ONCE dependency: its id and where it stands in the list. */
+typedef struct once_dep {
+    uint64_t id;
+    size_t pos;
+} once_dep;
+
+static int once_dep_order(const void *x, const void *y)
 {
-    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+    const once_dep *a = x, *b = y;
+    if (a->id != b->id) return a->id < b->id ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* Whether id was already reported with KILN_REF_ONCE; records it when not. Kept at most half
- * full, so that a lookup is a short probe whatever the data. */
-static kiln_result once_seen(dep_walk *w, uint64_t id, bool *seen, kiln_error *err)
+/* Drops the repeats of ids reported with KILN_REF_ONCE, keeping each one's first place. By
+ * sorting rather than hashing: the ids come from the file, and no choice of them makes this
+ * slower than n log n. */
+static kiln_result drop_once_repeats(dep_walk *w, kiln_error *err)
 {
-    if (2 * (w->once_count + 1) > w->once_cap) {
-        size_t n = w->once_cap ? w->once_cap * 2 : 64;
-        if (n > ((size_t)1 << 26))
-            return kiln_error_set(err, KILN_E_LIMIT, "too many dependencies");
-        uint64_t *t = kiln_calloc(w->alloc, n, sizeof *t);
-        if (!t) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
-        for (size_t i = 0; i < w->once_cap; i++) {
-            uint64_t v = w->once[i];
-            if (!v) continue;
-            size_t k = once_bucket(v, n);
-            while (t[k]) k = (k + 1) & (n - 1);
-            t[k] = v;
+    krt_decoded *d = w->dec;
+    size_t n = w->once_count, count = d->dep_count;
+    if (n < 2) return KILN_OK;
+    once_dep *v = kiln_alloc(w->alloc, n * sizeof *v);
+    bool *drop = kiln_calloc(w->alloc, count, sizeof *drop);
+    kiln_result r = KILN_OK;
+    if (!v || !drop) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
+    } else {
+        for (size_t k = 0; k < n; k++)
+            v[k] = (once_dep){d->dep_ids[w->once_pos[k]], w->once_pos[k]};
+        qsort(v, n, sizeof *v, once_dep_order);
+        for (size_t k = 1; k < n; k++)
+            if (v[k].id == v[k - 1].id) drop[v[k].pos] = true;
+        size_t kept = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (drop[i]) continue;
+            d->dep_ids[kept] = d->dep_ids[i];
+            d->dep_types[kept++] = d->dep_types[i];
         }
-        kiln_free(w->alloc, w->once, w->once_cap * sizeof *w->once);
-        w->once = t;
+        d->dep_count = kept;
+    }
+    kiln_free(w->alloc, v, n * sizeof *v);
+    kiln_free(w->alloc, drop, count * sizeof *drop);
+    return r;
+}
+
+/* Notes that the dependency just added came from a KILN_REF_ONCE reference. */
+static kiln_result note_once(dep_walk *w, kiln_error *err)
+{
+    if (w->once_count == w->once_cap) {
+        size_t n = w->once_cap ? w->once_cap * 2 : 16;
+        size_t *pos =
+            kiln_realloc(w->alloc, w->once_pos, w->once_cap * sizeof *pos, n * sizeof *pos);
+        if (!pos)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
+        w->once_pos = pos;
         w->once_cap = n;
     }
-    size_t k = once_bucket(id, w->once_cap);
-    while (w->once[k] && w->once[k] != id) k = (k + 1) & (w->once_cap - 1);
-    *seen = w->once[k] == id;
-    if (!*seen) {
-        w->once[k] = id;
-        w->once_count++;
-    }
+    w->once_pos[w->once_count++] = w->dec->dep_count - 1;
     return KILN_OK;
 }
 
@@ -183,11 +210,6 @@ static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags
 {
     dep_walk *w = user;
     if (!(flags & KILN_REF_LOAD)) return KILN_OK;
-    if ((flags & KILN_REF_ONCE) && id) {
-        bool seen = false;
-        kiln_result r = once_seen(w, id, &seen, err);
-        if (r != KILN_OK || seen) return r;
-    }
     if (kind != w->last_kind || !w->last_type) {
         w->last_kind = kind;
         w->last_type = krt_types_of_fourcc(w->types, kind);
@@ -202,7 +224,9 @@ static kiln_result on_ref(void *user, uint64_t id, uint32_t kind, uint32_t flags
                               "it refers to asset %016llx of type %s: a registered type loads "
                               "only built-in types and types registered before it",
                               (unsigned long long)id, krt_types_name(w->types, w->last_type));
-    return add_dep(w->dec, &w->cap, id, w->last_type, w->alloc, err);
+    kiln_result r = add_dep(w->dec, &w->cap, id, w->last_type, w->alloc, err);
+    if (r == KILN_OK && (flags & KILN_REF_ONCE)) r = note_once(w, err);
+    return r;
 }
 
 kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
@@ -241,7 +265,8 @@ kiln_result krt_asset_decode(krt_asset *a, const krt_source *src, bool verify,
     dep_walk w = {a->type, d, 0, types, al, 0, 0, NULL, 0, 0};
     r = t->decode(a, &args, err);
     if (r == KILN_OK && t->kind->refs) r = t->kind->refs(t->view(a), on_ref, &w, err);
-    kiln_free(al, w.once, w.once_cap * sizeof *w.once);
+    if (r == KILN_OK) r = drop_once_repeats(&w, err);
+    kiln_free(al, w.once_pos, w.once_cap * sizeof *w.once_pos);
     if (r && err && !err->path[0]) kiln_error_at_path(err, path);
     if (r == KILN_OK && d->dep_count) {
         d->deps = kiln_calloc(al, d->dep_count, sizeof *d->deps);

@@ -61,10 +61,16 @@ static kiln_result refs_of(const void *view, uint32_t kind, kiln_ref_fn fn, void
     return r;
 }
 
-/* A blob's references are parts; a loop's are loops (which the runtime refuses to load). */
+/* A blob's references are parts, each listed twice and flagged KILN_REF_ONCE: the runtime keeps
+ * one dependency per part (a loop's are loops, which the runtime refuses to load). */
 static kiln_result blob_refs(const void *view, kiln_ref_fn fn, void *user, kiln_error *err)
 {
-    return refs_of(view, PART_KIND, fn, user, err);
+    const blob_view *v = view;
+    kiln_result r = KILN_OK;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < v->ref_count && !r; i++)
+            r = fn(user, v->refs[i], PART_KIND, KILN_REF_LOAD | KILN_REF_ONCE, err);
+    return r;
 }
 
 static kiln_result loop_refs(const void *view, kiln_ref_fn fn, void *user, kiln_error *err)
