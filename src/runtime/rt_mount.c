@@ -19,9 +19,11 @@ krt_type krt_label_type(const krt_type_registry *types, const char *label)
     return (krt_type)krt_types_of_label(types, label);
 }
 
+/* Asset ids come from the files mounted: hashed through XXH3 so that no choice of them piles
+ * into one run of slots (a multiplicative hash is inverted in a line). */
 static size_t id_bucket(uint64_t id, size_t slots)
 {
-    return (size_t)(id * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+    return (size_t)kiln_xxh3_64(&id, sizeof id) & (slots - 1);
 }
 
 static size_t name_bucket(const char *name, size_t slots)
