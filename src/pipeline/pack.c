@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/id_order.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/hash.h"
@@ -162,18 +163,6 @@ static kiln_result resolve_args(kiln_project *p, const char *const *args, size_t
         roots[i].arg = args[i];
     }
     return KILN_OK;
-}
-
-typedef struct id_key {
-    uint64_t id;
-    size_t index;
-} id_key;
-
-static int by_id_then_order(const void *a, const void *b)
-{
-    const id_key *x = a, *y = b;
-    if (x->id != y->id) return x->id < y->id ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* Index of the artifact kept for id (binary search over the sorted order), or SIZE_MAX. */
@@ -477,14 +466,15 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
         goto out;
     }
     {
-        id_key *keys = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *keys);
+        kiln_id_place *keys = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *keys);
         if (!keys) {
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
             goto out;
         }
-        for (size_t k = 0; k < set->count; k++) keys[k] = (id_key){set->items[k].asset_id, k};
-        qsort(keys, set->count, sizeof *keys, by_id_then_order);
-        for (size_t k = 0; k < set->count; k++) sorted[k] = keys[k].index;
+        for (size_t k = 0; k < set->count; k++)
+            keys[k] = (kiln_id_place){set->items[k].asset_id, k};
+        qsort(keys, set->count, sizeof *keys, kiln_id_place_order);
+        for (size_t k = 0; k < set->count; k++) sorted[k] = keys[k].place;
         kiln_free(&p->allocator, keys, (set->count ? set->count : 1) * sizeof *keys);
     }
     r = resolve_conflicts(p, set, sorted, assets, err);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/id_order.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -145,19 +146,6 @@ typedef struct dep_walk {
     size_t once_count, once_cap;
 } dep_walk;
 
-/* One KILN_REF_ONCE dependency: its id and where it stands in the list. */
-typedef struct once_dep {
-    uint64_t id;
-    size_t pos;
-} once_dep;
-
-static int once_dep_order(const void *x, const void *y)
-{
-    const once_dep *a = x, *b = y;
-    if (a->id != b->id) return a->id < b->id ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
-}
-
 /* Drops the repeats of ids reported with KILN_REF_ONCE, keeping each one's first place. By
  * sorting rather than hashing: the ids come from the file, and no choice of them makes this
  * slower than n log n. */
@@ -166,17 +154,17 @@ static kiln_result drop_once_repeats(dep_walk *w, kiln_error *err)
     krt_decoded *d = w->dec;
     size_t n = w->once_count, count = d->dep_count;
     if (n < 2) return KILN_OK;
-    once_dep *v = kiln_alloc(w->alloc, n * sizeof *v);
+    kiln_id_place *v = kiln_alloc(w->alloc, n * sizeof *v);
     bool *drop = kiln_calloc(w->alloc, count, sizeof *drop);
     kiln_result r = KILN_OK;
     if (!v || !drop) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for dependencies");
     } else {
         for (size_t k = 0; k < n; k++)
-            v[k] = (once_dep){d->dep_ids[w->once_pos[k]], w->once_pos[k]};
-        qsort(v, n, sizeof *v, once_dep_order);
+            v[k] = (kiln_id_place){d->dep_ids[w->once_pos[k]], w->once_pos[k]};
+        qsort(v, n, sizeof *v, kiln_id_place_order);
         for (size_t k = 1; k < n; k++)
-            if (v[k].id == v[k - 1].id) drop[v[k].pos] = true;
+            if (v[k].id == v[k - 1].id) drop[v[k].place] = true;
         size_t kept = 0;
         for (size_t i = 0; i < count; i++) {
             if (drop[i]) continue;
