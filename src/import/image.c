@@ -11,11 +11,21 @@
 #include "core/reader.h"
 
 static const char *const format_names[] = {"unknown", "png", "jpeg", "tga", "bmp", "hdr", "exr"};
+static const char *const format_descriptions[] = {
+    NULL,          "a PNG image",          "a JPEG image",    "a TGA image",
+    "a BMP image", "a Radiance HDR image", "an OpenEXR image"};
+_Static_assert(sizeof format_descriptions == sizeof format_names, "a description per format");
 
 const char *kiln_image_format_name(kiln_image_format f)
 {
     if ((unsigned)f >= sizeof format_names / sizeof format_names[0]) return "unknown";
     return format_names[f];
+}
+
+const char *kiln_image_format_description(kiln_image_format f)
+{
+    if ((unsigned)f >= sizeof format_descriptions / sizeof format_descriptions[0]) return NULL;
+    return format_descriptions[f];
 }
 
 size_t kiln_pixel_type_size(kiln_pixel_type t)

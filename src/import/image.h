@@ -50,6 +50,8 @@ typedef struct kiln_image_opts {
 /* What the file is, from its first bytes (and the name hint for TGA). No decoding. */
 kiln_image_format kiln_image_detect(const void *data, size_t size, const char *name_hint);
 const char *kiln_image_format_name(kiln_image_format f); /* "png", "jpeg", ... "unknown" */
+/* What the format is, for messages: "a PNG image", ...; NULL for KILN_IMAGE_UNKNOWN. */
+const char *kiln_image_format_description(kiln_image_format f);
 
 /* Reads width and height from the header without decoding; checks them against the limits.
  * Errors: KILN_E_IMPORT_UNSUPPORTED (unknown format), KILN_E_IMPORT_FAILED (bad header),

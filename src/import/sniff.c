@@ -15,22 +15,8 @@ const char *kiln_sniff_describe(const void *data, size_t size)
 {
     const uint8_t *p = data;
     if (!p) return NULL;
-    switch (kiln_image_detect(p, size, NULL)) {
-    case KILN_IMAGE_PNG:
-        return "a PNG image";
-    case KILN_IMAGE_JPEG:
-        return "a JPEG image";
-    case KILN_IMAGE_TGA:
-        return "a TGA image";
-    case KILN_IMAGE_BMP:
-        return "a BMP image";
-    case KILN_IMAGE_HDR:
-        return "a Radiance HDR image";
-    case KILN_IMAGE_EXR:
-        return "an OpenEXR image";
-    case KILN_IMAGE_UNKNOWN:
-        break;
-    }
+    const char *image = kiln_image_format_description(kiln_image_detect(p, size, NULL));
+    if (image) return image;
     if (size >= sizeof kiln_ktx2_identifier &&
         !memcmp(p, kiln_ktx2_identifier, sizeof kiln_ktx2_identifier))
         return "a KTX2 texture";
