@@ -114,6 +114,18 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
 
 KILN_API void kiln_string_free(char *s);
 
+/* Every settings field a .meta may hold (docs/settings.md), described from the tables the
+ * validator checks them with: kiln's groups (texture, model, fbx) and, when p is not NULL, the
+ * settings of the kinds registered with p (kiln_kind.h). *result_json (free with
+ * kiln_string_free): {"command": "help settings", "groups": [{"name": "texture", "kinds": [the
+ * source kinds that read it], "fields": [{"name", "path" ("texture.format": what --set takes),
+ * "type" (boolean, "null or boolean", string, integer, number, "array of numbers"), "default",
+ * "allowed" (the text of the validator's messages), "choices" (strings) or "minimum" and
+ * "maximum" (numbers), "description" (registered fields that have one)}]}]}, groups and fields
+ * in table order (docs/schemas/help-settings.schema.json). Errors: KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_settings_describe(const kiln_project *p, char **result_json,
+                                            kiln_error *err);
+
 /* ---- scale-out: remote caches, shards, the build graph (docs/scale-out.md) ---------------- */
 
 typedef struct kiln_remote_opts {

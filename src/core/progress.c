@@ -25,6 +25,7 @@ struct kiln_progress {
     bool drawing; /* fixed at create */
     size_t total;
     char label[KILN_PROGRESS_WIDTH + 1];
+    _Atomic(const char *) item; /* what is being worked on (borrowed), NULL = nothing named */
     atomic_size_t count;
     atomic_uint_least64_t next_draw_ns;
     pthread_mutex_t mutex; /* guards the writes, finished and drawn_len */
@@ -58,13 +59,19 @@ static void draw_locked(kiln_progress *p)
     if (n > 0) len += (size_t)n < sizeof line - len ? (size_t)n : sizeof line - len - 1;
     size_t cols = len - 1; /* the '\r' takes no column */
     size_t room = cols < KILN_PROGRESS_WIDTH ? KILN_PROGRESS_WIDTH - cols : 0;
+    /* "importing textures/wall.png": the label, then the item being worked on. */
+    char text[KILN_PROGRESS_WIDTH + 1];
+    const char *item = atomic_load_explicit(&p->item, memory_order_acquire);
     size_t label_len = strlen(p->label);
+    memcpy(text, p->label, label_len);
+    if (item && label_len && label_len < KILN_PROGRESS_WIDTH) text[label_len++] = ' ';
+    for (; item && *item && label_len < KILN_PROGRESS_WIDTH; item++) text[label_len++] = *item;
     if (label_len > room) {
         label_len = room;
         /* Do not cut a UTF-8 sequence in half. */
-        while (label_len > 0 && ((unsigned char)p->label[label_len] & 0xC0) == 0x80) label_len--;
+        while (label_len > 0 && ((unsigned char)text[label_len] & 0xC0) == 0x80) label_len--;
     }
-    memcpy(line + len, p->label, label_len);
+    memcpy(line + len, text, label_len);
     len += label_len;
     cols += label_len;
     /* The line only grows as numbers do, but pad over a longer previous line anyway. */
@@ -97,6 +104,7 @@ kiln_result kiln_progress_create(size_t total, const char *label, FILE *f, bool 
         p->label[n] = '\0';
     }
     atomic_init(&p->count, 0);
+    atomic_init(&p->item, NULL);
     atomic_init(&p->next_draw_ns, 0);
     if (pthread_mutex_init(&p->mutex, NULL) != 0) {
         kiln_free(&a, p, sizeof *p);
@@ -136,6 +144,11 @@ void kiln_progress_advance(kiln_progress *p, size_t n)
     if (pthread_mutex_trylock(&p->mutex) != 0) return;
     draw_locked(p);
     pthread_mutex_unlock(&p->mutex);
+}
+
+void kiln_progress_set_item(kiln_progress *p, const char *name)
+{
+    if (p) atomic_store_explicit(&p->item, name, memory_order_release);
 }
 
 void kiln_progress_finish(kiln_progress *p)

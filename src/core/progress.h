@@ -27,6 +27,11 @@ kiln_result kiln_progress_create(size_t total, const char *label, FILE *f, bool 
  * when the count reaches total. NULL is a no-op. */
 void kiln_progress_advance(kiln_progress *p, size_t n);
 
+/* Names what is being worked on after the label ("importing textures/wall.png"): the latest
+ * name set is drawn at the next redraw. name is borrowed: it must stay valid until the next
+ * call or destroy (NULL: the label alone). Thread-safe, lock-free. NULL p is a no-op. */
+void kiln_progress_set_item(kiln_progress *p, const char *name);
+
 /* Clears the line (once; later advances draw nothing). Thread-safe. NULL is a no-op. */
 void kiln_progress_finish(kiln_progress *p);
 

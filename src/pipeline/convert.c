@@ -14,8 +14,10 @@
 #include "pipeline/project.h"
 #include "pipeline/source.h"
 
-/* Settings from defaults, a patch and assignments, validated as a .meta would be. */
-static kiln_result convert_settings(const kiln_convert_opts *o, kiln_settings *out, kiln_error *err)
+/* Settings from defaults, a patch and assignments, validated as a .meta would be; a group the
+ * kind does not read is refused, as reimport refuses it. */
+static kiln_result convert_settings(const kiln_convert_opts *o, const kiln_source_kind *kind,
+                                    kiln_settings *out, kiln_error *err)
 {
     json_t *doc = json_object(), *patch = NULL;
     kiln_result r = KILN_OK;
@@ -31,6 +33,8 @@ static kiln_result convert_settings(const kiln_convert_opts *o, kiln_settings *o
     }
     for (size_t i = 0; r == KILN_OK && i < o->assignment_count; i++)
         r = kiln_settings_apply_assignment(doc, o->assignments[i], err);
+    if (r == KILN_OK)
+        r = kiln_settings_check_edit_applies(NULL, doc, kind->settings_groups, kind->name, err);
     if (r == KILN_OK) r = kiln_settings_from_json(doc, o->platform, out, err);
     json_decref(patch);
     json_decref(doc);
@@ -90,7 +94,7 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
     kiln_asset a;
     memset(&a, 0, sizeof a);
     a.kind = &kiln_source_kind_texture;
-    kiln_result r = convert_settings(&o, &a.settings, err);
+    kiln_result r = convert_settings(&o, a.kind, &a.settings, err);
     if (r == KILN_OK) r = kiln_cook_check_settings(&a, err);
     if (r != KILN_OK) return r;
 
@@ -144,7 +148,7 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
     *result_json = NULL;
     kiln_convert_opts o = copy_opts(opts);
     kiln_settings settings;
-    kiln_result r = convert_settings(&o, &settings, err);
+    kiln_result r = convert_settings(&o, &kiln_source_kind_model, &settings, err);
     if (r != KILN_OK) return r;
     model_job job;
     job.settings = &settings.model;

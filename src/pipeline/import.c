@@ -221,6 +221,7 @@ typedef struct import_batch {
 static kiln_result import_job(void *user, size_t index, size_t worker, kiln_error *err)
 {
     import_batch *b = user;
+    kiln_progress_set_item(b->progress, b->assets[index].rel);
     b->codes[index] = kiln_import_asset(b->p, &b->assets[index], b->flags, NULL, &b->results[index],
                                         &b->errors[index]);
     kiln_progress_advance(b->progress, 1);

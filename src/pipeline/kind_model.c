@@ -116,6 +116,8 @@ static const char settings_schema[] =
     "}}"
     "}";
 
+static const char *const settings_groups[] = {"model", "fbx", NULL};
+
 const kiln_source_kind kiln_source_kind_model = {
     .name = "model",
     .extensions = kiln_model_extensions,
@@ -126,4 +128,5 @@ const kiln_source_kind kiln_source_kind_model = {
     .check_settings = NULL,
     .cook = cook,
     .settings_schema = settings_schema,
+    .settings_groups = settings_groups,
 };

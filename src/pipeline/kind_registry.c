@@ -22,6 +22,7 @@ typedef struct registered_kind {
     kiln_source_kind kind;
     kiln_source_kind_desc desc; /* the program's, copied up to its struct_size */
     kiln_settings_section *section;
+    const char *settings_groups[2]; /* its own section, import.<name> */
 } registered_kind;
 
 struct kiln_kind_registry {
@@ -301,7 +302,10 @@ KILN_API kiln_result kiln_project_register_kind(kiln_project *p,
         .dependencies = d.dependencies ? dependencies : NULL, /* none: the key as before */
         .check_settings = NULL,
         .cook = cook,
+        .settings_groups = k->settings_groups,
     };
+    k->settings_groups[0] = d.name;
+    k->settings_groups[1] = NULL;
     reg->slots_used += d.setting_count;
     reg->count++;
     reg->settings = (kiln_settings_ext){reg->sections, reg->count};

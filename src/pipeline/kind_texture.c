@@ -52,6 +52,8 @@ static const char settings_schema[] =
     "}}"
     "}";
 
+static const char *const settings_groups[] = {"texture", NULL};
+
 const kiln_source_kind kiln_source_kind_texture = {
     .name = "texture",
     .extensions = extensions,
@@ -62,4 +64,5 @@ const kiln_source_kind kiln_source_kind_texture = {
     .check_settings = check_settings,
     .cook = cook,
     .settings_schema = settings_schema,
+    .settings_groups = settings_groups,
 };

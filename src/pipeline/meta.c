@@ -71,6 +71,72 @@ KILN_API kiln_result kiln_project_meta(kiln_project *p, const char *const *paths
     return KILN_OK;
 }
 
+/* What a reimport changed, for people and --json: each setting whose resolved value differs
+ * ({"path": "texture.format", "before", "after"}) and each output's size before and after
+ * ({"label", "before", "after"}; null where the output did not exist, or the previous entry is
+ * gone). */
+static json_t *reimport_changes(const json_t *settings_before, const json_t *settings_after,
+                                const json_t *old_manifest, const json_t *record)
+{
+    json_t *settings = json_array(), *outputs = json_array();
+    const char *group;
+    json_t *after_group;
+    json_object_foreach ((json_t *)settings_after, group, after_group) {
+        const json_t *before_group = json_object_get(settings_before, group);
+        const char *field;
+        json_t *now;
+        json_object_foreach (after_group, field, now) {
+            const json_t *was = json_object_get(before_group, field);
+            if (was && json_equal(was, now)) continue;
+            char path[160];
+            snprintf(path, sizeof path, "%s.%s", group, field);
+            json_t *c = json_object();
+            json_object_set_new(c, "path", json_string(path));
+            json_object_set_new(c, "before", was ? json_deep_copy(was) : json_null());
+            json_object_set_new(c, "after", json_deep_copy(now));
+            json_array_append_new(settings, c);
+        }
+    }
+    const json_t *old_outputs = json_object_get(old_manifest, "outputs");
+    const json_t *new_outputs = json_object_get(record, "outputs");
+    size_t i, j;
+    const json_t *o;
+    json_array_foreach (new_outputs, i, o) {
+        const char *label = json_string_value(json_object_get(o, "label"));
+        json_t *c = json_object();
+        json_object_set_new(c, "label", json_string(label ? label : ""));
+        json_t *before = json_null();
+        const json_t *old;
+        json_array_foreach (old_outputs, j, old) {
+            const char *l = json_string_value(json_object_get(old, "label"));
+            if (label && l && !strcmp(l, label))
+                before = json_deep_copy(json_object_get(old, "size"));
+        }
+        json_object_set_new(c, "before", before ? before : json_null());
+        json_object_set_new(c, "after", json_deep_copy(json_object_get(o, "size")));
+        json_array_append_new(outputs, c);
+    }
+    json_array_foreach (old_outputs, j, o) { /* outputs the new cook no longer makes */
+        const char *label = json_string_value(json_object_get(o, "label"));
+        bool kept = false;
+        const json_t *n;
+        json_array_foreach (new_outputs, i, n) {
+            const char *l = json_string_value(json_object_get(n, "label"));
+            if (label && l && !strcmp(l, label)) kept = true;
+        }
+        if (kept || !label) continue;
+        json_t *c = json_object();
+        json_object_set_new(c, "label", json_string(label));
+        json_object_set_new(c, "before", json_deep_copy(json_object_get(o, "size")));
+        json_object_set_new(c, "after", json_null());
+        json_array_append_new(outputs, c);
+    }
+    json_t *d = json_object();
+    json_object_set_new(d, "settings", settings);
+    json_object_set_new(d, "outputs", outputs);
+    return d;
+}
+
 KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
                                            const char *settings_json,
                                            const char *const *assignments, size_t assignment_count,
@@ -79,10 +145,15 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
     *result_json = NULL;
     kiln_asset *a = kiln_calloc(&p->allocator, 1, sizeof *a);
     if (!a) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-    json_t *doc = NULL, *patch = NULL, *result = NULL, *record = NULL;
+    json_t *doc = NULL, *before = NULL, *patch = NULL, *result = NULL, *record = NULL;
+    json_t *settings_before = NULL, *settings_after = NULL, *old_manifest = NULL;
     char mp[KILN_PATH_MAX];
     kiln_result r = kiln_database_find(p, path, a, err);
     if (r != KILN_OK) goto out;
+    const kiln_settings_ext *ext = kiln_kinds_settings(p->kinds);
+    const char *const *groups = a->kind ? a->kind->settings_groups : NULL;
+    if (a->settings_result == KILN_OK)
+        settings_before = kiln_settings_groups_json(&a->settings, ext, groups);
     bool changes = settings_json || assignment_count;
     if (changes) {
         r = meta_path_of(p, a, mp, err);
@@ -102,6 +173,11 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
         } else {
             doc = json_object();
         }
+        before = json_deep_copy(doc);
+        if (!before) {
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+            goto out;
+        }
         /* Keep the asset's identity: a source without .meta has a GUID derived from its path. */
         if (!json_object_get(doc, "guid")) json_object_set_new(doc, "guid", json_string(a->guid));
         if (settings_json) {
@@ -119,6 +195,11 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
             r = kiln_settings_apply_assignment(doc, assignments[i], err);
             if (r != KILN_OK) goto out;
         }
+        /* A group the kind does not read would be written and then do nothing. */
+        if (a->kind)
+            r = kiln_settings_check_edit_applies(before, doc, a->kind->settings_groups,
+                                                 a->kind->name, err);
+        if (r != KILN_OK) goto out;
         kiln_asset check = *a;
         r = kiln_settings_from_json_ext(doc, p->platform[0] ? p->platform : NULL,
                                         kiln_kinds_settings(p->kinds), &check.settings, err);
@@ -134,7 +215,10 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
         if (r != KILN_OK) goto out;
         kiln_asset_load_settings(p, a);
     }
+    if (old_key[0]) old_manifest = kiln_cache_entry_load(p, old_key, false);
     r = kiln_import_asset(p, a, KILN_IMPORT_FORCE, old_key[0] ? old_key : NULL, &result, err);
+    if (a->settings_result == KILN_OK)
+        settings_after = kiln_settings_groups_json(&a->settings, ext, groups);
     if (!old_key[0] && r == KILN_OK && result && !json_object_get(result, "unchanged"))
         json_object_set_new(result, "unchanged", json_false());
     json_t *d = json_object();
@@ -142,11 +226,18 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
     json_object_set_new(d, "meta_written", json_boolean(changes));
     json_object_set_new(d, "previous_key", old_key[0] ? json_string(old_key) : json_null());
     json_object_set(d, "record", result);
+    if (r == KILN_OK && settings_after)
+        json_object_set_new(
+            d, "changes", reimport_changes(settings_before, settings_after, old_manifest, result));
     *result_json = kiln_project_take_json(d);
 out:
     json_decref(result);
     json_decref(record);
+    json_decref(settings_before);
+    json_decref(settings_after);
+    json_decref(old_manifest);
     json_decref(patch);
+    json_decref(before);
     json_decref(doc);
     kiln_asset_clear(p, a);
     kiln_free(&p->allocator, a, sizeof *a);

@@ -595,6 +595,7 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
     wo.align_4096 = o.align_4096;
     wo.jobs = p->jobs;
     wo.alloc = &p->allocator;
+    wo.progress = p->progress;
     r = kiln_pack_write(in, n, &wo, &bytes, &size, written, &stats, err);
     if (r != KILN_OK) goto out;
     /* Read back what is about to be published: a writer bug must not ship. */

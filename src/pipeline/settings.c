@@ -394,26 +394,29 @@ typedef struct kind_desc {
     const char *name;
     const field_desc *fields;
     size_t field_count;
-    const char *field_list; /* for "unknown field" messages */
     void (*store)(kiln_settings *s, size_t field, const field_value *v);
     void (*load)(const kiln_settings *s, size_t field, field_value *v);
 } kind_desc;
 
 enum { KIND_TEXTURE, KIND_MODEL, KIND_FBX, KIND_COUNT };
 static const kind_desc kinds[KIND_COUNT] = {
-    [KIND_TEXTURE] = {"texture", texture_fields, TEX_FIELD_COUNT,
-                      "format, srgb, mipmaps, normal_map, flip_green, max_size, quality, "
-                      "supercompression",
-                      texture_store, texture_load},
-    [KIND_MODEL] = {"model", model_fields, MODEL_FIELD_COUNT,
-                    "lods, lod_error, lod_min_triangles, quantize, optimize, overdraw_threshold, "
-                    "meshlet_max_vertices, meshlet_max_triangles, texture_format, "
-                    "texture_quality, texture_max_size, textures, compress, animation_reduce, "
-                    "animation_resample_fps, meshlets, tangents",
-                    model_store, model_load},
-    [KIND_FBX] = {"fbx", fbx_fields, FBX_FIELD_COUNT,
-                  "scale, up_axis, skins, animations, animation_fps", fbx_store, fbx_load},
+    [KIND_TEXTURE] = {"texture", texture_fields, TEX_FIELD_COUNT, texture_store, texture_load},
+    [KIND_MODEL] = {"model", model_fields, MODEL_FIELD_COUNT, model_store, model_load},
+    [KIND_FBX] = {"fbx", fbx_fields, FBX_FIELD_COUNT, fbx_store, fbx_load},
 };
+
+/* "format, srgb, ...": the kind's fields in table order, for "unknown field" messages. */
+static const char *field_list(const kind_desc *k, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < k->field_count && n + 1 < size; i++) {
+        int w = snprintf(buf + n, size - n, "%s%s", i ? ", " : "", k->fields[i].name);
+        if (w < 0) break;
+        n += (size_t)w < size - n ? (size_t)w : size - n - 1;
+    }
+    return buf;
+}
 
 void kiln_settings_default(kiln_settings *out)
 {
@@ -732,7 +735,7 @@ static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p
 static kiln_result apply_kind(const kind_desc *k, const json_t *obj, json_ptr *p, kiln_settings *s,
                               uint32_t *set_mask, kiln_error *err)
 {
-    char got[64], name[48];
+    char got[64], name[48], list[400];
     if (!json_is_object(obj))
         return settings_fail(err, p, "%s settings are %s; allowed: an object", k->name,
                              describe(obj, got, sizeof got));
@@ -746,7 +749,7 @@ static kiln_result apply_kind(const kind_desc *k, const json_t *obj, json_ptr *p
         if (i == k->field_count)
             return settings_fail(err, p, "unknown field \"%s\" in %s settings; allowed: %s",
                                  printable(key, key_len, name, sizeof name), k->name,
-                                 k->field_list);
+                                 field_list(k, list, sizeof list));
         field_value v;
         memset(&v, 0, sizeof v);
         kiln_result r = parse_field(&k->fields[i], json_object_iter_value(it), p, &v, err);
@@ -1008,6 +1011,24 @@ static const char *choice_list(const kiln_setting_field *d, char *buf, size_t si
     return buf;
 }
 
+/* What a valid value of a registered field looks like, for messages and kiln help settings. */
+static const char *ext_allowed_text(const kiln_setting_field *d, char *buf, size_t size)
+{
+    switch (d->type) {
+    case KILN_SETTING_BOOL:
+        return "true or false";
+    case KILN_SETTING_INT:
+        snprintf(buf, size, "an integer from %g to %g", d->min, d->max);
+        return buf;
+    case KILN_SETTING_NUMBER:
+        snprintf(buf, size, "a number from %g to %g", d->min, d->max);
+        return buf;
+    case KILN_SETTING_CHOICE:
+        return choice_list(d, buf, size);
+    }
+    return "";
+}
+
 static kiln_result parse_ext_field(const kiln_setting_field *d, const json_t *v, json_ptr *p,
                                    kiln_setting_value *out, kiln_error *err)
 {
@@ -1036,25 +1057,8 @@ static kiln_result parse_ext_field(const kiln_setting_field *d, const json_t *v,
             }
         break;
     }
-    const char *what = "";
-    switch (d->type) {
-    case KILN_SETTING_BOOL:
-        what = "true or false";
-        break;
-    case KILN_SETTING_INT:
-        snprintf(allowed, sizeof allowed, "an integer from %g to %g", d->min, d->max);
-        what = allowed;
-        break;
-    case KILN_SETTING_NUMBER:
-        snprintf(allowed, sizeof allowed, "a number from %g to %g", d->min, d->max);
-        what = allowed;
-        break;
-    case KILN_SETTING_CHOICE:
-        what = choice_list(d, allowed, sizeof allowed);
-        break;
-    }
     return settings_fail(err, p, "%s is %s; allowed: %s", d->name, describe(v, got, sizeof got),
-                         what);
+                         ext_allowed_text(d, allowed, sizeof allowed));
 }
 
 /* Applies a registered kind's object (import.<name>, platforms.x.<name>) on top of s. */
@@ -1225,7 +1229,7 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
                                            kiln_error *err)
 {
     json_ptr p = {{0}, 0};
-    char shown[96], name[48];
+    char shown[96], name[48], list[400];
     if (!json_is_object(meta_doc) || !assignment)
         return kiln_error_set(err, KILN_E_USAGE,
                               "kiln_settings_apply_assignment: the .meta "
@@ -1306,7 +1310,7 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
                                  "settings path \"%s\": unknown field \"%s\" in %s "
                                  "settings; allowed: %s",
                                  shown, printable(seg[i], strlen(seg[i]), name, sizeof name),
-                                 kind->name, kind->field_list);
+                                 kind->name, field_list(kind, list, sizeof list));
         i++;
     }
     if (i < nseg) {
@@ -1429,4 +1433,259 @@ kiln_result kiln_settings_merge_import(json_t *meta_doc, const json_t *import_pa
     if (json_object_set_new(meta_doc, "import", merged) != 0)
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory merging settings");
     return KILN_OK;
+}
+
+/* ---- edits that do not apply to the asset's kind ------------------------------------------ */
+
+static bool group_listed(const char *const *groups, const char *name, size_t len)
+{
+    for (; groups && *groups; groups++)
+        if (key_is(name, len, *groups)) return true;
+    return false;
+}
+
+static const kind_desc *builtin_group(const char *name)
+{
+    for (size_t k = 0; k < KIND_COUNT; k++)
+        if (!strcmp(kinds[k].name, name)) return &kinds[k];
+    return NULL;
+}
+
+/* The field the user probably meant in a group the kind reads: group "texture" field "format"
+ * on a model is model.texture_format; model.texture_quality on a texture is texture.quality.
+ * Found by name in the tables, so a new field pair is suggested without a list of its own. */
+static bool suggest_field(const char *const *groups, const char *group, const char *field,
+                          char *out, size_t size)
+{
+    for (; groups && *groups; groups++) {
+        const kind_desc *k = builtin_group(*groups);
+        if (!k) continue;
+        char wanted[96];
+        size_t glen = strlen(*groups), flen = strlen(field);
+        for (size_t i = 0; i < k->field_count; i++) {
+            const char *f = k->fields[i].name;
+            snprintf(wanted, sizeof wanted, "%s_%s", group, field);
+            bool prefixed = !strcmp(f, wanted);
+            /* model.texture_format on a texture: the field without its "texture_" */
+            bool unprefixed = flen > glen + 1 && !strncmp(field, *groups, glen) &&
+                              field[glen] == '_' && !strcmp(f, field + glen + 1);
+            if (prefixed || unprefixed) {
+                snprintf(out, size, "%s.%s", *groups, f);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* "a model", "an image_set": the kind named with its article, for messages. */
+static const char *article(const char *name)
+{
+    return strchr("aeiou", name[0]) && name[0] ? "an" : "a";
+}
+
+/* One scope (import, or one platform's object): the first group the edit set or changed that
+ * the kind does not read. */
+static kiln_result check_scope(const json_t *before, const json_t *after, json_ptr *p,
+                               const char *shown_prefix, const char *const *groups,
+                               const char *kind_name, kiln_error *err)
+{
+    if (!json_is_object(after)) return KILN_OK;
+    OBJECT_FOREACH(after, it)
+    {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        const json_t *now = json_object_iter_value(it);
+        const json_t *was = json_is_object(before) ? json_object_getn(before, key, key_len) : NULL;
+        if (group_listed(groups, key, key_len) || (was && json_equal(now, was))) continue;
+        char group[48], field[48] = "", listed[160] = "", hint[160] = "";
+        printable(key, key_len, group, sizeof group);
+        size_t mark = ptr_push(p, key, key_len);
+        if (json_is_object(now)) {
+            OBJECT_FOREACH(now, f)
+            {
+                const json_t *fv = json_object_iter_value(f);
+                const json_t *old =
+                    json_is_object(was) ? json_object_get(was, json_object_iter_key(f)) : NULL;
+                if (old && json_equal(fv, old)) continue;
+                printable(json_object_iter_key(f), json_object_iter_key_len(f), field,
+                          sizeof field);
+                ptr_push(p, json_object_iter_key(f), json_object_iter_key_len(f));
+                break;
+            }
+        }
+        size_t n = 0;
+        for (const char *const *g = groups; g && *g && n < sizeof listed; g++) {
+            int w = snprintf(listed + n, sizeof listed - n, "%s%s", g == groups ? "" : " and ", *g);
+            if (w < 0) break;
+            n += (size_t)w;
+        }
+        char suggestion[112];
+        if (field[0] && suggest_field(groups, group, field, suggestion, sizeof suggestion))
+            snprintf(hint, sizeof hint, "; did you mean %s%s?", shown_prefix, suggestion);
+        else
+            snprintf(hint, sizeof hint, "; %s %s reads only %s settings", article(kind_name),
+                     kind_name, listed[0] ? listed : "no");
+        kiln_result r;
+        if (field[0])
+            r = settings_fail(err, p, "%s%s.%s does not apply to %s %s%s", shown_prefix, group,
+                              field, article(kind_name), kind_name, hint);
+        else
+            r = settings_fail(err, p, "%s%s settings do not apply to %s %s%s", shown_prefix, group,
+                              article(kind_name), kind_name, hint);
+        ptr_pop(p, mark);
+        return r;
+    }
+    return KILN_OK;
+}
+
+kiln_result kiln_settings_check_edit_applies(const json_t *before, const json_t *after,
+                                             const char *const *groups, const char *kind_name,
+                                             kiln_error *err)
+{
+    json_ptr p = {{0}, 0};
+    if (!json_is_object(after) || !kind_name) return KILN_OK;
+    const json_t *b = json_is_object(before) ? before : NULL;
+    size_t mark = ptr_push_str(&p, "import");
+    kiln_result r = check_scope(b ? json_object_get(b, "import") : NULL,
+                                json_object_get(after, "import"), &p, "", groups, kind_name, err);
+    ptr_pop(&p, mark);
+    if (r != KILN_OK) return r;
+    const json_t *platforms = json_object_get(after, "platforms");
+    const json_t *old_platforms = b ? json_object_get(b, "platforms") : NULL;
+    if (!json_is_object(platforms)) return KILN_OK;
+    mark = ptr_push_str(&p, "platforms");
+    OBJECT_FOREACH(platforms, it)
+    {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        char name[48], prefix[64];
+        snprintf(prefix, sizeof prefix, "platforms.%s.",
+                 printable(key, key_len, name, sizeof name));
+        size_t pmark = ptr_push(&p, key, key_len);
+        r = check_scope(
+            json_is_object(old_platforms) ? json_object_getn(old_platforms, key, key_len) : NULL,
+            json_object_iter_value(it), &p, prefix, groups, kind_name, err);
+        if (r != KILN_OK) return r;
+        ptr_pop(&p, pmark);
+    }
+    ptr_pop(&p, mark);
+    return KILN_OK;
+}
+
+/* ---- describing the fields (kiln help settings) ------------------------------------------- */
+
+static const char *field_type_name(field_type t)
+{
+    switch (t) {
+    case FT_BOOL:
+        return "boolean";
+    case FT_TRISTATE:
+        return "null or boolean";
+    case FT_ENUM:
+        return "string";
+    case FT_UINT:
+        return "integer";
+    case FT_NUMBER:
+        return "number";
+    case FT_LODS:
+        return "array of numbers";
+    }
+    return "?";
+}
+
+static json_t *field_entry(const char *group, const char *name, const char *type, json_t *dflt,
+                           const char *allowed)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s.%s", group, name);
+    json_t *f = json_object();
+    json_object_set_new(f, "name", json_string(name));
+    json_object_set_new(f, "path", json_string(path));
+    json_object_set_new(f, "type", json_string(type));
+    json_object_set_new(f, "default", dflt ? dflt : json_null());
+    json_object_set_new(f, "allowed", json_string(allowed));
+    return f;
+}
+
+json_t *kiln_settings_fields_json(const kiln_settings_ext *ext)
+{
+    kiln_settings d;
+    kiln_settings_default_ext(&d, ext);
+    json_t *groups = json_array();
+    for (size_t k = 0; k < KIND_COUNT; k++) {
+        const kind_desc *kd = &kinds[k];
+        json_t *fields = json_array();
+        for (size_t i = 0; i < kd->field_count; i++) {
+            const field_desc *fd = &kd->fields[i];
+            field_value v;
+            memset(&v, 0, sizeof v);
+            kd->load(&d, i, &v);
+            char allowed[160];
+            json_t *f = field_entry(kd->name, fd->name, field_type_name(fd->type),
+                                    field_json(fd, &v), allowed_text(fd, allowed, sizeof allowed));
+            if (fd->type == FT_ENUM) {
+                json_t *c = json_array();
+                for (unsigned e = 0; e < fd->name_count; e++)
+                    json_array_append_new(c, json_string(enum_name(fd, e)));
+                json_object_set_new(f, "choices", c);
+            } else if (fd->type == FT_UINT || fd->type == FT_NUMBER) {
+                json_object_set_new(f, "minimum", json_real(fd->min));
+                json_object_set_new(f, "maximum", json_real(fd->max));
+            }
+            json_array_append_new(fields, f);
+        }
+        json_t *g = json_object();
+        json_object_set_new(g, "name", json_string(kd->name));
+        json_object_set_new(g, "fields", fields);
+        json_array_append_new(groups, g);
+    }
+    for (size_t e = 0; ext && e < ext->count; e++) {
+        const kiln_settings_section *sec = &ext->sections[e];
+        json_t *fields = json_array();
+        json_t *values = kiln_settings_section_json(sec, &d);
+        for (size_t i = 0; i < sec->field_count; i++) {
+            const kiln_setting_field *fd = &sec->fields[i];
+            static const char *const type_names[] = {"", "boolean", "integer", "number", "string"};
+            char allowed[256];
+            json_t *f = field_entry(sec->name, fd->name,
+                                    (unsigned)fd->type < sizeof type_names / sizeof type_names[0]
+                                        ? type_names[fd->type]
+                                        : "?",
+                                    json_incref(json_object_get(values, fd->name)),
+                                    ext_allowed_text(fd, allowed, sizeof allowed));
+            if (fd->type == KILN_SETTING_CHOICE) {
+                json_t *c = json_array();
+                for (const char *const *ch = fd->choices; ch && *ch; ch++)
+                    json_array_append_new(c, json_string(*ch));
+                json_object_set_new(f, "choices", c);
+            } else if (fd->type != KILN_SETTING_BOOL) {
+                json_object_set_new(f, "minimum", json_real(fd->min));
+                json_object_set_new(f, "maximum", json_real(fd->max));
+            }
+            if (fd->description)
+                json_object_set_new(f, "description", json_string(fd->description));
+            json_array_append_new(fields, f);
+        }
+        json_decref(values);
+        json_t *g = json_object();
+        json_object_set_new(g, "name", json_string(sec->name));
+        json_object_set_new(g, "fields", fields);
+        json_array_append_new(groups, g);
+    }
+    return groups;
+}
+
+json_t *kiln_settings_groups_json(const kiln_settings *s, const kiln_settings_ext *ext,
+                                  const char *const *groups)
+{
+    json_t *j = json_object();
+    for (; j && groups && *groups; groups++) {
+        const kind_desc *k = builtin_group(*groups);
+        for (size_t e = 0; !k && ext && e < ext->count; e++)
+            if (!strcmp(ext->sections[e].name, *groups))
+                json_object_set_new(j, *groups, kiln_settings_section_json(&ext->sections[e], s));
+        if (k) json_object_set_new(j, *groups, kind_json(k, s));
+    }
+    return j;
 }

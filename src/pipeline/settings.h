@@ -143,6 +143,26 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
 kiln_result kiln_settings_merge_import(json_t *meta_doc, const json_t *import_patch,
                                        kiln_error *err);
 
+/* Refuses an edit (reimport --set/--settings, kiln texture/model --set) that set or changed, in
+ * import or a platform, a settings group the asset's kind does not read: groups is the
+ * NULL-terminated list of those it reads ("model", "fbx"), kind_name its kind ("model"). before
+ * is the document before the edits (NULL: none), after the edited one; groups the edit left as
+ * they were are not judged (a .meta may hold them). Error: KILN_E_IMPORT_SETTINGS at the field,
+ * "texture.format does not apply to a model; did you mean model.texture_format?". */
+kiln_result kiln_settings_check_edit_applies(const json_t *before, const json_t *after,
+                                             const char *const *groups, const char *kind_name,
+                                             kiln_error *err);
+
+/* The groups named (NULL-terminated, as a kind's settings_groups), each as its object with every
+ * field: {"model": {...}, "fbx": {...}}. New reference. */
+json_t *kiln_settings_groups_json(const kiln_settings *s, const kiln_settings_ext *ext,
+                                  const char *const *groups);
+
+/* Every settings field, kiln's groups then the registered sections (ext may be NULL), from the
+ * tables the parser validates with: [{"name": "texture", "fields": [{"name", "path", "type",
+ * "default", "allowed", and "choices" or "minimum"/"maximum"}]}]. New reference. */
+json_t *kiln_settings_fields_json(const kiln_settings_ext *ext);
+
 const char *kiln_quality_name(kiln_quality q);
 
 #endif

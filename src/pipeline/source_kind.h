@@ -54,6 +54,10 @@ typedef struct kiln_source_kind {
      * (test_kind_schema.c) fails when the two differ or when a field of the settings parser has
      * no schema. NULL: no settings (a registered kind's schema is kiln_source_kind_schema's). */
     const char *settings_schema;
+    /* The settings objects (import.<group>) whose fields the kind reads, NULL-terminated:
+     * {"model", "fbx"}. An edit that sets another group is refused (a setting that would do
+     * nothing): kiln_settings_check_edit_applies. */
+    const char *const *settings_groups;
 } kiln_source_kind;
 
 /* The kinds of a project: the built-in ones, then those a program registered

@@ -16,6 +16,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/progress.h"
 #include "core/reader.h"
 
 typedef struct sorted_input {
@@ -44,6 +45,7 @@ typedef struct write_state {
     size_t payload_count;
     ZSTD_CCtx **cctx; /* one per worker, made on first use */
     int level;
+    kiln_progress *progress; /* over the payloads compressed; NULL = none */
 } write_state;
 
 static int by_id(const void *a, const void *b)
@@ -71,6 +73,9 @@ static bool keep_compressed(uint32_t mode, size_t raw, size_t z)
     return raw - z >= 64 && raw - z >= raw / 8;
 }
 
+static kiln_result compress_payload(write_state *s, payload *q, const kiln_pack_input *in,
+                                    size_t worker, kiln_error *err);
+
 static kiln_result compress_job(void *user, size_t i, size_t worker, kiln_error *err)
 {
     write_state *s = user;
@@ -80,6 +85,15 @@ static kiln_result compress_job(void *user, size_t i, size_t worker, kiln_error 
     q->stored_size = in->size;
     q->stored_checksum = q->checksum;
     if (s->opts->compress == KILN_PACK_WRITE_NONE || in->size == 0) return KILN_OK;
+    kiln_progress_set_item(s->progress, in->name);
+    kiln_result r = compress_payload(s, q, in, worker, err);
+    kiln_progress_advance(s->progress, 1);
+    return r;
+}
+
+static kiln_result compress_payload(write_state *s, payload *q, const kiln_pack_input *in,
+                                    size_t worker, kiln_error *err)
+{
     if (!s->cctx[worker]) {
         s->cctx[worker] = ZSTD_createCCtx();
         if (!s->cctx[worker])
@@ -186,7 +200,7 @@ kiln_result kiln_pack_write(const kiln_pack_input *inputs, size_t count,
     const kiln_allocator *a = opts->alloc;
     size_t n = count ? count : 1;
     size_t threads = kiln_jobs_thread_count(opts->jobs);
-    write_state s = {inputs, opts, a, NULL, NULL, NULL, 0, NULL, level};
+    write_state s = {inputs, opts, a, NULL, NULL, NULL, 0, NULL, level, NULL};
     size_t *payload_of = NULL;
     uint8_t *p = NULL;
     size_t total = 0;
@@ -213,7 +227,12 @@ kiln_result kiln_pack_write(const kiln_pack_input *inputs, size_t count,
         }
     r = kiln_jobs_for(opts->jobs, count, hash_job, &s, err);
     if (r == KILN_OK) r = dedup(&s, count, payload_of, err);
+    if (r == KILN_OK && opts->compress != KILN_PACK_WRITE_NONE)
+        kiln_progress_create(s.payload_count, "compressing", stderr, opts->progress, opts->alloc,
+                             &s.progress, NULL);
     if (r == KILN_OK) r = kiln_jobs_for(opts->jobs, s.payload_count, compress_job, &s, err);
+    kiln_progress_destroy(s.progress);
+    s.progress = NULL;
     if (r != KILN_OK) goto out;
 
     /* Layout: header, entries, payload records, names, padding, payloads. */

@@ -35,6 +35,7 @@ typedef struct kiln_pack_write_opts {
     bool align_4096;             /* payloads at 4096-byte boundaries (direct I/O) */
     kiln_jobs *jobs;             /* compresses payloads in parallel; NULL = on the caller */
     const kiln_allocator *alloc; /* NULL = libc */
+    bool progress;               /* a bar over the compression on stderr, when it is a terminal */
 } kiln_pack_write_opts;
 
 /* What was written, per input (in the caller's order) and in total. */

@@ -32,7 +32,7 @@ norm() {
     sed -e "s|$W|<W>|g" -e "s|$TMPR|<TMP>|g" -e "s|$KILN_CLI_TMP|<TMP>|g" \
         -e 's/[0-9a-f]\{64\}/<sha256>/g' -e 's|objects/[0-9a-f][0-9a-f]/|objects/<xx>/|g' \
         -e 's/\(^\| \)[0-9a-f]\{12\} /\1<key> /' \
-        -e 's/\(cache\|freed\) [0-9][0-9]* bytes/\1 <n> bytes/g' \
+        -e 's/\(cache\|freed\) [0-9][0-9.]* \(bytes\|byte\|KiB\|MiB\|GiB\|TiB\)/\1 <n> bytes/g' \
         -e 's/--max-size [0-9]\{3,\}/--max-size <n>/'
 }
 

@@ -98,6 +98,7 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
             i++;
         } else if (!strcmp(a, "--shard") && allowed_opt(allowed, a)) TAKE(shard);
         else if (!strcmp(a, "--ninja") && allowed_opt(allowed, a)) c->ninja = true;
+        else if (!strcmp(a, "--check") && allowed_opt(allowed, a)) c->check = true;
         else if (!strcmp(a, "-o") && allowed_opt(allowed, a)) TAKE(output);
         else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
         else c->positional[c->positional_count++] = a;
@@ -239,4 +240,73 @@ void kiln_cli_add_remote_stats(kiln_project *p, char **doc)
     }
     json_decref(st);
     json_decref(d);
+}
+
+/* Binary units for people: a size is counted in powers of 1024 and labelled so (IEC), whatever
+ * unit it was given in. One decimal, as du -h and ls -lh print. */
+const char *kiln_cli_format_size(uint64_t bytes, char buf[32])
+{
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (bytes < 1024) {
+        snprintf(buf, 32, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
+        return buf;
+    }
+    double v = (double)bytes / 1024.0;
+    size_t u = 0;
+    /* 1023.96 KiB would print as "1024.0 KiB": move up a unit before it rounds to 1024. */
+    while (v >= 1023.95 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf(buf, 32, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+bool kiln_cli_parse_size(const char *text, uint64_t *out)
+{
+    /* GNU coreutils' convention (sort -S, head -c, df -B): K, M, G, T, P, E alone or with iB are
+     * powers of 1024, with B (KB, MB ...) powers of 1000; no unit or B is bytes. Letters in any
+     * case. A fraction needs a unit (1.5G); the result is rounded down to a whole byte. */
+    const char *p = text;
+    uint64_t whole = 0;
+    size_t digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (whole > (UINT64_MAX - d) / 10) return false;
+        whole = whole * 10 + d;
+    }
+    double frac = 0.0, scale = 0.1;
+    size_t frac_digits = 0;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, frac_digits++, scale /= 10.0)
+            frac += (double)(*p - '0') * scale;
+    if (digits == 0 && frac_digits == 0) return false;
+    static const char prefixes[] = "KMGTPE";
+    uint64_t mult = 1;
+    if (*p && *p != 'b' && *p != 'B') {
+        const char *at = strchr(prefixes, *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        if (!at || !*at) return false;
+        p++;
+        unsigned base = 1024;
+        if (*p == 'i' || *p == 'I') {
+            p++;
+            if (*p != 'b' && *p != 'B') return false;
+            p++;
+        } else if (*p == 'b' || *p == 'B') {
+            base = 1000;
+            p++;
+        }
+        for (const char *q = prefixes; q <= at; q++) mult *= base;
+    } else if (*p) {
+        p++; /* "B": bytes */
+        if (frac_digits) return false;
+    }
+    if (*p) return false;
+    if (mult == 1 && frac_digits) return false;
+    if (whole > UINT64_MAX / mult) return false;
+    double extra = frac * (double)mult;
+    uint64_t value = whole * mult;
+    if (extra >= 18446744073709551616.0 || value > UINT64_MAX - (uint64_t)extra) return false;
+    *out = value + (uint64_t)extra;
+    return true;
 }

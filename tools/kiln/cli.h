@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "kiln/kiln.h"
@@ -32,6 +33,7 @@ typedef struct kiln_cli {
     int remote_count;
     const char *shard;  /* --shard i/N (import) */
     bool ninja;         /* --ninja (graph) */
+    bool check;         /* --check (report): exit 1 unless every asset is up to date */
     const char *output; /* -o FILE (graph) */
 } kiln_cli;
 
@@ -64,6 +66,20 @@ void kiln_cli_add_remote_stats(kiln_project *p, char **doc);
 /* Prints a document on stdout (JSON mode) — pretty, sorted keys. */
 void kiln_cli_print_json(const char *doc);
 
+/* A size for people, in binary units: "512 bytes", "1.2 MiB". Returns buf. */
+const char *kiln_cli_format_size(uint64_t bytes, char buf[32]);
+/* A size given on the command line: plain bytes (1048576, 100B), or a number with a unit,
+ * 1024-based for K M G T (also KiB, MiB ...) and 1000-based for KB MB GB TB ("1.5G", "50MB").
+ * False when text is not one or does not fit 64 bits. */
+bool kiln_cli_parse_size(const char *text, uint64_t *out);
+
+/* Whether argv (argv[0] the subcommand) asks for --help or -h. */
+bool kiln_cli_wants_help(int argc, char **argv);
+/* Prints a subcommand's help on stdout: its usage, options, the settings its assets read and the
+ * common options. Returns KILN_EXIT_OK, or -1 when there is no such command. */
+int kiln_cli_print_command_help(const char *command);
+
+int kiln_cmd_help(int argc, char **argv); /* kiln help settings [GROUP], kiln help COMMAND */
 int kiln_cmd_import(int argc, char **argv);
 int kiln_cmd_reimport(int argc, char **argv);
 int kiln_cmd_report(int argc, char **argv);

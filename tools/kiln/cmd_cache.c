@@ -1,4 +1,4 @@
-/* cmd_cache.c — kiln cache gc [--max-size BYTES]. */
+/* cmd_cache.c — kiln cache gc [--max-size SIZE]. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,17 +12,14 @@ int kiln_cmd_cache(int argc, char **argv)
         return KILN_EXIT_USAGE;
     }
     int code = KILN_EXIT_OK;
-    unsigned long long max_size = 0;
+    uint64_t max_size = 0;
     if (c.positional_count != 1 || strcmp(c.positional[0], "gc") != 0)
-        return kiln_cli_usage(&c, "usage: kiln cache gc [--max-size BYTES]");
-    if (c.max_size) {
-        char *end;
-        max_size = strtoull(c.max_size, &end, 10);
-        if (*end || c.max_size[0] == '-' || !c.max_size[0]) {
-            return kiln_cli_usage(&c, "--max-size takes a number of bytes, not \"%.100s\"",
-                                  c.max_size);
-        }
-    }
+        return kiln_cli_usage(&c, "usage: kiln cache gc [--max-size SIZE]");
+    if (c.max_size && !kiln_cli_parse_size(c.max_size, &max_size))
+        return kiln_cli_usage(&c,
+                              "--max-size takes a size (bytes, or 50MB, 50MiB, 1.5G), not "
+                              "\"%.100s\"",
+                              c.max_size);
     kiln_project *p = kiln_cli_open(&c, &code);
     if (!p) {
         kiln_cli_free(&c);
@@ -37,11 +34,14 @@ int kiln_cmd_cache(int argc, char **argv)
         kiln_cli_print_json(doc);
     } else {
         json_t *d = json_loads(doc, 0, NULL);
-        printf("removed %zu entries, freed %lld bytes; %lld entries kept, cache %lld bytes\n",
-               json_array_size(json_object_get(d, "removed")),
-               json_integer_value(json_object_get(d, "freed")),
-               json_integer_value(json_object_get(d, "kept")),
-               json_integer_value(json_object_get(d, "cache_size")));
+        char freed[32], size[32];
+        printf(
+            "removed %zu entries, freed %s; %lld entries kept, cache %s\n",
+            json_array_size(json_object_get(d, "removed")),
+            kiln_cli_format_size((uint64_t)json_integer_value(json_object_get(d, "freed")), freed),
+            json_integer_value(json_object_get(d, "kept")),
+            kiln_cli_format_size((uint64_t)json_integer_value(json_object_get(d, "cache_size")),
+                                 size));
         json_decref(d);
     }
     kiln_string_free(doc);

@@ -59,8 +59,11 @@ static void print_human(json_t *d)
            json_integer_value(json_object_get(t, "payloads")),
            json_integer_value(json_object_get(t, "compressed")),
            json_string_value(json_object_get(d, "compress")));
-    printf("  %lld bytes of artifacts, %lld bytes packed (%.1f%%), aligned to %lld\n", entry_bytes,
-           file_size, entry_bytes ? 100.0 * (double)file_size / (double)entry_bytes : 100.0,
+    char raw[32], packed[32];
+    printf("  %s of artifacts, %s packed (%.1f%%), aligned to %lld\n",
+           kiln_cli_format_size((uint64_t)entry_bytes, raw),
+           kiln_cli_format_size((uint64_t)file_size, packed),
+           entry_bytes ? 100.0 * (double)file_size / (double)entry_bytes : 100.0,
            json_integer_value(json_object_get(d, "align")));
     size_t i;
     json_t *s;
@@ -97,12 +100,13 @@ static int verify(kiln_cli *c, const char *path)
         kiln_cli_print_json(doc);
     } else {
         json_t *d = json_loads(doc, 0, NULL);
-        printf("%s: every checksum matches: %lld entries, %lld payloads (%lld compressed), "
-               "%lld bytes\n",
+        char size[32];
+        printf("%s: every checksum matches: %lld entries, %lld payloads (%lld compressed), %s\n",
                path, json_integer_value(json_object_get(d, "entries")),
                json_integer_value(json_object_get(d, "payloads")),
                json_integer_value(json_object_get(d, "compressed")),
-               json_integer_value(json_object_get(d, "file_size")));
+               kiln_cli_format_size((uint64_t)json_integer_value(json_object_get(d, "file_size")),
+                                    size));
         json_decref(d);
     }
     kiln_string_free(doc);

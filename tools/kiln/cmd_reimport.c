@@ -1,7 +1,50 @@
 /* cmd_reimport.c — kiln reimport PATH [--set texture.format=rgba8 ...] [--settings JSON]. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+static void print_value(const json_t *v)
+{
+    if (json_is_real(v)) {
+        printf("%.15g", json_real_value(v));
+        return;
+    }
+    char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(15));
+    fputs(s ? s : "?", stdout);
+    free(s);
+}
+
+static void print_size(const json_t *v)
+{
+    char buf[32];
+    if (json_is_integer(v))
+        fputs(kiln_cli_format_size((uint64_t)json_integer_value(v), buf), stdout);
+    else fputs("none", stdout);
+}
+
+/* What changed: "  texture.format: "auto" -> "bc1"", then "  texture: 1.2 KiB -> 512 bytes". */
+static void print_changes(const json_t *changes)
+{
+    size_t i;
+    const json_t *c;
+    json_array_foreach (json_object_get(changes, "settings"), i, c) {
+        printf("  %s: ", json_string_value(json_object_get(c, "path")));
+        print_value(json_object_get(c, "before"));
+        fputs(" -> ", stdout);
+        print_value(json_object_get(c, "after"));
+        putchar('\n');
+    }
+    if (json_array_size(json_object_get(changes, "settings")) == 0)
+        printf("  settings unchanged\n");
+    json_array_foreach (json_object_get(changes, "outputs"), i, c) {
+        printf("  %s: ", json_string_value(json_object_get(c, "label")));
+        print_size(json_object_get(c, "before"));
+        fputs(" -> ", stdout);
+        print_size(json_object_get(c, "after"));
+        putchar('\n');
+    }
+}
 
 int kiln_cmd_reimport(int argc, char **argv)
 {
@@ -46,6 +89,7 @@ int kiln_cmd_reimport(int argc, char **argv)
             } else if (!c.quiet) {
                 printf("reimported %s: output %s\n", c.positional[0],
                        json_is_true(json_object_get(rec, "unchanged")) ? "unchanged" : "changed");
+                print_changes(json_object_get(d, "changes"));
             }
             json_decref(d);
         }

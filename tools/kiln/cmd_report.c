@@ -1,12 +1,37 @@
-/* cmd_report.c — kiln report: the state of every asset; processes nothing. */
+/* cmd_report.c — kiln report [--check]: the state of every asset; processes nothing. */
 #include <string.h>
 
 #include "cli.h"
 
+/* --check (a CI gate): one line on stderr per asset that is not up to date; exit 1 if any. */
+static int report_check(const char *doc)
+{
+    json_t *d = json_loads(doc, 0, NULL);
+    size_t i, bad = 0;
+    json_t *row;
+    json_array_foreach (json_object_get(d, "assets"), i, row) {
+        const char *state = json_string_value(json_object_get(row, "state"));
+        if (state && !strcmp(state, "up_to_date")) continue;
+        bad++;
+        fprintf(stderr, "kiln report: %s: %s", json_string_value(json_object_get(row, "path")),
+                state ? state : "?");
+        json_t *e = json_object_get(row, "error");
+        if (e)
+            fprintf(stderr, ": %s %s", json_string_value(json_object_get(e, "code")),
+                    json_string_value(json_object_get(e, "message")));
+        fputc('\n', stderr);
+    }
+    if (bad)
+        fprintf(stderr, "kiln report: --check: %zu of %zu assets are not up to date\n", bad,
+                json_array_size(json_object_get(d, "assets")));
+    json_decref(d);
+    return bad ? KILN_EXIT_FAILED : KILN_EXIT_OK;
+}
+
 int kiln_cmd_report(int argc, char **argv)
 {
     kiln_cli c = {.command = "report"};
-    if (!kiln_cli_parse(&c, argc, argv, "")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--check")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -28,6 +53,7 @@ int kiln_cmd_report(int argc, char **argv)
         kiln_cli_print_json(doc);
     } else {
         json_t *d = json_loads(doc, 0, NULL);
+        char size[32];
         size_t i;
         json_t *row;
         json_array_foreach (json_object_get(d, "assets"), i, row) {
@@ -43,16 +69,19 @@ int kiln_cmd_report(int argc, char **argv)
         }
         json_t *t = json_object_get(d, "totals");
         printf("%lld assets: %lld up_to_date, %lld stale, %lld not_imported, %lld invalid, "
-               "%lld unsupported; cache %lld bytes\n",
+               "%lld unsupported; cache %s\n",
                json_integer_value(json_object_get(t, "assets")),
                json_integer_value(json_object_get(t, "up_to_date")),
                json_integer_value(json_object_get(t, "stale")),
                json_integer_value(json_object_get(t, "not_imported")),
                json_integer_value(json_object_get(t, "invalid")),
                json_integer_value(json_object_get(t, "unsupported")),
-               json_integer_value(json_object_get(json_object_get(d, "cache"), "size")));
+               kiln_cli_format_size((uint64_t)json_integer_value(
+                                        json_object_get(json_object_get(d, "cache"), "size")),
+                                    size));
         json_decref(d);
     }
+    if (r == KILN_OK && c.check) code = report_check(doc);
     kiln_string_free(doc);
     kiln_project_close(p);
     kiln_cli_free(&c);

@@ -24,7 +24,7 @@ static const char usage[] =
     "                                        share entries through remote caches; import one shard\n"
     "  reimport PATH [--set k=v ...] [--settings JSON]\n"
     "                                        write settings into PATH.meta and process it again\n"
-    "  report                                say which assets are up to date; processes nothing\n"
+    "  report [--check]                      say which assets are up to date; processes nothing\n"
     "  meta [PATH...|--all]                  write missing .meta files with fresh GUIDs\n"
     "  inspect FILE [--compare IMAGE]        describe an image, a KTX2 file (PSNR of level 0), a\n"
     "                                        model (.gltf, .glb, .fbx, .obj), a cooked file or a .kpak\n"
@@ -36,8 +36,11 @@ static const char usage[] =
     "                                        pack cooked artifacts (and what they need) into one .kpak\n"
     "  pack --verify FILE                    check every checksum of a .kpak\n"
     "  graph --ninja [-o FILE]               write a build.ninja: one `kiln import` edge per cache key\n"
-    "  cache gc [--max-size BYTES]           remove unreferenced, then least recently used entries\n"
+    "  cache gc [--max-size SIZE]            remove unreferenced, then least recently used entries\n"
+    "  help settings [GROUP] [--json]        every settings field: type, default, allowed values\n"
     "  version                               print the version\n"
+    "\n"
+    "kiln COMMAND --help (or -h) describes one command.\n"
     "\n"
     "common options:\n"
     "  --root DIR      asset root (default: assets/ in the current folder)\n"
@@ -83,6 +86,7 @@ int main(int argc, char **argv)
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 
+    if (argc > 2 && !strcmp(argv[1], "help")) return kiln_cmd_help(argc - 1, argv + 1);
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
@@ -106,6 +110,8 @@ int main(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(cmd, commands[i].name) != 0) continue;
+        /* COMMAND --help / -h anywhere: its usage, options and settings; exit 0. */
+        if (kiln_cli_wants_help(argc - 1, argv + 1)) return kiln_cli_print_command_help(cmd);
 #if defined(__linux__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
         /* Only for a command that may cook (the others would pay a huge page's zeroing). */
         if (!strcmp(cmd, "import") || !strcmp(cmd, "reimport") || !strcmp(cmd, "texture") ||
