@@ -282,7 +282,8 @@ int kiln_cmd_help(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "settings")) return help_settings(argc - 2, argv + 2);
     if (argc >= 2 && kiln_cli_print_command_help(argv[1]) == KILN_EXIT_OK) return KILN_EXIT_OK;
     kiln_cli c = {.command = "help"};
-    return kiln_cli_usage(&c, "no help on \"%.60s\"; try kiln help, kiln help settings or "
-                              "kiln COMMAND --help",
+    return kiln_cli_usage(&c,
+                          "no help on \"%.60s\"; try kiln help, kiln help settings or "
+                          "kiln COMMAND --help",
                           argv[1]);
 }
