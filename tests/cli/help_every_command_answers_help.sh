@@ -27,3 +27,8 @@ k 0 help reimport
 show
 k 2 help frobnicate
 show_err
+# An unknown command with --json: the error document (docs/cli.md "Errors"), no usage.
+k 2 frobnicate --json
+expect_eq "$(j "(d['command'], d['error']['code'], d['error']['message'])")" \
+    '["frobnicate", "E_USAGE", "unknown command '"'"'frobnicate'"'"'"]' "unknown command document"
+expect_no_grep "usage" "$ERR" "no usage with --json"
