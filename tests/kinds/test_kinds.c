@@ -434,6 +434,53 @@ static char *printed_text(const json_t *doc, const char *dir)
     return text;
 }
 
+/* kiln_settings_describe (kiln help settings) lists a registered kind's settings after kiln's
+ * own groups: type, default, choices or range, its description, and the kind that reads them. */
+static void registered_kind_settings_are_described(void **state)
+{
+    (void)state;
+    char *dir = kt_tempdir("kinds_describe");
+    char *a = kt_format("%s/assets/a.note", dir);
+    write_text(a, "1\n");
+    int calls = 0;
+    kiln_project *p = open_project(dir, &calls);
+    char *text = NULL;
+    kiln_error e;
+    assert_int_equal(kiln_settings_describe(p, &text, &e), KILN_OK);
+    json_t *doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    json_t *groups = json_object_get(doc, "groups");
+    assert_int_equal(json_array_size(groups), 4); /* texture, model, fbx, note */
+    json_t *note = json_array_get(groups, 3);
+    assert_string_equal(json_string_value(json_object_get(note, "name")), "note");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(note, "kinds"), 0)),
+                        "note");
+    json_t *scale = json_array_get(json_object_get(note, "fields"), 0);
+    assert_string_equal(json_string_value(json_object_get(scale, "path")), "note.scale");
+    assert_string_equal(json_string_value(json_object_get(scale, "type")), "number");
+    assert_true(json_number_value(json_object_get(scale, "default")) == 1.0);
+    assert_true(json_number_value(json_object_get(scale, "maximum")) == 100.0);
+    assert_string_equal(json_string_value(json_object_get(scale, "allowed")),
+                        "a number from 0 to 100");
+    assert_string_equal(json_string_value(json_object_get(scale, "description")),
+                        "multiplies every value");
+    json_t *mood = json_array_get(json_object_get(note, "fields"), 1);
+    assert_string_equal(json_string_value(json_object_get(mood, "default")), "quiet");
+    assert_int_equal(json_array_size(json_object_get(mood, "choices")), 2);
+    assert_string_equal(json_string_value(json_object_get(mood, "allowed")), "quiet or loud");
+    json_decref(doc);
+    /* Without a project: kiln's own groups only. */
+    assert_int_equal(kiln_settings_describe(NULL, &text, &e), KILN_OK);
+    doc = json_loads(text, 0, NULL);
+    kiln_string_free(text);
+    assert_int_equal(json_array_size(json_object_get(doc, "groups")), 3);
+    json_decref(doc);
+    kiln_project_close(p);
+    kt_rmtree(dir);
+    free(a);
+    free(dir);
+}
+
 static void registered_kind_is_described_by_inspect(void **state)
 {
     (void)state;
@@ -589,6 +636,7 @@ int main(void)
         cmocka_unit_test(registered_kind_imports_reports_and_packs),
         cmocka_unit_test(registered_kind_dependencies_enter_the_key),
         cmocka_unit_test(registered_kind_is_described_by_inspect),
+        cmocka_unit_test(registered_kind_settings_are_described),
         cmocka_unit_test(pack_leaves_out_what_refers_to_a_failed_asset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
