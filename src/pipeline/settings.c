@@ -1498,7 +1498,7 @@ static kiln_result check_scope(const json_t *before, const json_t *after, json_p
         const json_t *now = json_object_iter_value(it);
         const json_t *was = json_is_object(before) ? json_object_getn(before, key, key_len) : NULL;
         if (group_listed(groups, key, key_len) || (was && json_equal(now, was))) continue;
-        char group[48], field[48] = "", listed[160] = "", hint[160] = "";
+        char group[48], field[48] = "", listed[160] = "", hint[320] = "";
         printable(key, key_len, group, sizeof group);
         size_t mark = ptr_push(p, key, key_len);
         if (json_is_object(now)) {
@@ -1524,7 +1524,7 @@ static kiln_result check_scope(const json_t *before, const json_t *after, json_p
         if (field[0] && suggest_field(groups, group, field, suggestion, sizeof suggestion))
             snprintf(hint, sizeof hint, "; did you mean %s%s?", shown_prefix, suggestion);
         else
-            snprintf(hint, sizeof hint, "; %s %s reads only %s settings", article(kind_name),
+            snprintf(hint, sizeof hint, "; %s %.40s reads only %s settings", article(kind_name),
                      kind_name, listed[0] ? listed : "no");
         kiln_result r;
         if (field[0])
