@@ -90,10 +90,12 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* A pack (what a game ships: mapped, its entries used in place) or a cache folder (what the
  * editor and the kiln command write). Mount several and later ones override earlier ones. */
-static kiln_result mount(krt_context *ctx, const char *path, size_t *count, kiln_error *err)
+static kiln_result mount(krt_context *ctx, const char *path, const char *platform, size_t *count,
+                         kiln_error *err)
 {
     if (ends_with(path, ".kpak")) return krt_mount_pack(ctx, path, count, err);
-    return krt_mount_cache(ctx, path, count, err);
+    /* a cache keeps records per platform: NULL mounts what `kiln import` without --platform made */
+    return krt_mount_cache_platform(ctx, path, platform, count, err);
 }
 
 /* ---- what one asset brought in --------------------------------------------------------------
@@ -163,7 +165,7 @@ static void count_asset(krt_context *ctx, krt_handle h, totals *t)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: kiln-rt-example [-v] [--no-verify] MOUNT NAME...\n"
+    fprintf(stderr, "usage: kiln-rt-example [-v] [--no-verify] [--platform P] MOUNT NAME...\n"
                     "  MOUNT  a .kpak pack or a kiln cache folder (a project's .kiln/cache)\n"
                     "  NAME   an asset as path#label, e.g. models/fox.glb#scene\n");
     return 2;
@@ -175,8 +177,10 @@ int main(int argc, char **argv)
     krt_desc desc = {0};
     desc.struct_size = sizeof desc;
     int a = 1;
+    const char *platform = NULL;
     for (; a < argc && argv[a][0] == '-'; a++) {
         if (strcmp(argv[a], "-v") == 0) rec.verbose = true;
+        else if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc) platform = argv[++a];
         else if (strcmp(argv[a], "--no-verify") == 0) desc.no_verify = true;
         else return usage();
     }
@@ -204,7 +208,7 @@ int main(int argc, char **argv)
 
     /* 2. Mount what we were given. */
     size_t artifacts = 0;
-    if (mount(ctx, mount_path, &artifacts, &err) != KILN_OK) {
+    if (mount(ctx, mount_path, platform, &artifacts, &err) != KILN_OK) {
         fprintf(stderr, "kiln-rt-example: cannot mount %s: %s: %s%s%s\n", mount_path,
                 kiln_result_name(err.code), err.message, err.path[0] ? " in " : "", err.path);
         krt_destroy(ctx);

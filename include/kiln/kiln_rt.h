@@ -236,6 +236,16 @@ KILN_API void krt_destroy(krt_context *ctx);
 KILN_API kiln_result krt_mount_cache(krt_context *ctx, const char *cache_dir,
                                      size_t *artifact_count, kiln_error *err);
 
+/* krt_mount_cache for one platform's records (docs/cache.md "Records"): what `kiln import
+ * --platform PLATFORM` imported. NULL or "" is the default platform (what `kiln import` without
+ * --platform imported: krt_mount_cache). Records are kept per platform, so a mobile import never
+ * changes what a desktop mount loads. The name is letters, digits, '-' and '_' (else
+ * KILN_E_USAGE); a cache with no records of that platform is KILN_E_ASSET_IO. Otherwise as
+ * krt_mount_cache (hot reload included). Thread rules: any thread. */
+KILN_API kiln_result krt_mount_cache_platform(krt_context *ctx, const char *cache_dir,
+                                              const char *platform, size_t *artifact_count,
+                                              kiln_error *err);
+
 /* Mounts a .kpak pack (docs/formats.md "Packs"): the file is mapped (mmap) for the context's
  * lifetime and its table validated at once (the table checksum unless no_verify); every entry
  * becomes loadable by id and by name "path#label". Mounts of packs and caches override in

@@ -41,16 +41,32 @@ static kiln_result refuse_symlink(const char *path, kiln_error *err)
     return KILN_OK;
 }
 
+void kiln_cache_records_root(const kiln_project *p, char out[KILN_PATH_MAX])
+{
+    if (p->platform[0])
+        kiln_path_format(out, KILN_PATH_MAX, "%s/platforms/%s", p->cache, p->platform);
+    else kiln_path_format(out, KILN_PATH_MAX, "%s", p->cache);
+}
+
 kiln_result kiln_cache_prepare(kiln_project *p, kiln_error *err)
 {
-    static const char *const subdirs[] = {"objects", "assets", "tmp"};
+    char root[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    const char *const subdirs[] = {"objects", "tmp", p->platform[0] ? "platforms" : NULL};
     kiln_result r = kiln_project_check_write(p, p->cache, err);
     for (size_t i = 0; r == KILN_OK && i < 3; i++) {
+        if (!subdirs[i]) continue;
         char d[KILN_PATH_MAX];
         kiln_path_format(d, sizeof d, "%s/%s", p->cache, subdirs[i]);
         r = refuse_symlink(d, err);
         if (r == KILN_OK) r = kiln_mkdirs(d, err);
     }
+    /* the platform's own folder, then its records' (each a real folder: see refuse_symlink) */
+    char d[KILN_PATH_MAX];
+    if (r == KILN_OK && p->platform[0]) r = refuse_symlink(root, err);
+    kiln_path_format(d, sizeof d, "%s/assets", root);
+    if (r == KILN_OK) r = refuse_symlink(d, err);
+    if (r == KILN_OK) r = kiln_mkdirs(d, err);
     return r;
 }
 
@@ -212,19 +228,36 @@ bool kiln_cache_entry_equals(const kiln_project *p, const char *key, const kiln_
     return equal;
 }
 
-void kiln_cache_entry_touch(const kiln_project *p, const char *key)
+bool kiln_cache_entry_touch(const kiln_project *p, const char *key)
 {
     char dir[KILN_PATH_MAX];
     kiln_cache_entry_dir(p, key, dir);
-    utimensat(AT_FDCWD, dir, NULL, 0); /* best effort: LRU order is a hint, not a contract */
+    /* best effort: LRU order is a hint, not a contract; only a missing folder is an answer */
+    return utimensat(AT_FDCWD, dir, NULL, 0) == 0 || errno != ENOENT;
+}
+
+static void record_path(const kiln_project *p, const char *guid, char out[KILN_PATH_MAX])
+{
+    char root[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    kiln_path_format(out, KILN_PATH_MAX, "%s/assets/%s.json", root, guid);
 }
 
 json_t *kiln_cache_record_load(const kiln_project *p, const char *guid)
 {
     char path[KILN_PATH_MAX];
-    kiln_path_format(path, sizeof path, "%s/assets/%s.json", p->cache, guid);
+    record_path(p, guid, path);
     if (!kiln_file_exists(path)) return NULL;
-    return kiln_json_load_file(path, RECORD_MAX_SIZE, KILN_E_CACHE_CORRUPT, NULL);
+    json_t *rec = kiln_json_load_file(path, RECORD_MAX_SIZE, KILN_E_CACHE_CORRUPT, NULL);
+    /* A record of another platform is not this one's: caches written before records were kept
+     * per platform hold whichever platform imported last under assets/. */
+    const json_t *pf = json_object_get(rec, "platform");
+    const char *name = json_is_string(pf) ? json_string_value(pf) : "";
+    if (rec && strcmp(name, p->platform) != 0) {
+        json_decref(rec);
+        return NULL;
+    }
+    return rec;
 }
 
 kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const json_t *record,
@@ -233,7 +266,7 @@ kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const jso
     kiln_result r = kiln_cache_prepare(p, err);
     if (r != KILN_OK) return r;
     char path[KILN_PATH_MAX];
-    kiln_path_format(path, sizeof path, "%s/assets/%s.json", p->cache, guid);
+    record_path(p, guid, path);
     return kiln_json_write_atomic(path, record, err);
 }
 

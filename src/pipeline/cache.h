@@ -42,16 +42,24 @@ kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *m
 bool kiln_cache_entry_equals(const kiln_project *p, const char *key, const kiln_output *outputs,
                              size_t output_count);
 
-/* Marks an entry used now (its folder's mtime), for least-recently-used collection. */
-void kiln_cache_entry_touch(const kiln_project *p, const char *key);
+/* Marks an entry used now (its folder's mtime), for least-recently-used collection. False when
+ * the entry's folder is not there (collected). */
+bool kiln_cache_entry_touch(const kiln_project *p, const char *key);
 
-/* <cache>/assets/<guid>.json: the entry an asset was last imported to, with the stat data that
- * lets report and import skip re-reading unchanged sources. NULL when absent or unreadable. */
+/* Where the project's platform keeps its records (docs/cache.md "Records"): <cache> for the
+ * default platform (""), <cache>/platforms/<platform> for a named one; its records are under
+ * assets/ in it, its index (record_index.h) beside them. */
+void kiln_cache_records_root(const kiln_project *p, char out[KILN_PATH_MAX]);
+
+/* <records root>/assets/<guid>.json: the entry an asset was last imported to for the project's
+ * platform, with the stat data that lets report and import skip re-reading unchanged sources.
+ * NULL when absent, unreadable or of another platform. The one reader and the one writer of
+ * records: fields other code adds to a record pass through both unchanged. */
 json_t *kiln_cache_record_load(const kiln_project *p, const char *guid);
 kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const json_t *record,
                                     kiln_error *err);
 
-/* Creates <cache>/objects, assets and tmp. */
+/* Creates <cache>/objects and tmp and the platform's records folder. */
 kiln_result kiln_cache_prepare(kiln_project *p, kiln_error *err);
 
 /* Total bytes of the files under the cache folder. */

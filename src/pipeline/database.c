@@ -61,7 +61,7 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
         a->settings_result = kiln_error_set(&a->settings_error, KILN_E_ASSET_IO, "path too long");
         return;
     }
-    if (!kiln_file_exists(meta)) return;
+    if (kiln_file_stat(meta, &a->meta_stat, NULL) != KILN_OK || !a->meta_stat.is_file) return;
     a->has_meta = true;
     uint8_t *text;
     size_t size;
@@ -133,6 +133,7 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             break;
         }
         kiln_file_info info;
+        int64_t clock = kiln_time_now_ns(); /* before the stat: the record index's racy rule */
         if (kiln_file_stat(path, &info, NULL) != KILN_OK) continue; /* dangling link */
         if (info.is_dir) {
             /* Symlinked folders are not followed: a link to an ancestor would make the walk
@@ -155,7 +156,12 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             l->capacity = nc;
         }
         r = asset_init(l->p, path, &l->items[l->count], err);
-        if (r == KILN_OK) l->count++;
+        if (r == KILN_OK) {
+            l->items[l->count].source_stat = info;
+            l->items[l->count].stat_clock_ns = clock;
+            l->items[l->count].has_source_stat = true;
+            l->count++;
+        }
     }
     kiln_dir_list_free(&names);
     return r;
@@ -236,7 +242,16 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
         kiln_error_at_path(err, path);
         return KILN_E_IMPORT_UNSUPPORTED;
     }
-    return asset_init(p, real, out, err);
+    int64_t clock = kiln_time_now_ns();
+    kiln_file_info info;
+    bool stated = kiln_file_stat(real, &info, NULL) == KILN_OK;
+    r = asset_init(p, real, out, err);
+    if (r == KILN_OK && stated) {
+        out->source_stat = info;
+        out->stat_clock_ns = clock;
+        out->has_source_stat = true;
+    }
+    return r;
 }
 
 json_t *kiln_asset_settings_json(const kiln_asset *a)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/file.h"
 #include "core/hash.h"
 #include "pipeline/project.h"
 #include "pipeline/settings.h"
@@ -22,6 +23,12 @@ typedef struct kiln_asset {
     bool prefers_astc;      /* the project's platform makes format auto pick ASTC */
     kiln_result settings_result;
     kiln_error settings_error;
+    /* What the scan saw, for the record index (record_index.h): the source's stat (valid when
+     * has_source_stat) and the .meta's (valid when has_meta), both taken after stat_clock_ns. */
+    bool has_source_stat;
+    int64_t stat_clock_ns;
+    kiln_file_info source_stat;
+    kiln_file_info meta_stat;
 } kiln_asset;
 
 /* Every asset under the root (files of a known kind, dot-files and dot-folders skipped), sorted

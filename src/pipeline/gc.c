@@ -12,6 +12,7 @@
 #include "core/path.h"
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
+#include "pipeline/record_index.h"
 #include "pipeline/source.h"
 
 #define TMP_MAX_AGE_NS (3600LL * 1000000000LL)
@@ -53,6 +54,42 @@ static bool record_is_live(kiln_project *p, const char *guid, const json_t *rec)
     kiln_asset_clear(p, a);
     kiln_free(&p->allocator, a, sizeof *a);
     return live;
+}
+
+/* The records in one records folder: the keys of live ones into referenced, the others into
+ * dead (their path -> their key). */
+static void collect_records(kiln_project *p, const char *dir, json_t *referenced, json_t *dead,
+                            size_t *live)
+{
+    kiln_dir_list recs;
+    if (kiln_dir_list_read(dir, NULL, &recs, NULL) != KILN_OK) return;
+    for (size_t i = 0; i < recs.count; i++) {
+        const char *name = recs.names[i];
+        size_t len = strlen(name);
+        if (len < 6 || strcmp(name + len - 5, ".json") != 0) continue;
+        char guid[64], path[KILN_PATH_MAX];
+        kiln_path_format(guid, sizeof guid, "%.*s", (int)(len - 5), name);
+        kiln_path_format(path, sizeof path, "%s/%s", dir, name);
+        json_t *rec = kiln_json_load_file(path, 1u << 20, KILN_E_CACHE_CORRUPT, NULL);
+        const char *k = kiln_json_str(rec, "key", NULL);
+        if (record_is_live(p, guid, rec)) {
+            (*live)++;
+            if (k) json_object_set_new(referenced, k, json_true());
+        } else {
+            /* The asset is gone, or is another asset now: its record points at nothing. */
+            json_object_set_new(dead, path, json_string(k ? k : ""));
+        }
+        json_decref(rec);
+    }
+    kiln_dir_list_free(&recs);
+}
+
+/* The record indexes go before gc removes the first entry or record (they are rebuilt by the next
+ * import): a row says its entry is whole without looking. */
+static void drop_indexes(kiln_project *p, bool *kept)
+{
+    if (*kept) kiln_cache_index_remove_all(p);
+    *kept = false;
 }
 
 static int by_age(const void *x, const void *y)
@@ -115,30 +152,25 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
         }
         kiln_dir_list_free(&shards);
     }
-    /* Keys the asset records point to. */
+    /* Keys the asset records of every platform point to: the default platform's under
+     * <cache>/assets, each named one's under <cache>/platforms/<name>/assets. */
     size_t records_removed = 0, live = 0;
     json_t *referenced = json_object(), *dead = json_object();
+    bool indexes_kept = true; /* an index row names an entry as whole: it goes before any */
     kiln_path_format(dir, sizeof dir, "%s/assets", p->cache);
-    kiln_dir_list recs;
-    if (kiln_dir_list_read(dir, NULL, &recs, NULL) == KILN_OK) {
-        for (size_t i = 0; i < recs.count; i++) {
-            const char *name = recs.names[i];
-            size_t len = strlen(name);
-            if (len < 6 || strcmp(name + len - 5, ".json") != 0) continue;
-            char guid[64];
-            kiln_path_format(guid, sizeof guid, "%.*s", (int)(len - 5), name);
-            json_t *rec = kiln_cache_record_load(p, guid);
-            const char *k = kiln_json_str(rec, "key", NULL);
-            if (record_is_live(p, guid, rec)) {
-                live++;
-                if (k) json_object_set_new(referenced, k, json_true());
-            } else {
-                /* The asset is gone, or is another asset now: its record points at nothing. */
-                json_object_set_new(dead, name, json_string(k ? k : ""));
-            }
-            json_decref(rec);
+    collect_records(p, dir, referenced, dead, &live);
+    kiln_path_format(dir, sizeof dir, "%s/platforms", p->cache);
+    kiln_dir_list platforms;
+    if (kiln_dir_list_read(dir, NULL, &platforms, NULL) == KILN_OK) {
+        for (size_t i = 0; i < platforms.count; i++) {
+            char rd[KILN_PATH_MAX];
+            if (platforms.names[i][0] == '.') continue;
+            kiln_path_format(rd, sizeof rd, "%s/%s/assets", dir, platforms.names[i]);
+            struct stat st;
+            if (lstat(rd, &st) == 0 && S_ISDIR(st.st_mode))
+                collect_records(p, rd, referenced, dead, &live);
         }
-        kiln_dir_list_free(&recs);
+        kiln_dir_list_free(&platforms);
     }
     /* The entries the assets under the root point to now, whatever the records say (an asset
      * given a new GUID by `kiln meta` is up to date on its old entry until imported again). */
@@ -168,11 +200,10 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     const char *dead_name;
     json_t *dead_key;
     json_object_foreach (dead, dead_name, dead_key) {
-        char rp[KILN_PATH_MAX];
         if (keep_dead) {
             if (json_string_length(dead_key))
                 json_object_set_new(referenced, json_string_value(dead_key), json_true());
-        } else if (kiln_path_format(rp, sizeof rp, "%s/%s", dir, dead_name) && remove(rp) == 0) {
+        } else if (drop_indexes(p, &indexes_kept), remove(dead_name) == 0) {
             records_removed++;
         }
     }
@@ -187,6 +218,7 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         if (entries[i].referenced) continue;
+        drop_indexes(p, &indexes_kept);
         if (kiln_remove_tree(entries[i].dir, err) != KILN_OK) continue;
         json_t *o = json_object();
         json_object_set_new(o, "key", json_string(entries[i].key));
@@ -217,6 +249,7 @@ KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **re
         if (n > 1) qsort(entries, n, sizeof *entries, by_age);
         for (size_t i = 0; i < n && total > max_size; i++) {
             if (entries[i].size == UINT64_MAX) continue;
+            drop_indexes(p, &indexes_kept);
             if (kiln_remove_tree(entries[i].dir, err) != KILN_OK) continue;
             json_t *o = json_object();
             json_object_set_new(o, "key", json_string(entries[i].key));

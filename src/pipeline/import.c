@@ -2,6 +2,7 @@
 #include "pipeline/import.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -11,6 +12,7 @@
 #include "core/progress.h"
 #include "pipeline/cache.h"
 #include "pipeline/cook.h"
+#include "pipeline/record_index.h"
 #include "pipeline/remote.h"
 #include "pipeline/source.h"
 
@@ -216,33 +218,133 @@ typedef struct import_batch {
     kiln_result *codes;
     kiln_error *errors;
     kiln_progress *progress;
+    kiln_cache_index index; /* the record index, empty with --force */
+    json_t **rows;          /* per asset: its new index row, or NULL */
+    bool *hits;             /* per asset: answered by the index */
 } import_batch;
+
+/* The result of an asset whose index row holds: what a cache hit of kiln_import_asset says,
+ * without reading its record, manifest or source. NULL when the entry went (collected). */
+static json_t *index_result(kiln_project *p, const kiln_asset *a, const kiln_cache_index *ix)
+{
+    char key[KILN_SHA256_HEX_SIZE];
+    json_t *view = kiln_cache_index_hit(ix, a, key);
+    if (!view || !kiln_cache_entry_touch(p, key)) {
+        json_decref(view);
+        return NULL;
+    }
+    char dir[KILN_PATH_MAX];
+    kiln_cache_entry_dir(p, key, dir);
+    json_t *res = json_object();
+    json_object_set_new(res, "path", json_string(a->rel));
+    json_object_set_new(res, "guid", json_string(a->guid));
+    json_object_set_new(res, "kind", json_string(kiln_source_kind_name(a->kind)));
+    json_object_set_new(res, "key", json_string(key));
+    json_object_set_new(res, "status", json_string("cached"));
+    json_object_set_new(res, "entry", json_string(dir));
+    json_object_set_new(res, "outputs", kiln_outputs_json(a, view));
+    json_t *summary = json_object_get(view, "summary"), *w = json_object_get(view, "warnings");
+    if (summary) json_object_set(res, "summary", summary);
+    json_object_set(res, "warnings", w ? w : json_array());
+    json_decref(view);
+    return res;
+}
+
+/* The index row of an asset this run imported or found cached. */
+static json_t *index_row(kiln_project *p, const kiln_asset *a, const json_t *res)
+{
+    const char *status = kiln_json_str(res, "status", "");
+    if ((strcmp(status, "cached") != 0 && strcmp(status, "imported") != 0) ||
+        json_object_get(res, "unchanged") || !a->has_source_stat)
+        return NULL;
+    json_t *view = json_object();
+    json_object_set(view, "outputs", json_object_get(res, "outputs"));
+    if (json_object_get(res, "summary"))
+        json_object_set(view, "summary", json_object_get(res, "summary"));
+    json_object_set(view, "warnings", json_object_get(res, "warnings"));
+    /* kinds that read other files: their signatures are in the record */
+    json_t *record = a->kind && a->kind->dependencies ? kiln_cache_record_load(p, a->guid) : NULL;
+    json_t *row = kiln_index_row_make(a, kiln_json_str(res, "key", ""), record, view);
+    json_decref(record);
+    json_decref(view);
+    return row;
+}
 
 static kiln_result import_job(void *user, size_t index, size_t worker, kiln_error *err)
 {
     import_batch *b = user;
-    kiln_progress_set_item(b->progress, b->assets[index].rel);
-    b->codes[index] = kiln_import_asset(b->p, &b->assets[index], b->flags, NULL, &b->results[index],
-                                        &b->errors[index]);
+    kiln_asset *a = &b->assets[index];
+    kiln_progress_set_item(b->progress, a->rel);
+    json_t *res = index_result(b->p, a, &b->index);
+    if (res) {
+        b->results[index] = res;
+        b->codes[index] = KILN_OK;
+        b->hits[index] = true;
+    } else {
+        b->codes[index] =
+            kiln_import_asset(b->p, a, b->flags, NULL, &b->results[index], &b->errors[index]);
+        if (b->codes[index] == KILN_OK) b->rows[index] = index_row(b->p, a, b->results[index]);
+    }
     kiln_progress_advance(b->progress, 1);
     return KILN_OK; /* failures are per asset; the batch goes on */
+}
+
+static int by_rel(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Writes the record index after a run unless every asset was answered by a valid index that
+ * holds no row of an asset gone. */
+static void update_index(import_batch *b, size_t count, bool whole_tree)
+{
+    kiln_project *p = b->p;
+    size_t hits = 0;
+    for (size_t i = 0; i < count; i++) hits += b->hits[i];
+    if (b->index.valid && hits == count && (!whole_tree || b->index.count == hits)) return;
+    json_t *rows = json_object();
+    const char **rels = kiln_calloc(&p->allocator, count ? count : 1, sizeof *rels);
+    if (!rows || !rels) goto out;
+    /* hits at the front (kept), the others after (dropped unless they made a row) */
+    size_t nkeep = 0, ndrop = 0;
+    for (size_t i = 0; i < count; i++)
+        if (b->hits[i]) rels[nkeep++] = b->assets[i].rel;
+    for (size_t i = 0; i < count; i++) {
+        const kiln_asset *a = &b->assets[i];
+        if (b->hits[i]) continue;
+        rels[nkeep + ndrop++] = a->rel;
+        if (b->rows[i]) json_object_set(rows, a->rel, b->rows[i]);
+    }
+    qsort(rels, nkeep, sizeof *rels, by_rel);
+    qsort(rels + nkeep, ndrop, sizeof *rels, by_rel);
+    kiln_cache_index_write(p, rows, rels, nkeep, rels + nkeep, ndrop, whole_tree);
+out:
+    json_decref(rows);
+    kiln_free(&p->allocator, rels, (count ? count : 1) * sizeof *rels);
 }
 
 kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count, uint32_t flags,
                                json_t **doc, kiln_error *err)
 {
     *doc = NULL;
-    import_batch b = {p, assets, flags, NULL, NULL, NULL, NULL};
+    import_batch b;
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    b.assets = assets;
+    b.flags = flags;
     b.results = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.results);
     b.codes = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.codes);
     b.errors = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.errors);
+    b.rows = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.rows);
+    b.hits = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.hits);
     kiln_result r = KILN_OK;
-    if (!b.results || !b.codes || !b.errors) {
+    if (!b.results || !b.codes || !b.errors || !b.rows || !b.hits) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
         goto out;
     }
     r = kiln_cache_prepare(p, err);
     if (r != KILN_OK) goto out;
+    if (!(flags & KILN_IMPORT_FORCE)) kiln_cache_index_load(p, &b.index);
     kiln_progress_create(count, "importing", stderr, p->progress, &p->allocator, &b.progress, NULL);
     /* One asset: run it here, so its own work (block encoding) gets the whole pool; a call from
      * inside a job of the pool would run inline. Several: one asset per job. */
@@ -250,6 +352,7 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     else r = kiln_jobs_for(p->jobs, count, import_job, &b, err);
     kiln_progress_destroy(b.progress);
     if (r != KILN_OK) goto out;
+    update_index(&b, count, (flags & KILN_IMPORT_ALL) && p->shard_count <= 1);
 
     json_t *d = json_object(), *records = json_array(), *failed = json_array();
     size_t imported = 0, cached = 0, nfailed = 0, unsupported = 0;
@@ -291,6 +394,10 @@ out:
     kiln_free(&p->allocator, b.results, (count ? count : 1) * sizeof *b.results);
     kiln_free(&p->allocator, b.codes, (count ? count : 1) * sizeof *b.codes);
     kiln_free(&p->allocator, b.errors, (count ? count : 1) * sizeof *b.errors);
+    for (size_t i = 0; b.rows && i < count; i++) json_decref(b.rows[i]);
+    kiln_free(&p->allocator, b.rows, (count ? count : 1) * sizeof *b.rows);
+    kiln_free(&p->allocator, b.hits, (count ? count : 1) * sizeof *b.hits);
+    kiln_cache_index_free(p, &b.index);
     return r;
 }
 

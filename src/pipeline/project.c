@@ -88,8 +88,15 @@ KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_proje
     r = kiln_project_check_write(p, p->cache, err);
     if (r != KILN_OK) goto fail;
     if (o.platform) {
-        if (strlen(o.platform) >= sizeof p->platform || !o.platform[0]) {
-            r = kiln_error_set(err, KILN_E_USAGE, "bad platform name \"%s\"", o.platform);
+        /* The name is a folder of the cache (platforms/<name>): letters, digits, '-' and '_'. */
+        bool plain = o.platform[0] && strlen(o.platform) < sizeof p->platform;
+        for (const char *c = o.platform; plain && *c; c++)
+            plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                    (*c >= '0' && *c <= '9') || *c == '-' || *c == '_';
+        if (!plain) {
+            r = kiln_error_set(err, KILN_E_USAGE,
+                               "bad platform name \"%s\": letters, digits, '-' and '_' only",
+                               o.platform);
             goto fail;
         }
         strcpy(p->platform, o.platform);

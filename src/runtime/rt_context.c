@@ -507,9 +507,9 @@ void krt_memo_destroy(krt_context *c, krt_cache_memo *m)
     kiln_free(&c->allocator, m, sizeof *m);
 }
 
-static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *pack,
-                             krt_cache_memo *memo, uint64_t sig, const krt_dir_stamp *stamp,
-                             krt_mounts *m, kiln_error *err)
+static kiln_result add_mount(krt_context *c, const char *where, const char *platform,
+                             krt_pack_mount *pack, krt_cache_memo *memo, uint64_t sig,
+                             const krt_dir_stamp *stamp, krt_mounts *m, kiln_error *err)
 {
     kiln_result r = KILN_OK;
     char *dir = kiln_strdup(&c->allocator, where);
@@ -533,6 +533,7 @@ static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *
         c->mount_serial++;
         krt_mount_source *src = &c->sources[c->source_count++];
         src->dir = dir;
+        snprintf(src->platform, sizeof src->platform, "%s", platform ? platform : "");
         src->pack = pack;
         src->signature = sig;
         if (stamp) src->stamp = *stamp;
@@ -552,25 +553,41 @@ static kiln_result add_mount(krt_context *c, const char *where, krt_pack_mount *
 kiln_result krt_mount_cache(krt_context *c, const char *cache_dir, size_t *artifact_count,
                             kiln_error *err)
 {
+    return krt_mount_cache_platform(c, cache_dir, NULL, artifact_count, err);
+}
+
+kiln_result krt_mount_cache_platform(krt_context *c, const char *cache_dir, const char *platform,
+                                     size_t *artifact_count, kiln_error *err)
+{
     if (artifact_count) *artifact_count = 0;
     if (!c || !cache_dir)
         return kiln_error_set(err, KILN_E_USAGE, "krt_mount_cache: NULL argument");
+    /* a folder name inside the cache: the names kiln accepts for --platform */
+    bool plain = !platform || strlen(platform) < KRT_PLATFORM_MAX;
+    for (const char *s = platform; plain && s && *s; s++)
+        plain = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+                *s == '-' || *s == '_';
+    if (!plain)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "krt_mount_cache_platform: bad platform name \"%s\"", platform);
     /* The records' signature first: a change between it and the read shows in the next poll. */
     uint64_t sig = 0;
     krt_dir_stamp stamp;
     memset(&stamp, 0, sizeof stamp);
-    kiln_result r = krt_source_signature(cache_dir, &c->allocator, &sig, &stamp, NULL, err);
+    kiln_result r =
+        krt_source_signature(cache_dir, platform, &c->allocator, &sig, &stamp, NULL, err);
     if (r) return r;
     krt_mounts m;
     krt_cache_memo *memo = kiln_calloc(&c->allocator, 1, sizeof *memo); /* for the polls */
-    r = memo ? krt_mounts_read_cache_typed(cache_dir, &c->types, &c->allocator, NULL, memo, &m, err)
+    r = memo ? krt_mounts_read_cache_typed(cache_dir, platform, &c->types, &c->allocator, NULL,
+                                           memo, &m, err)
              : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
     if (r) {
         krt_memo_destroy(c, memo);
         return r;
     }
     size_t n = m.count;
-    r = add_mount(c, cache_dir, NULL, memo, sig, &stamp, &m, err); /* takes memo */
+    r = add_mount(c, cache_dir, platform, NULL, memo, sig, &stamp, &m, err); /* takes memo */
     krt_mounts_free(&m);
     if (!r && artifact_count) *artifact_count = n;
     return r;
@@ -591,7 +608,7 @@ kiln_result krt_mount_pack(krt_context *c, const char *pack_path, size_t *artifa
     m.alloc = &c->allocator;
     r = krt_mounts_read_pack(&pm->pack, pack_path, &c->types, &c->allocator, &m, err);
     size_t n = m.count;
-    if (!r) r = add_mount(c, pack_path, pm, NULL, sig, NULL, &m, err);
+    if (!r) r = add_mount(c, pack_path, NULL, pm, NULL, sig, NULL, &m, err);
     krt_mounts_free(&m);
     if (r) {
         krt_pack_free(c, pm);

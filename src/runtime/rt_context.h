@@ -33,6 +33,7 @@ typedef struct krt_pack_mount {
 
 typedef struct krt_mount_source { /* one krt_mount_cache or krt_mount_pack call, in order */
     char *dir;                    /* the cache folder or the pack file */
+    char platform[64];            /* a cache's platform ("" = default: KRT_PLATFORM_MAX) */
     krt_pack_mount *pack;         /* NULL for a cache folder */
     uint64_t signature;           /* of its records' names, sizes, times and inodes (caches), of
                                    * the file's size, times and inode (packs) */

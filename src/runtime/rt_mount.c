@@ -319,7 +319,7 @@ static kiln_result emit(const kiln_allocator *a, krt_mounts *m, krt_cache_memo *
 
 /* One record: its entry's outputs into m (and memo). A record without a whole entry is
  * skipped. */
-static kiln_result read_record(const char *cache_dir, const char *rpath,
+static kiln_result read_record(const char *cache_dir, const char *rpath, const char *platform,
                                const krt_type_registry *types, const kiln_allocator *a,
                                krt_mounts *m, krt_cache_memo *memo, kiln_error *err)
 {
@@ -337,6 +337,13 @@ static kiln_result read_record(const char *cache_dir, const char *rpath,
         return corrupt(err, rpath, "a record needs a guid (32 hex digits) and a path");
     }
     bool has_key = vk && krt_json_string(text, rec.tok, vk, key, sizeof key) && is_hex(key, 64);
+    /* a record of another platform (written where last-import-won) is not this platform's */
+    char pf[KRT_PLATFORM_MAX] = "";
+    uint32_t vpf = krt_json_member(text, rec.tok, 0, "platform");
+    if (vpf && rec.tok[vpf].type == KRT_JSON_STRING &&
+        !krt_json_string(text, rec.tok, vpf, pf, sizeof pf))
+        has_key = false;
+    if (strcmp(pf, platform ? platform : "") != 0) has_key = false;
     doc_free(a, &rec);
     if (!has_key) return KILN_OK; /* never imported successfully */
     char dir[KILN_PATH_MAX], mpath[KILN_PATH_MAX + 32];
@@ -473,34 +480,48 @@ static kiln_result not_a_project(const char *dir, kiln_error *err)
     return KILN_OK;
 }
 
+bool krt_records_dir(const char *cache_dir, const char *platform, char *out, size_t size)
+{
+    int n = platform && platform[0]
+                ? snprintf(out, size, "%s/platforms/%s/assets", cache_dir, platform)
+                : snprintf(out, size, "%s/assets", cache_dir);
+    return n >= 0 && (size_t)n < size;
+}
+
 kiln_result krt_mounts_read_cache(const char *cache_dir, const kiln_allocator *alloc,
                                   krt_mounts *out, kiln_error *err)
 {
-    return krt_mounts_read_cache_typed(cache_dir, NULL, alloc, NULL, NULL, out, err);
+    return krt_mounts_read_cache_typed(cache_dir, NULL, NULL, alloc, NULL, NULL, out, err);
 }
 
 kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocator *alloc,
                                        krt_cache_memo *prev, krt_cache_memo *next, krt_mounts *out,
                                        kiln_error *err)
 {
-    return krt_mounts_read_cache_typed(cache_dir, NULL, alloc, prev, next, out, err);
+    return krt_mounts_read_cache_typed(cache_dir, NULL, NULL, alloc, prev, next, out, err);
 }
 
-kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_registry *types,
-                                        const kiln_allocator *alloc, krt_cache_memo *prev,
-                                        krt_cache_memo *next, krt_mounts *out, kiln_error *err)
+kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const char *platform,
+                                        const krt_type_registry *types, const kiln_allocator *alloc,
+                                        krt_cache_memo *prev, krt_cache_memo *next, krt_mounts *out,
+                                        kiln_error *err)
 {
     memset(out, 0, sizeof *out);
     out->alloc = alloc;
     char adir[KILN_PATH_MAX];
-    int n = snprintf(adir, sizeof adir, "%s/assets", cache_dir);
-    if (n < 0 || (size_t)n >= sizeof adir)
+    int n;
+    if (!krt_records_dir(cache_dir, platform, adir, sizeof adir))
         return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     kiln_result r = not_a_project(cache_dir, err);
     if (r) return r;
     if (!kiln_dir_exists(cache_dir) || !kiln_dir_exists(adir)) {
-        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not a kiln cache folder (no assets/ in it)",
-                       cache_dir);
+        if (platform && platform[0] && kiln_dir_exists(cache_dir))
+            kiln_error_set(err, KILN_E_ASSET_IO,
+                           "%s has no records of platform \"%s\" (import with --platform %s)",
+                           cache_dir, platform, platform);
+        else
+            kiln_error_set(err, KILN_E_ASSET_IO, "%s is not a kiln cache folder (no assets/ in it)",
+                           cache_dir);
         kiln_error_at_path(err, cache_dir);
         return KILN_E_ASSET_IO;
     }
@@ -544,7 +565,7 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_re
                 free_artifact(alloc, &x); /* what put did not take */
             }
         } else {
-            r = read_record(cache_dir, rpath, types, alloc, out, next, err);
+            r = read_record(cache_dir, rpath, platform, types, alloc, out, next, err);
             if (!r && next && prev) /* what it gives now */
                 r = note_changed(alloc, next, next->items, first, next->item_count - first, err);
         }

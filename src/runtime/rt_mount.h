@@ -73,15 +73,22 @@ kiln_result krt_mounts_read_cache_memo(const char *cache_dir, const kiln_allocat
                                        krt_cache_memo *prev, krt_cache_memo *next, krt_mounts *out,
                                        kiln_error *err);
 /* The same with the types of a context (NULL: the built-ins): an output whose label names none
- * of them is not mounted. */
-kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const krt_type_registry *types,
-                                        const kiln_allocator *alloc, krt_cache_memo *prev,
-                                        krt_cache_memo *next, krt_mounts *out, kiln_error *err);
+ * of them is not mounted; and for a platform (NULL or "": the default platform, whose records
+ * are <cache>/assets; else <cache>/platforms/<platform>/assets): records of another platform
+ * (a cache written before records were kept per platform) are skipped. */
+#define KRT_PLATFORM_MAX 64
+kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const char *platform,
+                                        const krt_type_registry *types, const kiln_allocator *alloc,
+                                        krt_cache_memo *prev, krt_cache_memo *next, krt_mounts *out,
+                                        kiln_error *err);
 void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m);
 
 /* Of a file's size, times and inode (0 when it cannot be stat'ed): a record or a pack replaced
  * by rename gets another one. */
 uint64_t krt_file_signature(const char *path);
+
+/* The records folder of a platform's records in a cache (above); false when too long. */
+bool krt_records_dir(const char *cache_dir, const char *platform, char *out, size_t size);
 
 /* Adds every entry of a validated pack (sizes and XXH3 checksums in place of the manifest's;
  * sha256 holds the checksum in its first 8 bytes) whose kind one of types loads (NULL: the

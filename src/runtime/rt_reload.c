@@ -355,6 +355,7 @@ static size_t compare_locked(krt_context *c, const uint64_t *ids, size_t id_coun
 typedef struct poll_read {
     size_t n;
     char **dirs;
+    char (*platforms)[64];  /* each cache's platform */
     uint64_t *sigs;         /* the signatures seen, then the ones read */
     krt_dir_stamp *stamps;  /* a cache's folder stamp: seen, then the one taken */
     krt_pack_mount **packs; /* a reference held on each while the poll reads */
@@ -368,13 +369,15 @@ static kiln_result poll_alloc(const kiln_allocator *al, poll_read *p, size_t n, 
 {
     p->n = n;
     p->dirs = kiln_calloc(al, n, sizeof *p->dirs);
+    p->platforms = kiln_calloc(al, n, sizeof *p->platforms);
     p->sigs = kiln_calloc(al, n, sizeof *p->sigs);
     p->stamps = kiln_calloc(al, n, sizeof *p->stamps);
     p->packs = kiln_calloc(al, n, sizeof *p->packs);
     p->fresh = kiln_calloc(al, n, sizeof *p->fresh);
     p->memos = kiln_calloc(al, n, sizeof *p->memos);
     p->next = kiln_calloc(al, n, sizeof *p->next);
-    return p->dirs && p->sigs && p->stamps && p->packs && p->fresh && p->memos && p->next
+    return p->dirs && p->platforms && p->sigs && p->stamps && p->packs && p->fresh && p->memos &&
+                   p->next
                ? KILN_OK
                : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
 }
@@ -390,6 +393,7 @@ static void poll_free(krt_context *c, poll_read *p)
     for (size_t i = 0; p->memos && i < n; i++) krt_memo_destroy(c, p->memos[i]);
     for (size_t i = 0; p->next && i < n; i++) krt_memo_destroy(c, p->next[i]);
     kiln_free(al, p->dirs, n * sizeof *p->dirs);
+    kiln_free(al, p->platforms, n * sizeof *p->platforms);
     kiln_free(al, p->sigs, n * sizeof *p->sigs);
     kiln_free(al, p->stamps, n * sizeof *p->stamps);
     kiln_free(al, p->packs, n * sizeof *p->packs);
@@ -407,6 +411,7 @@ static kiln_result take_sources_locked(krt_context *c, poll_read *p, kiln_error 
         p->sigs[i] = c->sources[i].signature;
         p->stamps[i] = c->sources[i].stamp;
         p->memos[i] = c->sources[i].memo;
+        memcpy(p->platforms[i], c->sources[i].platform, sizeof p->platforms[i]);
         c->sources[i].memo = NULL;
         if (!(p->dirs[i] = kiln_strdup(&c->allocator, c->sources[i].dir)))
             return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
@@ -424,8 +429,8 @@ static kiln_result poll_signatures(krt_context *c, poll_read *p, bool *changed, 
     for (size_t i = 0; i < p->n && !r; i++) {
         uint64_t now = p->sigs[i];
         if (!p->packs[i])
-            r = krt_source_signature(p->dirs[i], &c->allocator, &now, &p->stamps[i], &p->stats,
-                                     err);
+            r = krt_source_signature(p->dirs[i], p->platforms[i], &c->allocator, &now,
+                                     &p->stamps[i], &p->stats, err);
         else if (p->stats++, (now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
             r = krt_pack_open(c, p->dirs[i], &p->fresh[i], err);
         else now = p->sigs[i]; /* unchanged, or gone for now (a rename in progress) */
@@ -448,8 +453,8 @@ static kiln_result poll_read_table(krt_context *c, poll_read *p, krt_mounts *tab
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory polling");
         else if (pm) r = krt_mounts_read_pack(&pm->pack, p->dirs[i], &c->types, al, &m, err);
         else {
-            r = krt_mounts_read_cache_typed(p->dirs[i], &c->types, al, p->memos[i], p->next[i], &m,
-                                            err);
+            r = krt_mounts_read_cache_typed(p->dirs[i], p->platforms[i], &c->types, al, p->memos[i],
+                                            p->next[i], &m, err);
             /* the read moved what it reused out of the old memo: it cannot go back */
             krt_memo_destroy(c, p->memos[i]);
             p->memos[i] = NULL;
@@ -634,7 +639,7 @@ kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error
 {
     /* a cache's records; a pack's folder (a new pack is renamed over the old one) */
     char adir[KILN_PATH_MAX];
-    int n = snprintf(adir, sizeof adir, "%s/assets", s->dir);
+    int n = krt_records_dir(s->dir, s->platform, adir, sizeof adir) ? 1 : -1;
     if (s->pack) {
         const char *slash = strrchr(s->dir, '/');
         n = slash ? snprintf(adir, sizeof adir, "%.*s", (int)(slash - s->dir), s->dir)

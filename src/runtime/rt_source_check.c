@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/hash.h"
+#include "runtime/rt_mount.h"
 
 void krt_dir_stamp_take(const char *path, krt_dir_stamp *out)
 {
@@ -39,12 +40,13 @@ bool krt_dir_stamp_unchanged(const krt_dir_stamp *seen, const krt_dir_stamp *now
     return seen->mtime_ns < seen->clock_ns - KRT_RACY_NS;
 }
 
-kiln_result krt_source_signature(const char *cache_dir, const kiln_allocator *al, uint64_t *sig,
-                                 krt_dir_stamp *stamp, size_t *stats, kiln_error *err)
+kiln_result krt_source_signature(const char *cache_dir, const char *platform,
+                                 const kiln_allocator *al, uint64_t *sig, krt_dir_stamp *stamp,
+                                 size_t *stats, kiln_error *err)
 {
     char adir[KILN_PATH_MAX];
-    int n = snprintf(adir, sizeof adir, "%s/assets", cache_dir);
-    if (n < 0 || (size_t)n >= sizeof adir)
+    int n;
+    if (!krt_records_dir(cache_dir, platform, adir, sizeof adir))
         return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     krt_dir_stamp now;
     krt_dir_stamp_take(adir, &now); /* before the listing: a change during it shows next time */

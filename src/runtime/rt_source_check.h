@@ -38,7 +38,8 @@ bool krt_dir_stamp_unchanged(const krt_dir_stamp *seen, const krt_dir_stamp *now
  * 0 without an assets/ folder) and its folder stamp (*stamp) up to date for cache_dir: one stat
  * of the folder when krt_dir_stamp_unchanged says nothing moved (*sig kept), else a listing and
  * a stat of every record. *stats (may be NULL) counts the stat calls. */
-kiln_result krt_source_signature(const char *cache_dir, const kiln_allocator *al, uint64_t *sig,
-                                 krt_dir_stamp *stamp, size_t *stats, kiln_error *err);
+kiln_result krt_source_signature(const char *cache_dir, const char *platform,
+                                 const kiln_allocator *al, uint64_t *sig, krt_dir_stamp *stamp,
+                                 size_t *stats, kiln_error *err);
 
 #endif

@@ -1,0 +1,444 @@
+/* record_index.c — the record index (record_index.h). The file is text, one row per line:
+ *
+ *   kiln-index 1
+ *   context <16 hex: XXH3-64 of what the key depends on besides the files: pipeline version,
+ *            platform, root, each kind's name and default settings>
+ *   records <mtime_ns> <ctime_ns> <ino> <size> <clock_ns>   the records folder when written
+ *   rows <count>
+ *   <rel> TAB <guid> TAB <key> TAB <source sig> TAB <.meta sig or -> TAB <n deps>
+ *         (TAB <dep path> TAB <dep sig or missing>)* TAB <view: compact JSON> NL ...
+ *   checksum <16 hex: XXH3-64 of every byte before this line>
+ *
+ * A signature is "size,mtime_ns,ctime_ns,ino,checked_ns" (checked_ns: a clock read before the
+ * stat). Rows are sorted by rel (strcmp), so a look-up is a binary search. */
+#include "pipeline/record_index.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/json.h"
+#include "core/path.h"
+#include "pipeline/cache.h"
+#include "pipeline/cook.h"
+
+typedef struct index_sig {
+    uint64_t size, ino;
+    int64_t mtime_ns, ctime_ns, checked_ns;
+} index_sig;
+
+struct kiln_index_row {
+    const char *rel, *guid, *key, *source, *meta, *deps, *view;
+    size_t dep_count;
+};
+
+static void index_path(kiln_project *p, char out[KILN_PATH_MAX])
+{
+    char root[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    kiln_path_format(out, KILN_PATH_MAX, "%s/assets.index", root);
+}
+
+static void records_dir(kiln_project *p, char out[KILN_PATH_MAX])
+{
+    char root[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    kiln_path_format(out, KILN_PATH_MAX, "%s/assets", root);
+}
+
+/* What a key depends on besides the bytes of the files a row signs. */
+static uint64_t context_of(kiln_project *p)
+{
+    kiln_buf b;
+    kiln_buf_init(&b, &p->allocator);
+    char head[KILN_PATH_MAX * 2 + 128];
+    snprintf(head, sizeof head, "pipeline %d\nplatform %s\nroot %s\ncache %s\n",
+             KILN_PIPELINE_VERSION, p->platform, p->root, p->cache);
+    kiln_buf_append_str(&b, head);
+    const kiln_source_kind *k;
+    for (size_t i = 0; (k = kiln_source_kind_at(p->kinds, i)) != NULL; i++) {
+        kiln_asset a;
+        memset(&a, 0, sizeof a);
+        a.kind = k;
+        kiln_settings_default_ext(&a.settings, kiln_kinds_settings(p->kinds));
+        a.prefers_astc = kiln_platform_prefers_astc(p->platform);
+        json_t *s = k->settings_json(&a);
+        char *canon = s ? kiln_json_dump_canonical(s) : NULL;
+        json_decref(s);
+        kiln_buf_append_str(&b, k->name);
+        kiln_buf_append_str(&b, "\n");
+        if (canon) kiln_buf_append_str(&b, canon);
+        kiln_buf_append_str(&b, "\n");
+        free(canon);
+    }
+    uint64_t h = b.failed ? 0 : kiln_xxh3_64(b.data, b.size);
+    kiln_buf_free(&b);
+    return h;
+}
+
+static bool sig_parse(const char *s, index_sig *out)
+{
+    unsigned long long size, ino;
+    long long m, c, k;
+    int used = 0;
+    if (sscanf(s, "%llu,%lld,%lld,%llu,%lld%n", &size, &m, &c, &ino, &k, &used) != 5 ||
+        s[used] != '\0')
+        return false;
+    *out = (index_sig){size, ino, m, c, k};
+    return true;
+}
+
+/* The signature still describes fi, and was not taken so soon after the file's last change that
+ * a change in the same clock tick could hide (racy). */
+static bool sig_holds(const char *text, const kiln_file_info *fi)
+{
+    index_sig s;
+    return sig_parse(text, &s) && s.size == fi->size && s.mtime_ns == fi->mtime_ns &&
+           s.ctime_ns == fi->ctime_ns && s.ino == fi->ino &&
+           fi->mtime_ns <= s.checked_ns - KILN_INDEX_RACY_NS &&
+           fi->ctime_ns <= s.checked_ns - KILN_INDEX_RACY_NS;
+}
+
+static void sig_format(char *out, size_t n, const kiln_file_info *fi, int64_t checked_ns)
+{
+    snprintf(out, n, "%" PRIu64 ",%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64, fi->size,
+             fi->mtime_ns, fi->ctime_ns, fi->ino, checked_ns);
+}
+
+/* Cuts the next tab- or newline-ended field out of [*at, end); NULL when there is none. */
+static char *field(char **at, char *end, char sep)
+{
+    char *s = *at;
+    char *e = memchr(s, sep, (size_t)(end - s));
+    if (!e) return NULL;
+    *e = '\0';
+    *at = e + 1;
+    return s;
+}
+
+static bool parse_row(char *line, char *end, kiln_index_row *r)
+{
+    char *at = line;
+    memset(r, 0, sizeof *r);
+    r->rel = field(&at, end, '\t');
+    r->guid = field(&at, end, '\t');
+    r->key = field(&at, end, '\t');
+    r->source = field(&at, end, '\t');
+    r->meta = field(&at, end, '\t');
+    const char *n = field(&at, end, '\t');
+    if (!r->rel || !r->guid || !r->key || !r->source || !r->meta || !n) return false;
+    char *stop;
+    unsigned long count = strtoul(n, &stop, 10);
+    if (*stop || count > 4096) return false;
+    r->dep_count = count;
+    r->deps = at;
+    for (size_t i = 0; i < 2 * count; i++)
+        if (!field(&at, end, '\t')) return false;
+    r->view = at; /* the rest of the line; the caller cut it at its newline */
+    return strlen(r->guid) == 32 && strlen(r->key) == 64 && r->rel[0];
+}
+
+static bool stamp_of(const char *dir, kiln_file_info *fi)
+{
+    return kiln_file_stat(dir, fi, NULL) == KILN_OK && fi->is_dir;
+}
+
+/* Reads and checks the file; rows are cut into it. Returns false (nothing kept) when any check
+ * fails. records_check: also require the records folder to be as the writer left it. */
+static bool load_file(kiln_project *p, kiln_cache_index *ix, bool records_check)
+{
+    char path[KILN_PATH_MAX];
+    index_path(p, path);
+    if (!kiln_file_exists(path)) return false;
+    if (kiln_file_read(path, KILN_INDEX_MAX_SIZE, &p->allocator, &ix->text, &ix->size, NULL) !=
+        KILN_OK)
+        return false;
+    char *text = (char *)ix->text, *end = text + ix->size;
+    /* the checksum line: the last one */
+    if (ix->size < 26 || text[ix->size - 1] != '\n') return false;
+    char *last = end - 1;
+    while (last > text && last[-1] != '\n') last--;
+    unsigned long long sum;
+    int used = 0;
+    if (sscanf(last, "checksum %16llx%n", &sum, &used) != 1 || last + used != end - 1 ||
+        kiln_xxh3_64(text, (size_t)(last - text)) != sum)
+        return false;
+    end = last;
+    char *at = text;
+    char *l1 = field(&at, end, '\n'), *l2 = field(&at, end, '\n'), *l3 = field(&at, end, '\n');
+    char *l4 = field(&at, end, '\n');
+    unsigned long long ctx, count;
+    long long rm, rc, rclock;
+    unsigned long long rino, rsize;
+    if (!l1 || !l2 || !l3 || !l4 || strcmp(l1, "kiln-index 1") != 0 ||
+        sscanf(l2, "context %16llx", &ctx) != 1 ||
+        sscanf(l3, "records %lld %lld %llu %llu %lld", &rm, &rc, &rino, &rsize, &rclock) != 5 ||
+        sscanf(l4, "rows %llu", &count) != 1 || count > ix->size / 8)
+        return false;
+    ix->context = ctx;
+    if (ctx != context_of(p)) return false;
+    if (records_check) {
+        char rd[KILN_PATH_MAX];
+        records_dir(p, rd);
+        kiln_file_info fi;
+        if (!stamp_of(rd, &fi) || fi.mtime_ns != rm || fi.ctime_ns != rc || fi.ino != rino ||
+            fi.size != rsize || fi.mtime_ns > rclock - KILN_INDEX_RACY_NS ||
+            fi.ctime_ns > rclock - KILN_INDEX_RACY_NS)
+            return false;
+    }
+    ix->rows = kiln_calloc(&p->allocator, count ? (size_t)count : 1, sizeof *ix->rows);
+    if (!ix->rows) return false;
+    for (size_t i = 0; i < count; i++) {
+        char *line = field(&at, end, '\n');
+        if (!line || !parse_row(line, line + strlen(line), &ix->rows[i])) return false;
+        if (i && strcmp(ix->rows[i - 1].rel, ix->rows[i].rel) >= 0) return false;
+        ix->count = i + 1;
+    }
+    return at == end;
+}
+
+static void index_load(kiln_project *p, kiln_cache_index *out, bool records_check)
+{
+    memset(out, 0, sizeof *out);
+    out->valid = load_file(p, out, records_check);
+    if (!out->valid) {
+        kiln_cache_index_free(p, out);
+        memset(out, 0, sizeof *out);
+    }
+}
+
+void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out) { index_load(p, out, true); }
+
+void kiln_cache_index_free(kiln_project *p, kiln_cache_index *ix)
+{
+    if (ix->text) kiln_free(&p->allocator, ix->text, ix->size + 1);
+    if (ix->rows)
+        kiln_free(&p->allocator, ix->rows, (ix->count ? ix->count : 1) * sizeof *ix->rows);
+    memset(ix, 0, sizeof *ix);
+}
+
+static const kiln_index_row *find(const kiln_cache_index *ix, const char *rel)
+{
+    size_t lo = 0, hi = ix->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ix->rows[mid].rel, rel);
+        if (c == 0) return &ix->rows[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
+                             char key[KILN_SHA256_HEX_SIZE])
+{
+    if (!ix->valid || !a->has_source_stat || !a->kind || a->settings_result != KILN_OK)
+        return NULL;
+    const kiln_index_row *r = find(ix, a->rel);
+    if (!r || strcmp(r->guid, a->guid) != 0 || !sig_holds(r->source, &a->source_stat)) return NULL;
+    if (a->has_meta ? !sig_holds(r->meta, &a->meta_stat) : strcmp(r->meta, "-") != 0) return NULL;
+    if (r->dep_count) {
+        char dir[KILN_PATH_MAX];
+        if (!kiln_path_dirname(a->abs, dir, sizeof dir)) return NULL;
+        const char *d = r->deps;
+        for (size_t i = 0; i < r->dep_count; i++) {
+            const char *rel = d, *sig = d + strlen(d) + 1;
+            d = sig + strlen(sig) + 1;
+            char abs[KILN_PATH_MAX];
+            if (!kiln_path_is_safe_relative(rel) ||
+                kiln_path_join(dir, rel, abs, sizeof abs, NULL) != KILN_OK)
+                return NULL;
+            kiln_file_info fi;
+            bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file;
+            if (present ? !sig_holds(sig, &fi) : strcmp(sig, "missing") != 0) return NULL;
+        }
+    }
+    json_t *view = json_loads(r->view, 0, NULL);
+    if (!json_is_object(view) || !json_is_array(json_object_get(view, "outputs"))) {
+        json_decref(view);
+        return NULL;
+    }
+    memcpy(key, r->key, KILN_SHA256_HEX_SIZE);
+    return view;
+}
+
+static bool plain(const char *s) { return s && !strpbrk(s, "\t\n\r"); }
+
+json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *record,
+                            const json_t *view)
+{
+    if (!a->has_source_stat || !plain(a->rel) || !key || strlen(key) != 64) return NULL;
+    int64_t checked_ns = a->stat_clock_ns;
+    kiln_buf b;
+    kiln_buf_init(&b, NULL);
+    char sig[160];
+    kiln_buf_append_str(&b, a->rel);
+    kiln_buf_append_str(&b, "\t");
+    kiln_buf_append_str(&b, a->guid);
+    kiln_buf_append_str(&b, "\t");
+    kiln_buf_append_str(&b, key);
+    kiln_buf_append_str(&b, "\t");
+    sig_format(sig, sizeof sig, &a->source_stat, checked_ns);
+    kiln_buf_append_str(&b, sig);
+    kiln_buf_append_str(&b, "\t");
+    if (a->has_meta) sig_format(sig, sizeof sig, &a->meta_stat, checked_ns);
+    kiln_buf_append_str(&b, a->has_meta ? sig : "-");
+    bool ok = true;
+    const json_t *deps = json_object_get(record, "deps");
+    if (a->kind && a->kind->dependencies) {
+        /* the record of this key names the dependencies and their stats as the key saw them */
+        ok = json_is_array(deps) && !strcmp(kiln_json_str(record, "key", ""), key);
+        snprintf(sig, sizeof sig, "\t%zu", json_array_size(deps));
+        kiln_buf_append_str(&b, sig);
+        size_t i;
+        const json_t *d;
+        json_array_foreach (deps, i, d) {
+            const char *rel = kiln_json_str(d, "path", NULL);
+            const json_t *st = json_object_get(d, "stat");
+            ok = ok && plain(rel);
+            kiln_buf_append_str(&b, "\t");
+            kiln_buf_append_str(&b, rel ? rel : "");
+            kiln_buf_append_str(&b, "\t");
+            if (json_is_null(st)) {
+                kiln_buf_append_str(&b, "missing");
+                continue;
+            }
+            kiln_file_info fi = {0};
+            fi.size = (uint64_t)kiln_json_int(st, "size", -1);
+            fi.mtime_ns = kiln_json_int(st, "mtime_ns", -1);
+            fi.ctime_ns = kiln_json_int(st, "ctime_ns", -1);
+            fi.ino = (uint64_t)kiln_json_int(st, "ino", -1);
+            sig_format(sig, sizeof sig, &fi, kiln_json_int(st, "checked_ns", 0));
+            kiln_buf_append_str(&b, sig);
+        }
+    } else {
+        kiln_buf_append_str(&b, "\t0");
+    }
+    char *v = json_dumps(view, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+    ok = ok && v && plain(v);
+    kiln_buf_append_str(&b, "\t");
+    if (v) kiln_buf_append_str(&b, v);
+    free(v);
+    kiln_buf_append(&b, "", 1);
+    json_t *row = ok && !b.failed ? json_string((const char *)b.data) : NULL;
+    kiln_buf_free(&b);
+    return row;
+}
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static bool listed(const char *const *names, size_t count, const char *rel)
+{
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(names[mid], rel);
+        if (c == 0) return true;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
+void kiln_cache_index_write(kiln_project *p, const json_t *rows, const char *const *keep,
+                            size_t keep_count, const char *const *drop, size_t drop_count,
+                            bool whole_tree)
+{
+    /* The index on disk now (this run's, or another process's since): its rows stay unless this
+     * run dropped them (rows are true for their signatures whoever wrote them; its records stamp
+     * is not required). */
+    kiln_cache_index old;
+    index_load(p, &old, false);
+    json_t *all = json_object();
+    for (size_t i = 0; i < old.count; i++) {
+        const kiln_index_row *r = &old.rows[i];
+        if (whole_tree ? !listed(keep, keep_count, r->rel) : listed(drop, drop_count, r->rel))
+            continue;
+        /* rebuild the line from its fields (the loader cut it at its separators) */
+        kiln_buf b;
+        kiln_buf_init(&b, NULL);
+        const char *f[] = {r->rel, r->guid, r->key, r->source, r->meta};
+        for (size_t k = 0; k < 5; k++) {
+            kiln_buf_append_str(&b, f[k]);
+            kiln_buf_append_str(&b, "\t");
+        }
+        char n[32];
+        snprintf(n, sizeof n, "%zu", r->dep_count);
+        kiln_buf_append_str(&b, n);
+        const char *d = r->deps;
+        for (size_t k = 0; k < 2 * r->dep_count; k++) {
+            kiln_buf_append_str(&b, "\t");
+            kiln_buf_append_str(&b, d);
+            d += strlen(d) + 1;
+        }
+        kiln_buf_append_str(&b, "\t");
+        kiln_buf_append_str(&b, r->view);
+        kiln_buf_append(&b, "", 1);
+        if (!b.failed) json_object_set_new(all, r->rel, json_string((const char *)b.data));
+        kiln_buf_free(&b);
+    }
+    kiln_cache_index_free(p, &old);
+    json_object_update(all, (json_t *)rows);
+
+    size_t count = json_object_size(all);
+    const char **names = calloc(count ? count : 1, sizeof *names);
+    kiln_buf b;
+    kiln_buf_init(&b, &p->allocator);
+    if (names) {
+        size_t i = 0;
+        const char *name;
+        json_t *v;
+        json_object_foreach (all, name, v) names[i++] = name;
+        qsort(names, count, sizeof *names, by_name);
+        char line[256], rd[KILN_PATH_MAX];
+        records_dir(p, rd);
+        /* the records folder as this run leaves it: read the clock before the stat */
+        int64_t clock = kiln_time_now_ns();
+        kiln_file_info fi;
+        if (!stamp_of(rd, &fi)) memset(&fi, 0, sizeof fi);
+        snprintf(line, sizeof line,
+                 "kiln-index %d\ncontext %016" PRIx64 "\nrecords %" PRId64 " %" PRId64 " %" PRIu64
+                 " %" PRIu64 " %" PRId64 "\nrows %zu\n",
+                 KILN_INDEX_VERSION, context_of(p), fi.mtime_ns, fi.ctime_ns, fi.ino, fi.size,
+                 clock, count);
+        kiln_buf_append_str(&b, line);
+        for (i = 0; i < count; i++) {
+            kiln_buf_append_str(&b, json_string_value(json_object_get(all, names[i])));
+            kiln_buf_append_str(&b, "\n");
+        }
+        if (!b.failed) {
+            snprintf(line, sizeof line, "checksum %016" PRIx64 "\n", kiln_xxh3_64(b.data, b.size));
+            kiln_buf_append_str(&b, line);
+        }
+        char path[KILN_PATH_MAX];
+        index_path(p, path);
+        if (!b.failed) (void)kiln_file_write_atomic(path, b.data, b.size, NULL);
+    }
+    free(names);
+    kiln_buf_free(&b);
+    json_decref(all);
+}
+
+void kiln_cache_index_remove_all(kiln_project *p)
+{
+    char path[KILN_PATH_MAX];
+    kiln_path_format(path, sizeof path, "%s/assets.index", p->cache);
+    remove(path);
+    char dir[KILN_PATH_MAX];
+    kiln_path_format(dir, sizeof dir, "%s/platforms", p->cache);
+    kiln_dir_list l;
+    if (kiln_dir_list_read(dir, NULL, &l, NULL) != KILN_OK) return;
+    for (size_t i = 0; i < l.count; i++) {
+        if (l.names[i][0] == '.') continue;
+        kiln_path_format(path, sizeof path, "%s/%s/assets.index", dir, l.names[i]);
+        remove(path);
+    }
+    kiln_dir_list_free(&l);
+}

@@ -1,0 +1,66 @@
+/* record_index.h — the record index of a platform: one file beside its records
+ * (<records root>/assets.index, docs/cache.md "The record index") that lets a no-op import or
+ * report cost one stat per source and one read. Per asset it holds the stat signatures of every
+ * file whose bytes entered the key (the source, its .meta, its dependencies), the key, and what
+ * import and report show of its entry (outputs, summary, warnings). A row maps input signatures
+ * to a verdict, so a row written by any process stays true while those signatures hold: the
+ * index can only be incomplete, never wrong. It is a cache of the records: missing, damaged (bad
+ * header, checksum, order), of another kiln or project (context), or older than a change of the
+ * records folder, it is ignored and written again; rows with a signature taken within
+ * KILN_INDEX_RACY_NS of its file's mtime are never trusted (git's racy rule). */
+#ifndef KILN_PIPELINE_RECORD_INDEX_H
+#define KILN_PIPELINE_RECORD_INDEX_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pipeline/database.h"
+
+#define KILN_INDEX_VERSION  1
+#define KILN_INDEX_RACY_NS  2000000000LL /* 2 s */
+#define KILN_INDEX_MAX_SIZE ((size_t)1 << 30)
+
+typedef struct kiln_index_row kiln_index_row;
+
+/* A loaded index (empty when there was none or it could not be trusted). */
+typedef struct kiln_cache_index {
+    uint8_t *text; /* the file, its separators cut into NULs; rows point into it */
+    size_t size;
+    kiln_index_row *rows; /* sorted by rel */
+    size_t count;
+    bool valid;     /* it was read and every check passed */
+    uint64_t context;
+} kiln_cache_index;
+
+/* Reads the project platform's index. Never fails: an index that cannot be used is empty. */
+void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out);
+void kiln_cache_index_free(kiln_project *p, kiln_cache_index *ix);
+
+/* When the index row of a still holds (every signature equal and none racy), its key and a new
+ * object {"outputs", "summary", "warnings"} as import and report show them; else NULL. Stats
+ * a's dependencies (models); nothing else is touched. */
+json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
+                             char key[KILN_SHA256_HEX_SIZE]);
+
+/* A row (a JSON string, new reference; NULL when a cannot be indexed: no stat, a path with a tab
+ * or newline) for a whose key and entry view (outputs, summary, warnings) a run just checked; record
+ * is its record as on disk (its "deps" give the dependencies' signatures; may be NULL for kinds
+ * without); a's stats are the scan's (taken after a->stat_clock_ns).
+ * Thread-safe. */
+json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *record,
+                            const json_t *view);
+
+/* Writes the index: rows (rel -> row string, this run's new rows) over the rows of the index on
+ * disk now that are kept: with whole_tree (an --all run: what it did not scan is gone) those in
+ * keep (the rels the index answered), else all but those in drop (the rels this run checked and
+ * made no row for). keep and drop are sorted by strcmp. Written to a temporary file and renamed;
+ * best effort: the index is a cache. */
+void kiln_cache_index_write(kiln_project *p, const json_t *rows, const char *const *keep,
+                            size_t keep_count, const char *const *drop, size_t drop_count,
+                            bool whole_tree);
+
+/* Removes every platform's index (gc, before it removes entries). */
+void kiln_cache_index_remove_all(kiln_project *p);
+
+#endif
