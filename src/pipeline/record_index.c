@@ -236,8 +236,7 @@ static const kiln_index_row *find(const kiln_cache_index *ix, const char *rel)
 json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
                              char key[KILN_SHA256_HEX_SIZE])
 {
-    if (!ix->valid || !a->has_source_stat || !a->kind || a->settings_result != KILN_OK)
-        return NULL;
+    if (!ix->valid || !a->has_source_stat || !a->kind || a->settings_result != KILN_OK) return NULL;
     const kiln_index_row *r = find(ix, a->rel);
     if (!r || strcmp(r->guid, a->guid) != 0 || !sig_holds(r->source, &a->source_stat)) return NULL;
     if (a->has_meta ? !sig_holds(r->meta, &a->meta_stat) : strcmp(r->meta, "-") != 0) return NULL;

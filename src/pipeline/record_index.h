@@ -29,7 +29,7 @@ typedef struct kiln_cache_index {
     size_t size;
     kiln_index_row *rows; /* sorted by rel */
     size_t count;
-    bool valid;     /* it was read and every check passed */
+    bool valid; /* it was read and every check passed */
     uint64_t context;
 } kiln_cache_index;
 
@@ -44,10 +44,9 @@ json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
                              char key[KILN_SHA256_HEX_SIZE]);
 
 /* A row (a JSON string, new reference; NULL when a cannot be indexed: no stat, a path with a tab
- * or newline) for a whose key and entry view (outputs, summary, warnings) a run just checked; record
- * is its record as on disk (its "deps" give the dependencies' signatures; may be NULL for kinds
- * without); a's stats are the scan's (taken after a->stat_clock_ns).
- * Thread-safe. */
+ * or newline) for a whose key and entry view (outputs, summary, warnings) a run just checked;
+ * record is its record as on disk (its "deps" give the dependencies' signatures; may be NULL for
+ * kinds without); a's stats are the scan's (taken after a->stat_clock_ns). Thread-safe. */
 json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *record,
                             const json_t *view);
 
