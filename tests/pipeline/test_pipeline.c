@@ -141,15 +141,22 @@ static void pipeline_warm_import_is_all_cached_and_writes_nothing(void **state)
     kiln_result c;
     json_decref(fx_import_all(p, &c));
     assert_int_equal(c, KILN_OK);
-    char *cache = kt_format("%s/cache", e.out);
-    char *before = fx_tree_fingerprint(cache);
+    /* records and entries; the record index beside them (assets.index, a cache of the records)
+     * is written again while its records folder stamp is racy (docs/cache.md) */
+    char *cache = kt_format("%s/cache/assets", e.out);
+    char *objects = kt_format("%s/cache/objects", e.out);
+    char *before = fx_tree_fingerprint(cache), *objects_before = fx_tree_fingerprint(objects);
     json_t *doc = fx_import_all(p, &c);
     assert_int_equal(c, KILN_OK);
     json_t *t = json_object_get(doc, "totals");
     assert_int_equal(json_integer_value(json_object_get(t, "cached")), 6);
     assert_int_equal(json_integer_value(json_object_get(t, "imported")), 0);
-    char *after = fx_tree_fingerprint(cache);
+    char *after = fx_tree_fingerprint(cache), *objects_after = fx_tree_fingerprint(objects);
     assert_string_equal(before, after);
+    assert_string_equal(objects_before, objects_after);
+    free(objects_before);
+    free(objects_after);
+    free(objects);
     free(before);
     free(after);
     free(cache);
