@@ -68,7 +68,8 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
                                            char **result_json, kiln_error *err);
 
 /* The state of every asset (up_to_date, stale, not_imported, invalid, unsupported), keys,
- * outputs, totals and the cache size. Processes and writes nothing. */
+ * outputs, totals and the cache size, and "skipped": the files the scan left out and why
+ * (excluded by kiln.json or .kilnignore, owned by a model). Processes and writes nothing. */
 KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, kiln_error *err);
 
 /* Writes a .meta with a fresh GUID beside each given source that has none (all sources with

@@ -14,6 +14,8 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "pipeline/owned.h"
+#include "pipeline/scan_rules.h"
 
 #define META_MAX_SIZE (1u << 20) /* a .meta above 1 MiB is refused */
 
@@ -112,9 +114,38 @@ static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, k
 
 typedef struct scan_list {
     kiln_project *p;
+    const kiln_scan_rules *rules;
+    json_t *skipped; /* what the rules left out, or NULL */
     kiln_asset *items;
     size_t count, capacity;
 } scan_list;
+
+/* Whether the ignore rules leave out path (a file of a known kind or a folder); says so in
+ * l->skipped. */
+static bool scan_excluded(scan_list *l, const char *path, bool is_dir)
+{
+    const char *rel = kiln_path_relative_to(l->p->root, path);
+    const kiln_ignore_rule *rule = rel ? kiln_ignore_match(&l->rules->ignore, rel, is_dir) : NULL;
+    if (!rule || rule->negate) return false;
+    if (l->skipped) {
+        char message[KILN_IGNORE_MAX_PATTERN + 64];
+        kiln_scan_rule_describe(rule, message, sizeof message);
+        json_t *by = json_object();
+        json_object_set_new(by, "file", json_string(rule->origin));
+        if (!strcmp(rule->origin, KILN_IGNORE_FILE))
+            json_object_set_new(by, "line", json_integer((json_int_t)rule->line));
+        else json_object_set_new(by, "json_pointer", json_sprintf("/exclude/%zu", rule->line));
+        json_object_set_new(by, "pattern", json_string(rule->text));
+        json_t *s = json_object();
+        json_object_set_new(s, "path", json_string(rel));
+        json_object_set_new(s, "folder", json_boolean(is_dir));
+        json_object_set_new(s, "reason", json_string("excluded"));
+        json_object_set_new(s, "rule", by);
+        json_object_set_new(s, "message", json_string(message));
+        json_array_append_new(l->skipped, s);
+    }
+    return true;
+}
 
 static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error *err)
 {
@@ -140,10 +171,12 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
              * endless (or exponential with two). Symlinked files are assets like any other. */
             struct stat lst;
             if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) continue;
+            if (scan_excluded(l, path, true)) continue; /* not descended into */
             r = scan_dir(l, path, depth + 1, err);
             continue;
         }
         if (!info.is_file || !kiln_source_kind_of(l->p->kinds, name)) continue;
+        if (scan_excluded(l, path, false)) continue;
         if (l->count == l->capacity) {
             size_t nc = l->capacity ? l->capacity * 2 : 64;
             kiln_asset *ni =
@@ -167,17 +200,47 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
     return r;
 }
 
-kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err)
+static int skipped_cmp(const void *x, const void *y)
 {
-    scan_list l = {p, NULL, 0, 0};
-    kiln_result r = scan_dir(&l, p->root, 0, err);
+    return strcmp(kiln_json_str(*(json_t *const *)x, "path", ""),
+                  kiln_json_str(*(json_t *const *)y, "path", ""));
+}
+
+/* skipped in path order, whatever order the walk and the owned pass added them in. */
+static void skipped_sort(kiln_project *p, json_t *skipped)
+{
+    size_t n = json_array_size(skipped);
+    json_t **items = n ? kiln_calloc(&p->allocator, n, sizeof *items) : NULL;
+    if (!items) return; /* out of memory: left in walk order */
+    for (size_t i = 0; i < n; i++) items[i] = json_incref(json_array_get(skipped, i));
+    qsort(items, n, sizeof *items, skipped_cmp);
+    json_array_clear(skipped);
+    for (size_t i = 0; i < n; i++) json_array_append_new(skipped, items[i]);
+    kiln_free(&p->allocator, items, n * sizeof *items);
+}
+
+kiln_result kiln_database_scan_skipped(kiln_project *p, kiln_asset **out, size_t *count,
+                                       json_t *skipped, kiln_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    kiln_scan_rules rules;
+    kiln_result r = kiln_scan_rules_load(p, &rules, err);
+    if (r != KILN_OK) {
+        kiln_scan_rules_free(&rules);
+        return r;
+    }
+    scan_list l = {p, &rules, skipped, NULL, 0, 0};
+    r = scan_dir(&l, p->root, 0, err);
+    bool standalone = rules.standalone_model_images;
+    kiln_scan_rules_free(&rules);
+    if (r == KILN_OK && !standalone) r = kiln_owned_remove(p, l.items, &l.count, skipped, err);
     if (r != KILN_OK) {
         for (size_t i = 0; i < l.count; i++) kiln_asset_clear(p, &l.items[i]);
         kiln_free(&p->allocator, l.items, l.capacity * sizeof *l.items);
-        *out = NULL;
-        *count = 0;
         return r;
     }
+    if (skipped) skipped_sort(p, skipped);
     /* Shrink to count so kiln_assets_free can compute the size. */
     if (l.count < l.capacity) {
         kiln_asset *s = kiln_realloc(&p->allocator, l.items, l.capacity * sizeof *l.items,
@@ -187,6 +250,11 @@ kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count,
     *out = l.items;
     *count = l.count;
     return KILN_OK;
+}
+
+kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err)
+{
+    return kiln_database_scan_skipped(p, out, count, NULL, err);
 }
 
 void kiln_asset_clear(kiln_project *p, kiln_asset *a)

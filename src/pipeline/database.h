@@ -31,10 +31,20 @@ typedef struct kiln_asset {
     kiln_file_info meta_stat;
 } kiln_asset;
 
-/* Every asset under the root (files of a known kind, dot-files and dot-folders skipped), sorted
- * by relative path. *out is an array of *count assets from p's allocator; free with
- * kiln_assets_free. Settings are loaded for each (errors kept per asset, not returned). */
+/* Every asset under the root, in walk order (each folder's names sorted): files of a known kind,
+ * dot-files and dot-folders skipped, and what the scan rules leave out (scan_rules.h): files and
+ * folders the ignore rules match (an ignored folder is not descended into), and the files a model
+ * among the assets names (owned.h) unless the project keeps them standalone. *out is an array of
+ * *count assets from p's allocator; free with kiln_assets_free. Settings are loaded for each
+ * (errors kept per asset, not returned). Errors: those of the walk, and of kiln.json or
+ * .kilnignore (KILN_E_IMPORT_SETTINGS, KILN_E_ASSET_IO, KILN_E_LIMIT). */
 kiln_result kiln_database_scan(kiln_project *p, kiln_asset **out, size_t *count, kiln_error *err);
+/* kiln_database_scan, and what it left out: skipped (a JSON array; may be NULL) gets one object
+ * per excluded folder, excluded file of a known kind and owned file, sorted by path:
+ * {"path", "reason": "excluded", "folder", "rule": {"file", "line" | "json_pointer", "pattern"},
+ * "message"} or {"path", "reason": "owned", "owner", "message"}. */
+kiln_result kiln_database_scan_skipped(kiln_project *p, kiln_asset **out, size_t *count,
+                                       json_t *skipped, kiln_error *err);
 void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count);
 /* Frees what one asset owns (its paths) and zeroes it; a zeroed asset is a no-op. An array of
  * assets from kiln_calloc may be freed with kiln_assets_free whether or not each was filled. */

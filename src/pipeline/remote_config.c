@@ -11,6 +11,15 @@
 
 #define CONFIG_MAX_SIZE (1u << 20)
 
+/* The fields of kiln.json that other readers own (scan_rules.c): not unknown here. */
+static bool read_elsewhere(const char *field)
+{
+    static const char *const fields[] = {"exclude", "standalone_model_images"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (!strcmp(field, fields[i])) return true;
+    return false;
+}
+
 kiln_result kiln_remote_config_load(const char *project_dir, json_t **urls, kiln_error *err)
 {
     *urls = NULL;
@@ -29,6 +38,7 @@ kiln_result kiln_remote_config_load(const char *project_dir, json_t **urls, kiln
     json_t *v;
     json_object_foreach (json_is_object(j) ? j : NULL, k, v) {
         if (r != KILN_OK) break;
+        if (read_elsewhere(k)) continue;
         if (strcmp(k, "remote_cache") != 0) {
             r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s: unknown field \"%.100s\"", path,
                                k);

@@ -1,6 +1,7 @@
 /* report.c — the state of every asset without processing anything: up_to_date (its entry is in
  * the cache), stale (imported before under another key), not_imported, invalid (settings or
- * source rejected; the error), unsupported (a kind kiln does not import yet). */
+ * source rejected; the error), unsupported (a kind kiln does not import yet); and the files the
+ * scan left out, with why (excluded by a rule, owned by a model). */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -110,8 +111,12 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
     *report_json = NULL;
     kiln_asset *assets = NULL;
     size_t n = 0;
-    kiln_result r = kiln_database_scan(p, &assets, &n, err);
-    if (r != KILN_OK) return r;
+    json_t *skipped = json_array();
+    kiln_result r = kiln_database_scan_skipped(p, &assets, &n, skipped, err);
+    if (r != KILN_OK) {
+        json_decref(skipped);
+        return r;
+    }
     report_batch b;
     memset(&b, 0, sizeof b);
     b.p = p;
@@ -121,6 +126,7 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
     if (!b.rows) {
         kiln_cache_index_free(p, &b.index);
         kiln_assets_free(p, assets, n);
+        json_decref(skipped);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
     r = kiln_jobs_for(p->jobs, n, report_job, &b, err);
@@ -139,6 +145,7 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
     kiln_assets_free(p, assets, n);
     if (r != KILN_OK) {
         json_decref(rows);
+        json_decref(skipped);
         return r;
     }
     json_t *totals = json_object();
@@ -153,6 +160,7 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
     json_object_set_new(doc, "root", json_string(p->root));
     json_object_set_new(doc, "platform", p->platform[0] ? json_string(p->platform) : json_null());
     json_object_set_new(doc, "assets", rows);
+    json_object_set_new(doc, "skipped", skipped);
     json_object_set_new(doc, "totals", totals);
     json_object_set_new(doc, "cache", cache);
     *report_json = kiln_project_take_json(doc);

@@ -33,6 +33,12 @@ mkdir -p "$tmp/game/assets/models/fox" "$tmp/game/assets/models/box"
 cp "$c/Fox/glTF/"* "$tmp/game/assets/models/fox/"
 cp "$c/BoxTextured/glTF/"* "$tmp/game/assets/models/box/"
 chmod -R u+w "$tmp/game/assets"
+# The box's image is its model's; a .meta of its own keeps it an asset too, loaded by its name
+# below (models/box/CesiumLogoFlat.png#texture).
+(cd "$tmp/game" && "$KILN_EXE" meta models/box/CesiumLogoFlat.png >"$tmp/meta.txt" 2>&1) || {
+    cat "$tmp/meta.txt" >&2
+    fail "kiln meta"
+}
 (cd "$tmp/game" && "$KILN_EXE" import --all >"$tmp/import.txt" 2>&1) || {
     cat "$tmp/import.txt" >&2
     fail "kiln import --all"

@@ -1,4 +1,5 @@
-/* cmd_report.c — kiln report [--check]: the state of every asset; processes nothing. */
+/* cmd_report.c — kiln report [--check] [--verbose]: the state of every asset, and with --verbose
+ * each file the scan skipped and why; processes nothing. */
 #include <string.h>
 
 #include "cli.h"
@@ -31,7 +32,7 @@ static int report_check(const char *doc)
 int kiln_cmd_report(int argc, char **argv)
 {
     kiln_cli c = {.command = "report"};
-    if (!kiln_cli_parse(&c, argc, argv, "--check")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--check --verbose")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -67,6 +68,18 @@ int kiln_cmd_report(int argc, char **argv)
                        json_string_value(json_object_get(e, "message")));
             putchar('\n');
         }
+        /* What the scan left out: listed with --verbose, else counted. */
+        json_t *skipped = json_object_get(d, "skipped");
+        json_array_foreach (skipped, i, row) {
+            if (!c.verbose) break;
+            printf("%-13s %-12s %s%s: %s\n", "skipped", "-",
+                   json_string_value(json_object_get(row, "path")),
+                   json_is_true(json_object_get(row, "folder")) ? "/" : "",
+                   json_string_value(json_object_get(row, "message")));
+        }
+        if (json_array_size(skipped) && !c.verbose)
+            printf("%zu skipped (owned by a model or excluded; --verbose lists them)\n",
+                   json_array_size(skipped));
         json_t *t = json_object_get(d, "totals");
         printf("%lld assets: %lld up_to_date, %lld stale, %lld not_imported, %lld invalid, "
                "%lld unsupported; cache %s\n",

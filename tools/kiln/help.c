@@ -41,12 +41,14 @@ static const command_help helps[] = {
      "  --remote-cache URL       share entries through a remote cache\n",
      "*"},
     {"report",
-     "usage: kiln report [--check]\n"
+     "usage: kiln report [--check] [--verbose]\n"
      "\n"
      "Says which assets are up to date; processes and writes nothing.\n"
      "\n"
-     "  --check   exit 1 unless every asset is up to date, with one line per other asset on\n"
-     "            stderr (for CI gates)\n",
+     "  --check     exit 1 unless every asset is up to date, with one line per other asset on\n"
+     "              stderr (for CI gates)\n"
+     "  --verbose   also list each file the scan skipped and why (owned by a model, excluded\n"
+     "              by kiln.json \"exclude\" or .kilnignore)\n",
      NULL},
     {"meta",
      "usage: kiln meta [PATH...|--all]\n"
