@@ -15,8 +15,8 @@ static kiln_result push_rule(kiln_ignore *ig, const kiln_ignore_rule *rule, kiln
 {
     if (ig->count == ig->capacity) {
         size_t nc = ig->capacity ? ig->capacity * 2 : 16;
-        kiln_ignore_rule *nr = kiln_realloc(&ig->allocator, ig->rules,
-                                            ig->capacity * sizeof *nr, nc * sizeof *nr);
+        kiln_ignore_rule *nr =
+            kiln_realloc(&ig->allocator, ig->rules, ig->capacity * sizeof *nr, nc * sizeof *nr);
         if (!nr) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
         ig->rules = nr;
         ig->capacity = nc;
@@ -82,8 +82,8 @@ kiln_result kiln_ignore_add(kiln_ignore *ig, const char *line, size_t size, cons
     return KILN_OK;
 }
 
-kiln_result kiln_ignore_add_text(kiln_ignore *ig, const char *text, size_t size,
-                                 const char *origin, kiln_error *err)
+kiln_result kiln_ignore_add_text(kiln_ignore *ig, const char *text, size_t size, const char *origin,
+                                 kiln_error *err)
 {
     size_t line_no = 0;
     for (size_t pos = 0; pos < size;) {

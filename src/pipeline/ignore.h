@@ -37,8 +37,8 @@ kiln_result kiln_ignore_add(kiln_ignore *ig, const char *line, size_t size, cons
 
 /* Adds every line of a file's text (size bytes, need not end with a newline); errors name
  * origin and the line. */
-kiln_result kiln_ignore_add_text(kiln_ignore *ig, const char *text, size_t size,
-                                 const char *origin, kiln_error *err);
+kiln_result kiln_ignore_add_text(kiln_ignore *ig, const char *text, size_t size, const char *origin,
+                                 kiln_error *err);
 
 /* The last rule that matches rel (relative to the root, '/'-separated; is_dir: rel is a folder),
  * or NULL when none does. rel is ignored when that rule is not a negation. */

@@ -93,7 +93,10 @@ static int by_rel_cmp(const void *x, const void *y)
 }
 
 /* Can assets[i] be owned: a file of a kind that reads nothing else, without a .meta. */
-static bool ownable(const kiln_asset *a) { return a->kind && !a->kind->dependencies && !a->has_meta; }
+static bool ownable(const kiln_asset *a)
+{
+    return a->kind && !a->kind->dependencies && !a->has_meta;
+}
 
 kiln_result kiln_owned_remove(kiln_project *p, kiln_asset *assets, size_t *count, json_t *skipped,
                               kiln_error *err)

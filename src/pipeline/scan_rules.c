@@ -41,8 +41,7 @@ static kiln_result read_exclude(kiln_scan_rules *out, const json_t *list, const 
         kiln_result r =
             kiln_ignore_add(&out->ignore, s, json_string_length(v), ORIGIN_CONFIG, i, &added, err);
         if (r == KILN_E_OUT_OF_MEMORY) return r;
-        if (r != KILN_OK)
-            return config_error(err, path, pointer, "an exclude pattern is too long");
+        if (r != KILN_OK) return config_error(err, path, pointer, "an exclude pattern is too long");
         if (!added)
             return config_error(err, path, pointer,
                                 "an exclude pattern is empty or a comment (it names nothing)");
@@ -99,6 +98,5 @@ void kiln_scan_rule_describe(const kiln_ignore_rule *rule, char *out, size_t out
 {
     if (!strcmp(rule->origin, ORIGIN_CONFIG))
         snprintf(out, out_size, "excluded by kiln.json exclude '%s'", rule->text);
-    else
-        snprintf(out, out_size, "excluded by %s:%zu '%s'", rule->origin, rule->line, rule->text);
+    else snprintf(out, out_size, "excluded by %s:%zu '%s'", rule->origin, rule->line, rule->text);
 }

@@ -105,19 +105,19 @@ static void ignore_lines_follow_gitignore(void **state)
     (void)state;
     kt_counting c;
     kiln_ignore ig = {*kt_counting_init(&c, true), NULL, 0, 0};
-    static const char text[] = "# a comment\n"              /* 1 */
-                               "\n"                         /* 2 */
-                               "*.psd\n"                    /* 3: any depth */
-                               "raw/**\n"                   /* 4: anchored, inside raw */
-                               "!raw/keep.png\n"            /* 5 */
-                               "build/\n"                   /* 6: folders only, any depth */
-                               "/top.png\n"                 /* 7: anchored */
-                               "docs/*.png   \n"            /* 8: trailing spaces dropped */
-                               "\\#hash.png\n"              /* 9: literal '#' */
-                               "\\!bang.png\n"              /* 10: literal '!' */
-                               "space\\ \r\n"               /* 11: escaped space, CRLF */
-                               "/\n"                        /* 12: names nothing */
-                               "**/cache/**/*.tmp";         /* 13: no newline at the end */
+    static const char text[] = "# a comment\n"      /* 1 */
+                               "\n"                 /* 2 */
+                               "*.psd\n"            /* 3: any depth */
+                               "raw/**\n"           /* 4: anchored, inside raw */
+                               "!raw/keep.png\n"    /* 5 */
+                               "build/\n"           /* 6: folders only, any depth */
+                               "/top.png\n"         /* 7: anchored */
+                               "docs/*.png   \n"    /* 8: trailing spaces dropped */
+                               "\\#hash.png\n"      /* 9: literal '#' */
+                               "\\!bang.png\n"      /* 10: literal '!' */
+                               "space\\ \r\n"       /* 11: escaped space, CRLF */
+                               "/\n"                /* 12: names nothing */
+                               "**/cache/**/*.tmp"; /* 13: no newline at the end */
     kiln_error e;
     assert_int_equal(kiln_ignore_add_text(&ig, text, strlen(text), ".kilnignore", &e), KILN_OK);
     assert_int_equal(ig.count, 10);
