@@ -25,6 +25,10 @@ bad "del d['assets'][0]['outputs']"
 bad "d['assets'][0]['summary']['format'] = 'bc9'"
 bad "d['assets'][0]['state'] = 'invalid'"
 bad "d['command'] = 'import'"
+bad "del d['skipped']"
+bad "d['skipped'] = [{'path': 'a.png', 'reason': 'owned', 'message': 'owned by m.gltf'}]"
+bad "d['skipped'] = [{'path': 'a.png', 'reason': 'ignored', 'message': 'x', 'folder': False, 'rule': {'file': '.kilnignore', 'line': 1, 'pattern': 'a.png'}}]"
+bad "d['skipped'] = [{'path': 'a.png', 'reason': 'excluded', 'message': 'x', 'folder': False, 'rule': {'file': '.kilnignore', 'pattern': 'a.png'}}]"
 k 2 import --json
 cp "$OUT" err.json
 $PY - err.json <<'PY' || fail "mutating the error document"
@@ -36,3 +40,21 @@ PY
 if $PY "$KILN_CLI_DIR/validate.py" error bad_err.json 2>/dev/null; then fail "the error schema accepted an unknown code"; fi
 if $PY "$KILN_CLI_DIR/validate.py" import err.json 2>/dev/null; then fail "the import schema accepted an error document"; fi
 echo "refused: error documents with an unknown code or under the import schema"
+# kiln.json: the project schema takes what kiln takes, and refuses what kiln refuses.
+printf '%s\n' '{"remote_cache": ["http://cache:8080/kiln"], "exclude": ["raw/**", "!raw/keep.png"], "standalone_model_images": false}' >kiln.json
+$PY "$KILN_CLI_DIR/validate.py" project kiln.json || fail "the project schema refused a good kiln.json"
+k 0 report
+project_bad() {
+    printf '%s\n' "$1" >kiln.json
+    if $PY "$KILN_CLI_DIR/validate.py" project kiln.json 2>/dev/null; then fail "the project schema accepted: $1"; fi
+    "$KILN_EXE" import --all >/dev/null 2>&1
+    [ $? = 2 ] || fail "kiln import --all accepted: $1"
+    echo "refused by both: $1"
+}
+project_bad '{"exclude": "raw/**"}'
+project_bad '{"exclude": [""]}'
+project_bad '{"exclude": ["# a comment"]}'
+project_bad '{"exclude": [3]}'
+project_bad '{"standalone_model_images": "yes"}'
+project_bad '{"excludes": ["raw/**"]}'
+rm kiln.json
