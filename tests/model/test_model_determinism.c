@@ -124,7 +124,8 @@ typedef struct project {
 /* The same assets in a fresh project: BoxTextured (.gltf, external .bin and .png) in a folder
  * with a space, the morph cube (.glb), RiggedSimple (.gltf with an external .bin, a skin and a
  * clip), and in the plain build Box With Spaces (file names with spaces, three 1024x1024
- * images: slow to encode under the sanitizers). *assets: how many sources. */
+ * images: slow to encode under the sanitizers). *assets: how many assets the scan finds: the
+ * models (the images they name are theirs, not assets of their own). */
 static project project_make(const char *corpus, const char *tag, size_t *assets)
 {
     project p;
@@ -136,10 +137,10 @@ static project project_make(const char *corpus, const char *tag, size_t *assets)
         size_t files;
         bool large;
     } copies[] = {
-        {"BoxTextured/glTF", "box dir", 2, false},
+        {"BoxTextured/glTF", "box dir", 1, false},
         {"AnimatedMorphCube/glTF-Binary", "morph", 1, false},
         {"RiggedSimple/glTF", "rig", 1, false},
-        {"Box With Spaces/glTF", "spaces", 4, true},
+        {"Box With Spaces/glTF", "spaces", 1, true},
     };
     *assets = 0;
     for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++) {
@@ -258,23 +259,22 @@ model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies(v
     json_decref(rep);
     free(bin);
 
-    /* One byte of BoxTextured's image: the model using it and the image's own asset go stale. */
-    static const char *const box[] = {"box dir/BoxTextured.gltf", "box dir/CesiumLogoFlat.png"};
+    /* One byte of BoxTextured's image: the model using it goes stale (the image is the model's,
+     * not an asset of its own). */
+    static const char *const box[] = {"box dir/BoxTextured.gltf"};
     char *png = kt_format("%s/box dir/CesiumLogoFlat.png", a.assets);
     mc_flip_byte(png, 200);
     rep = project_run(&a, "report", 0);
-    expect_states(rep, n, "up_to_date", "stale", box, 2);
+    expect_states(rep, n, "up_to_date", "stale", box, 1);
     json_decref(rep);
     free(png);
-    /* Importing again cooks those two (the damaged PNG fails as a texture; the model keeps its
-     * geometry, its image slot empty, with a warning) and takes the others from the cache. */
-    json_t *again = project_run(&a, "import --all -j2", 1);
+    /* Importing again cooks the model (it keeps its geometry, its image slot empty, with a
+     * warning) and takes the others from the cache. */
+    json_t *again = project_run(&a, "import --all -j2", 0);
     json_array_foreach (json_object_get(again, "records"), i, row) {
         const char *path = json_string_value(json_object_get(row, "path"));
         const char *status = json_string_value(json_object_get(row, "status"));
-        if (!strcmp(path, box[1])) {
-            assert_string_equal(status, "failed");
-        } else if (!strcmp(path, box[0])) {
+        if (!strcmp(path, box[0])) {
             assert_string_equal(status, "imported");
             json_t *w = json_array_get(json_object_get(row, "warnings"), 0);
             assert_non_null(w);

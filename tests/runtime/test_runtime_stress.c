@@ -107,6 +107,13 @@ static void test_stress(void **state)
     static const char *const models[] = {"gltf/BoxTextured/glTF", "gltf/CesiumMan/glTF",
                                          "gltf/AnimatedMorphCube/glTF"};
     char *dir = rt_cook_project(models, 3);
+    /* The models' images as textures of their own too (large ones, loaded and released alone):
+     * what fills the small budget below so that released assets are evicted. */
+    char *config = kt_format("%s/kiln.json", dir);
+    const char *standalone = "{\"standalone_model_images\": true}";
+    kt_write_file(config, standalone, strlen(standalone));
+    free(config);
+    rt_reimport(dir);
     char *cache = kt_format("%s/.kiln/cache", dir);
     krt_mounts m;
     kiln_allocator al = {0};
