@@ -146,16 +146,8 @@ static bool stamp_of(const char *dir, kiln_file_info *fi)
     return kiln_file_stat(dir, fi, NULL) == KILN_OK && fi->is_dir;
 }
 
-/* Reads and checks the file; rows are cut into it. Returns false (nothing kept) when any check
- * fails. records_check: also require the records folder to be as the writer left it. */
-static bool load_file(kiln_project *p, kiln_cache_index *ix, bool records_check)
+bool kiln_cache_index_parse(kiln_cache_index *ix, const kiln_allocator *a, kiln_index_header *head)
 {
-    char path[KILN_PATH_MAX];
-    index_path(p, path);
-    if (!kiln_file_exists(path)) return false;
-    if (kiln_file_read(path, KILN_INDEX_MAX_SIZE, &p->allocator, &ix->text, &ix->size, NULL) !=
-        KILN_OK)
-        return false;
     char *text = (char *)ix->text, *end = text + ix->size;
     /* the checksum line: the last one */
     if (ix->size < 26 || text[ix->size - 1] != '\n') return false;
@@ -178,19 +170,11 @@ static bool load_file(kiln_project *p, kiln_cache_index *ix, bool records_check)
         sscanf(l3, "records %lld %lld %llu %llu %lld", &rm, &rc, &rino, &rsize, &rclock) != 5 ||
         sscanf(l4, "rows %llu", &count) != 1 || count > ix->size / 8)
         return false;
+    *head = (kiln_index_header){ctx, rm, rc, rino, rsize, rclock};
     ix->context = ctx;
-    if (ctx != context_of(p)) return false;
-    if (records_check) {
-        char rd[KILN_PATH_MAX];
-        records_dir(p, rd);
-        kiln_file_info fi;
-        if (!stamp_of(rd, &fi) || fi.mtime_ns != rm || fi.ctime_ns != rc || fi.ino != rino ||
-            fi.size != rsize || fi.mtime_ns > rclock - KILN_INDEX_RACY_NS ||
-            fi.ctime_ns > rclock - KILN_INDEX_RACY_NS)
-            return false;
-    }
-    ix->rows = kiln_calloc(&p->allocator, count ? (size_t)count : 1, sizeof *ix->rows);
+    ix->rows = kiln_calloc(a, count ? (size_t)count : 1, sizeof *ix->rows);
     if (!ix->rows) return false;
+    ix->capacity = (size_t)count;
     for (size_t i = 0; i < count; i++) {
         char *line = field(&at, end, '\n');
         if (!line || !parse_row(line, line + strlen(line), &ix->rows[i])) return false;
@@ -198,6 +182,31 @@ static bool load_file(kiln_project *p, kiln_cache_index *ix, bool records_check)
         ix->count = i + 1;
     }
     return at == end;
+}
+
+/* Reads and checks the file; rows are cut into it. Returns false (nothing kept) when any check
+ * fails. records_check: also require the records folder to be as the writer left it. */
+static bool load_file(kiln_project *p, kiln_cache_index *ix, bool records_check)
+{
+    char path[KILN_PATH_MAX];
+    index_path(p, path);
+    if (!kiln_file_exists(path)) return false;
+    if (kiln_file_read(path, KILN_INDEX_MAX_SIZE, &p->allocator, &ix->text, &ix->size, NULL) !=
+        KILN_OK)
+        return false;
+    kiln_index_header h;
+    if (!kiln_cache_index_parse(ix, &p->allocator, &h) || h.context != context_of(p)) return false;
+    if (records_check) {
+        char rd[KILN_PATH_MAX];
+        records_dir(p, rd);
+        kiln_file_info fi;
+        if (!stamp_of(rd, &fi) || fi.mtime_ns != h.records_mtime_ns ||
+            fi.ctime_ns != h.records_ctime_ns || fi.ino != h.records_ino ||
+            fi.size != h.records_size || fi.mtime_ns > h.written_ns - KILN_INDEX_RACY_NS ||
+            fi.ctime_ns > h.written_ns - KILN_INDEX_RACY_NS)
+            return false;
+    }
+    return true;
 }
 
 static void index_load(kiln_project *p, kiln_cache_index *out, bool records_check)
@@ -212,12 +221,16 @@ static void index_load(kiln_project *p, kiln_cache_index *out, bool records_chec
 
 void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out) { index_load(p, out, true); }
 
+void kiln_cache_index_clear(kiln_cache_index *ix, const kiln_allocator *a)
+{
+    if (ix->text) kiln_free(a, ix->text, ix->size + 1);
+    if (ix->rows) kiln_free(a, ix->rows, (ix->capacity ? ix->capacity : 1) * sizeof *ix->rows);
+    memset(ix, 0, sizeof *ix);
+}
+
 void kiln_cache_index_free(kiln_project *p, kiln_cache_index *ix)
 {
-    if (ix->text) kiln_free(&p->allocator, ix->text, ix->size + 1);
-    if (ix->rows)
-        kiln_free(&p->allocator, ix->rows, (ix->count ? ix->count : 1) * sizeof *ix->rows);
-    memset(ix, 0, sizeof *ix);
+    kiln_cache_index_clear(ix, &p->allocator);
 }
 
 static const kiln_index_row *find(const kiln_cache_index *ix, const char *rel)

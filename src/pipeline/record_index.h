@@ -28,14 +28,29 @@ typedef struct kiln_cache_index {
     uint8_t *text; /* the file, its separators cut into NULs; rows point into it */
     size_t size;
     kiln_index_row *rows; /* sorted by rel */
-    size_t count;
+    size_t count, capacity;
     bool valid; /* it was read and every check passed */
     uint64_t context;
 } kiln_cache_index;
 
+/* The header lines of an index file. */
+typedef struct kiln_index_header {
+    uint64_t context;
+    int64_t records_mtime_ns, records_ctime_ns; /* the records folder when the index was written */
+    uint64_t records_ino, records_size;
+    int64_t written_ns; /* the clock when it was written */
+} kiln_index_header;
+
+/* Parses ix->text (ix->size bytes followed by a NUL, as kiln_file_read leaves them): checksum,
+ * header, rows (cut into the text; ix->rows from a). False when any check fails; the caller frees
+ * ix either way (kiln_cache_index_clear). Reads nothing else: the fuzz target's entry. */
+bool kiln_cache_index_parse(kiln_cache_index *ix, const kiln_allocator *a, kiln_index_header *head);
+
 /* Reads the project platform's index. Never fails: an index that cannot be used is empty. */
 void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out);
 void kiln_cache_index_free(kiln_project *p, kiln_cache_index *ix);
+/* The same with the allocator the text and rows came from. */
+void kiln_cache_index_clear(kiln_cache_index *ix, const kiln_allocator *a);
 
 /* When the index row of a still holds (every signature equal and none racy), its key and a new
  * object {"outputs", "summary", "warnings"} as import and report show them; else NULL. Stats
