@@ -233,16 +233,37 @@ typedef struct kiln_inspect_opts {
 /* Describes one file, told by content, never by name: a source image (PNG, JPEG, TGA, BMP, HDR,
  * EXR), a KTX2 texture, a model (glTF 2.0 / GLB, FBX, OBJ: loaded without pixels, with the
  * files beside it), a kiln container of any cooked kind (header, section table, and what the
- * kind's describe() says, read through its reader; opts->kinds adds a program's kinds) or a
- * .kpak (its table of contents). *result_json (free with
- * kiln_string_free) is the document `kiln inspect FILE --json` prints: "type" (image, ktx2,
- * model, container, pack) and that type's members (docs/schemas/inspect.schema.json), with
+ * kind's describe() says, read through its reader; opts->kinds adds a program's kinds), a
+ * .kpak (its table of contents) or a cache entry (a folder holding a manifest.json, as the cache
+ * and `kiln model` write them, or that manifest: its key, kind and artifacts). *result_json (free
+ * with kiln_string_free) is the document `kiln inspect FILE --json` prints: "type" (image, ktx2,
+ * model, container, pack, entry) and that type's members (docs/schemas/inspect.schema.json), with
  * "command": "inspect" and "file": path. opts may be NULL. Errors: those of the reader of that
  * kind of file (KILN_E_FORMAT_INVALID, _FORMAT_VERSION, _IMPORT_FAILED, _IMPORT_UNSUPPORTED
  * for bytes no reader recognises), KILN_E_ASSET_IO, KILN_E_LIMIT (above 2 GiB), KILN_E_USAGE
  * (compare given for a file that is not KTX2, or an image that does not match). */
 KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts *opts,
                                        char **result_json, kiln_error *err);
+
+/* Describes cooked output of the project p by name, as `kiln inspect NAME` does inside a project:
+ * - "NAME#label" (NAME a source, from the current folder or relative to the root, as PATHs of
+ *   import are; label an artifact label of its cache entry: "scene", "mesh0/prim0", "image3",
+ *   "texture"): the artifact in the asset's current cache entry — the entry its record and its
+ *   current key (settings for p's platform) name; nothing is cooked or written — described as
+ *   kiln_inspect_file describes that file, "file" being name, plus "artifact": {name, source,
+ *   label, asset_id, key, path (the file)}. Errors: KILN_E_NOT_IMPORTED (never imported, stale,
+ *   its last import failed or its entry was collected: the message says which and names `kiln
+ *   import NAME`), KILN_E_USAGE (no artifact of that label: the message lists the labels), those
+ *   of a PATH (KILN_E_ASSET_IO, KILN_E_IMPORT_UNSUPPORTED, KILN_E_IMPORT_SETTINGS) and of the
+ *   file's reader. A name that exists as a file is that file, '#' or not.
+ * - an entry folder of p's cache, or its manifest.json: "type": "entry" (as kiln_inspect_file
+ *   gives) with "assets" [{path, guid}], the assets whose records name that entry, and each
+ *   artifact's asset id and name under the first of them.
+ * - anything else: kiln_inspect_file(name).
+ * *result_json: free with kiln_string_free. */
+KILN_API kiln_result kiln_project_inspect(kiln_project *p, const char *name,
+                                          const kiln_inspect_opts *opts, char **result_json,
+                                          kiln_error *err);
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,7 @@ typedef enum kiln_result {
     KILN_E_FORMAT_INVALID = 10, /* cooked bytes (KTX2, container) are malformed */
     KILN_E_USAGE = 11,          /* bad arguments to a function or the command */
     KILN_E_INTERNAL = 12,       /* a check of kiln's own invariants failed: a bug */
+    KILN_E_NOT_IMPORTED = 13,   /* an asset has no current cache entry: `kiln import` it */
 } kiln_result;
 
 /* Caller-owned, fixed size: filling it never allocates. */

@@ -8,7 +8,7 @@ static const char *const result_names[] = {
     "OK",         "E_IMPORT_UNSUPPORTED", "E_IMPORT_SETTINGS", "E_IMPORT_FAILED",
     "E_ASSET_IO", "E_OUTPUT_REFUSED",     "E_FORMAT_VERSION",  "E_OUT_OF_MEMORY",
     "E_LIMIT",    "E_CACHE_CORRUPT",      "E_FORMAT_INVALID",  "E_USAGE",
-    "E_INTERNAL",
+    "E_INTERNAL", "E_NOT_IMPORTED",
 };
 
 KILN_API const char *kiln_result_name(kiln_result r)

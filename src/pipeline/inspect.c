@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/file.h"
+#include "core/path.h"
 #include "import/model_format.h"
 #include "kiln/kiln.h"
 #include "pipeline/inspect.h"
@@ -38,10 +39,35 @@ static const char *model_format(kiln_model_format f, const uint8_t *data, size_t
     return NULL;
 }
 
-/* The document of the file at path, and the real precision it is dumped with. */
-static kiln_result inspect_doc(const char *path, const kiln_inspect_opts *o, json_t **out,
-                               size_t *real_precision, kiln_error *err)
+/* The manifest of the cache entry path names (a folder holding manifest.json, or that file) into
+ * manifest (KILN_PATH_MAX bytes); false when path is not one. */
+static bool entry_manifest(const char *path, char *manifest)
 {
+    if (kiln_dir_exists(path))
+        return kiln_path_format(manifest, KILN_PATH_MAX, "%s/manifest.json", path) &&
+               kiln_file_exists(manifest);
+    if (strcmp(kiln_path_basename(path), "manifest.json") != 0) return false;
+    return kiln_path_format(manifest, KILN_PATH_MAX, "%s", path);
+}
+
+kiln_result kiln_inspect_doc(const char *path, const kiln_inspect_opts *o,
+                             const json_t *entry_assets, json_t **out, size_t *real_precision,
+                             kiln_error *err)
+{
+    *real_precision = 0; /* jansson's default: 17 digits */
+    char manifest[KILN_PATH_MAX];
+    if (entry_manifest(path, manifest)) {
+        if (o->compare) return kiln_error_set(err, KILN_E_USAGE, "--compare works on a KTX2 file");
+        return kiln_inspect_entry(manifest, entry_assets, out, err);
+    }
+    if (kiln_dir_exists(path)) {
+        kiln_error_set(err, KILN_E_ASSET_IO,
+                       "%s is a folder without a manifest.json: inspect takes a file, a cache "
+                       "entry folder or NAME#label in a project",
+                       path);
+        kiln_error_at_path(err, path);
+        return KILN_E_ASSET_IO;
+    }
     kiln_mapped_file m;
     kiln_result r = kiln_file_map(path, INSPECT_MAX_SIZE, &m, err);
     if (r != KILN_OK) return r;
@@ -57,7 +83,6 @@ static kiln_result inspect_doc(const char *path, const kiln_inspect_opts *o, jso
         : named || is_ktx2 || is_container || is_pack
             ? NULL
             : model_format(kiln_model_format_of_bytes(m.data, m.size), m.data, m.size);
-    *real_precision = 0; /* jansson's default: 17 digits */
     const char *compare = o->compare;
     if (!is_ktx2 && compare) {
         r = kiln_error_set(err, KILN_E_USAGE, "--compare works on a KTX2 file");
@@ -80,8 +105,7 @@ static kiln_result inspect_doc(const char *path, const kiln_inspect_opts *o, jso
     return r;
 }
 
-KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts *opts,
-                                       char **result_json, kiln_error *err)
+kiln_inspect_opts kiln_inspect_opts_copy(const kiln_inspect_opts *opts)
 {
     kiln_inspect_opts o;
     memset(&o, 0, sizeof o);
@@ -89,15 +113,28 @@ KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts
         size_t n = opts->struct_size && opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
         memcpy(&o, opts, n);
     }
+    return o;
+}
+
+KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts *opts,
+                                       char **result_json, kiln_error *err)
+{
+    kiln_inspect_opts o = kiln_inspect_opts_copy(opts);
     if (!path || !result_json)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_inspect_file needs a path and a result");
     *result_json = NULL;
     json_t *doc = NULL;
     size_t precision = 0;
-    kiln_result r = inspect_doc(path, &o, &doc, &precision, err);
+    kiln_result r = kiln_inspect_doc(path, &o, NULL, &doc, &precision, err);
     if (r != KILN_OK) return r;
+    return kiln_inspect_finish(doc, path, precision, result_json, err);
+}
+
+kiln_result kiln_inspect_finish(json_t *doc, const char *file, size_t precision, char **result_json,
+                                kiln_error *err)
+{
     json_object_set_new(doc, "command", json_string("inspect"));
-    json_object_set_new(doc, "file", json_string(path));
+    json_object_set_new(doc, "file", json_string(file));
     size_t flags =
         JSON_SORT_KEYS | JSON_INDENT(2) | (precision ? JSON_REAL_PRECISION(precision) : 0);
     *result_json = json_dumps(doc, flags);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kiln/kiln.h"
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_kind.h"
 
@@ -45,9 +46,34 @@ kiln_result kiln_inspect_container(const uint8_t *data, size_t size,
                                    const kiln_cooked_kind *const *kinds, size_t kind_count,
                                    json_t **out, kiln_error *err);
 
+/* A cache entry, read from its manifest.json at manifest_path (a folder `kiln model` wrote has
+ * one too): "type": "entry", the folder, key, kind and pipeline version, the assets it belongs
+ * to and every artifact (label, kind, file, size, asset id and name under the first asset).
+ * assets: [{"path", "guid"}] of the assets whose records name this entry (a project knows them),
+ * or NULL: then the manifest's own "path" and "guid" (written by `kiln model`), if any. Errors:
+ * KILN_E_ASSET_IO, KILN_E_CACHE_CORRUPT (not a kiln manifest, a malformed output). */
+kiln_result kiln_inspect_entry(const char *manifest_path, const json_t *assets, json_t **out,
+                               kiln_error *err);
+
 /* Real numbers of container documents are float32 values: dump them with this many significant
  * digits (each float was stored as the shortest decimal that reads back as the same float). */
 #define KILN_INSPECT_CONTAINER_REAL_PRECISION 9
+
+/* ---- the document of a path, and its text -------------------------------------------------- */
+
+/* The caller's options, copied up to the size it says it knows. */
+kiln_inspect_opts kiln_inspect_opts_copy(const kiln_inspect_opts *opts);
+
+/* The document of the file (or cache entry) at path, without "command" and "file", and the
+ * precision its reals are dumped with (0: jansson's default). entry_assets: as for
+ * kiln_inspect_entry when path is an entry. */
+kiln_result kiln_inspect_doc(const char *path, const kiln_inspect_opts *o,
+                             const json_t *entry_assets, json_t **out, size_t *real_precision,
+                             kiln_error *err);
+
+/* Adds "command" and "file" to doc (stolen) and dumps it into *result_json. */
+kiln_result kiln_inspect_finish(json_t *doc, const char *file, size_t precision, char **result_json,
+                                kiln_error *err);
 
 /* ---- JSON values the documents share (inspect_json.c) ------------------------------------- */
 

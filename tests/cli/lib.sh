@@ -12,6 +12,7 @@
 #   expect_eq GOT WANT WHAT, expect_grep / expect_no_grep PATTERN FILE WHAT,
 #   expect_said PATTERN WHAT (stdout or stderr of the last run)
 #   mkpng PATH W H SEED, mktga PATH, flip_byte PATH OFFSET   make or change source images
+#   mktri PATH       a glTF of one triangle (node "tri", buffer in a data URI)
 # Exit status of a case: 0 pass, 1 fail, 77 skip.
 
 PY=/usr/bin/python3
@@ -123,5 +124,25 @@ p, o = sys.argv[1], int(sys.argv[2])
 b = bytearray(open(p, "rb").read())
 b[o] ^= 0xFF
 open(p, "wb").write(bytes(b))
+EOF
+}
+
+# mktri PATH: a glTF 2.0 model of one indexed triangle (node "tri"), its buffer in a data URI.
+mktri() {
+    mkdir -p "$(dirname "$1")"
+    $PY - "$1" <<'EOF' || fail "mktri $*"
+import base64, json, struct, sys
+buf = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<3H", 0, 1, 2) + b"\0\0"
+uri = "data:application/octet-stream;base64," + base64.b64encode(buf).decode()
+g = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+     "nodes": [{"name": "tri", "mesh": 0}],
+     "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+     "buffers": [{"byteLength": len(buf), "uri": uri}],
+     "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 36},
+                     {"buffer": 0, "byteOffset": 36, "byteLength": 6}],
+     "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                    "min": [0, 0, 0], "max": [1, 1, 0]},
+                   {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"}]}
+open(sys.argv[1], "w").write(json.dumps(g))
 EOF
 }

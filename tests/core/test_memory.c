@@ -35,12 +35,13 @@ static void result_name_is_stable_for_every_code_and_unknown_otherwise(void **st
         {KILN_E_FORMAT_INVALID, "E_FORMAT_INVALID"},
         {KILN_E_USAGE, "E_USAGE"},
         {KILN_E_INTERNAL, "E_INTERNAL"},
+        {KILN_E_NOT_IMPORTED, "E_NOT_IMPORTED"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         assert_int_equal(names[i].r, (kiln_result)i); /* values pinned, none skipped */
         assert_string_equal(kiln_result_name(names[i].r), names[i].name);
     }
-    assert_string_equal(kiln_result_name((kiln_result)13), "E_UNKNOWN");
+    assert_string_equal(kiln_result_name((kiln_result)14), "E_UNKNOWN");
     assert_string_equal(kiln_result_name((kiln_result)1000), "E_UNKNOWN");
     assert_string_equal(kiln_result_name((kiln_result)-1), "E_UNKNOWN");
 }

@@ -1,9 +1,12 @@
 /* cmd_inspect.c — kiln inspect FILE: what an image, a KTX2 file, a kiln container (any cooked
- * kind), a pack or a model holds. libkiln's kiln_inspect_file tells the kind of file by content
- * and returns the JSON document that --json prints; without --json it is read back and printed
- * for people (images and KTX2 files here, the other types in inspect_text_*.c). */
+ * kind), a pack, a model or a cache entry folder holds; inside a project also NAME#label, an
+ * artifact of a source's current cache entry. libkiln's kiln_inspect_file (kiln_project_inspect
+ * for names and entries of a project) returns the JSON document that --json prints; without
+ * --json it is read back and printed for people (images and KTX2 files here, the other types in
+ * inspect_text_*.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "inspect_text.h"
@@ -19,6 +22,8 @@ static void print_text(const json_t *j, const char *path)
         kiln_inspect_print_pack(j, path);
     } else if (!strcmp(type, "model")) {
         kiln_inspect_print_model(j, path);
+    } else if (!strcmp(type, "entry")) {
+        kiln_inspect_print_entry(j, path);
     } else if (!strcmp(type, "ktx2")) {
         printf("%s: KTX2 %s %lldx%lld, %zu levels, %s, supercompression %s, writer \"%s\"\n", path,
                json_string_value(json_object_get(j, "format")),
@@ -54,6 +59,36 @@ static void print_text(const json_t *j, const char *path)
                json_integer_value(json_object_get(j, "bits")),
                json_is_true(json_object_get(j, "has_alpha")) ? ", with alpha" : "");
     }
+    const json_t *art = json_object_get(j, "artifact");
+    if (art) printf("  cooked file %s\n", json_string_value(json_object_get(art, "path")));
+}
+
+/* How FILE is read: a name in the project (NAME#label, where no file has that name), maybe an
+ * entry of the project's cache (a folder, a manifest.json: its assets are named when a project
+ * opens here), or a file alone. */
+enum { BY_FILE, BY_ENTRY, BY_NAME };
+static int inspect_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return strchr(path, '#') ? BY_NAME : BY_FILE;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return S_ISDIR(st.st_mode) || !strcmp(base, "manifest.json") ? BY_ENTRY : BY_FILE;
+}
+
+/* The project of the options for an entry, quietly: without one the entry is listed alone. */
+static kiln_project *open_quietly(const kiln_cli *c)
+{
+    kiln_project_opts o = {0};
+    o.struct_size = sizeof o;
+    o.root = c->root;
+    o.out = c->out;
+    o.cache = c->cache;
+    o.platform = c->platform;
+    o.jobs = 1;
+    kiln_project *p = NULL;
+    kiln_error err;
+    return kiln_project_open(&o, &p, &err) == KILN_OK ? p : NULL;
 }
 
 int kiln_cmd_inspect(int argc, char **argv)
@@ -72,8 +107,20 @@ int kiln_cmd_inspect(int argc, char **argv)
     o.compare = c.compare;
     char *doc = NULL;
     kiln_error err;
-    kiln_result r = kiln_inspect_file(path, &o, &doc, &err);
-    int code = KILN_EXIT_OK;
+    int mode = inspect_mode(path), code = KILN_EXIT_OK;
+    kiln_project *p = NULL;
+    if (mode == BY_NAME) {
+        p = kiln_cli_open(&c, &code);
+        if (!p) {
+            kiln_cli_free(&c);
+            return code;
+        }
+    } else if (mode == BY_ENTRY) {
+        p = open_quietly(&c);
+    }
+    kiln_result r =
+        p ? kiln_project_inspect(p, path, &o, &doc, &err) : kiln_inspect_file(path, &o, &doc, &err);
+    kiln_project_close(p);
     if (r != KILN_OK) {
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json) {

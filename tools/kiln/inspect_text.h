@@ -9,5 +9,6 @@
 void kiln_inspect_print_container(const json_t *doc, const char *path); /* "container" */
 void kiln_inspect_print_model(const json_t *doc, const char *path);     /* "model" */
 void kiln_inspect_print_pack(const json_t *doc, const char *path);      /* "pack" */
+void kiln_inspect_print_entry(const json_t *doc, const char *path);     /* "entry" */
 
 #endif

@@ -173,7 +173,7 @@ static void print_clip(const json_t *c)
 /* The members of a container document that are not a kind's summary. */
 static const char *const document_members[] = {
     "type",     "kind",    "kind_version", "container_version", "size", "checksum",
-    "sections", "command", "file"};
+    "sections", "command", "file",         "artifact"};
 
 static bool is_scalar(const json_t *v) { return !json_is_object(v) && !json_is_array(v); }
 
