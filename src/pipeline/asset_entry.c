@@ -34,10 +34,8 @@ kiln_result kiln_asset_current_entry(kiln_project *p, const kiln_asset *a,
         if (imported && strcmp(imported, key) != 0)
             why = "is stale (its source, a file it reads or its settings changed since its last "
                   "import)";
-        else if (imported && json_object_get(record, "error"))
-            why = "failed to import";
-        else if (imported)
-            why = "has lost its cache entry (cache gc)";
+        else if (imported && json_object_get(record, "error")) why = "failed to import";
+        else if (imported) why = "has lost its cache entry (cache gc)";
         r = kiln_error_set(err, KILN_E_NOT_IMPORTED, "%s %s; run `kiln import %s`", a->rel, why,
                            a->rel);
         kiln_error_at_path(err, a->rel);

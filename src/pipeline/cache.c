@@ -121,6 +121,30 @@ static void unique_suffix(char *out, size_t n)
                      (unsigned long long)kiln_time_now_ns());
 }
 
+kiln_result kiln_output_json(const kiln_output *o, json_t **out, kiln_error *err)
+{
+    *out = NULL;
+    char hex[KILN_SHA256_HEX_SIZE];
+    uint8_t d[KILN_SHA256_SIZE];
+    kiln_result r = kiln_sha256_bytes(o->data, o->size, d, err);
+    if (r != KILN_OK) return r;
+    kiln_hex(d, sizeof d, hex);
+    /* A second, fast digest for readers that check whole files on every load (libkiln_rt
+     * verifies KTX2 files with it: XXH3 runs at memory speed, SHA-256 at ~1.3 GB/s). */
+    uint8_t x[16];
+    kiln_xxh3_128(o->data, o->size, x);
+    char xhex[2 * sizeof x + 1];
+    kiln_hex(x, sizeof x, xhex);
+    json_t *e = json_object();
+    json_object_set_new(e, "label", json_string(o->label));
+    json_object_set_new(e, "file", json_string(o->file));
+    json_object_set_new(e, "size", json_integer((json_int_t)o->size));
+    json_object_set_new(e, "sha256", json_string(hex));
+    json_object_set_new(e, "xxh3_128", json_string(xhex));
+    *out = e;
+    return KILN_OK;
+}
+
 kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *manifest,
                                      const kiln_output *outputs, size_t output_count,
                                      bool *already_present, kiln_error *err)
@@ -143,25 +167,12 @@ kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *m
             r = kiln_error_set(err, KILN_E_INTERNAL, "bad output name %s", o->file);
             break;
         }
-        char fp[KILN_PATH_MAX], hex[KILN_SHA256_HEX_SIZE];
-        uint8_t d[KILN_SHA256_SIZE];
+        char fp[KILN_PATH_MAX];
         kiln_path_format(fp, sizeof fp, "%s/%s", tmp, o->file);
         r = kiln_file_write_new(fp, o->data, o->size, err);
-        if (r == KILN_OK) r = kiln_sha256_bytes(o->data, o->size, d, err);
+        json_t *e = NULL;
+        if (r == KILN_OK) r = kiln_output_json(o, &e, err);
         if (r != KILN_OK) break;
-        kiln_hex(d, sizeof d, hex);
-        /* A second, fast digest for readers that check whole files on every load (libkiln_rt
-         * verifies KTX2 files with it: XXH3 runs at memory speed, SHA-256 at ~1.3 GB/s). */
-        uint8_t x[16];
-        kiln_xxh3_128(o->data, o->size, x);
-        char xhex[2 * sizeof x + 1];
-        kiln_hex(x, sizeof x, xhex);
-        json_t *e = json_object();
-        json_object_set_new(e, "label", json_string(o->label));
-        json_object_set_new(e, "file", json_string(o->file));
-        json_object_set_new(e, "size", json_integer((json_int_t)o->size));
-        json_object_set_new(e, "sha256", json_string(hex));
-        json_object_set_new(e, "xxh3_128", json_string(xhex));
         json_array_append_new(list, e);
     }
     json_object_set_new(manifest, "outputs", list);

@@ -30,6 +30,10 @@ void kiln_cache_entry_dir(const kiln_project *p, const char *key, char out[KILN_
  * manifest (new reference) when whole, NULL when absent or not whole. */
 json_t *kiln_cache_entry_load(const kiln_project *p, const char *key, bool deep);
 
+/* The manifest's description of one output: label, file, size, SHA-256 and XXH3-128 of its
+ * bytes (*out: a new object). Errors: those of hashing. */
+kiln_result kiln_output_json(const kiln_output *o, json_t **out, kiln_error *err);
+
 /* Writes outputs + manifest into a private temporary folder under <cache>/tmp and renames it into
  * place. If a whole entry is already there (another process won), ours is dropped and
  * *already_present set; a folder without a whole manifest is moved aside and replaced.

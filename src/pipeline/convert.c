@@ -10,6 +10,7 @@
 #include "core/jobs.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "pipeline/cache.h"
 #include "pipeline/cook.h"
 #include "pipeline/project.h"
 #include "pipeline/source.h"
@@ -141,6 +142,38 @@ static kiln_result cook_model(void *user, const kiln_cook_env *env, const uint8_
                                       err);
 }
 
+/* out_dir/manifest.json for the cooked model c: a cache entry's manifest (docs/cache.md) without
+ * a key (there is no project), with the "guid" and "path" of the asset as a record has them:
+ * the GUID the ids are made with and the model's file name, so its artifacts are named
+ * "<file name>#<label>" as an import at the asset root names them. */
+static kiln_result write_model_manifest(const char *in_path, const char *out_dir, const char *guid,
+                                        const kiln_settings *settings, const kiln_cooked *c,
+                                        kiln_error *err)
+{
+    json_t *m = json_object(), *list = json_array();
+    kiln_result r = KILN_OK;
+    for (size_t i = 0; r == KILN_OK && i < c->output_count; i++) {
+        json_t *e = NULL;
+        r = kiln_output_json(&c->outputs[i], &e, err);
+        if (r == KILN_OK) json_array_append_new(list, e);
+    }
+    json_object_set_new(m, "kiln_manifest", json_integer(KILN_MANIFEST_VERSION));
+    json_object_set_new(m, "kind", json_string("model"));
+    json_object_set_new(m, "pipeline_version", json_integer(KILN_PIPELINE_VERSION));
+    json_object_set_new(m, "guid", json_string(guid));
+    json_object_set_new(m, "path", json_string(kiln_path_basename(in_path)));
+    json_object_set_new(m, "settings", kiln_model_settings_json(&settings->model));
+    json_object_set_new(m, "outputs", list);
+    json_object_set(m, "summary", c->summary);
+    json_object_set(m, "warnings", c->warnings);
+    char path[KILN_PATH_MAX];
+    if (r == KILN_OK && !kiln_path_format(path, sizeof path, "%s/manifest.json", out_dir))
+        r = kiln_error_set(err, KILN_E_LIMIT, "%s/manifest.json: path too long", out_dir);
+    if (r == KILN_OK) r = kiln_json_write_atomic(path, m, err);
+    json_decref(m);
+    return r;
+}
+
 KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir,
                                         const kiln_convert_opts *opts, char **result_json,
                                         kiln_error *err)
@@ -183,6 +216,10 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
         json_object_set_new(e, "asset_id", json_string(id));
         json_array_append_new(written, e);
     }
+    /* Last, so a folder with a manifest holds every file it lists: the manifest of a cache entry
+     * that also names the asset (a record's guid and path), which makes the folder mountable
+     * by krt_mount_cache and listable by kiln inspect. */
+    if (r == KILN_OK) r = write_model_manifest(in_path, out_dir, guid, &settings, &c, err);
     if (r == KILN_OK) {
         json_t *d = json_object();
         json_object_set_new(d, "command", json_string("model"));

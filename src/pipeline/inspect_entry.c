@@ -18,8 +18,7 @@ static kiln_result corrupt(kiln_error *err, const char *path, const char *what, 
 {
     if (index == SIZE_MAX)
         kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: not a kiln cache manifest: %s", path, what);
-    else
-        kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: output %zu %s", path, index, what);
+    else kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: output %zu %s", path, index, what);
     kiln_error_at_path(err, path);
     return KILN_E_CACHE_CORRUPT;
 }
@@ -38,8 +37,8 @@ kiln_result kiln_inspect_entry(const char *manifest_path, const json_t *assets, 
                                kiln_error *err)
 {
     *out = NULL;
-    json_t *m = kiln_json_load_file(manifest_path, ENTRY_MANIFEST_MAX_SIZE, KILN_E_CACHE_CORRUPT,
-                                    err);
+    json_t *m =
+        kiln_json_load_file(manifest_path, ENTRY_MANIFEST_MAX_SIZE, KILN_E_CACHE_CORRUPT, err);
     if (!m) return err ? err->code : KILN_E_CACHE_CORRUPT;
     kiln_result r = KILN_OK;
     json_t *outputs = json_object_get(m, "outputs");

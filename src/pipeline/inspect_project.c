@@ -34,8 +34,7 @@ static void list_labels(const json_t *manifest, char *out, size_t size)
 
 /* name = "NAME#label": that artifact of NAME's current entry. */
 static kiln_result inspect_artifact(kiln_project *p, const char *name, const char *hash,
-                                    const kiln_inspect_opts *o, char **result_json,
-                                    kiln_error *err)
+                                    const kiln_inspect_opts *o, char **result_json, kiln_error *err)
 {
     char source[KILN_PATH_MAX];
     size_t n = (size_t)(hash - name);
@@ -55,7 +54,8 @@ static kiln_result inspect_artifact(kiln_project *p, const char *name, const cha
     size_t i;
     json_t *out;
     json_array_foreach (json_object_get(manifest, "outputs"), i, out)
-        if (!strcmp(kiln_json_str(out, "label", ""), label)) file = kiln_json_str(out, "file", NULL);
+        if (!strcmp(kiln_json_str(out, "label", ""), label))
+            file = kiln_json_str(out, "file", NULL);
     if (r == KILN_OK && !file) {
         char labels[160];
         list_labels(manifest, labels, sizeof labels);
@@ -135,12 +135,12 @@ KILN_API kiln_result kiln_project_inspect(kiln_project *p, const char *name,
     bool exists = kiln_file_exists(name) || kiln_dir_exists(name);
     const char *hash = strrchr(name, '#');
     if (!exists && hash) {
-        if (o.compare)
-            return kiln_error_set(err, KILN_E_USAGE, "--compare works on a KTX2 file");
+        if (o.compare) return kiln_error_set(err, KILN_E_USAGE, "--compare works on a KTX2 file");
         return inspect_artifact(p, name, hash, &o, result_json, err);
     }
     char key[KILN_SHA256_HEX_SIZE];
-    if (!exists || !cache_entry_key(p, name, key)) return kiln_inspect_file(name, &o, result_json, err);
+    if (!exists || !cache_entry_key(p, name, key))
+        return kiln_inspect_file(name, &o, result_json, err);
     json_t *assets = NULL;
     kiln_result r = entry_assets(p, key, &assets, err);
     json_t *doc = NULL;

@@ -379,6 +379,51 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const c
     return r;
 }
 
+/* A folder `kiln model` wrote: its outputs beside a manifest.json that names the asset (the
+ * record's "guid" and "path" members in the manifest itself), mounted as one entry. A cache
+ * entry's manifest names no asset (one entry may serve several): the cache is to be mounted. */
+static kiln_result read_entry_folder(const char *dir, const char *mpath,
+                                     const krt_type_registry *types, const kiln_allocator *a,
+                                     krt_mounts *m, krt_cache_memo *memo, kiln_error *err)
+{
+    json_doc man;
+    kiln_result r = doc_read(mpath, a, &man, err);
+    if (r) return r;
+    const char *text = (const char *)man.text;
+    char guid[64], path[1024];
+    uint32_t vg = krt_json_member(text, man.tok, 0, "guid");
+    uint32_t vp = krt_json_member(text, man.tok, 0, "path");
+    uint32_t vo = krt_json_member(text, man.tok, 0, "outputs");
+    if (!vg && !vp) {
+        doc_free(a, &man);
+        kiln_error_set(err, KILN_E_USAGE,
+                       "%s is a cache entry (its manifest names no asset), not a cache; mount the "
+                       "cache folder it lies in",
+                       dir);
+        kiln_error_at_path(err, dir);
+        return KILN_E_USAGE;
+    }
+    if (!vg || !vp || !krt_json_string(text, man.tok, vg, guid, sizeof guid) || !is_hex(guid, 32) ||
+        !krt_json_string(text, man.tok, vp, path, sizeof path) || !path[0] || !vo ||
+        man.tok[vo].type != KRT_JSON_ARRAY) {
+        doc_free(a, &man);
+        return corrupt(err, mpath, "a manifest needs a guid (32 hex digits), a path and outputs");
+    }
+    uint32_t o = vo + 1;
+    for (uint32_t i = 0; i < man.tok[vo].count && r == KILN_OK; i++, o = man.tok[o].next) {
+        krt_artifact x;
+        if (man.tok[o].type != KRT_JSON_OBJECT) {
+            r = corrupt(err, mpath, "an output is not an object");
+            break;
+        }
+        r = read_output(text, man.tok, o, dir, guid, path, mpath, types, a, &x, err);
+        if (r == KILN_OK && x.type == KRT_TYPE_NONE) free_artifact(a, &x);
+        else if (r == KILN_OK) r = emit(a, m, memo, &x, err);
+    }
+    doc_free(a, &man);
+    return r;
+}
+
 void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m)
 {
     kiln_free(alloc, m->changed, m->changed_cap * sizeof *m->changed);
@@ -514,6 +559,15 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const char *platf
         return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     kiln_result r = not_a_project(cache_dir, err);
     if (r) return r;
+    char mpath[KILN_PATH_MAX];
+    n = snprintf(mpath, sizeof mpath, "%s/manifest.json", cache_dir);
+    if (kiln_dir_exists(cache_dir) && !kiln_dir_exists(adir) && n > 0 && (size_t)n < sizeof mpath &&
+        kiln_file_exists(mpath)) {
+        if (next) next->all_changed = prev == NULL;
+        r = read_entry_folder(cache_dir, mpath, types, alloc, out, next, err);
+        if (r) krt_mounts_free(out);
+        return r;
+    }
     if (!kiln_dir_exists(cache_dir) || !kiln_dir_exists(adir)) {
         if (platform && platform[0] && kiln_dir_exists(cache_dir))
             kiln_error_set(err, KILN_E_ASSET_IO,

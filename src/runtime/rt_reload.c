@@ -648,6 +648,8 @@ kiln_result krt_watch_add_locked(krt_context *c, krt_mount_source *s, kiln_error
     }
     if (n < 0 || (size_t)n >= sizeof adir)
         return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
+    /* a folder `kiln model` wrote has no records: its manifest lies in the folder itself */
+    if (!s->pack && !kiln_dir_exists(adir)) snprintf(adir, sizeof adir, "%s", s->dir);
     s->watch = inotify_add_watch(c->watch_fd, adir, WATCH_MASK);
     if (s->watch < 0)
         return kiln_error_set(err, KILN_E_ASSET_IO, "inotify_add_watch %s: %s", adir,

@@ -2,7 +2,8 @@
 # of an import: the files equal those `kiln import` puts in the cache entry of that model (same
 # GUID: derived from the base name, which is the path of a model at the asset root); the same
 # bytes with -j1 and -j2; --json lists every artifact (label, kind, file, size, asset id) and the
-# summary; --textures none cooks the geometry alone. Skipped without the corpus.
+# summary; --textures none cooks the geometry alone; OUTDIR/manifest.json lists the same outputs
+# as the cache entry's manifest, with the asset's guid and path. Skipped without the corpus.
 src=${KILN_CORPUS:-}/gltf/BoxTextured/glTF
 if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$src/BoxTextured.gltf" ]; then
     echo "no corpus at '${KILN_CORPUS:-}'" >&2
@@ -32,5 +33,12 @@ show
 k 0 import --json assets/BoxTextured.gltf
 entry=$(j "d['records'][0]['entry']")
 for f in out/*; do
+    [ "$f" != out/manifest.json ] || continue # names the asset; an entry's names its key
     cmp -s "$f" "$entry/${f#out/}" || fail "kiln model and kiln import made different bytes in $f"
 done
+$PY - out/manifest.json "$entry/manifest.json" <<'EOF' || fail "kiln model's manifest lists other outputs than the entry's"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["outputs"] == b["outputs"] and a["summary"] == b["summary"], "outputs or summary differ"
+assert (a["guid"], a["path"], a["kind"]) == ("9f5963977c0077e2702e37e68c9eb3de", "BoxTextured.gltf", "model")
+EOF

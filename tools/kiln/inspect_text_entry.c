@@ -30,8 +30,8 @@ void kiln_inspect_print_entry(const json_t *doc, const char *path)
                str_or(json_object_get(a, "guid"), "?"));
     printf("  %-20s %-9s %10s  %-18s  %s\n", "label", "kind", "bytes", "asset id", "file");
     json_array_foreach (json_object_get(doc, "artifacts"), i, a)
-        printf("  %-20s %-9s %10lld  %-18s  %s\n", str_or(json_object_get(a, "label"), "?"),
-               str_or(json_object_get(a, "kind"), "-"),
-               json_integer_value(json_object_get(a, "size")),
-               str_or(json_object_get(a, "asset_id"), "-"), str_or(json_object_get(a, "file"), "?"));
+        printf(
+            "  %-20s %-9s %10lld  %-18s  %s\n", str_or(json_object_get(a, "label"), "?"),
+            str_or(json_object_get(a, "kind"), "-"), json_integer_value(json_object_get(a, "size")),
+            str_or(json_object_get(a, "asset_id"), "-"), str_or(json_object_get(a, "file"), "?"));
 }
