@@ -105,10 +105,12 @@ KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_p
 /* Cooks a glTF model (.gltf, .glb) into out_dir (created when missing) with the same settings,
  * defaults and code path as an import: one file per artifact (image<i>.ktx2, material<i>.kmat,
  * mesh<i>.prim<p>.kmesh, skeleton<i>.kskel, clip<i>.kclip, scene.kscene), each written
- * atomically. Asset ids are made with the GUID an import without a .meta would give a file of
- * that name (derived from the base name). *result_json lists every artifact written (label,
- * kind, file, size), per mesh the triangles of every LOD, vertices and vertex bytes, and the
- * summary and warnings the manifest of an import would keep. */
+ * atomically, then manifest.json (a cache entry's manifest with the asset's "guid" and "path",
+ * the file name of in_path: krt_mount_cache mounts out_dir as one entry). Asset ids are made with
+ * the GUID an import without a .meta would give a file of that name (derived from the base name).
+ * *result_json lists every artifact written (label, kind, file, size), per mesh the triangles of
+ * every LOD, vertices and vertex bytes, and the summary and warnings the manifest of an import
+ * would keep. */
 KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir,
                                         const kiln_convert_opts *opts, char **result_json,
                                         kiln_error *err);
@@ -230,18 +232,19 @@ typedef struct kiln_inspect_opts {
     size_t kind_count;
 } kiln_inspect_opts;
 
-/* Describes one file, told by content, never by name: a source image (PNG, JPEG, TGA, BMP, HDR,
- * EXR), a KTX2 texture, a model (glTF 2.0 / GLB, FBX, OBJ: loaded without pixels, with the
- * files beside it), a kiln container of any cooked kind (header, section table, and what the
- * kind's describe() says, read through its reader; opts->kinds adds a program's kinds), a
- * .kpak (its table of contents) or a cache entry (a folder holding a manifest.json, as the cache
- * and `kiln model` write them, or that manifest: its key, kind and artifacts). *result_json (free
- * with kiln_string_free) is the document `kiln inspect FILE --json` prints: "type" (image, ktx2,
- * model, container, pack, entry) and that type's members (docs/schemas/inspect.schema.json), with
- * "command": "inspect" and "file": path. opts may be NULL. Errors: those of the reader of that
- * kind of file (KILN_E_FORMAT_INVALID, _FORMAT_VERSION, _IMPORT_FAILED, _IMPORT_UNSUPPORTED
- * for bytes no reader recognises), KILN_E_ASSET_IO, KILN_E_LIMIT (above 2 GiB), KILN_E_USAGE
- * (compare given for a file that is not KTX2, or an image that does not match). */
+/* Describes one file, told by content (a cache entry by its manifest.json): a source image (PNG,
+ * JPEG, TGA, BMP, HDR, EXR), a KTX2 texture, a model (glTF 2.0 / GLB, FBX, OBJ: loaded without
+ * pixels, with the files beside it), a kiln container of any cooked kind (header, section table,
+ * and what the kind's describe() says, read through its reader; opts->kinds adds a program's
+ * kinds), a .kpak (its table of contents) or a cache entry (a folder holding a manifest.json, as
+ * the cache and `kiln model` write them, or that manifest: its key, kind and artifacts).
+ * *result_json (free with kiln_string_free) is the document `kiln inspect FILE --json` prints:
+ * "type" (image, ktx2, model, container, pack, entry) and that type's members
+ * (docs/schemas/inspect.schema.json), with "command": "inspect" and "file": path. opts may be NULL.
+ * Errors: those of the reader of that kind of file (KILN_E_FORMAT_INVALID, _FORMAT_VERSION,
+ * _IMPORT_FAILED, _IMPORT_UNSUPPORTED for bytes no reader recognises), KILN_E_ASSET_IO,
+ * KILN_E_LIMIT (above 2 GiB), KILN_E_USAGE (compare given for a file that is not KTX2, or an image
+ * that does not match). */
 KILN_API kiln_result kiln_inspect_file(const char *path, const kiln_inspect_opts *opts,
                                        char **result_json, kiln_error *err);
 

@@ -227,9 +227,11 @@ KILN_API void krt_destroy(krt_context *ctx);
  * whole becomes loadable by id and by name "path#label"; a record without an entry (a failed or
  * never finished import) is skipped, and so is an output whose label names no krt_type. A
  * later mount's artifact overrides an earlier one's with the same id or name; assets already
- * loaded keep their data. *artifact_count (may be NULL) gets how many artifacts this mount
- * added. Errors: KILN_E_ASSET_IO (no such folder), KILN_E_USAGE (a project folder or kiln's
- * output folder instead of the cache in it: the message names the folder to mount),
+ * loaded keep their data. A folder `kiln model` wrote (no assets/; a manifest.json that names
+ * its asset's guid and path) mounts as one entry, its artifacts named "<model file>#label".
+ * *artifact_count (may be NULL) gets how many artifacts this mount added. Errors:
+ * KILN_E_ASSET_IO (no such folder), KILN_E_USAGE (a project folder or kiln's output folder
+ * instead of the cache in it, or a cache entry's folder: the message names what to mount),
  * KILN_E_CACHE_CORRUPT (a record or manifest that is not valid JSON of the expected shape;
  * err->path names it), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY; nothing is mounted then.
  * Thread rules: any thread. */
