@@ -115,14 +115,17 @@ void mc_load(mc_model *m, const char *out_dir, json_t *doc)
         assert_int_equal(a->size, (size_t)json_integer_value(json_object_get(e, "size")));
         free(path);
     }
-    /* Nothing else in the folder. */
+    /* Nothing else in the folder but the manifest that makes it mountable (kiln_convert_model). */
     DIR *d = opendir(out_dir);
     assert_non_null(d);
     size_t files = 0;
+    bool manifest = false;
     struct dirent *de;
     while ((de = readdir(d)))
-        if (de->d_name[0] != '.') files++;
+        if (!strcmp(de->d_name, "manifest.json")) manifest = true;
+        else if (de->d_name[0] != '.') files++;
     closedir(d);
+    assert_true(manifest);
     assert_int_equal(files, m->count);
 }
 
