@@ -59,10 +59,12 @@ static const command_help helps[] = {
      "  --all   every source under the root (the default without PATH)\n",
      "*"},
     {"inspect",
-     "usage: kiln inspect FILE [--compare IMAGE]\n"
+     "usage: kiln inspect FILE|NAME#label [--compare IMAGE]\n"
      "\n"
-     "Describes an image, a KTX2 file, a model (.gltf .glb .fbx .obj), a cooked file or a .kpak.\n"
-     "Opens no project.\n"
+     "Describes an image, a KTX2 file, a model (.gltf .glb .fbx .obj), a cooked file, a .kpak\n"
+     "or a cache entry folder (its artifacts; a folder `kiln model` wrote too). In a project,\n"
+     "NAME#label (models/car.gltf#scene) is that artifact of the source's current cache entry;\n"
+     "the common options choose the project, which also names an entry folder's assets.\n"
      "\n"
      "  --compare IMAGE   KTX2 only: PSNR of level 0 against an 8-bit image of its size\n",
      NULL},
@@ -81,7 +83,8 @@ static const command_help helps[] = {
      "usage: kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--textures all|none]\n"
      "                  [--set model.FIELD=VALUE ...] [--settings JSON]\n"
      "\n"
-     "Cooks one model into OUTDIR without a project, one file per artifact.\n"
+     "Cooks one model into OUTDIR without a project, one file per artifact, and a\n"
+     "manifest.json: krt_mount_cache mounts OUTDIR, naming the artifacts IN's file name#label.\n"
      "\n"
      "  --textures all|none      = --set model.textures=true|false\n"
      "  --set GROUP.FIELD=VALUE  one setting (model.lods=[0.5], fbx.scale=0.01)\n"
