@@ -3,17 +3,22 @@
  * (here one that only counts and logs what it gets), wait, report, release. docs/runtime-guide.md
  * walks through it line by line.
  *
- *   kiln-rt-example [-v] [--no-verify] MOUNT NAME...
+ *   kiln-rt-example [-v] [--no-verify] [--platform P] [--watch] MOUNT NAME...
  *
  * MOUNT is a .kpak pack (`kiln pack`) or a kiln cache folder (a project's .kiln/cache). NAME is
  * "path#label" as `kiln import` prints it (models/fox.glb#scene, models/fox.glb#clip0,
  * wall.png#texture). One line per NAME: NAME: ready (1 meshes, 576 triangles, 1 textures, 1
  * materials, 24 joints, 3 clips) NAME: failed: E_CACHE_CORRUPT: ... Exit status: 0 when every NAME
  * is ready, 1 when some failed, 2 for bad usage or mount. -v logs each renderer callback on stderr.
+ * --watch keeps the assets loaded after the report and applies hot reloads (the cache changed by
+ * `kiln watch` or `kiln import`) until SIGINT or SIGTERM, one line per reload applied:
+ * NAME: reloaded (texture 64x64, 7 levels); the exit status is then 0.
  * Uses only the public header and links only kiln_rt. */
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "kiln/kiln_rt.h"
 
@@ -24,7 +29,18 @@ typedef struct recorder {
     bool verbose;
     int textures, meshes, materials; /* created and not yet destroyed */
     size_t texture_bytes, mesh_bytes;
+    /* --watch: the names loaded, to say which one a reload replaced */
+    char **names;
+    const krt_handle *handles;
+    size_t name_count;
 } recorder;
+
+static const char *name_of(const recorder *r, krt_handle h)
+{
+    for (size_t i = 0; i < r->name_count; i++)
+        if (r->handles[i].id == h.id) return r->names[i];
+    return NULL; /* a dependency of one of them */
+}
 
 static kiln_result create_texture(void *user, krt_handle h, const krt_texture_data *d, void **gpu,
                                   kiln_error *err)
@@ -70,6 +86,27 @@ static kiln_result create_material(void *user, krt_handle h, const krt_material_
                 d->material->name, n);
     }
     *gpu = r;
+    return KILN_OK;
+}
+
+/* Hot reload (--watch): the engine would upload the new data into its object here. */
+static kiln_result replace_texture(void *user, krt_handle h, const krt_texture_data *d, void **gpu,
+                                   kiln_error *err)
+{
+    const char *name = name_of(user, h);
+    if (name)
+        printf("%s: reloaded (texture %ux%u, %u levels)\n", name, d->width, d->height,
+               d->level_count);
+    fflush(stdout);
+    return KILN_OK;
+}
+
+static kiln_result replace_mesh(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,
+                                kiln_error *err)
+{
+    const char *name = name_of(user, h);
+    if (name) printf("%s: reloaded (mesh, %u vertices)\n", name, d->view->vertex_count);
+    fflush(stdout);
     return KILN_OK;
 }
 
@@ -165,10 +202,34 @@ static void count_asset(krt_context *ctx, krt_handle h, totals *t)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: kiln-rt-example [-v] [--no-verify] [--platform P] MOUNT NAME...\n"
-                    "  MOUNT  a .kpak pack or a kiln cache folder (a project's .kiln/cache)\n"
-                    "  NAME   an asset as path#label, e.g. models/fox.glb#scene\n");
+    fprintf(stderr,
+            "usage: kiln-rt-example [-v] [--no-verify] [--platform P] [--watch] MOUNT NAME...\n"
+            "  MOUNT    a .kpak pack or a kiln cache folder (a project's .kiln/cache)\n"
+            "  NAME     an asset as path#label, e.g. models/fox.glb#scene\n"
+            "  --watch  apply hot reloads until SIGINT or SIGTERM\n");
     return 2;
+}
+
+/* --watch: poll the mounts for changed cooked data and apply the reloads, as a game does once
+ * per frame, until SIGINT or SIGTERM. */
+static void watch_reloads(krt_context *ctx)
+{
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop, &old); /* taken below with sigtimedwait: no handler needed */
+    printf("watching for reloads\n");
+    fflush(stdout);
+    for (;;) {
+        kiln_error err;
+        if (krt_poll_changes(ctx, NULL, &err) != KILN_OK)
+            fprintf(stderr, "kiln-rt-example: %s: %s\n", kiln_result_name(err.code), err.message);
+        krt_update(ctx); /* replace callbacks run here */
+        struct timespec frame = {0, 50 * 1000 * 1000};
+        if (sigtimedwait(&stop, NULL, &frame) >= 0) break; /* a "frame" of 50 ms */
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int main(int argc, char **argv)
@@ -176,12 +237,14 @@ int main(int argc, char **argv)
     recorder rec = {0};
     krt_desc desc = {0};
     desc.struct_size = sizeof desc;
+    bool watch = false;
     int a = 1;
     const char *platform = NULL;
     for (; a < argc && argv[a][0] == '-'; a++) {
         if (strcmp(argv[a], "-v") == 0) rec.verbose = true;
         else if (strcmp(argv[a], "--platform") == 0 && a + 1 < argc) platform = argv[++a];
         else if (strcmp(argv[a], "--no-verify") == 0) desc.no_verify = true;
+        else if (strcmp(argv[a], "--watch") == 0) watch = true;
         else return usage();
     }
     if (argc - a < 2) return usage();
@@ -199,6 +262,10 @@ int main(int argc, char **argv)
         .destroy_material = destroy_material,
         .user = &rec,
     };
+    if (watch) {
+        desc.renderer.replace_texture = replace_texture;
+        desc.renderer.replace_mesh = replace_mesh;
+    }
     krt_context *ctx = NULL;
     kiln_error err;
     if (krt_create(&desc, &ctx, &err) != KILN_OK) {
@@ -256,6 +323,16 @@ int main(int argc, char **argv)
         printf("%s: ready (%u meshes, %llu triangles, %u textures, %u materials, %llu joints, %u "
                "clips)\n",
                names[i], t.meshes, t.triangles, t.textures, t.materials, t.joints, t.clips);
+    }
+
+    /* With --watch: keep them, and apply hot reloads until stopped. */
+    if (watch) {
+        rec.names = names;
+        rec.handles = handles;
+        rec.name_count = name_count;
+        fflush(stdout);
+        watch_reloads(ctx);
+        failed = 0;
     }
 
     /* 6. Release: one krt_release per load. At zero the asset's dependencies are released too and

@@ -166,6 +166,55 @@ KILN_API char *kiln_project_remote_stats(const kiln_project *p);
  * "failed": [...]} (free with kiln_string_free). `kiln graph --ninja` writes it as build.ninja. */
 KILN_API kiln_result kiln_project_graph(kiln_project *p, char **result_json, kiln_error *err);
 
+/* ---- watching the asset root (docs/cli.md "watch") --------------------------------------- */
+
+typedef struct kiln_watch kiln_watch;
+
+typedef struct kiln_watch_opts {
+    uint32_t struct_size; /* sizeof(kiln_watch_opts); 0 is taken as the current size */
+    uint32_t debounce_ms; /* a batch of changes is imported once the root was quiet this long;
+                             0 = 150. It is imported anyway 20 times this long after its first
+                             change, so a file written without a pause is still picked up. */
+    bool has_wake_fd;     /* wake_fd is used */
+    int wake_fd;          /* a descriptor that makes kiln_watch_poll return at once when it is
+                             readable (a signalfd, an eventfd, a pipe); it is not read */
+} kiln_watch_opts;
+
+/* Starts watching p's asset root (Linux inotify: every folder, those added or moved in later
+ * too; dot-folders and the output and cache folders are skipped) and the project's kiln.json,
+ * then imports every asset once, as kiln_project_import with KILN_IMPORT_ALL does. *result_json
+ * (free with kiln_string_free) is that import document. p must outlive the watch and must not
+ * be used by other threads meanwhile. Returns the first asset failure like kiln_project_import
+ * (the watch is open then: *out is set); errors of the watch itself leave *out NULL:
+ * KILN_E_USAGE (no inotify on this system), KILN_E_LIMIT (the inotify watch limit,
+ * /proc/sys/fs/inotify/max_user_watches, is too low for the folders), KILN_E_ASSET_IO,
+ * KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_watch_open(kiln_project *p, const kiln_watch_opts *opts, kiln_watch **out,
+                                     char **result_json, kiln_error *err);
+
+/* Waits up to timeout_ms (negative: no limit) for changes under the root, blocking in poll(2),
+ * never spinning. Once a batch of changes has settled (opts.debounce_ms), it re-imports what
+ * they touch: the changed or added sources, the models that read a changed file (a .bin, an
+ * image), every asset when a .meta, kiln.json or .kilnignore changed (only the stale ones are
+ * cooked), and removes the records of assets whose source is gone (the runtime unmounts them;
+ * their entries stay until kiln_cache_gc). *result_json (free with kiln_string_free) is then the
+ * watch document {"command": "watch", "changes", "records", "removed", "failed", "totals"}
+ * (docs/schemas/watch.schema.json); it stays NULL when the time ran out, a signal interrupted
+ * the wait, the wake descriptor became readable, or the changes touched no asset. A failed
+ * import keeps the last good entry (the runtime goes on loading it); the next change of the
+ * file imports it again. Returns the first failed asset's code (the document lists all), or
+ * an error of the watch itself (KILN_E_ASSET_IO, KILN_E_OUT_OF_MEMORY, KILN_E_LIMIT). */
+KILN_API kiln_result kiln_watch_poll(kiln_watch *w, int timeout_ms, char **result_json,
+                                     kiln_error *err);
+
+/* The inotify descriptor, for an engine's own event loop: when it is readable, call
+ * kiln_watch_poll (a batch is imported only once it settled, so poll with a timeout of the
+ * debounce time after the last readiness). */
+KILN_API int kiln_watch_fd(const kiln_watch *w);
+
+/* Stops watching and frees w (NULL is a no-op). The project stays open. */
+KILN_API void kiln_watch_close(kiln_watch *w);
+
 /* ---- packs ------------------------------------------------------------------------------- */
 
 /* How kiln_project_pack stores each payload. */

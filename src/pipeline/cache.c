@@ -281,6 +281,18 @@ kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const jso
     return kiln_json_write_atomic(path, record, err);
 }
 
+kiln_result kiln_cache_record_remove(kiln_project *p, const char *guid, kiln_error *err)
+{
+    char root[KILN_PATH_MAX], path[KILN_PATH_MAX], dir[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    kiln_path_format(path, sizeof path, "%s/assets/%s.json", root, guid);
+    kiln_path_format(dir, sizeof dir, "%s/assets", root);
+    if (remove(path) != 0 && errno != ENOENT)
+        return kiln_error_set(err, KILN_E_ASSET_IO, "cannot remove the record %s: %s", path,
+                              strerror(errno));
+    return kiln_fsync_dir(dir, err);
+}
+
 static uint64_t tree_size(const char *dir, int depth)
 {
     if (depth > 16) return 0;

@@ -63,6 +63,11 @@ json_t *kiln_cache_record_load(const kiln_project *p, const char *guid);
 kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const json_t *record,
                                     kiln_error *err);
 
+/* Removes an asset's record for the project's platform (its source is gone from the root): the
+ * runtime stops mounting its entry, which stays until gc collects it. An absent record is not an
+ * error. */
+kiln_result kiln_cache_record_remove(kiln_project *p, const char *guid, kiln_error *err);
+
 /* Creates <cache>/objects and tmp and the platform's records folder. */
 kiln_result kiln_cache_prepare(kiln_project *p, kiln_error *err);
 

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "pipeline/cache.h"
 #include "pipeline/source.h"
 
 typedef struct deps_walk {
@@ -134,6 +135,27 @@ void kiln_deps_free(kiln_deps *d)
     json_decref(d->list);
     json_decref(d->digests);
     memset(d, 0, sizeof *d);
+}
+
+json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a)
+{
+    json_t *out = json_array();
+    if (!a->kind || !a->kind->dependencies) return out;
+    json_t *record = kiln_cache_record_load(p, a->guid);
+    char folder[KILN_PATH_MAX], dir[KILN_PATH_MAX];
+    if (record && kiln_path_dirname(a->abs, folder, sizeof folder) && realpath(folder, dir)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach (json_object_get(record, "deps"), i, e) {
+            char abs[KILN_PATH_MAX];
+            if (kiln_path_join(dir, kiln_json_str(e, "path", ""), abs, sizeof abs, NULL) ==
+                    KILN_OK &&
+                kiln_path_is_within(dir, abs))
+                json_array_append_new(out, json_string(abs));
+        }
+    }
+    json_decref(record);
+    return out;
 }
 
 kiln_result kiln_asset_key(kiln_project *p, const kiln_asset *a, const json_t *record,

@@ -75,6 +75,9 @@ static void collect_records(kiln_project *p, const char *dir, json_t *referenced
         if (record_is_live(p, guid, rec)) {
             (*live)++;
             if (k) json_object_set_new(referenced, k, json_true());
+            /* a failed import's record keeps the entry the runtime still loads */
+            const char *good = kiln_json_str(rec, "last_good_key", NULL);
+            if (good) json_object_set_new(referenced, good, json_true());
         } else {
             /* The asset is gone, or is another asset now: its record points at nothing. */
             json_object_set_new(dead, path, json_string(k ? k : ""));

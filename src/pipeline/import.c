@@ -50,6 +50,15 @@ static json_t *record_json(const kiln_project *p, const kiln_asset *a, const cha
     return r;
 }
 
+/* The key of the last import of the asset that worked, from its previous record: that record's
+ * key when it did not fail, else the one it carried itself. NULL when none (or it is key). */
+static const char *last_good_key(const json_t *old, const char *key)
+{
+    const char *good = json_object_get(old, "error") ? kiln_json_str(old, "last_good_key", NULL)
+                                                     : kiln_json_str(old, "key", NULL);
+    return good && strlen(good) == 64 && strcmp(good, key) != 0 ? good : NULL;
+}
+
 /* Writes the record unless an equal one is there (a warm import writes nothing). */
 static kiln_result write_record(kiln_project *p, const kiln_asset *a, const json_t *old,
                                 json_t *rec, kiln_error *err)
@@ -123,8 +132,12 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     }
     r = kiln_cook(p, a, src.data, src.size, &cooked, e);
     if (r != KILN_OK) {
-        /* Remember the failure for this key, so report can say why without cooking. */
+        /* Remember the failure for this key, so report can say why without cooking, and the
+         * entry of the last import that worked: the runtime keeps loading it and gc keeps it
+         * (a source saved half-written or broken must not take the asset away from a game). */
         json_t *rec = record_json(p, a, key, src.stat, &deps, e);
+        const char *good = last_good_key(record, key);
+        if (good) json_object_set_new(rec, "last_good_key", json_string(good));
         kiln_error werr;
         if (write_record(p, a, record, rec, &werr) != KILN_OK)
             kiln_log(&p->logger, KILN_LOG_WARNING, "%s: cannot record the failure: %s", a->rel,

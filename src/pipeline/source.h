@@ -55,6 +55,12 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
                              size_t size, const json_t *record, kiln_deps *out, kiln_error *err);
 void kiln_deps_free(kiln_deps *d);
 
+/* The files the asset's last import read besides its source (the dependency list its record
+ * keeps; files it named that were missing too), as absolute paths: a new JSON array, empty when
+ * the kind reads no other files or the asset has no record. For `kiln watch`, which re-imports
+ * a model when one of them changes. */
+json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a);
+
 /* The asset's key from its source digest (stat shortcut unless need_bytes) and, for models, its
  * dependency digest — reading the source again when the shortcut applied but the record has
  * no dependency list. src and deps are filled (free both with their free functions, also on

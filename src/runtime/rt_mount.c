@@ -330,7 +330,10 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const c
     char guid[64], path[1024], key[80];
     uint32_t vg = krt_json_member(text, rec.tok, 0, "guid");
     uint32_t vp = krt_json_member(text, rec.tok, 0, "path");
-    uint32_t vk = krt_json_member(text, rec.tok, 0, "key");
+    /* A failed import keeps the entry of the last one that worked (last_good_key): that is
+     * what loads until the source imports again. */
+    uint32_t vk = krt_json_member(text, rec.tok, 0, "last_good_key");
+    if (!vk) vk = krt_json_member(text, rec.tok, 0, "key");
     if (!vg || !vp || !krt_json_string(text, rec.tok, vg, guid, sizeof guid) || !is_hex(guid, 32) ||
         !krt_json_string(text, rec.tok, vp, path, sizeof path) || !path[0]) {
         doc_free(a, &rec);

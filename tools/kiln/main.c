@@ -36,6 +36,8 @@ static const char usage[] =
     "  pack [-o FILE] [--all|ASSET...] [--compress none|zstd|auto] [--level N] [--align 16|4096]\n"
     "                                        pack cooked artifacts (and what they need) into one .kpak\n"
     "  pack --verify FILE                    check every checksum of a .kpak\n"
+    "  watch                                 import all, then import again what changes under the\n"
+    "                                        root, one line per change, until Ctrl-C (Linux)\n"
     "  graph --ninja [-o FILE]               write a build.ninja: one `kiln import` edge per cache key\n"
     "  cache gc [--max-size SIZE]            remove unreferenced, then least recently used entries\n"
     "  help settings [GROUP] [--json]        every settings field: type, default, allowed values\n"
@@ -107,7 +109,7 @@ int main(int argc, char **argv)
         {"import", kiln_cmd_import},   {"reimport", kiln_cmd_reimport}, {"report", kiln_cmd_report},
         {"meta", kiln_cmd_meta},       {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
         {"texture", kiln_cmd_texture}, {"model", kiln_cmd_model},       {"pack", kiln_cmd_pack},
-        {"graph", kiln_cmd_graph},
+        {"graph", kiln_cmd_graph},     {"watch", kiln_cmd_watch},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(cmd, commands[i].name) != 0) continue;
@@ -116,7 +118,7 @@ int main(int argc, char **argv)
 #if defined(__linux__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
         /* Only for a command that may cook (the others would pay a huge page's zeroing). */
         if (!strcmp(cmd, "import") || !strcmp(cmd, "reimport") || !strcmp(cmd, "texture") ||
-            !strcmp(cmd, "model") || !strcmp(cmd, "pack"))
+            !strcmp(cmd, "model") || !strcmp(cmd, "pack") || !strcmp(cmd, "watch"))
             heap_in_huge_pages();
 #endif
         return commands[i].fn(argc - 1, argv + 1);
