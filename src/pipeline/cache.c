@@ -281,6 +281,16 @@ kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const jso
     return kiln_json_write_atomic(path, record, err);
 }
 
+void kiln_cache_record_touch(const kiln_project *p, const char *guid)
+{
+    char root[KILN_PATH_MAX], path[KILN_PATH_MAX], dir[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    kiln_path_format(path, sizeof path, "%s/assets/%s.json", root, guid);
+    kiln_path_format(dir, sizeof dir, "%s/assets", root);
+    utimensat(AT_FDCWD, path, NULL, 0); /* best effort, as kiln_cache_entry_touch */
+    utimensat(AT_FDCWD, dir, NULL, 0);
+}
+
 kiln_result kiln_cache_record_remove(kiln_project *p, const char *guid, kiln_error *err)
 {
     char root[KILN_PATH_MAX], path[KILN_PATH_MAX], dir[KILN_PATH_MAX];

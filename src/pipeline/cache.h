@@ -63,6 +63,12 @@ json_t *kiln_cache_record_load(const kiln_project *p, const char *guid);
 kiln_result kiln_cache_record_write(kiln_project *p, const char *guid, const json_t *record,
                                     kiln_error *err);
 
+/* Marks an asset's record, and the records' folder, changed now (their mtimes), without
+ * rewriting it. The record is written before its entry is published (for gc), so a runtime
+ * polling the cache may read it while the entry is not there yet; this tells it to look again
+ * once it is. */
+void kiln_cache_record_touch(const kiln_project *p, const char *guid);
+
 /* Removes an asset's record for the project's platform (its source is gone from the root): the
  * runtime stops mounting its entry, which stays until gc collects it. An absent record is not an
  * error. */

@@ -191,6 +191,8 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
                                "%s: the entry %s vanished after publishing", a->rel, key);
             goto done;
         }
+        /* A runtime that read the record before the entry was there looks again now. */
+        kiln_cache_record_touch(p, a->guid);
         /* Share what was cooked; a remote problem is a warning, never this asset's failure. */
         if (p->remote) kiln_remote_upload(p->remote, p, key);
     }

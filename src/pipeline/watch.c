@@ -411,8 +411,8 @@ static kiln_result import_batch(kiln_watch *w, char **result_json, kiln_error *e
         bool is_failed = !strcmp(status, "failed"), is_cached = !strcmp(status, "cached");
         remember(w, &assets[i], rec);
         if (is_cached && json_is_true(json_array_get(quiet, i))) continue; /* nothing to say */
-        json_t *row = json_deep_copy(rec);
-        json_object_update(row, json_array_get(causes, i));
+        json_t *row = json_deep_copy(json_array_get(causes, i));           /* because, change */
+        json_object_set(row, "import", rec);
         if (is_failed && good) json_object_set_new(row, "kept_key", json_string(good));
         json_array_append_new(records, row);
         imported += !strcmp(status, "imported");

@@ -58,7 +58,7 @@ def make_validator(schema, schemas):
 BY_COMMAND = {"import": "import", "reimport": "reimport", "report": "report", "meta": "meta-command",
               "inspect": "inspect", "cache gc": "gc", "texture": "texture",
               "model": "model", "pack": "pack", "graph": "graph",
-              "help settings": "help-settings"}
+              "help settings": "help-settings", "watch": "watch"}
 
 
 def auto_schema(doc):

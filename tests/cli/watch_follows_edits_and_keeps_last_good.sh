@@ -192,3 +192,31 @@ expect_eq "$status" 0 "exit status of kiln watch after SIGTERM"
 echo "kiln watch exited with $status"
 k 0 import --all --json
 j "d['totals']"
+
+echo "# --json: one document per line, the first import's, then one per batch"
+"$KILN_EXE" watch --json >"$WATCH_OUT" 2>"$KILN_CLI_TMP/watch.err" &
+watch_pid=$!
+mark=0
+silent=1 wait_for "$WATCH_OUT" '"command":"import"' "kiln watch --json starts"
+sleep 0.3 # the first line is printed before the loop polls; an edit now is the first batch
+mkpng assets/tex/a.png 16 16 11
+silent=1 wait_for "$WATCH_OUT" '"command":"watch"' "kiln watch --json sees the edit"
+kill -INT "$watch_pid"
+wait "$watch_pid"
+status=$?
+watch_pid=
+expect_eq "$status" 0 "exit status of kiln watch --json after SIGINT"
+n=0
+while IFS= read -r line; do # each line is checked against its schema by run_case.sh
+    n=$((n + 1))
+    m=$(($(wc -l <"$KILN_CLI_TMP/json/index") + 1))
+    printf '%s\n' "$line" >"$KILN_CLI_TMP/json/$m.json"
+    printf '%s.json: kiln watch --json, line %s\n' "$m" "$n" >>"$KILN_CLI_TMP/json/index"
+done <"$WATCH_OUT"
+$PY - "$WATCH_OUT" <<'PYEOF' || fail "the --json lines"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+print([d["command"] for d in docs])
+w = docs[-1]
+print([(r["because"], r["change"], r["import"]["path"], r["import"]["status"]) for r in w["records"]], w["totals"])
+PYEOF

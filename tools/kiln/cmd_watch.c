@@ -38,18 +38,19 @@ static void print_error(const json_t *e)
 static void print_batch(const kiln_cli *c, const json_t *d)
 {
     size_t i;
-    const json_t *rec;
-    json_array_foreach (json_object_get(d, "records"), i, rec) {
+    const json_t *row, *rec;
+    json_array_foreach (json_object_get(d, "records"), i, row) {
+        rec = json_object_get(row, "import");
         const char *status = json_string_value(json_object_get(rec, "status"));
         bool failed = status && !strcmp(status, "failed");
         if (c->quiet && !failed) continue;
-        printf("%s %s: %s %s", json_string_value(json_object_get(rec, "because")),
-               json_string_value(json_object_get(rec, "change")),
+        printf("%s %s: %s %s", json_string_value(json_object_get(row, "because")),
+               json_string_value(json_object_get(row, "change")),
                json_string_value(json_object_get(rec, "path")), status ? status : "?");
         if (failed) {
             printf(": ");
             print_error(json_object_get(rec, "error"));
-            printf(json_object_get(rec, "kept_key") ? "; its last good entry stays in use"
+            printf(json_object_get(row, "kept_key") ? "; its last good entry stays in use"
                                                     : "; nothing of it is in the cache");
         } else {
             print_summary(json_object_get(rec, "summary"));
