@@ -114,6 +114,15 @@ static const command_help helps[] = {
      "  --ninja    write build.ninja (OUT/build.ninja, or FILE)\n"
      "  -o FILE    where to write it\n",
      NULL},
+    {"watch",
+     "usage: kiln watch\n"
+     "\n"
+     "Imports every asset, then watches the root (Linux inotify) and imports again what changes:\n"
+     "a batch is imported once the root was quiet for 150 ms; a changed .bin or image imports\n"
+     "the model that reads it, a changed .meta or kiln.json every stale asset; a deleted source\n"
+     "loses its record; a broken one keeps its last good entry. One line per change (--json: one\n"
+     "document per line) until SIGINT or SIGTERM, which exit 0. See docs/cli.md \"watch\".\n",
+     "*"},
     {"cache",
      "usage: kiln cache gc [--max-size SIZE]\n"
      "\n"
