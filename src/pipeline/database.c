@@ -1,6 +1,7 @@
 /* database.c — scanning the asset root, GUIDs, settings from .meta files, and cache keys. */
 #include "pipeline/database.h"
 #include "pipeline/cook.h"
+#include "pipeline/settings_layers.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,49 +51,115 @@ kiln_result kiln_guid_random(char out[33], kiln_error *err)
     return KILN_OK;
 }
 
-void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
+/* Reads a's own .meta into *doc (NULL when it has none). */
+static kiln_result own_meta_load(kiln_project *p, kiln_asset *a, json_t **doc, kiln_error *err)
 {
     char meta[KILN_PATH_MAX];
+    *doc = NULL;
+    if (snprintf(meta, sizeof meta, "%s.meta", a->abs) >= (int)sizeof meta)
+        return kiln_error_set(err, KILN_E_ASSET_IO, "path too long");
+    if (kiln_file_stat(meta, &a->meta_stat, NULL) != KILN_OK || !a->meta_stat.is_file)
+        return KILN_OK;
+    a->has_meta = true;
+    uint8_t *text;
+    size_t size;
+    kiln_result r = kiln_file_read(meta, META_MAX_SIZE, &p->allocator, &text, &size, err);
+    if (r != KILN_OK) {
+        r = r == KILN_E_LIMIT ? KILN_E_IMPORT_SETTINGS : r;
+        if (err) err->code = r;
+        return r;
+    }
+    r = kiln_settings_doc_load((const char *)text, size, doc, err);
+    kiln_free(&p->allocator, text, size + 1);
+    if (r != KILN_OK) {
+        kiln_error_at_path(err, meta);
+        kiln_error_prefix(err, "%s.meta: ", a->rel);
+    }
+    return r;
+}
+
+/* The settings of a from its own .meta (doc, may be NULL) and the layers above it. */
+static kiln_result settings_from(kiln_project *p, const kiln_settings_layers *layers,
+                                 const kiln_asset *a, const json_t *doc, kiln_settings *out,
+                                 json_t **origins, kiln_error *err)
+{
+    char meta[KILN_PATH_MAX];
+    snprintf(meta, sizeof meta, "%s.meta", a->abs);
+    const char *platform = p->platform[0] ? p->platform : NULL;
+    const kiln_settings_ext *ext = kiln_kinds_settings(p->kinds);
+    kiln_settings_default_ext(out, ext);
+    *origins = NULL;
+    kiln_result r = doc ? kiln_settings_from_json_ext(doc, platform, ext, out, err) : KILN_OK;
+    if (r != KILN_OK) {
+        if (!err->path[0]) kiln_error_at_path(err, meta);
+        kiln_error_prefix(err, "%s.meta: ", a->rel);
+        return r;
+    }
+    bool layered = false;
+    if (layers) r = kiln_settings_resolve(p, layers, a->rel, doc, out, origins, &layered, err);
+    if (r != KILN_OK || (!doc && !layered)) return r;
+    kiln_asset check = *a;
+    check.settings = *out;
+    r = kiln_cook_check_settings(&check, err);
+    if (r != KILN_OK) {
+        if (doc) kiln_error_at_path(err, meta);
+        kiln_error_prefix(err, doc ? "%s.meta: " : "%s: ", a->rel);
+    }
+    return r;
+}
+
+static void load_settings_with(kiln_project *p, const kiln_settings_layers *layers, kiln_asset *a)
+{
     kiln_error_clear(&a->settings_error);
     a->settings_result = KILN_OK;
+    json_decref(a->settings_origin);
+    a->settings_origin = NULL;
     kiln_settings_default_ext(&a->settings, kiln_kinds_settings(p->kinds));
     a->prefers_astc = kiln_platform_prefers_astc(p->platform);
     kiln_guid_derive(a->rel, a->guid);
     a->has_meta = false;
-    if (snprintf(meta, sizeof meta, "%s.meta", a->abs) >= (int)sizeof meta) {
-        a->settings_result = kiln_error_set(&a->settings_error, KILN_E_ASSET_IO, "path too long");
-        return;
-    }
-    if (kiln_file_stat(meta, &a->meta_stat, NULL) != KILN_OK || !a->meta_stat.is_file) return;
-    a->has_meta = true;
-    uint8_t *text;
-    size_t size;
-    kiln_result r =
-        kiln_file_read(meta, META_MAX_SIZE, &p->allocator, &text, &size, &a->settings_error);
-    if (r != KILN_OK) {
-        a->settings_result = r == KILN_E_LIMIT ? KILN_E_IMPORT_SETTINGS : r;
-        a->settings_error.code = a->settings_result;
-        return;
-    }
-    r = kiln_settings_parse_ext((const char *)text, size, p->platform[0] ? p->platform : NULL,
-                                kiln_kinds_settings(p->kinds), &a->settings, &a->settings_error);
-    kiln_free(&p->allocator, text, size + 1);
-    if (r != KILN_OK) {
-        a->settings_result = r;
-        if (!a->settings_error.path[0]) kiln_error_at_path(&a->settings_error, meta);
-        kiln_error_prefix(&a->settings_error, "%s.meta: ", a->rel);
-        return;
-    }
-    if (a->settings.guid[0]) memcpy(a->guid, a->settings.guid, 33);
-    r = kiln_cook_check_settings(a, &a->settings_error);
-    if (r != KILN_OK) {
-        a->settings_result = r;
-        kiln_error_at_path(&a->settings_error, meta);
-        kiln_error_prefix(&a->settings_error, "%s.meta: ", a->rel);
-    }
+    json_t *doc = NULL;
+    kiln_result r = own_meta_load(p, a, &doc, &a->settings_error);
+    if (r == KILN_OK)
+        r = settings_from(p, layers, a, doc, &a->settings, &a->settings_origin, &a->settings_error);
+    json_decref(doc);
+    a->settings_result = r;
+    if (r == KILN_OK && a->settings.guid[0]) memcpy(a->guid, a->settings.guid, 33);
 }
 
-static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, kiln_error *err)
+void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
+{
+    kiln_settings_layers *layers = NULL;
+    kiln_error e;
+    kiln_result r = kiln_settings_layers_for(p, a->rel, &layers, &e);
+    if (r != KILN_OK) {
+        load_settings_with(p, NULL, a);
+        a->settings_result = r;
+        a->settings_error = e;
+        return;
+    }
+    load_settings_with(p, layers, a);
+    kiln_settings_layers_destroy(p, layers);
+}
+
+kiln_result kiln_asset_check_meta(kiln_project *p, const kiln_asset *a, const json_t *doc,
+                                  kiln_error *err)
+{
+    kiln_error local;
+    kiln_error *e = err ? err : &local;
+    kiln_settings_layers *layers = NULL;
+    kiln_result r = kiln_settings_layers_for(p, a->rel, &layers, e);
+    if (r != KILN_OK) return r;
+    kiln_settings s;
+    json_t *origins = NULL;
+    r = settings_from(p, layers, a, doc, &s, &origins, e);
+    json_decref(origins);
+    kiln_settings_layers_destroy(p, layers);
+    return r;
+}
+
+static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layers, const char *abs,
+                              kiln_asset *a, kiln_error *err)
 {
     memset(a, 0, sizeof *a);
     const char *rel = kiln_path_relative_to(p->root, abs);
@@ -108,14 +175,16 @@ static kiln_result asset_init(kiln_project *p, const char *abs, kiln_asset *a, k
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
     a->kind = kiln_source_kind_of(p->kinds, rel);
-    kiln_asset_load_settings(p, a);
+    if (layers) load_settings_with(p, layers, a);
+    else kiln_asset_load_settings(p, a);
     return KILN_OK;
 }
 
 typedef struct scan_list {
     kiln_project *p;
     const kiln_scan_rules *rules;
-    json_t *skipped; /* what the rules left out, or NULL */
+    json_t *skipped;              /* what the rules left out, or NULL */
+    kiln_settings_layers *layers; /* the folder defaults above the folder being listed */
     kiln_asset *items;
     size_t count, capacity;
 } scan_list;
@@ -155,6 +224,12 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
     kiln_dir_list names;
     kiln_result r = kiln_dir_list_read(dir, &l->p->allocator, &names, err);
     if (r != KILN_OK) return r;
+    const char *rel = kiln_path_relative_to(l->p->root, dir);
+    r = kiln_settings_layers_push(l->p, l->layers, dir, rel ? rel : "", err);
+    if (r != KILN_OK) {
+        kiln_dir_list_free(&names);
+        return r;
+    }
     for (size_t i = 0; i < names.count && r == KILN_OK; i++) {
         const char *name = names.names[i];
         if (name[0] == '.') continue; /* .kiln, .git, editors' files */
@@ -188,7 +263,7 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             l->items = ni;
             l->capacity = nc;
         }
-        r = asset_init(l->p, path, &l->items[l->count], err);
+        r = asset_init(l->p, l->layers, path, &l->items[l->count], err);
         if (r == KILN_OK) {
             l->items[l->count].source_stat = info;
             l->items[l->count].stat_clock_ns = clock;
@@ -196,6 +271,7 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             l->count++;
         }
     }
+    kiln_settings_layers_pop(l->layers);
     kiln_dir_list_free(&names);
     return r;
 }
@@ -230,8 +306,14 @@ kiln_result kiln_database_scan_skipped(kiln_project *p, kiln_asset **out, size_t
         kiln_scan_rules_free(&rules);
         return r;
     }
-    scan_list l = {p, &rules, skipped, NULL, 0, 0};
+    scan_list l = {p, &rules, skipped, NULL, NULL, 0, 0};
+    r = kiln_settings_layers_create(p, &l.layers, err);
+    if (r != KILN_OK) {
+        kiln_scan_rules_free(&rules);
+        return r;
+    }
     r = scan_dir(&l, p->root, 0, err);
+    kiln_settings_layers_destroy(p, l.layers);
     bool standalone = rules.standalone_model_images;
     kiln_scan_rules_free(&rules);
     if (r == KILN_OK && !standalone) r = kiln_owned_remove(p, l.items, &l.count, skipped, err);
@@ -262,6 +344,8 @@ void kiln_asset_clear(kiln_project *p, kiln_asset *a)
     if (a->abs) kiln_free(&p->allocator, a->abs, strlen(a->abs) + 1);
     if (a->rel) kiln_free(&p->allocator, a->rel, strlen(a->rel) + 1);
     a->abs = a->rel = NULL;
+    json_decref(a->settings_origin);
+    a->settings_origin = NULL;
 }
 
 void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count)
@@ -313,7 +397,7 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
     int64_t clock = kiln_time_now_ns();
     kiln_file_info info;
     bool stated = kiln_file_stat(real, &info, NULL) == KILN_OK;
-    r = asset_init(p, real, out, err);
+    r = asset_init(p, NULL, real, out, err);
     if (r == KILN_OK && stated) {
         out->source_stat = info;
         out->stat_clock_ns = clock;

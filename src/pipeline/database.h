@@ -20,7 +20,10 @@ typedef struct kiln_asset {
     char guid[33];                /* from .meta, or derived from rel */
     bool has_meta;
     kiln_settings settings; /* valid when settings_result is KILN_OK */
-    bool prefers_astc;      /* the project's platform makes format auto pick ASTC */
+    /* "texture.mipmaps" -> the file its value came from (settings_layers.h); NULL when every
+     * value is a default. Owned. */
+    json_t *settings_origin;
+    bool prefers_astc; /* the project's platform makes format auto pick ASTC */
     kiln_result settings_result;
     kiln_error settings_error;
     /* What the scan saw, for the record index (record_index.h): the source's stat (valid when
@@ -55,8 +58,14 @@ void kiln_asset_clear(kiln_project *p, kiln_asset *a);
  * A file of no known kind is KILN_E_IMPORT_UNSUPPORTED. */
 kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *out, kiln_error *err);
 
-/* (Re)loads a's .meta and settings for the project's platform. */
+/* (Re)loads a's .meta and settings for the project's platform, with the folder defaults above
+ * it (kiln.json "defaults", folder.meta files: settings_layers.h). */
 void kiln_asset_load_settings(kiln_project *p, kiln_asset *a);
+
+/* Validates a .meta document that is about to be written for a (reimport, meta) as it would be
+ * loaded: alone, then with the folder defaults above it, then the kind's cook check. */
+kiln_result kiln_asset_check_meta(kiln_project *p, const kiln_asset *a, const json_t *doc,
+                                  kiln_error *err);
 
 /* The GUID of a source without .meta: 32 hex digits of SHA-256("kiln-guid\0" + rel). */
 void kiln_guid_derive(const char *rel, char out[33]);

@@ -15,6 +15,7 @@
 #include "pipeline/record_index.h"
 #include "pipeline/remote.h"
 #include "pipeline/source.h"
+#include "pipeline/why.h"
 
 json_t *kiln_outputs_json(const kiln_asset *a, const json_t *manifest)
 {
@@ -47,6 +48,7 @@ static json_t *record_json(const kiln_project *p, const kiln_asset *a, const cha
     if (source_stat) json_object_set(r, "source", (json_t *)source_stat);
     if (deps && deps->list) json_object_set(r, "deps", deps->list);
     if (failure) json_object_set_new(r, "error", kiln_error_json(failure));
+    kiln_record_add_why(p, a, r);
     return r;
 }
 

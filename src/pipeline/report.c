@@ -12,6 +12,7 @@
 #include "pipeline/import.h"
 #include "pipeline/record_index.h"
 #include "pipeline/source.h"
+#include "pipeline/why.h"
 
 typedef struct report_batch {
     kiln_project *p;
@@ -77,10 +78,11 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     char key[KILN_SHA256_HEX_SIZE];
     kiln_result r = kiln_asset_key(p, a, record, false, &src, &deps, key, &e);
     json_object_set_new(row, "source_read", json_boolean(r == KILN_OK && (src.read || deps.read)));
-    kiln_source_free(p, &src);
-    kiln_deps_free(&deps);
+    json_object_set_new(row, "settings_origin", kiln_asset_origin_json(p, a));
     if (r != KILN_OK) {
         set_error(row, &e);
+        kiln_source_free(p, &src);
+        kiln_deps_free(&deps);
         json_decref(record);
         return KILN_OK;
     }
@@ -98,9 +100,12 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     } else if (rec_key && strcmp(rec_key, key) != 0) {
         json_object_set_new(row, "state", json_string("stale"));
         json_object_set_new(row, "imported_key", json_string(rec_key));
+        json_object_set_new(row, "why", kiln_stale_reasons(p, a, record, &src, &deps));
     } else {
         json_object_set_new(row, "state", json_string("not_imported"));
     }
+    kiln_source_free(p, &src);
+    kiln_deps_free(&deps);
     json_decref(manifest);
     json_decref(record);
     return KILN_OK;

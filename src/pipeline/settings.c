@@ -952,6 +952,18 @@ kiln_result kiln_settings_parse_ext(const char *json_text, size_t size, const ch
 {
     if (!json_text && size)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_settings_parse: json_text is NULL");
+    json_t *doc;
+    kiln_result r = kiln_settings_doc_load(json_text, size, &doc, err);
+    if (r != KILN_OK) return r;
+    r = kiln_settings_from_json_ext(doc, platform, ext, out, err);
+    json_decref(doc);
+    return r;
+}
+
+kiln_result kiln_settings_doc_load(const char *json_text, size_t size, json_t **out,
+                                   kiln_error *err)
+{
+    *out = NULL;
     json_error_t je;
     /* JSON_DECODE_ANY: a document that is valid JSON but not an object gets the clearer
      * "is a JSON object" message instead of a syntax error. Nesting is bounded by jansson
@@ -968,9 +980,8 @@ kiln_result kiln_settings_parse_ext(const char *json_text, size_t size, const ch
         if (je.position >= 0) kiln_error_at_offset(err, (uint64_t)je.position);
         return KILN_E_IMPORT_SETTINGS;
     }
-    kiln_result r = kiln_settings_from_json_ext(doc, platform, ext, out, err);
-    json_decref(doc);
-    return r;
+    *out = doc;
+    return KILN_OK;
 }
 
 /* ---- settings of registered kinds --------------------------------------------------------- */

@@ -105,6 +105,12 @@ void kiln_settings_default(kiln_settings *out);
 kiln_result kiln_settings_parse(const char *json_text, size_t size, const char *platform,
                                 kiln_settings *out, kiln_error *err);
 
+/* The JSON parse that kiln_settings_parse makes of a settings file (duplicate keys refused; a
+ * syntax error is KILN_E_IMPORT_SETTINGS with line and column in the message and the byte
+ * offset), without validating it. *out: new reference. */
+kiln_result kiln_settings_doc_load(const char *json_text, size_t size, json_t **out,
+                                   kiln_error *err);
+
 /* Same, from a parsed document (borrowed). */
 kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kiln_settings *out,
                                     kiln_error *err);

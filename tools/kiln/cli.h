@@ -34,6 +34,7 @@ typedef struct kiln_cli {
     const char *shard;  /* --shard i/N (import) */
     bool ninja;         /* --ninja (graph) */
     bool check;         /* --check (report): exit 1 unless every asset is up to date */
+    bool why;           /* --why (report): what changed since each stale asset's import */
     const char *output; /* -o FILE (graph) */
 } kiln_cli;
 

@@ -41,14 +41,17 @@ static const command_help helps[] = {
      "  --remote-cache URL       share entries through a remote cache\n",
      "*"},
     {"report",
-     "usage: kiln report [--check] [--verbose]\n"
+     "usage: kiln report [--check] [--verbose] [--why [PATH...]]\n"
      "\n"
      "Says which assets are up to date; processes and writes nothing.\n"
      "\n"
      "  --check     exit 1 unless every asset is up to date, with one line per other asset on\n"
      "              stderr (for CI gates)\n"
      "  --verbose   also list each file the scan skipped and why (owned by a model, excluded\n"
-     "              by kiln.json \"exclude\" or .kilnignore)\n",
+     "              by kiln.json \"exclude\" or .kilnignore)\n"
+     "  --why       for each stale asset (of the PATHs: assets or folders), one line per thing\n"
+     "              that changed since its import: source bytes, a dependency, a setting (old\n"
+     "              -> new, and the file it comes from), kiln's pipeline version\n",
      NULL},
     {"meta",
      "usage: kiln meta [PATH...|--all]\n"
