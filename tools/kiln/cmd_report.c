@@ -64,7 +64,8 @@ static void print_reason(const char *path, const json_t *r)
         printf("setting %s %s -> %s (", str(r, "setting"), then ? then : "?", now ? now : "?");
         if (strcmp(origin, "default") != 0) printf("from %s, ", origin);
         printf("%s", layer_text(str(r, "layer")));
-        if (strcmp(old_origin, origin) != 0) printf("; was %s", old_origin);
+        if (strcmp(old_origin, origin) != 0)
+            printf("; was %s", strcmp(old_origin, "default") ? old_origin : "kiln's default");
         printf(")\n");
         free(then);
         free(now);
