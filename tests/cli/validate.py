@@ -51,6 +51,16 @@ def make_validator(schema, schemas):
     except ImportError:
         store = {s["$id"]: s for s in schemas.values() if "$id" in s}
         resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+        # urljoin leaves "#/$defs/x" alone against a "urn:" base (not a hierarchical scheme), so
+        # a schema reached through another (folder-meta -> meta's $defs) would look its own
+        # fragments up in the first one. Join fragments onto urn bases by hand.
+        plain_join = resolver._urljoin_cache
+
+        def join(base, ref):
+            if base.startswith("urn:") and ref.startswith("#"):
+                return base.split("#", 1)[0] + ref
+            return plain_join(base, ref)
+        resolver._urljoin_cache = join
         return Draft202012Validator(schema, resolver=resolver)
 
 
