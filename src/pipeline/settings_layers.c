@@ -421,7 +421,7 @@ kiln_result kiln_settings_resolve(kiln_project *p, const kiln_settings_layers *l
         json_decref(eff);
         if (r != KILN_OK && err) {
             const char *from = origin_of_pointer(m.origins, err->json_pointer);
-            kiln_error_prefix(err, "%s: with its folder defaults (%s): ", rel,
+            kiln_error_prefix(err, "%s: with its defaults (%s): ", rel,
                               from ? from : "several files");
         }
     }
