@@ -37,7 +37,9 @@ void kiln_record_add_why(const kiln_project *p, const kiln_asset *a, json_t *rec
 {
     json_object_set_new(record, "pipeline_version", json_integer(KILN_PIPELINE_VERSION));
     json_object_set_new(record, "settings", kiln_asset_settings_json(a));
-    json_object_set_new(record, "settings_origin", kiln_asset_origin_json(p, a));
+    json_t *origin = kiln_asset_origin_json(p, a);
+    if (json_object_size(origin)) json_object_set_new(record, "settings_origin", origin);
+    else json_decref(origin); /* every value a default: kept out of the record */
 }
 
 static json_t *reason(const char *what)

@@ -14,7 +14,7 @@
 json_t *kiln_asset_origin_json(const kiln_project *p, const kiln_asset *a);
 
 /* Adds to an import record what kiln_stale_reasons compares: "pipeline_version", "settings"
- * (the object that enters the key) and "settings_origin". */
+ * (the object that enters the key) and "settings_origin" (left out when empty). */
 void kiln_record_add_why(const kiln_project *p, const kiln_asset *a, json_t *record);
 
 /* What changed since the record, the asset's current source and dependency digests given (from

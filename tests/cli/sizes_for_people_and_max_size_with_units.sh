@@ -9,7 +9,9 @@ k 0 import --all
 k 0 report
 expect_grep "; cache [0-9]*\.[0-9] KiB$" "$OUT" "report's cache size in KiB"
 k 0 cache gc --max-size 1
-expect_grep "^removed 2 entries, freed [0-9]*\.[0-9] KiB; 0 entries kept, cache [0-9]* bytes$" "$OUT" "gc's sizes"
+# (what stays is the two records, about 1.3 KiB since they keep the resolved settings for
+# report --why)
+expect_grep "^removed 2 entries, freed [0-9]*\.[0-9] KiB; 0 entries kept, cache [0-9]*\.[0-9] KiB$" "$OUT" "gc's sizes"
 for pair in 50MB:50000000 50MiB:52428800 50M:52428800 50mb:50000000 1.5G:1610612736 \
     1.5GiB:1610612736 2k:2048 2KB:2000 1T:1099511627776 100B:100 4096:4096 0.5K:512; do
     k 0 cache gc --max-size "${pair%%:*}" --json
