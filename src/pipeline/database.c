@@ -114,6 +114,7 @@ static void load_settings_with(kiln_project *p, const kiln_settings_layers *laye
     a->settings_result = KILN_OK;
     json_decref(a->settings_origin);
     a->settings_origin = NULL;
+    a->layers_hash = layers ? kiln_settings_layers_hash(layers) : 0;
     kiln_settings_default_ext(&a->settings, kiln_kinds_settings(p->kinds));
     a->prefers_astc = kiln_platform_prefers_astc(p->platform);
     kiln_guid_derive(a->rel, a->guid);

@@ -23,6 +23,9 @@ typedef struct kiln_asset {
     /* "texture.mipmaps" -> the file its value came from (settings_layers.h); NULL when every
      * value is a default. Owned. */
     json_t *settings_origin;
+    /* XXH3 of the folder defaults above it (kiln.json "defaults", each folder.meta's bytes);
+     * 0 when there are none. The record index compares it instead of restating those files. */
+    uint64_t layers_hash;
     bool prefers_astc; /* the project's platform makes format auto pick ASTC */
     kiln_result settings_result;
     kiln_error settings_error;

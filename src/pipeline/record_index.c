@@ -246,13 +246,35 @@ static const kiln_index_row *find(const kiln_cache_index *ix, const char *rel)
     return NULL;
 }
 
+/* The .meta column: the .meta's signature or "-", then ";L" and the hash of the folder defaults
+ * above the asset when it has any (settings_layers.h), so an edited folder.meta or kiln.json
+ * "defaults" is a miss. */
+static void meta_column_tail(const kiln_asset *a, char out[24])
+{
+    out[0] = '\0';
+    if (a->layers_hash) snprintf(out, 24, ";L%016" PRIx64, a->layers_hash);
+}
+
+static bool meta_column_holds(const char *col, const kiln_asset *a)
+{
+    char sig[160], tail[24];
+    const char *semi = strchr(col, ';');
+    size_t n = semi ? (size_t)(semi - col) : strlen(col);
+    if (n >= sizeof sig) return false;
+    memcpy(sig, col, n);
+    sig[n] = '\0';
+    meta_column_tail(a, tail);
+    if (strcmp(semi ? semi : "", tail) != 0) return false;
+    return a->has_meta ? sig_holds(sig, &a->meta_stat) : strcmp(sig, "-") == 0;
+}
+
 json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
                              char key[KILN_SHA256_HEX_SIZE])
 {
     if (!ix->valid || !a->has_source_stat || !a->kind || a->settings_result != KILN_OK) return NULL;
     const kiln_index_row *r = find(ix, a->rel);
     if (!r || strcmp(r->guid, a->guid) != 0 || !sig_holds(r->source, &a->source_stat)) return NULL;
-    if (a->has_meta ? !sig_holds(r->meta, &a->meta_stat) : strcmp(r->meta, "-") != 0) return NULL;
+    if (!meta_column_holds(r->meta, a)) return NULL;
     if (r->dep_count) {
         char dir[KILN_PATH_MAX];
         if (!kiln_path_dirname(a->abs, dir, sizeof dir)) return NULL;
@@ -299,6 +321,9 @@ json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *
     kiln_buf_append_str(&b, "\t");
     if (a->has_meta) sig_format(sig, sizeof sig, &a->meta_stat, checked_ns);
     kiln_buf_append_str(&b, a->has_meta ? sig : "-");
+    char tail[24];
+    meta_column_tail(a, tail);
+    kiln_buf_append_str(&b, tail);
     bool ok = true;
     const json_t *deps = json_object_get(record, "deps");
     if (a->kind && a->kind->dependencies) {

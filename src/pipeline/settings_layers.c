@@ -4,11 +4,14 @@
 #include "pipeline/settings_layers.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/hash.h"
+#include "core/json.h"
 #include "core/path.h"
 #include "pipeline/remote.h" /* KILN_PROJECT_CONFIG */
 #include "pipeline/source_kind.h"
@@ -231,6 +234,9 @@ kiln_result kiln_settings_layers_create(kiln_project *p, kiln_settings_layers **
         kiln_free(&p->allocator, l, sizeof *l);
         return r;
     }
+    char *canon = l->defaults ? kiln_json_dump_canonical(l->defaults) : NULL;
+    if (canon) l->defaults_hash = kiln_xxh3_64(canon, strlen(canon)) | 1; /* never 0 */
+    free(canon);
     *out = l;
     return KILN_OK;
 }
@@ -251,12 +257,21 @@ kiln_result kiln_settings_layers_push(kiln_project *p, kiln_settings_layers *l, 
                               KILN_LAYERS_MAX_FOLDERS - 2, p->root);
     kiln_folder_layer *f = &l->folders[l->depth++];
     memset(f, 0, sizeof *f);
+    f->chain = l->depth > 1 ? l->folders[l->depth - 2].chain : l->defaults_hash;
     char path[KILN_PATH_MAX], label[KILN_PATH_MAX];
     if (!kiln_path_format(path, sizeof path, "%s/%s", dir, KILN_FOLDER_META) ||
         !kiln_path_format(label, sizeof label, "%s%s%s", rel, rel[0] ? "/" : "", KILN_FOLDER_META))
         return KILN_OK; /* the scan refuses such a folder's files anyway */
     if (!kiln_file_exists(path)) return KILN_OK;
     f->doc = layer_file_load(p, path, label, &f->error);
+    if (f->doc) {
+        /* the parsed document, canonically: what the folder says, not how it is spaced */
+        char *canon = kiln_json_dump_canonical(f->doc);
+        uint64_t link[3] = {f->chain, (uint64_t)l->depth,
+                            canon ? kiln_xxh3_64(canon, strlen(canon)) : 0};
+        f->chain = kiln_xxh3_64(link, sizeof link) | 1;
+        free(canon);
+    }
     if (f->doc && layer_validate(p, f->doc, "", &f->error) != KILN_OK) {
         json_decref(f->doc);
         f->doc = NULL;
@@ -265,6 +280,11 @@ kiln_result kiln_settings_layers_push(kiln_project *p, kiln_settings_layers *l, 
     }
     f->result = f->doc ? KILN_OK : (f->error.code != KILN_OK ? f->error.code : KILN_E_INTERNAL);
     return KILN_OK;
+}
+
+uint64_t kiln_settings_layers_hash(const kiln_settings_layers *l)
+{
+    return l->depth ? l->folders[l->depth - 1].chain : l->defaults_hash;
 }
 
 void kiln_settings_layers_pop(kiln_settings_layers *l)

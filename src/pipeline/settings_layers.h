@@ -26,12 +26,14 @@ typedef struct kiln_folder_layer {
     json_t *doc;        /* the validated folder.meta; NULL when the folder has none */
     kiln_result result; /* not KILN_OK: the folder.meta is bad; every asset below gets error */
     kiln_error error;
+    uint64_t chain; /* XXH3 over the defaults and every folder.meta down to here; 0: none */
 } kiln_folder_layer;
 
 /* The layers above the assets of one folder; the scan keeps one and pushes a folder as it walks
  * down, so each folder.meta is read and validated once per scan, not once per asset. */
 typedef struct kiln_settings_layers {
-    json_t *defaults; /* kiln.json "defaults", validated; NULL when there are none */
+    json_t *defaults;       /* kiln.json "defaults", validated; NULL when there are none */
+    uint64_t defaults_hash; /* XXH3 of their canonical JSON; 0 when there are none */
     kiln_folder_layer folders[KILN_LAYERS_MAX_FOLDERS]; /* [0] the root, [d] d levels down */
     size_t depth;                                       /* folders in use */
 } kiln_settings_layers;
@@ -53,6 +55,9 @@ void kiln_settings_layers_destroy(kiln_project *p, kiln_settings_layers *l); /* 
 kiln_result kiln_settings_layers_push(kiln_project *p, kiln_settings_layers *l, const char *dir,
                                       const char *rel, kiln_error *err);
 void kiln_settings_layers_pop(kiln_settings_layers *l);
+
+/* What the layers in use hash to (kiln_asset.layers_hash): 0 when no file gives defaults. */
+uint64_t kiln_settings_layers_hash(const kiln_settings_layers *l);
 
 /* The layers of one asset (rel: its path from the root): the defaults and every folder from the
  * root to its folder. */
