@@ -13,6 +13,7 @@
 #include "core/hash.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "pipeline/glob.h"
 #include "pipeline/remote.h" /* KILN_PROJECT_CONFIG */
 #include "pipeline/source_kind.h"
 
@@ -33,66 +34,6 @@ static bool is_section(const kiln_project *p, const char *name)
 static bool looks_like_pattern(const char *key) { return strpbrk(key, "/*?.") != NULL; }
 
 /* ---- path patterns -------------------------------------------------------------------------- */
-
-/* One segment: '*' any run of characters, '?' any one character; no '/' inside. */
-static bool segment_match(const char *pat, size_t pn, const char *s, size_t sn)
-{
-    size_t pi = 0, si = 0, star = (size_t)-1, mark = 0;
-    while (si < sn) {
-        if (pi < pn && (pat[pi] == '?' || pat[pi] == s[si])) {
-            pi++;
-            si++;
-        } else if (pi < pn && pat[pi] == '*') {
-            star = pi++;
-            mark = si;
-        } else if (star != (size_t)-1) {
-            pi = star + 1;
-            si = ++mark;
-        } else {
-            return false;
-        }
-    }
-    while (pi < pn && pat[pi] == '*') pi++;
-    return pi == pn;
-}
-
-static size_t segment_len(const char *s)
-{
-    const char *e = strchr(s, '/');
-    return e ? (size_t)(e - s) : strlen(s);
-}
-
-/* The whole path against the whole pattern, segment by segment; a segment "**" matches any
- * number of segments (none too). On a mismatch only the last "**" takes one more segment, as
- * segment_match does with '*': a segment other than "**" matches exactly one path segment, so
- * this finds every match, and a hostile pattern costs at most pattern x path segments. */
-static bool path_match(const char *pat, const char *path)
-{
-    const char *back_pat = NULL, *back_path = NULL;
-    for (;;) {
-        if (!*pat && !*path) return true;
-        if (*pat) {
-            size_t pn = segment_len(pat);
-            const char *pat_next = pat[pn] ? pat + pn + 1 : pat + pn;
-            if (pn == 2 && pat[0] == '*' && pat[1] == '*') {
-                back_pat = pat = pat_next; /* none first */
-                back_path = path;
-                continue;
-            }
-            size_t sn = segment_len(path);
-            if (*path && segment_match(pat, pn, path, sn)) {
-                pat = pat_next;
-                path = path[sn] ? path + sn + 1 : path + sn;
-                continue;
-            }
-        }
-        if (!back_pat || !*back_path) return false;
-        size_t sn = segment_len(back_path);
-        back_path = back_path[sn] ? back_path + sn + 1 : back_path + sn;
-        pat = back_pat;
-        path = back_path;
-    }
-}
 
 /* ---- validation ----------------------------------------------------------------------------- */
 
@@ -362,7 +303,7 @@ static kiln_result layer_apply(merge_state *m, const kiln_project *p, const json
     char label[ORIGIN_MAX];
     json_object_foreach ((json_t *)doc, key, v) {
         if (r != KILN_OK) break;
-        if (is_section(p, key) || !path_match(key, subject)) continue;
+        if (is_section(p, key) || !kiln_glob_match(key, subject)) continue;
         snprintf(label, sizeof label, "%s['%s']", origin, key);
         r = sections_apply(m, p, v, label, true);
     }
