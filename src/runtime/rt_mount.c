@@ -317,6 +317,28 @@ static kiln_result emit(const kiln_allocator *a, krt_mounts *m, krt_cache_memo *
     return r;
 }
 
+/* Mounts every output a manifest lists (vo: its "outputs" array) as artifacts of the asset
+ * (guid, path) in folder dir. A label this runtime does not load is not mounted (as a pack's
+ * unknown kinds): the listing and the look-ups only show what loads. */
+static kiln_result mount_outputs(const char *text, const json_doc *man, uint32_t vo,
+                                 const char *dir, const char *guid, const char *path,
+                                 const char *mpath, const krt_type_registry *types,
+                                 const kiln_allocator *a, krt_mounts *m, krt_cache_memo *memo,
+                                 kiln_error *err)
+{
+    kiln_result r = KILN_OK;
+    uint32_t o = vo + 1;
+    for (uint32_t i = 0; i < man->tok[vo].count && r == KILN_OK; i++, o = man->tok[o].next) {
+        krt_artifact x;
+        if (man->tok[o].type != KRT_JSON_OBJECT)
+            return corrupt(err, mpath, "an output is not an object");
+        r = read_output(text, man->tok, o, dir, guid, path, mpath, types, a, &x, err);
+        if (r == KILN_OK && x.type == KRT_TYPE_NONE) free_artifact(a, &x);
+        else if (r == KILN_OK) r = emit(a, m, memo, &x, err);
+    }
+    return r;
+}
+
 /* One record: its entry's outputs into m (and memo). A record without a whole entry is
  * skipped. */
 static kiln_result read_record(const char *cache_dir, const char *rpath, const char *platform,
@@ -365,19 +387,7 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const c
         doc_free(a, &man);
         return corrupt(err, mpath, "the manifest's key or outputs do not match its folder");
     }
-    uint32_t o = vo + 1;
-    for (uint32_t i = 0; i < man.tok[vo].count && r == KILN_OK; i++, o = man.tok[o].next) {
-        krt_artifact x;
-        if (man.tok[o].type != KRT_JSON_OBJECT) {
-            r = corrupt(err, mpath, "an output is not an object");
-            break;
-        }
-        r = read_output(text, man.tok, o, dir, guid, path, mpath, types, a, &x, err);
-        /* a label this runtime does not load is not mounted (as a pack's unknown kinds): the
-         * listing and the look-ups only show what loads */
-        if (r == KILN_OK && x.type == KRT_TYPE_NONE) free_artifact(a, &x);
-        else if (r == KILN_OK) r = emit(a, m, memo, &x, err);
-    }
+    r = mount_outputs(text, &man, vo, dir, guid, path, mpath, types, a, m, memo, err);
     doc_free(a, &man);
     return r;
 }
@@ -412,17 +422,7 @@ static kiln_result read_entry_folder(const char *dir, const char *mpath,
         doc_free(a, &man);
         return corrupt(err, mpath, "a manifest needs a guid (32 hex digits), a path and outputs");
     }
-    uint32_t o = vo + 1;
-    for (uint32_t i = 0; i < man.tok[vo].count && r == KILN_OK; i++, o = man.tok[o].next) {
-        krt_artifact x;
-        if (man.tok[o].type != KRT_JSON_OBJECT) {
-            r = corrupt(err, mpath, "an output is not an object");
-            break;
-        }
-        r = read_output(text, man.tok, o, dir, guid, path, mpath, types, a, &x, err);
-        if (r == KILN_OK && x.type == KRT_TYPE_NONE) free_artifact(a, &x);
-        else if (r == KILN_OK) r = emit(a, m, memo, &x, err);
-    }
+    r = mount_outputs(text, &man, vo, dir, guid, path, mpath, types, a, m, memo, err);
     doc_free(a, &man);
     return r;
 }

@@ -144,15 +144,21 @@ int kiln_cli_fail(const kiln_cli *c, kiln_result r, const kiln_error *err)
     return kiln_cli_exit_for(r);
 }
 
+void kiln_cli_project_opts(const kiln_cli *c, kiln_project_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->root = c->root;
+    o->out = c->out;
+    o->cache = c->cache;
+    o->platform = c->platform;
+    o->jobs = c->jobs;
+}
+
 kiln_project *kiln_cli_open(const kiln_cli *c, int *exit_code)
 {
-    kiln_project_opts o = {0};
-    o.struct_size = sizeof o;
-    o.root = c->root;
-    o.out = c->out;
-    o.cache = c->cache;
-    o.platform = c->platform;
-    o.jobs = c->jobs;
+    kiln_project_opts o;
+    kiln_cli_project_opts(c, &o);
     o.progress = !c->json && !c->quiet;
     o.log.fn = c->quiet ? log_errors_to_stderr : log_to_stderr;
     o.log.max_level = 1;

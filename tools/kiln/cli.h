@@ -74,6 +74,20 @@ const char *kiln_cli_format_size(uint64_t bytes, char buf[32]);
  * False when text is not one or does not fit 64 bits. */
 bool kiln_cli_parse_size(const char *text, uint64_t *out);
 
+/* The options every command takes, as `kiln --help` and each `kiln COMMAND --help` list them. */
+#define KILN_CLI_COMMON_OPTIONS                                                                    \
+    "common options:\n"                                                                            \
+    "  --root DIR      asset root (default: assets/ in the current folder)\n"                      \
+    "  --out DIR       output folder (default: .kiln/ in the current folder)\n"                    \
+    "  --cache DIR     cache folder (default: OUT/cache; must be inside the project or OUT)\n"     \
+    "  --platform P    apply the platforms.P overrides of every .meta\n"                           \
+    "  -j N            worker threads (default: one per CPU)\n"                                    \
+    "  --json          print one JSON document on stdout (schemas in docs/schemas/)\n"
+
+/* The project options of the common options (root, out, cache, platform, jobs); the caller adds
+ * progress and logging. */
+void kiln_cli_project_opts(const kiln_cli *c, kiln_project_opts *o);
+
 /* Whether argv (argv[0] the subcommand) asks for --help or -h. */
 bool kiln_cli_wants_help(int argc, char **argv);
 /* Prints a subcommand's help on stdout: its usage, options, the settings its assets read and the

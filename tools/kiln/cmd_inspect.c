@@ -79,12 +79,8 @@ static int inspect_mode(const char *path)
 /* The project of the options for an entry, quietly: without one the entry is listed alone. */
 static kiln_project *open_quietly(const kiln_cli *c)
 {
-    kiln_project_opts o = {0};
-    o.struct_size = sizeof o;
-    o.root = c->root;
-    o.out = c->out;
-    o.cache = c->cache;
-    o.platform = c->platform;
+    kiln_project_opts o;
+    kiln_cli_project_opts(c, &o);
     o.jobs = 1;
     kiln_project *p = NULL;
     kiln_error err;

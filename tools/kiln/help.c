@@ -137,17 +137,8 @@ static const command_help helps[] = {
      NULL},
 };
 
-static const char common_options[] =
-    "\n"
-    "common options:\n"
-    "  --root DIR      asset root (default: assets/ in the current folder)\n"
-    "  --out DIR       output folder (default: .kiln/ in the current folder)\n"
-    "  --cache DIR     cache folder (default: OUT/cache; must be inside the project or OUT)\n"
-    "  --platform P    apply the platforms.P overrides of every .meta\n"
-    "  -j N            worker threads (default: one per CPU)\n"
-    "  --json          print one JSON document on stdout (schemas in docs/schemas/)\n"
-    "  -q, --quiet     errors only\n"
-    "  -h, --help      this text\n";
+static const char common_options[] = "\n" KILN_CLI_COMMON_OPTIONS "  -q, --quiet     errors only\n"
+                                     "  -h, --help      this text\n";
 
 static bool word_in(const char *list, const char *word)
 {

@@ -44,14 +44,7 @@ static const char usage[] =
     "  version                               print the version\n"
     "\n"
     "kiln COMMAND --help (or -h) describes one command.\n"
-    "\n"
-    "common options:\n"
-    "  --root DIR      asset root (default: assets/ in the current folder)\n"
-    "  --out DIR       output folder (default: .kiln/ in the current folder)\n"
-    "  --cache DIR     cache folder (default: OUT/cache; must be inside the project or OUT)\n"
-    "  --platform P    apply the platforms.P overrides of every .meta\n"
-    "  -j N            worker threads (default: one per CPU)\n"
-    "  --json          print one JSON document on stdout (schemas in docs/schemas/)\n"
+    "\n" KILN_CLI_COMMON_OPTIONS
     "  -q, --quiet     errors only: no warnings, no progress, no line per asset\n"
     "\n"
     "exit status: 0 all done, 1 some assets failed (the rest were imported), 2 bad usage or settings\n";
