@@ -73,6 +73,13 @@ typedef struct bench_case {
     const char *what;
 } bench_case;
 
+/* kiln's settings closest to gltfpack -si (the k-job rows, one and two threads). */
+#define K_JOB_SETTINGS                                                                             \
+    "--set", "model.lods=[0.5]", "--set", "model.lod_error=0.01", "--set",                         \
+        "model.lod_min_triangles=0", "--set", "model.overdraw_threshold=0", "--set",               \
+        "model.meshlets=false", "--set", "model.animation_reduce=false", "--set",                  \
+        "model.tangents=\"file\""
+
 static const bench_case cases[] = {
     {"gp-si",
      TOOL_GLTFPACK,
@@ -99,32 +106,14 @@ static const bench_case cases[] = {
     {"k-job",
      TOOL_KILN,
      true,
-     {"model", "IN",
-      "OUT",   "--textures",
-      "none",  "-j1",
-      "--set", "model.lods=[0.5]",
-      "--set", "model.lod_error=0.01",
-      "--set", "model.lod_min_triangles=0",
-      "--set", "model.overdraw_threshold=0",
-      "--set", "model.meshlets=false",
-      "--set", "model.animation_reduce=false",
-      "--set", "model.tangents=\"file\""},
+     {"model", "IN", "OUT", "--textures", "none", "-j1", K_JOB_SETTINGS},
      "kiln closest to gp-si: one level at 0.5 with gltfpack's 1 % error, no overdraw pass, no "
      "meshlets, clip keys kept as they are, no tangents the file lacks (gltfpack makes none); "
      "still optimises and writes the full mesh too"},
     {"k-job-j2",
      TOOL_KILN,
      true,
-     {"model", "IN",
-      "OUT",   "--textures",
-      "none",  "-j2",
-      "--set", "model.lods=[0.5]",
-      "--set", "model.lod_error=0.01",
-      "--set", "model.lod_min_triangles=0",
-      "--set", "model.overdraw_threshold=0",
-      "--set", "model.meshlets=false",
-      "--set", "model.animation_reduce=false",
-      "--set", "model.tangents=\"file\""},
+     {"model", "IN", "OUT", "--textures", "none", "-j2", K_JOB_SETTINGS},
      "the same, 2 worker threads"},
     {"k-full",
      TOOL_KILN,

@@ -94,6 +94,18 @@ bool kiln_cli_wants_help(int argc, char **argv);
  * common options. Returns KILN_EXIT_OK, or -1 when there is no such command. */
 int kiln_cli_print_command_help(const char *command);
 
+/* One subcommand (commands.c). */
+typedef struct kiln_cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand */
+    bool cooks;                        /* it may cook: worth a heap in huge pages */
+    const char *usage;                 /* --help: the usage lines and the command's own options */
+    const char *settings; /* the settings groups its assets read ("*": every group); NULL none */
+} kiln_cli_command;
+
+/* The subcommand called name, or NULL. */
+const kiln_cli_command *kiln_cli_command_find(const char *name);
+
 int kiln_cmd_help(int argc, char **argv); /* kiln help settings [GROUP], kiln help COMMAND */
 int kiln_cmd_import(int argc, char **argv);
 int kiln_cmd_reimport(int argc, char **argv);

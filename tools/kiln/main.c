@@ -95,26 +95,15 @@ int main(int argc, char **argv)
                KILN_PIPELINE_VERSION);
         return KILN_EXIT_OK;
     }
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } commands[] = {
-        {"import", kiln_cmd_import},   {"reimport", kiln_cmd_reimport}, {"report", kiln_cmd_report},
-        {"meta", kiln_cmd_meta},       {"inspect", kiln_cmd_inspect},   {"cache", kiln_cmd_cache},
-        {"texture", kiln_cmd_texture}, {"model", kiln_cmd_model},       {"pack", kiln_cmd_pack},
-        {"graph", kiln_cmd_graph},     {"watch", kiln_cmd_watch},
-    };
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(cmd, commands[i].name) != 0) continue;
+    const kiln_cli_command *command = kiln_cli_command_find(cmd);
+    if (command) {
         /* COMMAND --help / -h anywhere: its usage, options and settings; exit 0. */
         if (kiln_cli_wants_help(argc - 1, argv + 1)) return kiln_cli_print_command_help(cmd);
 #if defined(__linux__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
         /* Only for a command that may cook (the others would pay a huge page's zeroing). */
-        if (!strcmp(cmd, "import") || !strcmp(cmd, "reimport") || !strcmp(cmd, "texture") ||
-            !strcmp(cmd, "model") || !strcmp(cmd, "pack") || !strcmp(cmd, "watch"))
-            heap_in_huge_pages();
+        if (command->cooks) heap_in_huge_pages();
 #endif
-        return commands[i].fn(argc - 1, argv + 1);
+        return command->run(argc - 1, argv + 1);
     }
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) {

@@ -1,0 +1,158 @@
+/* commands.c — the table of kiln's subcommands: each one's name, the function that runs it,
+ * whether it may cook (main.c gives those a heap in huge pages), its --help text and the settings
+ * groups its assets read. A new subcommand is one entry here (and a line in main.c's summary). */
+#include <string.h>
+
+#include "cli.h"
+
+static const kiln_cli_command commands[] = {
+    {"import",
+     kiln_cmd_import,
+     true,
+     "usage: kiln import [PATH...|--all] [--force] [--verbose] [--remote-cache URL ...]\n"
+     "                   [--shard I/N]\n"
+     "\n"
+     "Imports sources into the cache; an asset whose key has an entry is reused (cached).\n"
+     "\n"
+     "  --all               every source under the root\n"
+     "  --force             cook again even when cached; say whether the output changed\n"
+     "  --verbose           print the warnings of cached assets again\n"
+     "  --remote-cache URL  share entries through a remote cache (repeatable; docs/scale-out.md)\n"
+     "  --shard I/N         import only shard I of N\n",
+     "*"},
+    {"reimport",
+     kiln_cmd_reimport,
+     true,
+     "usage: kiln reimport PATH [--set GROUP.FIELD=VALUE ...] [--settings JSON]\n"
+     "                      [--remote-cache URL ...]\n"
+     "\n"
+     "Writes settings into PATH.meta (validated first; the GUID and other fields kept), cooks\n"
+     "the asset again and prints what changed: settings before -> after, output sizes.\n"
+     "\n"
+     "  --set GROUP.FIELD=VALUE  one setting (texture.format=bc7, platforms.mobile.texture.\n"
+     "                           format=astc4x4); a group the asset's kind does not read is\n"
+     "                           refused\n"
+     "  --settings JSON          a patch shaped like the .meta \"import\" object\n"
+     "  --remote-cache URL       share entries through a remote cache\n",
+     "*"},
+    {"report",
+     kiln_cmd_report,
+     false,
+     "usage: kiln report [--check] [--verbose] [--why [PATH...]]\n"
+     "\n"
+     "Says which assets are up to date; processes and writes nothing.\n"
+     "\n"
+     "  --check     exit 1 unless every asset is up to date, with one line per other asset on\n"
+     "              stderr (for CI gates)\n"
+     "  --verbose   also list each file the scan skipped and why (owned by a model, excluded\n"
+     "              by kiln.json \"exclude\" or .kilnignore)\n"
+     "  --why       for each stale asset (of the PATHs: assets or folders), one line per thing\n"
+     "              that changed since its import: source bytes, a dependency, a setting (old\n"
+     "              -> new, and the file it comes from), kiln's pipeline version\n",
+     NULL},
+    {"meta",
+     kiln_cmd_meta,
+     false,
+     "usage: kiln meta [PATH...|--all]\n"
+     "\n"
+     "Writes a .meta with a fresh GUID beside each source that has none (every source without\n"
+     "PATH); existing .meta files are not touched.\n"
+     "\n"
+     "  --all   every source under the root (the default without PATH)\n",
+     "*"},
+    {"inspect",
+     kiln_cmd_inspect,
+     false,
+     "usage: kiln inspect FILE|NAME#label [--compare IMAGE]\n"
+     "\n"
+     "Describes an image, a KTX2 file, a model (.gltf .glb .fbx .obj), a cooked file, a .kpak\n"
+     "or a cache entry folder (its artifacts; a folder `kiln model` wrote too). In a project,\n"
+     "NAME#label (models/car.gltf#scene) is that artifact of the source's current cache entry;\n"
+     "the common options choose the project, which also names an entry folder's assets.\n"
+     "\n"
+     "  --compare IMAGE   KTX2 only: PSNR of level 0 against an 8-bit image of its size\n",
+     NULL},
+    {"texture",
+     kiln_cmd_texture,
+     true,
+     "usage: kiln texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=VALUE ...]\n"
+     "                    [--settings JSON]\n"
+     "\n"
+     "Converts one image into a KTX2 file without a project, through the import's code path.\n"
+     "\n"
+     "  --format F                 = --set texture.format=F\n"
+     "  --quality Q                = --set texture.quality=Q\n"
+     "  --set texture.FIELD=VALUE  one setting\n"
+     "  --settings JSON            a patch shaped like the .meta \"import\" object\n",
+     "texture"},
+    {"model",
+     kiln_cmd_model,
+     true,
+     "usage: kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--textures all|none]\n"
+     "                  [--set model.FIELD=VALUE ...] [--settings JSON]\n"
+     "\n"
+     "Cooks one model into OUTDIR without a project, one file per artifact, and a\n"
+     "manifest.json: krt_mount_cache mounts OUTDIR, naming the artifacts IN's file name#label.\n"
+     "\n"
+     "  --textures all|none      = --set model.textures=true|false\n"
+     "  --set GROUP.FIELD=VALUE  one setting (model.lods=[0.5], fbx.scale=0.01)\n"
+     "  --settings JSON          a patch shaped like the .meta \"import\" object\n",
+     "model fbx"},
+    {"pack",
+     kiln_cmd_pack,
+     true,
+     "usage: kiln pack [-o FILE] [--all|ASSET...] [--keep-going] [--compress none|zstd|auto]\n"
+     "                 [--level N] [--align 16|4096]\n"
+     "       kiln pack --verify FILE\n"
+     "\n"
+     "Imports the assets (cached ones are reused) and packs their artifacts, and what they\n"
+     "need, into one .kpak.\n"
+     "\n"
+     "  -o, --output FILE   the pack (default OUT/game.kpak); anywhere, folders created\n"
+     "  --all               every asset under the root\n"
+     "  --keep-going        pack the assets that did not fail; exit 1\n"
+     "  --compress MODE     none, zstd or auto (default: zstd where it pays)\n"
+     "  --level N           Zstandard level 1..22 (default 9)\n"
+     "  --align 16|4096     payload alignment\n"
+     "  --verify FILE       check every checksum of a .kpak\n",
+     "*"},
+    {"graph",
+     kiln_cmd_graph,
+     false,
+     "usage: kiln graph --ninja [-o FILE]\n"
+     "\n"
+     "Writes a build.ninja: one `kiln import` edge per cache key.\n"
+     "\n"
+     "  --ninja    write build.ninja (OUT/build.ninja, or FILE)\n"
+     "  -o FILE    where to write it\n",
+     NULL},
+    {"watch",
+     kiln_cmd_watch,
+     true,
+     "usage: kiln watch\n"
+     "\n"
+     "Imports every asset, then watches the root (Linux inotify) and imports again what changes:\n"
+     "a batch is imported once the root was quiet for 150 ms; a changed .bin or image imports\n"
+     "the model that reads it, a changed .meta or kiln.json every stale asset; a deleted source\n"
+     "loses its record; a broken one keeps its last good entry. One line per change (--json: one\n"
+     "document per line) until SIGINT or SIGTERM, which exit 0. See docs/cli.md \"watch\".\n",
+     "*"},
+    {"cache",
+     kiln_cmd_cache,
+     false,
+     "usage: kiln cache gc [--max-size SIZE]\n"
+     "\n"
+     "Removes entries no asset record points to, then the least recently used ones until the\n"
+     "cache is at most SIZE.\n"
+     "\n"
+     "  --max-size SIZE   bytes, or with a unit: 50MB, 50MiB, 1.5G (K, M, G, T and KiB, MiB,\n"
+     "                    GiB, TiB are powers of 1024; KB, MB, GB, TB powers of 1000)\n",
+     NULL},
+};
+
+const kiln_cli_command *kiln_cli_command_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, name)) return &commands[i];
+    return NULL;
+}
