@@ -26,6 +26,7 @@ static const char usage[] =
     "                                        write settings into PATH.meta and process it again\n"
     "  report [--check] [--verbose]          say which assets are up to date; processes nothing\n"
     "                                        (--verbose: and which files were skipped, and why)\n"
+    "  report --why [PATH...]                what changed since each stale asset's record\n"
     "  meta [PATH...|--all]                  write missing .meta files with fresh GUIDs\n"
     "  inspect FILE [--compare IMAGE]        describe an image, a KTX2 file (PSNR of level 0), a\n"
     "                                        model (.gltf, .glb, .fbx, .obj), a cooked file or a .kpak\n"
