@@ -6,9 +6,7 @@
 #include "cli.h"
 
 static const kiln_cli_command commands[] = {
-    {"import",
-     kiln_cmd_import,
-     true,
+    {"import", kiln_cmd_import, true,
      "usage: kiln import [PATH...|--all] [--force] [--verbose] [--remote-cache URL ...]\n"
      "                   [--shard I/N]\n"
      "\n"
@@ -20,9 +18,7 @@ static const kiln_cli_command commands[] = {
      "  --remote-cache URL  share entries through a remote cache (repeatable; docs/scale-out.md)\n"
      "  --shard I/N         import only shard I of N\n",
      "*"},
-    {"reimport",
-     kiln_cmd_reimport,
-     true,
+    {"reimport", kiln_cmd_reimport, true,
      "usage: kiln reimport PATH [--set GROUP.FIELD=VALUE ...] [--settings JSON]\n"
      "                      [--remote-cache URL ...]\n"
      "\n"
@@ -35,9 +31,7 @@ static const kiln_cli_command commands[] = {
      "  --settings JSON          a patch shaped like the .meta \"import\" object\n"
      "  --remote-cache URL       share entries through a remote cache\n",
      "*"},
-    {"report",
-     kiln_cmd_report,
-     false,
+    {"report", kiln_cmd_report, false,
      "usage: kiln report [--check] [--verbose] [--why [PATH...]]\n"
      "\n"
      "Says which assets are up to date; processes and writes nothing.\n"
@@ -50,9 +44,7 @@ static const kiln_cli_command commands[] = {
      "              that changed since its import: source bytes, a dependency, a setting (old\n"
      "              -> new, and the file it comes from), kiln's pipeline version\n",
      NULL},
-    {"meta",
-     kiln_cmd_meta,
-     false,
+    {"meta", kiln_cmd_meta, false,
      "usage: kiln meta [PATH...|--all]\n"
      "\n"
      "Writes a .meta with a fresh GUID beside each source that has none (every source without\n"
@@ -60,9 +52,7 @@ static const kiln_cli_command commands[] = {
      "\n"
      "  --all   every source under the root (the default without PATH)\n",
      "*"},
-    {"inspect",
-     kiln_cmd_inspect,
-     false,
+    {"inspect", kiln_cmd_inspect, false,
      "usage: kiln inspect FILE|NAME#label [--compare IMAGE]\n"
      "\n"
      "Describes an image, a KTX2 file, a model (.gltf .glb .fbx .obj), a cooked file, a .kpak\n"
@@ -72,9 +62,7 @@ static const kiln_cli_command commands[] = {
      "\n"
      "  --compare IMAGE   KTX2 only: PSNR of level 0 against an 8-bit image of its size\n",
      NULL},
-    {"texture",
-     kiln_cmd_texture,
-     true,
+    {"texture", kiln_cmd_texture, true,
      "usage: kiln texture IN OUT.ktx2 [--format F] [--quality Q] [--set texture.FIELD=VALUE ...]\n"
      "                    [--settings JSON]\n"
      "\n"
@@ -85,9 +73,7 @@ static const kiln_cli_command commands[] = {
      "  --set texture.FIELD=VALUE  one setting\n"
      "  --settings JSON            a patch shaped like the .meta \"import\" object\n",
      "texture"},
-    {"model",
-     kiln_cmd_model,
-     true,
+    {"model", kiln_cmd_model, true,
      "usage: kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--textures all|none]\n"
      "                  [--set model.FIELD=VALUE ...] [--settings JSON]\n"
      "\n"
@@ -98,9 +84,7 @@ static const kiln_cli_command commands[] = {
      "  --set GROUP.FIELD=VALUE  one setting (model.lods=[0.5], fbx.scale=0.01)\n"
      "  --settings JSON          a patch shaped like the .meta \"import\" object\n",
      "model fbx"},
-    {"pack",
-     kiln_cmd_pack,
-     true,
+    {"pack", kiln_cmd_pack, true,
      "usage: kiln pack [-o FILE] [--all|ASSET...] [--keep-going] [--compress none|zstd|auto]\n"
      "                 [--level N] [--align 16|4096]\n"
      "       kiln pack --verify FILE\n"
@@ -116,9 +100,7 @@ static const kiln_cli_command commands[] = {
      "  --align 16|4096     payload alignment\n"
      "  --verify FILE       check every checksum of a .kpak\n",
      "*"},
-    {"graph",
-     kiln_cmd_graph,
-     false,
+    {"graph", kiln_cmd_graph, false,
      "usage: kiln graph --ninja [-o FILE]\n"
      "\n"
      "Writes a build.ninja: one `kiln import` edge per cache key.\n"
@@ -126,9 +108,7 @@ static const kiln_cli_command commands[] = {
      "  --ninja    write build.ninja (OUT/build.ninja, or FILE)\n"
      "  -o FILE    where to write it\n",
      NULL},
-    {"watch",
-     kiln_cmd_watch,
-     true,
+    {"watch", kiln_cmd_watch, true,
      "usage: kiln watch\n"
      "\n"
      "Imports every asset, then watches the root (Linux inotify) and imports again what changes:\n"
@@ -137,9 +117,7 @@ static const kiln_cli_command commands[] = {
      "loses its record; a broken one keeps its last good entry. One line per change (--json: one\n"
      "document per line) until SIGINT or SIGTERM, which exit 0. See docs/cli.md \"watch\".\n",
      "*"},
-    {"cache",
-     kiln_cmd_cache,
-     false,
+    {"cache", kiln_cmd_cache, false,
      "usage: kiln cache gc [--max-size SIZE]\n"
      "\n"
      "Removes entries no asset record points to, then the least recently used ones until the\n"
