@@ -337,8 +337,14 @@ kiln_result kiln_dir_list_read(const char *path, const kiln_allocator *a, kiln_d
             out->names = nn;
             out->capacity = ncap;
         }
-        char *s = kiln_strdup(a, e->d_name);
+        /* the name, its NUL, then what readdir said it is (kiln_dir_list_kind) */
+        size_t n = strlen(e->d_name);
+        char *s = kiln_alloc(a, n + 2);
         if (!s) goto oom;
+        memcpy(s, e->d_name, n + 1);
+        s[n + 1] = (char)(e->d_type == DT_DIR   ? KILN_DIR_ENTRY_DIR
+                          : e->d_type == DT_REG ? KILN_DIR_ENTRY_FILE
+                                                : KILN_DIR_ENTRY_OTHER);
         out->names[out->count++] = s;
     }
     closedir(d);
@@ -350,10 +356,29 @@ oom:
     return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory listing %s", path);
 }
 
+kiln_dir_entry_kind kiln_dir_list_kind(const kiln_dir_list *l, size_t i)
+{
+    const char *s = l->names[i];
+    return (kiln_dir_entry_kind)s[strlen(s) + 1];
+}
+
+bool kiln_dir_list_has(const kiln_dir_list *l, const char *name)
+{
+    size_t lo = 0, hi = l->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(l->names[mid], name);
+        if (c == 0) return true;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return false;
+}
+
 void kiln_dir_list_free(kiln_dir_list *l)
 {
     if (!l) return;
-    for (size_t i = 0; i < l->count; i++) kiln_free(l->alloc, l->names[i], strlen(l->names[i]) + 1);
+    for (size_t i = 0; i < l->count; i++) kiln_free(l->alloc, l->names[i], strlen(l->names[i]) + 2);
     kiln_free(l->alloc, l->names, l->capacity * sizeof *l->names);
     memset(l, 0, sizeof *l);
 }

@@ -66,6 +66,17 @@ typedef struct kiln_dir_list {
 } kiln_dir_list;
 kiln_result kiln_dir_list_read(const char *path, const kiln_allocator *a, kiln_dir_list *out,
                                kiln_error *err);
+/* What the listing said entry i is, without a stat: a folder or a regular file (never a link:
+ * readdir reports a link as a link), or OTHER (a link, a device, or a file system that does not
+ * say): stat it to know. */
+typedef enum kiln_dir_entry_kind {
+    KILN_DIR_ENTRY_OTHER = 1,
+    KILN_DIR_ENTRY_FILE = 2,
+    KILN_DIR_ENTRY_DIR = 3,
+} kiln_dir_entry_kind;
+kiln_dir_entry_kind kiln_dir_list_kind(const kiln_dir_list *l, size_t i);
+/* Whether the listing holds name (a binary search: the names are sorted by strcmp). */
+bool kiln_dir_list_has(const kiln_dir_list *l, const char *name);
 void kiln_dir_list_free(kiln_dir_list *l);
 
 /* Wall-clock time in nanoseconds (CLOCK_REALTIME): for file-time comparisons only, never in

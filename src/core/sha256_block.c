@@ -9,6 +9,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 #include <immintrin.h>
+#include <stdatomic.h>
 #define KILN_SHA256_X86 1
 #endif
 
@@ -95,15 +96,31 @@ blocks_shani(uint32_t s[8], const uint8_t *p, size_t blocks)
 }
 #endif
 
-bool kiln_sha256_has_extensions(void)
-{
 #ifdef KILN_SHA256_X86
+static bool cpu_has_sha(void)
+{
     /* CPUID directly: clang's __builtin_cpu_supports does not know "sha". Leaf 1: ECX bit 9
      * SSSE3, bit 19 SSE4.1; leaf 7 sub-leaf 0: EBX bit 29 SHA. */
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 9)) || !(c & (1u << 19))) return false;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
     return (b & (1u << 29)) != 0;
+}
+#endif
+
+bool kiln_sha256_has_extensions(void)
+{
+#ifdef KILN_SHA256_X86
+    /* CPUID traps to the hypervisor in a virtual machine (tens of microseconds): asked once per
+     * process and remembered. The answer is a property of the machine, the same for every
+     * thread, so the only state is this idempotent cache (0 unknown, 1 no, 2 yes). */
+    static _Atomic int known;
+    int k = atomic_load_explicit(&known, memory_order_relaxed);
+    if (k == 0) {
+        k = cpu_has_sha() ? 2 : 1;
+        atomic_store_explicit(&known, k, memory_order_relaxed);
+    }
+    return k == 2;
 #else
     return false;
 #endif

@@ -51,11 +51,14 @@ kiln_result kiln_guid_random(char out[33], kiln_error *err)
     return KILN_OK;
 }
 
-/* Reads a's own .meta into *doc (NULL when it has none). */
-static kiln_result own_meta_load(kiln_project *p, kiln_asset *a, json_t **doc, kiln_error *err)
+/* Reads a's own .meta into *doc (NULL when it has none). no_meta: the folder's listing holds
+ * no .meta for it (a scan), so there is nothing to stat. */
+static kiln_result own_meta_load(kiln_project *p, kiln_asset *a, bool no_meta, json_t **doc,
+                                 kiln_error *err)
 {
     char meta[KILN_PATH_MAX];
     *doc = NULL;
+    if (no_meta) return KILN_OK;
     if (snprintf(meta, sizeof meta, "%s.meta", a->abs) >= (int)sizeof meta)
         return kiln_error_set(err, KILN_E_ASSET_IO, "path too long");
     if (kiln_file_stat(meta, &a->meta_stat, NULL) != KILN_OK || !a->meta_stat.is_file)
@@ -108,7 +111,8 @@ static kiln_result settings_from(kiln_project *p, const kiln_settings_layers *la
     return r;
 }
 
-static void load_settings_with(kiln_project *p, const kiln_settings_layers *layers, kiln_asset *a)
+static void load_settings_with(kiln_project *p, const kiln_settings_layers *layers, bool no_meta,
+                               kiln_asset *a)
 {
     kiln_error_clear(&a->settings_error);
     a->settings_result = KILN_OK;
@@ -120,7 +124,7 @@ static void load_settings_with(kiln_project *p, const kiln_settings_layers *laye
     kiln_guid_derive(a->rel, a->guid);
     a->has_meta = false;
     json_t *doc = NULL;
-    kiln_result r = own_meta_load(p, a, &doc, &a->settings_error);
+    kiln_result r = own_meta_load(p, a, no_meta, &doc, &a->settings_error);
     if (r == KILN_OK)
         r = settings_from(p, layers, a, doc, &a->settings, &a->settings_origin, &a->settings_error);
     json_decref(doc);
@@ -134,12 +138,12 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
     kiln_error e;
     kiln_result r = kiln_settings_layers_for(p, a->rel, &layers, &e);
     if (r != KILN_OK) {
-        load_settings_with(p, NULL, a);
+        load_settings_with(p, NULL, false, a);
         a->settings_result = r;
         a->settings_error = e;
         return;
     }
-    load_settings_with(p, layers, a);
+    load_settings_with(p, layers, false, a);
     kiln_settings_layers_destroy(p, layers);
 }
 
@@ -159,8 +163,8 @@ kiln_result kiln_asset_check_meta(kiln_project *p, const kiln_asset *a, const js
     return r;
 }
 
-static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layers, const char *abs,
-                              kiln_asset *a, kiln_error *err)
+static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layers, bool no_meta,
+                              const char *abs, kiln_asset *a, kiln_error *err)
 {
     memset(a, 0, sizeof *a);
     const char *rel = kiln_path_relative_to(p->root, abs);
@@ -176,7 +180,7 @@ static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layer
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
     a->kind = kiln_source_kind_of(p->kinds, rel);
-    if (layers) load_settings_with(p, layers, a);
+    if (layers) load_settings_with(p, layers, no_meta, a);
     else kiln_asset_load_settings(p, a);
     return KILN_OK;
 }
@@ -239,6 +243,16 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             r = err ? err->code : KILN_E_LIMIT;
             break;
         }
+        /* One stat per source and none for anything else: what readdir says a name is decides
+         * (a link or an unknown type is stat-ed to know). */
+        kiln_dir_entry_kind type = kiln_dir_list_kind(&names, i);
+        bool source = kiln_source_kind_of(l->p->kinds, name) != NULL;
+        if (type == KILN_DIR_ENTRY_FILE && !source) continue;
+        if (type == KILN_DIR_ENTRY_DIR) {
+            if (scan_excluded(l, path, true)) continue; /* not descended into */
+            r = scan_dir(l, path, depth + 1, err);
+            continue;
+        }
         kiln_file_info info;
         int64_t clock = kiln_time_now_ns(); /* before the stat: the record index's racy rule */
         if (kiln_file_stat(path, &info, NULL) != KILN_OK) continue; /* dangling link */
@@ -251,7 +265,7 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             r = scan_dir(l, path, depth + 1, err);
             continue;
         }
-        if (!info.is_file || !kiln_source_kind_of(l->p->kinds, name)) continue;
+        if (!info.is_file || !source) continue;
         if (scan_excluded(l, path, false)) continue;
         if (l->count == l->capacity) {
             size_t nc = l->capacity ? l->capacity * 2 : 64;
@@ -264,7 +278,10 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             l->items = ni;
             l->capacity = nc;
         }
-        r = asset_init(l->p, l->layers, path, &l->items[l->count], err);
+        char meta[KILN_PATH_MAX];
+        bool no_meta = kiln_path_format(meta, sizeof meta, "%s.meta", name) &&
+                       !kiln_dir_list_has(&names, meta);
+        r = asset_init(l->p, l->layers, no_meta, path, &l->items[l->count], err);
         if (r == KILN_OK) {
             l->items[l->count].source_stat = info;
             l->items[l->count].stat_clock_ns = clock;
@@ -398,7 +415,7 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
     int64_t clock = kiln_time_now_ns();
     kiln_file_info info;
     bool stated = kiln_file_stat(real, &info, NULL) == KILN_OK;
-    r = asset_init(p, NULL, real, out, err);
+    r = asset_init(p, NULL, false, real, out, err);
     if (r == KILN_OK && stated) {
         out->source_stat = info;
         out->stat_clock_ns = clock;
