@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/noop_scale.sh — what a no-op costs as a project grows: generates projects of N tiny PNGs
 # (4x4 RGBA, each different, in folders of 100; made once under $KILN_BENCH_TMP, default
-# /tmp/kiln-noop-bench), imports each once, then times a no-op `kiln import --all` and a
-# `kiln report` (median of KILN_BENCH_RUNS runs, default 5) and prints a table. docs/performance.md
+# /tmp/kiln-noop-bench), imports each once, then times a no-op `kiln import --all`, `kiln report`
+# and `kiln report --verbose` (every row listed) (median of KILN_BENCH_RUNS runs, default 5) and
+# prints a table. docs/performance.md
 # gives the figures.
 #
 #   sh bench/noop_scale.sh [BUILD_DIR] [SIZES]     e.g. sh bench/noop_scale.sh build "1000 5000"
@@ -60,7 +61,7 @@ median_ms() {
 }
 
 mkdir -p "$tmp"
-printf '%-8s %12s %14s %12s %12s %14s\n' assets "import (s)" "no-op import" "report" "report -j1" "cache walk"
+printf '%-8s %12s %14s %12s %12s %14s\n' assets "import (s)" "no-op import" "report" "report -j1" "report -v"
 for n in $sizes; do
     make_project "$n"
     cd "$tmp/p$n"
@@ -77,8 +78,8 @@ for n in $sizes; do
     noop=$(median_ms "$kiln" import --all -j "$jobs" -q)
     rep=$(median_ms "$kiln" report -j "$jobs")
     rep1=$(median_ms "$kiln" report -j 1)
-    # what report's "cache size" costs by itself: a walk of every file under the cache
-    walk=$(median_ms du -sb .kiln/cache)
-    printf '%-8s %12s %11s ms %9s ms %9s ms %11s ms\n' "$n" "$imp" "$noop" "$rep" "$rep1" "$walk"
+    # --verbose lists every asset with its key: the JSON of every row is made, printed, parsed
+    repv=$(median_ms "$kiln" report -j "$jobs" --verbose)
+    printf '%-8s %12s %11s ms %9s ms %9s ms %11s ms\n' "$n" "$imp" "$noop" "$rep" "$rep1" "$repv"
     cd - >/dev/null
 done

@@ -48,6 +48,10 @@ KILN_API void kiln_project_close(kiln_project *p); /* NULL is a no-op */
 enum {
     KILN_IMPORT_ALL = 1u << 0,   /* every asset under the root; paths are ignored */
     KILN_IMPORT_FORCE = 1u << 1, /* process again even when cached; report whether equal */
+    /* The document's "records" lists only the assets that were not cached (imported, failed,
+     * unsupported); "totals" still counts every asset. A cached asset then costs a look-up in the
+     * record index and nothing more: what a command that prints only changes wants at scale. */
+    KILN_IMPORT_CHANGES_ONLY = 1u << 2,
 };
 
 /* Imports assets (paths relative to the current folder or absolute, inside the root). A cached
@@ -71,6 +75,15 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
  * outputs, totals and the cache size, and "skipped": the files the scan left out and why
  * (excluded by kiln.json or .kilnignore, owned by a model). Processes and writes nothing. */
 KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, kiln_error *err);
+
+enum {
+    /* "assets" lists only the assets that are not up to date; "totals" still counts every one.
+     * An up-to-date asset then costs a look-up in the record index and nothing more. */
+    KILN_REPORT_CHANGES_ONLY = 1u << 0,
+};
+/* kiln_project_report with flags (KILN_REPORT_*). */
+KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, char **report_json,
+                                               kiln_error *err);
 
 /* Writes a .meta with a fresh GUID beside each given source that has none (all sources with
  * KILN_IMPORT_ALL). Document: the files written. */

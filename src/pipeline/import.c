@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/progress.h"
 #include "pipeline/cache.h"
+#include "pipeline/cache_size.h"
 #include "pipeline/cook.h"
 #include "pipeline/record_index.h"
 #include "pipeline/remote.h"
@@ -236,35 +237,44 @@ typedef struct import_batch {
     kiln_error *errors;
     kiln_progress *progress;
     kiln_cache_index index; /* the record index, empty with --force */
+    bool touch_due;         /* hits refresh their entries' mtimes this run (gc's LRU order) */
     json_t **rows;          /* per asset: its new index row, or NULL */
     bool *hits;             /* per asset: answered by the index */
+    size_t *hit_warnings;   /* per hit: how many warnings its entry has */
 } import_batch;
 
-/* The result of an asset whose index row holds: what a cache hit of kiln_import_asset says,
- * without reading its record, manifest or source. NULL when the entry went (collected). */
-static json_t *index_result(kiln_project *p, const kiln_asset *a, const kiln_cache_index *ix)
+/* An asset whose index row holds: a cache hit of kiln_import_asset without reading its record,
+ * manifest or source. Its entry is known to be there when its shard is unchanged since the index
+ * was written; else the touch (which gc's LRU order wants now and then anyway) tells. With
+ * KILN_IMPORT_CHANGES_ONLY nothing more is made of it (*res stays NULL); else its result. False
+ * when it needs the full check (no row, a changed input, its entry gone). */
+static bool index_result(import_batch *b, const kiln_asset *a, size_t index, json_t **res)
 {
-    char key[KILN_SHA256_HEX_SIZE];
-    json_t *view = kiln_cache_index_hit(ix, a, key);
-    if (!view || !kiln_cache_entry_touch(p, key)) {
-        json_decref(view);
-        return NULL;
-    }
+    kiln_project *p = b->p;
+    kiln_index_hit hit;
+    *res = NULL;
+    if (!kiln_cache_index_lookup(&b->index, a, &hit)) return false;
+    if ((!hit.entry_known || b->touch_due) && !kiln_cache_entry_touch(p, hit.key)) return false;
+    b->hit_warnings[index] = hit.warnings;
+    if (b->flags & KILN_IMPORT_CHANGES_ONLY) return true;
+    json_t *view = kiln_cache_index_view(&hit);
+    if (!view) return false;
     char dir[KILN_PATH_MAX];
-    kiln_cache_entry_dir(p, key, dir);
-    json_t *res = json_object();
-    json_object_set_new(res, "path", json_string(a->rel));
-    json_object_set_new(res, "guid", json_string(a->guid));
-    json_object_set_new(res, "kind", json_string(kiln_source_kind_name(a->kind)));
-    json_object_set_new(res, "key", json_string(key));
-    json_object_set_new(res, "status", json_string("cached"));
-    json_object_set_new(res, "entry", json_string(dir));
-    json_object_set_new(res, "outputs", kiln_outputs_json(a, view));
+    kiln_cache_entry_dir(p, hit.key, dir);
+    json_t *r = json_object();
+    json_object_set_new(r, "path", json_string(a->rel));
+    json_object_set_new(r, "guid", json_string(a->guid));
+    json_object_set_new(r, "kind", json_string(kiln_source_kind_name(a->kind)));
+    json_object_set_new(r, "key", json_string(hit.key));
+    json_object_set_new(r, "status", json_string("cached"));
+    json_object_set_new(r, "entry", json_string(dir));
+    json_object_set_new(r, "outputs", kiln_outputs_json(a, view));
     json_t *summary = json_object_get(view, "summary"), *w = json_object_get(view, "warnings");
-    if (summary) json_object_set(res, "summary", summary);
-    json_object_set(res, "warnings", w ? w : json_array());
+    if (summary) json_object_set(r, "summary", summary);
+    json_object_set(r, "warnings", w ? w : json_array());
     json_decref(view);
-    return res;
+    *res = r;
+    return true;
 }
 
 /* The index row of an asset this run imported or found cached. */
@@ -292,8 +302,8 @@ static kiln_result import_job(void *user, size_t index, size_t worker, kiln_erro
     import_batch *b = user;
     kiln_asset *a = &b->assets[index];
     kiln_progress_set_item(b->progress, a->rel);
-    json_t *res = index_result(b->p, a, &b->index);
-    if (res) {
+    json_t *res;
+    if (index_result(b, a, index, &res)) {
         b->results[index] = res;
         b->codes[index] = KILN_OK;
         b->hits[index] = true;
@@ -318,7 +328,11 @@ static void update_index(import_batch *b, size_t count, bool whole_tree)
     kiln_project *p = b->p;
     size_t hits = 0;
     for (size_t i = 0; i < count; i++) hits += b->hits[i];
-    if (b->index.valid && hits == count && (!whole_tree || b->index.count == hits)) return;
+    /* Nothing new to say: every asset a hit of a valid index that holds no row of an asset gone,
+     * and no shard stamp to refresh (entries that had to be looked at one by one). */
+    if (b->index.valid && hits == count && (!whole_tree || b->index.count == hits) &&
+        !b->index.shards_stale)
+        return;
     json_t *rows = json_object();
     const char **rels = kiln_calloc(&p->allocator, count ? count : 1, sizeof *rels);
     if (!rows || !rels) goto out;
@@ -334,7 +348,7 @@ static void update_index(import_batch *b, size_t count, bool whole_tree)
     }
     qsort(rels, nkeep, sizeof *rels, by_rel);
     qsort(rels + nkeep, ndrop, sizeof *rels, by_rel);
-    kiln_cache_index_write(p, rows, rels, nkeep, rels + nkeep, ndrop, whole_tree);
+    kiln_cache_index_write(p, &b->index, rows, rels, nkeep, rels + nkeep, ndrop, whole_tree);
 out:
     json_decref(rows);
     kiln_free(&p->allocator, rels, (count ? count : 1) * sizeof *rels);
@@ -354,14 +368,18 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     b.errors = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.errors);
     b.rows = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.rows);
     b.hits = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.hits);
+    b.hit_warnings = kiln_calloc(&p->allocator, count ? count : 1, sizeof *b.hit_warnings);
     kiln_result r = KILN_OK;
-    if (!b.results || !b.codes || !b.errors || !b.rows || !b.hits) {
+    if (!b.results || !b.codes || !b.errors || !b.rows || !b.hits || !b.hit_warnings) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
         goto out;
     }
     r = kiln_cache_prepare(p, err);
     if (r != KILN_OK) goto out;
-    if (!(flags & KILN_IMPORT_FORCE)) kiln_cache_index_load(p, &b.index);
+    if (!(flags & KILN_IMPORT_FORCE)) {
+        kiln_cache_index_load(p, &b.index);
+        b.touch_due = kiln_cache_index_touch_due(p);
+    }
     kiln_progress_create(count, "importing", stderr, p->progress, &p->allocator, &b.progress, NULL);
     /* One asset: run it here, so its own work (block encoding) gets the whole pool; a call from
      * inside a job of the pool would run inline. Several: one asset per job. */
@@ -370,14 +388,21 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     kiln_progress_destroy(b.progress);
     if (r != KILN_OK) goto out;
     update_index(&b, count, (flags & KILN_IMPORT_ALL) && p->shard_count <= 1);
+    (void)kiln_cache_size_known(p, true);         /* the memo report reads (cache_size.h) */
+    if (b.touch_due) kiln_cache_index_touched(p); /* every cached entry was touched, hit or not */
 
     json_t *d = json_object(), *records = json_array(), *failed = json_array();
-    size_t imported = 0, cached = 0, nfailed = 0, unsupported = 0;
+    size_t imported = 0, cached = 0, nfailed = 0, unsupported = 0, warned = 0;
+    bool changes_only = (flags & KILN_IMPORT_CHANGES_ONLY) != 0;
     for (size_t i = 0; i < count; i++) {
-        const char *status = kiln_json_str(b.results[i], "status", "");
+        const char *status = b.hits[i] ? "cached" : kiln_json_str(b.results[i], "status", "");
+        bool is_cached = !strcmp(status, "cached");
         if (!strcmp(status, "imported")) imported++;
-        else if (!strcmp(status, "cached")) cached++;
+        else if (is_cached) cached++;
         else if (!strcmp(status, "unsupported")) unsupported++;
+        if (is_cached && (b.hits[i] ? b.hit_warnings[i] > 0
+                                    : json_array_size(json_object_get(b.results[i], "warnings"))))
+            warned++;
         if (b.codes[i] != KILN_OK) {
             nfailed++;
             json_t *f = json_object();
@@ -389,7 +414,9 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
                 if (err) *err = b.errors[i];
             }
         }
-        json_array_append_new(records, b.results[i]);
+        if (b.results[i] && !(changes_only && is_cached))
+            json_array_append_new(records, b.results[i]);
+        else json_decref(b.results[i]);
         b.results[i] = NULL;
     }
     json_t *totals = json_object();
@@ -398,6 +425,7 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     json_object_set_new(totals, "cached", json_integer((json_int_t)cached));
     json_object_set_new(totals, "failed", json_integer((json_int_t)nfailed));
     json_object_set_new(totals, "unsupported", json_integer((json_int_t)unsupported));
+    json_object_set_new(totals, "cached_with_warnings", json_integer((json_int_t)warned));
     json_object_set_new(d, "command", json_string("import"));
     json_object_set_new(d, "root", json_string(p->root));
     json_object_set_new(d, "cache", json_string(p->cache));
@@ -414,6 +442,7 @@ out:
     for (size_t i = 0; b.rows && i < count; i++) json_decref(b.rows[i]);
     kiln_free(&p->allocator, b.rows, (count ? count : 1) * sizeof *b.rows);
     kiln_free(&p->allocator, b.hits, (count ? count : 1) * sizeof *b.hits);
+    kiln_free(&p->allocator, b.hit_warnings, (count ? count : 1) * sizeof *b.hit_warnings);
     kiln_cache_index_free(p, &b.index);
     return r;
 }

@@ -1,22 +1,26 @@
 /* record_index.c — the record index (record_index.h). The file is text, one row per line:
  *
- *   kiln-index 1
+ *   kiln-index 2
  *   context <16 hex: XXH3-64 of what the key depends on besides the files: pipeline version,
  *            platform, root, each kind's name and default settings>
  *   records <mtime_ns> <ctime_ns> <ino> <size> <clock_ns>   the records folder when written
+ *   shards <n>
+ *   <xx> <mtime_ns> <ctime_ns> <ino> NL ...      objects/<xx> as the run that wrote it began
  *   rows <count>
- *   <rel> TAB <guid> TAB <key> TAB <source sig> TAB <.meta sig or -> TAB <n deps>
- *         (TAB <dep path> TAB <dep sig or missing>)* TAB <view: compact JSON> NL ...
+ *   <rel> TAB <guid> TAB <key> TAB <source sig> TAB <.meta sig or -> TAB <warnings>
+ *         TAB <n deps> (TAB <dep path> TAB <dep sig or missing>)* TAB <view: compact JSON> NL ...
  *   checksum <16 hex: XXH3-64 of every byte before this line>
  *
  * A signature is "size,mtime_ns,ctime_ns,ino,checked_ns" (checked_ns: a clock read before the
  * stat). Rows are sorted by rel (strcmp), so a look-up is a binary search. */
 #include "pipeline/record_index.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/alloc.h"
 #include "core/buf.h"
@@ -32,7 +36,7 @@ typedef struct index_sig {
 
 struct kiln_index_row {
     const char *rel, *guid, *key, *source, *meta, *deps, *view;
-    size_t dep_count;
+    size_t dep_count, warnings;
 };
 
 static void index_path(kiln_project *p, char out[KILN_PATH_MAX])
@@ -79,15 +83,33 @@ static uint64_t context_of(kiln_project *p)
     return h;
 }
 
+/* The next number of a signature, then its separator (sep; '\0' for the last). No sscanf: a
+ * no-op runs this for every asset and sscanf was a third of its time. */
+static bool sig_number(const char **at, char sep, bool sign, uint64_t *out)
+{
+    const char *s = *at;
+    bool negative = sign && *s == '-';
+    if (negative) s++;
+    uint64_t v = 0;
+    const char *first = s;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > (UINT64_MAX - 9) / 10) return false;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    if (s == first || *s != sep || (sign && v > (uint64_t)INT64_MAX)) return false;
+    *out = negative ? (uint64_t)0 - v : v;
+    *at = sep ? s + 1 : s;
+    return true;
+}
+
 static bool sig_parse(const char *s, index_sig *out)
 {
-    unsigned long long size, ino;
-    long long m, c, k;
-    int used = 0;
-    if (sscanf(s, "%llu,%lld,%lld,%llu,%lld%n", &size, &m, &c, &ino, &k, &used) != 5 ||
-        s[used] != '\0')
+    uint64_t size, m, c, ino, k;
+    if (!sig_number(&s, ',', false, &size) || !sig_number(&s, ',', true, &m) ||
+        !sig_number(&s, ',', true, &c) || !sig_number(&s, ',', false, &ino) ||
+        !sig_number(&s, '\0', true, &k))
         return false;
-    *out = (index_sig){size, ino, m, c, k};
+    *out = (index_sig){size, ino, (int64_t)m, (int64_t)c, (int64_t)k};
     return true;
 }
 
@@ -128,11 +150,15 @@ static bool parse_row(char *line, char *end, kiln_index_row *r)
     r->key = field(&at, end, '\t');
     r->source = field(&at, end, '\t');
     r->meta = field(&at, end, '\t');
+    const char *w = field(&at, end, '\t');
     const char *n = field(&at, end, '\t');
-    if (!r->rel || !r->guid || !r->key || !r->source || !r->meta || !n) return false;
+    if (!r->rel || !r->guid || !r->key || !r->source || !r->meta || !w || !n) return false;
     char *stop;
+    unsigned long warnings = strtoul(w, &stop, 10);
+    if (!w[0] || *stop || warnings > 1000000) return false;
+    r->warnings = warnings;
     unsigned long count = strtoul(n, &stop, 10);
-    if (*stop || count > 4096) return false;
+    if (!n[0] || *stop || count > 4096) return false;
     r->dep_count = count;
     r->deps = at;
     for (size_t i = 0; i < 2 * count; i++)
@@ -162,14 +188,30 @@ bool kiln_cache_index_parse(kiln_cache_index *ix, const kiln_allocator *a, kiln_
     char *at = text;
     char *l1 = field(&at, end, '\n'), *l2 = field(&at, end, '\n'), *l3 = field(&at, end, '\n');
     char *l4 = field(&at, end, '\n');
-    unsigned long long ctx, count;
+    unsigned long long ctx, count, shards;
     long long rm, rc, rclock;
     unsigned long long rino, rsize;
-    if (!l1 || !l2 || !l3 || !l4 || strcmp(l1, "kiln-index 1") != 0 ||
+    char magic[32];
+    snprintf(magic, sizeof magic, "kiln-index %d", KILN_INDEX_VERSION);
+    if (!l1 || !l2 || !l3 || !l4 || strcmp(l1, magic) != 0 ||
         sscanf(l2, "context %16llx", &ctx) != 1 ||
         sscanf(l3, "records %lld %lld %llu %llu %lld", &rm, &rc, &rino, &rsize, &rclock) != 5 ||
-        sscanf(l4, "rows %llu", &count) != 1 || count > ix->size / 8)
+        sscanf(l4, "shards %llu", &shards) != 1 || shards > 256)
         return false;
+    memset(ix->stored, 0, sizeof ix->stored);
+    for (size_t i = 0; i < shards; i++) {
+        char *line = field(&at, end, '\n');
+        unsigned x;
+        long long m, c;
+        unsigned long long ino;
+        int taken = 0;
+        if (!line || sscanf(line, "%2x %lld %lld %llu%n", &x, &m, &c, &ino, &taken) != 4 ||
+            line[taken] != '\0' || x > 255 || ix->stored[x].present)
+            return false;
+        ix->stored[x] = (kiln_index_shard){m, c, ino, true};
+    }
+    char *l5 = field(&at, end, '\n');
+    if (!l5 || sscanf(l5, "rows %llu", &count) != 1 || count > ix->size / 8) return false;
     *head = (kiln_index_header){ctx, rm, rc, rino, rsize, rclock};
     ix->context = ctx;
     ix->rows = kiln_calloc(a, count ? (size_t)count : 1, sizeof *ix->rows);
@@ -219,7 +261,55 @@ static void index_load(kiln_project *p, kiln_cache_index *out, bool records_chec
     }
 }
 
-void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out) { index_load(p, out, true); }
+static bool trusted(const kiln_index_shard *s, int64_t clock)
+{
+    return s->present && s->mtime_ns <= clock - KILN_INDEX_RACY_NS &&
+           s->ctime_ns <= clock - KILN_INDEX_RACY_NS;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The objects/<xx> folders now, and which are as the index says (their entries unchanged). */
+static void shards_take(kiln_project *p, kiln_cache_index *ix)
+{
+    memset(ix->now, 0, sizeof ix->now);
+    ix->now_clock_ns = kiln_time_now_ns(); /* before the stats: the racy rule */
+    char dir[KILN_PATH_MAX];
+    kiln_path_format(dir, sizeof dir, "%s/objects", p->cache);
+    kiln_dir_list l;
+    if (kiln_dir_list_read(dir, &p->allocator, &l, NULL) == KILN_OK) {
+        for (size_t i = 0; i < l.count; i++) {
+            const char *n = l.names[i];
+            int hi = hex_digit(n[0]), lo = hi < 0 ? -1 : hex_digit(n[1]);
+            if (lo < 0 || n[2]) continue;
+            char path[KILN_PATH_MAX];
+            kiln_file_info fi;
+            kiln_path_format(path, sizeof path, "%s/%s", dir, n);
+            struct stat lst; /* a planted link is not a shard */
+            if (lstat(path, &lst) != 0 || !S_ISDIR(lst.st_mode) ||
+                kiln_file_stat(path, &fi, NULL) != KILN_OK)
+                continue;
+            ix->now[hi * 16 + lo] = (kiln_index_shard){fi.mtime_ns, fi.ctime_ns, fi.ino, true};
+        }
+        kiln_dir_list_free(&l);
+    }
+    ix->shards_stale = false;
+    for (size_t i = 0; i < 256; i++) {
+        const kiln_index_shard *a = &ix->stored[i], *b = &ix->now[i];
+        ix->shard_ok[i] = ix->valid && a->present && b->present && a->mtime_ns == b->mtime_ns &&
+                          a->ctime_ns == b->ctime_ns && a->ino == b->ino;
+        if (!ix->shard_ok[i] && trusted(b, ix->now_clock_ns)) ix->shards_stale = true;
+    }
+}
+
+void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out)
+{
+    index_load(p, out, true);
+    shards_take(p, out);
+}
 
 void kiln_cache_index_clear(kiln_cache_index *ix, const kiln_allocator *a)
 {
@@ -268,16 +358,16 @@ static bool meta_column_holds(const char *col, const kiln_asset *a)
     return a->has_meta ? sig_holds(sig, &a->meta_stat) : strcmp(sig, "-") == 0;
 }
 
-json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
-                             char key[KILN_SHA256_HEX_SIZE])
+bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, kiln_index_hit *hit)
 {
-    if (!ix->valid || !a->has_source_stat || !a->kind || a->settings_result != KILN_OK) return NULL;
+    if (!ix->valid || !a->has_source_stat || !a->kind || a->settings_result != KILN_OK)
+        return false;
     const kiln_index_row *r = find(ix, a->rel);
-    if (!r || strcmp(r->guid, a->guid) != 0 || !sig_holds(r->source, &a->source_stat)) return NULL;
-    if (!meta_column_holds(r->meta, a)) return NULL;
+    if (!r || strcmp(r->guid, a->guid) != 0 || !sig_holds(r->source, &a->source_stat)) return false;
+    if (!meta_column_holds(r->meta, a)) return false;
     if (r->dep_count) {
         char dir[KILN_PATH_MAX];
-        if (!kiln_path_dirname(a->abs, dir, sizeof dir)) return NULL;
+        if (!kiln_path_dirname(a->abs, dir, sizeof dir)) return false;
         const char *d = r->deps;
         for (size_t i = 0; i < r->dep_count; i++) {
             const char *rel = d, *sig = d + strlen(d) + 1;
@@ -285,19 +375,52 @@ json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
             char abs[KILN_PATH_MAX];
             if (!kiln_path_is_safe_relative(rel) ||
                 kiln_path_join(dir, rel, abs, sizeof abs, NULL) != KILN_OK)
-                return NULL;
+                return false;
             kiln_file_info fi;
             bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file;
-            if (present ? !sig_holds(sig, &fi) : strcmp(sig, "missing") != 0) return NULL;
+            if (present ? !sig_holds(sig, &fi) : strcmp(sig, "missing") != 0) return false;
         }
     }
-    json_t *view = json_loads(r->view, 0, NULL);
+    memcpy(hit->key, r->key, KILN_SHA256_HEX_SIZE);
+    hit->warnings = r->warnings;
+    hit->view = r->view;
+    int hi = hex_digit(r->key[0]), lo = hex_digit(r->key[1]);
+    hit->entry_known = hi >= 0 && lo >= 0 && ix->shard_ok[hi * 16 + lo];
+    return true;
+}
+
+json_t *kiln_cache_index_view(const kiln_index_hit *hit)
+{
+    json_t *view = json_loads(hit->view, 0, NULL);
     if (!json_is_object(view) || !json_is_array(json_object_get(view, "outputs"))) {
         json_decref(view);
         return NULL;
     }
-    memcpy(key, r->key, KILN_SHA256_HEX_SIZE);
     return view;
+}
+
+static void touch_stamp_path(kiln_project *p, char out[KILN_PATH_MAX])
+{
+    char root[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    kiln_path_format(out, KILN_PATH_MAX, "%s/assets.touched", root);
+}
+
+bool kiln_cache_index_touch_due(kiln_project *p)
+{
+    char path[KILN_PATH_MAX];
+    touch_stamp_path(p, path);
+    kiln_file_info fi;
+    return kiln_file_stat(path, &fi, NULL) != KILN_OK ||
+           fi.mtime_ns < kiln_time_now_ns() - KILN_INDEX_TOUCH_NS;
+}
+
+void kiln_cache_index_touched(kiln_project *p)
+{
+    char path[KILN_PATH_MAX];
+    touch_stamp_path(p, path);
+    if (utimensat(AT_FDCWD, path, NULL, 0) != 0)
+        (void)kiln_file_write_atomic(path, "", 0, NULL); /* best effort, as every touch */
 }
 
 static bool plain(const char *s) { return s && !strpbrk(s, "\t\n\r"); }
@@ -324,6 +447,8 @@ json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *
     char tail[24];
     meta_column_tail(a, tail);
     kiln_buf_append_str(&b, tail);
+    snprintf(sig, sizeof sig, "\t%zu", json_array_size(json_object_get(view, "warnings")));
+    kiln_buf_append_str(&b, sig);
     bool ok = true;
     const json_t *deps = json_object_get(record, "deps");
     if (a->kind && a->kind->dependencies) {
@@ -384,10 +509,15 @@ static bool listed(const char *const *names, size_t count, const char *rel)
     return false;
 }
 
-void kiln_cache_index_write(kiln_project *p, const json_t *rows, const char *const *keep,
-                            size_t keep_count, const char *const *drop, size_t drop_count,
-                            bool whole_tree)
+void kiln_cache_index_write(kiln_project *p, const kiln_cache_index *run, const json_t *rows,
+                            const char *const *keep, size_t keep_count, const char *const *drop,
+                            size_t drop_count, bool whole_tree)
 {
+    /* A shard's stamp taken as this run began says its entries are there only if every row
+     * keyed into it was checked by this run (a hit or a new row) or the shard had not changed
+     * since the index before (whose rows it vouched for): a row kept from disk unchecked may
+     * name an entry removed before the stamp was taken. */
+    bool unchecked[256] = {false};
     /* The index on disk now (this run's, or another process's since): its rows stay unless this
      * run dropped them (rows are true for their signatures whoever wrote them; its records stamp
      * is not required). */
@@ -398,6 +528,10 @@ void kiln_cache_index_write(kiln_project *p, const json_t *rows, const char *con
         const kiln_index_row *r = &old.rows[i];
         if (whole_tree ? !listed(keep, keep_count, r->rel) : listed(drop, drop_count, r->rel))
             continue;
+        if (!listed(keep, keep_count, r->rel) && !json_object_get(rows, r->rel)) {
+            int hi = hex_digit(r->key[0]), lo = hex_digit(r->key[1]);
+            if (hi >= 0 && lo >= 0) unchecked[hi * 16 + lo] = true;
+        }
         /* rebuild the line from its fields (the loader cut it at its separators) */
         kiln_buf b;
         kiln_buf_init(&b, NULL);
@@ -406,8 +540,8 @@ void kiln_cache_index_write(kiln_project *p, const json_t *rows, const char *con
             kiln_buf_append_str(&b, f[k]);
             kiln_buf_append_str(&b, "\t");
         }
-        char n[32];
-        snprintf(n, sizeof n, "%zu", r->dep_count);
+        char n[48];
+        snprintf(n, sizeof n, "%zu\t%zu", r->warnings, r->dep_count);
         kiln_buf_append_str(&b, n);
         const char *d = r->deps;
         for (size_t k = 0; k < 2 * r->dep_count; k++) {
@@ -440,11 +574,27 @@ void kiln_cache_index_write(kiln_project *p, const json_t *rows, const char *con
         int64_t clock = kiln_time_now_ns();
         kiln_file_info fi;
         if (!stamp_of(rd, &fi)) memset(&fi, 0, sizeof fi);
+        size_t shards = 0;
+        bool keep_shard[256];
+        for (size_t k = 0; k < 256; k++) {
+            keep_shard[k] =
+                trusted(&run->now[k], run->now_clock_ns) && (run->shard_ok[k] || !unchecked[k]);
+            shards += keep_shard[k];
+        }
         snprintf(line, sizeof line,
                  "kiln-index %d\ncontext %016" PRIx64 "\nrecords %" PRId64 " %" PRId64 " %" PRIu64
-                 " %" PRIu64 " %" PRId64 "\nrows %zu\n",
+                 " %" PRIu64 " %" PRId64 "\nshards %zu\n",
                  KILN_INDEX_VERSION, context_of(p), fi.mtime_ns, fi.ctime_ns, fi.ino, fi.size,
-                 clock, count);
+                 clock, shards);
+        kiln_buf_append_str(&b, line);
+        for (size_t k = 0; k < 256; k++) {
+            if (!keep_shard[k]) continue;
+            const kiln_index_shard *sh = &run->now[k];
+            snprintf(line, sizeof line, "%02zx %" PRId64 " %" PRId64 " %" PRIu64 "\n", k,
+                     sh->mtime_ns, sh->ctime_ns, sh->ino);
+            kiln_buf_append_str(&b, line);
+        }
+        snprintf(line, sizeof line, "rows %zu\n", count);
         kiln_buf_append_str(&b, line);
         for (i = 0; i < count; i++) {
             kiln_buf_append_str(&b, json_string_value(json_object_get(all, names[i])));

@@ -17,11 +17,20 @@
 
 #include "pipeline/database.h"
 
-#define KILN_INDEX_VERSION  1
+#define KILN_INDEX_VERSION  2
 #define KILN_INDEX_RACY_NS  2000000000LL /* 2 s */
 #define KILN_INDEX_MAX_SIZE ((size_t)1 << 30)
+/* How often a run of hits refreshes its entries' mtimes (gc's least-recently-used order). */
+#define KILN_INDEX_TOUCH_NS (3600LL * 1000000000LL) /* 1 h */
 
 typedef struct kiln_index_row kiln_index_row;
+
+/* The stamp of one objects/<xx> folder: an entry published or removed in it changes it. */
+typedef struct kiln_index_shard {
+    int64_t mtime_ns, ctime_ns;
+    uint64_t ino;
+    bool present;
+} kiln_index_shard;
 
 /* A loaded index (empty when there was none or it could not be trusted). */
 typedef struct kiln_cache_index {
@@ -31,6 +40,14 @@ typedef struct kiln_cache_index {
     size_t count, capacity;
     bool valid; /* it was read and every check passed */
     uint64_t context;
+    kiln_index_shard stored[256]; /* the shard stamps the file holds (parse) */
+    /* Taken by kiln_cache_index_load: the shards now (clock read first), and which of them are
+     * as the file says, so that no entry of a row keyed into them was removed since it was
+     * written. A hit in another shard checks its entry folder itself. */
+    kiln_index_shard now[256];
+    int64_t now_clock_ns;
+    bool shard_ok[256];
+    bool shards_stale; /* some shard is not ok although its stamp now is trusted: worth writing */
 } kiln_cache_index;
 
 /* The header lines of an index file. */
@@ -40,6 +57,14 @@ typedef struct kiln_index_header {
     uint64_t records_ino, records_size;
     int64_t written_ns; /* the clock when it was written */
 } kiln_index_header;
+
+/* What a row that still holds says of its asset. */
+typedef struct kiln_index_hit {
+    char key[KILN_SHA256_HEX_SIZE];
+    size_t warnings;  /* how many warnings its entry has */
+    const char *view; /* compact JSON {"outputs", "summary", "warnings"} */
+    bool entry_known; /* its entry's shard has not changed: the entry is there */
+} kiln_index_hit;
 
 /* Parses ix->text (ix->size bytes followed by a NUL, as kiln_file_read leaves them): checksum,
  * header, rows (cut into the text; ix->rows from a). False when any check fails; the caller frees
@@ -52,11 +77,16 @@ void kiln_cache_index_free(kiln_project *p, kiln_cache_index *ix);
 /* The same with the allocator the text and rows came from. */
 void kiln_cache_index_clear(kiln_cache_index *ix, const kiln_allocator *a);
 
-/* When the index row of a still holds (every signature equal and none racy), its key and a new
- * object {"outputs", "summary", "warnings"} as import and report show them; else NULL. Stats
- * a's dependencies (models); nothing else is touched. */
-json_t *kiln_cache_index_hit(const kiln_cache_index *ix, const kiln_asset *a,
-                             char key[KILN_SHA256_HEX_SIZE]);
+/* Whether the index row of a still holds (every signature equal and none racy); fills *hit.
+ * Stats a's dependencies (models); nothing else is touched. */
+bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, kiln_index_hit *hit);
+/* The view of a hit as a new object (NULL when it does not parse). */
+json_t *kiln_cache_index_view(const kiln_index_hit *hit);
+
+/* Whether a run of hits should refresh their entries' mtimes now (KILN_INDEX_TOUCH_NS since the
+ * last), and marking that it did. */
+bool kiln_cache_index_touch_due(kiln_project *p);
+void kiln_cache_index_touched(kiln_project *p);
 
 /* A row (a JSON string, new reference; NULL when a cannot be indexed: no stat, a path with a tab
  * or newline) for a whose key and entry view (outputs, summary, warnings) a run just checked;
@@ -68,11 +98,12 @@ json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *
 /* Writes the index: rows (rel -> row string, this run's new rows) over the rows of the index on
  * disk now that are kept: with whole_tree (an --all run: what it did not scan is gone) those in
  * keep (the rels the index answered), else all but those in drop (the rels this run checked and
- * made no row for). keep and drop are sorted by strcmp. Written to a temporary file and renamed;
- * best effort: the index is a cache. */
-void kiln_cache_index_write(kiln_project *p, const json_t *rows, const char *const *keep,
-                            size_t keep_count, const char *const *drop, size_t drop_count,
-                            bool whole_tree);
+ * made no row for). keep and drop are sorted by strcmp. run: the index this run loaded (its
+ * shard stamps, taken before any entry was checked, are the ones written). Written to a
+ * temporary file and renamed; best effort: the index is a cache. */
+void kiln_cache_index_write(kiln_project *p, const kiln_cache_index *run, const json_t *rows,
+                            const char *const *keep, size_t keep_count, const char *const *drop,
+                            size_t drop_count, bool whole_tree);
 
 /* Removes every platform's index (gc, before it removes entries). */
 void kiln_cache_index_remove_all(kiln_project *p);

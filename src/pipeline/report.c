@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "pipeline/cache.h"
+#include "pipeline/cache_size.h"
 #include "pipeline/cook.h"
 #include "pipeline/import.h"
 #include "pipeline/record_index.h"
@@ -18,32 +19,41 @@ typedef struct report_batch {
     kiln_project *p;
     kiln_asset *assets;
     json_t **rows;
+    bool *fresh; /* up to date by the index, no row made (KILN_REPORT_CHANGES_ONLY) */
+    bool changes_only;
     kiln_cache_index index;
 } report_batch;
 
-/* An asset whose record index row holds and whose entry is still there: up to date, without
- * reading its record, manifest or source. */
-static bool index_row(report_batch *b, const kiln_asset *a, json_t *row)
+/* An asset whose record index row holds and whose entry is still there (its shard unchanged
+ * since the index was written, or else a stat of its manifest): up to date, without reading its
+ * record, manifest or source. */
+static bool index_row(report_batch *b, size_t index, const kiln_asset *a, json_t *row)
 {
-    char key[KILN_SHA256_HEX_SIZE], manifest[KILN_PATH_MAX];
-    json_t *view = kiln_cache_index_hit(&b->index, a, key);
-    if (!view) return false;
-    kiln_cache_entry_dir(b->p, key, manifest);
-    size_t n = strlen(manifest);
-    kiln_file_info fi;
-    bool whole =
-        n + 15 < sizeof manifest && (memcpy(manifest + n, "/manifest.json", 15),
-                                     kiln_file_stat(manifest, &fi, NULL) == KILN_OK && fi.is_file);
-    if (whole) {
-        json_object_set_new(row, "source_read", json_false());
-        json_object_set_new(row, "key", json_string(key));
-        json_object_set_new(row, "state", json_string("up_to_date"));
-        json_object_set_new(row, "outputs", kiln_outputs_json(a, view));
-        json_object_set(row, "summary", json_object_get(view, "summary"));
-        json_object_set(row, "warnings", json_object_get(view, "warnings"));
+    kiln_index_hit hit;
+    char manifest[KILN_PATH_MAX];
+    if (!kiln_cache_index_lookup(&b->index, a, &hit)) return false;
+    if (!hit.entry_known) {
+        kiln_cache_entry_dir(b->p, hit.key, manifest);
+        size_t n = strlen(manifest);
+        kiln_file_info fi;
+        if (n + 15 >= sizeof manifest) return false;
+        memcpy(manifest + n, "/manifest.json", 15);
+        if (kiln_file_stat(manifest, &fi, NULL) != KILN_OK || !fi.is_file) return false;
     }
+    if (b->changes_only) {
+        b->fresh[index] = true;
+        return true;
+    }
+    json_t *view = kiln_cache_index_view(&hit);
+    if (!view) return false;
+    json_object_set_new(row, "source_read", json_false());
+    json_object_set_new(row, "key", json_string(hit.key));
+    json_object_set_new(row, "state", json_string("up_to_date"));
+    json_object_set_new(row, "outputs", kiln_outputs_json(a, view));
+    json_object_set(row, "summary", json_object_get(view, "summary"));
+    json_object_set(row, "warnings", json_object_get(view, "warnings"));
     json_decref(view);
-    return whole;
+    return true;
 }
 
 static void set_error(json_t *row, const kiln_error *e)
@@ -57,6 +67,8 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     report_batch *b = user;
     kiln_project *p = b->p;
     kiln_asset *a = &b->assets[index];
+    if (a->kind && a->settings_result == KILN_OK && b->changes_only && index_row(b, index, a, NULL))
+        return KILN_OK;
     json_t *row = json_object();
     b->rows[index] = row;
     json_object_set_new(row, "path", json_string(a->rel));
@@ -70,7 +82,7 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
         set_error(row, &a->settings_error);
         return KILN_OK;
     }
-    if (index_row(b, a, row)) return KILN_OK;
+    if (!b->changes_only && index_row(b, index, a, row)) return KILN_OK;
     json_t *record = kiln_cache_record_load(p, a->guid);
     kiln_source src;
     kiln_deps deps;
@@ -113,6 +125,12 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
 
 KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, kiln_error *err)
 {
+    return kiln_project_report_flags(p, 0, report_json, err);
+}
+
+KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, char **report_json,
+                                               kiln_error *err)
+{
     *report_json = NULL;
     kiln_asset *assets = NULL;
     size_t n = 0;
@@ -127,8 +145,12 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
     b.p = p;
     b.assets = assets;
     b.rows = kiln_calloc(&p->allocator, n ? n : 1, sizeof(json_t *));
+    b.fresh = kiln_calloc(&p->allocator, n ? n : 1, sizeof *b.fresh);
+    b.changes_only = (flags & KILN_REPORT_CHANGES_ONLY) != 0;
     kiln_cache_index_load(p, &b.index);
-    if (!b.rows) {
+    if (!b.rows || !b.fresh) {
+        kiln_free(&p->allocator, b.rows, (n ? n : 1) * sizeof(json_t *));
+        kiln_free(&p->allocator, b.fresh, (n ? n : 1) * sizeof *b.fresh);
         kiln_cache_index_free(p, &b.index);
         kiln_assets_free(p, assets, n);
         json_decref(skipped);
@@ -141,12 +163,15 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
     size_t counts[5] = {0};
     json_t *rows = json_array();
     for (size_t i = 0; i < n; i++) {
-        const char *st = kiln_json_str(b.rows[i], "state", "");
+        const char *st = b.fresh[i] ? states[0] : kiln_json_str(b.rows[i], "state", "");
         for (size_t k = 0; k < 5; k++)
             if (!strcmp(st, states[k])) counts[k]++;
-        if (b.rows[i]) json_array_append_new(rows, b.rows[i]);
+        if (b.rows[i] && !(b.changes_only && !strcmp(st, states[0])))
+            json_array_append_new(rows, b.rows[i]);
+        else json_decref(b.rows[i]);
     }
     kiln_free(&p->allocator, b.rows, (n ? n : 1) * sizeof(json_t *));
+    kiln_free(&p->allocator, b.fresh, (n ? n : 1) * sizeof *b.fresh);
     kiln_assets_free(p, assets, n);
     if (r != KILN_OK) {
         json_decref(rows);
@@ -159,7 +184,7 @@ KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, ki
         json_object_set_new(totals, states[k], json_integer((json_int_t)counts[k]));
     json_t *cache = json_object();
     json_object_set_new(cache, "path", json_string(p->cache));
-    json_object_set_new(cache, "size", json_integer((json_int_t)kiln_cache_size(p)));
+    json_object_set_new(cache, "size", json_integer((json_int_t)kiln_cache_size_known(p, false)));
     json_t *doc = json_object();
     json_object_set_new(doc, "command", json_string("report"));
     json_object_set_new(doc, "root", json_string(p->root));

@@ -9,7 +9,7 @@ k 0 import --all
 show
 k 0 import --all --json
 expect_eq "$(j "[r['status'] for r in d['records']]")" '["cached", "cached"]' "second import"
-expect_eq "$(j "d['totals']")" '{"assets": 2, "cached": 2, "failed": 0, "imported": 0, "unsupported": 0}' "totals"
+expect_eq "$(j "d['totals']")" '{"assets": 2, "cached": 2, "cached_with_warnings": 0, "failed": 0, "imported": 0, "unsupported": 0}' "totals"
 expect_eq "$(j "[r['key'] for r in d['records']]")" "$first" "keys"
 ls -R .kiln/cache/objects >"$KILN_CLI_TMP/after"
 cmp -s "$KILN_CLI_TMP/before" "$KILN_CLI_TMP/after" || fail "a cached import changed the entries"

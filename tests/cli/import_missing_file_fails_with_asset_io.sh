@@ -15,4 +15,4 @@ k 1 import assets/a.png assets/missing.png
 show
 k 1 import --json assets/a.png assets/missing.png
 expect_eq "$(j "[r['status'] for r in d['records']]")" '["cached", "failed"]' "records of a mixed import"
-expect_eq "$(j "d['totals']")" '{"assets": 2, "cached": 1, "failed": 1, "imported": 0, "unsupported": 0}' "totals of a mixed import"
+expect_eq "$(j "d['totals']")" '{"assets": 2, "cached": 1, "cached_with_warnings": 0, "failed": 1, "imported": 0, "unsupported": 0}' "totals of a mixed import"

@@ -62,7 +62,7 @@ k 0 report --verbose
 show
 k 0 report
 show
-k 0 import --all
+k 0 import --all --verbose
 show
 k 0 report --json
 expect_eq "$(j "[(r['path'], r['state']) for r in d['assets']]")" \
@@ -83,7 +83,7 @@ show
 k 0 meta models/car_normal.png
 k 0 report --verbose
 show
-k 0 import --all
+k 0 import --all --verbose
 show
 
 # A project that wants every image standalone says so in kiln.json.

@@ -98,8 +98,10 @@ int kiln_cli_print_command_help(const char *command);
 typedef struct kiln_cli_command {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand */
-    bool cooks;                        /* it may cook: worth a heap in huge pages */
-    const char *usage;                 /* --help: the usage lines and the command's own options */
+    /* it may cook, or holds every asset of a large project at once (report): worth a heap in
+     * huge pages */
+    bool big_heap;
+    const char *usage;    /* --help: the usage lines and the command's own options */
     const char *settings; /* the settings groups its assets read ("*": every group); NULL none */
 } kiln_cli_command;
 

@@ -75,7 +75,12 @@ int kiln_cmd_import(int argc, char **argv)
         kiln_cli_free(&c);
         return code;
     }
-    uint32_t flags = (c.all ? KILN_IMPORT_ALL : 0) | (c.force ? KILN_IMPORT_FORCE : 0);
+    /* --all lists what it did (imported, failed), not what was already cached: at thousands of
+     * assets a no-op then costs a look-up per asset (KILN_IMPORT_CHANGES_ONLY), and says so in
+     * one line. --verbose and --json list every asset; so does a run on named paths. */
+    bool changes_only = c.all && !c.verbose && !c.json;
+    uint32_t flags = (c.all ? KILN_IMPORT_ALL : 0) | (c.force ? KILN_IMPORT_FORCE : 0) |
+                     (changes_only ? KILN_IMPORT_CHANGES_ONLY : 0);
     char *doc = NULL;
     kiln_error err;
     kiln_result r =
@@ -90,12 +95,16 @@ int kiln_cmd_import(int argc, char **argv)
         json_t *rec;
         json_array_foreach (json_object_get(d, "records"), i, rec) print_record(&c, rec);
         json_t *t = json_object_get(d, "totals");
-        if (!c.quiet)
-            printf("%lld assets: %lld imported, %lld cached, %lld failed\n",
+        json_int_t warned = json_integer_value(json_object_get(t, "cached_with_warnings"));
+        if (!c.quiet) {
+            printf("%lld assets: %lld imported, %lld cached",
                    json_integer_value(json_object_get(t, "assets")),
                    json_integer_value(json_object_get(t, "imported")),
-                   json_integer_value(json_object_get(t, "cached")),
-                   json_integer_value(json_object_get(t, "failed")));
+                   json_integer_value(json_object_get(t, "cached")));
+            if (changes_only && warned)
+                printf(" (%lld with warnings; --verbose lists them)", (long long)warned);
+            printf(", %lld failed\n", json_integer_value(json_object_get(t, "failed")));
+        }
         json_t *rm = json_object_get(d, "remote"), *sh = json_object_get(d, "shard");
         if (rm && !c.quiet)
             printf("remote cache: %lld hits, %lld misses, %lld uploads, %lld errors\n",

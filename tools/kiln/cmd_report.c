@@ -193,7 +193,10 @@ int kiln_cmd_report(int argc, char **argv)
     }
     char *doc = NULL;
     kiln_error err;
-    kiln_result r = kiln_project_report(p, &doc, &err);
+    /* The table lists what is not up to date (--verbose: every asset), like the import of
+     * --all: at thousands of assets an up-to-date one then costs a look-up in the index. */
+    uint32_t flags = c.json || c.verbose ? 0 : KILN_REPORT_CHANGES_ONLY;
+    kiln_result r = kiln_project_report_flags(p, flags, &doc, &err);
     if (r != KILN_OK) {
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json && !c.positional_count) {

@@ -1,5 +1,6 @@
 /* commands.c — the table of kiln's subcommands: each one's name, the function that runs it,
- * whether it may cook (main.c gives those a heap in huge pages), its --help text and the settings
+ * whether it needs a big heap (it may cook, or holds a large project: main.c gives those a heap in
+ * huge pages), its --help text and the settings
  * groups its assets read. A new subcommand is one entry here (and a line in main.c's summary). */
 #include <string.h>
 
@@ -12,9 +13,10 @@ static const kiln_cli_command commands[] = {
      "\n"
      "Imports sources into the cache; an asset whose key has an entry is reused (cached).\n"
      "\n"
-     "  --all               every source under the root\n"
+     "  --all               every source under the root; lists the assets it imported or\n"
+     "                      that failed, and counts the cached ones\n"
      "  --force             cook again even when cached; say whether the output changed\n"
-     "  --verbose           print the warnings of cached assets again\n"
+     "  --verbose           list cached assets too, with their warnings\n"
      "  --remote-cache URL  share entries through a remote cache (repeatable; docs/scale-out.md)\n"
      "  --shard I/N         import only shard I of N\n",
      "*"},
@@ -31,15 +33,16 @@ static const kiln_cli_command commands[] = {
      "  --settings JSON          a patch shaped like the .meta \"import\" object\n"
      "  --remote-cache URL       share entries through a remote cache\n",
      "*"},
-    {"report", kiln_cmd_report, false,
+    {"report", kiln_cmd_report, true,
      "usage: kiln report [--check] [--verbose] [--why [PATH...]]\n"
      "\n"
-     "Says which assets are up to date; processes and writes nothing.\n"
+     "Lists the assets that are not up to date (stale, not imported, invalid) and counts\n"
+     "every state; processes and writes nothing.\n"
      "\n"
      "  --check     exit 1 unless every asset is up to date, with one line per other asset on\n"
      "              stderr (for CI gates)\n"
-     "  --verbose   also list each file the scan skipped and why (owned by a model, excluded\n"
-     "              by kiln.json \"exclude\" or .kilnignore)\n"
+     "  --verbose   list every asset, and each file the scan skipped and why (owned by a\n"
+     "              model, excluded by kiln.json \"exclude\" or .kilnignore)\n"
      "  --why       for each stale asset (of the PATHs: assets or folders), one line per thing\n"
      "              that changed since its import: source bytes, a dependency, a setting (old\n"
      "              -> new, and the file it comes from), kiln's pipeline version\n",

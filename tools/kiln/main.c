@@ -56,7 +56,9 @@ static const char usage[] =
  * and 4 KiB pages cost a fault and a TLB entry each (SheenCloth's geometry cook: 5,700 faults
  * and 9 % more CPU time than with huge pages, which take 550). The heap grows by that much once;
  * pages are still only committed when touched (a few MiB more resident). Memory the heap takes
- * beyond it, and other threads' arenas, keep normal pages. Only commands that cook call it. */
+ * beyond it, and other threads' arenas, keep normal pages. Only commands with a big heap call it:
+ * those that cook, and report, which holds every asset of the project at once (5,000 assets:
+ * 4,200 faults and 91 ms of CPU in 4 KiB pages, 470 and 47 ms in huge ones). */
 static void heap_in_huge_pages(void)
 {
     const uintptr_t huge = (uintptr_t)2 << 20;
@@ -101,8 +103,8 @@ int main(int argc, char **argv)
         /* COMMAND --help / -h anywhere: its usage, options and settings; exit 0. */
         if (kiln_cli_wants_help(argc - 1, argv + 1)) return kiln_cli_print_command_help(cmd);
 #if defined(__linux__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
-        /* Only for a command that may cook (the others would pay a huge page's zeroing). */
-        if (command->cooks) heap_in_huge_pages();
+        /* Only for the commands with a big heap (the others would pay a huge page's zeroing). */
+        if (command->big_heap) heap_in_huge_pages();
 #endif
         return command->run(argc - 1, argv + 1);
     }
