@@ -1,7 +1,8 @@
 /* owned.c — dropping the files models name from the asset list (owned.h). Listing what a model
  * names costs a read and a parse of the model (an assimp child for FBX and OBJ), so the list is
- * taken from the model's import record while the model is unchanged since: a no-op scan of an
- * imported project reads no model. Models are listed in parallel on the project's job pool. */
+ * taken from the record index (one read for every model) or else the model's import record while
+ * the model is unchanged since: a no-op scan of an imported project reads no model and no record.
+ * Models are listed in parallel on the project's job pool. */
 #include "pipeline/owned.h"
 
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/cache.h"
+#include "pipeline/record_index.h"
 #include "pipeline/source.h"
 
 typedef struct named_list {
@@ -33,9 +35,11 @@ static kiln_result on_named(void *user, const char *path, kiln_error *err)
     return KILN_OK;
 }
 
-/* The files model a names, relative to its folder: from its record, or from its bytes. */
-static json_t *model_names(kiln_project *p, const kiln_asset *a)
+/* The files model a names, relative to its folder: from the index, its record, or its bytes. */
+static json_t *model_names(kiln_project *p, const kiln_cache_index *ix, const kiln_asset *a)
 {
+    json_t *indexed = kiln_cache_index_named(ix, a);
+    if (indexed) return indexed;
     json_t *record = kiln_cache_record_load(p, a->guid);
     kiln_file_info fi;
     uint8_t sha[KILN_SHA256_SIZE];
@@ -72,13 +76,14 @@ typedef struct owned_batch {
     kiln_asset *assets;
     const size_t *models; /* indices of the assets whose kind reads other files */
     json_t **names;       /* per model */
+    const kiln_cache_index *index;
 } owned_batch;
 
 static kiln_result list_job(void *user, size_t index, size_t worker, kiln_error *err)
 {
     (void)worker;
     owned_batch *b = user;
-    b->names[index] = model_names(b->p, &b->assets[b->models[index]]);
+    b->names[index] = model_names(b->p, b->index, &b->assets[b->models[index]]);
     return b->names[index] ? KILN_OK : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
 }
 
@@ -121,8 +126,11 @@ kiln_result kiln_owned_remove(kiln_project *p, kiln_asset *assets, size_t *count
         else if (ownable(&assets[i])) sorted[o++] = (by_rel){assets[i].rel, i};
     }
     qsort(sorted, ownable_count, sizeof *sorted, by_rel_cmp);
-    owned_batch b = {p, assets, models, names};
+    kiln_cache_index index;
+    kiln_cache_index_load_rows(p, &index);
+    owned_batch b = {p, assets, models, names, &index};
     r = kiln_jobs_for(p->jobs, model_count, list_job, &b, err);
+    kiln_cache_index_free(p, &index);
     if (r != KILN_OK) goto out;
     for (size_t m = 0; m < model_count; m++) {
         const kiln_asset *model = &assets[models[m]];

@@ -305,6 +305,11 @@ static void shards_take(kiln_project *p, kiln_cache_index *ix)
     }
 }
 
+void kiln_cache_index_load_rows(kiln_project *p, kiln_cache_index *out)
+{
+    index_load(p, out, false);
+}
+
 void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out)
 {
     index_load(p, out, true);
@@ -387,6 +392,21 @@ bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, ki
     int hi = hex_digit(r->key[0]), lo = hex_digit(r->key[1]);
     hit->entry_known = hi >= 0 && lo >= 0 && ix->shard_ok[hi * 16 + lo];
     return true;
+}
+
+json_t *kiln_cache_index_named(const kiln_cache_index *ix, const kiln_asset *a)
+{
+    if (!ix->valid || !a->has_source_stat) return NULL;
+    const kiln_index_row *r = find(ix, a->rel);
+    if (!r || strcmp(r->guid, a->guid) != 0 || !sig_holds(r->source, &a->source_stat)) return NULL;
+    json_t *names = json_array();
+    const char *d = r->deps;
+    for (size_t i = 0; i < r->dep_count; i++) {
+        const char *sig = d + strlen(d) + 1;
+        json_array_append_new(names, json_string(d));
+        d = sig + strlen(sig) + 1;
+    }
+    return names;
 }
 
 json_t *kiln_cache_index_view(const kiln_index_hit *hit)

@@ -74,12 +74,18 @@ bool kiln_cache_index_parse(kiln_cache_index *ix, const kiln_allocator *a, kiln_
 /* Reads the project platform's index. Never fails: an index that cannot be used is empty. */
 void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out);
 void kiln_cache_index_free(kiln_project *p, kiln_cache_index *ix);
+/* Reads the index for its rows alone (no records-folder check, no shard stamps): a row still
+ * describes its source while the source's signature holds, whoever changed the records since. */
+void kiln_cache_index_load_rows(kiln_project *p, kiln_cache_index *out);
 /* The same with the allocator the text and rows came from. */
 void kiln_cache_index_clear(kiln_cache_index *ix, const kiln_allocator *a);
 
 /* Whether the index row of a still holds (every signature equal and none racy); fills *hit.
  * Stats a's dependencies (models); nothing else is touched. */
 bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, kiln_index_hit *hit);
+/* The files model a names (paths relative to its folder, a new array) when its row's source
+ * signature still holds (the model's bytes are those the list was taken from); else NULL. */
+json_t *kiln_cache_index_named(const kiln_cache_index *ix, const kiln_asset *a);
 /* The view of a hit as a new object (NULL when it does not parse). */
 json_t *kiln_cache_index_view(const kiln_index_hit *hit);
 

@@ -63,3 +63,16 @@ expect_eq "$(grep -c 'objects/[0-9a-f][0-9a-f]/[0-9a-f]\{64\}' "$KILN_CLI_TMP/tr
 touch -d '2 hours ago' .kiln/cache/assets.touched
 expect_eq "$(calls utimensat import --all)" 3 "touches an hour later (two entries and the stamp)"
 expect_eq "$(calls utimensat import --all)" 0 "touches right after"
+# A model and the image it names (owned by it, not an asset): the scan takes what the model names
+# from the record index, so a no-op opens no model, record or manifest either.
+mkpng assets/t.png 8 8 3
+printf '{"asset":{"version":"2.0"},"images":[{"uri":"t.png"}],"textures":[{"source":0}],"materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}]}\n' >assets/m.gltf
+k 0 import --all
+show
+sleep 2.2
+k 0 import --all
+sleep 2.2
+k 0 import --all
+calls openat import --all >/dev/null
+expect_eq "$(grep -v ENOENT "$KILN_CLI_TMP/trace" | grep -c -E '/assets/[0-9a-f]{32}\.json|manifest\.json|\.png"|\.gltf"' || true)" 0 "files a no-op with a model opened"
+expect_grep "3 assets: 0 imported, 3 cached, 0 failed" "$OUT" "no-op with a model"
