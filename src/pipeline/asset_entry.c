@@ -18,7 +18,7 @@ kiln_result kiln_asset_current_entry(kiln_project *p, const kiln_asset *a,
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind kiln imports",
                               a->rel);
     if (a->settings_result != KILN_OK) {
-        if (err) *err = a->settings_error;
+        if (err) *err = *kiln_asset_settings_error(a);
         return a->settings_result;
     }
     json_t *record = kiln_cache_record_load(p, a->guid);

@@ -194,7 +194,7 @@ static void memo_path(const kiln_project *p, char out[KILN_PATH_MAX])
 
 static void memo_write(const kiln_project *p, memo *m)
 {
-    qsort(m->dirs, m->count, sizeof *m->dirs, by_rel);
+    if (m->count) qsort(m->dirs, m->count, sizeof *m->dirs, by_rel);
     kiln_buf b;
     kiln_buf_init(&b, NULL);
     kiln_buf_append_str(&b, "kiln-size-memo 1\n");

@@ -111,10 +111,32 @@ static kiln_result settings_from(kiln_project *p, const kiln_settings_layers *la
     return r;
 }
 
+static void settings_error_free(kiln_project *p, kiln_asset *a)
+{
+    if (a->settings_error) kiln_free(&p->allocator, a->settings_error, sizeof *a->settings_error);
+    a->settings_error = NULL;
+}
+
+/* Keeps e as a's settings error (a copy; none when out of memory: kiln_asset_settings_error). */
+static void settings_error_keep(kiln_project *p, kiln_asset *a, const kiln_error *e)
+{
+    settings_error_free(p, a);
+    a->settings_error = kiln_alloc(&p->allocator, sizeof *a->settings_error);
+    if (a->settings_error) *a->settings_error = *e;
+}
+
+const kiln_error *kiln_asset_settings_error(const kiln_asset *a)
+{
+    static const kiln_error unknown = {KILN_E_OUT_OF_MEMORY,
+                                       "its settings were refused (out of memory keeping why)", "",
+                                       UINT64_MAX, ""};
+    return a->settings_error ? a->settings_error : &unknown;
+}
+
 static void load_settings_with(kiln_project *p, const kiln_settings_layers *layers, bool no_meta,
                                kiln_asset *a)
 {
-    kiln_error_clear(&a->settings_error);
+    settings_error_free(p, a);
     a->settings_result = KILN_OK;
     json_decref(a->settings_origin);
     a->settings_origin = NULL;
@@ -124,11 +146,12 @@ static void load_settings_with(kiln_project *p, const kiln_settings_layers *laye
     kiln_guid_derive(a->rel, a->guid);
     a->has_meta = false;
     json_t *doc = NULL;
-    kiln_result r = own_meta_load(p, a, no_meta, &doc, &a->settings_error);
-    if (r == KILN_OK)
-        r = settings_from(p, layers, a, doc, &a->settings, &a->settings_origin, &a->settings_error);
+    kiln_error e;
+    kiln_result r = own_meta_load(p, a, no_meta, &doc, &e);
+    if (r == KILN_OK) r = settings_from(p, layers, a, doc, &a->settings, &a->settings_origin, &e);
     json_decref(doc);
     a->settings_result = r;
+    if (r != KILN_OK) settings_error_keep(p, a, &e);
     if (r == KILN_OK && a->settings.guid[0]) memcpy(a->guid, a->settings.guid, 33);
 }
 
@@ -140,7 +163,7 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
     if (r != KILN_OK) {
         load_settings_with(p, NULL, false, a);
         a->settings_result = r;
-        a->settings_error = e;
+        settings_error_keep(p, a, &e);
         return;
     }
     load_settings_with(p, layers, false, a);
@@ -364,6 +387,7 @@ void kiln_asset_clear(kiln_project *p, kiln_asset *a)
     a->abs = a->rel = NULL;
     json_decref(a->settings_origin);
     a->settings_origin = NULL;
+    settings_error_free(p, a);
 }
 
 void kiln_assets_free(kiln_project *p, kiln_asset *assets, size_t count)

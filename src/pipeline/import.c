@@ -100,7 +100,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         goto done;
     }
     if (a->settings_result != KILN_OK) {
-        *e = a->settings_error;
+        *e = *kiln_asset_settings_error(a);
         r = a->settings_result;
         goto done;
     }
@@ -234,7 +234,7 @@ typedef struct import_batch {
     uint32_t flags;
     json_t **results;
     kiln_result *codes;
-    kiln_error *errors;
+    kiln_error **errors; /* per asset: its error when it failed (allocated then), else NULL */
     kiln_progress *progress;
     kiln_cache_index index; /* the record index, empty with --force */
     bool touch_due;         /* hits refresh their entries' mtimes this run (gc's LRU order) */
@@ -257,7 +257,7 @@ static bool index_result(import_batch *b, const kiln_asset *a, size_t index, jso
     if ((!hit.entry_known || b->touch_due) && !kiln_cache_entry_touch(p, hit.key)) return false;
     b->hit_warnings[index] = hit.warnings;
     if (b->flags & KILN_IMPORT_CHANGES_ONLY) return true;
-    json_t *view = kiln_cache_index_view(&hit);
+    json_t *view = kiln_cache_index_view(&b->index, &hit);
     if (!view) return false;
     char dir[KILN_PATH_MAX];
     kiln_cache_entry_dir(p, hit.key, dir);
@@ -308,8 +308,13 @@ static kiln_result import_job(void *user, size_t index, size_t worker, kiln_erro
         b->codes[index] = KILN_OK;
         b->hits[index] = true;
     } else {
-        b->codes[index] =
-            kiln_import_asset(b->p, a, b->flags, NULL, &b->results[index], &b->errors[index]);
+        /* an error record is 900 bytes: one per asset up front was 45 MB at 50,000 assets */
+        kiln_error e;
+        b->codes[index] = kiln_import_asset(b->p, a, b->flags, NULL, &b->results[index], &e);
+        if (b->codes[index] != KILN_OK) {
+            b->errors[index] = kiln_alloc(&b->p->allocator, sizeof e);
+            if (b->errors[index]) *b->errors[index] = e;
+        }
         if (b->codes[index] == KILN_OK) b->rows[index] = index_row(b->p, a, b->results[index]);
     }
     kiln_progress_advance(b->progress, 1);
@@ -407,11 +412,18 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
             nfailed++;
             json_t *f = json_object();
             json_object_set_new(f, "path", json_string(assets[i].rel));
-            json_object_set_new(f, "error", kiln_error_json(&b.errors[i]));
+            kiln_error oom;
+            const kiln_error *e = b.errors[i];
+            if (!e) {
+                kiln_error_set(&oom, b.codes[i], "%s: failed (out of memory keeping its error)",
+                               assets[i].rel);
+                e = &oom;
+            }
+            json_object_set_new(f, "error", kiln_error_json(e));
             json_array_append_new(failed, f);
             if (r == KILN_OK) {
                 r = b.codes[i];
-                if (err) *err = b.errors[i];
+                if (err) *err = *e;
             }
         }
         if (b.results[i] && !(changes_only && is_cached))
@@ -438,6 +450,8 @@ out:
     for (size_t i = 0; b.results && i < count; i++) json_decref(b.results[i]);
     kiln_free(&p->allocator, b.results, (count ? count : 1) * sizeof *b.results);
     kiln_free(&p->allocator, b.codes, (count ? count : 1) * sizeof *b.codes);
+    for (size_t i = 0; b.errors && i < count; i++)
+        if (b.errors[i]) kiln_free(&p->allocator, b.errors[i], sizeof *b.errors[i]);
     kiln_free(&p->allocator, b.errors, (count ? count : 1) * sizeof *b.errors);
     for (size_t i = 0; b.rows && i < count; i++) json_decref(b.rows[i]);
     kiln_free(&p->allocator, b.rows, (count ? count : 1) * sizeof *b.rows);

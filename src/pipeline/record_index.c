@@ -8,19 +8,26 @@
  *   <xx> <mtime_ns> <ctime_ns> <ino> NL ...      objects/<xx> as the run that wrote it began
  *   rows <count>
  *   <rel> TAB <guid> TAB <key> TAB <source sig> TAB <.meta sig or -> TAB <warnings>
- *         TAB <n deps> (TAB <dep path> TAB <dep sig or missing>)* TAB <view: compact JSON> NL ...
+ *         TAB <n deps> (TAB <dep path> TAB <dep sig or missing>)* TAB <view ref> NL ...
  *   checksum <16 hex: XXH3-64 of every byte before this line>
  *
  * A signature is "size,mtime_ns,ctime_ns,ino,checked_ns" (checked_ns: a clock read before the
- * stat). Rows are sorted by rel (strcmp), so a look-up is a binary search. */
+ * stat). Rows are sorted by rel (strcmp), so a look-up is a binary search. The views (compact
+ * JSON of what import and report show of an entry: only --verbose and --json print them) are in
+ * assets.views beside it, one per line; a view ref is "offset,size,XXH3-64 of the view", so a
+ * no-op that prints no view reads a third of the bytes, and a view that does not check (another
+ * writer's file) is a miss. In memory, before writing, a row is the same line with the view's
+ * text in place of its ref. */
 #include "pipeline/record_index.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/buf.h"
@@ -35,15 +42,25 @@ typedef struct index_sig {
 } index_sig;
 
 struct kiln_index_row {
-    const char *rel, *guid, *key, *source, *meta, *deps, *view;
+    const char *rel, *guid, *key, *source, *meta, *deps;
     size_t dep_count, warnings;
+    uint64_t view_at, view_size, view_sum; /* the view's bytes in assets.views */
 };
+
+#define VIEW_MAX_SIZE ((uint64_t)16 << 20)
 
 static void index_path(kiln_project *p, char out[KILN_PATH_MAX])
 {
     char root[KILN_PATH_MAX];
     kiln_cache_records_root(p, root);
     kiln_path_format(out, KILN_PATH_MAX, "%s/assets.index", root);
+}
+
+static void views_path(kiln_project *p, char out[KILN_PATH_MAX])
+{
+    char root[KILN_PATH_MAX];
+    kiln_cache_records_root(p, root);
+    kiln_path_format(out, KILN_PATH_MAX, "%s/assets.views", root);
 }
 
 static void records_dir(kiln_project *p, char out[KILN_PATH_MAX])
@@ -163,7 +180,18 @@ static bool parse_row(char *line, char *end, kiln_index_row *r)
     r->deps = at;
     for (size_t i = 0; i < 2 * count; i++)
         if (!field(&at, end, '\t')) return false;
-    r->view = at; /* the rest of the line; the caller cut it at its newline */
+    /* the rest of the line (the caller cut it at its newline): the view ref */
+    uint64_t at_, size_, sum_;
+    const char *ref = at;
+    if (!sig_number(&ref, ',', false, &at_) || !sig_number(&ref, ',', false, &size_) ||
+        strlen(ref) != 16 || size_ > VIEW_MAX_SIZE || at_ > KILN_INDEX_MAX_SIZE)
+        return false;
+    char *hex_end;
+    sum_ = strtoull(ref, &hex_end, 16);
+    if (*hex_end || ref[0] == '-' || ref[0] == '+' || ref[0] == ' ') return false;
+    r->view_at = at_;
+    r->view_size = size_;
+    r->view_sum = sum_;
     return strlen(r->guid) == 32 && strlen(r->key) == 64 && r->rel[0];
 }
 
@@ -314,10 +342,17 @@ void kiln_cache_index_load(kiln_project *p, kiln_cache_index *out)
 {
     index_load(p, out, true);
     shards_take(p, out);
+    if (out->valid) {
+        char path[KILN_PATH_MAX];
+        views_path(p, path);
+        out->views_fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        out->views_open = out->views_fd >= 0;
+    }
 }
 
 void kiln_cache_index_clear(kiln_cache_index *ix, const kiln_allocator *a)
 {
+    if (ix->views_open) close(ix->views_fd);
     if (ix->text) kiln_free(a, ix->text, ix->size + 1);
     if (ix->rows) kiln_free(a, ix->rows, (ix->capacity ? ix->capacity : 1) * sizeof *ix->rows);
     memset(ix, 0, sizeof *ix);
@@ -388,7 +423,9 @@ bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, ki
     }
     memcpy(hit->key, r->key, KILN_SHA256_HEX_SIZE);
     hit->warnings = r->warnings;
-    hit->view = r->view;
+    hit->view_at = r->view_at;
+    hit->view_size = r->view_size;
+    hit->view_sum = r->view_sum;
     int hi = hex_digit(r->key[0]), lo = hex_digit(r->key[1]);
     hit->entry_known = hi >= 0 && lo >= 0 && ix->shard_ok[hi * 16 + lo];
     return true;
@@ -409,9 +446,22 @@ json_t *kiln_cache_index_named(const kiln_cache_index *ix, const kiln_asset *a)
     return names;
 }
 
-json_t *kiln_cache_index_view(const kiln_index_hit *hit)
+json_t *kiln_cache_index_view(const kiln_cache_index *ix, const kiln_index_hit *hit)
 {
-    json_t *view = json_loads(hit->view, 0, NULL);
+    if (!ix->views_open || hit->view_size == 0 || hit->view_size > VIEW_MAX_SIZE) return NULL;
+    size_t n = (size_t)hit->view_size;
+    char *text = malloc(n + 1);
+    if (!text) return NULL;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = pread(ix->views_fd, text + got, n - got, (off_t)(hit->view_at + got));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        got += (size_t)k;
+    }
+    json_t *view = NULL;
+    if (got == n && kiln_xxh3_64(text, n) == hit->view_sum) view = json_loadb(text, n, 0, NULL);
+    free(text);
     if (!json_is_object(view) || !json_is_array(json_object_get(view, "outputs"))) {
         json_decref(view);
         return NULL;
@@ -543,9 +593,21 @@ void kiln_cache_index_write(kiln_project *p, const kiln_cache_index *run, const 
      * is not required). */
     kiln_cache_index old;
     index_load(p, &old, false);
+    uint8_t *old_views = NULL;
+    size_t old_views_size = 0;
+    char vpath[KILN_PATH_MAX];
+    views_path(p, vpath);
+    if (old.count && kiln_file_read(vpath, KILN_INDEX_MAX_SIZE, &p->allocator, &old_views,
+                                    &old_views_size, NULL) != KILN_OK)
+        old_views = NULL;
     json_t *all = json_object();
     for (size_t i = 0; i < old.count; i++) {
         const kiln_index_row *r = &old.rows[i];
+        /* a row whose view is not in the views file as its ref says goes (another writer's) */
+        if (!old_views || r->view_at > old_views_size ||
+            r->view_size > old_views_size - r->view_at ||
+            kiln_xxh3_64(old_views + r->view_at, (size_t)r->view_size) != r->view_sum)
+            continue;
         if (whole_tree ? !listed(keep, keep_count, r->rel) : listed(drop, drop_count, r->rel))
             continue;
         if (!listed(keep, keep_count, r->rel) && !json_object_get(rows, r->rel)) {
@@ -570,18 +632,20 @@ void kiln_cache_index_write(kiln_project *p, const kiln_cache_index *run, const 
             d += strlen(d) + 1;
         }
         kiln_buf_append_str(&b, "\t");
-        kiln_buf_append_str(&b, r->view);
+        kiln_buf_append(&b, old_views + r->view_at, (size_t)r->view_size);
         kiln_buf_append(&b, "", 1);
         if (!b.failed) json_object_set_new(all, r->rel, json_string((const char *)b.data));
         kiln_buf_free(&b);
     }
+    if (old_views) kiln_free(&p->allocator, old_views, old_views_size + 1);
     kiln_cache_index_free(p, &old);
     json_object_update(all, (json_t *)rows);
 
     size_t count = json_object_size(all);
     const char **names = calloc(count ? count : 1, sizeof *names);
-    kiln_buf b;
+    kiln_buf b, views;
     kiln_buf_init(&b, &p->allocator);
+    kiln_buf_init(&views, &p->allocator);
     if (names) {
         size_t i = 0;
         const char *name;
@@ -617,19 +681,33 @@ void kiln_cache_index_write(kiln_project *p, const kiln_cache_index *run, const 
         snprintf(line, sizeof line, "rows %zu\n", count);
         kiln_buf_append_str(&b, line);
         for (i = 0; i < count; i++) {
-            kiln_buf_append_str(&b, json_string_value(json_object_get(all, names[i])));
-            kiln_buf_append_str(&b, "\n");
+            /* the fields to the index, the view (after the last tab) to the views file */
+            const char *row = json_string_value(json_object_get(all, names[i]));
+            const char *tab = strrchr(row, '\t');
+            if (!tab) continue;
+            const char *view = tab + 1;
+            size_t vn = strlen(view);
+            snprintf(line, sizeof line, "\t%zu,%zu,%016" PRIx64 "\n", views.size, vn,
+                     kiln_xxh3_64(view, vn));
+            kiln_buf_append(&b, row, (size_t)(tab - row));
+            kiln_buf_append_str(&b, line);
+            kiln_buf_append(&views, view, vn);
+            kiln_buf_append_str(&views, "\n");
         }
         if (!b.failed) {
             snprintf(line, sizeof line, "checksum %016" PRIx64 "\n", kiln_xxh3_64(b.data, b.size));
             kiln_buf_append_str(&b, line);
         }
+        /* the views first: the index names their offsets */
         char path[KILN_PATH_MAX];
         index_path(p, path);
-        if (!b.failed) (void)kiln_file_write_atomic(path, b.data, b.size, NULL);
+        if (!b.failed && !views.failed &&
+            kiln_file_write_atomic(vpath, views.data, views.size, NULL) == KILN_OK)
+            (void)kiln_file_write_atomic(path, b.data, b.size, NULL);
     }
     free(names);
     kiln_buf_free(&b);
+    kiln_buf_free(&views);
     json_decref(all);
 }
 
@@ -638,6 +716,8 @@ void kiln_cache_index_remove_all(kiln_project *p)
     char path[KILN_PATH_MAX];
     kiln_path_format(path, sizeof path, "%s/assets.index", p->cache);
     remove(path);
+    kiln_path_format(path, sizeof path, "%s/assets.views", p->cache);
+    remove(path);
     char dir[KILN_PATH_MAX];
     kiln_path_format(dir, sizeof dir, "%s/platforms", p->cache);
     kiln_dir_list l;
@@ -645,6 +725,8 @@ void kiln_cache_index_remove_all(kiln_project *p)
     for (size_t i = 0; i < l.count; i++) {
         if (l.names[i][0] == '.') continue;
         kiln_path_format(path, sizeof path, "%s/%s/assets.index", dir, l.names[i]);
+        remove(path);
+        kiln_path_format(path, sizeof path, "%s/%s/assets.views", dir, l.names[i]);
         remove(path);
     }
     kiln_dir_list_free(&l);

@@ -48,6 +48,8 @@ typedef struct kiln_cache_index {
     int64_t now_clock_ns;
     bool shard_ok[256];
     bool shards_stale; /* some shard is not ok although its stamp now is trusted: worth writing */
+    int views_fd;      /* assets.views, open when views_open (kiln_cache_index_load) */
+    bool views_open;
 } kiln_cache_index;
 
 /* The header lines of an index file. */
@@ -61,8 +63,8 @@ typedef struct kiln_index_header {
 /* What a row that still holds says of its asset. */
 typedef struct kiln_index_hit {
     char key[KILN_SHA256_HEX_SIZE];
-    size_t warnings;  /* how many warnings its entry has */
-    const char *view; /* compact JSON {"outputs", "summary", "warnings"} */
+    size_t warnings;                       /* how many warnings its entry has */
+    uint64_t view_at, view_size, view_sum; /* its view in assets.views (kiln_cache_index_view) */
     bool entry_known; /* its entry's shard has not changed: the entry is there */
 } kiln_index_hit;
 
@@ -86,8 +88,10 @@ bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, ki
 /* The files model a names (paths relative to its folder, a new array) when its row's source
  * signature still holds (the model's bytes are those the list was taken from); else NULL. */
 json_t *kiln_cache_index_named(const kiln_cache_index *ix, const kiln_asset *a);
-/* The view of a hit as a new object (NULL when it does not parse). */
-json_t *kiln_cache_index_view(const kiln_index_hit *hit);
+/* The view of a hit, {"outputs", "summary", "warnings"} as import and report show them, read
+ * from assets.views (a new object; NULL when it cannot be read, does not match its digest or
+ * does not parse: a miss). Thread-safe. */
+json_t *kiln_cache_index_view(const kiln_cache_index *ix, const kiln_index_hit *hit);
 
 /* Whether a run of hits should refresh their entries' mtimes now (KILN_INDEX_TOUCH_NS since the
  * last), and marking that it did. */

@@ -66,7 +66,7 @@ KILN_API kiln_result kiln_project_graph(kiln_project *p, char **result_json, kil
         kiln_error e;
         kiln_error_clear(&e);
         json_t *node = NULL;
-        if (a->settings_result != KILN_OK) e = a->settings_error;
+        if (a->settings_result != KILN_OK) e = *kiln_asset_settings_error(a);
         else node = asset_node(p, a, &e);
         if (node) {
             json_array_append_new(list, node);

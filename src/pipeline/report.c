@@ -44,7 +44,7 @@ static bool index_row(report_batch *b, size_t index, const kiln_asset *a, json_t
         b->fresh[index] = true;
         return true;
     }
-    json_t *view = kiln_cache_index_view(&hit);
+    json_t *view = kiln_cache_index_view(&b->index, &hit);
     if (!view) return false;
     json_object_set_new(row, "source_read", json_false());
     json_object_set_new(row, "key", json_string(hit.key));
@@ -79,7 +79,7 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
         return KILN_OK;
     }
     if (a->settings_result != KILN_OK) {
-        set_error(row, &a->settings_error);
+        set_error(row, kiln_asset_settings_error(a));
         return KILN_OK;
     }
     if (!b->changes_only && index_row(b, index, a, row)) return KILN_OK;
