@@ -246,6 +246,9 @@ typedef struct kiln_pack_opts {
     int level;            /* Zstandard level 1..22; 0 = 9 (19 packs ~5% smaller, ~15x slower) */
     bool align_4096;      /* payloads at 4096-byte boundaries (direct I/O); default 16 */
     bool keep_going;      /* pack the assets that did not fail (and need none that did) */
+    const char *under;    /* with KILN_IMPORT_ALL: only the assets whose name lies under this
+                             folder name ("engine": one root of several, "textures/ui"); a name
+                             of no folder is KILN_E_USAGE. NULL = every asset */
 } kiln_pack_opts;
 
 /* Packs cooked artifacts into one .kpak file (format: docs/formats.md "Packs"; use:

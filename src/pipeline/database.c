@@ -190,9 +190,12 @@ static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layer
                               const char *abs, kiln_asset *a, kiln_error *err)
 {
     memset(a, 0, sizeof *a);
-    const char *rel = kiln_path_relative_to(p->root, abs);
-    if (!rel || !rel[0]) {
-        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside the asset root %s", abs, p->root);
+    const kiln_asset_root *root = kiln_roots_holding(p, abs);
+    char rel[KILN_PATH_MAX];
+    if (!root || !strcmp(root->dir, abs) || !kiln_roots_name_of(p, abs, rel, sizeof rel)) {
+        char roots[KILN_PATH_MAX];
+        kiln_roots_describe(p, roots, sizeof roots);
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside %s", abs, roots);
         kiln_error_at_path(err, abs);
         return KILN_E_ASSET_IO;
     }
@@ -221,15 +224,17 @@ typedef struct scan_list {
  * l->skipped. */
 static bool scan_excluded(scan_list *l, const char *path, bool is_dir)
 {
-    const char *rel = kiln_path_relative_to(l->p->root, path);
-    const kiln_ignore_rule *rule = rel ? kiln_ignore_match(&l->rules->ignore, rel, is_dir) : NULL;
+    char rel[KILN_PATH_MAX];
+    const kiln_ignore_rule *rule = kiln_roots_name_of(l->p, path, rel, sizeof rel)
+                                       ? kiln_scan_rules_match(l->p, l->rules, rel, is_dir)
+                                       : NULL;
     if (!rule || rule->negate) return false;
     if (l->skipped) {
         char message[KILN_IGNORE_MAX_PATTERN + 64];
         kiln_scan_rule_describe(rule, message, sizeof message);
         json_t *by = json_object();
         json_object_set_new(by, "file", json_string(rule->origin));
-        if (!strcmp(rule->origin, KILN_IGNORE_FILE))
+        if (kiln_scan_rule_has_line(rule))
             json_object_set_new(by, "line", json_integer((json_int_t)rule->line));
         else json_object_set_new(by, "json_pointer", json_sprintf("/exclude/%zu", rule->line));
         json_object_set_new(by, "pattern", json_string(rule->text));
@@ -248,12 +253,13 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
 {
     if (depth > 64)
         return kiln_error_set(err, KILN_E_LIMIT, "folders nested deeper than 64 under %s",
-                              l->p->root);
+                              kiln_roots_holding(l->p, dir)->dir);
     kiln_dir_list names;
     kiln_result r = kiln_dir_list_read(dir, &l->p->allocator, &names, err);
     if (r != KILN_OK) return r;
-    const char *rel = kiln_path_relative_to(l->p->root, dir);
-    r = kiln_settings_layers_push(l->p, l->layers, dir, rel ? rel : "", err);
+    char rel[KILN_PATH_MAX];
+    if (!kiln_roots_name_of(l->p, dir, rel, sizeof rel)) rel[0] = '\0';
+    r = kiln_settings_layers_push(l->p, l->layers, dir, rel, err);
     if (r != KILN_OK) {
         kiln_dir_list_free(&names);
         return r;
@@ -353,7 +359,9 @@ kiln_result kiln_database_scan_skipped(kiln_project *p, kiln_asset **out, size_t
         kiln_scan_rules_free(&rules);
         return r;
     }
-    r = scan_dir(&l, p->root, 0, err);
+    r = kiln_roots_named(p) ? kiln_settings_layers_push(p, l.layers, NULL, "", err) : KILN_OK;
+    for (size_t i = 0; i < p->root_count && r == KILN_OK; i++)
+        r = scan_dir(&l, p->roots[i].dir, 0, err); /* sorted by prefix: names stay sorted */
     kiln_settings_layers_destroy(p, l.layers);
     bool standalone = rules.standalone_model_images;
     kiln_scan_rules_free(&rules);
@@ -405,8 +413,7 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
      * folder ("textures/wall.png" run from the project folder). */
     if (!kiln_file_exists(abs) && path[0] != '/') {
         char alt[KILN_PATH_MAX];
-        if (kiln_path_join(p->root, path, alt, sizeof alt, NULL) == KILN_OK &&
-            kiln_file_exists(alt))
+        if (kiln_roots_file_of(p, path, alt, sizeof alt) && kiln_file_exists(alt))
             memcpy(abs, alt, sizeof abs);
     }
     if (!kiln_file_exists(abs)) {
@@ -424,8 +431,11 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
     r = kiln_path_resolve(dir[0] ? dir : "/", dir_real, sizeof dir_real, err);
     if (r == KILN_OK) r = kiln_path_join(dir_real, kiln_path_basename(abs), real, sizeof real, err);
     if (r != KILN_OK) return r;
-    if (!kiln_path_is_within(p->root, real) || !strcmp(p->root, real)) {
-        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside the asset root %s", path, p->root);
+    const kiln_asset_root *root = kiln_roots_holding(p, real);
+    if (!root || !strcmp(root->dir, real)) {
+        char roots[KILN_PATH_MAX];
+        kiln_roots_describe(p, roots, sizeof roots);
+        kiln_error_set(err, KILN_E_ASSET_IO, "%s is not inside %s", path, roots);
         kiln_error_at_path(err, path);
         return KILN_E_ASSET_IO;
     }

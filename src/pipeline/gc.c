@@ -47,7 +47,7 @@ static bool record_is_live(kiln_project *p, const char *guid, const json_t *rec)
     const char *rel = kiln_json_str(rec, "path", NULL);
     if (!rel || !kiln_path_is_safe_relative(rel)) return false;
     char abs[KILN_PATH_MAX];
-    if (!kiln_path_format(abs, sizeof abs, "%s/%s", p->root, rel)) return false;
+    if (!kiln_roots_file_of(p, rel, abs, sizeof abs)) return false;
     kiln_asset *a = kiln_calloc(&p->allocator, 1, sizeof *a);
     if (!a) return true; /* out of memory: keep, never drop on doubt */
     bool live = kiln_database_find(p, abs, a, NULL) == KILN_OK && !strcmp(a->guid, guid);

@@ -439,7 +439,7 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     json_object_set_new(totals, "unsupported", json_integer((json_int_t)unsupported));
     json_object_set_new(totals, "cached_with_warnings", json_integer((json_int_t)warned));
     json_object_set_new(d, "command", json_string("import"));
-    json_object_set_new(d, "root", json_string(p->root));
+    kiln_roots_json_set(p, d);
     json_object_set_new(d, "cache", json_string(p->cache));
     json_object_set_new(d, "platform", p->platform[0] ? json_string(p->platform) : json_null());
     json_object_set_new(d, "records", records);

@@ -367,8 +367,39 @@ again:
     return KILN_OK;
 }
 
+/* Keeps the assets whose name lies under the folder name under ("engine", "engine/shaders"). */
+static kiln_result keep_under(kiln_project *p, const char *under, kiln_asset *assets, size_t *n,
+                              kiln_error *err)
+{
+    char name[KILN_PATH_MAX], dir[KILN_PATH_MAX];
+    snprintf(name, sizeof name, "%s", under);
+    size_t len = strlen(name);
+    while (len > 0 && name[len - 1] == '/') name[--len] = '\0';
+    if (!len || !kiln_path_is_safe_relative(name) ||
+        !kiln_roots_file_of(p, name, dir, sizeof dir) || !kiln_dir_exists(dir))
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "--under %s names no folder of the asset root%s (a folder name "
+                              "such as %s)",
+                              under, kiln_roots_named(p) ? "s" : "",
+                              kiln_roots_named(p) ? p->roots[0].prefix : "textures");
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (!strncmp(assets[i].rel, name, len) && assets[i].rel[len] == '/') {
+            if (kept != i) {
+                kiln_asset t = assets[kept];
+                assets[kept] = assets[i];
+                assets[i] = t;
+            }
+            kept++;
+        }
+    }
+    for (size_t i = kept; i < *n; i++) kiln_asset_clear(p, &assets[i]);
+    *n = kept;
+    return KILN_OK;
+}
+
 kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count, uint32_t flags,
-                             kiln_pack_set *set, kiln_error *err)
+                             const char *under, kiln_pack_set *set, kiln_error *err)
 {
     memset(set, 0, sizeof *set);
     set->skipped = json_array();
@@ -377,13 +408,18 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     kiln_asset *assets = NULL;
     pack_root *roots = NULL;
     bool *dropped = NULL;
-    size_t n = 0;
+    size_t n = 0, scanned = 0; /* scanned: what the scan allocated (--under keeps fewer) */
     json_t *doc = NULL;
     size_t *sorted = NULL, *stack = NULL;
     kiln_result r;
     if (all) {
         r = kiln_database_scan(p, &assets, &n, err);
         if (r != KILN_OK) return r;
+        scanned = n;
+        if (under && (r = keep_under(p, under, assets, &n, err)) != KILN_OK) {
+            kiln_assets_free(p, assets, scanned);
+            return r;
+        }
         set->asked = n;
     } else {
         if (count == 0)
@@ -404,7 +440,8 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     }
     /* An import that failed for some assets still returns the document: their records say why. */
     kiln_error import_err;
-    r = kiln_import_assets(p, assets, n, all ? KILN_IMPORT_ALL : 0, &doc, &import_err);
+    /* Part of the assets (--under) is no import of all: the index keeps the others' rows. */
+    r = kiln_import_assets(p, assets, n, all && !under ? KILN_IMPORT_ALL : 0, &doc, &import_err);
     if (!doc) {
         *err = import_err;
         goto out;
@@ -487,7 +524,7 @@ out:
     kiln_free(&p->allocator, sorted, (set->count ? set->count : 1) * sizeof *sorted);
     kiln_free(&p->allocator, stack, (set->count ? set->count : 1) * sizeof *stack);
     if (roots) kiln_free(&p->allocator, roots, count * sizeof *roots);
-    if (all) kiln_assets_free(p, assets, n);
+    if (all) kiln_assets_free(p, assets, scanned);
     else if (assets) {
         for (size_t k = 0; k < n; k++) kiln_asset_clear(p, &assets[k]);
         kiln_free(&p->allocator, assets, count * sizeof *assets);
@@ -534,7 +571,7 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
     kiln_result r = output_path(p, &o, path, err);
     if (r != KILN_OK) return r;
     kiln_pack_set set;
-    r = kiln_pack_gather(p, assets, count, flags, &set, err);
+    r = kiln_pack_gather(p, assets, count, flags, o.under, &set, err);
     kiln_pack_input *in = NULL;
     kiln_pack_write_entry *written = NULL;
     size_t *which = NULL;

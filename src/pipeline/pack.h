@@ -43,14 +43,16 @@ typedef struct kiln_pack_set {
 } kiln_pack_set;
 
 /* Gathers the artifacts of the assets (paths or "path#label"; all with KILN_IMPORT_ALL in
- * flags) into *set, marking those to pack as selected and not duplicate. An asset that fails
- * (its argument does not resolve, its import fails, its cache entry is damaged) is listed in
- * set->failed and gathered no further; so is one whose artifacts refer to an id no gathered
- * artifact has (one of a failed asset, say), so what is selected never refers outside itself.
- * Returns KILN_OK then too: only errors of the whole command are returned (see
- * kiln_project_pack). Free the set with kiln_pack_set_free (also after an error). */
+ * flags, or with under as well every asset whose name lies under that folder name: "engine"
+ * with several roots, KILN_E_USAGE when it names no folder) into *set, marking those to pack as
+ * selected and not duplicate. An asset that fails (its argument does not resolve, its import fails,
+ * its cache entry is damaged) is listed in set->failed and gathered no further; so is one whose
+ * artifacts refer to an id no gathered artifact has (one of a failed asset, say), so what is
+ * selected never refers outside itself. Returns KILN_OK then too: only errors of the whole command
+ * are returned (see kiln_project_pack). Free the set with kiln_pack_set_free (also after an error).
+ */
 kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count, uint32_t flags,
-                             kiln_pack_set *set, kiln_error *err);
+                             const char *under, kiln_pack_set *set, kiln_error *err);
 void kiln_pack_set_free(kiln_project *p, kiln_pack_set *set);
 
 #endif

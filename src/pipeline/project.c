@@ -63,8 +63,7 @@ KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_proje
     kiln_result r = kiln_path_absolute(".", cwd, sizeof cwd, err);
     if (r == KILN_OK)
         r = resolve_dir(cwd, o.project_dir ? o.project_dir : ".", p->project_dir, err);
-    if (r == KILN_OK)
-        r = resolve_dir(o.root ? cwd : p->project_dir, o.root ? o.root : "assets", p->root, err);
+    if (r == KILN_OK) r = kiln_roots_open(p, o.root, cwd, err);
     if (r == KILN_OK)
         r = resolve_dir(o.out ? cwd : p->project_dir, o.out ? o.out : ".kiln", p->out, err);
     if (r == KILN_OK) {
@@ -73,14 +72,9 @@ KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_proje
     }
     if (r != KILN_OK) goto fail;
     /* Entry paths add at most ~200 bytes to the cache folder; refusing long roots up front means
-     * no path below is ever cut. */
-    if (strlen(p->cache) > KILN_PATH_MAX - 512 || strlen(p->root) > KILN_PATH_MAX - 512) {
+     * no path below is ever cut (kiln_roots_open checks the roots). */
+    if (strlen(p->cache) > KILN_PATH_MAX - 512) {
         r = kiln_error_set(err, KILN_E_LIMIT, "the cache or asset root path is too long");
-        goto fail;
-    }
-    if (!kiln_dir_exists(p->root)) {
-        r = kiln_error_set(err, KILN_E_ASSET_IO, "the asset root %s does not exist", p->root);
-        kiln_error_at_path(err, p->root);
         goto fail;
     }
     /* The output folder may be anywhere the user names (it is where writes are allowed), but the

@@ -10,13 +10,19 @@
 #include "core/jobs.h"
 #include "core/log.h"
 #include "kiln/kiln.h"
+#include "pipeline/roots.h"
 
 struct kiln_project {
     char project_dir[KILN_PATH_MAX]; /* absolute, symlinks resolved */
-    char root[KILN_PATH_MAX];        /* asset root, absolute, resolved */
-    char out[KILN_PATH_MAX];         /* output folder, absolute, resolved */
-    char cache[KILN_PATH_MAX];       /* cache folder, absolute, resolved */
-    char platform[64];               /* "" = none */
+    /* The asset roots (roots.h), sorted by prefix; names go through kiln_roots_file_of and
+     * kiln_roots_name_of. roots_named: kiln.json "roots" named them (names carry a prefix). */
+    kiln_asset_root roots[KILN_ROOTS_MAX];
+    size_t root_count;
+    bool roots_named;
+    char roots_id[KILN_PATH_MAX]; /* kiln_roots_id */
+    char out[KILN_PATH_MAX];      /* output folder, absolute, resolved */
+    char cache[KILN_PATH_MAX];    /* cache folder, absolute, resolved */
+    char platform[64];            /* "" = none */
     bool progress;
     kiln_logger logger;
     kiln_log_hook public_sink; /* the caller's sink, wrapped by logger */

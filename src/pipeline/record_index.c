@@ -77,7 +77,7 @@ static uint64_t context_of(kiln_project *p)
     kiln_buf_init(&b, &p->allocator);
     char head[KILN_PATH_MAX * 2 + 128];
     snprintf(head, sizeof head, "pipeline %d\nplatform %s\nroot %s\ncache %s\n",
-             KILN_PIPELINE_VERSION, p->platform, p->root, p->cache);
+             KILN_PIPELINE_VERSION, p->platform, kiln_roots_id(p), p->cache);
     kiln_buf_append_str(&b, head);
     const kiln_source_kind *k;
     for (size_t i = 0; (k = kiln_source_kind_at(p->kinds, i)) != NULL; i++) {

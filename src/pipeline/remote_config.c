@@ -14,7 +14,7 @@
 /* The fields of kiln.json that other readers own (scan_rules.c): not unknown here. */
 static bool read_elsewhere(const char *field)
 {
-    static const char *const fields[] = {"exclude", "standalone_model_images", "defaults"};
+    static const char *const fields[] = {"exclude", "standalone_model_images", "defaults", "roots"};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!strcmp(field, fields[i])) return true;
     return false;

@@ -81,7 +81,7 @@ KILN_API kiln_result kiln_project_graph(kiln_project *p, char **result_json, kil
     kiln_assets_free(p, assets, n);
     json_object_set_new(doc, "command", json_string("graph"));
     json_object_set_new(doc, "project", json_string(p->project_dir));
-    json_object_set_new(doc, "root", json_string(p->root));
+    kiln_roots_json_set(p, doc);
     json_object_set_new(doc, "out", json_string(p->out));
     json_object_set_new(doc, "cache", json_string(p->cache));
     json_object_set_new(doc, "platform", p->platform[0] ? json_string(p->platform) : json_null());

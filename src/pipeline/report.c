@@ -187,7 +187,7 @@ KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, 
     json_object_set_new(cache, "size", json_integer((json_int_t)kiln_cache_size_known(p, false)));
     json_t *doc = json_object();
     json_object_set_new(doc, "command", json_string("report"));
-    json_object_set_new(doc, "root", json_string(p->root));
+    kiln_roots_json_set(p, doc);
     json_object_set_new(doc, "platform", p->platform[0] ? json_string(p->platform) : json_null());
     json_object_set_new(doc, "assets", rows);
     json_object_set_new(doc, "skipped", skipped);

@@ -72,27 +72,68 @@ kiln_result kiln_scan_config_load(const kiln_project *p, kiln_scan_rules *out, k
     return r;
 }
 
-kiln_result kiln_scan_rules_load(const kiln_project *p, kiln_scan_rules *out, kiln_error *err)
+/* The lines of <dir>/.kilnignore, when it exists, into ig. */
+static kiln_result ignore_file_load(const kiln_project *p, const char *dir, kiln_ignore *ig,
+                                    const char *origin, kiln_error *err)
 {
-    memset(out, 0, sizeof *out);
-    out->ignore.allocator = p->allocator;
-    kiln_result r = kiln_scan_config_load(p, out, err);
-    if (r != KILN_OK) return r;
     char path[KILN_PATH_MAX];
-    if (!kiln_path_format(path, sizeof path, "%s/%s", p->root, KILN_IGNORE_FILE))
+    if (!kiln_path_format(path, sizeof path, "%s/%s", dir, KILN_IGNORE_FILE))
         return kiln_error_set(err, KILN_E_LIMIT, "asset root path too long");
     if (!kiln_file_exists(path)) return KILN_OK;
     uint8_t *text;
     size_t size;
-    r = kiln_file_read(path, IGNORE_MAX_SIZE, &p->allocator, &text, &size, err);
+    kiln_result r = kiln_file_read(path, IGNORE_MAX_SIZE, &p->allocator, &text, &size, err);
     if (r != KILN_OK) return r;
-    r = kiln_ignore_add_text(&out->ignore, (const char *)text, size, KILN_IGNORE_FILE, err);
+    r = kiln_ignore_add_text(ig, (const char *)text, size, origin, err);
     kiln_free(&p->allocator, text, size + 1);
     if (r != KILN_OK) kiln_error_at_path(err, path);
     return r;
 }
 
-void kiln_scan_rules_free(kiln_scan_rules *r) { kiln_ignore_free(&r->ignore); }
+kiln_result kiln_scan_rules_load(const kiln_project *p, kiln_scan_rules *out, kiln_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->ignore.allocator = p->allocator;
+    for (size_t i = 0; i < KILN_ROOTS_MAX; i++) out->root_ignore[i].allocator = p->allocator;
+    kiln_result r = kiln_scan_config_load(p, out, err);
+    if (r != KILN_OK) return r;
+    if (!kiln_roots_named(p))
+        return ignore_file_load(p, p->roots[0].dir, &out->ignore, KILN_IGNORE_FILE, err);
+    for (size_t i = 0; i < p->root_count && r == KILN_OK; i++) {
+        snprintf(out->root_origin[i], sizeof out->root_origin[i], "%s/%s", p->roots[i].prefix,
+                 KILN_IGNORE_FILE);
+        r = ignore_file_load(p, p->roots[i].dir, &out->root_ignore[i], out->root_origin[i], err);
+    }
+    return r;
+}
+
+void kiln_scan_rules_free(kiln_scan_rules *r)
+{
+    kiln_ignore_free(&r->ignore);
+    for (size_t i = 0; i < KILN_ROOTS_MAX; i++) kiln_ignore_free(&r->root_ignore[i]);
+}
+
+const kiln_ignore_rule *kiln_scan_rules_match(const kiln_project *p, const kiln_scan_rules *rules,
+                                              const char *name, bool is_dir)
+{
+    if (kiln_roots_named(p)) {
+        const char *slash = strchr(name, '/');
+        size_t n = slash ? (size_t)(slash - name) : strlen(name);
+        for (size_t i = 0; slash && i < p->root_count; i++) {
+            if (strlen(p->roots[i].prefix) != n || strncmp(p->roots[i].prefix, name, n) != 0)
+                continue;
+            const kiln_ignore_rule *rule =
+                kiln_ignore_match(&rules->root_ignore[i], slash + 1, is_dir);
+            if (rule) return rule;
+        }
+    }
+    return kiln_ignore_match(&rules->ignore, name, is_dir);
+}
+
+bool kiln_scan_rule_has_line(const kiln_ignore_rule *rule)
+{
+    return strcmp(rule->origin, ORIGIN_CONFIG) != 0;
+}
 
 void kiln_scan_rule_describe(const kiln_ignore_rule *rule, char *out, size_t out_size)
 {

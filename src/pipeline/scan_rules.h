@@ -14,6 +14,11 @@
 typedef struct kiln_scan_rules {
     kiln_ignore ignore;           /* kiln.json's "exclude" patterns first, then .kilnignore's */
     bool standalone_model_images; /* true: a file a model names is an asset all the same */
+    /* With several roots (roots.h): each root's .kilnignore, matched against paths below that
+     * root, after kiln.json's patterns (which match names), so they decide last as they do with
+     * one root. Indexed like p->roots; origin "engine/.kilnignore". */
+    kiln_ignore root_ignore[KILN_ROOTS_MAX];
+    char root_origin[KILN_ROOTS_MAX][KILN_ROOT_PREFIX_MAX + sizeof KILN_IGNORE_FILE];
 } kiln_scan_rules;
 
 /* Reads the scan's part of <project>/kiln.json ("exclude": [pattern...], each one line of
@@ -27,6 +32,14 @@ kiln_result kiln_scan_config_load(const kiln_project *p, kiln_scan_rules *out, k
  * kiln_scan_rules_free, also on error. */
 kiln_result kiln_scan_rules_load(const kiln_project *p, kiln_scan_rules *out, kiln_error *err);
 void kiln_scan_rules_free(kiln_scan_rules *r);
+
+/* The last rule that matches the asset or folder name (roots.h), or NULL: the root's .kilnignore
+ * (against the path below the root), then kiln.json's "exclude" (against the name). */
+const kiln_ignore_rule *kiln_scan_rules_match(const kiln_project *p, const kiln_scan_rules *rules,
+                                              const char *name, bool is_dir);
+
+/* Whether a rule comes from a .kilnignore (it has a line) rather than kiln.json (an index). */
+bool kiln_scan_rule_has_line(const kiln_ignore_rule *rule);
 
 /* "excluded by .kilnignore:3 'raw/'" or "excluded by kiln.json exclude '*.psd'". */
 void kiln_scan_rule_describe(const kiln_ignore_rule *rule, char *out, size_t out_size);

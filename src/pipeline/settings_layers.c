@@ -195,11 +195,12 @@ kiln_result kiln_settings_layers_push(kiln_project *p, kiln_settings_layers *l, 
 {
     if (l->depth == KILN_LAYERS_MAX_FOLDERS)
         return kiln_error_set(err, KILN_E_LIMIT, "folders nested deeper than %d under %s",
-                              KILN_LAYERS_MAX_FOLDERS - 2, p->root);
+                              KILN_LAYERS_MAX_FOLDERS - 2, dir ? dir : rel);
     kiln_folder_layer *f = &l->folders[l->depth++];
     memset(f, 0, sizeof *f);
     f->chain = l->depth > 1 ? l->folders[l->depth - 2].chain : l->defaults_hash;
     char path[KILN_PATH_MAX], label[KILN_PATH_MAX];
+    if (!dir) return KILN_OK; /* the top of several roots: no folder, no folder.meta */
     if (!kiln_path_format(path, sizeof path, "%s/%s", dir, KILN_FOLDER_META) ||
         !kiln_path_format(label, sizeof label, "%s%s%s", rel, rel[0] ? "/" : "", KILN_FOLDER_META))
         return KILN_OK; /* the scan refuses such a folder's files anyway */
@@ -248,8 +249,10 @@ kiln_result kiln_settings_layers_for(kiln_project *p, const char *rel, kiln_sett
         /* sub: the first segments of rel (len bytes); the folder holding the asset comes last */
         memcpy(sub, rel, len);
         sub[len] = '\0';
-        if (!kiln_path_format(dir, sizeof dir, "%s%s%s", p->root, len ? "/" : "", sub)) break;
-        if ((r = kiln_settings_layers_push(p, l, dir, sub, err)) != KILN_OK) break;
+        /* several roots: "" is no folder, "engine" the root's */
+        bool folder = kiln_roots_file_of(p, sub, dir, sizeof dir);
+        if (!folder && (len || !kiln_roots_named(p))) break;
+        if ((r = kiln_settings_layers_push(p, l, folder ? dir : NULL, sub, err)) != KILN_OK) break;
         const char *slash = strchr(rel + len + (len ? 1 : 0), '/');
         if (!slash) break;
         len = (size_t)(slash - rel);

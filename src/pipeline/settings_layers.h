@@ -49,9 +49,10 @@ kiln_result kiln_settings_layers_create(kiln_project *p, kiln_settings_layers **
                                         kiln_error *err);
 void kiln_settings_layers_destroy(kiln_project *p, kiln_settings_layers *l); /* NULL: no-op */
 
-/* Adds the folder.meta of dir (absolute; rel its path from the root, "" for the root) as the
- * next folder down. A bad file is kept as the folder's error, not returned. KILN_E_LIMIT past
- * KILN_LAYERS_MAX_FOLDERS. */
+/* Adds the folder.meta of dir (absolute; rel its name, roots.h: "" for the one root, the prefix
+ * for a root of several) as the next folder down; dir NULL adds a folder with no file (the top
+ * above several roots, whose names start with a prefix). A bad file is kept as the folder's error,
+ * not returned. KILN_E_LIMIT past KILN_LAYERS_MAX_FOLDERS. */
 kiln_result kiln_settings_layers_push(kiln_project *p, kiln_settings_layers *l, const char *dir,
                                       const char *rel, kiln_error *err);
 void kiln_settings_layers_pop(kiln_settings_layers *l);

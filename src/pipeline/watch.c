@@ -156,13 +156,20 @@ static bool rel_join(const char *dir, const char *name, char *out, size_t size)
 static kiln_result add_tree(kiln_watch *w, const char *rel, int depth, bool mark, kiln_error *err)
 {
     kiln_project *p = w->p;
-    if (depth > WATCH_MAX_DEPTH)
-        return kiln_error_set(err, KILN_E_LIMIT, "folders nested deeper than %d under %s",
-                              WATCH_MAX_DEPTH, p->root);
+    if (!rel[0] && kiln_roots_named(p)) { /* the top of several roots is no folder: each root */
+        kiln_result r = KILN_OK;
+        for (size_t i = 0; i < p->root_count && r == KILN_OK; i++)
+            r = add_tree(w, p->roots[i].prefix, depth, mark, err);
+        return r;
+    }
     char abs[KILN_PATH_MAX];
-    if (!(rel[0] ? kiln_path_format(abs, sizeof abs, "%s/%s", p->root, rel)
-                 : kiln_path_format(abs, sizeof abs, "%s", p->root)))
+    if (!kiln_roots_file_of(p, rel, abs, sizeof abs))
         return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", rel);
+    if (depth > WATCH_MAX_DEPTH) {
+        const kiln_asset_root *root = kiln_roots_holding(p, abs);
+        return kiln_error_set(err, KILN_E_LIMIT, "folders nested deeper than %d under %s",
+                              WATCH_MAX_DEPTH, root ? root->dir : abs);
+    }
     if (!strcmp(abs, p->out) || !strcmp(abs, p->cache)) return KILN_OK; /* kiln's own output */
     int wd = inotify_add_watch(w->fd, abs, WATCH_EVENTS | IN_ONLYDIR | IN_DONT_FOLLOW);
     if (wd < 0) {
@@ -298,8 +305,10 @@ static const char *cause_of(kiln_watch *w, const kiln_asset *a, const char **cha
     size_t i;
     json_t *dep;
     json_array_foreach (json_object_get(k, "deps"), i, dep) {
-        const char *rel = kiln_path_relative_to(w->p->root, json_string_value(dep));
-        if (rel && json_object_get(w->pending, rel)) return rel;
+        char name[KILN_PATH_MAX];
+        if (kiln_roots_name_of(w->p, json_string_value(dep), name, sizeof name) &&
+            json_object_get(w->pending, name))
+            return json_object_iter_key(json_object_iter_at(w->pending, name)); /* stays put */
     }
     if (json_array_size(w->causes)) {
         *quiet = true;
@@ -443,7 +452,7 @@ static kiln_result import_batch(kiln_watch *w, char **result_json, kiln_error *e
     json_object_set_new(totals, "removed", json_integer((json_int_t)json_array_size(removed)));
     json_t *doc = json_object();
     json_object_set_new(doc, "command", json_string("watch"));
-    json_object_set_new(doc, "root", json_string(p->root));
+    kiln_roots_json_set(p, doc);
     json_object_set_new(doc, "cache", json_string(p->cache));
     json_object_set_new(doc, "platform", p->platform[0] ? json_string(p->platform) : json_null());
     json_object_set_new(doc, "changes", changes);
@@ -490,7 +499,7 @@ KILN_API kiln_result kiln_watch_open(kiln_project *p, const kiln_watch_opts *opt
     /* The watches first, then the import: what changes while it runs is the first batch. */
     r = add_tree(w, "", 0, false, err);
     if (r != KILN_OK) goto fail;
-    if (!kiln_path_is_within(p->root, p->project_dir)) {
+    if (!kiln_roots_holding(p, p->project_dir)) {
         w->project_wd = inotify_add_watch(w->fd, p->project_dir,
                                           IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE |
                                               IN_CREATE | IN_ONLYDIR);

@@ -160,8 +160,11 @@ static int write_ninja(const kiln_cli *c, const json_t *d, const json_t *groups,
         f);
     fputs("kiln = ", f);
     put_shell(f, exe);
-    fputs("\nkiln_flags = --root ", f);
-    put_shell(f, root);
+    fputs("\nkiln_flags =", f);
+    if (!json_object_get(d, "roots")) { /* several roots come from kiln.json, not --root */
+        fputs(" --root ", f);
+        put_shell(f, root);
+    }
     fputs(" --out ", f);
     put_shell(f, out);
     fputs(" --cache ", f);

@@ -1,7 +1,7 @@
 /* cmd_pack.c — kiln pack: cooked artifacts of a project into one .kpak file (import first, then
  * gather, check and write; docs/packs.md), and kiln pack --verify FILE: every checksum again.
  *
- *   kiln pack [-o FILE] [--all | ASSET...] [--keep-going] [--platform P]
+ *   kiln pack [-o FILE] [--all [--under NAME] | ASSET...] [--keep-going] [--platform P]
  *             [--compress none|zstd|auto] [--level N] [--align 16|4096] [--json]
  *   kiln pack --verify FILE [--json]
  *
@@ -12,7 +12,7 @@
 #include "cli.h"
 
 typedef struct pack_args {
-    const char *output, *compress, *level, *align, *verify;
+    const char *output, *compress, *level, *align, *verify, *under;
     bool keep_going;
 } pack_args;
 
@@ -34,6 +34,7 @@ static const char *take_pack_options(int argc, char **argv, pack_args *a, char *
                             : !strcmp(o, "--level")                    ? &a->level
                             : !strcmp(o, "--align")                    ? &a->align
                             : !strcmp(o, "--verify")                   ? &a->verify
+                            : !strcmp(o, "--under")                    ? &a->under
                                                                        : NULL;
         if (!slot) {
             rest[(*rest_count)++] = argv[i];
@@ -133,7 +134,7 @@ int kiln_cmd_pack(int argc, char **argv)
     }
     if (a.verify) {
         if (c.positional_count || c.all || a.output || a.compress || a.level || a.align ||
-            a.keep_going)
+            a.keep_going || a.under)
             return kiln_cli_usage(&c, "--verify FILE takes no other file, asset or pack option");
         return verify(&c, a.verify);
     }
@@ -141,6 +142,7 @@ int kiln_cmd_pack(int argc, char **argv)
     o.struct_size = sizeof o;
     o.output = a.output;
     o.keep_going = a.keep_going;
+    o.under = a.under;
     if (a.compress) {
         if (!strcmp(a.compress, "auto")) o.compress = KILN_PACK_COMPRESS_AUTO;
         else if (!strcmp(a.compress, "none")) o.compress = KILN_PACK_COMPRESS_NONE;
@@ -160,6 +162,8 @@ int kiln_cmd_pack(int argc, char **argv)
             return kiln_cli_usage(&c, "--align takes 16 or 4096, not %s", a.align);
     }
     if (c.all && c.positional_count) return kiln_cli_usage(&c, "give ASSET... or --all, not both");
+    if (a.under && !c.all)
+        return kiln_cli_usage(&c, "--under NAME takes --all: every asset under NAME");
     if (!c.all && !c.positional_count)
         return kiln_cli_usage(&c, "nothing to pack: give ASSET... or --all");
     int code = KILN_EXIT_OK;

@@ -88,15 +88,17 @@ static const kiln_cli_command commands[] = {
      "  --settings JSON          a patch shaped like the .meta \"import\" object\n",
      "model fbx"},
     {"pack", kiln_cmd_pack, true,
-     "usage: kiln pack [-o FILE] [--all|ASSET...] [--keep-going] [--compress none|zstd|auto]\n"
-     "                 [--level N] [--align 16|4096]\n"
+     "usage: kiln pack [-o FILE] [--all [--under NAME]|ASSET...] [--keep-going]\n"
+     "                 [--compress none|zstd|auto] [--level N] [--align 16|4096]\n"
      "       kiln pack --verify FILE\n"
      "\n"
      "Imports the assets (cached ones are reused) and packs their artifacts, and what they\n"
      "need, into one .kpak.\n"
      "\n"
      "  -o, --output FILE   the pack (default OUT/game.kpak); anywhere, folders created\n"
-     "  --all               every asset under the root\n"
+     "  --all               every asset under the root (or roots)\n"
+     "  --under NAME        with --all: only the assets under the folder NAME (\"engine\":\n"
+     "                      one root of several; kiln.json \"roots\")\n"
      "  --keep-going        pack the assets that did not fail; exit 1\n"
      "  --compress MODE     none, zstd or auto (default: zstd where it pays)\n"
      "  --level N           Zstandard level 1..22 (default 9)\n"
