@@ -158,8 +158,7 @@ static void id_compute(kiln_project *p)
     snprintf(p->roots_id, sizeof p->roots_id, "named %016llx", (unsigned long long)h);
 }
 
-kiln_result kiln_roots_open(kiln_project *p, const char *root_opt, const char *cwd,
-                            kiln_error *err)
+kiln_result kiln_roots_open(kiln_project *p, const char *root_opt, const char *cwd, kiln_error *err)
 {
     p->root_count = 0;
     p->roots_named = false;
@@ -179,8 +178,7 @@ kiln_result kiln_roots_open(kiln_project *p, const char *root_opt, const char *c
         if (strlen(root->dir) > KILN_PATH_MAX - 512)
             return kiln_error_set(err, KILN_E_LIMIT, "the cache or asset root path is too long");
         if (!kiln_dir_exists(root->dir)) {
-            r = kiln_error_set(err, KILN_E_ASSET_IO, "the asset root %s does not exist",
-                               root->dir);
+            r = kiln_error_set(err, KILN_E_ASSET_IO, "the asset root %s does not exist", root->dir);
             kiln_error_at_path(err, root->dir);
             return r;
         }

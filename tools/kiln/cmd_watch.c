@@ -157,7 +157,16 @@ int kiln_cmd_watch(int argc, char **argv)
     print_document(&c, doc, true);
     if (!c.json && !c.quiet) {
         json_t *d = json_loads(doc, 0, NULL);
-        printf("watching %s (Ctrl-C stops)\n", json_string_value(json_object_get(d, "root")));
+        json_t *roots = json_object_get(d, "roots"), *dir;
+        const char *prefix;
+        if (!roots) {
+            printf("watching %s (Ctrl-C stops)\n", json_string_value(json_object_get(d, "root")));
+        } else { /* several roots (kiln.json "roots"): each under its prefix */
+            printf("watching");
+            json_object_foreach (roots, prefix, dir)
+                printf(" %s (%s)", prefix, json_string_value(dir));
+            printf(" (Ctrl-C stops)\n");
+        }
         json_decref(d);
         fflush(stdout);
     }
