@@ -28,7 +28,8 @@ typedef struct kiln_log_hook {
 typedef struct kiln_project_opts {
     uint32_t struct_size;    /* sizeof(kiln_project_opts); 0 is taken as the current size */
     const char *project_dir; /* NULL = the current folder */
-    const char *root;        /* asset root; NULL = <project_dir>/assets */
+    const char *root;        /* asset root; NULL = <project_dir>/assets, or the roots that
+                                <project_dir>/kiln.json names ("roots"; then root must be NULL) */
     const char *out;         /* output folder; NULL = <project_dir>/.kiln */
     const char *cache;       /* cache folder; NULL = <out>/cache; must lie in project_dir or out */
     const char *platform;    /* settings overrides "platforms.<name>"; NULL = none */
@@ -40,7 +41,9 @@ typedef struct kiln_project_opts {
 
 /* Opens a project: resolves and checks the folders (the cache and output folders must lie inside
  * the project or output folder: KILN_E_OUTPUT_REFUSED), creates nothing yet. The root must exist
- * (KILN_E_ASSET_IO). Free with kiln_project_close. */
+ * (KILN_E_ASSET_IO). With kiln.json "roots" (several roots under prefixes; asset names then start
+ * with the prefix, docs/settings.md): a bad value is KILN_E_IMPORT_SETTINGS, and root given too
+ * KILN_E_USAGE. Free with kiln_project_close. */
 KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_project **out,
                                        kiln_error *err);
 KILN_API void kiln_project_close(kiln_project *p); /* NULL is a no-op */
