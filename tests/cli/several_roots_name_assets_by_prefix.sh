@@ -87,6 +87,13 @@ k 2 import game/models/climb.gltf
 show_err | cut -c1-120
 rm assets/models/climb.gltf
 
+# report --why takes a file of any root by its path, or a name.
+printf '{"texture": {"mipmaps": true}}\n' >"$E/folder.meta"
+k 0 report --why "$E/textures/white.png"
+show
+k 0 report --why engine/textures
+show
+
 # --root and "roots" together, and bad "roots" values: errors at their JSON pointer.
 k 2 import --root assets --all
 show_err

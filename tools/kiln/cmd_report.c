@@ -7,26 +7,45 @@
 
 #include "cli.h"
 
+/* real (resolved) as a name: its path below root after prefix ("" with one root); false when it
+ * is not root or below it. */
+static bool name_below(const char *real, const char *root, const char *prefix, char *out,
+                       size_t size)
+{
+    size_t n = root ? strlen(root) : 0;
+    if (!n || strncmp(real, root, n) != 0 || (real[n] != '/' && real[n] != '\0')) return false;
+    const char *rest = real[n] ? real + n + 1 : "";
+    snprintf(out, size, "%s%s%s", prefix, prefix[0] && rest[0] ? "/" : "", rest);
+    return true;
+}
+
 /* The asset path a command-line PATH names, relative to the root: a path that exists is taken
- * from the current folder, anything else as relative to the root already. */
-static void path_in_root(const char *root, const char *path, char *out, size_t size)
+ * from the current folder, anything else as relative to the root already. With several roots
+ * (the document's "roots") a file's name starts with the prefix of the root holding it. */
+static void path_in_root(const json_t *d, const char *path, char *out, size_t size)
 {
     char real[PATH_MAX];
-    size_t n = strlen(root);
-    if (realpath(path, real) && !strncmp(real, root, n) && (real[n] == '/' || real[n] == '\0'))
-        snprintf(out, size, "%s", real[n] ? real + n + 1 : "");
-    else snprintf(out, size, "%s", path);
+    json_t *roots = json_object_get(d, "roots"), *dir;
+    const char *prefix;
+    bool named = false;
+    if (realpath(path, real)) {
+        if (!roots)
+            named = name_below(real, json_string_value(json_object_get(d, "root")), "", out, size);
+        json_object_foreach (roots, prefix, dir)
+            if (!named) named = name_below(real, json_string_value(dir), prefix, out, size);
+    }
+    if (!named) snprintf(out, size, "%s", path);
     size_t len = strlen(out);
     while (len > 0 && out[len - 1] == '/') out[--len] = '\0';
 }
 
 /* Whether the asset is one of the PATHs (an asset, or a folder holding it); all with none. */
-static bool selected(const kiln_cli *c, const char *root, const char *asset)
+static bool selected(const kiln_cli *c, const json_t *d, const char *asset)
 {
     if (!c->positional_count) return true;
     for (int i = 0; i < c->positional_count; i++) {
         char want[PATH_MAX];
-        path_in_root(root, c->positional[i], want, sizeof want);
+        path_in_root(d, c->positional[i], want, sizeof want);
         size_t n = strlen(want);
         if (!n || (!strncmp(asset, want, n) && (asset[n] == '\0' || asset[n] == '/'))) return true;
     }
@@ -86,12 +105,11 @@ static void print_reason(const char *path, const json_t *r)
 
 static void print_why(const kiln_cli *c, json_t *d)
 {
-    const char *root = json_string_value(json_object_get(d, "root"));
     size_t i, j, stale = 0;
     json_t *row, *r;
     json_array_foreach (json_object_get(d, "assets"), i, row) {
         const char *path = str(row, "path");
-        if (!json_object_get(row, "why") || !selected(c, root ? root : "", path)) continue;
+        if (!json_object_get(row, "why") || !selected(c, d, path)) continue;
         stale++;
         json_array_foreach (json_object_get(row, "why"), j, r) print_reason(path, r);
     }
@@ -101,11 +119,9 @@ static void print_why(const kiln_cli *c, json_t *d)
 /* --why PATH...: only the rows of those assets. */
 static void filter_rows(const kiln_cli *c, json_t *d)
 {
-    const char *root = json_string_value(json_object_get(d, "root"));
     json_t *rows = json_object_get(d, "assets");
     for (size_t i = json_array_size(rows); i-- > 0;)
-        if (!selected(c, root ? root : "", str(json_array_get(rows, i), "path")))
-            json_array_remove(rows, i);
+        if (!selected(c, d, str(json_array_get(rows, i), "path"))) json_array_remove(rows, i);
 }
 
 /* --check (a CI gate): one line on stderr per asset that is not up to date; exit 1 if any. */
