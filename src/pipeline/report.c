@@ -47,6 +47,7 @@ static bool index_row(report_batch *b, size_t index, const kiln_asset *a, json_t
     json_t *view = kiln_cache_index_view(&b->index, &hit);
     if (!view) return false;
     json_object_set_new(row, "source_read", json_false());
+    json_object_set_new(row, "settings_origin", kiln_asset_origin_json(b->p, a));
     json_object_set_new(row, "key", json_string(hit.key));
     json_object_set_new(row, "state", json_string("up_to_date"));
     json_object_set_new(row, "outputs", kiln_outputs_json(a, view));

@@ -34,6 +34,9 @@ sleep 2.2
 k 0 import --all
 k 0 report --json
 expect_eq "$(j "d['cache']['size']")" "$(cache_bytes)" "cache size from the memo"
+# A report the index answers says where each setting came from, as the full check does.
+expect_eq "$(j "[(a['state'], a['source_read'], 'settings_origin' in a) for a in d['assets']]")" \
+    '[["up_to_date", false, true], ["up_to_date", false, true]]' "rows the index answered"
 rm -rf ".kiln/cache/objects/$(printf %.2s "$key")"
 k 0 report --json
 expect_eq "$(j "d['cache']['size']")" "$(cache_bytes)" "cache size after a shard went"
