@@ -112,7 +112,7 @@ static bool json_whole(const json_t *v, uint64_t *out)
 }
 
 kiln_result gltf_get_uint(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                          uint64_t max, bool required, uint64_t fallback, uint64_t *out)
+                          uint64_t limit, bool required, uint64_t fallback, uint64_t *out)
 {
     char mp[256];
     json_t *v = json_object_get(obj, key);
@@ -127,10 +127,10 @@ kiln_result gltf_get_uint(gltf_ctx *c, const json_t *obj, const char *key, const
     if (!json_whole(v, &u))
         return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
                          "\"%s\" must be a non-negative integer", key);
-    if (u > max)
-        return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
-                         "\"%s\" is %llu, above the limit %llu", key, (unsigned long long)u,
-                         (unsigned long long)max);
+    if (u > limit)
+        return gltf_fail(c, KILN_E_LIMIT, member(mp, sizeof mp, ptr, key),
+                         "\"%s\" is %llu, above kiln's limit of %llu", key, (unsigned long long)u,
+                         (unsigned long long)limit);
     *out = u;
     return KILN_OK;
 }
@@ -247,7 +247,7 @@ kiln_result gltf_get_object(gltf_ctx *c, const json_t *obj, const char *key, con
 }
 
 kiln_result gltf_get_array(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                           size_t max, json_t **out)
+                           size_t limit, json_t **out)
 {
     char mp[256];
     *out = NULL;
@@ -256,10 +256,10 @@ kiln_result gltf_get_array(gltf_ctx *c, const json_t *obj, const char *key, cons
     if (!json_is_array(v))
         return gltf_fail(c, KILN_E_IMPORT_FAILED, member(mp, sizeof mp, ptr, key),
                          "\"%s\" must be an array, not %s", key, type_name(v));
-    if (json_array_size(v) > max)
+    if (json_array_size(v) > limit)
         return gltf_fail(c, KILN_E_LIMIT, member(mp, sizeof mp, ptr, key),
-                         "\"%s\" has %zu entries, above the limit %zu", key, json_array_size(v),
-                         max);
+                         "\"%s\" has %zu entries, above kiln's limit of %zu", key,
+                         json_array_size(v), limit);
     *out = v;
     return KILN_OK;
 }
@@ -454,8 +454,9 @@ kiln_result kiln_gltf_import(const void *data, size_t size, const char *base_dir
         goto done;
     }
     if (json_size > KILN_GLTF_MAX_JSON_SIZE) {
-        r = gltf_fail(c, KILN_E_LIMIT, NULL, "the JSON part is %zu bytes, above the limit %zu",
-                      json_size, KILN_GLTF_MAX_JSON_SIZE);
+        r = gltf_fail(c, KILN_E_LIMIT, NULL,
+                      "the JSON part is %zu bytes, above kiln's limit of %zu", json_size,
+                      KILN_GLTF_MAX_JSON_SIZE);
         goto done;
     }
     c->root = kiln_json_load(json, json_size, NULL, KILN_E_IMPORT_FAILED, err);

@@ -134,13 +134,13 @@ kiln_result gltf_accessor_info(gltf_ctx *c, uint32_t index, const gltf_accessor 
     uint64_t ct, count;
     const char *type;
     kiln_result r;
-    if ((r = gltf_get_uint(c, aj, "componentType", ptr, 0xFFFFFFFFu, true, 0, &ct)) ||
+    if ((r = gltf_get_uint(c, aj, "componentType", ptr, GLTF_NO_LIMIT, true, 0, &ct)) ||
         (r = gltf_get_uint(c, aj, "count", ptr, KILN_GLTF_MAX_COUNT, true, 0, &count)) ||
         (r = gltf_get_string(c, aj, "type", ptr, &type)) ||
         (r = gltf_get_bool(c, aj, "normalized", ptr, false, &a->normalized)))
         return r;
     char mp[64]; /* the pointer of the member at fault */
-    if (!component_size((uint32_t)ct)) {
+    if (ct > 0xFFFFFFFFu || !component_size((uint32_t)ct)) {
         snprintf(mp, sizeof mp, "%s/componentType", ptr);
         return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                          "\"componentType\" %llu is not one of "
@@ -237,6 +237,10 @@ static bool fits(size_t offset, size_t stride, size_t count, size_t elem, size_t
     return true;
 }
 
+/* A byte offset as size_t; one past SIZE_MAX (on 32-bit) lies past every view all the same, and
+ * fits() refuses it there. */
+static size_t clamp_size(uint64_t v) { return v < SIZE_MAX ? (size_t)v : SIZE_MAX; }
+
 /* Reads accessor index into memory it allocates from arena (floats or integers), only after the
  * element range has been checked against the view, so a small file cannot make kiln allocate
  * for elements it does not hold. */
@@ -255,8 +259,9 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
     int32_t view;
     uint64_t offset;
     if ((r = gltf_get_index(c, aj, "bufferView", ptr, c->view_count, false, &view)) ||
-        (r = gltf_get_uint(c, aj, "byteOffset", ptr, (uint64_t)1 << 32, false, 0, &offset)))
+        (r = gltf_get_uint(c, aj, "byteOffset", ptr, GLTF_NO_LIMIT, false, 0, &offset)))
         return r;
+    size_t view_offset = clamp_size(offset);
     if (view >= 0) {
         const gltf_view *v;
         if ((r = gltf_view_get(c, (uint32_t)view, &v)) != KILN_OK) return r;
@@ -266,7 +271,7 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
                 c, KILN_E_IMPORT_FAILED, ptr,
                 "bufferView %d's byteStride %zu is smaller than one element (%zu bytes)", view,
                 v->stride, l.element_size);
-        if (!fits((size_t)offset, stride, a->count, l.element_size, v->size))
+        if (!fits(view_offset, stride, a->count, l.element_size, v->size))
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "%u elements of %zu bytes from byteOffset %llu run past the end of "
                              "bufferView %d (%zu bytes)",
@@ -282,8 +287,8 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
     if (view >= 0) {
         const gltf_view *v = &c->views[view];
         size_t stride = v->stride ? v->stride : l.element_size;
-        read_elements(v->data + offset, stride, &l, a->component_type, a->normalized, a->count, 0,
-                      n, s);
+        read_elements(v->data + view_offset, stride, &l, a->component_type, a->normalized, a->count,
+                      0, n, s);
     }
 
     json_t *sparse;
@@ -295,7 +300,7 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
     uint64_t scount, ioff, voff, ict;
     json_t *ij, *vj;
     int32_t iview, vview;
-    if ((r = gltf_get_uint(c, sparse, "count", sptr, a->count, true, 0, &scount)) ||
+    if ((r = gltf_get_uint(c, sparse, "count", sptr, GLTF_NO_LIMIT, true, 0, &scount)) ||
         (r = gltf_get_object(c, sparse, "indices", sptr, &ij)) ||
         (r = gltf_get_object(c, sparse, "values", sptr, &vj)))
         return r;
@@ -303,14 +308,21 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
     snprintf(fault, sizeof fault, "%s/count", sptr);
     if (scount == 0)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, fault, "\"count\" must be at least 1");
+    /* Its indices strictly increase below the accessor's count: at most that many. */
+    if (scount > a->count)
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, fault,
+                         "sparse \"count\" %llu is more than the accessor's %u elements: "
+                         "sparse indices must strictly increase below the accessor's count",
+                         (unsigned long long)scount, a->count);
     if (!ij || !vj)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, sptr, "\"indices\" and \"values\" are required");
     if ((r = gltf_get_index(c, ij, "bufferView", iptr, c->view_count, true, &iview)) ||
-        (r = gltf_get_uint(c, ij, "byteOffset", iptr, (uint64_t)1 << 32, false, 0, &ioff)) ||
-        (r = gltf_get_uint(c, ij, "componentType", iptr, 0xFFFFFFFFu, true, 0, &ict)) ||
+        (r = gltf_get_uint(c, ij, "byteOffset", iptr, GLTF_NO_LIMIT, false, 0, &ioff)) ||
+        (r = gltf_get_uint(c, ij, "componentType", iptr, GLTF_NO_LIMIT, true, 0, &ict)) ||
         (r = gltf_get_index(c, vj, "bufferView", vptr, c->view_count, true, &vview)) ||
-        (r = gltf_get_uint(c, vj, "byteOffset", vptr, (uint64_t)1 << 32, false, 0, &voff)))
+        (r = gltf_get_uint(c, vj, "byteOffset", vptr, GLTF_NO_LIMIT, false, 0, &voff)))
         return r;
+    size_t index_offset = clamp_size(ioff), value_offset = clamp_size(voff);
     snprintf(fault, sizeof fault, "%s/componentType", iptr);
     if (ict != CT_U8 && ict != CT_U16 && ict != CT_U32)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, fault,
@@ -320,22 +332,22 @@ static kiln_result read_accessor(gltf_ctx *c, uint32_t index, bool want_floats, 
         (r = gltf_view_get(c, (uint32_t)vview, &vv)))
         return r;
     uint32_t ics = component_size((uint32_t)ict);
-    if (!fits((size_t)ioff, ics, (size_t)scount, ics, iv->size))
+    if (!fits(index_offset, ics, (size_t)scount, ics, iv->size))
         return gltf_fail(c, KILN_E_IMPORT_FAILED, iptr, "%llu indices run past bufferView %d",
                          (unsigned long long)scount, iview);
-    if (!fits((size_t)voff, l.element_size, (size_t)scount, l.element_size, vv->size))
+    if (!fits(value_offset, l.element_size, (size_t)scount, l.element_size, vv->size))
         return gltf_fail(c, KILN_E_IMPORT_FAILED, vptr, "%llu values run past bufferView %d",
                          (unsigned long long)scount, vview);
     int64_t previous = -1;
     for (size_t i = 0; i < scount; i++) {
-        uint32_t target = to_uint(iv->data + ioff + i * ics, (uint32_t)ict);
+        uint32_t target = to_uint(iv->data + index_offset + i * ics, (uint32_t)ict);
         if (target >= a->count || (int64_t)target <= previous)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, iptr,
                              "index %zu (%u) is out of range or not strictly increasing", i,
                              target);
         previous = target;
-        read_elements(vv->data + voff + i * l.element_size, l.element_size, &l, a->component_type,
-                      a->normalized, 1, target, n, s);
+        read_elements(vv->data + value_offset + i * l.element_size, l.element_size, &l,
+                      a->component_type, a->normalized, 1, target, n, s);
     }
     return KILN_OK;
 }

@@ -52,20 +52,21 @@ kiln_result gltf_buffers_init(gltf_ctx *c)
         int32_t buffer;
         uint64_t offset, length, stride;
         if ((r = gltf_get_index(c, v, "buffer", ptr, c->buffer_count, true, &buffer)) ||
-            (r = gltf_get_uint(c, v, "byteOffset", ptr, MAX_BUFFER_SIZE, false, 0, &offset)) ||
-            (r = gltf_get_uint(c, v, "byteLength", ptr, MAX_BUFFER_SIZE, true, 0, &length)) ||
-            (r = gltf_get_uint(c, v, "byteStride", ptr, 252, false, 0, &stride)))
+            (r = gltf_get_uint(c, v, "byteOffset", ptr, GLTF_NO_LIMIT, false, 0, &offset)) ||
+            (r = gltf_get_uint(c, v, "byteLength", ptr, GLTF_NO_LIMIT, true, 0, &length)) ||
+            (r = gltf_get_uint(c, v, "byteStride", ptr, GLTF_NO_LIMIT, false, 0, &stride)))
             return r;
         if (length == 0) {
             snprintf(mp, sizeof mp, "%s/byteLength", ptr);
             return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"byteLength\" must be at least 1");
         }
-        if (json_object_get(v, "byteStride") && (stride < 4 || stride % 4)) {
+        if (json_object_get(v, "byteStride") && (stride < 4 || stride > 252 || stride % 4)) {
             snprintf(mp, sizeof mp, "%s/byteStride", ptr);
             return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
                              "\"byteStride\" %llu is not a multiple of 4 in [4, 252]",
                              (unsigned long long)stride);
         }
+        /* Both are at most 2^53 (gltf_get_uint): the sum does not wrap. */
         if (offset + length > c->buffers[buffer].size)
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "bytes %llu..%llu lie past the end of buffer %d (%zu bytes)",
@@ -164,14 +165,21 @@ static kiln_result decode_meshopt(gltf_ctx *c, size_t index, const json_t *ext, 
     const char *mode, *filter;
     kiln_result r;
     if ((r = gltf_get_index(c, ext, "buffer", ptr, c->buffer_count, true, &buffer)) ||
-        (r = gltf_get_uint(c, ext, "byteOffset", ptr, MAX_BUFFER_SIZE, false, 0, &offset)) ||
-        (r = gltf_get_uint(c, ext, "byteLength", ptr, MAX_BUFFER_SIZE, true, 0, &length)) ||
-        (r = gltf_get_uint(c, ext, "byteStride", ptr, 256, true, 0, &stride)) ||
+        (r = gltf_get_uint(c, ext, "byteOffset", ptr, GLTF_NO_LIMIT, false, 0, &offset)) ||
+        (r = gltf_get_uint(c, ext, "byteLength", ptr, GLTF_NO_LIMIT, true, 0, &length)) ||
+        (r = gltf_get_uint(c, ext, "byteStride", ptr, GLTF_NO_LIMIT, true, 0, &stride)) ||
         (r = gltf_get_uint(c, ext, "count", ptr, KILN_GLTF_MAX_COUNT, true, 0, &count)) ||
         (r = gltf_get_string(c, ext, "mode", ptr, &mode)) ||
         (r = gltf_get_string(c, ext, "filter", ptr, &filter)))
         return r;
-    char mp[112]; /* the pointer of a member at fault */
+    char mp[112];       /* the pointer of a member at fault */
+    if (stride > 256) { /* the extension's largest; count * stride cannot wrap below it */
+        snprintf(mp, sizeof mp, "%s/byteStride", ptr);
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, mp,
+                         "\"byteStride\" %llu is above 256, the largest EXT_meshopt_compression "
+                         "allows",
+                         (unsigned long long)stride);
+    }
     snprintf(mp, sizeof mp, "%s/mode", ptr);
     if (!mode) return gltf_fail(c, KILN_E_IMPORT_FAILED, mp, "\"mode\" is missing");
     int f = meshopt_filter(filter);

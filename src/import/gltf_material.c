@@ -167,7 +167,7 @@ static kiln_result read_wrap(gltf_ctx *c, const json_t *sj, const char *key, con
                              kiln_scene_wrap *out)
 {
     uint64_t v;
-    kiln_result r = gltf_get_uint(c, sj, key, ptr, 0xFFFFFFFFu, false, 10497, &v);
+    kiln_result r = gltf_get_uint(c, sj, key, ptr, GLTF_NO_LIMIT, false, 10497, &v);
     if (r != KILN_OK) return r;
     switch (v) {
     case 10497:
@@ -196,8 +196,8 @@ static kiln_result read_sampler(gltf_ctx *c, const json_t *sj, const char *ptr,
     uint64_t mag, min;
     kiln_result r;
     if ((r = gltf_get_name(c, sj, ptr, &s->name)) ||
-        (r = gltf_get_uint(c, sj, "magFilter", ptr, 0xFFFFFFFFu, false, 0, &mag)) ||
-        (r = gltf_get_uint(c, sj, "minFilter", ptr, 0xFFFFFFFFu, false, 0, &min)) ||
+        (r = gltf_get_uint(c, sj, "magFilter", ptr, GLTF_NO_LIMIT, false, 0, &mag)) ||
+        (r = gltf_get_uint(c, sj, "minFilter", ptr, GLTF_NO_LIMIT, false, 0, &min)) ||
         (r = read_wrap(c, sj, "wrapS", ptr, &s->wrap_s)) ||
         (r = read_wrap(c, sj, "wrapT", ptr, &s->wrap_t)))
         return r;
@@ -301,10 +301,9 @@ static kiln_result read_texture_ref(gltf_ctx *c, const json_t *parent, const cha
     snprintf(ptr, sizeof ptr, "%s/%s", parent_ptr, key);
     uint64_t texcoord;
     if ((r = gltf_get_index(c, tj, "index", ptr, c->scene->texture_count, true, &t->texture)) ||
-        (r = gltf_get_uint(c, tj, "texCoord", ptr, 255, false, 0, &texcoord)))
+        (r = gltf_get_uint(c, tj, "texCoord", ptr, GLTF_NO_LIMIT, false, 0, &texcoord)))
         return r;
     if (scale_key && (r = gltf_get_float(c, tj, scale_key, ptr, 1.0f, &t->scale))) return r;
-    t->texcoord = (uint32_t)texcoord;
     json_t *tt = gltf_extension(tj, "KHR_texture_transform");
     if (tt) {
         char tptr[192];
@@ -313,14 +312,14 @@ static kiln_result read_texture_ref(gltf_ctx *c, const json_t *parent, const cha
         if ((r = gltf_get_floats(c, tt, "offset", tptr, 2, t->offset)) ||
             (r = gltf_get_float(c, tt, "rotation", tptr, 0.0f, &t->rotation)) ||
             (r = gltf_get_floats(c, tt, "scale", tptr, 2, t->uv_scale)) ||
-            (r = gltf_get_uint(c, tt, "texCoord", tptr, 255, false, t->texcoord, &texcoord)))
+            (r = gltf_get_uint(c, tt, "texCoord", tptr, GLTF_NO_LIMIT, false, texcoord, &texcoord)))
             return r;
-        t->texcoord = (uint32_t)texcoord;
     }
-    if (t->texcoord >= KILN_SCENE_MAX_UV_SETS)
+    if (texcoord >= KILN_SCENE_MAX_UV_SETS)
         return gltf_fail(c, KILN_E_IMPORT_UNSUPPORTED, ptr,
-                         "texture coordinate set %u; kiln keeps sets 0..%d", t->texcoord,
-                         KILN_SCENE_MAX_UV_SETS - 1);
+                         "texture coordinate set %llu; kiln keeps sets 0..%d",
+                         (unsigned long long)texcoord, KILN_SCENE_MAX_UV_SETS - 1);
+    t->texcoord = (uint32_t)texcoord;
     return KILN_OK;
 }
 

@@ -220,7 +220,10 @@ static kiln_result triangulate(gltf_ctx *c, const prim_src *ps, int mode, const 
     *out = NULL;
     *out_count = (uint32_t)(tris * 3);
     if (!tris) return KILN_OK;
-    if (tris * 3 > 0xFFFFFFFFu) return gltf_fail(c, KILN_E_LIMIT, ps->ptr, "too many triangles");
+    if (tris * 3 > 0xFFFFFFFFu)
+        return gltf_fail(c, KILN_E_LIMIT, ps->ptr,
+                         "%llu triangles need %llu indices, above kiln's limit of 4294967295",
+                         (unsigned long long)tris, (unsigned long long)(tris * 3));
     const void *mode_key = (const void *)(uintptr_t)(mode + 1);
     const uint32_t *known = derived_find(c, DERIVED_INDICES, src, mode_key, n);
     if (known) {
@@ -474,7 +477,7 @@ static kiln_result read_primitive(gltf_ctx *c, const json_t *pj, prim_src *ps,
     snprintf(aptr, sizeof aptr, "%s/attributes", ps->ptr);
     ps->attr_ptr = aptr;
     if ((r = gltf_get_object(c, pj, "attributes", ps->ptr, &ps->attributes)) ||
-        (r = gltf_get_uint(c, pj, "mode", ps->ptr, 0xFFFFFFFFu, false, MODE_TRIANGLES, &mode)) ||
+        (r = gltf_get_uint(c, pj, "mode", ps->ptr, GLTF_NO_LIMIT, false, MODE_TRIANGLES, &mode)) ||
         (r = gltf_get_index(c, pj, "indices", ps->ptr, c->accessor_count, false, &indices_acc)) ||
         (r = gltf_get_index(c, pj, "material", ps->ptr, c->scene->material_count, false,
                             &p->material)))
@@ -645,7 +648,7 @@ static kiln_result read_mesh(gltf_ctx *c, const json_t *mj, const char *ptr, kil
     kiln_result r;
     if ((r = gltf_get_name(c, mj, ptr, &m->name)) ||
         (r = gltf_get_array(c, mj, "primitives", ptr, 65536, &prims)) ||
-        (r = gltf_get_array(c, mj, "weights", ptr, 1024, &weights)))
+        (r = gltf_get_array(c, mj, "weights", ptr, KILN_GLTF_MAX_ITEMS, &weights)))
         return r;
     if (!prims || !json_array_size(prims))
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "\"primitives\" must hold at least one");

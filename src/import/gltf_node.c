@@ -11,6 +11,49 @@
 /* ---- nodes
  * ----------------------------------------------------------------------------------------- */
 
+/* The children of node self, checked against the rules of glTF 2.0 §3.5.2 (the hierarchy is a
+ * set of disjoint strict trees: no node its own child, none listed twice, none with two parents)
+ * before their list is allocated: a list that keeps the rules is no longer than the node count.
+ * parents[child] gets self. Longer cycles are found by world_transforms. */
+static kiln_result read_children(gltf_ctx *c, const json_t *children, const char *ptr,
+                                 kiln_scene_node *n, int32_t *parents, uint32_t self)
+{
+    const kiln_scene *s = c->scene;
+    size_t cn = json_array_size(children);
+    for (size_t i = 0; i < cn; i++) {
+        json_t *e = json_array_get(children, i);
+        char cptr[96];
+        snprintf(cptr, sizeof cptr, "%s/children/%zu", ptr, i);
+        if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+            (uint64_t)json_integer_value(e) >= s->node_count)
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "not a node index below %u",
+                             s->node_count);
+        uint32_t child = (uint32_t)json_integer_value(e);
+        if (child == self)
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr,
+                             "node %u is its own child: the node hierarchy must not contain "
+                             "cycles",
+                             self);
+        if (parents[child] == (int32_t)self)
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr,
+                             "node %u appears twice among the children of node %u: each child "
+                             "is listed once",
+                             child, self);
+        if (parents[child] >= 0)
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr,
+                             "node %u has two parents (nodes %d and %u): a node has at most one",
+                             child, parents[child], self);
+        parents[child] = (int32_t)self;
+    }
+    uint32_t *kids = kiln_arena_array(c->arena, cn ? cn : 1, sizeof *kids);
+    if (!kids) return gltf_nomem(c, "node children");
+    for (size_t i = 0; i < cn; i++)
+        kids[i] = (uint32_t)json_integer_value(json_array_get(children, i));
+    n->children = kids;
+    n->child_count = (uint32_t)cn;
+    return KILN_OK;
+}
+
 static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kiln_scene_node *n,
                              int32_t *parents, uint32_t self)
 {
@@ -21,9 +64,9 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
         (r = gltf_get_index(c, nj, "mesh", ptr, s->mesh_count, false, &n->mesh)) ||
         (r = gltf_get_index(c, nj, "skin", ptr, s->skin_count, false, &n->skin)) ||
         (r = gltf_get_index(c, nj, "camera", ptr, s->camera_count, false, &n->camera)) ||
-        (r = gltf_get_array(c, nj, "children", ptr, s->node_count, &children)) ||
-        (r = gltf_get_array(c, nj, "matrix", ptr, 16, &matrix)) ||
-        (r = gltf_get_array(c, nj, "weights", ptr, 1024, &weights)))
+        (r = gltf_get_array(c, nj, "children", ptr, KILN_GLTF_MAX_ITEMS, &children)) ||
+        (r = gltf_get_array(c, nj, "matrix", ptr, KILN_GLTF_MAX_ITEMS, &matrix)) ||
+        (r = gltf_get_array(c, nj, "weights", ptr, KILN_GLTF_MAX_ITEMS, &weights)))
         return r;
     n->light = -1;
     json_t *lp = gltf_extension(nj, "KHR_lights_punctual");
@@ -56,13 +99,8 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
     }
     if (weights) {
         size_t wn = json_array_size(weights);
-        float *w = kiln_arena_array(c->arena, wn ? wn : 1, sizeof *w);
-        if (!w) return gltf_nomem(c, "node weights");
-        if ((r = gltf_get_floats(c, nj, "weights", ptr, wn, w))) return r;
-        n->weights = w;
-        n->weight_count = (uint32_t)wn;
         /* As many as the mesh's morph targets (its default weights when it lost every
-         * primitive to a dropped mode). */
+         * primitive to a dropped mode); checked before anything is allocated for them. */
         const kiln_scene_mesh *m = n->mesh >= 0 ? &s->meshes[n->mesh] : NULL;
         uint32_t targets = !m                   ? 0
                            : m->primitive_count ? m->primitives[0].target_count
@@ -71,32 +109,13 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
             return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr,
                              "\"weights\" has %zu values; the mesh has %u morph targets", wn,
                              targets);
+        float *w = kiln_arena_array(c->arena, wn ? wn : 1, sizeof *w);
+        if (!w) return gltf_nomem(c, "node weights");
+        if ((r = gltf_get_floats(c, nj, "weights", ptr, wn, w))) return r;
+        n->weights = w;
+        n->weight_count = (uint32_t)wn;
     }
-    if (children) {
-        size_t cn = json_array_size(children);
-        uint32_t *kids = kiln_arena_array(c->arena, cn ? cn : 1, sizeof *kids);
-        if (!kids) return gltf_nomem(c, "node children");
-        for (size_t i = 0; i < cn; i++) {
-            json_t *e = json_array_get(children, i);
-            char cptr[96];
-            snprintf(cptr, sizeof cptr, "%s/children/%zu", ptr, i);
-            if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-                (uint64_t)json_integer_value(e) >= s->node_count)
-                return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "not a node index below %u",
-                                 s->node_count);
-            uint32_t child = (uint32_t)json_integer_value(e);
-            if (child == self)
-                return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr, "node %u is its own child", self);
-            if (parents[child] >= 0)
-                return gltf_fail(c, KILN_E_IMPORT_FAILED, cptr,
-                                 "node %u has two parents (nodes %d and %u)", child, parents[child],
-                                 self);
-            parents[child] = (int32_t)self;
-            kids[i] = child;
-        }
-        n->children = kids;
-        n->child_count = (uint32_t)cn;
-    }
+    if (children) return read_children(c, children, ptr, n, parents, self);
     return KILN_OK;
 }
 
@@ -336,7 +355,7 @@ static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
             if (!json_is_object(sj))
                 return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "not an object");
             if ((r = gltf_get_name(c, sj, ptr, &sets[i].name)) ||
-                (r = gltf_get_array(c, sj, "nodes", ptr, s->node_count, &nodes)))
+                (r = gltf_get_array(c, sj, "nodes", ptr, KILN_GLTF_MAX_ITEMS, &nodes)))
                 return r;
             size_t nn = nodes ? json_array_size(nodes) : 0;
             uint32_t *roots = kiln_arena_array(c->arena, nn ? nn : 1, sizeof *roots);
@@ -346,9 +365,13 @@ static kiln_result read_scenes(gltf_ctx *c, const int32_t *parents)
                 char nptr[80];
                 snprintf(nptr, sizeof nptr, "%s/nodes/%zu", ptr, k);
                 if (!json_is_integer(e) || json_integer_value(e) < 0 ||
-                    (uint64_t)json_integer_value(e) >= s->node_count)
+                    (uint64_t)json_integer_value(e) >= s->node_count) {
+                    if (!s->node_count)
+                        return gltf_fail(c, KILN_E_IMPORT_FAILED, nptr,
+                                         "not a node index: the file has no \"nodes\"");
                     return gltf_fail(c, KILN_E_IMPORT_FAILED, nptr, "not a node index below %u",
                                      s->node_count);
+                }
                 roots[k] = (uint32_t)json_integer_value(e);
                 if (parents[roots[k]] >= 0)
                     return gltf_fail(c, KILN_E_IMPORT_FAILED, nptr,

@@ -69,11 +69,19 @@ kiln_result gltf_fail(gltf_ctx *c, kiln_result code, const char *pointer, const 
 kiln_result gltf_nomem(gltf_ctx *c, const char *what);
 
 /* Member access with checks. A missing member gives the fallback (or, when required, an error
- * naming "<ptr>/<key>"). The wrong type is always an error. ptr is the object's pointer. */
+ * naming "<ptr>/<key>"). The wrong type is always an error. ptr is the object's pointer.
+ *
+ * The limit of gltf_get_uint and gltf_get_array is kiln's own bound on memory and time: above it
+ * is KILN_E_LIMIT ("above kiln's limit of N"). The specification's rules (an index below an
+ * array's size, a value in an enum, a stride in [4, 252], one parent per node) are the caller's
+ * to check, as KILN_E_IMPORT_FAILED with a message naming the rule; a member without a limit
+ * of kiln's passes GLTF_NO_LIMIT. */
+#define GLTF_NO_LIMIT UINT64_MAX
 kiln_result gltf_get_index(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
                            size_t count, bool required, int32_t *out);
 kiln_result gltf_get_uint(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                          uint64_t max, bool required, uint64_t fallback, uint64_t *out);
+                          uint64_t limit, bool required, uint64_t fallback,
+                          uint64_t *out); /* an integer in [0, 2^53] */
 kiln_result gltf_get_float(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
                            float fallback, float *out);
 kiln_result gltf_get_floats(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
@@ -85,7 +93,7 @@ kiln_result gltf_get_string(gltf_ctx *c, const json_t *obj, const char *key, con
 kiln_result gltf_get_object(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
                             json_t **out); /* NULL when absent */
 kiln_result gltf_get_array(gltf_ctx *c, const json_t *obj, const char *key, const char *ptr,
-                           size_t max, json_t **out); /* NULL when absent; size <= max */
+                           size_t limit, json_t **out); /* NULL when absent */
 /* A name member copied into the scene arena; "" when absent. */
 kiln_result gltf_get_name(gltf_ctx *c, const json_t *obj, const char *ptr, const char **out);
 /* obj/extensions/<name>, when it is an object; NULL otherwise. */

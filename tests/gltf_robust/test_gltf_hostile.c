@@ -342,7 +342,7 @@ static const hostile_case graph_cases[] = {
      {{"/nodes", "[{\"children\":[1,1]},{}]"}},
      KILN_E_IMPORT_FAILED,
      "/nodes/0/children/1",
-     "two parents"},
+     "node 1 appears twice among the children of node 0: each child is listed once"},
     {"scene root that has a parent",
      {{"/nodes", "[{\"children\":[1]},{\"mesh\":0}]"}, {"/scenes/0/nodes", "[1]"}},
      KILN_E_IMPORT_FAILED,
@@ -353,11 +353,32 @@ static const hostile_case graph_cases[] = {
      KILN_E_IMPORT_FAILED,
      "/scenes/0/nodes/1",
      "listed twice"},
-    {"more children than nodes",
+    /* Issue 18: more children than nodes is a broken hierarchy, not a limit of kiln's. */
+    {"more children than nodes: itself twice",
      {{"/nodes/0/children", "[0,0]"}},
-     KILN_E_LIMIT,
-     "/nodes/0/children",
-     "above the limit 1"},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/children/0",
+     "node 0 is its own child: the node hierarchy must not contain cycles"},
+    {"more children than nodes: one child three times",
+     {{"/nodes", "[{\"children\":[1,1,1]},{}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/children/1",
+     "node 1 appears twice among the children of node 0"},
+    {"scene lists more nodes than there are",
+     {{"/scenes/0/nodes", "[0,0]"}},
+     KILN_E_IMPORT_FAILED,
+     "/scenes/0/nodes/1",
+     "node 0 is listed twice"},
+    {"scene lists a node in a file without nodes",
+     {{"/nodes", NULL}},
+     KILN_E_IMPORT_FAILED,
+     "/scenes/0/nodes/0",
+     "not a node index: the file has no \"nodes\""},
+    {"matrix of 17 numbers",
+     {{"/nodes/0/matrix", "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1, 0]"}},
+     KILN_E_IMPORT_FAILED,
+     "/nodes/0/matrix",
+     "\"matrix\" must be an array of 16 numbers"},
     {"matrix and TRS together",
      {{"/nodes/0/matrix", "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]"},
       {"/nodes/0/translation", "[1,2,3]"}},
@@ -596,8 +617,20 @@ static const hostile_case range_cases[] = {
     {"accessor offset beyond 4 GiB",
      {{"/accessors/0/byteOffset", "8589934592"}},
      KILN_E_IMPORT_FAILED,
-     "/accessors/0/byteOffset",
-     "above the limit"},
+     "/accessors/0",
+     "3 elements of 12 bytes from byteOffset 8589934592 run past the end of bufferView 0"},
+    {"sparse indices offset beyond 4 GiB",
+     {{"/accessors/0/sparse", "{\"count\":1,\"indices\":{\"bufferView\":1,"
+                              "\"byteOffset\":8589934592,\"componentType\":5123},"
+                              "\"values\":{\"bufferView\":0}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/sparse/indices",
+     "1 indices run past bufferView 1"},
+    {"view beyond 2 GiB",
+     {{"/bufferViews/0/byteLength", "4294967296"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0",
+     "bytes 0..4294967296 lie past the end of buffer 0 (320 bytes)"},
     {"strided accessor past its view",
      {{"/bufferViews/0/byteStride", "16"}},
      KILN_E_IMPORT_FAILED,
@@ -617,7 +650,7 @@ static const hostile_case range_cases[] = {
      {{"/bufferViews/0/byteStride", "256"}},
      KILN_E_IMPORT_FAILED,
      "/bufferViews/0/byteStride",
-     "above the limit 252"},
+     "\"byteStride\" 256 is not a multiple of 4 in [4, 252]"},
     {"view past its buffer",
      {{"/bufferViews/0/byteLength", "321"}},
      KILN_E_IMPORT_FAILED,
@@ -650,9 +683,9 @@ static const hostile_case range_cases[] = {
      "more than byteLength (308)"},
     {"buffer byteLength above 2 GiB",
      {{"/buffers/0/byteLength", "2147483649"}},
-     KILN_E_IMPORT_FAILED,
+     KILN_E_LIMIT,
      "/buffers/0/byteLength",
-     "above the limit"},
+     "\"byteLength\" is 2147483649, above kiln's limit of 2147483648"},
     {"sparse indices past their view",
      {{"/accessors/0/sparse", "{\"count\":3,\"indices\":{\"bufferView\":7,\"byteOffset\":2,"
                               "\"componentType\":5123},\"values\":{\"bufferView\":0}}"}},
@@ -718,9 +751,9 @@ static const hostile_case count_cases[] = {
      "at least 1"},
     {"accessor count above the limit",
      {{"/accessors/0/count", "100000001"}},
-     KILN_E_IMPORT_FAILED,
+     KILN_E_LIMIT,
      "/accessors/0/count",
-     "above the limit"},
+     "\"count\" is 100000001, above kiln's limit of 100000000"},
     {"negative accessor count",
      {{"/accessors/0/count", "-3"}},
      KILN_E_IMPORT_FAILED,
@@ -741,7 +774,8 @@ static const hostile_case count_cases[] = {
                               "\"values\":{\"bufferView\":0}}"}},
      KILN_E_IMPORT_FAILED,
      "/accessors/0/sparse/count",
-     "above the limit 3"},
+     "sparse \"count\" 4 is more than the accessor's 3 elements: sparse indices must strictly "
+     "increase below the accessor's count"},
     {"sparse count 0",
      {{"/accessors/0/sparse", "{\"count\":0,\"indices\":{\"bufferView\":1,\"componentType\":5123},"
                               "\"values\":{\"bufferView\":0}}"}},
@@ -854,6 +888,46 @@ static const hostile_case enum_cases[] = {
      KILN_E_IMPORT_FAILED,
      "/accessors/0/componentType",
      "5124 is not one of"},
+    /* Values past 32 bits name the enum they miss, not a limit (and are not cut to 32 bits:
+     * 4294972422 is 2^32 + 5126). */
+    {"componentType past 32 bits",
+     {{"/accessors/0/componentType", "4294972422"}},
+     KILN_E_IMPORT_FAILED,
+     "/accessors/0/componentType",
+     "\"componentType\" 4294972422 is not one of 5120, 5121, 5122, 5123, 5125, 5126"},
+    {"primitive mode past 32 bits",
+     {{"/meshes/0/primitives/0/mode", "4294967296"}},
+     KILN_E_IMPORT_FAILED,
+     "/meshes/0/primitives/0/mode",
+     "\"mode\" 4294967296 is not 0..6"},
+    {"wrapS past 32 bits",
+     {{"/samplers", "[{\"wrapS\":4294977793}]"}},
+     KILN_E_IMPORT_FAILED,
+     "/samplers/0/wrapS",
+     "\"wrapS\" 4294977793 is not 10497 (REPEAT)"},
+    {"texCoord 300",
+     {{"/textures", "[{}]"},
+      {"/materials", "[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0,"
+                     "\"texCoord\":300}}}]"}},
+     KILN_E_IMPORT_UNSUPPORTED,
+     "/materials/0/pbrMetallicRoughness/baseColorTexture",
+     "texture coordinate set 300; kiln keeps sets 0.."},
+    {"meshopt byteStride above 256",
+     {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
+      {"/bufferViews/0/extensions",
+       "{\"EXT_meshopt_compression\":{\"buffer\":0,"
+       "\"byteLength\":36,\"byteStride\":260,\"count\":3,\"mode\":\"ATTRIBUTES\"}}"}},
+     KILN_E_IMPORT_FAILED,
+     "/bufferViews/0/extensions/EXT_meshopt_compression/byteStride",
+     "\"byteStride\" 260 is above 256, the largest EXT_meshopt_compression allows"},
+    {"meshopt count above kiln's limit",
+     {{"/extensionsUsed", "[\"EXT_meshopt_compression\"]"},
+      {"/bufferViews/0/extensions",
+       "{\"EXT_meshopt_compression\":{\"buffer\":0,"
+       "\"byteLength\":36,\"byteStride\":12,\"count\":100000001,\"mode\":\"ATTRIBUTES\"}}"}},
+     KILN_E_LIMIT,
+     "/bufferViews/0/extensions/EXT_meshopt_compression/count",
+     "\"count\" is 100000001, above kiln's limit of 100000000"},
     {"componentType as a string",
      {{"/accessors/0/componentType", "\"5126\""}},
      KILN_E_IMPORT_FAILED,
@@ -1611,6 +1685,56 @@ static void expect_small(const char *name, const edit_op *edits, size_t limit, k
 
 #define MIB ((size_t)1 << 20)
 
+/* A JSON array of n copies of item. */
+static char *json_list(const char *item, size_t n)
+{
+    size_t len = strlen(item);
+    char *out = malloc(n * (len + 1) + 2), *o = out;
+    assert_non_null(out);
+    *o++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        memcpy(o, item, len), o += len;
+        *o++ = i + 1 < n ? ',' : ']';
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Issue 18: a list longer than one of kiln's caps is E_LIMIT only where the cap bounds memory
+ * or time; weights that do not match the morph targets break a rule of the file whatever their
+ * number, and say so. */
+static void long_lists_say_which_rule_or_limit(void **state)
+{
+    (void)state;
+    mismatches = 0;
+    char *zeros = json_list("0", 1025), *names = json_list("\"EXT_x\"", 1001);
+    const edit_op node_weights[] = {{"/nodes/0/weights", zeros}, {NULL, NULL}};
+    const edit_op mesh_weights[] = {{"/meshes/0/weights", zeros}, {NULL, NULL}};
+    const edit_op used[] = {{"/extensionsUsed", names}, {NULL, NULL}};
+    struct {
+        const char *name;
+        const edit_op *edits;
+        kiln_result code;
+        const char *pointer, *fragment;
+    } cases[] = {
+        {"node weights of 1025", node_weights, KILN_E_IMPORT_FAILED, "/nodes/0",
+         "\"weights\" has 1025 values; the mesh has 0 morph targets"},
+        {"mesh weights of 1025", mesh_weights, KILN_E_IMPORT_FAILED, "/meshes/0",
+         "\"weights\" has 1025 values for 0 morph targets"},
+        {"1001 extensions used", used, KILN_E_LIMIT, "/extensionsUsed",
+         "\"extensionsUsed\" has 1001 entries, above kiln's limit of 1000"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = document(cases[i].edits);
+        expect_bytes(cases[i].name, text, strlen(text), NULL, cases[i].code, cases[i].pointer,
+                     cases[i].fragment, NULL);
+        free(text);
+    }
+    free(zeros);
+    free(names);
+    if (mismatches) fail_msg("%zu cases went wrong", mismatches);
+}
+
 static void huge_declared_counts_fail_fast_without_allocating(void **state)
 {
     (void)state;
@@ -1999,6 +2123,7 @@ int main(void)
         cmocka_unit_test(truncated_and_damaged_glbs_are_refused),
         cmocka_unit_test(dependencies_of_cut_glbs_stay_in_bounds),
         cmocka_unit_test(uris_escaping_the_folder_are_refused),
+        cmocka_unit_test(long_lists_say_which_rule_or_limit),
         cmocka_unit_test(huge_declared_counts_fail_fast_without_allocating),
         cmocka_unit_test(many_scenes_over_many_nodes_stay_small),
         cmocka_unit_test(many_instances_of_big_meshes_load_fast),
