@@ -282,14 +282,16 @@ static kiln_result bin_prop(parser *ps, kiln_reader *r, kiln_fbx_prop *pr)
         const uint8_t *src = kiln_reader_take(r, stored);
         if (!src) return bad(ps, at, "FBX: an array runs past its record");
         size_t bytes;
-        if (!kiln_size_mul(len, elem_size(type), &bytes) || !fits(ps, bytes))
-            return over(ps, "an array");
+        if (!kiln_size_mul(len, elem_size(type), &bytes)) return over(ps, "an array");
+        /* Damage first: a length its stored bytes cannot hold is a broken file, whatever the
+         * memory limit (which is for arrays that could be real). */
         if (enc == 0 && stored != bytes)
             return bad(ps, at, "FBX: an array's stored size does not match its length");
         if (enc > 1) return bad(ps, at, "FBX: an array has an unknown encoding");
         /* Deflate expands at most 1032:1: a longer claim is damage, found before allocating. */
         if (enc == 1 && bytes / 1032 > (size_t)stored + 64)
             return bad(ps, at, "FBX: a compressed array claims more than its bytes can hold");
+        if (!fits(ps, bytes)) return over(ps, "an array");
         pr->count = len;
         if (!len) return KILN_OK;
         uint8_t *dst = kiln_arena_alloc(ps->a, bytes, 16);

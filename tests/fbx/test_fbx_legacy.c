@@ -604,8 +604,19 @@ static void tree_limits_hold(void **state)
     assert_true(p[0] == 'i' || p[0] == 'd');
     uint8_t keep[4];
     memcpy(keep, p + 1, 4);
+    /* Issue 18: 2^31 doubles from a few bytes is damage (E_IMPORT_FAILED), not a limit; the
+     * memory limit (E_LIMIT) is for a length the stored bytes could hold. */
     kiln_store_u32le(p + 1, 0x80000000u);
-    assert_int_equal(parse_code(bin, size, NULL), KILN_E_LIMIT);
+    assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
+    uint32_t elem = p[0] == 'd' ? 8 : 4, stored = kiln_load_u32le(p + 9);
+    uint32_t plausible = (stored + 64) * 1032 / elem; /* what deflate could give */
+    kiln_fbx_limits tight = {4096, 0, 0}; /* about the least that reads the file as it was */
+    memcpy(p + 1, keep, 4);
+    while (parse_code(bin, size, &tight) != KILN_OK && tight.memory_limit < (1u << 24))
+        tight.memory_limit += 4096;
+    assert_true((size_t)plausible * elem > tight.memory_limit); /* 89784 > 77824 bytes here */
+    kiln_store_u32le(p + 1, plausible);
+    assert_int_equal(parse_code(bin, size, &tight), KILN_E_LIMIT);
     kiln_store_u32le(p + 1, 0x100000u); /* within the limit, past deflate's 1032:1 */
     assert_int_equal(parse_code(bin, size, NULL), KILN_E_IMPORT_FAILED);
     kiln_store_u32le(p + 1, 3);
