@@ -8,7 +8,9 @@
  * MOUNT is a .kpak pack (`kiln pack`) or a kiln cache folder (a project's .kiln/cache). NAME is
  * "path#label" as `kiln import` prints it (models/fox.glb#scene, models/fox.glb#clip0,
  * wall.png#texture). One line per NAME: NAME: ready (1 meshes, 576 triangles, 1 textures, 1
- * materials, 24 joints, 3 clips) NAME: failed: E_CACHE_CORRUPT: ... Exit status: 0 when every NAME
+ * materials, 24 joints, 3 clips) NAME: failed: E_CACHE_CORRUPT: ... A damaged cache entry the mount
+ * skipped is said on stderr ("kiln-rt-example: skipped FILE (PATH): CODE: REASON"); its assets
+ * fail, the others load. Exit status: 0 when every NAME
  * is ready, 1 when some failed, 2 for bad usage or mount. -v logs each renderer callback on stderr.
  * --watch keeps the assets loaded after the report and applies hot reloads (the cache changed by
  * `kiln watch` or `kiln import`) until SIGINT or SIGTERM, one line per reload applied:
@@ -133,6 +135,16 @@ static kiln_result mount(krt_context *ctx, const char *path, const char *platfor
     if (ends_with(path, ".kpak")) return krt_mount_pack(ctx, path, count, err);
     /* a cache keeps records per platform: NULL mounts what `kiln import` without --platform made */
     return krt_mount_cache_platform(ctx, path, platform, count, err);
+}
+
+/* A cache mount skips what is damaged (a manifest that is not JSON, of another version, of
+ * another entry; a record that cannot be read) and mounts the rest: say what it skipped. */
+static bool print_skipped(void *user, const krt_skipped_info *s)
+{
+    (void)user;
+    fprintf(stderr, "kiln-rt-example: skipped %s%s%s%s: %s: %s\n", s->file, s->asset[0] ? " (" : "",
+            s->asset, s->asset[0] ? ")" : "", kiln_result_name(s->code), s->reason);
+    return true;
 }
 
 /* ---- what one asset brought in --------------------------------------------------------------
@@ -276,12 +288,15 @@ int main(int argc, char **argv)
     /* 2. Mount what we were given. */
     size_t artifacts = 0;
     if (mount(ctx, mount_path, platform, &artifacts, &err) != KILN_OK) {
-        fprintf(stderr, "kiln-rt-example: cannot mount %s: %s: %s%s%s\n", mount_path,
-                kiln_result_name(err.code), err.message, err.path[0] ? " in " : "", err.path);
+        bool path = err.path[0] && !strstr(err.message, err.path); /* named once */
+        fprintf(stderr, "kiln-rt-example: cannot mount %s: %s: %s%s%s%s\n", mount_path,
+                kiln_result_name(err.code), err.message, path ? " (" : "", path ? err.path : "",
+                path ? ")" : "");
         krt_destroy(ctx);
         return 2;
     }
     if (rec.verbose) fprintf(stderr, "mounted %s: %zu artifacts\n", mount_path, artifacts);
+    krt_mount_skipped(ctx, print_skipped, NULL); /* the rest mounted; their assets fail */
 
     /* 3. Start every load: each returns a handle at once; jobs read, verify and decode on the
      * pool's threads and pull in dependencies (scene -> meshes -> materials -> textures). The

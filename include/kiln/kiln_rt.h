@@ -225,16 +225,20 @@ KILN_API void krt_destroy(krt_context *ctx);
 /* Mounts a kiln cache folder (the `cache` folder of a project: assets/<guid>.json records and
  * objects/<kk>/<key>/manifest.json entries). Every artifact of every record whose entry is
  * whole becomes loadable by id and by name "path#label"; a record without an entry (a failed or
- * never finished import) is skipped, and so is an output whose label names no krt_type. A
- * later mount's artifact overrides an earlier one's with the same id or name; assets already
- * loaded keep their data. A folder `kiln model` wrote (no assets/; a manifest.json that names
- * its asset's guid and path) mounts as one entry, its artifacts named "<model file>#label".
- * *artifact_count (may be NULL) gets how many artifacts this mount added. Errors:
- * KILN_E_ASSET_IO (no such folder), KILN_E_USAGE (a project folder or kiln's output folder
- * instead of the cache in it, or a cache entry's folder: the message names what to mount),
- * KILN_E_CACHE_CORRUPT (a record or manifest that is not valid JSON of the expected shape;
- * err->path names it), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY; nothing is mounted then.
- * Thread rules: any thread. */
+ * never finished import) is passed over, and so is an output whose label names no krt_type. A
+ * damaged record, or an entry whose manifest cannot be read, is not JSON of the expected shape,
+ * is of another kiln_manifest version or names another key, is skipped — the rest mounts —
+ * and listed by krt_mount_skipped; a load by name of one of its assets gives a handle that
+ * fails with that code and "<file>: <reason>" (err->path: the file), and a poll that finds the
+ * entry repaired mounts it (krt_poll_changes). A later mount's artifact overrides an earlier
+ * one's with the same id or name; assets already loaded keep their data. A folder `kiln model`
+ * wrote (no assets/; a manifest.json that names its asset's guid and path) mounts as one entry,
+ * its artifacts named "<model file>#label". *artifact_count (may be NULL) gets how many
+ * artifacts this mount added. Errors: KILN_E_ASSET_IO (no such folder), KILN_E_USAGE (a project
+ * folder or kiln's output folder instead of the cache in it, or a cache entry's folder: the
+ * message names what to mount), KILN_E_CACHE_CORRUPT or KILN_E_FORMAT_VERSION (only for a
+ * `kiln model` folder: its one manifest damaged, or of another version; err->path names it),
+ * KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY; nothing is mounted then. Thread rules: any thread. */
 KILN_API kiln_result krt_mount_cache(krt_context *ctx, const char *cache_dir,
                                      size_t *artifact_count, kiln_error *err);
 
@@ -296,6 +300,30 @@ typedef bool (*krt_artifact_fn)(void *user, const krt_artifact_info *info);
  * context's lock held: it must not call any krt_ function of this context. Any thread. */
 KILN_API size_t krt_mount_list(krt_context *ctx, krt_artifact_fn fn, void *user);
 
+/* One file a cache mount skipped as damaged (docs/runtime.md "Damaged entries and partial
+ * mounts"), as krt_mount_skipped shows it. The strings belong to the context and are valid
+ * during the callback only. */
+typedef struct krt_skipped_info {
+    const char *mount;  /* the cache folder, as given to krt_mount_cache */
+    const char *file;   /* the damaged file: an entry's manifest.json, or a record */
+    const char *asset;  /* the asset path its record names ("models/fox.glb"); "" when the
+                           record itself is the damaged file */
+    kiln_result code;   /* KILN_E_CACHE_CORRUPT (malformed: not JSON, empty, cut short, another
+                           entry's key, a bad output), KILN_E_FORMAT_VERSION (a manifest of
+                           another kiln_manifest version), KILN_E_ASSET_IO (cannot be read) */
+    const char *reason; /* what is wrong, without the file: "not JSON: unexpected end at byte 17" */
+} krt_skipped_info;
+
+/* Return false to stop the listing. */
+typedef bool (*krt_skipped_fn)(void *user, const krt_skipped_info *info);
+
+/* Calls fn (may be NULL: only count) once per damaged file the mounted caches skipped, in mount
+ * order, and returns how many there are (0: every record and entry mounted whole). One file may
+ * be listed once per asset whose record names its entry. The list follows the mounts: a poll
+ * that reads a repaired entry (krt_poll_changes) drops it, an unmount drops that cache's. fn runs
+ * with the context's lock held: it must not call any krt_ function of this context. Any thread. */
+KILN_API size_t krt_mount_skipped(krt_context *ctx, krt_skipped_fn fn, void *user);
+
 /* The asset id of name "path#label" in the mounts: true and *id set, or false. Any thread. */
 KILN_API bool krt_lookup(krt_context *ctx, const char *name, uint64_t *id);
 
@@ -309,7 +337,10 @@ KILN_API krt_type krt_lookup_id(krt_context *ctx, uint64_t id);
  * its meshes, skeletons and clips). Loading an asset that is loaded already returns the same
  * handle and counts one more reference (each load needs one krt_release); loading a failed one
  * tries again on the same handle. An id that no mount has gives a handle that fails ("not
- * mounted"). Returns the 0 handle with err filled when: the name is not mounted (KILN_E_USAGE),
+ * mounted"); so does a name whose entry a mount skipped as damaged (krt_mount_skipped), with
+ * the skip's code and "<file>: <reason>" (type may then be KRT_TYPE_NONE: the label's is
+ * taken), until a poll mounts the repaired entry and loads it again on the same handle.
+ * Returns the 0 handle with err filled when: the name is not mounted (KILN_E_USAGE),
  * the asset is mounted or loaded as another type (KILN_E_USAGE), max_assets are live
  * (KILN_E_LIMIT), memory runs out. Thread rules: any thread. */
 KILN_API krt_handle krt_load(krt_context *ctx, krt_type type, const char *name, kiln_error *err);

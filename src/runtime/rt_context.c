@@ -123,8 +123,8 @@ void krt_retry_locked(krt_context *c, krt_asset *a)
     a->job_running = true;
 }
 
-kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
-                            krt_asset **job, kiln_error *err)
+kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, const kiln_error *absent,
+                            krt_handle *out, krt_asset **job, kiln_error *err)
 {
     *out = (krt_handle){0};
     *job = NULL;
@@ -153,7 +153,10 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
             return KILN_OK;
         }
         a->refs++;
-        if (a->phase == KRT_PHASE_FAILED && !a->job_running) {
+        if (a->phase == KRT_PHASE_FAILED && !a->job_running && absent &&
+            !krt_mounts_find(&c->mounts, id)) {
+            a->error = *absent; /* still skipped: nothing to read */
+        } else if (a->phase == KRT_PHASE_FAILED && !a->job_running) {
             krt_retry_locked(c, a);
             *job = a;
         }
@@ -193,8 +196,15 @@ kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_hand
     if (!art) {
         a->phase = KRT_PHASE_FAILED;
         c->failures++;
-        kiln_error_set(&a->error, KILN_E_USAGE, "%s %016llx is not in any mount",
-                       krt_type_name(c, type), (unsigned long long)id);
+        if (absent) a->error = *absent;
+        else if (c->mounts.skip_count) /* it may be in one of them */
+            kiln_error_set(&a->error, KILN_E_USAGE,
+                           "%s %016llx is not in any mount (%zu damaged cache files were skipped: "
+                           "krt_mount_skipped lists them)",
+                           krt_type_name(c, type), (unsigned long long)id, c->mounts.skip_count);
+        else
+            kiln_error_set(&a->error, KILN_E_USAGE, "%s %016llx is not in any mount",
+                           krt_type_name(c, type), (unsigned long long)id);
     } else {
         a->phase = KRT_PHASE_LOADING;
         a->job_running = true;
@@ -225,7 +235,7 @@ kiln_result krt_load_deps_locked(krt_context *c, krt_asset *a, krt_asset ***jobs
     for (size_t i = 0; i < dd->dep_count; i++) {
         krt_asset *j;
         kiln_error de;
-        if (krt_load_locked(c, dd->dep_types[i], dd->dep_ids[i], &dd->deps[i], &j, &de)) {
+        if (krt_load_locked(c, dd->dep_types[i], dd->dep_ids[i], NULL, &dd->deps[i], &j, &de)) {
             r = de.code;
             *err = de;
             kiln_error_prefix(err, "dependency %016llx: ", (unsigned long long)dd->dep_ids[i]);
@@ -647,7 +657,7 @@ krt_handle krt_load_id(krt_context *c, krt_type type, uint64_t id, kiln_error *e
     }
     krt_asset *job;
     pthread_mutex_lock(&c->mu);
-    kiln_result r = krt_load_locked(c, type, id, &h, &job, err);
+    kiln_result r = krt_load_locked(c, type, id, NULL, &h, &job, err);
     pthread_mutex_unlock(&c->mu);
     if (!r && job) krt_submit(c, job);
     return h;
@@ -660,10 +670,7 @@ krt_handle krt_load(krt_context *c, krt_type type, const char *name, kiln_error 
         kiln_error_set(err, KILN_E_USAGE, "krt_load: NULL argument");
         return (krt_handle){0};
     }
-    if (!krt_lookup(c, name, &id)) {
-        kiln_error_set(err, KILN_E_USAGE, "no mounted asset is named %s", name);
-        return (krt_handle){0};
-    }
+    if (!krt_lookup(c, name, &id)) return krt_load_skipped(c, type, name, err);
     return krt_load_id(c, type, id, err);
 }
 

@@ -119,9 +119,11 @@ void krt_pending_remove_locked(krt_context *c, krt_asset *a); /* no-op when not 
 void krt_park_locked(krt_context *c, krt_asset *a);
 void krt_unlist_locked(krt_context *c, krt_asset *a); /* off the lists and unparked */
 /* Finds, revives or makes the asset for id with one more reference; *job gets an asset whose
- * job the caller submits after unlocking (krt_submit), or NULL. */
-kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, krt_handle *out,
-                            krt_asset **job, kiln_error *err);
+ * job the caller submits after unlocking (krt_submit), or NULL. absent (may be NULL): the error
+ * an asset no mount has fails with (a skipped entry's), instead of "not in any mount"; a failed
+ * one is then not tried again while no mount has it. */
+kiln_result krt_load_locked(krt_context *c, uint32_t type, uint64_t id, const kiln_error *absent,
+                            krt_handle *out, krt_asset **job, kiln_error *err);
 /* Puts a failed asset back to loading (its deps released, data freed); the caller submits it. */
 void krt_retry_locked(krt_context *c, krt_asset *a);
 /* Loads a's dependencies into a->deps (jobs for new ones appended to *jobs), links them. */
@@ -219,6 +221,11 @@ void krt_asset_drop_data_locked(krt_context *c, krt_asset *a);
 /* A job's source read from a pack: the reference the job took goes to the asset when its file
  * is a view into pm's mapping, else it goes. */
 void krt_pack_hand_over_locked(krt_context *c, krt_asset *a, krt_pack_mount *pm);
+
+/* rt_skipped.c */
+/* krt_load of a name no mount has: a handle that fails with the error of the skipped entry whose
+ * record names the name's path (krt_mount_skipped), else the 0 handle and KILN_E_USAGE. */
+krt_handle krt_load_skipped(krt_context *c, krt_type type, const char *name, kiln_error *err);
 
 /* rt_dependents.c */
 /* Notes that owner holds one reference on d as a dependency; false when memory runs out. */

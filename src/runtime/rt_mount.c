@@ -38,8 +38,12 @@ static void free_artifact(const kiln_allocator *a, krt_artifact *x)
     x->path = x->name = NULL;
 }
 
+static void free_skip(const kiln_allocator *a, krt_skip *s);
+
 void krt_mounts_free(krt_mounts *m)
 {
+    for (size_t i = 0; i < m->skip_count; i++) free_skip(m->alloc, &m->skips[i]);
+    kiln_free(m->alloc, m->skips, m->skip_cap * sizeof *m->skips);
     for (size_t i = 0; i < m->count; i++) free_artifact(m->alloc, &m->items[i]);
     kiln_free(m->alloc, m->items, m->capacity * sizeof *m->items);
     kiln_free(m->alloc, m->by_id, m->slots * sizeof *m->by_id);
@@ -167,12 +171,30 @@ kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
     return r;
 }
 
+static kiln_result skips_put(const kiln_allocator *a, krt_skip **skips, size_t *count, size_t *cap,
+                             krt_skip *s, kiln_error *err);
+
 kiln_result krt_mounts_merge(krt_mounts *dst, krt_mounts *src, kiln_error *err)
 {
     kiln_result r = KILN_OK;
     for (size_t i = 0; i < src->count && r == KILN_OK; i++) r = put(dst, &src->items[i], err);
+    for (size_t i = 0; i < src->skip_count && r == KILN_OK; i++)
+        r = skips_put(dst->alloc, &dst->skips, &dst->skip_count, &dst->skip_cap, &src->skips[i],
+                      err);
     krt_mounts_free(src);
     return r;
+}
+
+const krt_skip *krt_mounts_find_skip(const krt_mounts *m, const char *name)
+{
+    const char *hash = strrchr(name, '#');
+    if (!hash) return NULL;
+    size_t n = (size_t)(hash - name);
+    for (size_t i = m->skip_count; i-- > 0;) {
+        const krt_skip *s = &m->skips[i];
+        if (s->asset[0] && strlen(s->asset) == n && memcmp(s->asset, name, n) == 0) return s;
+    }
+    return NULL;
 }
 
 static bool is_hex(const char *s, size_t n)
@@ -205,22 +227,63 @@ static void doc_free(const kiln_allocator *a, json_doc *d)
     memset(d, 0, sizeof *d);
 }
 
-static kiln_result doc_read(const char *path, const kiln_allocator *a, json_doc *d, kiln_error *err)
+/* err's message without the file's name (the read errors of core/file.c name it): what a skip
+ * says after "<file>: ". */
+static void reason_of(const kiln_error *e, const char *path, char *out, size_t size)
+{
+    const char *m = e->message, *at = strstr(m, path);
+    if (!at) {
+        snprintf(out, size, "%.180s", m);
+        return;
+    }
+    const char *rest = at + strlen(path);
+    if (rest[0] == ':' && rest[1] == ' ') rest += 2;
+    else if (rest[0] == ' ') rest++;
+    int head = (int)(at - m);
+    while (head > 0 && m[head - 1] == ' ') head--; /* "cannot open <path>: x" -> "cannot open: x" */
+    snprintf(out, size, "%.*s%s%s", head, m, head && rest[0] != ':' ? ": " : "", rest);
+}
+
+/* Reads and tokenizes a record or manifest. KILN_E_OUT_OF_MEMORY (err filled) ends the mount;
+ * any other failure is the file's (it cannot be read, is too large, empty or not JSON): its code
+ * is returned with why[0, why_size) saying what, and the caller skips the file. */
+static kiln_result doc_read(const char *path, const kiln_allocator *a, json_doc *d, char *why,
+                            size_t why_size, kiln_error *err)
 {
     memset(d, 0, sizeof *d);
-    kiln_result r = kiln_file_read(path, MAX_JSON_SIZE, a, &d->text, &d->size, err);
-    if (r) return r;
+    kiln_error e;
+    kiln_error_clear(&e);
+    kiln_result r = kiln_file_read(path, MAX_JSON_SIZE, a, &d->text, &d->size, &e);
+    if (r == KILN_E_OUT_OF_MEMORY) {
+        if (err) *err = e;
+        return r;
+    }
+    if (r) {
+        reason_of(&e, path, why, why_size);
+        return r == KILN_E_LIMIT ? KILN_E_CACHE_CORRUPT : r;
+    }
+    if (d->size == 0) {
+        doc_free(a, d);
+        snprintf(why, why_size, "empty");
+        return KILN_E_CACHE_CORRUPT;
+    }
     d->tok_cap = d->size / 2 + 2; /* every value but one needs a byte and a separator */
     d->tok = kiln_calloc(a, d->tok_cap, sizeof *d->tok);
     if (!d->tok) {
         doc_free(a, d);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory reading %s", path);
     }
-    r = krt_json_parse((const char *)d->text, d->size, d->tok, d->tok_cap, &d->count, err);
+    r = krt_json_parse((const char *)d->text, d->size, d->tok, d->tok_cap, &d->count, &e);
     if (r) {
-        kiln_error_set(err, KILN_E_CACHE_CORRUPT, "%s: %s", path, err ? err->message : "bad JSON");
-        kiln_error_at_path(err, path);
+        /* "JSON: unexpected end at byte 17" */
+        const char *what = strncmp(e.message, "JSON: ", 6) == 0 ? e.message + 6 : e.message;
+        snprintf(why, why_size, "not JSON: %.160s", what);
         doc_free(a, d);
+        return KILN_E_CACHE_CORRUPT;
+    }
+    if (d->tok[0].type != KRT_JSON_OBJECT) {
+        doc_free(a, d);
+        snprintf(why, why_size, "not a JSON object");
         return KILN_E_CACHE_CORRUPT;
     }
     return KILN_OK;
@@ -233,32 +296,60 @@ static kiln_result corrupt(kiln_error *err, const char *path, const char *what)
     return KILN_E_CACHE_CORRUPT;
 }
 
-/* One output of a manifest into an artifact. */
+/* The manifest's version: KILN_OK for KRT_MANIFEST_VERSION; KILN_E_FORMAT_VERSION for another
+ * (a newer kiln wrote it); KILN_E_CACHE_CORRUPT without one. The cook side refuses the same. */
+static kiln_result check_version(const char *text, const json_doc *man, char *why, size_t size)
+{
+    uint64_t v = 0;
+    uint32_t vv = krt_json_member(text, man->tok, 0, "kiln_manifest");
+    if (!vv || !krt_json_uint(text, man->tok, vv, &v)) {
+        snprintf(why, size, "no \"kiln_manifest\" version");
+        return KILN_E_CACHE_CORRUPT;
+    }
+    if (v != KRT_MANIFEST_VERSION) {
+        snprintf(why, size, "manifest version %llu, this runtime reads %d: import again",
+                 (unsigned long long)v, KRT_MANIFEST_VERSION);
+        return KILN_E_FORMAT_VERSION;
+    }
+    return KILN_OK;
+}
+
+/* One output of a manifest into an artifact. KILN_E_CACHE_CORRUPT with *bad saying what is
+ * wrong (err untouched), or KILN_E_OUT_OF_MEMORY with err filled. */
 static kiln_result read_output(const char *text, const krt_json_token *t, uint32_t o,
                                const char *entry_dir, const char *guid, const char *asset_path,
-                               const char *mpath, const krt_type_registry *types,
-                               const kiln_allocator *a, krt_artifact *x, kiln_error *err)
+                               const krt_type_registry *types, const kiln_allocator *a,
+                               krt_artifact *x, const char **bad, kiln_error *err)
 {
     char file[256], label[256], sha[80];
     uint64_t size;
+    memset(x, 0, sizeof *x);
+    if (t[o].type != KRT_JSON_OBJECT) {
+        *bad = "an output is not an object";
+        return KILN_E_CACHE_CORRUPT;
+    }
     uint32_t vf = krt_json_member(text, t, o, "file"), vl = krt_json_member(text, t, o, "label");
     uint32_t vs = krt_json_member(text, t, o, "sha256"), vz = krt_json_member(text, t, o, "size");
     if (!vf || !vl || !vs || !vz || !krt_json_string(text, t, vf, file, sizeof file) ||
         !krt_json_string(text, t, vl, label, sizeof label) ||
-        !krt_json_string(text, t, vs, sha, sizeof sha) || !krt_json_uint(text, t, vz, &size))
-        return corrupt(err, mpath, "an output lacks file, label, sha256 or size");
+        !krt_json_string(text, t, vs, sha, sizeof sha) || !krt_json_uint(text, t, vz, &size)) {
+        *bad = "an output lacks file, label, sha256 or size";
+        return KILN_E_CACHE_CORRUPT;
+    }
     if (!file[0] || strchr(file, '/') || strcmp(file, ".") == 0 || strcmp(file, "..") == 0 ||
-        !label[0] || !is_hex(sha, 64) || !kiln_unhex(sha, x->sha256, 32))
-        return corrupt(err, mpath, "an output has a bad file name, label or sha256");
-    memset(x, 0, sizeof *x);
-    kiln_unhex(sha, x->sha256, 32);
+        !label[0] || !is_hex(sha, 64) || !kiln_unhex(sha, x->sha256, 32)) {
+        *bad = "an output has a bad file name, label or sha256";
+        return KILN_E_CACHE_CORRUPT;
+    }
     /* optional: the fast digest loose KTX2 files are verified with (SHA-256 without it) */
     uint32_t vx = krt_json_member(text, t, o, "xxh3_128");
     if (vx) {
         char xh[40];
         if (!krt_json_string(text, t, vx, xh, sizeof xh) || !is_hex(xh, 32) ||
-            !kiln_unhex(xh, x->xxh3_128, 16))
-            return corrupt(err, mpath, "an output has a bad xxh3_128");
+            !kiln_unhex(xh, x->xxh3_128, 16)) {
+            *bad = "an output has a bad xxh3_128";
+            return KILN_E_CACHE_CORRUPT;
+        }
         x->has_xxh3 = true;
     }
     x->id = kiln_asset_id(guid, label);
@@ -317,37 +408,133 @@ static kiln_result emit(const kiln_allocator *a, krt_mounts *m, krt_cache_memo *
     return r;
 }
 
-/* Mounts every output a manifest lists (vo: its "outputs" array) as artifacts of the asset
- * (guid, path) in folder dir. A label this runtime does not load is not mounted (as a pack's
- * unknown kinds): the listing and the look-ups only show what loads. */
+/* Checks every output a manifest lists (vo: its "outputs" array) of the asset (guid, path) in
+ * folder dir, then mounts them as its artifacts: an entry mounts whole or not at all.
+ * KILN_E_CACHE_CORRUPT with *bad set when an output is malformed (nothing mounted). A label
+ * this runtime does not load is not mounted (as a pack's unknown kinds): the listing and the
+ * look-ups only show what loads. */
 static kiln_result mount_outputs(const char *text, const json_doc *man, uint32_t vo,
                                  const char *dir, const char *guid, const char *path,
-                                 const char *mpath, const krt_type_registry *types,
-                                 const kiln_allocator *a, krt_mounts *m, krt_cache_memo *memo,
+                                 const krt_type_registry *types, const kiln_allocator *a,
+                                 krt_mounts *m, krt_cache_memo *memo, const char **bad,
                                  kiln_error *err)
 {
     kiln_result r = KILN_OK;
-    uint32_t o = vo + 1;
-    for (uint32_t i = 0; i < man->tok[vo].count && r == KILN_OK; i++, o = man->tok[o].next) {
-        krt_artifact x;
-        if (man->tok[o].type != KRT_JSON_OBJECT)
-            return corrupt(err, mpath, "an output is not an object");
-        r = read_output(text, man->tok, o, dir, guid, path, mpath, types, a, &x, err);
-        if (r == KILN_OK && x.type == KRT_TYPE_NONE) free_artifact(a, &x);
-        else if (r == KILN_OK) r = emit(a, m, memo, &x, err);
+    for (int pass = 0; pass < 2 && r == KILN_OK; pass++) {
+        uint32_t o = vo + 1;
+        for (uint32_t i = 0; i < man->tok[vo].count && r == KILN_OK; i++, o = man->tok[o].next) {
+            krt_artifact x;
+            r = read_output(text, man->tok, o, dir, guid, path, types, a, &x, bad, err);
+            if (r == KILN_OK && (pass == 0 || x.type == KRT_TYPE_NONE)) free_artifact(a, &x);
+            else if (r == KILN_OK) r = emit(a, m, memo, &x, err);
+        }
     }
     return r;
 }
 
-/* One record: its entry's outputs into m (and memo). A record without a whole entry is
- * skipped. */
-static kiln_result read_record(const char *cache_dir, const char *rpath, const char *platform,
-                               const krt_type_registry *types, const kiln_allocator *a,
-                               krt_mounts *m, krt_cache_memo *memo, kiln_error *err)
+static uint64_t signature_of(const kiln_file_info *f);
+
+static void free_skip(const kiln_allocator *a, krt_skip *s)
 {
+    if (s->mount) kiln_free(a, s->mount, strlen(s->mount) + 1);
+    if (s->file) kiln_free(a, s->file, strlen(s->file) + 1);
+    if (s->asset) kiln_free(a, s->asset, strlen(s->asset) + 1);
+    s->mount = s->file = s->asset = NULL;
+}
+
+/* Appends s to skips[0, *count) (taking its strings), or replaces the one of the same file and
+ * asset (a later mount's). */
+static kiln_result skips_put(const kiln_allocator *a, krt_skip **skips, size_t *count, size_t *cap,
+                             krt_skip *s, kiln_error *err)
+{
+    for (size_t i = 0; i < *count; i++) /* one entry may serve several assets */
+        if (strcmp((*skips)[i].file, s->file) == 0 && strcmp((*skips)[i].asset, s->asset) == 0) {
+            free_skip(a, &(*skips)[i]);
+            (*skips)[i] = *s;
+            memset(s, 0, sizeof *s);
+            return KILN_OK;
+        }
+    if (*count == *cap) {
+        size_t n = *cap ? *cap * 2 : 8, bytes;
+        krt_skip *grown = kiln_size_mul(n, sizeof *grown, &bytes)
+                              ? kiln_realloc(a, *skips, *cap * sizeof *grown, bytes)
+                              : NULL;
+        if (!grown) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+        *skips = grown;
+        *cap = n;
+    }
+    (*skips)[(*count)++] = *s;
+    memset(s, 0, sizeof *s);
+    return KILN_OK;
+}
+
+/* A copy of s (strings duplicated) into *out; false when memory runs out. */
+static bool skip_copy(const kiln_allocator *a, const krt_skip *s, krt_skip *out)
+{
+    *out = *s;
+    out->mount = kiln_strdup(a, s->mount);
+    out->file = kiln_strdup(a, s->file);
+    out->asset = kiln_strdup(a, s->asset);
+    if (out->mount && out->file && out->asset) return true;
+    free_skip(a, out);
+    return false;
+}
+
+/* What a read of one cache folder needs to skip a damaged file. */
+typedef struct skip_sink {
+    const char *mount;
+    const kiln_allocator *a;
+    krt_mounts *m;
+    krt_cache_memo *memo; /* may be NULL */
+} skip_sink;
+
+/* file (of the asset path / guid its record names: "" when the record is the file) is
+ * skipped: into the table's skips and the memo's. stamp: the file's signature taken before it
+ * was read (0: take it now), so that a file replaced since shows in the next poll. Only running
+ * out of memory is an error. */
+static kiln_result skip(const skip_sink *k, const char *file, uint64_t stamp, const char *asset,
+                        const char *guid, kiln_result code, const char *why, kiln_error *err)
+{
+    krt_skip s;
+    memset(&s, 0, sizeof s);
+    s.code = code;
+    snprintf(s.guid, sizeof s.guid, "%s", guid);
+    snprintf(s.reason, sizeof s.reason, "%s", why);
+    s.stamp = stamp ? stamp : krt_file_signature(file);
+    s.mount = kiln_strdup(k->a, k->mount);
+    s.file = kiln_strdup(k->a, file);
+    s.asset = kiln_strdup(k->a, asset);
+    kiln_result r = s.mount && s.file && s.asset
+                        ? KILN_OK
+                        : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+    krt_skip copy;
+    memset(&copy, 0, sizeof copy);
+    if (!r && k->memo && !skip_copy(k->a, &s, &copy))
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a mount");
+    if (!r) r = skips_put(k->a, &k->m->skips, &k->m->skip_count, &k->m->skip_cap, &s, err);
+    if (!r && k->memo)
+        r = skips_put(k->a, &k->memo->skips, &k->memo->skip_count, &k->memo->skip_cap, &copy, err);
+    free_skip(k->a, &s);
+    free_skip(k->a, &copy);
+    return r;
+}
+
+/* One record: its entry's outputs into m (and memo). A record without an entry (a failed or
+ * unfinished import, a collected entry) is passed over; a damaged record, or an entry whose
+ * manifest is damaged, of another version or of another key, is skipped (skip above): the
+ * cook side takes such an entry as absent too (src/pipeline/cache.c kiln_cache_entry_load).
+ * Errors end the mount: KILN_E_OUT_OF_MEMORY, KILN_E_LIMIT. */
+static kiln_result read_record(const skip_sink *k, const char *cache_dir, const char *rpath,
+                               uint64_t rstamp, const char *platform,
+                               const krt_type_registry *types, krt_mounts *m, krt_cache_memo *memo,
+                               kiln_error *err)
+{
+    const kiln_allocator *a = k->a;
     json_doc rec, man;
-    kiln_result r = doc_read(rpath, a, &rec, err);
-    if (r) return r;
+    char why[192];
+    kiln_result r = doc_read(rpath, a, &rec, why, sizeof why, err);
+    if (r == KILN_E_OUT_OF_MEMORY) return r;
+    if (r) return skip(k, rpath, rstamp, "", "", r, why, err);
     const char *text = (const char *)rec.text;
     char guid[64], path[1024], key[80];
     uint32_t vg = krt_json_member(text, rec.tok, 0, "guid");
@@ -359,7 +546,8 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const c
     if (!vg || !vp || !krt_json_string(text, rec.tok, vg, guid, sizeof guid) || !is_hex(guid, 32) ||
         !krt_json_string(text, rec.tok, vp, path, sizeof path) || !path[0]) {
         doc_free(a, &rec);
-        return corrupt(err, rpath, "a record needs a guid (32 hex digits) and a path");
+        return skip(k, rpath, rstamp, "", "", KILN_E_CACHE_CORRUPT,
+                    "a record needs a guid (32 hex digits) and a path", err);
     }
     bool has_key = vk && krt_json_string(text, rec.tok, vk, key, sizeof key) && is_hex(key, 64);
     /* a record of another platform (written where last-import-won) is not this platform's */
@@ -376,32 +564,58 @@ static kiln_result read_record(const char *cache_dir, const char *rpath, const c
     if (n < 0 || (size_t)n >= sizeof dir || (size_t)n + 16 >= sizeof mpath)
         return kiln_error_set(err, KILN_E_LIMIT, "cache path too long");
     snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
-    if (!kiln_file_exists(mpath)) return KILN_OK; /* collected or never written: not whole */
-    if ((r = doc_read(mpath, a, &man, err))) return r;
+    /* its stat before the read, for skip (and only when not a file: not whole, as below) */
+    kiln_file_info mfi;
+    if (kiln_file_stat(mpath, &mfi, NULL) != KILN_OK || !mfi.is_file)
+        return KILN_OK; /* collected or never written */
+    uint64_t mstamp = signature_of(&mfi);
+    r = doc_read(mpath, a, &man, why, sizeof why, err);
+    if (r == KILN_E_OUT_OF_MEMORY) return r;
+    if (r) return skip(k, mpath, mstamp, path, guid, r, why, err);
     text = (const char *)man.text;
     char mkey[80];
     uint32_t vmk = krt_json_member(text, man.tok, 0, "key");
     uint32_t vo = krt_json_member(text, man.tok, 0, "outputs");
-    if (!vmk || !krt_json_string(text, man.tok, vmk, mkey, sizeof mkey) || strcmp(mkey, key) != 0 ||
-        !vo || man.tok[vo].type != KRT_JSON_ARRAY) {
-        doc_free(a, &man);
-        return corrupt(err, mpath, "the manifest's key or outputs do not match its folder");
+    r = check_version(text, &man, why, sizeof why);
+    if (!r && (!vmk || !krt_json_string(text, man.tok, vmk, mkey, sizeof mkey))) {
+        snprintf(why, sizeof why, "no \"key\"");
+        r = KILN_E_CACHE_CORRUPT;
+    } else if (!r && strcmp(mkey, key) != 0) {
+        snprintf(why, sizeof why, "its key %.64s is not its folder's", mkey);
+        r = KILN_E_CACHE_CORRUPT;
+    } else if (!r && (!vo || man.tok[vo].type != KRT_JSON_ARRAY)) {
+        snprintf(why, sizeof why, "no \"outputs\" list");
+        r = KILN_E_CACHE_CORRUPT;
+    } else if (!r && man.tok[vo].count == 0) {
+        snprintf(why, sizeof why, "an empty \"outputs\" list");
+        r = KILN_E_CACHE_CORRUPT;
     }
-    r = mount_outputs(text, &man, vo, dir, guid, path, mpath, types, a, m, memo, err);
+    const char *bad = NULL;
+    if (!r) r = mount_outputs(text, &man, vo, dir, guid, path, types, a, m, memo, &bad, err);
+    if (r == KILN_E_CACHE_CORRUPT && bad) snprintf(why, sizeof why, "%s", bad);
     doc_free(a, &man);
+    if (r == KILN_E_CACHE_CORRUPT || r == KILN_E_FORMAT_VERSION)
+        return skip(k, mpath, mstamp, path, guid, r, why, err);
     return r;
 }
 
 /* A folder `kiln model` wrote: its outputs beside a manifest.json that names the asset (the
  * record's "guid" and "path" members in the manifest itself), mounted as one entry. A cache
- * entry's manifest names no asset (one entry may serve several): the cache is to be mounted. */
+ * entry's manifest names no asset (one entry may serve several): the cache is to be mounted.
+ * The one entry damaged is the mount's error (nothing else would mount). */
 static kiln_result read_entry_folder(const char *dir, const char *mpath,
                                      const krt_type_registry *types, const kiln_allocator *a,
                                      krt_mounts *m, krt_cache_memo *memo, kiln_error *err)
 {
     json_doc man;
-    kiln_result r = doc_read(mpath, a, &man, err);
-    if (r) return r;
+    char why[192];
+    kiln_result r = doc_read(mpath, a, &man, why, sizeof why, err);
+    if (r == KILN_E_OUT_OF_MEMORY) return r;
+    if (r) {
+        kiln_error_set(err, r, "%s: %s", mpath, why);
+        kiln_error_at_path(err, mpath);
+        return r;
+    }
     const char *text = (const char *)man.text;
     char guid[64], path[1024];
     uint32_t vg = krt_json_member(text, man.tok, 0, "guid");
@@ -416,19 +630,38 @@ static kiln_result read_entry_folder(const char *dir, const char *mpath,
         kiln_error_at_path(err, dir);
         return KILN_E_USAGE;
     }
+    if ((r = check_version(text, &man, why, sizeof why))) {
+        doc_free(a, &man);
+        kiln_error_set(err, r, "%s: %s", mpath, why);
+        kiln_error_at_path(err, mpath);
+        return r;
+    }
     if (!vg || !vp || !krt_json_string(text, man.tok, vg, guid, sizeof guid) || !is_hex(guid, 32) ||
         !krt_json_string(text, man.tok, vp, path, sizeof path) || !path[0] || !vo ||
         man.tok[vo].type != KRT_JSON_ARRAY) {
         doc_free(a, &man);
         return corrupt(err, mpath, "a manifest needs a guid (32 hex digits), a path and outputs");
     }
-    r = mount_outputs(text, &man, vo, dir, guid, path, mpath, types, a, m, memo, err);
+    const char *bad = NULL;
+    r = mount_outputs(text, &man, vo, dir, guid, path, types, a, m, memo, &bad, err);
     doc_free(a, &man);
+    if (r == KILN_E_CACHE_CORRUPT && bad) return corrupt(err, mpath, bad);
     return r;
+}
+
+bool krt_memo_skips_changed(const krt_cache_memo *memo, size_t *stats)
+{
+    for (size_t i = 0; memo && i < memo->skip_count; i++) {
+        if (stats) (*stats)++;
+        if (krt_file_signature(memo->skips[i].file) != memo->skips[i].stamp) return true;
+    }
+    return false;
 }
 
 void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m)
 {
+    for (size_t i = 0; i < m->skip_count; i++) free_skip(alloc, &m->skips[i]);
+    kiln_free(alloc, m->skips, m->skip_cap * sizeof *m->skips);
     kiln_free(alloc, m->changed, m->changed_cap * sizeof *m->changed);
     for (size_t i = 0; i < m->record_count; i++)
         kiln_free(alloc, m->records[i].name, strlen(m->records[i].name) + 1);
@@ -438,16 +671,21 @@ void krt_cache_memo_free(const kiln_allocator *alloc, krt_cache_memo *m)
     memset(m, 0, sizeof *m);
 }
 
-uint64_t krt_file_signature(const char *path)
+static uint64_t signature_of(const kiln_file_info *f)
 {
-    kiln_file_info fi;
-    if (kiln_file_stat(path, &fi, NULL) != KILN_OK) return 0;
+    kiln_file_info fi = *f;
     struct {
         uint64_t size, ino, dev;
         int64_t mtime, ctime;
     } k = {fi.size, fi.ino, fi.dev, fi.mtime_ns, fi.ctime_ns};
     uint64_t h = kiln_xxh3_64(&k, sizeof k);
     return h ? h : 1; /* 0: unknown, never equal */
+}
+
+uint64_t krt_file_signature(const char *path)
+{
+    kiln_file_info fi;
+    return kiln_file_stat(path, &fi, NULL) == KILN_OK ? signature_of(&fi) : 0;
 }
 
 /* The ids of items[first, first + count) into memo->changed. */
@@ -585,6 +823,7 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const char *platf
     kiln_dir_list list;
     r = kiln_dir_list_read(adir, alloc, &list, err);
     if (r) return r;
+    skip_sink sink = {cache_dir, alloc, out, next};
     size_t p = 0; /* walks prev's records alongside: both are in the listing's sorted order */
     if (next) next->all_changed = prev == NULL;
     for (size_t i = 0; i < list.count && r == KILN_OK; i++) {
@@ -622,9 +861,11 @@ kiln_result krt_mounts_read_cache_typed(const char *cache_dir, const char *platf
                 free_artifact(alloc, &x); /* what put did not take */
             }
         } else {
-            r = read_record(cache_dir, rpath, platform, types, alloc, out, next, err);
+            size_t skips = out->skip_count;
+            r = read_record(&sink, cache_dir, rpath, stamp, platform, types, out, next, err);
             if (!r && next && prev) /* what it gives now */
                 r = note_changed(alloc, next, next->items, first, next->item_count - first, err);
+            if (out->skip_count != skips) stamp = 0; /* damaged: read again by every read */
         }
         if (next) next->reused += old != NULL, next->parsed += old == NULL;
         if (!r && next) r = memo_record(alloc, next, name, stamp, first, err);

@@ -24,12 +24,31 @@ typedef struct krt_artifact {
     uint32_t entry;        /* its entry index in that pack */
 } krt_artifact;
 
+/* The manifest version this runtime reads: the cook side's KILN_MANIFEST_VERSION
+ * (src/pipeline/cache.h), which refuses any other the same way (tests/runtime checks they agree).
+ */
+#define KRT_MANIFEST_VERSION 1
+
+/* A cache entry (or a record) a mount skipped because it is damaged: the other entries mount,
+ * and a load of one of its assets by name fails with code and reason (krt_mount_skipped). */
+typedef struct krt_skip {
+    char *mount;      /* the cache folder, as mounted */
+    char *file;       /* the damaged file: an entry's manifest.json, or a record */
+    char *asset;      /* the asset path the record names; "" when the record is the file */
+    char guid[33];    /* the record's guid; "" when the record is the file */
+    kiln_result code; /* KILN_E_CACHE_CORRUPT, KILN_E_FORMAT_VERSION, KILN_E_ASSET_IO */
+    char reason[192]; /* what is wrong, without the file's name: "not JSON: ... at byte 17" */
+    uint64_t stamp;   /* krt_file_signature(file) when read: a poll reads it again once it moved */
+} krt_skip;
+
 typedef struct krt_mounts {
     const kiln_allocator *alloc;
     krt_artifact *items;
     size_t count, capacity;
     uint32_t *by_id, *by_name; /* item index + 1; 0 = empty */
     size_t slots;              /* power of two, > 2 * count */
+    krt_skip *skips;           /* what the mounts skipped, in mount order; one per file */
+    size_t skip_count, skip_cap;
 } krt_mounts;
 
 /* The type an artifact label names ("image0", "image0/normal", "texture" -> TEXTURE, ...):
@@ -62,6 +81,10 @@ typedef struct krt_cache_memo {
     uint64_t *changed;
     size_t changed_count, changed_cap;
     bool all_changed;
+    /* What the read skipped (copies of the table's): a poll stats these files, and a record
+     * that gave a skip is parsed again by every read (its stamp in records is 0). */
+    krt_skip *skips;
+    size_t skip_count, skip_cap;
 } krt_cache_memo;
 
 /* krt_mounts_read_cache with a memo: prev (may be NULL) is what the last read of this folder
@@ -97,7 +120,15 @@ kiln_result krt_mounts_read_pack(const kiln_pack *pack, const char *path,
                                  const krt_type_registry *types, const kiln_allocator *alloc,
                                  krt_mounts *out, kiln_error *err);
 
-/* Moves every artifact of src into dst, replacing those with the same id; src is left empty. */
+/* Whether any skipped file of memo changed since it was read (one stat each; *stats counts
+ * them when not NULL). */
+bool krt_memo_skips_changed(const krt_cache_memo *memo, size_t *stats);
+
+/* The skip a load by name "path#label" meets: the latest one whose record names path, or NULL. */
+const krt_skip *krt_mounts_find_skip(const krt_mounts *m, const char *name);
+
+/* Moves every artifact of src into dst, replacing those with the same id, and src's skips
+ * (replacing dst's of the same file); src is left empty. */
 kiln_result krt_mounts_merge(krt_mounts *dst, krt_mounts *src, kiln_error *err);
 
 const krt_artifact *krt_mounts_find(const krt_mounts *m, uint64_t id);

@@ -428,10 +428,12 @@ static kiln_result poll_signatures(krt_context *c, poll_read *p, bool *changed, 
     kiln_result r = KILN_OK;
     for (size_t i = 0; i < p->n && !r; i++) {
         uint64_t now = p->sigs[i];
-        if (!p->packs[i])
+        if (!p->packs[i]) {
             r = krt_source_signature(p->dirs[i], p->platforms[i], &c->allocator, &now,
                                      &p->stamps[i], &p->stats, err);
-        else if (p->stats++, (now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
+            /* a damaged file it skipped was replaced (an entry published again, repaired) */
+            *changed |= !r && krt_memo_skips_changed(p->memos[i], &p->stats);
+        } else if (p->stats++, (now = krt_file_signature(p->dirs[i])) != p->sigs[i] && now)
             r = krt_pack_open(c, p->dirs[i], &p->fresh[i], err);
         else now = p->sigs[i]; /* unchanged, or gone for now (a rename in progress) */
         *changed |= now != p->sigs[i];
@@ -540,7 +542,8 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     const kiln_allocator *al = &c->allocator;
     pthread_mutex_lock(&c->mu);
     c->poll_stats = 0; /* this poll's, set at its end */
-    bool watching = c->watching, recheck = c->recheck;
+    /* the watcher sees records only: a skipped entry's repair is looked for by every poll */
+    bool watching = c->watching, recheck = c->recheck, skipped = c->mounts.skip_count != 0;
     size_t n = c->source_count;
     uint64_t serial = c->mount_serial;
     if (!n && recheck) { /* the last mount went: nothing is mounted any more */
@@ -550,7 +553,7 @@ kiln_result krt_poll_changes(krt_context *c, size_t *reload_count, kiln_error *e
     }
     pthread_mutex_unlock(&c->mu);
     if (!n) return KILN_OK;
-    if (watching && !atomic_exchange(&c->changed, 0) && !recheck) return KILN_OK;
+    if (watching && !atomic_exchange(&c->changed, 0) && !recheck && !skipped) return KILN_OK;
     poll_read p;
     memset(&p, 0, sizeof p);
     kiln_result r = poll_alloc(al, &p, n, err);

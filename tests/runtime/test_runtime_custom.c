@@ -242,9 +242,10 @@ static void write_asset(const char *cache, const char *guid, const char *path, c
     char *dir = kt_format("%s/objects/%.2s/%s", cache, key, key);
     char *file = kt_format("%s/%s.kc", dir, label);
     kt_write_file(file, bytes, size);
-    char *manifest = kt_format("{\"key\":\"%s\",\"outputs\":[{\"file\":\"%s.kc\",\"label\":\"%s\","
-                               "\"sha256\":\"%s\",\"size\":%zu}]}",
-                               key, label, label, sha, size);
+    char *manifest = kt_format(
+        "{\"kiln_manifest\":1,\"key\":\"%s\",\"outputs\":[{\"file\":\"%s.kc\",\"label\":\"%s\","
+        "\"sha256\":\"%s\",\"size\":%zu}]}",
+        key, label, label, sha, size);
     char *mpath = kt_format("%s/manifest.json", dir);
     kt_write_file(mpath, manifest, strlen(manifest));
     char *record = kt_format("{\"guid\":\"%s\",\"path\":\"%s\",\"key\":\"%s\"}", guid, path, key);
