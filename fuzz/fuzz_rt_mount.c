@@ -16,7 +16,9 @@
  * everything a second time, bit 6 pack mode: the rest of the input is one .kpak file, mounted with
  * krt_mount_pack, and every entry its table lists (read with the public pack reader, structure
  * only) is loaded, bit 7 unmount after the loads: a second mount (bit 1) going leaves as many
- * artifacts listed, the last one going leaves none, and a third unmount is KILN_E_USAGE. Seeds:
+ * artifacts listed, the last one going leaves none, and a third unmount is KILN_E_USAGE. A
+ * damaged record or manifest is skipped (the mount succeeds): krt_mount_skipped's entries are
+ * checked, and loads of the skipped entry's names end failed like any other. Seeds:
  * fuzz/corpus/rt_mount/, written from a real cook by tests/runtime_e2e (KILN_WRITE_FUZZ_SEEDS=1):
  * cache entries and packs of single sources; the smallest ones (up to 8 KiB) also with bit 7
  * (*_unmount*.seed). */
@@ -101,7 +103,9 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
         } else if (krt_lookup(ctx, names[i].name, &id)) {
             type = krt_lookup_id(ctx, id);
         }
-        if (type == KRT_TYPE_NONE) type = KRT_TYPE_TEXTURE; /* unknown: must be refused */
+        /* unknown: an id must be refused; a name of a skipped entry takes its label's type and
+         * ends failed, any other is refused */
+        if (type == KRT_TYPE_NONE && (options & 4)) type = KRT_TYPE_TEXTURE;
         h[i] = (options & 4) ? krt_load_id(ctx, type, id, &err)
                              : krt_load(ctx, type, names[i].name, &err);
         if (h[i].id && (options & 8)) {
@@ -194,6 +198,27 @@ static void unmount_all(krt_context *ctx, const char *path, uint8_t options)
     if (krt_unmount(ctx, path, &err) != KILN_OK) abort();
     if (krt_mount_list(ctx, count_one, NULL) != 0) abort();
     if (krt_unmount(ctx, path, &err) != KILN_E_USAGE) abort();
+    if (krt_mount_skipped(ctx, NULL, NULL) != 0) abort(); /* they went with their mounts */
+}
+
+/* A damaged record or manifest is skipped, not a mount error: each skip names a file of the
+ * mounted folder, an asset path only for a manifest, a code a skip can have and a reason that
+ * does not repeat the file. */
+static bool check_skip(void *user, const krt_skipped_info *info)
+{
+    const char *root = user;
+    if (!info->mount || strcmp(info->mount, root) != 0 || !info->file ||
+        strncmp(info->file, root, strlen(root)) != 0 || !info->asset || !info->reason ||
+        !info->reason[0] || strstr(info->reason, info->file))
+        abort();
+    bool manifest = strstr(info->file, "/manifest.json") != NULL;
+    if (manifest != (info->asset[0] != 0)) abort();
+    if (info->code != KILN_E_CACHE_CORRUPT && info->code != KILN_E_ASSET_IO &&
+        !(manifest && info->code == KILN_E_FORMAT_VERSION))
+        abort();
+    if (getenv("KILN_FUZZ_VERBOSE"))
+        fprintf(stderr, "skipped %s: %s\n", info->file + strlen(root), info->reason);
+    return true;
 }
 
 static kiln_result mount(krt_context *ctx, const char *path, bool pack, kiln_error *err)
@@ -227,8 +252,14 @@ static void run(const char *path, bool pack, uint8_t options, const listed *name
         krt_destroy(ctx);
         return;
     }
+    /* one record and one entry: at most one skip each, the same file not listed twice even
+     * when mounted twice (a later mount's replaces it) */
+    if (krt_mount_skipped(ctx, pack ? NULL : check_skip, (void *)path) > 2 ||
+        (pack && krt_mount_skipped(ctx, NULL, NULL) != 0))
+        abort();
     load_and_check(ctx, options, names, name_count);
     if (options & 32) load_and_check(ctx, options, names, name_count); /* from what stayed */
+    if (krt_mount_skipped(ctx, pack ? NULL : check_skip, (void *)path) > 2) abort();
     if (options & 128) unmount_all(ctx, path, options);
     krt_stats st = {.struct_size = sizeof st};
     krt_get_stats(ctx, &st);
