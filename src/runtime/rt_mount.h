@@ -47,7 +47,7 @@ typedef struct krt_mounts {
     size_t count, capacity;
     uint32_t *by_id, *by_name; /* item index + 1; 0 = empty */
     size_t slots;              /* power of two, > 2 * count */
-    krt_skip *skips;           /* what the mounts skipped, in mount order; one per file */
+    krt_skip *skips;           /* what the mounts skipped, in mount order; one per file and asset */
     size_t skip_count, skip_cap;
 } krt_mounts;
 
