@@ -70,6 +70,22 @@ static kiln_result write_record(kiln_project *p, const kiln_asset *a, const json
     return kiln_cache_record_write(p, a->guid, rec, err);
 }
 
+/* What a result says of the entry under key: its folder, outputs, summary and warnings, from
+ * its manifest or its record index view (the same fields); warnings: this run's, when it cooked. */
+static void add_entry(kiln_project *p, json_t *res, const kiln_asset *a, const char *key,
+                      const json_t *manifest, json_t *warnings)
+{
+    char dir[KILN_PATH_MAX];
+    kiln_cache_entry_dir(p, key, dir);
+    json_object_set_new(res, "entry", json_string(dir));
+    json_object_set_new(res, "outputs", kiln_outputs_json(a, manifest));
+    json_t *summary = json_object_get(manifest, "summary");
+    if (summary) json_object_set(res, "summary", summary);
+    json_t *w = warnings ? warnings : json_object_get(manifest, "warnings");
+    if (w) json_object_set(res, "warnings", w);
+    else json_object_set_new(res, "warnings", json_array());
+}
+
 kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
                               const char *compare_key, json_t **result, kiln_error *err)
 {
@@ -206,15 +222,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         json_decref(rec);
     }
 report_entry:
-    if (r == KILN_OK) {
-        char dir[KILN_PATH_MAX];
-        kiln_cache_entry_dir(p, key, dir);
-        json_object_set_new(res, "entry", json_string(dir));
-        json_object_set_new(res, "outputs", kiln_outputs_json(a, manifest));
-        json_object_set(res, "summary", json_object_get(manifest, "summary"));
-        json_t *w = cooked.warnings ? cooked.warnings : json_object_get(manifest, "warnings");
-        json_object_set(res, "warnings", w ? w : json_array());
-    }
+    if (r == KILN_OK) add_entry(p, res, a, key, manifest, cooked.warnings);
 done:
     if (r != KILN_OK) {
         json_object_set_new(res, "status", json_string("failed"));
@@ -259,19 +267,13 @@ static bool index_result(import_batch *b, const kiln_asset *a, size_t index, jso
     if (b->flags & KILN_IMPORT_CHANGES_ONLY) return true;
     json_t *view = kiln_cache_index_view(&b->index, &hit);
     if (!view) return false;
-    char dir[KILN_PATH_MAX];
-    kiln_cache_entry_dir(p, hit.key, dir);
     json_t *r = json_object();
     json_object_set_new(r, "path", json_string(a->rel));
     json_object_set_new(r, "guid", json_string(a->guid));
     json_object_set_new(r, "kind", json_string(kiln_source_kind_name(a->kind)));
     json_object_set_new(r, "key", json_string(hit.key));
     json_object_set_new(r, "status", json_string("cached"));
-    json_object_set_new(r, "entry", json_string(dir));
-    json_object_set_new(r, "outputs", kiln_outputs_json(a, view));
-    json_t *summary = json_object_get(view, "summary"), *w = json_object_get(view, "warnings");
-    if (summary) json_object_set(r, "summary", summary);
-    json_object_set(r, "warnings", w ? w : json_array());
+    add_entry(p, r, a, hit.key, view, NULL);
     json_decref(view);
     *res = r;
     return true;
