@@ -74,7 +74,8 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
                                            const char *const *assignments, size_t assignment_count,
                                            char **result_json, kiln_error *err);
 
-/* The state of every asset (up_to_date, stale, not_imported, invalid, unsupported), keys,
+/* The state of every asset (up_to_date, stale, not_imported, invalid, unsupported; damaged
+ * with KILN_REPORT_VERIFY), keys,
  * outputs, totals and the cache size, and "skipped": the files the scan left out and why
  * (excluded by kiln.json or .kilnignore, owned by a model). Processes and writes nothing. */
 KILN_API kiln_result kiln_project_report(kiln_project *p, char **report_json, kiln_error *err);
@@ -83,6 +84,12 @@ enum {
     /* "assets" lists only the assets that are not up to date; "totals" still counts every one.
      * An up-to-date asset then costs a look-up in the record index and nothing more. */
     KILN_REPORT_CHANGES_ONLY = 1u << 0,
+    /* Trust nothing recorded: no record index, every source (and dependency) read and hashed,
+     * and each current entry checked byte for byte against both digests of its manifest (a
+     * state "damaged" when it fails, with the reason in "damage"). A record whose digests are
+     * not its files' bytes makes the asset stale (a "record" reason in "why"). Costs a read of
+     * every source and every output. */
+    KILN_REPORT_VERIFY = 1u << 1,
 };
 /* kiln_project_report with flags (KILN_REPORT_*). */
 KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, char **report_json,
@@ -97,6 +104,20 @@ KILN_API kiln_result kiln_project_meta(kiln_project *p, const char *const *paths
  * cache is at most max_size bytes (0 = no limit). Document: what was removed and freed. */
 KILN_API kiln_result kiln_cache_gc(kiln_project *p, uint64_t max_size, char **result_json,
                                    kiln_error *err);
+
+enum {
+    KILN_CACHE_VERIFY_REPAIR = 1u << 0, /* remove damaged entries, cook their assets again */
+};
+/* Checks every cache entry byte for byte against both digests of its manifest (the manifest
+ * too: it parses, has this version and the key of its folder), and every asset's record against
+ * its source's bytes (the digests the stat shortcut trusts); reads every output and every
+ * source. Document ("cache verify"): "damaged" (each damaged entry with its reason and the
+ * assets whose current key it is, each record whose digests are not its files'), what was cooked
+ * again and totals. With KILN_CACHE_VERIFY_REPAIR each damaged entry is removed and the assets
+ * that use it, and those with a damaged record, are cooked again (an entry no asset uses is just
+ * removed). Returns KILN_OK when the check ran, damage or not ("totals"."unrepaired" says). */
+KILN_API kiln_result kiln_cache_verify(kiln_project *p, uint32_t flags, char **result_json,
+                                       kiln_error *err);
 
 /* One-shot conversion without a project: the same settings, defaults and code path as an
  * import of the source, written to out_path (atomically; its folder must exist). */

@@ -219,6 +219,28 @@ kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *m
     return r;
 }
 
+kiln_result kiln_cache_entry_discard(kiln_project *p, const char *key, kiln_error *err)
+{
+    kiln_result r = kiln_cache_prepare(p, err);
+    if (r != KILN_OK) return r;
+    char dir[KILN_PATH_MAX], shard[KILN_PATH_MAX], trash[KILN_PATH_MAX], suffix[96];
+    kiln_cache_entry_dir(p, key, dir);
+    kiln_path_format(shard, sizeof shard, "%s/objects/%.2s", p->cache, key);
+    struct stat st;
+    if (lstat(dir, &st) != 0) return KILN_OK;
+    unique_suffix(suffix, sizeof suffix);
+    kiln_path_format(trash, sizeof trash, "%s/tmp/broken-%s.%s", p->cache, key, suffix);
+    if (rename(dir, trash) != 0) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "cannot remove the cache entry %s: %s", dir,
+                       strerror(errno));
+        kiln_error_at_path(err, dir);
+        return KILN_E_ASSET_IO;
+    }
+    r = kiln_fsync_dir(shard, err);
+    kiln_remove_tree(trash, NULL); /* what is left is in tmp/, which gc clears */
+    return r;
+}
+
 bool kiln_cache_entry_equals(const kiln_project *p, const char *key, const kiln_output *outputs,
                              size_t output_count)
 {

@@ -46,6 +46,12 @@ kiln_result kiln_cache_entry_publish(kiln_project *p, const char *key, json_t *m
 bool kiln_cache_entry_equals(const kiln_project *p, const char *key, const kiln_output *outputs,
                              size_t output_count);
 
+/* Removes an entry's folder (or whatever is there under its name): renamed aside into <cache>/tmp
+ * in one step, so no reader sees half of it, then deleted (never following symlinks). An absent
+ * entry is not an error. For entries found damaged (cache_verify.h); nothing else removes a
+ * referenced entry but gc. */
+kiln_result kiln_cache_entry_discard(kiln_project *p, const char *key, kiln_error *err);
+
 /* Marks an entry used now (its folder's mtime), for least-recently-used collection. False when
  * the entry's folder is not there (collected). */
 bool kiln_cache_entry_touch(const kiln_project *p, const char *key);

@@ -1,7 +1,8 @@
 /* report.c — the state of every asset without processing anything: up_to_date (its entry is in
  * the cache), stale (imported before under another key), not_imported, invalid (settings or
- * source rejected; the error), unsupported (a kind kiln does not import yet); and the files the
- * scan left out, with why (excluded by a rule, owned by a model). */
+ * source rejected; the error), unsupported (a kind kiln does not import yet), damaged (with
+ * KILN_REPORT_VERIFY: its entry's bytes fail their digests); and the files the scan left out,
+ * with why (excluded by a rule, owned by a model). */
 #include <string.h>
 
 #include "core/alloc.h"
@@ -9,6 +10,7 @@
 #include "core/json.h"
 #include "pipeline/cache.h"
 #include "pipeline/cache_size.h"
+#include "pipeline/cache_verify.h"
 #include "pipeline/cook.h"
 #include "pipeline/import.h"
 #include "pipeline/record_index.h"
@@ -21,6 +23,7 @@ typedef struct report_batch {
     json_t **rows;
     bool *fresh; /* up to date by the index, no row made (KILN_REPORT_CHANGES_ONLY) */
     bool changes_only;
+    bool verify; /* KILN_REPORT_VERIFY: no index, no stat shortcut trusted, entries re-hashed */
     kiln_cache_index index;
 } report_batch;
 
@@ -57,6 +60,52 @@ static bool index_row(report_batch *b, size_t index, const kiln_asset *a, json_t
     return true;
 }
 
+/* --verify: the key from the source's and dependencies' bytes (no record, so no shortcut). When
+ * it is not the one the record's digests gave (key), the record lies about a file whose size and
+ * times it still matches: the asset is stale, with a "record" reason, under the true key. */
+static bool record_lies(report_batch *b, const kiln_asset *a, const json_t *record,
+                        const kiln_source *src, const char *key, json_t *row)
+{
+    kiln_project *p = b->p;
+    kiln_source real = {0};
+    kiln_deps deps = {0};
+    kiln_error e;
+    char rkey[KILN_SHA256_HEX_SIZE];
+    bool lies = record && kiln_asset_key(p, a, NULL, true, &real, &deps, rkey, &e) == KILN_OK &&
+                strcmp(rkey, key) != 0;
+    if (lies) {
+        char then[KILN_SHA256_HEX_SIZE], now[KILN_SHA256_HEX_SIZE];
+        kiln_hex(src->sha, KILN_SHA256_SIZE, then);
+        kiln_hex(real.sha, KILN_SHA256_SIZE, now);
+        json_t *why = json_object();
+        json_object_set_new(why, "what", json_string("record"));
+        json_object_set_new(why, "path", json_string(a->rel));
+        if (strcmp(then, now) != 0) {
+            json_object_set_new(why, "old_sha256", json_string(then));
+            json_object_set_new(why, "new_sha256", json_string(now));
+            json_object_set_new(
+                why, "message",
+                json_string("the record's source digest is not the digest of the source's "
+                            "bytes, though their size and times are the recorded ones"));
+        } else {
+            json_object_set_new(
+                why, "message",
+                json_string("the record's digest of a dependency is not the digest of its "
+                            "bytes, though their size and times are the recorded ones"));
+        }
+        json_object_set_new(row, "state", json_string("stale"));
+        json_object_set_new(row, "key", json_string(rkey));
+        json_object_set_new(row, "source_read", json_true());
+        json_object_set_new(row, "imported_key", json_string(kiln_json_str(record, "key", key)));
+        json_t *list = json_array();
+        json_array_append_new(list, why);
+        json_object_set_new(row, "why", list);
+    }
+    kiln_source_free(p, &real);
+    kiln_deps_free(&deps);
+    return lies;
+}
+
 static void set_error(json_t *row, const kiln_error *e)
 {
     json_object_set_new(row, "state", json_string("invalid"));
@@ -68,7 +117,8 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
     report_batch *b = user;
     kiln_project *p = b->p;
     kiln_asset *a = &b->assets[index];
-    if (a->kind && a->settings_result == KILN_OK && b->changes_only && index_row(b, index, a, NULL))
+    if (a->kind && a->settings_result == KILN_OK && b->changes_only && !b->verify &&
+        index_row(b, index, a, NULL))
         return KILN_OK;
     json_t *row = json_object();
     b->rows[index] = row;
@@ -83,7 +133,7 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
         set_error(row, kiln_asset_settings_error(a));
         return KILN_OK;
     }
-    if (!b->changes_only && index_row(b, index, a, row)) return KILN_OK;
+    if (!b->changes_only && !b->verify && index_row(b, index, a, row)) return KILN_OK;
     json_t *record = kiln_cache_record_load(p, a->guid);
     kiln_source src;
     kiln_deps deps;
@@ -100,9 +150,20 @@ static kiln_result report_job(void *user, size_t index, size_t worker, kiln_erro
         return KILN_OK;
     }
     json_object_set_new(row, "key", json_string(key));
-    json_t *manifest = kiln_cache_entry_load(p, key, false);
     const char *rec_key = kiln_json_str(record, "key", NULL);
-    if (manifest) {
+    if (b->verify && record_lies(b, a, record, &src, key, row)) {
+        kiln_source_free(p, &src);
+        kiln_deps_free(&deps);
+        json_decref(record);
+        return KILN_OK;
+    }
+    char damage[KILN_ENTRY_REASON_SIZE] = "";
+    kiln_entry_state es = b->verify ? kiln_cache_entry_verify(p, key, damage) : KILN_ENTRY_WHOLE;
+    json_t *manifest = es == KILN_ENTRY_WHOLE ? kiln_cache_entry_load(p, key, false) : NULL;
+    if (es == KILN_ENTRY_DAMAGED) {
+        json_object_set_new(row, "state", json_string("damaged"));
+        json_object_set_new(row, "damage", json_string(damage));
+    } else if (manifest) {
         json_object_set_new(row, "state", json_string("up_to_date"));
         json_object_set_new(row, "outputs", kiln_outputs_json(a, manifest));
         json_object_set(row, "summary", json_object_get(manifest, "summary"));
@@ -148,6 +209,7 @@ KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, 
     b.rows = kiln_calloc(&p->allocator, n ? n : 1, sizeof(json_t *));
     b.fresh = kiln_calloc(&p->allocator, n ? n : 1, sizeof *b.fresh);
     b.changes_only = (flags & KILN_REPORT_CHANGES_ONLY) != 0;
+    b.verify = (flags & KILN_REPORT_VERIFY) != 0;
     kiln_cache_index_load(p, &b.index);
     if (!b.rows || !b.fresh) {
         kiln_free(&p->allocator, b.rows, (n ? n : 1) * sizeof(json_t *));
@@ -159,13 +221,13 @@ KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, 
     }
     r = kiln_jobs_for(p->jobs, n, report_job, &b, err);
     kiln_cache_index_free(p, &b.index);
-    static const char *const states[] = {"up_to_date", "stale", "not_imported", "invalid",
-                                         "unsupported"};
-    size_t counts[5] = {0};
+    static const char *const states[] = {"up_to_date", "stale",       "not_imported",
+                                         "invalid",    "unsupported", "damaged"};
+    size_t counts[6] = {0};
     json_t *rows = json_array();
     for (size_t i = 0; i < n; i++) {
         const char *st = b.fresh[i] ? states[0] : kiln_json_str(b.rows[i], "state", "");
-        for (size_t k = 0; k < 5; k++)
+        for (size_t k = 0; k < 6; k++)
             if (!strcmp(st, states[k])) counts[k]++;
         if (b.rows[i] && !(b.changes_only && !strcmp(st, states[0])))
             json_array_append_new(rows, b.rows[i]);
@@ -181,7 +243,7 @@ KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, 
     }
     json_t *totals = json_object();
     json_object_set_new(totals, "assets", json_integer((json_int_t)n));
-    for (size_t k = 0; k < 5; k++)
+    for (size_t k = 0; k < (b.verify ? 6u : 5u); k++) /* "damaged" only where it can be */
         json_object_set_new(totals, states[k], json_integer((json_int_t)counts[k]));
     json_t *cache = json_object();
     json_object_set_new(cache, "path", json_string(p->cache));

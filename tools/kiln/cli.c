@@ -100,6 +100,8 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         else if (!strcmp(a, "--ninja") && allowed_opt(allowed, a)) c->ninja = true;
         else if (!strcmp(a, "--check") && allowed_opt(allowed, a)) c->check = true;
         else if (!strcmp(a, "--why") && allowed_opt(allowed, a)) c->why = true;
+        else if (!strcmp(a, "--verify") && allowed_opt(allowed, a)) c->verify = true;
+        else if (!strcmp(a, "--repair") && allowed_opt(allowed, a)) c->repair = true;
         else if (!strcmp(a, "-o") && allowed_opt(allowed, a)) TAKE(output);
         else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
         else c->positional[c->positional_count++] = a;

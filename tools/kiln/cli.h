@@ -35,6 +35,8 @@ typedef struct kiln_cli {
     bool ninja;         /* --ninja (graph) */
     bool check;         /* --check (report): exit 1 unless every asset is up to date */
     bool why;           /* --why (report): what changed since each stale asset's import */
+    bool verify;        /* --verify (report): re-hash outputs and sources */
+    bool repair;        /* --repair (cache verify): remove damaged entries, cook again */
     const char *output; /* -o FILE (graph) */
 } kiln_cli;
 

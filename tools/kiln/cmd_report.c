@@ -1,6 +1,7 @@
-/* cmd_report.c — kiln report [--check] [--verbose] [--why [PATH...]]: the state of every asset,
- * and with --verbose each file the scan skipped and why; processes nothing. With --why, what
- * changed since each stale asset's import, one line per reason. */
+/* cmd_report.c — kiln report [--check] [--verbose] [--verify] [--why [PATH...]]: the state of
+ * every asset, and with --verbose each file the scan skipped and why; processes nothing. With
+ * --why, what changed since each stale asset's import, one line per reason; with --verify, every
+ * source and output read again (damaged entries, records that lie). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,8 @@ static void print_reason(const char *path, const json_t *r)
         printf(")\n");
         free(then);
         free(now);
+    } else if (!strcmp(what, "record")) {
+        printf("%s\n", str(r, "message"));
     } else if (!strcmp(what, "pipeline")) {
         printf("kiln's pipeline version changed (%lld -> %lld)\n",
                json_integer_value(json_object_get(r, "old")),
@@ -140,6 +143,8 @@ static int report_check(const char *doc)
         if (e)
             fprintf(stderr, ": %s %s", json_string_value(json_object_get(e, "code")),
                     json_string_value(json_object_get(e, "message")));
+        if (json_object_get(row, "damage"))
+            fprintf(stderr, ": %s", json_string_value(json_object_get(row, "damage")));
         fputc('\n', stderr);
     }
     if (bad)
@@ -163,6 +168,11 @@ static void print_table(const kiln_cli *c, json_t *d)
         if (e)
             printf(": %s %s", json_string_value(json_object_get(e, "code")),
                    json_string_value(json_object_get(e, "message")));
+        if (json_object_get(row, "damage")) printf(": %s", str(row, "damage"));
+        json_t *why = json_object_get(row, "why");
+        if (c->verify && json_array_size(why) == 1 &&
+            !strcmp(str(json_array_get(why, 0), "what"), "record"))
+            printf(": %s", str(json_array_get(why, 0), "message"));
         putchar('\n');
     }
     /* What the scan left out: listed with --verbose, else counted. */
@@ -178,14 +188,18 @@ static void print_table(const kiln_cli *c, json_t *d)
         printf("%zu skipped (owned by a model or excluded; --verbose lists them)\n",
                json_array_size(skipped));
     json_t *t = json_object_get(d, "totals");
+    char damaged[48] = "";
+    if (c->verify)
+        snprintf(damaged, sizeof damaged, ", %lld damaged",
+                 json_integer_value(json_object_get(t, "damaged")));
     printf("%lld assets: %lld up_to_date, %lld stale, %lld not_imported, %lld invalid, "
-           "%lld unsupported; cache %s\n",
+           "%lld unsupported%s; cache %s\n",
            json_integer_value(json_object_get(t, "assets")),
            json_integer_value(json_object_get(t, "up_to_date")),
            json_integer_value(json_object_get(t, "stale")),
            json_integer_value(json_object_get(t, "not_imported")),
            json_integer_value(json_object_get(t, "invalid")),
-           json_integer_value(json_object_get(t, "unsupported")),
+           json_integer_value(json_object_get(t, "unsupported")), damaged,
            kiln_cli_format_size(
                (uint64_t)json_integer_value(json_object_get(json_object_get(d, "cache"), "size")),
                size));
@@ -194,7 +208,7 @@ static void print_table(const kiln_cli *c, json_t *d)
 int kiln_cmd_report(int argc, char **argv)
 {
     kiln_cli c = {.command = "report"};
-    if (!kiln_cli_parse(&c, argc, argv, "--check --verbose --why")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--check --verbose --why --verify")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -212,6 +226,7 @@ int kiln_cmd_report(int argc, char **argv)
     /* The table lists what is not up to date (--verbose: every asset), like the import of
      * --all: at thousands of assets an up-to-date one then costs a look-up in the index. */
     uint32_t flags = c.json || c.verbose ? 0 : KILN_REPORT_CHANGES_ONLY;
+    if (c.verify) flags |= KILN_REPORT_VERIFY;
     kiln_result r = kiln_project_report_flags(p, flags, &doc, &err);
     if (r != KILN_OK) {
         code = kiln_cli_fail(&c, r, &err);

@@ -34,7 +34,7 @@ static const kiln_cli_command commands[] = {
      "  --remote-cache URL       share entries through a remote cache\n",
      "*"},
     {"report", kiln_cmd_report, true,
-     "usage: kiln report [--check] [--verbose] [--why [PATH...]]\n"
+     "usage: kiln report [--check] [--verbose] [--verify] [--why [PATH...]]\n"
      "\n"
      "Lists the assets that are not up to date (stale, not imported, invalid) and counts\n"
      "every state; processes and writes nothing.\n"
@@ -43,6 +43,10 @@ static const kiln_cli_command commands[] = {
      "              stderr (for CI gates)\n"
      "  --verbose   list every asset, and each file the scan skipped and why (owned by a\n"
      "              model, excluded by kiln.json \"exclude\" or .kilnignore)\n"
+     "  --verify    trust nothing recorded: read every source again (a record whose digest is\n"
+     "              not its source's makes the asset stale) and check every current entry's\n"
+     "              outputs against both digests of its manifest (state damaged; kiln cache\n"
+     "              verify --repair repairs it)\n"
      "  --why       for each stale asset (of the PATHs: assets or folders), one line per thing\n"
      "              that changed since its import: source bytes, a dependency, a setting (old\n"
      "              -> new, and the file it comes from), kiln's pipeline version\n",
@@ -122,14 +126,22 @@ static const kiln_cli_command commands[] = {
      "loses its record; a broken one keeps its last good entry. One line per change (--json: one\n"
      "document per line) until SIGINT or SIGTERM, which exit 0. See docs/cli.md \"watch\".\n",
      "*"},
-    {"cache", kiln_cmd_cache, false,
+    {"cache", kiln_cmd_cache, true,
      "usage: kiln cache gc [--max-size SIZE]\n"
+     "       kiln cache verify [--repair]\n"
      "\n"
-     "Removes entries no asset record points to, then the least recently used ones until the\n"
+     "gc removes entries no asset record points to, then the least recently used ones until the\n"
      "cache is at most SIZE.\n"
+     "verify reads every entry and checks each output against both digests of its manifest (and\n"
+     "the manifest: it parses, its key is its folder's), and every source against the digest its\n"
+     "record keeps; it lists what is damaged and why, and exits 1 if anything is (and was not\n"
+     "repaired).\n"
      "\n"
      "  --max-size SIZE   bytes, or with a unit: 50MB, 50MiB, 1.5G (K, M, G, T and KiB, MiB,\n"
-     "                    GiB, TiB are powers of 1024; KB, MB, GB, TB powers of 1000)\n",
+     "                    GiB, TiB are powers of 1024; KB, MB, GB, TB powers of 1000)\n"
+     "  --repair          remove each damaged entry and cook the assets that use it again (an\n"
+     "                    entry no asset uses is just removed); cook again each asset whose\n"
+     "                    record's digests are not its files'\n",
      NULL},
 };
 
