@@ -121,8 +121,7 @@ kiln_entry_state kiln_cache_entry_verify(const kiln_project *p, const char *key,
     const char *mkey = kiln_json_str(m, "key", NULL);
     json_t *outs = json_object_get(m, "outputs");
     if (!json_is_object(m)) s = damaged(reason, "manifest.json: not a JSON object");
-    else if (version != 1)
-        s = damaged(reason, "manifest.json: kiln_manifest %lld, not 1", version);
+    else if (version != 1) s = damaged(reason, "manifest.json: kiln_manifest %lld, not 1", version);
     else if (!mkey || strcmp(mkey, key) != 0)
         s = damaged(reason, "manifest.json: its key %.16s is not the folder's name %.16s",
                     mkey ? mkey : "(none)", key);
@@ -309,7 +308,8 @@ KILN_API kiln_result kiln_cache_verify(kiln_project *p, uint32_t flags, char **r
         for (size_t i = 0; i < v.entry_count; i++) {
             verify_entry *e = &v.entries[i];
             kiln_error de;
-            if (e->state == KILN_ENTRY_DAMAGED && kiln_cache_entry_discard(p, e->key, &de) != KILN_OK)
+            if (e->state == KILN_ENTRY_DAMAGED &&
+                kiln_cache_entry_discard(p, e->key, &de) != KILN_OK)
                 e->remove_failed = true;
         }
         /* the assets to cook again at the front (kiln_assets_free frees all in any order) */

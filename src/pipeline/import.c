@@ -12,6 +12,7 @@
 #include "core/progress.h"
 #include "pipeline/cache.h"
 #include "pipeline/cache_size.h"
+#include "pipeline/cache_verify.h"
 #include "pipeline/cook.h"
 #include "pipeline/record_index.h"
 #include "pipeline/remote.h"
@@ -163,6 +164,27 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
                      werr.message);
         json_decref(rec);
         goto done;
+    }
+    if (manifest && force) {
+        /* Forced over an entry: when its stored bytes fail their own digests, the entry is
+         * damaged (not another cook's bytes) and the new one replaces it. */
+        char damage[KILN_ENTRY_REASON_SIZE];
+        kiln_error de;
+        if (kiln_cache_entry_verify(p, key, damage) == KILN_ENTRY_DAMAGED) {
+            if (kiln_cache_entry_discard(p, key, &de) == KILN_OK) {
+                kiln_log(&p->logger, KILN_LOG_WARNING,
+                         "%s: the stored entry %.12s was damaged (%s); replaced by this cook",
+                         a->rel, key, damage);
+                json_decref(manifest);
+                manifest = NULL;
+                /* what was stored is not what this cook made */
+                if (!compare_key) json_object_set_new(res, "unchanged", json_false());
+            } else {
+                kiln_log(&p->logger, KILN_LOG_WARNING,
+                         "%s: the stored entry %.12s is damaged (%s): %s", a->rel, key, damage,
+                         de.message);
+            }
+        }
     }
     if (compare_key) {
         json_object_set_new(res, "unchanged",

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/json.h"
+#include "core/log.h"
 #include "core/path.h"
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
@@ -66,9 +67,8 @@ static kiln_result corrupt(kiln_error *err, const char *name, const char *file, 
 {
     const char *key = kiln_path_basename(dir);
     kiln_error_set(err, KILN_E_CACHE_CORRUPT,
-                   "%s: %s in cache entry %.12s %s: the entry is damaged; remove its folder and "
-                   "import again",
-                   name, kiln_path_basename(file), key, what);
+                   "%s: %s in cache entry %.12s %s: the entry is damaged", name,
+                   kiln_path_basename(file), key, what);
     kiln_error_at_path(err, file);
     return KILN_E_CACHE_CORRUPT;
 }
@@ -115,11 +115,66 @@ static kiln_result add_artifact(kiln_project *p, kiln_pack_set *s, const kiln_as
     kiln_hex(d, sizeof d, hex);
     if (strcmp(hex, sha) != 0)
         return corrupt(err, x->name, x->file, "does not match the SHA-256 of its manifest", dir);
+    const char *xxh = kiln_json_str(o, "xxh3_128", NULL);
+    if (xxh) { /* optional (entries of older writers); the runtime checks it on every load */
+        uint8_t xd[16];
+        char xhex[2 * sizeof xd + 1];
+        kiln_xxh3_128(x->map.data, x->map.size, xd);
+        kiln_hex(xd, sizeof xd, xhex);
+        if (strcmp(xhex, xxh) != 0)
+            return corrupt(err, x->name, x->file, "does not match the XXH3-128 of its manifest",
+                           dir);
+    }
     x->asset_id = kiln_asset_id(a->guid, label);
     kiln_cooked_kind_of_bytes(x->map.data, x->map.size, &x->kind);
     if (!x->kind)
         return corrupt(err, x->name, x->file, "is neither KTX2 nor a kiln container", dir);
     return KILN_OK;
+}
+
+/* Maps every output of the asset's entry (key) into the set; on failure none of them stays.
+ * E_CACHE_CORRUPT when the entry is not whole or an output fails its manifest. */
+static kiln_result gather_entry(kiln_project *p, kiln_pack_set *set, const kiln_asset *a,
+                                size_t asset, const char *key, kiln_error *e)
+{
+    json_t *manifest = kiln_cache_entry_load(p, key, false);
+    char dir[KILN_PATH_MAX];
+    kiln_cache_entry_dir(p, key, dir);
+    kiln_result ar = KILN_OK;
+    size_t first = set->count;
+    if (!manifest) {
+        ar = kiln_error_set(e, KILN_E_CACHE_CORRUPT, "%s: its cache entry %s is not whole", a->rel,
+                            dir);
+        kiln_error_at_path(e, dir);
+    }
+    size_t k;
+    json_t *o;
+    json_array_foreach (json_object_get(manifest, "outputs"), k, o) {
+        ar = add_artifact(p, set, a, asset, dir, o, e);
+        if (ar != KILN_OK) break;
+    }
+    json_decref(manifest);
+    if (ar != KILN_OK)
+        while (set->count > first) artifact_free(p, &set->items[--set->count]);
+    return ar;
+}
+
+/* The asset's entry (key) is damaged, e says how (the record index vouched for it without opening
+ * it, so the import gave it as cached): it is removed, the asset cooked again and its new entry
+ * gathered. On failure e says why: the import's error, else the damage found first. */
+static kiln_result recook(kiln_project *p, kiln_pack_set *set, kiln_asset *a, size_t asset,
+                          const char *key, kiln_error *e)
+{
+    json_t *res = NULL;
+    kiln_error de;
+    kiln_log(&p->logger, KILN_LOG_WARNING, "%s; cooking it again", e->message);
+    if (kiln_cache_entry_discard(p, key, &de) != KILN_OK) return e->code;
+    kiln_result r = kiln_import_asset(p, a, 0, NULL, &res, &de);
+    if (r != KILN_OK) *e = de;
+    else r = gather_entry(p, set, a, asset, kiln_json_str(res, "key", ""), &de);
+    json_decref(res);
+    if (r == KILN_E_OUT_OF_MEMORY) *e = de;
+    return r == KILN_OK || r == KILN_E_OUT_OF_MEMORY ? r : e->code;
 }
 
 /* Resolves the arguments into assets (each once, in the order given) and roots. An argument
@@ -464,32 +519,16 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
                                   json_pack("{s:s,s:s}", "path", assets[i].rel, "status", status));
             continue;
         }
-        const char *key = kiln_json_str(rec, "key", "");
-        json_t *manifest = kiln_cache_entry_load(p, key, false);
-        char dir[KILN_PATH_MAX];
-        kiln_cache_entry_dir(p, key, dir);
         kiln_error e;
-        kiln_result ar = KILN_OK;
-        size_t first = set->count;
-        if (!manifest) {
-            ar = kiln_error_set(&e, KILN_E_CACHE_CORRUPT, "%s: its cache entry %s is not whole",
-                                assets[i].rel, dir);
-            kiln_error_at_path(&e, dir);
-        }
-        size_t k;
-        json_t *o;
-        json_array_foreach (json_object_get(manifest, "outputs"), k, o) {
-            ar = add_artifact(p, set, &assets[i], i, dir, o, &e);
-            if (ar != KILN_OK) break;
-        }
-        json_decref(manifest);
+        const char *key = kiln_json_str(rec, "key", "");
+        kiln_result ar = gather_entry(p, set, &assets[i], i, key, &e);
+        if (ar == KILN_E_CACHE_CORRUPT) ar = recook(p, set, &assets[i], i, key, &e);
         if (ar == KILN_E_OUT_OF_MEMORY) {
             *err = e;
             r = ar;
             goto out;
         }
-        if (ar != KILN_OK) { /* a damaged entry: this asset fails, none of it is gathered */
-            while (set->count > first) artifact_free(p, &set->items[--set->count]);
+        if (ar != KILN_OK) { /* still damaged after cooking again: this asset fails */
             note_failure(set, assets[i].rel, &e);
             dropped[i] = true;
             continue;
