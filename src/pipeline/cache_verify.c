@@ -123,8 +123,8 @@ kiln_entry_state kiln_cache_entry_verify(const kiln_project *p, const char *key,
     if (!json_is_object(m)) s = damaged(reason, "manifest.json: not a JSON object");
     else if (version != 1) s = damaged(reason, "manifest.json: kiln_manifest %lld, not 1", version);
     else if (!mkey || strcmp(mkey, key) != 0)
-        s = damaged(reason, "manifest.json: its key %.16s is not the folder's name %.16s",
-                    mkey ? mkey : "(none)", key);
+        s = damaged(reason, "manifest.json: its key %.64s is not the folder's name",
+                    mkey ? mkey : "(none)");
     else if (!json_is_array(outs) || json_array_size(outs) == 0)
         s = damaged(reason, "manifest.json: lists no outputs");
     size_t i;
@@ -238,8 +238,8 @@ static kiln_result asset_job(void *user, size_t index, size_t worker, kiln_error
         kiln_hex(rsrc.sha, KILN_SHA256_SIZE, then);
         if (strcmp(now, then) != 0)
             snprintf(va->record_damage, sizeof va->record_damage,
-                     "its record's source digest %.12s is not the digest of the source's bytes "
-                     "%.12s (size and times unchanged)",
+                     "its record's source digest %s is not its bytes' %s (size and times "
+                     "unchanged)",
                      then, now);
         else
             snprintf(va->record_damage, sizeof va->record_damage,

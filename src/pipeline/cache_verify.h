@@ -6,7 +6,7 @@
 
 #include "pipeline/project.h"
 
-#define KILN_ENTRY_REASON_SIZE 200
+#define KILN_ENTRY_REASON_SIZE 256
 
 typedef enum kiln_entry_state {
     KILN_ENTRY_ABSENT = 0,  /* nothing under the key's name */

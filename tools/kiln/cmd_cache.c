@@ -19,7 +19,7 @@ static int print_verify(const kiln_cli *c, const char *doc)
                    json_string_value(json_object_get(row, "reason")),
                    fixed ? "; cooked again" : "");
         else
-            printf("damaged entry   %.12s: %s%s\n", json_string_value(json_object_get(row, "key")),
+            printf("damaged entry   %s: %s%s\n", json_string_value(json_object_get(row, "key")),
                    json_string_value(json_object_get(row, "reason")),
                    !c->repair ? ""
                    : fixed    ? (json_array_size(json_object_get(row, "assets"))
