@@ -362,17 +362,22 @@ kiln_dir_entry_kind kiln_dir_list_kind(const kiln_dir_list *l, size_t i)
     return (kiln_dir_entry_kind)s[strlen(s) + 1];
 }
 
-bool kiln_dir_list_has(const kiln_dir_list *l, const char *name)
+size_t kiln_dir_list_index(const kiln_dir_list *l, const char *name)
 {
     size_t lo = 0, hi = l->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(l->names[mid], name);
-        if (c == 0) return true;
+        if (c == 0) return mid;
         if (c < 0) lo = mid + 1;
         else hi = mid;
     }
-    return false;
+    return l->count;
+}
+
+bool kiln_dir_list_has(const kiln_dir_list *l, const char *name)
+{
+    return kiln_dir_list_index(l, name) < l->count;
 }
 
 void kiln_dir_list_free(kiln_dir_list *l)

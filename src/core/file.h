@@ -77,6 +77,8 @@ typedef enum kiln_dir_entry_kind {
 kiln_dir_entry_kind kiln_dir_list_kind(const kiln_dir_list *l, size_t i);
 /* Whether the listing holds name (a binary search: the names are sorted by strcmp). */
 bool kiln_dir_list_has(const kiln_dir_list *l, const char *name);
+/* The index of name in the listing, or l->count when it holds no such name. */
+size_t kiln_dir_list_index(const kiln_dir_list *l, const char *name);
 void kiln_dir_list_free(kiln_dir_list *l);
 
 /* Wall-clock time in nanoseconds (CLOCK_REALTIME): for file-time comparisons only, never in

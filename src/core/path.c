@@ -190,6 +190,27 @@ kiln_result kiln_path_confine(const char *path, const char *const *roots, size_t
     return KILN_E_OUTPUT_REFUSED;
 }
 
+kiln_result kiln_path_confine_read(const char *path, const char *folder, char *out, size_t out_size,
+                                   kiln_error *err)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real)) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "cannot resolve it: %s", strerror(errno));
+        kiln_error_at_path(err, path);
+        return KILN_E_ASSET_IO;
+    }
+    if (!kiln_path_is_within(folder, real) || !strcmp(folder, real)) {
+        kiln_error_set(err, KILN_E_ASSET_IO, "resolves to %s, outside %s; not read", real, folder);
+        kiln_error_at_path(err, path);
+        return KILN_E_ASSET_IO;
+    }
+    if (out) {
+        if (strlen(real) >= out_size) return too_long(err, path);
+        strcpy(out, real);
+    }
+    return KILN_OK;
+}
+
 const char *kiln_path_relative_to(const char *root, const char *path)
 {
     if (!kiln_path_is_within(root, path)) return NULL;

@@ -39,6 +39,17 @@ bool kiln_path_is_within(const char *root, const char *path);
 kiln_result kiln_path_confine(const char *path, const char *const *roots, size_t root_count,
                               char *out, size_t out_size, kiln_error *err);
 
+/* The read rule (docs/cache.md "What kiln reads"): a file kiln reads must, with every symlink on
+ * its way resolved (its folders' and its own), lie inside folder, which is absolute, normalised
+ * and already resolved (an asset root, a model's folder, the project folder). realpath only:
+ * nothing is opened, so a file outside is never read, not even to be refused. On success out
+ * (may be NULL) holds the real path. Errors: KILN_E_ASSET_IO naming path, when it cannot be
+ * resolved (missing, a dangling link, a loop) or resolves outside folder ("resolves to /x/a.png,
+ * outside /p/assets; not read": the path is in err->path, the caller prefixes its name, as the
+ * three paths would not fit the message); KILN_E_LIMIT when out is too small. */
+kiln_result kiln_path_confine_read(const char *path, const char *folder, char *out, size_t out_size,
+                                   kiln_error *err);
+
 /* path relative to root ("a/b.png") when path is within root, else NULL. Both normalised. */
 const char *kiln_path_relative_to(const char *root, const char *path);
 

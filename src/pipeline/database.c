@@ -16,6 +16,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/owned.h"
+#include "pipeline/project.h"
 #include "pipeline/scan_rules.h"
 
 #define META_MAX_SIZE (1u << 20) /* a .meta above 1 MiB is refused */
@@ -51,19 +52,35 @@ kiln_result kiln_guid_random(char out[33], kiln_error *err)
     return KILN_OK;
 }
 
-/* Reads a's own .meta into *doc (NULL when it has none). no_meta: the folder's listing holds
- * no .meta for it (a scan), so there is nothing to stat. */
-static kiln_result own_meta_load(kiln_project *p, kiln_asset *a, bool no_meta, json_t **doc,
+/* What is known of an asset's .meta before looking: a scan's listing says whether the folder
+ * holds one and whether it is a regular file there. */
+typedef enum meta_listing {
+    META_LOOK,   /* unknown: stat it, and it must pass the read rule */
+    META_ABSENT, /* the listing holds none: nothing to stat */
+    META_PLAIN,  /* listed as a regular file in a folder the walk reached without a symlink: it
+                  * lies inside the root, so the read rule needs no realpath */
+} meta_listing;
+
+/* Reads a's own .meta into *doc (NULL when it has none). */
+static kiln_result own_meta_load(kiln_project *p, kiln_asset *a, meta_listing listing, json_t **doc,
                                  kiln_error *err)
 {
     char meta[KILN_PATH_MAX];
     *doc = NULL;
-    if (no_meta) return KILN_OK;
+    if (listing == META_ABSENT) return KILN_OK;
     if (snprintf(meta, sizeof meta, "%s.meta", a->abs) >= (int)sizeof meta)
         return kiln_error_set(err, KILN_E_ASSET_IO, "path too long");
     if (kiln_file_stat(meta, &a->meta_stat, NULL) != KILN_OK || !a->meta_stat.is_file)
         return KILN_OK;
     a->has_meta = true;
+    /* A .meta that is a symlink out of the root is refused, not read (docs/cache.md). */
+    if (listing != META_PLAIN) {
+        kiln_result r = kiln_project_check_read(p, meta, err);
+        if (r != KILN_OK) {
+            kiln_error_prefix(err, "%s.meta: ", a->rel);
+            return r;
+        }
+    }
     uint8_t *text;
     size_t size;
     kiln_result r = kiln_file_read(meta, META_MAX_SIZE, &p->allocator, &text, &size, err);
@@ -133,8 +150,8 @@ const kiln_error *kiln_asset_settings_error(const kiln_asset *a)
     return a->settings_error ? a->settings_error : &unknown;
 }
 
-static void load_settings_with(kiln_project *p, const kiln_settings_layers *layers, bool no_meta,
-                               kiln_asset *a)
+static void load_settings_with(kiln_project *p, const kiln_settings_layers *layers,
+                               meta_listing listing, kiln_asset *a)
 {
     settings_error_free(p, a);
     a->settings_result = KILN_OK;
@@ -147,7 +164,7 @@ static void load_settings_with(kiln_project *p, const kiln_settings_layers *laye
     a->has_meta = false;
     json_t *doc = NULL;
     kiln_error e;
-    kiln_result r = own_meta_load(p, a, no_meta, &doc, &e);
+    kiln_result r = own_meta_load(p, a, listing, &doc, &e);
     if (r == KILN_OK) r = settings_from(p, layers, a, doc, &a->settings, &a->settings_origin, &e);
     json_decref(doc);
     a->settings_result = r;
@@ -161,12 +178,12 @@ void kiln_asset_load_settings(kiln_project *p, kiln_asset *a)
     kiln_error e;
     kiln_result r = kiln_settings_layers_for(p, a->rel, &layers, &e);
     if (r != KILN_OK) {
-        load_settings_with(p, NULL, false, a);
+        load_settings_with(p, NULL, META_LOOK, a);
         a->settings_result = r;
         settings_error_keep(p, a, &e);
         return;
     }
-    load_settings_with(p, layers, false, a);
+    load_settings_with(p, layers, META_LOOK, a);
     kiln_settings_layers_destroy(p, layers);
 }
 
@@ -186,8 +203,8 @@ kiln_result kiln_asset_check_meta(kiln_project *p, const kiln_asset *a, const js
     return r;
 }
 
-static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layers, bool no_meta,
-                              const char *abs, kiln_asset *a, kiln_error *err)
+static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layers,
+                              meta_listing listing, const char *abs, kiln_asset *a, kiln_error *err)
 {
     memset(a, 0, sizeof *a);
     const kiln_asset_root *root = kiln_roots_holding(p, abs);
@@ -206,7 +223,7 @@ static kiln_result asset_init(kiln_project *p, const kiln_settings_layers *layer
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
     a->kind = kiln_source_kind_of(p->kinds, rel);
-    if (layers) load_settings_with(p, layers, no_meta, a);
+    if (layers) load_settings_with(p, layers, listing, a);
     else kiln_asset_load_settings(p, a);
     return KILN_OK;
 }
@@ -244,6 +261,30 @@ static bool scan_excluded(scan_list *l, const char *path, bool is_dir)
         json_object_set_new(s, "reason", json_string("excluded"));
         json_object_set_new(s, "rule", by);
         json_object_set_new(s, "message", json_string(message));
+        json_array_append_new(l->skipped, s);
+    }
+    return true;
+}
+
+/* Whether path (a symlink, or a file readdir could not name) breaks the read rule: resolved, it
+ * lies outside its root. Says so in l->skipped. */
+static bool scan_outside(scan_list *l, const char *path)
+{
+    const kiln_asset_root *root = kiln_roots_holding(l->p, path);
+    if (root && kiln_path_confine_read(path, root->dir, NULL, 0, NULL) == KILN_OK) return false;
+    if (l->skipped) {
+        char rel[KILN_PATH_MAX];
+        if (!kiln_roots_name_of(l->p, path, rel, sizeof rel)) snprintf(rel, sizeof rel, "%s", path);
+        char target[KILN_PATH_MAX];
+        if (!realpath(path, target)) snprintf(target, sizeof target, "?");
+        json_t *s = json_object();
+        json_object_set_new(s, "path", json_string(rel));
+        json_object_set_new(s, "reason", json_string("outside"));
+        json_object_set_new(s, "target", json_string(target));
+        json_object_set_new(
+            s, "message",
+            json_sprintf("a symlink to %s, outside %s; not read", target,
+                         kiln_roots_named(l->p) ? "its asset root" : "the asset root"));
         json_array_append_new(l->skipped, s);
     }
     return true;
@@ -296,6 +337,9 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
         }
         if (!info.is_file || !source) continue;
         if (scan_excluded(l, path, false)) continue;
+        /* A regular file listed here lies inside the root (the walk follows no folder link); a
+         * symlinked file must resolve inside its root too, or it is skipped unread. */
+        if (type != KILN_DIR_ENTRY_FILE && scan_outside(l, path)) continue;
         if (l->count == l->capacity) {
             size_t nc = l->capacity ? l->capacity * 2 : 64;
             kiln_asset *ni =
@@ -308,9 +352,14 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
             l->capacity = nc;
         }
         char meta[KILN_PATH_MAX];
-        bool no_meta = kiln_path_format(meta, sizeof meta, "%s.meta", name) &&
-                       !kiln_dir_list_has(&names, meta);
-        r = asset_init(l->p, l->layers, no_meta, path, &l->items[l->count], err);
+        meta_listing listing = META_LOOK;
+        if (kiln_path_format(meta, sizeof meta, "%s.meta", name)) {
+            size_t at = kiln_dir_list_index(&names, meta);
+            listing = at == names.count                                       ? META_ABSENT
+                      : kiln_dir_list_kind(&names, at) == KILN_DIR_ENTRY_FILE ? META_PLAIN
+                                                                              : META_LOOK;
+        }
+        r = asset_init(l->p, l->layers, listing, path, &l->items[l->count], err);
         if (r == KILN_OK) {
             l->items[l->count].source_stat = info;
             l->items[l->count].stat_clock_ns = clock;
@@ -421,9 +470,9 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
         kiln_error_at_path(err, path);
         return KILN_E_ASSET_IO;
     }
-    /* Inside the root by name, as a scan of the root sees it; a symlink under the root may point
-     * anywhere (sources are only read; writes are confined separately). The root itself is
-     * resolved, so compare against the resolved parent folder too. */
+    /* Inside the root by name, as a scan of the root sees it (the root itself is resolved, so
+     * compare against the resolved parent folder); then, by the read rule, the file itself
+     * resolved, so a symlinked file leading out of its root is refused unread. */
     char real[KILN_PATH_MAX], dir[KILN_PATH_MAX], dir_real[KILN_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", abs);
     char *slash = strrchr(dir, '/');
@@ -439,6 +488,11 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
         kiln_error_at_path(err, path);
         return KILN_E_ASSET_IO;
     }
+    r = kiln_path_confine_read(real, root->dir, NULL, 0, err);
+    if (r != KILN_OK) {
+        kiln_error_prefix(err, "%s: ", path);
+        return r;
+    }
     if (!kiln_source_kind_of(p->kinds, real)) {
         char exts[256];
         kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED, "%s: not a kind of source kiln imports (%s)",
@@ -449,7 +503,7 @@ kiln_result kiln_database_find(kiln_project *p, const char *path, kiln_asset *ou
     int64_t clock = kiln_time_now_ns();
     kiln_file_info info;
     bool stated = kiln_file_stat(real, &info, NULL) == KILN_OK;
-    r = asset_init(p, NULL, false, real, out, err);
+    r = asset_init(p, NULL, META_LOOK, real, out, err);
     if (r == KILN_OK && stated) {
         out->source_stat = info;
         out->stat_clock_ns = clock;

@@ -45,7 +45,10 @@ static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
     kiln_file_info fi;
     uint8_t sha[KILN_SHA256_SIZE];
     json_t *stat = NULL;
-    bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file;
+    /* The read rule: a file whose real path leaves the model's folder (a symlink out of it) is
+     * not read, as the import does not read it either; it counts as missing. */
+    bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file &&
+                   kiln_path_confine_read(abs, w->dir, NULL, 0, NULL) == KILN_OK;
     if (present && !kiln_stat_matches(recorded(w->old, rel), &fi, sha)) {
         int64_t checked = kiln_time_now_ns();
         uint64_t size;

@@ -32,6 +32,13 @@ kiln_result kiln_project_check_write(const kiln_project *p, const char *path, ki
     return kiln_path_confine(path, roots, n, resolved, sizeof resolved, err);
 }
 
+kiln_result kiln_project_check_read(const kiln_project *p, const char *path, kiln_error *err)
+{
+    const kiln_asset_root *root = kiln_roots_holding(p, path);
+    if (root) return kiln_path_confine_read(path, root->dir, NULL, 0, err);
+    return kiln_path_confine_read(path, p->project_dir, NULL, 0, err);
+}
+
 /* Absolute, normalised, symlinks resolved in the existing part. */
 static kiln_result resolve_dir(const char *base, const char *path, char *out, kiln_error *err)
 {

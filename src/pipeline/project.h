@@ -39,6 +39,12 @@ size_t kiln_project_write_roots(const kiln_project *p, const char *roots[2]);
 /* Checks that a path kiln is about to write lies inside the write roots (symlinks resolved). */
 kiln_result kiln_project_check_write(const kiln_project *p, const char *path, kiln_error *err);
 
+/* The read rule for a file of the project (kiln_path_confine_read): a file under an asset root
+ * (a source, its .meta, a folder.meta, a .kilnignore) must resolve inside that root, any other
+ * (kiln.json) inside the project folder. path is absolute and normalised; which folder applies
+ * is decided by where path lies by name, before symlinks. Errors: KILN_E_ASSET_IO naming path. */
+kiln_result kiln_project_check_read(const kiln_project *p, const char *path, kiln_error *err);
+
 /* Turns a JSON document into the malloc'd string handed out by the public API. Steals doc. */
 char *kiln_project_take_json(json_t *doc);
 

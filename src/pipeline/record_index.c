@@ -418,6 +418,12 @@ bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, ki
                 return false;
             kiln_file_info fi;
             bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file;
+            /* A file that is there but recorded missing may be a symlink out of the model's
+             * folder, which the read rule counts as missing (deps.c): only then resolve. */
+            char real_dir[KILN_PATH_MAX];
+            if (present && !strcmp(sig, "missing") && realpath(dir, real_dir) &&
+                kiln_path_confine_read(abs, real_dir, NULL, 0, NULL) != KILN_OK)
+                present = false;
             if (present ? !sig_holds(sig, &fi) : strcmp(sig, "missing") != 0) return false;
         }
     }

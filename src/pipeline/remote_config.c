@@ -27,6 +27,12 @@ kiln_result kiln_remote_config_load(const char *project_dir, json_t **urls, kiln
     if (!kiln_path_format(path, sizeof path, "%s/%s", project_dir, KILN_PROJECT_CONFIG))
         return kiln_error_set(err, KILN_E_LIMIT, "project folder path too long");
     if (!kiln_file_exists(path)) return KILN_OK;
+    /* The read rule (project.h kiln_project_check_read): kiln.json inside the project folder. */
+    kiln_result cr = kiln_path_confine_read(path, project_dir, NULL, 0, err);
+    if (cr != KILN_OK) {
+        kiln_error_prefix(err, "%s: ", KILN_PROJECT_CONFIG);
+        return cr;
+    }
     json_t *j = kiln_json_load_file(path, CONFIG_MAX_SIZE, KILN_E_IMPORT_SETTINGS, err);
     if (!j) return err ? err->code : KILN_E_IMPORT_SETTINGS;
     kiln_result r = KILN_OK;

@@ -129,9 +129,11 @@ static kiln_result config_roots(kiln_project *p, bool *found, kiln_error *err)
     char path[KILN_PATH_MAX];
     if (!kiln_path_format(path, sizeof path, "%s/%s", p->project_dir, KILN_PROJECT_CONFIG))
         return kiln_error_set(err, KILN_E_LIMIT, "project folder path too long");
-    if (!kiln_file_exists(path)) return KILN_OK;
-    /* A file that does not parse is reported by the readers of its other fields, in the same
-     * words as before there were roots. */
+    /* A file that does not parse, or that breaks the read rule (a symlink out of the project
+     * folder), is reported by the readers of its other fields, in the same words as before there
+     * were roots. */
+    if (!kiln_file_exists(path) || kiln_project_check_read(p, path, NULL) != KILN_OK)
+        return KILN_OK;
     json_t *doc = kiln_json_load_file(path, CONFIG_MAX_SIZE, KILN_E_IMPORT_SETTINGS, NULL);
     const json_t *roots = json_object_get(doc, "roots");
     kiln_result r = KILN_OK;

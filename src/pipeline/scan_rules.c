@@ -10,6 +10,7 @@
 #include "core/file.h"
 #include "core/json.h"
 #include "core/path.h"
+#include "pipeline/project.h"
 #include "pipeline/remote.h"
 
 #define CONFIG_MAX_SIZE (1u << 20)
@@ -55,6 +56,11 @@ kiln_result kiln_scan_config_load(const kiln_project *p, kiln_scan_rules *out, k
     if (!kiln_path_format(path, sizeof path, "%s/%s", p->project_dir, KILN_PROJECT_CONFIG))
         return kiln_error_set(err, KILN_E_LIMIT, "project folder path too long");
     if (!kiln_file_exists(path)) return KILN_OK;
+    kiln_result cr = kiln_project_check_read(p, path, err); /* inside the project folder */
+    if (cr != KILN_OK) {
+        kiln_error_prefix(err, "%s: ", KILN_PROJECT_CONFIG);
+        return cr;
+    }
     json_t *j = kiln_json_load_file(path, CONFIG_MAX_SIZE, KILN_E_IMPORT_SETTINGS, err);
     if (!j) return err ? err->code : KILN_E_IMPORT_SETTINGS;
     kiln_result r = KILN_OK;
@@ -82,7 +88,9 @@ static kiln_result ignore_file_load(const kiln_project *p, const char *dir, kiln
     if (!kiln_file_exists(path)) return KILN_OK;
     uint8_t *text;
     size_t size;
-    kiln_result r = kiln_file_read(path, IGNORE_MAX_SIZE, &p->allocator, &text, &size, err);
+    kiln_result r = kiln_project_check_read(p, path, err); /* inside its root */
+    if (r != KILN_OK) kiln_error_prefix(err, "%s: ", origin);
+    if (r == KILN_OK) r = kiln_file_read(path, IGNORE_MAX_SIZE, &p->allocator, &text, &size, err);
     if (r != KILN_OK) return r;
     r = kiln_ignore_add_text(ig, (const char *)text, size, origin, err);
     kiln_free(&p->allocator, text, size + 1);

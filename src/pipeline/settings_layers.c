@@ -14,6 +14,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/glob.h"
+#include "pipeline/project.h"
 #include "pipeline/remote.h" /* KILN_PROJECT_CONFIG */
 #include "pipeline/source_kind.h"
 
@@ -127,9 +128,11 @@ static kiln_result layer_validate(const kiln_project *p, const json_t *doc, cons
 static json_t *layer_file_load(const kiln_project *p, const char *path, const char *label,
                                kiln_error *err)
 {
-    uint8_t *text;
-    size_t size;
-    kiln_result r = kiln_file_read(path, LAYER_MAX_SIZE, &p->allocator, &text, &size, err);
+    uint8_t *text = NULL;
+    size_t size = 0;
+    /* The read rule: a folder.meta inside its root, kiln.json inside the project folder. */
+    kiln_result r = kiln_project_check_read(p, path, err);
+    if (r == KILN_OK) r = kiln_file_read(path, LAYER_MAX_SIZE, &p->allocator, &text, &size, err);
     json_t *doc = NULL;
     if (r == KILN_OK) {
         r = kiln_settings_doc_load((const char *)text, size, &doc, err);
