@@ -15,7 +15,14 @@
 #include "import/fbx_tree.h"
 #include "import/sniff.h"
 
-#define DEFAULT_TIMEOUT_MS   60000u
+/* The child's default deadline grows with the model's size: TIMEOUT_FLOOR_MS, plus
+ * TIMEOUT_PER_MIB_MS for each MiB, at most TIMEOUT_CEILING_MS. assimp reads OBJ and FBX here at
+ * 3 to 7 MB/s, process start included (corpus FBX 0.74 MB: 0.23 s; generated 20 MB OBJ: 4.7 s),
+ * so the deadline stays 5 to 40 times what an honest file needs on a busy machine, while a child
+ * that hangs on a small file is ended in seconds rather than after a flat minute. */
+#define TIMEOUT_FLOOR_MS     10000u
+#define TIMEOUT_PER_MIB_MS   1000u
+#define TIMEOUT_CEILING_MS   (30u * 60u * 1000u)
 #define DEFAULT_CHILD_MEMORY ((size_t)8 << 30)
 #define MAX_BLOB             ((size_t)4 << 30)
 
@@ -133,12 +140,20 @@ const char *kiln_assimp_format_name(kiln_assimp_format f)
     return f == KILN_ASSIMP_FBX ? "FBX" : f == KILN_ASSIMP_OBJ ? "OBJ" : "unknown";
 }
 
-static kiln_assimp_opts resolve(const kiln_assimp_opts *opts)
+uint32_t kiln_assimp_default_timeout_ms(size_t size)
+{
+    uint64_t mib = (uint64_t)size >> 20;
+    uint64_t ms = TIMEOUT_FLOOR_MS + mib * TIMEOUT_PER_MIB_MS;
+    return ms > TIMEOUT_CEILING_MS ? TIMEOUT_CEILING_MS : (uint32_t)ms;
+}
+
+/* opts with its defaults filled in; size: the model's bytes, which the deadline scales with. */
+static kiln_assimp_opts resolve(const kiln_assimp_opts *opts, size_t size)
 {
     kiln_assimp_opts o;
     memset(&o, 0, sizeof o);
     if (opts) o = *opts;
-    if (!o.timeout_ms) o.timeout_ms = DEFAULT_TIMEOUT_MS;
+    if (!o.timeout_ms) o.timeout_ms = kiln_assimp_default_timeout_ms(size);
     if (!o.child_memory) o.child_memory = DEFAULT_CHILD_MEMORY;
     if (!o.animation_fps || o.animation_fps > 240) o.animation_fps = 30;
     return o;
@@ -178,7 +193,7 @@ kiln_result kiln_assimp_import(const void *data, size_t size, kiln_assimp_format
     /* The file's name chose this importer; its bytes may still be something else. */
     kiln_result r = kiln_assimp_confirm(data, size, format, err);
     if (r != KILN_OK) return r;
-    kiln_assimp_opts o = resolve(opts);
+    kiln_assimp_opts o = resolve(opts, size);
     /* The folder as an absolute real path: the files listed are then absolute and resolved, as
      * the glTF importer lists them, and a file whose real path leaves it is not read. */
     char real_dir[KILN_PATH_MAX], abs_dir[KILN_PATH_MAX];

@@ -28,7 +28,8 @@ typedef struct kiln_assimp_opts {
     bool skip_skins;        /* import.fbx.skins false: no skins, joints or weights */
     bool skip_animations;   /* import.fbx.animations false: no clips */
     uint32_t animation_fps; /* bake rate, 1..240; 0 = 30 */
-    uint32_t timeout_ms;    /* the child's wall-clock limit; 0 = 60 s */
+    uint32_t timeout_ms;    /* the child's wall-clock limit; 0 = by the model's size
+                             * (kiln_assimp_default_timeout_ms) */
     size_t child_memory;    /* the child's address-space limit; 0 = 8 GiB */
     const char *library;    /* libassimp as dlopen finds it; NULL = "libassimp.so.5" (tests
                              * name a missing one) */
@@ -51,6 +52,10 @@ kiln_result kiln_assimp_confirm(const void *data, size_t size, kiln_assimp_forma
 
 /* "FBX" or "OBJ" ("unknown" for KILN_ASSIMP_NONE). */
 const char *kiln_assimp_format_name(kiln_assimp_format f);
+
+/* The child's deadline when kiln_assimp_opts.timeout_ms is 0, for a model of size bytes: 10 s
+ * plus 1 s per MiB, at most 30 min (assimp.c says why). */
+uint32_t kiln_assimp_default_timeout_ms(size_t size);
 
 /* Imports data (borrowed for the call) into scene (fresh, from kiln_scene_create): nodes,
  * meshes, materials, textures found next to the model (assimp_textures.c), skins and baked

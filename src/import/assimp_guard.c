@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -45,8 +46,15 @@ static void set_limit(int resource, rlim_t value)
     setrlimit(resource, &rl);
 }
 
-static void child_run(const assimp_job *job, int fd, uint32_t timeout_ms, size_t memory)
+static void child_run(const assimp_job *job, int fd, pid_t parent, uint32_t timeout_ms,
+                      size_t memory)
 {
+    /* Die with kiln: a child blocked in open() or read() outlives a kill -9 of its parent
+     * otherwise, reparented to init for good (RLIMIT_CPU does not count a blocked process). The
+     * signal comes when the thread that forked ends, which waits for this child in collect(). If
+     * the parent died before prctl, getppid() already names another process: end now. */
+    (void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     /* Another thread's child may have inherited our pipe, and we theirs: holding a write end
      * open would keep its reader from seeing the end. Keep only ours (and stdio). */
     if (fd > 3) close_range(3, (unsigned)fd - 1, 0);
@@ -143,6 +151,7 @@ kiln_result kiln_assimp_guard_run(const assimp_job *job, uint32_t timeout_ms, si
     if (pipe2(fds, O_CLOEXEC) != 0)
         return kiln_error_set(err, KILN_E_IMPORT_FAILED, "no pipe for assimp: %s", strerror(errno));
     int64_t deadline = now_ms() + timeout_ms;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
@@ -153,7 +162,7 @@ kiln_result kiln_assimp_guard_run(const assimp_job *job, uint32_t timeout_ms, si
     }
     if (pid == 0) {
         close(fds[0]);
-        child_run(job, fds[1], timeout_ms, child_memory);
+        child_run(job, fds[1], parent, timeout_ms, child_memory);
     }
     close(fds[1]);
     bool timed_out = false;

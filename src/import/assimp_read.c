@@ -200,7 +200,9 @@ static void record(io_state *io, const char *rel, bool found)
 
 static uint8_t *read_whole(const char *path, size_t *size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* A FIFO (or a device) must not block the child in open(): O_NONBLOCK, then only a regular
+     * file is read, as kiln_file_read does for sources. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return NULL;
     struct stat st;
     uint8_t *buf = NULL;
