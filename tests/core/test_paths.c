@@ -457,6 +457,38 @@ static void path_confine_accepts_new_files_under_a_root_and_resolves_them(void *
     free_tree(&t);
 }
 
+/* The read rule: a file resolves inside the folder or is refused, unread, with E_ASSET_IO. */
+static void path_confine_read_follows_every_link_and_refuses_what_leaves(void **state)
+{
+    (void)state;
+    tree t;
+    make_tree(&t);
+    char p[PATH_MAX], out[PATH_MAX], want[PATH_MAX];
+    kiln_error e;
+    FMT(p, "%s/file.txt", t.root);
+    assert_int_equal(kiln_path_confine_read(p, t.root, out, sizeof out, &e), KILN_OK);
+    assert_string_equal(out, p);
+    FMT(p, "%s/inlink/x.txt", t.root); /* a folder link that stays inside */
+    assert_int_equal(kiln_path_confine_read(p, t.root, out, sizeof out, &e), KILN_OK);
+    FMT(want, "%s/real/x.txt", t.root);
+    assert_string_equal(out, want);
+    assert_int_equal(kiln_path_confine_read(p, t.root, NULL, 0, NULL), KILN_OK);
+    /* a file link and a folder link that lead out; a dangling link; the folder itself */
+    FMT(p, "%s/flink", t.root);
+    assert_int_equal(kiln_path_confine_read(p, t.root, out, sizeof out, &e), KILN_E_ASSET_IO);
+    assert_string_equal(e.path, p);
+    assert_non_null(strstr(e.message, "outside"));
+    FMT(p, "%s/link/f.txt", t.root);
+    assert_int_equal(kiln_path_confine_read(p, t.root, NULL, 0, &e), KILN_E_ASSET_IO);
+    FMT(p, "%s/dlink", t.root);
+    assert_int_equal(kiln_path_confine_read(p, t.root, NULL, 0, &e), KILN_E_ASSET_IO);
+    assert_int_equal(kiln_path_confine_read(t.root, t.root, NULL, 0, &e), KILN_E_ASSET_IO);
+    /* out too small for the real path */
+    FMT(p, "%s/file.txt", t.root);
+    assert_int_equal(kiln_path_confine_read(p, t.root, out, 4, &e), KILN_E_LIMIT);
+    free_tree(&t);
+}
+
 const struct CMUnitTest path_tests[] = {
     cmocka_unit_test(path_normalize_gives_the_table_results),
     cmocka_unit_test(path_normalize_works_in_place),
@@ -475,5 +507,6 @@ const struct CMUnitTest path_tests[] = {
     cmocka_unit_test(path_confine_refuses_paths_that_land_outside_the_roots),
     cmocka_unit_test(path_confine_refuses_a_dangling_symlink_pointing_outside),
     cmocka_unit_test(path_confine_accepts_new_files_under_a_root_and_resolves_them),
+    cmocka_unit_test(path_confine_read_follows_every_link_and_refuses_what_leaves),
 };
 const size_t path_test_count = sizeof path_tests / sizeof path_tests[0];
