@@ -756,6 +756,81 @@ KILN_API kiln_clip_track kiln_clip_track_at(const kiln_clip_view *v, uint32_t i)
  * when track is out of range. Thread-safe; O(log keys). */
 KILN_API uint32_t kiln_clip_sample(const kiln_clip_view *v, uint32_t track, float time, float *out);
 
+/* ---- cooked shaders (container kind "SHDR") -------------------------------------------------- */
+
+/* The values a cooked shader stores for its stage, its descriptor bindings, the types of block
+ * members, inputs, outputs and specialization constants, and block layouts (docs/shaders.md). */
+#define KILN_SHADER_NONE          0xFFFFFFFFu /* no block, no struct, no push constants, no location */
+#define KILN_SHADER_RUNTIME_ARRAY 0u          /* array count of an unsized array (T x[]) */
+
+/* Stages, as the settings name them (docs/shaders.md): the value is stored in cooked files. */
+typedef enum kiln_shader_stage {
+    KILN_SHADER_VERTEX = 0,
+    KILN_SHADER_TESS_CONTROL = 1,
+    KILN_SHADER_TESS_EVALUATION = 2,
+    KILN_SHADER_GEOMETRY = 3,
+    KILN_SHADER_FRAGMENT = 4,
+    KILN_SHADER_COMPUTE = 5,
+    KILN_SHADER_TASK = 6,
+    KILN_SHADER_MESH = 7,
+    KILN_SHADER_RAYGEN = 8,
+    KILN_SHADER_ANY_HIT = 9,
+    KILN_SHADER_CLOSEST_HIT = 10,
+    KILN_SHADER_MISS = 11,
+    KILN_SHADER_INTERSECTION = 12,
+    KILN_SHADER_CALLABLE = 13,
+    KILN_SHADER_STAGE_COUNT = 14
+} kiln_shader_stage;
+
+/* What a descriptor binding is (one Vulkan descriptor type each, combined image samplers as
+ * SAMPLED_IMAGE). */
+typedef enum kiln_shader_resource {
+    KILN_SHADER_UNIFORM_BUFFER = 0,
+    KILN_SHADER_STORAGE_BUFFER = 1,
+    KILN_SHADER_SAMPLED_IMAGE = 2,  /* combined image sampler: sampler2D ... */
+    KILN_SHADER_SEPARATE_IMAGE = 3, /* texture2D, HLSL Texture2D */
+    KILN_SHADER_SEPARATE_SAMPLER = 4,
+    KILN_SHADER_STORAGE_IMAGE = 5,
+    KILN_SHADER_UNIFORM_TEXEL_BUFFER = 6,
+    KILN_SHADER_STORAGE_TEXEL_BUFFER = 7,
+    KILN_SHADER_SUBPASS_INPUT = 8,
+    KILN_SHADER_ACCELERATION_STRUCTURE = 9,
+    KILN_SHADER_RESOURCE_COUNT = 10
+} kiln_shader_resource;
+
+/* Scalar types of members, inputs, outputs and constants. */
+typedef enum kiln_shader_type {
+    KILN_SHADER_TYPE_UNKNOWN = 0,
+    KILN_SHADER_TYPE_BOOL = 1,
+    KILN_SHADER_TYPE_INT8 = 2,
+    KILN_SHADER_TYPE_UINT8 = 3,
+    KILN_SHADER_TYPE_INT16 = 4,
+    KILN_SHADER_TYPE_UINT16 = 5,
+    KILN_SHADER_TYPE_INT = 6,
+    KILN_SHADER_TYPE_UINT = 7,
+    KILN_SHADER_TYPE_INT64 = 8,
+    KILN_SHADER_TYPE_UINT64 = 9,
+    KILN_SHADER_TYPE_HALF = 10,
+    KILN_SHADER_TYPE_FLOAT = 11,
+    KILN_SHADER_TYPE_DOUBLE = 12,
+    KILN_SHADER_TYPE_STRUCT = 13,        /* members: see kiln_shader_member.struct_block */
+    KILN_SHADER_TYPE_BUFFER_ADDRESS = 14 /* a buffer_reference pointer (64-bit) */
+} kiln_shader_type;
+
+enum {
+    KILN_SHADER_MEMBER_ROW_MAJOR = 1u << 0, /* matrix stored row by row */
+    KILN_SHADER_BINDING_READONLY = 1u << 0, /* storage buffer/image declared readonly */
+    KILN_SHADER_BINDING_WRITEONLY = 1u << 1,
+};
+
+/* How a block lays out its members (what the module's decorations give; reflection reports the
+ * offsets themselves, the layout says which rule they follow). */
+typedef enum kiln_shader_layout {
+    KILN_SHADER_LAYOUT_STD140 = 0,
+    KILN_SHADER_LAYOUT_STD430 = 1,
+    KILN_SHADER_LAYOUT_SCALAR = 2, /* offsets match neither: scalar block layout or explicit */
+} kiln_shader_layout;
+
 /* ---- packs (.kpak) -------------------------------------------------------------------------- */
 
 /* A pack holds many cooked artifacts in one file for shipping: a 64-byte header, a table of
