@@ -15,6 +15,7 @@
 #include "process/clip.h"
 #include "process/material.h"
 #include "process/mesh.h"
+#include "process/mesh_copies.h"
 #include "process/scene_cook.h"
 #include "process/skeleton.h"
 #include "write/clip_write.h"
@@ -56,8 +57,8 @@ typedef struct model_cook {
     /* image i, role r: 0 = not used in that role, else 1 + the order of first use */
     uint32_t (*image_roles)[ROLE_COUNT];
     uint64_t (*image_ids)[ROLE_COUNT]; /* the cooked artifact's id, 0 = none cooked */
-    int32_t *mesh_skin;                /* per mesh: the skin of the first node drawing it */
     kiln_cooked_skeleton *skeletons;   /* per skin */
+    kiln_mesh_copies copies;           /* which skin each mesh's joint indices follow, per copy */
 } model_cook;
 
 static void warn(model_cook *m, const char *fmt, ...) KILN_PRINTF(2, 3);
@@ -250,92 +251,12 @@ static kiln_result cook_skeletons(model_cook *m, kiln_error *err)
     return KILN_OK;
 }
 
-/* Whether a mesh whose joint indices follow skeleton a is deformed right by skeleton b: the
- * runtime takes each node's own skeleton (its joints, world matrices and inverse bind matrices),
- * so the only thing of a baked into the mesh is the map from skin joint to cooked joint. Joint
- * nodes, bind matrices and joints past the shorter skin's (no vertex names them: the importer
- * checks every vertex against every skin that draws it) do not matter. Else why (may be NULL)
- * says how they differ. */
-static bool same_joint_order(const kiln_cooked_skeleton *a, const kiln_cooked_skeleton *b,
-                             char *why, size_t why_size)
+/* The copies of each skinned mesh (process/mesh_copies.h): one per distinct joint order of the
+ * skins that draw it, so every node deforms its mesh as the source says. Called once every
+ * skeleton is built. */
+static kiln_result plan_mesh_copies(model_cook *m, kiln_error *err)
 {
-    uint32_t n = a->joint_count < b->joint_count ? a->joint_count : b->joint_count;
-    for (uint32_t v = 0; v < n; v++)
-        if (a->skin_to_joint[v] != b->skin_to_joint[v]) {
-            if (why)
-                snprintf(why, why_size, "whose joint %u is cooked as joint %u, not %u", v,
-                         b->skin_to_joint[v], a->skin_to_joint[v]);
-            return false;
-        }
-    return true;
-}
-
-/* One mesh, the nodes that draw it with a skin, and how many of those deform it wrongly. */
-typedef struct shared_mesh {
-    uint32_t drawn, wrong;
-    uint32_t example_node;
-    int32_t example_skin;
-    char why[96];
-} shared_mesh;
-
-/* Each mesh is skinned by the skin of the first node (in node order) that draws it with one
- * (m->mesh_skin). Another node may draw it with another skin: instances of one character are
- * that, and are fine when their skeletons order the joints alike (same_joint_order). Those that
- * do not would need their own copy of the mesh: said once per mesh, with a count and one
- * example. Called once every skeleton is built. */
-static kiln_result check_shared_meshes(model_cook *m, kiln_error *err)
-{
-    const kiln_scene *sc = m->scene;
-    if (!sc->mesh_count || !sc->skin_count) return KILN_OK;
-    shared_mesh *meshes = kiln_calloc(m->alloc, sc->mesh_count, sizeof *meshes);
-    /* Per skin, the last verdict against a first skin (1 + that skin, 0 none): one comparison
-     * per pair of skins in practice, not one per node. */
-    int32_t *compared = kiln_calloc(m->alloc, sc->skin_count, sizeof *compared);
-    bool *same = kiln_calloc(m->alloc, sc->skin_count, sizeof *same);
-    kiln_result r = KILN_OK;
-    if (!meshes || !compared || !same) {
-        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-        goto done;
-    }
-    for (uint32_t n = 0; n < sc->node_count; n++) {
-        const kiln_scene_node *node = &sc->nodes[n];
-        if (node->mesh < 0 || node->skin < 0) continue;
-        int32_t first = m->mesh_skin[node->mesh];
-        if (first < 0) {
-            m->mesh_skin[node->mesh] = node->skin;
-            first = node->skin;
-        }
-        shared_mesh *sm = &meshes[node->mesh];
-        sm->drawn++;
-        if (first == node->skin) continue;
-        const kiln_cooked_skeleton *a = &m->skeletons[first], *b = &m->skeletons[node->skin];
-        if (compared[node->skin] != first + 1) {
-            compared[node->skin] = first + 1;
-            same[node->skin] = same_joint_order(a, b, NULL, 0);
-        }
-        if (same[node->skin]) continue;
-        if (!sm->wrong++) {
-            sm->example_node = n;
-            sm->example_skin = node->skin;
-            same_joint_order(a, b, sm->why, sizeof sm->why);
-        }
-    }
-    for (uint32_t i = 0; i < sc->mesh_count; i++) {
-        const shared_mesh *sm = &meshes[i];
-        if (sm->wrong)
-            warn(m,
-                 "mesh%u: its joint indices follow skin %d, but %u of the %u nodes that draw "
-                 "it %s a skin whose joints are cooked in another order, and %s it wrongly "
-                 "(e.g. node %u with skin %d, %s)",
-                 i, m->mesh_skin[i], sm->wrong, sm->drawn, sm->wrong == 1 ? "has" : "have",
-                 sm->wrong == 1 ? "deforms" : "deform", sm->example_node, sm->example_skin,
-                 sm->why);
-    }
-done:
-    kiln_free(m->alloc, meshes, (size_t)sc->mesh_count * sizeof *meshes);
-    kiln_free(m->alloc, compared, (size_t)sc->skin_count * sizeof *compared);
-    kiln_free(m->alloc, same, (size_t)sc->skin_count * sizeof *same);
-    return r;
+    return kiln_mesh_copies_plan(m->scene, m->skeletons, m->alloc, &m->copies, err);
 }
 
 /* ---- meshes ---------------------------------------------------------------------------------- */
@@ -343,6 +264,8 @@ done:
 typedef struct mesh_job {
     model_cook *m;
     uint32_t mesh, prim;
+    int32_t skin;      /* the skeleton whose joint order the joint indices take, or -1 */
+    int32_t copy_skin; /* -1 for the mesh's first copy, else skin (the label says it) */
     kiln_cooked_mesh cooked;
     uint8_t *bytes;
     size_t size;
@@ -412,6 +335,14 @@ static bool drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
     return flat;
 }
 
+/* "mesh<i>/prim<p>" for a mesh's first copy, "mesh<i>/prim<p>/skin<s>" for the others (sep "/");
+ * with sep "." the artifact's file name without ".kmesh". */
+static void mesh_label(const mesh_job *j, char *out, size_t size, const char *sep)
+{
+    if (j->copy_skin < 0) snprintf(out, size, "mesh%u%sprim%u", j->mesh, sep, j->prim);
+    else snprintf(out, size, "mesh%u%sprim%u%sskin%d", j->mesh, sep, j->prim, sep, j->copy_skin);
+}
+
 static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_error *err)
 {
     (void)worker;
@@ -447,7 +378,7 @@ static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_er
 
     kiln_scene_primitive remapped = *prim;
     uint16_t *copies[KILN_SCENE_MAX_JOINT_SETS] = {NULL};
-    int32_t skin = m->mesh_skin[j->mesh];
+    int32_t skin = j->skin;
     kiln_result r = KILN_OK;
     if (skin >= 0) {
         const kiln_cooked_skeleton *sk = &m->skeletons[skin];
@@ -466,15 +397,35 @@ static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_er
     for (uint32_t s2 = 0; s2 < KILN_SCENE_MAX_JOINT_SETS; s2++)
         if (copies[s2])
             kiln_free(m->alloc, copies[s2], (size_t)remapped.vertex_count * 4 * sizeof(uint16_t));
-    if (r != KILN_OK) kiln_error_prefix(err, "mesh%u/prim%u: ", j->mesh, j->prim);
+    if (r != KILN_OK) {
+        char label[64];
+        mesh_label(j, label, sizeof label, "/");
+        kiln_error_prefix(err, "%s: ", label);
+    }
     return r;
+}
+
+/* One job per primitive of one copy of mesh i. */
+static void add_mesh_jobs(model_cook *m, uint32_t i, int32_t skin, int32_t copy_skin,
+                          mesh_job *jobs, size_t *k)
+{
+    for (uint32_t p = 0; p < m->scene->meshes[i].primitive_count; p++, (*k)++) {
+        jobs[*k].m = m;
+        jobs[*k].mesh = i;
+        jobs[*k].prim = p;
+        jobs[*k].skin = skin;
+        jobs[*k].copy_skin = copy_skin;
+    }
 }
 
 static kiln_result cook_meshes(model_cook *m, kiln_error *err)
 {
     const kiln_scene *sc = m->scene;
+    const kiln_mesh_copies *cp = &m->copies;
     size_t count = 0;
     for (uint32_t i = 0; i < sc->mesh_count; i++) count += sc->meshes[i].primitive_count;
+    for (uint32_t c = 0; c < cp->copy_count; c++)
+        count += sc->meshes[cp->copy_mesh[c]].primitive_count;
     json_t *list = json_array();
     json_object_set_new(m->summary, "meshes", list);
     if (!count) { /* a model of nodes only: the totals are still there, as 0 */
@@ -484,13 +435,13 @@ static kiln_result cook_meshes(model_cook *m, kiln_error *err)
     }
     mesh_job *jobs = kiln_calloc(m->alloc, count, sizeof *jobs);
     if (!jobs) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    /* Each mesh's first copy, then its further copies (grouped by mesh in the plan). */
     size_t k = 0;
-    for (uint32_t i = 0; i < sc->mesh_count; i++)
-        for (uint32_t p = 0; p < sc->meshes[i].primitive_count; p++, k++) {
-            jobs[k].m = m;
-            jobs[k].mesh = i;
-            jobs[k].prim = p;
-        }
+    for (uint32_t i = 0, c = 0; i < sc->mesh_count; i++) {
+        add_mesh_jobs(m, i, cp->mesh_skin[i], -1, jobs, &k);
+        for (; c < cp->copy_count && cp->copy_mesh[c] == i; c++)
+            add_mesh_jobs(m, i, cp->copy_skin[c], cp->copy_skin[c], jobs, &k);
+    }
     mesh_batch b = {m, jobs};
     /* Primitives cook in parallel; each result depends on its primitive only, and the outputs
      * are listed in primitive order below, so the thread count changes nothing. */
@@ -499,9 +450,10 @@ static kiln_result cook_meshes(model_cook *m, kiln_error *err)
     for (size_t i = 0; i < count; i++) {
         mesh_job *j = &jobs[i];
         if (r == KILN_OK) {
-            char label[48], file[48];
-            snprintf(label, sizeof label, "mesh%u/prim%u", j->mesh, j->prim);
-            snprintf(file, sizeof file, "mesh%u.prim%u.kmesh", j->mesh, j->prim);
+            char label[64], file[72];
+            mesh_label(j, label, sizeof label, "/");
+            mesh_label(j, file, sizeof file - 6, ".");
+            strcat(file, ".kmesh");
             const kiln_cooked_mesh *cm = &j->cooked;
             json_t *row = json_object();
             json_object_set_new(row, "label", json_string(label));
@@ -620,11 +572,19 @@ static kiln_result cook_clips(model_cook *m, kiln_error *err)
 
 /* ---- scene ----------------------------------------------------------------------------------- */
 
+static int32_t node_mesh_copy(void *user, uint32_t node)
+{
+    const kiln_mesh_copies *c = user;
+    return node < c->node_count ? c->node_copy[node] : -1;
+}
+
 static kiln_result cook_scene(model_cook *m, kiln_error *err)
 {
     kiln_cooked_scene_ids ids;
     memset(&ids, 0, sizeof ids);
-    ids.guid = m->guid; /* every primitive, skin and animation has its artifact */
+    ids.guid = m->guid; /* every primitive, copy, skin and animation has its artifact */
+    ids.mesh_copy = node_mesh_copy;
+    ids.user = &m->copies;
     kiln_cooked_scene cs;
     kiln_result r = kiln_cooked_scene_build(m->scene, &ids, m->alloc, &cs, err);
     uint8_t *bytes = NULL;
@@ -687,21 +647,18 @@ kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_mode
     for (uint32_t i = 0; i < scene->warning_count; i++)
         json_array_append_new(m.warnings, json_string(scene->warnings[i]));
     size_t images = scene->image_count ? scene->image_count : 1;
-    size_t meshes = scene->mesh_count ? scene->mesh_count : 1;
     size_t skins = scene->skin_count ? scene->skin_count : 1;
     m.image_roles = kiln_calloc(alloc, images, sizeof *m.image_roles);
     m.image_ids = kiln_calloc(alloc, images, sizeof *m.image_ids);
-    m.mesh_skin = kiln_calloc(alloc, meshes, sizeof *m.mesh_skin);
     m.skeletons = kiln_calloc(alloc, skins, sizeof *m.skeletons);
-    if (!m.image_roles || !m.image_ids || !m.mesh_skin || !m.skeletons) {
+    if (!m.image_roles || !m.image_ids || !m.skeletons) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "%s: out of memory", env->name);
     } else {
-        for (size_t i = 0; i < meshes; i++) m.mesh_skin[i] = -1;
         find_image_roles(&m);
         if ((r = cook_images(&m, err)) == KILN_OK && (r = cook_materials(&m, err)) == KILN_OK &&
             (r = cook_skeletons(&m, err)) == KILN_OK &&
-            (r = check_shared_meshes(&m, err)) == KILN_OK &&
-            (r = cook_meshes(&m, err)) == KILN_OK && (r = cook_clips(&m, err)) == KILN_OK)
+            (r = plan_mesh_copies(&m, err)) == KILN_OK && (r = cook_meshes(&m, err)) == KILN_OK &&
+            (r = cook_clips(&m, err)) == KILN_OK)
             r = cook_scene(&m, err);
         if (r != KILN_OK) kiln_error_prefix(err, "%s: ", env->name);
     }
@@ -709,7 +666,7 @@ kiln_result kiln_cook_model_source_fbx(const kiln_cook_env *env, const kiln_mode
         kiln_cooked_skeleton_free(&m.skeletons[i]);
     kiln_free(alloc, m.image_roles, images * sizeof *m.image_roles);
     kiln_free(alloc, m.image_ids, images * sizeof *m.image_ids);
-    kiln_free(alloc, m.mesh_skin, meshes * sizeof *m.mesh_skin);
+    kiln_mesh_copies_free(&m.copies);
     kiln_free(alloc, m.skeletons, skins * sizeof *m.skeletons);
     kiln_scene_free(scene);
     if (r != KILN_OK) {

@@ -26,6 +26,7 @@ typedef struct build {
     const kiln_allocator *a;
     kiln_error *err;
     uint32_t *mesh_prims;   /* per source mesh: first primitive, count (NONE: not yet seen) */
+    uint32_t *copy_prims;   /* per skin: the mesh of the last copy that follows it, first, count */
     uint32_t *mesh_weights; /* per source mesh: first weight, count (NONE: not yet stored) */
     uint32_t *camera_map;   /* source camera -> cooked index or NONE */
     uint32_t *light_map;
@@ -75,34 +76,62 @@ static uint64_t id_of(build *b, const char *fmt, uint32_t i, uint32_t j)
     return kiln_asset_id(b->ids->guid, label);
 }
 
-static uint64_t primitive_id(build *b, uint32_t mesh, uint32_t p)
+static uint64_t primitive_id(build *b, uint32_t mesh, uint32_t p, int32_t copy_skin)
 {
-    if (b->ids->primitive) return b->ids->primitive(b->ids->user, mesh, p);
-    return id_of(b, "mesh%u/prim%u", mesh, p);
+    if (b->ids->primitive) return b->ids->primitive(b->ids->user, mesh, p, copy_skin);
+    if (copy_skin < 0) return id_of(b, "mesh%u/prim%u", mesh, p);
+    char label[64];
+    snprintf(label, sizeof label, "mesh%u/prim%u/skin%d", mesh, p, copy_skin);
+    return kiln_asset_id(b->ids->guid, label);
 }
 
-static kiln_result add_mesh(build *b, uint32_t mesh, kiln_cooked_node *n)
+/* Appends the ids of one copy of a mesh's primitives; range[0..1] = first, count. */
+static kiln_result append_primitives(build *b, uint32_t mesh, int32_t copy_skin, uint32_t *range)
 {
     kiln_cooked_scene *o = b->out;
-    if (b->mesh_prims[2 * mesh] == NONE) {
-        const kiln_scene_mesh *m = &b->scene->meshes[mesh];
-        uint32_t first = o->primitive_count;
-        for (uint32_t p = 0; p < m->primitive_count; p++) {
-            uint64_t id = primitive_id(b, mesh, p);
-            if (!id) continue;
-            uint64_t *q = reserve(b, o->primitives, &o->capacity.primitives,
-                                  (uint64_t)o->primitive_count + 1, sizeof *o->primitives);
-            if (!q) return failed(b);
-            o->primitives = q;
-            o->primitives[o->primitive_count++] = id;
+    const kiln_scene_mesh *m = &b->scene->meshes[mesh];
+    uint32_t first = o->primitive_count;
+    for (uint32_t p = 0; p < m->primitive_count; p++) {
+        uint64_t id = primitive_id(b, mesh, p, copy_skin);
+        if (!id) continue;
+        uint64_t *q = reserve(b, o->primitives, &o->capacity.primitives,
+                              (uint64_t)o->primitive_count + 1, sizeof *o->primitives);
+        if (!q) return failed(b);
+        o->primitives = q;
+        o->primitives[o->primitive_count++] = id;
+    }
+    uint32_t count = o->primitive_count - first;
+    range[0] = count ? first : 0;
+    range[1] = count;
+    return KILN_OK;
+}
+
+/* The node's mesh primitives: the first copy's range is shared by every node drawing it; a
+ * copy that follows another skin's joint order is shared with the previous node drawing the
+ * same (mesh, skin) through copy_prims (nodes of one copy are usually alike; a repeat after
+ * another mesh only costs a second range). */
+static kiln_result add_mesh(build *b, uint32_t node, uint32_t mesh, kiln_cooked_node *n)
+{
+    int32_t copy_skin = b->ids->mesh_copy ? b->ids->mesh_copy(b->ids->user, node) : -1;
+    uint32_t *range = &b->mesh_prims[2 * mesh];
+    if (copy_skin >= 0) {
+        if ((uint32_t)copy_skin >= b->scene->skin_count)
+            return kiln_error_set(b->err, KILN_E_USAGE, "node %u: copy of skin %d out of range",
+                                  node, (int)copy_skin);
+        uint32_t *c = &b->copy_prims[3 * (size_t)copy_skin];
+        if (c[0] != mesh) {
+            c[0] = mesh;
+            c[1] = NONE;
         }
-        uint32_t count = o->primitive_count - first;
-        b->mesh_prims[2 * mesh] = count ? first : 0;
-        b->mesh_prims[2 * mesh + 1] = count;
+        range = c + 1;
+    }
+    if (range[0] == NONE) {
+        kiln_result r = append_primitives(b, mesh, copy_skin, range);
+        if (r != KILN_OK) return r;
     }
     n->mesh = mesh;
-    n->first_primitive = b->mesh_prims[2 * mesh];
-    n->primitive_count = b->mesh_prims[2 * mesh + 1];
+    n->first_primitive = range[0];
+    n->primitive_count = range[1];
     return KILN_OK;
 }
 
@@ -234,7 +263,7 @@ static kiln_result add_node(build *b, uint32_t src, uint32_t parent, kiln_cooked
         if ((uint32_t)sn->mesh >= s->mesh_count)
             return kiln_error_set(b->err, KILN_E_IMPORT_FAILED, "node %u: mesh %d out of range",
                                   src, (int)sn->mesh);
-        if ((r = add_mesh(b, (uint32_t)sn->mesh, n)) ||
+        if ((r = add_mesh(b, src, (uint32_t)sn->mesh, n)) ||
             (r = add_weights(b, sn, src, (uint32_t)sn->mesh, n)))
             return r;
     }
@@ -390,10 +419,11 @@ kiln_result kiln_cooked_scene_build(const kiln_scene *scene, const kiln_cooked_s
     for (uint32_t i = 0; i < scene->node_count; i++)
         if (!kiln_size_add(stack_cap, scene->nodes[i].child_count, &stack_cap))
             return kiln_error_set(err, KILN_E_LIMIT, "cooked scene: too many children");
-    build b = {scene, ids, out, &out->allocator, err, NULL, NULL, NULL, NULL, KILN_OK};
+    build b = {scene, ids, out, &out->allocator, err, NULL, NULL, NULL, NULL, NULL, KILN_OK};
     a = &out->allocator;
     size_t visited_size = scene->node_count ? scene->node_count : 1;
-    size_t map_count = 2 * (size_t)scene->mesh_count * 2 + scene->camera_count + scene->light_count;
+    size_t map_count = 2 * (size_t)scene->mesh_count * 2 + 3 * (size_t)scene->skin_count +
+                       scene->camera_count + scene->light_count;
     size_t stack_size = 0, map_size = 0, nodes_size = 0;
     uint8_t *visited = kiln_calloc(a, 1, visited_size);
     pending *stack = NULL;
@@ -417,6 +447,7 @@ kiln_result kiln_cooked_scene_build(const kiln_scene *scene, const kiln_cooked_s
         b.mesh_weights = maps + 2 * (size_t)scene->mesh_count;
         b.camera_map = maps + 4 * (size_t)scene->mesh_count;
         b.light_map = b.camera_map + scene->camera_count;
+        b.copy_prims = b.light_map + scene->light_count;
         if (synthetic) {
             identity_node(&out->nodes[0], out->name, out->name_size);
             out->node_count = 1;

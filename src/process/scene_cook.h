@@ -17,14 +17,22 @@
 
 /* Where the asset ids of the other artifacts come from. Each callback may be NULL; an id that
  * no callback gives is kiln_asset_id(guid, label) with the labels of DESIGN.md
- * ("mesh<i>/prim<p>", "skeleton<i>", "clip<i>"), and with neither a callback nor a guid the
- * build fails with KILN_E_USAGE. A callback returning 0 says the pipeline made no such artifact:
- * the reference is left out (a primitive is not listed, a skin is NONE, a clip is skipped). */
+ * ("mesh<i>/prim<p>", "mesh<i>/prim<p>/skin<s>", "skeleton<i>", "clip<i>"), and with neither a
+ * callback nor a guid the build fails with KILN_E_USAGE. A callback returning 0 says the pipeline
+ * made no such artifact: the reference is left out (a primitive is not listed, a skin is NONE, a
+ * clip is skipped).
+ *
+ * Copies of a mesh: a skinned mesh is cooked once per distinct joint order of the skins that draw
+ * it (src/pipeline/cook_model.c). mesh_copy(user, node) names the copy a node draws: -1 for the
+ * mesh's first copy ("mesh<i>/prim<p>"), else the skin s whose joint order the copy follows
+ * ("mesh<i>/prim<p>/skin<s>", below skin_count). NULL: every node draws the first copy. The skin
+ * passed to primitive() is that value. */
 typedef struct kiln_cooked_scene_ids {
     const char *guid; /* the asset's 32 lowercase hex digits, or NULL */
-    uint64_t (*primitive)(void *user, uint32_t mesh, uint32_t primitive);
+    uint64_t (*primitive)(void *user, uint32_t mesh, uint32_t primitive, int32_t copy_skin);
     uint64_t (*skeleton)(void *user, uint32_t skin);
     uint64_t (*clip)(void *user, uint32_t animation);
+    int32_t (*mesh_copy)(void *user, uint32_t node);
     void *user;
 } kiln_cooked_scene_ids;
 
@@ -39,7 +47,7 @@ typedef struct kiln_cooked_scene {
     float bounds_min[3], bounds_max[3];
     kiln_cooked_node *nodes; /* node_count, depth-first pre-order, node 0 the root */
     uint32_t node_count;
-    uint64_t *primitives; /* ids; nodes of one mesh share one range */
+    uint64_t *primitives; /* ids; nodes of one copy of a mesh share one range */
     uint32_t primitive_count;
     float *weights; /* morph weights; nodes of one mesh without their own
                        weights share the mesh's defaults */

@@ -135,9 +135,9 @@ static void one_root_stays_the_root(void **state)
     kiln_scene_free(scene);
 }
 
-static uint64_t only_first_primitive(void *user, uint32_t mesh, uint32_t p)
+static uint64_t only_first_primitive(void *user, uint32_t mesh, uint32_t p, int32_t copy_skin)
 {
-    (void)user;
+    (void)user, (void)copy_skin;
     return p == 0 ? 1000 + mesh : 0;
 }
 static uint64_t no_skeleton(void *user, uint32_t skin)
@@ -156,7 +156,7 @@ static void callbacks_give_ids_and_zero_leaves_a_reference_out(void **state)
     (void)state;
     kiln_scene *scene = kt_fixture_scene(false);
     assert_non_null(scene);
-    kiln_cooked_scene_ids ids = {NULL, only_first_primitive, no_skeleton, odd_clips, NULL};
+    kiln_cooked_scene_ids ids = {NULL, only_first_primitive, no_skeleton, odd_clips, NULL, NULL};
     kiln_cooked_scene s;
     kiln_error err;
     assert_int_equal(kiln_cooked_scene_build(scene, &ids, NULL, &s, &err), KILN_OK);
@@ -173,6 +173,50 @@ static void callbacks_give_ids_and_zero_leaves_a_reference_out(void **state)
     assert_int_equal(kiln_cooked_scene_build(scene, &ids, NULL, &s, &err), KILN_E_USAGE);
     assert_int_equal(kiln_cooked_scene_build(NULL, &ids, NULL, &s, &err), KILN_E_USAGE);
     assert_int_equal(kiln_cooked_scene_build(scene, NULL, NULL, &s, &err), KILN_E_USAGE);
+    kiln_scene_free(scene);
+}
+
+/* The skinned node "grandchild" (source node 3) draws the copy of mesh 0 that follows skin 0. */
+static int32_t grandchild_draws_a_copy(void *user, uint32_t node)
+{
+    (void)user;
+    return node == 3 ? 0 : -1;
+}
+static int32_t copy_of_a_missing_skin(void *user, uint32_t node)
+{
+    (void)user;
+    return node == 3 ? 5 : -1;
+}
+
+/* A node drawing another copy of a mesh lists that copy's ids ("mesh<i>/prim<p>/skin<s>" from
+ * the guid) in a range of its own; the other nodes of the mesh keep sharing the first copy's. */
+static void copies_of_a_mesh_get_their_own_ranges(void **state)
+{
+    (void)state;
+    kiln_scene *scene = kt_fixture_scene(false);
+    assert_non_null(scene);
+    kiln_cooked_scene_ids ids = {0};
+    ids.guid = KT_FIXTURE_GUID;
+    ids.mesh_copy = grandchild_draws_a_copy;
+    kiln_cooked_scene s;
+    kiln_error err;
+    assert_int_equal(kiln_cooked_scene_build(scene, &ids, NULL, &s, &err), KILN_OK);
+    const kiln_cooked_node *mesh_node = &s.nodes[2], *copy_node = &s.nodes[4];
+    assert_int_equal(mesh_node->source_node, 1);
+    assert_int_equal(copy_node->source_node, 3);
+    assert_int_equal(mesh_node->mesh, 0);
+    assert_int_equal(copy_node->mesh, 0);
+    assert_int_equal(mesh_node->primitive_count, 2);
+    assert_int_equal(copy_node->primitive_count, 2);
+    assert_int_not_equal(mesh_node->first_primitive, copy_node->first_primitive);
+    assert_true(s.primitives[mesh_node->first_primitive] == id("mesh0/prim0"));
+    assert_true(s.primitives[copy_node->first_primitive] == id("mesh0/prim0/skin0"));
+    assert_true(s.primitives[copy_node->first_primitive + 1] == id("mesh0/prim1/skin0"));
+    assert_int_equal(copy_node->skin, 0);
+    assert_int_equal(s.primitive_count, 5); /* mesh 0 twice, mesh 1 once */
+    kiln_cooked_scene_free(&s);
+    ids.mesh_copy = copy_of_a_missing_skin;
+    assert_int_equal(kiln_cooked_scene_build(scene, &ids, NULL, &s, &err), KILN_E_USAGE);
     kiln_scene_free(scene);
 }
 
@@ -718,6 +762,7 @@ int main(void)
         cmocka_unit_test(fixture_nodes_in_pre_order_under_a_synthetic_root),
         cmocka_unit_test(one_root_stays_the_root),
         cmocka_unit_test(callbacks_give_ids_and_zero_leaves_a_reference_out),
+        cmocka_unit_test(copies_of_a_mesh_get_their_own_ranges),
         cmocka_unit_test(hostile_trees_are_errors),
         cmocka_unit_test(deep_chain_needs_no_recursion),
         cmocka_unit_test(round_trip_and_golden_bytes),

@@ -341,10 +341,11 @@ static bool same_influences(const influence *a, const influence *b)
     return true;
 }
 
-/* Every cooked vertex's joints, taken back to the skin's order through the skeleton, with its
- * weights, equal those of a source vertex at the same position. */
+/* Every cooked vertex's joints, taken back to the skin's order through the skeleton of `skin`,
+ * with its weights, equal those of a source vertex at the same position: the mesh deforms right
+ * when drawn with that skin. Counted in the stats when count is true. */
 static void check_skinning(ctx *c, const char *label, const kiln_mesh_view *v,
-                           const kiln_scene_primitive *p, int32_t skin)
+                           const kiln_scene_primitive *p, int32_t skin, bool count)
 {
     char sl[32];
     snprintf(sl, sizeof sl, "skeleton%d", skin);
@@ -352,8 +353,10 @@ static void check_skinning(ctx *c, const char *label, const kiln_mesh_view *v,
     assert_non_null(ska);
     kiln_skeleton_view sk;
     assert_int_equal(kiln_skeleton_read(ska->bytes, ska->size, 0, &sk, NULL), KILN_OK);
-    assert_int_equal(v->joint_count, sk.joint_count);
-    c->st->skinned_prims++;
+    /* The copy's own skeleton: its joint count; another skin drawing it may have more joints
+     * (or fewer, past those any vertex weights). */
+    if (count) assert_int_equal(v->joint_count, sk.joint_count);
+    if (count) c->st->skinned_prims++;
     if (p->joint_set_count != 1) return; /* four of eight kept: no one-to-one comparison */
     kiln_mesh_decoded d;
     kiln_error err;
@@ -365,7 +368,7 @@ static void check_skinning(ctx *c, const char *label, const kiln_mesh_view *v,
         influence got = {0};
         for (int k = 0; k < 4; k++) {
             uint16_t j = d.joints[i * 4 + k];
-            assert_true(j < sk.joint_count);
+            assert_true(j < sk.joint_count || (!count && d.weights[i * 4 + k] == 0.0f));
             add_influence(&got, kiln_skeleton_joint_at(&sk, j).skin_joint, d.weights[i * 4 + k]);
         }
         const float *pos = d.positions + (size_t)i * 3;
@@ -384,14 +387,16 @@ static void check_skinning(ctx *c, const char *label, const kiln_mesh_view *v,
         if (!near)
             fail_msg("%s %s: vertex %u has no source vertex within %g", c->source, label, i, tol);
         if (!match)
-            fail_msg("%s %s: vertex %u: joints/weights differ from the source's", c->source, label,
-                     i);
-        c->st->skinned_vertices_checked++;
+            fail_msg("%s %s: vertex %u: joints/weights differ from the source's (skin %d)",
+                     c->source, label, i, skin);
+        if (count) c->st->skinned_vertices_checked++;
     }
     kiln_mesh_decoded_free(&d);
 }
 
-static void check_mesh(ctx *c, const mc_artifact *a, uint32_t mesh, uint32_t prim)
+/* copy_skin: -1 for a mesh's first copy ("mesh<i>/prim<p>"), else the skin of the copy. */
+static void check_mesh(ctx *c, const mc_artifact *a, uint32_t mesh, uint32_t prim,
+                       int32_t copy_skin)
 {
     kiln_mesh_view v;
     kiln_error err;
@@ -459,8 +464,28 @@ static void check_mesh(ctx *c, const mc_artifact *a, uint32_t mesh, uint32_t pri
     c->st->meshes++;
     c->st->levels += v.level_count;
     if (v.level_count > 1) c->st->meshes_with_lods++;
-    int32_t skin = p->joint_set_count ? mesh_skin(c->sc, mesh) : -1;
-    if (skin >= 0) check_skinning(c, a->label, &v, p, skin);
+    int32_t skin = copy_skin >= 0 ? copy_skin : p->joint_set_count ? mesh_skin(c->sc, mesh) : -1;
+    if (skin >= 0) check_skinning(c, a->label, &v, p, skin, true);
+    if (copy_skin >= 0) {
+        /* A further copy exists because its joint indices differ from the first copy's. */
+        assert_true(p->joint_set_count > 0);
+        char first[48];
+        snprintf(first, sizeof first, "mesh%u/prim%u", mesh, prim);
+        const mc_artifact *f = mc_find(c->m, first);
+        assert_non_null(f);
+        kiln_mesh_view fv;
+        assert_int_equal(kiln_mesh_read(f->bytes, f->size, 0, &fv, NULL), KILN_OK);
+        kiln_mesh_decoded dc, df;
+        assert_int_equal(kiln_mesh_decode(&v, 0, NULL, &dc, &err), KILN_OK);
+        assert_int_equal(kiln_mesh_decode(&fv, 0, NULL, &df, &err), KILN_OK);
+        assert_int_equal(dc.vertex_count, df.vertex_count);
+        if (!memcmp(dc.joints, df.joints, (size_t)dc.vertex_count * 4 * sizeof *dc.joints))
+            fail_msg("%s %s: the same joint indices as %s: a copy for nothing", c->source, a->label,
+                     first);
+        kiln_mesh_decoded_free(&dc);
+        kiln_mesh_decoded_free(&df);
+        c->st->mesh_copies++;
+    }
 }
 
 static void check_clip(ctx *c, const mc_artifact *a, uint32_t index)
@@ -555,7 +580,9 @@ static void check_scene(ctx *c, const mc_artifact *a)
     assert_int_equal(v.node_count, expect + (synthetic ? 1 : 0));
     assert_int_equal(!!(v.flags & KILN_COOKED_SCENE_SYNTHETIC_ROOT), synthetic);
     uint8_t *seen = calloc(sc->node_count + 1, 1);
+    uint8_t *drawn = calloc(c->m->count + 1, 1); /* per artifact: a node draws it */
     assert_non_null(seen);
+    assert_non_null(drawn);
     for (uint32_t i = 0; i < v.node_count; i++) {
         kiln_cooked_node n = kiln_cooked_scene_node(&v, i);
         if (i == 0) {
@@ -583,8 +610,27 @@ static void check_scene(ctx *c, const mc_artifact *a)
             assert_int_equal(n.primitive_count, sc->meshes[s->mesh].primitive_count);
             for (uint32_t p = 0; p < n.primitive_count; p++) {
                 uint64_t id = kiln_cooked_scene_primitive(&v, n.first_primitive + p);
-                assert_int_equal(id, id_of(c->m, "mesh%d/prim%u", s->mesh, p));
-                assert_true(mc_has_id(c->m, id));
+                const mc_artifact *pa = find_id(c->m, id);
+                if (!pa)
+                    fail_msg("%s: node %u names primitive %016llx, not written", c->source,
+                             n.source_node, (unsigned long long)id);
+                drawn[pa - c->m->items] = 1;
+                /* The first copy, or a copy that follows another skin's joint order. */
+                uint32_t mi, pi;
+                int32_t si = -1;
+                char tail[32];
+                int got = sscanf(pa->label, "mesh%u/prim%u/skin%d%31s", &mi, &pi, &si, tail);
+                assert_true(got == 2 || got == 3);
+                assert_true(mi == (uint32_t)s->mesh && pi == p);
+                /* Whichever copy it is, drawn with this node's skin it deforms as the source. */
+                const kiln_scene_primitive *sp = &sc->meshes[s->mesh].primitives[p];
+                if (s->skin >= 0 && sp->joint_set_count) {
+                    kiln_mesh_view mv;
+                    assert_int_equal(kiln_mesh_read(pa->bytes, pa->size, 0, &mv, NULL), KILN_OK);
+                    check_skinning(c, pa->label, &mv, sp, s->skin, false);
+                } else {
+                    assert_int_equal(got, 2); /* unskinned: the first copy */
+                }
             }
         } else {
             assert_int_equal(n.mesh, KILN_COOKED_NONE);
@@ -598,6 +644,12 @@ static void check_scene(ctx *c, const mc_artifact *a)
         }
     }
     free(seen);
+    /* Every further copy of a mesh is drawn by some node. */
+    for (size_t i = 0; i < c->m->count; i++)
+        if (!strcmp(c->m->items[i].kind, "mesh") && strstr(c->m->items[i].label, "/skin") &&
+            !drawn[i])
+            fail_msg("%s: %s is drawn by no node", c->source, c->m->items[i].label);
+    free(drawn);
     assert_int_equal(v.clip_count, sc->animation_count);
     for (uint32_t i = 0; i < v.clip_count; i++) {
         uint64_t id = kiln_cooked_scene_clip(&v, i);
@@ -625,7 +677,10 @@ void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *st
     for (uint32_t i = 0; i < sc->mesh_count; i++) meshes += sc->meshes[i].primitive_count;
     size_t images = json_array_size(json_object_get(m->summary, "images"));
     if (!textures) assert_int_equal(images, 0);
-    assert_int_equal(m->count, images + sc->material_count + sc->skin_count + meshes +
+    size_t copies = 0; /* primitives of further copies of skinned meshes */
+    for (size_t i = 0; i < m->count; i++)
+        if (!strcmp(m->items[i].kind, "mesh") && strstr(m->items[i].label, "/skin")) copies++;
+    assert_int_equal(m->count, images + sc->material_count + sc->skin_count + meshes + copies +
                                    sc->animation_count + 1);
     assert_int_equal(int_of(m->summary, "materials"), sc->material_count);
     uint64_t triangles = 0, vertices = 0;
@@ -647,8 +702,11 @@ void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *st
             assert_true(sscanf(a->label, "skeleton%u%31s", &x, tail) == 1);
             check_skeleton(&c, a, x);
         } else if (!strcmp(a->kind, "mesh")) {
-            assert_true(sscanf(a->label, "mesh%u/prim%u%31s", &x, &y, tail) == 2);
-            check_mesh(&c, a, x, y);
+            int32_t copy_skin = -1;
+            int got = sscanf(a->label, "mesh%u/prim%u/skin%d%31s", &x, &y, &copy_skin, tail);
+            assert_true(got == 2 ||
+                        (got == 3 && copy_skin >= 0 && (uint32_t)copy_skin < sc->skin_count));
+            check_mesh(&c, a, x, y, copy_skin);
             json_t *row = row_of(m, "meshes", a->label);
             triangles +=
                 (uint64_t)json_integer_value(json_array_get(json_object_get(row, "triangles"), 0));

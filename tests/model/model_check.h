@@ -55,6 +55,7 @@ bool mc_has_id(const mc_model *m, uint64_t id);
 typedef struct mc_stats {
     size_t meshes, levels, meshes_with_lods, skinned_prims, skinned_vertices_checked;
     size_t skeletons, skeletons_reordered, clips, tracks, keys, images, materials, nodes;
+    size_t mesh_copies; /* primitives of further copies of skinned meshes */
 } mc_stats;
 
 /* Every artifact through its reader (meshes decoded at every level; KTX2 images read), every id
@@ -62,8 +63,11 @@ typedef struct mc_stats {
  * source scene (loaded here from `source`): scene nodes parent-before-child and the source's
  * hierarchy, primitive ids per node, material and image ids, skinned joint indices (through the
  * skeleton's joint -> skin map) equal to the source's at the same position, clip tracks and key
- * counts, LOD triangle counts decreasing. textures: the cook ran with model.textures true (then
- * every textured slot of the source names an image artifact of the slot's role). Adds to
+ * counts, LOD triangle counts decreasing; every node drawing a skinned mesh draws a copy whose
+ * joint indices, through that node's own skeleton, are the source's; every further copy
+ * ("mesh<i>/prim<p>/skin<s>") is drawn and differs from the first copy in its joints.
+ * textures: the cook ran with model.textures true (then every textured slot of the source names
+ * an image artifact of the slot's role). Adds to
  * *stats when not NULL. */
 void mc_check(const mc_model *m, const char *source, bool textures, mc_stats *stats);
 
