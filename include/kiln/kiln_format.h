@@ -23,8 +23,9 @@ extern "C" {
     (KILN_VERSION_MAJOR * 10000 + KILN_VERSION_MINOR * 100 + KILN_VERSION_PATCH)
 
 /* Part of every cache key and of the KTXwriter value: bumped by every change that alters the
- * bytes of any cooked output, so an old cache entry is never mistaken for a new one. */
-#define KILN_PIPELINE_VERSION 2
+ * bytes of any cooked output, so an old cache entry is never mistaken for a new one.
+ * 3: a skinned mesh drawn with skins of different joint orders is cooked once per order. */
+#define KILN_PIPELINE_VERSION 3
 
 #if defined(KILN_BUILDING) && defined(__GNUC__)
 #define KILN_API __attribute__((visibility("default")))
