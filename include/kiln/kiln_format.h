@@ -832,6 +832,149 @@ typedef enum kiln_shader_layout {
     KILN_SHADER_LAYOUT_SCALAR = 2, /* offsets match neither: scalar block layout or explicit */
 } kiln_shader_layout;
 
+/* A cooked shader (.kshader): one source compiled to SPIR-V once per variant (a named set of
+ * defines: "default", "skinned"), each variant with its own words and its own reflection.
+ * docs/formats.md ("Shaders") gives the bytes. */
+#define KILN_SHADER_KIND           KILN_FOURCC('S', 'H', 'D', 'R')
+#define KILN_SHADER_KIND_VERSION   1
+#define KILN_SHADER_SPIRV_MAGIC    0x07230203u
+#define KILN_SHADER_MAX_VARIANTS   1024u
+#define KILN_SHADER_MAX_DEPTH      64u /* struct nesting below a block (kiln_shader_block_info) */
+#define KILN_SHADER_LANGUAGE_COUNT 2u  /* the values of kiln_shader_language: 0 GLSL, 1 HLSL */
+#define KILN_SHADER_TARGET_COUNT   4u  /* kiln_shader_target: 0 .. 3 for Vulkan 1.0 .. 1.3 */
+#define KILN_SHADER_OPTIMIZE_COUNT 3u  /* kiln_shader_optimize: 0 none, 1 size, 2 performance */
+
+enum {                                   /* kiln_shader_view.flags */
+       KILN_SHADER_DEBUG_INFO = 1u << 0, /* the modules keep debug names and lines */
+};
+
+/* A validated cooked shader: views into the caller's bytes, valid while they are. Read its
+ * records with the accessors below. */
+typedef struct kiln_shader_view {
+    kiln_container container;
+    uint32_t stage;         /* kiln_shader_stage */
+    uint32_t language;      /* < KILN_SHADER_LANGUAGE_COUNT */
+    uint32_t target;        /* < KILN_SHADER_TARGET_COUNT */
+    uint32_t optimize;      /* < KILN_SHADER_OPTIMIZE_COUNT */
+    uint32_t flags;         /* KILN_SHADER_DEBUG_INFO */
+    const char *entry;      /* the entry point's name, NUL-terminated */
+    uint32_t variant_count; /* 1 .. KILN_SHADER_MAX_VARIANTS */
+    /* The sections, as stored (docs/formats.md). */
+    const uint8_t *variants, *words, *bindings, *blocks, *members, *inputs, *outputs, *constants;
+    uint64_t word_count; /* over every variant */
+    const char *strings; /* every name, each followed by a NUL */
+    size_t strings_size;
+} kiln_shader_view;
+
+/* One variant. Its reflection's records are numbered from 0 within the variant (the index of a
+ * binding's block, of a member's struct block, a block's first member, push_block). */
+typedef struct kiln_shader_variant_info {
+    const char *name;    /* unique within the shader, not empty */
+    const char *defines; /* the defines that made it, as text ("" when none) */
+    /* The SPIR-V words in host order: a pointer into the bytes when they are 4-byte aligned
+     * (a buffer from malloc or mmap, a pack entry) on a little-endian host, else NULL: then
+     * kiln_shader_variant_words copies them. words[0] is KILN_SHADER_SPIRV_MAGIC. */
+    const uint32_t *words;
+    size_t word_count; /* >= 5 */
+    uint32_t binding_count, block_count, member_count, input_count, output_count, constant_count;
+    uint32_t workgroup[3];      /* compute, task, mesh: local size (0 where a constant sets it) */
+    uint32_t workgroup_spec[3]; /* the spec constant id that sets each size, or NONE */
+    uint32_t push_block;        /* the push-constant block, or KILN_SHADER_NONE */
+    uint32_t push_size;         /* bytes of push constants the stage uses; 0 without */
+} kiln_shader_variant_info;
+
+/* A descriptor binding. */
+typedef struct kiln_shader_binding_info {
+    const char *name; /* the variable's name, else its block's */
+    uint32_t set, binding;
+    uint32_t resource;         /* kiln_shader_resource */
+    uint32_t count;            /* array size; 1 when not an array, KILN_SHADER_RUNTIME_ARRAY */
+    uint32_t block;            /* uniform and storage buffers: their block; else NONE */
+    uint32_t image_dim;        /* 0; images: 1, 2, 3, 4 cube, 5 buffer, 6 subpass */
+    uint32_t image_flags;      /* bit 0 arrayed, bit 1 multisampled, bit 2 depth comparison */
+    uint32_t input_attachment; /* subpass inputs: the index; else NONE */
+    uint32_t flags;            /* KILN_SHADER_BINDING_* */
+} kiln_shader_binding_info;
+
+/* A block type: the members of a uniform, storage or push-constant block or a nested struct. */
+typedef struct kiln_shader_block_info {
+    const char *name; /* the type's name */
+    uint32_t size;    /* declared bytes (a runtime array at the end counts 0) */
+    uint32_t layout;  /* kiln_shader_layout */
+    uint32_t first_member, member_count;
+    /* 0 without struct members, else 1 + the largest depth of its members' struct blocks
+     * (<= KILN_SHADER_MAX_DEPTH): walking a block's structs ends after depth steps. */
+    uint32_t depth;
+} kiln_shader_block_info;
+
+typedef struct kiln_shader_member_info {
+    const char *name;
+    uint32_t offset;        /* bytes from the start of the block */
+    uint32_t size;          /* bytes (0 for a runtime-sized array) */
+    uint32_t type;          /* kiln_shader_type */
+    uint32_t vec_size;      /* 1 .. 4 */
+    uint32_t columns;       /* 1, or 2 .. 4 for a matrix */
+    uint32_t array_count;   /* 1 not an array; KILN_SHADER_RUNTIME_ARRAY; the outermost size */
+    uint32_t array_stride;  /* 0 when not an array */
+    uint32_t matrix_stride; /* 0 when not a matrix */
+    uint32_t flags;         /* KILN_SHADER_MEMBER_* */
+    uint32_t struct_block;  /* TYPE_STRUCT: its block (depth below the member's block); NONE */
+} kiln_shader_member_info;
+
+/* A stage input or output (built-ins are not listed). */
+typedef struct kiln_shader_io_info {
+    const char *name;
+    uint32_t location; /* NONE for an interface block member without one */
+    uint32_t component;
+    uint32_t type; /* kiln_shader_type */
+    uint32_t vec_size, columns;
+    uint32_t array_count; /* 1 when not an array */
+    uint32_t flags;       /* bit 0 flat, bit 1 per-primitive */
+} kiln_shader_io_info;
+
+typedef struct kiln_shader_constant_info {
+    const char *name;         /* "" when unnamed */
+    uint32_t id;              /* constant_id */
+    uint32_t type;            /* kiln_shader_type */
+    uint32_t default_bits[2]; /* the default value's bits, low word first */
+} kiln_shader_constant_info;
+
+/* Parses and validates a cooked shader: the container (checksum unless
+ * KILN_CONTAINER_SKIP_CHECKSUM is in flags), kind and version (another version is
+ * KILN_E_FORMAT_VERSION: re-cook), exactly the ten sections of docs/formats.md with their
+ * element sizes, the header's enums, flags and reserved fields, every name inside the strings,
+ * variant names unique, each variant's word and table ranges (in order, covering each section),
+ * its words starting with the SPIR-V magic, every enum, flag and index of its records, block
+ * member ranges and depths (so struct nesting is acyclic and at most KILN_SHADER_MAX_DEPTH
+ * deep). Any alignment of data. Does not allocate. Errors: KILN_E_FORMAT_INVALID (err->offset
+ * says where when known), KILN_E_FORMAT_VERSION, KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_shader_read(const void *data, size_t size, uint32_t flags,
+                                      kiln_shader_view *out, kiln_error *err);
+
+/* Variant i of a validated shader (zeroed when i is out of range). */
+KILN_API kiln_shader_variant_info kiln_shader_variant_at(const kiln_shader_view *v, uint32_t i);
+/* The index of the variant with this name, or -1. */
+KILN_API int32_t kiln_shader_find_variant(const kiln_shader_view *v, const char *name);
+/* Copies variant i's words in host order into dst when cap is at least its word count; returns
+ * the word count (0 when i is out of range), whether or not it copied. */
+KILN_API size_t kiln_shader_variant_words(const kiln_shader_view *v, uint32_t i, uint32_t *dst,
+                                          size_t cap);
+
+/* Record i of variant `variant`'s reflection (i below the variant's counts; a zeroed record
+ * otherwise). Names point into the view's bytes. */
+KILN_API kiln_shader_binding_info kiln_shader_binding_at(const kiln_shader_view *v,
+                                                         uint32_t variant, uint32_t i);
+KILN_API kiln_shader_block_info kiln_shader_block_at(const kiln_shader_view *v, uint32_t variant,
+                                                     uint32_t i);
+KILN_API kiln_shader_member_info kiln_shader_member_at(const kiln_shader_view *v, uint32_t variant,
+                                                       uint32_t i);
+KILN_API kiln_shader_io_info kiln_shader_input_at(const kiln_shader_view *v, uint32_t variant,
+                                                  uint32_t i);
+KILN_API kiln_shader_io_info kiln_shader_output_at(const kiln_shader_view *v, uint32_t variant,
+                                                   uint32_t i);
+KILN_API kiln_shader_constant_info kiln_shader_constant_at(const kiln_shader_view *v,
+                                                           uint32_t variant, uint32_t i);
+
 /* ---- packs (.kpak) -------------------------------------------------------------------------- */
 
 /* A pack holds many cooked artifacts in one file for shipping: a 64-byte header, a table of
