@@ -10,5 +10,7 @@ void kiln_inspect_print_container(const json_t *doc, const char *path); /* "cont
 void kiln_inspect_print_model(const json_t *doc, const char *path);     /* "model" */
 void kiln_inspect_print_pack(const json_t *doc, const char *path);      /* "pack" */
 void kiln_inspect_print_entry(const json_t *doc, const char *path);     /* "entry" */
+/* The "shader" member of a container document (called by kiln_inspect_print_container). */
+void kiln_inspect_print_shader(const json_t *shader);
 
 #endif

@@ -1,7 +1,8 @@
 /* inspect_text_container.c — `kiln inspect FILE` for kiln containers, as text for people: the
  * header and section table of the document kiln_inspect_file returns ("type": "container"), then
  * the summary its cooked kind wrote: laid out for people for the built-in kinds (material,
- * scene, mesh, skeleton, clip), as an indented tree of members for any other kind. */
+ * scene, mesh, skeleton, clip, shader: inspect_text_shader.c), as an indented tree of members for
+ * any other kind. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,7 +223,8 @@ static void print_tree(const char *key, const json_t *v, int indent)
 /* Whether member k of a container document is the summary of a kind without its own printer. */
 static bool is_other_summary(const char *k)
 {
-    static const char *const printed[] = {"material", "scene", "mesh", "skeleton", "clip"};
+    static const char *const printed[] = {"material", "scene", "mesh",
+                                          "skeleton", "clip",  "shader"};
     for (size_t i = 0; i < sizeof document_members / sizeof document_members[0]; i++)
         if (!strcmp(k, document_members[i])) return false;
     for (size_t i = 0; i < sizeof printed / sizeof printed[0]; i++)
@@ -247,6 +249,7 @@ void kiln_inspect_print_container(const json_t *doc, const char *path)
     if ((m = json_object_get(doc, "mesh"))) print_mesh(m);
     if ((m = json_object_get(doc, "skeleton"))) print_skeleton(m);
     if ((m = json_object_get(doc, "clip"))) print_clip(m);
+    if ((m = json_object_get(doc, "shader"))) kiln_inspect_print_shader(m);
     const char *k;
     json_object_foreach ((json_t *)doc, k, m)
         if (is_other_summary(k)) print_tree(k, m, 2);
