@@ -107,12 +107,9 @@ int main(int argc, char **argv)
     int runs = getenv("KILN_BENCH_RUNS") ? atoi(getenv("KILN_BENCH_RUNS")) : 3;
     size_t limit = MAX_FILES;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
-            corpus = argv[++i];
-        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc)
-            limit = (size_t)atol(argv[++i]);
+        if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) corpus = argv[++i];
+        else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--limit") == 0 && i + 1 < argc) limit = (size_t)atol(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_shader [--corpus DIR] [--runs N] [--limit N]\n");
             return 2;

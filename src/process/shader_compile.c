@@ -13,8 +13,9 @@
 #include "core/alloc.h"
 #include "core/error.h"
 
-#define SPIRV_MAGIC 0x07230203u
-#define MAX_SOURCE  ((size_t)64 << 20) /* a shader source above 64 MiB is refused */
+#define MAX_SOURCE ((size_t)64 << 20) /* a shader source above 64 MiB is refused */
+/* glslang's HLSL warning for an entry point the source does not define */
+#define ENTRY_NOT_FOUND "Entry point not found"
 
 /* What the include callbacks share: the caller's resolver and the first error it returned
  * (the compile then fails with that error rather than glslang's generic message). */
@@ -303,6 +304,12 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
         char first[240];
         first_diagnostic(out->log, first, sizeof first);
         r = kiln_error_set(err, KILN_E_IMPORT_FAILED, "%s", first);
+    } else if (r == KILN_OK && o->language == KILN_SHADER_HLSL &&
+               strstr(out->log, ENTRY_NOT_FOUND)) {
+        /* glslang's HLSL only warns when the entry point is missing and emits an empty "main":
+         * an error whatever warnings_as_errors says. */
+        r = kiln_error_set(err, KILN_E_IMPORT_FAILED, "%s: entry point \"%s\" not found", o->name,
+                           o->entry ? o->entry : "main");
     } else if (r == KILN_OK) {
         size_t bytes = shaderc_result_get_length(res);
         const char *words = shaderc_result_get_bytes(res);

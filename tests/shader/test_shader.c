@@ -744,6 +744,176 @@ static void every_allocation_failure_is_clean(void **state)
     kiln_shader_module_free(&m);
 }
 
+/* ---- the repository's test shaders (tests/shaders) ---------------------------------------- */
+
+typedef struct disk_includes {
+    const char *root; /* $KILN_SOURCE_DIR/tests/shaders: the "project" */
+    char *names[16];
+    void *data[16];
+    int n;
+} disk_includes;
+
+/* Joins folder and name, folding "." and ".."; false when the result leaves the root. */
+static bool join_confined(const char *folder, const char *name, char *out, size_t cap)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s%s%s", folder, folder[0] ? "/" : "", name);
+    out[0] = 0;
+    size_t len = 0;
+    for (char *seg = strtok(buf, "/"); seg; seg = strtok(NULL, "/")) {
+        if (strcmp(seg, ".") == 0) continue;
+        if (strcmp(seg, "..") == 0) {
+            if (len == 0) return false;
+            char *slash = strrchr(out, '/');
+            len = slash ? (size_t)(slash - out) : 0;
+            out[len] = 0;
+            continue;
+        }
+        int w = snprintf(out + len, cap - len, "%s%s", len ? "/" : "", seg);
+        if (w < 0 || (size_t)w >= cap - len) return false;
+        len += (size_t)w;
+    }
+    return len > 0;
+}
+
+/* "name" from the including file's folder, then include/; <name> from include/. */
+static kiln_result disk_include(void *user, const char *requested, const char *requesting,
+                                bool relative, const char **resolved, const uint8_t **data,
+                                size_t *size, kiln_error *err)
+{
+    disk_includes *di = user;
+    char folder[256] = "";
+    const char *slash = strrchr(requesting, '/');
+    if (slash) snprintf(folder, sizeof folder, "%.*s", (int)(slash - requesting), requesting);
+    const char *tries[2] = {relative ? folder : "include", "include"};
+    for (int t = 0; t < (relative ? 2 : 1); t++) {
+        char name[512];
+        if (!join_confined(tries[t], requested, name, sizeof name))
+            return kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                                  "#include \"%s\" reaches out of the project", requested);
+        char *full = kt_format("%s/%s", di->root, name);
+        size_t n = 0;
+        void *bytes = kt_read_file(full, &n);
+        free(full);
+        if (!bytes) continue;
+        if (di->n == 16) {
+            free(bytes);
+            return kiln_error_set(err, KILN_E_LIMIT, "too many includes");
+        }
+        di->names[di->n] = strdup(name);
+        di->data[di->n++] = bytes;
+        *resolved = di->names[di->n - 1];
+        *data = bytes;
+        *size = n;
+        return KILN_OK;
+    }
+    return kiln_error_set(err, KILN_E_ASSET_IO, "#include \"%s\": no such file", requested);
+}
+
+static kiln_result compile_file(const char *root, const char *name, kiln_shader_compile_opts *o,
+                                kiln_shader_module *m, kiln_error *err)
+{
+    disk_includes di = {.root = root};
+    char *full = kt_format("%s/%s", root, name);
+    size_t size = 0;
+    char *src = kt_read_file(full, &size);
+    free(full);
+    assert_non_null(src);
+    o->name = name;
+    o->include = disk_include;
+    o->include_user = &di;
+    kiln_result r = kiln_shader_compile(src, size, o, NULL, m, err);
+    for (int i = 0; i < di.n; i++) {
+        free(di.names[i]);
+        free(di.data[i]);
+    }
+    free(src);
+    return r;
+}
+
+static void repository_test_shaders_compile_and_the_broken_ones_fail(void **state)
+{
+    (void)state;
+    const char *source_dir = getenv("KILN_SOURCE_DIR");
+    if (!source_dir) skip();
+    char *root = kt_format("%s/tests/shaders", source_dir);
+    static const struct {
+        const char *file;
+        uint32_t stage, language, target;
+        const char *entry, *define1, *define2;
+    } good[] = {
+        {"pbr_forward.vert", KILN_SHADER_VERTEX, 0, 1, NULL, NULL, NULL},
+        {"pbr_forward.vert", KILN_SHADER_VERTEX, 0, 1, NULL, "SKINNED", NULL},
+        {"pbr_forward.frag", KILN_SHADER_FRAGMENT, 0, 1, NULL, NULL, NULL},
+        {"pbr_forward.frag", KILN_SHADER_FRAGMENT, 0, 1, NULL, "NORMAL_MAP", NULL},
+        {"pbr_forward.frag", KILN_SHADER_FRAGMENT, 0, 1, NULL, "ALPHA_MASK", NULL},
+        {"pbr_forward.frag", KILN_SHADER_FRAGMENT, 0, 1, NULL, "NORMAL_MAP", "ALPHA_MASK"},
+        {"skin_vertices.comp", KILN_SHADER_COMPUTE, 0, 1, NULL, NULL, NULL},
+        {"unlit_texture.hlsl", KILN_SHADER_FRAGMENT, 1, 1, "PSMain", NULL, NULL},
+        {"meshlets.mesh", KILN_SHADER_MESH, 0, 3, NULL, NULL, NULL},
+        {"flat_color.frag", KILN_SHADER_FRAGMENT, 0, 0, NULL, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        kiln_shader_compile_opts o = opts(good[i].file, good[i].stage);
+        o.language = good[i].language;
+        o.target = good[i].target;
+        o.entry = good[i].entry;
+        kiln_shader_define d[2] = {{good[i].define1, NULL}, {good[i].define2, NULL}};
+        o.defines = d;
+        o.define_count = good[i].define2 ? 2 : good[i].define1 ? 1 : 0;
+        kiln_shader_module m;
+        kiln_error err;
+        kiln_result r = compile_file(root, good[i].file, &o, &m, &err);
+        if (r != KILN_OK) fail_msg("%s: %s", good[i].file, err.message);
+        r = kiln_shader_validate(m.words, m.word_count, o.target, o.entry, o.stage, &err);
+        if (r != KILN_OK) fail_msg("%s: %s", good[i].file, err.message);
+        kiln_shader_reflection refl;
+        assert_int_equal(kiln_shader_reflect(m.words, m.word_count, o.entry, NULL, &refl, &err),
+                         KILN_OK);
+        assert_int_equal(refl.stage, good[i].stage);
+        kiln_shader_reflection_free(&refl);
+        kiln_shader_module_free(&m);
+    }
+    static const struct {
+        const char *file;
+        uint32_t language;
+        bool warnings_as_errors;
+        kiln_result code;
+        const char *message;
+    } bad[] = {
+        {"broken/syntax_error.frag", 0, true, KILN_E_IMPORT_FAILED,
+         "broken/syntax_error.frag:5: error"},
+        {"broken/missing_include.frag", 0, true, KILN_E_ASSET_IO,
+         "broken/missing_include.frag:4: #include \"no_such_file.glsl\": no such file"},
+        {"broken/include_escape.frag", 0, true, KILN_E_IMPORT_SETTINGS,
+         "broken/include_escape.frag:5: #include \"../../../../outside.glsl\" reaches out"},
+        {"broken/wrong_entry.hlsl", 1, false, KILN_E_IMPORT_FAILED,
+         "broken/wrong_entry.hlsl: entry point \"main\" not found"},
+        {"broken/warning.frag", 0, true, KILN_E_IMPORT_FAILED, "broken/warning.frag:4: error"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kiln_shader_compile_opts o = opts(bad[i].file, KILN_SHADER_FRAGMENT);
+        o.language = bad[i].language;
+        o.warnings_as_errors = bad[i].warnings_as_errors;
+        kiln_shader_module m;
+        kiln_error err;
+        kiln_result r = compile_file(root, bad[i].file, &o, &m, &err);
+        if (r != bad[i].code || strncmp(err.message, bad[i].message, strlen(bad[i].message)) != 0)
+            fail_msg("%s: %s %s", bad[i].file, kiln_result_name(r), err.message);
+        assert_null(m.words);
+        kiln_shader_module_free(&m);
+    }
+    /* the warning is only a warning when warnings are not errors */
+    kiln_shader_compile_opts o = opts("broken/warning.frag", KILN_SHADER_FRAGMENT);
+    o.warnings_as_errors = false;
+    kiln_shader_module m;
+    kiln_error err;
+    assert_int_equal(compile_file(root, "broken/warning.frag", &o, &m, &err), KILN_OK);
+    assert_non_null(strstr(m.log, "broken/warning.frag:4: warning"));
+    kiln_shader_module_free(&m);
+    free(root);
+}
+
 int kt_shader_unit_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -762,6 +932,7 @@ int kt_shader_unit_tests(void)
         cmocka_unit_test(bad_options_are_usage_errors),
         cmocka_unit_test(same_source_gives_the_same_words_anywhere),
         cmocka_unit_test(every_allocation_failure_is_clean),
+        cmocka_unit_test(repository_test_shaders_compile_and_the_broken_ones_fail),
     };
     return cmocka_run_group_tests_name("shader", tests, NULL, NULL);
 }
