@@ -289,16 +289,13 @@ static kiln_result fill_block(reflect_ctx *c, uint32_t index, spvc_type_id id, i
     }
     o->blocks[index].first_member = first;
     o->blocks[index].member_count = n;
-    /* Nested structs, depth-first (members of this block are already contiguous); a buffer
-     * reference to a struct points at the block of that struct too (a struct that refers to
-     * itself is one block: add_block finds it). */
+    /* Nested structs, depth-first (members of this block are already contiguous). A buffer
+     * reference (TYPE_BUFFER_ADDRESS) gets no block: its pointee may refer to itself, and a
+     * cooked shader's struct nesting is acyclic (docs/formats.md). */
     for (unsigned i = 0; i < n; i++) {
-        uint32_t type = o->members[first + i].type;
-        if (type != KILN_SHADER_TYPE_STRUCT && type != KILN_SHADER_TYPE_BUFFER_ADDRESS) continue;
+        if (o->members[first + i].type != KILN_SHADER_TYPE_STRUCT) continue;
         spvc_type mt = spvc_compiler_get_type_handle(c->comp, spvc_type_get_member_type(t, i));
         spvc_type_id sid = spvc_type_get_base_type_id(mt);
-        spvc_type st = spvc_compiler_get_type_handle(c->comp, sid);
-        if (!st || spvc_type_get_basetype(st) != SPVC_BASETYPE_STRUCT) continue;
         uint32_t before = o->block_count, b = NONE;
         kiln_result r = add_block(c, sid, false, &b);
         if (r != KILN_OK) return r;

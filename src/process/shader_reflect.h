@@ -33,8 +33,7 @@ typedef struct kiln_shader_member {
     uint32_t array_stride;  /* bytes between elements; 0 when not an array */
     uint32_t matrix_stride; /* bytes between columns (rows if row-major); 0 when not a matrix */
     uint32_t flags;         /* KILN_SHADER_MEMBER_* */
-    uint32_t struct_block;  /* KILN_SHADER_TYPE_STRUCT, and BUFFER_ADDRESS to a struct (its
-                               pointee): the block holding its members; else NONE */
+    uint32_t struct_block;  /* KILN_SHADER_TYPE_STRUCT: the block holding its members; else NONE */
 } kiln_shader_member;
 
 /* A block type: the members of a uniform/storage/push-constant block or of a nested struct. */

@@ -231,7 +231,7 @@ static const char *kiln_type_name(uint32_t type, uint32_t vec, uint32_t cols, ch
 }
 
 /* The JSON's members of a block type "_N" as "name@offset" lines, a struct member followed by
- * its own members in braces. */
+ * its own members in braces (not a buffer reference's pointee). */
 static char *json_members(json_t *types, const char *type, int depth)
 {
     lines l = {0};
@@ -239,9 +239,13 @@ static char *json_members(json_t *types, const char *type, int depth)
     for (size_t i = 0; i < json_array_size(members); i++) {
         json_t *m = json_array_get(members, i);
         const char *mtype = json_string_value(json_object_get(m, "type"));
-        char *nested = mtype && mtype[0] == '_' && depth < 8 && json_object_get(types, mtype)
-                           ? json_members(types, mtype, depth + 1)
-                           : strdup("");
+        /* a buffer reference ("physical_pointer") is compared as the member itself: kiln
+         * reflects no block behind it */
+        bool pointer = json_is_true(json_object_get(m, "physical_pointer"));
+        char *nested =
+            !pointer && mtype && mtype[0] == '_' && depth < 8 && json_object_get(types, mtype)
+                ? json_members(types, mtype, depth + 1)
+                : strdup("");
         lines_add(&l, kt_format("%s@%lld%s%s%s", json_string_value(json_object_get(m, "name")),
                                 (long long)json_integer_value(json_object_get(m, "offset")),
                                 nested[0] ? "{" : "", nested, nested[0] ? "}" : ""));
