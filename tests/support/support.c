@@ -206,6 +206,38 @@ void kt_container_reseal(uint8_t *bytes, size_t size)
     for (int i = 0; i < 8; i++) bytes[24 + i] = (uint8_t)(h >> (8 * i));
 }
 
+kt_flip_counts kt_container_flips(uint8_t *bytes, size_t size,
+                                  kiln_result (*read)(void *user, const uint8_t *b, size_t n),
+                                  void (*check)(void *user), void *user)
+{
+    kt_flip_counts c = {0, 0};
+    for (size_t i = 0; i < size; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            bytes[i] ^= (uint8_t)(1u << bit);
+            kiln_result r = read(user, bytes, size);
+            if (r == KILN_OK) fail_msg("flipping bit %d of byte %zu was not noticed", bit, i);
+            assert_true(r == KILN_E_FORMAT_INVALID || r == KILN_E_FORMAT_VERSION);
+            /* With a valid checksum the kind's own checks must hold the line: refused, or a
+             * view that keeps every promise (a factor's low bits may flip harmlessly). */
+            if (i >= 32) {
+                uint8_t keep[8];
+                memcpy(keep, bytes + 24, 8);
+                kt_container_reseal(bytes, size);
+                if (read(user, bytes, size) == KILN_OK) {
+                    check(user);
+                    c.accepted++;
+                } else {
+                    c.refused++;
+                }
+                memcpy(bytes + 24, keep, 8);
+            }
+            bytes[i] ^= (uint8_t)(1u << bit);
+        }
+    for (size_t n = 0; n < size; n++) assert_int_equal(read(user, bytes, n), KILN_E_FORMAT_INVALID);
+    assert_int_equal(read(user, bytes, size), KILN_OK);
+    return c;
+}
+
 typedef struct path_list {
     char **paths;
     size_t count, capacity;

@@ -9,6 +9,8 @@
 /* cmocka needs these included first */
 #include <cmocka.h>
 
+#include "kiln/kiln_format.h"
+
 /* A fresh empty folder under $TMPDIR (or /tmp); the path is malloc'd. Removed by
  * kt_rmtree(). Fails the test when it cannot be made. */
 char *kt_tempdir(const char *tag);
@@ -39,6 +41,20 @@ void kt_check_golden(const char *name, const void *bytes, size_t size);
  * structure checks of a reader can catch the change (docs/formats.md: XXH3-64 of the file with
  * bytes 24..31 taken as zeros). size is at least the 64-byte header. */
 void kt_container_reseal(uint8_t *bytes, size_t size);
+
+/* The damage every kiln container reader must notice: every single-bit flip of bytes (a valid
+ * container of size bytes, restored on return) is refused with KILN_E_FORMAT_INVALID or
+ * KILN_E_FORMAT_VERSION; the same flip past the container header with the checksum resealed is
+ * either refused or reads back to a view `check` accepts; every truncation is
+ * KILN_E_FORMAT_INVALID and the whole reads. read(user, bytes, size) reads into the caller's
+ * view, check(user) checks it (fails the test on a broken promise). Returns the counts of
+ * resealed flips refused and accepted. */
+typedef struct kt_flip_counts {
+    size_t refused, accepted;
+} kt_flip_counts;
+kt_flip_counts kt_container_flips(uint8_t *bytes, size_t size,
+                                  kiln_result (*read)(void *user, const uint8_t *b, size_t n),
+                                  void (*check)(void *user), void *user);
 
 /* Every .gltf and .glb below dir (recursively; entries starting with '.' skipped), as
  * "<dir>/<relative path>" strings sorted bytewise, malloc'd; free with kt_paths_free. A folder
