@@ -37,6 +37,26 @@ norm() {
         -e 's/--max-size [0-9]\{3,\}/--max-size <n>/'
 }
 
+# need_rt_example: skips the case (77) when kiln-rt-example was not built.
+need_rt_example() {
+    if [ ! -x "${KILN_RT_EXAMPLE:-}" ]; then
+        echo "no kiln-rt-example at '${KILN_RT_EXAMPLE:-}'" >&2
+        exit 77
+    fi
+}
+
+# rt WANT ARGS...: kiln-rt-example ARGS (the runtime over a mounted cache or folder); its exit
+# status must be WANT. The command line goes into the transcript; stdout and stderr into $OUT
+# and $ERR.
+rt() {
+    want=$1
+    shift
+    "$KILN_RT_EXAMPLE" "$@" >"$OUT" 2>"$ERR"
+    got=$?
+    printf '$ kiln-rt-example %s [exit %s]\n' "$*" "$got" | norm
+    [ "$got" = "$want" ] || { cat "$ERR" >&2; fail "kiln-rt-example $*: exit $got, expected $want"; }
+}
+
 k() {
     want=$1
     shift

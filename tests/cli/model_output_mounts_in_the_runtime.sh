@@ -4,18 +4,7 @@
 # import at the asset root gives); `kiln inspect OUTDIR` lists it. A cache entry folder mounted
 # instead of its cache says which folder to mount (E_USAGE). Run through kiln-rt-example; skipped
 # when it was not built.
-if [ ! -x "${KILN_RT_EXAMPLE:-}" ]; then
-    echo "no kiln-rt-example at '${KILN_RT_EXAMPLE:-}'" >&2
-    exit 77
-fi
-rt() {
-    want=$1
-    shift
-    "$KILN_RT_EXAMPLE" "$@" >"$OUT" 2>"$ERR"
-    got=$?
-    printf '$ kiln-rt-example %s [exit %s]\n' "$*" "$got" | norm
-    [ "$got" = "$want" ] || { cat "$ERR" >&2; fail "kiln-rt-example $*: exit $got, expected $want"; }
-}
+need_rt_example
 mktri assets/tri.gltf
 k 0 model assets/tri.gltf "$TMPR/cooked"
 rt 0 "$TMPR/cooked" 'tri.gltf#scene' 'tri.gltf#mesh0/prim0'

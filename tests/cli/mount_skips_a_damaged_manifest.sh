@@ -3,18 +3,7 @@
 # with E_CACHE_CORRUPT naming manifest.json once (E_FORMAT_VERSION for a manifest of version 99).
 # Before, the whole mount failed: "cannot mount ...: E_CACHE_CORRUPT: <manifest>: <manifest>: in
 # <manifest>". Run through kiln-rt-example; skipped when it was not built.
-if [ ! -x "${KILN_RT_EXAMPLE:-}" ]; then
-    echo "no kiln-rt-example at '${KILN_RT_EXAMPLE:-}'" >&2
-    exit 77
-fi
-rt() {
-    want=$1
-    shift
-    "$KILN_RT_EXAMPLE" "$@" >"$OUT" 2>"$ERR"
-    got=$?
-    printf '$ kiln-rt-example %s [exit %s]\n' "$*" "$got" | norm
-    [ "$got" = "$want" ] || { cat "$ERR" >&2; fail "kiln-rt-example $*: exit $got, expected $want"; }
-}
+need_rt_example
 mkpng assets/a.png 8 8 1
 mkpng assets/b.png 8 8 2
 k 0 import --all
