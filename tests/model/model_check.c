@@ -144,14 +144,14 @@ const mc_artifact *mc_find(const mc_model *m, const char *label)
     return NULL;
 }
 
-static const mc_artifact *find_id(const mc_model *m, uint64_t id)
+const mc_artifact *mc_find_id(const mc_model *m, uint64_t id)
 {
     for (size_t i = 0; i < m->count; i++)
         if (m->items[i].id == id) return &m->items[i];
     return NULL;
 }
 
-bool mc_has_id(const mc_model *m, uint64_t id) { return find_id(m, id) != NULL; }
+bool mc_has_id(const mc_model *m, uint64_t id) { return mc_find_id(m, id) != NULL; }
 
 static uint64_t id_of(const mc_model *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -265,7 +265,7 @@ static void check_material(ctx *c, const mc_artifact *a, uint32_t index)
             assert_int_equal(id, 0); /* nothing cooked for it: the slot is empty */
             continue;
         }
-        const mc_artifact *img = find_id(c->m, id);
+        const mc_artifact *img = mc_find_id(c->m, id);
         if (!img)
             fail_msg("%s %s: slot %d names image id %016llx, not written", c->source, a->label, s,
                      (unsigned long long)id);
@@ -500,7 +500,7 @@ static void check_clip(ctx *c, const mc_artifact *a, uint32_t index)
     kiln_skeleton_view sk;
     bool has_skeleton = v.skeleton != 0;
     if (has_skeleton) {
-        const mc_artifact *ska = find_id(c->m, v.skeleton);
+        const mc_artifact *ska = mc_find_id(c->m, v.skeleton);
         if (!ska)
             fail_msg("%s %s: names skeleton %016llx, not written", c->source, a->label,
                      (unsigned long long)v.skeleton);
@@ -610,7 +610,7 @@ static void check_scene(ctx *c, const mc_artifact *a)
             assert_int_equal(n.primitive_count, sc->meshes[s->mesh].primitive_count);
             for (uint32_t p = 0; p < n.primitive_count; p++) {
                 uint64_t id = kiln_cooked_scene_primitive(&v, n.first_primitive + p);
-                const mc_artifact *pa = find_id(c->m, id);
+                const mc_artifact *pa = mc_find_id(c->m, id);
                 if (!pa)
                     fail_msg("%s: node %u names primitive %016llx, not written", c->source,
                              n.source_node, (unsigned long long)id);

@@ -50,6 +50,7 @@ void mc_load(mc_model *m, const char *out_dir, json_t *doc);
 void mc_free(mc_model *m);
 const mc_artifact *mc_find(const mc_model *m, const char *label);
 bool mc_has_id(const mc_model *m, uint64_t id);
+const mc_artifact *mc_find_id(const mc_model *m, uint64_t id); /* NULL when none has the id */
 
 /* What mc_check saw, for the claims a test makes about the whole corpus. */
 typedef struct mc_stats {

@@ -102,12 +102,12 @@ typedef struct cooked {
     uint32_t source_count;
 } cooked;
 
+/* The artifact with asset id `id`; fails the test when none has it. */
 static const mc_artifact *by_id(const mc_model *m, uint64_t id)
 {
-    for (size_t i = 0; i < m->count; i++)
-        if (m->items[i].id == id) return &m->items[i];
-    fail_msg("no artifact has id %016llx", (unsigned long long)id);
-    return NULL;
+    const mc_artifact *a = mc_find_id(m, id);
+    if (!a) fail_msg("no artifact has id %016llx", (unsigned long long)id);
+    return a;
 }
 
 /* World matrices of every cooked node at time t: the node's own TRS (or matrix), with what the
