@@ -840,9 +840,29 @@ typedef enum kiln_shader_layout {
 #define KILN_SHADER_SPIRV_MAGIC    0x07230203u
 #define KILN_SHADER_MAX_VARIANTS   1024u
 #define KILN_SHADER_MAX_DEPTH      64u /* struct nesting below a block (kiln_shader_block_info) */
-#define KILN_SHADER_LANGUAGE_COUNT 2u  /* the values of kiln_shader_language: 0 GLSL, 1 HLSL */
-#define KILN_SHADER_TARGET_COUNT   4u  /* kiln_shader_target: 0 .. 3 for Vulkan 1.0 .. 1.3 */
-#define KILN_SHADER_OPTIMIZE_COUNT 3u  /* kiln_shader_optimize: 0 none, 1 size, 2 performance */
+#define KILN_SHADER_LANGUAGE_COUNT 2u  /* the values of kiln_shader_language */
+#define KILN_SHADER_TARGET_COUNT   4u  /* kiln_shader_target */
+#define KILN_SHADER_OPTIMIZE_COUNT 3u  /* kiln_shader_optimize */
+
+/* The source language a shader was written in. */
+typedef enum kiln_shader_language {
+    KILN_SHADER_GLSL = 0,
+    KILN_SHADER_HLSL = 1,
+} kiln_shader_language;
+
+/* The Vulkan version a module targets; the SPIR-V version follows (1.0, 1.3, 1.5, 1.6). */
+typedef enum kiln_shader_target {
+    KILN_SHADER_VULKAN_1_0 = 0,
+    KILN_SHADER_VULKAN_1_1 = 1,
+    KILN_SHADER_VULKAN_1_2 = 2,
+    KILN_SHADER_VULKAN_1_3 = 3,
+} kiln_shader_target;
+
+typedef enum kiln_shader_optimize {
+    KILN_SHADER_OPTIMIZE_NONE = 0,
+    KILN_SHADER_OPTIMIZE_SIZE = 1,
+    KILN_SHADER_OPTIMIZE_PERFORMANCE = 2,
+} kiln_shader_optimize;
 
 enum {                                   /* kiln_shader_view.flags */
        KILN_SHADER_DEBUG_INFO = 1u << 0, /* the modules keep debug names and lines */
@@ -950,6 +970,13 @@ typedef struct kiln_shader_constant_info {
  * says where when known), KILN_E_FORMAT_VERSION, KILN_E_USAGE (NULL out). */
 KILN_API kiln_result kiln_shader_read(const void *data, size_t size, uint32_t flags,
                                       kiln_shader_view *out, kiln_error *err);
+
+/* The names kiln gives the shader enums in settings, inspect and JSON ("fragment", "hlsl",
+ * "vulkan1.2", "performance"); NULL when the value is out of range. */
+KILN_API const char *kiln_shader_stage_name(uint32_t stage);
+KILN_API const char *kiln_shader_language_name(uint32_t language);
+KILN_API const char *kiln_shader_target_name(uint32_t target);
+KILN_API const char *kiln_shader_optimize_name(uint32_t optimize);
 
 /* Variant i of a validated shader (zeroed when i is out of range). */
 KILN_API kiln_shader_variant_info kiln_shader_variant_at(const kiln_shader_view *v, uint32_t i);

@@ -27,6 +27,27 @@ static const char *const types[] = {"unknown", "bool",  "int8",   "uint8",  "int
 static const char *const layouts[] = {"std140", "std430", "scalar"};
 
 #define NAME(v, table) kiln_describe_name(v, table, sizeof table / sizeof table[0])
+#define COUNT(table)   (sizeof table / sizeof table[0])
+
+KILN_API const char *kiln_shader_stage_name(uint32_t stage)
+{
+    return stage < COUNT(stages) ? stages[stage] : NULL;
+}
+
+KILN_API const char *kiln_shader_language_name(uint32_t language)
+{
+    return language < COUNT(languages) ? languages[language] : NULL;
+}
+
+KILN_API const char *kiln_shader_target_name(uint32_t target)
+{
+    return target < COUNT(targets) ? targets[target] : NULL;
+}
+
+KILN_API const char *kiln_shader_optimize_name(uint32_t optimize)
+{
+    return optimize < COUNT(optimizations) ? optimizations[optimize] : NULL;
+}
 
 static void describe_bindings(const kiln_shader_view *v, uint32_t vi, uint32_t n, kiln_describe *d)
 {

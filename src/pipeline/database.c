@@ -107,7 +107,7 @@ static kiln_result settings_from(kiln_project *p, const kiln_settings_layers *la
     snprintf(meta, sizeof meta, "%s.meta", a->abs);
     const char *platform = p->platform[0] ? p->platform : NULL;
     const kiln_settings_ext *ext = kiln_kinds_settings(p->kinds);
-    kiln_settings_default_ext(out, ext);
+    kiln_settings_default_ext(out, ext); /* out is taken as uninitialized */
     *origins = NULL;
     kiln_result r = doc ? kiln_settings_from_json_ext(doc, platform, ext, out, err) : KILN_OK;
     if (r != KILN_OK) {
@@ -119,7 +119,7 @@ static kiln_result settings_from(kiln_project *p, const kiln_settings_layers *la
     if (layers) r = kiln_settings_resolve(p, layers, a->rel, doc, out, origins, &layered, err);
     if (r != KILN_OK || (!doc && !layered)) return r;
     kiln_asset check = *a;
-    check.settings = *out;
+    check.settings = *out; /* borrowed: check is not cleared */
     r = kiln_cook_check_settings(&check, err);
     if (r != KILN_OK) {
         if (doc) kiln_error_at_path(err, meta);
@@ -158,6 +158,7 @@ static void load_settings_with(kiln_project *p, const kiln_settings_layers *laye
     json_decref(a->settings_origin);
     a->settings_origin = NULL;
     a->layers_hash = layers ? kiln_settings_layers_hash(layers) : 0;
+    kiln_settings_clear(&a->settings);
     kiln_settings_default_ext(&a->settings, kiln_kinds_settings(p->kinds));
     a->prefers_astc = kiln_platform_prefers_astc(p->platform);
     kiln_guid_derive(a->rel, a->guid);
@@ -198,6 +199,7 @@ kiln_result kiln_asset_check_meta(kiln_project *p, const kiln_asset *a, const js
     kiln_settings s;
     json_t *origins = NULL;
     r = settings_from(p, layers, a, doc, &s, &origins, e);
+    kiln_settings_clear(&s);
     json_decref(origins);
     kiln_settings_layers_destroy(p, layers);
     return r;
@@ -290,6 +292,21 @@ static bool scan_outside(scan_list *l, const char *path)
     return true;
 }
 
+/* Says in l->skipped that a file of a known kind is read by others only. */
+static void scan_library(scan_list *l, const kiln_asset *a)
+{
+    if (!l->skipped) return;
+    json_t *s = json_object();
+    json_object_set_new(s, "path", json_string(a->rel));
+    json_object_set_new(s, "reason", json_string("library"));
+    json_object_set_new(s, "kind", json_string(a->kind->name));
+    json_object_set_new(s, "message",
+                        json_sprintf("%s is a %s library: not imported on its own, read by the "
+                                     "assets that include it",
+                                     a->rel, a->kind->name));
+    json_array_append_new(l->skipped, s);
+}
+
 static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error *err)
 {
     if (depth > 64)
@@ -360,6 +377,14 @@ static kiln_result scan_dir(scan_list *l, const char *dir, int depth, kiln_error
                                                                               : META_LOOK;
         }
         r = asset_init(l->p, l->layers, listing, path, &l->items[l->count], err);
+        kiln_asset *a = &l->items[l->count];
+        if (r == KILN_OK && a->settings_result == KILN_OK && a->kind->standalone &&
+            !a->kind->standalone(a)) {
+            /* a file only others read (a shader include library): not an asset of its own */
+            scan_library(l, a);
+            kiln_asset_clear(l->p, a);
+            continue;
+        }
         if (r == KILN_OK) {
             l->items[l->count].source_stat = info;
             l->items[l->count].stat_clock_ns = clock;
@@ -444,6 +469,7 @@ void kiln_asset_clear(kiln_project *p, kiln_asset *a)
     a->abs = a->rel = NULL;
     json_decref(a->settings_origin);
     a->settings_origin = NULL;
+    kiln_settings_clear(&a->settings);
     settings_error_free(p, a);
 }
 
@@ -553,6 +579,13 @@ kiln_result kiln_key_compute(const kiln_asset *a, const uint8_t source_sha[KILN_
             kiln_hex(deps_sha, KILN_SHA256_SIZE, deps_hex);
             kiln_sha256_update(&h, "deps ", 5);
             kiln_sha256_update(&h, deps_hex, 64);
+            kiln_sha256_update(&h, "\n", 1);
+        }
+        if (a->kind && a->kind->tools) { /* a compiler's version: a new one cooks again */
+            char tools[512];
+            a->kind->tools(tools, sizeof tools);
+            kiln_sha256_update(&h, "tools ", 6);
+            kiln_sha256_update(&h, tools, strlen(tools));
             kiln_sha256_update(&h, "\n", 1);
         }
         uint8_t d[KILN_SHA256_SIZE];

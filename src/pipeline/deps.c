@@ -1,7 +1,8 @@
 /* deps.c — the dependency digest of a source whose kind reads other files (a model's buffers,
- * images, .mtl files): each file the kind's `dependencies` lists, hashed (or taken from the record
- * when its stat still matches), combined into one SHA-256 that enters the cache key. Paths are
- * relative to the source's folder, so the key is the same in any checkout. */
+ * images, .mtl files; a shader's includes): each file the kind's `dependencies` lists, hashed (or
+ * taken from the record when its stat still matches), combined into one SHA-256 that enters the
+ * cache key. Paths are relative to the source's folder (or, for kinds with deps_from_root, to
+ * its asset root), so the key is the same in any checkout. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/cache.h"
+#include "pipeline/roots.h"
 #include "pipeline/source.h"
 
 typedef struct deps_walk {
@@ -80,6 +82,24 @@ static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
     return KILN_OK;
 }
 
+/* The real path of the folder a's dependency paths are relative to: its own folder, or the asset
+ * root holding it for kinds with deps_from_root. */
+static kiln_result deps_base(kiln_project *p, const kiln_asset *a, char out[KILN_PATH_MAX],
+                             kiln_error *err)
+{
+    char folder[KILN_PATH_MAX];
+    if (a->kind && a->kind->deps_from_root) {
+        const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
+        if (!root || !kiln_path_format(folder, sizeof folder, "%s", root->dir))
+            return kiln_error_set(err, KILN_E_ASSET_IO, "%s: outside every asset root", a->rel);
+    } else if (!kiln_path_dirname(a->abs, folder, sizeof folder)) {
+        return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
+    }
+    if (!realpath(folder, out))
+        return kiln_error_set(err, KILN_E_ASSET_IO, "%s: cannot resolve its folder", a->rel);
+    return KILN_OK;
+}
+
 static kiln_result on_dep(void *user, const char *path, kiln_error *err)
 {
     deps_walk *w = user;
@@ -106,14 +126,11 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
     w.old = json_is_array(old) ? old : NULL;
     w.out = out;
     /* The folder with symlinks resolved, as kiln_uri_resolve_file reports paths. */
-    char folder[KILN_PATH_MAX];
-    if (!kiln_path_dirname(a->abs, folder, sizeof folder))
-        return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
-    if (!realpath(folder, w.dir))
-        return kiln_error_set(err, KILN_E_ASSET_IO, "%s: cannot resolve its folder", a->rel);
+    kiln_result r = deps_base(p, a, w.dir, err);
+    if (r != KILN_OK) return r;
     out->list = json_array();
     out->digests = json_array();
-    kiln_result r = kiln_sha256_init(&w.h, err);
+    r = kiln_sha256_init(&w.h, err);
     if (r != KILN_OK) return r;
     if (source) {
         r = a->kind->dependencies(a, source, size, w.dir, on_dep, &w, err);
@@ -127,7 +144,10 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
     if (r != KILN_OK) {
         kiln_sha256_abort(&w.h);
         kiln_deps_free(out);
-        kiln_error_prefix(err, "%s: ", a->rel);
+        /* a compiler's message starts with the file's name already */
+        size_t n = strlen(a->rel);
+        if (err && (strncmp(err->message, a->rel, n) != 0 || err->message[n] != ':'))
+            kiln_error_prefix(err, "%s: ", a->rel);
         return r;
     }
     return kiln_sha256_final(&w.h, out->sha, err);
@@ -145,8 +165,8 @@ json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a)
     json_t *out = json_array();
     if (!a->kind || !a->kind->dependencies) return out;
     json_t *record = kiln_cache_record_load(p, a->guid);
-    char folder[KILN_PATH_MAX], dir[KILN_PATH_MAX];
-    if (record && kiln_path_dirname(a->abs, folder, sizeof folder) && realpath(folder, dir)) {
+    char dir[KILN_PATH_MAX];
+    if (record && deps_base(p, a, dir, NULL) == KILN_OK) {
         size_t i;
         json_t *e;
         json_array_foreach (json_object_get(record, "deps"), i, e) {

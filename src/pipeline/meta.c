@@ -203,7 +203,10 @@ KILN_API kiln_result kiln_project_reimport(kiln_project *p, const char *path,
         kiln_asset check = *a;
         r = kiln_settings_from_json_ext(doc, p->platform[0] ? p->platform : NULL,
                                         kiln_kinds_settings(p->kinds), &check.settings, err);
-        if (r == KILN_OK) r = kiln_cook_check_settings(&check, err);
+        if (r == KILN_OK) {
+            r = kiln_cook_check_settings(&check, err);
+            kiln_settings_clear(&check.settings);
+        }
         /* and with the folder defaults above it, as the import will load it */
         if (r == KILN_OK) r = kiln_asset_check_meta(p, a, doc, err);
         if (r != KILN_OK) goto out; /* nothing written */

@@ -23,7 +23,21 @@
 
 /* ---- field tables ------------------------------------------------------------------------- */
 
-typedef enum field_type { FT_BOOL, FT_TRISTATE, FT_ENUM, FT_UINT, FT_NUMBER, FT_LODS } field_type;
+typedef enum field_type {
+    FT_BOOL,
+    FT_TRISTATE,
+    FT_ENUM,
+    FT_UINT,
+    FT_NUMBER,
+    FT_LODS,
+    FT_IDENT,    /* a C identifier of at most KILN_SHADER_ENTRY_MAX bytes */
+    FT_DEFINES,  /* an object of macros: kept in kiln_settings.lists */
+    FT_FOLDERS,  /* an array of project-relative folders: kept in kiln_settings.lists */
+    FT_VARIANTS, /* an object of named define objects: kept in kiln_settings.lists */
+} field_type;
+
+/* The types whose values live in kiln_settings.lists rather than in the fixed structs. */
+static bool is_list_type(field_type t) { return t >= FT_DEFINES; }
 
 enum {
     NUM_MIN_EXCLUSIVE = 1u,  /* FT_NUMBER: min itself is not allowed */
@@ -53,6 +67,8 @@ typedef struct field_value {
     double d;
     double lods[KILN_MAX_LODS];
     uint32_t lod_count;
+    char text[KILN_SHADER_ENTRY_MAX + 1]; /* FT_IDENT */
+    json_t *list;                         /* list types: the canonical value (a reference) */
 } field_value;
 
 static const char *const quality_names[] = {"fast", "normal", "high"};
@@ -60,6 +76,18 @@ static const char *const supercompression_names[] = {"none", "zstd"};
 static const char *const up_axis_names[] = {"auto", "y", "z"};
 static const char *const compress_names[] = {"none", "meshopt"};
 static const char *const tangents_names[] = {"generate", "file"};
+/* Shader enums by the names the cooked kind gives them (kiln_format.h); stage and language
+ * have "auto" first, so their value is 1 + the enum's. */
+static const char *shader_stage_name(unsigned v)
+{
+    return v == 0 ? "auto" : kiln_shader_stage_name(v - 1);
+}
+static const char *shader_language_name(unsigned v)
+{
+    return v == 0 ? "auto" : kiln_shader_language_name(v - 1);
+}
+static const char *shader_target_name(unsigned v) { return kiln_shader_target_name(v); }
+static const char *shader_optimize_name(unsigned v) { return kiln_shader_optimize_name(v); }
 
 #define ENUM_OF(n) n, (unsigned)(sizeof n / sizeof n[0])
 /* Texture formats: "auto" and the names of the rows of codec/texture_format.c. */
@@ -152,6 +180,47 @@ static const field_desc fbx_fields[FBX_FIELD_COUNT] = {
     [FBX_ANIMATIONS] = {"animations", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
     [FBX_ANIMATION_FPS] = {"animation_fps", FT_UINT, NULL, 0, 1, 240, 0,
                            "an integer from 1 to 240"},
+};
+
+enum {
+    SHADER_STAGE,
+    SHADER_LANGUAGE,
+    SHADER_ENTRY,
+    SHADER_TARGET,
+    SHADER_OPTIMIZE,
+    SHADER_WARNINGS_AS_ERRORS,
+    SHADER_DEBUG_INFO,
+    SHADER_DEFINES,
+    SHADER_INCLUDE_DIRS,
+    SHADER_VARIANTS,
+    SHADER_FIELD_COUNT
+};
+static const field_desc shader_fields[SHADER_FIELD_COUNT] = {
+    [SHADER_STAGE] = {"stage", FT_ENUM, NULL, 1 + KILN_SHADER_STAGE_COUNT, 0, 0, 0, NULL,
+                      shader_stage_name},
+    [SHADER_LANGUAGE] = {"language", FT_ENUM, NULL, 1 + KILN_SHADER_LANGUAGE_COUNT, 0, 0, 0,
+                         "auto (hlsl for .hlsl files, else glsl), glsl or hlsl",
+                         shader_language_name},
+    [SHADER_ENTRY] = {"entry", FT_IDENT, NULL, 0, 0, 0, 0,
+                      "an identifier (a letter or _, then letters, digits or _) of at most 64 "
+                      "bytes"},
+    [SHADER_TARGET] = {"target", FT_ENUM, NULL, KILN_SHADER_TARGET_COUNT, 0, 0, 0, NULL,
+                       shader_target_name},
+    [SHADER_OPTIMIZE] = {"optimize", FT_ENUM, NULL, KILN_SHADER_OPTIMIZE_COUNT, 0, 0, 0,
+                         "none, size or performance", shader_optimize_name},
+    [SHADER_WARNINGS_AS_ERRORS] = {"warnings_as_errors", FT_BOOL, NULL, 0, 0, 0, 0,
+                                   "true or false"},
+    [SHADER_DEBUG_INFO] = {"debug_info", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [SHADER_DEFINES] = {"defines", FT_DEFINES, NULL, 0, 0, 0, 0,
+                        "an object of at most 64 macros, each an identifier mapped to a string "
+                        "(at most 256 characters, no control characters), an integer, or null "
+                        "(defined without a value)"},
+    [SHADER_INCLUDE_DIRS] = {"include_dirs", FT_FOLDERS, NULL, 0, 0, 0, 0,
+                             "an array of at most 16 distinct folders relative to the project "
+                             "root, '/'-separated, without '..'"},
+    [SHADER_VARIANTS] = {"variants", FT_VARIANTS, NULL, 0, 0, 0, 0,
+                         "an object of at most 256 variants, each a name (letters, digits, _ . "
+                         "-; at most 64 bytes) mapped to an object of defines"},
 };
 
 static void texture_store(kiln_settings *s, size_t field, const field_value *v)
@@ -390,6 +459,66 @@ static void fbx_load(const kiln_settings *s, size_t field, field_value *v)
     }
 }
 
+static void shader_store(kiln_settings *s, size_t field, const field_value *v)
+{
+    kiln_shader_settings *h = &s->shader;
+    switch (field) {
+    case SHADER_STAGE:
+        h->stage = v->e;
+        break;
+    case SHADER_LANGUAGE:
+        h->language = v->e;
+        break;
+    case SHADER_ENTRY:
+        memcpy(h->entry, v->text, sizeof h->entry);
+        break;
+    case SHADER_TARGET:
+        h->target = v->e;
+        break;
+    case SHADER_OPTIMIZE:
+        h->optimize = v->e;
+        break;
+    case SHADER_WARNINGS_AS_ERRORS:
+        h->warnings_as_errors = v->b;
+        break;
+    case SHADER_DEBUG_INFO:
+        h->debug_info = v->b;
+        break;
+    default:
+        assert(0 && "a list field is stored in kiln_settings.lists");
+    }
+}
+
+static void shader_load(const kiln_settings *s, size_t field, field_value *v)
+{
+    const kiln_shader_settings *h = &s->shader;
+    switch (field) {
+    case SHADER_STAGE:
+        v->e = h->stage;
+        break;
+    case SHADER_LANGUAGE:
+        v->e = h->language;
+        break;
+    case SHADER_ENTRY:
+        memcpy(v->text, h->entry, sizeof v->text);
+        break;
+    case SHADER_TARGET:
+        v->e = h->target;
+        break;
+    case SHADER_OPTIMIZE:
+        v->e = h->optimize;
+        break;
+    case SHADER_WARNINGS_AS_ERRORS:
+        v->b = h->warnings_as_errors;
+        break;
+    case SHADER_DEBUG_INFO:
+        v->b = h->debug_info;
+        break;
+    default:
+        assert(0 && "a list field is loaded from kiln_settings.lists");
+    }
+}
+
 typedef struct kind_desc {
     const char *name;
     const field_desc *fields;
@@ -398,11 +527,12 @@ typedef struct kind_desc {
     void (*load)(const kiln_settings *s, size_t field, field_value *v);
 } kind_desc;
 
-enum { KIND_TEXTURE, KIND_MODEL, KIND_FBX, KIND_COUNT };
+enum { KIND_TEXTURE, KIND_MODEL, KIND_FBX, KIND_SHADER, KIND_COUNT };
 static const kind_desc kinds[KIND_COUNT] = {
     [KIND_TEXTURE] = {"texture", texture_fields, TEX_FIELD_COUNT, texture_store, texture_load},
     [KIND_MODEL] = {"model", model_fields, MODEL_FIELD_COUNT, model_store, model_load},
     [KIND_FBX] = {"fbx", fbx_fields, FBX_FIELD_COUNT, fbx_store, fbx_load},
+    [KIND_SHADER] = {"shader", shader_fields, SHADER_FIELD_COUNT, shader_store, shader_load},
 };
 
 /* "format, srgb, ...": the kind's fields in table order, for "unknown field" messages. */
@@ -456,6 +586,52 @@ void kiln_settings_default(kiln_settings *out)
     out->fbx.skins = true;
     out->fbx.animations = true;
     out->fbx.animation_fps = 30;
+
+    out->shader.stage = KILN_SHADER_STAGE_AUTO;
+    out->shader.language = KILN_SHADER_LANGUAGE_AUTO;
+    memcpy(out->shader.entry, "main", 5);
+    out->shader.target = KILN_SHADER_VULKAN_1_2;
+    out->shader.optimize = KILN_SHADER_OPTIMIZE_PERFORMANCE;
+    out->shader.warnings_as_errors = true;
+    out->shader.debug_info = false;
+    out->lists = NULL;
+}
+
+void kiln_settings_clear(kiln_settings *s)
+{
+    if (!s) return;
+    json_decref(s->lists);
+    s->lists = NULL;
+}
+
+void kiln_settings_copy(kiln_settings *dst, const kiln_settings *src)
+{
+    *dst = *src;
+    json_incref(dst->lists);
+}
+
+const json_t *kiln_settings_list(const kiln_settings *s, const char *group, const char *field)
+{
+    return s ? json_object_get(json_object_get(s->lists, group), field) : NULL;
+}
+
+/* Sets one list field: the lists are shared by copies, so they are copied and replaced, never
+ * changed in place. value is stolen. */
+static kiln_result list_store(kiln_settings *s, const char *group, const char *field, json_t *value,
+                              kiln_error *err)
+{
+    json_t *lists = s->lists ? json_deep_copy(s->lists) : json_object();
+    json_t *g = lists ? json_object_get(lists, group) : NULL;
+    if (lists && !g && json_object_set_new(lists, group, json_object()) == 0)
+        g = json_object_get(lists, group);
+    if (!g || json_object_set_new(g, field, value) != 0) {
+        if (!g) json_decref(value);
+        json_decref(lists);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory parsing settings");
+    }
+    json_decref(s->lists);
+    s->lists = lists;
+    return KILN_OK;
 }
 
 const char *kiln_quality_name(kiln_quality q)
@@ -653,6 +829,197 @@ static kiln_result parse_lods(const field_desc *f, const json_t *v, json_ptr *p,
     return KILN_OK;
 }
 
+/* ^[A-Za-z_][A-Za-z0-9_]*$ of at most max bytes: a C (GLSL, HLSL) identifier. */
+static bool identifier_valid(const char *s, size_t len, size_t max)
+{
+    if (len < 1 || len > max) return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+        if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
+    }
+    return true;
+}
+
+static kiln_result lists_oom(json_t *partial, kiln_error *err)
+{
+    json_decref(partial);
+    return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory parsing settings");
+}
+
+/* {"NAME": "value" | integer | null}: macros for the shader compiler, canonical as strings (an
+ * integer as its decimal text) or null (defined without a value). Reals are refused: 1.0 and 1
+ * are different GLSL, and a JSON number does not keep its spelling. */
+static kiln_result parse_defines(const char *what, const json_t *v, json_ptr *p, json_t **out,
+                                 kiln_error *err)
+{
+    char got[64], name[48];
+    const char *allowed = "an object of at most 64 macros, each an identifier mapped to a "
+                          "string, an integer or null";
+    if (!json_is_object(v))
+        return settings_fail(err, p, "%s is %s; allowed: %s", what, describe(v, got, sizeof got),
+                             allowed);
+    if (json_object_size(v) > KILN_SHADER_MAX_DEFINES)
+        return settings_fail(err, p, "%s has %zu macros; allowed: %s", what, json_object_size(v),
+                             allowed);
+    json_t *canon = json_object();
+    if (!canon) return lists_oom(NULL, err);
+    OBJECT_FOREACH(v, it)
+    {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        const json_t *val = json_object_iter_value(it);
+        size_t mark = ptr_push(p, key, key_len);
+        printable(key, key_len, name, sizeof name);
+        kiln_result r = KILN_OK;
+        json_t *c = NULL;
+        if (!identifier_valid(key, key_len, KILN_SHADER_ENTRY_MAX)) {
+            r = settings_fail(err, p,
+                              "macro name \"%s\" is not allowed; allowed: an identifier of at "
+                              "most 64 bytes (a letter or _, then letters, digits or _)",
+                              name);
+        } else if (json_is_null(val)) {
+            c = json_null();
+        } else if (json_is_integer(val)) {
+            c = json_sprintf("%" JSON_INTEGER_FORMAT, json_integer_value(val));
+        } else if (json_is_string(val)) {
+            const char *t = json_string_value(val);
+            size_t n = json_string_length(val), chars = 0;
+            bool ok = true;
+            for (size_t i = 0; ok && i < n; i++) {
+                ok = (unsigned char)t[i] >= 0x20 && t[i] != 0x7f;
+                chars += ((unsigned char)t[i] & 0xC0) != 0x80; /* as JSON Schema's maxLength */
+            }
+            ok = ok && chars <= KILN_SHADER_DEFINE_MAX;
+            if (ok) c = json_stringn(t, n);
+            else
+                r = settings_fail(err, p,
+                                  "the value of macro %s is not allowed; allowed: at most %d "
+                                  "characters, no control characters",
+                                  name, KILN_SHADER_DEFINE_MAX);
+        } else {
+            r = settings_fail(err, p,
+                              "macro %s is %s; allowed: a string, an integer or null (a real "
+                              "number is written as a string: \"0.5\")",
+                              name, describe(val, got, sizeof got));
+        }
+        if (r != KILN_OK) {
+            json_decref(canon);
+            return r;
+        }
+        if (!c || json_object_setn_new(canon, key, key_len, c) != 0) return lists_oom(canon, err);
+        ptr_pop(p, mark);
+    }
+    *out = canon;
+    return KILN_OK;
+}
+
+/* One folder of include_dirs: relative to the project root, '/'-separated, no empty, "." or ".."
+ * segment (the whole "." is the root itself), no backslash or control character. */
+static bool folder_valid(const char *s, size_t len)
+{
+    if (len == 1 && s[0] == '.') return true;
+    if (len < 1 || len > 255 || s[0] == '/') return false;
+    size_t seg = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || s[i] == '/') {
+            size_t n = i - seg;
+            bool dots = (n == 1 && s[seg] == '.') || (n == 2 && s[seg] == '.' && s[seg + 1] == '.');
+            if (n == 0 || dots) return false;
+            seg = i + 1;
+            continue;
+        }
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f || c == '\\') return false;
+    }
+    return true;
+}
+
+static kiln_result parse_folders(const field_desc *f, const json_t *v, json_ptr *p, json_t **out,
+                                 kiln_error *err)
+{
+    char got[64];
+    if (!json_is_array(v) || json_array_size(v) > KILN_SHADER_MAX_INCLUDES)
+        return settings_fail(err, p, "%s is %s%s; allowed: %s", f->name,
+                             describe(v, got, sizeof got),
+                             json_is_array(v) ? " of too many folders" : "", f->allowed);
+    json_t *canon = json_array();
+    if (!canon) return lists_oom(NULL, err);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *e = json_array_get(v, i);
+        size_t mark = ptr_push_index(p, i);
+        kiln_result r = KILN_OK;
+        if (!json_is_string(e) || !folder_valid(json_string_value(e), json_string_length(e)))
+            r = settings_fail(err, p,
+                              "%s[%zu] is %s; allowed: a folder relative to the project root, "
+                              "'/'-separated, without '..' or '.' segments or a leading '/'",
+                              f->name, i, describe(e, got, sizeof got));
+        for (size_t k = 0; r == KILN_OK && k < i; k++)
+            if (json_equal(json_array_get(v, k), (json_t *)e))
+                r = settings_fail(err, p, "%s[%zu] repeats %s[%zu]; allowed: %s", f->name, i,
+                                  f->name, k, f->allowed);
+        if (r != KILN_OK) {
+            json_decref(canon);
+            return r;
+        }
+        if (json_array_append(canon, (json_t *)e) != 0) return lists_oom(canon, err);
+        ptr_pop(p, mark);
+    }
+    *out = canon;
+    return KILN_OK;
+}
+
+/* ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$: a variant's name (runtime lookups, artifact labels). */
+static bool variant_name_valid(const char *s, size_t len)
+{
+    if (len < 1 || len > 64 || s[0] == '.' || s[0] == '-') return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+static kiln_result parse_variants(const field_desc *f, const json_t *v, json_ptr *p, json_t **out,
+                                  kiln_error *err)
+{
+    char got[64], name[80], what[96];
+    if (!json_is_object(v) || json_object_size(v) > KILN_SHADER_SETTINGS_MAX_VARIANTS)
+        return settings_fail(err, p, "%s is %s%s; allowed: %s", f->name,
+                             describe(v, got, sizeof got),
+                             json_is_object(v) ? " of too many variants" : "", f->allowed);
+    json_t *canon = json_object();
+    if (!canon) return lists_oom(NULL, err);
+    OBJECT_FOREACH(v, it)
+    {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        size_t mark = ptr_push(p, key, key_len);
+        printable(key, key_len, name, sizeof name);
+        json_t *defines = NULL;
+        kiln_result r;
+        if (!variant_name_valid(key, key_len)) {
+            r = settings_fail(err, p,
+                              "variant name \"%s\" is not allowed; allowed: letters, digits, _ . "
+                              "- (not first: . -), at most 64 bytes",
+                              name);
+        } else {
+            snprintf(what, sizeof what, "variant %s", name);
+            r = parse_defines(what, json_object_iter_value(it), p, &defines, err);
+        }
+        if (r != KILN_OK) {
+            json_decref(canon);
+            return r;
+        }
+        if (json_object_setn_new(canon, key, key_len, defines) != 0) return lists_oom(canon, err);
+        ptr_pop(p, mark);
+    }
+    *out = canon;
+    return KILN_OK;
+}
+
 static const char *enum_name(const field_desc *f, unsigned value)
 {
     return f->names ? f->names[value] : f->name_of(value);
@@ -725,6 +1092,18 @@ static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p
     }
     case FT_LODS:
         return parse_lods(f, v, p, out, err);
+    case FT_IDENT:
+        if (!json_is_string(v) ||
+            !identifier_valid(json_string_value(v), json_string_length(v), KILN_SHADER_ENTRY_MAX))
+            break;
+        memcpy(out->text, json_string_value(v), json_string_length(v) + 1);
+        return KILN_OK;
+    case FT_DEFINES:
+        return parse_defines(f->name, v, p, &out->list, err);
+    case FT_FOLDERS:
+        return parse_folders(f, v, p, &out->list, err);
+    case FT_VARIANTS:
+        return parse_variants(f, v, p, &out->list, err);
     }
     return settings_fail(err, p, "%s is %s; allowed: %s", f->name, describe(v, got, sizeof got),
                          allowed_text(f, allowed, sizeof allowed));
@@ -753,8 +1132,10 @@ static kiln_result apply_kind(const kind_desc *k, const json_t *obj, json_ptr *p
         field_value v;
         memset(&v, 0, sizeof v);
         kiln_result r = parse_field(&k->fields[i], json_object_iter_value(it), p, &v, err);
+        if (r == KILN_OK && is_list_type(k->fields[i].type))
+            r = list_store(s, k->name, k->fields[i].name, v.list, err);
+        else if (r == KILN_OK) k->store(s, i, &v);
         if (r != KILN_OK) return r;
-        k->store(s, i, &v);
         *set_mask |= 1u << i;
         ptr_pop(p, mark);
     }
@@ -772,8 +1153,8 @@ static kiln_result apply_kinds(const json_t *obj, const char *what, json_ptr *p,
     char got[64], name[48];
     if (!json_is_object(obj))
         return settings_fail(err, p,
-                             "%s is %s; allowed: an object of texture, model and fbx "
-                             "settings",
+                             "%s is %s; allowed: an object of texture, model, fbx and "
+                             "shader settings",
                              what, describe(obj, got, sizeof got));
     OBJECT_FOREACH(obj, it)
     {
@@ -788,7 +1169,7 @@ static kiln_result apply_kinds(const json_t *obj, const char *what, json_ptr *p,
         if (k == KIND_COUNT && (!ext || e == ext->count))
             return settings_fail(err, p,
                                  "unknown settings kind \"%s\"; allowed: texture, model, "
-                                 "fbx%s",
+                                 "fbx, shader%s",
                                  printable(key, key_len, name, sizeof name),
                                  ext && ext->count ? " and the registered kinds" : "");
         kiln_result r =
@@ -854,6 +1235,10 @@ static kiln_result parse_guid(const json_t *v, json_ptr *p, char out[33], kiln_e
     return KILN_OK;
 }
 
+static kiln_result settings_build(const json_t *guid, const json_t *import, const json_t *platforms,
+                                  const char *platform, const kiln_settings_ext *ext,
+                                  kiln_settings *base, kiln_settings *chosen, kiln_error *err);
+
 kiln_result kiln_settings_from_json(const json_t *doc, const char *platform, kiln_settings *out,
                                     kiln_error *err)
 {
@@ -888,23 +1273,43 @@ kiln_result kiln_settings_from_json_ext(const json_t *doc, const char *platform,
         }
     }
 
-    kiln_settings base;
+    kiln_settings base, chosen;
     kiln_settings_default_ext(&base, ext);
+    kiln_settings_default_ext(&chosen, ext);
+    kiln_result r = settings_build(guid, import, platforms, platform, ext, &base, &chosen, err);
+    kiln_settings_clear(&base);
+    if (r != KILN_OK) {
+        kiln_settings_clear(&chosen);
+        return r;
+    }
+    *out = chosen;
+    return KILN_OK;
+}
+
+/* The document's settings for platform into *chosen, from the defaults in *base (both owned by
+ * the caller, released by it whatever happens). */
+static kiln_result settings_build(const json_t *guid, const json_t *import, const json_t *platforms,
+                                  const char *platform, const kiln_settings_ext *ext,
+                                  kiln_settings *base, kiln_settings *chosen, kiln_error *err)
+{
+    json_ptr p = {{0}, 0};
+    char got[64], name[48];
     kiln_result r;
     if (guid) {
         size_t mark = ptr_push_str(&p, "guid");
-        if ((r = parse_guid(guid, &p, base.guid, err)) != KILN_OK) return r;
+        if ((r = parse_guid(guid, &p, base->guid, err)) != KILN_OK) return r;
         ptr_pop(&p, mark);
     }
     if (import) {
         uint32_t masks[KIND_COUNT] = {0};
         size_t mark = ptr_push_str(&p, "import");
-        if ((r = apply_kinds(import, "import", &p, ext, &base, masks, err)) != KILN_OK) return r;
-        if ((r = check_texture_rules(&base.texture, &p, 0, NULL, err)) != KILN_OK) return r;
+        if ((r = apply_kinds(import, "import", &p, ext, base, masks, err)) != KILN_OK) return r;
+        if ((r = check_texture_rules(&base->texture, &p, 0, NULL, err)) != KILN_OK) return r;
         ptr_pop(&p, mark);
     }
 
-    kiln_settings chosen = base;
+    kiln_settings_clear(chosen);
+    kiln_settings_copy(chosen, base);
     if (platforms) {
         size_t mark = ptr_push_str(&p, "platforms");
         if (!json_is_object(platforms))
@@ -924,19 +1329,24 @@ kiln_result kiln_settings_from_json_ext(const json_t *doc, const char *platform,
                                      "platform name \"%s\" is not allowed; allowed: a "
                                      "lowercase letter, then up to 31 of a-z 0-9 _ -",
                                      printable(key, key_len, name, sizeof name));
-            kiln_settings merged = base;
+            kiln_settings merged;
+            kiln_settings_copy(&merged, base);
             uint32_t masks[KIND_COUNT] = {0};
             r = apply_kinds(json_object_iter_value(it), "the platform", &p, ext, &merged, masks,
                             err);
-            if (r != KILN_OK) return r;
-            r = check_texture_rules(&merged.texture, &p, masks[KIND_TEXTURE], key, err);
-            if (r != KILN_OK) return r;
-            if (platform && key_is(key, key_len, platform)) chosen = merged;
+            if (r == KILN_OK)
+                r = check_texture_rules(&merged.texture, &p, masks[KIND_TEXTURE], key, err);
+            if (r != KILN_OK || !platform || !key_is(key, key_len, platform)) {
+                kiln_settings_clear(&merged);
+                if (r != KILN_OK) return r;
+            } else {
+                kiln_settings_clear(chosen);
+                *chosen = merged;
+            }
             ptr_pop(&p, pmark);
         }
         ptr_pop(&p, mark);
     }
-    *out = chosen;
     return KILN_OK;
 }
 
@@ -1142,6 +1552,13 @@ static json_t *field_json(const field_desc *f, const field_value *v)
         return json_integer((json_int_t)v->u);
     case FT_NUMBER:
         return json_real(v->d + 0.0);
+    case FT_IDENT:
+        return json_string(v->text);
+    case FT_DEFINES:
+    case FT_VARIANTS:
+        return v->list ? json_deep_copy(v->list) : json_object();
+    case FT_FOLDERS:
+        return v->list ? json_deep_copy(v->list) : json_array();
     case FT_LODS: {
         if (v->lod_count > KILN_MAX_LODS) return NULL;
         json_t *a = json_array();
@@ -1165,7 +1582,9 @@ static json_t *kind_json(const kind_desc *k, const kiln_settings *s)
     for (size_t i = 0; obj && i < k->field_count; i++) {
         field_value v;
         memset(&v, 0, sizeof v);
-        k->load(s, i, &v);
+        if (is_list_type(k->fields[i].type))
+            v.list = (json_t *)kiln_settings_list(s, k->name, k->fields[i].name);
+        else k->load(s, i, &v);
         if (json_object_set_new(obj, k->fields[i].name, field_json(&k->fields[i], &v)) != 0) {
             json_decref(obj);
             obj = NULL;
@@ -1196,6 +1615,11 @@ json_t *kiln_fbx_settings_json(const kiln_fbx_settings *s)
     memset(&all, 0, sizeof all);
     all.fbx = *s;
     return kind_json(&kinds[KIND_FBX], &all);
+}
+
+json_t *kiln_shader_settings_json(const kiln_settings *s)
+{
+    return kind_json(&kinds[KIND_SHADER], s);
 }
 
 /* ---- reimport edits ----------------------------------------------------------------------- */
@@ -1308,7 +1732,7 @@ kiln_result kiln_settings_apply_assignment(json_t *meta_doc, const char *assignm
         if (!kind)
             return settings_fail(err, &p,
                                  "settings path \"%s\": unknown settings kind \"%s\"; "
-                                 "allowed: texture, model, fbx",
+                                 "allowed: texture, model, fbx, shader",
                                  shown, printable(seg[i], strlen(seg[i]), name, sizeof name));
         i++;
     }
@@ -1601,6 +2025,14 @@ static const char *field_type_name(field_type t)
         return "number";
     case FT_LODS:
         return "array of numbers";
+    case FT_IDENT:
+        return "string";
+    case FT_DEFINES:
+        return "object of strings";
+    case FT_FOLDERS:
+        return "array of strings";
+    case FT_VARIANTS:
+        return "object of objects";
     }
     return "?";
 }
@@ -1631,7 +2063,7 @@ json_t *kiln_settings_fields_json(const kiln_settings_ext *ext)
             const field_desc *fd = &kd->fields[i];
             field_value v;
             memset(&v, 0, sizeof v);
-            kd->load(&d, i, &v);
+            if (!is_list_type(fd->type)) kd->load(&d, i, &v);
             char allowed[160];
             json_t *f = field_entry(kd->name, fd->name, field_type_name(fd->type),
                                     field_json(fd, &v), allowed_text(fd, allowed, sizeof allowed));

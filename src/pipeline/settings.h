@@ -71,11 +71,37 @@ typedef struct kiln_fbx_settings {
     uint32_t animation_fps; /* 30; 1..240 */
 } kiln_fbx_settings;
 
+/* import.shader: the fields of fixed size. Its lists (defines, include_dirs, variants) are in
+ * kiln_settings.lists ("shader" object), read with kiln_settings_list. */
+#define KILN_SHADER_ENTRY_MAX             64  /* bytes of an entry point's name */
+#define KILN_SHADER_MAX_DEFINES           64  /* per defines object */
+#define KILN_SHADER_DEFINE_MAX            256 /* characters of a define's value */
+#define KILN_SHADER_MAX_INCLUDES          16  /* include_dirs entries */
+#define KILN_SHADER_SETTINGS_MAX_VARIANTS 256
+#define KILN_SHADER_STAGE_AUTO            0u /* kiln_shader_settings.stage: from the file name */
+#define KILN_SHADER_LANGUAGE_AUTO         0u /* .language: HLSL for .hlsl names, else GLSL */
+typedef struct kiln_shader_settings {
+    uint32_t stage;    /* KILN_SHADER_STAGE_AUTO, or 1 + kiln_shader_stage */
+    uint32_t language; /* KILN_SHADER_LANGUAGE_AUTO, or 1 + kiln_shader_language */
+    char entry[KILN_SHADER_ENTRY_MAX + 1]; /* "main" */
+    uint32_t target;                       /* kiln_shader_target: Vulkan 1.2 */
+    uint32_t optimize;                     /* kiln_shader_optimize: performance */
+    bool warnings_as_errors;               /* true */
+    bool debug_info;                       /* false */
+} kiln_shader_settings;
+
 typedef struct kiln_settings {
     char guid[33]; /* 32 lowercase hex digits; "" when the .meta has none */
     kiln_texture_settings texture;
     kiln_model_settings model;
     kiln_fbx_settings fbx;
+    kiln_shader_settings shader;
+    /* The settings whose values are lists or maps (shader.defines, shader.include_dirs,
+     * shader.variants), validated and canonical: {"shader": {"defines": {...}}}; a field at its
+     * default (empty) may be absent, and the whole is NULL when every one is. Owned, one
+     * reference: a kiln_settings that a parse filled is released with kiln_settings_clear and
+     * copied with kiln_settings_copy; never changed in place once parsed (copies share it). */
+    json_t *lists;
     /* The settings of kinds a program registered: each section's fields at its `first` slot
      * (kiln_settings_ext); choices point into the registered descriptors. */
     kiln_setting_value ext[KILN_KIND_MAX_SETTINGS];
@@ -94,14 +120,22 @@ typedef struct kiln_settings_ext {
     size_t count;
 } kiln_settings_ext;
 
-/* Fills every field with its documented default. */
+/* Fills every field with its documented default (out's lists are not released: out is taken as
+ * uninitialized). */
 void kiln_settings_default(kiln_settings *out);
+/* Releases s's lists and leaves the defaults-free zero state's lists (NULL); NULL: no-op. */
+void kiln_settings_clear(kiln_settings *s);
+/* *dst = *src with one more reference to the lists (dst is taken as uninitialized). */
+void kiln_settings_copy(kiln_settings *dst, const kiln_settings *src);
+/* The value of a list field ("shader", "defines"), borrowed from s; NULL when it has its default
+ * (an empty object or array). */
+const json_t *kiln_settings_list(const kiln_settings *s, const char *group, const char *field);
 
-/* Parses a .meta document: defaults, then its "import" object, then the overrides of
- * "platforms"/<platform> (when platform is not NULL and the document has that platform) on top.
- * Validates every field of every platform, not only the chosen one. Errors:
- * KILN_E_IMPORT_SETTINGS with err->json_pointer naming the field ("/import/texture/formt"),
- * and line/column in the message for JSON syntax errors. */
+/* Parses a .meta document (*out is taken as uninitialized: release what it held first): defaults,
+ * then its "import" object, then the overrides of "platforms"/<platform> (when platform is not NULL
+ * and the document has that platform) on top. Validates every field of every platform, not only the
+ * chosen one. Errors: KILN_E_IMPORT_SETTINGS with err->json_pointer naming the field
+ * ("/import/texture/formt"), and line/column in the message for JSON syntax errors. */
 kiln_result kiln_settings_parse(const char *json_text, size_t size, const char *platform,
                                 kiln_settings *out, kiln_error *err);
 
@@ -135,6 +169,8 @@ json_t *kiln_settings_section_json(const kiln_settings_section *sec, const kiln_
 json_t *kiln_texture_settings_json(const kiln_texture_settings *s);
 json_t *kiln_model_settings_json(const kiln_model_settings *s);
 json_t *kiln_fbx_settings_json(const kiln_fbx_settings *s);
+/* import.shader with its lists (from s->lists). */
+json_t *kiln_shader_settings_json(const kiln_settings *s);
 
 /* Applies "texture.format=rgba8"-style assignments (the reimport --set syntax: a dotted path
  * below "import", a JSON value or a bare word taken as a string) to a .meta document in place.

@@ -65,6 +65,7 @@ static kiln_result sections_validate(const kiln_project *p, const json_t *sectio
     kiln_settings tmp;
     kiln_result r =
         kiln_settings_from_json_ext(wrap, NULL, kiln_kinds_settings(p->kinds), &tmp, err);
+    if (r == KILN_OK) kiln_settings_clear(&tmp);
     json_decref(wrap);
     if (r != KILN_OK && err) {
         const char *rest = err->json_pointer;
@@ -101,11 +102,12 @@ static kiln_result layer_validate(const kiln_project *p, const json_t *doc, cons
         pointer_escape(key, esc, sizeof esc);
         snprintf(ptr, sizeof ptr, "%s/%s", prefix, esc);
         if (!looks_like_pattern(key) || key[0] == '/') {
-            r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
-                               "\"%.60s\" is neither a settings kind nor a path pattern; allowed: "
-                               "texture, model, fbx, a registered kind, or a pattern relative "
-                               "to the folder (\"ui/**\", \"**/*_n.png\")",
-                               key);
+            r = kiln_error_set(
+                err, KILN_E_IMPORT_SETTINGS,
+                "\"%.60s\" is neither a settings kind nor a path pattern; allowed: "
+                "texture, model, fbx, shader, a registered kind, or a pattern relative "
+                "to the folder (\"ui/**\", \"**/*_n.png\")",
+                key);
             kiln_error_at_pointer(err, ptr);
             break;
         }
@@ -383,9 +385,14 @@ kiln_result kiln_settings_resolve(kiln_project *p, const kiln_settings_layers *l
         if (own_platforms) json_object_set(eff, "platforms", (json_t *)own_platforms);
         if (json_object_get(own_doc, "guid"))
             json_object_set(eff, "guid", json_object_get(own_doc, "guid"));
+        kiln_settings merged;
         r = kiln_settings_from_json_ext(eff, p->platform[0] ? p->platform : NULL,
-                                        kiln_kinds_settings(p->kinds), out, err);
+                                        kiln_kinds_settings(p->kinds), &merged, err);
         json_decref(eff);
+        if (r == KILN_OK) {
+            kiln_settings_clear(out);
+            *out = merged;
+        }
         if (r != KILN_OK && err) {
             const char *from = origin_of_pointer(m.origins, err->json_pointer);
             kiln_error_prefix(err, "%s: with its defaults (%s): ", rel,

@@ -37,10 +37,22 @@ typedef struct kiln_source_kind {
      * key, so two copies of one source never share an entry naming the other's ids. */
     bool key_has_guid;
     /* Lists every file besides the source that the cook reads (dir: the source's folder, real
-     * path; each path reported lies inside it). Their digest enters the key and their stat the
-     * import record. NULL = the source alone. */
+     * path, or the asset root's with deps_from_root; each path reported lies inside it). Their
+     * digest enters the key and their stat the import record. NULL = the source alone. */
     kiln_result (*dependencies)(const kiln_asset *a, const uint8_t *source, size_t size,
                                 const char *dir, kiln_dep_fn fn, void *user, kiln_error *err);
+    /* The files `dependencies` reports are found from the asset root holding the source rather
+     * than from the source's folder (shader includes: include_dirs are root-relative), and
+     * recorded relative to that root. */
+    bool deps_from_root;
+    /* Whether a file of the kind's extensions is an asset on its own; false makes the scan
+     * leave it out (skipped, reason "library") — a shader include library (lib.glsl: no stage
+     * in its name or settings). NULL = always. Called with the settings loaded. */
+    bool (*standalone)(const kiln_asset *a);
+    /* What else changes the cooked bytes besides the source, settings and dependencies: the
+     * versions of the external tools the cook runs (a compiler). Enters the key as
+     * "tools <text>\n" (docs/cache.md). NULL = nothing. Returns out. */
+    const char *(*tools)(char *out, size_t cap);
     /* Settings that are valid JSON-wise but cannot be cooked (KILN_E_IMPORT_SETTINGS with the
      * field's JSON pointer), checked before anything is cooked or written. NULL = none. */
     kiln_result (*check_settings)(const kiln_asset *a, kiln_error *err);
@@ -92,5 +104,6 @@ void kiln_kind_registry_free(const kiln_allocator *a, kiln_kind_registry *reg);
 /* The built-in kinds (defined beside their cooks). */
 extern const kiln_source_kind kiln_source_kind_texture;
 extern const kiln_source_kind kiln_source_kind_model;
+extern const kiln_source_kind kiln_source_kind_shader;
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/cook.h"
+#include "pipeline/roots.h"
 #include "pipeline/settings_layers.h"
 
 static json_t *kind_settings_flat(const kiln_project *p, const kiln_asset *a)
@@ -49,11 +50,18 @@ static json_t *reason(const char *what)
     return r;
 }
 
-/* A dependency's path from the root: the record keeps it relative to the model's folder. */
-static json_t *dep_path(const kiln_asset *a, const char *rel)
+/* A dependency's path as the project names it: the record keeps it relative to the source's
+ * folder (a model's), or to its asset root (deps_from_root: a shader's includes), whose name is
+ * the root's prefix. */
+static json_t *dep_path(const kiln_project *p, const kiln_asset *a, const char *rel)
 {
     char dir[KILN_PATH_MAX], joined[KILN_PATH_MAX];
-    if (!kiln_path_dirname(a->rel, dir, sizeof dir)) dir[0] = '\0';
+    if (a->kind && a->kind->deps_from_root) {
+        const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
+        snprintf(dir, sizeof dir, "%s", root ? root->prefix : "");
+    } else if (!kiln_path_dirname(a->rel, dir, sizeof dir)) {
+        dir[0] = '\0';
+    }
     if (!strcmp(dir, ".")) dir[0] = '\0';
     if (kiln_path_join(dir[0] ? dir : ".", rel, joined, sizeof joined, NULL) != KILN_OK)
         return json_string(rel);
@@ -69,8 +77,8 @@ static const json_t *find_path(const json_t *list, const char *path)
     return NULL;
 }
 
-static void dependency_reasons(const kiln_asset *a, const json_t *record, const kiln_deps *deps,
-                               json_t *out)
+static void dependency_reasons(const kiln_project *p, const kiln_asset *a, const json_t *record,
+                               const kiln_deps *deps, json_t *out)
 {
     const json_t *old = json_object_get(record, "deps");
     size_t i;
@@ -87,7 +95,7 @@ static void dependency_reasons(const kiln_asset *a, const json_t *record, const 
                                                         : NULL;
         if (!change) continue;
         json_t *r = reason("dependency");
-        json_object_set_new(r, "path", dep_path(a, path));
+        json_object_set_new(r, "path", dep_path(p, a, path));
         json_object_set_new(r, "change", json_string(change));
         json_object_set_new(r, "old_sha256", then ? json_string(then) : json_null());
         json_object_set_new(r, "new_sha256", now ? json_string(now) : json_null());
@@ -97,7 +105,7 @@ static void dependency_reasons(const kiln_asset *a, const json_t *record, const 
         const char *path = kiln_json_str(e, "path", "");
         if (find_path(deps->digests, path)) continue;
         json_t *r = reason("dependency");
-        json_object_set_new(r, "path", dep_path(a, path));
+        json_object_set_new(r, "path", dep_path(p, a, path));
         json_object_set_new(r, "change", json_string("removed"));
         const char *then = kiln_json_str(json_object_get(e, "stat"), "sha256", NULL);
         json_object_set_new(r, "old_sha256", then ? json_string(then) : json_null());
@@ -179,7 +187,7 @@ json_t *kiln_stale_reasons(const kiln_project *p, const kiln_asset *a, const jso
         json_object_set_new(r, "new_sha256", json_string(hex));
         json_array_append_new(out, r);
     }
-    if (deps && deps->digests) dependency_reasons(a, record, deps, out);
+    if (deps && deps->digests) dependency_reasons(p, a, record, deps, out);
     settings_reasons(p, a, record, out);
     if (json_array_size(out) == 0) {
         json_t *r = reason("unknown");

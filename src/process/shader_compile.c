@@ -280,8 +280,12 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "shader: the compiler did not start");
     }
     shaderc_compilation_result_t res =
-        shaderc_compile_into_spv(compiler, source ? source : "", size, shader_kind(o->stage),
-                                 o->name, o->entry ? o->entry : "main", opts);
+        o->preprocess_only
+            ? shaderc_compile_into_preprocessed_text(compiler, source ? source : "", size,
+                                                     shader_kind(o->stage), o->name,
+                                                     o->entry ? o->entry : "main", opts)
+            : shaderc_compile_into_spv(compiler, source ? source : "", size, shader_kind(o->stage),
+                                       o->name, o->entry ? o->entry : "main", opts);
     shaderc_compile_options_release(opts);
     if (!res) {
         shaderc_compiler_release(compiler);
@@ -304,6 +308,8 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
         char first[240];
         first_diagnostic(out->log, first, sizeof first);
         r = kiln_error_set(err, KILN_E_IMPORT_FAILED, "%s", first);
+    } else if (r == KILN_OK && o->preprocess_only) {
+        /* the text is not kept: only the includes the preprocessor resolved mattered */
     } else if (r == KILN_OK && o->language == KILN_SHADER_HLSL &&
                strstr(out->log, ENTRY_NOT_FOUND)) {
         /* glslang's HLSL only warns when the entry point is missing and emits an empty "main":

@@ -13,24 +13,7 @@
 #include "kiln/kiln.h"
 #include "process/shader_reflect.h"
 
-typedef enum kiln_shader_language {
-    KILN_SHADER_GLSL = 0,
-    KILN_SHADER_HLSL = 1,
-} kiln_shader_language;
-
-/* The Vulkan version the module targets; the SPIR-V version follows (1.0, 1.3, 1.5, 1.6). */
-typedef enum kiln_shader_target {
-    KILN_SHADER_VULKAN_1_0 = 0,
-    KILN_SHADER_VULKAN_1_1 = 1,
-    KILN_SHADER_VULKAN_1_2 = 2,
-    KILN_SHADER_VULKAN_1_3 = 3,
-} kiln_shader_target;
-
-typedef enum kiln_shader_optimize {
-    KILN_SHADER_OPTIMIZE_NONE = 0,
-    KILN_SHADER_OPTIMIZE_SIZE = 1,
-    KILN_SHADER_OPTIMIZE_PERFORMANCE = 2,
-} kiln_shader_optimize;
+/* kiln_shader_language, kiln_shader_target and kiln_shader_optimize are public (kiln_format.h). */
 
 /* Resolves one #include. requested: the name as written; requesting: the resolved name of the
  * file that includes it (the source's own name for the top level); relative: "name" rather than
@@ -63,6 +46,9 @@ typedef struct kiln_shader_compile_opts {
     size_t define_count;
     kiln_shader_include_fn include; /* NULL: every #include fails */
     void *include_user;
+    /* Run the preprocessor only (every live #include resolved, nothing compiled): a cheap way
+     * to learn the files a compile reads. out->words stays NULL. */
+    bool preprocess_only;
 } kiln_shader_compile_opts;
 
 typedef struct kiln_shader_module {

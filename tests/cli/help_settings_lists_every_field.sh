@@ -9,14 +9,14 @@ expect_grep "^  texture.max_size  *integer  *default 16384$" "$OUT" "max_size wi
 expect_grep "allowed: an integer from 4 to 16384$" "$OUT" "max_size's range"
 expect_no_grep "model.lods" "$OUT" "one group only"
 k 0 help settings --json
-expect_eq "$(j "[g['name'] for g in d['groups']]")" '["texture", "model", "fbx"]' "groups"
-expect_eq "$(j "[g['kinds'] for g in d['groups']]")" '[["texture"], ["model"], ["model"]]' "kinds reading each group"
+expect_eq "$(j "[g['name'] for g in d['groups']]")" '["texture", "model", "fbx", "shader"]' "groups"
+expect_eq "$(j "[g['kinds'] for g in d['groups']]")" '[["texture"], ["model"], ["model"], ["shader"]]' "kinds reading each group"
 expect_eq "$(j "[f['default'] for f in d['groups'][1]['fields'] if f['name'] == 'lods'][0]")" '[0.5, 0.25, 0.125]' "lods default"
 expect_eq "$(j "[f['choices'] for f in d['groups'][0]['fields'] if f['name'] == 'quality'][0]")" '["fast", "normal", "high"]' "quality choices"
 # The validator's own list of fields (its message, cut at 255 bytes), from a bad --set.
 mkpng assets/a.png 4 4 1
 cp "$OUT" "$KILN_CLI_TMP/help.json"
-for g in 0 1 2; do
+for g in 0 1 2 3; do
     name=$($PY -c "import json; print(json.load(open('$KILN_CLI_TMP/help.json'))['groups'][$g]['name'])")
     k 2 texture assets/a.png out.ktx2 --set "$name.no_such_field=1" --json
     $PY - "$KILN_CLI_TMP/help.json" "$OUT" "$g" <<'PY' || fail "$name: the validator allows what help lists"

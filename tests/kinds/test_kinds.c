@@ -450,8 +450,8 @@ static void registered_kind_settings_are_described(void **state)
     json_t *doc = json_loads(text, 0, NULL);
     kiln_string_free(text);
     json_t *groups = json_object_get(doc, "groups");
-    assert_int_equal(json_array_size(groups), 4); /* texture, model, fbx, note */
-    json_t *note = json_array_get(groups, 3);
+    assert_int_equal(json_array_size(groups), 5); /* texture, model, fbx, shader, note */
+    json_t *note = json_array_get(groups, 4);
     assert_string_equal(json_string_value(json_object_get(note, "name")), "note");
     assert_string_equal(json_string_value(json_array_get(json_object_get(note, "kinds"), 0)),
                         "note");
@@ -473,7 +473,7 @@ static void registered_kind_settings_are_described(void **state)
     assert_int_equal(kiln_settings_describe(NULL, &text, &e), KILN_OK);
     doc = json_loads(text, 0, NULL);
     kiln_string_free(text);
-    assert_int_equal(json_array_size(json_object_get(doc, "groups")), 3);
+    assert_int_equal(json_array_size(json_object_get(doc, "groups")), 4);
     json_decref(doc);
     kiln_project_close(p);
     kt_rmtree(dir);

@@ -4,10 +4,11 @@
 
 #include <string.h>
 
-#define GUID     "'0123456789abcdef0123456789abcdef'"
-#define TEX(x)   "{'import':{'texture':{" x "}}}"
-#define MODEL(x) "{'import':{'model':{" x "}}}"
-#define FBX(x)   "{'import':{'fbx':{" x "}}}"
+#define GUID      "'0123456789abcdef0123456789abcdef'"
+#define TEX(x)    "{'import':{'texture':{" x "}}}"
+#define MODEL(x)  "{'import':{'model':{" x "}}}"
+#define FBX(x)    "{'import':{'fbx':{" x "}}}"
+#define SHADER(x) "{'import':{'shader':{" x "}}}"
 #define PTEX(imp, plat)                                                                            \
     "{'import':{'texture':{" imp "}},'platforms':{'mobile':{'texture':{" plat "}}}}"
 #define OK(name, json)                                                                             \
@@ -339,6 +340,73 @@ const meta_case meta_cases[] = {
     NO("fbx.animation_fps 29.97 is rejected", FBX("'animation_fps':29.97"),
        "/import/fbx/animation_fps"),
     NO("a misspelt fbx field is named", FBX("'units':'cm'"), "/import/fbx/units"),
+    /* import.shader */
+    OK("every shader field written out with its default is accepted",
+       SHADER("'stage':'auto','language':'auto','entry':'main','target':'vulkan1.2',"
+              "'optimize':'performance','warnings_as_errors':true,'debug_info':false,"
+              "'defines':{},'include_dirs':[],'variants':{}")),
+    OK("shader.stage fragment is accepted", SHADER("'stage':'fragment'")),
+    OK("shader.stage callable is accepted", SHADER("'stage':'callable'")),
+    NO("shader.stage frag (the extension) is rejected", SHADER("'stage':'frag'"),
+       "/import/shader/stage"),
+    OK("shader.language hlsl is accepted", SHADER("'language':'hlsl'")),
+    NO("shader.language slang is rejected", SHADER("'language':'slang'"),
+       "/import/shader/language"),
+    OK("shader.entry PSMain is accepted", SHADER("'entry':'PSMain'")),
+    OK("shader.entry _main2 is accepted", SHADER("'entry':'_main2'")),
+    NO("shader.entry 2main is rejected", SHADER("'entry':'2main'"), "/import/shader/entry"),
+    NO("shader.entry empty is rejected", SHADER("'entry':''"), "/import/shader/entry"),
+    NO("shader.entry of 65 characters is rejected",
+       SHADER("'entry':'a1234567890123456789012345678901234567890123456789012345678901234'"),
+       "/import/shader/entry"),
+    OK("shader.target vulkan1.3 is accepted", SHADER("'target':'vulkan1.3'")),
+    NO("shader.target vulkan1.4 is rejected", SHADER("'target':'vulkan1.4'"),
+       "/import/shader/target"),
+    OK("shader.optimize size is accepted", SHADER("'optimize':'size'")),
+    NO("shader.warnings_as_errors 0 is rejected", SHADER("'warnings_as_errors':0"),
+       "/import/shader/warnings_as_errors"),
+    OK("shader.defines of strings, integers and null are accepted",
+       SHADER("'defines':{'MAX_LIGHTS':4,'QUALITY':'high','SKINNED':null,'SCALE':'0.5'}")),
+    NO("a shader define that is a real number is rejected", SHADER("'defines':{'SCALE':0.5}"),
+       "/import/shader/defines/SCALE"),
+    NO("a shader define that is a boolean is rejected", SHADER("'defines':{'ON':true}"),
+       "/import/shader/defines/ON"),
+    NO("a shader define named 1X is rejected", SHADER("'defines':{'1X':'1'}"),
+       "/import/shader/defines/1X"),
+    NO("a shader define with a newline is rejected", SHADER("'defines':{'A':'1\\n2'}"),
+       "/import/shader/defines/A"),
+    NO("shader.defines as an array is rejected", SHADER("'defines':['A']"),
+       "/import/shader/defines"),
+    OK("shader.include_dirs of folders is accepted",
+       SHADER("'include_dirs':['shaders/include','.','lib']")),
+    NO("an include folder with .. is rejected", SHADER("'include_dirs':['a/../b']"),
+       "/import/shader/include_dirs/0"),
+    NO("an absolute include folder is rejected", SHADER("'include_dirs':['/usr/include']"),
+       "/import/shader/include_dirs/0"),
+    NO("an include folder with an empty segment is rejected", SHADER("'include_dirs':['a//b']"),
+       "/import/shader/include_dirs/0"),
+    NO("an include folder given twice is rejected", SHADER("'include_dirs':['a','b','a']"),
+       "/import/shader/include_dirs/2"),
+    NO("an include folder that is a number is rejected", SHADER("'include_dirs':[1]"),
+       "/import/shader/include_dirs/0"),
+    OK("shader.variants of define objects are accepted",
+       SHADER("'variants':{'opaque':{},'alpha_mask':{'ALPHA_MASK':null},'lod-1.x':{'LOD':1}}")),
+    NO("a variant name with a space is rejected", SHADER("'variants':{'a b':{}}"),
+       "/import/shader/variants/a b"),
+    NO("a variant name starting with - is rejected", SHADER("'variants':{'-a':{}}"),
+       "/import/shader/variants/-a"),
+    NO("a variant whose defines are a string is rejected", SHADER("'variants':{'a':'X=1'}"),
+       "/import/shader/variants/a"),
+    NO("a variant define that is a real is rejected", SHADER("'variants':{'a':{'X':1.5}}"),
+       "/import/shader/variants/a/X"),
+    NO("a misspelt shader field is named", SHADER("'entry_point':'main'"),
+       "/import/shader/entry_point"),
+    OK("a platform's shader defines are accepted",
+       "{'import':{'shader':{'defines':{'A':1}}},'platforms':{'mobile':{'shader':{'defines':"
+       "{'MOBILE':null}}}}}"),
+    NO("a platform's bad shader define is named",
+       "{'platforms':{'mobile':{'shader':{'defines':{'A':[]}}}}}",
+       "/platforms/mobile/shader/defines/A"),
 };
 
 const size_t meta_case_count = sizeof meta_cases / sizeof meta_cases[0];

@@ -52,6 +52,45 @@ static json_t *load(const char *json)
     return j;
 }
 
+/* The shader's lists in the key: integers as their text, keys sorted; a platform's defines replace
+ * import's (each field replaces the one below it); copies share the lists and outlive the
+ * original. */
+static void shader_lists_are_canonical_and_replaced_by_platforms(void **state)
+{
+    (void)state;
+    const char *doc = "{\"import\":{\"shader\":{\"defines\":{\"B\":2,\"A\":null},"
+                      "\"variants\":{\"x\":{\"X\":\"1\"}}}},\"platforms\":{\"mobile\":"
+                      "{\"shader\":{\"defines\":{\"M\":1},\"entry\":\"VSMain\"}}}}";
+    kiln_settings s, copy;
+    kiln_error err;
+    assert_int_equal(parse(doc, NULL, &s, &err), KILN_OK);
+    json_t *j = kiln_shader_settings_json(&s);
+    char *text = json_dumps(j, CANON_FLAGS);
+    assert_string_equal(text,
+                        "{\"debug_info\":false,\"defines\":{\"A\":null,\"B\":\"2\"},\"entry\":"
+                        "\"main\",\"include_dirs\":[],\"language\":\"auto\",\"optimize\":"
+                        "\"performance\",\"stage\":\"auto\",\"target\":\"vulkan1.2\","
+                        "\"variants\":{\"x\":{\"X\":\"1\"}},\"warnings_as_errors\":true}");
+    free(text);
+    json_decref(j);
+    kiln_settings_clear(&s);
+    assert_int_equal(parse(doc, "mobile", &s, &err), KILN_OK);
+    kiln_settings_copy(&copy, &s);
+    kiln_settings_clear(&s);
+    assert_null(s.lists);
+    assert_string_equal(copy.shader.entry, "VSMain");
+    const json_t *defines = kiln_settings_list(&copy, "shader", "defines");
+    assert_int_equal(json_object_size(defines), 1);
+    assert_string_equal(json_string_value(json_object_get(defines, "M")), "1");
+    assert_int_equal(json_object_size(kiln_settings_list(&copy, "shader", "variants")), 1);
+    kiln_settings_clear(&copy);
+    /* Nothing set: no lists at all, and every list field has its empty default. */
+    assert_int_equal(parse("{}", NULL, &s, &err), KILN_OK);
+    assert_null(s.lists);
+    assert_null(kiln_settings_list(&s, "shader", "defines"));
+    kiln_settings_clear(&s);
+}
+
 static void settings_defaults_are_the_documented_values(void **state)
 {
     (void)state;
@@ -132,6 +171,7 @@ static void every_table_case_gives_its_verdict_and_exact_pointer(void **state)
             kiln_settings s;
             kiln_error err;
             kiln_result r = parse(text, platforms[p], &s, &err);
+            if (r == KILN_OK) kiln_settings_clear(&s);
             bool ok;
             if (!c->pointer) {
                 ok = r == KILN_OK;
@@ -728,6 +768,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(settings_defaults_are_the_documented_values),
+        cmocka_unit_test(shader_lists_are_canonical_and_replaced_by_platforms),
         cmocka_unit_test(settings_json_of_defaults_has_every_field_with_its_default),
         cmocka_unit_test(every_table_case_gives_its_verdict_and_exact_pointer),
         cmocka_unit_test(empty_document_gives_defaults),

@@ -174,6 +174,37 @@ kiln_project *kiln_cli_open(const kiln_cli *c, int *exit_code)
     return p;
 }
 
+const char *kiln_cli_summary_text(const json_t *s, bool brief, char *out, size_t cap)
+{
+    char size[32];
+    out[0] = '\0';
+    if (!s) return out;
+    if (json_object_get(s, "meshes")) { /* a model */
+        int n = snprintf(out, cap, "%zu meshes, %lld triangles, %zu images, %lld materials",
+                         json_array_size(json_object_get(s, "meshes")),
+                         json_integer_value(json_object_get(s, "triangles")),
+                         json_array_size(json_object_get(s, "images")),
+                         json_integer_value(json_object_get(s, "materials")));
+        if (!brief && n > 0 && (size_t)n < cap)
+            snprintf(out + n, cap - (size_t)n, ", %zu skeletons, %zu clips",
+                     json_array_size(json_object_get(s, "skeletons")),
+                     json_array_size(json_object_get(s, "clips")));
+    } else if (json_object_get(s, "variants")) { /* a shader */
+        long long v = json_integer_value(json_object_get(s, "variants"));
+        snprintf(out, cap, "%s, %lld variant%s, %s of SPIR-V",
+                 json_string_value(json_object_get(s, "stage")), v, v == 1 ? "" : "s",
+                 kiln_cli_format_size(
+                     (uint64_t)json_integer_value(json_object_get(s, "spirv_bytes")), size));
+    } else {
+        snprintf(out, cap, "%s %lldx%lld, %lld levels",
+                 json_string_value(json_object_get(s, "format")),
+                 json_integer_value(json_object_get(s, "width")),
+                 json_integer_value(json_object_get(s, "height")),
+                 json_integer_value(json_object_get(s, "levels")));
+    }
+    return out;
+}
+
 void kiln_cli_print_json(const char *doc)
 {
     fputs(doc, stdout);

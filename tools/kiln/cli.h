@@ -69,6 +69,12 @@ void kiln_cli_add_remote_stats(kiln_project *p, char **doc);
 /* Prints a document on stdout (JSON mode) — pretty, sorted keys. */
 void kiln_cli_print_json(const char *doc);
 
+/* What a cook made, in a few words, from the "summary" of an import result: "3 meshes, 1200
+ * triangles, ..." for a model, "bc7 64x64, 7 levels" for a texture, "fragment, 3 variants, 4.1
+ * KiB of SPIR-V" for a shader. `brief` leaves out what only import lists (a model's skeletons
+ * and clips). "" when s is NULL. Returns out. */
+const char *kiln_cli_summary_text(const json_t *s, bool brief, char *out, size_t cap);
+
 /* A size for people, in binary units: "512 bytes", "1.2 MiB". Returns buf. */
 const char *kiln_cli_format_size(uint64_t bytes, char buf[32]);
 /* A size given on the command line: plain bytes (1048576, 100B), or a number with a unit,

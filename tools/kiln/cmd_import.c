@@ -25,19 +25,8 @@ static void print_record(const kiln_cli *c, const json_t *rec)
     }
     const json_t *s = json_object_get(rec, "summary");
     printf("%-12s %s", status, path);
-    if (s && json_object_get(s, "meshes")) /* a model */
-        printf("  %zu meshes, %lld triangles, %zu images, %lld materials, %zu skeletons, %zu clips",
-               json_array_size(json_object_get(s, "meshes")),
-               json_integer_value(json_object_get(s, "triangles")),
-               json_array_size(json_object_get(s, "images")),
-               json_integer_value(json_object_get(s, "materials")),
-               json_array_size(json_object_get(s, "skeletons")),
-               json_array_size(json_object_get(s, "clips")));
-    else if (s)
-        printf("  %s %lldx%lld, %lld levels", json_string_value(json_object_get(s, "format")),
-               json_integer_value(json_object_get(s, "width")),
-               json_integer_value(json_object_get(s, "height")),
-               json_integer_value(json_object_get(s, "levels")));
+    char text[256];
+    if (s) printf("  %s", kiln_cli_summary_text(s, false, text, sizeof text));
     const json_t *u = json_object_get(rec, "unchanged");
     if (u) printf(json_is_true(u) ? "  (unchanged)" : "  (changed)");
     const json_t *warnings = json_object_get(rec, "warnings");

@@ -13,17 +13,8 @@
 
 static void print_summary(const json_t *s)
 {
-    if (s && json_object_get(s, "meshes")) /* a model */
-        printf(" (%zu meshes, %lld triangles, %zu images, %lld materials)",
-               json_array_size(json_object_get(s, "meshes")),
-               json_integer_value(json_object_get(s, "triangles")),
-               json_array_size(json_object_get(s, "images")),
-               json_integer_value(json_object_get(s, "materials")));
-    else if (s)
-        printf(" (%s %lldx%lld, %lld levels)", json_string_value(json_object_get(s, "format")),
-               json_integer_value(json_object_get(s, "width")),
-               json_integer_value(json_object_get(s, "height")),
-               json_integer_value(json_object_get(s, "levels")));
+    char text[256];
+    if (s) printf(" (%s)", kiln_cli_summary_text(s, true, text, sizeof text));
 }
 
 static void print_error(const json_t *e)
