@@ -129,6 +129,12 @@ typedef struct kiln_convert_opts {
     const char *platform; /* apply "platforms.<name>" of the settings; NULL = none */
     uint32_t jobs;        /* worker threads; 0 = one per CPU */
     kiln_allocator allocator;
+    /* kiln_convert_shader: the folder its #include lines may read, which include_dirs are
+     * relative to (the project root of an import); NULL = the source's folder. */
+    const char *root;
+    /* kiln_convert_shader: only this variant of the settings' (the variant "default" when they
+     * name none); NULL = every one. */
+    const char *variant;
 } kiln_convert_opts;
 
 /* Converts an image (PNG, JPEG, TGA, BMP, HDR, EXR) into a KTX2 texture. *result_json (free
@@ -138,6 +144,19 @@ typedef struct kiln_convert_opts {
 KILN_API kiln_result kiln_convert_texture(const char *in_path, const char *out_path,
                                           const kiln_convert_opts *opts, char **result_json,
                                           kiln_error *err);
+
+/* Compiles a GLSL or HLSL shader with the import.shader settings into a cooked shader (out_path
+ * ending in .kshader: the SHDR container an import writes, every variant) or, for out_path ending
+ * in .spv, the SPIR-V words of one variant (opts->variant, needed when there are several) as a
+ * little-endian .spv file. Includes are read inside opts->root only, as an import reads them
+ * inside its project. *result_json says what was written: the settings used, the summary, per
+ * variant its name, defines and SPIR-V size, and the compiler's warnings. Errors: those of an
+ * import (E_IMPORT_SETTINGS with the pointer of a bad field, E_IMPORT_FAILED with the compiler's
+ * file:line message, E_ASSET_IO), E_USAGE (a variant the settings do not name; the source
+ * outside the root; .spv of several variants without one chosen). */
+KILN_API kiln_result kiln_convert_shader(const char *in_path, const char *out_path,
+                                         const kiln_convert_opts *opts, char **result_json,
+                                         kiln_error *err);
 
 /* Cooks a glTF model (.gltf, .glb) into out_dir (created when missing) with the same settings,
  * defaults and code path as an import: one file per artifact (image<i>.ktx2, material<i>.kmat,

@@ -1,6 +1,7 @@
 /* convert.c — one-shot converters: a source file straight to a cooked file, without a project
  * or cache, through the same settings validation and cook functions an import uses. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/cooked_kind.h"
@@ -12,6 +13,7 @@
 #include "core/path.h"
 #include "pipeline/cache.h"
 #include "pipeline/cook.h"
+#include "pipeline/cook_shader.h"
 #include "pipeline/project.h"
 #include "pipeline/source.h"
 
@@ -236,5 +238,140 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
     }
     json_decref(written);
     kiln_cooked_release(&o.allocator, &c);
+    return r;
+}
+
+/* ---- shaders -------------------------------------------------------------------------------- */
+
+typedef struct shader_job {
+    const kiln_settings *settings;
+    const char *root; /* real path */
+    const char *name; /* the source below root */
+} shader_job;
+
+static kiln_result cook_shader(void *user, const kiln_cook_env *env, const uint8_t *src,
+                               size_t size, kiln_cooked *out, kiln_error *err)
+{
+    const shader_job *j = user;
+    kiln_cook_env named = *env;
+    named.name = j->name; /* diagnostics and relative includes start from the root */
+    return kiln_cook_shader_source(&named, j->settings, j->root, src, size, out, err);
+}
+
+/* Keeps only the variant named (or refuses a name the settings do not give). */
+static kiln_result choose_variant(kiln_settings *s, const char *variant, kiln_error *err)
+{
+    const json_t *variants = kiln_settings_list(s, "shader", "variants");
+    if (!json_object_size(variants)) {
+        if (strcmp(variant, "default") != 0)
+            return kiln_error_set(err, KILN_E_USAGE,
+                                  "variant \"%.64s\": the settings name no variants; the one "
+                                  "variant is \"default\"",
+                                  variant);
+        return KILN_OK;
+    }
+    const json_t *one = json_object_get(variants, variant);
+    if (!one)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "variant \"%.64s\" is not one of the %zu in shader.variants", variant,
+                              json_object_size(variants));
+    json_t *lists = json_deep_copy(s->lists);
+    json_t *only = json_object();
+    if (!lists || !only || json_object_set(only, variant, (json_t *)one) != 0 ||
+        json_object_set_new(json_object_get(lists, "shader"), "variants", only) != 0) {
+        json_decref(lists);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    kiln_settings_clear(s);
+    s->lists = lists;
+    return KILN_OK;
+}
+
+/* The variants of a cooked shader, as the result lists them. */
+static json_t *variants_json(const kiln_shader_view *v)
+{
+    json_t *list = json_array();
+    for (uint32_t i = 0; i < v->variant_count; i++) {
+        kiln_shader_variant_info vi = kiln_shader_variant_at(v, i);
+        json_t *e = json_object();
+        json_object_set_new(e, "name", json_string(vi.name));
+        json_object_set_new(e, "defines", json_string(vi.defines));
+        json_object_set_new(e, "spirv_bytes", json_integer((json_int_t)(vi.word_count * 4)));
+        json_array_append_new(list, e);
+    }
+    return list;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* One variant's words as a .spv file (SPIR-V is stored little-endian, as kiln's hosts are). */
+static kiln_result write_spv(const char *out_path, const kiln_shader_view *v, const char *variant,
+                             const kiln_allocator *a, kiln_error *err)
+{
+    int32_t i = variant ? kiln_shader_find_variant(v, variant) : 0;
+    if (!variant && v->variant_count != 1)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "%s: the shader has %u variants; --variant NAME chooses the one an "
+                              ".spv holds",
+                              out_path, v->variant_count);
+    if (KILN_NEVER(i < 0))
+        return kiln_error_set(err, KILN_E_INTERNAL, "variant %s missing after the cook", variant);
+    size_t n = kiln_shader_variant_words(v, (uint32_t)i, NULL, 0);
+    uint32_t *words = kiln_alloc(a, n * sizeof *words);
+    if (!words) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    kiln_shader_variant_words(v, (uint32_t)i, words, n);
+    kiln_result r = kiln_file_write_atomic(out_path, words, n * sizeof *words, err);
+    kiln_free(a, words, n * sizeof *words);
+    return r;
+}
+
+KILN_API kiln_result kiln_convert_shader(const char *in_path, const char *out_path,
+                                         const kiln_convert_opts *opts, char **result_json,
+                                         kiln_error *err)
+{
+    *result_json = NULL;
+    kiln_convert_opts o = copy_opts(opts);
+    kiln_settings s;
+    kiln_result r = convert_settings(&o, &kiln_source_kind_shader, &s, err);
+    if (r != KILN_OK) return r;
+    if (o.variant) r = choose_variant(&s, o.variant, err);
+    char abs[KILN_PATH_MAX], folder[KILN_PATH_MAX], root[KILN_PATH_MAX], real[KILN_PATH_MAX];
+    if (r == KILN_OK) r = kiln_path_absolute(in_path, abs, sizeof abs, err);
+    if (r == KILN_OK && !o.root && !kiln_path_dirname(abs, folder, sizeof folder))
+        r = kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", in_path);
+    if (r == KILN_OK && (!realpath(o.root ? o.root : folder, root) || !realpath(abs, real)))
+        r = kiln_error_set(err, KILN_E_ASSET_IO, "%s: cannot resolve %s", in_path,
+                           o.root ? o.root : "its folder");
+    const char *name = r == KILN_OK ? kiln_path_relative_to(root, real) : NULL;
+    if (r == KILN_OK && (!name || !name[0]))
+        r = kiln_error_set(err, KILN_E_USAGE, "%s is not inside the root %s", in_path, root);
+    kiln_cooked c;
+    memset(&c, 0, sizeof c);
+    shader_job job = {&s, root, name};
+    if (r == KILN_OK) r = convert_cook(&o, in_path, cook_shader, &job, &c, err);
+    kiln_shader_view view;
+    if (r == KILN_OK) r = kiln_shader_read(c.outputs[0].data, c.outputs[0].size, 0, &view, err);
+    if (r == KILN_OK && ends_with(out_path, ".spv"))
+        r = write_spv(out_path, &view, o.variant, &o.allocator, err);
+    else if (r == KILN_OK)
+        r = kiln_file_write_atomic(out_path, c.outputs[0].data, c.outputs[0].size, err);
+    if (r == KILN_OK) {
+        json_t *d = json_object();
+        json_object_set_new(d, "command", json_string("shader"));
+        json_object_set_new(d, "input", json_string(in_path));
+        json_object_set_new(d, "output", json_string(out_path));
+        json_object_set_new(d, "platform", o.platform ? json_string(o.platform) : json_null());
+        json_object_set_new(d, "settings", kiln_shader_settings_json(&s));
+        json_object_set(d, "summary", c.summary);
+        json_object_set_new(d, "variants", variants_json(&view));
+        json_object_set(d, "warnings", c.warnings);
+        *result_json = kiln_project_take_json(d);
+    }
+    kiln_cooked_release(&o.allocator, &c);
+    kiln_settings_clear(&s);
     return r;
 }

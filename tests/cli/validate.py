@@ -67,7 +67,7 @@ def make_validator(schema, schemas):
 # "command" of a document -> its schema.
 BY_COMMAND = {"import": "import", "reimport": "reimport", "report": "report", "meta": "meta-command",
               "inspect": "inspect", "cache gc": "gc", "cache verify": "cache-verify",
-              "texture": "texture",
+              "texture": "texture", "shader": "shader",
               "model": "model", "pack": "pack", "graph": "graph",
               "help settings": "help-settings", "watch": "watch"}
 

@@ -204,7 +204,7 @@ static void check_arm(const kiln_scene *s)
 /* Cooks with kiln_convert_model and returns the result document. */
 static json_t *cook(const char *model, const char *out_dir)
 {
-    kiln_convert_opts opts = {sizeof opts, NULL, NULL, 0, NULL, 1, {0}};
+    kiln_convert_opts opts = {sizeof opts, NULL, NULL, 0, NULL, 1, {0}, NULL, NULL};
     char *doc = NULL;
     kiln_error e;
     if (kiln_convert_model(model, out_dir, &opts, &doc, &e) != KILN_OK)

@@ -51,7 +51,9 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
     c->positional = calloc((size_t)argc + 1, sizeof *c->positional);
     c->sets = calloc((size_t)argc + 3, sizeof *c->sets); /* + --format, --quality, --textures */
     c->remotes = calloc((size_t)argc + 1, sizeof *c->remotes);
-    if (!c->positional || !c->sets || !c->remotes) return false;
+    c->defines = calloc((size_t)argc + 1, sizeof *c->defines);
+    c->include_dirs = calloc((size_t)argc + 1, sizeof *c->include_dirs);
+    if (!c->positional || !c->sets || !c->remotes || !c->defines || !c->include_dirs) return false;
     /* --json first, so usage errors come out in the form asked for. */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--json")) c->json = true;
@@ -103,7 +105,18 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         else if (!strcmp(a, "--verify") && allowed_opt(allowed, a)) c->verify = true;
         else if (!strcmp(a, "--repair") && allowed_opt(allowed, a)) c->repair = true;
         else if (!strcmp(a, "-o") && allowed_opt(allowed, a)) TAKE(output);
-        else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
+        else if (!strcmp(a, "--stage") && allowed_opt(allowed, a)) TAKE(stage);
+        else if (!strcmp(a, "--entry") && allowed_opt(allowed, a)) TAKE(entry);
+        else if (!strcmp(a, "--variant") && allowed_opt(allowed, a)) TAKE(variant);
+        else if (!strcmp(a, "--define") && allowed_opt(allowed, a)) {
+            if (!next) return usage_error(c, "%s needs NAME or NAME=VALUE", a);
+            c->defines[c->define_count++] = next;
+            i++;
+        } else if (!strcmp(a, "--include-dir") && allowed_opt(allowed, a)) {
+            if (!next) return usage_error(c, "%s needs a folder", a);
+            c->include_dirs[c->include_dir_count++] = next;
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') return usage_error(c, "unknown option %s", a);
         else c->positional[c->positional_count++] = a;
 #undef TAKE
     }
@@ -216,9 +229,12 @@ void kiln_cli_free(kiln_cli *c)
     free(c->positional);
     free(c->sets);
     free(c->remotes);
+    free(c->defines);
+    free(c->include_dirs);
     c->positional = NULL;
     c->sets = NULL;
     c->remotes = NULL;
+    c->defines = c->include_dirs = NULL;
 }
 
 int kiln_cli_usage(kiln_cli *c, const char *fmt, ...)

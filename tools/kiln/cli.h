@@ -38,6 +38,10 @@ typedef struct kiln_cli {
     bool verify;        /* --verify (report): re-hash outputs and sources */
     bool repair;        /* --repair (cache verify): remove damaged entries, cook again */
     const char *output; /* -o FILE (graph) */
+    /* kiln shader: --stage, --entry, --variant, and every --define and --include-dir */
+    const char *stage, *entry, *variant;
+    const char **defines, **include_dirs;
+    int define_count, include_dir_count;
 } kiln_cli;
 
 /* Parses the common options and those `allowed` names ("--all --force --set --settings
@@ -124,6 +128,7 @@ int kiln_cmd_meta(int argc, char **argv);
 int kiln_cmd_inspect(int argc, char **argv);
 int kiln_cmd_cache(int argc, char **argv);
 int kiln_cmd_texture(int argc, char **argv);
+int kiln_cmd_shader(int argc, char **argv);
 int kiln_cmd_model(int argc, char **argv);
 int kiln_cmd_pack(int argc, char **argv);
 int kiln_cmd_graph(int argc, char **argv);

@@ -80,6 +80,25 @@ static const kiln_cli_command commands[] = {
      "  --set texture.FIELD=VALUE  one setting\n"
      "  --settings JSON            a patch shaped like the .meta \"import\" object\n",
      "texture"},
+    {"shader", kiln_cmd_shader, true,
+     "usage: kiln shader IN OUT.kshader|OUT.spv [--stage S] [--entry E] [--define NAME[=VALUE] ...]\n"
+     "                   [--include-dir DIR ...] [--variant NAME] [--root DIR]\n"
+     "                   [--set shader.FIELD=VALUE ...] [--settings JSON]\n"
+     "\n"
+     "Compiles one GLSL or HLSL shader without a project, through the import's code path:\n"
+     "every variant compiled, validated and reflected into a cooked shader (.kshader), or one\n"
+     "variant's SPIR-V (.spv).\n"
+     "\n"
+     "  --stage S                = --set shader.stage=S (vertex, fragment, compute, ...)\n"
+     "  --entry E                = --set shader.entry=E\n"
+     "  --define NAME[=VALUE]    a macro for every variant (shader.defines); repeatable\n"
+     "  --include-dir DIR        a folder #include searches, relative to the root; repeatable\n"
+     "  --variant NAME           only this variant of shader.variants (an .spv needs one when\n"
+     "                           there are several)\n"
+     "  --root DIR               the folder includes may read (default: IN's folder)\n"
+     "  --set shader.FIELD=VALUE one setting\n"
+     "  --settings JSON          a patch shaped like the .meta \"import\" object\n",
+     "shader"},
     {"model", kiln_cmd_model, true,
      "usage: kiln model IN.gltf|IN.glb|IN.fbx|IN.obj OUTDIR [--textures all|none]\n"
      "                  [--set model.FIELD=VALUE ...] [--settings JSON]\n"
