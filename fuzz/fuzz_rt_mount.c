@@ -141,6 +141,7 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
                 krt_mesh_data m;
                 krt_material_data mat;
                 krt_scene_data s;
+                krt_shader_data sh;
             } u;
             const kiln_skeleton_view *sk;
             const kiln_clip_view *cl;
@@ -163,6 +164,9 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
                 break;
             case KRT_TYPE_SCENE:
                 g = krt_get_scene(ctx, h[i], &u.s, &e);
+                break;
+            case KRT_TYPE_SHADER:
+                g = krt_get_shader(ctx, h[i], &u.sh, &e);
                 break;
             default:
                 abort();

@@ -47,7 +47,11 @@ typedef enum krt_type {
     KRT_TYPE_SKELETON = 4, /* skeleton<i>: container SKEL */
     KRT_TYPE_CLIP = 5,     /* clip<i>: container CLIP */
     KRT_TYPE_SCENE = 6,    /* scene: container SCEN */
-    KRT_TYPE_COUNT = 7,
+    KRT_TYPE_SHADER = 7,   /* shader: container SHDR (a .kshader) */
+    /* One more than the last built-in type, and the first number krt_register_type gives: it
+     * grows when a built-in type is appended (8 since KRT_TYPE_SHADER; 7 before), so a program's
+     * registered types take the number krt_register_type returns, never a constant. */
+    KRT_TYPE_COUNT = 8,
 } krt_type;
 
 typedef enum krt_state {
@@ -117,6 +121,25 @@ typedef struct krt_scene_data {
     uint32_t skeleton_count;
 } krt_scene_data;
 
+/* One variant of a shader as the renderer takes it: the SPIR-V in host order, 4-byte aligned
+ * (a view into the file's bytes when they are aligned and the host is little-endian, else a
+ * copy the load job made once with kiln_shader_variant_words). */
+typedef struct krt_shader_variant {
+    const char *name; /* kiln_shader_variant_at(view, i).name: "default", "skinned" */
+    const uint32_t *words;
+    size_t word_count; /* >= 5; words[0] is KILN_SHADER_SPIRV_MAGIC */
+} krt_shader_variant;
+
+/* A shader: the validated view (stage, entry point, and each variant's reflection through the
+ * kiln_shader_*_at accessors of kiln_format.h: kiln_shader_binding_at(view, variant, i) ...)
+ * and every variant's words, in the view's order (variants[i] is variant i of the view; find
+ * one by name with kiln_shader_find_variant). */
+typedef struct krt_shader_data {
+    const kiln_shader_view *view;
+    const krt_shader_variant *variants;
+    uint32_t variant_count; /* view->variant_count */
+} krt_shader_data;
+
 /* ---- interfaces the engine may supply ---------------------------------------------------- */
 
 /* A job the runtime wants run once, on any thread. */
@@ -168,6 +191,25 @@ typedef struct krt_renderer {
     bool (*supports_format)(void *user, uint32_t vk_format);
 } krt_renderer;
 
+/* The renderer's callbacks for shaders (krt_desc.renderer_shaders), with krt_renderer's rules
+ * and its user pointer (krt_desc.renderer.user): create_shader makes the engine's object (a
+ * VkShaderModule per variant, a pipeline ...) from the words of the variants it wants and the
+ * reflection, replace_shader takes a hot reload's new data (without it: create_shader for the
+ * new data, then destroy_shader of the old object), destroy_shader runs when the references
+ * reach zero. All NULL: shaders keep CPU data only.
+ * Why not members of krt_renderer: krt_renderer has no struct_size and sits in the middle of
+ * krt_desc, so growing it would move every later member of krt_desc (max_assets ... flags) for
+ * a program built against an older header, which passes its struct_size and its own layout.
+ * Appended at the end of krt_desc instead, they follow krt_desc's rule for later members: an
+ * older caller's struct_size ends before them and it gets NULL (shaders without GPU objects). */
+typedef struct krt_renderer_shaders {
+    kiln_result (*create_shader)(void *user, krt_handle h, const krt_shader_data *d, void **gpu,
+                                 kiln_error *err);
+    kiln_result (*replace_shader)(void *user, krt_handle h, const krt_shader_data *d, void **gpu,
+                                  kiln_error *err);
+    void (*destroy_shader)(void *user, krt_handle h, void *gpu);
+} krt_renderer_shaders;
+
 /* What a context is created from. `= {0}` with struct_size set gives the defaults. */
 typedef struct krt_desc {
     uint32_t struct_size;     /* sizeof(krt_desc); 0 is taken as the current size */
@@ -195,6 +237,10 @@ typedef struct krt_desc {
      * without it passes a smaller struct_size and gets 0 (it lies past that size's padding).
      * Unknown bits are KILN_E_USAGE. */
     uint64_t flags;
+    /* The renderer's shader callbacks (krt_renderer_shaders says why they are here and not in
+     * krt_renderer); their user pointer is renderer.user. Added after flags: a caller built
+     * against a header without it passes a smaller struct_size and gets none. */
+    krt_renderer_shaders renderer_shaders;
 } krt_desc;
 
 enum { /* krt_desc.flags */
@@ -352,6 +398,7 @@ KILN_API krt_handle krt_load_material(krt_context *ctx, const char *name, kiln_e
 KILN_API krt_handle krt_load_skeleton(krt_context *ctx, const char *name, kiln_error *err);
 KILN_API krt_handle krt_load_clip(krt_context *ctx, const char *name, kiln_error *err);
 KILN_API krt_handle krt_load_scene(krt_context *ctx, const char *name, kiln_error *err);
+KILN_API krt_handle krt_load_shader(krt_context *ctx, const char *name, kiln_error *err);
 
 /* Drops one reference. At zero the handle becomes stale at once; in a later krt_update (or
  * krt_destroy) the renderer's destroy callback runs and the asset's dependencies are released;
@@ -409,10 +456,12 @@ KILN_API kiln_result krt_get_clip(krt_context *ctx, krt_handle h, const kiln_cli
                                   kiln_error *err);
 KILN_API kiln_result krt_get_scene(krt_context *ctx, krt_handle h, krt_scene_data *out,
                                    kiln_error *err);
+KILN_API kiln_result krt_get_shader(krt_context *ctx, krt_handle h, krt_shader_data *out,
+                                    kiln_error *err);
 
-/* The renderer's object for a ready texture, mesh or material; for a texture or material that
- * is loading or failed, the fallback's object when krt_desc.fallbacks is set; NULL otherwise.
- * Any thread. */
+/* The renderer's object for a ready texture, mesh, material or shader (or asset of a registered
+ * type); for a texture or material that is loading or failed, the fallback's object when
+ * krt_desc.fallbacks is set; NULL otherwise. Any thread. */
 KILN_API void *krt_gpu(krt_context *ctx, krt_handle h);
 
 /* ---- types a program registers ------------------------------------------------------------- */
@@ -617,8 +666,8 @@ typedef struct krt_stats {
     /* Work done by the last call that did any (added with struct_size): */
     uint64_t poll_visits;    /* loaded assets the last krt_poll_changes that read the mounts
                                 compared with them (only those of changed records) */
-    uint64_t rebuild_visits; /* dependents the last texture reload looked at to rebuild the
-                                materials that sample it */
+    uint64_t rebuild_visits; /* dependents the last texture (or shader) reload looked at to
+                                rebuild the materials that use it */
     uint64_t update_visits;  /* assets and staged reloads the last krt_update looked at */
     uint64_t poll_stats;     /* files and folders the last krt_poll_changes stat'ed (0 when
                                 the watcher saw no change) */

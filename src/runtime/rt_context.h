@@ -153,7 +153,9 @@ const char *krt_type_name(const krt_context *c, uint32_t type);
 /* For the built-in types' files (rt_type_<name>.c). KRT_TYPE_API: the public krt_load_<name>
  * and krt_get_<name> (expr: what *out gets from the ready asset a, under the lock).
  * KRT_TYPE_RENDERER_OPS: the ops create, replace and destroy that call the renderer's
- * create_<name>, replace_<name> and destroy_<name> with the record data.<name>.data. */
+ * create_<name>, replace_<name> and destroy_<name> with the record data.<name>.data;
+ * KRT_TYPE_RENDERER_OPS_IN finds those callbacks in another member of krt_desc (the shaders'
+ * renderer_shaders), with renderer.user still their user pointer. */
 #define KRT_TYPE_API(name, TYPE, out_type, expr)                                                   \
     krt_handle krt_load_##name(krt_context *c, const char *n, kiln_error *e)                       \
     {                                                                                              \
@@ -168,28 +170,29 @@ const char *krt_type_name(const krt_context *c, uint32_t type);
         return KILN_OK;                                                                            \
     }
 
-#define KRT_TYPE_RENDERER_OPS(name)                                                                \
+#define KRT_TYPE_RENDERER_OPS(name) KRT_TYPE_RENDERER_OPS_IN(name, renderer)
+
+#define KRT_TYPE_RENDERER_OPS_IN(name, member)                                                     \
     static kiln_result create(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,        \
                               bool *made, kiln_error *e)                                           \
     {                                                                                              \
-        const krt_renderer *rd = &c->desc.renderer;                                                \
-        if (!rd->create_##name) return KILN_OK;                                                    \
+        if (!c->desc.member.create_##name) return KILN_OK;                                         \
         *made = true;                                                                              \
-        return rd->create_##name(rd->user, h, &a->data.name.data, gpu, e);                         \
+        return c->desc.member.create_##name(c->desc.renderer.user, h, &a->data.name.data, gpu, e); \
     }                                                                                              \
     static kiln_result replace(krt_context *c, krt_handle h, const krt_asset *a, void **gpu,       \
                                bool *replaced, kiln_error *e)                                      \
     {                                                                                              \
-        const krt_renderer *rd = &c->desc.renderer;                                                \
-        if (!rd->replace_##name) return KILN_OK;                                                   \
+        if (!c->desc.member.replace_##name) return KILN_OK;                                        \
         *replaced = true;                                                                          \
-        return rd->replace_##name(rd->user, h, &a->data.name.data, gpu, e);                        \
+        return c->desc.member.replace_##name(c->desc.renderer.user, h, &a->data.name.data, gpu,    \
+                                             e);                                                   \
     }                                                                                              \
     static void destroy(krt_context *c, const krt_type_ops *t, krt_handle h, void *gpu)            \
     {                                                                                              \
-        const krt_renderer *rd = &c->desc.renderer;                                                \
         (void)t;                                                                                   \
-        if (rd->destroy_##name) rd->destroy_##name(rd->user, h, gpu);                              \
+        if (c->desc.member.destroy_##name)                                                         \
+            c->desc.member.destroy_##name(c->desc.renderer.user, h, gpu);                          \
     }
 
 /* Exchanges two lvalues of type T (the types' swap ops). */

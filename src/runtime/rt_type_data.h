@@ -44,6 +44,13 @@ typedef struct krt_scene_decoded {
     krt_scene_data data; /* data.view points at view */
 } krt_scene_decoded;
 
+typedef struct krt_shader_decoded {
+    kiln_shader_view view;
+    krt_shader_data data;      /* data.view points at view, data.variants into block */
+    krt_shader_variant *block; /* the variants, then the words when they had to be copied */
+    size_t block_size;
+} krt_shader_decoded;
+
 /* A type a program registered (rt_type_custom.c). */
 typedef struct krt_custom_decoded {
     void *view;   /* the kind's view, kind->view_size bytes */
@@ -58,6 +65,7 @@ typedef union krt_type_data {
     krt_skeleton_decoded skeleton;
     krt_clip_decoded clip;
     krt_scene_decoded scene;
+    krt_shader_decoded shader;
     krt_custom_decoded custom;
 } krt_type_data;
 

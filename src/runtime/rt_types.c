@@ -14,6 +14,7 @@ static const krt_type_registry builtin = {
             [KRT_TYPE_SKELETON] = &krt_type_skeleton,
             [KRT_TYPE_CLIP] = &krt_type_clip,
             [KRT_TYPE_SCENE] = &krt_type_scene,
+            [KRT_TYPE_SHADER] = &krt_type_shader,
         },
     .count = KRT_TYPE_COUNT,
 };

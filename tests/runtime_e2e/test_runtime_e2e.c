@@ -601,9 +601,11 @@ static void check_every_artifact(const char *mount)
         assert_int_equal(mats, jint(sum, "materials"));
     }
     /* Every type was there, each loaded once: the renderer created one object per texture, mesh
-     * and material artifact. */
+     * and material artifact. Every type but shaders: this project has no shader source (the
+     * cook's shader kind comes with issue 19; runtime_shader loads cooked shaders). */
     for (int t = KRT_TYPE_TEXTURE; t < KRT_TYPE_COUNT; t++)
-        if (per_type[t] == 0) fail_msg("no artifact of type %d in the cooked corpus", t);
+        if (t != KRT_TYPE_SHADER && per_type[t] == 0)
+            fail_msg("no artifact of type %d in the cooked corpus", t);
     assert_int_equal(rec.creates[KRT_TYPE_TEXTURE], per_type[KRT_TYPE_TEXTURE]);
     assert_int_equal(rec.creates[KRT_TYPE_MESH], per_type[KRT_TYPE_MESH]);
     assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], per_type[KRT_TYPE_MATERIAL]);
