@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "kiln/kiln.h"
 #include "support.h"
 
@@ -25,6 +26,37 @@ void rt_reimport(const char *dir)
     assert_int_equal(r, KILN_OK);
     kiln_string_free(doc);
     kiln_project_close(p);
+}
+
+void rt_write_artifact(const char *cache, const char *guid, const char *path, const char *label,
+                       const uint8_t *bytes, size_t size)
+{
+    uint8_t digest[32];
+    char sha[65];
+    assert_int_equal(kiln_sha256_bytes(bytes, size, digest, NULL), KILN_OK);
+    kiln_hex(digest, 32, sha);
+    /* the key: any 64 hex digits would do; the file's SHA-256 makes a new entry per content */
+    char *dir = kt_format("%s/objects/%.2s/%s", cache, sha, sha);
+    char *file = kt_format("%s/%s.kc", dir, label);
+    kt_write_file(file, bytes, size);
+    char *manifest = kt_format(
+        "{\"kiln_manifest\":1,\"key\":\"%s\",\"outputs\":[{\"file\":\"%s.kc\",\"label\":\"%s\","
+        "\"sha256\":\"%s\",\"size\":%zu}]}",
+        sha, label, label, sha, size);
+    char *mpath = kt_format("%s/manifest.json", dir);
+    kt_write_file(mpath, manifest, strlen(manifest));
+    char *record = kt_format("{\"guid\":\"%s\",\"path\":\"%s\",\"key\":\"%s\"}", guid, path, sha);
+    char *tmp = kt_format("%s/assets/.%s.tmp", cache, guid);
+    char *rpath = kt_format("%s/assets/%s.json", cache, guid);
+    kt_write_file(tmp, record, strlen(record));
+    assert_int_equal(rename(tmp, rpath), 0);
+    free(dir);
+    free(file);
+    free(manifest);
+    free(mpath);
+    free(record);
+    free(tmp);
+    free(rpath);
 }
 
 char *rt_cook_project(const char *const *corpus_dirs, size_t count)
@@ -161,6 +193,65 @@ static void destroy_mesh(void *user, krt_handle h, void *gpu)
 static void destroy_material(void *user, krt_handle h, void *gpu)
 {
     record(user, "destroy_material", h, KRT_TYPE_MATERIAL, -1, 0);
+}
+
+static void take_shader(rt_recorder *r, const krt_shader_data *d)
+{
+    assert_non_null(d->view);
+    assert_int_equal(d->variant_count, d->view->variant_count);
+    pthread_mutex_lock(&r->mu);
+    r->shader_word_count = 0;
+    r->shader_variants = d->variant_count;
+    r->shader_words_copied = false;
+    for (uint32_t i = 0; i < d->variant_count; i++) {
+        const krt_shader_variant *v = &d->variants[i];
+        kiln_shader_variant_info info = kiln_shader_variant_at(d->view, i);
+        assert_string_equal(v->name, info.name);
+        assert_int_equal(v->word_count, info.word_count);
+        assert_int_equal(v->word_count, kiln_shader_variant_words(d->view, i, NULL, 0));
+        assert_int_equal((uintptr_t)v->words % 4, 0);
+        assert_int_equal(v->words[0], KILN_SHADER_SPIRV_MAGIC);
+        /* in place exactly when the reader can point into the file */
+        if (info.words) assert_ptr_equal(v->words, info.words);
+        else r->shader_words_copied = true;
+        assert_true(r->shader_word_count + v->word_count <= 1024);
+        uint32_t *dst = r->shader_words + r->shader_word_count;
+        memcpy(dst, v->words, v->word_count * 4);
+        r->shader_word_count += v->word_count;
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+static kiln_result create_shader(void *user, krt_handle h, const krt_shader_data *d, void **gpu,
+                                 kiln_error *err)
+{
+    if (fail_create(user))
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
+    take_shader(user, d);
+    *gpu = (void *)(uintptr_t)(h.id | 1);
+    record(user, "create_shader", h, KRT_TYPE_SHADER, 1, 1);
+    return KILN_OK;
+}
+static kiln_result replace_shader(void *user, krt_handle h, const krt_shader_data *d, void **gpu,
+                                  kiln_error *err)
+{
+    rt_recorder *r = user;
+    if (r->fail_replaces)
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    assert_non_null(*gpu);
+    take_shader(r, d);
+    record(r, "replace_shader", h, KRT_TYPE_SHADER, 0, 2);
+    return KILN_OK;
+}
+static void destroy_shader(void *user, krt_handle h, void *gpu)
+{
+    record(user, "destroy_shader", h, KRT_TYPE_SHADER, -1, 0);
+}
+
+krt_renderer_shaders rt_recorder_shaders(void)
+{
+    krt_renderer_shaders k = {create_shader, replace_shader, destroy_shader};
+    return k;
 }
 
 void rt_recorder_init(rt_recorder *r)

@@ -26,6 +26,13 @@ krt_handle rt_load_ready(krt_context *c, krt_type type, const char *name);
 /* Imports the project at dir again with libkiln (after a test changed a source). */
 void rt_reimport(const char *dir);
 
+/* Writes one cooked artifact into the cache folder `cache` as kiln lays it out: the file
+ * <label>.kc of bytes in an entry whose key (and the output's sha256) is the bytes' SHA-256, its
+ * manifest.json, and the record assets/<guid>.json of source `path` naming that entry, replaced
+ * by rename as kiln's import does. The artifact mounts as "<path>#<label>". */
+void rt_write_artifact(const char *cache, const char *guid, const char *path, const char *label,
+                       const uint8_t *bytes, size_t size);
+
 typedef struct rt_recorder {
     pthread_mutex_t mu;
     int creates[KRT_TYPE_COUNT], destroys[KRT_TYPE_COUNT], replaces[KRT_TYPE_COUNT];
@@ -36,11 +43,22 @@ typedef struct rt_recorder {
     int fail_textures;   /* create_texture fails when set */
     int fail_creates;    /* the next fail_creates create_* calls fail (any type) */
     void *last_base_gpu; /* base colour texture object of the last material made or replaced */
+    /* The last create_shader or replace_shader: every variant's words one after another, how
+     * many, and whether they were a copy the load job made (kiln_shader_variant_at could not
+     * point into the file) rather than the file's bytes used in place. */
+    uint32_t shader_words[1024];
+    size_t shader_word_count;
+    uint32_t shader_variants;
+    bool shader_words_copied;
     char log[8192];
     size_t log_size;
 } rt_recorder;
 
 void rt_recorder_init(rt_recorder *r);
 krt_renderer rt_recorder_renderer(rt_recorder *r); /* create, destroy, replace: all */
+/* Its shader callbacks, for krt_desc.renderer_shaders (their user is the renderer's: r). Each
+ * checks what it gets: one record per variant of the view, named as the view names it, words
+ * 4-byte aligned, starting with the SPIR-V magic, equal to kiln_shader_variant_words. */
+krt_renderer_shaders rt_recorder_shaders(void);
 
 #endif

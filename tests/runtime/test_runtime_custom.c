@@ -2,18 +2,18 @@
  * of its own: "part" containers (fourcc PART, labels part<i>) holding a number, and "blob"
  * containers (BLOB, blob<i>) holding a number and the ids of parts to load with it. The test
  * writes them with the container writer into a cache folder laid out as kiln's (records,
- * manifests, files) and into a pack, then checks the callbacks (decode, free, create, replace,
- * destroy), the record krt_get_data hands out, the dependencies, hot reload into the same
- * handle, and what registration and loading refuse. */
+ * manifests, files: rt_write_artifact) and into a pack, then checks the callbacks (decode, free,
+ * create, replace, destroy), the record krt_get_data hands out, the dependencies, hot reload into
+ * the same handle, and what registration and loading refuse. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
 #include "kiln/kiln_kind.h"
 #include "kiln/kiln_rt.h"
+#include "rt_fixture.h"
 #include "support.h"
 #include "write/container_write.h"
 #include "write/pack_write.h"
@@ -223,45 +223,6 @@ static uint8_t *make_blob(uint32_t kind, uint32_t value, const uint64_t *refs, s
     return out;
 }
 
-static void hex_sha256(const void *data, size_t size, char out[65])
-{
-    uint8_t d[32];
-    assert_int_equal(kiln_sha256_bytes(data, size, d, NULL), KILN_OK);
-    kiln_hex(d, 32, out);
-}
-
-/* The record of source `path` (asset guid) with one output: label, its bytes in file. The
- * manifest's key is the file's SHA-256 (any 64 hex digits would do); the record is replaced by
- * rename, as kiln's import does. */
-static void write_asset(const char *cache, const char *guid, const char *path, const char *label,
-                        const uint8_t *bytes, size_t size)
-{
-    char key[65], sha[65];
-    hex_sha256(bytes, size, sha);
-    memcpy(key, sha, sizeof key);
-    char *dir = kt_format("%s/objects/%.2s/%s", cache, key, key);
-    char *file = kt_format("%s/%s.kc", dir, label);
-    kt_write_file(file, bytes, size);
-    char *manifest = kt_format(
-        "{\"kiln_manifest\":1,\"key\":\"%s\",\"outputs\":[{\"file\":\"%s.kc\",\"label\":\"%s\","
-        "\"sha256\":\"%s\",\"size\":%zu}]}",
-        key, label, label, sha, size);
-    char *mpath = kt_format("%s/manifest.json", dir);
-    kt_write_file(mpath, manifest, strlen(manifest));
-    char *record = kt_format("{\"guid\":\"%s\",\"path\":\"%s\",\"key\":\"%s\"}", guid, path, key);
-    char *tmp = kt_format("%s/assets/.%s.tmp", cache, guid);
-    char *rpath = kt_format("%s/assets/%s.json", cache, guid);
-    kt_write_file(tmp, record, strlen(record));
-    assert_int_equal(rename(tmp, rpath), 0);
-    free(dir);
-    free(file);
-    free(manifest);
-    free(mpath);
-    free(record);
-    free(tmp);
-    free(rpath);
-}
-
 static const char *const guid_a = "0123456789abcdef0123456789abcdef";
 static const char *const guid_b = "fedcba9876543210fedcba9876543210";
 static const char *const guid_c = "00112233445566778899aabbccddeeff";
@@ -274,9 +235,9 @@ static void write_cache(const char *cache, uint32_t va)
     uint8_t *a = make_blob(BLOB_KIND, va, &b_id, 1, &na);
     uint8_t *b = make_blob(PART_KIND, 9, NULL, 0, &nb);
     uint8_t *c = make_blob(LOOP_KIND, 1, &c_id, 1, &nc);
-    write_asset(cache, guid_a, "a.blob", "blob0", a, na);
-    write_asset(cache, guid_b, "b.part", "part0", b, nb);
-    write_asset(cache, guid_c, "c.loop", "loop0", c, nc);
+    rt_write_artifact(cache, guid_a, "a.blob", "blob0", a, na);
+    rt_write_artifact(cache, guid_b, "b.part", "part0", b, nb);
+    rt_write_artifact(cache, guid_c, "c.loop", "loop0", c, nc);
     free(a);
     free(b);
     free(c);
@@ -554,7 +515,7 @@ static void a_damaged_part_is_cache_corrupt(void **state)
     size_t nb;
     uint8_t *b = make_blob(PART_KIND, 9, NULL, 0, &nb);
     b[nb - 1] ^= 0xFF; /* before the manifest's digest is taken: only the container's fails */
-    write_asset(cache, guid_b, "b.part", "part0", b, nb);
+    rt_write_artifact(cache, guid_b, "b.part", "part0", b, nb);
     krt_context *c = make_ctx();
     kiln_error err;
     krt_type tp, tb;

@@ -1,4 +1,5 @@
-/* test_runtime_stress.c — 4 threads load and release random artifacts of cooked models while
+/* test_runtime_stress.c — 4 threads load and release random artifacts of cooked models (and
+ * two cooked shaders written into the same cache) while
  * the main thread runs krt_update and krt_poll_changes, with a small budget (released assets kept,
  * revived, evicted), forced reloads, one model read from a mounted Zstandard pack and one from
  * a raw pack that is unmounted, mounted again and replaced by rename meanwhile; run under
@@ -12,6 +13,7 @@
 #include "kiln/kiln.h"
 #include "rt_fixture.h"
 #include "runtime/rt_mount.h"
+#include "shader_fixture.h"
 #include "support.h"
 
 typedef struct worker_arg {
@@ -115,6 +117,18 @@ static void test_stress(void **state)
     free(config);
     rt_reimport(dir);
     char *cache = kt_format("%s/.kiln/cache", dir);
+    /* two shaders among the artifacts (the fixture's, one and two variants): loaded, reloaded,
+     * kept and evicted with the rest, create_shader / replace_shader / destroy_shader */
+    for (int compute = 0; compute < 2; compute++) {
+        size_t size;
+        uint8_t *bytes = kt_shader_bytes(compute, &size);
+        assert_non_null(bytes);
+        rt_write_artifact(
+            cache,
+            compute ? "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0" : "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e",
+            compute ? "shaders/blur.comp" : "shaders/pbr.vert", "shader", bytes, size);
+        free(bytes);
+    }
     krt_mounts m;
     kiln_allocator al = {0};
     kiln_error err;
@@ -127,6 +141,7 @@ static void test_stress(void **state)
     d.worker_count = 3;
     d.queue_capacity = 4; /* small: some loads run inline */
     d.renderer = rt_recorder_renderer(&rec);
+    d.renderer_shaders = rt_recorder_shaders();
     d.budget_bytes = 256 * 1024; /* small: released assets are kept, revived and evicted */
     krt_context *c;
     assert_int_equal(krt_create(&d, &c, &err), KILN_OK);
@@ -176,6 +191,8 @@ static void test_stress(void **state)
     assert_true(nrec > 0);
     for (size_t i = 0; i < nrec; i++) assert_int_equal(recs[i].flags, 0); /* every one freed */
     assert_true(st.loads > 0);
+    assert_true(rec.creates[KRT_TYPE_SHADER] > 0);
+    assert_int_equal(rec.creates[KRT_TYPE_SHADER], rec.destroys[KRT_TYPE_SHADER]);
     fprintf(stderr, "loads %llu revivals %llu evictions %llu reloads %llu\n",
             (unsigned long long)st.loads, (unsigned long long)st.revivals,
             (unsigned long long)st.evictions, (unsigned long long)st.reloads);
