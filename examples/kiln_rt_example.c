@@ -7,14 +7,16 @@
  *
  * MOUNT is a .kpak pack (`kiln pack`) or a kiln cache folder (a project's .kiln/cache). NAME is
  * "path#label" as `kiln import` prints it (models/fox.glb#scene, models/fox.glb#clip0,
- * wall.png#texture). One line per NAME: NAME: ready (1 meshes, 576 triangles, 1 textures, 1
- * materials, 24 joints, 3 clips) NAME: failed: E_CACHE_CORRUPT: ... A damaged cache entry the mount
+ * wall.png#texture, shaders/pbr.frag#shader). One line per NAME: NAME: ready (1 meshes, 576
+ * triangles, 1 textures, 1 materials, 24 joints, 3 clips) — with ", 1 shaders" at the end when
+ * shaders are among them — or NAME: failed: E_CACHE_CORRUPT: ... A damaged cache entry the mount
  * skipped is said on stderr ("kiln-rt-example: skipped FILE (PATH): CODE: REASON"); its assets
  * fail, the others load. Exit status: 0 when every NAME
  * is ready, 1 when some failed, 2 for bad usage or mount. -v logs each renderer callback on stderr.
  * --watch keeps the assets loaded after the report and applies hot reloads (the cache changed by
  * `kiln watch` or `kiln import`) until SIGINT or SIGTERM, one line per reload applied:
- * NAME: reloaded (texture 64x64, 7 levels); the exit status is then 0.
+ * NAME: reloaded (texture 64x64, 7 levels), NAME: reloaded (shader, 2 variants); the exit
+ * status is then 0.
  * Uses only the public header and links only kiln_rt. */
 #include <signal.h>
 #include <stdbool.h>
@@ -29,7 +31,7 @@
  * calls krt_update / krt_finish (main() below), so this state needs no lock. */
 typedef struct recorder {
     bool verbose;
-    int textures, meshes, materials; /* created and not yet destroyed */
+    int textures, meshes, materials, shaders; /* created and not yet destroyed */
     size_t texture_bytes, mesh_bytes;
     /* --watch: the names loaded, to say which one a reload replaced */
     char **names;
@@ -91,6 +93,29 @@ static kiln_result create_material(void *user, krt_handle h, const krt_material_
     return KILN_OK;
 }
 
+/* A shader: an engine makes a VkShaderModule per variant it uses from words/word_count (host
+ * order, 4-byte aligned: what vkCreateShaderModule takes) and lays out its descriptor sets and
+ * push constants from the reflection, read through the view (kiln_shader_binding_at ...). */
+static kiln_result create_shader(void *user, krt_handle h, const krt_shader_data *d, void **gpu,
+                                 kiln_error *err)
+{
+    recorder *r = user;
+    r->shaders++;
+    if (r->verbose) {
+        fprintf(stderr,
+                "create_shader   %016llx entry \"%s\", %u variants:", (unsigned long long)h.id,
+                d->view->entry, d->variant_count);
+        for (uint32_t i = 0; i < d->variant_count; i++) {
+            kiln_shader_variant_info v = kiln_shader_variant_at(d->view, i);
+            fprintf(stderr, " %s (%zu words, %u bindings)", d->variants[i].name,
+                    d->variants[i].word_count, v.binding_count);
+        }
+        fprintf(stderr, "\n");
+    }
+    *gpu = r;
+    return KILN_OK;
+}
+
 /* Hot reload (--watch): the engine would upload the new data into its object here. */
 static kiln_result replace_texture(void *user, krt_handle h, const krt_texture_data *d, void **gpu,
                                    kiln_error *err)
@@ -112,12 +137,22 @@ static kiln_result replace_mesh(void *user, krt_handle h, const krt_mesh_data *d
     return KILN_OK;
 }
 
+static kiln_result replace_shader(void *user, krt_handle h, const krt_shader_data *d, void **gpu,
+                                  kiln_error *err)
+{
+    const char *name = name_of(user, h);
+    if (name) printf("%s: reloaded (shader, %u variants)\n", name, d->variant_count);
+    fflush(stdout);
+    return KILN_OK;
+}
+
 static void destroy_texture(void *user, krt_handle h, void *gpu) { ((recorder *)user)->textures--; }
 static void destroy_mesh(void *user, krt_handle h, void *gpu) { ((recorder *)user)->meshes--; }
 static void destroy_material(void *user, krt_handle h, void *gpu)
 {
     ((recorder *)user)->materials--;
 }
+static void destroy_shader(void *user, krt_handle h, void *gpu) { ((recorder *)user)->shaders--; }
 
 /* ---- mounting ------------------------------------------------------------------------------ */
 
@@ -153,7 +188,7 @@ static bool print_skipped(void *user, const krt_skipped_info *s)
 typedef struct totals {
     uint64_t seen[1024];
     size_t seen_count;
-    unsigned meshes, textures, materials, clips;
+    unsigned meshes, textures, materials, clips, shaders;
     unsigned long long triangles, joints;
 } totals;
 
@@ -196,6 +231,9 @@ static void count_asset(krt_context *ctx, krt_handle h, totals *t)
     }
     case KRT_TYPE_CLIP:
         t->clips++;
+        break;
+    case KRT_TYPE_SHADER:
+        t->shaders++;
         break;
     case KRT_TYPE_SCENE: {
         krt_scene_data s;
@@ -274,9 +312,16 @@ int main(int argc, char **argv)
         .destroy_material = destroy_material,
         .user = &rec,
     };
+    /* Shaders' callbacks are a member of their own, after the others (older programs pass a
+     * struct_size that ends before it); their user pointer is renderer.user. */
+    desc.renderer_shaders = (krt_renderer_shaders){
+        .create_shader = create_shader,
+        .destroy_shader = destroy_shader,
+    };
     if (watch) {
         desc.renderer.replace_texture = replace_texture;
         desc.renderer.replace_mesh = replace_mesh;
+        desc.renderer_shaders.replace_shader = replace_shader;
     }
     krt_context *ctx = NULL;
     kiln_error err;
@@ -336,8 +381,10 @@ int main(int argc, char **argv)
         memset(&t, 0, sizeof t);
         count_asset(ctx, handles[i], &t);
         printf("%s: ready (%u meshes, %llu triangles, %u textures, %u materials, %llu joints, %u "
-               "clips)\n",
+               "clips",
                names[i], t.meshes, t.triangles, t.textures, t.materials, t.joints, t.clips);
+        if (t.shaders) printf(", %u shaders", t.shaders); /* the line stays as it was without */
+        printf(")\n");
     }
 
     /* With --watch: keep them, and apply hot reloads until stopped. */
@@ -358,8 +405,9 @@ int main(int argc, char **argv)
     if (rec.verbose)
         fprintf(stderr,
                 "renderer: %zu texture bytes, %zu mesh bytes created; live after release: "
-                "%d textures, %d meshes, %d materials\n",
-                rec.texture_bytes, rec.mesh_bytes, rec.textures, rec.meshes, rec.materials);
+                "%d textures, %d meshes, %d materials, %d shaders\n",
+                rec.texture_bytes, rec.mesh_bytes, rec.textures, rec.meshes, rec.materials,
+                rec.shaders);
     krt_destroy(ctx);
     return failed ? 1 : 0;
 }

@@ -284,8 +284,8 @@ static void *skew_alloc(void *user, size_t size, size_t align)
         return p + 2;
     }
     void *p = NULL;
-    return posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) == 0 ? p
-                                                                                           : NULL;
+    if (align < sizeof(void *)) align = sizeof(void *);
+    return posix_memalign(&p, align, size) == 0 ? p : NULL;
 }
 
 static void skew_free(void *user, void *ptr, size_t size)

@@ -2,16 +2,17 @@
 # example_cli.sh — kiln-rt-example on a project cooked by the kiln command: Fox (skin, three
 # clips, a texture) and BoxTextured; several names load with their dependencies and print what
 # they brought in, from the cache folder and from a pack made by `kiln pack`; an unknown name, a
-# damaged file and a damaged pack print "failed" and make the exit status 1; bad usage and what
-# does not mount exit 2. Skipped (77) without the corpus.
-# Environment: KILN_EXE (kiln), KILN_RT_EXAMPLE (kiln-rt-example), KILN_CORPUS.
+# damaged file and a damaged pack print "failed" and make the exit status 1; a cooked shader (the
+# golden tests/golden/shader_compute.kshader in a cache folder written here) loads and is
+# counted; bad usage and what does not mount exit 2. Skipped (77) without the corpus.
+# Environment: KILN_EXE (kiln), KILN_RT_EXAMPLE (kiln-rt-example), KILN_CORPUS, KILN_SOURCE_DIR.
 set -u
 c=${KILN_CORPUS:-}/gltf
 if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/Fox/glTF/Fox.gltf" ]; then
     echo "no corpus at '${KILN_CORPUS:-}'" >&2
     exit 77
 fi
-: "${KILN_EXE:?}" "${KILN_RT_EXAMPLE:?}"
+: "${KILN_EXE:?}" "${KILN_RT_EXAMPLE:?}" "${KILN_SOURCE_DIR:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kiln-rt-example.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -114,6 +115,33 @@ expect_out "$tmp/want" "names from a pack"
 flip "$tmp/game/game.kpak" $(($(wc -c <"$tmp/game/game.kpak") / 2))
 run 1 "$tmp/game/game.kpak" 'models/fox/Fox.gltf#scene' 'models/box/BoxTextured.gltf#scene'
 grep -q ': failed: E_' "$tmp/out" || fail "damaged pack: no failed line"
+
+# A cooked shader, in a cache folder laid out as kiln's (the file, its entry's manifest, the
+# record): ready, counted, its create_shader logged, destroyed on release.
+/usr/bin/python3 - "$KILN_SOURCE_DIR/tests/golden/shader_compute.kshader" "$tmp/shaders/cache" <<'EOF' ||
+import hashlib, json, os, sys
+data = open(sys.argv[1], "rb").read()
+sha = hashlib.sha256(data).hexdigest()
+entry = os.path.join(sys.argv[2], "objects", sha[:2], sha)
+os.makedirs(entry)
+os.makedirs(os.path.join(sys.argv[2], "assets"))
+open(os.path.join(entry, "shader.kshader"), "wb").write(data)
+out = {"file": "shader.kshader", "label": "shader", "sha256": sha, "size": len(data)}
+json.dump({"kiln_manifest": 1, "key": sha, "outputs": [out]}, open(os.path.join(entry, "manifest.json"), "w"))
+guid = "c0" * 16
+rec = {"guid": guid, "path": "shaders/blur.comp", "key": sha}
+json.dump(rec, open(os.path.join(sys.argv[2], "assets", guid + ".json"), "w"))
+EOF
+    fail "writing the shader's cache"
+run 0 -v "$tmp/shaders/cache" 'shaders/blur.comp#shader'
+cat >"$tmp/want" <<'END'
+shaders/blur.comp#shader: ready (0 meshes, 0 triangles, 0 textures, 0 materials, 0 joints, 0 clips, 1 shaders)
+END
+expect_out "$tmp/want" "a shader"
+grep -q '^create_shader .* entry "cs_main", 1 variants: default (6 words, 2 bindings)' "$tmp/err" ||
+    fail "-v: no create_shader line"
+grep -q 'live after release: 0 textures, 0 meshes, 0 materials, 0 shaders' "$tmp/err" ||
+    fail "-v: leaked shader"
 
 # Usage and mount errors: exit 2.
 run 2 "$cache"
