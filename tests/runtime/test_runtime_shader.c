@@ -271,11 +271,22 @@ static void shaders_load_from_raw_and_zstd_packs(void **state)
 typedef struct skew {
     size_t skew_size;
     atomic_int skewed, live;
+    atomic_long calls, fail_at; /* the allocation numbered fail_at fails (-1: none) */
 } skew;
+
+static void skew_init(skew *s, size_t skew_size, long fail_at)
+{
+    s->skew_size = skew_size;
+    atomic_init(&s->skewed, 0);
+    atomic_init(&s->live, 0);
+    atomic_init(&s->calls, 0);
+    atomic_init(&s->fail_at, fail_at);
+}
 
 static void *skew_alloc(void *user, size_t size, size_t align)
 {
     skew *s = user;
+    if (atomic_fetch_add(&s->calls, 1) == atomic_load(&s->fail_at)) return NULL;
     atomic_fetch_add(&s->live, 1);
     if (size == s->skew_size) {
         uint8_t *p = malloc(size + 16);
@@ -311,9 +322,7 @@ static void misaligned_words_are_copied_once_at_decode(void **state)
     char *dir = kt_tempdir("rt_shader");
     char *cache = write_cache(dir, &comp, &vert);
     skew s;
-    s.skew_size = vert.size + 1;
-    atomic_init(&s.skewed, 0);
-    atomic_init(&s.live, 0);
+    skew_init(&s, vert.size + 1, -1);
     kiln_allocator al = {skew_alloc, skew_realloc, skew_free, &s};
     rt_recorder rec;
     rt_recorder_init(&rec);
@@ -349,6 +358,59 @@ static void misaligned_words_are_copied_once_at_decode(void **state)
     krt_destroy(c);
     assert_int_equal(atomic_load(&s.live), 0); /* every block freed, skewed ones included */
     assert_int_equal(rec.live, 0);
+    kt_rmtree(dir);
+    free(dir);
+    free(cache);
+    free(comp.data);
+    free(vert.data);
+}
+
+/* Every allocation of a context's life fails in turn (the file still misaligned, so the copy's
+ * allocation is among them): create, mount, load the vertex shader, a forced reload, release,
+ * destroy. Each run ends without a crash, with every block freed and every object destroyed. */
+static void every_allocation_may_fail(void **state)
+{
+    (void)state;
+    bytes comp = golden_compute(), vert = vertex_shader(40);
+    char *dir = kt_tempdir("rt_shader");
+    char *cache = write_cache(dir, &comp, &vert);
+    int ready = 0, runs = 0;
+    for (long n = 0;; n++) {
+        skew s;
+        skew_init(&s, vert.size + 1, n);
+        kiln_allocator al = {skew_alloc, skew_realloc, skew_free, &s};
+        rt_recorder rec;
+        rt_recorder_init(&rec);
+        krt_desc d;
+        memset(&d, 0, sizeof d);
+        d.struct_size = sizeof d;
+        d.allocator = al;
+        d.worker_count = 1;
+        d.renderer = rt_recorder_renderer(&rec);
+        d.renderer_shaders = rt_recorder_shaders();
+        krt_context *c = NULL;
+        kiln_error err;
+        runs++;
+        if (krt_create(&d, &c, &err) == KILN_OK) {
+            if (krt_mount_cache(c, cache, NULL, &err) == KILN_OK) {
+                krt_handle h = krt_load_shader(c, NAME_V, &err);
+                krt_finish(c);
+                if (h.id && krt_state_of(c, h) == KRT_STATE_READY) {
+                    ready++;
+                    (void)krt_reload(c, h, &err);
+                    krt_finish(c);
+                    assert_int_equal(krt_state_of(c, h), KRT_STATE_READY); /* old data kept */
+                }
+                if (h.id) krt_release(c, h, NULL);
+            }
+            krt_destroy(c);
+        }
+        assert_int_equal(atomic_load(&s.live), 0);
+        assert_int_equal(rec.live, 0);
+        if (atomic_load(&s.calls) <= n) break; /* nothing failed: every allocation was tried */
+    }
+    fprintf(stderr, "%d runs, %d ready\n", runs, ready);
+    assert_true(runs > 10 && ready > 0);
     kt_rmtree(dir);
     free(dir);
     free(cache);
@@ -522,6 +584,7 @@ int main(void)
         cmocka_unit_test(shaders_load_from_a_cache_with_every_variants_words),
         cmocka_unit_test(shaders_load_from_raw_and_zstd_packs),
         cmocka_unit_test(misaligned_words_are_copied_once_at_decode),
+        cmocka_unit_test(every_allocation_may_fail),
         cmocka_unit_test(damaged_shaders_fail_with_their_code),
         cmocka_unit_test(a_reimported_shader_reaches_the_renderer_with_its_new_words),
         cmocka_unit_test(an_older_krt_desc_gets_no_shader_callbacks),
