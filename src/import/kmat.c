@@ -193,8 +193,7 @@ static kiln_result get_enum(const json_t *v, kptr *p, const char *what, const ch
     return bad(err, p, "%s is one of %s, not %s", what, list, describe(v, d, sizeof d));
 }
 
-static kiln_result get_bool(const json_t *v, kptr *p, const char *what, bool *out,
-                            kiln_error *err)
+static kiln_result get_bool(const json_t *v, kptr *p, const char *what, bool *out, kiln_error *err)
 {
     char d[64];
     if (!json_is_boolean(v))
@@ -240,7 +239,8 @@ static kiln_result parse_stage(const json_t *v, kptr *p, const char *what, const
         if (r != KILN_OK) return r;
         ptr_pop(p, old);
     }
-    if (!out->shader && !out->variant) return bad(err, p, "%s names no shader and no variant", what);
+    if (!out->shader && !out->variant)
+        return bad(err, p, "%s names no shader and no variant", what);
     return KILN_OK;
 }
 
@@ -379,7 +379,11 @@ static kiln_result parse_params(const json_t *v, kptr *p, const kiln_allocator *
         q->pointer = kiln_strdup(a, p->text);
         if (!q->name || !q->pointer) return oom(err);
         r = kiln_value_from_json(val, a, &q->value, err);
-        if (r == KILN_E_LIMIT) return bad(err, p, "%s", err ? err->message : "too large a value");
+        if (r == KILN_E_LIMIT) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err ? err->message : "too large a value");
+            return bad(err, p, "%s", why);
+        }
         if (r != KILN_OK) return r;
         ptr_pop(p, old);
     }
@@ -403,7 +407,8 @@ static kiln_result parse_sampler(const json_t *v, kptr *p, kiln_kmat_sampler *s,
         kiln_result r;
         if (key_is(key, "mag_filter") || key_is(key, "min_filter") || key_is(key, "mip_filter")) {
             r = get_enum(val, p, key, filters, 2, &e, err);
-            uint8_t f = (uint8_t)(e == 0 ? KILN_MATERIAL_FILTER_NEAREST : KILN_MATERIAL_FILTER_LINEAR);
+            uint8_t f =
+                (uint8_t)(e == 0 ? KILN_MATERIAL_FILTER_NEAREST : KILN_MATERIAL_FILTER_LINEAR);
             if (key[1] == 'a') s->mag_filter = f;
             else if (key[1] == 'i' && key[2] == 'n') s->min_filter = f;
             else s->mip_filter = f;
@@ -423,8 +428,8 @@ static kiln_result parse_sampler(const json_t *v, kptr *p, kiln_kmat_sampler *s,
     return KILN_OK;
 }
 
-static kiln_result parse_textures(const json_t *v, kptr *p, const kiln_allocator *a,
-                                  kiln_kmat *out, kiln_error *err)
+static kiln_result parse_textures(const json_t *v, kptr *p, const kiln_allocator *a, kiln_kmat *out,
+                                  kiln_error *err)
 {
     char d[64];
     if (!json_is_object(v))
@@ -544,15 +549,14 @@ static void fill_defaults(kiln_kmat_render_state *rs)
     if (!(g & KILN_KMAT_GIVEN_DEPTH_TEST)) rs->depth_test = true;
     if (!(g & KILN_KMAT_GIVEN_BLEND))
         rs->blend = rs->alpha_mode == KILN_MATERIAL_ALPHA_BLEND ? KILN_KMAT_BLEND_ALPHA
-                                                                 : KILN_KMAT_BLEND_NONE;
+                                                                : KILN_KMAT_BLEND_NONE;
     if (!(g & KILN_KMAT_GIVEN_DEPTH_WRITE))
         rs->depth_write = rs->depth_test && rs->alpha_mode != KILN_MATERIAL_ALPHA_BLEND;
 }
 
 /* The rules between fields. whole: every field has its value (given or default); else only the
  * fields given are compared (a derived document, checked again when resolved). */
-static kiln_result check_render_state(const kiln_kmat_render_state *rs, bool whole,
-                                      kiln_error *err)
+static kiln_result check_render_state(const kiln_kmat_render_state *rs, bool whole, kiln_error *err)
 {
     kptr p = {{0}, 0};
     uint32_t g = whole ? 0x3Fu : rs->given;
@@ -600,7 +604,8 @@ kiln_result kiln_kmat_from_json(const json_t *doc, const kiln_allocator *a, kiln
     char d[64];
     kiln_result r = KILN_OK;
     if (!doc || !json_is_object(doc)) {
-        r = bad(err, &p, "a .kmat is a JSON object, not %s", doc ? describe(doc, d, sizeof d) : "empty");
+        r = bad(err, &p, "a .kmat is a JSON object, not %s",
+                doc ? describe(doc, d, sizeof d) : "empty");
         goto fail;
     }
     OBJECT_FOREACH(doc, it)
@@ -609,21 +614,17 @@ kiln_result kiln_kmat_from_json(const json_t *doc, const kiln_allocator *a, kiln
         const json_t *v = json_object_iter_value(it);
         size_t old = ptr_push(&p, key);
         if (key_is(key, "$schema"))
-            r = json_is_string(v) ? KILN_OK
-                                  : bad(err, &p, "$schema is a string, not %s",
-                                        describe(v, d, sizeof d));
+            r = json_is_string(v)
+                    ? KILN_OK
+                    : bad(err, &p, "$schema is a string, not %s", describe(v, d, sizeof d));
         else if (key_is(key, "parent"))
             r = get_string(v, &p, "\"parent\"", KILN_KMAT_MAX_PATH, a, &out->parent, err);
-        else if (key_is(key, "vertex"))
-            r = parse_stage(v, &p, "\"vertex\"", a, &out->vertex, err);
+        else if (key_is(key, "vertex")) r = parse_stage(v, &p, "\"vertex\"", a, &out->vertex, err);
         else if (key_is(key, "fragment"))
             r = parse_stage(v, &p, "\"fragment\"", a, &out->fragment, err);
-        else if (key_is(key, "block"))
-            r = parse_block(v, &p, a, &out->block, err);
-        else if (key_is(key, "parameters"))
-            r = parse_params(v, &p, a, out, err);
-        else if (key_is(key, "textures"))
-            r = parse_textures(v, &p, a, out, err);
+        else if (key_is(key, "block")) r = parse_block(v, &p, a, &out->block, err);
+        else if (key_is(key, "parameters")) r = parse_params(v, &p, a, out, err);
+        else if (key_is(key, "textures")) r = parse_textures(v, &p, a, out, err);
         else if (key_is(key, "render_state"))
             r = parse_render_state(v, &p, &out->render_state, err);
         else
@@ -648,7 +649,7 @@ kiln_result kiln_kmat_from_json(const json_t *doc, const kiln_allocator *a, kiln
         }
         fill_defaults(&out->render_state);
     }
-    r = check_render_state(&out->render_state, false, err);
+    r = check_render_state(&out->render_state, out->parent == NULL, err);
     if (r != KILN_OK) goto fail;
     return KILN_OK;
 fail:
@@ -742,7 +743,8 @@ kiln_result kiln_kmat_resolve(const kiln_kmat *child, const kiln_kmat *parent,
     a = &out->allocator;
     out->chain = parent->chain + 1;
     kiln_result r = dup(a, child->parent, &out->parent, err);
-    if (r == KILN_OK) r = merge_stage(a, &child->vertex, &parent->vertex, "vertex", &out->vertex, err);
+    if (r == KILN_OK)
+        r = merge_stage(a, &child->vertex, &parent->vertex, "vertex", &out->vertex, err);
     if (r == KILN_OK)
         r = merge_stage(a, &child->fragment, &parent->fragment, "fragment", &out->fragment, err);
     if (r != KILN_OK) goto fail;
@@ -769,8 +771,7 @@ kiln_result kiln_kmat_resolve(const kiln_kmat *child, const kiln_kmat *parent,
                        &out->params[out->param_count++], err);
         if (r != KILN_OK) goto fail;
     }
-    if (out->param_count > 1)
-        qsort(out->params, out->param_count, sizeof *out->params, cmp_param);
+    if (out->param_count > 1) qsort(out->params, out->param_count, sizeof *out->params, cmp_param);
 
     size_t nt = child->texture_count + parent->texture_count;
     if (nt > 0 && !(out->textures = kiln_calloc(a, nt, sizeof *out->textures))) {

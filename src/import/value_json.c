@@ -21,7 +21,8 @@ static kiln_result count(const json_t *j, uint32_t depth, value_count *c, kiln_e
         return kiln_error_set(err, KILN_E_LIMIT, "a value nested deeper than %u levels",
                               KILN_VALUE_MAX_DEPTH);
     if (++c->nodes > KILN_VALUE_MAX_NODES)
-        return kiln_error_set(err, KILN_E_LIMIT, "a value of more than %u numbers, arrays and objects",
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "a value of more than %u numbers, arrays and objects",
                               KILN_VALUE_MAX_NODES);
     if (json_is_string(j)) {
         c->strings += strlen(json_string_value(j)) + 1;

@@ -70,12 +70,9 @@ const char *kiln_shader_type_glsl(uint32_t type, uint32_t vec_size, uint32_t col
     if (type == KILN_SHADER_TYPE_STRUCT || type == KILN_SHADER_TYPE_BUFFER_ADDRESS ||
         type == KILN_SHADER_TYPE_UNKNOWN || (vec_size <= 1 && columns <= 1))
         snprintf(buf, cap, "%s", names[type].scalar);
-    else if (columns <= 1)
-        snprintf(buf, cap, "%svec%u", names[type].prefix, vec_size);
-    else if (columns == vec_size)
-        snprintf(buf, cap, "%smat%u", names[type].prefix, columns);
-    else
-        snprintf(buf, cap, "%smat%ux%u", names[type].prefix, columns, vec_size);
+    else if (columns <= 1) snprintf(buf, cap, "%svec%u", names[type].prefix, vec_size);
+    else if (columns == vec_size) snprintf(buf, cap, "%smat%u", names[type].prefix, columns);
+    else snprintf(buf, cap, "%smat%ux%u", names[type].prefix, columns, vec_size);
     return buf;
 }
 
@@ -93,8 +90,7 @@ static const char *member_type(const kiln_shader_view *v, uint32_t variant,
     if (m->type == KILN_SHADER_TYPE_STRUCT && m->struct_block != NONE)
         snprintf(base, sizeof base, "struct %s",
                  kiln_shader_block_at(v, variant, m->struct_block).name);
-    else
-        kiln_shader_type_glsl(m->type, m->vec_size, m->columns, base, sizeof base);
+    else kiln_shader_type_glsl(m->type, m->vec_size, m->columns, base, sizeof base);
     if (element || !is_array(m)) snprintf(buf, cap, "%s", base);
     else if (m->array_count == KILN_SHADER_RUNTIME_ARRAY) snprintf(buf, cap, "%s[]", base);
     else snprintf(buf, cap, "%s[%u]", base, m->array_count);
@@ -255,8 +251,7 @@ static kiln_result put(pack_ctx *c, uint64_t off, const uint8_t *src, uint32_t n
     return KILN_OK;
 }
 
-static const char *describe(const kiln_value *val, const kiln_value_node *n, char *buf,
-                            size_t cap)
+static const char *describe(const kiln_value *val, const kiln_value_node *n, char *buf, size_t cap)
 {
     switch (n->kind) {
     case KILN_VALUE_NULL:
@@ -580,13 +575,13 @@ static kiln_result resolve_path(pack_ctx *c, uint32_t b, kiln_shader_member_info
             p++;
             uint64_t index = 0;
             size_t digits = 0;
-            while (*p >= '0' && *p <= '9' && digits < 12) index = index * 10 + (uint64_t)(*p++ - '0'), digits++;
+            while (*p >= '0' && *p <= '9' && digits < 12)
+                index = index * 10 + (uint64_t)(*p++ - '0'), digits++;
             if (digits == 0 || *p != ']')
                 return fail(c, KILN_E_IMPORT_SETTINGS,
                             "not a member path: [ takes a decimal index and ]");
             p++;
-            if (!is_array(m))
-                return fail(c, KILN_E_IMPORT_SETTINGS, "%s is not an array", name);
+            if (!is_array(m)) return fail(c, KILN_E_IMPORT_SETTINGS, "%s is not an array", name);
             kiln_result r = check_array(c, m, name);
             if (r != KILN_OK) return r;
             if (index >= m->array_count)
@@ -707,8 +702,7 @@ done:
 /* ---- finding the block -------------------------------------------------------------------- */
 
 kiln_result kiln_material_block_find(const kiln_shader_view *v, uint32_t variant,
-                                     const kiln_block_select *sel, uint32_t *block,
-                                     kiln_error *err)
+                                     const kiln_block_select *sel, uint32_t *block, kiln_error *err)
 {
     if (block) *block = NONE;
     if (!v || !sel || !block)
@@ -730,8 +724,8 @@ kiln_result kiln_material_block_find(const kiln_shader_view *v, uint32_t variant
     list[0] = '\0';
     for (uint32_t i = 0; i < vi.binding_count; i++) {
         kiln_shader_binding_info b = kiln_shader_binding_at(v, variant, i);
-        bool buffer = b.resource == KILN_SHADER_UNIFORM_BUFFER ||
-                      b.resource == KILN_SHADER_STORAGE_BUFFER;
+        bool buffer =
+            b.resource == KILN_SHADER_UNIFORM_BUFFER || b.resource == KILN_SHADER_STORAGE_BUFFER;
         if (buffer && b.block != NONE && n + 40 < sizeof list)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s (set %u, binding %u)",
                                   n ? ", " : "", b.name, b.set, b.binding);
@@ -776,8 +770,8 @@ kiln_result kiln_material_block_find(const kiln_shader_view *v, uint32_t variant
                                   "no buffer block \"%s\" in the shader; there are: %s",
                                   sel->name ? sel->name : "", n ? list : "none");
         return kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
-                              "nothing at set %u, binding %u in the shader; buffers: %s",
-                              sel->set, sel->binding, n ? list : "none");
+                              "nothing at set %u, binding %u in the shader; buffers: %s", sel->set,
+                              sel->binding, n ? list : "none");
     }
     *block = found;
     return KILN_OK;
@@ -810,8 +804,8 @@ static kiln_result leaves_of(leaf_ctx *c, uint32_t b, uint64_t base, size_t path
                                   "member %s at bytes %llu..%llu is outside its block (%u bytes)",
                                   m.name, (unsigned long long)off,
                                   (unsigned long long)(off + m.size), c->block_size);
-        int n = snprintf(c->path + path_len, sizeof c->path - path_len, "%s%s",
-                         path_len ? "." : "", m.name);
+        int n = snprintf(c->path + path_len, sizeof c->path - path_len, "%s%s", path_len ? "." : "",
+                         m.name);
         if (n < 0 || (size_t)n >= sizeof c->path - path_len)
             return kiln_error_set(c->err, KILN_E_LIMIT, "a member path longer than %u bytes",
                                   KILN_MATERIAL_PATH_MAX - 1);
@@ -883,11 +877,20 @@ kiln_result kiln_material_block_leaves(const kiln_shader_view *v, uint32_t varia
 
 static const char *stage_name(uint32_t stage)
 {
-    static const char *const names[] = {
-        "vertex",  "tessellation control", "tessellation evaluation", "geometry", "fragment",
-        "compute", "task",                 "mesh",                    "ray generation",
-        "any-hit", "closest-hit",          "miss",                    "intersection",
-        "callable"};
+    static const char *const names[] = {"vertex",
+                                        "tessellation control",
+                                        "tessellation evaluation",
+                                        "geometry",
+                                        "fragment",
+                                        "compute",
+                                        "task",
+                                        "mesh",
+                                        "ray generation",
+                                        "any-hit",
+                                        "closest-hit",
+                                        "miss",
+                                        "intersection",
+                                        "callable"};
     return stage < sizeof names / sizeof names[0] ? names[stage] : "unknown";
 }
 

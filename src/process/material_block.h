@@ -123,7 +123,8 @@ kiln_result kiln_material_block_leaves(const kiln_shader_view *v, uint32_t varia
                                        kiln_error *err);
 
 /* The GLSL spelling of a scalar, vector or matrix type ("float", "vec3", "ivec2", "dmat4",
- * "mat2x3", "f16vec4", "bool", "struct") into buf (NUL-terminated, truncated to cap). Returns buf. */
+ * "mat2x3", "f16vec4", "bool", "struct") into buf (NUL-terminated, truncated to cap). Returns buf.
+ */
 const char *kiln_shader_type_glsl(uint32_t type, uint32_t vec_size, uint32_t columns, char *buf,
                                   size_t cap);
 

@@ -77,8 +77,8 @@ void mb_build(mb_shader *s, const char *source, uint32_t stage, uint32_t languag
     r = kiln_shader_reflect(m.words, m.word_count, entry ? entry : "main", NULL, &refl, &err);
     if (r != KILN_OK) fail_msg("reflect: %s", err.message);
     kiln_cooked_shader_variant var = {"default", "", m.words, m.word_count, &refl};
-    kiln_cooked_shader cs = {stage, language, KILN_SHADER_VULKAN_1_2, 0, 0,
-                             entry ? entry : "main", &var, 1};
+    kiln_cooked_shader cs = {stage, language, KILN_SHADER_VULKAN_1_2, 0, 0, entry ? entry : "main",
+                             &var,  1};
     r = kiln_shader_write(&cs, NULL, &s->bytes, &s->size, &err);
     if (r != KILN_OK) fail_msg("write: %s", err.message);
     r = kiln_shader_read(s->bytes, s->size, 0, &s->view, &err);

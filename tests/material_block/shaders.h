@@ -56,17 +56,16 @@ static const char std430_frag[] =
     "void main() { color = push.model * vec4(data.vals[1] + data.rest[push.index]); }\n";
 
 /* the scalar block layout: no padding at all */
-static const char scalar_frag[] =
-    "#version 450\n"
-    "#extension GL_EXT_scalar_block_layout : require\n"
-    "layout(set = 1, binding = 0, scalar) uniform S {\n"
-    "    float a;     // 0\n"
-    "    vec3 b;      // 4\n"
-    "    vec2 c;      // 16\n"
-    "    float d[2];  // 24, stride 4\n"
-    "} s;\n"
-    "layout(location = 0) out vec4 color;\n"
-    "void main() { color = vec4(s.a + s.b.x + s.c.y + s.d[1]); }\n";
+static const char scalar_frag[] = "#version 450\n"
+                                  "#extension GL_EXT_scalar_block_layout : require\n"
+                                  "layout(set = 1, binding = 0, scalar) uniform S {\n"
+                                  "    float a;     // 0\n"
+                                  "    vec3 b;      // 4\n"
+                                  "    vec2 c;      // 16\n"
+                                  "    float d[2];  // 24, stride 4\n"
+                                  "} s;\n"
+                                  "layout(location = 0) out vec4 color;\n"
+                                  "void main() { color = vec4(s.a + s.b.x + s.c.y + s.d[1]); }\n";
 
 /* 8-, 16- and 64-bit scalars, half and double (std430) */
 static const char widths_frag[] =

@@ -329,8 +329,8 @@ static void halves_round_like_the_float_converter(void **state)
     mb_shader s;
     mb_build(&s, widths_frag, KILN_SHADER_FRAGMENT, 0, NULL, NULL);
     uint32_t b = mb_block(&s, 1, 0);
-    const float samples[] = {1.0f,         -1.5f,   3.14159274f, 1e-5f, 6.1e-5f, 2.98e-8f,
-                             65519.996f,   1000.1f, 0.33333334f};
+    const float samples[] = {1.0f,     -1.5f,      3.14159274f, 1e-5f,      6.1e-5f,
+                             2.98e-8f, 65519.996f, 1000.1f,     0.33333334f};
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         char json[64];
         snprintf(json, sizeof json, "%.9g", (double)samples[i]);
@@ -443,9 +443,10 @@ static void a_smaller_depth_overrides_a_larger_one_byte_by_byte(void **state)
     uint32_t b = mb_block(&s, 1, 0);
     params ps = {0};
     add_param(&ps, "lights[1].color", "[7, 7, 7]", 0); /* the material, listed first */
-    add_param(&ps, "lights", "[{\"color\": [1, 1, 1], \"intensity\": 2}, {\"color\": [3, 3, 3], "
-                             "\"intensity\": 4}]",
-              1); /* its parent */
+    add_param(&ps, "lights",
+              "[{\"color\": [1, 1, 1], \"intensity\": 2}, {\"color\": [3, 3, 3], "
+              "\"intensity\": 4}]",
+              1);                               /* its parent */
     add_param(&ps, "extra", "[1, 2, 3, 4]", 2); /* the parent's parent */
     add_param(&ps, "extra", "[5, 6, 7, 8]", 1);
     uint8_t e[176] = {0};
@@ -537,8 +538,9 @@ static void bad_paths_are_refused_naming_the_parameter(void **state)
     uint32_t b = mb_block(&s, 1, 0);
     params ps = {0};
     add_param(&ps, "weights[4]", "1", 0);
-    pack_fails(&s, b, &ps, SET, "/parameters/weights[4]",
-               WORDS("parameter \"weights[4]\"", "index 4 is past the end of weights (4 elements)"));
+    pack_fails(
+        &s, b, &ps, SET, "/parameters/weights[4]",
+        WORDS("parameter \"weights[4]\"", "index 4 is past the end of weights (4 elements)"));
     add_param(&ps, "weights[99999999999999]", "1", 0);
     pack_fails(&s, b, &ps, SET, NULL, WORDS("parameter \"weights[99999999999999]\""));
     add_param(&ps, "gain[0]", "1", 0);
@@ -550,8 +552,8 @@ static void bad_paths_are_refused_naming_the_parameter(void **state)
                WORDS("parameter \"grid[1]\"", "grid is a multi-dimensional array"));
     add_param(&ps, "grid", "[1, 2, 3, 4, 5, 6]", 0);
     pack_fails(&s, b, &ps, SET, NULL, WORDS("grid is a multi-dimensional array"));
-    const char *syntax[] = {"", "gain.", ".gain", "weights[", "weights[x]", "weights[1]x",
-                            "weights[-1]", "a..b"};
+    const char *syntax[] = {"",           "gain.",       ".gain",       "weights[",
+                            "weights[x]", "weights[1]x", "weights[-1]", "a..b"};
     for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
         add_param(&ps, syntax[i], "1", 0);
         char *quoted = kt_format("parameter \"%s\"", syntax[i]);
@@ -599,9 +601,9 @@ static void a_parameter_given_twice_is_refused(void **state)
                WORDS("parameter \"extra\"", "parameter \"extra\" already sets"));
     add_param(&ps, "lights", "[{}, {\"color\": [3, 3, 3]}]", 0);
     add_param(&ps, "lights[1].color", "[7, 7, 7]", 0);
-    pack_fails(&s, b, &ps, KILN_E_IMPORT_SETTINGS, "/parameters/lights[1].color/0",
-               WORDS("parameter \"lights[1].color\"", "parameter \"lights\" already sets",
-                     "given twice"));
+    pack_fails(
+        &s, b, &ps, KILN_E_IMPORT_SETTINGS, "/parameters/lights[1].color/0",
+        WORDS("parameter \"lights[1].color\"", "parameter \"lights\" already sets", "given twice"));
     /* disjoint bytes of one array are not a conflict */
     add_param(&ps, "lights", "[{\"color\": [1, 1, 1]}, {}]", 0);
     add_param(&ps, "lights[1].color", "[7, 7, 7]", 0);
@@ -685,20 +687,17 @@ static void blocks_are_found_by_default_name_binding_and_push(void **state)
     assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err), KILN_OK);
     assert_string_equal(kiln_shader_block_at(&s.view, 0, b).name, "Push");
     sel = (kiln_block_select){KILN_BLOCK_PICK_NAME, "Material", 0, 0};
-    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err),
-                     KILN_E_IMPORT_SETTINGS);
+    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err), KILN_E_IMPORT_SETTINGS);
     assert_non_null(strstr(err.message, "no buffer block \"Material\""));
     assert_non_null(strstr(err.message, "data (set 1, binding 1)"));
     sel = (kiln_block_select){KILN_BLOCK_PICK_BINDING, NULL, 1, 0};
-    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err),
-                     KILN_E_IMPORT_SETTINGS);
+    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err), KILN_E_IMPORT_SETTINGS);
     assert_non_null(strstr(err.message, "nothing at set 1, binding 0"));
     mb_free(&s);
 
     mb_build(&s, nested_frag, KILN_SHADER_FRAGMENT, 0, NULL, NULL);
     sel = (kiln_block_select){KILN_BLOCK_PICK_PUSH, NULL, 0, 0};
-    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err),
-                     KILN_E_IMPORT_SETTINGS);
+    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err), KILN_E_IMPORT_SETTINGS);
     assert_non_null(strstr(err.message, "no push constants"));
     mb_free(&s);
 
@@ -708,8 +707,7 @@ static void blocks_are_found_by_default_name_binding_and_push(void **state)
     assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err), KILN_OK);
     assert_string_equal(kiln_shader_block_at(&s.view, 0, b).name, "Material");
     sel = (kiln_block_select){KILN_BLOCK_PICK_BINDING, NULL, 1, 1};
-    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err),
-                     KILN_E_IMPORT_SETTINGS);
+    assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &b, &err), KILN_E_IMPORT_SETTINGS);
     assert_non_null(strstr(err.message, "base_color_texture"));
     assert_non_null(strstr(err.message, "is not a uniform or storage buffer"));
     mb_free(&s);
@@ -750,9 +748,9 @@ static void leaves_list_every_path_with_its_offset_and_type(void **state)
     leaf_list ll = {{0}, 0};
     size_t count = 0;
     kiln_error err;
-    assert_int_equal(kiln_material_block_leaves(&s.view, 0, mb_block(&s, 1, 0), collect, &ll,
-                                                &count, &err),
-                     KILN_OK);
+    assert_int_equal(
+        kiln_material_block_leaves(&s.view, 0, mb_block(&s, 1, 0), collect, &ll, &count, &err),
+        KILN_OK);
     assert_int_equal(count, 12);
     assert_string_equal(ll.text, "lights[0].color 0 vec3\n"
                                  "lights[0].intensity 12 float\n"
@@ -770,9 +768,9 @@ static void leaves_list_every_path_with_its_offset_and_type(void **state)
 
     mb_build(&s, std140_frag, KILN_SHADER_FRAGMENT, 0, NULL, NULL);
     memset(&ll, 0, sizeof ll);
-    assert_int_equal(kiln_material_block_leaves(&s.view, 0, mb_block(&s, 1, 0), collect, &ll,
-                                                &count, &err),
-                     KILN_OK);
+    assert_int_equal(
+        kiln_material_block_leaves(&s.view, 0, mb_block(&s, 1, 0), collect, &ll, &count, &err),
+        KILN_OK);
     assert_non_null(strstr(ll.text, "basis 80 mat3\nxform 128 mat4\ncell 192 ivec2\n"));
     assert_non_null(strstr(ll.text, "enabled 204 uint\n"));
     mb_free(&s);
@@ -798,8 +796,9 @@ static void expect_interface(const char *vert, const char *frag, kiln_result cod
     kiln_error err;
     memset(&err, 0, sizeof err);
     kiln_result r = kiln_shader_interface_check(&v.view, 0, &f.view, 0, &err);
-    if (r != code) fail_msg("expected %s, got %s: %s", kiln_result_name(code),
-                            kiln_result_name(r), err.message);
+    if (r != code)
+        fail_msg("expected %s, got %s: %s", kiln_result_name(code), kiln_result_name(r),
+                 err.message);
     for (size_t i = 0; words && words[i]; i++)
         if (!strstr(err.message, words[i]))
             fail_msg("message \"%s\" lacks \"%s\"", err.message, words[i]);
@@ -807,8 +806,7 @@ static void expect_interface(const char *vert, const char *frag, kiln_result cod
     mb_free(&f);
 }
 
-#define VS(outs, body)                                                                             \
-    "#version 450\n" outs "void main() { " body " gl_Position = vec4(0.0); }\n"
+#define VS(outs, body) "#version 450\n" outs "void main() { " body " gl_Position = vec4(0.0); }\n"
 #define FS(ins, body)                                                                              \
     "#version 450\n" ins "layout(location = 0) out vec4 o;\nvoid main() { o = " body "; }\n"
 
@@ -832,21 +830,19 @@ static void stage_interfaces_match_by_location_type_and_flat(void **state)
                      FS("layout(location = 0) in vec3 a;\nlayout(location = 1) flat in int i;\n",
                         "vec4(a, float(i))"),
                      KILN_OK, NULL); /* more output components than the input reads: fine */
-    expect_interface(VS("layout(location = 1) out vec3 v_normal;\n", "v_normal = vec3(1.0);"),
-                     FS("layout(location = 1) in vec4 v_tangent;\n", "v_tangent"),
-                     KILN_E_IMPORT_SETTINGS,
-                     WORDS("location 1", "the vertex stage writes vec3 v_normal",
-                           "the fragment stage reads vec4 v_tangent",
-                           "the output has fewer components"));
+    expect_interface(
+        VS("layout(location = 1) out vec3 v_normal;\n", "v_normal = vec3(1.0);"),
+        FS("layout(location = 1) in vec4 v_tangent;\n", "v_tangent"), KILN_E_IMPORT_SETTINGS,
+        WORDS("location 1", "the vertex stage writes vec3 v_normal",
+              "the fragment stage reads vec4 v_tangent", "the output has fewer components"));
     expect_interface(VS("layout(location = 2) out vec2 uv;\n", "uv = vec2(1.0);"),
                      FS("layout(location = 3) in vec2 uv;\n", "vec4(uv, 0.0, 1.0)"),
                      KILN_E_IMPORT_SETTINGS,
                      WORDS("location 3", "reads vec2 uv", "the vertex stage does not write"));
-    expect_interface(VS("layout(location = 0) out vec2 uv;\n", "uv = vec2(1.0);"),
-                     FS("layout(location = 0) flat in vec2 uv;\n", "vec4(uv, 0.0, 1.0)"),
-                     KILN_E_IMPORT_SETTINGS,
-                     WORDS("location 0", "writes vec2 uv", "reads flat vec2 uv",
-                           "only one of them is flat"));
+    expect_interface(
+        VS("layout(location = 0) out vec2 uv;\n", "uv = vec2(1.0);"),
+        FS("layout(location = 0) flat in vec2 uv;\n", "vec4(uv, 0.0, 1.0)"), KILN_E_IMPORT_SETTINGS,
+        WORDS("location 0", "writes vec2 uv", "reads flat vec2 uv", "only one of them is flat"));
     expect_interface(VS("layout(location = 0) flat out ivec2 id;\n", "id = ivec2(1);"),
                      FS("layout(location = 0) in vec2 id2;\n", "vec4(id2, 0.0, 1.0)"),
                      KILN_E_IMPORT_SETTINGS,
