@@ -25,8 +25,8 @@ static kiln_result parse(const char *text, kiln_kmat *m, kiln_error *err)
 static void parse_ok(const char *text, kiln_kmat *m)
 {
     kiln_error err;
-    if (parse(text, m, &err) != KILN_OK) fail_msg("%s\n%s (at %s)", text, err.message,
-                                                  err.json_pointer);
+    if (parse(text, m, &err) != KILN_OK)
+        fail_msg("%s\n%s (at %s)", text, err.message, err.json_pointer);
 }
 
 static void resolve_ok(const kiln_kmat *child, const kiln_kmat *parent, kiln_kmat *out)
@@ -222,7 +222,7 @@ static void a_child_overrides_its_parent_by_name_and_field(void **state)
     assert_string_equal(out.vertex.shader, "pbr.vert");
     assert_string_equal(out.vertex.variant, "skinned");
     assert_string_equal(out.fragment.shader, "pbr.frag"); /* the parent's shader ... */
-    assert_string_equal(out.fragment.variant, "masked"); /* ... in the child's variant */
+    assert_string_equal(out.fragment.variant, "masked");  /* ... in the child's variant */
     assert_int_equal(out.block.pick, KILN_KMAT_BLOCK_NAME);
     assert_string_equal(out.block.name, "Material");
 
@@ -373,8 +373,9 @@ static void allocation_failures_leak_nothing(void **state)
             c.fail_at = n;
             kiln_kmat out;
             kiln_error err;
-            kiln_result r = which == 0 ? kiln_kmat_parse(base_kmat, strlen(base_kmat), a, &out, &err)
-                                       : kiln_kmat_resolve(&child, &base, a, &out, &err);
+            kiln_result r = which == 0
+                                ? kiln_kmat_parse(base_kmat, strlen(base_kmat), a, &out, &err)
+                                : kiln_kmat_resolve(&child, &base, a, &out, &err);
             if (r == KILN_OK) {
                 kiln_kmat_free(&out);
                 kt_counting_assert_clean(&c);
@@ -490,13 +491,13 @@ static void a_derived_material_packs_over_its_parent(void **state)
     assert_int_equal(kiln_material_block_find(&s.view, 0, &sel, &block, &err), KILN_OK);
     kiln_material_param ps[8];
     for (size_t i = 0; i < out.param_count; i++)
-        ps[i] = (kiln_material_param){out.params[i].name, &out.params[i].value,
-                                      out.params[i].depth, out.params[i].pointer};
+        ps[i] = (kiln_material_param){out.params[i].name, &out.params[i].value, out.params[i].depth,
+                                      out.params[i].pointer};
     uint8_t *bytes;
     size_t size;
-    assert_int_equal(kiln_material_block_pack(&s.view, 0, block, ps, out.param_count, NULL,
-                                              &bytes, &size, &err),
-                     KILN_OK);
+    assert_int_equal(
+        kiln_material_block_pack(&s.view, 0, block, ps, out.param_count, NULL, &bytes, &size, &err),
+        KILN_OK);
     assert_int_equal(size, 176);
     float f[44];
     memcpy(f, bytes, sizeof f);
@@ -513,8 +514,8 @@ static void a_derived_material_packs_over_its_parent(void **state)
     for (size_t i = 0; i < out2.param_count; i++)
         ps[i] = (kiln_material_param){out2.params[i].name, &out2.params[i].value,
                                       out2.params[i].depth, out2.params[i].pointer};
-    assert_int_equal(kiln_material_block_pack(&s.view, 0, block, ps, out2.param_count, NULL,
-                                              &bytes, &size, &err),
+    assert_int_equal(kiln_material_block_pack(&s.view, 0, block, ps, out2.param_count, NULL, &bytes,
+                                              &size, &err),
                      KILN_E_IMPORT_SETTINGS);
     assert_string_equal(err.json_pointer, "/parameters/extra");
     assert_non_null(strstr(err.message, "parameter \"extra\": expected 4 numbers for vec4"));
