@@ -31,8 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kiln_value copy;
         if (kiln_value_copy(&m.params[i].value, NULL, &copy, &err) != KILN_OK) abort();
         if (copy.node_count != m.params[i].value.node_count ||
-            memcmp(copy.nodes, m.params[i].value.nodes,
-                   copy.node_count * sizeof *copy.nodes) != 0)
+            memcmp(copy.nodes, m.params[i].value.nodes, copy.node_count * sizeof *copy.nodes) != 0)
             abort();
         kiln_value_free(&copy);
     }

@@ -373,8 +373,8 @@ static kiln_result write_scalar(pack_ctx *c, const kiln_value *val, const kiln_v
         return put(c, off, b, size);
     }
     case KILN_SHADER_TYPE_BOOL: {
-        bool neg;
-        uint64_t mag;
+        bool neg = false;
+        uint64_t mag = 0;
         if (n->kind != KILN_VALUE_BOOL &&
             !(n->kind == KILN_VALUE_NUMBER && integral(n, &neg, &mag) && !neg && mag <= 1))
             return fail(c, KILN_E_IMPORT_SETTINGS, "expected true or false for bool, got %s",
@@ -391,8 +391,8 @@ static kiln_result write_scalar(pack_ctx *c, const kiln_value *val, const kiln_v
     case KILN_SHADER_TYPE_UINT16:
     case KILN_SHADER_TYPE_UINT:
     case KILN_SHADER_TYPE_UINT64: {
-        bool neg;
-        uint64_t mag;
+        bool neg = false;
+        uint64_t mag = 0;
         if (n->kind != KILN_VALUE_NUMBER && n->kind != KILN_VALUE_BOOL)
             return fail(c, KILN_E_IMPORT_SETTINGS, "expected an integer for %s, got %s", tn,
                         describe(val, n, got, sizeof got));
@@ -871,6 +871,83 @@ kiln_result kiln_material_block_leaves(const kiln_shader_view *v, uint32_t varia
     kiln_result r = leaves_of(&c, block, 0, 0, 0);
     if (count) *count = c.count;
     return r;
+}
+
+/* ---- textures and alpha ----------------------------------------------------------------- */
+
+static const char *io_type(const kiln_shader_io_info *io, char *buf, size_t cap);
+
+static bool is_image(uint32_t resource)
+{
+    return resource == KILN_SHADER_SAMPLED_IMAGE || resource == KILN_SHADER_SEPARATE_IMAGE;
+}
+
+kiln_result kiln_material_textures_check(const kiln_shader_view *v, uint32_t variant, uint32_t set,
+                                         const char *const *names, const char *const *pointers,
+                                         size_t count, kiln_error *err)
+{
+    if (!v || (count && !names) || variant >= v->variant_count)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_material_textures_check: bad arguments");
+    kiln_shader_variant_info vi = kiln_shader_variant_at(v, variant);
+    for (size_t k = 0; k < count; k++) {
+        bool found = false;
+        for (uint32_t i = 0; i < vi.binding_count && !found; i++) {
+            kiln_shader_binding_info b = kiln_shader_binding_at(v, variant, i);
+            found = is_image(b.resource) && names[k] && !strcmp(b.name, names[k]);
+        }
+        if (found) continue;
+        char list[160];
+        size_t n = 0;
+        list[0] = '\0';
+        for (uint32_t i = 0; i < vi.binding_count; i++) {
+            kiln_shader_binding_info b = kiln_shader_binding_at(v, variant, i);
+            if (is_image(b.resource) && n + 48 < sizeof list)
+                n += (size_t)snprintf(list + n, sizeof list - n, "%s%s (set %u, binding %u)",
+                                      n ? ", " : "", b.name, b.set, b.binding);
+        }
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                       "texture \"%s\": no image binding of that name in the fragment shader; "
+                       "there are: %s",
+                       names[k] ? names[k] : "", n ? list : "none");
+        if (pointers && pointers[k]) kiln_error_at_pointer(err, pointers[k]);
+        return KILN_E_IMPORT_SETTINGS;
+    }
+    for (uint32_t i = 0; i < vi.binding_count; i++) {
+        kiln_shader_binding_info b = kiln_shader_binding_at(v, variant, i);
+        if (!is_image(b.resource) || b.set != set) continue;
+        bool named = false;
+        for (size_t k = 0; k < count && !named; k++) named = names[k] && !strcmp(b.name, names[k]);
+        if (!named)
+            return kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                                  "binding %s (set %u, binding %u) has no texture: name one in "
+                                  "\"textures\"",
+                                  b.name, b.set, b.binding);
+    }
+    return KILN_OK;
+}
+
+kiln_result kiln_material_alpha_check(const kiln_shader_view *v, uint32_t variant,
+                                      uint32_t alpha_mode, kiln_error *err)
+{
+    if (!v || variant >= v->variant_count)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_material_alpha_check: bad arguments");
+    if (alpha_mode == KILN_MATERIAL_ALPHA_OPAQUE) return KILN_OK;
+    const char *mode = alpha_mode == KILN_MATERIAL_ALPHA_MASK ? "mask" : "blend";
+    kiln_shader_variant_info vi = kiln_shader_variant_at(v, variant);
+    for (uint32_t i = 0; i < vi.output_count; i++) {
+        kiln_shader_io_info o = kiln_shader_output_at(v, variant, i);
+        if (o.location != 0 || o.component != 0) continue;
+        if (o.vec_size == 4 && o.columns == 1) return KILN_OK;
+        char tn[48];
+        return kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                              "alpha_mode %s needs a fragment shader that writes alpha: "
+                              "location 0 is %s %s",
+                              mode, io_type(&o, tn, sizeof tn), o.name);
+    }
+    return kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                          "alpha_mode %s needs a fragment shader that writes alpha: it writes "
+                          "no colour at location 0",
+                          mode);
 }
 
 /* ---- stage interfaces --------------------------------------------------------------------- */

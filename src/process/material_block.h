@@ -113,11 +113,11 @@ typedef struct kiln_material_leaf {
 
 typedef void (*kiln_material_leaf_fn)(void *user, const kiln_material_leaf *leaf);
 
-/* Calls fn for every leaf of block `block`, in offset order within each struct (declaration
- * order). Returns the leaves listed in *count (may be NULL). A runtime-sized array of structs is
- * listed once as its element 0's leaves with array_count KILN_SHADER_RUNTIME_ARRAY on the
- * struct's path ("items[]"). Errors: KILN_E_FORMAT_INVALID (a member outside the block),
- * KILN_E_LIMIT (a path longer than KILN_MATERIAL_PATH_MAX), KILN_E_USAGE. */
+/* Calls fn for every leaf of block `block`, in declaration order. Returns the leaves listed in
+ * *count (may be NULL). A runtime-sized or multi-dimensional array of structs is one leaf of
+ * type KILN_SHADER_TYPE_STRUCT ("struct Item[]"): it takes no values. Errors:
+ * KILN_E_FORMAT_INVALID (a member outside the block), KILN_E_LIMIT (a path longer than
+ * KILN_MATERIAL_PATH_MAX), KILN_E_USAGE. */
 kiln_result kiln_material_block_leaves(const kiln_shader_view *v, uint32_t variant, uint32_t block,
                                        kiln_material_leaf_fn fn, void *user, size_t *count,
                                        kiln_error *err);
@@ -127,6 +127,24 @@ kiln_result kiln_material_block_leaves(const kiln_shader_view *v, uint32_t varia
  */
 const char *kiln_shader_type_glsl(uint32_t type, uint32_t vec_size, uint32_t columns, char *buf,
                                   size_t cap);
+
+/* Checks a material's textures against its fragment shader: every name (count of them; the
+ * binding names a .kmat's "textures" gives) must be a sampled image (combined image sampler) or
+ * separate image binding of variant `variant`, and every such binding in descriptor set `set`
+ * (the material's set, 1 by kiln's convention) must be named. pointers (may be NULL) are the
+ * names' JSON pointers, put in the error. Errors: KILN_E_IMPORT_SETTINGS ("texture \"albdo\": no
+ * image binding of that name; there are: base_color_texture (set 1, binding 1), ..."; "binding
+ * normal_texture (set 1, binding 3) has no texture"), KILN_E_USAGE. */
+kiln_result kiln_material_textures_check(const kiln_shader_view *v, uint32_t variant, uint32_t set,
+                                         const char *const *names, const char *const *pointers,
+                                         size_t count, kiln_error *err);
+
+/* Checks a render state's alpha mode (kiln_material_alpha) against the fragment shader: a mask
+ * or blend material needs the colour output at location 0 to have an alpha component (4
+ * components). Errors: KILN_E_IMPORT_SETTINGS ("alpha_mode blend needs a fragment shader that
+ * writes alpha: location 0 is vec3 out_color"), KILN_E_USAGE. */
+kiln_result kiln_material_alpha_check(const kiln_shader_view *v, uint32_t variant,
+                                      uint32_t alpha_mode, kiln_error *err);
 
 /* Checks that the inputs of `consumer` (a fragment shader variant) are written by `producer` (a
  * vertex, tessellation evaluation, geometry or mesh shader variant): every input with a location

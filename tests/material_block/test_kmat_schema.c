@@ -73,8 +73,10 @@ static void schema_accepts_exactly_the_documents_kiln_accepts(void **state)
     size_t mismatches = 0, judged = 0, accepted = 0;
     for (size_t i = 0; i < case_count; i++) {
         if (cases[i].schema == KMAT_NOT_JSON) continue;
-        char *valid = kt_format("%03zu.json valid\n", i), *invalid = kt_format("%03zu.json invalid", i);
-        bool schema_accepts = strstr(out, valid) != NULL, schema_rejects = strstr(out, invalid) != NULL;
+        char *valid = kt_format("%03zu.json valid\n", i),
+             *invalid = kt_format("%03zu.json invalid", i);
+        bool schema_accepts = strstr(out, valid) != NULL,
+             schema_rejects = strstr(out, invalid) != NULL;
         bool kiln = kiln_accepts(&cases[i]);
         accepted += kiln;
         if (kiln != cases[i].accepts) {

@@ -773,6 +773,16 @@ static void leaves_list_every_path_with_its_offset_and_type(void **state)
         KILN_OK);
     assert_non_null(strstr(ll.text, "basis 80 mat3\nxform 128 mat4\ncell 192 ivec2\n"));
     assert_non_null(strstr(ll.text, "enabled 204 uint\n"));
+    assert_non_null(strstr(ll.text, "grid 224 float[6]\n"));
+    mb_free(&s);
+
+    mb_build(&s, std430_frag, KILN_SHADER_FRAGMENT, 0, NULL, NULL);
+    memset(&ll, 0, sizeof ll);
+    assert_int_equal(
+        kiln_material_block_leaves(&s.view, 0, mb_block(&s, 1, 1), collect, &ll, &count, &err),
+        KILN_OK);
+    assert_string_equal(ll.text, "vals 0 float[3]\npair 16 vec2\nv3 32 vec3\nf 44 float\n"
+                                 "m 48 mat2\nrest 64 float[]\n");
     mb_free(&s);
 
     char buf[32];
@@ -852,6 +862,81 @@ static void stage_interfaces_match_by_location_type_and_flat(void **state)
                      KILN_E_IMPORT_SETTINGS, WORDS("float[2] w", "float[3] w", "array sizes"));
 }
 
+/* ---- textures and alpha -------------------------------------------------------------------- */
+
+static void textures_must_name_image_bindings_and_cover_the_material_set(void **state)
+{
+    (void)state;
+    mb_shader s;
+    kiln_error err;
+    mb_build_file(&s, "pbr_forward.frag", KILN_SHADER_FRAGMENT, 0, NULL, NULL);
+    const char *all[] = {"base_color_texture", "metallic_roughness_texture", "normal_texture",
+                         "occlusion_texture", "emissive_texture"};
+    assert_int_equal(kiln_material_textures_check(&s.view, 0, 1, all, NULL, 5, &err), KILN_OK);
+    const char *typo[] = {"base_color_texture", "albdo"};
+    const char *ptrs[] = {"/textures/base_color_texture", "/textures/albdo"};
+    assert_int_equal(kiln_material_textures_check(&s.view, 0, 1, typo, ptrs, 2, &err),
+                     KILN_E_IMPORT_SETTINGS);
+    assert_non_null(strstr(err.message, "texture \"albdo\": no image binding"));
+    assert_non_null(strstr(err.message, "base_color_texture (set 1, binding 1)"));
+    assert_string_equal(err.json_pointer, "/textures/albdo");
+    const char *four[] = {"base_color_texture", "metallic_roughness_texture", "occlusion_texture",
+                          "emissive_texture"};
+    assert_int_equal(kiln_material_textures_check(&s.view, 0, 1, four, NULL, 4, &err),
+                     KILN_E_IMPORT_SETTINGS);
+    assert_non_null(
+        strstr(err.message, "binding normal_texture (set 1, binding 3) has no texture"));
+    /* set 2 holds no images: nothing is required there */
+    assert_int_equal(kiln_material_textures_check(&s.view, 0, 2, NULL, NULL, 0, &err), KILN_OK);
+    const char *frame[] = {"frame"}; /* a uniform buffer is not an image */
+    assert_int_equal(kiln_material_textures_check(&s.view, 0, 2, frame, NULL, 1, &err),
+                     KILN_E_IMPORT_SETTINGS);
+    assert_int_equal(kiln_material_textures_check(NULL, 0, 1, NULL, NULL, 0, &err), KILN_E_USAGE);
+    mb_free(&s);
+
+    /* HLSL: a separate Texture2D counts; its SamplerState is no texture */
+    mb_build_file(&s, "unlit_texture.hlsl", KILN_SHADER_FRAGMENT, 1, "PSMain", NULL);
+    const char *hl[] = {"base_color_texture"};
+    assert_int_equal(kiln_material_textures_check(&s.view, 0, 1, hl, NULL, 1, &err), KILN_OK);
+    const char *sm[] = {"base_color_texture", "base_color_sampler"};
+    assert_int_equal(kiln_material_textures_check(&s.view, 0, 1, sm, NULL, 2, &err),
+                     KILN_E_IMPORT_SETTINGS);
+    mb_free(&s);
+}
+
+static void a_transparent_material_needs_a_shader_that_writes_alpha(void **state)
+{
+    (void)state;
+    mb_shader s;
+    kiln_error err;
+    mb_build_file(&s, "pbr_forward.frag", KILN_SHADER_FRAGMENT, 0, NULL, NULL);
+    for (uint32_t mode = 0; mode < 3; mode++)
+        assert_int_equal(kiln_material_alpha_check(&s.view, 0, mode, &err), KILN_OK);
+    mb_free(&s);
+    mb_build(&s,
+             "#version 450\n"
+             "layout(location = 0) out vec3 out_color;\n"
+             "void main() { out_color = vec3(1.0); }\n",
+             KILN_SHADER_FRAGMENT, 0, NULL, NULL);
+    assert_int_equal(kiln_material_alpha_check(&s.view, 0, KILN_MATERIAL_ALPHA_OPAQUE, &err),
+                     KILN_OK);
+    assert_int_equal(kiln_material_alpha_check(&s.view, 0, KILN_MATERIAL_ALPHA_BLEND, &err),
+                     KILN_E_IMPORT_SETTINGS);
+    assert_string_equal(err.message, "alpha_mode blend needs a fragment shader that writes alpha: "
+                                     "location 0 is vec3 out_color");
+    mb_free(&s);
+    mb_build(&s,
+             "#version 450\n"
+             "layout(location = 1) out vec4 other;\n"
+             "void main() { other = vec4(1.0); }\n",
+             KILN_SHADER_FRAGMENT, 0, NULL, NULL);
+    assert_int_equal(kiln_material_alpha_check(&s.view, 0, KILN_MATERIAL_ALPHA_MASK, &err),
+                     KILN_E_IMPORT_SETTINGS);
+    assert_non_null(strstr(err.message, "alpha_mode mask needs"));
+    assert_non_null(strstr(err.message, "no colour at location 0"));
+    mb_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -873,6 +958,8 @@ int main(void)
         cmocka_unit_test(blocks_are_found_by_default_name_binding_and_push),
         cmocka_unit_test(leaves_list_every_path_with_its_offset_and_type),
         cmocka_unit_test(stage_interfaces_match_by_location_type_and_flat),
+        cmocka_unit_test(textures_must_name_image_bindings_and_cover_the_material_set),
+        cmocka_unit_test(a_transparent_material_needs_a_shader_that_writes_alpha),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
