@@ -50,11 +50,11 @@ static inline const char *kiln_value_string(const kiln_value *v, uint32_t off)
     return v->strings + off;
 }
 
-/* Child k of node n (NULL when n has no such child or the table is inconsistent). */
+/* Child k of node n (NULL when n is NULL, has no such child or the table is inconsistent). */
 static inline const kiln_value_node *kiln_value_child(const kiln_value *v, const kiln_value_node *n,
                                                       uint32_t k)
 {
-    if (n->kind != KILN_VALUE_ARRAY && n->kind != KILN_VALUE_OBJECT) return NULL;
+    if (!n || (n->kind != KILN_VALUE_ARRAY && n->kind != KILN_VALUE_OBJECT)) return NULL;
     if (k >= n->count || n->first >= v->node_count || v->node_count - n->first < n->count)
         return NULL;
     return &v->nodes[n->first + k];

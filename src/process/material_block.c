@@ -338,6 +338,7 @@ static void store_le(uint8_t *dst, uint64_t bits, uint32_t n)
 static kiln_result write_scalar(pack_ctx *c, const kiln_value *val, const kiln_value_node *n,
                                 uint32_t type, uint64_t off)
 {
+    if (!n) return fail(c, KILN_E_INTERNAL, "a damaged value table");
     uint8_t b[8];
     uint32_t size = scalar_size(type);
     char got[64], tn[32];
@@ -430,6 +431,7 @@ static kiln_result write_element(pack_ctx *c, const kiln_value *val, const kiln_
                                  const kiln_shader_member_info *m, uint64_t off, const char *name)
 {
     char tn[96], got[64];
+    if (!n) return fail(c, KILN_E_INTERNAL, "a damaged value table");
     if (m->type == KILN_SHADER_TYPE_STRUCT) {
         if (m->struct_block == NONE)
             return fail(c, KILN_E_IMPORT_SETTINGS, "%s is a struct without members", name);
