@@ -15,6 +15,7 @@
 #include "mb_shader.h"
 #include "process/half.h"
 #include "process/material_block.h"
+#include "shader_fixture.h"
 #include "shaders.h"
 
 #define NONE KILN_SHADER_NONE
@@ -662,6 +663,40 @@ static void limits_and_bad_arguments_are_refused(void **state)
     mb_free(&s);
 }
 
+static void a_member_outside_its_block_is_format_invalid(void **state)
+{
+    (void)state;
+    /* A reflection built by hand (tests/shader_format's fixture) with block 0 (Globals, 176
+     * bytes) member 1 (vec4 tint) moved past the block's end: the reader takes offsets as
+     * they are, the packer and the listing bound every write and read by the block. */
+    kt_shader_fixture f;
+    kt_shader_vertex(&f);
+    f.members[0][1].offset = 4000;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    kiln_error err;
+    assert_int_equal(kiln_shader_write(&f.shader, NULL, &bytes, &size, &err), KILN_OK);
+    mb_shader s;
+    memset(&s, 0, sizeof s);
+    s.bytes = bytes;
+    s.size = size;
+    assert_int_equal(kiln_shader_read(bytes, size, 0, &s.view, &err), KILN_OK);
+    assert_string_equal(kiln_shader_block_at(&s.view, 0, 0).name, "Globals");
+    params ps = {0};
+    add_param(&ps, "tint", "[1, 2, 3, 4]", 0);
+    pack_fails(&s, 0, &ps, KILN_E_FORMAT_INVALID, NULL,
+               WORDS("parameter \"tint\"", "outside block Globals (176 bytes)"));
+    add_param(&ps, "view_proj", "[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]", 0);
+    uint8_t *out;
+    assert_int_equal(pack(&s, 0, &ps, &out, &size, &err), KILN_OK); /* the others still pack */
+    kiln_free(NULL, out, size);
+    params_free(&ps);
+    assert_int_equal(kiln_material_block_leaves(&s.view, 0, 0, NULL, NULL, &size, &err),
+                     KILN_E_FORMAT_INVALID);
+    assert_non_null(strstr(err.message, "member tint at bytes 4000..4016 is outside its block"));
+    mb_free(&s);
+}
+
 /* ---- finding the block --------------------------------------------------------------------- */
 
 static void blocks_are_found_by_default_name_binding_and_push(void **state)
@@ -955,6 +990,7 @@ int main(void)
         cmocka_unit_test(bad_paths_are_refused_naming_the_parameter),
         cmocka_unit_test(a_parameter_given_twice_is_refused),
         cmocka_unit_test(limits_and_bad_arguments_are_refused),
+        cmocka_unit_test(a_member_outside_its_block_is_format_invalid),
         cmocka_unit_test(blocks_are_found_by_default_name_binding_and_push),
         cmocka_unit_test(leaves_list_every_path_with_its_offset_and_type),
         cmocka_unit_test(stage_interfaces_match_by_location_type_and_flat),
