@@ -91,7 +91,8 @@ typedef struct kiln_material_param {
  * - KILN_E_LIMIT: a block larger than KILN_MATERIAL_BLOCK_MAX_SIZE, more than
  *   KILN_MATERIAL_MAX_PARAMS parameters, a path longer than KILN_MATERIAL_PATH_MAX;
  * - KILN_E_FORMAT_INVALID: the reflection places a member outside its block;
- * - KILN_E_USAGE (NULL arguments, block or variant out of range), KILN_E_OUT_OF_MEMORY. */
+ * - KILN_E_USAGE (NULL arguments, a parameter without name or value, block or variant out of
+ *   range), KILN_E_INTERNAL (an inconsistent kiln_value table), KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_material_block_pack(const kiln_shader_view *v, uint32_t variant, uint32_t block,
                                      const kiln_material_param *params, size_t count,
                                      const kiln_allocator *a, uint8_t **out, size_t *size,
