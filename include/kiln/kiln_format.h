@@ -488,6 +488,97 @@ typedef struct kiln_material_view {
 KILN_API kiln_result kiln_material_read(const void *data, size_t size, uint32_t flags,
                                         kiln_material_view *out, kiln_error *err);
 
+/* ---- typed materials (container kind "TMAT") ------------------------------------------------ */
+
+/* A material typed by its shaders (a .kmat source, docs/shaders.md "Typed materials"): the
+ * vertex and fragment shader artifacts it draws with (by asset id, with the variant's name), its
+ * parameter block packed exactly as the shaders' reflection lays it out (so a renderer uploads the
+ * bytes as they are), the texture bound at each sampled-image binding (by asset id, with its
+ * sampler), and its render state. docs/formats.md ("Typed materials") gives the bytes. */
+#define KILN_TYPED_MATERIAL_KIND         KILN_FOURCC('T', 'M', 'A', 'T')
+#define KILN_TYPED_MATERIAL_KIND_VERSION 1
+#define KILN_TYPED_MATERIAL_MAX_TEXTURES 256u
+#define KILN_TYPED_MATERIAL_MAX_BLOCK    (64u << 10) /* bytes of the parameter block */
+
+typedef enum kiln_material_blend { /* kiln_typed_material.blend */
+                                   KILN_MATERIAL_BLEND_NONE = 0,
+                                   KILN_MATERIAL_BLEND_ALPHA = 1, /* src * a + dst * (1 - a) */
+                                   KILN_MATERIAL_BLEND_PREMULTIPLIED = 2, /* src + dst * (1 - a) */
+                                   KILN_MATERIAL_BLEND_ADDITIVE = 3,      /* src * a + dst */
+                                   KILN_MATERIAL_BLEND_COUNT = 4,
+} kiln_material_blend;
+
+enum { /* kiln_typed_material.flags */
+       KILN_TYPED_MATERIAL_DOUBLE_SIDED = 1u << 0,
+       KILN_TYPED_MATERIAL_DEPTH_TEST = 1u << 1,
+       KILN_TYPED_MATERIAL_DEPTH_WRITE = 1u << 2,
+};
+
+typedef enum kiln_typed_block_kind {                            /* kiln_typed_material.block_kind */
+                                     KILN_TYPED_BLOCK_NONE = 0, /* the material has no block */
+                                     KILN_TYPED_BLOCK_UNIFORM =
+                                         1, /* a uniform buffer at set/binding */
+                                     KILN_TYPED_BLOCK_PUSH = 2, /* push constants */
+} kiln_typed_block_kind;
+
+/* One stage the material draws with. */
+typedef struct kiln_typed_material_stage {
+    uint64_t shader;     /* asset id of the shader artifact (a .kshader, label "shader") */
+    const char *variant; /* the variant's name in it */
+} kiln_typed_material_stage;
+
+/* The texture of one sampled-image binding. */
+typedef struct kiln_typed_material_texture {
+    const char *name; /* the binding's variable name in the shader */
+    uint32_t set, binding;
+    uint64_t image;                 /* asset id of the texture artifact */
+    uint8_t mag_filter, min_filter; /* kiln_material_filter */
+    uint8_t mip_filter;             /* kiln_material_filter */
+    uint8_t wrap_s, wrap_t;         /* kiln_material_wrap */
+} kiln_typed_material_texture;
+
+/* A typed material as the cook builds it and as kiln_typed_material_read gives it back (name,
+ * variant names, block and texture names point into the bytes; the textures are read with
+ * kiln_typed_material_texture_at). */
+typedef struct kiln_typed_material {
+    const char *name; /* the source's name; "" when none */
+    kiln_typed_material_stage vertex, fragment;
+    uint32_t block_kind;               /* kiln_typed_block_kind */
+    uint32_t block_set, block_binding; /* UNIFORM: where the block is bound; else 0 */
+    const char *block_name;            /* the block's type name in the shader; "" without a block */
+    const uint8_t *block;              /* block_size bytes, as the GPU reads them (little-endian) */
+    uint32_t block_size;               /* 0 without a block; <= KILN_TYPED_MATERIAL_MAX_BLOCK */
+    uint32_t alpha_mode;               /* kiln_material_alpha */
+    float alpha_cutoff;                /* [0, 1] */
+    uint32_t blend;                    /* kiln_material_blend */
+    uint32_t flags;                    /* KILN_TYPED_MATERIAL_* */
+    uint32_t texture_count;            /* <= KILN_TYPED_MATERIAL_MAX_TEXTURES */
+    /* Writer only (kiln_typed_material_read leaves it NULL): the textures, in (set, binding)
+     * order. */
+    const kiln_typed_material_texture *textures;
+} kiln_typed_material;
+
+typedef struct kiln_typed_material_view {
+    kiln_container container;
+    kiln_typed_material material;
+    const uint8_t *texture_records; /* the texture section as stored */
+    const char *strings;            /* every name, each followed by a NUL */
+    size_t strings_size;
+} kiln_typed_material_view;
+
+/* Parses and validates a cooked typed material: the container (checksum unless
+ * KILN_CONTAINER_SKIP_CHECKSUM is in flags), the kind and its version (another version is
+ * KILN_E_FORMAT_VERSION: re-cook), exactly the sections of docs/formats.md with their element
+ * sizes, every enum, flag and reserved field, names inside the strings, the cutoff finite in
+ * [0, 1], the block's size, the textures in strictly increasing (set, binding) order with
+ * non-zero image ids. Any alignment of data. Does not allocate. Errors: KILN_E_FORMAT_INVALID
+ * (err->offset says where when known), KILN_E_FORMAT_VERSION, KILN_E_USAGE (NULL out). */
+KILN_API kiln_result kiln_typed_material_read(const void *data, size_t size, uint32_t flags,
+                                              kiln_typed_material_view *out, kiln_error *err);
+/* Texture i of a validated typed material (zeroed when i is out of range). */
+KILN_API kiln_typed_material_texture
+kiln_typed_material_texture_at(const kiln_typed_material_view *v, uint32_t i);
+
 /* ---- cooked scenes (container kind "SCEN") -------------------------------------------------- */
 
 /* The node tree of a model, flattened in depth-first pre-order (parents before children, so a
