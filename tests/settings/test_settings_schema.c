@@ -37,6 +37,7 @@ static void add_doc(const char *name, const char *text, bool gap)
     d->name = kt_format("%s", name);
     d->text = kt_format("%s", text);
     d->kiln_accepts = kiln_settings_parse(text, strlen(text), NULL, &s, &err) == KILN_OK;
+    if (d->kiln_accepts) kiln_settings_clear(&s);
     d->schema_gap = gap;
 }
 
@@ -49,6 +50,7 @@ static char *defaults_document(bool guid, bool platforms)
     json_object_set_new(kinds, "texture", kiln_texture_settings_json(&s.texture));
     json_object_set_new(kinds, "model", kiln_model_settings_json(&s.model));
     json_object_set_new(kinds, "fbx", kiln_fbx_settings_json(&s.fbx));
+    json_object_set_new(kinds, "shader", kiln_shader_settings_json(&s));
     json_t *doc = json_object();
     if (guid) json_object_set_new(doc, "guid", json_string("00112233445566778899aabbccddeeff"));
     json_object_set(doc, "import", kinds);
