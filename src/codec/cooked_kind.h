@@ -12,5 +12,6 @@ extern const kiln_cooked_kind kiln_cooked_kind_skeleton;
 extern const kiln_cooked_kind kiln_cooked_kind_clip;
 extern const kiln_cooked_kind kiln_cooked_kind_scene;
 extern const kiln_cooked_kind kiln_cooked_kind_shader;
+extern const kiln_cooked_kind kiln_cooked_kind_typed_material;
 
 #endif

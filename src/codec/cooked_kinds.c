@@ -6,9 +6,9 @@
 #include "core/reader.h"
 
 static const kiln_cooked_kind *const registry[] = {
-    &kiln_cooked_kind_texture,  &kiln_cooked_kind_mesh, &kiln_cooked_kind_material,
-    &kiln_cooked_kind_skeleton, &kiln_cooked_kind_clip, &kiln_cooked_kind_scene,
-    &kiln_cooked_kind_shader,
+    &kiln_cooked_kind_texture,  &kiln_cooked_kind_mesh,           &kiln_cooked_kind_material,
+    &kiln_cooked_kind_skeleton, &kiln_cooked_kind_clip,           &kiln_cooked_kind_scene,
+    &kiln_cooked_kind_shader,   &kiln_cooked_kind_typed_material,
 };
 
 KILN_API const kiln_cooked_kind *kiln_cooked_kind_at(size_t i)

@@ -12,5 +12,7 @@ void kiln_inspect_print_pack(const json_t *doc, const char *path);      /* "pack
 void kiln_inspect_print_entry(const json_t *doc, const char *path);     /* "entry" */
 /* The "shader" member of a container document (called by kiln_inspect_print_container). */
 void kiln_inspect_print_shader(const json_t *shader);
+/* The "typed_material" member of a container document (likewise). */
+void kiln_inspect_print_typed_material(const json_t *typed_material);
 
 #endif
