@@ -29,15 +29,14 @@ static void check(const uint8_t *data, size_t size, uint32_t flags)
     const kiln_typed_material *m = &v.material;
     const char *strings[] = {m->name, m->vertex.variant, m->fragment.variant, m->block_name};
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
-        if (!inside(strings[i], data, size) ||
-            !inside(strings[i] + strlen(strings[i]), data, size))
+        if (!inside(strings[i], data, size) || !inside(strings[i] + strlen(strings[i]), data, size))
             abort();
     if (!m->vertex.shader || !m->fragment.shader || !*m->vertex.variant || !*m->fragment.variant)
         abort();
     if (m->block_kind > KILN_TYPED_BLOCK_PUSH || m->block_size > KILN_TYPED_MATERIAL_MAX_BLOCK ||
         (m->block_kind == KILN_TYPED_BLOCK_NONE) != (m->block_size == 0) ||
-        (m->block_size && (!inside(m->block, data, size) ||
-                           !inside(m->block + m->block_size - 1, data, size))))
+        (m->block_size &&
+         (!inside(m->block, data, size) || !inside(m->block + m->block_size - 1, data, size))))
         abort();
     if (m->alpha_mode > KILN_MATERIAL_ALPHA_BLEND || !(m->alpha_cutoff >= 0.0f) ||
         !(m->alpha_cutoff <= 1.0f) || m->blend >= KILN_MATERIAL_BLEND_COUNT || m->flags > 7 ||

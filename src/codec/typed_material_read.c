@@ -1,6 +1,7 @@
-/* typed_material_read.c — kiln_typed_material_read and kiln_typed_material_texture_at (kiln_format.h;
- * the bytes are in docs/formats.md, "Typed materials"). Every field is read with the
- * little-endian loads, so the bytes may have any alignment. Shared with the runtime: libc only. */
+/* typed_material_read.c — kiln_typed_material_read and kiln_typed_material_texture_at
+ * (kiln_format.h; the bytes are in docs/formats.md, "Typed materials"). Every field is read with
+ * the little-endian loads, so the bytes may have any alignment. Shared with the runtime: libc only.
+ */
 #include <stdint.h>
 #include <string.h>
 
@@ -88,8 +89,8 @@ static kiln_result read_header(kiln_typed_material_view *v, const uint8_t *h, si
     kiln_result r;
     if ((r = read_stage(v, h, KILN_TMAT_H_VERTEX_SHADER, KILN_TMAT_H_VERTEX_VARIANT, "vertex",
                         &m->vertex, err)) != KILN_OK ||
-        (r = read_stage(v, h, KILN_TMAT_H_FRAGMENT_SHADER, KILN_TMAT_H_FRAGMENT_VARIANT,
-                        "fragment", &m->fragment, err)) != KILN_OK)
+        (r = read_stage(v, h, KILN_TMAT_H_FRAGMENT_SHADER, KILN_TMAT_H_FRAGMENT_VARIANT, "fragment",
+                        &m->fragment, err)) != KILN_OK)
         return r;
     m->name = str(v, kiln_load_u32le(h + KILN_TMAT_H_NAME));
     if (!m->name)
@@ -160,7 +161,8 @@ static kiln_result read_typed_material(const void *data, size_t size, uint32_t f
         return KILN_E_FORMAT_VERSION;
     }
     if (c->section_count != SECTION_COUNT)
-        return kiln_error_bad_bytes(err, k_format, 32, "a typed material has exactly four sections");
+        return kiln_error_bad_bytes(err, k_format, 32,
+                                    "a typed material has exactly four sections");
     kiln_container_section s[SECTION_COUNT];
     for (size_t i = 0; i < SECTION_COUNT; i++) {
         kiln_container_section_at(c, (uint32_t)i, &s[i]);
@@ -203,8 +205,8 @@ KILN_API kiln_result kiln_typed_material_read(const void *data, size_t size, uin
     return r;
 }
 
-KILN_API kiln_typed_material_texture kiln_typed_material_texture_at(const kiln_typed_material_view *v,
-                                                                    uint32_t i)
+KILN_API kiln_typed_material_texture
+kiln_typed_material_texture_at(const kiln_typed_material_view *v, uint32_t i)
 {
     kiln_typed_material_texture t;
     memset(&t, 0, sizeof t);

@@ -16,11 +16,11 @@
 
 /* Byte offsets of the header's fields. */
 enum {
-    KILN_TMAT_H_VERTEX_SHADER = 0,    /* u64 */
-    KILN_TMAT_H_FRAGMENT_SHADER = 8,  /* u64 */
-    KILN_TMAT_H_VERTEX_VARIANT = 16,  /* u32 STRS offset */
+    KILN_TMAT_H_VERTEX_SHADER = 0,     /* u64 */
+    KILN_TMAT_H_FRAGMENT_SHADER = 8,   /* u64 */
+    KILN_TMAT_H_VERTEX_VARIANT = 16,   /* u32 STRS offset */
     KILN_TMAT_H_FRAGMENT_VARIANT = 20, /* u32 STRS offset */
-    KILN_TMAT_H_NAME = 24,            /* u32 STRS offset */
+    KILN_TMAT_H_NAME = 24,             /* u32 STRS offset */
     KILN_TMAT_H_BLOCK_KIND = 28,
     KILN_TMAT_H_BLOCK_SET = 32,
     KILN_TMAT_H_BLOCK_BINDING = 36,
@@ -36,11 +36,11 @@ enum {
 
 /* Byte offsets of a texture record's fields. */
 enum {
-    KILN_TMAT_T_IMAGE = 0,   /* u64 */
-    KILN_TMAT_T_NAME = 8,    /* u32 STRS offset */
-    KILN_TMAT_T_SET = 12,    /* u32 */
+    KILN_TMAT_T_IMAGE = 0,    /* u64 */
+    KILN_TMAT_T_NAME = 8,     /* u32 STRS offset */
+    KILN_TMAT_T_SET = 12,     /* u32 */
     KILN_TMAT_T_BINDING = 16, /* u32 */
-    KILN_TMAT_T_MAG = 20,    /* u8 each: mag, min, mip filter, wrap s, wrap t */
+    KILN_TMAT_T_MAG = 20,     /* u8 each: mag, min, mip filter, wrap s, wrap t */
     KILN_TMAT_T_MIN = 21,
     KILN_TMAT_T_MIP = 22,
     KILN_TMAT_T_WRAP_S = 23,

@@ -28,14 +28,15 @@ static uint32_t put_string(char *strings, size_t *at, const char *s)
 static kiln_result check_arguments(const kiln_typed_material *m, kiln_error *err)
 {
     if (!m->vertex.variant || !m->fragment.variant)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_typed_material_write: a stage's variant "
-                                                 "name is NULL");
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_typed_material_write: a stage's variant "
+                              "name is NULL");
     if (m->block_size && !m->block)
         return kiln_error_set(err, KILN_E_USAGE,
                               "kiln_typed_material_write: %u block bytes at NULL", m->block_size);
     if (m->texture_count && !m->textures)
-        return kiln_error_set(err, KILN_E_USAGE,
-                              "kiln_typed_material_write: %u textures at NULL", m->texture_count);
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_typed_material_write: %u textures at NULL",
+                              m->texture_count);
     if (m->block_size > KILN_TYPED_MATERIAL_MAX_BLOCK)
         return kiln_error_set(err, KILN_E_LIMIT, "typed material: a %u-byte block (at most %u)",
                               m->block_size, KILN_TYPED_MATERIAL_MAX_BLOCK);
@@ -77,8 +78,7 @@ static void fill(const kiln_typed_material *m, uint8_t *header, uint8_t *texture
     kiln_store_u32le(h + KILN_TMAT_H_BLOCK_KIND, m->block_kind);
     kiln_store_u32le(h + KILN_TMAT_H_BLOCK_SET, m->block_set);
     kiln_store_u32le(h + KILN_TMAT_H_BLOCK_BINDING, m->block_binding);
-    kiln_store_u32le(h + KILN_TMAT_H_BLOCK_NAME,
-                     put_string(strings, &at, or_empty(m->block_name)));
+    kiln_store_u32le(h + KILN_TMAT_H_BLOCK_NAME, put_string(strings, &at, or_empty(m->block_name)));
     kiln_store_u32le(h + KILN_TMAT_H_BLOCK_SIZE, m->block_size);
     kiln_store_u32le(h + KILN_TMAT_H_ALPHA_MODE, m->alpha_mode);
     kiln_store_f32le(h + KILN_TMAT_H_ALPHA_CUTOFF, m->alpha_cutoff);

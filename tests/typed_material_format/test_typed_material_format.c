@@ -177,10 +177,15 @@ static void round_trips(void **state)
     static char names[KILN_TYPED_MATERIAL_MAX_TEXTURES][16];
     for (uint32_t i = 0; i < KILN_TYPED_MATERIAL_MAX_TEXTURES; i++) {
         snprintf(names[i], sizeof names[i], "tex_%u", i);
-        many[i] = (kiln_typed_material_texture){i % 3 ? names[i] : NULL, i / 16, i % 16 * 3, 42,
-                                                 (uint8_t)(i % 3), (uint8_t)((i + 1) % 3),
-                                                 (uint8_t)((i + 2) % 3), (uint8_t)(i % 3),
-                                                 (uint8_t)((i / 3) % 3)};
+        many[i] = (kiln_typed_material_texture){i % 3 ? names[i] : NULL,
+                                                i / 16,
+                                                i % 16 * 3,
+                                                42,
+                                                (uint8_t)(i % 3),
+                                                (uint8_t)((i + 1) % 3),
+                                                (uint8_t)((i + 2) % 3),
+                                                (uint8_t)(i % 3),
+                                                (uint8_t)((i / 3) % 3)};
     }
     for (size_t i = 0; i < sizeof big; i++) big[i] = (uint8_t)(i * 7);
     kiln_typed_material full = demo();
@@ -354,9 +359,8 @@ static void one_field_changed_with_a_valid_checksum(void **state)
         size_t size;
         uint8_t *bytes = demo_bytes(&size);
         assert_int_equal(size, 427); /* the layout the offsets above assume */
-        size_t at = cases[i].at + (cases[i].section == FILE_
-                                       ? 0
-                                       : section_offset(bytes, ids[cases[i].section]));
+        size_t at = cases[i].at +
+                    (cases[i].section == FILE_ ? 0 : section_offset(bytes, ids[cases[i].section]));
         if (cases[i].width == 1) bytes[at] = (uint8_t)cases[i].value;
         else if (cases[i].width == 4) kiln_store_u32le(bytes + at, (uint32_t)cases[i].value);
         else kiln_store_u64le(bytes + at, cases[i].value);
