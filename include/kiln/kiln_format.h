@@ -558,11 +558,13 @@ typedef struct kiln_typed_material {
     const kiln_typed_material_texture *textures;
 } kiln_typed_material;
 
+/* A validated cooked typed material; every pointer points into the caller's bytes (valid while
+ * they are). material.block is NULL when block_size is 0; material.textures is NULL. */
 typedef struct kiln_typed_material_view {
     kiln_container container;
     kiln_typed_material material;
-    const uint8_t *texture_records; /* the texture section as stored */
-    const char *strings;            /* every name, each followed by a NUL */
+    const uint8_t *texture_records; /* TTEX as stored (32 bytes a texture); NULL without any */
+    const char *strings;            /* STRS: every name, each followed by a NUL */
     size_t strings_size;
 } kiln_typed_material_view;
 
