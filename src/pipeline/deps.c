@@ -11,6 +11,7 @@
 #include "core/json.h"
 #include "core/path.h"
 #include "pipeline/cache.h"
+#include "pipeline/database.h"
 #include "pipeline/roots.h"
 #include "pipeline/source.h"
 
@@ -34,6 +35,41 @@ static const json_t *recorded(const json_t *list, const char *rel)
     return NULL;
 }
 
+/* A dependency that is a source of the project (deps_are_assets): "key <key> guid <guid>" for
+ * it, or "missing". Its key comes from its own record and stat shortcut like any key. */
+static kiln_result asset_digest(deps_walk *w, const char *rel, const char *abs, char *out,
+                                size_t cap, kiln_error *err)
+{
+    snprintf(out, cap, "missing");
+    kiln_file_info fi;
+    if (kiln_file_stat(abs, &fi, NULL) != KILN_OK || !fi.is_file ||
+        kiln_path_confine_read(abs, w->dir, NULL, 0, NULL) != KILN_OK)
+        return KILN_OK;
+    kiln_asset dep;
+    kiln_result r = kiln_database_find(w->p, abs, &dep, err);
+    if (r == KILN_OK && dep.settings_result != KILN_OK) {
+        r = kiln_asset_settings_error(&dep)->code;
+        if (err) *err = *kiln_asset_settings_error(&dep);
+    }
+    if (r == KILN_OK) {
+        json_t *record = kiln_cache_record_load(w->p, dep.guid);
+        kiln_source src;
+        kiln_deps deps;
+        char key[KILN_SHA256_HEX_SIZE];
+        r = kiln_asset_key(w->p, &dep, record, false, &src, &deps, key, err);
+        if (r == KILN_OK) {
+            snprintf(out, cap, "key %s guid %s", key, dep.guid);
+            if (src.read || deps.read) w->out->read = true;
+        }
+        kiln_source_free(w->p, &src);
+        kiln_deps_free(&deps);
+        json_decref(record);
+    }
+    kiln_asset_clear(w->p, &dep);
+    if (r != KILN_OK) kiln_error_prefix(err, "%s: ", rel);
+    return r;
+}
+
 /* One dependency given by its path relative to the model's folder. */
 static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
 {
@@ -44,6 +80,30 @@ static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
     if (!kiln_path_is_within(w->dir, abs))
         return kiln_error_set(err, KILN_E_OUTPUT_REFUSED, "dependency %s leads outside %s", rel,
                               w->dir);
+    if (w->a->kind && w->a->kind->deps_are_assets) {
+        char digest[160];
+        kiln_result r = asset_digest(w, rel, abs, digest, sizeof digest, err);
+        if (r != KILN_OK) return r;
+        kiln_sha256_update(&w->h, rel, strlen(rel));
+        kiln_sha256_update(&w->h, "\n", 1);
+        kiln_sha256_update(&w->h, digest, strlen(digest));
+        kiln_sha256_update(&w->h, "\n", 1);
+        json_t *e = json_object(), *d = json_object();
+        json_object_set_new(e, "path", json_string(rel));
+        /* Only the key, no stat: it is recomputed every time, never trusted from the record (the
+         * record index takes such a row as changed); report --why compares the keys. */
+        json_t *key = strncmp(digest, "key ", 4) ? NULL : json_object();
+        if (key) json_object_set_new(key, "sha256", json_stringn(digest + 4, 64));
+        json_object_set_new(e, "stat", key ? key : json_null());
+        json_array_append_new(w->out->list, e);
+        json_object_set_new(d, "path", json_string(rel));
+        /* what report --why compares: the source's key (its bytes, settings, own files) */
+        json_object_set_new(
+            d, "sha256", strncmp(digest, "key ", 4) ? json_null() : json_stringn(digest + 4, 64));
+        json_array_append_new(w->out->digests, d);
+        w->out->count++;
+        return KILN_OK;
+    }
     kiln_file_info fi;
     uint8_t sha[KILN_SHA256_SIZE];
     json_t *stat = NULL;

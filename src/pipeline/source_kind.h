@@ -45,6 +45,10 @@ typedef struct kiln_source_kind {
      * than from the source's folder (shader includes: include_dirs are root-relative), and
      * recorded relative to that root. */
     bool deps_from_root;
+    /* Every file `dependencies` lists is itself a source of the project (a material's shaders,
+     * parent and textures): its entry in the digest is the source's current cache key and GUID,
+     * which cover its bytes, its settings and its own dependencies, rather than its bytes. */
+    bool deps_are_assets;
     /* Whether a file of the kind's extensions is an asset on its own; false makes the scan
      * leave it out (skipped, reason "library") — a shader include library (lib.glsl: no stage
      * in its name or settings). NULL = always. Called with the settings loaded. */
@@ -105,5 +109,6 @@ void kiln_kind_registry_free(const kiln_allocator *a, kiln_kind_registry *reg);
 extern const kiln_source_kind kiln_source_kind_texture;
 extern const kiln_source_kind kiln_source_kind_model;
 extern const kiln_source_kind kiln_source_kind_shader;
+extern const kiln_source_kind kiln_source_kind_kmat;
 
 #endif

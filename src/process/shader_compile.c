@@ -228,7 +228,10 @@ static shaderc_compile_options_t make_options(const kiln_shader_compile_opts *o,
                                                          shaderc_optimization_level_performance};
     shaderc_compile_options_set_optimization_level(opts, levels[o->optimize]);
     if (o->warnings_as_errors) shaderc_compile_options_set_warnings_as_errors(opts);
-    if (o->debug_info) shaderc_compile_options_set_generate_debug_info(opts);
+    /* Always: the optimizer strips OpName and OpMemberName without it, and reflection and typed
+     * materials find blocks and members by name. The source text and lines go again after the
+     * compile unless debug_info asks for them (strip_source_lines). */
+    shaderc_compile_options_set_generate_debug_info(opts);
     for (size_t i = 0; i < o->define_count; i++) {
         const kiln_shader_define *d = &o->defines[i];
         shaderc_compile_options_add_macro_definition(opts, d->name, strlen(d->name), d->value,
@@ -242,6 +245,56 @@ static shaderc_compile_options_t make_options(const kiln_shader_compile_opts *o,
     }
     shaderc_compile_options_set_include_callbacks(opts, include_resolve, include_release, ic);
     return opts;
+}
+
+/* The debug instructions that carry the source and its lines: OpSourceContinued, OpSource,
+ * OpSourceExtension, OpLine, OpNoLine, OpModuleProcessed. */
+static bool source_line_op(uint32_t op)
+{
+    return op == 2 || op == 3 || op == 4 || op == 8 || op == 317 || op == 330;
+}
+
+/* Whether an OpExtInst names the ID among its operands (words 5 on: after the result type,
+ * result, set and instruction): the NonSemantic instruction sets refer to OpStrings that way
+ * (debugPrintfEXT's format); no other instruction that stays refers to one. */
+static bool id_used(const uint32_t *w, size_t n, uint32_t id)
+{
+    for (size_t i = 5; i < n;) {
+        uint32_t op = w[i] & 0xFFFFu, len = w[i] >> 16;
+        if (len == 0 || len > n - i) return true;
+        for (uint32_t k = 5; op == 12 && k < len; k++)
+            if (w[i + k] == id) return true;
+        i += len;
+    }
+    return false;
+}
+
+/* Removes the source text and lines (source_line_op) and the OpStrings only they used (the file
+ * names; debugPrintfEXT's format strings stay), keeping the names. The rest of the module is
+ * untouched: the optimizer's output does not depend on debug instructions. Returns the new word
+ * count; a malformed tail is left for the validator. */
+static size_t strip_source_lines(uint32_t *w, size_t n)
+{
+    if (n < 5) return n;
+    size_t in = 5, out = 5, end = n;
+    while (in < end) {
+        uint32_t op = w[in] & 0xFFFFu, len = w[in] >> 16;
+        if (len == 0 || len > end - in) { /* not ours to judge: the validator will */
+            memmove(w + out, w + in, (end - in) * sizeof *w);
+            return out + (end - in);
+        }
+        /* decided on the words as they are: what was removed so far was before, and the
+         * instructions after are still in place */
+        bool drop =
+            source_line_op(op) || (op == 7 && len >= 2 && !id_used(w, out, w[in + 1]) &&
+                                   !id_used(w + in + len - 5, end - (in + len) + 5, w[in + 1]));
+        if (!drop) {
+            if (out != in) memmove(w + out, w + in, len * sizeof *w);
+            out += len;
+        }
+        in += len;
+    }
+    return out;
 }
 
 /* Copies the compiler's messages into out->log (always NUL-terminated). */
@@ -328,6 +381,19 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
         } else {
             memcpy(out->words, words, bytes);
             out->word_count = bytes / 4;
+            size_t kept =
+                o->debug_info ? out->word_count : strip_source_lines(out->words, out->word_count);
+            /* shrunk to what is kept, so that the block is freed with the size it has */
+            uint32_t *fit = kept < out->word_count
+                                ? kiln_realloc(&out->allocator, out->words, bytes, kept * 4)
+                                : out->words;
+            if (fit) {
+                out->words = fit;
+                out->word_count = kept;
+            } else {
+                r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "shader: %zu bytes of SPIR-V",
+                                   kept * 4);
+            }
         }
     }
     shaderc_result_release(res);

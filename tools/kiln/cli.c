@@ -202,6 +202,13 @@ const char *kiln_cli_summary_text(const json_t *s, bool brief, char *out, size_t
             snprintf(out + n, cap - (size_t)n, ", %zu skeletons, %zu clips",
                      json_array_size(json_object_get(s, "skeletons")),
                      json_array_size(json_object_get(s, "clips")));
+    } else if (json_object_get(s, "fragment")) { /* a typed material */
+        snprintf(out, cap, "%s + %s, %lld parameters in %lld bytes, %lld textures",
+                 json_string_value(json_object_get(s, "vertex")),
+                 json_string_value(json_object_get(s, "fragment")),
+                 json_integer_value(json_object_get(s, "parameters")),
+                 json_integer_value(json_object_get(s, "block_size")),
+                 json_integer_value(json_object_get(s, "textures")));
     } else if (json_object_get(s, "variants")) { /* a shader */
         long long v = json_integer_value(json_object_get(s, "variants"));
         snprintf(out, cap, "%s, %lld variant%s, %s of SPIR-V",
