@@ -1,9 +1,11 @@
 /* test_runtime_e2e.c — libkiln_rt end to end, through its public header only:
  * corpus glTF models and images cooked by libkiln into a temporary project (one model with
- * meshopt streams, one image with zstd levels, one RGBA8 texture), the cache mounted, EVERY
- * artifact of every manifest loaded with a recording renderer, and what loaded compared with the
- * manifest's summary (triangles per LOD, vertices, meshlets, vertex bytes, texture sizes, levels
- * and formats, joints, clips and their durations, scene counts, the textures materials name).
+ * meshopt streams, one image with zstd levels, one RGBA8 texture) and a test shader with
+ * includes and four variants (tests/shaders/pbr_forward.frag, copied into the project at test
+ * time), the cache mounted, EVERY artifact of every manifest loaded with a recording renderer,
+ * and what loaded compared with the manifest's summary (triangles per LOD, vertices, meshlets,
+ * vertex bytes, texture sizes, levels and formats, joints, clips and their durations, scene
+ * counts, the textures materials name, a shader's stage, variants and SPIR-V bytes).
  * The same from two packs of the cook (raw payloads used in place, and Zstandard). Then copies
  * of the cache with damaged cooked files (bytes flipped, truncated, another container or kind
  * version; damaged manifests and records) and packs with flipped bytes: every load ends failed
@@ -96,6 +98,24 @@ static char *cook_project(void)
         free(text);
         free(meta);
     }
+    /* A shader with includes and variants: import -> cache -> load -> create_shader. Copied
+     * from the repository's test shaders at test time (never into the corpus); the include
+     * folder is root-relative, as docs/shaders.md's example lays it out. */
+    {
+        const char *srcdir = getenv("KILN_SOURCE_DIR");
+        if (!srcdir || !*srcdir) fail_msg("KILN_SOURCE_DIR is not set (CTest sets it)");
+        char *cmd = kt_format("mkdir -p '%s/assets/shaders/include' && "
+                              "cp '%s/tests/shaders/pbr_forward.frag' "
+                              "'%s/tests/shaders/pbr_forward.frag.meta' '%s/assets/shaders/' && "
+                              "cp '%s/tests/shaders/include/'*.glsl '%s/assets/shaders/include/' "
+                              "&& chmod -R u+w '%s/assets/shaders'",
+                              dir, srcdir, srcdir, dir, srcdir, dir, dir);
+        assert_int_equal(kt_run(cmd, NULL), 0);
+        free(cmd);
+        char *meta = kt_format("%s/assets/shaders/folder.meta", dir);
+        write_text(meta, "{\"shader\":{\"include_dirs\":[\"shaders/include\"]}}");
+        free(meta);
+    }
     /* The textures that the texture-kind images of the model folders get (Suzanne's 1024s, ...)
      * follow the same rule under the sanitizers. */
     if (sanitized()) {
@@ -173,6 +193,7 @@ static krt_type type_of_label(const char *label)
     if (strncmp(label, "skeleton", 8) == 0) return KRT_TYPE_SKELETON;
     if (strncmp(label, "clip", 4) == 0) return KRT_TYPE_CLIP;
     if (strcmp(label, "scene") == 0) return KRT_TYPE_SCENE;
+    if (strcmp(label, "shader") == 0) return KRT_TYPE_SHADER;
     return KRT_TYPE_NONE;
 }
 
@@ -313,6 +334,17 @@ static kiln_result rec_material(void *u, krt_handle h, const krt_material_data *
     note(u, KRT_TYPE_MATERIAL, true);
     return KILN_OK;
 }
+static kiln_result rec_shader(void *u, krt_handle h, const krt_shader_data *d, void **gpu,
+                              kiln_error *err)
+{
+    *gpu = (void *)(uintptr_t)(h.id | 1);
+    note(u, KRT_TYPE_SHADER, true);
+    return KILN_OK;
+}
+static void rec_destroy_shader(void *u, krt_handle h, void *gpu)
+{
+    note(u, KRT_TYPE_SHADER, false);
+}
 static void rec_destroy_texture(void *u, krt_handle h, void *gpu)
 {
     note(u, KRT_TYPE_TEXTURE, false);
@@ -342,6 +374,8 @@ static krt_context *make_ctx(const char *cache, recorder *rec, bool no_verify)
         d.renderer.destroy_mesh = rec_destroy_mesh;
         d.renderer.destroy_material = rec_destroy_material;
         d.renderer.user = rec;
+        d.renderer_shaders.create_shader = rec_shader;
+        d.renderer_shaders.destroy_shader = rec_destroy_shader;
     }
     krt_context *c = NULL;
     kiln_error err;
@@ -546,6 +580,31 @@ static void check_scene(krt_context *c, krt_handle h, const artifact *a)
     }
 }
 
+/* A shader against its summary: stage, variant count, SPIR-V bytes over every variant; every
+ * variant's words start with the magic and are the view's, and the renderer made its object. */
+static void check_shader(krt_context *c, krt_handle h, const artifact *a)
+{
+    json_t *sum = json_object_get(g_entries[a->entry].manifest, "summary");
+    krt_shader_data d;
+    kiln_error err;
+    assert_int_equal(krt_get_shader(c, h, &d, &err), KILN_OK);
+    assert_non_null(d.view);
+    assert_string_equal(kiln_shader_stage_name(d.view->stage), jstr(sum, "stage"));
+    assert_int_equal(d.variant_count, jint(sum, "variants"));
+    assert_int_equal(d.variant_count, d.view->variant_count);
+    size_t words = 0;
+    for (uint32_t v = 0; v < d.variant_count; v++) {
+        assert_true(d.variants[v].word_count >= 5);
+        assert_int_equal(d.variants[v].words[0], KILN_SHADER_SPIRV_MAGIC);
+        assert_string_equal(d.variants[v].name, kiln_shader_variant_at(d.view, v).name);
+        assert_int_equal(kiln_shader_find_variant(d.view, d.variants[v].name), (int32_t)v);
+        words += d.variants[v].word_count;
+    }
+    assert_int_equal(words * 4, jint(sum, "spirv_bytes"));
+    assert_true(kiln_shader_find_variant(d.view, "normal_map") >= 0);
+    assert_non_null(krt_gpu(c, h));
+}
+
 static void check_every_artifact(const char *mount)
 {
     recorder rec;
@@ -587,6 +646,9 @@ static void check_every_artifact(const char *mount)
         case KRT_TYPE_SCENE:
             check_scene(c, h[i], a);
             break;
+        case KRT_TYPE_SHADER:
+            check_shader(c, h[i], a);
+            break;
         default:
             fail_msg("%s: type %d", a->name, a->type);
         }
@@ -600,15 +662,14 @@ static void check_every_artifact(const char *mount)
             mats += g_arts[i].entry == e && g_arts[i].type == KRT_TYPE_MATERIAL;
         assert_int_equal(mats, jint(sum, "materials"));
     }
-    /* Every type was there, each loaded once: the renderer created one object per texture, mesh
-     * and material artifact. Every type but shaders: this project has no shader source (the
-     * cook's shader kind comes with issue 19; runtime_shader loads cooked shaders). */
+    /* Every type was there, each loaded once: the renderer created one object per texture, mesh,
+     * material and shader artifact. */
     for (int t = KRT_TYPE_TEXTURE; t < KRT_TYPE_COUNT; t++)
-        if (t != KRT_TYPE_SHADER && per_type[t] == 0)
-            fail_msg("no artifact of type %d in the cooked corpus", t);
+        if (per_type[t] == 0) fail_msg("no artifact of type %d in the cooked corpus", t);
     assert_int_equal(rec.creates[KRT_TYPE_TEXTURE], per_type[KRT_TYPE_TEXTURE]);
     assert_int_equal(rec.creates[KRT_TYPE_MESH], per_type[KRT_TYPE_MESH]);
     assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], per_type[KRT_TYPE_MATERIAL]);
+    assert_int_equal(rec.creates[KRT_TYPE_SHADER], per_type[KRT_TYPE_SHADER]);
     release_all(c, h);
     for (int t = 0; t < KRT_TYPE_COUNT; t++) assert_int_equal(rec.creates[t], rec.destroys[t]);
     krt_destroy(c);
@@ -804,8 +865,8 @@ static void check_damaged(const char *cache, damage how, long at, bool no_verify
         if (code == KILN_OK || !e.message[0])
             fail_msg("%s (%s): failed without an error", a->name, damage_names[how]);
         /* The leaves (no dependencies) say what is wrong with them, and in which file. */
-        bool leaf =
-            a->type == KRT_TYPE_TEXTURE || a->type == KRT_TYPE_SKELETON || a->type == KRT_TYPE_CLIP;
+        bool leaf = a->type == KRT_TYPE_TEXTURE || a->type == KRT_TYPE_SKELETON ||
+                    a->type == KRT_TYPE_CLIP || a->type == KRT_TYPE_SHADER;
         if (!leaf) continue;
         if (!strstr(e.path, strrchr(a->file, '/')))
             fail_msg("%s (%s): the error names \"%s\", not its file", a->name, damage_names[how],
