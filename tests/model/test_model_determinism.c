@@ -4,8 +4,12 @@
  * Then two projects with the same models (a .gltf with an external .bin and images, a .glb, a
  * skinned .gltf, file names with spaces) imported with -j1 and -j2 by the command: the same keys
  * and cache entries byte for byte; report reads no source when nothing changed; one byte changed
- * in an external .bin or image makes exactly the models using it stale. Skips (77) without the
- * corpus. Under the sanitizers (KILN_TEST_SANITIZED=1) fewer models and smaller textures. */
+ * in an external .bin or image makes exactly the models using it stale. The projects also hold
+ * the test shaders (tests/shaders, copied at test time with a folder.meta naming their include
+ * folder): their cooked bytes are compared the same way (the compiler's output at -j1 and -j2, in
+ * two folders), and one byte of an include makes exactly the shader that includes it stale.
+ * Skips (77) without the corpus. Under the sanitizers (KILN_TEST_SANITIZED=1) fewer models and
+ * smaller textures. */
 #define _GNU_SOURCE
 #include "support.h"
 
@@ -124,8 +128,10 @@ typedef struct project {
 /* The same assets in a fresh project: BoxTextured (.gltf, external .bin and .png) in a folder
  * with a space, the morph cube (.glb), RiggedSimple (.gltf with an external .bin, a skin and a
  * clip), and in the plain build Box With Spaces (file names with spaces, three 1024x1024
- * images: slow to encode under the sanitizers). *assets: how many assets the scan finds: the
- * models (the images they name are theirs, not assets of their own). */
+ * images: slow to encode under the sanitizers), and the six test shaders of tests/shaders (not
+ * broken/) in shaders/, their includes in shaders/include (no stage: not assets), named by
+ * shaders/folder.meta as the root-relative include folder. *assets: how many assets the scan
+ * finds: the models (the images they name are theirs, not assets of their own) and shaders. */
 static project project_make(const char *corpus, const char *tag, size_t *assets)
 {
     project p;
@@ -152,6 +158,19 @@ static project project_make(const char *corpus, const char *tag, size_t *assets)
         free(from);
         free(to);
     }
+    const char *srcdir = getenv("KILN_SOURCE_DIR");
+    if (!srcdir || !*srcdir) fail_msg("KILN_SOURCE_DIR is not set (CTest sets it)");
+    char *cmd = kt_format("mkdir -p '%s/shaders/include' && cd '%s/tests/shaders' && "
+                          "cp *.vert *.frag *.comp *.mesh *.hlsl *.meta '%s/shaders/' && "
+                          "cp include/*.glsl '%s/shaders/include/' && chmod -R u+w '%s/shaders'",
+                          p.assets, srcdir, p.assets, p.assets, p.assets);
+    assert_int_equal(kt_run(cmd, NULL), 0);
+    free(cmd);
+    char *meta = kt_format("%s/shaders/folder.meta", p.assets);
+    static const char folder_meta[] = "{\"shader\": {\"include_dirs\": [\"shaders/include\"]}}";
+    kt_write_file(meta, folder_meta, strlen(folder_meta));
+    free(meta);
+    *assets += 6; /* flat_color, meshlets, pbr_forward (2), skin_vertices, unlit_texture */
     /* Old enough that the stat shortcut may trust what it recorded. */
     mc_age_tree(p.assets, 30);
     return p;
@@ -218,7 +237,7 @@ model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies(v
     json_t *ra = json_object_get(ia, "records");
     assert_int_equal(json_array_size(ra), n);
     assert_int_equal(json_array_size(json_object_get(ib, "records")), n);
-    size_t i, models = 0;
+    size_t i, models = 0, shaders = 0;
     json_t *row;
     json_array_foreach (ra, i, row) {
         const char *path = json_string_value(json_object_get(row, "path"));
@@ -229,8 +248,10 @@ model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies(v
         assert_true(json_equal(json_object_get(row, "outputs"), json_object_get(other, "outputs")));
         assert_true(json_equal(json_object_get(row, "summary"), json_object_get(other, "summary")));
         if (!strcmp(json_string_value(json_object_get(row, "kind")), "model")) models++;
+        if (!strcmp(json_string_value(json_object_get(row, "kind")), "shader")) shaders++;
     }
     assert_int_equal(models, mc_sanitized() ? 3 : 4);
+    assert_int_equal(shaders, 6);
     char *oa = kt_format("%s/cache/objects", a.out), *ob = kt_format("%s/cache/objects", b.out);
     if (!mc_trees_equal(oa, ob)) fail_msg("the two caches' entries differ");
     free(oa);
@@ -258,6 +279,19 @@ model_project_imports_identically_with_1_and_2_threads_and_tracks_dependencies(v
     expect_states(rep, n, "up_to_date", NULL, NULL, 0);
     json_decref(rep);
     free(bin);
+
+    /* One byte of an include only pbr_forward.frag reads: that shader alone is stale. */
+    static const char *const pbr[] = {"shaders/pbr_forward.frag"};
+    char *inc = kt_format("%s/shaders/include/kiln_pbr.glsl", a.assets);
+    mc_flip_byte(inc, 2);
+    rep = project_run(&a, "report", 0);
+    expect_states(rep, n, "up_to_date", "stale", pbr, 1);
+    json_decref(rep);
+    mc_flip_byte(inc, 2);
+    rep = project_run(&a, "report", 0);
+    expect_states(rep, n, "up_to_date", NULL, NULL, 0);
+    json_decref(rep);
+    free(inc);
 
     /* One byte of BoxTextured's image: the model using it goes stale (the image is the model's,
      * not an asset of its own). */
