@@ -2,7 +2,8 @@
 # bench/run.sh — `make bench`: runs the glTF parsing benchmark (bench_gltf: kiln against assimp,
 # time and peak memory), the mesh cook benchmark (bench_mesh), the model cook against gltfpack
 # (bench_models: time, triangles, vertex bytes, ACMR), libkiln_rt's loading (bench_runtime:
-# loads and MB/s against memcpy and read(), look-ups/s), the import benchmark
+# loads and MB/s against memcpy and read(), look-ups/s), the shaders (bench/shaders.sh), the
+# import benchmark
 # (bench_import: cold, warm, no-op, -j1 vs -j2) and then checks, independently of kiln's own "source_read" flags, that a no-op report opens
 # no source file: the report runs once more under `strace -f -e trace=openat` and the openat calls
 # on the copied image tree are counted. Numbers are printed, never asserted.
@@ -97,6 +98,12 @@ if [ -x "$remote_bin" ] && [ -d "$here/../shared/corpus" ]; then
 else
     echo "run.sh: $remote_bin or the corpus is missing; the remote cache benchmark is skipped" >&2
 fi
+
+# Shaders (bench/shaders.sh): the cook of each test shader per shader and per variant, its
+# stages and glslc + spirv-val side by side (bench_shader_cook), the shader corpus imported as one
+# project with -j 1, -j 2 and a no-op, and the kiln command's start-up.
+KILN_BENCH_RUNS=$runs sh "$here/bench/shaders.sh" "$build"
+echo
 
 if [ ! -x "$bin" ]; then
     echo "run.sh: $bin is not built (cmake --build $build --target bench_import)" >&2

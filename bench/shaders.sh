@@ -1,0 +1,153 @@
+#!/bin/sh
+# bench/shaders.sh — the shader benchmarks of issue 19 (docs/performance.md, "Shaders"):
+#  1. bench_shader_cook: the import cook of each tests/shaders shader per shader and per variant,
+#     its stages, the dependency listing, and glslc + spirv-val side by side;
+#  2. the corpus ($KILN_BENCH_SHADER_CORPUS, default <repo>/../shared/corpus/shaders) imported as
+#     one kiln project by the command: `kiln import --all -j 1`, then `-j 2` (each into an empty
+#     cache), then a no-op import (everything cached), wall time of the whole command;
+#  3. the start-up of the `kiln` command (`kiln --version`, perf stat) against `glslc --version`
+#     and, with KILN_BENCH_KILN_BEFORE=PATH, a kiln built before shaders (main at d1f3b84, the
+#     parent of the commit that linked shaderc, glslang, SPIRV-Tools and SPIRV-Cross), and what
+#     the dynamic loader says (LD_DEBUG=statistics) and the constructors (.init_array) each has.
+# Numbers are printed, never asserted.
+#
+#   sh bench/shaders.sh [BUILD_DIR]          (default: build)
+#   KILN_BENCH_RUNS=N               runs per figure of 1 and 3 (default 5)
+#   KILN_BENCH_SHADER_IMPORT_RUNS=N runs of each corpus import (default 1: -j 1 takes minutes)
+#   KILN_BENCH_SHADER_KEEP=DIR      keep the imports' --json documents there
+#   KILN_BENCH_KILN_BEFORE=PATH     another kiln command to time the start-up of
+set -eu
+
+build=${1:-build}
+here=$(cd "$(dirname "$0")/.." && pwd)
+runs=${KILN_BENCH_RUNS:-5}
+import_runs=${KILN_BENCH_SHADER_IMPORT_RUNS:-1}
+corpus=${KILN_BENCH_SHADER_CORPUS:-$here/../shared/corpus/shaders}
+kiln=$build/tools/kiln/kiln
+case $kiln in /*) ;; *) kiln=$(pwd)/$kiln ;; esac
+
+# 1. per shader and per variant
+if [ -x "$build/bench/bench_shader_cook" ]; then
+    "$build/bench/bench_shader_cook" --runs "$runs"
+    echo
+else
+    echo "shaders.sh: $build/bench/bench_shader_cook is not built; skipped" >&2
+fi
+
+now() { date +%s.%N; }
+# median of the numbers on stdin
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+tmp_startup=$(mktemp /tmp/kiln-bench-startup-XXXXXX)
+
+# 2. the corpus as a project
+if [ ! -d "$corpus/glsl" ]; then
+    echo "shaders.sh: no shader corpus at $corpus (set KILN_BENCH_SHADER_CORPUS); skipped" >&2
+else
+    tmp=$(mktemp -d /tmp/kiln-bench-shaders-XXXXXX)
+    trap 'rm -rf "$tmp" "$tmp_startup"' EXIT
+    mkdir -p "$tmp/assets"
+    cp -r "$corpus/glsl" "$corpus/hlsl" "$tmp/assets/"
+    chmod -R u+w "$tmp/assets"
+    # The HLSL sources are named .vert/.frag/...: the folder says their language. Vulkan 1.2 for
+    # every shader (ray tracing and mesh shaders need SPIR-V 1.4); the upstream sources have
+    # warnings, which stay warnings here. Everything else is the import's default (optimisation
+    # performance).
+    printf '{"shader": {"target": "vulkan1.2", "warnings_as_errors": false}}\n' > "$tmp/assets/glsl/folder.meta"
+    printf '{"shader": {"language": "hlsl", "target": "vulkan1.2", "warnings_as_errors": false}}\n' > "$tmp/assets/hlsl/folder.meta"
+    find "$tmp/assets" -exec touch -d '1 minute ago' {} +
+    import() { # import JOBS LOG: the wall time in seconds
+        t0=$(now)
+        (cd "$tmp" && "$kiln" import --all -j "$1" --root assets --out .kiln --json > "$2" 2>/dev/null) || true
+        t1=$(now)
+        echo "$t1 - $t0" | bc
+    }
+    statuses() { # statuses LOG: how many records of each status ("imported 442, failed 45")
+        python3 -c 'import json,sys,collections
+d=json.load(open(sys.argv[1]))
+c=collections.Counter(r.get("status") for r in d.get("records",[]))
+print(", ".join("%s %d" % (k, c[k]) for k in sorted(c)))' "$1" 2>/dev/null || echo "?"
+    }
+    shaders=$(find "$tmp/assets" -type f \( -name '*.vert' -o -name '*.frag' -o -name '*.comp' \
+        -o -name '*.geom' -o -name '*.tesc' -o -name '*.tese' -o -name '*.mesh' -o -name '*.task' \
+        -o -name '*.rgen' -o -name '*.rchit' -o -name '*.rmiss' -o -name '*.rahit' -o -name '*.rint' \
+        -o -name '*.rcall' \) | wc -l)
+    echo "corpus import: $shaders shader sources of $corpus as one project; $import_runs run(s) each (median, s)"
+    for j in 1 2; do
+        : > "$tmp/times"
+        r=0
+        while [ $r -lt "$import_runs" ]; do
+            rm -rf "$tmp/.kiln"
+            import "$j" "$tmp/log-$j.json" >> "$tmp/times"
+            r=$((r + 1))
+        done
+        printf '  kiln import --all -j %s (empty cache)  %8.2f s   %s\n' "$j" \
+            "$(median < "$tmp/times")" "$(statuses "$tmp/log-$j.json")"
+    done
+    : > "$tmp/times"
+    r=0
+    while [ $r -lt "$runs" ]; do
+        import 2 "$tmp/log-noop.json" >> "$tmp/times"
+        r=$((r + 1))
+    done
+    printf '  kiln import --all -j 2 (no-op)         %8.3f s   %s\n' \
+        "$(median < "$tmp/times")" "$(statuses "$tmp/log-noop.json")"
+    # A failed shader is cooked again by every import (nothing is cached for it): the no-op
+    # above includes those. Without the sources that failed, the no-op of what compiles:
+    python3 -c 'import json,sys,os
+d=json.load(open(sys.argv[1]))
+for r in d.get("records",[]):
+    if r.get("status")=="failed": os.remove(os.path.join(sys.argv[2], r["path"]))' "$tmp/log-2.json" "$tmp/assets"
+    import 2 "$tmp/log-warm.json" > /dev/null
+    : > "$tmp/times"
+    r=0
+    while [ $r -lt "$runs" ]; do
+        import 2 "$tmp/log-noop2.json" >> "$tmp/times"
+        r=$((r + 1))
+    done
+    printf '  the same without the failed sources    %8.3f s   %s\n' \
+        "$(median < "$tmp/times")" "$(statuses "$tmp/log-noop2.json")"
+    # what failed, by first words of the error (KILN_BENCH_SHADER_KEEP=DIR keeps the logs)
+    python3 -c 'import json,sys,collections
+d=json.load(open(sys.argv[1]))
+f=[r for r in d.get("records",[]) if r.get("status")=="failed"]
+c=collections.Counter((r.get("error") or {}).get("code","?") if isinstance(r.get("error"),dict) else str(r.get("code","?")) for r in f)
+print("  failed by code: " + (", ".join("%s %d" % (k, c[k]) for k in sorted(c)) or "none"))' "$tmp/log-2.json" 2>/dev/null || true
+    if [ -n "${KILN_BENCH_SHADER_KEEP:-}" ]; then mkdir -p "$KILN_BENCH_SHADER_KEEP" && cp "$tmp"/log-*.json "$KILN_BENCH_SHADER_KEEP/"; fi
+    echo
+fi
+
+# 3. start-up: `kiln --version` (the cheapest command), interleaved with glslc's and, when
+# KILN_BENCH_KILN_BEFORE names one, a kiln built before shaders (tools/kiln without shaderc,
+# glslang, SPIRV-Tools and SPIRV-Cross linked), KILN_BENCH_RUNS rounds of 50 starts each
+echo "start-up ($runs rounds of perf stat -r 50, median of the rounds' mean wall and task-clock):"
+if command -v perf >/dev/null 2>&1; then
+    set -- "$kiln"
+    [ -n "${KILN_BENCH_KILN_BEFORE:-}" ] && set -- "$@" "$KILN_BENCH_KILN_BEFORE"
+    command -v glslc >/dev/null 2>&1 && set -- "$@" "$(command -v glslc)"
+    r=0
+    : > "$tmp_startup"
+    while [ $r -lt "$runs" ]; do
+        n=0
+        for b in "$@"; do
+            n=$((n + 1))
+            perf stat -r 50 -x, -e task-clock,duration_time "$b" --version 2>&1 >/dev/null |
+                awk -F, -v n=$n '/task-clock/ {print n, "cpu", $1} /duration_time/ {print n, "wall", $1 / 1e6}' >> "$tmp_startup"
+        done
+        r=$((r + 1))
+    done
+    n=0
+    for b in "$@"; do
+        n=$((n + 1))
+        wall=$(awk -v n=$n '$1 == n && $2 == "wall" {print $3}' "$tmp_startup" | median)
+        cpu=$(awk -v n=$n '$1 == n && $2 == "cpu" {print $3}' "$tmp_startup" | median)
+        init=$(readelf -SW "$b" | awk '$2 == ".init_array" {print $6}')
+        printf '  %-44s wall %6.2f ms  task-clock %6.2f ms  %2d shared libs  %3d constructors  %5.1f MB\n' \
+            "$b --version" "${wall:-0}" "${cpu:-0}" "$(ldd "$b" | wc -l)" "$((0x${init:-0} / 8))" \
+            "$(echo "$(stat -c %s "$b") / 1048576" | bc -l)"
+        LD_DEBUG=statistics "$b" --version 2>&1 >/dev/null |
+            sed -n 's/^ *[0-9]*: *//p' | grep -E 'total startup time|number of relocations:' |
+            sed 's/^ */      ld.so: /'
+    done
+else
+    echo "  perf is not installed: skipped"
+fi
