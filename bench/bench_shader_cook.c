@@ -15,6 +15,10 @@
  *               kiln_shader_write once), called directly (internal headers: src/process,
  *               src/write);
  *   preprocess  kiln_shader_compile with preprocess_only, summed over the variants;
+ *   held        kiln_shader_compile summed over the variants while this program holds a shaderc
+ *               compiler that has compiled once (glslang keeps its built-in symbol tables while
+ *               any compiler of the process lives: what a compiler kept for a whole import would
+ *               make a compile cost);
  *   deps        kiln_shader_source_dependencies (src/pipeline/cook_shader.h, internal), the
  *               dependency listing an import makes before it cooks;
  *   glslc+val   per variant `glslc -O --target-env=E -Werror -I include [-D...] F -o x.spv` then
@@ -27,6 +31,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <jansson.h>
+#include <shaderc/shaderc.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,7 +304,7 @@ static bool have_command(const char *name)
 /* ---- one shader --------------------------------------------------------------------------- */
 
 typedef struct figures {
-    double cook, cook_one, compile, validate, reflect, write, preprocess, deps, peer, glslc;
+    double cook, cook_one, compile, validate, reflect, write, preprocess, held, deps, peer, glslc;
 } figures;
 
 static kiln_result count_dep(void *user, const char *path, kiln_error *err)
@@ -445,6 +450,34 @@ static bool bench_one(const char *dir, const char *tmp, const bench_case *c, int
     f->write = median(tw, runs);
     f->preprocess = median(tp, runs);
 
+    /* the compile again with a compiler held (and used once) by this program */
+    shaderc_compiler_t held = shaderc_compiler_initialize();
+    shaderc_compile_options_t held_opts = shaderc_compile_options_initialize();
+    if (held && held_opts) {
+        static const char warm_src[] = "#version 450\nvoid main() {}\n";
+        shaderc_compilation_result_t warm =
+            shaderc_compile_into_spv(held, warm_src, sizeof warm_src - 1,
+                                     shaderc_glsl_vertex_shader, "warm.vert", "main", held_opts);
+        shaderc_result_release(warm);
+    }
+    for (int r = 0; r < runs && ok; r++) {
+        tc[r] = 0;
+        for (size_t v = 0; v < c->variant_count && ok; v++) {
+            include_store st = {dir, {NULL}, {NULL}, 0};
+            kiln_shader_define defs[MAX_DEFINES];
+            kiln_shader_compile_opts o = compile_opts(c, &c->variants[v], defs, &st);
+            kiln_shader_module m;
+            double t0 = now_ms();
+            ok = kiln_shader_compile(src, size, &o, NULL, &m, &err) == KILN_OK;
+            tc[r] += now_ms() - t0;
+            kiln_shader_module_free(&m);
+            store_clear(&st);
+        }
+    }
+    shaderc_compile_options_release(held_opts);
+    shaderc_compiler_release(held);
+    f->held = median(tc, runs);
+
     /* the dependency listing an import makes */
     kiln_settings s;
     if (ok && kiln_settings_parse(meta_doc, strlen(meta_doc), NULL, &s, &err) == KILN_OK) {
@@ -513,9 +546,9 @@ int main(int argc, char **argv)
     printf("bench_shader_cook: %zu shaders of %s, %d runs each (median, ms); %s\n", CASE_COUNT, dir,
            runs, kiln_shader_toolchain(toolchain, sizeof toolchain));
     if (!peer) printf("  glslc or spirv-val is not installed: the peer columns are empty\n");
-    printf("  %-20s %3s %8s %8s %8s %8s %8s %8s %7s %7s %7s %8s %8s %6s\n", "shader", "var", "cook",
-           "/variant", "1 var", "+1 var", "compile", "validate", "reflect", "write", "preproc",
-           "deps", "glslc+val", "ratio");
+    printf("  %-20s %3s %8s %8s %8s %8s %8s %8s %7s %7s %7s %6s %8s %8s %6s\n", "shader", "var",
+           "cook", "/variant", "1 var", "+1 var", "compile", "validate", "reflect", "write",
+           "preproc", "held", "deps", "glslc+val", "ratio");
     figures sum;
     memset(&sum, 0, sizeof sum);
     size_t variants = 0, failed = 0;
@@ -529,32 +562,36 @@ int main(int argc, char **argv)
         }
         double extra =
             c->variant_count > 1 ? (f.cook - f.cook_one) / (double)(c->variant_count - 1) : 0.0;
-        printf("  %-20s %3zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %7.2f %7.2f %7.1f %8.1f %8.1f "
-               "%6.2f\n",
+        printf("  %-20s %3zu %8.1f %8.1f %8.1f %8.1f %8.1f %8.2f %7.2f %7.2f %7.1f %6.2f %8.1f "
+               "%8.1f %6.2f\n",
                c->file, c->variant_count, f.cook, f.cook / (double)c->variant_count, f.cook_one,
-               extra, f.compile, f.validate, f.reflect, f.write, f.preprocess, f.deps, f.peer,
-               f.peer > 0 ? f.cook / f.peer : 0.0);
+               extra, f.compile, f.validate, f.reflect, f.write, f.preprocess, f.held, f.deps,
+               f.peer, f.peer > 0 ? f.cook / f.peer : 0.0);
         sum.cook += f.cook;
         sum.compile += f.compile;
         sum.validate += f.validate;
         sum.reflect += f.reflect;
         sum.write += f.write;
         sum.preprocess += f.preprocess;
+        sum.held += f.held;
         sum.deps += f.deps;
         sum.peer += f.peer;
         sum.glslc += f.glslc;
         variants += c->variant_count;
     }
-    printf("  %-20s %3zu %8.1f %8.1f %8s %8s %8.1f %8.2f %7.2f %7.2f %7.1f %8.1f %8.1f %6.2f\n",
+    printf("  %-20s %3zu %8.1f %8.1f %8s %8s %8.1f %8.2f %7.2f %7.2f %7.1f %6.2f %8.1f %8.1f "
+           "%6.2f\n",
            "all", variants, sum.cook, variants ? sum.cook / (double)variants : 0.0, "", "",
-           sum.compile, sum.validate, sum.reflect, sum.write, sum.preprocess, sum.deps, sum.peer,
-           sum.peer > 0 ? sum.cook / sum.peer : 0.0);
+           sum.compile, sum.validate, sum.reflect, sum.write, sum.preprocess, sum.held, sum.deps,
+           sum.peer, sum.peer > 0 ? sum.cook / sum.peer : 0.0);
     if (sum.cook > 0)
         printf("  of the cook: compile %.0f%%, validate %.1f%%, reflect %.1f%%, write %.2f%%; "
-               "dependency listing %.1f%% of a full compile\n",
+               "dependency listing %.1f%% of a full compile; a compile with a compiler held "
+               "%.1f%% of one without\n",
                100 * sum.compile / sum.cook, 100 * sum.validate / sum.cook,
                100 * sum.reflect / sum.cook, 100 * sum.write / sum.cook,
-               sum.compile > 0 ? 100 * sum.deps / sum.compile : 0.0);
+               sum.compile > 0 ? 100 * sum.deps / sum.compile : 0.0,
+               sum.compile > 0 ? 100 * sum.held / sum.compile : 0.0);
     if (sum.glslc > 0)
         printf("  glslc alone (process start-up included): %.1f ms over %zu variants; kiln's cook "
                "/ glslc alone %.2f\n",
