@@ -130,8 +130,9 @@ if command -v perf >/dev/null 2>&1; then
         n=0
         for b in "$@"; do
             n=$((n + 1))
-            perf stat -r 50 -x, -e task-clock,duration_time "$b" --version 2>&1 >/dev/null |
-                awk -F, -v n=$n '/task-clock/ {print n, "cpu", $1} /duration_time/ {print n, "wall", $1 / 1e6}' >> "$tmp_startup"
+            perf stat -r 50 -x, -e task-clock,duration_time,page-faults "$b" --version 2>&1 >/dev/null |
+                awk -F, -v n=$n '/task-clock/ {print n, "cpu", $1} /duration_time/ {print n, "wall", $1 / 1e6}
+                    /page-faults/ {print n, "faults", $1}' >> "$tmp_startup"
         done
         r=$((r + 1))
     done
@@ -140,9 +141,10 @@ if command -v perf >/dev/null 2>&1; then
         n=$((n + 1))
         wall=$(awk -v n=$n '$1 == n && $2 == "wall" {print $3}' "$tmp_startup" | median)
         cpu=$(awk -v n=$n '$1 == n && $2 == "cpu" {print $3}' "$tmp_startup" | median)
+        faults=$(awk -v n=$n '$1 == n && $2 == "faults" {print $3}' "$tmp_startup" | median)
         init=$(readelf -SW "$b" | awk '$2 == ".init_array" {print $6}')
-        printf '  %-44s wall %6.2f ms  task-clock %6.2f ms  %2d shared libs  %3d constructors  %5.1f MB\n' \
-            "$b --version" "${wall:-0}" "${cpu:-0}" "$(ldd "$b" | wc -l)" "$((0x${init:-0} / 8))" \
+        printf '  %-44s wall %6.2f ms  task-clock %6.2f ms  %4d page faults  %2d shared libs  %3d constructors  %5.1f MB\n' \
+            "$b --version" "${wall:-0}" "${cpu:-0}" "${faults:-0}" "$(ldd "$b" | wc -l)" "$((0x${init:-0} / 8))" \
             "$(echo "$(stat -c %s "$b") / 1048576" | bc -l)"
         LD_DEBUG=statistics "$b" --version 2>&1 >/dev/null |
             sed -n 's/^ *[0-9]*: *//p' | grep -E 'total startup time|number of relocations:' |
