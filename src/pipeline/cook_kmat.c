@@ -108,7 +108,7 @@ static kiln_result chain_load(const char *root, const char *rel, const uint8_t *
     memset(c, 0, sizeof *c);
     snprintf(c->rels[0], sizeof c->rels[0], "%s", rel);
     kiln_result r = kiln_kmat_parse((const char *)source, size, NULL, &c->docs[0], err);
-    if (r == KILN_OK) c->count = 1;
+    c->count = 1; /* freed by chain_free whatever happens (a failed parse leaves it zeroed) */
     if (r == KILN_OK) r = rebase(&c->docs[0], rel, err);
     if (r != KILN_OK) kiln_error_prefix(err, "%s: ", rel);
     while (r == KILN_OK && c->docs[c->count - 1].parent) {
@@ -134,8 +134,8 @@ static kiln_result chain_load(const char *root, const char *rel, const uint8_t *
         r = kiln_kmat_parse((const char *)data, n, NULL, &c->docs[c->count], err);
         kiln_free(NULL, data, n + 1);
         if (r == KILN_OK) r = rebase(&c->docs[c->count], parent, err);
-        if (r == KILN_OK) c->count++;
-        else kiln_error_prefix(err, "%s: ", parent);
+        c->count++; /* counted even when it failed: chain_free frees it (a zeroed one too) */
+        if (r != KILN_OK) kiln_error_prefix(err, "%s: ", parent);
     }
     if (r != KILN_OK) chain_free(c);
     return r;

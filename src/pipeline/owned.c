@@ -97,6 +97,15 @@ static int by_rel_cmp(const void *x, const void *y)
     return strcmp(((const by_rel *)x)->rel, ((const by_rel *)y)->rel);
 }
 
+/* Does a own the files its kind reads: a model its images (read in its folder). Not a shader
+ * (its includes are libraries or shaders of their own) nor a material (what it names are
+ * assets, by definition). */
+static bool owns_its_files(const kiln_asset *a)
+{
+    return a->kind && a->kind->dependencies && !a->kind->deps_from_root &&
+           !a->kind->deps_are_assets;
+}
+
 /* Can assets[i] be owned: a file of a kind that reads nothing else, without a .meta. */
 static bool ownable(const kiln_asset *a)
 {
@@ -108,7 +117,7 @@ kiln_result kiln_owned_remove(kiln_project *p, kiln_asset *assets, size_t *count
 {
     size_t n = *count, model_count = 0, ownable_count = 0;
     for (size_t i = 0; i < n; i++) {
-        if (assets[i].kind && assets[i].kind->dependencies) model_count++;
+        if (owns_its_files(&assets[i])) model_count++;
         else if (ownable(&assets[i])) ownable_count++;
     }
     if (model_count == 0 || ownable_count == 0) return KILN_OK;
@@ -122,7 +131,7 @@ kiln_result kiln_owned_remove(kiln_project *p, kiln_asset *assets, size_t *count
         goto out;
     }
     for (size_t i = 0, m = 0, o = 0; i < n; i++) {
-        if (assets[i].kind && assets[i].kind->dependencies) models[m++] = i;
+        if (owns_its_files(&assets[i])) models[m++] = i;
         else if (ownable(&assets[i])) sorted[o++] = (by_rel){assets[i].rel, i};
     }
     qsort(sorted, ownable_count, sizeof *sorted, by_rel_cmp);
