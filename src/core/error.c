@@ -86,7 +86,16 @@ void kiln_error_at_offset(kiln_error *err, uint64_t offset)
 
 void kiln_error_at_pointer(kiln_error *err, const char *json_pointer)
 {
-    if (err && json_pointer) copy_field(err->json_pointer, sizeof err->json_pointer, json_pointer);
+    if (!err || !json_pointer) return;
+    /* Keys are UTF-8: an over-long pointer is cut before a continuation byte, never inside a
+     * character. */
+    size_t n = strlen(json_pointer), cap = sizeof err->json_pointer;
+    if (n >= cap) {
+        n = cap - 1;
+        while (n > 0 && ((unsigned char)json_pointer[n] & 0xC0) == 0x80) n--;
+    }
+    memcpy(err->json_pointer, json_pointer, n);
+    err->json_pointer[n] = '\0';
 }
 
 void kiln_error_prefix(kiln_error *err, const char *fmt, ...)

@@ -38,6 +38,7 @@ kiln_result kiln_error_bad_bytes(kiln_error *err, const char *format, uint64_t o
 /* Adds where the error happened to a record that kiln_error_set filled. NULL-safe. */
 void kiln_error_at_path(kiln_error *err, const char *path);
 void kiln_error_at_offset(kiln_error *err, uint64_t offset);
+/* Sets err->json_pointer; one longer than the field is cut before a UTF-8 continuation byte. */
 void kiln_error_at_pointer(kiln_error *err, const char *json_pointer);
 
 /* Prefixes the message with context: "kodim01.png: " + old message. NULL-safe. */

@@ -104,15 +104,7 @@ static kiln_result bad(kiln_error *err, const kptr *p, const char *fmt, ...)
     va_start(ap, fmt);
     kiln_error_setv(err, KILN_E_IMPORT_SETTINGS, fmt, ap);
     va_end(ap);
-    char ptr[sizeof err->json_pointer];
-    size_t n = p->len;
-    if (n >= sizeof ptr) { /* cut before a UTF-8 continuation byte, never inside a character */
-        n = sizeof ptr - 1;
-        while (n > 0 && ((unsigned char)p->text[n] & 0xC0) == 0x80) n--;
-    }
-    memcpy(ptr, p->text, n);
-    ptr[n] = '\0';
-    kiln_error_at_pointer(err, ptr);
+    kiln_error_at_pointer(err, p->text); /* cut at a character boundary when too long */
     return KILN_E_IMPORT_SETTINGS;
 }
 

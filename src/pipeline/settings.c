@@ -752,16 +752,7 @@ static kiln_result settings_fail(kiln_error *err, const json_ptr *p, const char 
     va_start(ap, fmt);
     kiln_error_setv(err, KILN_E_IMPORT_SETTINGS, fmt, ap);
     va_end(ap);
-    /* Keys are UTF-8: cut an over-long pointer before a continuation byte, never inside one. */
-    char ptr[sizeof err->json_pointer];
-    size_t n = p->len;
-    if (n >= sizeof ptr) {
-        n = sizeof ptr - 1;
-        while (n > 0 && ((unsigned char)p->text[n] & 0xC0) == 0x80) n--;
-    }
-    memcpy(ptr, p->text, n);
-    ptr[n] = '\0';
-    kiln_error_at_pointer(err, ptr);
+    kiln_error_at_pointer(err, p->text); /* cut at a character boundary when too long */
     return KILN_E_IMPORT_SETTINGS;
 }
 

@@ -163,18 +163,7 @@ static kiln_result fail(pack_ctx *c, kiln_result code, const char *fmt, ...)
     va_end(ap);
     if (c->unprefixed) kiln_error_set(c->err, code, "%s", text);
     else kiln_error_set(c->err, code, "parameter \"%s\": %s", c->params[c->current].name, text);
-    if (c->params[c->current].pointer) {
-        /* cut an over-long pointer before a UTF-8 continuation byte, never inside one */
-        char p[sizeof c->err->json_pointer];
-        size_t n = c->pointer_len;
-        if (n >= sizeof p) {
-            n = sizeof p - 1;
-            while (n > 0 && ((unsigned char)c->pointer[n] & 0xC0) == 0x80) n--;
-        }
-        memcpy(p, c->pointer, n);
-        p[n] = '\0';
-        kiln_error_at_pointer(c->err, p);
-    }
+    if (c->params[c->current].pointer) kiln_error_at_pointer(c->err, c->pointer);
     return code;
 }
 
