@@ -14,6 +14,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json_pointer.h"
 #include "import/value_json.h"
 
 /* ---- JSON pointers and messages ----------------------------------------------------------- */
@@ -26,31 +27,10 @@ typedef struct kptr {
 
 static size_t ptr_push(kptr *p, const char *key)
 {
-    size_t old = p->len;
-    char tmp[sizeof p->text];
-    size_t n = 0;
-    tmp[n++] = '/';
-    for (; *key && n + 3 < sizeof tmp; key++) {
-        if (*key == '~' || *key == '/') {
-            tmp[n++] = '~';
-            tmp[n++] = *key == '~' ? '0' : '1';
-        } else {
-            tmp[n++] = *key;
-        }
-    }
-    if (n < sizeof p->text - p->len) {
-        memcpy(p->text + p->len, tmp, n);
-        p->len += n;
-    }
-    p->text[p->len] = '\0';
-    return old;
+    return kiln_json_pointer_push(p->text, sizeof p->text, &p->len, key);
 }
 
-static void ptr_pop(kptr *p, size_t old)
-{
-    p->len = old;
-    p->text[old] = '\0';
-}
+static void ptr_pop(kptr *p, size_t old) { kiln_json_pointer_pop(p->text, &p->len, old); }
 
 /* Untrusted text in messages is reduced to printable ASCII. */
 static const char *printable(const char *s, char *buf, size_t cap)

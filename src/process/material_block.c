@@ -14,6 +14,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/json_pointer.h"
 
 #define NONE KILN_SHADER_NONE
 
@@ -125,23 +126,7 @@ static void ptr_push_index(pack_ctx *c, size_t *old, uint32_t i)
 /* Appends "/key" with '~' and '/' escaped (RFC 6901). */
 static void ptr_push_key(pack_ctx *c, size_t *old, const char *key)
 {
-    *old = c->pointer_len;
-    char tmp[sizeof c->pointer];
-    size_t n = 0;
-    tmp[n++] = '/';
-    for (; *key && n + 3 < sizeof tmp; key++) {
-        if (*key == '~' || *key == '/') {
-            tmp[n++] = '~';
-            tmp[n++] = *key == '~' ? '0' : '1';
-        } else {
-            tmp[n++] = *key;
-        }
-    }
-    if (n < sizeof c->pointer - c->pointer_len) {
-        memcpy(c->pointer + c->pointer_len, tmp, n);
-        c->pointer_len += n;
-    }
-    c->pointer[c->pointer_len] = '\0';
+    *old = kiln_json_pointer_push(c->pointer, sizeof c->pointer, &c->pointer_len, key);
 }
 
 static void ptr_pop(pack_ctx *c, size_t old)
