@@ -41,17 +41,19 @@ typedef struct krt_handle {
 
 typedef enum krt_type {
     KRT_TYPE_NONE = 0,
-    KRT_TYPE_TEXTURE = 1,  /* image<i>, image<i>/<role>, texture: a KTX2 file */
-    KRT_TYPE_MESH = 2,     /* mesh<i>/prim<p>: container MESH */
-    KRT_TYPE_MATERIAL = 3, /* material<i>: container MATL */
-    KRT_TYPE_SKELETON = 4, /* skeleton<i>: container SKEL */
-    KRT_TYPE_CLIP = 5,     /* clip<i>: container CLIP */
-    KRT_TYPE_SCENE = 6,    /* scene: container SCEN */
-    KRT_TYPE_SHADER = 7,   /* shader: container SHDR (a .kshader) */
+    KRT_TYPE_TEXTURE = 1,        /* image<i>, image<i>/<role>, texture: a KTX2 file */
+    KRT_TYPE_MESH = 2,           /* mesh<i>/prim<p>: container MESH */
+    KRT_TYPE_MATERIAL = 3,       /* material<i>: container MATL */
+    KRT_TYPE_SKELETON = 4,       /* skeleton<i>: container SKEL */
+    KRT_TYPE_CLIP = 5,           /* clip<i>: container CLIP */
+    KRT_TYPE_SCENE = 6,          /* scene: container SCEN */
+    KRT_TYPE_SHADER = 7,         /* shader: container SHDR (a .kshader) */
+    KRT_TYPE_TYPED_MATERIAL = 8, /* typed_material: container TMAT (a cooked .kmat) */
     /* One more than the last built-in type, and the first number krt_register_type gives: it
-     * grows when a built-in type is appended (8 since KRT_TYPE_SHADER; 7 before), so a program's
-     * registered types take the number krt_register_type returns, never a constant. */
-    KRT_TYPE_COUNT = 8,
+     * grows when a built-in type is appended (9 since KRT_TYPE_TYPED_MATERIAL, 8 since
+     * KRT_TYPE_SHADER, 7 before), so a program's registered types take the number
+     * krt_register_type returns, never a constant. */
+    KRT_TYPE_COUNT = 9,
 } krt_type;
 
 typedef enum krt_state {
@@ -140,6 +142,27 @@ typedef struct krt_shader_data {
     uint32_t variant_count; /* view->variant_count */
 } krt_shader_data;
 
+/* A typed material (a .kmat cooked against its shaders, docs/shaders.md): the validated view
+ * (render state, the parameter block's bytes as the GPU reads them, and each sampled-image
+ * binding's set, binding and sampler through kiln_typed_material_texture_at(view, i)), the two
+ * shaders it draws with, the variant of each it names with the renderer's objects, and the
+ * texture of each binding with its object. The variants and the objects are those of the
+ * shaders' and textures' current data: when one of them reloads, replace_typed_material gets
+ * them anew. */
+typedef struct krt_typed_material_data {
+    const kiln_typed_material_view *view;
+    krt_handle vertex, fragment;              /* the shaders (KRT_TYPE_SHADER handles) */
+    const krt_shader_variant *vertex_variant; /* the variant view->material.vertex names */
+    const krt_shader_variant *fragment_variant;
+    void *vertex_gpu, *fragment_gpu; /* the shaders' objects (NULL without) */
+    const krt_handle *textures;      /* texture_count: binding i's texture */
+    void *const *texture_gpu;        /* texture_count: its object (NULL without) */
+    uint32_t texture_count;          /* view->material.texture_count */
+    /* Where the parameter block sits in the material block table (krt_material_blocks), a
+     * multiple of KRT_MATERIAL_BLOCK_ALIGN; KRT_INVALID_INDEX without a block. */
+    uint32_t block_offset;
+} krt_typed_material_data;
+
 /* ---- interfaces the engine may supply ---------------------------------------------------- */
 
 /* A job the runtime wants run once, on any thread. */
@@ -191,12 +214,15 @@ typedef struct krt_renderer {
     bool (*supports_format)(void *user, uint32_t vk_format);
 } krt_renderer;
 
-/* The renderer's callbacks for shaders (krt_desc.renderer_shaders), with krt_renderer's rules
- * and its user pointer (krt_desc.renderer.user): create_shader makes the engine's object (a
- * VkShaderModule per variant, a pipeline ...) from the words of the variants it wants and the
- * reflection, replace_shader takes a hot reload's new data (without it: create_shader for the
- * new data, then destroy_shader of the old object), destroy_shader runs when the references
- * reach zero. All NULL: shaders keep CPU data only.
+/* The renderer's callbacks for shaders and typed materials (krt_desc.renderer_shaders), with
+ * krt_renderer's rules and its user pointer (krt_desc.renderer.user): create_shader makes the
+ * engine's object (a VkShaderModule per variant, a pipeline ...) from the words of the variants
+ * it wants and the reflection, replace_shader takes a hot reload's new data (without it:
+ * create_shader for the new data, then destroy_shader of the old object), destroy_shader runs
+ * when the references reach zero. create_typed_material runs after both shaders' and every
+ * texture's create (a pipeline and a descriptor set from their objects); replace_typed_material
+ * runs for a reload of the material and for a reload of any of its shaders or textures (its
+ * objects are rebuilt from theirs). All NULL: shaders and typed materials keep CPU data only.
  * Why not members of krt_renderer: krt_renderer has no struct_size and sits in the middle of
  * krt_desc, so growing it would move every later member of krt_desc (max_assets ... flags) for
  * a program built against an older header, which passes its struct_size and its own layout.
@@ -208,6 +234,12 @@ typedef struct krt_renderer_shaders {
     kiln_result (*replace_shader)(void *user, krt_handle h, const krt_shader_data *d, void **gpu,
                                   kiln_error *err);
     void (*destroy_shader)(void *user, krt_handle h, void *gpu);
+    kiln_result (*create_typed_material)(void *user, krt_handle h, const krt_typed_material_data *d,
+                                         void **gpu, kiln_error *err);
+    kiln_result (*replace_typed_material)(void *user, krt_handle h,
+                                          const krt_typed_material_data *d, void **gpu,
+                                          kiln_error *err);
+    void (*destroy_typed_material)(void *user, krt_handle h, void *gpu);
 } krt_renderer_shaders;
 
 /* What a context is created from. `= {0}` with struct_size set gives the defaults. */
@@ -399,6 +431,7 @@ KILN_API krt_handle krt_load_skeleton(krt_context *ctx, const char *name, kiln_e
 KILN_API krt_handle krt_load_clip(krt_context *ctx, const char *name, kiln_error *err);
 KILN_API krt_handle krt_load_scene(krt_context *ctx, const char *name, kiln_error *err);
 KILN_API krt_handle krt_load_shader(krt_context *ctx, const char *name, kiln_error *err);
+KILN_API krt_handle krt_load_typed_material(krt_context *ctx, const char *name, kiln_error *err);
 
 /* Drops one reference. At zero the handle becomes stale at once; in a later krt_update (or
  * krt_destroy) the renderer's destroy callback runs and the asset's dependencies are released;
@@ -458,6 +491,10 @@ KILN_API kiln_result krt_get_scene(krt_context *ctx, krt_handle h, krt_scene_dat
                                    kiln_error *err);
 KILN_API kiln_result krt_get_shader(krt_context *ctx, krt_handle h, krt_shader_data *out,
                                     kiln_error *err);
+/* A typed material's variants and GPU objects are its shaders' and textures' current ones:
+ * valid until the next krt_update that applies a reload of one of them. */
+KILN_API kiln_result krt_get_typed_material(krt_context *ctx, krt_handle h,
+                                            krt_typed_material_data *out, kiln_error *err);
 
 /* The renderer's object for a ready texture, mesh, material or shader (or asset of a registered
  * type); for a texture or material that is loading or failed, the fallback's object when
@@ -638,6 +675,31 @@ KILN_API void krt_material_table(krt_context *ctx, const krt_gpu_material **reco
 /* A material handle's record index in the table, stable while the material lives (reloads
  * keep it); KRT_INVALID_INDEX for a null, stale or non-material handle. Any thread. */
 KILN_API uint32_t krt_material_index(krt_context *ctx, krt_handle h);
+
+/* ---- the material block table: typed materials' parameter blocks ---------------------------- */
+
+/* Every block's offset in the table is a multiple of this: the largest
+ * minUniformBufferOffsetAlignment Vulkan allows, so one uniform buffer of the whole table binds
+ * any material's block with a dynamic offset. */
+#define KRT_MATERIAL_BLOCK_ALIGN 256u
+
+/* The parameter blocks of the ready typed materials, each exactly as the material's shaders lay
+ * it out (kiln_typed_material.block: std140 for a uniform block, std430 for push constants), in
+ * one byte array the engine uploads verbatim: *bytes gets *size bytes, *generation a number that
+ * changes whenever a byte changed (upload again then). A block is written in the krt_update that
+ * makes its material ready or applies its reload, at the offset krt_material_block gives (kept
+ * for the material's life unless a reload changes its size class: blocks sit in power-of-two
+ * slots of 256 bytes up to 64 KiB, so a reload that keeps the size keeps the offset); the bytes
+ * of a released material are zeroed and its slot reused. The pointer is valid until the next
+ * krt_update. Any argument may be NULL. Thread rules: the renderer thread. */
+KILN_API void krt_material_blocks(krt_context *ctx, const uint8_t **bytes, size_t *size,
+                                  uint64_t *generation);
+
+/* The block of a ready typed material in the table: its offset (a multiple of
+ * KRT_MATERIAL_BLOCK_ALIGN) and size in bytes (kiln_typed_material.block_size). Returns false,
+ * with both 0, for a null, stale or other handle, a material not ready (its block is written by
+ * the krt_update that makes it ready), or one without a block. Any thread. */
+KILN_API bool krt_material_block(krt_context *ctx, krt_handle h, uint32_t *offset, uint32_t *size);
 
 /* ---- counters ------------------------------------------------------------------------------- */
 

@@ -57,6 +57,11 @@ typedef struct krt_asset {
     uint32_t mat_serial;      /* bumped when a reload changed the material's data */
     uint32_t mat_written_serial;
     uint8_t mat_written; /* what the record holds: 0 nothing, 1 loading, 2 ready, 3 failed */
+    /* The material block table's slot (rt_block_table.c): size class (0: none; else a slot of
+     * KRT_MATERIAL_BLOCK_ALIGN << (class - 1) bytes), offset, and what it holds: block_size
+     * bytes of the data of serial mat_serial (blk_written_serial). */
+    uint8_t blk_class;
+    uint32_t blk_offset, blk_size, blk_written_serial;
     /* Reverse dependencies (rt_dependents.c): one entry per reference another asset (a live
      * record or a staged reload) holds on this one through its deps; kept with the identity,
      * not the data, so a reload's swap leaves it in place. */

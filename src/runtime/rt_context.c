@@ -114,7 +114,7 @@ void krt_release_deps_locked(krt_context *c, krt_asset *a)
 
 void krt_retry_locked(krt_context *c, krt_asset *a)
 {
-    if (a->ops->table_record) c->mat_dirty = true;
+    if (a->ops->table_record || a->ops->table_block) c->mat_dirty = true;
     krt_release_deps_locked(c, a);
     krt_asset_drop_data_locked(c, a);
     kiln_error_clear(&a->error);
@@ -488,6 +488,7 @@ void krt_destroy(krt_context *c)
     }
     krt_fallback_destroy(c);
     krt_mattab_destroy(c);
+    krt_blocktab_destroy(c);
     krt_custom_types_free(c);
     krt_mounts_free(&c->mounts);
     for (size_t i = 0; i < c->source_count; i++) {
@@ -746,6 +747,7 @@ static void retire_locked(krt_context *c, krt_asset *a)
     if (a->staged) krt_reload_drop_locked(c, a);
     krt_release_deps_locked(c, a);
     if (a->ops->table_record) krt_mattab_free_locked(c, a);
+    if (a->ops->table_block) krt_blocktab_free_locked(c, a);
     /* Keep it only when it holds good data of what is mounted now, no newer copy of the asset
      * is live, and it fits: a load finds it through the id map again. */
     const krt_artifact *art = krt_mounts_find(&c->mounts, a->id);

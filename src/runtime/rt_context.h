@@ -14,6 +14,10 @@
 #include "runtime/rt_pool.h"
 #include "runtime/rt_source_check.h"
 
+/* Size classes of the material block table: slots of 256 B, 512 B ... 64 KiB
+ * (KILN_TYPED_MATERIAL_MAX_BLOCK). */
+#define KRT_BLOCK_CLASSES 9
+
 typedef struct krt_slot {
     krt_asset *asset;
     uint32_t generation; /* 1 .. 2^24-1 */
@@ -92,7 +96,14 @@ struct krt_context {
     krt_gpu_material *mat_records;
     size_t mat_record_count; /* records allocated (renderer thread) */
     uint64_t mat_generation;
-    bool mat_dirty; /* something may have changed a record: krt_update scans at true */
+    bool mat_dirty; /* something may have changed a record or block: krt_update scans */
+    /* material block table (rt_block_table.c): slots under mu, bytes on the renderer thread */
+    uint8_t *blk_bytes;
+    size_t blk_cap;                        /* bytes allocated */
+    size_t blk_high;                       /* bytes handed out as slots */
+    uint32_t *blk_free[KRT_BLOCK_CLASSES]; /* per size class: free slots' offsets */
+    uint32_t blk_free_count[KRT_BLOCK_CLASSES], blk_free_cap[KRT_BLOCK_CLASSES];
+    uint64_t blk_generation;
     /* fallbacks (rt_fallback.c): made on the renderer thread, read under mu */
     bool fb_made; /* all made: krt_update stops trying */
     void *fb_texture, *fb_material;
@@ -284,6 +295,13 @@ void krt_mattab_destroy(krt_context *c);
 void krt_mattab_alloc_locked(krt_context *c, krt_asset *a); /* an index for a new material */
 void krt_mattab_free_locked(krt_context *c, krt_asset *a);  /* renderer thread: zero, reuse */
 void krt_mattab_sync_locked(krt_context *c);                /* renderer thread: write records */
+
+/* rt_block_table.c */
+void krt_blocktab_destroy(krt_context *c);
+void krt_blocktab_free_locked(krt_context *c, krt_asset *a); /* renderer thread: zero, reuse */
+/* Renderer thread: a's slot follows its data (taken, moved to another size class, written,
+ * freed when it is not ready). */
+void krt_blocktab_sync_locked(krt_context *c, krt_asset *a);
 
 /* rt_type_custom.c */
 void krt_custom_types_free(krt_context *c); /* the registered types' tables (krt_destroy) */

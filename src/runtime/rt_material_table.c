@@ -68,6 +68,7 @@ static void write_default(krt_gpu_material *r, uint32_t flags)
 void krt_mattab_sync_locked(krt_context *c)
 {
     if (!c->mat_dirty) return; /* nothing loaded, failed, became ready or reloaded */
+    /* (the material block table's slots follow in the same walk: krt_blocktab_sync_locked) */
     c->mat_dirty = false;
     if (c->mat_high > c->mat_record_count) {
         size_t n = c->mat_record_count ? c->mat_record_count * 2 : 64;
@@ -75,15 +76,20 @@ void krt_mattab_sync_locked(krt_context *c)
         if (n > c->max_assets) n = c->max_assets;
         krt_gpu_material *r = kiln_realloc(&c->allocator, c->mat_records,
                                            c->mat_record_count * sizeof *r, n * sizeof *r);
-        if (!r) return; /* out of memory: records stay as they are until a later update */
-        memset(r + c->mat_record_count, 0, (n - c->mat_record_count) * sizeof *r);
-        c->mat_records = r;
-        c->mat_record_count = n;
-        c->mat_generation++;
+        if (r) {
+            memset(r + c->mat_record_count, 0, (n - c->mat_record_count) * sizeof *r);
+            c->mat_records = r;
+            c->mat_record_count = n;
+            c->mat_generation++;
+        } else {
+            c->mat_dirty = true; /* out of memory: the new records wait for a later update */
+        }
     }
     for (uint32_t s = 0; s < c->high_water; s++) {
         krt_asset *a = c->slots[s].asset;
-        if (!a || !a->ops->table_record || a->cached || a->dying) continue;
+        if (!a || a->cached || a->dying) continue;
+        if (a->ops->table_block) krt_blocktab_sync_locked(c, a);
+        if (!a->ops->table_record) continue;
         uint32_t i = a->mat_index;
         if (i == KRT_INVALID_INDEX || i >= c->mat_record_count) continue;
         uint8_t want = a->phase == KRT_PHASE_READY ? 2 : a->phase == KRT_PHASE_FAILED ? 3 : 1;

@@ -244,7 +244,7 @@ bool krt_reload_apply(krt_context *c)
         krt_cpu_drop_locked(c, a); /* when asked: replace_* took the new data */
         kiln_error_clear(&a->reload_error);
         c->reloads++;
-        if (a->ops->table_record) {
+        if (a->ops->table_record || a->ops->table_block) {
             a->mat_serial++;
             c->mat_dirty = true;
         }

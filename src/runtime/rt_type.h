@@ -71,6 +71,9 @@ typedef struct krt_type_ops {
     /* The type has a record in the GPU material table: writes it for a ready asset. NULL: it
      * has none. */
     void (*table_record)(const struct krt_asset *a, krt_gpu_material *out);
+    /* The type has a block in the material block table (rt_block_table.c): the bytes of a
+     * ready asset's block and their size (NULL, 0: none). NULL: it has none. */
+    const uint8_t *(*table_block)(const struct krt_asset *a, uint32_t *size);
     /* The renderer's fallback object for an asset of this type that is not ready (lock held),
      * NULL when none. NULL: the type has no fallback. */
     void *(*fallback_gpu)(const struct krt_context *c);
@@ -84,6 +87,7 @@ extern const krt_type_ops krt_type_skeleton;
 extern const krt_type_ops krt_type_clip;
 extern const krt_type_ops krt_type_scene;
 extern const krt_type_ops krt_type_shader;
+extern const krt_type_ops krt_type_typed_material;
 
 /* The types of a context, by krt_type number: the built-ins, then those registered. ops[0]
  * (KRT_TYPE_NONE) is NULL. */

@@ -51,6 +51,13 @@ typedef struct krt_shader_decoded {
     size_t block_size;
 } krt_shader_decoded;
 
+typedef struct krt_typed_material_decoded {
+    kiln_typed_material_view view;
+    krt_typed_material_data data; /* data.view points at view, its arrays into block */
+    uint8_t *block;               /* texture_count handles, then as many GPU pointers */
+    size_t block_size;
+} krt_typed_material_decoded;
+
 /* A type a program registered (rt_type_custom.c). */
 typedef struct krt_custom_decoded {
     void *view;   /* the kind's view, kind->view_size bytes */
@@ -66,6 +73,7 @@ typedef union krt_type_data {
     krt_clip_decoded clip;
     krt_scene_decoded scene;
     krt_shader_decoded shader;
+    krt_typed_material_decoded typed_material;
     krt_custom_decoded custom;
 } krt_type_data;
 

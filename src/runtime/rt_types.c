@@ -15,6 +15,7 @@ static const krt_type_registry builtin = {
             [KRT_TYPE_CLIP] = &krt_type_clip,
             [KRT_TYPE_SCENE] = &krt_type_scene,
             [KRT_TYPE_SHADER] = &krt_type_shader,
+            [KRT_TYPE_TYPED_MATERIAL] = &krt_type_typed_material,
         },
     .count = KRT_TYPE_COUNT,
 };

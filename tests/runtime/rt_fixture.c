@@ -214,7 +214,7 @@ static void take_shader(rt_recorder *r, const krt_shader_data *d)
         /* in place exactly when the reader can point into the file */
         if (info.words) assert_ptr_equal(v->words, info.words);
         else r->shader_words_copied = true;
-        assert_true(r->shader_word_count + v->word_count <= 1024);
+        assert_true(r->shader_word_count + v->word_count <= RT_SHADER_WORDS_MAX);
         uint32_t *dst = r->shader_words + r->shader_word_count;
         memcpy(dst, v->words, v->word_count * 4);
         r->shader_word_count += v->word_count;
@@ -240,6 +240,8 @@ static kiln_result replace_shader(void *user, krt_handle h, const krt_shader_dat
         return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
     assert_non_null(*gpu);
     take_shader(r, d);
+    /* a new object (the old one "freed"): the typed materials rebuilt with it must see it */
+    *gpu = (void *)((uintptr_t)*gpu + 2);
     record(r, "replace_shader", h, KRT_TYPE_SHADER, 0, 2);
     return KILN_OK;
 }
@@ -248,9 +250,66 @@ static void destroy_shader(void *user, krt_handle h, void *gpu)
     record(user, "destroy_shader", h, KRT_TYPE_SHADER, -1, 0);
 }
 
+/* What every create or replace of a typed material must get: the shaders' objects and the
+ * variants the material names (vertex then fragment stage), every bound texture's object. */
+static void take_typed_material(rt_recorder *r, const krt_typed_material_data *d)
+{
+    assert_non_null(d->view);
+    const kiln_typed_material *m = &d->view->material;
+    assert_int_equal(d->texture_count, m->texture_count);
+    assert_non_null(d->vertex.id ? d->vertex_gpu : NULL);
+    assert_non_null(d->fragment.id ? d->fragment_gpu : NULL);
+    assert_non_null(d->vertex_variant);
+    assert_non_null(d->fragment_variant);
+    assert_string_equal(d->vertex_variant->name, m->vertex.variant);
+    assert_string_equal(d->fragment_variant->name, m->fragment.variant);
+    assert_int_equal(d->vertex_variant->words[0], KILN_SHADER_SPIRV_MAGIC);
+    assert_int_equal(d->fragment_variant->words[0], KILN_SHADER_SPIRV_MAGIC);
+    pthread_mutex_lock(&r->mu);
+    r->tm_vertex_gpu = d->vertex_gpu;
+    r->tm_fragment_gpu = d->fragment_gpu;
+    r->tm_fragment_words = d->fragment_variant->words;
+    r->tm_texture_count = d->texture_count;
+    for (uint32_t i = 0; i < d->texture_count; i++) {
+        assert_true(d->textures[i].id != 0);
+        assert_non_null(d->texture_gpu[i]);
+        if (i < 8) r->tm_texture_gpu[i] = d->texture_gpu[i];
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+static kiln_result create_typed_material(void *user, krt_handle h, const krt_typed_material_data *d,
+                                         void **gpu, kiln_error *err)
+{
+    if (fail_create(user))
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer fails this create");
+    take_typed_material(user, d);
+    *gpu = (void *)(uintptr_t)(h.id | 1);
+    record(user, "create_typed_material", h, KRT_TYPE_TYPED_MATERIAL, 1, 1);
+    return KILN_OK;
+}
+static kiln_result replace_typed_material(void *user, krt_handle h,
+                                          const krt_typed_material_data *d, void **gpu,
+                                          kiln_error *err)
+{
+    rt_recorder *r = user;
+    if (r->fail_replaces)
+        return kiln_error_set(err, KILN_E_USAGE, "test renderer refuses replaces");
+    assert_non_null(*gpu);
+    take_typed_material(r, d);
+    record(r, "replace_typed_material", h, KRT_TYPE_TYPED_MATERIAL, 0, 2);
+    return KILN_OK;
+}
+static void destroy_typed_material(void *user, krt_handle h, void *gpu)
+{
+    record(user, "destroy_typed_material", h, KRT_TYPE_TYPED_MATERIAL, -1, 0);
+}
+
 krt_renderer_shaders rt_recorder_shaders(void)
 {
-    krt_renderer_shaders k = {create_shader, replace_shader, destroy_shader};
+    krt_renderer_shaders k = {create_shader,          replace_shader,
+                              destroy_shader,         create_typed_material,
+                              replace_typed_material, destroy_typed_material};
     return k;
 }
 

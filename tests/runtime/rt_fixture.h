@@ -33,6 +33,8 @@ void rt_reimport(const char *dir);
 void rt_write_artifact(const char *cache, const char *guid, const char *path, const char *label,
                        const uint8_t *bytes, size_t size);
 
+#define RT_SHADER_WORDS_MAX 65536 /* every variant of a test shader, one after another */
+
 typedef struct rt_recorder {
     pthread_mutex_t mu;
     int creates[KRT_TYPE_COUNT], destroys[KRT_TYPE_COUNT], replaces[KRT_TYPE_COUNT];
@@ -46,19 +48,28 @@ typedef struct rt_recorder {
     /* The last create_shader or replace_shader: every variant's words one after another, how
      * many, and whether they were a copy the load job made (kiln_shader_variant_at could not
      * point into the file) rather than the file's bytes used in place. */
-    uint32_t shader_words[1024];
+    uint32_t shader_words[RT_SHADER_WORDS_MAX];
     size_t shader_word_count;
     uint32_t shader_variants;
     bool shader_words_copied;
+    /* The last create_typed_material or replace_typed_material: the shaders' objects, the
+     * fragment variant's words, the textures' objects (the first 8) and how many. */
+    void *tm_vertex_gpu, *tm_fragment_gpu;
+    const uint32_t *tm_fragment_words;
+    void *tm_texture_gpu[8];
+    uint32_t tm_texture_count;
     char log[8192];
     size_t log_size;
 } rt_recorder;
 
 void rt_recorder_init(rt_recorder *r);
 krt_renderer rt_recorder_renderer(rt_recorder *r); /* create, destroy, replace: all */
-/* Its shader callbacks, for krt_desc.renderer_shaders (their user is the renderer's: r). Each
- * checks what it gets: one record per variant of the view, named as the view names it, words
- * 4-byte aligned, starting with the SPIR-V magic, equal to kiln_shader_variant_words. */
+/* Its shader and typed material callbacks, for krt_desc.renderer_shaders (their user is the
+ * renderer's: r). The shader ones check what they get: one record per variant of the view,
+ * named as the view names it, words 4-byte aligned, starting with the SPIR-V magic, equal to
+ * kiln_shader_variant_words; replace_shader makes a new object (the old one + 2). The typed
+ * material ones check that both shaders and every texture have objects and that the variants
+ * are those the material names. */
 krt_renderer_shaders rt_recorder_shaders(void);
 
 #endif

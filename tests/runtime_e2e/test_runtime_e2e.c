@@ -1,11 +1,12 @@
 /* test_runtime_e2e.c — libkiln_rt end to end, through its public header only:
  * corpus glTF models and images cooked by libkiln into a temporary project (one model with
- * meshopt streams, one image with zstd levels, one RGBA8 texture) and a test shader with
- * includes and four variants (tests/shaders/pbr_forward.frag, copied into the project at test
- * time), the cache mounted, EVERY artifact of every manifest loaded with a recording renderer,
- * and what loaded compared with the manifest's summary (triangles per LOD, vertices, meshlets,
- * vertex bytes, texture sizes, levels and formats, joints, clips and their durations, scene
- * counts, the textures materials name, a shader's stage, variants and SPIR-V bytes).
+ * meshopt streams, one image with zstd levels, one RGBA8 texture), the test shaders
+ * tests/shaders/pbr_forward.vert and .frag (includes, variants; copied into the project at test
+ * time) and a typed material (.kmat) drawing with them, the cache mounted, EVERY artifact of every
+ * manifest loaded with a recording renderer, and what loaded compared with the manifest's summary
+ * (triangles per LOD, vertices, meshlets, vertex bytes, texture sizes, levels and formats, joints,
+ * clips and their durations, scene counts, the textures materials name, a shader's stage, variants
+ * and SPIR-V bytes, a typed material's shaders, textures and parameter block in the block table).
  * The same from two packs of the cook (raw payloads used in place, and Zstandard). Then copies
  * of the cache with damaged cooked files (bytes flipped, truncated, another container or kind
  * version; damaged manifests and records) and packs with flipped bytes: every load ends failed
@@ -105,16 +106,28 @@ static char *cook_project(void)
         const char *srcdir = getenv("KILN_SOURCE_DIR");
         if (!srcdir || !*srcdir) fail_msg("KILN_SOURCE_DIR is not set (CTest sets it)");
         char *cmd = kt_format("mkdir -p '%s/assets/shaders/include' && "
-                              "cp '%s/tests/shaders/pbr_forward.frag' "
-                              "'%s/tests/shaders/pbr_forward.frag.meta' '%s/assets/shaders/' && "
+                              "cp '%s/tests/shaders/pbr_forward.'* '%s/assets/shaders/' && "
                               "cp '%s/tests/shaders/include/'*.glsl '%s/assets/shaders/include/' "
                               "&& chmod -R u+w '%s/assets/shaders'",
-                              dir, srcdir, srcdir, dir, srcdir, dir, dir);
+                              dir, srcdir, dir, srcdir, dir, dir);
         assert_int_equal(kt_run(cmd, NULL), 0);
         free(cmd);
         char *meta = kt_format("%s/assets/shaders/folder.meta", dir);
         write_text(meta, "{\"shader\":{\"include_dirs\":[\"shaders/include\"]}}");
         free(meta);
+        /* a typed material drawing with them, sampling the project's images */
+        char *kmat = kt_format("%s/assets/shaders/painted.kmat", dir);
+        write_text(kmat,
+                   "{\"vertex\": \"pbr_forward.vert\", \"fragment\": {\"shader\": "
+                   "\"pbr_forward.frag\", \"variant\": \"normal_map\"}, \"parameters\": "
+                   "{\"base_color_factor\": [0.5, 0.5, 0.5, 1], \"metallic_factor\": 0.5, "
+                   "\"roughness_factor\": 0.5, \"normal_scale\": 1, \"occlusion_strength\": 1, "
+                   "\"alpha_cutoff\": 0.5, \"emissive_factor\": [0, 0, 0, 1]}, \"textures\": "
+                   "{\"base_color_texture\": \"/img/kodim01.png\", "
+                   "\"metallic_roughness_texture\": \"/img/ldr.tga\", \"normal_texture\": "
+                   "\"/img/ldr-xy-00.png\", \"occlusion_texture\": \"/img/ldr.tga\", "
+                   "\"emissive_texture\": \"/img/kodim01.png\"}}");
+        free(kmat);
     }
     /* The textures that the texture-kind images of the model folders get (Suzanne's 1024s, ...)
      * follow the same rule under the sanitizers. */
@@ -194,6 +207,7 @@ static krt_type type_of_label(const char *label)
     if (strncmp(label, "clip", 4) == 0) return KRT_TYPE_CLIP;
     if (strcmp(label, "scene") == 0) return KRT_TYPE_SCENE;
     if (strcmp(label, "shader") == 0) return KRT_TYPE_SHADER;
+    if (strcmp(label, "typed_material") == 0) return KRT_TYPE_TYPED_MATERIAL;
     return KRT_TYPE_NONE;
 }
 
@@ -345,6 +359,17 @@ static void rec_destroy_shader(void *u, krt_handle h, void *gpu)
 {
     note(u, KRT_TYPE_SHADER, false);
 }
+static kiln_result rec_typed_material(void *u, krt_handle h, const krt_typed_material_data *d,
+                                      void **gpu, kiln_error *err)
+{
+    *gpu = (void *)(uintptr_t)(h.id | 1);
+    note(u, KRT_TYPE_TYPED_MATERIAL, true);
+    return KILN_OK;
+}
+static void rec_destroy_typed_material(void *u, krt_handle h, void *gpu)
+{
+    note(u, KRT_TYPE_TYPED_MATERIAL, false);
+}
 static void rec_destroy_texture(void *u, krt_handle h, void *gpu)
 {
     note(u, KRT_TYPE_TEXTURE, false);
@@ -376,6 +401,8 @@ static krt_context *make_ctx(const char *cache, recorder *rec, bool no_verify)
         d.renderer.user = rec;
         d.renderer_shaders.create_shader = rec_shader;
         d.renderer_shaders.destroy_shader = rec_destroy_shader;
+        d.renderer_shaders.create_typed_material = rec_typed_material;
+        d.renderer_shaders.destroy_typed_material = rec_destroy_typed_material;
     }
     krt_context *c = NULL;
     kiln_error err;
@@ -601,7 +628,38 @@ static void check_shader(krt_context *c, krt_handle h, const artifact *a)
         words += d.variants[v].word_count;
     }
     assert_int_equal(words * 4, jint(sum, "spirv_bytes"));
-    assert_true(kiln_shader_find_variant(d.view, "normal_map") >= 0);
+    /* the fragment shader's variants (the vertex shader's are static and skinned) */
+    assert_true(kiln_shader_find_variant(
+                    d.view, d.view->stage == KILN_SHADER_FRAGMENT ? "normal_map" : "skinned") >= 0);
+    assert_non_null(krt_gpu(c, h));
+}
+
+/* A typed material against its summary and the artifacts it names: its shaders (the variants
+ * it names among theirs) and textures are the assets of those ids, its block is in the block
+ * table byte for byte, and the renderer made its object. */
+static void check_typed_material(krt_context *c, krt_handle h, const artifact *a)
+{
+    (void)a;
+    krt_typed_material_data d;
+    kiln_error err;
+    assert_int_equal(krt_get_typed_material(c, h, &d, &err), KILN_OK);
+    const kiln_typed_material *m = &d.view->material;
+    assert_int_equal(krt_asset_id(c, d.vertex), m->vertex.shader);
+    assert_int_equal(krt_asset_id(c, d.fragment), m->fragment.shader);
+    assert_string_equal(d.vertex_variant->name, m->vertex.variant);
+    assert_string_equal(d.fragment_variant->name, "normal_map");
+    assert_int_equal(d.texture_count, 5);
+    for (uint32_t i = 0; i < d.texture_count; i++) {
+        assert_int_equal(krt_asset_id(c, d.textures[i]),
+                         kiln_typed_material_texture_at(d.view, i).image);
+        assert_non_null(d.texture_gpu[i]);
+    }
+    uint32_t off, size;
+    assert_true(krt_material_block(c, h, &off, &size));
+    assert_int_equal(size, m->block_size);
+    const uint8_t *bytes;
+    krt_material_blocks(c, &bytes, NULL, NULL);
+    assert_memory_equal(bytes + off, m->block, size);
     assert_non_null(krt_gpu(c, h));
 }
 
@@ -649,6 +707,9 @@ static void check_every_artifact(const char *mount)
         case KRT_TYPE_SHADER:
             check_shader(c, h[i], a);
             break;
+        case KRT_TYPE_TYPED_MATERIAL:
+            check_typed_material(c, h[i], a);
+            break;
         default:
             fail_msg("%s: type %d", a->name, a->type);
         }
@@ -670,6 +731,7 @@ static void check_every_artifact(const char *mount)
     assert_int_equal(rec.creates[KRT_TYPE_MESH], per_type[KRT_TYPE_MESH]);
     assert_int_equal(rec.creates[KRT_TYPE_MATERIAL], per_type[KRT_TYPE_MATERIAL]);
     assert_int_equal(rec.creates[KRT_TYPE_SHADER], per_type[KRT_TYPE_SHADER]);
+    assert_int_equal(rec.creates[KRT_TYPE_TYPED_MATERIAL], per_type[KRT_TYPE_TYPED_MATERIAL]);
     release_all(c, h);
     for (int t = 0; t < KRT_TYPE_COUNT; t++) assert_int_equal(rec.creates[t], rec.destroys[t]);
     krt_destroy(c);
