@@ -16,7 +16,7 @@ static json_t *kinds_json(const kiln_settings *s)
     json_t *k = json_object();
     if (!k) return NULL;
     if (json_object_set_new(k, "texture", kiln_texture_settings_json(&s->texture)) != 0 ||
-        json_object_set_new(k, "model", kiln_model_settings_json(&s->model)) != 0 ||
+        json_object_set_new(k, "model", kiln_model_settings_json(s)) != 0 ||
         json_object_set_new(k, "fbx", kiln_fbx_settings_json(&s->fbx)) != 0) {
         json_decref(k);
         return NULL;

@@ -164,7 +164,7 @@ static kiln_result write_model_manifest(const char *in_path, const char *out_dir
     json_object_set_new(m, "pipeline_version", json_integer(KILN_PIPELINE_VERSION));
     json_object_set_new(m, "guid", json_string(guid));
     json_object_set_new(m, "path", json_string(kiln_path_basename(in_path)));
-    json_object_set_new(m, "settings", kiln_model_settings_json(&settings->model));
+    json_object_set_new(m, "settings", kiln_model_settings_json(settings));
     json_object_set_new(m, "outputs", list);
     json_object_set(m, "summary", c->summary);
     json_object_set(m, "warnings", c->warnings);
@@ -229,7 +229,7 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
         json_object_set_new(d, "output", json_string(out_dir));
         json_object_set_new(d, "guid", json_string(guid));
         json_object_set_new(d, "platform", o.platform ? json_string(o.platform) : json_null());
-        json_object_set_new(d, "settings", kiln_model_settings_json(&settings.model));
+        json_object_set_new(d, "settings", kiln_model_settings_json(&settings));
         json_object_set_new(d, "artifacts", written);
         written = NULL;
         json_object_set(d, "summary", c.summary);

@@ -16,7 +16,7 @@
 static json_t *settings_json(const kiln_asset *a)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "model", kiln_model_settings_json(&a->settings.model));
+    json_object_set_new(j, "model", kiln_model_settings_json(&a->settings));
     json_object_set_new(j, "fbx", kiln_fbx_settings_json(&a->settings.fbx));
     return j;
 }
@@ -98,7 +98,15 @@ static const char settings_schema[] =
     "derivatives).\", \"enum\": [\"generate\", \"file\"], \"default\": \"generate\"}, "
     "\"animation_resample_fps\": {\"description\": \"0 keeps the authored keys; otherwise "
     "linear and cubic-spline tracks are resampled at this rate.\", \"type\": \"integer\", "
-    "\"anyOf\": [{\"const\": 0}, {\"minimum\": 1, \"maximum\": 240}], \"default\": 0}"
+    "\"anyOf\": [{\"const\": 0}, {\"minimum\": 1, \"maximum\": 240}], \"default\": 0}, "
+    "\"material_templates\": "
+    "{\"description\": \"Materials cooked against a .kmat template as well (typed_material<i>, "
+    "docs/shaders.md \\\"Templates for glTF materials\\\"): a material's name, or \\\"*\\\" for"
+    " every material without an entry of its own, mapped to a .kmat path relative to the projec"
+    "t root.\", \"type\": \"object\", \"maxProperties\": 256, \"default\": {}, \"propertyNames"
+    "\": {\"minLength\": 1, \"maxLength\": 255}, \"additionalProperties\": {\"type\": \"string"
+    "\", \"maxLength\": 255, \"pattern\": \"^(?!\\\\.\\\\.?(/|$))[^/\\\\\\\\\\\\u0000-\\\\u001f"
+    "\\\\u007f]+(/(?!\\\\.\\\\.?(/|$))[^/\\\\\\\\\\\\u0000-\\\\u001f\\\\u007f]+)*\\\\.kmat$\"}}"
     "}}, "
     "\"fbx\": {"
     "\"description\": \"What the FBX and OBJ importer (assimp) needs: units, axes, skins, "

@@ -30,10 +30,11 @@ typedef enum field_type {
     FT_UINT,
     FT_NUMBER,
     FT_LODS,
-    FT_IDENT,    /* a C identifier of at most KILN_SHADER_ENTRY_MAX bytes */
-    FT_DEFINES,  /* an object of macros: kept in kiln_settings.lists */
-    FT_FOLDERS,  /* an array of project-relative folders: kept in kiln_settings.lists */
-    FT_VARIANTS, /* an object of named define objects: kept in kiln_settings.lists */
+    FT_IDENT,     /* a C identifier of at most KILN_SHADER_ENTRY_MAX bytes */
+    FT_DEFINES,   /* an object of macros: kept in kiln_settings.lists */
+    FT_FOLDERS,   /* an array of project-relative folders: kept in kiln_settings.lists */
+    FT_VARIANTS,  /* an object of named define objects: kept in kiln_settings.lists */
+    FT_TEMPLATES, /* an object of material name -> .kmat path: kept in kiln_settings.lists */
 } field_type;
 
 /* The types whose values live in kiln_settings.lists rather than in the fixed structs. */
@@ -140,6 +141,7 @@ enum {
     MODEL_ANIMATION_RESAMPLE_FPS,
     MODEL_MESHLETS,
     MODEL_TANGENTS,
+    MODEL_MATERIAL_TEMPLATES,
     MODEL_FIELD_COUNT
 };
 static const field_desc model_fields[MODEL_FIELD_COUNT] = {
@@ -169,6 +171,11 @@ static const field_desc model_fields[MODEL_FIELD_COUNT] = {
                                       UINT_ZERO_OR_RANGE, "0 (off) or an integer from 1 to 240"},
     [MODEL_MESHLETS] = {"meshlets", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
     [MODEL_TANGENTS] = {"tangents", FT_ENUM, ENUM_OF(tangents_names), 0, 0, 0, "generate or file"},
+    [MODEL_MATERIAL_TEMPLATES] = {"material_templates", FT_TEMPLATES, NULL, 0, 0, 0, 0,
+                                  "an object of at most 256 entries, each a material's name (or "
+                                  "\"*\": every material without an entry of its own) mapped to "
+                                  "the path of a .kmat relative to the project root, "
+                                  "'/'-separated, without '..'"},
 };
 
 enum { FBX_SCALE, FBX_UP_AXIS, FBX_SKINS, FBX_ANIMATIONS, FBX_ANIMATION_FPS, FBX_FIELD_COUNT };
@@ -960,6 +967,60 @@ static kiln_result parse_folders(const field_desc *f, const json_t *v, json_ptr 
     return KILN_OK;
 }
 
+/* A path whose last segment is <something>.kmat. */
+static bool kmat_name(const char *s, size_t len)
+{
+    size_t start = len;
+    while (start > 0 && s[start - 1] != '/') start--;
+    return len - start > 5 && memcmp(s + len - 5, ".kmat", 5) == 0;
+}
+
+/* import.model.material_templates: {"<material name>" or "*": "<root-relative .kmat path>"}.
+ * A name is any non-empty string of at most 255 bytes (glTF names are free text); a path is a
+ * folder path as include_dirs takes it, naming a .kmat. Whether the file exists is the cook's
+ * business (a missing template is a missing dependency, not a bad setting). */
+static kiln_result parse_templates(const field_desc *f, const json_t *v, json_ptr *p, json_t **out,
+                                   kiln_error *err)
+{
+    char got[64], name[80];
+    if (!json_is_object(v) || json_object_size(v) > KILN_MODEL_MAX_TEMPLATES)
+        return settings_fail(err, p, "%s is %s%s; allowed: %s", f->name,
+                             describe(v, got, sizeof got),
+                             json_is_object(v) ? " of too many entries" : "", f->allowed);
+    json_t *canon = json_object();
+    if (!canon) return lists_oom(NULL, err);
+    OBJECT_FOREACH(v, it)
+    {
+        const char *key = json_object_iter_key(it);
+        size_t key_len = json_object_iter_key_len(it);
+        const json_t *e = json_object_iter_value(it);
+        size_t mark = ptr_push(p, key, key_len);
+        printable(key, key_len, name, sizeof name);
+        kiln_result r = KILN_OK;
+        size_t n = json_is_string(e) ? json_string_length(e) : 0;
+        if (key_len < 1 || key_len > 255 || memchr(key, '\0', key_len))
+            r = settings_fail(err, p,
+                              "material name \"%s\" is not allowed; allowed: 1 to 255 bytes, no "
+                              "NUL",
+                              name);
+        else if (!json_is_string(e) || !folder_valid(json_string_value(e), n) ||
+                 !kmat_name(json_string_value(e), n))
+            r = settings_fail(err, p,
+                              "the template of %s is %s; allowed: the path of a .kmat relative to "
+                              "the project root, '/'-separated, without '..' or '.' segments or a "
+                              "leading '/'",
+                              name, describe(e, got, sizeof got));
+        if (r != KILN_OK) {
+            json_decref(canon);
+            return r;
+        }
+        if (json_object_setn(canon, key, key_len, (json_t *)e) != 0) return lists_oom(canon, err);
+        ptr_pop(p, mark);
+    }
+    *out = canon;
+    return KILN_OK;
+}
+
 /* ^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$: a variant's name (runtime lookups, artifact labels). */
 static bool variant_name_valid(const char *s, size_t len)
 {
@@ -1095,6 +1156,8 @@ static kiln_result parse_field(const field_desc *f, const json_t *v, json_ptr *p
         return parse_folders(f, v, p, &out->list, err);
     case FT_VARIANTS:
         return parse_variants(f, v, p, &out->list, err);
+    case FT_TEMPLATES:
+        return parse_templates(f, v, p, &out->list, err);
     }
     return settings_fail(err, p, "%s is %s; allowed: %s", f->name, describe(v, got, sizeof got),
                          allowed_text(f, allowed, sizeof allowed));
@@ -1547,6 +1610,7 @@ static json_t *field_json(const field_desc *f, const field_value *v)
         return json_string(v->text);
     case FT_DEFINES:
     case FT_VARIANTS:
+    case FT_TEMPLATES:
         return v->list ? json_deep_copy(v->list) : json_object();
     case FT_FOLDERS:
         return v->list ? json_deep_copy(v->list) : json_array();
@@ -1592,12 +1656,9 @@ json_t *kiln_texture_settings_json(const kiln_texture_settings *s)
     return kind_json(&kinds[KIND_TEXTURE], &all);
 }
 
-json_t *kiln_model_settings_json(const kiln_model_settings *s)
+json_t *kiln_model_settings_json(const kiln_settings *s)
 {
-    kiln_settings all;
-    memset(&all, 0, sizeof all);
-    all.model = *s;
-    return kind_json(&kinds[KIND_MODEL], &all);
+    return kind_json(&kinds[KIND_MODEL], s);
 }
 
 json_t *kiln_fbx_settings_json(const kiln_fbx_settings *s)
@@ -2024,6 +2085,8 @@ static const char *field_type_name(field_type t)
         return "array of strings";
     case FT_VARIANTS:
         return "object of objects";
+    case FT_TEMPLATES:
+        return "object of strings";
     }
     return "?";
 }

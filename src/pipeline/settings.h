@@ -62,6 +62,10 @@ typedef struct kiln_model_settings {
                                         MikkTSpace; the renderer derives missing frames) */
 } kiln_model_settings;
 
+/* import.model.material_templates (kiln_settings.lists "model" object, read with
+ * kiln_settings_list): at most this many entries. */
+#define KILN_MODEL_MAX_TEMPLATES 256
+
 /* import.fbx (validated now, used by the FBX importer) */
 typedef struct kiln_fbx_settings {
     double scale;           /* 1; (0, 1e6] */
@@ -167,7 +171,8 @@ json_t *kiln_settings_section_json(const kiln_settings_section *sec, const kiln_
 /* The settings of one kind as a JSON object with every field present (defaults included), for
  * the cache key (dumped canonically) and for reports. New reference, NULL on out-of-memory. */
 json_t *kiln_texture_settings_json(const kiln_texture_settings *s);
-json_t *kiln_model_settings_json(const kiln_model_settings *s);
+/* The model's fields of s, its list field (material_templates) too. */
+json_t *kiln_model_settings_json(const kiln_settings *s);
 json_t *kiln_fbx_settings_json(const kiln_fbx_settings *s);
 /* import.shader with its lists (from s->lists). */
 json_t *kiln_shader_settings_json(const kiln_settings *s);

@@ -131,7 +131,7 @@ static void descriptor_schemas_hold_the_parsers_fields_and_defaults(void **state
     kiln_settings_default(&s);
     json_t *defaults = json_object();
     json_object_set_new(defaults, "texture", kiln_texture_settings_json(&s.texture));
-    json_object_set_new(defaults, "model", kiln_model_settings_json(&s.model));
+    json_object_set_new(defaults, "model", kiln_model_settings_json(&s));
     json_object_set_new(defaults, "fbx", kiln_fbx_settings_json(&s.fbx));
     json_object_set_new(defaults, "shader", kiln_shader_settings_json(&s));
     json_t *desc = descriptor_schemas();

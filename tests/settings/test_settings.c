@@ -27,7 +27,7 @@ static char *canonical(const kiln_settings *s)
     assert_non_null(all);
     assert_int_equal(json_object_set_new(all, "texture", kiln_texture_settings_json(&s->texture)),
                      0);
-    assert_int_equal(json_object_set_new(all, "model", kiln_model_settings_json(&s->model)), 0);
+    assert_int_equal(json_object_set_new(all, "model", kiln_model_settings_json(s)), 0);
     assert_int_equal(json_object_set_new(all, "fbx", kiln_fbx_settings_json(&s->fbx)), 0);
     char *text = json_dumps(all, CANON_FLAGS);
     json_decref(all);
@@ -139,7 +139,7 @@ static void settings_json_of_defaults_has_every_field_with_its_default(void **st
         "\"meshlet_max_vertices\":64,\"meshlet_max_triangles\":124,\"texture_format\":\"auto\","
         "\"texture_quality\":\"normal\",\"texture_max_size\":4096,\"textures\":true,"
         "\"compress\":\"none\",\"animation_reduce\":true,\"animation_resample_fps\":0,"
-        "\"meshlets\":true,\"tangents\":\"generate\"},"
+        "\"meshlets\":true,\"tangents\":\"generate\",\"material_templates\":{}},"
         "\"fbx\":{\"scale\":1.0,\"up_axis\":\"auto\",\"skins\":true,\"animations\":true,"
         "\"animation_fps\":30}}");
     char *want = json_dumps(expected, CANON_FLAGS);
@@ -565,7 +565,7 @@ static void settings_json_of_an_out_of_range_enum_is_null(void **state)
     s.texture.format = (kiln_texture_format)99;
     assert_null(kiln_texture_settings_json(&s.texture));
     s.model.lod_count = KILN_MAX_LODS + 1;
-    assert_null(kiln_model_settings_json(&s.model));
+    assert_null(kiln_model_settings_json(&s));
 }
 
 /* ---- assignments (reimport --set) ------------------------------------------------------- */

@@ -48,7 +48,7 @@ static char *defaults_document(bool guid, bool platforms)
     kiln_settings_default(&s);
     json_t *kinds = json_object();
     json_object_set_new(kinds, "texture", kiln_texture_settings_json(&s.texture));
-    json_object_set_new(kinds, "model", kiln_model_settings_json(&s.model));
+    json_object_set_new(kinds, "model", kiln_model_settings_json(&s));
     json_object_set_new(kinds, "fbx", kiln_fbx_settings_json(&s.fbx));
     json_object_set_new(kinds, "shader", kiln_shader_settings_json(&s));
     json_t *doc = json_object();
