@@ -311,155 +311,311 @@ static kiln_result texture_id(kiln_project *p, const char *root, const kiln_kmat
     return r;
 }
 
-kiln_result kiln_cook_kmat_source(kiln_project *p, const char *root, const char *rel,
-                                  const uint8_t *source, size_t size, kiln_cooked *out,
-                                  kiln_error *err)
-{
-    kmat_chain c;
-    kiln_result r = chain_load(root, rel, source, size, &c, err);
-    if (r != KILN_OK) return r;
-    /* Merged from the top parent down. */
-    kiln_kmat merged, next;
-    memset(&merged, 0, sizeof merged);
-    const kiln_kmat *m = &c.docs[c.count - 1];
-    for (size_t i = c.count - 1; r == KILN_OK && i-- > 0;) {
-        r = kiln_kmat_resolve(&c.docs[i], m, NULL, &next, err);
-        kiln_kmat_free(&merged);
-        merged = next;
-        m = &merged;
-    }
+/* ---- templates ---------------------------------------------------------------------------- */
+
+struct kiln_kmat_template {
+    kiln_project *p;
+    char rel[KILN_PATH_MAX];
+    kmat_chain chain;
+    kiln_kmat merged;   /* the chain merged (empty with one document) */
+    const kiln_kmat *m; /* merged, or chain.docs[0] */
     stage_shader vs, fs;
-    memset(&vs, 0, sizeof vs);
-    memset(&fs, 0, sizeof fs);
+    uint32_t block;                   /* in fs's variant; KILN_SHADER_NONE: no parameter block */
+    kiln_typed_material_texture *tex; /* the material's own textures, bound and named by id */
+    size_t nt;
+};
+
+void kiln_kmat_template_free(kiln_kmat_template *t)
+{
+    if (!t) return;
+    kiln_project *p = t->p;
+    kiln_free(&p->allocator, t->tex, (t->nt ? t->nt : 1) * sizeof *t->tex);
+    stage_free(p, &t->vs);
+    stage_free(p, &t->fs);
+    kiln_kmat_free(&t->merged);
+    chain_free(&t->chain);
+    kiln_free(&p->allocator, t, sizeof *t);
+}
+
+kiln_result kiln_kmat_template_load(kiln_project *p, const char *root, const char *rel,
+                                    const uint8_t *source, size_t size, kiln_kmat_template **out,
+                                    kiln_error *err)
+{
+    *out = NULL;
+    kiln_kmat_template *t = kiln_calloc(&p->allocator, 1, sizeof *t);
+    if (!t) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    t->p = p;
+    t->block = KILN_SHADER_NONE;
+    snprintf(t->rel, sizeof t->rel, "%s", rel);
+    kmat_chain *c = &t->chain;
+    kiln_result r = chain_load(root, rel, source, size, c, err);
+    if (r != KILN_OK) {
+        kiln_free(&p->allocator, t, sizeof *t);
+        return r;
+    }
+    /* Merged from the top parent down. */
+    kiln_kmat next;
+    t->m = &c->docs[c->count - 1];
+    for (size_t i = c->count - 1; r == KILN_OK && i-- > 0;) {
+        r = kiln_kmat_resolve(&c->docs[i], t->m, NULL, &next, err);
+        kiln_kmat_free(&t->merged);
+        t->merged = next;
+        t->m = &t->merged;
+    }
+    const kiln_kmat *m = t->m;
     if (r == KILN_OK && (!m->vertex.shader || !m->fragment.shader)) {
         r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s names no %s shader", rel,
                            m->vertex.shader ? "fragment" : "vertex");
         kiln_error_at_pointer(err, m->vertex.shader ? "/fragment" : "/vertex");
     }
-    if (r == KILN_OK) r = stage_load(p, root, &m->vertex, "/vertex", KILN_SHADER_VERTEX, &vs, err);
     if (r == KILN_OK)
-        r = stage_load(p, root, &m->fragment, "/fragment", KILN_SHADER_FRAGMENT, &fs, err);
+        r = stage_load(p, root, &m->vertex, "/vertex", KILN_SHADER_VERTEX, &t->vs, err);
     if (r == KILN_OK)
-        r = kiln_shader_interface_check(&vs.view, vs.variant, &fs.view, fs.variant, err);
+        r = stage_load(p, root, &m->fragment, "/fragment", KILN_SHADER_FRAGMENT, &t->fs, err);
     if (r == KILN_OK)
-        r = kiln_material_alpha_check(&fs.view, fs.variant, m->render_state.alpha_mode, err);
-
-    /* The parameter block. */
+        r = kiln_shader_interface_check(&t->vs.view, t->vs.variant, &t->fs.view, t->fs.variant,
+                                        err);
     kiln_block_select sel = {m->block.pick, m->block.name, m->block.set, m->block.binding};
-    uint32_t block = KILN_SHADER_NONE;
-    if (r == KILN_OK) r = kiln_material_block_find(&fs.view, fs.variant, &sel, &block, err);
+    if (r == KILN_OK)
+        r = kiln_material_block_find(&t->fs.view, t->fs.variant, &sel, &t->block, err);
+    if (r == KILN_OK && t->block == KILN_SHADER_NONE && m->param_count) {
+        r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                           "%s gives parameters, but shader %s has no parameter block", rel,
+                           t->fs.rel);
+        kiln_error_at_pointer(err, "/parameters");
+    }
+    /* Its textures: bound to the fragment shader's images, named by asset id. */
+    t->nt = m->texture_count;
+    if (r == KILN_OK) {
+        t->tex = kiln_calloc(&p->allocator, t->nt ? t->nt : 1, sizeof *t->tex);
+        if (!t->tex) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    for (size_t i = 0; r == KILN_OK && i < t->nt; i++) {
+        const kiln_kmat_texture *k = &m->textures[i];
+        kiln_typed_material_texture *x = &t->tex[i];
+        x->name = k->name;
+        if (!image_binding(&t->fs, k->name, &x->set, &x->binding)) {
+            r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                               "shader %s has no sampled image \"%.64s\"", t->fs.rel, k->name);
+            kiln_error_at_pointer(err, k->pointer);
+            break;
+        }
+        r = texture_id(p, root, k, &x->image, err);
+        x->mag_filter = k->sampler.mag_filter;
+        x->min_filter = k->sampler.min_filter;
+        x->mip_filter = k->sampler.mip_filter;
+        x->wrap_s = k->sampler.wrap_s;
+        x->wrap_t = k->sampler.wrap_t;
+    }
+    if (r != KILN_OK) {
+        kiln_kmat_template_free(t);
+        return r;
+    }
+    *out = t;
+    return KILN_OK;
+}
+
+const char *kiln_kmat_template_name(const kiln_kmat_template *t) { return t->rel; }
+
+/* Marks the overrides whose name is a leaf of the block (those the shader reads). */
+typedef struct leaf_match {
+    const kiln_material_param *params;
+    size_t count;
+    bool *found;
+} leaf_match;
+
+static void on_leaf(void *user, const kiln_material_leaf *leaf)
+{
+    leaf_match *lm = user;
+    for (size_t i = 0; i < lm->count; i++)
+        if (!strcmp(lm->params[i].name, leaf->path)) lm->found[i] = true;
+}
+
+/* The block: the overrides the shader reads (depth 0) over the template's parameters (each one
+ * level deeper than in its document), packed. */
+static kiln_result pack_block(const kiln_kmat_template *t, const kiln_kmat_overrides *o,
+                              kiln_typed_material *tm, uint8_t **packed, size_t *packed_size,
+                              json_t *sum, kiln_error *err)
+{
+    kiln_project *p = t->p;
+    const kiln_kmat *m = t->m;
+    const stage_shader *fs = &t->fs;
+    size_t no = o ? o->param_count : 0, n = m->param_count + no;
+    kiln_material_param *params = kiln_calloc(&p->allocator, n ? n : 1, sizeof *params);
+    bool *found = kiln_calloc(&p->allocator, no ? no : 1, sizeof *found);
+    kiln_result r =
+        params && found ? KILN_OK : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; r == KILN_OK && i < m->param_count; i++)
+        params[k++] =
+            (kiln_material_param){m->params[i].name, &m->params[i].value,
+                                  m->params[i].depth + (no ? 1u : 0u), m->params[i].pointer};
+    leaf_match lm = {o ? o->params : NULL, no, found};
+    if (r == KILN_OK && no)
+        r = kiln_material_block_leaves(&fs->view, fs->variant, t->block, on_leaf, &lm, NULL, err);
+    size_t used = 0;
+    for (size_t i = 0; r == KILN_OK && i < no; i++)
+        if (found[i]) {
+            params[k] = o->params[i];
+            params[k++].depth = 0;
+            used++;
+        }
+    if (r == KILN_OK)
+        r = kiln_material_block_pack(&fs->view, fs->variant, t->block, params, k, &p->allocator,
+                                     packed, packed_size, err);
+    kiln_free(&p->allocator, params, (n ? n : 1) * sizeof *params);
+    kiln_free(&p->allocator, found, (no ? no : 1) * sizeof *found);
+    if (r != KILN_OK) return r;
+    if (o) json_object_set_new(sum, "overrides", json_integer((json_int_t)used));
+    kiln_shader_variant_info vi = kiln_shader_variant_at(&fs->view, fs->variant);
+    kiln_shader_block_info bi = kiln_shader_block_at(&fs->view, fs->variant, t->block);
+    tm->block_name = bi.name;
+    tm->block = *packed;
+    tm->block_size = (uint32_t)*packed_size;
+    tm->block_kind = t->block == vi.push_block ? KILN_TYPED_BLOCK_PUSH : KILN_TYPED_BLOCK_UNIFORM;
+    for (uint32_t i = 0; tm->block_kind == KILN_TYPED_BLOCK_UNIFORM && i < vi.binding_count; i++) {
+        kiln_shader_binding_info b = kiln_shader_binding_at(&fs->view, fs->variant, i);
+        if (b.block == t->block && (b.resource == KILN_SHADER_UNIFORM_BUFFER ||
+                                    b.resource == KILN_SHADER_STORAGE_BUFFER)) {
+            tm->block_set = b.set;
+            tm->block_binding = b.binding;
+            break;
+        }
+    }
+    return KILN_OK;
+}
+
+/* The textures: the overrides for images the shader has, then the template's for the others;
+ * every sampled image of the material's set needs one. *tex is allocated (count *nt). */
+static kiln_result bind_textures(const kiln_kmat_template *t, const kiln_kmat_overrides *o,
+                                 uint32_t set, kiln_typed_material_texture **tex, size_t *nt,
+                                 kiln_error *err)
+{
+    kiln_project *p = t->p;
+    size_t no = o ? o->texture_count : 0, cap = t->nt + no;
+    kiln_typed_material_texture *x = kiln_calloc(&p->allocator, cap ? cap : 1, sizeof *x);
+    const char **names = kiln_calloc(&p->allocator, cap ? cap : 1, sizeof *names);
+    const char **ptrs = kiln_calloc(&p->allocator, cap ? cap : 1, sizeof *ptrs);
+    kiln_result r =
+        x && names && ptrs ? KILN_OK : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; r == KILN_OK && i < no; i++) {
+        kiln_typed_material_texture b = o->textures[i];
+        if (!image_binding(&t->fs, b.name, &b.set, &b.binding)) continue; /* not read */
+        names[n] = b.name;
+        ptrs[n] = NULL;
+        x[n++] = b;
+    }
+    size_t from_overrides = n;
+    for (size_t i = 0; r == KILN_OK && i < t->nt; i++) {
+        bool taken = false;
+        for (size_t k = 0; k < from_overrides && !taken; k++)
+            taken = !strcmp(x[k].name, t->tex[i].name);
+        if (taken) continue;
+        names[n] = t->tex[i].name;
+        ptrs[n] = t->m->textures[i].pointer;
+        x[n++] = t->tex[i];
+    }
+    if (r == KILN_OK)
+        r = kiln_material_textures_check(&t->fs.view, t->fs.variant, set, names, ptrs, n, err);
+    if (r == KILN_OK) qsort(x, n, sizeof *x, texture_cmp);
+    kiln_free(&p->allocator, names, (cap ? cap : 1) * sizeof *names);
+    kiln_free(&p->allocator, ptrs, (cap ? cap : 1) * sizeof *ptrs);
+    if (r != KILN_OK) {
+        kiln_free(&p->allocator, x, (cap ? cap : 1) * sizeof *x);
+        return r;
+    }
+    *tex = x;
+    *nt = n;
+    return KILN_OK;
+}
+
+kiln_result kiln_kmat_template_cook(const kiln_kmat_template *t, const kiln_kmat_overrides *o,
+                                    uint8_t **bytes, size_t *size, json_t **summary,
+                                    kiln_error *err)
+{
+    *bytes = NULL;
+    *size = 0;
+    *summary = NULL;
+    kiln_project *p = t->p;
+    const kiln_kmat_render_state *rs = &t->m->render_state;
+    uint32_t alpha_mode = rs->alpha_mode, blend = rs->blend;
+    float cutoff = rs->alpha_cutoff;
+    bool double_sided = rs->double_sided, depth_write = rs->depth_write;
+    if (o && o->has_render_state) { /* the glTF material says these */
+        alpha_mode = o->alpha_mode;
+        cutoff = o->alpha_mode == KILN_MATERIAL_ALPHA_MASK ? o->alpha_cutoff : 0.5f;
+        double_sided = o->double_sided;
+        bool blended = alpha_mode == KILN_MATERIAL_ALPHA_BLEND;
+        blend = !blended                                ? KILN_MATERIAL_BLEND_NONE
+                : rs->blend != KILN_MATERIAL_BLEND_NONE ? rs->blend
+                                                        : KILN_MATERIAL_BLEND_ALPHA;
+        if (!(rs->given & KILN_KMAT_GIVEN_DEPTH_WRITE)) depth_write = rs->depth_test && !blended;
+    }
+    kiln_result r = kiln_material_alpha_check(&t->fs.view, t->fs.variant, alpha_mode, err);
+    json_t *sum = json_object();
     kiln_typed_material tm;
     memset(&tm, 0, sizeof tm);
     uint8_t *packed = NULL;
     size_t packed_size = 0;
-    if (r == KILN_OK && block == KILN_SHADER_NONE && m->param_count) {
-        r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
-                           "%s gives parameters, but shader %s has no parameter block", rel,
-                           fs.rel);
-        kiln_error_at_pointer(err, "/parameters");
-    }
-    if (r == KILN_OK && block != KILN_SHADER_NONE) {
-        kiln_material_param *params =
-            kiln_calloc(&p->allocator, m->param_count ? m->param_count : 1, sizeof *params);
-        if (!params) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-        for (size_t i = 0; r == KILN_OK && i < m->param_count; i++)
-            params[i] = (kiln_material_param){m->params[i].name, &m->params[i].value,
-                                              m->params[i].depth, m->params[i].pointer};
-        if (r == KILN_OK)
-            r = kiln_material_block_pack(&fs.view, fs.variant, block, params, m->param_count,
-                                         &p->allocator, &packed, &packed_size, err);
-        kiln_free(&p->allocator, params, (m->param_count ? m->param_count : 1) * sizeof *params);
-        kiln_shader_variant_info vi = kiln_shader_variant_at(&fs.view, fs.variant);
-        kiln_shader_block_info bi = kiln_shader_block_at(&fs.view, fs.variant, block);
-        tm.block_name = bi.name;
-        tm.block = packed;
-        tm.block_size = (uint32_t)packed_size;
-        tm.block_kind = block == vi.push_block ? KILN_TYPED_BLOCK_PUSH : KILN_TYPED_BLOCK_UNIFORM;
-        for (uint32_t i = 0; tm.block_kind == KILN_TYPED_BLOCK_UNIFORM && i < vi.binding_count;
-             i++) {
-            kiln_shader_binding_info b = kiln_shader_binding_at(&fs.view, fs.variant, i);
-            if (b.block == block && (b.resource == KILN_SHADER_UNIFORM_BUFFER ||
-                                     b.resource == KILN_SHADER_STORAGE_BUFFER)) {
-                tm.block_set = b.set;
-                tm.block_binding = b.binding;
-                break;
-            }
-        }
-    }
-
-    /* The textures: every sampled image of the material's set has one. */
+    if (r == KILN_OK && t->block != KILN_SHADER_NONE)
+        r = pack_block(t, o, &tm, &packed, &packed_size, sum, err);
     kiln_typed_material_texture *tex = NULL;
-    size_t nt = m->texture_count;
-    if (r == KILN_OK) {
-        const char **names = kiln_calloc(&p->allocator, nt ? nt : 1, sizeof *names);
-        const char **ptrs = kiln_calloc(&p->allocator, nt ? nt : 1, sizeof *ptrs);
-        tex = kiln_calloc(&p->allocator, nt ? nt : 1, sizeof *tex);
-        if (!names || !ptrs || !tex) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-        for (size_t i = 0; r == KILN_OK && i < nt; i++) {
-            names[i] = m->textures[i].name;
-            ptrs[i] = m->textures[i].pointer;
-        }
-        uint32_t set = tm.block_kind == KILN_TYPED_BLOCK_UNIFORM ? tm.block_set : 1;
-        if (r == KILN_OK)
-            r = kiln_material_textures_check(&fs.view, fs.variant, set, names, ptrs, nt, err);
-        for (size_t i = 0; r == KILN_OK && i < nt; i++) {
-            const kiln_kmat_texture *t = &m->textures[i];
-            tex[i].name = t->name;
-            if (!image_binding(&fs, t->name, &tex[i].set, &tex[i].binding)) {
-                r = kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
-                                   "shader %s has no sampled image \"%.64s\"", fs.rel, t->name);
-                kiln_error_at_pointer(err, t->pointer);
-                break;
-            }
-            r = texture_id(p, root, t, &tex[i].image, err);
-            tex[i].mag_filter = t->sampler.mag_filter;
-            tex[i].min_filter = t->sampler.min_filter;
-            tex[i].mip_filter = t->sampler.mip_filter;
-            tex[i].wrap_s = t->sampler.wrap_s;
-            tex[i].wrap_t = t->sampler.wrap_t;
-        }
-        if (r == KILN_OK) qsort(tex, nt, sizeof *tex, texture_cmp);
-        kiln_free(&p->allocator, names, (nt ? nt : 1) * sizeof *names);
-        kiln_free(&p->allocator, ptrs, (nt ? nt : 1) * sizeof *ptrs);
-    }
-
-    uint8_t *bytes = NULL;
+    size_t nt = 0;
+    uint32_t set = tm.block_kind == KILN_TYPED_BLOCK_UNIFORM ? tm.block_set : 1;
+    if (r == KILN_OK) r = bind_textures(t, o, set, &tex, &nt, err);
     size_t file_size = 0;
     if (r == KILN_OK) {
-        tm.name = kiln_path_basename(rel);
-        tm.vertex = (kiln_typed_material_stage){kiln_asset_id(vs.guid, "shader"),
-                                                kiln_shader_variant_at(&vs.view, vs.variant).name};
-        tm.fragment = (kiln_typed_material_stage){
-            kiln_asset_id(fs.guid, "shader"), kiln_shader_variant_at(&fs.view, fs.variant).name};
-        tm.alpha_mode = m->render_state.alpha_mode;
-        tm.alpha_cutoff = m->render_state.alpha_cutoff;
-        tm.blend = m->render_state.blend;
-        tm.flags = (m->render_state.double_sided ? KILN_TYPED_MATERIAL_DOUBLE_SIDED : 0u) |
-                   (m->render_state.depth_test ? KILN_TYPED_MATERIAL_DEPTH_TEST : 0u) |
-                   (m->render_state.depth_write ? KILN_TYPED_MATERIAL_DEPTH_WRITE : 0u);
+        tm.name = o && o->name ? o->name : kiln_path_basename(t->rel);
+        tm.vertex =
+            (kiln_typed_material_stage){kiln_asset_id(t->vs.guid, "shader"),
+                                        kiln_shader_variant_at(&t->vs.view, t->vs.variant).name};
+        tm.fragment =
+            (kiln_typed_material_stage){kiln_asset_id(t->fs.guid, "shader"),
+                                        kiln_shader_variant_at(&t->fs.view, t->fs.variant).name};
+        tm.alpha_mode = alpha_mode;
+        tm.alpha_cutoff = cutoff;
+        tm.blend = blend;
+        tm.flags = (double_sided ? KILN_TYPED_MATERIAL_DOUBLE_SIDED : 0u) |
+                   (rs->depth_test ? KILN_TYPED_MATERIAL_DEPTH_TEST : 0u) |
+                   (depth_write ? KILN_TYPED_MATERIAL_DEPTH_WRITE : 0u);
         tm.texture_count = (uint32_t)nt;
         tm.textures = tex;
-        r = kiln_typed_material_write(&tm, &p->allocator, &bytes, &file_size, err);
+        r = kiln_typed_material_write(&tm, &p->allocator, bytes, &file_size, err);
     }
     if (r == KILN_OK) {
-        json_t *sum = json_object();
-        json_object_set_new(sum, "vertex", json_string(vs.rel));
-        json_object_set_new(sum, "fragment", json_string(fs.rel));
-        json_object_set_new(sum, "parents", json_integer((json_int_t)(c.count - 1)));
-        json_object_set_new(sum, "parameters", json_integer((json_int_t)m->param_count));
+        json_object_set_new(sum, "vertex", json_string(t->vs.rel));
+        json_object_set_new(sum, "fragment", json_string(t->fs.rel));
+        json_object_set_new(sum, "parents", json_integer((json_int_t)(t->chain.count - 1)));
+        json_object_set_new(sum, "parameters", json_integer((json_int_t)t->m->param_count));
         json_object_set_new(sum, "block_size", json_integer((json_int_t)tm.block_size));
         json_object_set_new(sum, "textures", json_integer((json_int_t)nt));
         json_object_set_new(sum, "size", json_integer((json_int_t)file_size));
-        out->summary = sum;
-        out->warnings = json_array();
-        r = kiln_cooked_add(out, &p->allocator, KILN_KMAT_LABEL, KILN_KMAT_FILE, bytes, file_size,
-                            file_size, err);
+        *size = file_size;
+        *summary = sum;
+    } else {
+        json_decref(sum);
     }
     kiln_free(&p->allocator, tex, (nt ? nt : 1) * sizeof *tex);
     if (packed) kiln_free(&p->allocator, packed, packed_size);
-    stage_free(p, &vs);
-    stage_free(p, &fs);
-    kiln_kmat_free(&merged);
-    chain_free(&c);
+    return r;
+}
+
+kiln_result kiln_cook_kmat_source(kiln_project *p, const char *root, const char *rel,
+                                  const uint8_t *source, size_t size, kiln_cooked *out,
+                                  kiln_error *err)
+{
+    kiln_kmat_template *t = NULL;
+    kiln_result r = kiln_kmat_template_load(p, root, rel, source, size, &t, err);
+    uint8_t *bytes = NULL;
+    size_t n = 0;
+    json_t *sum = NULL;
+    if (r == KILN_OK) r = kiln_kmat_template_cook(t, NULL, &bytes, &n, &sum, err);
+    if (r == KILN_OK) {
+        out->summary = sum;
+        out->warnings = json_array();
+        r = kiln_cooked_add(out, &p->allocator, KILN_KMAT_LABEL, KILN_KMAT_FILE, bytes, n, n, err);
+    }
+    kiln_kmat_template_free(t);
     return r;
 }

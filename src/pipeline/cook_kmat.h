@@ -4,6 +4,7 @@
 #define KILN_PIPELINE_COOK_KMAT_H
 
 #include "pipeline/cook.h"
+#include "process/material_block.h"
 
 /* The output of a .kmat asset. */
 #define KILN_KMAT_LABEL "typed_material"
@@ -27,5 +28,52 @@ kiln_result kiln_kmat_source_dependencies(const char *root, const char *rel, con
 kiln_result kiln_cook_kmat_source(kiln_project *p, const char *root, const char *rel,
                                   const uint8_t *source, size_t size, kiln_cooked *out,
                                   kiln_error *err);
+
+/* ---- templates: a .kmat read and prepared once, cooked for one or many materials ---------- */
+
+/* A .kmat merged with its parents, its two shaders loaded and checked against each other (the
+ * stage interfaces), its parameter block found and its own textures bound and named by asset
+ * id: what kiln_cook_kmat_source cooks, and what a model's glTF materials are cooked against
+ * (import.model.material_templates). */
+typedef struct kiln_kmat_template kiln_kmat_template;
+
+/* Loads the template at root-relative rel (source: its bytes). Errors: those of
+ * kiln_cook_kmat_source that do not depend on the values (a bad document, a shader that is
+ * missing, fails, is of the other stage or lacks the variant, interfaces that differ, parameters
+ * without a block, a texture for no image or that is not a texture source). Free with
+ * kiln_kmat_template_free. */
+kiln_result kiln_kmat_template_load(kiln_project *p, const char *root, const char *rel,
+                                    const uint8_t *source, size_t size, kiln_kmat_template **out,
+                                    kiln_error *err);
+void kiln_kmat_template_free(kiln_kmat_template *t);              /* NULL is a no-op */
+const char *kiln_kmat_template_name(const kiln_kmat_template *t); /* its root-relative path */
+
+/* What one material puts over a template. Parameters and textures apply by name where the
+ * fragment shader reads one of that name (a block member path, an image binding) and are left
+ * out elsewhere: a glTF material offers every value it has, the template's shader takes those
+ * it declares. A parameter the shader declares with another type is an error naming it. */
+typedef struct kiln_kmat_overrides {
+    const char *name; /* the cooked material's name (kiln_typed_material.name) */
+    const kiln_material_param *params;
+    size_t param_count;
+    /* name, image (asset id) and sampler of each; set and binding are filled from the shader */
+    const kiln_typed_material_texture *textures;
+    size_t texture_count;
+    /* The render state the material states (a glTF material always does): alpha mode, cutoff,
+     * double-sided; blending follows the alpha mode (the template's blend for blend, when it
+     * has one, else alpha), depth writes too unless the template set them. */
+    bool has_render_state;
+    uint32_t alpha_mode; /* kiln_material_alpha */
+    float alpha_cutoff;
+    bool double_sided;
+} kiln_kmat_overrides;
+
+/* Cooks one typed material (TMAT bytes, allocated from the project's allocator; *summary: a new
+ * JSON object) from the template and o (NULL: the template as it is — a .kmat's own cook).
+ * Errors: KILN_E_IMPORT_SETTINGS (a value of the wrong type for its member, a sampled image
+ * without a texture, alpha that the shader does not write), KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_kmat_template_cook(const kiln_kmat_template *t, const kiln_kmat_overrides *o,
+                                    uint8_t **bytes, size_t *size, json_t **summary,
+                                    kiln_error *err);
 
 #endif

@@ -18,8 +18,9 @@
 typedef struct deps_walk {
     kiln_project *p;
     const kiln_asset *a;
-    char dir[KILN_PATH_MAX]; /* the source's folder, real path */
-    const json_t *old;       /* the record's list, or NULL */
+    char dir[KILN_PATH_MAX];  /* the source's folder, real path */
+    char root[KILN_PATH_MAX]; /* the asset root holding it, real path ("" until needed) */
+    const json_t *old;        /* the record's list, or NULL */
     kiln_deps *out;
     kiln_sha256 h;
 } deps_walk;
@@ -37,13 +38,13 @@ static const json_t *recorded(const json_t *list, const char *rel)
 
 /* A dependency that is a source of the project (deps_are_assets): "key <key> guid <guid>" for
  * it, or "missing". Its key comes from its own record and stat shortcut like any key. */
-static kiln_result asset_digest(deps_walk *w, const char *rel, const char *abs, char *out,
-                                size_t cap, kiln_error *err)
+static kiln_result asset_digest(deps_walk *w, const char *rel, const char *abs, const char *base,
+                                char *out, size_t cap, kiln_error *err)
 {
     snprintf(out, cap, "missing");
     kiln_file_info fi;
     if (kiln_file_stat(abs, &fi, NULL) != KILN_OK || !fi.is_file ||
-        kiln_path_confine_read(abs, w->dir, NULL, 0, NULL) != KILN_OK)
+        kiln_path_confine_read(abs, base, NULL, 0, NULL) != KILN_OK)
         return KILN_OK;
     kiln_asset dep;
     kiln_result r = kiln_database_find(w->p, abs, &dep, err);
@@ -70,19 +71,30 @@ static kiln_result asset_digest(deps_walk *w, const char *rel, const char *abs, 
     return r;
 }
 
-/* One dependency given by its path relative to the model's folder. */
+static kiln_result root_of(kiln_project *p, const kiln_asset *a, char out[KILN_PATH_MAX],
+                           kiln_error *err);
+
+/* One dependency given by its path relative to the model's folder (the root's with
+ * deps_from_root), or "/<path>" relative to the asset root: a source of the project that a kind's
+ * asset_dependencies lists (a model's material template). */
 static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
 {
+    bool rooted = rel[0] == '/';
+    if (rooted && !w->root[0]) {
+        kiln_result r = root_of(w->p, w->a, w->root, err);
+        if (r != KILN_OK) return r;
+    }
+    const char *base = rooted ? w->root : w->dir;
     char abs[KILN_PATH_MAX];
-    if (kiln_path_join(w->dir, rel, abs, sizeof abs, NULL) != KILN_OK)
+    if (kiln_path_join(base, rooted ? rel + 1 : rel, abs, sizeof abs, NULL) != KILN_OK)
         return kiln_error_set(err, KILN_E_LIMIT, "%s: dependency path too long", w->a->rel);
     /* Paths from a record are ours, but a record is a file anyone can edit. */
-    if (!kiln_path_is_within(w->dir, abs))
+    if (!kiln_path_is_within(base, abs))
         return kiln_error_set(err, KILN_E_OUTPUT_REFUSED, "dependency %s leads outside %s", rel,
-                              w->dir);
-    if (w->a->kind && w->a->kind->deps_are_assets) {
+                              base);
+    if (rooted || (w->a->kind && w->a->kind->deps_are_assets)) {
         char digest[160];
-        kiln_result r = asset_digest(w, rel, abs, digest, sizeof digest, err);
+        kiln_result r = asset_digest(w, rel, abs, base, digest, sizeof digest, err);
         if (r != KILN_OK) return r;
         kiln_sha256_update(&w->h, rel, strlen(rel));
         kiln_sha256_update(&w->h, "\n", 1);
@@ -142,6 +154,17 @@ static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
     return KILN_OK;
 }
 
+/* The real path of the asset root holding a. */
+static kiln_result root_of(kiln_project *p, const kiln_asset *a, char out[KILN_PATH_MAX],
+                           kiln_error *err)
+{
+    const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
+    if (!root) return kiln_error_set(err, KILN_E_ASSET_IO, "%s: outside every asset root", a->rel);
+    if (!realpath(root->dir, out))
+        return kiln_error_set(err, KILN_E_ASSET_IO, "%s: cannot resolve its asset root", a->rel);
+    return KILN_OK;
+}
+
 /* The real path of the folder a's dependency paths are relative to: its own folder, or the asset
  * root holding it for kinds with deps_from_root. */
 static kiln_result deps_base(kiln_project *p, const kiln_asset *a, char out[KILN_PATH_MAX],
@@ -149,15 +172,23 @@ static kiln_result deps_base(kiln_project *p, const kiln_asset *a, char out[KILN
 {
     char folder[KILN_PATH_MAX];
     if (a->kind && a->kind->deps_from_root) {
-        const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
-        if (!root || !kiln_path_format(folder, sizeof folder, "%s", root->dir))
-            return kiln_error_set(err, KILN_E_ASSET_IO, "%s: outside every asset root", a->rel);
+        return root_of(p, a, out, err);
     } else if (!kiln_path_dirname(a->abs, folder, sizeof folder)) {
         return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
     }
     if (!realpath(folder, out))
         return kiln_error_set(err, KILN_E_ASSET_IO, "%s: cannot resolve its folder", a->rel);
     return KILN_OK;
+}
+
+/* A source of the project that asset_dependencies lists: recorded as "/<root-relative>". */
+static kiln_result on_asset_dep(void *user, const char *path, kiln_error *err)
+{
+    deps_walk *w = user;
+    size_t n = strlen(w->root);
+    if (KILN_NEVER(strncmp(path, w->root, n) != 0 || path[n] != '/'))
+        return kiln_error_set(err, KILN_E_INTERNAL, "%s: dependency outside its root", path);
+    return add_dep(w, path + n, err);
 }
 
 static kiln_result on_dep(void *user, const char *path, kiln_error *err)
@@ -198,8 +229,15 @@ kiln_result kiln_deps_digest(kiln_project *p, const kiln_asset *a, const uint8_t
         size_t i;
         json_t *e;
         json_array_foreach (old, i, e) {
-            if ((r = add_dep(&w, kiln_json_str(e, "path", ""), err)) != KILN_OK) break;
+            /* the sources asset_dependencies lists follow from the settings: listed anew below */
+            const char *rel = kiln_json_str(e, "path", "");
+            if (rel[0] == '/' && a->kind->asset_dependencies) continue;
+            if ((r = add_dep(&w, rel, err)) != KILN_OK) break;
         }
+    }
+    if (r == KILN_OK && a->kind->asset_dependencies) {
+        if (!w.root[0]) r = root_of(p, a, w.root, err);
+        if (r == KILN_OK) r = a->kind->asset_dependencies(a, w.root, on_asset_dep, &w, err);
     }
     if (r != KILN_OK) {
         kiln_sha256_abort(&w.h);
@@ -225,15 +263,18 @@ json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a)
     json_t *out = json_array();
     if (!a->kind || !a->kind->dependencies) return out;
     json_t *record = kiln_cache_record_load(p, a->guid);
-    char dir[KILN_PATH_MAX];
+    char dir[KILN_PATH_MAX], root[KILN_PATH_MAX] = "";
     if (record && deps_base(p, a, dir, NULL) == KILN_OK) {
         size_t i;
         json_t *e;
         json_array_foreach (json_object_get(record, "deps"), i, e) {
+            const char *rel = kiln_json_str(e, "path", "");
+            bool rooted = rel[0] == '/';
+            if (rooted && !root[0] && root_of(p, a, root, NULL) != KILN_OK) continue;
+            const char *base = rooted ? root : dir;
             char abs[KILN_PATH_MAX];
-            if (kiln_path_join(dir, kiln_json_str(e, "path", ""), abs, sizeof abs, NULL) ==
-                    KILN_OK &&
-                kiln_path_is_within(dir, abs))
+            if (kiln_path_join(base, rooted ? rel + 1 : rel, abs, sizeof abs, NULL) == KILN_OK &&
+                kiln_path_is_within(base, abs))
                 json_array_append_new(out, json_string(abs));
         }
     }

@@ -39,6 +39,9 @@ static kiln_result on_named(void *user, const char *path, kiln_error *err)
 static json_t *model_names(kiln_project *p, const kiln_cache_index *ix, const kiln_asset *a)
 {
     json_t *indexed = kiln_cache_index_named(ix, a);
+    for (size_t i = indexed ? json_array_size(indexed) : 0; i-- > 0;)
+        if (json_string_value(json_array_get(indexed, i))[0] == '/') /* a template: see below */
+            json_array_remove(indexed, i);
     if (indexed) return indexed;
     json_t *record = kiln_cache_record_load(p, a->guid);
     kiln_file_info fi;
@@ -49,8 +52,11 @@ static json_t *model_names(kiln_project *p, const kiln_cache_index *ix, const ki
         json_t *names = json_array();
         size_t i;
         json_t *e;
-        json_array_foreach (recorded, i, e)
-            json_array_append_new(names, json_string(kiln_json_str(e, "path", "")));
+        json_array_foreach (recorded, i, e) {
+            const char *rel = kiln_json_str(e, "path", "");
+            if (rel[0] != '/') /* "/<path>": a source of the root (a template), not its file */
+                json_array_append_new(names, json_string(rel));
+        }
         json_decref(record);
         return names;
     }

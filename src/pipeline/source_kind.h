@@ -41,6 +41,13 @@ typedef struct kiln_source_kind {
      * digest enters the key and their stat the import record. NULL = the source alone. */
     kiln_result (*dependencies)(const kiln_asset *a, const uint8_t *source, size_t size,
                                 const char *dir, kiln_dep_fn fn, void *user, kiln_error *err);
+    /* Lists the sources of the project besides `dependencies`' files whose cache keys enter the
+     * key (a model's material templates, from its settings alone: called on every key, the
+     * source's bytes read or not). fn gets each one's absolute path inside root (the asset root
+     * holding the source, real path); the digest takes its key and GUID, as for deps_are_assets,
+     * and the record lists it as "/<root-relative path>". NULL = none. */
+    kiln_result (*asset_dependencies)(const kiln_asset *a, const char *root, kiln_dep_fn fn,
+                                      void *user, kiln_error *err);
     /* The files `dependencies` reports are found from the asset root holding the source rather
      * than from the source's folder (shader includes: include_dirs are root-relative), and
      * recorded relative to that root. */

@@ -51,12 +51,16 @@ static json_t *reason(const char *what)
 }
 
 /* A dependency's path as the project names it: the record keeps it relative to the source's
- * folder (a model's), or to its asset root (deps_from_root: a shader's includes), whose name is
- * the root's prefix. */
+ * folder (a model's), or to its asset root (deps_from_root: a shader's includes; "/<path>": a
+ * model's material template), whose name is the root's prefix. */
 static json_t *dep_path(const kiln_project *p, const kiln_asset *a, const char *rel)
 {
     char dir[KILN_PATH_MAX], joined[KILN_PATH_MAX];
-    if (a->kind && a->kind->deps_from_root) {
+    if (rel[0] == '/') { /* a source asset_dependencies lists: "/<root-relative>" */
+        const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
+        snprintf(dir, sizeof dir, "%s", root ? root->prefix : "");
+        rel++;
+    } else if (a->kind && a->kind->deps_from_root) {
         const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
         snprintf(dir, sizeof dir, "%s", root ? root->prefix : "");
     } else if (!kiln_path_dirname(a->rel, dir, sizeof dir)) {
