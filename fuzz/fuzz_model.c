@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (data[0] & 4) s.model.animation_resample_fps = 30;
         data++, size--;
     }
-    kiln_cook_env env = {NULL, NULL, "", "fuzz.gltf"};
+    kiln_cook_env env = {.platform = "", .name = "fuzz.gltf"};
     kiln_cooked out;
     kiln_error err;
     kiln_result r = kiln_cook_model_source(&env, &s.model, "00000000000000000000000000000000", NULL,

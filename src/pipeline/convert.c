@@ -73,7 +73,10 @@ static kiln_result convert_cook(const kiln_convert_opts *o, const char *in_path,
     kiln_jobs *jobs = NULL;
     r = kiln_jobs_create(o->jobs, &o->allocator, &jobs, err);
     if (r == KILN_OK) {
-        kiln_cook_env env = {&o->allocator, jobs, o->platform ? o->platform : "", in_path};
+        kiln_cook_env env = {.allocator = &o->allocator,
+                             .jobs = jobs,
+                             .platform = o->platform ? o->platform : "",
+                             .name = in_path};
         r = fn(user, &env, src, size, out, err);
     }
     kiln_jobs_destroy(jobs);
@@ -185,13 +188,26 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
     kiln_settings settings;
     kiln_result r = convert_settings(&o, &kiln_source_kind_model, &settings, err);
     if (r != KILN_OK) return r;
+    /* Templates are sources of a project (their shaders are cooked and keyed there). */
+    if (json_object_size(kiln_settings_list(&settings, "model", "material_templates"))) {
+        kiln_settings_clear(&settings);
+        kiln_error_set(err, KILN_E_USAGE,
+                       "material_templates needs a project: its templates and their shaders are "
+                       "sources of one (kiln import the model in a project)");
+        kiln_error_at_pointer(err, "/import/model/material_templates");
+        return KILN_E_USAGE;
+    }
     model_job job;
     job.settings = &settings.model;
     job.fbx = &settings.fbx;
     char abs[KILN_PATH_MAX];
-    if ((r = kiln_path_absolute(in_path, abs, sizeof abs, err)) != KILN_OK) return r;
-    if (!kiln_path_dirname(abs, job.dir, sizeof job.dir))
-        return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", in_path);
+    if ((r = kiln_path_absolute(in_path, abs, sizeof abs, err)) == KILN_OK &&
+        !kiln_path_dirname(abs, job.dir, sizeof job.dir))
+        r = kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", in_path);
+    if (r != KILN_OK) {
+        kiln_settings_clear(&settings); /* an empty material_templates leaves a list object */
+        return r;
+    }
     kiln_guid_derive(kiln_path_basename(abs), job.guid);
     const char *guid = job.guid;
 
@@ -238,6 +254,7 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
     }
     json_decref(written);
     kiln_cooked_release(&o.allocator, &c);
+    kiln_settings_clear(&settings);
     return r;
 }
 

@@ -47,12 +47,23 @@ bool kiln_platform_prefers_astc(const char *platform);
 
 /* What a cook needs besides its source bytes and settings. Without a project, so that the
  * one-shot converters (`kiln texture`) run the very code path of an import. */
+/* A model's material templates (import.model.material_templates), loaded (cook_kmat.h). */
+typedef struct kiln_kmat_template kiln_kmat_template;
+typedef struct kiln_model_template {
+    const char *material; /* a material's name, or "*": the materials without their own */
+    const kiln_kmat_template *t;
+} kiln_model_template;
+
 typedef struct kiln_cook_env {
     const kiln_allocator *allocator; /* NULL = libc */
     kiln_jobs *jobs;                 /* NULL = inline */
     const char *platform;            /* "" = none */
     const char *name;                /* the source's path, for messages; a model's extension
                                       * also chooses its importer (import/model_format.h) */
+    /* A model's templates: each material they name (or "*" all) is cooked against its template
+     * as typed_material<i> too. NULL, 0 = none. */
+    const kiln_model_template *templates;
+    size_t template_count;
 } kiln_cook_env;
 
 kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_texture_settings *s,

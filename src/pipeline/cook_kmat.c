@@ -417,6 +417,18 @@ kiln_result kiln_kmat_template_load(kiln_project *p, const char *root, const cha
 
 const char *kiln_kmat_template_name(const kiln_kmat_template *t) { return t->rel; }
 
+kiln_result kiln_kmat_template_load_file(kiln_project *p, const char *root, const char *rel,
+                                         kiln_kmat_template **out, kiln_error *err)
+{
+    *out = NULL;
+    uint8_t *data = NULL;
+    size_t n = 0;
+    kiln_result r = read_inside(root, rel, &data, &n, err);
+    if (r == KILN_OK) r = kiln_kmat_template_load(p, root, rel, data, n, out, err);
+    kiln_free(NULL, data, n + 1);
+    return r;
+}
+
 /* Marks the overrides whose name is a leaf of the block (those the shader reads). */
 typedef struct leaf_match {
     const kiln_material_param *params;

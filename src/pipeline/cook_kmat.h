@@ -45,6 +45,9 @@ typedef struct kiln_kmat_template kiln_kmat_template;
 kiln_result kiln_kmat_template_load(kiln_project *p, const char *root, const char *rel,
                                     const uint8_t *source, size_t size, kiln_kmat_template **out,
                                     kiln_error *err);
+/* The same for the file root/rel (read with the read rule: it must resolve inside root). */
+kiln_result kiln_kmat_template_load_file(kiln_project *p, const char *root, const char *rel,
+                                         kiln_kmat_template **out, kiln_error *err);
 void kiln_kmat_template_free(kiln_kmat_template *t);              /* NULL is a no-op */
 const char *kiln_kmat_template_name(const kiln_kmat_template *t); /* its root-relative path */
 

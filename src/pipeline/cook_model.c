@@ -1,5 +1,6 @@
 /* cook_model.c — a glTF model into its artifacts (DESIGN.md): image<i> (KTX2, one per image and
- * role), material<i>, mesh<i>/prim<p>, skeleton<i>, clip<i> and scene, in that order. The
+ * role), material<i> (and typed_material<i> where a template is named:
+ * cook_model_template.c), mesh<i>/prim<p>, skeleton<i>, clip<i> and scene, in that order. The
  * processors build each in memory, the format writers serialize it; this file decides the
  * roles of images, which skeleton a mesh and a clip belong to, the asset ids artifacts use to
  * name each other, and the summary the manifest keeps. */
@@ -11,6 +12,7 @@
 #include "core/error.h"
 #include "core/jobs.h"
 #include "pipeline/cook.h"
+#include "pipeline/cook_model_template.h"
 #include "pipeline/scene_load.h"
 #include "process/clip.h"
 #include "process/material.h"
@@ -198,9 +200,11 @@ static kiln_result cook_images(model_cook *m, kiln_error *err)
 
 /* ---- materials ------------------------------------------------------------------------------- */
 
+/* material<i> for every material, and typed_material<i> for those a template names. */
 static kiln_result cook_materials(model_cook *m, kiln_error *err)
 {
     const kiln_scene *sc = m->scene;
+    json_t *typed = NULL; /* the summary's rows (owned by the summary) */
     for (uint32_t i = 0; i < sc->material_count; i++) {
         uint64_t ids[KILN_SCENE_SLOT_COUNT] = {0};
         for (int slot = 0; slot < KILN_SCENE_SLOT_COUNT; slot++) {
@@ -220,6 +224,20 @@ static kiln_result cook_materials(model_cook *m, kiln_error *err)
         snprintf(file, sizeof file, "material%u.kmat", i);
         if (r == KILN_OK) r = add_output(m, label, file, bytes, size, err);
         if (r != KILN_OK) return r;
+        /* and against its template, when the settings name one */
+        const kiln_model_template *t = kiln_model_template_for(m->env, sc->materials[i].name);
+        if (!t) continue;
+        json_t *row = NULL;
+        r = kiln_model_template_cook(m->env, t, sc, i, ids, &bytes, &size, &row, err);
+        snprintf(label, sizeof label, "typed_material%u", i);
+        snprintf(file, sizeof file, "typed_material%u.tmat", i);
+        if (r == KILN_OK) r = add_output(m, label, file, bytes, size, err);
+        if (r != KILN_OK) {
+            json_decref(row);
+            return r;
+        }
+        if (!typed) json_object_set_new(m->summary, "typed_materials", typed = json_array());
+        json_array_append_new(typed, row);
     }
     json_object_set_new(m->summary, "materials", json_integer(sc->material_count));
     return KILN_OK;

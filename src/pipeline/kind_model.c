@@ -2,15 +2,20 @@
  * OBJ read by assimp in a guarded child (the extension chooses, the importer confirms), cooked into
  * meshes, materials, images, skeletons, clips and a scene (cook_model.c) with the import.model
  * settings, and import.fbx for what only FBX and OBJ need. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/error.h"
 #include "core/path.h"
 #include "import/assimp.h"
 #include "import/gltf_deps.h"
 #include "import/model_format.h"
 #include "pipeline/cook.h"
+#include "pipeline/cook_kmat.h"
+#include "pipeline/roots.h"
 #include "pipeline/scene_load.h"
+#include "pipeline/settings.h"
 #include "pipeline/source_kind.h"
 
 static json_t *settings_json(const kiln_asset *a)
@@ -39,15 +44,92 @@ static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size
     return kiln_assimp_dependencies(source, size, other, dir, &o, fn, user, err);
 }
 
+/* The templates import.model.material_templates names: {"<material>" or "*": "<path>"}. */
+static const json_t *templates_of(const kiln_asset *a)
+{
+    const json_t *t = kiln_settings_list(&a->settings, "model", "material_templates");
+    return json_object_size(t) ? t : NULL;
+}
+
+static int path_order(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Each distinct template, once, in path order: its key enters the model's. */
+static kiln_result asset_dependencies(const kiln_asset *a, const char *root, kiln_dep_fn fn,
+                                      void *user, kiln_error *err)
+{
+    const json_t *t = templates_of(a);
+    const char *paths[KILN_MODEL_MAX_TEMPLATES]; /* the settings hold at most this many */
+    size_t k = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach ((json_t *)t, key, v)
+        if (k < KILN_MODEL_MAX_TEMPLATES) paths[k++] = json_string_value(v);
+    qsort(paths, k, sizeof *paths, path_order);
+    kiln_result r = KILN_OK;
+    char abs[KILN_PATH_MAX];
+    for (size_t i = 0; r == KILN_OK && i < k; i++) {
+        if (i && !strcmp(paths[i], paths[i - 1])) continue;
+        if (!kiln_path_format(abs, sizeof abs, "%s/%s", root, paths[i]))
+            r = kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", paths[i]);
+        else r = fn(user, abs, err);
+    }
+    return r;
+}
+
+/* Loads the templates (each path once) into items (one per entry). */
+static kiln_result load_templates(kiln_project *p, const kiln_asset *a, kiln_model_template *items,
+                                  kiln_kmat_template **loaded, size_t *count, kiln_error *err)
+{
+    const json_t *t = templates_of(a);
+    const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
+    if (!root) return kiln_error_set(err, KILN_E_ASSET_IO, "%s: outside every asset root", a->rel);
+    const char *key;
+    json_t *v;
+    size_t k = 0;
+    kiln_result r = KILN_OK;
+    json_object_foreach ((json_t *)t, key, v) {
+        const char *path = json_string_value(v);
+        size_t same = k;
+        for (size_t i = 0; i < k; i++)
+            if (!strcmp(kiln_kmat_template_name(loaded[i]), path)) same = i;
+        if (same == k) r = kiln_kmat_template_load_file(p, root->dir, path, &loaded[k], err);
+        if (r != KILN_OK) {
+            kiln_error_prefix(err, "material template %s: ", path);
+            break;
+        }
+        items[k] = (kiln_model_template){key, loaded[same]};
+        k++;
+    }
+    *count = k;
+    return r;
+}
+
 static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
                         kiln_cooked *out, kiln_error *err)
 {
-    kiln_cook_env env = {&p->allocator, p->jobs, p->platform, a->rel};
+    kiln_cook_env env = {
+        .allocator = &p->allocator, .jobs = p->jobs, .platform = p->platform, .name = a->rel};
     char dir[KILN_PATH_MAX];
     if (!kiln_path_dirname(a->abs, dir, sizeof dir))
         return kiln_error_set(err, KILN_E_LIMIT, "%s: path too long", a->rel);
-    return kiln_cook_model_source_fbx(&env, &a->settings.model, &a->settings.fbx, a->guid, dir,
-                                      source, size, out, err);
+    size_t n = json_object_size(templates_of(a)), count = 0;
+    kiln_model_template *items = n ? kiln_calloc(&p->allocator, n, sizeof *items) : NULL;
+    kiln_kmat_template **loaded = n ? kiln_calloc(&p->allocator, n, sizeof *loaded) : NULL;
+    kiln_result r = KILN_OK;
+    if (n && (!items || !loaded)) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    if (r == KILN_OK && n) r = load_templates(p, a, items, loaded, &count, err);
+    env.templates = items;
+    env.template_count = count;
+    if (r == KILN_OK)
+        r = kiln_cook_model_source_fbx(&env, &a->settings.model, &a->settings.fbx, a->guid, dir,
+                                       source, size, out, err);
+    for (size_t i = 0; loaded && i < n; i++) kiln_kmat_template_free(loaded[i]);
+    kiln_free(&p->allocator, loaded, n * sizeof *loaded);
+    kiln_free(&p->allocator, items, n * sizeof *items);
+    return r;
 }
 
 /* The schema of import.model and import.fbx (source_kind.h: settings_schema), as
@@ -133,6 +215,7 @@ const kiln_source_kind kiln_source_kind_model = {
     .target_dependent = target_dependent,
     .key_has_guid = true,
     .dependencies = dependencies,
+    .asset_dependencies = asset_dependencies,
     .check_settings = NULL,
     .cook = cook,
     .settings_schema = settings_schema,

@@ -46,7 +46,10 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
 {
     const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
     if (!root) return kiln_error_set(err, KILN_E_ASSET_IO, "%s: outside every asset root", a->rel);
-    kiln_cook_env env = {&p->allocator, p->jobs, p->platform, name_below(a, root->dir)};
+    kiln_cook_env env = {.allocator = &p->allocator,
+                         .jobs = p->jobs,
+                         .platform = p->platform,
+                         .name = name_below(a, root->dir)};
     return kiln_cook_shader_source(&env, &a->settings, root->dir, source, size, out, err);
 }
 

@@ -23,7 +23,8 @@ static kiln_result check_settings(const kiln_asset *a, kiln_error *err)
 static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
                         kiln_cooked *out, kiln_error *err)
 {
-    kiln_cook_env env = {&p->allocator, p->jobs, p->platform, a->rel};
+    kiln_cook_env env = {
+        .allocator = &p->allocator, .jobs = p->jobs, .platform = p->platform, .name = a->rel};
     return kiln_cook_texture_source(&env, &a->settings.texture, source, size, out, err);
 }
 

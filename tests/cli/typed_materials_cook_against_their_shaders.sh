@@ -7,14 +7,18 @@
 cp -R "$KILN_SOURCE_DIR/tests/shaders" assets/shaders
 rm -rf assets/shaders/broken assets/shaders/CMakeLists.txt assets/shaders/check_reference.sh
 printf '{"shader": {"include_dirs": ["shaders/include"]}}\n' >assets/shaders/folder.meta
-for t in base mr normal occlusion emissive; do mkpng assets/textures/$t.png 8 8 3; done
+seed=3
+for t in base mr normal occlusion emissive; do
+    mkpng assets/textures/$t.png 8 8 $seed # distinct bytes: which copy cooks would vary
+    seed=$((seed + 1))
+done
 mkdir -p assets/materials
 cat >assets/materials/painted.kmat <<'JSON'
 {"vertex": "/shaders/pbr_forward.vert",
  "fragment": {"shader": "../shaders/pbr_forward.frag", "variant": "normal_map"},
  "parameters": {"base_color_factor": [0.8, 0.6, 0.4, 1.0], "metallic_factor": 0.25,
                 "roughness_factor": 0.5, "normal_scale": 1.5, "occlusion_strength": 1,
-                "alpha_cutoff": 0.5, "emissive_factor": [0, 0, 0, 1]},
+                "alpha_cutoff": 0.5, "emissive_factor": [0, 0, 0], "emissive_strength": 1},
  "textures": {"base_color_texture": "/textures/base.png",
               "metallic_roughness_texture": "/textures/mr.png",
               "normal_texture": {"texture": "/textures/normal.png", "sampler": {"wrap_s": "clamp"}},
@@ -42,7 +46,7 @@ t = [t for k, t in refl["types"].items() if t["name"] == "Material"][0]
 off = {x["name"]: x["offset"] for x in t["members"]}
 want = {"base_color_factor": [1, 0, 0, 1], "metallic_factor": [0.25], "roughness_factor": [0.5],
         "normal_scale": [1.5], "occlusion_strength": [1.0], "alpha_cutoff": [0.5],
-        "emissive_factor": [0, 0, 0, 1]}
+        "emissive_factor": [0, 0, 0], "emissive_strength": [1.0]}
 for name, vals in want.items():
     got = list(struct.unpack_from("<%df" % len(vals), block, off[name]))
     if got != [float(v) for v in vals]:

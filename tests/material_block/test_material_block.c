@@ -398,7 +398,8 @@ static void pbr_forward_material_block_packs(void **state)
     assert_string_equal(kiln_shader_block_at(&s.view, 0, b).name, "Material");
     params ps = {0};
     add_param(&ps, "base_color_factor", "[0.8, 0.6, 0.4, 1]", 0);
-    add_param(&ps, "emissive_factor", "[0, 0, 0, 1]", 0);
+    add_param(&ps, "emissive_factor", "[0, 0, 0]", 0);
+    add_param(&ps, "emissive_strength", "1", 0);
     add_param(&ps, "metallic_factor", "0", 0);
     add_param(&ps, "roughness_factor", "0.5", 0);
     add_param(&ps, "normal_scale", "1", 0);
@@ -409,7 +410,7 @@ static void pbr_forward_material_block_packs(void **state)
     putf(e, 4, 0.6f);
     putf(e, 8, 0.4f);
     putf(e, 12, 1);
-    putf(e, 28, 1);
+    putf(e, 28, 1);    /* emissive_factor 16 (vec3), emissive_strength 28 */
     putf(e, 36, 0.5f); /* metallic 32, roughness 36, normal_scale 40, occlusion 44, cutoff 48 */
     putf(e, 40, 1);
     putf(e, 44, 1);
@@ -419,7 +420,7 @@ static void pbr_forward_material_block_packs(void **state)
     add_param(&ps, "roughnes", "0.5", 0);
     pack_fails(&s, b, &ps, KILN_E_IMPORT_SETTINGS, "/parameters/roughnes",
                WORDS("unknown parameter \"roughnes\" in block Material; members: "
-                     "base_color_factor, emissive_factor, metallic_factor"));
+                     "base_color_factor, emissive_factor, emissive_strength, metallic_factor"));
     mb_free(&s);
 }
 

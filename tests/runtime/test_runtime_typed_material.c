@@ -46,7 +46,7 @@ static const char *const painted_kmat =
     " \"parameters\": {\"base_color_factor\": [0.8, 0.6, 0.4, 1.0], \"metallic_factor\": %s,\n"
     "                \"roughness_factor\": 0.5, \"normal_scale\": 1.5,\n"
     "                \"occlusion_strength\": 1, \"alpha_cutoff\": 0.5,\n"
-    "                \"emissive_factor\": [0, 0, 0, 1]},\n"
+    "                \"emissive_factor\": [0, 0, 0], \"emissive_strength\": 1},\n"
     " \"textures\": {\"base_color_texture\": \"/textures/base.png\",\n"
     "              \"metallic_roughness_texture\": \"/textures/mr.png\",\n"
     "              \"normal_texture\": \"/textures/normal.png\",\n"

@@ -117,16 +117,17 @@ static char *cook_project(void)
         free(meta);
         /* a typed material drawing with them, sampling the project's images */
         char *kmat = kt_format("%s/assets/shaders/painted.kmat", dir);
-        write_text(kmat,
-                   "{\"vertex\": \"pbr_forward.vert\", \"fragment\": {\"shader\": "
-                   "\"pbr_forward.frag\", \"variant\": \"normal_map\"}, \"parameters\": "
-                   "{\"base_color_factor\": [0.5, 0.5, 0.5, 1], \"metallic_factor\": 0.5, "
-                   "\"roughness_factor\": 0.5, \"normal_scale\": 1, \"occlusion_strength\": 1, "
-                   "\"alpha_cutoff\": 0.5, \"emissive_factor\": [0, 0, 0, 1]}, \"textures\": "
-                   "{\"base_color_texture\": \"/img/kodim01.png\", "
-                   "\"metallic_roughness_texture\": \"/img/ldr.tga\", \"normal_texture\": "
-                   "\"/img/ldr-xy-00.png\", \"occlusion_texture\": \"/img/ldr.tga\", "
-                   "\"emissive_texture\": \"/img/kodim01.png\"}}");
+        write_text(
+            kmat,
+            "{\"vertex\": \"pbr_forward.vert\", \"fragment\": {\"shader\": "
+            "\"pbr_forward.frag\", \"variant\": \"normal_map\"}, \"parameters\": "
+            "{\"base_color_factor\": [0.5, 0.5, 0.5, 1], \"metallic_factor\": 0.5, "
+            "\"roughness_factor\": 0.5, \"normal_scale\": 1, \"occlusion_strength\": 1, "
+            "\"alpha_cutoff\": 0.5, \"emissive_factor\": [0, 0, 0], \"emissive_strength\": 1}, \"textures\": "
+            "{\"base_color_texture\": \"/img/kodim01.png\", "
+            "\"metallic_roughness_texture\": \"/img/ldr.tga\", \"normal_texture\": "
+            "\"/img/ldr-xy-00.png\", \"occlusion_texture\": \"/img/ldr.tga\", "
+            "\"emissive_texture\": \"/img/kodim01.png\"}}");
         free(kmat);
     }
     /* The textures that the texture-kind images of the model folders get (Suzanne's 1024s, ...)

@@ -1,8 +1,9 @@
 #version 450
 // pbr_forward.frag — glTF metallic-roughness shading of a kiln material: the parameter block
 // (set 1, binding 0) mirrors kiln_material (factors, alpha cutoff, normal scale, occlusion
-// strength, emissive strength) and the five texture slots follow at bindings 1..5 in kiln's slot
-// order. Variants: NORMAL_MAP (tangent-space normal mapping with the cooked tangents),
+// strength, emissive strength) under the names a glTF material's values go by when a model cooks
+// against a template (docs/shaders.md), and the five texture slots follow at bindings 1..5 in
+// kiln's slot order. Variants: NORMAL_MAP (tangent-space normal mapping with the cooked tangents),
 // ALPHA_MASK (discard below the cutoff).
 #extension GL_GOOGLE_include_directive : require
 
@@ -12,7 +13,8 @@
 layout(set = 1, binding = 0, std140) uniform Material
 {
     vec4 base_color_factor;
-    vec4 emissive_factor; // rgb, a: emissive strength
+    vec3 emissive_factor;
+    float emissive_strength;
     float metallic_factor;
     float roughness_factor;
     float normal_scale;
@@ -57,7 +59,7 @@ void main()
     vec3 color = kiln_brdf(base.rgb, metallic, roughness, n, v, l, radiance);
     float ao = 1.0 + material.occlusion_strength * (texture(occlusion_texture, v_uv0).r - 1.0);
     color += frame.ambient.rgb * base.rgb * ao;
-    color += material.emissive_factor.rgb * material.emissive_factor.a *
+    color += material.emissive_factor * material.emissive_strength *
              texture(emissive_texture, v_uv0).rgb;
     out_color = vec4(color, base.a);
 }
