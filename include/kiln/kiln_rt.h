@@ -152,7 +152,10 @@ typedef struct krt_shader_data {
 typedef struct krt_typed_material_data {
     const kiln_typed_material_view *view;
     krt_handle vertex, fragment;              /* the shaders (KRT_TYPE_SHADER handles) */
-    const krt_shader_variant *vertex_variant; /* the variant view->material.vertex names */
+    /* The variants view->material.vertex and .fragment name, in the shaders' current data; NULL
+     * only after a shader's reload dropped the variant (the material's rebuild then failed:
+     * krt_reload_error says so, and the renderer keeps its old object). */
+    const krt_shader_variant *vertex_variant;
     const krt_shader_variant *fragment_variant;
     void *vertex_gpu, *fragment_gpu; /* the shaders' objects (NULL without) */
     const krt_handle *textures;      /* texture_count: binding i's texture */
