@@ -102,10 +102,15 @@ static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
         kiln_sha256_update(&w->h, "\n", 1);
         json_t *e = json_object(), *d = json_object();
         json_object_set_new(e, "path", json_string(rel));
-        /* Only the key, no stat: it is recomputed every time, never trusted from the record (the
-         * record index takes such a row as changed); report --why compares the keys. */
+        /* The key and GUID, no stat: the key is recomputed every time, never trusted from the
+         * record; the record index holds such a row only while each source's own row holds with
+         * this key and GUID (record_index.c); report --why compares the keys. */
         json_t *key = strncmp(digest, "key ", 4) ? NULL : json_object();
-        if (key) json_object_set_new(key, "sha256", json_stringn(digest + 4, 64));
+        if (key) {
+            json_object_set_new(key, "sha256", json_stringn(digest + 4, 64));
+            /* "key <64 hex> guid <guid>" */
+            json_object_set_new(key, "guid", json_string(digest + 4 + 64 + 6));
+        }
         json_object_set_new(e, "stat", key ? key : json_null());
         json_array_append_new(w->out->list, e);
         json_object_set_new(d, "path", json_string(rel));

@@ -267,6 +267,7 @@ typedef struct import_batch {
     kiln_error **errors; /* per asset: its error when it failed (allocated then), else NULL */
     kiln_progress *progress;
     kiln_cache_index index; /* the record index, empty with --force */
+    kiln_index_env env;     /* the assets by name, for the rows of materials */
     bool touch_due;         /* hits refresh their entries' mtimes this run (gc's LRU order) */
     json_t **rows;          /* per asset: its new index row, or NULL */
     bool *hits;             /* per asset: answered by the index */
@@ -283,7 +284,7 @@ static bool index_result(import_batch *b, const kiln_asset *a, size_t index, jso
     kiln_project *p = b->p;
     kiln_index_hit hit;
     *res = NULL;
-    if (!kiln_cache_index_lookup(&b->index, a, &hit)) return false;
+    if (!kiln_cache_index_lookup(&b->index, &b->env, a, &hit)) return false;
     if ((!hit.entry_known || b->touch_due) && !kiln_cache_entry_touch(p, hit.key)) return false;
     b->hit_warnings[index] = hit.warnings;
     if (b->flags & KILN_IMPORT_CHANGES_ONLY) return true;
@@ -315,7 +316,7 @@ static json_t *index_row(kiln_project *p, const kiln_asset *a, const json_t *res
     json_object_set(view, "warnings", json_object_get(res, "warnings"));
     /* kinds that read other files: their signatures are in the record */
     json_t *record = a->kind && a->kind->dependencies ? kiln_cache_record_load(p, a->guid) : NULL;
-    json_t *row = kiln_index_row_make(a, kiln_json_str(res, "key", ""), record, view);
+    json_t *row = kiln_index_row_make(p, a, kiln_json_str(res, "key", ""), record, view);
     json_decref(record);
     json_decref(view);
     return row;
@@ -408,6 +409,8 @@ kiln_result kiln_import_assets(kiln_project *p, kiln_asset *assets, size_t count
     if (!(flags & KILN_IMPORT_FORCE)) {
         kiln_cache_index_load(p, &b.index);
         b.touch_due = kiln_cache_index_touch_due(p);
+        if (b.index.valid && (r = kiln_index_env_init(&b.env, p, assets, count, err)) != KILN_OK)
+            goto out;
     }
     kiln_progress_create(count, "importing", stderr, p->progress, &p->allocator, &b.progress, NULL);
     /* One asset: run it here, so its own work (block encoding) gets the whole pool; a call from
@@ -482,6 +485,7 @@ out:
     kiln_free(&p->allocator, b.hits, (count ? count : 1) * sizeof *b.hits);
     kiln_free(&p->allocator, b.hit_warnings, (count ? count : 1) * sizeof *b.hit_warnings);
     kiln_cache_index_free(p, &b.index);
+    kiln_index_env_free(&b.env);
     return r;
 }
 

@@ -35,6 +35,7 @@
 #include "core/path.h"
 #include "pipeline/cache.h"
 #include "pipeline/cook.h"
+#include "pipeline/roots.h"
 
 typedef struct index_sig {
     uint64_t size, ino;
@@ -94,6 +95,14 @@ static uint64_t context_of(kiln_project *p)
         if (canon) kiln_buf_append_str(&b, canon);
         kiln_buf_append_str(&b, "\n");
         free(canon);
+        /* the versions of a kind's external tools enter its keys (a compiler): a row written
+         * by a kiln linked against another compiler must not hold */
+        if (k->tools) {
+            char tools[512];
+            kiln_buf_append_str(&b, "tools ");
+            kiln_buf_append_str(&b, k->tools(tools, sizeof tools));
+            kiln_buf_append_str(&b, "\n");
+        }
     }
     uint64_t h = b.failed ? 0 : kiln_xxh3_64(b.data, b.size);
     kiln_buf_free(&b);
@@ -363,6 +372,11 @@ void kiln_cache_index_free(kiln_project *p, kiln_cache_index *ix)
     kiln_cache_index_clear(ix, &p->allocator);
 }
 
+static int by_asset_rel(const void *x, const void *y)
+{
+    return strcmp((*(const kiln_asset *const *)x)->rel, (*(const kiln_asset *const *)y)->rel);
+}
+
 static const kiln_index_row *find(const kiln_cache_index *ix, const char *rel)
 {
     size_t lo = 0, hi = ix->count;
@@ -398,7 +412,84 @@ static bool meta_column_holds(const char *col, const kiln_asset *a)
     return a->has_meta ? sig_holds(sig, &a->meta_stat) : strcmp(sig, "-") == 0;
 }
 
-bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, kiln_index_hit *hit)
+kiln_result kiln_index_env_init(kiln_index_env *env, kiln_project *p, const kiln_asset *assets,
+                                size_t count, kiln_error *err)
+{
+    memset(env, 0, sizeof *env);
+    env->p = p;
+    env->alloc = &p->allocator;
+    bool wanted = false;
+    for (size_t i = 0; i < count && !wanted; i++)
+        wanted = assets[i].kind && assets[i].kind->deps_are_assets;
+    if (!wanted) return KILN_OK;
+    env->by_rel = kiln_calloc(env->alloc, count, sizeof *env->by_rel);
+    if (!env->by_rel) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    env->count = count;
+    for (size_t i = 0; i < count; i++) env->by_rel[i] = &assets[i];
+    qsort(env->by_rel, count, sizeof *env->by_rel, by_asset_rel);
+    return KILN_OK;
+}
+
+void kiln_index_env_free(kiln_index_env *env)
+{
+    if (env->by_rel) kiln_free(env->alloc, env->by_rel, env->count * sizeof *env->by_rel);
+    memset(env, 0, sizeof *env);
+}
+
+static const kiln_asset *env_asset(const kiln_index_env *env, const char *rel)
+{
+    size_t lo = 0, hi = env && env->by_rel ? env->count : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(env->by_rel[mid]->rel, rel);
+        if (c == 0) return env->by_rel[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* The folder a's dependency paths are relative to, as deps.c (deps_base) finds it: the asset
+ * root holding a for deps_from_root kinds (a real path already), else a's folder (resolved only
+ * when a recorded-missing file is there, below). */
+static bool deps_folder(const kiln_project *p, const kiln_asset *a, char out[KILN_PATH_MAX])
+{
+    if (a->kind->deps_from_root) {
+        const kiln_asset_root *root = p ? kiln_roots_holding(p, a->abs) : NULL;
+        return root && kiln_path_format(out, KILN_PATH_MAX, "%s", root->dir);
+    }
+    return kiln_path_dirname(a->abs, out, KILN_PATH_MAX);
+}
+
+/* A chain of sources through sources (a material's parent's parent's shader) longer than this is
+ * a miss: the cook refuses parent chains of more than 16 (cook_kmat.c), and rows cannot form a
+ * cycle, but a row is a file anyone can edit. */
+#define INDEX_ASSET_DEPTH 32
+
+static bool lookup_at(const kiln_cache_index *ix, const kiln_index_env *env, const kiln_asset *a,
+                      kiln_index_hit *hit, unsigned depth);
+
+/* A dependency that is a source (deps_are_assets), recorded as "asset:<key>:<guid>": its asset
+ * in this run has that GUID and a row that holds with that key. The key of a row that holds is
+ * the key of the source now (the row's signatures cover every input of the key; the context
+ * covers the rest), so the material's key, made of those keys and GUIDs, is the recorded one. */
+static bool asset_dep_holds(const kiln_cache_index *ix, const kiln_index_env *env, const char *abs,
+                            const char *sig, unsigned depth)
+{
+    const char *key = sig + 6, *guid = sig + 6 + 64 + 1;
+    char name[KILN_PATH_MAX];
+    if (strncmp(sig, "asset:", 6) != 0 || strlen(sig) != 6 + 64 + 1 + 32 || sig[6 + 64] != ':' ||
+        depth >= INDEX_ASSET_DEPTH || !env || !env->p ||
+        !kiln_roots_name_of(env->p, abs, name, sizeof name))
+        return false;
+    const kiln_asset *dep = env_asset(env, name);
+    kiln_index_hit h;
+    return dep && strcmp(dep->guid, guid) == 0 && lookup_at(ix, env, dep, &h, depth + 1) &&
+           memcmp(h.key, key, 64) == 0;
+}
+
+static bool lookup_at(const kiln_cache_index *ix, const kiln_index_env *env, const kiln_asset *a,
+                      kiln_index_hit *hit, unsigned depth)
 {
     if (!ix->valid || !a->has_source_stat || !a->kind || a->settings_result != KILN_OK)
         return false;
@@ -407,7 +498,7 @@ bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, ki
     if (!meta_column_holds(r->meta, a)) return false;
     if (r->dep_count) {
         char dir[KILN_PATH_MAX];
-        if (!kiln_path_dirname(a->abs, dir, sizeof dir)) return false;
+        if (!deps_folder(env ? env->p : NULL, a, dir)) return false;
         const char *d = r->deps;
         for (size_t i = 0; i < r->dep_count; i++) {
             const char *rel = d, *sig = d + strlen(d) + 1;
@@ -418,13 +509,19 @@ bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, ki
                 return false;
             kiln_file_info fi;
             bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file;
-            /* A file that is there but recorded missing may be a symlink out of the model's
-             * folder, which the read rule counts as missing (deps.c): only then resolve. */
+            /* A file that is there but recorded missing may be a symlink out of the folder,
+             * which the read rule counts as missing (deps.c): only then resolve. */
             char real_dir[KILN_PATH_MAX];
             if (present && !strcmp(sig, "missing") && realpath(dir, real_dir) &&
                 kiln_path_confine_read(abs, real_dir, NULL, 0, NULL) != KILN_OK)
                 present = false;
-            if (present ? !sig_holds(sig, &fi) : strcmp(sig, "missing") != 0) return false;
+            if (!present) {
+                if (strcmp(sig, "missing") != 0) return false;
+            } else if (a->kind->deps_are_assets) {
+                if (!asset_dep_holds(ix, env, abs, sig, depth)) return false;
+            } else if (!sig_holds(sig, &fi)) {
+                return false;
+            }
         }
     }
     memcpy(hit->key, r->key, KILN_SHA256_HEX_SIZE);
@@ -435,6 +532,12 @@ bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, ki
     int hi = hex_digit(r->key[0]), lo = hex_digit(r->key[1]);
     hit->entry_known = hi >= 0 && lo >= 0 && ix->shard_ok[hi * 16 + lo];
     return true;
+}
+
+bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_index_env *env,
+                             const kiln_asset *a, kiln_index_hit *hit)
+{
+    return lookup_at(ix, env, a, hit, 0);
 }
 
 json_t *kiln_cache_index_named(const kiln_cache_index *ix, const kiln_asset *a)
@@ -501,8 +604,36 @@ void kiln_cache_index_touched(kiln_project *p)
 
 static bool plain(const char *s) { return s && !strpbrk(s, "\t\n\r"); }
 
-json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *record,
-                            const json_t *view)
+/* The signature of a dependency from its recorded stat. The record keeps the stat the file was
+ * hashed with while it holds (deps.c), and the stat shortcut trusts a hash taken 1 s after the
+ * file's change; the index wants 2 s. So a recorded stat too close to its change is taken again
+ * now (the clock read first): when the file still has it, its recorded digest, which the key
+ * used, is still the file's, and the new signature is as true as the source's (the scan's stat). */
+static void dep_sig(const kiln_project *p, const kiln_asset *a, const char *rel, const json_t *st,
+                    char *out, size_t n)
+{
+    kiln_file_info fi = {0};
+    fi.size = (uint64_t)kiln_json_int(st, "size", -1);
+    fi.mtime_ns = kiln_json_int(st, "mtime_ns", -1);
+    fi.ctime_ns = kiln_json_int(st, "ctime_ns", -1);
+    fi.ino = (uint64_t)kiln_json_int(st, "ino", -1);
+    int64_t checked = kiln_json_int(st, "checked_ns", 0);
+    char dir[KILN_PATH_MAX], abs[KILN_PATH_MAX];
+    if ((fi.mtime_ns > checked - KILN_INDEX_RACY_NS ||
+         fi.ctime_ns > checked - KILN_INDEX_RACY_NS) &&
+        kiln_path_is_safe_relative(rel) && deps_folder(p, a, dir) &&
+        kiln_path_join(dir, rel, abs, sizeof abs, NULL) == KILN_OK) {
+        int64_t now = kiln_time_now_ns();
+        kiln_file_info cur;
+        if (kiln_file_stat(abs, &cur, NULL) == KILN_OK && cur.is_file && cur.size == fi.size &&
+            cur.mtime_ns == fi.mtime_ns && cur.ctime_ns == fi.ctime_ns && cur.ino == fi.ino)
+            checked = now;
+    }
+    sig_format(out, n, &fi, checked);
+}
+
+json_t *kiln_index_row_make(const kiln_project *p, const kiln_asset *a, const char *key,
+                            const json_t *record, const json_t *view)
 {
     if (!a->has_source_stat || !plain(a->rel) || !key || strlen(key) != 64) return NULL;
     int64_t checked_ns = a->stat_clock_ns;
@@ -545,12 +676,16 @@ json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *
                 kiln_buf_append_str(&b, "missing");
                 continue;
             }
-            kiln_file_info fi = {0};
-            fi.size = (uint64_t)kiln_json_int(st, "size", -1);
-            fi.mtime_ns = kiln_json_int(st, "mtime_ns", -1);
-            fi.ctime_ns = kiln_json_int(st, "ctime_ns", -1);
-            fi.ino = (uint64_t)kiln_json_int(st, "ino", -1);
-            sig_format(sig, sizeof sig, &fi, kiln_json_int(st, "checked_ns", 0));
+            if (a->kind->deps_are_assets) { /* a source: its key and GUID (deps.c asset_digest) */
+                const char *k = kiln_json_str(st, "sha256", ""), *g = kiln_json_str(st, "guid", "");
+                ok = ok && strlen(k) == 64 && strlen(g) == 32 && plain(k) && plain(g);
+                kiln_buf_append_str(&b, "asset:");
+                kiln_buf_append_str(&b, k);
+                kiln_buf_append_str(&b, ":");
+                kiln_buf_append_str(&b, g);
+                continue;
+            }
+            dep_sig(p, a, rel ? rel : "", st, sig, sizeof sig);
             kiln_buf_append_str(&b, sig);
         }
     } else {

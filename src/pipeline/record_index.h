@@ -82,9 +82,28 @@ void kiln_cache_index_load_rows(kiln_project *p, kiln_cache_index *out);
 /* The same with the allocator the text and rows came from. */
 void kiln_cache_index_clear(kiln_cache_index *ix, const kiln_allocator *a);
 
-/* Whether the index row of a still holds (every signature equal and none racy); fills *hit.
- * Stats a's dependencies (models); nothing else is touched. */
-bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_asset *a, kiln_index_hit *hit);
+/* What a look-up needs besides the index: the project (the asset root a deps_from_root kind's
+ * dependency paths start from) and the run's assets by name, for kinds whose dependencies are
+ * sources (deps_are_assets): such a row holds only when each dependency is one of them whose own
+ * row holds with the key and GUID the row recorded. by_rel is NULL when no asset of the run is of
+ * such a kind (their rows then never hold). */
+typedef struct kiln_index_env {
+    const kiln_project *p;
+    const kiln_asset **by_rel; /* the run's assets sorted by rel (strcmp), or NULL */
+    size_t count;
+    const kiln_allocator *alloc; /* what by_rel came from */
+} kiln_index_env;
+
+/* Makes env for a run over assets (borrowed: they must outlive env). KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_index_env_init(kiln_index_env *env, kiln_project *p, const kiln_asset *assets,
+                                size_t count, kiln_error *err);
+void kiln_index_env_free(kiln_index_env *env);
+
+/* Whether the index row of a still holds (every signature equal and none racy; each source it
+ * depends on a hit with the recorded key and GUID); fills *hit. Stats a's dependencies (models,
+ * shader includes; through their rows, a material's sources); nothing else is touched. */
+bool kiln_cache_index_lookup(const kiln_cache_index *ix, const kiln_index_env *env,
+                             const kiln_asset *a, kiln_index_hit *hit);
 /* The files model a names (paths relative to its folder, a new array) when its row's source
  * signature still holds (the model's bytes are those the list was taken from); else NULL. */
 json_t *kiln_cache_index_named(const kiln_cache_index *ix, const kiln_asset *a);
@@ -100,10 +119,12 @@ void kiln_cache_index_touched(kiln_project *p);
 
 /* A row (a JSON string, new reference; NULL when a cannot be indexed: no stat, a path with a tab
  * or newline) for a whose key and entry view (outputs, summary, warnings) a run just checked;
- * record is its record as on disk (its "deps" give the dependencies' signatures; may be NULL for
- * kinds without); a's stats are the scan's (taken after a->stat_clock_ns). Thread-safe. */
-json_t *kiln_index_row_make(const kiln_asset *a, const char *key, const json_t *record,
-                            const json_t *view);
+ * record is its record as on disk (its "deps" give the dependencies' signatures, or for
+ * deps_are_assets kinds their keys and GUIDs; may be NULL for kinds without); a's stats are the
+ * scan's (taken after a->stat_clock_ns); a dependency whose recorded stat is too recent to trust
+ * is stat'ed again (p: the asset root of deps_from_root kinds). Thread-safe. */
+json_t *kiln_index_row_make(const kiln_project *p, const kiln_asset *a, const char *key,
+                            const json_t *record, const json_t *view);
 
 /* Writes the index: rows (rel -> row string, this run's new rows) over the rows of the index on
  * disk now that are kept: with whole_tree (an --all run: what it did not scan is gone) those in

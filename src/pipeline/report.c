@@ -25,6 +25,7 @@ typedef struct report_batch {
     bool changes_only;
     bool verify; /* KILN_REPORT_VERIFY: no index, no stat shortcut trusted, entries re-hashed */
     kiln_cache_index index;
+    kiln_index_env env; /* the scan's assets by name, for the rows of materials */
 } report_batch;
 
 /* An asset whose record index row holds and whose entry is still there (its shard unchanged
@@ -34,7 +35,7 @@ static bool index_row(report_batch *b, size_t index, const kiln_asset *a, json_t
 {
     kiln_index_hit hit;
     char manifest[KILN_PATH_MAX];
-    if (!kiln_cache_index_lookup(&b->index, a, &hit)) return false;
+    if (!kiln_cache_index_lookup(&b->index, &b->env, a, &hit)) return false;
     if (!hit.entry_known) {
         kiln_cache_entry_dir(b->p, hit.key, manifest);
         size_t n = strlen(manifest);
@@ -211,7 +212,8 @@ KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, 
     b.changes_only = (flags & KILN_REPORT_CHANGES_ONLY) != 0;
     b.verify = (flags & KILN_REPORT_VERIFY) != 0;
     kiln_cache_index_load(p, &b.index);
-    if (!b.rows || !b.fresh) {
+    if (!b.rows || !b.fresh ||
+        (b.index.valid && kiln_index_env_init(&b.env, p, assets, n, NULL) != KILN_OK)) {
         kiln_free(&p->allocator, b.rows, (n ? n : 1) * sizeof(json_t *));
         kiln_free(&p->allocator, b.fresh, (n ? n : 1) * sizeof *b.fresh);
         kiln_cache_index_free(p, &b.index);
@@ -221,6 +223,7 @@ KILN_API kiln_result kiln_project_report_flags(kiln_project *p, uint32_t flags, 
     }
     r = kiln_jobs_for(p->jobs, n, report_job, &b, err);
     kiln_cache_index_free(p, &b.index);
+    kiln_index_env_free(&b.env);
     static const char *const states[] = {"up_to_date", "stale",       "not_imported",
                                          "invalid",    "unsupported", "damaged"};
     size_t counts[6] = {0};
