@@ -17,6 +17,8 @@
 #include "pipeline/cache.h"
 #include "pipeline/database.h"
 #include "pipeline/import.h"
+#include "pipeline/roots.h"
+#include "pipeline/source.h"
 #include "write/pack_write.h"
 
 /* What was asked for: every artifact of an asset (label NULL) or one artifact. */
@@ -241,8 +243,25 @@ typedef struct follow_state {
     const kiln_allocator *alloc;
     const kiln_kind_registry *kinds;
     const bool *dropped; /* per asset: failed or left out; its artifacts count as absent */
-    size_t guilty;       /* the asset whose artifact failed the walk (E_CACHE_CORRUPT) */
+    const size_t *by;    /* per asset: the asset that pulled it in, SIZE_MAX when asked for */
+    const kiln_asset *assets;
+    size_t asset_count;
+    size_t guilty; /* the asset whose artifact failed the walk (E_CACHE_CORRUPT, E_NOT_IMPORTED) */
 } follow_state;
+
+/* A source that asset pulled in, itself or through the sources it pulled in (a material's
+ * parent's textures), and that failed or was left out, or NULL: what explains an id its
+ * artifacts refer to and no packed artifact has. */
+static const char *failed_source_of(const follow_state *f, size_t asset)
+{
+    for (size_t j = 0; j < f->asset_count; j++) {
+        if (!f->dropped[j]) continue;
+        /* up the chain of who pulled j in; each step goes to an earlier asset */
+        for (size_t up = f->by[j]; up < f->asset_count; up = f->by[up])
+            if (up == asset) return f->assets[j].rel;
+    }
+    return NULL;
+}
 
 static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *err)
 {
@@ -251,6 +270,15 @@ static kiln_result need(follow_state *f, size_t from, uint64_t id, kiln_error *e
     if (k != SIZE_MAX && f->dropped[f->set->items[f->set->items[k].canonical].asset]) k = SIZE_MAX;
     if (k == SIZE_MAX) {
         f->guilty = f->set->items[from].asset;
+        const char *source = failed_source_of(f, f->guilty);
+        if (source) {
+            kiln_error_set(err, KILN_E_NOT_IMPORTED,
+                           "%s needs asset id %016llx, which is not packed: the source it "
+                           "depends on, %s, failed; left out",
+                           f->set->items[from].name, (unsigned long long)id, source);
+            kiln_error_at_path(err, f->set->items[from].file);
+            return KILN_E_NOT_IMPORTED;
+        }
         if (json_array_size(f->set->failed))
             kiln_error_set(
                 err, KILN_E_CACHE_CORRUPT,
@@ -380,8 +408,9 @@ again:
     f->depth = 0;
     for (size_t a = 0; a < asset_count; a++) {
         if (dropped[a]) continue;
-        /* a's roots: every artifact of a, or the labels asked for */
-        bool whole = all;
+        /* a's roots: every artifact of a, or the labels asked for (a source pulled in has none:
+         * what of it is packed is what the others refer to) */
+        bool whole = all && f->by[a] == SIZE_MAX;
         for (size_t k = 0; !whole && k < root_count; k++)
             whole = roots[k].asset == a && !roots[k].label;
         for (size_t i = 0; whole && i < s->count; i++)
@@ -411,7 +440,8 @@ again:
         }
         kiln_result r = KILN_OK;
         while (r == KILN_OK && f->depth) r = follow(f, f->stack[--f->depth], err);
-        if (r == KILN_E_CACHE_CORRUPT && f->guilty < asset_count && !dropped[f->guilty]) {
+        if ((r == KILN_E_CACHE_CORRUPT || r == KILN_E_NOT_IMPORTED) && f->guilty < asset_count &&
+            !dropped[f->guilty]) {
             dropped[f->guilty] = true;
             note_failure(s, assets[f->guilty].rel, err);
             s->asset_count--;
@@ -453,6 +483,178 @@ static kiln_result keep_under(kiln_project *p, const char *under, kiln_asset *as
     return KILN_OK;
 }
 
+/* The assets of a pack: those asked for, then the sources they depend on that were pulled in.
+ * Entries past count are zeroed (cleared or never filled), so clearing all cap of them frees
+ * what any holds. */
+typedef struct pack_assets {
+    kiln_asset *items;
+    size_t count, cap;
+    size_t bytes;  /* the allocation of items (the scan's, or ours) */
+    bool *dropped; /* per asset: failed or left out (cap of them) */
+    size_t *by;    /* per asset: the asset that pulled it in, SIZE_MAX when asked for */
+    json_t *names; /* rel -> true: every asset in items */
+} pack_assets;
+
+static void pack_assets_free(kiln_project *p, pack_assets *pa)
+{
+    for (size_t i = 0; pa->items && i < pa->cap; i++) kiln_asset_clear(p, &pa->items[i]);
+    if (pa->items) kiln_free(&p->allocator, pa->items, pa->bytes);
+    kiln_free(&p->allocator, pa->dropped, (pa->cap ? pa->cap : 1) * sizeof *pa->dropped);
+    kiln_free(&p->allocator, pa->by, (pa->cap ? pa->cap : 1) * sizeof *pa->by);
+    json_decref(pa->names);
+    memset(pa, 0, sizeof *pa);
+}
+
+/* dropped, by and names for the assets in items (cap of them), after the scan or the arguments. */
+static kiln_result pack_assets_start(kiln_project *p, pack_assets *pa, kiln_error *err)
+{
+    pa->dropped = kiln_calloc(&p->allocator, pa->cap ? pa->cap : 1, sizeof *pa->dropped);
+    pa->by = kiln_calloc(&p->allocator, pa->cap ? pa->cap : 1, sizeof *pa->by);
+    pa->names = json_object();
+    if (!pa->dropped || !pa->by || !pa->names)
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < pa->cap; i++) pa->by[i] = SIZE_MAX;
+    for (size_t i = 0; i < pa->count; i++)
+        if (json_object_set_new(pa->names, pa->items[i].rel, json_true()) != 0)
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    return KILN_OK;
+}
+
+/* Appends a (taken over: cleared on failure too), pulled in by asset by. */
+static kiln_result pack_assets_add(kiln_project *p, pack_assets *pa, kiln_asset *a, size_t by,
+                                   kiln_error *err)
+{
+    if (pa->count == pa->cap) { /* new arrays, the old ones moved over: a failure changes nothing */
+        size_t cap = pa->cap ? pa->cap * 2 : 8, old = pa->cap ? pa->cap : 1;
+        kiln_asset *items = kiln_calloc(&p->allocator, cap, sizeof *items);
+        bool *dropped = kiln_calloc(&p->allocator, cap, sizeof *dropped);
+        size_t *bys = kiln_calloc(&p->allocator, cap, sizeof *bys);
+        if (!items || !dropped || !bys) {
+            kiln_free(&p->allocator, items, cap * sizeof *items);
+            kiln_free(&p->allocator, dropped, cap * sizeof *dropped);
+            kiln_free(&p->allocator, bys, cap * sizeof *bys);
+            kiln_asset_clear(p, a);
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        }
+        if (pa->cap) {
+            memcpy(items, pa->items, pa->cap * sizeof *items);
+            memcpy(dropped, pa->dropped, pa->cap * sizeof *dropped);
+            memcpy(bys, pa->by, pa->cap * sizeof *bys);
+        }
+        for (size_t i = pa->cap; i < cap; i++) bys[i] = SIZE_MAX;
+        if (pa->items) kiln_free(&p->allocator, pa->items, pa->bytes);
+        kiln_free(&p->allocator, pa->dropped, old * sizeof *dropped);
+        kiln_free(&p->allocator, pa->by, old * sizeof *bys);
+        pa->items = items;
+        pa->bytes = cap * sizeof *items;
+        pa->dropped = dropped;
+        pa->by = bys;
+        pa->cap = cap;
+    }
+    if (json_object_set_new(pa->names, a->rel, json_true()) != 0) {
+        kiln_asset_clear(p, a);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    pa->items[pa->count] = *a;
+    pa->by[pa->count++] = by;
+    memset(a, 0, sizeof *a);
+    return KILN_OK;
+}
+
+/* Imports the assets from `from` on and maps the artifacts of each that did not fail; one that
+ * fails is listed in set->failed and dropped. Returns only errors of the whole command. */
+static kiln_result import_and_gather(kiln_project *p, kiln_pack_set *set, pack_assets *pa,
+                                     size_t from, uint32_t import_flags, kiln_error *err)
+{
+    json_t *doc = NULL;
+    /* An import that failed for some assets still returns the document: their records say why. */
+    kiln_error import_err;
+    size_t n = pa->count - from;
+    kiln_result r = kiln_import_assets(p, pa->items + from, n, import_flags, &doc, &import_err);
+    if (!doc) {
+        *err = import_err;
+        return r;
+    }
+    if (r != KILN_OK && set->first.code == KILN_OK) set->first = import_err;
+    r = KILN_OK;
+    size_t k;
+    json_t *rec;
+    json_array_foreach (json_object_get(doc, "records"), k, rec) {
+        if (k >= n) break;
+        size_t i = from + k;
+        kiln_asset *a = &pa->items[i];
+        const char *status = kiln_json_str(rec, "status", "");
+        if (!strcmp(status, "failed")) {
+            json_array_append_new(set->failed, json_pack("{s:s,s:O}", "path", a->rel, "error",
+                                                         json_object_get(rec, "error")));
+            pa->dropped[i] = true;
+            continue;
+        }
+        if (!strcmp(status, "unsupported")) {
+            json_array_append_new(set->skipped,
+                                  json_pack("{s:s,s:s}", "path", a->rel, "status", status));
+            continue;
+        }
+        kiln_error e;
+        const char *key = kiln_json_str(rec, "key", "");
+        kiln_result ar = gather_entry(p, set, a, i, key, &e);
+        if (ar == KILN_E_CACHE_CORRUPT) ar = recook(p, set, a, i, key, &e);
+        if (ar == KILN_E_OUT_OF_MEMORY) {
+            *err = e;
+            r = ar;
+            break;
+        }
+        if (ar != KILN_OK) { /* still damaged after cooking again: this asset fails */
+            note_failure(set, a->rel, &e);
+            pa->dropped[i] = true;
+            continue;
+        }
+        set->asset_count++;
+    }
+    json_decref(doc);
+    return r;
+}
+
+/* Pulls in the sources asset i depends on when its kind's dependencies are sources (a typed
+ * material's parent, shaders and textures: its artifact refers to theirs by asset id), as its
+ * record lists them, unless they are in already. One that is not an asset of the project is a
+ * failure. */
+static kiln_result pull_sources(kiln_project *p, kiln_pack_set *set, pack_assets *pa, size_t i,
+                                kiln_error *err)
+{
+    if (!pa->items[i].kind || !pa->items[i].kind->deps_are_assets) return KILN_OK;
+    json_t *paths = kiln_deps_recorded_paths(p, &pa->items[i]);
+    kiln_result r = KILN_OK;
+    size_t k;
+    json_t *v;
+    json_array_foreach (paths, k, v) {
+        const char *abs = json_string_value(v);
+        kiln_file_info fi;
+        if (kiln_file_stat(abs, &fi, NULL) != KILN_OK || !fi.is_file) continue; /* missing */
+        kiln_asset dep;
+        kiln_error e;
+        if (kiln_database_find(p, abs, &dep, &e) != KILN_OK) {
+            if (e.code == KILN_E_OUT_OF_MEMORY) {
+                *err = e;
+                r = e.code;
+                break;
+            }
+            char name[KILN_PATH_MAX];
+            set->asked++;
+            note_failure(set, kiln_roots_name_of(p, abs, name, sizeof name) ? name : abs, &e);
+            continue;
+        }
+        if (json_object_get(pa->names, dep.rel)) {
+            kiln_asset_clear(p, &dep);
+            continue;
+        }
+        set->asked++;
+        if ((r = pack_assets_add(p, pa, &dep, i, err)) != KILN_OK) break;
+    }
+    json_decref(paths);
+    return r;
+}
+
 kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count, uint32_t flags,
                              const char *under, kiln_pack_set *set, kiln_error *err)
 {
@@ -460,81 +662,49 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
     set->skipped = json_array();
     set->failed = json_array();
     bool all = (flags & KILN_IMPORT_ALL) != 0;
-    kiln_asset *assets = NULL;
+    pack_assets pa;
+    memset(&pa, 0, sizeof pa);
     pack_root *roots = NULL;
-    bool *dropped = NULL;
-    size_t n = 0, scanned = 0; /* scanned: what the scan allocated (--under keeps fewer) */
-    json_t *doc = NULL;
     size_t *sorted = NULL, *stack = NULL;
     kiln_result r;
     if (all) {
-        r = kiln_database_scan(p, &assets, &n, err);
+        size_t scanned = 0;
+        r = kiln_database_scan(p, &pa.items, &scanned, err);
         if (r != KILN_OK) return r;
-        scanned = n;
-        if (under && (r = keep_under(p, under, assets, &n, err)) != KILN_OK) {
-            kiln_assets_free(p, assets, scanned);
-            return r;
-        }
-        set->asked = n;
+        pa.count = pa.cap = scanned;
+        pa.bytes = (scanned ? scanned : 1) * sizeof *pa.items; /* as kiln_assets_free frees it */
+        if (under && (r = keep_under(p, under, pa.items, &pa.count, err)) != KILN_OK) goto out;
+        set->asked = pa.count;
     } else {
         if (count == 0)
             return kiln_error_set(err, KILN_E_USAGE, "nothing to pack: give assets or --all");
-        assets = kiln_calloc(&p->allocator, count, sizeof *assets);
+        pa.items = kiln_calloc(&p->allocator, count, sizeof *pa.items);
+        pa.cap = count;
+        pa.bytes = count * sizeof *pa.items;
         roots = kiln_calloc(&p->allocator, count, sizeof *roots);
-        if (!assets || !roots) {
+        if (!pa.items || !roots) {
             r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
             goto out;
         }
-        r = resolve_args(p, args, count, assets, &n, roots, set, err);
+        r = resolve_args(p, args, count, pa.items, &pa.count, roots, set, err);
         if (r != KILN_OK) goto out;
     }
-    dropped = kiln_calloc(&p->allocator, n ? n : 1, sizeof *dropped);
-    if (!dropped) {
-        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-        goto out;
-    }
-    /* An import that failed for some assets still returns the document: their records say why. */
-    kiln_error import_err;
+    r = pack_assets_start(p, &pa, err);
     /* Part of the assets (--under) is no import of all: the index keeps the others' rows. */
-    r = kiln_import_assets(p, assets, n, all && !under ? KILN_IMPORT_ALL : 0, &doc, &import_err);
-    if (!doc) {
-        *err = import_err;
-        goto out;
+    if (r == KILN_OK)
+        r = import_and_gather(p, set, &pa, 0, all && !under ? KILN_IMPORT_ALL : 0, err);
+    /* The sources they depend on, transitively (a material's parent brings the shaders and
+     * textures it names), pulled in and imported in rounds; of those, what is packed is what the
+     * walk below finds referred to (a parent's own material is not). With all, every source is
+     * in already. */
+    for (size_t done = 0; r == KILN_OK && !(all && !under) && done < pa.count;) {
+        size_t end = pa.count;
+        for (size_t i = done; r == KILN_OK && i < end; i++)
+            if (!pa.dropped[i]) r = pull_sources(p, set, &pa, i, err);
+        if (r == KILN_OK && pa.count > end) r = import_and_gather(p, set, &pa, end, 0, err);
+        done = end;
     }
-    if (r != KILN_OK && set->first.code == KILN_OK) set->first = import_err;
-    r = KILN_OK;
-    size_t i;
-    json_t *rec;
-    json_array_foreach (json_object_get(doc, "records"), i, rec) {
-        if (i >= n) break;
-        const char *status = kiln_json_str(rec, "status", "");
-        if (!strcmp(status, "failed")) {
-            json_array_append_new(set->failed, json_pack("{s:s,s:O}", "path", assets[i].rel,
-                                                         "error", json_object_get(rec, "error")));
-            dropped[i] = true;
-            continue;
-        }
-        if (!strcmp(status, "unsupported")) {
-            json_array_append_new(set->skipped,
-                                  json_pack("{s:s,s:s}", "path", assets[i].rel, "status", status));
-            continue;
-        }
-        kiln_error e;
-        const char *key = kiln_json_str(rec, "key", "");
-        kiln_result ar = gather_entry(p, set, &assets[i], i, key, &e);
-        if (ar == KILN_E_CACHE_CORRUPT) ar = recook(p, set, &assets[i], i, key, &e);
-        if (ar == KILN_E_OUT_OF_MEMORY) {
-            *err = e;
-            r = ar;
-            goto out;
-        }
-        if (ar != KILN_OK) { /* still damaged after cooking again: this asset fails */
-            note_failure(set, assets[i].rel, &e);
-            dropped[i] = true;
-            continue;
-        }
-        set->asset_count++;
-    }
+    if (r != KILN_OK) goto out;
     sorted = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *sorted);
     stack = kiln_calloc(&p->allocator, set->count ? set->count : 1, sizeof *stack);
     if (!sorted || !stack) {
@@ -553,21 +723,32 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
         for (size_t k = 0; k < set->count; k++) sorted[k] = keys[k].place;
         kiln_free(&p->allocator, keys, (set->count ? set->count : 1) * sizeof *keys);
     }
-    r = resolve_conflicts(p, set, sorted, assets, err);
+    r = resolve_conflicts(p, set, sorted, pa.items, err);
     if (r != KILN_OK) goto out;
-    follow_state f = {set, sorted, stack, 0, 0, &p->allocator, p->kinds, dropped, SIZE_MAX};
-    r = select_roots(p, set, assets, n, roots, all ? 0 : count, all, dropped, &f, err);
+    follow_state f = {set,      sorted,     stack, 0,        0,        &p->allocator,
+                      p->kinds, pa.dropped, pa.by, pa.items, pa.count, SIZE_MAX};
+    r = select_roots(p, set, pa.items, pa.count, roots, all ? 0 : count, all, pa.dropped, &f, err);
+    if (r == KILN_OK) { /* a source pulled in of which nothing is packed is no asset of the pack */
+        bool *used = kiln_calloc(&p->allocator, pa.count ? pa.count : 1, sizeof *used);
+        if (!used) {
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < set->count; i++) {
+            const kiln_pack_artifact *x = &set->items[i];
+            if (x->selected || (x->duplicate && set->items[x->canonical].selected))
+                used[x->asset] = true;
+        }
+        for (size_t a = 0; a < pa.count; a++)
+            if (pa.by[a] != SIZE_MAX && !pa.dropped[a] && !used[a] && set->asset_count)
+                set->asset_count--;
+        kiln_free(&p->allocator, used, (pa.count ? pa.count : 1) * sizeof *used);
+    }
 out:
-    json_decref(doc);
-    kiln_free(&p->allocator, dropped, (n ? n : 1) * sizeof *dropped);
     kiln_free(&p->allocator, sorted, (set->count ? set->count : 1) * sizeof *sorted);
     kiln_free(&p->allocator, stack, (set->count ? set->count : 1) * sizeof *stack);
     if (roots) kiln_free(&p->allocator, roots, count * sizeof *roots);
-    if (all) kiln_assets_free(p, assets, scanned);
-    else if (assets) {
-        for (size_t k = 0; k < n; k++) kiln_asset_clear(p, &assets[k]);
-        kiln_free(&p->allocator, assets, count * sizeof *assets);
-    }
+    pack_assets_free(p, &pa);
     return r;
 }
 
@@ -624,7 +805,7 @@ KILN_API kiln_result kiln_project_pack(kiln_project *p, const char *const *asset
     if (nfailed && !o.keep_going) {
         /* Nothing is written; the document lists every failure (not only the first). */
         char msg[sizeof err->message];
-        size_t rest = asked > nfailed ? asked - nfailed : 0;
+        size_t rest = set.asset_count; /* what --keep-going would pack */
         if (rest)
             snprintf(msg, sizeof msg,
                      "%zu of %zu assets failed, so nothing was packed; --keep-going "

@@ -35,7 +35,8 @@ typedef struct kiln_pack_set {
     kiln_pack_artifact *items; /* in asset order (as given, or by path with ALL), then label */
     size_t count, capacity;
     size_t asset_count; /* assets packed (imported, not failed, not left out) */
-    size_t asked;       /* assets asked for: resolved ones and arguments that were not */
+    size_t asked;       /* assets asked for (resolved ones and arguments that were not) and
+                           the sources pulled in for them */
     json_t *skipped;    /* [{"path", "status"}]: assets of kinds kiln does not import */
     json_t *failed;     /* [{"path", "error"}]: assets that failed, or were left out
                            because what they refer to is not packed; in that order */
@@ -45,10 +46,14 @@ typedef struct kiln_pack_set {
 /* Gathers the artifacts of the assets (paths or "path#label"; all with KILN_IMPORT_ALL in
  * flags, or with under as well every asset whose name lies under that folder name: "engine"
  * with several roots, KILN_E_USAGE when it names no folder) into *set, marking those to pack as
- * selected and not duplicate. An asset that fails (its argument does not resolve, its import fails,
- * its cache entry is damaged) is listed in set->failed and gathered no further; so is one whose
- * artifacts refer to an id no gathered artifact has (one of a failed asset, say), so what is
- * selected never refers outside itself. Returns KILN_OK then too: only errors of the whole command
+ * selected and not duplicate. The sources an asset depends on when its kind's dependencies are
+ * sources (deps_are_assets: a typed material's parent, shaders and textures) are pulled in,
+ * transitively, and imported too; of them, only the artifacts some selected artifact refers to
+ * are selected (a parent's own material is not). An asset that fails (its argument does not
+ * resolve, its import fails, its cache entry is damaged) is listed in set->failed and gathered no
+ * further; so is one whose artifacts refer to an id no gathered artifact has (one of a failed
+ * asset, say), so what is selected never refers outside itself (E_NOT_IMPORTED naming the source it
+ * depends on when one pulled in failed). Returns KILN_OK then too: only errors of the whole command
  * are returned (see kiln_project_pack). Free the set with kiln_pack_set_free (also after an error).
  */
 kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t count, uint32_t flags,
