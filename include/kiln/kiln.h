@@ -300,7 +300,9 @@ typedef struct kiln_pack_opts {
  * every asset under the root (kinds kiln does not import yet are listed as skipped). The assets
  * are imported first (cached ones are not cooked again); every artifact they need is followed
  * (a scene brings its meshes, skeletons and clips, a mesh its material, a material its images,
- * a clip its skeleton). Before its bytes go in, each artifact's size and SHA-256 are checked
+ * a clip its skeleton); a typed material's shaders and textures are other sources: they are
+ * imported too and their artifacts it refers to packed (KILN_E_NOT_IMPORTED for the material,
+ * naming the source, when one of them fails). Before its bytes go in, each artifact's size and SHA-256 are checked
  * against its cache manifest (KILN_E_CACHE_CORRUPT naming the artifact and the entry). Two
  * different artifacts under one asset id (two .meta files with one GUID) are
  * KILN_E_IMPORT_SETTINGS naming both; equal ones are packed once. The pack is written to a
