@@ -302,9 +302,9 @@ typedef struct kiln_pack_opts {
  * (a scene brings its meshes, skeletons and clips, a mesh its material, a material its images,
  * a clip its skeleton); a typed material's shaders and textures are other sources: they are
  * imported too and their artifacts it refers to packed (KILN_E_NOT_IMPORTED for the material,
- * naming the source, when one of them fails). Before its bytes go in, each artifact's size and SHA-256 are checked
- * against its cache manifest (KILN_E_CACHE_CORRUPT naming the artifact and the entry). Two
- * different artifacts under one asset id (two .meta files with one GUID) are
+ * naming the source, when one of them fails). Before its bytes go in, each artifact's size and
+ * SHA-256 are checked against its cache manifest (KILN_E_CACHE_CORRUPT naming the artifact and the
+ * entry). Two different artifacts under one asset id (two .meta files with one GUID) are
  * KILN_E_IMPORT_SETTINGS naming both; equal ones are packed once. The pack is written to a
  * temporary file and renamed, so a failed pack leaves an earlier one untouched. The same
  * sources and options give the same bytes in any folder, process or thread count.

@@ -71,6 +71,51 @@ static kiln_result write_record(kiln_project *p, const kiln_asset *a, const json
     return kiln_cache_record_write(p, a->guid, rec, err);
 }
 
+/* Records the failure e of the cook under key, so report can say why without cooking and an
+ * import of a kind whose failures follow from its key does not cook again (recorded_failure),
+ * with the entry of the last import that worked: the runtime keeps loading it and gc keeps it
+ * (a source saved half-written or broken must not take the asset away from a game). */
+static void record_failure(kiln_project *p, const kiln_asset *a, const json_t *record,
+                           const char *key, const kiln_source *src, const kiln_deps *deps,
+                           const kiln_error *e)
+{
+    json_t *rec = record_json(p, a, key, src->stat, deps, e);
+    const char *good = last_good_key(record, key);
+    if (good) json_object_set_new(rec, "last_good_key", json_string(good));
+    kiln_error werr;
+    if (write_record(p, a, record, rec, &werr) != KILN_OK)
+        kiln_log(&p->logger, KILN_LOG_WARNING, "%s: cannot record the failure: %s", a->rel,
+                 werr.message);
+    json_decref(rec);
+}
+
+/* The failure the record keeps for this very key, into *e, when a's kind's failures follow
+ * from its key (source_kind.h) and it is one of the codes that say so: what the source is, not
+ * what the machine did (memory, files, a limit). */
+static bool recorded_failure(const kiln_asset *a, const json_t *record, const char *key,
+                             kiln_error *e)
+{
+    const json_t *fe = json_object_get(record, "error");
+    if (!a->kind->failures_follow_key || !json_is_object(fe) ||
+        strcmp(kiln_json_str(record, "key", ""), key) != 0)
+        return false;
+    static const kiln_result final[] = {KILN_E_IMPORT_FAILED, KILN_E_IMPORT_SETTINGS,
+                                        KILN_E_IMPORT_UNSUPPORTED};
+    const char *code = kiln_json_str(fe, "code", "");
+    kiln_result c = KILN_OK;
+    for (size_t i = 0; i < sizeof final / sizeof final[0]; i++)
+        if (!strcmp(code, kiln_result_name(final[i]))) c = final[i];
+    if (c == KILN_OK) return false;
+    kiln_error_clear(e);
+    e->code = c;
+    snprintf(e->message, sizeof e->message, "%s", kiln_json_str(fe, "message", ""));
+    snprintf(e->path, sizeof e->path, "%s", kiln_json_str(fe, "path", ""));
+    snprintf(e->json_pointer, sizeof e->json_pointer, "%s", kiln_json_str(fe, "json_pointer", ""));
+    long long offset = kiln_json_int(fe, "offset", -1);
+    if (offset >= 0) e->offset = (uint64_t)offset;
+    return true;
+}
+
 /* What a result says of the entry under key: its folder, outputs, summary and warnings, from
  * its manifest or its record index view (the same fields); warnings: this run's, when it cooked. */
 static void add_entry(kiln_project *p, json_t *res, const kiln_asset *a, const char *key,
@@ -127,6 +172,14 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     json_object_set_new(res, "key", json_string(key));
 
     manifest = kiln_cache_entry_load(p, key, false);
+    if (!manifest && !force && !compare_key && recorded_failure(a, record, key, e)) {
+        /* Failed before under this key: the same failure, not cooked again. A source read
+         * again (its stat was racy) refreshes the record, so the next run need not. */
+        r = e->code;
+        json_object_set_new(res, "failure", json_string("recorded"));
+        if (src.read) record_failure(p, a, record, key, &src, &deps, e);
+        goto done;
+    }
     if (!manifest && !force && !compare_key && p->remote && kiln_remote_fetch(p->remote, p, key)) {
         /* Every blob was verified and the entry published like a local cook: now a local hit. */
         manifest = kiln_cache_entry_load(p, key, false);
@@ -152,17 +205,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
     }
     r = kiln_cook(p, a, src.data, src.size, &cooked, e);
     if (r != KILN_OK) {
-        /* Remember the failure for this key, so report can say why without cooking, and the
-         * entry of the last import that worked: the runtime keeps loading it and gc keeps it
-         * (a source saved half-written or broken must not take the asset away from a game). */
-        json_t *rec = record_json(p, a, key, src.stat, &deps, e);
-        const char *good = last_good_key(record, key);
-        if (good) json_object_set_new(rec, "last_good_key", json_string(good));
-        kiln_error werr;
-        if (write_record(p, a, record, rec, &werr) != KILN_OK)
-            kiln_log(&p->logger, KILN_LOG_WARNING, "%s: cannot record the failure: %s", a->rel,
-                     werr.message);
-        json_decref(rec);
+        record_failure(p, a, record, key, &src, &deps, e);
         goto done;
     }
     if (manifest && force) {

@@ -50,6 +50,7 @@ const kiln_source_kind kiln_source_kind_kmat = {
     .deps_are_assets = true,
     .standalone = NULL,
     .tools = NULL,
+    .failures_follow_key = true,
     .check_settings = NULL,
     .cook = cook,
     .settings_schema = NULL,

@@ -98,6 +98,7 @@ const kiln_source_kind kiln_source_kind_shader = {
     .deps_from_root = true,
     .standalone = standalone,
     .tools = tools,
+    .failures_follow_key = true,
     /* No check_settings: a file without a stage is a library the scan leaves out (standalone);
      * importing one by its path fails in the cook with kiln_shader_settings_check's error. */
     .check_settings = NULL,

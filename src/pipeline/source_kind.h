@@ -60,6 +60,11 @@ typedef struct kiln_source_kind {
      * leave it out (skipped, reason "library") — a shader include library (lib.glsl: no stage
      * in its name or settings). NULL = always. Called with the settings loaded. */
     bool (*standalone)(const kiln_asset *a);
+    /* A cook that fails with E_IMPORT_FAILED, _SETTINGS or _UNSUPPORTED fails for what the key
+     * covers alone (no child process, no library loaded at run time, no limit of the machine):
+     * an import under the key its record says failed reports that failure again without
+     * cooking (docs/cache.md "Asset records"); --force or another key cooks. */
+    bool failures_follow_key;
     /* What else changes the cooked bytes besides the source, settings and dependencies: the
      * versions of the external tools the cook runs (a compiler). Enters the key as
      * "tools <text>\n" (docs/cache.md). NULL = nothing. Returns out. */

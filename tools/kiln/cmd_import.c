@@ -20,6 +20,8 @@ static void print_record(const kiln_cli *c, const json_t *rec)
         printf("failed       %s: %s %s", path, json_string_value(json_object_get(e, "code")),
                json_string_value(json_object_get(e, "message")));
         if (ptr && ptr[0]) printf(" (at %s)", ptr);
+        /* the failure of this very key, reported again without cooking (docs/cache.md) */
+        if (json_object_get(rec, "failure")) printf(" (as before: --force cooks again)");
         putchar('\n');
         return;
     }
