@@ -36,6 +36,7 @@
 #include "pipeline/cache.h"
 #include "pipeline/cook.h"
 #include "pipeline/roots.h"
+#include "pipeline/source.h"
 
 typedef struct index_sig {
     uint64_t size, ino;
@@ -606,9 +607,11 @@ static bool plain(const char *s) { return s && !strpbrk(s, "\t\n\r"); }
 
 /* The signature of a dependency from its recorded stat. The record keeps the stat the file was
  * hashed with while it holds (deps.c), and the stat shortcut trusts a hash taken 1 s after the
- * file's change; the index wants 2 s. So a recorded stat too close to its change is taken again
- * now (the clock read first): when the file still has it, its recorded digest, which the key
- * used, is still the file's, and the new signature is as true as the source's (the scan's stat). */
+ * file's change; the index wants 2 s, so such a dependency would keep its asset out of the index
+ * for good. A recorded stat between the two is taken again now (the clock read first): when the
+ * file still has it, the key is the one the full check computes from this record, which the
+ * shortcut trusts (and which is all the row caches). One hashed within 1 s of its change is
+ * left racy: the next full check hashes it again. */
 static void dep_sig(const kiln_project *p, const kiln_asset *a, const char *rel, const json_t *st,
                     char *out, size_t n)
 {
@@ -621,8 +624,8 @@ static void dep_sig(const kiln_project *p, const kiln_asset *a, const char *rel,
     char dir[KILN_PATH_MAX], abs[KILN_PATH_MAX];
     if ((fi.mtime_ns > checked - KILN_INDEX_RACY_NS ||
          fi.ctime_ns > checked - KILN_INDEX_RACY_NS) &&
-        kiln_path_is_safe_relative(rel) && deps_folder(p, a, dir) &&
-        kiln_path_join(dir, rel, abs, sizeof abs, NULL) == KILN_OK) {
+        fi.mtime_ns <= checked - KILN_RACY_WINDOW_NS && kiln_path_is_safe_relative(rel) &&
+        deps_folder(p, a, dir) && kiln_path_join(dir, rel, abs, sizeof abs, NULL) == KILN_OK) {
         int64_t now = kiln_time_now_ns();
         kiln_file_info cur;
         if (kiln_file_stat(abs, &cur, NULL) == KILN_OK && cur.is_file && cur.size == fi.size &&
