@@ -695,9 +695,9 @@ kiln_result kiln_pack_gather(kiln_project *p, const char *const *args, size_t co
         r = import_and_gather(p, set, &pa, 0, all && !under ? KILN_IMPORT_ALL : 0, err);
     /* The sources they depend on, transitively (a material's parent brings the shaders and
      * textures it names), pulled in and imported in rounds; of those, what is packed is what the
-     * walk below finds referred to (a parent's own material is not). With all, every source is
-     * in already. */
-    for (size_t done = 0; r == KILN_OK && !(all && !under) && done < pa.count;) {
+     * walk below finds referred to (a parent's own material is not). With all, only a source
+     * the scan leaves out (an ignore rule) is not in already. */
+    for (size_t done = 0; r == KILN_OK && done < pa.count;) {
         size_t end = pa.count;
         for (size_t i = done; r == KILN_OK && i < end; i++)
             if (!pa.dropped[i]) r = pull_sources(p, set, &pa, i, err);
