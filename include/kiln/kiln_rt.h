@@ -151,7 +151,7 @@ typedef struct krt_shader_data {
  * them anew. */
 typedef struct krt_typed_material_data {
     const kiln_typed_material_view *view;
-    krt_handle vertex, fragment;              /* the shaders (KRT_TYPE_SHADER handles) */
+    krt_handle vertex, fragment; /* the shaders (KRT_TYPE_SHADER handles) */
     /* The variants view->material.vertex and .fragment name, in the shaders' current data; NULL
      * only after a shader's reload dropped the variant (the material's rebuild then failed:
      * krt_reload_error says so, and the renderer keeps its old object). */

@@ -470,7 +470,8 @@ static bool deps_folder(const kiln_project *p, const kiln_asset *a, char out[KIL
 static bool lookup_at(const kiln_cache_index *ix, const kiln_index_env *env, const kiln_asset *a,
                       kiln_index_hit *hit, unsigned depth);
 
-/* A dependency that is a source (deps_are_assets), recorded as "asset:<key>:<guid>": its asset
+/* A dependency that is a source (deps_are_assets, or a "/<path>" asset_dependencies lists: a
+ * model's template), recorded as "asset:<key>:<guid>": its asset
  * in this run has that GUID and a row that holds with that key. The key of a row that holds is
  * the key of the source now (the row's signatures cover every input of the key; the context
  * covers the rest), so the material's key, made of those keys and GUIDs, is the recorded one. */
@@ -505,6 +506,19 @@ static bool lookup_at(const kiln_cache_index *ix, const kiln_index_env *env, con
             const char *rel = d, *sig = d + strlen(d) + 1;
             d = sig + strlen(sig) + 1;
             char abs[KILN_PATH_MAX];
+            if (rel[0] == '/') { /* a source asset_dependencies lists (a model's template) */
+                const kiln_asset_root *root =
+                    env && env->p ? kiln_roots_holding(env->p, a->abs) : NULL;
+                if (!root || !kiln_path_is_safe_relative(rel + 1) ||
+                    kiln_path_join(root->dir, rel + 1, abs, sizeof abs, NULL) != KILN_OK)
+                    return false;
+                kiln_file_info fi;
+                if (kiln_file_stat(abs, &fi, NULL) != KILN_OK || !fi.is_file
+                        ? strcmp(sig, "missing") != 0
+                        : !asset_dep_holds(ix, env, abs, sig, depth))
+                    return false;
+                continue;
+            }
             if (!kiln_path_is_safe_relative(rel) ||
                 kiln_path_join(dir, rel, abs, sizeof abs, NULL) != KILN_OK)
                 return false;
@@ -679,7 +693,8 @@ json_t *kiln_index_row_make(const kiln_project *p, const kiln_asset *a, const ch
                 kiln_buf_append_str(&b, "missing");
                 continue;
             }
-            if (a->kind->deps_are_assets) { /* a source: its key and GUID (deps.c asset_digest) */
+            if (a->kind->deps_are_assets || (rel && rel[0] == '/')) {
+                /* a source: its key and GUID (deps.c asset_digest) */
                 const char *k = kiln_json_str(st, "sha256", ""), *g = kiln_json_str(st, "guid", "");
                 ok = ok && strlen(k) == 64 && strlen(g) == 32 && plain(k) && plain(g);
                 kiln_buf_append_str(&b, "asset:");
