@@ -263,7 +263,7 @@ void kiln_deps_free(kiln_deps *d)
     memset(d, 0, sizeof *d);
 }
 
-json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a)
+static json_t *recorded_paths(kiln_project *p, const kiln_asset *a, bool sources_only)
 {
     json_t *out = json_array();
     if (!a->kind || !a->kind->dependencies) return out;
@@ -275,6 +275,7 @@ json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a)
         json_array_foreach (json_object_get(record, "deps"), i, e) {
             const char *rel = kiln_json_str(e, "path", "");
             bool rooted = rel[0] == '/';
+            if (sources_only && !rooted && !a->kind->deps_are_assets) continue;
             if (rooted && !root[0] && root_of(p, a, root, NULL) != KILN_OK) continue;
             const char *base = rooted ? root : dir;
             char abs[KILN_PATH_MAX];
@@ -285,6 +286,16 @@ json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a)
     }
     json_decref(record);
     return out;
+}
+
+json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a)
+{
+    return recorded_paths(p, a, false);
+}
+
+json_t *kiln_deps_recorded_sources(kiln_project *p, const kiln_asset *a)
+{
+    return recorded_paths(p, a, true);
 }
 
 kiln_result kiln_asset_key(kiln_project *p, const kiln_asset *a, const json_t *record,

@@ -616,14 +616,16 @@ static kiln_result import_and_gather(kiln_project *p, kiln_pack_set *set, pack_a
 }
 
 /* Pulls in the sources asset i depends on when its kind's dependencies are sources (a typed
- * material's parent, shaders and textures: its artifact refers to theirs by asset id), as its
- * record lists them, unless they are in already. One that is not an asset of the project is a
- * failure. */
+ * material's parent, shaders and textures: its artifact refers to theirs by asset id; a model's
+ * templates, whose shaders and textures its typed materials refer to: pulled in their turn), as
+ * its record lists them, unless they are in already. One that is not an asset of the project is
+ * a failure. */
 static kiln_result pull_sources(kiln_project *p, kiln_pack_set *set, pack_assets *pa, size_t i,
                                 kiln_error *err)
 {
-    if (!pa->items[i].kind || !pa->items[i].kind->deps_are_assets) return KILN_OK;
-    json_t *paths = kiln_deps_recorded_paths(p, &pa->items[i]);
+    const kiln_source_kind *kind = pa->items[i].kind;
+    if (!kind || (!kind->deps_are_assets && !kind->asset_dependencies)) return KILN_OK;
+    json_t *paths = kiln_deps_recorded_sources(p, &pa->items[i]);
     kiln_result r = KILN_OK;
     size_t k;
     json_t *v;

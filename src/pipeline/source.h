@@ -60,6 +60,9 @@ void kiln_deps_free(kiln_deps *d);
  * the kind reads no other files or the asset has no record. For `kiln watch`, which re-imports
  * a model when one of them changes. */
 json_t *kiln_deps_recorded_paths(kiln_project *p, const kiln_asset *a);
+/* Of those, the sources of the project (deps_are_assets: all of them; a kind's
+ * asset_dependencies: a model's templates), as absolute paths: what pack pulls in. */
+json_t *kiln_deps_recorded_sources(kiln_project *p, const kiln_asset *a);
 
 /* The asset's key from its source digest (stat shortcut unless need_bytes) and, for models, its
  * dependency digest — reading the source again when the shortcut applied but the record has

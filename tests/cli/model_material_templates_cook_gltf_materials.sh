@@ -119,6 +119,26 @@ block = bytes.fromhex("".join(json.load(open(sys.argv[1]))["typed_material"]["bl
 got = struct.unpack_from("<4f", block, 16)
 assert all(abs(a - b) < 1e-6 for a, b in zip(got, (0.1, 0.5, 0.9, 4.0))), got
 PY
+# Pack: the model alone brings what its typed materials refer to — the template's shaders and
+# textures (through the template's parent too) that some material takes — and not the
+# templates' own materials.
+k 0 pack alpha/AlphaBlendModeTest.gltf -o alpha.kpak --json
+cp "$OUT" pack.json
+k 0 inspect alpha.kpak --json
+$PY - pack.json "$OUT" tm*.json <<'PY' || fail "the pack of the model"
+import json, sys
+names = sorted(e["name"] for e in json.load(open(sys.argv[1]))["entries"])
+outside = [n for n in names if not n.startswith("alpha/")]
+assert outside == ["shaders/pbr_forward.frag#shader", "shaders/pbr_forward.vert#shader",
+                   "textures/black.png#texture", "textures/white.png#texture"], outside
+# (flat_normal.png is pbr_normal.kmat's default, and MatBed has a normal map of its own)
+ids = {e["asset_id"] for e in json.load(open(sys.argv[2]))["entries"]}
+for p in sys.argv[3:]:
+    tm = json.load(open(p))["typed_material"]
+    want = {tm["vertex"]["shader"][2:], tm["fragment"]["shader"][2:]} | {t["image"][2:] for t in tm["textures"]}
+    assert want <= ids, (p, want - ids)
+print("pack ok")
+PY
 # The record index answers the models too (a template's row holds with the recorded key and
 # GUID): a settled no-op import opens neither model, record nor template (counted with strace).
 if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
