@@ -272,7 +272,7 @@ static kiln_result cook_shader(void *user, const kiln_cook_env *env, const uint8
     const shader_job *j = user;
     kiln_cook_env named = *env;
     named.name = j->name; /* diagnostics and relative includes start from the root */
-    return kiln_cook_shader_source(&named, j->settings, j->root, src, size, out, err);
+    return kiln_cook_shader_source(&named, j->settings, j->root, src, size, NULL, out, err);
 }
 
 /* Keeps only the variant named (or refuses a name the settings do not give). */

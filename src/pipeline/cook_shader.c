@@ -301,11 +301,14 @@ kiln_result kiln_shader_source_dependencies(const kiln_settings *s, const char *
     in.record_user = user;
     in.recorded = json_object();
     if (!in.recorded) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    kiln_shader_compiler *compiler = NULL;
+    if (r == KILN_OK) r = kiln_shader_compiler_create(NULL, &compiler, err);
     /* Each variant preprocessed: its defines decide which #include lines are live. */
     for (size_t i = 0; i < n && r == KILN_OK; i++) {
         kiln_shader_compile_opts o;
         compile_opts(s, name, &o);
         o.include_user = &in;
+        o.compiler = compiler;
         o.defines = plans[i].list;
         o.define_count = plans[i].count;
         o.preprocess_only = true;
@@ -314,6 +317,7 @@ kiln_result kiln_shader_source_dependencies(const kiln_settings *s, const char *
         kiln_shader_module_free(&m);
         if (r != KILN_OK && n > 1) kiln_error_prefix(err, "variant %s: ", plans[i].name);
     }
+    kiln_shader_compiler_destroy(compiler);
     includes_free(&in);
     plans_free(NULL, plans, n);
     return r;
@@ -351,7 +355,8 @@ typedef struct variant_out {
 
 kiln_result kiln_cook_shader_source(const kiln_cook_env *env, const kiln_settings *s,
                                     const char *root, const uint8_t *source, size_t size,
-                                    kiln_cooked *out, kiln_error *err)
+                                    kiln_shader_compiler *compiler, kiln_cooked *out,
+                                    kiln_error *err)
 {
     const char *name = env->name;
     kiln_result r = kiln_shader_settings_check(s, name, err);
@@ -372,6 +377,12 @@ kiln_result kiln_cook_shader_source(const kiln_cook_env *env, const kiln_setting
     kiln_shader_compile_opts o;
     compile_opts(s, name, &o);
     o.include_user = &in;
+    /* One compiler for every variant: glslang's tables are built once per cook at most. */
+    kiln_shader_compiler *own = NULL;
+    if (r == KILN_OK && !compiler &&
+        (r = kiln_shader_compiler_create(env->allocator, &own, err)) == KILN_OK)
+        compiler = own;
+    o.compiler = compiler;
     for (size_t i = 0; i < n && r == KILN_OK; i++) {
         o.defines = plans[i].list;
         o.define_count = plans[i].count;
@@ -420,6 +431,7 @@ kiln_result kiln_cook_shader_source(const kiln_cook_env *env, const kiln_setting
         kiln_shader_module_free(&vo[i].module);
         kiln_shader_reflection_free(&vo[i].reflection);
     }
+    kiln_shader_compiler_destroy(own);
     json_decref(warnings);
     kiln_free(env->allocator, vo, n * sizeof *vo);
     kiln_free(env->allocator, cv, n * sizeof *cv);

@@ -5,7 +5,9 @@
 
 #include "core/error.h"
 #include "pipeline/cook_shader.h"
+#include "pipeline/project.h"
 #include "pipeline/roots.h"
+#include "pipeline/shader_compilers.h"
 #include "pipeline/source_kind.h"
 #include "process/shader_compile.h"
 
@@ -50,7 +52,14 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
                          .jobs = p->jobs,
                          .platform = p->platform,
                          .name = name_below(a, root->dir)};
-    return kiln_cook_shader_source(&env, &a->settings, root->dir, source, size, out, err);
+    /* this thread's compiler for the cook, kept by the project for the next one */
+    kiln_shader_compiler *compiler = NULL;
+    kiln_result r = kiln_shader_compilers_take(p->shader_compilers, &compiler, err);
+    if (r == KILN_OK)
+        r = kiln_cook_shader_source(&env, &a->settings, root->dir, source, size, compiler, out,
+                                    err);
+    kiln_shader_compilers_give(p->shader_compilers, compiler);
+    return r;
 }
 
 /* The schema of import.shader (source_kind.h: settings_schema), as docs/schemas/meta.schema.json

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/path.h"
 #include "pipeline/remote.h"
+#include "pipeline/shader_compilers.h"
 
 static void sink_bridge(void *user, kiln_log_level level, const char *message)
 {
@@ -103,6 +104,7 @@ KILN_API kiln_result kiln_project_open(const kiln_project_opts *opts, kiln_proje
         strcpy(p->platform, o.platform);
     }
     r = kiln_jobs_create(o.jobs, &p->allocator, &p->jobs, err);
+    if (r == KILN_OK) r = kiln_shader_compilers_create(&p->allocator, &p->shader_compilers, err);
     if (r != KILN_OK) goto fail;
     *out = p;
     return KILN_OK;
@@ -115,6 +117,7 @@ KILN_API void kiln_project_close(kiln_project *p)
 {
     if (!p) return;
     kiln_jobs_destroy(p->jobs);
+    kiln_shader_compilers_destroy(p->shader_compilers);
     kiln_remote_set_destroy(p->remote);
     kiln_kind_registry_free(&p->allocator, p->kinds);
     kiln_allocator a = p->allocator;

@@ -31,6 +31,8 @@ struct kiln_project {
     struct kiln_remote_set *remote;    /* remote caches (pipeline/remote.h); NULL = none */
     uint32_t shard_index, shard_count; /* import only this shard of the assets; count 0 = all */
     struct kiln_kind_registry *kinds;  /* kinds a program registered (source_kind.h); NULL = none */
+    /* The shader cooks' compilers, kept while the project is open (shader_compilers.h). */
+    struct kiln_shader_compilers *shader_compilers;
 };
 
 /* The folders kiln may write into (project and output folder) for kiln_path_confine. */

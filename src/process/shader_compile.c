@@ -33,6 +33,36 @@ typedef struct include_record {
     char message[320];
 } include_record;
 
+struct kiln_shader_compiler {
+    kiln_allocator allocator;
+    shaderc_compiler_t shaderc;
+};
+
+kiln_result kiln_shader_compiler_create(const kiln_allocator *a, kiln_shader_compiler **out,
+                                        kiln_error *err)
+{
+    *out = NULL;
+    kiln_shader_compiler *c = kiln_calloc(a, 1, sizeof *c);
+    if (c) {
+        if (a) c->allocator = *a;
+        c->shaderc = shaderc_compiler_initialize();
+    }
+    if (!c || !c->shaderc) {
+        kiln_free(a, c, sizeof *c);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "shader: the compiler did not start");
+    }
+    *out = c;
+    return KILN_OK;
+}
+
+void kiln_shader_compiler_destroy(kiln_shader_compiler *c)
+{
+    if (!c) return;
+    shaderc_compiler_release(c->shaderc);
+    kiln_allocator a = c->allocator;
+    kiln_free(&a, c, sizeof *c);
+}
+
 static const char *stage_names[KILN_SHADER_STAGE_COUNT] = {
     "vert", "tesc", "tese",  "geom",  "frag",  "comp", "task",
     "mesh", "rgen", "rahit", "rchit", "rmiss", "rint", "rcall"};
@@ -326,10 +356,12 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
     ic.a = &out->allocator;
     kiln_error_clear(&ic.first);
 
-    shaderc_compiler_t compiler = shaderc_compiler_initialize();
+    /* The caller's compiler, or one for this call alone (which builds glslang's tables). */
+    shaderc_compiler_t own = o->compiler ? NULL : shaderc_compiler_initialize();
+    shaderc_compiler_t compiler = o->compiler ? o->compiler->shaderc : own;
     shaderc_compile_options_t opts = compiler ? make_options(o, &ic) : NULL;
     if (!opts) {
-        if (compiler) shaderc_compiler_release(compiler);
+        if (own) shaderc_compiler_release(own);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "shader: the compiler did not start");
     }
     shaderc_compilation_result_t res =
@@ -341,7 +373,7 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
                                        o->name, o->entry ? o->entry : "main", opts);
     shaderc_compile_options_release(opts);
     if (!res) {
-        shaderc_compiler_release(compiler);
+        if (own) shaderc_compiler_release(own);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "shader: %s: the compiler gave no result",
                               o->name);
     }
@@ -397,7 +429,7 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
         }
     }
     shaderc_result_release(res);
-    shaderc_compiler_release(compiler);
+    if (own) shaderc_compiler_release(own);
     if (r != KILN_OK) {
         /* After a failure only the log stays. */
         kiln_free(&out->allocator, out->words, out->word_count * sizeof *out->words);

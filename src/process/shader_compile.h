@@ -27,6 +27,20 @@ typedef kiln_result (*kiln_shader_include_fn)(void *user, const char *requested,
                                               const char **resolved, const uint8_t **data,
                                               size_t *size, kiln_error *err);
 
+/* A shaderc compiler kept across compiles. glslang builds its built-in declarations (per
+ * version, profile and stage: about 100-200 ms of a compile) when it first needs them and frees
+ * them when the last compiler of the process is released, so a compile that makes and releases
+ * its own compiler builds them every time; a compiler kept for many compiles (the variants of a
+ * shader, every shader a worker of an import cooks) builds them once. Used by one thread at a
+ * time: each thread that compiles gets its own (pipeline/shader_compilers.h hands them out). */
+typedef struct kiln_shader_compiler kiln_shader_compiler;
+
+/* Makes a compiler (on a's allocator, NULL = libc). Errors: KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_shader_compiler_create(const kiln_allocator *a, kiln_shader_compiler **out,
+                                        kiln_error *err);
+/* Releases it. NULL: no-op. */
+void kiln_shader_compiler_destroy(kiln_shader_compiler *c);
+
 typedef struct kiln_shader_define {
     const char *name;
     const char *value; /* NULL: defined without a value */
@@ -49,6 +63,9 @@ typedef struct kiln_shader_compile_opts {
     /* Run the preprocessor only (every live #include resolved, nothing compiled): a cheap way
      * to learn the files a compile reads. out->words stays NULL. */
     bool preprocess_only;
+    /* The compiler to compile with (borrowed; no other thread may use it during the call).
+     * NULL: one made and released for this call. The words do not depend on which. */
+    kiln_shader_compiler *compiler;
 } kiln_shader_compile_opts;
 
 typedef struct kiln_shader_module {
@@ -65,7 +82,8 @@ typedef struct kiln_shader_module {
  * failure it holds the log only. Errors: KILN_E_IMPORT_FAILED (a compile error or, with
  * warnings_as_errors, a warning: the message is the first diagnostic, out->log has all),
  * what the include resolver returned, KILN_E_USAGE, KILN_E_OUT_OF_MEMORY. Deterministic: the
- * module carries no path, time or process state. Thread-safe (one compiler per call). */
+ * module carries no path, time or process state, and none of the compiler's history.
+ * Thread-safe for calls with distinct o->compiler (or none). */
 kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shader_compile_opts *o,
                                 const kiln_allocator *a, kiln_shader_module *out, kiln_error *err);
 

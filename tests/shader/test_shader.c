@@ -1,7 +1,8 @@
 /* test_shader.c — kiln_shader_compile, _validate, _reflect and the helpers on sources written
  * here: stage names, the toolchain string, options (defines, targets, optimisation), includes
  * through a resolver that serves from memory (and one that fails), broken sources, determinism
- * across threads and working folders, reflection tables of a known shader, bad arguments and
+ * across threads and working folders, a compiler kept across compiles (and the project's set of
+ * them) giving what a fresh one gives, reflection tables of a known shader, bad arguments and
  * allocation failures. */
 #define _GNU_SOURCE /* memmem */
 #include <pthread.h>
@@ -12,6 +13,7 @@
 
 #include "core/error.h"
 #include "counting_alloc.h"
+#include "pipeline/shader_compilers.h"
 #include "process/shader_compile.h"
 #include "process/shader_reflect.h"
 #include "shader_tests.h"
@@ -685,6 +687,209 @@ static void same_source_gives_the_same_words_anywhere(void **state)
     }
 }
 
+/* ---- kept compilers ---------------------------------------------------------------------- */
+
+/* What one compile gave, to compare a kept compiler's compile with a fresh one's. */
+typedef struct compile_outcome {
+    kiln_result r;
+    char message[256];
+    kiln_shader_module m;
+} compile_outcome;
+
+static const char kept_include_src[] = "#version 450\n"
+                                       "#extension GL_GOOGLE_include_directive : require\n"
+                                       "#include \"lib/common.glsl\"\n"
+                                       "layout(location = 0) out vec4 color;\n"
+                                       "void main() { color = tint(); }\n";
+static const char kept_missing_src[] = "#version 450\n"
+                                       "#extension GL_GOOGLE_include_directive : require\n"
+                                       "#include \"lib/missing.glsl\"\n"
+                                       "void main() {}\n";
+static const char kept_hlsl_src[] =
+    "Texture2D tex : register(t0);\n"
+    "SamplerState smp : register(s1);\n"
+    "float4 PSMain(float2 uv : TEXCOORD0) : SV_TARGET { return tex.Sample(smp, uv); }\n";
+static const char kept_bad_src[] = "#version 450\nvoid main() { int x = }\n";
+static const char kept_warn_src[] = "#version 450\n"
+                                    "#extension GL_KILN_nothing : warn\n"
+                                    "void main() {}\n";
+static const char kept_comp_src[] = "#version 450\n"
+                                    "layout(local_size_x = 8) in;\n"
+                                    "layout(set = 0, binding = 0) buffer B { float v[]; } b;\n"
+                                    "void main() { b.v[gl_GlobalInvocationID.x] *= 2.0; }\n";
+
+#define KEPT_CASES 8
+
+/* Case i of a mix of stages, languages and outcomes (includes, a failed include, a syntax
+ * error, a warning as an error, preprocessing alone), compiled with compiler (NULL: fresh). */
+static void kept_compile(size_t i, kiln_shader_compiler *compiler, compile_outcome *out)
+{
+    static const kiln_shader_define scale = {"SCALE", "2.0"};
+    mem_includes mi = {include_files, 3, ""};
+    kiln_shader_compile_opts o = opts("shaders/k.frag", KILN_SHADER_FRAGMENT);
+    o.include = mem_include;
+    o.include_user = &mi;
+    o.optimize = KILN_SHADER_OPTIMIZE_PERFORMANCE;
+    o.compiler = compiler;
+    const char *src = kept_include_src;
+    switch (i) {
+    case 0:
+        o = opts("shaders/lit.vert", KILN_SHADER_VERTEX);
+        o.defines = &scale;
+        o.define_count = 1;
+        o.optimize = KILN_SHADER_OPTIMIZE_PERFORMANCE;
+        o.compiler = compiler;
+        src = lit_vert;
+        break;
+    case 1:
+        break; /* the include, optimised */
+    case 2:
+        o.language = KILN_SHADER_HLSL;
+        o.entry = "PSMain";
+        src = kept_hlsl_src;
+        break;
+    case 3:
+        src = kept_missing_src;
+        break;
+    case 4:
+        src = kept_bad_src;
+        break;
+    case 5:
+        src = kept_warn_src;
+        break;
+    case 6:
+        o.stage = KILN_SHADER_COMPUTE;
+        o.target = KILN_SHADER_VULKAN_1_2;
+        o.debug_info = true;
+        src = kept_comp_src;
+        break;
+    case 7:
+        o.preprocess_only = true;
+        break;
+    }
+    kiln_error err;
+    kiln_error_clear(&err);
+    out->r = compile_str(src, &o, &out->m, &err);
+    snprintf(out->message, sizeof out->message, "%s", out->r == KILN_OK ? "" : err.message);
+}
+
+static void assert_same_outcome(const compile_outcome *a, const compile_outcome *b, size_t i)
+{
+    if (a->r != b->r || strcmp(a->message, b->message) != 0 || strcmp(a->m.log, b->m.log) != 0 ||
+        a->m.word_count != b->m.word_count ||
+        (a->m.word_count && memcmp(a->m.words, b->m.words, a->m.word_count * 4) != 0))
+        fail_msg("case %zu: %s \"%s\" (%zu words) against %s \"%s\" (%zu words)", i,
+                 kiln_result_name(a->r), a->message, a->m.word_count, kiln_result_name(b->r),
+                 b->message, b->m.word_count);
+}
+
+typedef struct kept_thread {
+    const compile_outcome *fresh;
+    bool ok;
+} kept_thread;
+
+static void *kept_compile_thread(void *p)
+{
+    kept_thread *t = p;
+    kiln_shader_compiler *c = NULL;
+    kiln_error err;
+    t->ok = kiln_shader_compiler_create(NULL, &c, &err) == KILN_OK;
+    for (int round = 0; round < 2 && t->ok; round++)
+        for (size_t i = 0; i < KEPT_CASES && t->ok; i++) {
+            compile_outcome o;
+            kept_compile(i, c, &o);
+            const compile_outcome *f = &t->fresh[i];
+            t->ok = o.r == f->r && !strcmp(o.message, f->message) && !strcmp(o.m.log, f->m.log) &&
+                    o.m.word_count == f->m.word_count &&
+                    (!o.m.word_count || !memcmp(o.m.words, f->m.words, o.m.word_count * 4));
+            kiln_shader_module_free(&o.m);
+        }
+    kiln_shader_compiler_destroy(c);
+    return NULL;
+}
+
+static void a_kept_compiler_gives_what_a_fresh_one_gives(void **state)
+{
+    (void)state;
+    compile_outcome fresh[KEPT_CASES];
+    for (size_t i = 0; i < KEPT_CASES; i++) kept_compile(i, NULL, &fresh[i]);
+    /* the cases are what they claim: some words, some failures of each sort */
+    assert_int_equal(fresh[0].r, KILN_OK);
+    assert_int_equal(fresh[2].r, KILN_OK);
+    assert_int_equal(fresh[3].r, KILN_E_ASSET_IO);
+    assert_int_equal(fresh[4].r, KILN_E_IMPORT_FAILED);
+    assert_int_equal(fresh[5].r, KILN_E_IMPORT_FAILED);
+    assert_int_equal(fresh[7].r, KILN_OK);
+    assert_null(fresh[7].m.words);
+
+    /* one compiler for all, twice over, in the other order: what came before changes nothing */
+    kiln_shader_compiler *c = NULL;
+    kiln_error err;
+    assert_int_equal(kiln_shader_compiler_create(NULL, &c, &err), KILN_OK);
+    for (int round = 0; round < 2; round++)
+        for (size_t k = 0; k < KEPT_CASES; k++) {
+            size_t i = KEPT_CASES - 1 - k;
+            compile_outcome o;
+            kept_compile(i, c, &o);
+            assert_same_outcome(&o, &fresh[i], i);
+            kiln_shader_module_free(&o.m);
+        }
+    kiln_shader_compiler_destroy(c);
+    kiln_shader_compiler_destroy(NULL);
+
+    /* two threads, a compiler each, at the same time */
+    kept_thread t[2] = {{fresh, false}, {fresh, false}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, kept_compile_thread, &t[i]), 0);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    assert_true(t[0].ok);
+    assert_true(t[1].ok);
+    for (size_t i = 0; i < KEPT_CASES; i++) kiln_shader_module_free(&fresh[i].m);
+}
+
+/* The project's set: a compiler taken is the taker's alone; one given back is taken again. */
+static void shader_compilers_hand_out_one_compiler_per_taker(void **state)
+{
+    (void)state;
+    kt_counting cnt;
+    const kiln_allocator *a = kt_counting_init(&cnt, true);
+    kiln_shader_compilers *set = NULL;
+    kiln_error err;
+    assert_int_equal(kiln_shader_compilers_create(a, &set, &err), KILN_OK);
+    kiln_shader_compiler *x = NULL, *y = NULL, *z = NULL;
+    assert_int_equal(kiln_shader_compilers_take(set, &x, &err), KILN_OK);
+    assert_int_equal(kiln_shader_compilers_take(set, &y, &err), KILN_OK);
+    assert_non_null(x);
+    assert_non_null(y);
+    assert_ptr_not_equal(x, y);
+    kiln_shader_compilers_give(set, x);
+    assert_int_equal(kiln_shader_compilers_take(set, &z, &err), KILN_OK);
+    assert_ptr_equal(z, x);
+    /* a taken compiler compiles */
+    compile_outcome o;
+    kept_compile(0, z, &o);
+    assert_int_equal(o.r, KILN_OK);
+    kiln_shader_module_free(&o.m);
+    kiln_shader_compilers_give(set, z);
+    kiln_shader_compilers_give(set, y);
+    kiln_shader_compilers_give(set, NULL);
+    kiln_shader_compilers_destroy(set); /* releases both */
+    kiln_shader_compilers_destroy(NULL);
+    kt_counting_assert_clean(&cnt);
+    /* out of memory: no set, no compiler, nothing left behind */
+    for (size_t n = 1; n <= 2; n++) {
+        a = kt_counting_init(&cnt, true);
+        cnt.fail_at = 1; /* each makes one allocation */
+        kiln_shader_compiler *c = NULL;
+        kiln_result r = n == 1 ? kiln_shader_compilers_create(a, &set, &err)
+                               : kiln_shader_compiler_create(a, &c, &err);
+        assert_int_equal(r, KILN_E_OUT_OF_MEMORY);
+        assert_null(c);
+        kt_counting_assert_clean(&cnt);
+    }
+}
+
 /* ---- allocation failures ------------------------------------------------------------------ */
 
 static void every_allocation_failure_is_clean(void **state)
@@ -931,6 +1136,8 @@ int kt_shader_unit_tests(void)
         cmocka_unit_test(damaged_modules_fail_validation),
         cmocka_unit_test(bad_options_are_usage_errors),
         cmocka_unit_test(same_source_gives_the_same_words_anywhere),
+        cmocka_unit_test(a_kept_compiler_gives_what_a_fresh_one_gives),
+        cmocka_unit_test(shader_compilers_hand_out_one_compiler_per_taker),
         cmocka_unit_test(every_allocation_failure_is_clean),
         cmocka_unit_test(repository_test_shaders_compile_and_the_broken_ones_fail),
     };
