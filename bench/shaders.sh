@@ -4,7 +4,8 @@
 #     its stages, the dependency listing, and glslc + spirv-val side by side;
 #  2. the corpus ($KILN_BENCH_SHADER_CORPUS, default <repo>/../shared/corpus/shaders) imported as
 #     one kiln project by the command: `kiln import --all -j 1`, then `-j 2` (each into an empty
-#     cache), then a no-op import (everything cached), wall time of the whole command;
+#     cache), then a no-op import (everything cached), wall time of the whole command; with
+#     KILN_BENCH_SHADER_OLD, the same by another build, alternately;
 #  3. the start-up of the `kiln` command (`kiln --version`, perf stat) against `glslc --version`
 #     and, with KILN_BENCH_KILN_BEFORE=PATH, a kiln built before shaders (main at d1f3b84, the
 #     parent of the commit that linked shaderc, glslang, SPIRV-Tools and SPIRV-Cross), and what
@@ -16,6 +17,9 @@
 #   KILN_BENCH_SHADER_IMPORT_RUNS=N runs of each corpus import (default 1: -j 1 takes minutes)
 #   KILN_BENCH_SHADER_KEEP=DIR      keep the imports' --json documents there
 #   KILN_BENCH_KILN_BEFORE=PATH     another kiln command to time the start-up of
+#   KILN_BENCH_SHADER_OLD=PATH      another kiln command (a build before a change) whose corpus
+#                                   imports are timed too, alternating run by run with this
+#                                   build's, into its own cache; the new/old ratio is printed
 set -eu
 
 build=${1:-build}
@@ -55,9 +59,11 @@ else
     printf '{"shader": {"target": "vulkan1.2", "warnings_as_errors": false}}\n' > "$tmp/assets/glsl/folder.meta"
     printf '{"shader": {"language": "hlsl", "target": "vulkan1.2", "warnings_as_errors": false}}\n' > "$tmp/assets/hlsl/folder.meta"
     find "$tmp/assets" -exec touch -d '1 minute ago' {} +
-    import() { # import JOBS LOG: the wall time in seconds
+    old=${KILN_BENCH_SHADER_OLD:-}
+    case $old in '' | /*) ;; *) old=$(pwd)/$old ;; esac
+    import() { # import KILN OUT JOBS LOG: the wall time in seconds
         t0=$(now)
-        (cd "$tmp" && "$kiln" import --all -j "$1" --root assets --out .kiln --json > "$2" 2>/dev/null) || true
+        (cd "$tmp" && "$1" import --all -j "$3" --root assets --out "$2" --json > "$4" 2>/dev/null) || true
         t1=$(now)
         echo "$t1 - $t0" | bc
     }
@@ -67,45 +73,45 @@ d=json.load(open(sys.argv[1]))
 c=collections.Counter(r.get("status") for r in d.get("records",[]))
 print(", ".join("%s %d" % (k, c[k]) for k in sorted(c)))' "$1" 2>/dev/null || echo "?"
     }
+    # measure NAME RUNS JOBS EMPTY: RUNS imports by this build (and the old one, alternately),
+    # each into an empty cache when EMPTY is 1; prints the medians
+    measure() {
+        : > "$tmp/times-new"
+        : > "$tmp/times-old"
+        r=0
+        while [ $r -lt "$2" ]; do
+            [ "$4" = 1 ] && rm -rf "$tmp/.kiln" "$tmp/.kiln-old"
+            import "$kiln" .kiln "$3" "$tmp/log-$1.json" >> "$tmp/times-new"
+            [ -n "$old" ] && import "$old" .kiln-old "$3" "$tmp/log-old-$1.json" >> "$tmp/times-old"
+            r=$((r + 1))
+        done
+        new_t=$(median < "$tmp/times-new")
+        line=$(printf '%8.3f s' "$new_t")
+        if [ -n "$old" ]; then
+            old_t=$(median < "$tmp/times-old")
+            line="$line   old $(printf '%8.3f s' "$old_t")   new/old $(echo "$new_t / $old_t" | bc -l | xargs printf '%.3f')"
+        fi
+        echo "$line   $(statuses "$tmp/log-$1.json")"
+    }
     shaders=$(find "$tmp/assets" -type f \( -name '*.vert' -o -name '*.frag' -o -name '*.comp' \
         -o -name '*.geom' -o -name '*.tesc' -o -name '*.tese' -o -name '*.mesh' -o -name '*.task' \
         -o -name '*.rgen' -o -name '*.rchit' -o -name '*.rmiss' -o -name '*.rahit' -o -name '*.rint' \
         -o -name '*.rcall' \) | wc -l)
     echo "corpus import: $shaders shader sources of $corpus as one project; $import_runs run(s) each (median, s)"
+    [ -n "$old" ] && echo "  (old: $old, run alternately with this build, into .kiln-old)"
     for j in 1 2; do
-        : > "$tmp/times"
-        r=0
-        while [ $r -lt "$import_runs" ]; do
-            rm -rf "$tmp/.kiln"
-            import "$j" "$tmp/log-$j.json" >> "$tmp/times"
-            r=$((r + 1))
-        done
-        printf '  kiln import --all -j %s (empty cache)  %8.2f s   %s\n' "$j" \
-            "$(median < "$tmp/times")" "$(statuses "$tmp/log-$j.json")"
+        printf '  kiln import --all -j %s (empty cache)  %s\n' "$j" "$(measure "$j" "$import_runs" "$j" 1)"
     done
-    : > "$tmp/times"
-    r=0
-    while [ $r -lt "$runs" ]; do
-        import 2 "$tmp/log-noop.json" >> "$tmp/times"
-        r=$((r + 1))
-    done
-    printf '  kiln import --all -j 2 (no-op)         %8.3f s   %s\n' \
-        "$(median < "$tmp/times")" "$(statuses "$tmp/log-noop.json")"
+    printf '  kiln import --all -j 2 (no-op)         %s\n' "$(measure noop "$runs" 2 0)"
     # A failed shader is cooked again by every import (nothing is cached for it): the no-op
     # above includes those. Without the sources that failed, the no-op of what compiles:
     python3 -c 'import json,sys,os
 d=json.load(open(sys.argv[1]))
 for r in d.get("records",[]):
     if r.get("status")=="failed": os.remove(os.path.join(sys.argv[2], r["path"]))' "$tmp/log-2.json" "$tmp/assets"
-    import 2 "$tmp/log-warm.json" > /dev/null
-    : > "$tmp/times"
-    r=0
-    while [ $r -lt "$runs" ]; do
-        import 2 "$tmp/log-noop2.json" >> "$tmp/times"
-        r=$((r + 1))
-    done
-    printf '  the same without the failed sources    %8.3f s   %s\n' \
-        "$(median < "$tmp/times")" "$(statuses "$tmp/log-noop2.json")"
+    import "$kiln" .kiln 2 "$tmp/log-warm.json" > /dev/null
+    [ -n "$old" ] && import "$old" .kiln-old 2 "$tmp/log-old-warm.json" > /dev/null
+    printf '  the same without the failed sources    %s\n' "$(measure noop2 "$runs" 2 0)"
     # what failed, by first words of the error (KILN_BENCH_SHADER_KEEP=DIR keeps the logs)
     python3 -c 'import json,sys,collections
 d=json.load(open(sys.argv[1]))
