@@ -61,11 +61,20 @@ else
     find "$tmp/assets" -exec touch -d '1 minute ago' {} +
     old=${KILN_BENCH_SHADER_OLD:-}
     case $old in '' | /*) ;; *) old=$(pwd)/$old ;; esac
-    import() { # import KILN OUT JOBS LOG: the wall time in seconds
+    # import KILN OUT JOBS LOG: the wall time and the CPU time (user + system, of the command and
+    # its threads; "-" without GNU time) in seconds. On a shared machine the wall time moves with
+    # the other jobs and the disk; the CPU time is the steadier figure.
+    import() {
         t0=$(now)
-        (cd "$tmp" && "$1" import --all -j "$3" --root assets --out "$2" --json > "$4" 2>/dev/null) || true
+        if [ -x /usr/bin/time ]; then
+            (cd "$tmp" && /usr/bin/time -f '%U %S' -o "$tmp/cpu" "$1" import --all -j "$3" --root assets --out "$2" --json > "$4" 2>/dev/null) || true
+        else
+            (cd "$tmp" && "$1" import --all -j "$3" --root assets --out "$2" --json > "$4" 2>/dev/null) || true
+        fi
         t1=$(now)
-        echo "$t1 - $t0" | bc
+        cpu=-
+        [ -x /usr/bin/time ] && cpu=$(tail -n 1 "$tmp/cpu" | awk '{print $1 + $2}')
+        echo "$(echo "$t1 - $t0" | bc) $cpu"
     }
     statuses() { # statuses LOG: how many records of each status ("imported 442, failed 45")
         python3 -c 'import json,sys,collections
@@ -85,11 +94,13 @@ print(", ".join("%s %d" % (k, c[k]) for k in sorted(c)))' "$1" 2>/dev/null || ec
             [ -n "$old" ] && import "$old" .kiln-old "$3" "$tmp/log-old-$1.json" >> "$tmp/times-old"
             r=$((r + 1))
         done
-        new_t=$(median < "$tmp/times-new")
-        line=$(printf '%8.3f s' "$new_t")
+        new_t=$(cut -d' ' -f1 "$tmp/times-new" | median)
+        new_c=$(cut -d' ' -f2 "$tmp/times-new" | median)
+        line=$(printf '%8.3f s (cpu %s s)' "$new_t" "$new_c")
         if [ -n "$old" ]; then
-            old_t=$(median < "$tmp/times-old")
-            line="$line   old $(printf '%8.3f s' "$old_t")   new/old $(echo "$new_t / $old_t" | bc -l | xargs printf '%.3f')"
+            old_t=$(cut -d' ' -f1 "$tmp/times-old" | median)
+            old_c=$(cut -d' ' -f2 "$tmp/times-old" | median)
+            line="$line   old $(printf '%8.3f s (cpu %s s)' "$old_t" "$old_c")   new/old $(echo "$new_t / $old_t" | bc -l | xargs printf '%.3f')"
         fi
         echo "$line   $(statuses "$tmp/log-$1.json")"
     }
@@ -97,7 +108,7 @@ print(", ".join("%s %d" % (k, c[k]) for k in sorted(c)))' "$1" 2>/dev/null || ec
         -o -name '*.geom' -o -name '*.tesc' -o -name '*.tese' -o -name '*.mesh' -o -name '*.task' \
         -o -name '*.rgen' -o -name '*.rchit' -o -name '*.rmiss' -o -name '*.rahit' -o -name '*.rint' \
         -o -name '*.rcall' \) | wc -l)
-    echo "corpus import: $shaders shader sources of $corpus as one project; $import_runs run(s) each (median, s)"
+    echo "corpus import: $shaders shader sources of $corpus as one project; $import_runs run(s) each (median wall time, s; median CPU time)"
     [ -n "$old" ] && echo "  (old: $old, run alternately with this build, into .kiln-old)"
     for j in 1 2; do
         printf '  kiln import --all -j %s (empty cache)  %s\n' "$j" "$(measure "$j" "$import_runs" "$j" 1)"
