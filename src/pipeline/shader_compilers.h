@@ -1,7 +1,7 @@
 /* shader_compilers.h — the shader compilers of a project: each thread that cooks a shader takes
- * one for the cook and gives it back after, so the compilers outlive the cooks (glslang builds
- * its built-in tables once per compiler lifetime, not once per compile: shader_compile.h) while
- * no two threads ever use one at the same time. There are never more compilers than threads
+ * one for the cook and gives it back after, so the compilers outlive the cooks (glslang keeps
+ * its built-in tables while any compiler of the process lives: shader_compile.h) while no two
+ * threads ever use one at the same time. There are never more compilers than threads
  * that cooked shaders at once; they are released with the set (kiln_project_close). */
 #ifndef KILN_PIPELINE_SHADER_COMPILERS_H
 #define KILN_PIPELINE_SHADER_COMPILERS_H

@@ -30,9 +30,10 @@ typedef kiln_result (*kiln_shader_include_fn)(void *user, const char *requested,
 /* A shaderc compiler kept across compiles. glslang builds its built-in declarations (per
  * version, profile and stage: about 100-200 ms of a compile) when it first needs them and frees
  * them when the last compiler of the process is released, so a compile that makes and releases
- * its own compiler builds them every time; a compiler kept for many compiles (the variants of a
- * shader, every shader a worker of an import cooks) builds them once. Used by one thread at a
- * time: each thread that compiles gets its own (pipeline/shader_compilers.h hands them out). */
+ * its own compiler, with no other alive, builds them every time; compiles on a kept compiler (the
+ * variants of a shader, every shader a worker of an import cooks) build them once. Used by one
+ * thread at a time: each thread that compiles gets its own (pipeline/shader_compilers.h hands them
+ * out). */
 typedef struct kiln_shader_compiler kiln_shader_compiler;
 
 /* Makes a compiler (on a's allocator, NULL = libc). Errors: KILN_E_OUT_OF_MEMORY. */
