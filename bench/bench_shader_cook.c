@@ -360,7 +360,7 @@ static bool cook_once(const char *meta, const char *root, const bench_case *c, c
 {
     kiln_settings s;
     if (kiln_settings_parse(meta, strlen(meta), NULL, &s, err) != KILN_OK) return false;
-    kiln_cook_env env = {NULL, NULL, "", c->file};
+    kiln_cook_env env = {.platform = "", .name = c->file};
     kiln_cooked out;
     memset(&out, 0, sizeof out);
     bool ok = kiln_cook_shader_source(&env, &s, root, (const uint8_t *)src, size, compiler, &out,
