@@ -114,8 +114,8 @@ print(", ".join("%s %d" % (k, c[k]) for k in sorted(c)))' "$1" 2>/dev/null || ec
         printf '  kiln import --all -j %s (empty cache)  %s\n' "$j" "$(measure "$j" "$import_runs" "$j" 1)"
     done
     printf '  kiln import --all -j 2 (no-op)         %s\n' "$(measure noop "$runs" 2 0)"
-    # A failed shader is cooked again by every import (nothing is cached for it): the no-op
-    # above includes those. Without the sources that failed, the no-op of what compiles:
+    # A failed shader's failure is recorded under its key (docs/cache.md): the no-op above reports
+    # them without compiling. Without the sources that failed, the no-op of what compiles:
     python3 -c 'import json,sys,os
 d=json.load(open(sys.argv[1]))
 for r in d.get("records",[]):
