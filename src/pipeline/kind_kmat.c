@@ -18,17 +18,11 @@ static json_t *settings_json(const kiln_asset *a)
     return json_object(); /* a .kmat is its own settings */
 }
 
-/* The source's name below its asset root (root: the root's real path). */
-static const char *name_below(const kiln_asset *a, const char *root)
-{
-    size_t n = strlen(root);
-    return !strncmp(a->abs, root, n) && a->abs[n] == '/' ? a->abs + n + 1 : a->rel;
-}
-
 static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size_t size,
                                 const char *dir, kiln_dep_fn fn, void *user, kiln_error *err)
 {
-    return kiln_kmat_source_dependencies(dir, name_below(a, dir), source, size, fn, user, err);
+    return kiln_kmat_source_dependencies(dir, kiln_roots_below(a->abs, dir, a->rel), source, size,
+                                         fn, user, err);
 }
 
 static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
@@ -36,7 +30,8 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
 {
     const kiln_asset_root *root = kiln_roots_holding(p, a->abs);
     if (!root) return kiln_error_set(err, KILN_E_ASSET_IO, "%s: outside every asset root", a->rel);
-    return kiln_cook_kmat_source(p, root->dir, name_below(a, root->dir), source, size, out, err);
+    return kiln_cook_kmat_source(p, root->dir, kiln_roots_below(a->abs, root->dir, a->rel), source,
+                                 size, out, err);
 }
 
 const kiln_source_kind kiln_source_kind_kmat = {

@@ -28,19 +28,11 @@ static bool standalone(const kiln_asset *a)
 
 static const char *tools(char *out, size_t cap) { return kiln_shader_toolchain(out, cap); }
 
-/* The source's name below its asset root (root: the root's real path, which the scan joined
- * the source's path onto): what diagnostics print and relative includes start from. */
-static const char *name_below(const kiln_asset *a, const char *root)
-{
-    size_t n = strlen(root);
-    return !strncmp(a->abs, root, n) && a->abs[n] == '/' ? a->abs + n + 1 : a->rel;
-}
-
 static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size_t size,
                                 const char *dir, kiln_dep_fn fn, void *user, kiln_error *err)
 {
-    return kiln_shader_source_dependencies(&a->settings, dir, name_below(a, dir), source, size, fn,
-                                           user, err);
+    return kiln_shader_source_dependencies(&a->settings, dir, kiln_roots_below(a->abs, dir, a->rel),
+                                           source, size, fn, user, err);
 }
 
 static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,
@@ -51,7 +43,7 @@ static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *sou
     kiln_cook_env env = {.allocator = &p->allocator,
                          .jobs = p->jobs,
                          .platform = p->platform,
-                         .name = name_below(a, root->dir)};
+                         .name = kiln_roots_below(a->abs, root->dir, a->rel)};
     /* this thread's compiler for the cook, kept by the project for the next one */
     kiln_shader_compiler *compiler = NULL;
     kiln_result r = kiln_shader_compilers_take(p->shader_compilers, &compiler, err);

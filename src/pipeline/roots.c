@@ -215,6 +215,12 @@ const kiln_asset_root *kiln_roots_holding(const kiln_project *p, const char *abs
     return NULL;
 }
 
+const char *kiln_roots_below(const char *abs, const char *root, const char *fallback)
+{
+    size_t n = strlen(root);
+    return !strncmp(abs, root, n) && abs[n] == '/' ? abs + n + 1 : fallback;
+}
+
 bool kiln_roots_name_of(const kiln_project *p, const char *abs, char *out, size_t size)
 {
     const kiln_asset_root *root = kiln_roots_holding(p, abs);

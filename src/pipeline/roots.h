@@ -47,6 +47,12 @@ bool kiln_roots_file_of(const kiln_project *p, const char *name, char *out, size
  * no root or the name does not fit. */
 bool kiln_roots_name_of(const kiln_project *p, const char *abs, char *out, size_t size);
 
+/* A file's path below the folder root (as both are spelled: a root's folder, or the real path a
+ * kind's dependencies get), without the root's prefix: what a shader's diagnostics print and
+ * relative includes and a .kmat's relative paths start from. fallback when abs does not lie
+ * below root. Lexical. */
+const char *kiln_roots_below(const char *abs, const char *root, const char *fallback);
+
 /* The root a file lies in (its folder or below), or NULL. */
 const kiln_asset_root *kiln_roots_holding(const kiln_project *p, const char *abs);
 
