@@ -198,6 +198,9 @@ const char *kiln_cli_summary_text(const json_t *s, bool brief, char *out, size_t
                          json_integer_value(json_object_get(s, "triangles")),
                          json_array_size(json_object_get(s, "images")),
                          json_integer_value(json_object_get(s, "materials")));
+        const json_t *typed = json_object_get(s, "typed_materials"); /* templates named */
+        if (typed && n > 0 && (size_t)n < cap)
+            n += snprintf(out + n, cap - (size_t)n, " (%zu typed)", json_array_size(typed));
         if (!brief && n > 0 && (size_t)n < cap)
             snprintf(out + n, cap - (size_t)n, ", %zu skeletons, %zu clips",
                      json_array_size(json_object_get(s, "skeletons")),
