@@ -208,6 +208,7 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         record_failure(p, a, record, key, &src, &deps, e);
         goto done;
     }
+    bool present = false; /* the entry was there when this cook went to publish it */
     if (manifest && force) {
         /* Forced over an entry: when its stored bytes fail their own digests, the entry is
          * damaged (not another cook's bytes) and the new one replaces it. */
@@ -265,7 +266,6 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         }
         json_decref(record);
         record = rec; /* what is on disk now: the write below finds it equal and skips */
-        bool present = false;
         r = kiln_cache_entry_publish(p, key, m, cooked.outputs, cooked.output_count, &present, e);
         json_decref(m);
         if (r != KILN_OK) goto done;
@@ -280,7 +280,9 @@ kiln_result kiln_import_asset(kiln_project *p, kiln_asset *a, uint32_t flags,
         /* Share what was cooked; a remote problem is a warning, never this asset's failure. */
         if (p->remote) kiln_remote_upload(p->remote, p, key);
     }
-    json_object_set_new(res, "status", json_string("imported"));
+    /* Another worker of this run published the same key first (two sources of equal bytes and
+     * settings cooked at once): this one is what it would have been a moment later, cached. */
+    json_object_set_new(res, "status", json_string(present ? "cached" : "imported"));
     {
         json_t *rec = record_json(p, a, key, src.stat, &deps, NULL);
         r = write_record(p, a, record, rec, e);
