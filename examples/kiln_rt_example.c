@@ -7,12 +7,13 @@
  *
  * MOUNT is a .kpak pack (`kiln pack`) or a kiln cache folder (a project's .kiln/cache). NAME is
  * "path#label" as `kiln import` prints it (models/fox.glb#scene, models/fox.glb#clip0,
- * wall.png#texture, shaders/pbr.frag#shader). One line per NAME: NAME: ready (1 meshes, 576
- * triangles, 1 textures, 1 materials, 24 joints, 3 clips) — with ", 1 shaders" at the end when
- * shaders are among them — or NAME: failed: E_CACHE_CORRUPT: ... A damaged cache entry the mount
- * skipped is said on stderr ("kiln-rt-example: skipped FILE (PATH): CODE: REASON"); its assets
- * fail, the others load. Exit status: 0 when every NAME
- * is ready, 1 when some failed, 2 for bad usage or mount. -v logs each renderer callback on stderr.
+ * wall.png#texture, shaders/pbr.frag#shader, materials/red.kmat#typed_material). One line per
+ * NAME: NAME: ready (1 meshes, 576 triangles, 1 textures, 1 materials, 24 joints, 3 clips) —
+ * with ", 2 shaders" at the end when shaders are among them (a typed material counts as a
+ * material, with its shaders and textures) — or NAME: failed: E_CACHE_CORRUPT: ... A damaged cache
+ * entry the mount skipped is said on stderr ("kiln-rt-example: skipped FILE (PATH): CODE: REASON");
+ * its assets fail, the others load. Exit status: 0 when every NAME is ready, 1 when some failed, 2
+ * for bad usage or mount. -v logs each renderer callback on stderr.
  * --watch keeps the assets loaded after the report and applies hot reloads (the cache changed by
  * `kiln watch` or `kiln import`) until SIGINT or SIGTERM, one line per reload applied:
  * NAME: reloaded (texture 64x64, 7 levels), NAME: reloaded (shader, 2 variants); the exit
@@ -114,6 +115,28 @@ static kiln_result create_shader(void *user, krt_handle h, const krt_shader_data
     }
     *gpu = r;
     return KILN_OK;
+}
+
+/* A typed material: an engine builds a pipeline from the two variants' modules (the shaders'
+ * objects, made first) and a descriptor set from the textures' objects, and uploads the
+ * parameter block as it is (view->material.block, or its slot of krt_material_blocks). */
+static kiln_result create_typed_material(void *user, krt_handle h, const krt_typed_material_data *d,
+                                         void **gpu, kiln_error *err)
+{
+    recorder *r = user;
+    r->materials++;
+    if (r->verbose)
+        fprintf(stderr,
+                "create_typed_material %016llx variants \"%s\" + \"%s\", %u-byte block, %u "
+                "textures\n",
+                (unsigned long long)h.id, d->vertex_variant->name, d->fragment_variant->name,
+                d->view->material.block_size, d->texture_count);
+    *gpu = r;
+    return KILN_OK;
+}
+static void destroy_typed_material(void *user, krt_handle h, void *gpu)
+{
+    ((recorder *)user)->materials--;
 }
 
 /* Hot reload (--watch): the engine would upload the new data into its object here. */
@@ -235,6 +258,15 @@ static void count_asset(krt_context *ctx, krt_handle h, totals *t)
     case KRT_TYPE_SHADER:
         t->shaders++;
         break;
+    case KRT_TYPE_TYPED_MATERIAL: { /* a .kmat: its two shaders and its textures */
+        krt_typed_material_data m;
+        if (krt_get_typed_material(ctx, h, &m, &err) != KILN_OK) return;
+        t->materials++;
+        count_asset(ctx, m.vertex, t);
+        count_asset(ctx, m.fragment, t);
+        for (uint32_t i = 0; i < m.texture_count; i++) count_asset(ctx, m.textures[i], t);
+        break;
+    }
     case KRT_TYPE_SCENE: {
         krt_scene_data s;
         if (krt_get_scene(ctx, h, &s, &err) != KILN_OK) return;
@@ -317,6 +349,8 @@ int main(int argc, char **argv)
     desc.renderer_shaders = (krt_renderer_shaders){
         .create_shader = create_shader,
         .destroy_shader = destroy_shader,
+        .create_typed_material = create_typed_material,
+        .destroy_typed_material = destroy_typed_material,
     };
     if (watch) {
         desc.renderer.replace_texture = replace_texture;
