@@ -10,7 +10,8 @@ pkgs="cmake make gcc g++ pkg-config clang libclang-rt-14-dev
       libastcenc-dev astcenc python3-pil libosmesa6-dev libomp5-14
       libmeshoptimizer-dev libdraco-dev libassimp-dev gltfpack
       libcurl4-openssl-dev nginx-light ninja-build clang-format strace
-      libshaderc-dev glslang-dev spirv-tools libspirv-cross-c-shared-dev glslc spirv-cross"
+      libshaderc-dev glslang-dev spirv-tools libspirv-cross-c-shared-dev glslc spirv-cross
+      chromium"
 
 missing=""
 for p in $pkgs; do
@@ -36,9 +37,11 @@ fi
 
 # npm packages for tests, into tests/node/node_modules (not committed).
 if command -v npm >/dev/null 2>&1 && { [ ! -d tests/node/node_modules/ktx-parse ] ||
-                                      [ ! -d tests/node/node_modules/gltf-validator ]; }; then
-    echo "setup: installing npm test tools (ktx-parse, gltf-validator)" >&2
+                                      [ ! -d tests/node/node_modules/gltf-validator ] ||
+                                      [ ! -d tests/node/node_modules/three ] ||
+                                      [ ! -d tests/node/node_modules/puppeteer-core ]; }; then
+    echo "setup: installing npm test tools (ktx-parse, gltf-validator, three, puppeteer-core)" >&2
     (cd tests/node && npm install --no-audit --no-fund --loglevel=error >/dev/null) ||
-        echo "setup: npm install failed; the ktx-parse and gltf-validator checks will be skipped" >&2
+        echo "setup: npm install failed; the checks that need them will be skipped" >&2
 fi
 exit 0
