@@ -64,6 +64,31 @@ function cameraFor(box, view, width, height) {
   return { camera, center, radius, dist, up };
 }
 
+// The world-space box of every vertex that is drawn (meshes, lines, points), morphed with the
+// default weights and skinned, each instance of EXT_mesh_gpu_instancing apart; vertices with a
+// non-finite coordinate are left out.
+function restBounds(scene) {
+  const box = new THREE.Box3();
+  const v = new THREE.Vector3(), m = new THREE.Matrix4(), inst = new THREE.Matrix4();
+  scene.traverseVisible((o) => {
+    const pos = o.geometry && o.geometry.getAttribute('position');
+    if (!pos) return;
+    const n = o.isInstancedMesh ? o.count : 1;
+    for (let k = 0; k < n; k++) {
+      m.copy(o.matrixWorld);
+      if (o.isInstancedMesh) m.multiply((o.getMatrixAt(k, inst), inst));
+      for (let i = 0; i < pos.count; i++) {
+        if (o.isMesh) o.getVertexPosition(i, v); else v.fromBufferAttribute(pos, i);
+        v.applyMatrix4(m);
+        if (Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z)) {
+          box.expandByPoint(v);
+        }
+      }
+    }
+  });
+  return box;
+}
+
 window.kilnRender = async (opt) => {
   const warnings = [];
   const origWarn = console.warn;
@@ -95,7 +120,9 @@ window.kilnRender = async (opt) => {
   loader.setKTX2Loader(ktx2);
   loader.setMeshoptDecoder(MeshoptDecoder);
 
+  const t0 = performance.now();
   const gltf = await loader.loadAsync(opt.url);
+  const t1 = performance.now();
   const scene = gltf.scene || gltf.scenes[0];
   if (!scene) throw new Error('the file has no scene');
 
@@ -110,7 +137,7 @@ window.kilnRender = async (opt) => {
   // Bounds at rest (file transforms, default morph weights, joints at their node transforms).
   scene.updateMatrixWorld(true);
   scene.traverse((o) => { if (o.isSkinnedMesh) o.skeleton.update(); });
-  let box = new THREE.Box3().setFromObject(scene, true);
+  let box = restBounds(scene);
   if (opt.bounds) {
     box = new THREE.Box3(new THREE.Vector3(...opt.bounds.slice(0, 3)),
                          new THREE.Vector3(...opt.bounds.slice(3, 6)));
@@ -140,6 +167,8 @@ window.kilnRender = async (opt) => {
   renderer.render(scene, cam.camera);
 
   const gl = renderer.getContext();
+  gl.finish();
+  const t2 = performance.now();
   const px = new Uint8Array(opt.width * opt.height * 4);
   gl.readPixels(0, 0, opt.width, opt.height, gl.RGBA, gl.UNSIGNED_BYTE, px);
   const rowBytes = opt.width * 4;
@@ -172,6 +201,7 @@ window.kilnRender = async (opt) => {
       projection_matrix: c.projectionMatrix.toArray(),
     },
     warnings,
+    time_ms: { load: Math.round(t1 - t0), pose_render: Math.round(t2 - t1) },
   };
   console.warn = origWarn;
   return { rgba: btoa(bin), info };

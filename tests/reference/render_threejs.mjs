@@ -178,6 +178,7 @@ async function main() {
   const modelDir = path.dirname(path.resolve(o.model));
   const server = await serve(threeDir, modelDir);
   const origin = `http://127.0.0.1:${server.address().port}`;
+  const tStart = Date.now();
   const browser = await puppeteer.launch({
     executablePath: chromium,
     headless: true,
@@ -210,6 +211,7 @@ async function main() {
       const rgba = Buffer.from(r.rgba, 'base64');
       fs.writeFileSync(o.out, encodePng(o.width, o.height, rgba));
       r.info.page_errors = errors;
+      r.info.time_ms.total = Date.now() - tStart;
       const line = JSON.stringify(r.info);
       if (o.info) fs.writeFileSync(o.info, line + '\n');
       process.stdout.write(line + '\n');
