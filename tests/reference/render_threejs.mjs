@@ -6,7 +6,11 @@
 //   node render_threejs.mjs MODEL.gltf|.glb OUT.png [--size W H] [--camera auto|front|back|
 //        left|right|top|bottom] [--background r,g,b,a] [--time T] [--clip N|all|none]
 //        [--bounds minx,miny,minz,maxx,maxy,maxz] [--info OUT.json]
+//   node render_threejs.mjs --batch JOBS.json
 //
+// --batch renders many models in one Chromium (its start is most of a single render's time):
+// JOBS.json is a JSON array of argument arrays, each as on the command line above; one JSON line
+// per job on stdout ({"model", "out", ...} with "error" when it failed), exit 1 if any failed.
 // The page and the model's folder are served on 127.0.0.1 by this process; the browser may not
 // reach anything else. Prints one JSON line (bounds, camera, matrices, clips) on stdout.
 // Exit 0 rendered, 1 the model failed to load or render, 2 usage, 77 Chromium or the npm
@@ -26,7 +30,8 @@ function usage(msg) {
   if (msg) process.stderr.write(`render_threejs: ${msg}\n`);
   process.stderr.write('usage: render_threejs.mjs MODEL.gltf|.glb OUT.png [--size W H] ' +
     '[--camera auto|front|back|left|right|top|bottom] [--background r,g,b,a] [--time T] ' +
-    '[--clip N|all|none] [--bounds minx,miny,minz,maxx,maxy,maxz] [--info OUT.json]\n');
+    '[--clip N|all|none] [--bounds minx,miny,minz,maxx,maxy,maxz] [--info OUT.json]\n' +
+    '       render_threejs.mjs --batch JOBS.json\n');
   process.exit(2);
 }
 
@@ -120,8 +125,9 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/ja
                 '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp',
                 '.ktx2': 'image/ktx2' };
 
-// Serves /three/ (the npm package), /model/ (the model's folder), /page.html and /page.js.
-function serve(threeDir, modelDir) {
+// Serves /three/ (the npm package), /model/I/ (the folder of job I's model), /page.html and
+// /page.js.
+function serve(threeDir, modelDirs) {
   const page = '<!doctype html><html><head><meta charset="utf-8"><script type="importmap">' +
     JSON.stringify({ imports: { three: '/three/build/three.module.js',
                                 'three/addons/': '/three/examples/jsm/' } }) +
@@ -143,7 +149,10 @@ function serve(threeDir, modelDir) {
       res.writeHead(200, { 'content-type': 'text/html' }); res.end(page); return;
     } else if (url === '/page.js') file = path.join(here, 'page.js');
     else if (url.startsWith('/three/')) file = under(threeDir, url.slice(7));
-    else if (url.startsWith('/model/')) file = under(modelDir, url.slice(7));
+    else if (url.startsWith('/model/')) {
+      const m = /^\/model\/([0-9]+)\/(.*)$/s.exec(url);
+      if (m && Number(m[1]) < modelDirs.length) file = under(modelDirs[Number(m[1])], m[2]);
+    }
     if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404); res.end(); return;
     }
@@ -162,8 +171,47 @@ function findChromium() {
   return null;
 }
 
+async function renderJob(browser, origin, o, index, tStart) {
+  const page = await browser.newPage();
+  try {
+    await page.setRequestInterception(true);
+    page.on('request', (r) => (r.url().startsWith(origin + '/') || r.url().startsWith('data:') ||
+                               r.url().startsWith('blob:') ? r.continue() : r.abort()));
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(`${origin}/page.html`, { waitUntil: 'load' });
+    await page.waitForFunction('window.kilnReady === true', { timeout: 30000 });
+    const url = `/model/${index}/` + encodeURIComponent(path.basename(o.model));
+    const r = await page.evaluate((opt) => window.kilnRender(opt).catch((e) => ({
+      error: String(e && e.stack ? e.stack : e) })), {
+      url, width: o.width, height: o.height, view: o.view, background: o.background,
+      time: o.time, clip: o.clip, bounds: o.bounds });
+    if (r.error) return { error: r.error.split('\n')[0], page_errors: errors };
+    fs.writeFileSync(o.out, encodePng(o.width, o.height, Buffer.from(r.rgba, 'base64')));
+    r.info.page_errors = errors;
+    r.info.time_ms.total = Date.now() - tStart;
+    return r.info;
+  } finally {
+    await page.close();
+  }
+}
+
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  let jobs, batch = false;
+  if (argv[0] === '--batch') {
+    if (argv.length !== 2) usage('--batch takes one file');
+    let list;
+    try { list = JSON.parse(fs.readFileSync(argv[1], 'utf8')); } catch (e) { usage(`--batch: ${e.message}`); }
+    if (!Array.isArray(list) || list.some((j) => !Array.isArray(j))) {
+      usage('--batch file: a JSON array of argument arrays');
+    }
+    jobs = list.map((j) => parseArgs(j.map(String)));
+    batch = true;
+  } else {
+    jobs = [parseArgs(argv)];
+  }
   const chromium = findChromium();
   if (!chromium) { process.stderr.write('render_threejs: chromium not found\n'); process.exit(77); }
   let puppeteer, threeDir;
@@ -174,11 +222,13 @@ async function main() {
     process.stderr.write('render_threejs: npm packages missing (cd tests/node && npm install)\n');
     process.exit(77);
   }
-  if (!fs.existsSync(o.model)) { process.stderr.write(`render_threejs: no ${o.model}\n`); process.exit(1); }
-  const modelDir = path.dirname(path.resolve(o.model));
-  const server = await serve(threeDir, modelDir);
+  if (!batch && !fs.existsSync(jobs[0].model)) {
+    process.stderr.write(`render_threejs: no ${jobs[0].model}\n`);
+    process.exit(1);
+  }
+  const server = await serve(threeDir, jobs.map((o) => path.dirname(path.resolve(o.model))));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const tStart = Date.now();
+  let tStart = Date.now();
   const browser = await puppeteer.launch({
     executablePath: chromium,
     headless: true,
@@ -189,32 +239,20 @@ async function main() {
   });
   let code = 0;
   try {
-    const page = await browser.newPage();
-    await page.setRequestInterception(true);
-    page.on('request', (r) => (r.url().startsWith(origin + '/') || r.url().startsWith('data:') ||
-                               r.url().startsWith('blob:') ? r.continue() : r.abort()));
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    await page.goto(`${origin}/page.html`, { waitUntil: 'load' });
-    await page.waitForFunction('window.kilnReady === true', { timeout: 30000 });
-    const url = '/model/' + encodeURIComponent(path.basename(o.model));
-    const r = await page.evaluate((opt) => window.kilnRender(opt).catch((e) => ({
-      error: String(e && e.stack ? e.stack : e) })), {
-      url, width: o.width, height: o.height, view: o.view, background: o.background,
-      time: o.time, clip: o.clip, bounds: o.bounds });
-    if (r.error) {
-      process.stderr.write(`render_threejs: ${o.model}: ${r.error.split('\n')[0]}\n`);
-      for (const e of errors) process.stderr.write(`render_threejs: page: ${e}\n`);
-      code = 1;
-    } else {
-      const rgba = Buffer.from(r.rgba, 'base64');
-      fs.writeFileSync(o.out, encodePng(o.width, o.height, rgba));
-      r.info.page_errors = errors;
-      r.info.time_ms.total = Date.now() - tStart;
-      const line = JSON.stringify(r.info);
+    for (let i = 0; i < jobs.length; i++) {
+      const o = jobs[i];
+      let info;
+      if (!fs.existsSync(o.model)) info = { error: `no ${o.model}`, page_errors: [] };
+      else info = await renderJob(browser, origin, o, i, tStart);
+      tStart = Date.now();
+      if (info.error) {
+        process.stderr.write(`render_threejs: ${o.model}: ${info.error}\n`);
+        for (const e of info.page_errors) process.stderr.write(`render_threejs: page: ${e}\n`);
+        code = 1;
+      }
+      const line = JSON.stringify({ model: o.model, out: o.out, ...info });
       if (o.info) fs.writeFileSync(o.info, line + '\n');
-      process.stdout.write(line + '\n');
+      if (batch || !info.error) process.stdout.write(line + '\n');
     }
   } finally {
     await browser.close();

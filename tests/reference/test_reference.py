@@ -7,6 +7,7 @@
 
 Exit 0 pass, 1 fail, 77 skip (Chromium, node, the npm packages or the corpus missing).
 """
+import json
 import os
 import subprocess
 import sys
@@ -97,9 +98,13 @@ def test_compare():
 
 
 def render(model, out, *extra):
+    cmd = [model, out, "--size", str(SIZE), str(SIZE), "--background", ",".join(map(str, BG))]
+    return run_renderer(cmd + list(extra))
+
+
+def run_renderer(args):
     node = os.environ.get("KILN_NODE", "node")
-    cmd = [node, os.path.join(HERE, "render_threejs.mjs"), model, out, "--size", str(SIZE),
-           str(SIZE), "--background", ",".join(map(str, BG))] + list(extra)
+    cmd = [node, os.path.join(HERE, "render_threejs.mjs")] + args
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode == 77:
         skip(p.stderr.strip())
@@ -152,8 +157,16 @@ def test_render(args):
         elif len(colours) < 8:
             fail(f"{args[0]}: only {len(colours)} colours; the texture is missing?")
         if "--twice" in args:
+            # Again in a second Chromium, through --batch after another model (a page per job
+            # shares no state): the same bytes.
             b = os.path.join(d, "b.png")
-            render(model, b)
+            other = os.path.join(d, "other.png")
+            jobs = os.path.join(d, "jobs.json")
+            common = ["--size", str(SIZE), str(SIZE), "--background", ",".join(map(str, BG))]
+            with open(jobs, "w") as f:
+                json.dump([[corpus_model("Box/glTF/Box.gltf"), other, "--camera", "front"] + common,
+                           [model, b] + common], f)
+            run_renderer(["--batch", jobs])
             if open(a, "rb").read() != open(b, "rb").read():
                 r, _ = compare.compare(compare.load(a), compare.load(b), BG)
                 fail(f"{args[0]}: two renders differ: {r}")
@@ -169,7 +182,6 @@ def test_anim(args):
         ib = render(model, b, "--time", args[2])
         check_sane(a, 0.01, 0.95)
         check_sane(b, 0.01, 0.95)
-        import json
         ca, cb = json.loads(ia)["camera"], json.loads(ib)["camera"]
         if ca["eye"] != cb["eye"]:
             fail("the auto camera must not depend on --time")
