@@ -1,0 +1,126 @@
+/* test_render_context.c — kv's headless context under the validation layer: create and destroy
+ * with no message, a target, the errors of a missing loader and of misuse, and the messenger
+ * catching a deliberately invalid call (what makes "no message" mean something). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kv.h"
+#include "kv_internal.h" /* the misuse test calls Vulkan through the context's table */
+
+/* A context with the validation layer, or exit 77 when this machine has no Vulkan. */
+static kv_context *context_or_skip(void)
+{
+    kv_context_desc d = {.struct_size = sizeof d, .require_validation = true};
+    kv_context *ctx = NULL;
+    kiln_error err;
+    kiln_result r = kv_context_create(&d, &ctx, &err);
+    if (r == KV_E_UNAVAILABLE) {
+        printf("skip: %s\n", err.message);
+        exit(77);
+    }
+    if (r) fail_msg("kv_context_create: %s: %s", kiln_result_name(r), err.message);
+    return ctx;
+}
+
+static void assert_no_messages(kv_context *ctx)
+{
+    kv_messages m;
+    kv_messages_get(ctx, &m);
+    for (uint32_t i = 0; i < m.kept; i++) fprintf(stderr, "validation: %s\n", m.text[i]);
+    assert_int_equal(m.errors, 0);
+    assert_int_equal(m.warnings, 0);
+}
+
+static void test_create_destroy(void **state)
+{
+    kv_context *ctx = context_or_skip();
+    assert_true(kv_validation_enabled(ctx));
+    assert_true(strlen(kv_device_name(ctx)) > 0);
+    printf("device: %s\n", kv_device_name(ctx));
+    /* lavapipe and every desktop GPU sample RGBA8 and RGBA16F; nobody samples UNDEFINED */
+    assert_true(kv_supports_format(ctx, KILN_VK_FORMAT_R8G8B8A8_SRGB));
+    assert_true(kv_supports_format(ctx, KILN_VK_FORMAT_R16G16B16A16_SFLOAT));
+    assert_false(kv_supports_format(ctx, KILN_VK_FORMAT_UNDEFINED));
+    assert_false(kv_supports_format(ctx, 12345));
+    assert_no_messages(ctx);
+    kv_context_destroy(ctx);
+    kv_context_destroy(NULL);
+}
+
+static void test_target(void **state)
+{
+    kv_context *ctx = context_or_skip();
+    kiln_error err;
+    kv_target *t = NULL;
+    assert_int_equal(kv_target_create(ctx, 0, 16, &t, &err), KILN_E_USAGE);
+    assert_null(t);
+    assert_int_equal(kv_target_create(ctx, 64, 32, &t, &err), KILN_OK);
+    uint32_t w, h;
+    kv_target_size(t, &w, &h);
+    assert_int_equal(w, 64);
+    assert_int_equal(h, 32);
+    uint8_t small[16];
+    assert_int_equal(kv_target_read(ctx, t, small, sizeof small, &err), KILN_E_USAGE);
+    uint8_t *px = malloc(64 * 32 * 4);
+    /* nothing drawn yet: its contents are undefined, so reading is refused */
+    assert_int_equal(kv_target_read(ctx, t, px, 64 * 32 * 4, &err), KILN_E_USAGE);
+    assert_non_null(strstr(err.message, "nothing was drawn"));
+    free(px);
+    kv_target_destroy(ctx, t);
+    assert_no_messages(ctx);
+    kv_context_destroy(ctx);
+}
+
+static void test_missing_loader(void **state)
+{
+    kv_context_desc d = {.struct_size = sizeof d, .loader = "/nonexistent/libvulkan.so.1"};
+    kv_context *ctx = (kv_context *)&d; /* must be cleared */
+    kiln_error err;
+    assert_int_equal(kv_context_create(&d, &ctx, &err), KV_E_UNAVAILABLE);
+    assert_null(ctx);
+    assert_non_null(strstr(err.message, "no loader"));
+    assert_non_null(strstr(err.message, "/nonexistent/libvulkan.so.1"));
+    d.struct_size = sizeof d + 8;
+    assert_int_equal(kv_context_create(&d, &ctx, &err), KILN_E_USAGE);
+}
+
+/* A sampler with anisotropy on, which the device was not created with: the layer reports it
+ * (VUID-VkSamplerCreateInfo-anisotropyEnable-01070) and the messenger must count it. */
+static void test_messenger_catches_misuse(void **state)
+{
+    kv_context *ctx = context_or_skip();
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = VK_FILTER_LINEAR,
+        .minFilter = VK_FILTER_LINEAR,
+        .anisotropyEnable = VK_TRUE,
+        .maxAnisotropy = 4.0f,
+    };
+    VkSampler s = VK_NULL_HANDLE;
+    VkResult r = ctx->vk.vkCreateSampler(ctx->device, &si, NULL, &s);
+    if (r == VK_SUCCESS) ctx->vk.vkDestroySampler(ctx->device, s, NULL);
+    kv_messages m;
+    kv_messages_get(ctx, &m);
+    assert_true(m.errors >= 1);
+    assert_true(m.kept >= 1);
+    assert_non_null(strstr(m.text[0], "anisotropy"));
+    printf("caught: %.160s\n", m.text[0]);
+    kv_context_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_missing_loader),
+        cmocka_unit_test(test_create_destroy),
+        cmocka_unit_test(test_target),
+        cmocka_unit_test(test_messenger_catches_misuse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,23 @@
+/* kv_renderer.c — kv as libkiln_rt's renderer: the callbacks it fills in. */
+#include <string.h>
+
+#include "kv_internal.h"
+
+static bool supports_format(void *user, uint32_t vk_format)
+{
+    return kv_supports_format(user, vk_format);
+}
+
+void kv_renderer_fill(kv_context *ctx, krt_renderer *r, krt_renderer_shaders *s)
+{
+    memset(r, 0, sizeof *r);
+    r->create_texture = kv_create_texture;
+    r->destroy_texture = kv_destroy_texture;
+    r->supports_format = supports_format;
+    r->user = ctx;
+    if (s) {
+        memset(s, 0, sizeof *s);
+        s->create_shader = kv_create_shader;
+        s->destroy_shader = kv_destroy_shader;
+    }
+}
