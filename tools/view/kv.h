@@ -45,6 +45,9 @@ void kv_context_destroy(kv_context *ctx); /* NULL is a no-op; waits for the devi
 /* The device's name and whether the validation layer is on. */
 const char *kv_device_name(const kv_context *ctx);
 bool kv_validation_enabled(const kv_context *ctx);
+/* The Vulkan version in use (VK_MAKE_API_VERSION): the lower of the loader's and the device's,
+ * at most 1.3. Shaders cooked for a newer target are refused by create_shader. */
+uint32_t kv_api_version(const kv_context *ctx);
 
 /* A copy of the messages so far (the messenger also runs during instance creation and
  * destruction of the objects made after it). */

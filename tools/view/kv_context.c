@@ -43,6 +43,9 @@ static kiln_result create_instance(kv_context *ctx, const kv_context_desc *d, ki
         return kv_error(err, KV_E_UNAVAILABLE,
                         "vulkan: the loader offers Vulkan %u.%u; kv needs 1.1",
                         VK_API_VERSION_MAJOR(version), VK_API_VERSION_MINOR(version));
+    /* The newest version both know, up to 1.3: kiln cooks SPIR-V for Vulkan 1.2 by default
+     * (SPIR-V 1.5), which a 1.1 device must refuse (kv_shader.c checks). */
+    ctx->api_version = version < VK_API_VERSION_1_3 ? version : VK_API_VERSION_1_3;
     bool layer = !d->no_validation && has_layer(ctx, KV_VALIDATION_LAYER);
     if (d->require_validation && !layer)
         return kv_error(err, KV_E_UNAVAILABLE,
@@ -56,7 +59,7 @@ static kiln_result create_instance(kv_context *ctx, const kv_context_desc *d, ki
         .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
         .pApplicationName = "kiln view",
         .pEngineName = "kiln",
-        .apiVersion = VK_API_VERSION_1_1,
+        .apiVersion = ctx->api_version,
     };
     const char *layers[] = {KV_VALIDATION_LAYER};
     const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
@@ -112,6 +115,7 @@ static kiln_result pick_device(kv_context *ctx, kiln_error *err)
             if (q[f].queueCount > 0 && (q[f].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
                 ctx->physical = devices[i];
                 ctx->properties = p;
+                if (p.apiVersion < ctx->api_version) ctx->api_version = p.apiVersion;
                 ctx->queue_family = f;
                 break;
             }
@@ -212,3 +216,4 @@ void kv_context_destroy(kv_context *ctx)
 
 const char *kv_device_name(const kv_context *ctx) { return ctx->properties.deviceName; }
 bool kv_validation_enabled(const kv_context *ctx) { return ctx->validation; }
+uint32_t kv_api_version(const kv_context *ctx) { return ctx->api_version; }

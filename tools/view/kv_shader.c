@@ -23,6 +23,14 @@ kiln_result kv_create_shader(void *user, krt_handle h, const krt_shader_data *d,
     if (!d->view || d->variant_count == 0 || d->variant_count > KILN_SHADER_MAX_VARIANTS)
         return kv_error(err, KILN_E_USAGE, "create_shader: bad shader data (%u variants)",
                         d->variant_count);
+    /* kiln_shader_target n is Vulkan 1.n: its SPIR-V version needs that much of the device. */
+    uint32_t minor = VK_API_VERSION_MINOR(ctx->api_version);
+    if (VK_API_VERSION_MAJOR(ctx->api_version) == 1 && d->view->target > minor)
+        return kv_error(
+            err, KILN_E_IMPORT_UNSUPPORTED,
+            "create_shader: cooked for Vulkan 1.%u, the device offers 1.%u (cook it with "
+            "import.shader.target for 1.%u)",
+            d->view->target, minor, minor);
     size_t entry_len = d->view->entry ? strlen(d->view->entry) : 0;
     kv_shader *s = kv_calloc(ctx, sizeof *s);
     if (!s) return kv_error(err, KILN_E_OUT_OF_MEMORY, "vulkan: out of memory");
