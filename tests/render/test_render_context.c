@@ -12,6 +12,7 @@
 
 #include "kv.h"
 #include "kv_internal.h" /* the misuse test calls Vulkan through the context's table */
+#include "render_pin.h"
 
 /* A context with the validation layer, or exit 77 when this machine has no Vulkan. */
 static kv_context *context_or_skip(void)
@@ -48,6 +49,29 @@ static void test_create_destroy(void **state)
     assert_true(kv_supports_format(ctx, KILN_VK_FORMAT_R16G16B16A16_SFLOAT));
     assert_false(kv_supports_format(ctx, KILN_VK_FORMAT_UNDEFINED));
     assert_false(kv_supports_format(ctx, 12345));
+    static const struct {
+        uint32_t format;
+        const char *name;
+    } formats[] = {
+        {KILN_VK_FORMAT_R8G8B8A8_UNORM, "R8G8B8A8_UNORM"},
+        {KILN_VK_FORMAT_R8G8B8A8_SRGB, "R8G8B8A8_SRGB"},
+        {KILN_VK_FORMAT_R16G16B16A16_SFLOAT, "R16G16B16A16_SFLOAT"},
+        {KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, "BC1_RGB_UNORM"},
+        {KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, "BC1_RGB_SRGB"},
+        {KILN_VK_FORMAT_BC4_UNORM_BLOCK, "BC4_UNORM"},
+        {KILN_VK_FORMAT_BC5_UNORM_BLOCK, "BC5_UNORM"},
+        {KILN_VK_FORMAT_BC7_UNORM_BLOCK, "BC7_UNORM"},
+        {KILN_VK_FORMAT_BC7_SRGB_BLOCK, "BC7_SRGB"},
+        {KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK, "ASTC_4x4_UNORM"},
+        {KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, "ASTC_4x4_SRGB"},
+    };
+    uint32_t v = kv_api_version(ctx);
+    printf("Vulkan %u.%u; sampled natively:", VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v));
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        printf(" %s=%s", formats[i].name,
+               kv_supports_format(ctx, formats[i].format) ? "yes" : "no");
+    printf("\n");
+    assert_true(v >= VK_API_VERSION_1_1);
     assert_no_messages(ctx);
     kv_context_destroy(ctx);
     kv_context_destroy(NULL);
@@ -116,6 +140,7 @@ static void test_messenger_catches_misuse(void **state)
 
 int main(void)
 {
+    render_pin_drivers();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_missing_loader),
         cmocka_unit_test(test_create_destroy),
