@@ -138,6 +138,65 @@ static void test_messenger_catches_misuse(void **state)
     kv_context_destroy(ctx);
 }
 
+/* The texture and shader callbacks called directly, as libkiln_rt calls them: a small RGBA8
+ * texture with its mip chain, and the data they must refuse. */
+static void test_callbacks(void **state)
+{
+    kv_context *ctx = context_or_skip();
+    krt_renderer r;
+    krt_renderer_shaders sh;
+    kv_renderer_fill(ctx, &r, &sh);
+    assert_ptr_equal(r.user, ctx);
+    assert_null(r.create_mesh);
+    assert_true(r.supports_format(r.user, KILN_VK_FORMAT_R8G8B8A8_SRGB));
+
+    uint8_t level0[4 * 2 * 4], level1[2 * 1 * 4], level2[4];
+    memset(level0, 0x40, sizeof level0);
+    memset(level1, 0x80, sizeof level1);
+    memset(level2, 0xC0, sizeof level2);
+    krt_texture_data d;
+    memset(&d, 0, sizeof d);
+    d.vk_format = KILN_VK_FORMAT_R8G8B8A8_SRGB;
+    d.width = 4;
+    d.height = 2;
+    d.level_count = 3;
+    d.srgb = true;
+    d.block_width = d.block_height = 1;
+    d.block_size = 4;
+    d.levels[0] = (kiln_ktx2_level){level0, sizeof level0, sizeof level0, 4, 2};
+    d.levels[1] = (kiln_ktx2_level){level1, sizeof level1, sizeof level1, 2, 1};
+    d.levels[2] = (kiln_ktx2_level){level2, sizeof level2, sizeof level2, 1, 1};
+    krt_handle h = {1};
+    void *gpu = NULL;
+    kiln_error err;
+    kiln_result k = r.create_texture(r.user, h, &d, &gpu, &err);
+    if (k) fail_msg("create_texture: %s", err.message);
+    assert_non_null(gpu);
+    assert_int_equal(kv_texture_format(gpu), KILN_VK_FORMAT_R8G8B8A8_SRGB);
+    r.destroy_texture(r.user, h, gpu);
+
+    /* a level shorter than its texels */
+    d.levels[1].size = 4;
+    gpu = NULL;
+    assert_int_equal(r.create_texture(r.user, h, &d, &gpu, &err), KILN_E_FORMAT_INVALID);
+    assert_non_null(strstr(err.message, "level 1"));
+    assert_null(gpu);
+    d.levels[1].size = sizeof level1;
+    /* a format the device does not sample (what supports_format refused: never handed over) */
+    if (!kv_supports_format(ctx, KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK)) {
+        d.vk_format = KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK;
+        assert_int_equal(r.create_texture(r.user, h, &d, &gpu, &err), KILN_E_IMPORT_UNSUPPORTED);
+        assert_null(gpu);
+    }
+    /* no variants */
+    krt_shader_data sd;
+    memset(&sd, 0, sizeof sd);
+    assert_int_equal(sh.create_shader(r.user, h, &sd, &gpu, &err), KILN_E_USAGE);
+    assert_null(gpu);
+    assert_no_messages(ctx);
+    kv_context_destroy(ctx);
+}
+
 int main(void)
 {
     render_pin_drivers();
@@ -145,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_missing_loader),
         cmocka_unit_test(test_create_destroy),
         cmocka_unit_test(test_target),
+        cmocka_unit_test(test_callbacks),
         cmocka_unit_test(test_messenger_catches_misuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,8 +85,10 @@ uint32_t kv_texture_format(const kv_texture *t); /* the kiln_vk_format uploaded 
 /* ---- drawing ------------------------------------------------------------------------------- */
 
 /* A pipeline for a textured quad covering the target: the vertex shader makes the four corners
- * from gl_VertexIndex, the fragment shader samples set 0 binding 0 (a combined image sampler;
- * nearest filtering, level `lod` of the texture). Both shaders' variant "default" (else 0). */
+ * from gl_VertexIndex, the fragment shader samples set 0 binding 0 (a combined image sampler with
+ * nearest filtering; tools/view/shaders/quad.frag reads level 0). Both shaders' variant
+ * "default" (else variant 0). The pipeline works with any kv_target (they share one render
+ * pass layout). Errors: KILN_E_USAGE (not a vertex and a fragment shader), Vulkan failures. */
 typedef struct kv_quad kv_quad;
 kiln_result kv_quad_create(kv_context *ctx, kv_target *t, const kv_shader *vert,
                            const kv_shader *frag, kv_quad **out, kiln_error *err);
