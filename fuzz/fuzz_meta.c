@@ -41,6 +41,7 @@ static void check_round_trip(const kiln_settings *s)
 
     free(canon2);
     json_decref(kinds2);
+    kiln_settings_clear(&again); /* its lists (material_templates, even empty) */
     json_decref(doc);
     free(canon);
     json_decref(kinds);
@@ -55,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kiln_result r = kiln_settings_parse((const char *)data, size, platforms[i], &s, &err);
         if (r == KILN_OK) {
             check_round_trip(&s);
+            kiln_settings_clear(&s);
         } else if (r != KILN_E_IMPORT_SETTINGS && r != KILN_E_OUT_OF_MEMORY) {
             abort(); /* any other code from bytes alone is a bug */
         } else if (memchr(err.message, '\0', sizeof err.message) == NULL ||
