@@ -12,35 +12,11 @@
 
 #include "kv.h"
 #include "kv_internal.h" /* the misuse test calls Vulkan through the context's table */
-#include "render_pin.h"
-
-/* A context with the validation layer, or exit 77 when this machine has no Vulkan. */
-static kv_context *context_or_skip(void)
-{
-    kv_context_desc d = {.struct_size = sizeof d, .require_validation = true};
-    kv_context *ctx = NULL;
-    kiln_error err;
-    kiln_result r = kv_context_create(&d, &ctx, &err);
-    if (r == KV_E_UNAVAILABLE) {
-        printf("skip: %s\n", err.message);
-        exit(77);
-    }
-    if (r) fail_msg("kv_context_create: %s: %s", kiln_result_name(r), err.message);
-    return ctx;
-}
-
-static void assert_no_messages(kv_context *ctx)
-{
-    kv_messages m;
-    kv_messages_get(ctx, &m);
-    for (uint32_t i = 0; i < m.kept; i++) fprintf(stderr, "validation: %s\n", m.text[i]);
-    assert_int_equal(m.errors, 0);
-    assert_int_equal(m.warnings, 0);
-}
+#include "render_fixture.h"
 
 static void test_create_destroy(void **state)
 {
-    kv_context *ctx = context_or_skip();
+    kv_context *ctx = render_context_or_skip();
     assert_true(kv_validation_enabled(ctx));
     assert_true(strlen(kv_device_name(ctx)) > 0);
     printf("device: %s\n", kv_device_name(ctx));
@@ -72,14 +48,14 @@ static void test_create_destroy(void **state)
                kv_supports_format(ctx, formats[i].format) ? "yes" : "no");
     printf("\n");
     assert_true(v >= VK_API_VERSION_1_1);
-    assert_no_messages(ctx);
+    render_assert_no_messages(ctx);
     kv_context_destroy(ctx);
     kv_context_destroy(NULL);
 }
 
 static void test_target(void **state)
 {
-    kv_context *ctx = context_or_skip();
+    kv_context *ctx = render_context_or_skip();
     kiln_error err;
     kv_target *t = NULL;
     assert_int_equal(kv_target_create(ctx, 0, 16, &t, &err), KILN_E_USAGE);
@@ -97,7 +73,7 @@ static void test_target(void **state)
     assert_non_null(strstr(err.message, "nothing was drawn"));
     free(px);
     kv_target_destroy(ctx, t);
-    assert_no_messages(ctx);
+    render_assert_no_messages(ctx);
     kv_context_destroy(ctx);
 }
 
@@ -118,7 +94,7 @@ static void test_missing_loader(void **state)
  * (VUID-VkSamplerCreateInfo-anisotropyEnable-01070) and the messenger must count it. */
 static void test_messenger_catches_misuse(void **state)
 {
-    kv_context *ctx = context_or_skip();
+    kv_context *ctx = render_context_or_skip();
     VkSamplerCreateInfo si = {
         .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
         .magFilter = VK_FILTER_LINEAR,
@@ -142,7 +118,7 @@ static void test_messenger_catches_misuse(void **state)
  * texture with its mip chain, and the data they must refuse. */
 static void test_callbacks(void **state)
 {
-    kv_context *ctx = context_or_skip();
+    kv_context *ctx = render_context_or_skip();
     krt_renderer r;
     krt_renderer_shaders sh;
     kv_renderer_fill(ctx, &r, &sh);
@@ -193,7 +169,7 @@ static void test_callbacks(void **state)
     memset(&sd, 0, sizeof sd);
     assert_int_equal(sh.create_shader(r.user, h, &sd, &gpu, &err), KILN_E_USAGE);
     assert_null(gpu);
-    assert_no_messages(ctx);
+    render_assert_no_messages(ctx);
     kv_context_destroy(ctx);
 }
 

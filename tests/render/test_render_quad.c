@@ -25,7 +25,7 @@
 #include "kiln/kiln.h"
 #include "kiln/kiln_rt.h"
 #include "kv.h"
-#include "render_pin.h"
+#include "render_fixture.h"
 #include "support.h"
 
 #define SIZE 256u
@@ -130,30 +130,8 @@ static char *cook_project(const uint8_t *crop)
         free(meta);
         free(text);
     }
-    kiln_project_opts o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.project_dir = dir;
-    o.jobs = 2;
-    kiln_project *p = NULL;
-    kiln_error err;
-    assert_int_equal(kiln_project_open(&o, &p, &err), KILN_OK);
-    char *doc = NULL;
-    kiln_result r = kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &doc, &err);
-    if (r) fprintf(stderr, "import: %s\n%s\n", err.message, doc ? doc : "");
-    assert_int_equal(r, KILN_OK);
-    kiln_string_free(doc);
-    kiln_project_close(p);
+    kt_import_all(dir);
     return dir;
-}
-
-static void assert_no_messages(kv_context *ctx)
-{
-    kv_messages m;
-    kv_messages_get(ctx, &m);
-    for (uint32_t i = 0; i < m.kept; i++) fprintf(stderr, "validation: %s\n", m.text[i]);
-    assert_int_equal(m.errors, 0);
-    assert_int_equal(m.warnings, 0);
 }
 
 /* The sRGB encoding of a linear value in [0, 1], as 8 bits (what the target stores). */
@@ -209,15 +187,8 @@ static uint8_t *expected_rgba8(krt_context *rt, krt_handle h)
 static void test_quad(void **state)
 {
     kt_require_corpus();
-    kv_context_desc kd = {.struct_size = sizeof kd, .require_validation = true};
-    kv_context *kv = NULL;
+    kv_context *kv = render_context_or_skip();
     kiln_error err;
-    kiln_result r = kv_context_create(&kd, &kv, &err);
-    if (r == KV_E_UNAVAILABLE) {
-        printf("skip: %s\n", err.message);
-        exit(77);
-    }
-    assert_int_equal(r, KILN_OK);
     printf("device: %s\n", kv_device_name(kv));
 
     uint8_t *crop = source_crop();
@@ -249,7 +220,7 @@ static void test_quad(void **state)
     kv_target *target = NULL;
     assert_int_equal(kv_target_create(kv, SIZE, SIZE, &target, &err), KILN_OK);
     kv_quad *quad = NULL;
-    r = kv_quad_create(kv, target, krt_gpu(rt, vert), krt_gpu(rt, frag), &quad, &err);
+    kiln_result r = kv_quad_create(kv, target, krt_gpu(rt, vert), krt_gpu(rt, frag), &quad, &err);
     if (r) fail_msg("kv_quad_create: %s", err.message);
 
     uint8_t *pixels = malloc(SIZE * SIZE * 4);
@@ -291,7 +262,7 @@ static void test_quad(void **state)
     kv_quad_destroy(kv, quad);
     kv_target_destroy(kv, target);
     krt_destroy(rt); /* runs destroy_texture / destroy_shader for what is live */
-    assert_no_messages(kv);
+    render_assert_no_messages(kv);
     kv_context_destroy(kv);
     kt_rmtree(dir);
     free(cache);

@@ -10,23 +10,7 @@
 #include "kiln/kiln.h"
 #include "support.h"
 
-void rt_reimport(const char *dir)
-{
-    kiln_project_opts o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.project_dir = dir;
-    o.jobs = 2;
-    kiln_project *p = NULL;
-    kiln_error err;
-    assert_int_equal(kiln_project_open(&o, &p, &err), KILN_OK);
-    char *doc = NULL;
-    kiln_result r = kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &doc, &err);
-    if (r) fprintf(stderr, "import: %s\n", err.message);
-    assert_int_equal(r, KILN_OK);
-    kiln_string_free(doc);
-    kiln_project_close(p);
-}
+void rt_reimport(const char *dir) { kt_import_all(dir); }
 
 void rt_write_artifact(const char *cache, const char *guid, const char *path, const char *label,
                        const uint8_t *bytes, size_t size)

@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kiln/kiln.h"
+
 char *kt_format(const char *fmt, ...)
 {
     va_list ap;
@@ -290,4 +292,22 @@ void kt_paths_free(char **paths, size_t count)
 {
     for (size_t i = 0; i < count; i++) free(paths[i]);
     free(paths);
+}
+
+void kt_import_all(const char *dir)
+{
+    kiln_project_opts o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.project_dir = dir;
+    o.jobs = 2;
+    kiln_project *p = NULL;
+    kiln_error err;
+    assert_int_equal(kiln_project_open(&o, &p, &err), KILN_OK);
+    char *doc = NULL;
+    kiln_result r = kiln_project_import(p, NULL, 0, KILN_IMPORT_ALL, &doc, &err);
+    if (r) fprintf(stderr, "import: %s\n%s\n", err.message, doc ? doc : "");
+    assert_int_equal(r, KILN_OK);
+    kiln_string_free(doc);
+    kiln_project_close(p);
 }

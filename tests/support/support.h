@@ -69,4 +69,9 @@ char *kt_format(const char *fmt, ...);
  * status (-1 if it could not run). */
 int kt_run(const char *cmd, char **out);
 
+/* Opens the project at dir (its assets/ the root, the cache in .kiln) and imports every asset
+ * with 2 jobs, as `kiln import --all` does; fails the test, printing the import's error and
+ * document, unless the import succeeds. */
+void kt_import_all(const char *dir);
+
 #endif
