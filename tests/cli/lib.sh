@@ -129,6 +129,24 @@ with open(path, "wb") as f:
 EOF
 }
 
+# mkshaders: the repository's test shaders (tests/shaders, without the broken ones and the
+# build files) in assets/shaders, their includes found in shaders/include (a folder.meta).
+mkshaders() {
+    cp -R "$KILN_SOURCE_DIR/tests/shaders" assets/shaders || fail "mkshaders"
+    rm -rf assets/shaders/broken assets/shaders/CMakeLists.txt assets/shaders/check_reference.sh
+    printf '{"shader": {"include_dirs": ["shaders/include"]}}\n' >assets/shaders/folder.meta
+}
+
+# mktextures NAME...: an 8x8 PNG assets/textures/NAME.png per name, each of other bytes (equal
+# ones would share a key, and which copy an import reports as cooked would depend on timing).
+mktextures() {
+    _seed=1
+    for _t in "$@"; do
+        mkpng "assets/textures/$_t.png" 8 8 $_seed
+        _seed=$((_seed + 1))
+    done
+}
+
 # mktga PATH: a 2x2 uncompressed 24-bit TGA, written byte by byte.
 mktga() {
     mkdir -p "$(dirname "$1")"

@@ -8,10 +8,8 @@
 # alone after its include changed), a texture whose row holds with the same key but another GUID.
 command -v strace >/dev/null 2>&1 || { echo "no strace" >&2; exit 77; }
 strace -f -o /dev/null true 2>/dev/null || { echo "strace cannot trace here (ptrace refused)" >&2; exit 77; }
-cp -R "$KILN_SOURCE_DIR/tests/shaders" assets/shaders
-rm -rf assets/shaders/broken assets/shaders/CMakeLists.txt assets/shaders/check_reference.sh
-printf '{"shader": {"include_dirs": ["shaders/include"]}}\n' >assets/shaders/folder.meta
-for t in base mr normal occlusion emissive; do mkpng assets/textures/$t.png 8 8 3; done
+mkshaders
+mktextures base mr normal occlusion emissive
 mkdir -p assets/materials
 cat >assets/materials/painted.kmat <<'JSON'
 {"vertex": "/shaders/pbr_forward.vert",

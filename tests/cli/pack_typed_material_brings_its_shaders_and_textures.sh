@@ -5,11 +5,8 @@
 # alone. --all --under a folder of materials brings the shaders and textures from outside it. A
 # texture that fails leaves the material out, naming the texture (E_NOT_IMPORTED). Before, the
 # pack failed: "... refers to asset id ..., which no artifact of the packed assets has".
-cp -R "$KILN_SOURCE_DIR/tests/shaders" assets/shaders
-rm -rf assets/shaders/broken assets/shaders/CMakeLists.txt assets/shaders/check_reference.sh
-printf '{"shader": {"include_dirs": ["shaders/include"]}}\n' >assets/shaders/folder.meta
-s=1
-for t in base mr normal occlusion emissive spare; do mkpng assets/textures/$t.png 8 8 $s; s=$((s + 1)); done
+mkshaders
+mktextures base mr normal occlusion emissive spare
 mkdir -p assets/materials
 cat >assets/materials/painted.kmat <<'JSON'
 {"vertex": "/shaders/pbr_forward.vert",

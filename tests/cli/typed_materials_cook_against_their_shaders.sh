@@ -4,14 +4,8 @@
 # unknown parameter is refused with its name and pointer; a texture for every sampled image; a
 # derived material (instance) stores its whole block and goes stale with its parent; an edit to
 # a shader's include makes the shader and every material drawing with it stale, and nothing else.
-cp -R "$KILN_SOURCE_DIR/tests/shaders" assets/shaders
-rm -rf assets/shaders/broken assets/shaders/CMakeLists.txt assets/shaders/check_reference.sh
-printf '{"shader": {"include_dirs": ["shaders/include"]}}\n' >assets/shaders/folder.meta
-seed=3
-for t in base mr normal occlusion emissive; do
-    mkpng assets/textures/$t.png 8 8 $seed # distinct bytes: which copy cooks would vary
-    seed=$((seed + 1))
-done
+mkshaders
+mktextures base mr normal occlusion emissive
 mkdir -p assets/materials
 cat >assets/materials/painted.kmat <<'JSON'
 {"vertex": "/shaders/pbr_forward.vert",
