@@ -17,34 +17,16 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "measure.h"
 #include "process/shader_compile.h"
 #include "process/shader_reflect.h"
 
 #define MAX_FILES 4096
 #define MAX_RUNS  50
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n ? v[n / 2] : 0.0;
 }
 
 static void walk(const char *root, const char *rel, char **out, size_t *n)
@@ -70,23 +52,6 @@ static void walk(const char *root, const char *rel, char **out, size_t *n)
     closedir(d);
 }
 
-static char *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    if (p) *size = (size_t)n;
-    return p;
-}
-
 typedef struct series {
     const char *name;
     double *per_shader; /* median per shader */
@@ -96,9 +61,9 @@ typedef struct series {
 static void report(series *s)
 {
     if (s->n == 0) return;
-    qsort(s->per_shader, s->n, sizeof *s->per_shader, cmp_double);
+    double med = bench_median(s->per_shader, s->n); /* sorts them: p90 and max follow */
     printf("  %-34s %4zu shaders  median %7.2f ms  p90 %7.2f ms  max %7.2f ms\n", s->name, s->n,
-           s->per_shader[s->n / 2], s->per_shader[s->n * 9 / 10], s->per_shader[s->n - 1]);
+           med, s->per_shader[s->n * 9 / 10], s->per_shader[s->n - 1]);
 }
 
 int main(int argc, char **argv)
@@ -143,12 +108,12 @@ int main(int argc, char **argv)
     printf("bench_shader: %zu shaders, %d runs each; %s\n", n, runs,
            kiln_shader_toolchain(toolchain, sizeof toolchain));
     size_t failed = 0;
-    double t_all = now_ms();
+    double t_all = bench_now_ms();
     for (size_t i = 0; i < n; i++) {
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", root, files[i]);
         size_t size = 0;
-        char *src = read_all(path, &size);
+        char *src = bench_read_file(path, &size);
         if (!src) continue;
         bool hlsl = strncmp(files[i], "hlsl/", 5) == 0;
         int stage = kiln_shader_stage_of_name(files[i]);
@@ -165,9 +130,9 @@ int main(int argc, char **argv)
         kiln_error err;
         bool ok = true;
         for (int r = 0; r < runs && ok; r++) {
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             ok = kiln_shader_compile(src, size, &o, NULL, &m, &err) == KILN_OK;
-            t[r] = now_ms() - t0;
+            t[r] = bench_now_ms() - t0;
             if (r + 1 < runs || !ok) kiln_shader_module_free(&m);
         }
         if (!ok) {
@@ -176,47 +141,47 @@ int main(int argc, char **argv)
             continue;
         }
         series *c = &s[hlsl ? HLSL_NONE : GLSL_NONE];
-        c->per_shader[c->n++] = median(t, (size_t)runs);
+        c->per_shader[c->n++] = bench_median(t, (size_t)runs);
         for (int r = 0; r < runs; r++) {
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             kiln_shader_validate(m.words, m.word_count, o.target, "main", o.stage, &err);
-            t[r] = now_ms() - t0;
+            t[r] = bench_now_ms() - t0;
         }
-        s[VALIDATE].per_shader[s[VALIDATE].n++] = median(t, (size_t)runs);
+        s[VALIDATE].per_shader[s[VALIDATE].n++] = bench_median(t, (size_t)runs);
         for (int r = 0; r < runs; r++) {
             kiln_shader_reflection refl;
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             kiln_shader_reflect(m.words, m.word_count, "main", NULL, &refl, &err);
-            t[r] = now_ms() - t0;
+            t[r] = bench_now_ms() - t0;
             kiln_shader_reflection_free(&refl);
         }
-        s[REFLECT].per_shader[s[REFLECT].n++] = median(t, (size_t)runs);
+        s[REFLECT].per_shader[s[REFLECT].n++] = bench_median(t, (size_t)runs);
         kiln_shader_module_free(&m);
         if (!hlsl) {
             o.optimize = KILN_SHADER_OPTIMIZE_PERFORMANCE;
             for (int r = 0; r < runs; r++) {
-                double t0 = now_ms();
+                double t0 = bench_now_ms();
                 kiln_shader_compile(src, size, &o, NULL, &m, &err);
-                t[r] = now_ms() - t0;
+                t[r] = bench_now_ms() - t0;
                 kiln_shader_module_free(&m);
             }
-            s[GLSL_PERF].per_shader[s[GLSL_PERF].n++] = median(t, (size_t)runs);
+            s[GLSL_PERF].per_shader[s[GLSL_PERF].n++] = bench_median(t, (size_t)runs);
             o.optimize = KILN_SHADER_OPTIMIZE_NONE;
             shaderc_compiler_t held = shaderc_compiler_initialize();
             for (int r = 0; r < runs; r++) {
-                double t0 = now_ms();
+                double t0 = bench_now_ms();
                 kiln_shader_compile(src, size, &o, NULL, &m, &err);
-                t[r] = now_ms() - t0;
+                t[r] = bench_now_ms() - t0;
                 kiln_shader_module_free(&m);
             }
             shaderc_compiler_release(held);
-            s[HELD].per_shader[s[HELD].n++] = median(t, (size_t)runs);
+            s[HELD].per_shader[s[HELD].n++] = bench_median(t, (size_t)runs);
         }
         free(src);
     }
     for (int k = 0; k < SERIES; k++) report(&s[k]);
     printf("  %zu shaders did not compile (docs/shaders.md lists why); %.1f s in all\n", failed,
-           (now_ms() - t_all) / 1e3);
+           (bench_now_ms() - t_all) / 1e3);
     for (int k = 0; k < SERIES; k++) free(s[k].per_shader);
     for (size_t i = 0; i < n; i++) free(files[i]);
     free(files);

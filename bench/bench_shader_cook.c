@@ -50,6 +50,7 @@
 
 #include "core/error.h"
 #include "kiln/kiln.h"
+#include "measure.h"
 #include "pipeline/cook_shader.h"
 #include "pipeline/settings.h"
 #include "process/shader_compile.h"
@@ -139,45 +140,6 @@ static const bench_case cases[] = {
 };
 #define CASE_COUNT (sizeof cases / sizeof cases[0])
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n > 0 ? v[n / 2] : 0.0;
-}
-
-static char *read_all(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-        free(p);
-        p = NULL;
-    }
-    fclose(f);
-    if (p) {
-        p[n] = 0;
-        *size = (size_t)n;
-    }
-    return p;
-}
-
 /* ---- includes for the direct compile: beside the including file, then include/ ---------- */
 
 typedef struct include_store {
@@ -202,7 +164,7 @@ static kiln_result resolve(void *user, const char *requested, const char *reques
     for (int t = 0; t < 2 && st->count < 16; t++) {
         snprintf(path, sizeof path, "%s/%s", st->dir, tries[t]);
         size_t n = 0;
-        char *b = read_all(path, &n);
+        char *b = bench_read_file(path, &n);
         if (!b) continue;
         st->names[st->count] = strdup(tries[t]);
         st->bytes[st->count] = b;
@@ -388,20 +350,20 @@ static bool stages_once(const char *dir, const bench_case *c, const char *src, s
         kiln_shader_define defs[MAX_DEFINES];
         o = compile_opts(c, &c->variants[v], defs, &st);
         o.compiler = compiler;
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         ok = kiln_shader_compile(src, size, &o, NULL, &m[v], err) == KILN_OK;
-        t[0] += now_ms() - t0;
+        t[0] += bench_now_ms() - t0;
         store_clear(&st);
         if (!ok) break;
-        t0 = now_ms();
+        t0 = bench_now_ms();
         ok = kiln_shader_validate(m[v].words, m[v].word_count, o.target, o.entry, o.stage, err) ==
              KILN_OK;
-        t[1] += now_ms() - t0;
+        t[1] += bench_now_ms() - t0;
         if (!ok) break;
-        t0 = now_ms();
+        t0 = bench_now_ms();
         ok = kiln_shader_reflect(m[v].words, m[v].word_count, o.entry, NULL, &refl[v], err) ==
              KILN_OK;
-        t[2] += now_ms() - t0;
+        t[2] += bench_now_ms() - t0;
         cv[v].name = c->variants[v].name;
         cv[v].defines = "";
         cv[v].words = m[v].words;
@@ -410,9 +372,9 @@ static bool stages_once(const char *dir, const bench_case *c, const char *src, s
         /* the preprocessor alone, as the dependency listing runs it */
         kiln_shader_module pm;
         o.preprocess_only = true;
-        t0 = now_ms();
+        t0 = bench_now_ms();
         kiln_shader_compile(src, size, &o, NULL, &pm, err);
-        t[3] += now_ms() - t0;
+        t[3] += bench_now_ms() - t0;
         kiln_shader_module_free(&pm);
         store_clear(&st);
     }
@@ -421,9 +383,9 @@ static bool stages_once(const char *dir, const bench_case *c, const char *src, s
                                  0,       c->entry,   cv,       c->variant_count};
         uint8_t *bytes = NULL;
         size_t n = 0;
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         ok = kiln_shader_write(&cs, NULL, &bytes, &n, err) == KILN_OK;
-        t[4] = now_ms() - t0;
+        t[4] = bench_now_ms() - t0;
         free(bytes); /* the libc allocator (NULL) */
     }
     for (size_t v = 0; v < c->variant_count; v++) {
@@ -442,7 +404,7 @@ static bool bench_one(const char *dir, const char *tmp, const bench_case *c, int
     snprintf(spv, sizeof spv, "%s/out.spv", tmp);
     if (!realpath(dir, root)) snprintf(root, sizeof root, "%s", dir);
     size_t size = 0;
-    char *src = read_all(in, &size);
+    char *src = bench_read_file(in, &size);
     if (!src) {
         fprintf(stderr, "bench_shader_cook: cannot read %s\n", in);
         return false;
@@ -462,13 +424,13 @@ static bool bench_one(const char *dir, const char *tmp, const bench_case *c, int
     /* no compiler alive: the one-shot command, then compiles on fresh compilers */
     for (int r = 0; r < runs && ok; r++) {
         char *doc = NULL;
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         ok = kiln_convert_shader(in, out, &co, &doc, &err) == KILN_OK;
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
         kiln_string_free(doc);
     }
     if (!ok) fprintf(stderr, "bench_shader_cook: %s: %s\n", c->file, err.message);
-    f->one_shot = median(t, runs);
+    f->one_shot = bench_median(t, (size_t)runs);
     for (int r = 0; r < runs && ok; r++) {
         t[r] = 0;
         for (size_t v = 0; v < c->variant_count && ok; v++) {
@@ -476,35 +438,35 @@ static bool bench_one(const char *dir, const char *tmp, const bench_case *c, int
             kiln_shader_define defs[MAX_DEFINES];
             kiln_shader_compile_opts o = compile_opts(c, &c->variants[v], defs, &st);
             kiln_shader_module m;
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             ok = kiln_shader_compile(src, size, &o, NULL, &m, &err) == KILN_OK;
-            t[r] += now_ms() - t0;
+            t[r] += bench_now_ms() - t0;
             kiln_shader_module_free(&m);
             store_clear(&st);
         }
     }
-    f->fresh = median(t, runs);
+    f->fresh = bench_median(t, (size_t)runs);
 
     /* a compiler kept, as an import's worker keeps one; warmed by one cook of this shader */
     kiln_shader_compiler *kept = NULL;
     if (ok) ok = kiln_shader_compiler_create(NULL, &kept, &err) == KILN_OK;
     if (ok) ok = cook_once(meta_doc, root, c, src, size, kept, &err);
     for (int r = 0; r < runs && ok; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         ok = cook_once(meta_doc, root, c, src, size, kept, &err);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
     if (!ok) fprintf(stderr, "bench_shader_cook: %s (cook): %s\n", c->file, err.message);
-    f->cook = median(t, runs);
+    f->cook = bench_median(t, (size_t)runs);
     f->cook_one = f->cook;
     if (ok && meta_one) {
         for (int r = 0; r < runs && ok; r++) {
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             ok = cook_once(meta_one, root, c, src, size, kept, &err);
-            t[r] = now_ms() - t0;
+            t[r] = bench_now_ms() - t0;
         }
         if (!ok) fprintf(stderr, "bench_shader_cook: %s (one variant): %s\n", c->file, err.message);
-        f->cook_one = median(t, runs);
+        f->cook_one = bench_median(t, (size_t)runs);
     }
 
     /* the stages, called directly */
@@ -519,23 +481,23 @@ static bool bench_one(const char *dir, const char *tmp, const bench_case *c, int
         tw[r] = st[4];
         if (!ok) fprintf(stderr, "bench_shader_cook: %s (stages): %s\n", c->file, err.message);
     }
-    f->compile = median(tc, runs);
-    f->validate = median(tv, runs);
-    f->reflect = median(tr, runs);
-    f->preprocess = median(tp, runs);
-    f->write = median(tw, runs);
+    f->compile = bench_median(tc, (size_t)runs);
+    f->validate = bench_median(tv, (size_t)runs);
+    f->reflect = bench_median(tr, (size_t)runs);
+    f->preprocess = bench_median(tp, (size_t)runs);
+    f->write = bench_median(tw, (size_t)runs);
 
     /* the dependency listing an import makes (while the kept compiler lives) */
     kiln_settings s;
     if (ok && kiln_settings_parse(meta_doc, strlen(meta_doc), NULL, &s, &err) == KILN_OK) {
         for (int r = 0; r < runs; r++) {
             size_t deps = 0;
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             kiln_shader_source_dependencies(&s, root, c->file, (const uint8_t *)src, size,
                                             count_dep, &deps, &err);
-            t[r] = now_ms() - t0;
+            t[r] = bench_now_ms() - t0;
         }
-        f->deps = median(t, runs);
+        f->deps = bench_median(t, (size_t)runs);
         kiln_settings_clear(&s);
     }
     kiln_shader_compiler_destroy(kept);
@@ -545,12 +507,12 @@ static bool bench_one(const char *dir, const char *tmp, const bench_case *c, int
     for (int r = 0; r < runs && ok && peer; r++) {
         t[r] = u[r] = 0;
         for (size_t v = 0; v < c->variant_count; v++) {
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             int st = peer_variant(dir, c, &c->variants[v], spv, false);
-            u[r] += now_ms() - t0;
-            t0 = now_ms();
+            u[r] += bench_now_ms() - t0;
+            t0 = bench_now_ms();
             st |= peer_variant(dir, c, &c->variants[v], spv, true);
-            t[r] += now_ms() - t0;
+            t[r] += bench_now_ms() - t0;
             if (st) {
                 fprintf(stderr, "bench_shader_cook: glslc or spirv-val failed on %s %s\n", c->file,
                         c->variants[v].name);
@@ -559,8 +521,8 @@ static bool bench_one(const char *dir, const char *tmp, const bench_case *c, int
         }
     }
     if (peer && ok) {
-        f->peer = median(t, runs);
-        f->glslc = median(u, runs);
+        f->peer = bench_median(t, (size_t)runs);
+        f->glslc = bench_median(u, runs);
     }
     free(patch);
     free(meta_doc);
