@@ -5,6 +5,7 @@
  * path of this machine (without debug_info glslang writes no OpString/OpLine/OpSource text). */
 #include "process/shader_compile.h"
 
+#include <pthread.h>
 #include <shaderc/shaderc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,31 @@ typedef struct include_record {
     char message[320];
 } include_record;
 
+/* glslang (under shaderc) keeps process-wide state: built-in symbol tables shared by every
+ * compiler of the process, made with the first and dropped with the last. ThreadSanitizer saw two
+ * threads race on it (a dependency listing's compiler on the main thread, a cook on a job
+ * worker). So every shaderc call that can touch it (a compiler started or released, a compile)
+ * holds this one lock: the only process-wide mutable object in libkiln, for a library's own
+ * process-wide state. Compiles are a few ms each on a kept compiler, and the cook's validation,
+ * reflection and writing stay parallel. */
+static pthread_mutex_t shaderc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static shaderc_compiler_t compiler_start(void)
+{
+    pthread_mutex_lock(&shaderc_lock);
+    shaderc_compiler_t c = shaderc_compiler_initialize();
+    pthread_mutex_unlock(&shaderc_lock);
+    return c;
+}
+
+static void compiler_release(shaderc_compiler_t c)
+{
+    if (!c) return;
+    pthread_mutex_lock(&shaderc_lock);
+    shaderc_compiler_release(c);
+    pthread_mutex_unlock(&shaderc_lock);
+}
+
 struct kiln_shader_compiler {
     kiln_allocator allocator;
     shaderc_compiler_t shaderc;
@@ -45,7 +71,7 @@ kiln_result kiln_shader_compiler_create(const kiln_allocator *a, kiln_shader_com
     kiln_shader_compiler *c = kiln_calloc(a, 1, sizeof *c);
     if (c) {
         if (a) c->allocator = *a;
-        c->shaderc = shaderc_compiler_initialize();
+        c->shaderc = compiler_start();
     }
     if (!c || !c->shaderc) {
         kiln_free(a, c, sizeof *c);
@@ -58,7 +84,7 @@ kiln_result kiln_shader_compiler_create(const kiln_allocator *a, kiln_shader_com
 void kiln_shader_compiler_destroy(kiln_shader_compiler *c)
 {
     if (!c) return;
-    shaderc_compiler_release(c->shaderc);
+    compiler_release(c->shaderc);
     kiln_allocator a = c->allocator;
     kiln_free(&a, c, sizeof *c);
 }
@@ -357,13 +383,14 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
     kiln_error_clear(&ic.first);
 
     /* The caller's compiler, or one for this call alone (which builds glslang's tables). */
-    shaderc_compiler_t own = o->compiler ? NULL : shaderc_compiler_initialize();
+    shaderc_compiler_t own = o->compiler ? NULL : compiler_start();
     shaderc_compiler_t compiler = o->compiler ? o->compiler->shaderc : own;
     shaderc_compile_options_t opts = compiler ? make_options(o, &ic) : NULL;
     if (!opts) {
-        if (own) shaderc_compiler_release(own);
+        compiler_release(own);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "shader: the compiler did not start");
     }
+    pthread_mutex_lock(&shaderc_lock);
     shaderc_compilation_result_t res =
         o->preprocess_only
             ? shaderc_compile_into_preprocessed_text(compiler, source ? source : "", size,
@@ -371,9 +398,10 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
                                                      o->entry ? o->entry : "main", opts)
             : shaderc_compile_into_spv(compiler, source ? source : "", size, shader_kind(o->stage),
                                        o->name, o->entry ? o->entry : "main", opts);
+    pthread_mutex_unlock(&shaderc_lock);
     shaderc_compile_options_release(opts);
     if (!res) {
-        if (own) shaderc_compiler_release(own);
+        compiler_release(own);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "shader: %s: the compiler gave no result",
                               o->name);
     }
@@ -429,7 +457,7 @@ kiln_result kiln_shader_compile(const char *source, size_t size, const kiln_shad
         }
     }
     shaderc_result_release(res);
-    if (own) shaderc_compiler_release(own);
+    compiler_release(own);
     if (r != KILN_OK) {
         /* After a failure only the log stays. */
         kiln_free(&out->allocator, out->words, out->word_count * sizeof *out->words);
