@@ -74,7 +74,7 @@ kiln_result kv_target_read(kv_context *ctx, kv_target *t, uint8_t *rgba, size_t 
 /* ---- libkiln_rt's renderer callbacks ------------------------------------------------------- */
 
 /* Fills the renderer's callbacks for textures (create/destroy, supports_format) and shaders
- * (create/destroy), with ctx as user pointer. Meshes and materials: not yet (NULL). */
+ * (create/destroy), meshes and materials (create/destroy), with ctx as user pointer. */
 void kv_renderer_fill(kv_context *ctx, krt_renderer *r, krt_renderer_shaders *s);
 
 /* The objects the callbacks make (krt_gpu returns them). */
@@ -96,6 +96,87 @@ void kv_quad_destroy(kv_context *ctx, kv_quad *q);
 /* Clears the target and draws the quad sampling tex; waits for the GPU. */
 kiln_result kv_quad_draw(kv_context *ctx, kv_quad *q, kv_target *t, const kv_texture *tex,
                          kiln_error *err);
+
+/* ---- meshes, materials and scenes (docs/rendering.md) ---------------------------------------- */
+
+/* What a mesh draw shows. LIT: metal-rough PBR, one directional light over the camera's shoulder
+ * and a sky/ground ambient; UNLIT: base colour x texture x vertex colour (the three.js
+ * reference's mode); NORMALS: the shading normal (normal map applied) as 0.5 + 0.5 n; UV: set 0's
+ * fractional UV in red and green; LOD: the level drawn, one colour each; MESHLETS: each meshlet of
+ * the level in its own colour. */
+typedef enum kv_view {
+    KV_VIEW_LIT = 0,
+    KV_VIEW_UNLIT = 1,
+    KV_VIEW_NORMALS = 2,
+    KV_VIEW_UV = 3,
+    KV_VIEW_LOD = 4,
+    KV_VIEW_MESHLETS = 5,
+    KV_VIEW_COUNT = 6,
+} kv_view;
+
+/* The view's name ("lit", "unlit", "normals", "uv", "lod", "meshlets") and back; -1 unknown. */
+const char *kv_view_name(kv_view v);
+int kv_view_parse(const char *name);
+
+/* A camera: column-major matrices, the projection in Vulkan's clip space (y down, depth 0..1). */
+typedef struct kv_camera {
+    float view[16], proj[16];
+    float eye[3];
+    float fov_y; /* radians: what LOD selection takes */
+} kv_camera;
+
+/* The camera rule of docs/rendering-reference.md, shared with the three.js reference: bounds in
+ * world space (min > max on any axis: empty), a preset (auto, front, back, left, right, top,
+ * bottom; NULL = auto) and the viewport. Errors: KILN_E_USAGE (an unknown preset, an empty
+ * viewport). */
+kiln_result kv_camera_frame(const float bounds_min[3], const float bounds_max[3],
+                            const char *preset, uint32_t width, uint32_t height, kv_camera *out,
+                            kiln_error *err);
+bool kv_camera_preset_known(const char *name);
+
+#define KV_NO_CLIP 0xFFFFFFFFu
+
+typedef struct kv_draw_desc {
+    kv_view view;
+    uint32_t clip;    /* the scene's clip index to pose by, or KV_NO_CLIP (the rest pose) */
+    float time;       /* seconds on the clip's timeline (clamped by the sampler) */
+    int32_t lod;      /* < 0: each mesh's level by kiln_lod_select; else that level (clamped) */
+    float lod_pixels; /* selection threshold in pixels; 0 = 1 */
+    uint8_t background[4]; /* sRGB RGBA the target is cleared to */
+} kv_draw_desc;
+
+/* Draws scenes and meshes loaded through libkiln_rt with kv as the renderer (kv_renderer_fill):
+ * one pipeline per cull / winding / blend state, made from tools/view/shaders/mesh.vert and
+ * mesh.frag (kiln-cooked, their "default" variants) for the target's render pass. */
+typedef struct kv_scene_renderer kv_scene_renderer;
+kiln_result kv_scene_renderer_create(kv_context *ctx, kv_target *t, const kv_shader *vert,
+                                     const kv_shader *frag, kv_scene_renderer **out,
+                                     kiln_error *err);
+void kv_scene_renderer_destroy(kv_context *ctx, kv_scene_renderer *r);
+
+/* Clears the target and draws a ready scene (KRT_TYPE_SCENE: every mesh instance, posed at the
+ * clip's time, skinned and morphed) or a ready mesh (KRT_TYPE_MESH, at the origin); waits for
+ * the GPU. Meshes or materials not ready are drawn with what libkiln_rt's fallbacks give, or
+ * skipped when they have none. Errors: KILN_E_USAGE (another type, not ready), Vulkan failures. */
+kiln_result kv_draw(kv_context *ctx, kv_scene_renderer *r, kv_target *t, krt_context *rt,
+                    krt_handle h, const kv_camera *camera, const kv_draw_desc *desc,
+                    kiln_error *err);
+
+/* The world box a camera frames, by the reference's rule (docs/rendering-reference.md): every
+ * vertex of every mesh instance of a ready scene at rest (node transforms as written, morph
+ * targets at the nodes' weights, skins by their joints at rest), decoded on the CPU; or a ready
+ * mesh's box. Empty (min > max) when nothing is drawn. Errors: KILN_E_USAGE (another type),
+ * KILN_E_OUT_OF_MEMORY, a damaged compressed stream. */
+kiln_result kv_bounds(kv_context *ctx, krt_context *rt, krt_handle h, float bounds_min[3],
+                      float bounds_max[3], kiln_error *err);
+
+/* How many triangles and draws the last kv_draw issued, and the levels it chose. */
+typedef struct kv_draw_stats {
+    uint64_t triangles;
+    uint32_t draws;
+    uint32_t level_histogram[KILN_MESH_MAX_LEVELS];
+} kv_draw_stats;
+void kv_draw_stats_get(const kv_scene_renderer *r, kv_draw_stats *out);
 
 /* ---- output -------------------------------------------------------------------------------- */
 

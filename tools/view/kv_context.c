@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kv_internal.h"
+#include "kv_scene.h"
 
 #define KV_VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 
@@ -200,6 +201,7 @@ void kv_context_destroy(kv_context *ctx)
     if (!ctx) return;
     if (ctx->device) {
         ctx->vk.vkDeviceWaitIdle(ctx->device);
+        kv_layouts_destroy(ctx);
         if (ctx->pool) ctx->vk.vkDestroyCommandPool(ctx->device, ctx->pool, NULL);
         ctx->vk.vkDestroyDevice(ctx->device, NULL);
     }

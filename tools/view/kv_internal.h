@@ -32,6 +32,8 @@ struct kv_context {
     /* The messenger's record: it may run on any thread that calls Vulkan. */
     pthread_mutex_t messages_lock;
     kv_messages messages;
+    /* Mesh drawing's layouts and fallbacks, made on first use (kv_scene.h). */
+    struct kv_layouts *layouts;
 };
 
 void *kv_alloc(kv_context *ctx, size_t size);

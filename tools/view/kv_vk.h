@@ -86,7 +86,11 @@
     X(vkCmdBindDescriptorSets)                                                                     \
     X(vkCmdSetViewport)                                                                            \
     X(vkCmdSetScissor)                                                                             \
-    X(vkCmdDraw)
+    X(vkCmdDraw)                                                                                   \
+    X(vkCmdDrawIndexed)                                                                            \
+    X(vkCmdBindIndexBuffer)                                                                        \
+    X(vkCmdPushConstants)                                                                          \
+    X(vkResetDescriptorPool)
 
 #define KV_VK_MEMBER(name) PFN_##name name;
 typedef struct kv_vk {
