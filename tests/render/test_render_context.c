@@ -123,7 +123,8 @@ static void test_callbacks(void **state)
     krt_renderer_shaders sh;
     kv_renderer_fill(ctx, &r, &sh);
     assert_ptr_equal(r.user, ctx);
-    assert_null(r.create_mesh);
+    assert_non_null(r.create_mesh);
+    assert_non_null(r.create_material);
     assert_true(r.supports_format(r.user, KILN_VK_FORMAT_R8G8B8A8_SRGB));
 
     uint8_t level0[4 * 2 * 4], level1[2 * 1 * 4], level2[4];
