@@ -11,7 +11,7 @@ pkgs="cmake make gcc g++ pkg-config clang libclang-rt-14-dev
       libmeshoptimizer-dev libdraco-dev libassimp-dev gltfpack
       libcurl4-openssl-dev nginx-light ninja-build clang-format strace
       libshaderc-dev glslang-dev spirv-tools libspirv-cross-c-shared-dev glslc spirv-cross
-      chromium libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers"
+      chromium libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers libglfw3-dev xvfb"
 
 missing=""
 for p in $pkgs; do

@@ -33,6 +33,11 @@ typedef struct kv_context_desc {
     const char *loader;       /* the Vulkan loader to open; NULL = "libvulkan.so.1" */
     bool no_validation;       /* do not enable VK_LAYER_KHRONOS_validation even when present */
     bool require_validation;  /* fail (KV_E_UNAVAILABLE) when the layer is absent */
+    /* Presentation (kiln view): the instance extensions the window system needs (GLFW's
+     * glfwGetRequiredInstanceExtensions), enabled with VK_KHR_swapchain on the device. None:
+     * headless. */
+    const char *const *instance_extensions;
+    uint32_t instance_extension_count;
 } kv_context_desc;
 
 /* Creates the instance (Vulkan 1.1+, the validation layer when present, a messenger), picks a
@@ -177,6 +182,24 @@ typedef struct kv_draw_stats {
     uint32_t level_histogram[KILN_MESH_MAX_LEVELS];
 } kv_draw_stats;
 void kv_draw_stats_get(const kv_scene_renderer *r, kv_draw_stats *out);
+
+/* ---- presentation (a window; kiln view) ---------------------------------------------------- */
+
+/* The VkInstance, for the window system to make a surface with (glfwCreateWindowSurface). */
+void *kv_instance(const kv_context *ctx);
+
+/* A swapchain on a surface (a VkSurfaceKHR, which it then owns and destroys) of a context made
+ * with instance_extensions. kv_present blits the target's last picture into the next image and
+ * presents it; *resized is set when the window's size changed (the swapchain was made again:
+ * make the target anew at kv_swapchain_size). Errors: KILN_E_USAGE (a headless context, a queue
+ * that cannot present), Vulkan failures. */
+typedef struct kv_swapchain kv_swapchain;
+kiln_result kv_swapchain_create(kv_context *ctx, uint64_t surface, uint32_t width, uint32_t height,
+                                kv_swapchain **out, kiln_error *err);
+void kv_swapchain_destroy(kv_context *ctx, kv_swapchain *sc);
+void kv_swapchain_size(const kv_swapchain *sc, uint32_t *width, uint32_t *height);
+kiln_result kv_present(kv_context *ctx, kv_swapchain *sc, kv_target *t, uint32_t width,
+                       uint32_t height, bool *resized, kiln_error *err);
 
 /* ---- output -------------------------------------------------------------------------------- */
 

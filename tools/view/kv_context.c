@@ -1,6 +1,6 @@
 /* kv_context.c — the headless Vulkan context: instance (with the validation layer and a
  * messenger when present), a physical device with a graphics queue, the device, its queue and a
- * command pool. No surface, no window. */
+ * command pool. Headless unless the caller asks for presentation (kv_present.c). */
 #include <string.h>
 
 #include "kv_internal.h"
@@ -63,7 +63,16 @@ static kiln_result create_instance(kv_context *ctx, const kv_context_desc *d, ki
         .apiVersion = ctx->api_version,
     };
     const char *layers[] = {KV_VALIDATION_LAYER};
-    const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    const char *extensions[17] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    uint32_t extension_count = debug ? 1 : 0;
+    if (d->instance_extension_count > 16)
+        return kv_error(err, KILN_E_USAGE, "kv_context_desc: more than 16 instance extensions");
+    for (uint32_t i = 0; i < d->instance_extension_count; i++) {
+        if (!has_extension(ctx, NULL, d->instance_extensions[i]))
+            return kv_error(err, KV_E_UNAVAILABLE, "vulkan: the loader lacks %s",
+                            d->instance_extensions[i]);
+        extensions[extension_count++] = d->instance_extensions[i];
+    }
     VkDebugUtilsMessengerCreateInfoEXT messenger;
     kv_messenger_info(ctx, &messenger);
     VkInstanceCreateInfo info = {
@@ -72,7 +81,7 @@ static kiln_result create_instance(kv_context *ctx, const kv_context_desc *d, ki
         .pApplicationInfo = &app,
         .enabledLayerCount = layer ? 1 : 0,
         .ppEnabledLayerNames = layers,
-        .enabledExtensionCount = debug ? 1 : 0,
+        .enabledExtensionCount = extension_count,
         .ppEnabledExtensionNames = extensions,
     };
     VkResult r = ctx->vk.vkCreateInstance(&info, NULL, &ctx->instance);
@@ -144,10 +153,13 @@ static kiln_result create_device(kv_context *ctx, kiln_error *err)
     ctx->vk.vkGetPhysicalDeviceFeatures(ctx->physical, &have);
     memset(&want, 0, sizeof want);
     want.textureCompressionBC = have.textureCompressionBC; /* sampled BC formats need it on */
+    const char *swapchain[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
     VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &queue,
+        .enabledExtensionCount = ctx->presentation ? 1 : 0,
+        .ppEnabledExtensionNames = swapchain,
         .pEnabledFeatures = &want,
     };
     VkResult r = ctx->vk.vkCreateDevice(ctx->physical, &info, NULL, &ctx->device);
@@ -184,6 +196,7 @@ kiln_result kv_context_create(const kv_context_desc *desc, kv_context **out, kil
     ctx->allocator = d.allocator;
     pthread_mutex_init(&ctx->messages_lock, NULL);
     kiln_result k = kv_vk_open(&ctx->vk, d.loader, err);
+    ctx->presentation = d.instance_extension_count > 0;
     if (!k) k = create_instance(ctx, &d, err);
     if (!k) k = pick_device(ctx, err);
     if (!k) k = create_device(ctx, err);

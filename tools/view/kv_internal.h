@@ -18,6 +18,7 @@ struct kv_context {
     VkInstance instance;
     VkDebugUtilsMessengerEXT messenger;
     bool validation;
+    bool presentation;    /* VK_KHR_swapchain enabled (kv_present.c) */
     uint32_t api_version; /* what the instance asked for, then min(that, the device's) */
     VkPhysicalDevice physical;
     VkPhysicalDeviceProperties properties;
