@@ -181,6 +181,22 @@ static void test_models(void **state)
         krt_release(f.rt, scene, &err);
         free(name);
     }
+    /* A material on the sphere: textured, so the UV view shows the sphere's parameterisation
+     * and the lit view the texture. */
+    krt_handle mat =
+        load_ready(f.rt, KRT_TYPE_MATERIAL, "models/BoxTextured/glTF/BoxTextured.gltf#material0");
+    for (int v = 0; v < KV_VIEW_COUNT; v++) {
+        kv_draw_desc d = desc_for((kv_view)v);
+        char *tag = kt_format("material_BoxTextured_%s", kv_view_name((kv_view)v));
+        render(&f, mat, &d, views[v], tag);
+        double c = coverage(views[v]);
+        printf("%-28s %-9s coverage %.3f\n", "material0 (sphere)", kv_view_name((kv_view)v), c);
+        /* the sphere's disc: framed with radius 1.1, about 0.55 of the picture */
+        if (c < 0.4 || c > 0.7) fail_msg("%s: coverage %.3f", tag, c);
+        free(tag);
+    }
+    assert_true(mean_difference(views[KV_VIEW_LIT], views[KV_VIEW_UNLIT]) > 1.0);
+    krt_release(f.rt, mat, &err);
     for (int v = 0; v < KV_VIEW_COUNT; v++) free(views[v]);
     kv_scene_renderer_destroy(f.kv, f.renderer);
     kv_target_destroy(f.kv, f.target);

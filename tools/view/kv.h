@@ -160,9 +160,10 @@ kiln_result kv_scene_renderer_create(kv_context *ctx, kv_target *t, const kv_sha
 void kv_scene_renderer_destroy(kv_context *ctx, kv_scene_renderer *r);
 
 /* Clears the target and draws a ready scene (KRT_TYPE_SCENE: every mesh instance, posed at the
- * clip's time, skinned and morphed) or a ready mesh (KRT_TYPE_MESH, at the origin); waits for
- * the GPU. Meshes or materials not ready are drawn with what libkiln_rt's fallbacks give, or
- * skipped when they have none. Errors: KILN_E_USAGE (another type, not ready), Vulkan failures. */
+ * clip's time, skinned and morphed), a ready mesh (KRT_TYPE_MESH, at the origin) or a ready
+ * material (KRT_TYPE_MATERIAL, on a unit sphere at the origin); waits for the GPU. Meshes or
+ * materials not ready are drawn with what libkiln_rt's fallbacks give, or skipped when they have
+ * none. Errors: KILN_E_USAGE (another type, not ready), Vulkan failures. */
 kiln_result kv_draw(kv_context *ctx, kv_scene_renderer *r, kv_target *t, krt_context *rt,
                     krt_handle h, const kv_camera *camera, const kv_draw_desc *desc,
                     kiln_error *err);
@@ -170,8 +171,9 @@ kiln_result kv_draw(kv_context *ctx, kv_scene_renderer *r, kv_target *t, krt_con
 /* The world box a camera frames, by the reference's rule (docs/rendering-reference.md): every
  * vertex of every mesh instance of a ready scene at rest (node transforms as written, morph
  * targets at the nodes' weights, skins by their joints at rest), decoded on the CPU; or a ready
- * mesh's box. Empty (min > max) when nothing is drawn. Errors: KILN_E_USAGE (another type),
- * KILN_E_OUT_OF_MEMORY, a damaged compressed stream. */
+ * mesh's box; for a material, a box whose corner sphere (radius 1.1) holds the unit sphere. Empty
+ * (min > max) when nothing is drawn. Errors: KILN_E_USAGE (another type), KILN_E_OUT_OF_MEMORY, a
+ * damaged compressed stream. */
 kiln_result kv_bounds(kv_context *ctx, krt_context *rt, krt_handle h, float bounds_min[3],
                       float bounds_max[3], kiln_error *err);
 

@@ -69,6 +69,12 @@ kiln_result kv_bounds(kv_context *ctx, krt_context *rt, krt_handle h, float bmin
         memcpy(bmax, md.view->bounds_max, 3 * sizeof(float));
         return KILN_OK;
     }
+    if (type == KRT_TYPE_MATERIAL) {
+        /* The unit sphere, framed by the sphere through this box's corners: radius 1.1, so the
+         * sphere fills most of the picture with a margin. */
+        for (int i = 0; i < 3; i++) bmin[i] = -0.635f, bmax[i] = 0.635f;
+        return KILN_OK;
+    }
     if (type != KRT_TYPE_SCENE)
         return kv_error(err, KILN_E_USAGE, "kv_bounds: scenes and meshes only");
     krt_scene_data sd;

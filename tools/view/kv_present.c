@@ -30,7 +30,7 @@ struct kv_swapchain {
     KV_WSI_INSTANCE(KV_MEMBER)
     KV_WSI_DEVICE(KV_MEMBER)
 #undef KV_MEMBER
-        VkSurfaceKHR surface;
+    VkSurfaceKHR surface;
     VkSwapchainKHR swapchain;
     VkFormat format;
     uint32_t width, height;

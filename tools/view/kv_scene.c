@@ -15,6 +15,7 @@
 struct kv_scene_renderer {
     VkPipeline pipelines[PIPELINE_COUNT];
     VkDescriptorPool pool; /* set 0, reset every frame */
+    kv_mesh *sphere;       /* what materials are drawn on, made on first use */
     kv_draw_stats stats;
 };
 
@@ -30,7 +31,7 @@ typedef struct draw_record {
     uint32_t material, joints, weights, lod, first_triangle, flags, pad[2];
 } draw_record;
 
-enum { DRAW_MIRRORED = 1u, DRAW_FLAT_NORMALS = 2u, DRAW_HAS_TANGENTS = 4u };
+enum { DRAW_MIRRORED = 1u, DRAW_FLAT_NORMALS = 2u, DRAW_HAS_TANGENTS = 4u, DRAW_MESHLETS = 8u };
 
 /* One draw of the frame, as the list is built. */
 typedef struct draw_item {
@@ -187,6 +188,7 @@ void kv_scene_renderer_destroy(kv_context *ctx, kv_scene_renderer *r)
     for (uint32_t i = 0; i < PIPELINE_COUNT; i++)
         if (r->pipelines[i]) ctx->vk.vkDestroyPipeline(ctx->device, r->pipelines[i], NULL);
     if (r->pool) ctx->vk.vkDestroyDescriptorPool(ctx->device, r->pool, NULL);
+    if (r->sphere) kv_destroy_mesh(ctx, (krt_handle){0}, r->sphere);
     kv_free(ctx, r, sizeof *r);
 }
 
@@ -257,26 +259,24 @@ static float view_depth(const kv_camera *cam, const kv_mesh *m, const float mode
     return -(cam->view[2] * w[0] + cam->view[6] * w[1] + cam->view[10] * w[2] + cam->view[14]);
 }
 
-/* Adds one primitive's draw: its material, level, morph weights (the node's, reordered as
- * mesh.vert reads them: targets with positions, then with normals, then with tangents) and
- * skin (joint matrices already in the list at joints, or KV_NONE). */
-static kiln_result add_draw(frame_lists *f, krt_context *rt, krt_handle mh, const float model[16],
+/* Adds one draw of mesh m (its cooked view v, NULL for kv's own sphere) with a material handle
+ * (0: the default material): its level, morph weights (the node's, reordered as mesh.vert reads
+ * them: targets with positions, then with normals, then with tangents) and skin (joint matrices
+ * already in the list at joints, or KV_NONE). */
+static kiln_result add_mesh(frame_lists *f, krt_context *rt, const kv_mesh *m,
+                            const kiln_mesh_view *v, krt_handle material, const float model[16],
                             const float *node_weights, uint32_t node_weight_count, uint32_t joints,
                             uint32_t default_material, const kv_camera *cam,
                             const kv_draw_desc *desc, float screen_height, kiln_error *err)
 {
-    const kv_mesh *m = krt_gpu(rt, mh);
-    if (!m || krt_state_of(rt, mh) != KRT_STATE_READY) return KILN_OK; /* not made: skipped */
-    krt_mesh_data md;
-    if (krt_get_mesh(rt, mh, &md, err)) return err->code;
     kv_layouts *l = f->ctx->layouts;
     if (!grow(f->ctx, (void **)&f->items, &f->cap, f->count + 1, sizeof *f->items))
         return kv_error(err, KILN_E_OUT_OF_MEMORY, "draw list: out of memory");
     draw_item *it = &f->items[f->count];
     memset(it, 0, sizeof *it);
     it->mesh = m;
-    const kv_material *mat = md.material.id ? krt_gpu(rt, md.material) : NULL;
-    uint32_t index = md.material.id ? krt_material_index(rt, md.material) : KRT_INVALID_INDEX;
+    const kv_material *mat = material.id ? krt_gpu(rt, material) : NULL;
+    uint32_t index = material.id ? krt_material_index(rt, material) : KRT_INVALID_INDEX;
     it->material_set = mat ? mat->set : l->default_material;
     it->rec.material = index != KRT_INVALID_INDEX ? index : default_material;
     bool blend = mat && mat->blend, double_sided = mat && mat->double_sided;
@@ -292,9 +292,10 @@ static kiln_result add_draw(frame_lists *f, krt_context *rt, krt_handle mh, cons
     it->rec.flags = (mirrored ? DRAW_MIRRORED : 0) |
                     ((m->flags & KILN_MESH_FLAT_NORMALS) ? DRAW_FLAT_NORMALS : 0) |
                     (m->has_tangents ? DRAW_HAS_TANGENTS : 0);
+    if (desc->view == KV_VIEW_MESHLETS && m->levels[it->level].triangle_count > 0)
+        it->rec.flags |= DRAW_MESHLETS;
     it->rec.weights = KV_NONE;
-    const kiln_mesh_view *v = md.view;
-    if (v->target_count > 0) {
+    if (v && v->target_count > 0) {
         static const uint32_t order[3] = {KILN_MESH_TARGET_HAS_POSITIONS,
                                           KILN_MESH_TARGET_HAS_NORMALS,
                                           KILN_MESH_TARGET_HAS_TANGENTS};
@@ -310,6 +311,20 @@ static kiln_result add_draw(frame_lists *f, krt_context *rt, krt_handle mh, cons
     }
     f->count++;
     return KILN_OK;
+}
+
+/* Adds a cooked mesh's draw (skipped while it has no object: loading or failed). */
+static kiln_result add_draw(frame_lists *f, krt_context *rt, krt_handle mh, const float model[16],
+                            const float *node_weights, uint32_t node_weight_count, uint32_t joints,
+                            uint32_t default_material, const kv_camera *cam,
+                            const kv_draw_desc *desc, float screen_height, kiln_error *err)
+{
+    const kv_mesh *m = krt_gpu(rt, mh);
+    if (!m || krt_state_of(rt, mh) != KRT_STATE_READY) return KILN_OK;
+    krt_mesh_data md;
+    if (krt_get_mesh(rt, mh, &md, err)) return err->code;
+    return add_mesh(f, rt, m, md.view, md.material, model, node_weights, node_weight_count, joints,
+                    default_material, cam, desc, screen_height, err);
 }
 
 /* The joint matrices of the skeleton with asset id `id` in a posed scene, appended to the list
@@ -550,7 +565,7 @@ static kiln_result record_and_submit(kv_context *ctx, kv_scene_renderer *r, kv_t
                                         sets, 0, NULL);
         ctx->vk.vkCmdPushConstants(
             cmd, l->pipeline, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &i);
-        if (desc->view == KV_VIEW_MESHLETS && lv->triangle_count > 0) {
+        if (it->rec.flags & DRAW_MESHLETS) {
             ctx->vk.vkCmdDraw(cmd, lv->triangle_count * 3, 1, 0, 0);
             r->stats.triangles += lv->triangle_count;
         } else {
@@ -592,8 +607,16 @@ kiln_result kv_draw(kv_context *ctx, kv_scene_renderer *r, kv_target *t, krt_con
         kv_mat4_identity(identity);
         k = add_draw(&f, rt, h, identity, NULL, 0, KV_NONE, default_material, camera, desc, height,
                      err);
+    } else if (type == KRT_TYPE_MATERIAL) {
+        if (!r->sphere) k = kv_sphere_create(ctx, &r->sphere, err);
+        else k = KILN_OK;
+        float identity[16];
+        kv_mat4_identity(identity);
+        if (!k)
+            k = add_mesh(&f, rt, r->sphere, NULL, h, identity, NULL, 0, KV_NONE, default_material,
+                         camera, desc, height, err);
     } else {
-        k = kv_error(err, KILN_E_USAGE, "kv_draw: draws scenes and meshes only");
+        k = kv_error(err, KILN_E_USAGE, "kv_draw: draws scenes, meshes and materials only");
     }
     if (!k) {
         order_draws(&f);

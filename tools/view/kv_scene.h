@@ -98,6 +98,9 @@ void kv_pose_free(kv_context *ctx, kv_pose *p);
  * skeleton's bind pose under its parent. */
 void kv_pose_skin(const kv_pose *p, const kiln_skeleton_view *sk, float *out);
 
+/* A unit sphere with normals, tangents and UVs as a mesh object (kv_sphere.c). */
+kiln_result kv_sphere_create(kv_context *ctx, kv_mesh **out, kiln_error *err);
+
 /* Column-major 4x4 helpers (kv_math.c). */
 void kv_mat4_identity(float m[16]);
 void kv_mat4_mul(const float a[16], const float b[16], float out[16]); /* out = a * b */

@@ -113,7 +113,7 @@ void main()
     Draw d = draws[push.draw];
     uint vi = uint(gl_VertexIndex);
     out_meshlet = 0u;
-    if (frame.mode.x == KV_VIEW_MESHLETS) { // non-indexed: the pulled meshlet triangles
+    if ((d.flags & 8u) != 0u) { // DRAW_MESHLETS, non-indexed: the pulled meshlet triangles
         uint corner = d.first_triangle * 3u + vi;
         out_meshlet = meshlet_ids[corner / 3u];
         vi = meshlet_indices[corner];
