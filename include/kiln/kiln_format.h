@@ -1233,6 +1233,28 @@ KILN_API kiln_result kiln_transcode_rgba8(uint32_t vk_format, const uint8_t *blo
                                           uint32_t width, uint32_t height, uint8_t *rgba,
                                           size_t rgba_size, kiln_error *err);
 
+/* How kiln_transcode_rgba16f_srgb8 maps linear light to [0, 1]. */
+typedef enum kiln_tonemap {
+    KILN_TONEMAP_CLAMP = 0,    /* min(x, 1): values above 1 saturate */
+    KILN_TONEMAP_REINHARD = 1, /* x / (1 + x): every value keeps its order, 1 reads as 0.5 */
+} kiln_tonemap;
+
+/* For pictures of HDR textures (thumbnails, reports), not for sampling: decodes one level of
+ * R16G16B16A16_SFLOAT texels (8 bytes each: R, G, B, A as little-endian halves, row by row, top
+ * row first) into tightly packed RGBA8 (width * height * 4 bytes) to show on an 8-bit display.
+ * Colour is taken as linear light, multiplied by 2^exposure, mapped to [0, 1] by `tonemap`
+ * (kiln_tonemap) and encoded with the sRGB transfer function (IEC 61966-2-1), so the texels are
+ * R8G8B8A8_SRGB (what a PNG without colour chunks means). Alpha is clamped to [0, 1] and kept
+ * linear. Negative values and NaN give 0, +infinity 255. Does not allocate; thread-safe; every
+ * input byte pattern decodes. Errors: KILN_E_USAGE (NULL pointer, zero width or height, an
+ * unknown tonemap, exposure not finite, rgba_size below width * height * 4),
+ * KILN_E_FORMAT_INVALID (size below width * height * 8; more is ignored), KILN_E_LIMIT (sizes
+ * that do not fit in size_t). */
+KILN_API kiln_result kiln_transcode_rgba16f_srgb8(const uint8_t *texels, size_t size,
+                                                  uint32_t width, uint32_t height, uint32_t tonemap,
+                                                  float exposure, uint8_t *rgba, size_t rgba_size,
+                                                  kiln_error *err);
+
 /* The format of kiln_transcode_rgba8's output for `vk_format`: R8G8B8A8_SRGB for the *_SRGB
  * formats, R8G8B8A8_UNORM for the other formats it decodes, UNDEFINED for those it does not. */
 KILN_API uint32_t kiln_transcode_rgba8_format(uint32_t vk_format);

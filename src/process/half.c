@@ -1,4 +1,4 @@
-/* half.c — float <-> IEEE 754 binary16 conversion with round-to-nearest-even, on the bit
+/* half.c — float -> IEEE 754 binary16 conversion with round-to-nearest-even, on the bit
  * patterns (IEEE 754-2008 §3.6 binary16 layout: 1 sign, 5 exponent bits biased by 15, 10
  * fraction bits). Integer code only, so no dependency on the FPU's rounding mode or on F16C. */
 #include "process/half.h"
@@ -10,13 +10,6 @@ static uint32_t float_bits(float f)
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     return u;
-}
-
-static float bits_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
 }
 
 /* Shifts m right by `shift` (1..31) rounding to nearest, ties to even. */
@@ -63,21 +56,4 @@ uint16_t kiln_half_from_float_sat(float f)
     if (f > 65504.0f) f = 65504.0f;
     if (f < -65504.0f) f = -65504.0f;
     return kiln_half_from_float(f);
-}
-
-float kiln_half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t e = (h >> 10) & 0x1fu;
-    uint32_t m = h & 0x3ffu;
-    if (e == 31) return bits_float(sign | 0x7f800000u | (m << 13));
-    if (e != 0) return bits_float(sign | ((e + 112u) << 23) | (m << 13));
-    if (m == 0) return bits_float(sign);
-    /* Subnormal: normalise so the leading 1 becomes the implicit bit of the float. */
-    uint32_t k = 0;
-    while (!(m & 0x400u)) {
-        m <<= 1;
-        k++;
-    }
-    return bits_float(sign | ((113u - k) << 23) | ((m & 0x3ffu) << 13));
 }

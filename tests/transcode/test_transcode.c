@@ -1,7 +1,9 @@
 /* test_transcode.c — kiln_transcode_rgba8 over the BC formats and RGBA8: every texel equals the
  * cook's own decode (kiln_blocks_decode, the driver the encoders are measured with) at sizes
  * with partial edge blocks, hand-derived blocks pin the formulas, pass-through copies, nothing is
- * written past the level, and each bad argument gets its error code. */
+ * written past the level, and each bad argument gets its error code; kiln_transcode_rgba16f_srgb8
+ * against hand-derived sRGB codes. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +160,81 @@ static void transcode_rejects_bad_arguments_with_codes(void **state)
                      KILN_E_LIMIT);
 }
 
+/* One RGBA16F texel from four halves, little-endian. */
+static void put_texel(uint8_t *t, uint16_t r, uint16_t g, uint16_t b, uint16_t a)
+{
+    const uint16_t h[4] = {r, g, b, a};
+    for (int c = 0; c < 4; c++) {
+        t[2 * c] = (uint8_t)(h[c] & 0xff);
+        t[2 * c + 1] = (uint8_t)(h[c] >> 8);
+    }
+}
+
+/* Halves: 0x3C00 1.0, 0x3800 0.5, 0x3400 0.25, 0x4200 3.0, 0x1800 2^-9, 0xBC00 -1.0, 0x7E00 NaN,
+ * 0x7C00 +inf. sRGB codes by hand (IEC 61966-2-1): 0.5 -> 0.73536 * 255 = 187.5 -> 188; 0.25 ->
+ * 0.53710 -> 137; 0.75 -> 0.88083 -> 225; 2^-9 is in the linear segment: 12.92 * 2^-9 * 255 =
+ * 6.43 -> 6. */
+static void transcode_rgba16f_tone_maps_to_hand_derived_srgb(void **state)
+{
+    (void)state;
+    uint8_t in[4 * 8], out[4 * 4];
+    put_texel(in + 0, 0x3C00, 0x3800, 0x3400, 0x3800);  /* 1, 0.5, 0.25; alpha 0.5 */
+    put_texel(in + 8, 0x4200, 0x1800, 0xBC00, 0x3C00);  /* 3, 2^-9, -1; alpha 1 */
+    put_texel(in + 16, 0x7E00, 0x7C00, 0x0000, 0x4200); /* NaN, +inf, 0; alpha 3 */
+    put_texel(in + 24, 0x3400, 0x3400, 0x3400, 0xB800); /* 0.25 grey; alpha -0.5 */
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, sizeof in, 2, 2, KILN_TONEMAP_CLAMP, 0.0f,
+                                                  out, sizeof out, NULL),
+                     KILN_OK);
+    const uint8_t clamp[16] = {255, 188, 137, 128, 255, 6,   0,   255,
+                               0,   255, 0,   255, 137, 137, 137, 0};
+    assert_memory_equal(out, clamp, sizeof clamp);
+    /* Reinhard x / (1 + x): 1 -> 0.5 (188), 3 -> 0.75 (225), 0.5 -> 1/3 (0.61 -> 156), 0.25 ->
+     * 0.2 (0.48453 -> 124); alpha is never tone-mapped. */
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, sizeof in, 2, 2, KILN_TONEMAP_REINHARD, 0.0f,
+                                                  out, sizeof out, NULL),
+                     KILN_OK);
+    assert_int_equal(out[0], 188);
+    assert_int_equal(out[1], 156);
+    assert_int_equal(out[2], 124);
+    assert_int_equal(out[3], 128);
+    assert_int_equal(out[4], 225);
+    assert_int_equal(out[8 + 1], 255); /* +inf */
+    assert_int_equal(out[8 + 0], 0);   /* NaN */
+    /* Exposure +1 doubles: 0.25 reads as 0.5, 1 saturates under clamp. */
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, sizeof in, 2, 2, KILN_TONEMAP_CLAMP, 1.0f,
+                                                  out, sizeof out, NULL),
+                     KILN_OK);
+    assert_int_equal(out[12], 188);
+    assert_int_equal(out[1], 255);
+    assert_int_equal(out[3], 128); /* alpha unchanged */
+}
+
+static void transcode_rgba16f_rejects_bad_arguments_with_codes(void **state)
+{
+    (void)state;
+    uint8_t in[6 * 8] = {0}, out[6 * 4];
+    kiln_error err;
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, 48, 3, 2, 0, 0.0f, out, 24, &err), KILN_OK);
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(NULL, 48, 3, 2, 0, 0.0f, out, 24, &err),
+                     KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, 48, 3, 2, 0, 0.0f, NULL, 24, &err),
+                     KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, 48, 0, 2, 0, 0.0f, out, 24, &err),
+                     KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, 48, 3, 2, 2, 0.0f, out, 24, &err),
+                     KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, 48, 3, 2, 0, INFINITY, out, 24, &err),
+                     KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, 48, 3, 2, 0, 0.0f, out, 23, &err),
+                     KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f_srgb8(in, 47, 3, 2, 0, 0.0f, out, 24, &err),
+                     KILN_E_FORMAT_INVALID);
+    assert_int_equal(err.code, KILN_E_FORMAT_INVALID);
+    assert_int_equal(
+        kiln_transcode_rgba16f_srgb8(in, 48, UINT32_MAX, UINT32_MAX, 0, 0.0f, out, 24, &err),
+        KILN_E_LIMIT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +244,8 @@ int main(void)
         cmocka_unit_test(transcode_rgba8_copies_texels),
         cmocka_unit_test(transcode_output_format_keeps_srgb),
         cmocka_unit_test(transcode_rejects_bad_arguments_with_codes),
+        cmocka_unit_test(transcode_rgba16f_tone_maps_to_hand_derived_srgb),
+        cmocka_unit_test(transcode_rgba16f_rejects_bad_arguments_with_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
