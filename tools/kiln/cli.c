@@ -103,6 +103,7 @@ bool kiln_cli_parse(kiln_cli *c, int argc, char **argv, const char *allowed)
         else if (!strcmp(a, "--check") && allowed_opt(allowed, a)) c->check = true;
         else if (!strcmp(a, "--why") && allowed_opt(allowed, a)) c->why = true;
         else if (!strcmp(a, "--verify") && allowed_opt(allowed, a)) c->verify = true;
+        else if (!strcmp(a, "--html") && allowed_opt(allowed, a)) c->html = true;
         else if (!strcmp(a, "--repair") && allowed_opt(allowed, a)) c->repair = true;
         else if (!strcmp(a, "-o") && allowed_opt(allowed, a)) TAKE(output);
         else if (!strcmp(a, "--stage") && allowed_opt(allowed, a)) TAKE(stage);

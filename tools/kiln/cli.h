@@ -36,8 +36,9 @@ typedef struct kiln_cli {
     bool check;         /* --check (report): exit 1 unless every asset is up to date */
     bool why;           /* --why (report): what changed since each stale asset's import */
     bool verify;        /* --verify (report): re-hash outputs and sources */
+    bool html;          /* --html (report): write a static page (-o FILE, default report.html) */
     bool repair;        /* --repair (cache verify): remove damaged entries, cook again */
-    const char *output; /* -o FILE (graph) */
+    const char *output; /* -o FILE (graph, report --html) */
     /* kiln shader: --stage, --entry, --variant, and every --define and --include-dir */
     const char *stage, *entry, *variant;
     const char **defines, **include_dirs;

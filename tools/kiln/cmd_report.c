@@ -1,12 +1,14 @@
-/* cmd_report.c — kiln report [--check] [--verbose] [--verify] [--why [PATH...]]: the state of
- * every asset, and with --verbose each file the scan skipped and why; processes nothing. With
- * --why, what changed since each stale asset's import, one line per reason; with --verify, every
- * source and output read again (damaged entries, records that lie). */
+/* cmd_report.c — kiln report [--check] [--verbose] [--verify] [--why [PATH...]] [--html [-o
+ * FILE]]: the state of every asset, and with --verbose each file the scan skipped and why;
+ * processes nothing. With --why, what changed since each stale asset's import, one line per
+ * reason; with --verify, every source and output read again (damaged entries, records that lie);
+ * with --html, a static page of it all with pictures (report_html.c). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "report_html.h"
 
 /* real (resolved) as a name: its path below root after prefix ("" with one root); false when it
  * is not root or below it. */
@@ -69,40 +71,41 @@ static const char *str(const json_t *o, const char *key)
 }
 
 /* One line per reason: "ui/a.png: setting texture.mipmaps true -> false (from ...)". */
-static void print_reason(const char *path, const json_t *r)
+void kiln_report_print_reason(FILE *out, const char *path, const json_t *r)
 {
     const char *what = str(r, "what");
-    printf("%s: ", path);
+    fprintf(out, "%s: ", path);
     if (!strcmp(what, "source")) {
-        printf("the source bytes changed\n");
+        fprintf(out, "the source bytes changed\n");
     } else if (!strcmp(what, "dependency")) {
-        printf("dependency %s %s\n", str(r, "path"), str(r, "change"));
+        fprintf(out, "dependency %s %s\n", str(r, "path"), str(r, "change"));
     } else if (!strcmp(what, "setting")) {
         char *then = json_dumps(json_object_get(r, "old"), JSON_ENCODE_ANY | JSON_COMPACT);
         char *now = json_dumps(json_object_get(r, "new"), JSON_ENCODE_ANY | JSON_COMPACT);
         const char *origin = str(r, "origin"), *old_origin = str(r, "old_origin");
-        printf("setting %s %s -> %s (", str(r, "setting"), then ? then : "?", now ? now : "?");
-        if (strcmp(origin, "default") != 0) printf("from %s, ", origin);
-        printf("%s", layer_text(str(r, "layer")));
+        fprintf(out, "setting %s %s -> %s (", str(r, "setting"), then ? then : "?",
+                now ? now : "?");
+        if (strcmp(origin, "default") != 0) fprintf(out, "from %s, ", origin);
+        fprintf(out, "%s", layer_text(str(r, "layer")));
         if (strcmp(old_origin, origin) != 0)
-            printf("; was %s", strcmp(old_origin, "default") ? old_origin : "kiln's default");
-        printf(")\n");
+            fprintf(out, "; was %s", strcmp(old_origin, "default") ? old_origin : "kiln's default");
+        fprintf(out, ")\n");
         free(then);
         free(now);
     } else if (!strcmp(what, "record")) {
-        printf("%s\n", str(r, "message"));
+        fprintf(out, "%s\n", str(r, "message"));
     } else if (!strcmp(what, "pipeline")) {
-        printf("kiln's pipeline version changed (%lld -> %lld)\n",
-               json_integer_value(json_object_get(r, "old")),
-               json_integer_value(json_object_get(r, "new")));
+        fprintf(out, "kiln's pipeline version changed (%lld -> %lld)\n",
+                json_integer_value(json_object_get(r, "old")),
+                json_integer_value(json_object_get(r, "new")));
     } else if (!strcmp(what, "kind") || !strcmp(what, "platform")) {
         const json_t *o = json_object_get(r, "old"), *n = json_object_get(r, "new");
-        printf("the %s changed (%s -> %s)%s\n", what,
-               json_is_string(o) ? json_string_value(o) : "none",
-               json_is_string(n) ? json_string_value(n) : "none",
-               strcmp(what, "platform") ? "" : ", and format auto picks by platform");
+        fprintf(out, "the %s changed (%s -> %s)%s\n", what,
+                json_is_string(o) ? json_string_value(o) : "none",
+                json_is_string(n) ? json_string_value(n) : "none",
+                strcmp(what, "platform") ? "" : ", and format auto picks by platform");
     } else {
-        printf("%s\n", str(r, "message"));
+        fprintf(out, "%s\n", str(r, "message"));
     }
 }
 
@@ -114,7 +117,8 @@ static void print_why(const kiln_cli *c, json_t *d)
         const char *path = str(row, "path");
         if (!json_object_get(row, "why") || !selected(c, d, path)) continue;
         stale++;
-        json_array_foreach (json_object_get(row, "why"), j, r) print_reason(path, r);
+        json_array_foreach (json_object_get(row, "why"), j, r)
+            kiln_report_print_reason(stdout, path, r);
     }
     if (!stale) printf("nothing is stale\n");
 }
@@ -208,7 +212,7 @@ static void print_table(const kiln_cli *c, json_t *d)
 int kiln_cmd_report(int argc, char **argv)
 {
     kiln_cli c = {.command = "report"};
-    if (!kiln_cli_parse(&c, argc, argv, "--check --verbose --why --verify")) {
+    if (!kiln_cli_parse(&c, argc, argv, "--check --verbose --why --verify --html -o")) {
         kiln_cli_free(&c);
         return KILN_EXIT_USAGE;
     }
@@ -216,6 +220,10 @@ int kiln_cmd_report(int argc, char **argv)
     if (c.positional_count && !c.why) {
         return kiln_cli_usage(&c, "report takes paths only with --why");
     }
+    if (c.output && !c.html) return kiln_cli_usage(&c, "report takes -o only with --html");
+    if (c.html && (c.why || c.json))
+        return kiln_cli_usage(&c, "report --html writes a page: not with --%s",
+                              c.why ? "why" : "json");
     kiln_project *p = kiln_cli_open(&c, &code);
     if (!p) {
         kiln_cli_free(&c);
@@ -225,11 +233,13 @@ int kiln_cmd_report(int argc, char **argv)
     kiln_error err;
     /* The table lists what is not up to date (--verbose: every asset), like the import of
      * --all: at thousands of assets an up-to-date one then costs a look-up in the index. */
-    uint32_t flags = c.json || c.verbose ? 0 : KILN_REPORT_CHANGES_ONLY;
+    uint32_t flags = c.json || c.verbose || c.html ? 0 : KILN_REPORT_CHANGES_ONLY;
     if (c.verify) flags |= KILN_REPORT_VERIFY;
     kiln_result r = kiln_project_report_flags(p, flags, &doc, &err);
     if (r != KILN_OK) {
         code = kiln_cli_fail(&c, r, &err);
+    } else if (c.html) {
+        code = kiln_report_html(&c, doc, c.output ? c.output : "report.html");
     } else if (c.json && !c.positional_count) {
         kiln_cli_print_json(doc);
     } else {
@@ -246,7 +256,7 @@ int kiln_cmd_report(int argc, char **argv)
         }
         json_decref(d);
     }
-    if (r == KILN_OK && c.check) code = report_check(doc);
+    if (r == KILN_OK && c.check && code == KILN_EXIT_OK) code = report_check(doc);
     kiln_string_free(doc);
     kiln_project_close(p);
     kiln_cli_free(&c);

@@ -35,9 +35,10 @@ static const kiln_cli_command commands[] = {
      "*"},
     {"report", kiln_cmd_report, true,
      "usage: kiln report [--check] [--verbose] [--verify] [--why [PATH...]]\n"
+     "       kiln report --html [-o FILE]\n"
      "\n"
      "Lists the assets that are not up to date (stale, not imported, invalid) and counts\n"
-     "every state; processes and writes nothing.\n"
+     "every state; processes nothing and writes nothing but the --html page.\n"
      "\n"
      "  --check     exit 1 unless every asset is up to date, with one line per other asset on\n"
      "              stderr (for CI gates)\n"
@@ -49,7 +50,11 @@ static const kiln_cli_command commands[] = {
      "              verify --repair repairs it)\n"
      "  --why       for each stale asset (of the PATHs: assets or folders), one line per thing\n"
      "              that changed since its import: source bytes, a dependency, a setting (old\n"
-     "              -> new, and the file it comes from), kiln's pipeline version\n",
+     "              -> new, and the file it comes from), kiln's pipeline version\n"
+     "  --html      write a static page of every asset (FILE, default report.html) with\n"
+     "              pictures in FILE.d/: textures and their mip chains, models' levels of\n"
+     "              detail, sizes by kind, warnings, errors and stale assets\n"
+     "  -o FILE     where --html writes the page\n",
      NULL},
     {"meta", kiln_cmd_meta, false,
      "usage: kiln meta [PATH...|--all]\n"
