@@ -1,0 +1,82 @@
+# kiln report --html writes one page and a folder of pictures beside it: every texture's mip
+# chain (an up-to-date one with level 0's PSNR measured against its source, a stale one as of its
+# last import, marked stale), a model's LOD table read from its cooked mesh, its image's mip
+# chain, the invalid asset's error, the sizes chart; every <img> names a PNG that is there and no
+# other file is referred to; the same project gives the same bytes (again, and in another
+# folder); -o without --html and --html with --json are usage errors. Skipped without the corpus.
+c=${KILN_CORPUS:-}/gltf
+if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/BoxTextured/glTF/BoxTextured.gltf" ]; then
+    echo "no corpus at '${KILN_CORPUS:-}'" >&2
+    exit 77
+fi
+mktextures a b c
+mkdir -p assets/models/box
+cp "$c/BoxTextured/glTF/"* assets/models/box/
+cp "$c/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb" assets/models/
+chmod -R u+w assets
+k 0 import --all -q
+mkpng assets/textures/b.png 8 8 9
+printf '{"import": {"texture": {"colour": 1}}}\n' >assets/textures/c.png.meta
+k 0 report --html
+show
+[ -s report.html ] || fail "no report.html"
+[ -d report.html.d ] || fail "no report.html.d/"
+
+# Every picture the page names exists and is a PNG; every PNG of the folder is named.
+$PY - <<'PYEOF' || fail "pictures"
+import os, re, sys
+html = open("report.html", encoding="utf-8").read()
+srcs = re.findall(r'<img[^>]* src="([^"]*)"', html)
+refs = re.findall(r'(?:src|href)="([^"#]*)"', html)
+assert srcs, "no <img>"
+for r in refs:
+    assert r.startswith("report.html.d/"), "a reference outside the pictures folder: " + r
+for s in srcs:
+    with open(s, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n", s + " is not a PNG"
+names = set(os.path.basename(s) for s in srcs)
+assert names == set(os.listdir("report.html.d")), "pictures not on the page"
+assert "<script" not in html and "<link" not in html and "http:" not in html.replace(
+    "http://www.w3.org/2000/svg", "")
+print("%d pictures, %d <img>" % (len(names), len(srcs)))
+PYEOF
+
+# One card per asset, in path order, with its state.
+$PY - <<'PYEOF' || fail "cards"
+import re
+html = open("report.html", encoding="utf-8").read()
+cards = re.findall(r'<article class="asset s-([a-z_]+)" id="a\d+">.*?<h3><a href="#a\d+">([^<]*)</a>',
+                   html, re.S)
+for state, path in cards:
+    print(state, path)
+PYEOF
+expect_grep 'level 0 PSNR [0-9][0-9.]* dB' report.html "a measured PSNR"
+expect_grep 'shown as of its last import' report.html "the stale texture's pictures"
+expect_grep 'the source bytes changed' report.html "why b.png is stale"
+expect_grep 'E_IMPORT_SETTINGS' report.html "c.png's error"
+expect_grep '<b>LOD 0</b><br>12 triangles' report.html "the morph cube's LOD table"
+expect_grep '<svg class="chart"' report.html "the sizes chart"
+expect_grep 'picture when kiln has a renderer' report.html "a model placeholder"
+
+# Deterministic: again in place, and in a copy of the project in another folder.
+cp report.html "$TMPR/first.html"
+cp -R report.html.d "$TMPR/first.d"
+k 0 report --html
+cmp report.html "$TMPR/first.html" || fail "a second report differs"
+diff -r report.html.d "$TMPR/first.d" >/dev/null || fail "the second report's pictures differ"
+cp -R "$W" "$TMPR/copy"
+rm -rf "$TMPR/copy/report.html" "$TMPR/copy/report.html.d"
+(cd "$TMPR/copy" && "$KILN_EXE" report --html -q) || fail "report in the copy"
+cmp "$TMPR/copy/report.html" "$TMPR/first.html" || fail "the copy's report differs"
+diff -r "$TMPR/copy/report.html.d" "$TMPR/first.d" >/dev/null || fail "the copy's pictures differ"
+
+# -o names the page; its pictures go beside it.
+mkdir out
+k 0 report --html -o "out/my report.html"
+show
+[ -s "out/my report.html.d/$(ls report.html.d | head -n 1)" ] || fail "pictures beside -o"
+expect_grep 'src="my%20report.html.d/' "out/my report.html" "a URL-encoded folder"
+k 2 report -o x.html
+show_err
+k 2 report --html --json
+show
