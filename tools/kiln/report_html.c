@@ -419,9 +419,11 @@ static void lod_table(rh_page *pg, const json_t *row, const json_t *outputs, con
         if (!any) rh_puts(&pg->b, "<div class=\"lods\">\n");
         any = true;
         char size[32];
-        rh_puts(&pg->b, "<table class=\"lod\"><caption>");
+        rh_puts(&pg->b, "<div><p class=\"mesh\">");
         rh_escape(&pg->b, label);
-        rh_printf(&pg->b, " <span class=\"dim\">%u vertices · %s</span></caption>\n<tr>",
+        rh_printf(&pg->b,
+                  " <span class=\"dim\">%u vertices · %s</span></p>\n"
+                  "<table class=\"lod\"><tr>",
                   m.vertex_count, kiln_cli_format_size(m.size, size));
         for (uint32_t l = 0; l < m.level_count; l++) {
             char png[PATH_MAX + 64], file[64], stem[32];
@@ -452,13 +454,13 @@ static void lod_table(rh_page *pg, const json_t *row, const json_t *outputs, con
                       " (%.3g)</span></td>",
                       l, m.triangles[l], 100.0 * m.error[l], m.error_absolute[l]);
         }
-        rh_puts(&pg->b, "</tr></table>\n");
+        rh_puts(&pg->b, "</tr></table></div>\n");
     }
     if (any) rh_puts(&pg->b, "</div>\n");
 }
 
 /* One asset: thumbnail, name, badges, summary, and the details of its kind. */
-static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problems)
+static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problems, rh_buf *contents)
 {
     const char *path = str_of(row, "path"), *kind = str_of(row, "kind");
     const char *state = str_of(row, "state");
@@ -477,6 +479,16 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
         if (!old)
             count_kind(pg, artifact_kind(str_of(out, "label")), (uint64_t)int_of(out, "size"));
     }
+
+    char size[32];
+    rh_printf(contents, "<tr><td><a href=\"#a%zu\">", n);
+    rh_escape(contents, path);
+    rh_puts(contents, "</a></td><td>");
+    rh_escape(contents, kind);
+    rh_printf(contents, "</td><td><span class=\"badge st s-%s\">%s</span></td><td>", state, state);
+    rh_escape(contents, summary_text);
+    rh_printf(contents, "</td><td class=\"num\">%s</td></tr>\n",
+              outputs ? kiln_cli_format_size(bytes, size) : "");
 
     rh_printf(&pg->b, "<article class=\"asset s-%s\" id=\"a%zu\">\n", state, n);
     /* The details are built first: the texture's level 0 picture is its thumbnail. */
@@ -556,7 +568,6 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
     rh_puts(&pg->b, "</span></h3>\n<p class=\"sum\">");
     rh_escape(&pg->b, summary_text);
     if (outputs) {
-        char size[32];
         rh_printf(&pg->b, "%s%zu artifact%s, %s", summary_text[0] ? " · " : "",
                   json_array_size(outputs), json_array_size(outputs) == 1 ? "" : "s",
                   kiln_cli_format_size(bytes, size));
@@ -642,6 +653,9 @@ static const char k_style[] =
     "var(--line);vertical-align:top}\n"
     "table.list th{font-weight:600;color:var(--dim);font-size:12px;text-transform:uppercase}\n"
     "a{color:#1f5fa8;text-decoration:none}\n"
+    "details.panel{background:var(--card);border:1px solid var(--line);border-radius:8px;"
+    "padding:8px 18px}\n"
+    "td.num,th.num{text-align:right;white-space:nowrap}\n"
     "a:hover{text-decoration:underline}\n"
     ".asset{display:flex;gap:18px;background:var(--card);border:1px solid var(--line);"
     "border-left:5px solid var(--ok);border-radius:8px;padding:14px;margin:12px 0}\n"
@@ -680,7 +694,7 @@ static const char k_style[] =
     ".chain{margin:0 0 6px;font-size:12px;color:var(--dim)}\n"
     ".chain b{color:var(--ink)}\n"
     "table.lod{border-collapse:separate;border-spacing:8px 0;font-size:12px;margin-left:-8px}\n"
-    "table.lod caption{text-align:left;font-weight:600;padding:0 8px 4px;white-space:nowrap}\n"
+    "p.mesh{margin:0 0 4px;font-weight:600;font-size:12px}\n"
     "table.lod td{vertical-align:top;text-align:center;color:var(--dim)}\n"
     ".dim{color:var(--dim);font-weight:normal}\n"
     "details{margin-top:8px}\n"
@@ -799,12 +813,12 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
      * that the sections above them show. */
     rh_buf head = pg.b;
     pg.b = (rh_buf){0};
-    rh_puts(&pg.b, "<h2 id=\"assets\">Assets</h2>\n");
+    rh_buf contents = {0};
     for (size_t i = 0; i < count; i++) {
         asset_problems(&pg, rows[i], &lists[i]);
         rh_buf card_problems = {0};
         if (lists[i].data) rh_puts(&card_problems, lists[i].data);
-        asset_card(&pg, rows[i], i, &card_problems);
+        asset_card(&pg, rows[i], i, &card_problems, &contents);
         /* Picture failures found while drawing the card join its list. */
         if (card_problems.size > lists[i].size)
             rh_puts(&lists[i], card_problems.data + lists[i].size);
@@ -821,6 +835,15 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
                    "(a model's images count as textures) · number of artifacts · share.</p>\n"
                    "</section>\n");
     problems_section(&pg, rows, lists, count);
+    rh_puts(&pg.b, "<h2 id=\"assets\">Assets</h2>\n");
+    if (contents.data) {
+        rh_puts(&pg.b, "<details class=\"panel\"><summary>All assets in a table</summary>\n"
+                       "<table class=\"list\"><tr><th>asset</th><th>kind</th><th>state</th>"
+                       "<th>cooked</th><th class=\"num\">size</th></tr>\n");
+        rh_puts(&pg.b, contents.data);
+        rh_puts(&pg.b, "</table>\n</details>\n");
+    }
+    rh_buf_free(&contents);
     if (cards.data) rh_puts(&pg.b, cards.data);
     rh_buf_free(&cards);
     rh_puts(&pg.b,
