@@ -263,25 +263,25 @@ static bool measure_psnr(const rh_page *pg, const char *asset, const json_t *sum
 {
     const json_t *src = json_object_get(summary, "source");
     if (strcmp(str_of(src, "type"), "u8") != 0) {
-        snprintf(why, cap, "not measured: a float source");
+        snprintf(why, cap, "PSNR not measured: a float source");
         return false;
     }
     if (int_of(src, "width") != int_of(summary, "width") ||
         int_of(src, "height") != int_of(summary, "height")) {
-        snprintf(why, cap, "not measured: the source was resized (%lldx%lld)", int_of(src, "width"),
-                 int_of(src, "height"));
+        snprintf(why, cap, "PSNR not measured: the source was resized (%lldx%lld)",
+                 int_of(src, "width"), int_of(src, "height"));
         return false;
     }
     char source[PATH_MAX];
     if (!source_path(pg, asset, source, sizeof source)) {
-        snprintf(why, cap, "not measured: no source");
+        snprintf(why, cap, "PSNR not measured: no source");
         return false;
     }
     kiln_inspect_opts o = {.struct_size = sizeof o, .compare = source};
     char *doc = NULL;
     kiln_error err;
     if (kiln_inspect_file(ktx2, &o, &doc, &err) != KILN_OK) {
-        snprintf(why, cap, "not measured: %s", err.message);
+        snprintf(why, cap, "PSNR not measured: %s", err.message);
         return false;
     }
     json_t *d = json_loads(doc, 0, NULL);
@@ -289,7 +289,7 @@ static bool measure_psnr(const rh_page *pg, const char *asset, const json_t *sum
     const json_t *p = json_object_get(json_object_get(d, "compare"), "psnr");
     bool ok = json_is_number(p);
     if (ok) *psnr = json_number_value(p);
-    else snprintf(why, cap, "not measured");
+    else snprintf(why, cap, "PSNR not measured");
     json_decref(d);
     return ok;
 }
@@ -386,11 +386,6 @@ static bool texture_artifact(rh_page *pg, const json_t *row, const json_t *out, 
         snprintf(psnr_text, sizeof psnr_text,
                  "level 0 PSNR %.2f dB (measured now against the source; other levels: none)", db);
     else if (!psnr) snprintf(psnr_text, sizeof psnr_text, "PSNR: not recorded by the cook");
-    else {
-        char why[300];
-        snprintf(why, sizeof why, "PSNR %s", psnr_text);
-        snprintf(psnr_text, sizeof psnr_text, "%s", why);
-    }
     mip_chain(pg, t, psnr_text);
     return true;
 }
