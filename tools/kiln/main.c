@@ -28,6 +28,7 @@ static const char usage[] =
     "                                        (--verbose: and which files were skipped, and why)\n"
     "  report --why [PATH...]                what changed since each stale asset's record\n"
     "  report --verify                       read every source and output again (damaged entries)\n"
+    "  report --html [-o FILE]               a static page: pictures, mip chains, LODs, sizes\n"
     "  meta [PATH...|--all]                  write missing .meta files with fresh GUIDs\n"
     "  inspect FILE [--compare IMAGE]        describe an image, a KTX2 file (PSNR of level 0), a\n"
     "                                        model (.gltf, .glb, .fbx, .obj), a cooked file or a .kpak\n"
