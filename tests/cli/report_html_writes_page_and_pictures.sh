@@ -3,7 +3,8 @@
 # last import, marked stale), a model's LOD table read from its cooked mesh, its image's mip
 # chain, the invalid asset's error, the sizes chart; every <img> names a PNG that is there and no
 # other file is referred to; the same project gives the same bytes (again, and in another
-# folder); -o without --html and --html with --json are usage errors. Skipped without the corpus.
+# folder); -o without --html and --html with --json are usage errors; a cache entry damaged
+# behind kiln's back still gives a page, which says so. Skipped without the corpus.
 c=${KILN_CORPUS:-}/gltf
 if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/BoxTextured/glTF/BoxTextured.gltf" ]; then
     echo "no corpus at '${KILN_CORPUS:-}'" >&2
@@ -80,3 +81,25 @@ k 2 report -o x.html
 show_err
 k 2 report --html --json
 show
+
+# a.png's KTX2 damaged in the cache (its first byte: same size and times, so the report still
+# calls it up to date): the page is still written (exit 0), and the problems table says why a.png
+# has no pictures.
+k 0 report --json
+key=$(j "[r['key'] for r in d['assets'] if r['path'] == 'textures/a.png'][0]")
+ktx=.kiln/cache/objects/$(printf %s "$key" | cut -c1-2)/$key/texture.ktx2
+chmod u+w "$ktx"
+touch -r "$ktx" "$KILN_CLI_TMP/stamp"
+flip_byte "$ktx" 0
+touch -r "$KILN_CLI_TMP/stamp" "$ktx"
+k 0 report --html
+show
+$PY - <<'PYEOF' || fail "the damaged entry"
+import re
+html = open("report.html", encoding="utf-8").read()
+rows = re.findall(r'<tr><td><a href="#a\d+">([^<]*)</a></td><td><span class="badge st s-[a-z_]+">'
+                  r'[a-z_]+</span></td><td><ul class="problems">\n(.*?)</ul>', html, re.S)
+for path, items in rows:
+    for item in re.findall(r'<li class="([a-z]+)">([^<]*)</li>', items):
+        print(path, item[0], re.sub(r"\.kiln/cache/objects/[0-9a-f/]+", "<entry>/", item[1]))
+PYEOF

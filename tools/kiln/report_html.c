@@ -374,7 +374,8 @@ static bool texture_artifact(rh_page *pg, const json_t *row, const json_t *out, 
     stem_of(row, str_of(out, "label"), stem, sizeof stem);
     if (rh_texture_pictures(&pg->png, path, pg->dir, stem, t, &err) != KILN_OK) {
         char text[400];
-        snprintf(text, sizeof text, "%s: no pictures: %s", str_of(out, "label"), err.message);
+        snprintf(text, sizeof text, "%s: no pictures: %s (kiln cache verify checks the entry)",
+                 str_of(out, "label"), err.message);
         problem(problems, "err", text);
         return t->level_count > 0;
     }
