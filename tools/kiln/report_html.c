@@ -156,10 +156,10 @@ typedef struct rh_page {
     json_t *doc;
     rh_buf b;
     rh_png *png;
-    char dir[PATH_MAX]; /* the pictures folder on disk */
-    const char *href;   /* the same, relative to the page (its base name + ".d") */
-    const char *cache;  /* the cache folder */
-    rh_kind_size kinds[16];
+    char dir[PATH_MAX];     /* the pictures folder on disk */
+    const char *href;       /* the same, relative to the page (its base name + ".d") */
+    const char *cache;      /* the cache folder */
+    rh_kind_size kinds[16]; /* artifact_kind gives fewer than 16 */
     size_t kind_count;
     size_t pictures; /* written */
 } rh_page;
@@ -318,7 +318,7 @@ static void fit(uint32_t w, uint32_t h, uint32_t box, uint32_t *dw, uint32_t *dh
 {
     uint32_t side = w > h ? w : h;
     double s = (double)box / side;
-    if (s > 4.0 && side * 4 < box) s = 4.0;
+    if (s > 4.0) s = 4.0;
     *dw = (uint32_t)(w * s + 0.5) ? (uint32_t)(w * s + 0.5) : 1;
     *dh = (uint32_t)(h * s + 0.5) ? (uint32_t)(h * s + 0.5) : 1;
 }
@@ -584,9 +584,8 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
 }
 
 /* What is wrong with an asset, one <li> each: its error, damage, why it is stale, warnings. */
-static void asset_problems(const rh_page *pg, const json_t *row, rh_buf *p)
+static void asset_problems(const json_t *row, rh_buf *p)
 {
-    (void)pg;
     const char *state = str_of(row, "state");
     const json_t *e = json_object_get(row, "error");
     if (e) {
@@ -705,7 +704,7 @@ static const char k_style[] =
     "footer{color:var(--dim);font-size:12px;max-width:1180px;margin:0 auto;padding:0 24px 32px}\n"
     "</style>\n";
 
-static void page_head(rh_page *pg, json_t **rows, size_t count)
+static void page_head(rh_page *pg, size_t count)
 {
     const json_t *t = json_object_get(pg->doc, "totals");
     char size[32];
@@ -729,7 +728,6 @@ static void page_head(rh_page *pg, json_t **rows, size_t count)
                   json_integer_value(v) ? "" : " zero", json_integer_value(v), states[i]);
     }
     rh_puts(&pg->b, "</div>\n</header>\n<main>\n");
-    (void)rows;
 }
 
 /* The table of every asset that is not up to date or has something to say. */
@@ -804,14 +802,14 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
     for (size_t i = 0; i < count; i++) rows[i] = json_array_get(assets, i);
     qsort(rows, count, sizeof *rows, by_path);
 
-    page_head(&pg, rows, count);
+    page_head(&pg, count);
     /* The cards come first into their own buffer: they fill the kind sizes and the problems
      * that the sections above them show. */
     rh_buf head = pg.b;
     pg.b = (rh_buf){0};
     rh_buf contents = {0};
     for (size_t i = 0; i < count; i++) {
-        asset_problems(&pg, rows[i], &lists[i]);
+        asset_problems(rows[i], &lists[i]);
         rh_buf card_problems = {0};
         if (lists[i].data) rh_puts(&card_problems, lists[i].data);
         asset_card(&pg, rows[i], i, &card_problems, &contents);
