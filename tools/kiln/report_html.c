@@ -6,9 +6,11 @@
  * third larger than its pictures and parsed as one string, where files load lazily and keep the
  * page small enough to read and diff. Assets, kinds and problems are sorted, and nothing depends
  * on the time or on the folder the project is in, so the same project gives the same bytes. */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,16 +154,35 @@ void rh_buf_free(rh_buf *b)
 
 /* ---- the page ------------------------------------------------------------------------------- */
 
+/* One KTX2 artifact to draw: what the first pass decides, what the picture pass finds. */
+typedef struct rh_job {
+    char ktx2[PATH_MAX + 256]; /* the file in its entry */
+    char stem[32];             /* the pictures' names: <stem>-l<level>.png */
+    bool psnr;                 /* level 0's PSNR is to be measured against source */
+    char source[PATH_MAX];
+    char psnr_text[300]; /* the PSNR, or why there is none */
+    rh_texture t;
+    kiln_result r;
+    kiln_error err;
+} rh_job;
+
 typedef struct rh_page {
     json_t *doc;
     rh_buf b;
     rh_png *png;
+    kiln_error png_error;   /* why png is NULL after jobs_run opened it */
     char dir[PATH_MAX];     /* the pictures folder on disk */
     const char *href;       /* the same, relative to the page (its base name + ".d") */
     const char *cache;      /* the cache folder */
     rh_kind_size kinds[16]; /* artifact_kind gives fewer than 16 */
     size_t kind_count;
     size_t pictures; /* written */
+    /* The pictures are made between two walks over the assets: the first (planning) lists the
+     * jobs, the pictures are drawn on every thread, the second walk writes the page. */
+    bool planning;
+    rh_job *jobs;
+    size_t job_count, job_cap, job_next;
+    pthread_mutex_t lock; /* job_next, while the jobs run */
 } rh_page;
 
 static const char *str_of(const json_t *o, const char *key)
@@ -255,43 +276,87 @@ static bool source_path(const rh_page *pg, const char *asset, char *out, size_t 
     return true;
 }
 
-/* Level 0's PSNR against the source, measured now by kiln's own decoders (kiln_inspect_file
- * with compare, what `kiln inspect --compare` prints): the cook records none. Only for 8-bit
- * sources of the texture's size; false otherwise, with why. */
-static bool measure_psnr(const rh_page *pg, const char *asset, const json_t *summary,
-                         const char *ktx2, double *psnr, char *why, size_t cap)
+/* Whether level 0's PSNR against the source can be measured: only for 8-bit sources of the
+ * texture's size (job->source then names the source), else job->psnr_text says why not. */
+static void psnr_plan(const rh_page *pg, const char *asset, const json_t *summary, rh_job *job)
 {
     const json_t *src = json_object_get(summary, "source");
-    if (strcmp(str_of(src, "type"), "u8") != 0) {
-        snprintf(why, cap, "PSNR not measured: a float source");
-        return false;
-    }
-    if (int_of(src, "width") != int_of(summary, "width") ||
-        int_of(src, "height") != int_of(summary, "height")) {
-        snprintf(why, cap, "PSNR not measured: the source was resized (%lldx%lld)",
-                 int_of(src, "width"), int_of(src, "height"));
-        return false;
-    }
-    char source[PATH_MAX];
-    if (!source_path(pg, asset, source, sizeof source)) {
-        snprintf(why, cap, "PSNR not measured: no source");
-        return false;
-    }
-    kiln_inspect_opts o = {.struct_size = sizeof o, .compare = source};
+    job->psnr = false;
+    if (strcmp(str_of(src, "type"), "u8") != 0)
+        snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured: a float source");
+    else if (int_of(src, "width") != int_of(summary, "width") ||
+             int_of(src, "height") != int_of(summary, "height"))
+        snprintf(job->psnr_text, sizeof job->psnr_text,
+                 "PSNR not measured: the source was resized (%lldx%lld)", int_of(src, "width"),
+                 int_of(src, "height"));
+    else if (!source_path(pg, asset, job->source, sizeof job->source))
+        snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured: no source");
+    else job->psnr = true;
+}
+
+/* Level 0's PSNR against the source, measured now by kiln's own decoders (kiln_inspect_file
+ * with compare, what `kiln inspect --compare` prints): the cook records none. */
+static void psnr_measure(rh_job *job)
+{
+    kiln_inspect_opts o = {.struct_size = sizeof o, .compare = job->source};
     char *doc = NULL;
     kiln_error err;
-    if (kiln_inspect_file(ktx2, &o, &doc, &err) != KILN_OK) {
-        snprintf(why, cap, "PSNR not measured: %s", err.message);
-        return false;
+    if (kiln_inspect_file(job->ktx2, &o, &doc, &err) != KILN_OK) {
+        snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured: %s", err.message);
+        return;
     }
     json_t *d = json_loads(doc, 0, NULL);
     kiln_string_free(doc);
     const json_t *p = json_object_get(json_object_get(d, "compare"), "psnr");
-    bool ok = json_is_number(p);
-    if (ok) *psnr = json_number_value(p);
-    else snprintf(why, cap, "PSNR not measured");
+    if (json_is_number(p))
+        snprintf(job->psnr_text, sizeof job->psnr_text,
+                 "level 0 PSNR %.2f dB (measured now against the source; other levels: none)",
+                 json_number_value(p));
+    else snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured");
     json_decref(d);
-    return ok;
+}
+
+/* A job of the picture pass: its pictures, then its PSNR. Runs on any thread: it touches only
+ * the job, the files and the (already opened) PNG writer. */
+static void job_run(rh_page *pg, rh_job *job)
+{
+    if (!pg->png) {
+        job->r = pg->png_error.code;
+        job->err = pg->png_error;
+        return;
+    }
+    job->r = rh_texture_pictures(&pg->png, job->ktx2, pg->dir, job->stem, &job->t, &job->err);
+    if (job->r == KILN_OK && job->psnr) psnr_measure(job);
+}
+
+static void *worker(void *arg)
+{
+    rh_page *pg = arg;
+    for (;;) {
+        pthread_mutex_lock(&pg->lock);
+        size_t i = pg->job_next++;
+        pthread_mutex_unlock(&pg->lock);
+        if (i >= pg->job_count) return NULL;
+        job_run(pg, &pg->jobs[i]);
+    }
+}
+
+/* Runs every job on `threads` threads (the calling one among them). */
+static void jobs_run(rh_page *pg, unsigned threads)
+{
+    if (!pg->job_count) return;
+    if (rh_png_open(&pg->png, &pg->png_error) != KILN_OK) pg->png = NULL;
+    if (threads > pg->job_count) threads = (unsigned)pg->job_count;
+    if (threads > 64) threads = 64;
+    pthread_t tid[64];
+    unsigned started = 0;
+    pg->job_next = 0;
+    pthread_mutex_init(&pg->lock, NULL);
+    for (unsigned i = 1; i < threads; i++)
+        if (pthread_create(&tid[started], NULL, worker, pg) == 0) started++;
+    worker(pg);
+    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&pg->lock);
 }
 
 /* The picture file name of an artifact: its asset id (kiln_asset_id, unique per artifact). */
@@ -364,30 +429,45 @@ static void mip_chain(rh_page *pg, const rh_texture *t, const char *psnr_text)
     rh_puts(&pg->b, "</div>\n");
 }
 
-/* Pictures and mip chain of one KTX2 artifact; the level 0 picture for a thumbnail in *thumb. */
+/* Pictures and mip chain of one KTX2 artifact, in two passes: the first (pg->planning) adds a
+ * job and writes nothing, the second takes the jobs' results in the same order. The texture's
+ * levels in *t (for a thumbnail); false when there are none. */
 static bool texture_artifact(rh_page *pg, const json_t *row, const json_t *out, const char *dir,
                              const json_t *summary, bool psnr, rh_texture *t, rh_buf *problems)
 {
-    char path[PATH_MAX + 256], stem[32];
-    kiln_error err;
-    snprintf(path, sizeof path, "%s/%s", dir, str_of(out, "file"));
-    stem_of(row, str_of(out, "label"), stem, sizeof stem);
-    if (rh_texture_pictures(&pg->png, path, pg->dir, stem, t, &err) != KILN_OK) {
+    memset(t, 0, sizeof *t);
+    if (pg->planning) {
+        if (pg->job_count == pg->job_cap) {
+            size_t cap = pg->job_cap ? 2 * pg->job_cap : 64;
+            rh_job *jobs = realloc(pg->jobs, cap * sizeof *jobs);
+            if (!jobs) {
+                pg->b.failed = true;
+                return false;
+            }
+            pg->jobs = jobs;
+            pg->job_cap = cap;
+        }
+        rh_job *job = &pg->jobs[pg->job_count++];
+        memset(job, 0, sizeof *job);
+        snprintf(job->ktx2, sizeof job->ktx2, "%s/%s", dir, str_of(out, "file"));
+        stem_of(row, str_of(out, "label"), job->stem, sizeof job->stem);
+        if (psnr) psnr_plan(pg, str_of(row, "path"), summary, job);
+        else snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR: not recorded by the cook");
+        return false;
+    }
+    assert(pg->job_next < pg->job_count); /* the second pass walks as the first did */
+    if (pg->job_next >= pg->job_count) return false;
+    rh_job *job = &pg->jobs[pg->job_next++];
+    *t = job->t;
+    if (job->r != KILN_OK) {
         char text[400];
         snprintf(text, sizeof text, "%s: no pictures: %s (kiln cache verify checks the entry)",
-                 str_of(out, "label"), err.message);
+                 str_of(out, "label"), job->err.message);
         problem(problems, "err", text);
-        return t->level_count > 0;
+        return false;
     }
     pg->pictures += t->level_count;
-    char psnr_text[300] = "";
-    double db;
-    if (psnr &&
-        measure_psnr(pg, str_of(row, "path"), summary, path, &db, psnr_text, sizeof psnr_text))
-        snprintf(psnr_text, sizeof psnr_text,
-                 "level 0 PSNR %.2f dB (measured now against the source; other levels: none)", db);
-    else if (!psnr) snprintf(psnr_text, sizeof psnr_text, "PSNR: not recorded by the cook");
-    mip_chain(pg, t, psnr_text);
+    mip_chain(pg, t, job->psnr_text);
     return true;
 }
 
@@ -435,7 +515,7 @@ static void lod_table(rh_page *pg, const json_t *row, const json_t *outputs, con
                 .size = RH_THUMB,
                 .png_path = png,
             };
-            const char *got = report_model_thumbnail(&rq, &err);
+            const char *got = pg->planning ? "none" : report_model_thumbnail(&rq, &err);
             rh_puts(&pg->b, "<td><div class=\"pic small\">");
             if (got && !strcmp(got, "png")) {
                 char alt[96];
@@ -538,7 +618,7 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
                                    .file = "scene.kscene",
                                    .size = RH_THUMB,
                                    .png_path = png};
-        const char *got = report_model_thumbnail(&rq, &err);
+        const char *got = pg->planning ? "none" : report_model_thumbnail(&rq, &err);
         if (got && !strcmp(got, "png")) {
             rh_puts(&pg->b, "<div class=\"pic\">");
             img(pg, file, RH_THUMB, RH_THUMB, "", path);
@@ -612,6 +692,35 @@ static void asset_problems(const json_t *row, rh_buf *p)
     const json_t *w;
     json_array_foreach (json_object_get(row, "warnings"), i, w)
         problem(p, "warn", json_string_value(w) ? json_string_value(w) : "?");
+}
+
+/* One walk over the assets: their cards into pg->b, each one's problems into lists[i] (those the
+ * report names, then those its pictures met), a row each into contents. */
+static void walk(rh_page *pg, json_t **rows, rh_buf *lists, size_t count, rh_buf *contents)
+{
+    pg->job_next = 0;
+    for (size_t i = 0; i < count; i++) {
+        asset_problems(rows[i], &lists[i]);
+        rh_buf card_problems = {0};
+        if (lists[i].data) rh_puts(&card_problems, lists[i].data);
+        asset_card(pg, rows[i], i, &card_problems, contents);
+        if (card_problems.size > lists[i].size)
+            rh_puts(&lists[i], card_problems.data + lists[i].size);
+        rh_buf_free(&card_problems);
+    }
+    if (!count) rh_puts(&pg->b, "<p>No assets under the root.</p>\n");
+}
+
+/* Forgets what a planning walk wrote (its jobs stay). */
+static void walk_reset(rh_page *pg, rh_buf *lists, size_t count, rh_buf *contents)
+{
+    bool failed = pg->b.failed;
+    rh_buf_free(&pg->b);
+    pg->b.failed = failed;
+    for (size_t i = 0; i < count; i++) rh_buf_free(&lists[i]);
+    rh_buf_free(contents);
+    pg->kind_count = 0;
+    pg->pictures = 0;
 }
 
 static int by_path(const void *a, const void *b)
@@ -808,17 +917,17 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
     rh_buf head = pg.b;
     pg.b = (rh_buf){0};
     rh_buf contents = {0};
-    for (size_t i = 0; i < count; i++) {
-        asset_problems(rows[i], &lists[i]);
-        rh_buf card_problems = {0};
-        if (lists[i].data) rh_puts(&card_problems, lists[i].data);
-        asset_card(&pg, rows[i], i, &card_problems, &contents);
-        /* Picture failures found while drawing the card join its list. */
-        if (card_problems.size > lists[i].size)
-            rh_puts(&lists[i], card_problems.data + lists[i].size);
-        rh_buf_free(&card_problems);
+    pg.planning = true;
+    walk(&pg, rows, lists, count, &contents);
+    walk_reset(&pg, lists, count, &contents);
+    unsigned threads = c->jobs;
+    if (!threads) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned)n : 1;
     }
-    if (!count) rh_puts(&pg.b, "<p>No assets under the root.</p>\n");
+    jobs_run(&pg, threads);
+    pg.planning = false;
+    walk(&pg, rows, lists, count, &contents);
     rh_buf cards = pg.b;
     pg.b = head;
 
@@ -874,6 +983,7 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
     free(rows);
     rh_buf_free(&pg.b);
     rh_png_close(pg.png);
+    free(pg.jobs);
     json_decref(pg.doc);
     return code;
 }

@@ -41,6 +41,9 @@ void rh_buf_free(rh_buf *b);
 
 typedef struct rh_png rh_png; /* libspng's encoder, loaded on first use; owned by the report */
 
+/* Opens libspng into *png unless it is open (KILN_E_IMPORT_UNSUPPORTED, naming it, when it is
+ * not installed). Once open, rh_png_write may be called from several threads at once. */
+kiln_result rh_png_open(rh_png **png, kiln_error *err);
 /* Writes rgba (w * h * 4 bytes, top row first) to path as an 8-bit RGBA PNG; the same pixels
  * give the same bytes. *png is opened on the first call (KILN_E_IMPORT_UNSUPPORTED when libspng
  * is not installed, naming it) and closed by rh_png_close. */

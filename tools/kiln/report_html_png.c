@@ -2,7 +2,9 @@
  * dlopen on the first picture, as the cook opens it on the first PNG it reads (src/import/
  * png_dl.c): a `kiln` process maps no image library at start-up
  * (tests/cli/kiln_starts_without_heavy_libraries.sh). libspng's header gives the types, so a
- * changed signature fails to compile. The handle lives in the report's rh_png, not in a global. */
+ * changed signature fails to compile. The handle lives in the report's rh_png, not in a global;
+ * once open it is only read, and each picture has its own libspng context: threads may write
+ * pictures at once. */
 #include <dlfcn.h>
 #include <spng.h>
 #include <stdlib.h>
@@ -21,8 +23,9 @@ struct rh_png {
     __typeof__(&spng_strerror) strerror;
 };
 
-static kiln_result png_open(rh_png **out, kiln_error *err)
+kiln_result rh_png_open(rh_png **out, kiln_error *err)
 {
+    if (*out) return KILN_OK;
     rh_png *p = calloc(1, sizeof *p);
     if (!p) return rh_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     p->lib = dlopen(RH_SPNG_SONAME, RTLD_NOW | RTLD_LOCAL);
@@ -50,10 +53,8 @@ static kiln_result png_open(rh_png **out, kiln_error *err)
 kiln_result rh_png_write(rh_png **png, const char *path, const uint8_t *rgba, uint32_t w,
                          uint32_t h, kiln_error *err)
 {
-    if (!*png) {
-        kiln_result r = png_open(png, err);
-        if (r != KILN_OK) return r;
-    }
+    kiln_result r = rh_png_open(png, err);
+    if (r != KILN_OK) return r;
     rh_png *p = *png;
     FILE *f = fopen(path, "wb");
     if (!f) return rh_error(err, KILN_E_ASSET_IO, "cannot write %s", path);
