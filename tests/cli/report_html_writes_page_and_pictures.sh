@@ -2,9 +2,9 @@
 # chain (an up-to-date one with level 0's PSNR measured against its source, a stale one as of its
 # last import, marked stale), a model's LOD table read from its cooked mesh, its image's mip
 # chain, the invalid asset's error, the sizes chart; every <img> names a PNG that is there and no
-# other file is referred to; the same project gives the same bytes (again, and in another
-# folder); -o without --html and --html with --json are usage errors; a cache entry damaged
-# behind kiln's back still gives a page, which says so. Skipped without the corpus.
+# other file is referred to; the same project gives the same bytes (again, with one thread, and
+# in another folder); -o without --html and --html with --json are usage errors; a cache entry
+# damaged behind kiln's back still gives a page, which says so. Skipped without the corpus.
 c=${KILN_CORPUS:-}/gltf
 if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/BoxTextured/glTF/BoxTextured.gltf" ]; then
     echo "no corpus at '${KILN_CORPUS:-}'" >&2
@@ -59,12 +59,15 @@ expect_grep '<b>LOD 0</b><br>12 triangles' report.html "the morph cube's LOD tab
 expect_grep '<svg class="chart"' report.html "the sizes chart"
 expect_grep 'picture when kiln has a renderer' report.html "a model placeholder"
 
-# Deterministic: again in place, and in a copy of the project in another folder.
+# Deterministic: again in place, with one thread, and in a copy of the project elsewhere.
 cp report.html "$TMPR/first.html"
 cp -R report.html.d "$TMPR/first.d"
 k 0 report --html
 cmp report.html "$TMPR/first.html" || fail "a second report differs"
 diff -r report.html.d "$TMPR/first.d" >/dev/null || fail "the second report's pictures differ"
+k 0 report --html -j 1
+cmp report.html "$TMPR/first.html" || fail "the report with one thread differs"
+diff -r report.html.d "$TMPR/first.d" >/dev/null || fail "the pictures with one thread differ"
 cp -R "$W" "$TMPR/copy"
 rm -rf "$TMPR/copy/report.html" "$TMPR/copy/report.html.d"
 (cd "$TMPR/copy" && "$KILN_EXE" report --html -q) || fail "report in the copy"
