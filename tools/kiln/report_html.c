@@ -228,8 +228,8 @@ static void entry_dir(const rh_page *pg, const char *key, char *out, size_t cap)
     snprintf(out, cap, "%s/objects/%.2s/%s", pg->cache, key, key);
 }
 
-/* What the page shows of an asset: its current entry (up_to_date: the report's outputs, summary
- * and warnings), or for a stale asset the entry of its last import when the cache still holds it
+/* What the page shows of an asset: its current entry (up_to_date: the report's outputs and
+ * summary), or for a stale asset the entry of its last import when the cache still holds it
  * (its manifest.json). NULL: nothing to show. *old says which. A new reference. */
 static json_t *shown_entry(rh_page *pg, const json_t *row, char *dir, size_t cap, bool *old)
 {
@@ -237,11 +237,11 @@ static json_t *shown_entry(rh_page *pg, const json_t *row, char *dir, size_t cap
     *old = false;
     if (!strcmp(state, "up_to_date") && json_object_get(row, "outputs")) {
         entry_dir(pg, str_of(row, "key"), dir, cap);
-        return json_pack(
-            "{s:O,s:O,s:O}", "outputs", json_object_get(row, "outputs"), "summary",
-            json_object_get(row, "summary") ? json_object_get(row, "summary") : json_null(),
-            "warnings",
-            json_object_get(row, "warnings") ? json_object_get(row, "warnings") : json_array());
+        json_t *e = json_object();
+        json_object_set(e, "outputs", json_object_get(row, "outputs"));
+        if (json_object_get(row, "summary"))
+            json_object_set(e, "summary", json_object_get(row, "summary"));
+        return e;
     }
     const char *key = str_of(row, "imported_key");
     if (strcmp(state, "stale") != 0 || strlen(key) != 64) return NULL;
@@ -282,8 +282,12 @@ static void psnr_plan(const rh_page *pg, const char *asset, const json_t *summar
 {
     const json_t *src = json_object_get(summary, "source");
     job->psnr = false;
-    if (strcmp(str_of(src, "type"), "u8") != 0)
-        snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured: a float source");
+    const char *type = str_of(src, "type");
+    if (strcmp(type, "u8") != 0)
+        snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured: a %s source",
+                 !strcmp(type, "u16")   ? "16-bit"
+                 : !strcmp(type, "f32") ? "float"
+                                        : "non-8-bit");
     else if (int_of(src, "width") != int_of(summary, "width") ||
              int_of(src, "height") != int_of(summary, "height"))
         snprintf(job->psnr_text, sizeof job->psnr_text,
