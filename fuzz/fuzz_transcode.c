@@ -1,5 +1,6 @@
 /* fuzz_transcode.c — libFuzzer target for kiln_transcode_rgba8, the runtime's CPU fallback for
- * block formats a renderer cannot sample, fed from untrusted KTX2 levels. Input: byte 0 picks the
+ * block formats a renderer cannot sample, fed from untrusted KTX2 levels (and, for RGBA16F,
+ * kiln_transcode_rgba16f_srgb8, the picture decoder). Input: byte 0 picks the
  * vkFormat (one of kiln's eleven, or any other value), bytes 1-2 and 3-4 the width and height
  * (little-endian, 1..1024 each), byte 5 shortens the output buffer when odd; the rest are the
  * level's bytes, passed at their true length so short data must be refused. Every call must
@@ -60,6 +61,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (r2 != KILN_OK || memcmp(out, again, out_size) != 0) abort();
     } else if (r == KILN_E_IMPORT_UNSUPPORTED) {
         if (kiln_transcode_rgba8_format(fmt) != KILN_VK_FORMAT_UNDEFINED) abort();
+    }
+    if (fmt == KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
+        /* The picture decoder of RGBA16F: byte 5's bit 1 picks the tone map, the rest an
+         * exposure of -32..31. */
+        uint32_t tonemap = (data[5] >> 1) & 1u;
+        float exposure = (float)(data[5] >> 2) - 32.0f;
+        memset(out, 0xA5, out_size);
+        memset(again, 0x5A, out_size);
+        r = kiln_transcode_rgba16f_srgb8(blocks, blocks_size, w, h, tonemap, exposure, out,
+                                         out_size, &err);
+        if (r != KILN_OK && err.code != r) abort();
+        bool fits = blocks_size >= (size_t)w * h * 8 && out_size >= (size_t)w * h * 4;
+        if ((r == KILN_OK) != fits) abort();
+        if (r == KILN_OK &&
+            (kiln_transcode_rgba16f_srgb8(blocks, blocks_size, w, h, tonemap, exposure, again,
+                                          out_size, NULL) != KILN_OK ||
+             memcmp(out, again, out_size) != 0))
+            abort();
     }
     free(out);
     free(again);
