@@ -74,16 +74,20 @@ async function load(browser, js) {
   page.on('console', (m) => { if (m.type() === 'error') failures.push(`console: ${m.text()}`); });
   await page.goto(pageUrl, { waitUntil: 'load' });
   // Folded sections (a model's textures) opened, as a reader would; lazy images load once in
-  // view: a viewport as tall as the page shows them all.
+  // view: the page is scrolled through, a screen at a time, as a reader would.
   await page.$$eval('details', (l) => l.forEach((d) => { d.open = true; }));
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewport({ width: 1280, height: Math.min(Math.max(height, 900), 16000) });
+  for (let y = 0; y < height; y += 800) {
+    await page.evaluate((to) => window.scrollTo(0, to), y);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
   return page;
 }
 
 async function images(page) {
   // Each <img> settles (loaded or broken) within the time allowed.
-  const deadline = Date.now() + 20000;
+  const deadline = Date.now() + 60000;
   for (;;) {
     const pending = await page.$$eval('img', (l) => l.filter((i) => !i.complete).length);
     if (!pending || Date.now() > deadline) break;

@@ -593,6 +593,15 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
                 rh_texture it;
                 rh_puts(&pg->b, "<div class=\"image\"><h4>");
                 rh_escape(&pg->b, str_of(out, "label"));
+                /* Its role (color, normal, linear) from the model's summary. */
+                size_t k;
+                const json_t *im;
+                json_array_foreach (json_object_get(summary, "images"), k, im)
+                    if (!strcmp(str_of(im, "label"), str_of(out, "label"))) {
+                        rh_puts(&pg->b, " <span class=\"dim\">");
+                        rh_escape(&pg->b, str_of(im, "role"));
+                        rh_puts(&pg->b, "</span>");
+                    }
                 rh_puts(&pg->b, "</h4>\n");
                 texture_artifact(pg, row, out, dir, summary, false, &it, problems);
                 rh_puts(&pg->b, "</div>\n");
@@ -798,7 +807,7 @@ static const char k_style[] =
     ".mip figcaption{margin-top:3px;line-height:1.35}\n"
     ".mip b,.lod b{color:var(--ink)}\n"
     ".na{font-style:italic}\n"
-    ".lods{display:flex;flex-direction:column;align-items:flex-start;gap:8px}\n"
+    ".lods{display:flex;flex-wrap:wrap;align-items:flex-start;gap:10px 28px}\n"
     ".chain{margin:0 0 6px;font-size:12px;color:var(--dim)}\n"
     ".chain b{color:var(--ink)}\n"
     "table.lod{border-collapse:separate;border-spacing:8px 0;font-size:12px;margin-left:-8px}\n"
