@@ -20,7 +20,10 @@
 #include "report_html.h"
 #include "report_html_thumb.h"
 
-#define RH_THUMB 128 /* pixels of the thumbnail box */
+/* Pixels of the thumbnail box and of a level of detail's picture on the page; model pictures are
+ * asked for at twice that, for screens of two device pixels per CSS pixel. */
+#define RH_THUMB   128
+#define RH_LOD_PIC 96
 
 /* ---- helpers shared by the report_html files ------------------------------------------------ */
 
@@ -516,7 +519,7 @@ static void lod_table(rh_page *pg, const json_t *row, const json_t *outputs, con
                 .label = label,
                 .file = str_of(out, "file"),
                 .lod = l,
-                .size = RH_THUMB,
+                .size = 2 * RH_LOD_PIC,
                 .png_path = png,
             };
             const char *got = pg->planning ? "none" : report_model_thumbnail(&rq, &err);
@@ -524,7 +527,7 @@ static void lod_table(rh_page *pg, const json_t *row, const json_t *outputs, con
             if (got && !strcmp(got, "png")) {
                 char alt[96];
                 snprintf(alt, sizeof alt, "%s LOD %u", label, l);
-                img(pg, file, 96, 96, "", alt);
+                img(pg, file, RH_LOD_PIC, RH_LOD_PIC, "", alt);
                 pg->pictures++;
             } else {
                 placeholder(&pg->b, "", got ? "no picture yet" : err.message);
@@ -629,7 +632,7 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
                                    .asset = path,
                                    .label = "scene",
                                    .file = "scene.kscene",
-                                   .size = RH_THUMB,
+                                   .size = 2 * RH_THUMB,
                                    .png_path = png};
         const char *got = pg->planning ? "none" : report_model_thumbnail(&rq, &err);
         if (got && !strcmp(got, "png")) {
