@@ -10,8 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,155 +23,12 @@
 #define RH_THUMB   128
 #define RH_LOD_PIC 96
 
-/* ---- helpers shared by the report_html files ------------------------------------------------ */
-
-kiln_result rh_error(kiln_error *err, kiln_result code, const char *fmt, ...)
-{
-    if (!err) return code;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->offset = UINT64_MAX;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-kiln_result rh_read_file(const char *path, uint8_t **data, size_t *size, kiln_error *err)
-{
-    *data = NULL;
-    *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return rh_error(err, KILN_E_ASSET_IO, "cannot read %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || st.st_size < 0 || st.st_size > INT32_MAX) {
-        fclose(f);
-        return rh_error(err, KILN_E_LIMIT, "%s: not a file of at most 2 GiB", path);
-    }
-    size_t n = (size_t)st.st_size;
-    uint8_t *p = malloc(n ? n : 1);
-    if (!p) {
-        fclose(f);
-        return rh_error(err, KILN_E_OUT_OF_MEMORY, "out of memory reading %s", path);
-    }
-    size_t got = fread(p, 1, n, f);
-    fclose(f);
-    if (got != n) {
-        free(p);
-        return rh_error(err, KILN_E_ASSET_IO, "cannot read %s", path);
-    }
-    *data = p;
-    *size = n;
-    return KILN_OK;
-}
-
-static void buf_append(rh_buf *b, const char *s, size_t n)
-{
-    if (b->failed) return;
-    if (b->cap - b->size <= n) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->size <= n) cap *= 2;
-        char *d = realloc(b->data, cap);
-        if (!d) {
-            b->failed = true;
-            return;
-        }
-        b->data = d;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->size, s, n);
-    b->size += n;
-    b->data[b->size] = '\0';
-}
-
-void rh_puts(rh_buf *b, const char *s) { buf_append(b, s, strlen(s)); }
-
-void rh_printf(rh_buf *b, const char *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof small) {
-        buf_append(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->failed = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    buf_append(b, big, (size_t)n);
-    free(big);
-}
-
-void rh_escape(rh_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            rh_puts(b, "&amp;");
-            break;
-        case '<':
-            rh_puts(b, "&lt;");
-            break;
-        case '>':
-            rh_puts(b, "&gt;");
-            break;
-        case '"':
-            rh_puts(b, "&quot;");
-            break;
-        case '\'':
-            rh_puts(b, "&#39;");
-            break;
-        default:
-            buf_append(b, s, 1);
-        }
-    }
-}
-
-void rh_url(rh_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-            strchr("-._~/", ch))
-            buf_append(b, s, 1);
-        else rh_printf(b, "%%%02X", ch);
-    }
-}
-
-void rh_buf_free(rh_buf *b)
-{
-    free(b->data);
-    memset(b, 0, sizeof *b);
-}
-
 /* ---- the page ------------------------------------------------------------------------------- */
-
-/* One KTX2 artifact to draw: what the first pass decides, what the picture pass finds. */
-typedef struct rh_job {
-    char ktx2[PATH_MAX + 256]; /* the file in its entry */
-    char stem[32];             /* the pictures' names: <stem>-l<level>.png */
-    bool psnr;                 /* level 0's PSNR is to be measured against source */
-    char source[PATH_MAX];
-    char psnr_text[300]; /* the PSNR, or why there is none */
-    rh_texture t;
-    kiln_result r;
-    kiln_error err;
-} rh_job;
 
 typedef struct rh_page {
     json_t *doc;
     rh_buf b;
     rh_png *png;
-    kiln_error png_error;   /* why png is NULL after jobs_run opened it */
     char dir[PATH_MAX];     /* the pictures folder on disk */
     const char *href;       /* the same, relative to the page (its base name + ".d") */
     const char *cache;      /* the cache folder */
@@ -184,8 +39,7 @@ typedef struct rh_page {
      * jobs, the pictures are drawn on every thread, the second walk writes the page. */
     bool planning;
     rh_job *jobs;
-    size_t job_count, job_cap, job_next;
-    pthread_mutex_t lock; /* job_next, while the jobs run */
+    size_t job_count, job_cap, job_next; /* job_next: the second walk's place in jobs */
 } rh_page;
 
 static const char *str_of(const json_t *o, const char *key)
@@ -299,71 +153,6 @@ static void psnr_plan(const rh_page *pg, const char *asset, const json_t *summar
     else if (!source_path(pg, asset, job->source, sizeof job->source))
         snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured: no source");
     else job->psnr = true;
-}
-
-/* Level 0's PSNR against the source, measured now by kiln's own decoders (kiln_inspect_file
- * with compare, what `kiln inspect --compare` prints): the cook records none. */
-static void psnr_measure(rh_job *job)
-{
-    kiln_inspect_opts o = {.struct_size = sizeof o, .compare = job->source};
-    char *doc = NULL;
-    kiln_error err;
-    if (kiln_inspect_file(job->ktx2, &o, &doc, &err) != KILN_OK) {
-        snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured: %s", err.message);
-        return;
-    }
-    json_t *d = json_loads(doc, 0, NULL);
-    kiln_string_free(doc);
-    const json_t *p = json_object_get(json_object_get(d, "compare"), "psnr");
-    if (json_is_number(p))
-        snprintf(job->psnr_text, sizeof job->psnr_text,
-                 "level 0 PSNR %.2f dB (measured now against the source; other levels: none)",
-                 json_number_value(p));
-    else snprintf(job->psnr_text, sizeof job->psnr_text, "PSNR not measured");
-    json_decref(d);
-}
-
-/* A job of the picture pass: its pictures, then its PSNR. Runs on any thread: it touches only
- * the job, the files and the (already opened) PNG writer. */
-static void job_run(rh_page *pg, rh_job *job)
-{
-    if (!pg->png) {
-        job->r = pg->png_error.code;
-        job->err = pg->png_error;
-        return;
-    }
-    job->r = rh_texture_pictures(&pg->png, job->ktx2, pg->dir, job->stem, &job->t, &job->err);
-    if (job->r == KILN_OK && job->psnr) psnr_measure(job);
-}
-
-static void *worker(void *arg)
-{
-    rh_page *pg = arg;
-    for (;;) {
-        pthread_mutex_lock(&pg->lock);
-        size_t i = pg->job_next++;
-        pthread_mutex_unlock(&pg->lock);
-        if (i >= pg->job_count) return NULL;
-        job_run(pg, &pg->jobs[i]);
-    }
-}
-
-/* Runs every job on `threads` threads (the calling one among them). */
-static void jobs_run(rh_page *pg, unsigned threads)
-{
-    if (!pg->job_count) return;
-    if (rh_png_open(&pg->png, &pg->png_error) != KILN_OK) pg->png = NULL;
-    if (threads > pg->job_count) threads = (unsigned)pg->job_count;
-    if (threads > 64) threads = 64;
-    pthread_t tid[64];
-    unsigned started = 0;
-    pg->job_next = 0;
-    pthread_mutex_init(&pg->lock, NULL);
-    for (unsigned i = 1; i < threads; i++)
-        if (pthread_create(&tid[started], NULL, worker, pg) == 0) started++;
-    worker(pg);
-    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&pg->lock);
 }
 
 /* The picture file name of an artifact: its asset id (kiln_asset_id, unique per artifact). */
@@ -614,6 +403,7 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
     }
     rh_buf details = pg->b;
     pg->b = saved;
+    if (details.failed) pg->b.failed = true;
 
     rh_puts(&pg->b, "<div class=\"thumb\">");
     if (have_texture && t.levels[0].file[0]) {
@@ -745,90 +535,6 @@ static int by_path(const void *a, const void *b)
     return strcmp(str_of(x, "path"), str_of(y, "path"));
 }
 
-static const char k_style[] =
-    "<style>\n"
-    ":root{--bg:#f6f5f2;--card:#fff;--ink:#1d2125;--dim:#6b7178;--line:#e2e0da;"
-    "--accent:#d9622b;--ok:#2e8b57;--stale:#c77c02;--bad:#c0392b}\n"
-    "*{box-sizing:border-box}\n"
-    "body{margin:0;background:var(--bg);color:var(--ink);"
-    "font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}\n"
-    "header{background:#22262b;color:#f3f1ec;padding:22px 32px 18px}\n"
-    "header h1{margin:0;font-size:22px;letter-spacing:.3px}\n"
-    "header h1 span{color:var(--accent)}\n"
-    "header p{margin:4px 0 12px;color:#b9bdc2}\n"
-    ".chips{display:flex;flex-wrap:wrap;gap:8px}\n"
-    ".chip{background:#343a40;border-radius:14px;padding:3px 11px;font-size:13px}\n"
-    ".chip b{font-size:15px;margin-right:4px}\n"
-    ".chip.s-stale,.chip.s-not_imported{background:#6b4a0c}\n"
-    ".chip.s-invalid,.chip.s-damaged{background:#7a2a22}\n"
-    ".chip.zero{background:#343a40;color:#8b9197}\n"
-    "main{max-width:1180px;margin:0 auto;padding:8px 24px 40px}\n"
-    "h2{font-size:17px;margin:26px 0 10px;border-bottom:1px solid var(--line);padding-bottom:4px}\n"
-    "section.panel{background:var(--card);border:1px solid var(--line);border-radius:8px;"
-    "padding:14px 18px}\n"
-    ".chart text{font:13px system-ui,sans-serif;fill:var(--ink)}\n"
-    ".chart text.v{fill:var(--dim)}\n"
-    "table.list{border-collapse:collapse;width:100%}\n"
-    "table.list td,table.list th{text-align:left;padding:4px 8px;border-bottom:1px solid "
-    "var(--line);vertical-align:top}\n"
-    "table.list th{font-weight:600;color:var(--dim);font-size:12px;text-transform:uppercase}\n"
-    "a{color:#1f5fa8;text-decoration:none}\n"
-    "details.panel{background:var(--card);border:1px solid var(--line);border-radius:8px;"
-    "padding:8px 18px}\n"
-    "td.num,th.num{text-align:right;white-space:nowrap}\n"
-    "a:hover{text-decoration:underline}\n"
-    ".asset{display:flex;gap:18px;background:var(--card);border:1px solid var(--line);"
-    "border-left:5px solid var(--ok);border-radius:8px;padding:14px;margin:12px 0}\n"
-    ".asset.s-stale,.asset.s-not_imported{border-left-color:var(--stale)}\n"
-    ".asset.s-invalid,.asset.s-damaged,.asset.s-unsupported{border-left-color:var(--bad)}\n"
-    ".thumb{flex:0 0 132px;align-self:flex-start}\n"
-    ".body{flex:1;min-width:0}\n"
-    ".body h3{margin:0 0 2px;font-size:15px;word-break:break-all}\n"
-    ".sum{margin:0 0 8px;color:var(--dim)}\n"
-    ".badge{display:inline-block;font-size:11px;font-weight:600;border-radius:9px;"
-    "padding:1px 8px;vertical-align:2px;background:#eceae4;color:#4a4f55}\n"
-    ".badge.st{background:#dff1e6;color:var(--ok)}\n"
-    ".badge.s-stale,.badge.s-not_imported{background:#fbeccd;color:#8a5600}\n"
-    ".badge.s-invalid,.badge.s-damaged,.badge.s-unsupported{background:#f8dcd8;color:var(--bad)}\n"
-    ".pic{width:132px;height:132px;display:flex;align-items:center;justify-content:center;"
-    "border-radius:6px;overflow:hidden;border:1px solid var(--line)}\n"
-    ".pic.small{width:96px;height:96px;margin:0 auto 4px}\n"
-    ".checker{background-color:#fff;background-image:linear-gradient(45deg,#ddd 25%,transparent "
-    "25%,transparent 75%,#ddd 75%),linear-gradient(45deg,#ddd 25%,transparent 25%,transparent "
-    "75%,#ddd 75%);background-size:12px 12px;background-position:0 0,6px 6px}\n"
-    "img.px{image-rendering:pixelated}\n"
-    ".ph{width:100%;height:100%;display:flex;flex-direction:column;align-items:center;"
-    "justify-content:center;text-align:center;gap:4px;color:var(--dim);font-size:11px;"
-    "background:repeating-linear-gradient(135deg,#f1efe9,#f1efe9 8px,#e9e6df 8px,#e9e6df 16px)}\n"
-    ".ph-kind{font-size:13px;font-weight:600;color:#4a4f55;text-transform:uppercase;"
-    "letter-spacing:.5px}\n"
-    ".ph-text{padding:0 8px}\n"
-    ".mips{display:flex;flex-wrap:wrap;gap:10px;align-items:flex-end}\n"
-    ".mip{margin:0;font-size:11px;color:var(--dim)}\n"
-    ".mip .pic{width:auto;height:auto;min-width:24px;min-height:24px;padding:2px;"
-    "display:inline-flex}\n"
-    ".mip figcaption{margin-top:3px;line-height:1.35}\n"
-    ".mip b,.lod b{color:var(--ink)}\n"
-    ".na{font-style:italic}\n"
-    ".lods{display:flex;flex-wrap:wrap;align-items:flex-start;gap:10px 28px}\n"
-    ".chain{margin:0 0 6px;font-size:12px;color:var(--dim)}\n"
-    ".chain b{color:var(--ink)}\n"
-    "table.lod{border-collapse:separate;border-spacing:8px 0;font-size:12px;margin-left:-8px}\n"
-    "p.mesh{margin:0 0 4px;font-weight:600;font-size:12px}\n"
-    "table.lod td{vertical-align:top;text-align:center;color:var(--dim)}\n"
-    ".dim{color:var(--dim);font-weight:normal}\n"
-    "details{margin-top:8px}\n"
-    "details summary{cursor:pointer;color:#1f5fa8}\n"
-    ".image h4{margin:10px 0 4px;font-size:12px}\n"
-    "ul.problems{margin:4px 0 8px;padding-left:18px}\n"
-    "li.err{color:var(--bad)}\n"
-    "li.warn{color:#8a5600}\n"
-    "li.stale{color:#6b4a0c}\n"
-    ".note{font-size:12px;padding:4px 8px;border-radius:4px;margin:0 0 8px}\n"
-    ".note.stale{background:#fbeccd}\n"
-    "footer{color:var(--dim);font-size:12px;max-width:1180px;margin:0 auto;padding:0 24px 32px}\n"
-    "</style>\n";
-
 static void page_head(rh_page *pg, size_t count)
 {
     const json_t *t = json_object_get(pg->doc, "totals");
@@ -837,7 +543,7 @@ static void page_head(rh_page *pg, size_t count)
     rh_puts(&pg->b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n");
     rh_printf(&pg->b, "<title>kiln report · %zu assets</title>\n", count);
-    rh_puts(&pg->b, k_style);
+    rh_puts(&pg->b, rh_style);
     rh_puts(&pg->b, "</head>\n<body>\n<header>\n<h1><span>kiln</span> report</h1>\n<p>");
     rh_printf(&pg->b, "%zu assets · platform ", count);
     rh_escape(&pg->b, platform ? platform : "default");
@@ -941,11 +647,12 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (unsigned)n : 1;
     }
-    jobs_run(&pg, threads);
+    rh_jobs_run(pg.jobs, pg.job_count, &pg.png, pg.dir, threads);
     pg.planning = false;
     walk(&pg, rows, lists, count, &contents);
     rh_buf cards = pg.b;
     pg.b = head;
+    if (cards.failed) pg.b.failed = true;
 
     rh_puts(&pg.b, "<h2 id=\"sizes\">Cooked size by kind</h2>\n<section class=\"panel\">\n");
     if (pg.kind_count) rh_chart_sizes(&pg.b, pg.kinds, pg.kind_count);
@@ -962,6 +669,7 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
         rh_puts(&pg.b, contents.data);
         rh_puts(&pg.b, "</table>\n</details>\n");
     }
+    if (contents.failed) pg.b.failed = true;
     rh_buf_free(&contents);
     if (cards.data) rh_puts(&pg.b, cards.data);
     rh_buf_free(&cards);
@@ -979,6 +687,8 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
               v / 100 % 100, v % 100);
 
     int code = KILN_EXIT_OK;
+    for (size_t i = 0; i < count; i++)
+        if (lists[i].failed) pg.b.failed = true;
     if (pg.b.failed) {
         rh_error(&err, KILN_E_OUT_OF_MEMORY, "out of memory writing the page");
         code = kiln_cli_fail(c, err.code, &err);

@@ -1,12 +1,15 @@
 /* report_html.h — what the files of `kiln report --html` share. report_html.c writes the page
- * from the report document; report_html_texture.c turns KTX2 levels into PNG pictures;
- * report_html_model.c reads the levels of detail of cooked meshes; report_html_chart.c draws the
- * sizes by kind as inline SVG; report_html_png.c writes PNG files through libspng, opened on
- * first use (kiln loads no image library at start-up); report_html_thumb.c is where pictures of
- * models come from (none until kiln has a renderer). Public API only (the kiln/ headers). */
+ * from the report document; report_html_texture.c turns KTX2 levels into PNG pictures, and
+ * report_html_jobs.c runs that on several threads; report_html_model.c reads the levels of
+ * detail of cooked meshes; report_html_chart.c draws the sizes by kind as inline SVG;
+ * report_html_style.c is the style sheet; report_html_buf.c holds the string, escaping and file
+ * helpers; report_html_png.c writes PNG files through libspng, opened on first use (kiln loads
+ * no image library at start-up); report_html_thumb.c is where pictures of models come from (none
+ * until kiln has a renderer). Public API only (the kiln/ headers). */
 #ifndef KILN_TOOLS_REPORT_HTML_H
 #define KILN_TOOLS_REPORT_HTML_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +79,27 @@ typedef struct rh_texture {
 kiln_result rh_texture_pictures(rh_png **png, const char *path, const char *dir, const char *stem,
                                 rh_texture *out, kiln_error *err);
 
+/* ---- the picture pass (report_html_jobs.c) -------------------------------------------------- */
+
+#define RH_MAX_THREADS 64
+
+/* One KTX2 artifact to draw: what the first walk over the assets decides, what the pass finds. */
+typedef struct rh_job {
+    char ktx2[PATH_MAX + 256]; /* the file in its entry */
+    char stem[32];             /* the pictures' names: <stem>-l<level>.png */
+    bool psnr;                 /* level 0's PSNR is to be measured against source */
+    char source[PATH_MAX];
+    char psnr_text[300]; /* the PSNR, or why there is none */
+    rh_texture t;        /* results: the levels and their pictures */
+    kiln_result r;
+    kiln_error err;
+} rh_job;
+
+/* Draws every job's pictures into dir and measures the PSNRs it plans, on up to `threads`
+ * threads (the calling one among them). *png is opened first (its failure becomes each job's
+ * error). Each job's r, err, t and psnr_text say what came of it. */
+void rh_jobs_run(rh_job *jobs, size_t count, rh_png **png, const char *dir, unsigned threads);
+
 /* ---- models (report_html_model.c) ----------------------------------------------------------- */
 
 typedef struct rh_mesh {
@@ -104,6 +128,10 @@ void rh_chart_sizes(rh_buf *b, rh_kind_size *rows, size_t count);
 /* ---- the stale reasons, as `kiln report --why` words them (cmd_report.c) --------------------- */
 
 void kiln_report_print_reason(FILE *out, const char *path, const json_t *reason);
+
+/* ---- the style sheet (report_html_style.c) ------------------------------------------------- */
+
+extern const char rh_style[]; /* "<style>...</style>\n" */
 
 /* ---- the page (report_html.c) ---------------------------------------------------------------- */
 
