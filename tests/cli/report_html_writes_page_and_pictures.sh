@@ -4,13 +4,15 @@
 # chain, the invalid asset's error, the sizes chart; every <img> names a PNG that is there and no
 # other file is referred to; the same project gives the same bytes (again, with one thread, and
 # in another folder); -o without --html and --html with --json are usage errors; a cache entry
-# damaged behind kiln's back still gives a page, which says so. Skipped without the corpus.
+# damaged behind kiln's back still gives a page, which says so; names are escaped. Skipped
+# without the corpus.
 c=${KILN_CORPUS:-}/gltf
 if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/BoxTextured/glTF/BoxTextured.gltf" ]; then
     echo "no corpus at '${KILN_CORPUS:-}'" >&2
     exit 77
 fi
 mktextures a b c
+mkpng 'assets/textures/x&y "q" <z>.png' 4 4 7
 mkdir -p assets/models/box
 cp "$c/BoxTextured/glTF/"* assets/models/box/
 cp "$c/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb" assets/models/
@@ -57,6 +59,7 @@ expect_grep 'the source bytes changed' report.html "why b.png is stale"
 expect_grep 'E_IMPORT_SETTINGS' report.html "c.png's error"
 expect_grep '<b>LOD 0</b><br>12 triangles' report.html "the morph cube's LOD table"
 expect_grep '<svg class="chart"' report.html "the sizes chart"
+expect_grep 'x&amp;y &quot;q&quot; &lt;z&gt;.png</a>' report.html "a name escaped"
 expect_grep 'picture when kiln has a renderer' report.html "a model placeholder"
 
 # Deterministic: again in place, with one thread, and in a copy of the project elsewhere.
