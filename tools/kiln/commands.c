@@ -150,6 +150,27 @@ static const kiln_cli_command commands[] = {
      "loses its record; a broken one keeps its last good entry. One line per change (--json: one\n"
      "document per line) until SIGINT or SIGTERM, which exit 0. See docs/cli.md \"watch\".\n",
      "*"},
+    {"thumbnail", kiln_cmd_thumbnail, false,
+     "usage: kiln thumbnail NAME#label|FILE -o OUT.png [--size N] [--level N]\n"
+     "                      [--view lit|unlit|normals|uv|lod|meshlets] [--time T] [--lod N]\n"
+     "                      [--camera auto|front|back|left|right|top|bottom]\n"
+     "\n"
+     "Draws a picture of a cooked artifact headless with kiln's Vulkan renderer (no window) and\n"
+     "writes it as a PNG. NAME#label is an artifact of the project's current cache entry\n"
+     "(textures/brick.png#texture); FILE is a source of the project (an image: its texture; a\n"
+     "model: its scene) or a cooked file alone (a .ktx2). Textures: one mip level fitted into\n"
+     "N x N keeping the aspect, over a grey checkerboard where alpha shows; BC4 as grey, BC5 as\n"
+     "a normal map (z rebuilt), RGBA16F clamped to 0..1 (docs/rendering.md). Models, scenes,\n"
+     "meshes and materials are not drawn yet (E_IMPORT_UNSUPPORTED).\n"
+     "\n"
+     "  -o, --output OUT.png  the picture (RGB, 8 bits)\n"
+     "  --size N              its longer side in pixels, 1..4096 (default 256)\n"
+     "  --level N             textures: the mip level (default 0)\n"
+     "  --view V              models: the shading or debug view (default lit)\n"
+     "  --time T              models: the clip time in seconds (default 0)\n"
+     "  --lod N               models: this LOD instead of the one kiln_lod_select picks\n"
+     "  --camera C            models: where the camera looks from (default auto)\n",
+     NULL},
     {"cache", kiln_cmd_cache, true,
      "usage: kiln cache gc [--max-size SIZE]\n"
      "       kiln cache verify [--repair]\n"

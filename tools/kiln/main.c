@@ -41,6 +41,8 @@ static const char usage[] =
     "  pack --verify FILE                    check every checksum of a .kpak\n"
     "  watch                                 import all, then import again what changes under the\n"
     "                                        root, one line per change, until Ctrl-C (Linux)\n"
+    "  thumbnail NAME#label|FILE -o OUT.png [--size N] [--level N]\n"
+    "                                        draw a cooked texture headless (Vulkan) into a PNG\n"
     "  graph --ninja [-o FILE]               write a build.ninja: one `kiln import` edge per cache key\n"
     "  cache gc [--max-size SIZE]            remove unreferenced, then least recently used entries\n"
     "  cache verify [--repair]               check every entry against its digests; remove and\n"

@@ -215,4 +215,43 @@ kiln_result kv_present(kv_context *ctx, kv_swapchain *sc, kv_target *t, uint32_t
 kiln_result kv_write_png(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height,
                          kiln_error *err);
 
+/* ---- textures as pictures (kiln thumbnail, golden images; kv_texture_view.c) ---------------- */
+
+/* How a texel becomes a colour in the picture (docs/rendering.md "kiln thumbnail"). */
+typedef enum kv_view_mode {
+    KV_VIEW_COLOR = 0,     /* sRGB formats: the colour as sampled (decoded to linear) */
+    KV_VIEW_STORED = 1,    /* UNORM formats: the stored values are the picture's sRGB values */
+    KV_VIEW_GREY = 2,      /* one channel (BC4): R as grey, opaque */
+    KV_VIEW_NORMAL_XY = 3, /* two channels (BC5): x, y from R, G; z = sqrt(1 - x^2 - y^2);
+                              shown as n * 0.5 + 0.5 (the usual blue-ish normal map), opaque */
+    KV_VIEW_FLOAT = 4,     /* R16G16B16A16_SFLOAT: linear, clamped to 0..1 (no tone mapping) */
+} kv_view_mode;
+
+/* The checkerboard behind the picture: squares of this many pixels, sRGB grey 204 and 153. */
+#define KV_VIEW_CHECKER 8
+
+/* The mode for a texture cooked in vk_format (the cooked format, not the one a CPU fallback
+ * uploaded: a BC5 transcoded to RGBA8 is still a normal map). */
+kv_view_mode kv_view_mode_for(uint32_t vk_format);
+
+/* The picture's size for a level of width x height fitted into size x size: the longer side
+ * becomes size, the other keeps the aspect (rounded, at least 1). 0 x 0 for a 0 argument. */
+void kv_fit_size(uint32_t width, uint32_t height, uint32_t size, uint32_t *out_width,
+                 uint32_t *out_height);
+
+/* A pipeline that draws one level of a texture over the whole target: each pixel averages
+ * n x n texels of the level (n = ceil(texels per pixel), at most 8 a side; a smaller level is
+ * magnified without filtering), composited over the checkerboard; alpha of the result 255.
+ * vert, frag: the cooked tools/view/shaders/thumb_texture.{vert,frag}. Works with any kv_target.
+ * Errors: KILN_E_USAGE (not a vertex and a fragment shader), Vulkan failures. */
+typedef struct kv_texture_view kv_texture_view;
+kiln_result kv_texture_view_create(kv_context *ctx, kv_target *t, const kv_shader *vert,
+                                   const kv_shader *frag, kv_texture_view **out, kiln_error *err);
+void kv_texture_view_destroy(kv_context *ctx, kv_texture_view *v); /* NULL is a no-op */
+/* Clears the target and draws level `level` of tex in `mode`; waits for the GPU. Errors:
+ * KILN_E_USAGE (no such level: the message gives the range; a bad mode), Vulkan failures. */
+kiln_result kv_texture_view_draw(kv_context *ctx, kv_texture_view *v, kv_target *t,
+                                 const kv_texture *tex, uint32_t level, kv_view_mode mode,
+                                 kiln_error *err);
+
 #endif

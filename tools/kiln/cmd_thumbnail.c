@@ -1,0 +1,511 @@
+/* cmd_thumbnail.c — kiln thumbnail NAME#label|FILE -o OUT.png: a picture of a cooked artifact,
+ * drawn headless by kiln's Vulkan renderer (tools/view, libkiln_view) as a client of libkiln_rt
+ * (docs/rendering.md "kiln thumbnail").
+ *
+ *   NAME#label   an artifact of the project: its current cache entry (kiln_project_inspect says
+ *                which, or why there is none); the cache is mounted in libkiln_rt and the
+ *                artifact loaded from it by its asset id
+ *   FILE         a source of the project (an image: its #texture; a model: its #scene), or a
+ *                cooked file alone (a KTX2; a kiln container)
+ *
+ * The artifact's type picks the function that draws it (kinds[] below: textures in
+ * thumbnail_texture.c, models, scenes, meshes and materials in thumbnail_model.c). The
+ * renderer's shaders are kiln-cooked shader assets too: tools/view/shaders packed at build time
+ * into view_shaders.kpak beside kiln (share/kiln/ when installed; $KILN_VIEW_SHADERS names
+ * another), mounted in the same libkiln_rt context. Test hooks (environment):
+ * KILN_VULKAN_VALIDATION=1 requires the validation layer and fails on any message it sends;
+ * KILN_RENDER_PIN keeps the named Vulkan drivers loaded for the process's life (LeakSanitizer:
+ * tests/render/render_fixture.h says why). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+typedef struct thumb_args {
+    const char *output, *size, *level, *view, *time, *lod, *camera;
+} thumb_args;
+
+/* Moves thumbnail's own options out of argv into *a; the rest go to rest[] (rest[0] = argv[0]).
+ * Returns the name of an option that lacks its value, or NULL. */
+static const char *take_options(int argc, char **argv, thumb_args *a, char **rest, int *rest_count)
+{
+    *rest_count = 0;
+    rest[(*rest_count)++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        const char **slot = !strcmp(o, "-o") || !strcmp(o, "--output") ? &a->output
+                            : !strcmp(o, "--size")                     ? &a->size
+                            : !strcmp(o, "--level")                    ? &a->level
+                            : !strcmp(o, "--view")                     ? &a->view
+                            : !strcmp(o, "--time")                     ? &a->time
+                            : !strcmp(o, "--lod")                      ? &a->lod
+                            : !strcmp(o, "--camera")                   ? &a->camera
+                                                                       : NULL;
+        if (!slot) {
+            rest[(*rest_count)++] = argv[i];
+            continue;
+        }
+        if (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2)) return o;
+        *slot = argv[++i];
+    }
+    return NULL;
+}
+
+/* A whole number in min..max, or false. */
+static bool parse_u32(const char *text, uint32_t min, uint32_t max, uint32_t *out)
+{
+    if (!text || !*text) return false;
+    char *end;
+    unsigned long v = strtoul(text, &end, 10);
+    if (*end || text[0] == '-' || text[0] == '+' || v < min || v > max) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool word_of(const char *word, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(word, *list)) return true;
+    return false;
+}
+
+static const char *const views[] = {"lit", "unlit", "normals", "uv", "lod", "meshlets", NULL};
+static const char *const cameras[] = {"auto",  "front", "back",   "left",
+                                      "right", "top",   "bottom", NULL};
+
+#ifndef KILN_HAVE_VIEW
+
+int kiln_cmd_thumbnail(int argc, char **argv)
+{
+    (void)views;
+    (void)cameras;
+    (void)word_of;
+    (void)parse_u32;
+    thumb_args a = {0};
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (!rest) return KILN_EXIT_FAILED;
+    int rest_count = 0;
+    (void)take_options(argc, argv, &a, rest, &rest_count);
+    kiln_cli c = {.command = "thumbnail"};
+    bool parsed = kiln_cli_parse(&c, rest_count, rest, "");
+    free(rest);
+    if (!parsed) {
+        kiln_cli_free(&c);
+        return KILN_EXIT_USAGE;
+    }
+    kiln_error e = {.code = KILN_E_IMPORT_UNSUPPORTED, .offset = UINT64_MAX};
+    snprintf(e.message, sizeof e.message,
+             "this kiln was built without its Vulkan renderer (tools/view needs the Vulkan "
+             "headers, Debian libvulkan-dev)");
+    int code = kiln_cli_fail(&c, KILN_E_IMPORT_UNSUPPORTED, &e);
+    kiln_cli_free(&c);
+    return code;
+}
+
+#else
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "thumbnail.h"
+
+kiln_result kiln_thumb_error(kiln_error *err, kiln_result code, const char *fmt, ...)
+{
+    if (!err) return code;
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->offset = UINT64_MAX;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+typedef kiln_result (*thumb_fn)(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err);
+
+/* The kinds that have a picture: the artifact's type picks the function that draws it. */
+static const struct thumb_kind {
+    krt_type type;
+    const char *name; /* in --json "kind" and messages */
+    thumb_fn draw;
+} kinds[] = {
+    {KRT_TYPE_TEXTURE, "texture", kiln_thumb_texture},
+    {KRT_TYPE_SCENE, "scene", kiln_thumb_model},
+    {KRT_TYPE_MESH, "mesh", kiln_thumb_model},
+    {KRT_TYPE_MATERIAL, "material", kiln_thumb_model},
+    {KRT_TYPE_TYPED_MATERIAL, "typed material", kiln_thumb_model},
+};
+
+static const struct thumb_kind *kind_of(krt_type t)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (kinds[i].type == t) return &kinds[i];
+    return NULL;
+}
+
+/* A kiln container's fourcc ("kind" of its inspect document) as a runtime type. */
+static krt_type type_of_kind(const char *kind)
+{
+    static const struct {
+        const char *kind;
+        krt_type type;
+    } map[] = {{"MESH", KRT_TYPE_MESH},          {"MATL", KRT_TYPE_MATERIAL},
+               {"SCEN", KRT_TYPE_SCENE},         {"SKEL", KRT_TYPE_SKELETON},
+               {"CLIP", KRT_TYPE_CLIP},          {"SHDR", KRT_TYPE_SHADER},
+               {"TMAT", KRT_TYPE_TYPED_MATERIAL}};
+    for (size_t i = 0; kind && i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(map[i].kind, kind)) return map[i].type;
+    return KRT_TYPE_NONE;
+}
+
+static const char *type_name(krt_type t)
+{
+    switch (t) {
+    case KRT_TYPE_SKELETON:
+        return "skeleton";
+    case KRT_TYPE_CLIP:
+        return "clip";
+    case KRT_TYPE_SHADER:
+        return "shader";
+    default: {
+        const struct thumb_kind *k = kind_of(t);
+        return k ? k->name : "file of an unknown kind";
+    }
+    }
+}
+
+/* What the argument names, resolved. */
+typedef struct thumb_target {
+    char *name;  /* NAME#label in the project, or the file as given */
+    char *file;  /* the cooked file */
+    char *cache; /* the project's cache folder (NULL for a file alone) */
+    uint64_t asset_id;
+    krt_type type;
+} thumb_target;
+
+static void target_free(thumb_target *t)
+{
+    free(t->name);
+    free(t->file);
+    free(t->cache);
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* The type an inspect document describes: a KTX2 is a texture, a container its kind's. */
+static krt_type type_of_doc(const json_t *d)
+{
+    const char *type = json_string_value(json_object_get(d, "type"));
+    if (type && !strcmp(type, "ktx2")) return KRT_TYPE_TEXTURE;
+    if (type && !strcmp(type, "container"))
+        return type_of_kind(json_string_value(json_object_get(d, "kind")));
+    return KRT_TYPE_NONE;
+}
+
+/* NAME#label of the project: the artifact of the asset's current entry (its cooked file, asset
+ * id, type) and the cache folder that entry lies in (objects/<xx>/<key>/ of the cache). */
+static kiln_result resolve_name(const kiln_cli *c, const char *name, thumb_target *t,
+                                int *exit_code, kiln_error *err)
+{
+    kiln_project *p = kiln_cli_open(c, exit_code);
+    if (!p) return KILN_E_USAGE; /* printed already */
+    char *doc = NULL;
+    kiln_result r = kiln_project_inspect(p, name, NULL, &doc, err);
+    kiln_project_close(p);
+    if (r) return r;
+    json_t *d = json_loads(doc, JSON_ALLOW_NUL, NULL);
+    kiln_string_free(doc);
+    const json_t *art = json_object_get(d, "artifact");
+    const char *path = json_string_value(json_object_get(art, "path"));
+    const char *id = json_string_value(json_object_get(art, "asset_id"));
+    r = path && id ? KILN_OK
+                   : kiln_thumb_error(err, KILN_E_INTERNAL,
+                                      "the inspect document of %.200s names "
+                                      "no artifact",
+                                      name);
+    if (!r) {
+        t->name = dup_str(name);
+        t->file = dup_str(path);
+        t->cache = dup_str(path);
+        t->asset_id = strtoull(id, NULL, 16);
+        t->type = type_of_doc(d);
+        /* <cache>/objects/<xx>/<key>/<file>: four components off. */
+        for (int i = 0; i < 4 && t->cache; i++) {
+            char *slash = strrchr(t->cache, '/');
+            if (!slash) break;
+            *slash = '\0';
+        }
+        if (!t->name || !t->file || !t->cache)
+            r = kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    }
+    json_decref(d);
+    return r;
+}
+
+/* The argument: a file (a source of the project, or a cooked file alone) or NAME#label. */
+static kiln_result resolve(const kiln_cli *c, const char *arg, thumb_target *t, int *exit_code,
+                           kiln_error *err)
+{
+    memset(t, 0, sizeof *t);
+    struct stat st;
+    if (stat(arg, &st) != 0) {
+        if (strchr(arg, '#')) return resolve_name(c, arg, t, exit_code, err);
+        kiln_thumb_error(err, KILN_E_ASSET_IO, "%.200s: no such file (and no NAME#label)", arg);
+        snprintf(err->path, sizeof err->path, "%s", arg);
+        return KILN_E_ASSET_IO;
+    }
+    if (!S_ISREG(st.st_mode))
+        return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED,
+                                "%.200s: not a file (give a texture, a model or NAME#label)", arg);
+    char *doc = NULL;
+    kiln_result r = kiln_inspect_file(arg, NULL, &doc, err);
+    if (r) return r;
+    json_t *d = json_loads(doc, JSON_ALLOW_NUL, NULL);
+    kiln_string_free(doc);
+    const char *type = json_string_value(json_object_get(d, "type"));
+    const char *label = !type                    ? NULL
+                        : !strcmp(type, "image") ? "texture"
+                        : !strcmp(type, "model") ? "scene"
+                                                 : NULL;
+    if (label) { /* a source: its main artifact in the project */
+        size_t n = strlen(arg) + strlen(label) + 2;
+        char *name = malloc(n);
+        if (name) snprintf(name, n, "%s#%s", arg, label);
+        json_decref(d);
+        r = name ? resolve_name(c, name, t, exit_code, err)
+                 : kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        free(name);
+        return r;
+    }
+    t->type = type_of_doc(d);
+    json_decref(d);
+    if (t->type == KRT_TYPE_NONE)
+        return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED,
+                                "%.200s: a %s has no thumbnail (give a texture, a model or "
+                                "NAME#label)",
+                                arg, type ? type : "file");
+    t->name = dup_str(arg);
+    t->file = dup_str(arg);
+    if (!t->name || !t->file) return kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    return KILN_OK;
+}
+
+/* Keeps each library of $KILN_RENDER_PIN (':'-separated) loaded for the process's life. */
+static void pin_drivers(void)
+{
+    const char *list = getenv("KILN_RENDER_PIN");
+    char name[256];
+    while (list && *list) {
+        size_t n = strcspn(list, ":");
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, list, n);
+            name[n] = '\0';
+            (void)dlopen(name, RTLD_NOW | RTLD_LOCAL); /* never closed, on purpose */
+        }
+        list += n;
+        if (*list == ':') list++;
+    }
+}
+
+/* The renderer's shaders: $KILN_VIEW_SHADERS, else view_shaders.kpak beside the kiln executable
+ * (a build tree), else ../share/kiln/view_shaders.kpak from it (an installed kiln). */
+static void shader_pack_path(char *out, size_t cap)
+{
+    const char *env = getenv("KILN_VIEW_SHADERS");
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+        return;
+    }
+    char exe[2048];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(out, cap, "view_shaders.kpak");
+        return;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = '\0';
+    struct stat st;
+    snprintf(out, cap, "%s/view_shaders.kpak", exe);
+    if (stat(out, &st) == 0) return;
+    snprintf(out, cap, "%s/../share/kiln/view_shaders.kpak", exe);
+}
+
+kiln_result kiln_thumb_shader(krt_context *rt, const char *name, const kv_shader **out,
+                              kiln_error *err)
+{
+    *out = NULL;
+    krt_handle h = krt_load_shader(rt, name, err);
+    if (!h.id)
+        return kiln_thumb_error(err, KILN_E_ASSET_IO,
+                                "the renderer's shader %.100s is not in its pack (view_shaders."
+                                "kpak of this build?)",
+                                name);
+    krt_finish(rt);
+    if (krt_state_of(rt, h) != KRT_STATE_READY) {
+        kiln_result r = krt_error(rt, h, err);
+        return r ? r : kiln_thumb_error(err, KILN_E_INTERNAL, "%.100s: still loading", name);
+    }
+    *out = krt_gpu(rt, h);
+    return *out ? KILN_OK
+                : kiln_thumb_error(err, KILN_E_INTERNAL, "%.100s: no shader module", name);
+}
+
+/* Vulkan, libkiln_rt with kv as its renderer, the shader pack and the project's cache; then the
+ * kind's function draws. */
+static kiln_result render(const kiln_cli *c, const thumb_target *t, const kiln_thumb_opts *o,
+                          kiln_thumb_image *img, char *device, size_t device_cap, kiln_error *err)
+{
+    const struct thumb_kind *kind = kind_of(t->type);
+    if (!kind)
+        return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED, "%.200s: a %s has no thumbnail",
+                                t->name, type_name(t->type));
+    pin_drivers();
+    const char *v = getenv("KILN_VULKAN_VALIDATION");
+    bool validate = v && *v && strcmp(v, "0") != 0;
+    kv_context_desc kd = {
+        .struct_size = sizeof kd, .no_validation = !validate, .require_validation = validate};
+    kv_context *kv = NULL;
+    kiln_result r = kv_context_create(&kd, &kv, err);
+    if (r) return r;
+    snprintf(device, device_cap, "%s", kv_device_name(kv));
+    krt_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.struct_size = sizeof desc;
+    desc.worker_count = c->jobs ? c->jobs : 2;
+    kv_renderer_fill(kv, &desc.renderer, &desc.renderer_shaders);
+    krt_context *rt = NULL;
+    r = krt_create(&desc, &rt, err);
+    char pack[2200];
+    shader_pack_path(pack, sizeof pack);
+    if (!r && krt_mount_pack(rt, pack, NULL, err) != KILN_OK) {
+        char why[200];
+        snprintf(why, sizeof why, "%.199s", err->message);
+        r = kiln_thumb_error(err, KILN_E_ASSET_IO,
+                             "the renderer's shaders: %.150s (KILN_VIEW_SHADERS names the pack)",
+                             why);
+    }
+    if (!r && t->cache) r = krt_mount_cache_platform(rt, t->cache, c->platform, NULL, err);
+    if (!r && t->cache && krt_lookup_id(rt, t->asset_id) != t->type)
+        r = kiln_thumb_error(err, KILN_E_INTERNAL, "%.200s: not in the mounted cache %.200s",
+                             t->name, t->cache);
+    if (!r) {
+        kiln_thumb_job job = {
+            .opts = o,
+            .name = t->name,
+            .file = t->file,
+            .kv = kv,
+            .rt = rt,
+            .renderer = &desc.renderer,
+            .asset_id = t->cache ? t->asset_id : 0,
+            .type = t->type,
+        };
+        r = kind->draw(&job, img, err);
+    }
+    krt_destroy(rt);
+    kv_messages m;
+    kv_messages_get(kv, &m);
+    kv_context_destroy(kv);
+    if (validate && (m.errors || m.warnings)) {
+        for (uint32_t i = 0; i < m.kept; i++) fprintf(stderr, "validation: %s\n", m.text[i]);
+        if (!r)
+            r = kiln_thumb_error(err, KILN_E_INTERNAL,
+                                 "vulkan validation: %u errors, %u warnings (printed above)",
+                                 m.errors, m.warnings);
+    }
+    return r;
+}
+
+static int usage_value(kiln_cli *c, const char *option, const char *value, const char *want)
+{
+    return kiln_cli_usage(c, "bad %s %s: %s", option, value, want);
+}
+
+int kiln_cmd_thumbnail(int argc, char **argv)
+{
+    thumb_args a = {0};
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    kiln_cli c = {.command = "thumbnail"};
+    if (!rest) return KILN_EXIT_FAILED;
+    int rest_count = 0;
+    const char *missing = take_options(argc, argv, &a, rest, &rest_count);
+    bool parsed = kiln_cli_parse(&c, rest_count, rest, "");
+    free(rest);
+    if (!parsed) {
+        kiln_cli_free(&c);
+        return KILN_EXIT_USAGE;
+    }
+    if (missing) return kiln_cli_usage(&c, "%s needs a value", missing);
+    if (c.positional_count != 1)
+        return kiln_cli_usage(&c, "thumbnail takes exactly one NAME#label or FILE");
+    if (!a.output) return kiln_cli_usage(&c, "thumbnail needs -o OUT.png");
+    kiln_thumb_opts o = {.size = 256, .view = "lit", .camera = "auto", .lod = -1};
+    uint32_t u;
+    if (a.size && !parse_u32(a.size, 1, 4096, &o.size))
+        return usage_value(&c, "--size", a.size, "give 1..4096 pixels");
+    if (a.level && !parse_u32(a.level, 0, KILN_KTX2_MAX_LEVELS - 1, &o.level))
+        return usage_value(&c, "--level", a.level, "give a mip level 0..15");
+    if (a.lod) {
+        if (!parse_u32(a.lod, 0, 255, &u))
+            return usage_value(&c, "--lod", a.lod, "give a LOD 0..255");
+        o.lod = (int32_t)u;
+    }
+    if (a.time) {
+        char *end;
+        o.time = strtod(a.time, &end);
+        if (*end || !*a.time || !(o.time >= 0.0 && o.time <= 1e9))
+            return usage_value(&c, "--time", a.time, "give seconds, 0 or more");
+    }
+    if (a.view && !word_of(a.view, views))
+        return usage_value(&c, "--view", a.view, "lit, unlit, normals, uv, lod or meshlets");
+    if (a.view) o.view = a.view;
+    if (a.camera && !word_of(a.camera, cameras))
+        return usage_value(&c, "--camera", a.camera,
+                           "auto, front, back, left, right, top or bottom");
+    if (a.camera) o.camera = a.camera;
+
+    const char *arg = c.positional[0];
+    thumb_target t;
+    kiln_error err = {.offset = UINT64_MAX};
+    int code = KILN_EXIT_OK;
+    kiln_result r = resolve(&c, arg, &t, &code, &err);
+    kiln_thumb_image img = {0};
+    char device[256] = "";
+    if (code) { /* the project did not open: printed */
+        target_free(&t);
+        kiln_cli_free(&c);
+        return code;
+    }
+    if (!r) r = render(&c, &t, &o, &img, device, sizeof device, &err);
+    if (!r) r = kiln_thumb_write_png(a.output, &img, &err);
+    if (r) {
+        code = kiln_cli_fail(&c, r, &err);
+    } else if (c.json) {
+        json_t *d =
+            json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:s}", "command", "thumbnail", "input", arg,
+                      "output", a.output, "kind", type_name(t.type), "width", (json_int_t)img.width,
+                      "height", (json_int_t)img.height, "drawn", img.what, "device", device);
+        char *s = json_dumps(d, JSON_SORT_KEYS | JSON_INDENT(2));
+        kiln_cli_print_json(s);
+        free(s);
+        json_decref(d);
+    } else if (!c.quiet) {
+        printf("%s: %s -> %s (%ux%u)\n", arg, img.what, a.output, img.width, img.height);
+    }
+    free(img.rgba);
+    target_free(&t);
+    kiln_cli_free(&c);
+    return code;
+}
+
+#endif

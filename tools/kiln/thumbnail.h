@@ -1,0 +1,64 @@
+/* thumbnail.h — what `kiln thumbnail`'s files share (cmd_thumbnail.c resolves the artifact, sets
+ * up Vulkan and libkiln_rt and writes the PNG; one function per kind of artifact draws it:
+ * thumbnail_texture.c, thumbnail_model.c). Built only with the renderer (KILN_HAVE_VIEW: the
+ * Vulkan headers were found); docs/rendering.md "kiln thumbnail". */
+#ifndef KILN_TOOLS_THUMBNAIL_H
+#define KILN_TOOLS_THUMBNAIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kiln/kiln_rt.h"
+#include "kv.h"
+
+/* The command's options (validated by cmd_thumbnail.c; the per-kind functions use those that
+ * apply to their kind and ignore the others). */
+typedef struct kiln_thumb_opts {
+    uint32_t size;      /* the longer side of the picture, 1..4096 (default 256) */
+    uint32_t level;     /* textures: the mip level (default 0) */
+    const char *view;   /* models: lit, unlit, normals, uv, lod, meshlets (default lit) */
+    const char *camera; /* models: auto, front, back, left, right, top, bottom (default auto) */
+    double time;        /* models: the clip time in seconds (default 0) */
+    int32_t lod;        /* models: the LOD to draw, -1 = chosen by kiln_lod_select (default) */
+} kiln_thumb_opts;
+
+/* One artifact to draw, and what draws it. */
+typedef struct kiln_thumb_job {
+    const kiln_thumb_opts *opts;
+    const char *name; /* what was asked for (NAME#label or FILE), for messages */
+    const char *file; /* the cooked file (a KTX2, a kiln container) */
+    kv_context *kv;
+    krt_context *rt; /* the renderer's shaders are mounted in it (and the project's cache) */
+    const krt_renderer *renderer; /* kv's callbacks, as rt calls them */
+    uint64_t asset_id;            /* the artifact in rt's mounts; 0 for a file outside a project */
+    krt_type type;                /* its type */
+} kiln_thumb_job;
+
+/* The picture: width * height RGBA8 pixels, sRGB, rows top to bottom; free() rgba. */
+typedef struct kiln_thumb_image {
+    uint8_t *rgba;
+    uint32_t width, height;
+    char what[160]; /* what was drawn, for people: "bc7 512x512, level 1 (256x256)" */
+} kiln_thumb_image;
+
+/* A texture (KRT_TYPE_TEXTURE, or a KTX2 file): thumbnail_texture.c. */
+kiln_result kiln_thumb_texture(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err);
+
+/* A model, scene, mesh or material: thumbnail_model.c. Not drawn yet: KILN_E_IMPORT_UNSUPPORTED. */
+kiln_result kiln_thumb_model(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err);
+
+/* Loads a cooked shader of the renderer (tools/view/shaders, packed beside kiln) by its name,
+ * "shaders/thumb_texture.frag#shader", and returns its object; the handle stays loaded until
+ * rt is destroyed. Errors: KILN_E_ASSET_IO / KILN_E_USAGE (not in the pack), the load's. */
+kiln_result kiln_thumb_shader(krt_context *rt, const char *name, const kv_shader **out,
+                              kiln_error *err);
+
+/* Writes the picture as a PNG through libspng, opened at run time (thumbnail_png.c). Errors:
+ * KILN_E_ASSET_IO (cannot write), KILN_E_IMPORT_UNSUPPORTED (no libspng). */
+kiln_result kiln_thumb_write_png(const char *path, const kiln_thumb_image *img, kiln_error *err);
+
+/* Fills err with code and a printf-formatted message; returns code. */
+kiln_result kiln_thumb_error(kiln_error *err, kiln_result code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
