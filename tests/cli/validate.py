@@ -69,7 +69,7 @@ BY_COMMAND = {"import": "import", "reimport": "reimport", "report": "report", "m
               "inspect": "inspect", "cache gc": "gc", "cache verify": "cache-verify",
               "texture": "texture", "shader": "shader",
               "model": "model", "pack": "pack", "graph": "graph",
-              "help settings": "help-settings", "watch": "watch"}
+              "help settings": "help-settings", "watch": "watch", "thumbnail": "thumbnail"}
 
 
 def auto_schema(doc):

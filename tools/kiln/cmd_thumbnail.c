@@ -269,7 +269,12 @@ static kiln_result resolve(const kiln_cli *c, const char *arg, thumb_target *t, 
                                 "%.200s: not a file (give a texture, a model or NAME#label)", arg);
     char *doc = NULL;
     kiln_result r = kiln_inspect_file(arg, NULL, &doc, err);
-    if (r) return r;
+    if (r) {
+        char why[200];
+        snprintf(why, sizeof why, "%.199s", err->message);
+        snprintf(err->message, sizeof err->message, "%.50s: %s", arg, why);
+        return r;
+    }
     json_t *d = json_loads(doc, JSON_ALLOW_NUL, NULL);
     kiln_string_free(doc);
     const char *type = json_string_value(json_object_get(d, "type"));
