@@ -239,13 +239,15 @@ static kiln_result resolve_name(const kiln_cli *c, const char *name, thumb_targe
         t->cache = dup_str(path);
         t->asset_id = strtoull(id, NULL, 16);
         t->type = type_of_doc(d);
-        /* <cache>/objects/<xx>/<key>/<file>: four components off. */
-        for (int i = 0; i < 4 && t->cache; i++) {
-            char *slash = strrchr(t->cache, '/');
-            if (!slash) break;
-            *slash = '\0';
-        }
-        if (!t->name || !t->file || !t->cache)
+        /* <cache>/objects/<xx>/<key>/<file> (a label may add folders to <file>). */
+        char *objects = NULL;
+        for (char *at = t->cache ? strstr(t->cache, "/objects/") : NULL; at;
+             at = strstr(at + 1, "/objects/"))
+            objects = at;
+        if (objects) *objects = '\0';
+        else if (t->cache)
+            r = kiln_thumb_error(err, KILN_E_INTERNAL, "%.200s is not in a cache's objects/", path);
+        if (!r && (!t->name || !t->file || !t->cache))
             r = kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     }
     json_decref(d);
