@@ -8,19 +8,18 @@
  *   FILE         a source of the project (an image: its #texture; a model: its #scene), or a
  *                cooked file alone (a KTX2; a kiln container)
  *
- * The artifact's type picks the function that draws it (kinds[] below: textures in
- * thumbnail_texture.c, models, scenes, meshes and materials in thumbnail_model.c). The
- * renderer's shaders are kiln-cooked shader assets too: tools/view/shaders packed at build time
- * into view_shaders.kpak beside kiln (share/kiln/ when installed; $KILN_VIEW_SHADERS names
- * another), mounted in the same libkiln_rt context. Test hooks (environment):
- * KILN_VULKAN_VALIDATION=1 requires the validation layer and fails on any message it sends;
- * KILN_RENDER_PIN keeps the named Vulkan drivers loaded for the process's life (LeakSanitizer:
- * tests/render/render_fixture.h says why). */
+ * thumbnail_resolve.c tells which. The artifact's type picks the function that draws it
+ * (kinds[] below: textures in thumbnail_texture.c, models, scenes, meshes and materials in
+ * thumbnail_model.c). The renderer's shaders are kiln-cooked shader assets too: tools/view/shaders
+ * packed at build time into view_shaders.kpak beside kiln (share/kiln/ when installed;
+ * $KILN_VIEW_SHADERS names another), mounted in the same libkiln_rt context. Test hooks
+ * (environment): KILN_VULKAN_VALIDATION=1 requires the validation layer and fails on any message it
+ * sends; KILN_RENDER_PIN keeps the named Vulkan drivers loaded for the process's life
+ * (LeakSanitizer: tests/render/render_fixture.h says why). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -108,6 +107,7 @@ int kiln_cmd_thumbnail(int argc, char **argv)
 #else
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "thumbnail.h"
@@ -147,21 +147,6 @@ static const struct thumb_kind *kind_of(krt_type t)
     return NULL;
 }
 
-/* A kiln container's fourcc ("kind" of its inspect document) as a runtime type. */
-static krt_type type_of_kind(const char *kind)
-{
-    static const struct {
-        const char *kind;
-        krt_type type;
-    } map[] = {{"MESH", KRT_TYPE_MESH},          {"MATL", KRT_TYPE_MATERIAL},
-               {"SCEN", KRT_TYPE_SCENE},         {"SKEL", KRT_TYPE_SKELETON},
-               {"CLIP", KRT_TYPE_CLIP},          {"SHDR", KRT_TYPE_SHADER},
-               {"TMAT", KRT_TYPE_TYPED_MATERIAL}};
-    for (size_t i = 0; kind && i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(map[i].kind, kind)) return map[i].type;
-    return KRT_TYPE_NONE;
-}
-
 static const char *type_name(krt_type t)
 {
     switch (t) {
@@ -176,135 +161,6 @@ static const char *type_name(krt_type t)
         return k ? k->name : "file of an unknown kind";
     }
     }
-}
-
-/* What the argument names, resolved. */
-typedef struct thumb_target {
-    char *name;  /* NAME#label in the project, or the file as given */
-    char *file;  /* the cooked file */
-    char *cache; /* the project's cache folder (NULL for a file alone) */
-    uint64_t asset_id;
-    krt_type type;
-} thumb_target;
-
-static void target_free(thumb_target *t)
-{
-    free(t->name);
-    free(t->file);
-    free(t->cache);
-}
-
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d) memcpy(d, s, n);
-    return d;
-}
-
-/* The type an inspect document describes: a KTX2 is a texture, a container its kind's. */
-static krt_type type_of_doc(const json_t *d)
-{
-    const char *type = json_string_value(json_object_get(d, "type"));
-    if (type && !strcmp(type, "ktx2")) return KRT_TYPE_TEXTURE;
-    if (type && !strcmp(type, "container"))
-        return type_of_kind(json_string_value(json_object_get(d, "kind")));
-    return KRT_TYPE_NONE;
-}
-
-/* NAME#label of the project: the artifact of the asset's current entry (its cooked file, asset
- * id, type) and the cache folder that entry lies in (objects/<xx>/<key>/ of the cache). */
-static kiln_result resolve_name(const kiln_cli *c, const char *name, thumb_target *t,
-                                int *exit_code, kiln_error *err)
-{
-    kiln_project *p = kiln_cli_open(c, exit_code);
-    if (!p) return KILN_E_USAGE; /* printed already */
-    char *doc = NULL;
-    kiln_result r = kiln_project_inspect(p, name, NULL, &doc, err);
-    kiln_project_close(p);
-    if (r) return r;
-    json_t *d = json_loads(doc, JSON_ALLOW_NUL, NULL);
-    kiln_string_free(doc);
-    const json_t *art = json_object_get(d, "artifact");
-    const char *path = json_string_value(json_object_get(art, "path"));
-    const char *id = json_string_value(json_object_get(art, "asset_id"));
-    r = path && id ? KILN_OK
-                   : kiln_thumb_error(err, KILN_E_INTERNAL,
-                                      "the inspect document of %.200s names "
-                                      "no artifact",
-                                      name);
-    if (!r) {
-        t->name = dup_str(name);
-        t->file = dup_str(path);
-        t->cache = dup_str(path);
-        t->asset_id = strtoull(id, NULL, 16);
-        t->type = type_of_doc(d);
-        /* <cache>/objects/<xx>/<key>/<file> (a label may add folders to <file>). */
-        char *objects = NULL;
-        for (char *at = t->cache ? strstr(t->cache, "/objects/") : NULL; at;
-             at = strstr(at + 1, "/objects/"))
-            objects = at;
-        if (objects) *objects = '\0';
-        else if (t->cache)
-            r = kiln_thumb_error(err, KILN_E_INTERNAL, "%.200s is not in a cache's objects/", path);
-        if (!r && (!t->name || !t->file || !t->cache))
-            r = kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-    }
-    json_decref(d);
-    return r;
-}
-
-/* The argument: a file (a source of the project, or a cooked file alone) or NAME#label. */
-static kiln_result resolve(const kiln_cli *c, const char *arg, thumb_target *t, int *exit_code,
-                           kiln_error *err)
-{
-    memset(t, 0, sizeof *t);
-    struct stat st;
-    if (stat(arg, &st) != 0) {
-        if (strchr(arg, '#')) return resolve_name(c, arg, t, exit_code, err);
-        kiln_thumb_error(err, KILN_E_ASSET_IO, "%.200s: no such file (and no NAME#label)", arg);
-        snprintf(err->path, sizeof err->path, "%s", arg);
-        return KILN_E_ASSET_IO;
-    }
-    if (!S_ISREG(st.st_mode))
-        return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED,
-                                "%.200s: not a file (give a texture, a model or NAME#label)", arg);
-    char *doc = NULL;
-    kiln_result r = kiln_inspect_file(arg, NULL, &doc, err);
-    if (r) {
-        char why[200];
-        snprintf(why, sizeof why, "%.199s", err->message);
-        snprintf(err->message, sizeof err->message, "%.50s: %s", arg, why);
-        return r;
-    }
-    json_t *d = json_loads(doc, JSON_ALLOW_NUL, NULL);
-    kiln_string_free(doc);
-    const char *type = json_string_value(json_object_get(d, "type"));
-    const char *label = !type                    ? NULL
-                        : !strcmp(type, "image") ? "texture"
-                        : !strcmp(type, "model") ? "scene"
-                                                 : NULL;
-    if (label) { /* a source: its main artifact in the project */
-        size_t n = strlen(arg) + strlen(label) + 2;
-        char *name = malloc(n);
-        if (name) snprintf(name, n, "%s#%s", arg, label);
-        json_decref(d);
-        r = name ? resolve_name(c, name, t, exit_code, err)
-                 : kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-        free(name);
-        return r;
-    }
-    t->type = type_of_doc(d);
-    json_decref(d);
-    if (t->type == KRT_TYPE_NONE)
-        return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED,
-                                "%.200s: a %s has no thumbnail (give a texture, a model or "
-                                "NAME#label)",
-                                arg, type ? type : "file");
-    t->name = dup_str(arg);
-    t->file = dup_str(arg);
-    if (!t->name || !t->file) return kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-    return KILN_OK;
 }
 
 /* Keeps each library of $KILN_RENDER_PIN (':'-separated) loaded for the process's life. */
@@ -370,7 +226,7 @@ kiln_result kiln_thumb_shader(krt_context *rt, const char *name, const kv_shader
 
 /* Vulkan, libkiln_rt with kv as its renderer, the shader pack and the project's cache; then the
  * kind's function draws. */
-static kiln_result render(const kiln_cli *c, const thumb_target *t, const kiln_thumb_opts *o,
+static kiln_result render(const kiln_cli *c, const kiln_thumb_target *t, const kiln_thumb_opts *o,
                           kiln_thumb_image *img, char *device, size_t device_cap, kiln_error *err)
 {
     const struct thumb_kind *kind = kind_of(t->type);
@@ -482,14 +338,14 @@ int kiln_cmd_thumbnail(int argc, char **argv)
     if (a.camera) o.camera = a.camera;
 
     const char *arg = c.positional[0];
-    thumb_target t;
+    kiln_thumb_target t;
     kiln_error err = {.offset = UINT64_MAX};
     int code = KILN_EXIT_OK;
-    kiln_result r = resolve(&c, arg, &t, &code, &err);
+    kiln_result r = kiln_thumb_resolve(&c, arg, &t, &code, &err);
     kiln_thumb_image img = {0};
     char device[256] = "";
     if (code) { /* the project did not open: printed */
-        target_free(&t);
+        kiln_thumb_target_free(&t);
         kiln_cli_free(&c);
         return code;
     }
@@ -510,7 +366,7 @@ int kiln_cmd_thumbnail(int argc, char **argv)
         printf("%s: %s -> %s (%ux%u)\n", arg, img.what, a.output, img.width, img.height);
     }
     free(img.rgba);
-    target_free(&t);
+    kiln_thumb_target_free(&t);
     kiln_cli_free(&c);
     return code;
 }

@@ -57,6 +57,25 @@ kiln_result kiln_thumb_shader(krt_context *rt, const char *name, const kv_shader
  * KILN_E_ASSET_IO (cannot write), KILN_E_IMPORT_UNSUPPORTED (no libspng). */
 kiln_result kiln_thumb_write_png(const char *path, const kiln_thumb_image *img, kiln_error *err);
 
+/* What the argument of `kiln thumbnail` names (thumbnail_resolve.c). */
+typedef struct kiln_thumb_target {
+    char *name;  /* NAME#label in the project, or the file as given */
+    char *file;  /* the cooked file */
+    char *cache; /* the project's cache folder (NULL for a file alone) */
+    uint64_t asset_id;
+    krt_type type; /* KRT_TYPE_NONE: a kind of file kiln has no runtime type for */
+} kiln_thumb_target;
+
+/* Resolves arg: a file (a source of the project: its main artifact; a cooked file alone) or
+ * NAME#label. When the project does not open, the error is printed, *exit_code set and a
+ * non-zero result returned. Errors: KILN_E_ASSET_IO (no such file), KILN_E_NOT_IMPORTED,
+ * KILN_E_USAGE (no such label), KILN_E_IMPORT_UNSUPPORTED (a file with no picture), the
+ * readers'. Free t with kiln_thumb_target_free (also after a failure). */
+struct kiln_cli;
+kiln_result kiln_thumb_resolve(const struct kiln_cli *c, const char *arg, kiln_thumb_target *t,
+                               int *exit_code, kiln_error *err);
+void kiln_thumb_target_free(kiln_thumb_target *t);
+
 /* Fills err with code and a printf-formatted message; returns code. */
 kiln_result kiln_thumb_error(kiln_error *err, kiln_result code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
