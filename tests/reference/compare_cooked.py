@@ -194,8 +194,8 @@ def main():
         ok = r["iou"] >= THRESHOLDS["min_iou"] and r["mean_abs_diff"] <= THRESHOLDS["max_diff"]
         failures += 0 if ok else 1
         results.append({"case": t_, "status": "pass" if ok else "fail", "iou": r["iou"],
-                        "mean_diff": r["mean_abs_diff"]})
-        print(f"{'ok  ' if ok else 'FAIL'} {t_:44s} IoU {r['iou']:.4f}  diff {r['mean_diff']:.2f}")
+                        "mean_abs_diff": r["mean_abs_diff"]})
+        print(f"{'ok  ' if ok else 'FAIL'} {t_:44s} IoU {r['iou']:.4f}  diff {r['mean_abs_diff']:.2f}")
 
     caught = 0
     for fault, n, pattern, c, t, cam in breaks:
@@ -227,9 +227,9 @@ def main():
         caught += 0 if ok else 1
         failures += 1 if ok else 0
         results.append({"case": bname, "status": "caught" if not ok else "missed",
-                        "iou": r["iou"], "mean_diff": r["mean_abs_diff"]})
+                        "iou": r["iou"], "mean_abs_diff": r["mean_abs_diff"]})
         print(f"{'ok  ' if not ok else 'MISS'} break {fault:10s} {n:24s} IoU {r['iou']:.4f}  "
-              f"diff {r['mean_diff']:.2f}")
+              f"diff {r['mean_abs_diff']:.2f}")
     passed = sum(1 for r in results if r["status"] == "pass")
     print(f"{passed} of {sum(1 for r in results if r['status'] in ('pass', 'fail', 'kiln failed'))}"
           f" cooked renders within the thresholds; {caught} of {len(breaks)} breaks caught")

@@ -24,7 +24,7 @@
 #include "cli.h"
 
 typedef struct thumb_args {
-    const char *output, *size, *level, *view, *time, *lod, *camera;
+    const char *output, *size, *level, *view, *time, *lod, *camera, *clip, *background, *bounds;
 } thumb_args;
 
 /* Moves thumbnail's own options out of argv into *a; the rest go to rest[] (rest[0] = argv[0]).
@@ -42,6 +42,9 @@ static const char *take_options(int argc, char **argv, thumb_args *a, char **res
                             : !strcmp(o, "--time")                     ? &a->time
                             : !strcmp(o, "--lod")                      ? &a->lod
                             : !strcmp(o, "--camera")                   ? &a->camera
+                            : !strcmp(o, "--clip")                     ? &a->clip
+                            : !strcmp(o, "--background")               ? &a->background
+                            : !strcmp(o, "--bounds")                   ? &a->bounds
                                                                        : NULL;
         if (!slot) {
             rest[(*rest_count)++] = argv[i];
@@ -61,6 +64,28 @@ static bool parse_u32(const char *text, uint32_t min, uint32_t max, uint32_t *ou
     unsigned long v = strtoul(text, &end, 10);
     if (*end || text[0] == '-' || text[0] == '+' || v < min || v > max) return false;
     *out = (uint32_t)v;
+    return true;
+}
+
+/* Between min and max comma-separated numbers, each within lo..hi, into out (as many as given;
+ * a fourth background component defaults to 255). */
+static bool parse_floats(const char *text, size_t min, size_t max, double lo, double hi, float *out,
+                         size_t *count)
+{
+    size_t n = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || n == max || !(v >= lo && v <= hi)) return false;
+        out[n++] = (float)v;
+        if (*end == ',') p = end + 1;
+        else if (*end == '\0') p = end;
+        else return false;
+    }
+    if (n < min) return false;
+    if (n == 3 && max == 4) out[3] = 255.0f;
+    if (count) *count = n;
     return true;
 }
 
@@ -312,7 +337,12 @@ int kiln_cmd_thumbnail(int argc, char **argv)
     if (c.positional_count != 1)
         return kiln_cli_usage(&c, "thumbnail takes exactly one NAME#label or FILE");
     if (!a.output) return kiln_cli_usage(&c, "thumbnail needs -o OUT.png");
-    kiln_thumb_opts o = {.size = 256, .view = "lit", .camera = "auto", .lod = -1};
+    kiln_thumb_opts o = {.size = 256,
+                         .view = "lit",
+                         .camera = "auto",
+                         .lod = -1,
+                         .clip = 0,
+                         .background = {32, 64, 96, 255}};
     uint32_t u;
     if (a.size && !parse_u32(a.size, 1, 4096, &o.size))
         return usage_value(&c, "--size", a.size, "give 1..4096 pixels");
@@ -336,6 +366,20 @@ int kiln_cmd_thumbnail(int argc, char **argv)
         return usage_value(&c, "--camera", a.camera,
                            "auto, front, back, left, right, top or bottom");
     if (a.camera) o.camera = a.camera;
+    if (a.clip) {
+        if (!strcmp(a.clip, "none")) o.clip = KV_NO_CLIP;
+        else if (!parse_u32(a.clip, 0, 1u << 20, &o.clip))
+            return usage_value(&c, "--clip", a.clip, "give a clip index or none");
+    }
+    if (a.background && !parse_floats(a.background, 3, 4, 0.0, 255.0, o.background, NULL))
+        return usage_value(&c, "--background", a.background, "give r,g,b[,a], each 0..255");
+    if (a.bounds) {
+        size_t n = 0;
+        if (!parse_floats(a.bounds, 6, 6, -1e30, 1e30, o.bounds, &n))
+            return usage_value(&c, "--bounds", a.bounds,
+                               "give minx,miny,minz,maxx,maxy,maxz, finite");
+        o.has_bounds = true;
+    }
 
     const char *arg = c.positional[0];
     kiln_thumb_target t;

@@ -154,14 +154,16 @@ static const kiln_cli_command commands[] = {
      "usage: kiln thumbnail NAME#label|FILE -o OUT.png [--size N] [--level N]\n"
      "                      [--view lit|unlit|normals|uv|lod|meshlets] [--time T] [--lod N]\n"
      "                      [--camera auto|front|back|left|right|top|bottom]\n"
+     "                      [--clip N|none] [--background R,G,B[,A]] [--bounds X,Y,Z,X,Y,Z]\n"
      "\n"
      "Draws a picture of a cooked artifact headless with kiln's Vulkan renderer (no window) and\n"
      "writes it as a PNG. NAME#label is an artifact of the project's current cache entry\n"
      "(textures/brick.png#texture); FILE is a source of the project (an image: its texture; a\n"
      "model: its scene) or a cooked file alone (a .ktx2). Textures: one mip level fitted into\n"
      "N x N keeping the aspect, over a grey checkerboard where alpha shows; BC4 as grey, BC5 as\n"
-     "a normal map (z rebuilt), RGBA16F clamped to 0..1 (docs/rendering.md). Models, scenes,\n"
-     "meshes and materials are not drawn yet (E_IMPORT_UNSUPPORTED).\n"
+     "a normal map (z rebuilt), RGBA16F clamped to 0..1 (docs/rendering.md). A model's scene,\n"
+     "a mesh, or a material on a sphere: framed from their bounds at rest, posed at --time of\n"
+     "--clip, each mesh at the LOD kiln_lod_select picks for 1 pixel of error.\n"
      "\n"
      "  -o, --output OUT.png  the picture (RGB, 8 bits)\n"
      "  --size N              its longer side in pixels, 1..4096 (default 256)\n"
@@ -169,7 +171,10 @@ static const kiln_cli_command commands[] = {
      "  --view V              models: the shading or debug view (default lit)\n"
      "  --time T              models: the clip time in seconds (default 0)\n"
      "  --lod N               models: this LOD instead of the one kiln_lod_select picks\n"
-     "  --camera C            models: where the camera looks from (default auto)\n",
+     "  --camera C            models: where the camera looks from (default auto)\n"
+     "  --clip N|none         scenes: the clip posed at --time, or the rest pose (default 0)\n"
+     "  --background R,G,B[,A] models: the sRGB colour behind (default 32,64,96)\n"
+     "  --bounds MIN,MAX      models: frame this world box (6 numbers) instead of the model's\n",
      NULL},
     {"cache", kiln_cmd_cache, true,
      "usage: kiln cache gc [--max-size SIZE]\n"

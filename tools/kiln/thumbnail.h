@@ -20,6 +20,11 @@ typedef struct kiln_thumb_opts {
     const char *camera; /* models: auto, front, back, left, right, top, bottom (default auto) */
     double time;        /* models: the clip time in seconds (default 0) */
     int32_t lod;        /* models: the LOD to draw, -1 = chosen by kiln_lod_select (default) */
+    uint32_t clip;      /* scenes: the clip posed at time, KV_NO_CLIP = the rest pose (default 0) */
+    float background[4]; /* models: the sRGB RGBA cleared to, 0..255 (default 32, 64, 96, 255) */
+    bool has_bounds;     /* models: frame these world bounds instead of the model's (the three.js
+                          * reference prints its own: both renders then share a camera) */
+    float bounds[6];     /* min x, y, z, max x, y, z */
 } kiln_thumb_opts;
 
 /* One artifact to draw, and what draws it. */
@@ -44,7 +49,8 @@ typedef struct kiln_thumb_image {
 /* A texture (KRT_TYPE_TEXTURE, or a KTX2 file): thumbnail_texture.c. */
 kiln_result kiln_thumb_texture(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err);
 
-/* A model, scene, mesh or material: thumbnail_model.c. Not drawn yet: KILN_E_IMPORT_UNSUPPORTED. */
+/* A scene, mesh or material (on a sphere): thumbnail_model.c; a typed material is refused
+ * (KILN_E_IMPORT_UNSUPPORTED). */
 kiln_result kiln_thumb_model(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err);
 
 /* Loads a cooked shader of the renderer (tools/view/shaders, packed beside kiln) by its name,
