@@ -35,11 +35,20 @@ import compare  # noqa: E402
 
 BG = (32, 64, 96)
 BG_ARG = "32,64,96"
+SS = 2  # supersampling: renders at SS x the compared size (measure() says why)
 
-# A correct cook must give IoU >= MIN_IOU and mean colour difference <= MAX_DIFF (0..255).
-# Measured on the corpus (docs/rendering.md): the worst correct model and the mildest break
-# decide them.
-THRESHOLDS = {"min_iou": 0.97, "max_diff": 6.0}
+# A correct cook must give IoU >= min_iou and mean colour difference <= max_diff (0..255), on
+# renders supersampled 2x2. Measured on the corpus (docs/rendering.md): the worst correct render
+# is CesiumMan walking (IoU 0.980, difference 9.2: its thin texture stripes seen edge-on, where
+# WebGL's generated mips and kiln's cooked BC7 mips pick other texels; the same at t = 0 with an
+# uncompressed, unreduced clip), the mildest break the mirrored UV (difference 24) and the 5 %
+# position scale (IoU 0.91).
+THRESHOLDS = {"min_iou": 0.97, "max_diff": 12.0}
+
+# Models compared but not held to the thresholds, and why (docs/rendering.md lists them).
+EXCUSED = {
+    "MeshPrimitiveModes": "kiln cooks triangles only: its points and lines are not drawn",
+}
 
 # Clip poses compared besides the rest pose: (model, clip, time in seconds).
 ANIMATED = [("CesiumMan", 0, 1.0), ("AnimatedMorphCube", 0, 1.0), ("Fox", 0, 0.5),
@@ -74,7 +83,8 @@ def reference(jobs):
     """Renders jobs [(source, png, clip, time, camera)] with three.js; returns infos by png."""
     spec = []
     for src, png, clip, time, camera in jobs:
-        a = [src, png, "--size", str(SIZE), str(SIZE), "--background", BG_ARG, "--camera", camera,
+        a = [src, png, "--size", str(SIZE * SS), str(SIZE * SS), "--background", BG_ARG,
+             "--camera", camera,
              "--clip", "none" if clip is None else str(clip), "--time", str(time)]
         spec.append(a)
     path = os.path.join(OUT, "jobs.json")
@@ -109,10 +119,9 @@ def project_for(name, source, meta=None):
 def thumbnail(proj, name, source, png, bounds, clip, time, camera):
     asset = f"{name}/{os.path.basename(source)}#scene"
     b = ",".join(repr(float(x)) for x in bounds["min"] + bounds["max"])
-    cmd = [KILN, "thumbnail", asset, "-o", png, "--size", str(SIZE), "--view", "unlit",
+    cmd = [KILN, "thumbnail", asset, "-o", png, "--size", str(SIZE * SS), "--view", "unlit",
            "--background", BG_ARG, "--camera", camera, "--bounds", b]
-    if clip is not None:
-        cmd += ["--clip", str(clip), "--time", str(time)]
+    cmd += ["--clip", "none"] if clip is None else ["--clip", str(clip), "--time", str(time)]
     return run(cmd, cwd=proj)
 
 
@@ -130,7 +139,10 @@ def fix_manifest(entry, file):
 
 
 def measure(ref_png, kiln_png, diff_png):
-    a, b = compare.load(ref_png), compare.load(kiln_png)
+    # Both renders are made at twice the compared size and box-filtered down (2x2 supersampling):
+    # neither renderer antialiases, and a finely textured or thin model otherwise differs by
+    # which texel or edge each pixel centre happens to hit, not by what was cooked.
+    a, b = compare.load(ref_png).reduce(SS), compare.load(kiln_png).reduce(SS)
     result, diff = compare.compare(a, b, BG)
     diff.save(diff_png)
     return result
@@ -192,10 +204,13 @@ def main():
             continue
         r = measure(ref_png, png, os.path.join(OUT, t_ + ".diff.png"))
         ok = r["iou"] >= THRESHOLDS["min_iou"] and r["mean_abs_diff"] <= THRESHOLDS["max_diff"]
-        failures += 0 if ok else 1
-        results.append({"case": t_, "status": "pass" if ok else "fail", "iou": r["iou"],
-                        "mean_abs_diff": r["mean_abs_diff"]})
-        print(f"{'ok  ' if ok else 'FAIL'} {t_:44s} IoU {r['iou']:.4f}  diff {r['mean_abs_diff']:.2f}")
+        status = "pass" if ok else "excused" if n in EXCUSED else "fail"
+        failures += 1 if status == "fail" else 0
+        results.append({"case": t_, "status": status, "iou": r["iou"],
+                        "mean_abs_diff": r["mean_abs_diff"], "why": EXCUSED.get(n)})
+        mark = {"pass": "ok  ", "excused": "note", "fail": "FAIL"}[status]
+        print(f"{mark} {t_:44s} IoU {r['iou']:.4f}  diff {r['mean_abs_diff']:.2f}"
+              + (f"  ({EXCUSED[n]})" if status == "excused" else ""))
 
     caught = 0
     for fault, n, pattern, c, t, cam in breaks:

@@ -32,15 +32,26 @@ layout(location = 0) out vec4 out_color;
 
 const float PI = 3.14159265358979;
 
-// The slot's UV: its set, then its transform (krt_gpu_material.uv_transforms).
-vec2 slot_uv(Material m, uint s)
+// A slot's texture at its UV set through its transform (krt_gpu_material.uv_transforms), with
+// explicit gradients: the UV's screen derivatives (of the interpolated input, which every lane
+// of a quad has) through the same 2x2 matrix. Not texture()'s implicit ones: lavapipe's helper
+// lanes read storage buffers as zeros, so a UV transformed by the material record differs
+// across the quad and the implicit level is garbage (a 30x tiled texture sampled at level 0 in
+// noise: SheenCloth).
+vec4 sample_slot(sampler2D tex, Material m, uint s, vec4 uv_dx, vec4 uv_dy)
 {
     uint set = (m.texcoords >> (4u * s)) & 0xFu;
     vec2 uv = set == 1u ? in_uv.zw : in_uv.xy;
+    vec2 dx = set == 1u ? uv_dx.zw : uv_dx.xy, dy = set == 1u ? uv_dy.zw : uv_dy.xy;
     uint bits = (m.samplers[s / 2u] >> (16u * (s % 2u))) & 0xFFFFu;
-    if ((bits & 0x1000u) == 0u) return uv;
-    vec4 a = m.uv_transforms[2u * s], b = m.uv_transforms[2u * s + 1u];
-    return vec2(a.x * uv.x + a.z * uv.y + b.x, a.y * uv.x + a.w * uv.y + b.y);
+    if ((bits & 0x1000u) != 0u) {
+        vec4 a = m.uv_transforms[2u * s], b = m.uv_transforms[2u * s + 1u];
+        mat2 lin = mat2(a.x, a.y, a.z, a.w); // columns: u' = a.x u + a.z v, v' = a.y u + a.w v
+        uv = lin * uv + b.xy;
+        dx = lin * dx;
+        dy = lin * dy;
+    }
+    return textureGrad(tex, uv, dx, dy);
 }
 
 bool has(Material m, uint s) { return m.textures[s] != KV_NONE; }
@@ -60,8 +71,16 @@ void main()
 {
     Draw d = draws[in_draw];
     Material m = materials[d.material];
+    // Every slot is sampled, with explicit gradients (sample_slot says why); an empty slot
+    // samples the white texture.
+    vec4 uv_dx = dFdx(in_uv), uv_dy = dFdy(in_uv);
+    vec4 base_tex = sample_slot(base_color_map, m, 0u, uv_dx, uv_dy);
+    vec4 mr_tex = sample_slot(metallic_roughness_map, m, 1u, uv_dx, uv_dy);
+    vec3 normal_tex = sample_slot(normal_map, m, 2u, uv_dx, uv_dy).xyz;
+    float occlusion_tex = sample_slot(occlusion_map, m, 3u, uv_dx, uv_dy).r;
+    vec3 emissive_tex = sample_slot(emissive_map, m, 4u, uv_dx, uv_dy).rgb;
     vec4 base = m.base_color * in_color;
-    if (has(m, 0u)) base *= texture(base_color_map, slot_uv(m, 0u));
+    if (has(m, 0u)) base *= base_tex;
     uint alpha_mode = m.flags & 3u;
     if (alpha_mode == ALPHA_MASK && base.a < m.alpha_cutoff) discard;
     if (alpha_mode != ALPHA_BLEND) base.a = 1.0;
@@ -78,7 +97,7 @@ void main()
         vec3 t = normalize(in_tangent.xyz - n * dot(n, in_tangent.xyz));
         vec3 b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
         if (!gl_FrontFacing) b = -b;
-        vec3 tn = texture(normal_map, slot_uv(m, 2u)).xyz * 2.0 - 1.0;
+        vec3 tn = normal_tex * 2.0 - 1.0;
         // Two-channel maps (BC5: blue reads 0) carry x and y only: z from unit length.
         if (tn.z < -0.99) tn.z = sqrt(max(1.0 - dot(tn.xy, tn.xy), 0.0));
         tn.xy *= m.normal_scale;
@@ -95,16 +114,15 @@ void main()
 
     float metallic = m.metallic, roughness = m.roughness;
     if (has(m, 1u)) {
-        vec4 mr = texture(metallic_roughness_map, slot_uv(m, 1u));
-        roughness *= mr.g;
-        metallic *= mr.b;
+        roughness *= mr_tex.g;
+        metallic *= mr_tex.b;
     }
     roughness = clamp(roughness, 0.04, 1.0);
     metallic = clamp(metallic, 0.0, 1.0);
     float ao = 1.0;
-    if (has(m, 3u)) ao = 1.0 + m.occlusion_strength * (texture(occlusion_map, slot_uv(m, 3u)).r - 1.0);
+    if (has(m, 3u)) ao = 1.0 + m.occlusion_strength * (occlusion_tex - 1.0);
     vec3 emissive = m.emissive.xyz * m.emissive.w;
-    if (has(m, 4u)) emissive *= texture(emissive_map, slot_uv(m, 4u)).rgb;
+    if (has(m, 4u)) emissive *= emissive_tex;
 
     vec3 v = normalize(frame.camera_position.xyz - in_position);
     vec3 l = frame.light_direction.xyz;
