@@ -4,13 +4,22 @@
 # chain, the invalid asset's error, the sizes chart; every <img> names a PNG that is there and no
 # other file is referred to; the same project gives the same bytes (again, with one thread, and
 # in another folder); -o without --html and --html with --json are usage errors; a cache entry
-# damaged behind kiln's back still gives a page, which says so; names are escaped. Skipped
-# without the corpus.
+# damaged behind kiln's back still gives a page, which says so; names are escaped; each model's
+# scene and each LOD of its meshes drawn by kiln's renderer under the validation layer. Skipped
+# without the corpus or Vulkan.
+export KILN_VULKAN_VALIDATION=1 KILN_RENDER_PIN=libvulkan_lvp.so
 c=${KILN_CORPUS:-}/gltf
 if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/BoxTextured/glTF/BoxTextured.gltf" ]; then
     echo "no corpus at '${KILN_CORPUS:-}'" >&2
     exit 77
 fi
+mktextures probe
+k 0 import --all -q
+if ! "$KILN_EXE" thumbnail textures/probe.png#texture -o probe.png >"$OUT" 2>"$ERR"; then
+    cat "$ERR" >&2
+    exit 77 # no Vulkan here: the model pictures would be placeholders
+fi
+rm -rf assets .kiln probe.png
 mktextures a b c
 mkpng 'assets/textures/x&y "q" <z>.png' 4 4 7
 mkdir -p assets/models/box
@@ -60,7 +69,10 @@ expect_grep 'E_IMPORT_SETTINGS' report.html "c.png's error"
 expect_grep '<b>LOD 0</b><br>12 triangles' report.html "the morph cube's LOD table"
 expect_grep '<svg class="chart"' report.html "the sizes chart"
 expect_grep 'x&amp;y &quot;q&quot; &lt;z&gt;.png</a>' report.html "a name escaped"
-expect_grep 'picture when kiln has a renderer' report.html "a model placeholder"
+[ "$(ls report.html.d | grep -c -- '-scene\.png$')" = 2 ] || fail "not two model pictures"
+[ "$(ls report.html.d | grep -c -- '-lod[0-9]*\.png$')" -ge 2 ] || fail "no LOD pictures"
+expect_grep 'alt="mesh0/prim0 LOD 0"' report.html "a LOD picture"
+grep -q 'no picture: ' report.html && fail "a model placeholder where the renderer draws"
 
 # Deterministic: again in place, with one thread, and in a copy of the project elsewhere.
 cp report.html "$TMPR/first.html"

@@ -189,7 +189,7 @@ static const char *type_name(krt_type t)
 }
 
 /* Keeps each library of $KILN_RENDER_PIN (':'-separated) loaded for the process's life. */
-static void pin_drivers(void)
+void kiln_thumb_pin_drivers(void)
 {
     const char *list = getenv("KILN_RENDER_PIN");
     char name[256];
@@ -207,7 +207,7 @@ static void pin_drivers(void)
 
 /* The renderer's shaders: $KILN_VIEW_SHADERS, else view_shaders.kpak beside the kiln executable
  * (a build tree), else ../share/kiln/view_shaders.kpak from it (an installed kiln). */
-static void shader_pack_path(char *out, size_t cap)
+void kiln_thumb_pack_path(char *out, size_t cap)
 {
     const char *env = getenv("KILN_VIEW_SHADERS");
     if (env && *env) {
@@ -258,7 +258,7 @@ static kiln_result render(const kiln_cli *c, const kiln_thumb_target *t, const k
     if (!kind)
         return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED, "%.200s: a %s has no thumbnail",
                                 t->name, type_name(t->type));
-    pin_drivers();
+    kiln_thumb_pin_drivers();
     const char *v = getenv("KILN_VULKAN_VALIDATION");
     bool validate = v && *v && strcmp(v, "0") != 0;
     kv_context_desc kd = {
@@ -275,7 +275,7 @@ static kiln_result render(const kiln_cli *c, const kiln_thumb_target *t, const k
     krt_context *rt = NULL;
     r = krt_create(&desc, &rt, err);
     char pack[2200];
-    shader_pack_path(pack, sizeof pack);
+    kiln_thumb_pack_path(pack, sizeof pack);
     if (!r && krt_mount_pack(rt, pack, NULL, err) != KILN_OK) {
         char why[200];
         snprintf(why, sizeof why, "%.199s", err->message);

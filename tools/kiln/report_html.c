@@ -40,6 +40,7 @@ typedef struct rh_page {
     bool planning;
     rh_job *jobs;
     size_t job_count, job_cap, job_next; /* job_next: the second walk's place in jobs */
+    report_thumbs *thumbs;               /* the model pictures' renderer, made on first use */
 } rh_page;
 
 static const char *str_of(const json_t *o, const char *key)
@@ -311,7 +312,8 @@ static void lod_table(rh_page *pg, const json_t *row, const json_t *outputs, con
                 .size = 2 * RH_LOD_PIC,
                 .png_path = png,
             };
-            const char *got = pg->planning ? "none" : report_model_thumbnail(&rq, &err);
+            const char *got =
+                pg->planning ? "none" : report_model_thumbnail(&pg->thumbs, &rq, &err);
             rh_puts(&pg->b, "<td><div class=\"pic small\">");
             if (got && !strcmp(got, "png")) {
                 char alt[96];
@@ -319,7 +321,7 @@ static void lod_table(rh_page *pg, const json_t *row, const json_t *outputs, con
                 img(pg, file, RH_LOD_PIC, RH_LOD_PIC, "", alt);
                 pg->pictures++;
             } else {
-                placeholder(&pg->b, "", got ? "no picture yet" : err.message);
+                placeholder(&pg->b, "", got ? "no picture: no renderer" : err.message);
             }
             rh_printf(&pg->b,
                       "</div><b>LOD %u</b><br>%u triangles<br><span class=\"dim\">error %.3g%%"
@@ -424,7 +426,7 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
                                    .file = "scene.kscene",
                                    .size = 2 * RH_THUMB,
                                    .png_path = png};
-        const char *got = pg->planning ? "none" : report_model_thumbnail(&rq, &err);
+        const char *got = pg->planning ? "none" : report_model_thumbnail(&pg->thumbs, &rq, &err);
         if (got && !strcmp(got, "png")) {
             rh_puts(&pg->b, "<div class=\"pic\">");
             img(pg, file, RH_THUMB, RH_THUMB, "", path);
@@ -432,7 +434,8 @@ static void asset_card(rh_page *pg, const json_t *row, size_t n, rh_buf *problem
             pg->pictures++;
         } else {
             rh_puts(&pg->b, "<div class=\"pic\">");
-            placeholder(&pg->b, kind, got ? "picture when kiln has a renderer" : err.message);
+            placeholder(&pg->b, kind,
+                        got ? "no picture: kiln built without its renderer" : err.message);
             rh_puts(&pg->b, "</div>");
         }
     } else {
@@ -650,6 +653,8 @@ int kiln_report_html(const kiln_cli *c, const char *doc, const char *out_path)
     rh_jobs_run(pg.jobs, pg.job_count, &pg.png, pg.dir, threads);
     pg.planning = false;
     walk(&pg, rows, lists, count, &contents);
+    report_thumbs_close(pg.thumbs);
+    pg.thumbs = NULL;
     rh_buf cards = pg.b;
     pg.b = head;
     if (cards.failed) pg.b.failed = true;

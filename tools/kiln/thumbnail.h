@@ -6,6 +6,7 @@
 #define KILN_TOOLS_THUMBNAIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kiln/kiln_rt.h"
@@ -81,6 +82,14 @@ struct kiln_cli;
 kiln_result kiln_thumb_resolve(const struct kiln_cli *c, const char *arg, kiln_thumb_target *t,
                                int *exit_code, kiln_error *err);
 void kiln_thumb_target_free(kiln_thumb_target *t);
+
+/* The renderer's shader pack: $KILN_VIEW_SHADERS, else view_shaders.kpak beside the kiln
+ * executable (a build tree), else ../share/kiln/view_shaders.kpak from it (installed). */
+void kiln_thumb_pack_path(char *out, size_t cap);
+
+/* Keeps the Vulkan drivers named in $KILN_RENDER_PIN loaded for the process's life (tests under
+ * LeakSanitizer: tests/render/render_fixture.h says why). */
+void kiln_thumb_pin_drivers(void);
 
 /* Fills err with code and a printf-formatted message; returns code. */
 kiln_result kiln_thumb_error(kiln_error *err, kiln_result code, const char *fmt, ...)
