@@ -1,6 +1,7 @@
 #!/bin/sh
 # run_cooked.sh KILN BREAK_COOKED OUT_DIR — the three.js comparison of cooked corpus models
-# (compare_cooked.py --check --breaks over every model of $KILN_CORPUS/gltf) with Debian's
+# (compare_cooked.py --check --breaks over every model of $KILN_CORPUS/gltf, or those of
+# $KILN_REFERENCE_MODELS) with Debian's
 # python3 (python3-pil); exit 77 (skip) without it, node, Chromium, the npm packages, Vulkan or
 # the corpus.
 py=/usr/bin/python3
@@ -19,5 +20,7 @@ if ! (cd "$probe" && "$1" import --all -q && "$1" thumbnail Box.glb#scene -o pro
     echo "SKIP: kiln thumbnail cannot draw here (no Vulkan device?)"; exit 77
 fi
 rm -rf "$probe" "$3"
+# KILN_REFERENCE_MODELS=A,B,... compares those models only (the Makefile's sanitizer stages).
 exec "$py" "$(dirname "$0")/compare_cooked.py" --kiln "$1" --break-tool "$2" --out "$3" \
-    --corpus "$KILN_CORPUS" --breaks --check --json "$3.json"
+    --corpus "$KILN_CORPUS" --models "${KILN_REFERENCE_MODELS:-all}" --breaks --check \
+    --json "$3.json"

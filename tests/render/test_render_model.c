@@ -202,7 +202,7 @@ static void test_models(void **state)
     kv_target_destroy(f.kv, f.target);
     krt_destroy(f.rt);
     render_assert_no_messages(f.kv);
-    kv_context_destroy(f.kv);
+    assert_int_equal(kv_context_destroy_checked(f.kv), 0); /* no Vulkan object left alive */
     kt_rmtree(dir);
     free(dir);
     free(cache);

@@ -303,7 +303,12 @@ static kiln_result render(const kiln_cli *c, const kiln_thumb_target *t, const k
     krt_destroy(rt);
     kv_messages m;
     kv_messages_get(kv, &m);
-    kv_context_destroy(kv);
+    uint32_t left = kv_context_destroy_checked(kv); /* objects alive at the device's end */
+    if (validate && left && !r)
+        r = kiln_thumb_error(err, KILN_E_INTERNAL,
+                             "vulkan validation: %u messages at device destruction (printed "
+                             "above)",
+                             left);
     if (validate && (m.errors || m.warnings)) {
         for (uint32_t i = 0; i < m.kept; i++) fprintf(stderr, "validation: %s\n", m.text[i]);
         if (!r)

@@ -46,6 +46,10 @@ typedef struct kv_context_desc {
  * failed: the message names it and its VkResult). */
 kiln_result kv_context_create(const kv_context_desc *desc, kv_context **out, kiln_error *err);
 void kv_context_destroy(kv_context *ctx); /* NULL is a no-op; waits for the device first */
+/* The same, returning how many validation messages the device's destruction brought (the
+ * layer's object tracker names every Vulkan object still alive then; each is printed on stderr):
+ * tests fail on a non-zero count. */
+uint32_t kv_context_destroy_checked(kv_context *ctx);
 
 /* The device's name and whether the validation layer is on. */
 const char *kv_device_name(const kv_context *ctx);

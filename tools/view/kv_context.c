@@ -1,6 +1,7 @@
 /* kv_context.c — the headless Vulkan context: instance (with the validation layer and a
  * messenger when present), a physical device with a graphics queue, the device, its queue and a
  * command pool. Headless unless the caller asks for presentation (kv_present.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include "kv_internal.h"
@@ -209,15 +210,26 @@ kiln_result kv_context_create(const kv_context_desc *desc, kv_context **out, kil
     return KILN_OK;
 }
 
-void kv_context_destroy(kv_context *ctx)
+uint32_t kv_context_destroy_checked(kv_context *ctx)
 {
-    if (!ctx) return;
+    if (!ctx) return 0;
+    uint32_t before = 0, after = 0;
+    pthread_mutex_lock(&ctx->messages_lock);
+    before = ctx->messages.errors + ctx->messages.warnings;
+    pthread_mutex_unlock(&ctx->messages_lock);
     if (ctx->device) {
         ctx->vk.vkDeviceWaitIdle(ctx->device);
         kv_layouts_destroy(ctx);
         if (ctx->pool) ctx->vk.vkDestroyCommandPool(ctx->device, ctx->pool, NULL);
         ctx->vk.vkDestroyDevice(ctx->device, NULL);
     }
+    /* The validation layer's object tracker reports what is still alive when the device goes:
+     * a buffer, image, pipeline ... kv (or its caller) did not destroy. */
+    pthread_mutex_lock(&ctx->messages_lock);
+    after = ctx->messages.errors + ctx->messages.warnings;
+    for (uint32_t i = before; i < after && i < ctx->messages.kept; i++)
+        fprintf(stderr, "kv: at device destruction: %s\n", ctx->messages.text[i]);
+    pthread_mutex_unlock(&ctx->messages_lock);
     if (ctx->instance) {
         if (ctx->messenger)
             ctx->vk.vkDestroyDebugUtilsMessengerEXT(ctx->instance, ctx->messenger, NULL);
@@ -227,7 +239,10 @@ void kv_context_destroy(kv_context *ctx)
     pthread_mutex_destroy(&ctx->messages_lock);
     kv_context boot = {.allocator = ctx->allocator};
     kv_free(&boot, ctx, sizeof *ctx);
+    return after - before;
 }
+
+void kv_context_destroy(kv_context *ctx) { (void)kv_context_destroy_checked(ctx); }
 
 const char *kv_device_name(const kv_context *ctx) { return ctx->properties.deviceName; }
 bool kv_validation_enabled(const kv_context *ctx) { return ctx->validation; }
