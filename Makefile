@@ -12,7 +12,7 @@ CMAKE_FLAGS ?=
 KILN := $(BUILD)/tools/kiln/kiln
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build test check-layers check-format test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update install clean
+.PHONY: all setup build test check-layers check-format test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update pictures install clean
 
 all: build
 
@@ -84,6 +84,10 @@ check-format: setup
 golden-update: build
 	@KILN_GOLDEN_UPDATE=1 ctest --test-dir $(BUILD) -L golden >/dev/null || true
 	@git diff --stat tests/golden
+
+# The pictures of corpus models in README.md and docs/rendering.md (scripts/pictures.sh).
+pictures: build
+	@sh scripts/pictures.sh $(BUILD)/tools/kiln/kiln
 
 install: build
 	@cmake --install $(BUILD)
