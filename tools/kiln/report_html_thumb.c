@@ -51,8 +51,11 @@ static kiln_result start(report_thumbs *s, kiln_error *err)
     r = krt_create(&desc, &s->rt, err);
     char pack[2200];
     kiln_thumb_pack_path(pack, sizeof pack);
-    if (!r && krt_mount_pack(s->rt, pack, NULL, err))
-        r = kiln_thumb_error(err, KILN_E_ASSET_IO, "the renderer's shaders: %.150s", err->message);
+    if (!r && krt_mount_pack(s->rt, pack, NULL, err)) {
+        char why[200]; /* kiln_thumb_error clears err before it formats */
+        snprintf(why, sizeof why, "%.199s", err->message);
+        r = kiln_thumb_error(err, KILN_E_ASSET_IO, "the renderer's shaders: %.150s", why);
+    }
     if (!r) r = kiln_thumb_shader(s->rt, "shaders/mesh.vert#shader", &s->vert, err);
     if (!r) r = kiln_thumb_shader(s->rt, "shaders/mesh.frag#shader", &s->frag, err);
     return r;
