@@ -142,6 +142,9 @@ kiln_result kv_camera_frame(const float bounds_min[3], const float bounds_max[3]
                             const char *preset, uint32_t width, uint32_t height, kv_camera *out,
                             kiln_error *err);
 bool kv_camera_preset_known(const char *name);
+/* A preset's direction as kv_camera_orbit takes it (NULL = auto): what an orbiting viewer starts
+ * from. False for an unknown preset. */
+bool kv_camera_preset_angles(const char *name, double *yaw_degrees, double *pitch_degrees);
 /* The same rule from any direction (yaw about +Y from +Z towards +X, pitch above the horizon,
  * clamped to +-90, in degrees) and closer by zoom (1 = the rule's distance, 2 = half of it):
  * what an orbiting viewer uses. Errors: KILN_E_USAGE (empty viewport, zoom not above 0). */

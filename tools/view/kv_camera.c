@@ -24,6 +24,17 @@ bool kv_camera_preset_known(const char *name)
     return false;
 }
 
+bool kv_camera_preset_angles(const char *name, double *yaw_degrees, double *pitch_degrees)
+{
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (strcmp(presets[i].name, name ? name : "auto") == 0) {
+            *yaw_degrees = presets[i].yaw;
+            *pitch_degrees = presets[i].pitch;
+            return true;
+        }
+    return false;
+}
+
 static void normalize3(double v[3])
 {
     double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
