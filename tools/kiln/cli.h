@@ -135,5 +135,6 @@ int kiln_cmd_pack(int argc, char **argv);
 int kiln_cmd_graph(int argc, char **argv);
 int kiln_cmd_watch(int argc, char **argv);
 int kiln_cmd_thumbnail(int argc, char **argv);
+int kiln_cmd_view(int argc, char **argv);
 
 #endif

@@ -176,6 +176,33 @@ static const kiln_cli_command commands[] = {
      "  --background R,G,B[,A] models: the sRGB colour behind (default 32,64,96)\n"
      "  --bounds MIN,MAX      models: frame this world box (6 numbers) instead of the model's\n",
      NULL},
+    {"view", kiln_cmd_view, false,
+     "usage: kiln view PATH [--view V] [--clip N|none] [--lod N]\n"
+     "                 [--camera auto|front|back|left|right|top|bottom] [--size WxH]\n"
+     "                 [--frames N] [--until-reload] [--screenshot FILE.png]\n"
+     "\n"
+     "Opens a window (GLFW, Vulkan) on a scene, mesh or material of the project and draws it with\n"
+     "kiln's renderer, as libkiln_rt loads it from the cache. PATH is a model source (its scene) or\n"
+     "NAME#label (models/fox.glb#scene, models/fox.glb#mesh0/prim0, models/fox.glb#material0);\n"
+     "textures are not shown (kiln thumbnail draws them). Hot reload: a `kiln import` in another\n"
+     "shell that changes the asset appears in the window, with a line saying what reloaded.\n"
+     "\n"
+     "Controls: left drag orbits, the wheel zooms, 1-6 choose the view (lit, unlit, normals, uv,\n"
+     "lod, meshlets), [ and ] force a finer or coarser LOD, A lets kiln_lod_select choose again,\n"
+     "space plays or pauses the clip, C takes the next clip (after the last: the rest pose), R\n"
+     "resets the camera, Esc or Q quits. The title shows the view, LOD (triangles, levels drawn),\n"
+     "clip and time.\n"
+     "\n"
+     "  --view V             lit, unlit, normals, uv, lod or meshlets (default lit)\n"
+     "  --clip N|none        the clip to play (default the first, when there is one)\n"
+     "  --lod N              this LOD instead of the one kiln_lod_select picks\n"
+     "  --camera C           where the camera starts (default auto)\n"
+     "  --size WxH           the window's size (default 1280x720)\n"
+     "for tests and scripts:\n"
+     "  --frames N           exit after N frames; the clip advances 1/60 s a frame\n"
+     "  --until-reload       exit once a re-import has been reloaded and drawn\n"
+     "  --screenshot FILE    write the last frame as a PNG\n",
+     NULL},
     {"cache", kiln_cmd_cache, true,
      "usage: kiln cache gc [--max-size SIZE]\n"
      "       kiln cache verify [--repair]\n"
