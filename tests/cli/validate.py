@@ -69,7 +69,8 @@ BY_COMMAND = {"import": "import", "reimport": "reimport", "report": "report", "m
               "inspect": "inspect", "cache gc": "gc", "cache verify": "cache-verify",
               "texture": "texture", "shader": "shader",
               "model": "model", "pack": "pack", "graph": "graph",
-              "help settings": "help-settings", "watch": "watch", "thumbnail": "thumbnail"}
+              "help settings": "help-settings", "watch": "watch", "thumbnail": "thumbnail",
+              "view": "view"}
 
 
 def auto_schema(doc):

@@ -1,0 +1,121 @@
+# kiln view under Xvfb (xvfb-run -a), with the Vulkan validation layer on (KILN_VULKAN_VALIDATION=1:
+# any message fails the command): the corpus Fox cooked in the project is opened in a window by
+# its source (its #scene), drawn for a few frames (--frames) and read back (--screenshot): the
+# picture shows a model (a sane share of pixels is not the background) in its texture's orange.
+# Then, while a window runs (--until-reload), `kiln reimport --set model.textures=false` cooks it
+# again without textures: the window prints the reload line, and its last frame shows the fox
+# grey. Usage errors (exit 2), an asset never imported, a texture (not shown) and a clip past
+# the scene's. Skipped (77) without xvfb-run, the corpus, GLFW, Vulkan or the validation layer.
+export KILN_VULKAN_VALIDATION=1 KILN_RENDER_PIN=libvulkan_lvp.so
+c=${KILN_CORPUS:-}/gltf/Fox/glTF
+if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/Fox.gltf" ]; then
+    echo "no corpus at '${KILN_CORPUS:-}'" >&2
+    exit 77
+fi
+command -v xvfb-run >/dev/null 2>&1 || { echo "no xvfb-run (Debian xvfb)" >&2; exit 77; }
+mkdir -p assets/fox
+cp "$c/Fox.gltf" "$c/Fox.bin" "$c/Texture.png" assets/fox/
+chmod u+w assets/fox/*
+fox=assets/fox/Fox.gltf
+
+# A kiln built without GLFW's or Vulkan's headers says so for any PATH: skip.
+"$KILN_EXE" view x >"$OUT" 2>"$ERR"
+if grep -q "built without" "$ERR"; then
+    cat "$ERR" >&2
+    exit 77
+fi
+# The options are checked before anything opens (no window system needed).
+k 2 view
+show_err
+k 2 view "$fox" --view shaded
+show_err
+k 2 view "$fox" --size 800
+show_err
+k 2 view "$fox" --frames 0
+show_err
+k 1 view "$fox"
+show_err
+
+# x WANT ARGS...: kiln ARGS in a fresh X server (xvfb-run -a), as k does it.
+x() {
+    want=$1
+    shift
+    xvfb-run -a "$KILN_EXE" "$@" >"$OUT" 2>"$ERR"
+    got=$?
+    printf '$ xvfb-run kiln %s [exit %s]\n' "$*" "$got" | norm
+    [ "$got" = "$want" ] || { cat "$OUT" "$ERR" >&2; fail "kiln $*: exit $got, expected $want"; }
+}
+# stats PNG: "coverage mean_r_minus_b" over the pixels that are not the window's background.
+stats() {
+    $PY - "$1" <<'PYEOF' || fail "stats $1"
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+pos, idat = 8, b""
+while pos < len(b):
+    n, t = struct.unpack(">I4s", b[pos:pos + 8])
+    if t == b"IHDR": w, h, depth, ctype = struct.unpack(">IIBB", b[pos + 8:pos + 18])
+    if t == b"IDAT": idat += b[pos + 8:pos + 8 + n]
+    pos += 12 + n
+assert depth == 8 and ctype == 2
+raw, bpp, stride = zlib.decompress(idat), 3, w * 3
+prev, i, model, rb = bytearray(stride), 0, 0, 0
+for y in range(h):
+    f, row = raw[i], bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
+    for x in range(stride):
+        a = row[x - bpp] if x >= bpp else 0
+        up, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: row[x] = (row[x] + a) & 255
+        elif f == 2: row[x] = (row[x] + up) & 255
+        elif f == 3: row[x] = (row[x] + (a + up) // 2) & 255
+        elif f == 4:
+            p = a + up - c; pa, pb, pc = abs(p - a), abs(p - up), abs(p - c)
+            row[x] = (row[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255
+    for x in range(0, stride, 3):
+        r, g, bl = row[x], row[x + 1], row[x + 2]
+        if abs(r - 48) > 2 or abs(g - 52) > 2 or abs(bl - 60) > 2:
+            model += 1
+            rb += r - bl
+    prev = row
+print("%.3f %.1f" % (model / (w * h), rb / max(model, 1)))
+PYEOF
+}
+
+k 0 import --all -q
+# Is there a window system, GLFW, Vulkan and the validation layer here? Else skip.
+xvfb-run -a "$KILN_EXE" view "$fox" --frames 1 >"$OUT" 2>"$ERR"
+if grep -q "built without\|needs GLFW\|no window system\|vulkan: \|Vulkan presentation" "$ERR"; then
+    cat "$ERR" >&2
+    exit 77
+fi
+
+k 1 view 'fox/Fox.gltf#image0'
+show_err
+x 2 view "$fox" --clip 3
+show_err
+x 0 view "$fox" --frames 5 --size 320x240 --screenshot before.png --json
+expect_eq "$(j "(d['kind'], d['frames'], d['reloads'])")" '["scene", 5, 0]' "five frames drawn"
+set -- $(stats before.png)
+echo "before: coverage $1, R-B $2" >&2
+$PY -c "import sys; sys.exit(0 if 0.03 < $1 < 0.6 else 1)" || fail "coverage $1 of the first picture"
+$PY -c "import sys; sys.exit(0 if $2 > 40 else 1)" || fail "the fox is not orange (R-B $2)"
+
+# Hot reload: the window runs until it has reloaded and drawn a re-import (at most 2000 frames).
+xvfb-run -a "$KILN_EXE" view "$fox" --size 320x240 --until-reload --frames 2000 \
+    --screenshot after.png >view.out 2>view.err &
+pid=$!
+i=0
+until grep -q "^kiln view: " view.out 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 300 ] || { kill $pid; cat view.out view.err >&2; fail "the window did not start"; }
+    sleep 0.1
+done
+k 0 reimport "$fox" --set model.textures=false -q
+wait $pid || { cat view.out view.err >&2; fail "kiln view --until-reload exited $?"; }
+echo '$ xvfb-run kiln view '"$fox"' --size 320x240 --until-reload --frames 2000 --screenshot after.png'
+grep -v " on " view.out | norm
+expect_grep "^kiln view: reloaded [0-9]* assets* of assets/fox/Fox.gltf#scene" view.out "the reload line"
+[ ! -s view.err ] || { cat view.err >&2; fail "kiln view said something on stderr"; }
+set -- $(stats after.png)
+echo "after: coverage $1, R-B $2" >&2
+$PY -c "import sys; sys.exit(0 if 0.03 < $1 < 0.6 else 1)" || fail "coverage $1 after the reload"
+$PY -c "import sys; sys.exit(0 if abs($2) < 15 else 1)" || fail "the fox is still coloured (R-B $2)"
