@@ -4,7 +4,7 @@
 # picture shows a model (a sane share of pixels is not the background) in its texture's orange.
 # Then, while a window runs (--until-reload), `kiln reimport --set model.textures=false` cooks it
 # again without textures: the window prints the reload line, and its last frame shows the fox
-# grey. Usage errors (exit 2), an asset never imported, a texture (not shown) and a clip past
+# grey. The controls through --keys (LOD override, auto, views, clips). Usage errors (exit 2), an asset never imported, a texture (not shown) and a clip past
 # the scene's. Skipped (77) without xvfb-run, the corpus, GLFW, Vulkan or the validation layer.
 export KILN_VULKAN_VALIDATION=1 KILN_RENDER_PIN=libvulkan_lvp.so
 c=${KILN_CORPUS:-}/gltf/Fox/glTF
@@ -94,6 +94,18 @@ x 2 view "$fox" --clip 3
 show_err
 x 0 view "$fox" --frames 5 --size 320x240 --screenshot before.png --json
 expect_eq "$(j "(d['kind'], d['frames'], d['reloads'])")" '["scene", 5, 0]' "five frames drawn"
+expect_eq "$(j "(d['view'], d['lod'], d['clip'])")" '["lit", -1, 0]' "the defaults: lit, auto LOD, clip 0"
+full=$(j "d['triangles']")
+# The controls, as keys pressed one a frame (--keys): two levels coarser, the LOD view, the next
+# clip; then back to the automatic choice.
+x 0 view "$fox" --frames 6 --size 320x240 --keys ']]5c' --json
+expect_eq "$(j "(d['view'], d['lod'], d['clip'])")" '["lod", 2, 1]' "] ] 5 c"
+coarse=$(j "d['triangles']")
+[ "$coarse" -gt 0 ] && [ "$coarse" -lt "$full" ] || fail "LOD 2 draws $coarse triangles, level 0 $full"
+x 0 view "$fox" --frames 6 --size 320x240 --keys ']]a1' --json
+expect_eq "$(j "(d['view'], d['lod'], d['triangles'])")" '["lit", -1, '"$full"']' "] ] a 1"
+x 2 view "$fox" --keys 'x'
+show_err
 set -- $(stats before.png)
 echo "before: coverage $1, R-B $2" >&2
 $PY -c "import sys; sys.exit(0 if 0.03 < $1 < 0.6 else 1)" || fail "coverage $1 of the first picture"

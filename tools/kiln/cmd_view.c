@@ -19,7 +19,7 @@
 #include "cli.h"
 
 typedef struct view_args {
-    const char *view, *clip, *lod, *camera, *size, *frames, *screenshot;
+    const char *view, *clip, *lod, *camera, *size, *frames, *screenshot, *keys;
     bool until_reload;
 } view_args;
 
@@ -42,6 +42,7 @@ static const char *take_options(int argc, char **argv, view_args *a, char **rest
                             : !strcmp(o, "--size")       ? &a->size
                             : !strcmp(o, "--frames")     ? &a->frames
                             : !strcmp(o, "--screenshot") ? &a->screenshot
+                            : !strcmp(o, "--keys")       ? &a->keys
                                                          : NULL;
         if (!slot) {
             rest[(*rest_count)++] = argv[i];
@@ -146,6 +147,9 @@ static int parse_options(kiln_cli *c, const view_args *a, kiln_view_opts *o)
                            "auto, front, back, left, right, top or bottom");
     if (a->size && !parse_size(a->size, &o->width, &o->height))
         return usage_value(c, "--size", a->size, "give WxH, each 16..8192 (1280x720)");
+    if (a->keys && !kiln_view_keys_valid(a->keys))
+        return usage_value(c, "--keys", a->keys, "give keys among 1-6 [ ] a c r q and space");
+    o->keys = a->keys;
     if (a->frames && !parse_u32(a->frames, 1, 100000000u, &o->frames))
         return usage_value(c, "--frames", a->frames, "give a count of frames, 1 or more");
     return -1;
@@ -369,9 +373,11 @@ int kiln_cmd_view(int argc, char **argv)
     if (r) {
         code = kiln_cli_fail(&c, r, &err);
     } else if (c.json) {
-        json_t *d = json_pack("{s:s,s:s,s:s,s:s,s:i,s:i}", "command", "view", "input", arg, "kind",
-                              type_word(t.type), "device", device, "frames",
-                              (json_int_t)s.frames_drawn, "reloads", (json_int_t)s.reloads);
+        json_t *d = json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:s,s:i,s:i,s:I}", "command", "view",
+                              "input", arg, "kind", type_word(t.type), "device", device, "frames",
+                              (json_int_t)s.frames_drawn, "reloads", (json_int_t)s.reloads, "view",
+                              kv_view_name(s.view), "lod", (json_int_t)s.lod, "clip",
+                              (json_int_t)s.clip, "triangles", (json_int_t)s.triangles);
         if (d && o.screenshot) json_object_set_new(d, "screenshot", json_string(o.screenshot));
         char *text = json_dumps(d, JSON_SORT_KEYS | JSON_INDENT(2));
         kiln_cli_print_json(text);

@@ -25,6 +25,8 @@ typedef struct kiln_view_opts {
     uint32_t frames;
     bool until_reload;
     const char *screenshot;
+    const char
+        *keys; /* test hook: keys pressed one a frame from the first (kiln_view_keys_valid) */
     bool quiet;
 } kiln_view_opts;
 
@@ -60,8 +62,12 @@ typedef struct kiln_view_session {
 
     /* counters for the report at exit */
     uint32_t frames_drawn;
-    uint32_t reloads; /* re-imports seen and reloaded */
+    uint32_t reloads;   /* re-imports seen and reloaded */
+    uint64_t triangles; /* the last frame's (kv_draw_stats) */
 } kiln_view_session;
+
+/* Whether every character of a --keys script names a control: 1-6 [ ] a, space, c r q. */
+bool kiln_view_keys_valid(const char *keys);
 
 /* Reads what the asset holds (bounds, clips, levels) into s: at start and after a reload. */
 kiln_result kiln_view_refresh(kiln_view_session *s, kiln_error *err);

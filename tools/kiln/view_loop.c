@@ -91,13 +91,9 @@ static void drawn_levels(const kiln_view_session *s, int32_t *finest, int32_t *c
         }
 }
 
-static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+/* What a key does (GLFW's key codes: positions on a US keyboard); repeat: held down. */
+static void apply_key(kiln_view_session *s, int key, bool repeat)
 {
-    (void)scancode;
-    (void)mods;
-    kiln_view_session *s = kiln_glfw_user_pointer(w);
-    if (!s || action == GLFW_RELEASE) return;
-    bool repeat = action == GLFW_REPEAT;
     int32_t finest, coarsest;
     if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + KV_VIEW_COUNT && !repeat) {
         s->view = (kv_view)(key - GLFW_KEY_1);
@@ -138,6 +134,50 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     default:
         break;
     }
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    (void)mods;
+    kiln_view_session *s = kiln_glfw_user_pointer(w);
+    if (s && action != GLFW_RELEASE) apply_key(s, key, action == GLFW_REPEAT);
+}
+
+/* --keys: a character of the script as the key it names ('1'..'6', '[', ']', 'a', ' ', 'c', 'r',
+ * 'q'; letters in either case), or GLFW_KEY_UNKNOWN. */
+static int key_of(char c)
+{
+    if (c >= '1' && c <= '6') return GLFW_KEY_1 + (c - '1');
+    switch (c) {
+    case '[':
+        return GLFW_KEY_LEFT_BRACKET;
+    case ']':
+        return GLFW_KEY_RIGHT_BRACKET;
+    case ' ':
+        return GLFW_KEY_SPACE;
+    case 'a':
+    case 'A':
+        return GLFW_KEY_A;
+    case 'c':
+    case 'C':
+        return GLFW_KEY_C;
+    case 'r':
+    case 'R':
+        return GLFW_KEY_R;
+    case 'q':
+    case 'Q':
+        return GLFW_KEY_Q;
+    default:
+        return GLFW_KEY_UNKNOWN;
+    }
+}
+
+bool kiln_view_keys_valid(const char *keys)
+{
+    for (; *keys; keys++)
+        if (key_of(*keys) == GLFW_KEY_UNKNOWN) return false;
+    return true;
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)
@@ -308,11 +348,14 @@ kiln_result kiln_view_run(kiln_view_session *s, kiln_error *err)
     bool pending = false;
     uint64_t reloads_before = 0, failures_before = 0;
     bool finish_after_next = false;
+    const char *keys = s->opts->keys;
     double last = g->glfwGetTime();
     char title[512] = "", shown[512] = "";
     kiln_result r = KILN_OK;
     while (!r && !s->quit && !g->glfwWindowShouldClose(s->window)) {
         g->glfwPollEvents();
+        if (keys && *keys) apply_key(s, key_of(*keys++), false); /* --keys: one a frame */
+        if (s->quit) break;
         bool reloaded = poll_reloads(s, &pending, &reloads_before, &failures_before);
         double now = g->glfwGetTime();
         advance(s, s->opts->frames ? FIXED_STEP : now - last);
@@ -326,6 +369,9 @@ kiln_result kiln_view_run(kiln_view_session *s, kiln_error *err)
         r = frame(s, (uint32_t)fw, (uint32_t)fh, err);
         if (r) break;
         s->frames_drawn++;
+        kv_draw_stats st;
+        kv_draw_stats_get(s->renderer, &st);
+        s->triangles = st.triangles;
         make_title(s, title, sizeof title);
         if (strcmp(title, shown) != 0) {
             g->glfwSetWindowTitle(s->window, title);
