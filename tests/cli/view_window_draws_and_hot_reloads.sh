@@ -4,7 +4,7 @@
 # picture shows a model (a sane share of pixels is not the background) in its texture's orange.
 # Then, while a window runs (--until-reload), `kiln reimport --set model.textures=false` cooks it
 # again without textures: the window prints the reload line, and its last frame shows the fox
-# grey. The controls through --keys (LOD override, auto, views, clips). Usage errors (exit 2), an asset never imported, a texture (not shown) and a clip past
+# grey. The controls through --keys (LOD override, auto, views, clips), a resize. Usage errors (exit 2), an asset never imported, a texture (not shown) and a clip past
 # the scene's. Skipped (77) without xvfb-run, the corpus, GLFW, Vulkan or the validation layer.
 export KILN_VULKAN_VALIDATION=1 KILN_RENDER_PIN=libvulkan_lvp.so
 c=${KILN_CORPUS:-}/gltf/Fox/glTF
@@ -104,6 +104,13 @@ coarse=$(j "d['triangles']")
 [ "$coarse" -gt 0 ] && [ "$coarse" -lt "$full" ] || fail "LOD 2 draws $coarse triangles, level 0 $full"
 x 0 view "$fox" --frames 6 --size 320x240 --keys ']]a1' --json
 expect_eq "$(j "(d['view'], d['lod'], d['triangles'])")" '["lit", -1, '"$full"']' "] ] a 1"
+# A resized window (--resize after the first frame): the swapchain and the target are made
+# again at the new size, and the last frame has it.
+x 0 view "$fox" --frames 4 --size 320x240 --resize 200x300 --screenshot resized.png
+expect_eq "$($PY -c "import struct; print(*struct.unpack('>II', open('resized.png', 'rb').read()[16:24]))")" \
+    "200 300" "the picture's size after --resize 200x300"
+set -- $(stats resized.png)
+$PY -c "import sys; sys.exit(0 if 0.03 < $1 < 0.6 else 1)" || fail "coverage $1 after the resize"
 x 2 view "$fox" --keys 'x'
 show_err
 set -- $(stats before.png)

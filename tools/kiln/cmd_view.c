@@ -19,7 +19,7 @@
 #include "cli.h"
 
 typedef struct view_args {
-    const char *view, *clip, *lod, *camera, *size, *frames, *screenshot, *keys;
+    const char *view, *clip, *lod, *camera, *size, *frames, *screenshot, *keys, *resize;
     bool until_reload;
 } view_args;
 
@@ -43,6 +43,7 @@ static const char *take_options(int argc, char **argv, view_args *a, char **rest
                             : !strcmp(o, "--frames")     ? &a->frames
                             : !strcmp(o, "--screenshot") ? &a->screenshot
                             : !strcmp(o, "--keys")       ? &a->keys
+                            : !strcmp(o, "--resize")     ? &a->resize
                                                          : NULL;
         if (!slot) {
             rest[(*rest_count)++] = argv[i];
@@ -147,6 +148,8 @@ static int parse_options(kiln_cli *c, const view_args *a, kiln_view_opts *o)
                            "auto, front, back, left, right, top or bottom");
     if (a->size && !parse_size(a->size, &o->width, &o->height))
         return usage_value(c, "--size", a->size, "give WxH, each 16..8192 (1280x720)");
+    if (a->resize && !parse_size(a->resize, &o->resize_width, &o->resize_height))
+        return usage_value(c, "--resize", a->resize, "give WxH, each 16..8192");
     if (a->keys && !kiln_view_keys_valid(a->keys))
         return usage_value(c, "--keys", a->keys, "give keys among 1-6 [ ] a c r q and space");
     o->keys = a->keys;

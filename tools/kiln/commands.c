@@ -180,6 +180,7 @@ static const kiln_cli_command commands[] = {
      "usage: kiln view PATH [--view V] [--clip N|none] [--lod N]\n"
      "                 [--camera auto|front|back|left|right|top|bottom] [--size WxH]\n"
      "                 [--frames N] [--until-reload] [--screenshot FILE.png] [--keys KEYS]\n"
+     "                 [--resize WxH]\n"
      "\n"
      "Opens a window (GLFW, Vulkan) on a scene, mesh or material of the project and draws it with\n"
      "kiln's renderer, as libkiln_rt loads it from the cache. PATH is a model source (its scene) or\n"
@@ -202,6 +203,7 @@ static const kiln_cli_command commands[] = {
      "  --frames N           exit after N frames; the clip advances 1/60 s a frame\n"
      "  --until-reload       exit once a re-import has been reloaded and drawn\n"
      "  --screenshot FILE    write the last frame as a PNG\n"
+     "  --resize WxH         resize the window to WxH after the first frame\n"
      "  --keys KEYS          press these keys, one a frame from the first (1-6 [ ] a c r q,\n"
      "                       space); --json then reports the view, LOD, clip and triangles\n",
      NULL},

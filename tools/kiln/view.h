@@ -25,8 +25,9 @@ typedef struct kiln_view_opts {
     uint32_t frames;
     bool until_reload;
     const char *screenshot;
-    const char
-        *keys; /* test hook: keys pressed one a frame from the first (kiln_view_keys_valid) */
+    /* test hook: keys pressed one a frame from the first (kiln_view_keys_valid) */
+    const char *keys;
+    uint32_t resize_width, resize_height; /* test hook: the window's size after frame 1 */
     bool quiet;
 } kiln_view_opts;
 

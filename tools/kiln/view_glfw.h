@@ -24,6 +24,7 @@
     X(glfwSetWindowShouldClose)                                                                    \
     X(glfwSetWindowTitle)                                                                          \
     X(glfwGetFramebufferSize)                                                                      \
+    X(glfwSetWindowSize)                                                                           \
     X(glfwSetWindowUserPointer)                                                                    \
     X(glfwGetWindowUserPointer)                                                                    \
     X(glfwPollEvents)                                                                              \

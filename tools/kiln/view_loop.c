@@ -379,6 +379,9 @@ kiln_result kiln_view_run(kiln_view_session *s, kiln_error *err)
         }
         if (s->opts->frames && s->frames_drawn >= s->opts->frames) break;
         /* --until-reload: this frame drew the reloaded data; one more, then stop */
+        if (s->frames_drawn == 1 && s->opts->resize_width) /* --resize */
+            g->glfwSetWindowSize(s->window, (int)s->opts->resize_width,
+                                 (int)s->opts->resize_height);
         if (finish_after_next) break;
         if (reloaded && s->opts->until_reload) finish_after_next = true;
     }
