@@ -183,14 +183,13 @@ static kiln_result open_window(kiln_view_session *s, kiln_error *err)
     snprintf(title, sizeof title, "kiln view | %s", s->name);
     s->window = g->glfwCreateWindow((int)s->opts->width, (int)s->opts->height, title, NULL, NULL);
     if (!s->window)
-        return kiln_thumb_error(err, KV_E_UNAVAILABLE, "kiln view: no window: %.200s",
-                                kiln_glfw_error(g));
+        return kiln_thumb_error(err, KV_E_UNAVAILABLE, "no window: %.200s", kiln_glfw_error(g));
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     VkResult vr =
         g->glfwCreateWindowSurface((VkInstance)kv_instance(s->kv), s->window, NULL, &surface);
     if (vr != VK_SUCCESS)
         return kiln_thumb_error(err, KV_E_UNAVAILABLE,
-                                "kiln view: no Vulkan surface for the window (VkResult %d): "
+                                "no Vulkan surface for the window (VkResult %d): "
                                 "%.200s",
                                 (int)vr, kiln_glfw_error(g));
     int fw = 0, fh = 0;
@@ -230,7 +229,7 @@ static kiln_result view(const kiln_cli *c, const kiln_thumb_target *t, const kil
     s->glfw = &g;
     if (!g.glfwInit()) {
         r = kiln_thumb_error(err, KV_E_UNAVAILABLE,
-                             "kiln view: no window system (is DISPLAY or WAYLAND_DISPLAY set?): "
+                             "no window system (is DISPLAY or WAYLAND_DISPLAY set?): "
                              "%.200s",
                              kiln_glfw_error(&g));
         kiln_glfw_close(&g);
@@ -241,8 +240,7 @@ static kiln_result view(const kiln_cli *c, const kiln_thumb_target *t, const kil
         g.glfwVulkanSupported() ? g.glfwGetRequiredInstanceExtensions(&ext_count) : NULL;
     if (!exts || !ext_count) {
         r = kiln_thumb_error(err, KV_E_UNAVAILABLE,
-                             "kiln view: GLFW finds no Vulkan presentation here: %.200s",
-                             kiln_glfw_error(&g));
+                             "GLFW finds no Vulkan presentation here: %.200s", kiln_glfw_error(&g));
         g.glfwTerminate();
         kiln_glfw_close(&g);
         return r;
