@@ -37,8 +37,7 @@ kiln_result kiln_glfw_open(kiln_glfw *g, kiln_error *err)
 
 void kiln_glfw_close(kiln_glfw *g)
 {
-    if (g->lib) dlclose(g->lib);
-    memset(g, 0, sizeof *g);
+    memset(g, 0, sizeof *g); /* not dlclose: view_glfw.h says why */
 }
 
 void *kiln_glfw_user_pointer(GLFWwindow *window)
