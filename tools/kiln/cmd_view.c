@@ -276,7 +276,10 @@ static kiln_result view(const kiln_cli *c, const kiln_thumb_target *t, const kil
     if (!r && krt_lookup_id(s->rt, t->asset_id) != t->type)
         r = kiln_thumb_error(err, KILN_E_INTERNAL, "%.200s: not in the mounted cache %.200s",
                              t->name, t->cache);
-    if (!r) r = krt_watch_start(s->rt, err);
+    kiln_error we = {0};
+    if (!r && krt_watch_start(s->rt, &we)) /* krt_poll_changes then stats the records itself */
+        fprintf(stderr, "kiln view: no watcher (%s): changes are looked for at each frame\n",
+                we.message);
     if (!r) r = load_asset(s, t->asset_id, err);
     if (!r) r = kiln_view_refresh(s, err);
     if (!r && o->clip >= 0 && (uint32_t)o->clip >= s->clip_count)
