@@ -7,8 +7,11 @@
 # grey. The controls through --keys (LOD override, auto, views, clips), a resize. Usage errors (exit 2), an asset never imported, a texture (not shown) and a clip past
 # the scene's. Skipped (77) without xvfb-run, the corpus, GLFW, Vulkan or the validation layer.
 export KILN_VULKAN_VALIDATION=1 KILN_RENDER_PIN=libvulkan_lvp.so
-# Under ASan: what lavapipe leaks at each draw (tests/cli/lsan_view.supp says what and why).
-export LSAN_OPTIONS="suppressions=$KILN_SOURCE_DIR/tests/cli/lsan_view.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# Under ASan: what lavapipe and its LLVM JIT keep (tests/lsan.supp, as `make test-asan` sets it).
+case "${LSAN_OPTIONS:-}" in
+*suppressions=*) ;;
+*) export LSAN_OPTIONS="suppressions=$KILN_SOURCE_DIR/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}" ;;
+esac
 c=${KILN_CORPUS:-}/gltf/Fox/glTF
 if [ -z "${KILN_CORPUS:-}" ] || [ ! -f "$c/Fox.gltf" ]; then
     echo "no corpus at '${KILN_CORPUS:-}'" >&2

@@ -305,9 +305,14 @@ static kiln_result view(const kiln_cli *c, const kiln_thumb_target *t, const kil
     if (s->window) g.glfwDestroyWindow(s->window);
     kv_messages m = {0};
     if (s->kv) kv_messages_get(s->kv, &m);
-    kv_context_destroy(s->kv);
+    uint32_t left = kv_context_destroy_checked(s->kv); /* objects alive at the device's end */
     g.glfwTerminate();
     kiln_glfw_close(&g);
+    if (validate && left && !r)
+        r = kiln_thumb_error(err, KILN_E_INTERNAL,
+                             "vulkan validation: %u messages at device destruction (printed "
+                             "above)",
+                             left);
     if (validate && (m.errors || m.warnings)) {
         for (uint32_t i = 0; i < m.kept; i++) fprintf(stderr, "validation: %s\n", m.text[i]);
         if (!r)
