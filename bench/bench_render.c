@@ -3,7 +3,7 @@
  * next to three.js in headless Chromium (SwiftShader) drawing the same source. A program that
  * prints, not a test (issue 20: "a 100k-triangle model at 512x512 on lavapipe in about a second").
  *
- *   bench_render [--runs N] [--size N] [--segments N] [--workdir DIR] [--no-peer]
+ *   bench_render [--runs N] [--size N] [--segments N] [--workdir DIR] [--no-peer] [--frames N]
  *
  * The model: a UV sphere of --segments x --segments quads (default 224: 100 352 triangles, 50 625
  * vertices with normals and UVs), written as a glTF (JSON + .bin) into a project with the
@@ -15,7 +15,9 @@
  *   warm draw one more draw + read-back of the loaded scene (what a viewer pays per frame), at
  *             the LOD kiln_lod_select picks and at level 0 (every triangle)
  *   three.js  render_threejs.mjs on the source: its own load and pose+render times (it reports
- *             them) and the whole process, Chromium start included. */
+ *             them) and the whole process, Chromium start included.
+ * --frames N then draws N more frames on one session and prints the time and the resident
+ * memory each draw adds (a viewer left open pays it). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdbool.h>
@@ -90,6 +92,17 @@ static int write_sphere(const char *dir, uint32_t seg)
             uv_size, 2 * pos_size + uv_size, idx_size, nv, nv, nv, nt * 3);
     fclose(f);
     return 0;
+}
+
+/* Resident set size of this process in KiB (Linux /proc/self/statm), or 0. */
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (!f) return 0;
+    if (fscanf(f, "%ld %ld", &pages, &rss) != 2) rss = 0;
+    fclose(f);
+    return rss * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
 static krt_handle load_ready(krt_context *rt, krt_type type, const char *name)
@@ -174,15 +187,17 @@ int main(int argc, char **argv)
     uint32_t size = 512, seg = 224;
     const char *workdir = NULL;
     bool peer = true;
+    int frames = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--segments") && i + 1 < argc) seg = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workdir") && i + 1 < argc) workdir = argv[++i];
         else if (!strcmp(argv[i], "--no-peer")) peer = false;
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_render [--runs N] [--size N] [--segments N] "
-                            "[--workdir DIR] [--no-peer]\n");
+                            "[--workdir DIR] [--no-peer] [--frames N]\n");
             return 2;
         }
     }
@@ -233,6 +248,20 @@ int main(int argc, char **argv)
         draw(&s, size, 0, rgba, &st_full);
         warm_full[r] = bench_now_ms() - a;
         snprintf(device, sizeof device, "%s", kv_device_name(s.kv));
+        close_session(&s);
+    }
+    if (frames > 0) { /* memory per draw: what a viewer left open pays */
+        session s;
+        memset(&s, 0, sizeof s);
+        open_session(&s, cache, size);
+        draw(&s, size, 0, rgba, &st_full);
+        long before = rss_kib();
+        double a = bench_now_ms();
+        for (int f = 0; f < frames; f++) draw(&s, size, 0, rgba, &st_full);
+        double ms = (bench_now_ms() - a) / frames;
+        long after = rss_kib();
+        printf("  %d more draws: %.1f ms each, resident memory %+ld KiB (%.1f KiB a draw)\n",
+               frames, ms, after - before, (double)(after - before) / frames);
         close_session(&s);
     }
     uint32_t chosen = 0;
