@@ -20,6 +20,8 @@ if ! (cd "$probe" && "$1" import --all -q && "$1" thumbnail Box.glb#scene -o pro
     echo "SKIP: kiln thumbnail cannot draw here (no Vulkan device?)"; exit 77
 fi
 rm -rf "$probe" "$3"
+# Every draw under the validation layer: any message fails that thumbnail, and so the case.
+export KILN_VULKAN_VALIDATION=1
 # KILN_REFERENCE_MODELS=A,B,... compares those models only (the Makefile's sanitizer stages).
 exec "$py" "$(dirname "$0")/compare_cooked.py" --kiln "$1" --break-tool "$2" --out "$3" \
     --corpus "$KILN_CORPUS" --models "${KILN_REFERENCE_MODELS:-all}" --breaks --check \
