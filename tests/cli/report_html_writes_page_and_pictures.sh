@@ -73,6 +73,7 @@ expect_grep 'x&amp;y &quot;q&quot; &lt;z&gt;.png</a>' report.html "a name escape
 [ "$(ls report.html.d | grep -c -- '-lod[0-9]*\.png$')" -ge 2 ] || fail "no LOD pictures"
 expect_grep 'alt="mesh0/prim0 LOD 0"' report.html "a LOD picture"
 grep -q 'no picture: ' report.html && fail "a model placeholder where the renderer draws"
+grep -q 'vulkan validation' report.html && fail "a validation message while drawing a model"
 
 # Deterministic: again in place, with one thread, and in a copy of the project elsewhere.
 cp report.html "$TMPR/first.html"

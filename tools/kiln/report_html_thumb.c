@@ -29,8 +29,10 @@ struct report_thumbs {
     kv_context *kv;
     krt_context *rt;
     const kv_shader *vert, *frag;
-    char cache[4096];   /* the mounted cache ("" before the first request) */
-    kiln_result failed; /* the session could not start: every request says so */
+    char cache[4096];       /* the mounted cache ("" before the first request) */
+    bool validate;          /* KILN_VULKAN_VALIDATION=1: the layer required, messages fail */
+    uint32_t messages_seen; /* the messenger's count after the last picture */
+    kiln_result failed;     /* the session could not start: every request says so */
     kiln_error why;
 };
 
@@ -39,6 +41,7 @@ static kiln_result start(report_thumbs *s, kiln_error *err)
     kiln_thumb_pin_drivers();
     const char *v = getenv("KILN_VULKAN_VALIDATION");
     bool validate = v && *v && strcmp(v, "0") != 0;
+    s->validate = validate;
     kv_context_desc kd = {
         .struct_size = sizeof kd, .no_validation = !validate, .require_validation = validate};
     kiln_result r = kv_context_create(&kd, &s->kv, err);
@@ -114,6 +117,16 @@ static kiln_result draw(report_thumbs *s, const report_thumb_request *rq, kiln_e
     }
     if (!r) r = kv_target_read(s->kv, t, img.rgba, (size_t)rq->size * rq->size * 4, err);
     if (!r) r = kiln_thumb_write_png(rq->png_path, &img, err);
+    if (!r && s->validate) { /* KILN_VULKAN_VALIDATION=1: a message fails this picture */
+        kv_messages m;
+        kv_messages_get(s->kv, &m);
+        if (m.errors + m.warnings > s->messages_seen) {
+            uint32_t i = s->messages_seen < m.kept ? s->messages_seen : m.kept - 1;
+            r = kiln_thumb_error(err, KILN_E_INTERNAL, "vulkan validation: %.300s",
+                                 m.kept ? m.text[i] : "(a message)");
+        }
+        s->messages_seen = m.errors + m.warnings;
+    }
     free(img.rgba);
     kv_scene_renderer_destroy(s->kv, sr);
     if (t) kv_target_destroy(s->kv, t);
