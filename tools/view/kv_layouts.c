@@ -99,26 +99,8 @@ static kiln_result make_default_material(kv_context *ctx, kv_layouts *l, kiln_er
     };
     r = ctx->vk.vkAllocateDescriptorSets(ctx->device, &ai, &l->default_material);
     if (r != VK_SUCCESS) return kv_vk_fail(err, r, "vkAllocateDescriptorSets");
-    kiln_material_texture none = {0};
-    VkSampler sampler;
-    kiln_result k = kv_sampler_get(ctx, &none, &sampler, err);
-    if (k) return k;
-    VkDescriptorImageInfo image[KILN_MATERIAL_SLOT_COUNT];
-    VkWriteDescriptorSet w[KILN_MATERIAL_SLOT_COUNT];
-    for (uint32_t i = 0; i < KILN_MATERIAL_SLOT_COUNT; i++) {
-        image[i] = (VkDescriptorImageInfo){sampler, l->white->view,
-                                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        w[i] = (VkWriteDescriptorSet){
-            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-            .dstSet = l->default_material,
-            .dstBinding = i,
-            .descriptorCount = 1,
-            .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-            .pImageInfo = &image[i],
-        };
-    }
-    ctx->vk.vkUpdateDescriptorSets(ctx->device, KILN_MATERIAL_SLOT_COUNT, w, 0, NULL);
-    return KILN_OK;
+    /* every slot empty: the white texture with the default sampler */
+    return kv_material_set_write(ctx, l->default_material, NULL, NULL, err);
 }
 
 kiln_result kv_layouts_get(kv_context *ctx, kv_layouts **out, kiln_error *err)

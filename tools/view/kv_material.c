@@ -14,6 +14,34 @@ static void material_free(kv_context *ctx, kv_material *m)
     kv_free(ctx, m, sizeof *m);
 }
 
+kiln_result kv_material_set_write(kv_context *ctx, VkDescriptorSet set,
+                                  const kiln_material_texture *slots, void *const *texture_gpu,
+                                  kiln_error *err)
+{
+    const kv_layouts *l = ctx->layouts;
+    static const kiln_material_texture none;
+    VkDescriptorImageInfo image[KILN_MATERIAL_SLOT_COUNT];
+    VkWriteDescriptorSet w[KILN_MATERIAL_SLOT_COUNT];
+    for (uint32_t s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
+        const kv_texture *t = texture_gpu && texture_gpu[s] ? texture_gpu[s] : l->white;
+        VkSampler sampler;
+        kiln_result k = kv_sampler_get(ctx, slots ? &slots[s] : &none, &sampler, err);
+        if (k) return k;
+        image[s] =
+            (VkDescriptorImageInfo){sampler, t->view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        w[s] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = set,
+            .dstBinding = s,
+            .descriptorCount = 1,
+            .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+            .pImageInfo = &image[s],
+        };
+    }
+    ctx->vk.vkUpdateDescriptorSets(ctx->device, KILN_MATERIAL_SLOT_COUNT, w, 0, NULL);
+    return KILN_OK;
+}
+
 kiln_result kv_create_material(void *user, krt_handle h, const krt_material_data *d, void **gpu,
                                kiln_error *err)
 {
@@ -49,28 +77,11 @@ kiln_result kv_create_material(void *user, krt_handle h, const krt_material_data
         material_free(ctx, m);
         return kv_vk_fail(err, r, "material descriptor set");
     }
-    VkDescriptorImageInfo image[KILN_MATERIAL_SLOT_COUNT];
-    VkWriteDescriptorSet w[KILN_MATERIAL_SLOT_COUNT];
-    for (uint32_t s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
-        const kv_texture *t = d->texture_gpu[s] ? d->texture_gpu[s] : l->white;
-        VkSampler sampler;
-        k = kv_sampler_get(ctx, &d->material->textures[s], &sampler, err);
-        if (k) {
-            material_free(ctx, m);
-            return k;
-        }
-        image[s] =
-            (VkDescriptorImageInfo){sampler, t->view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        w[s] = (VkWriteDescriptorSet){
-            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-            .dstSet = m->set,
-            .dstBinding = s,
-            .descriptorCount = 1,
-            .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-            .pImageInfo = &image[s],
-        };
+    k = kv_material_set_write(ctx, m->set, d->material->textures, d->texture_gpu, err);
+    if (k) {
+        material_free(ctx, m);
+        return k;
     }
-    ctx->vk.vkUpdateDescriptorSets(ctx->device, KILN_MATERIAL_SLOT_COUNT, w, 0, NULL);
     *gpu = m;
     return KILN_OK;
 }

@@ -76,6 +76,11 @@ void kv_destroy_mesh(void *user, krt_handle h, void *gpu);
 kiln_result kv_create_material(void *user, krt_handle h, const krt_material_data *d, void **gpu,
                                kiln_error *err);
 void kv_destroy_material(void *user, krt_handle h, void *gpu);
+/* Points a material set's five bindings at the slots' textures (white where a slot or its object
+ * is missing: slots and texture_gpu may be NULL) with the samplers the slots ask for. */
+kiln_result kv_material_set_write(kv_context *ctx, VkDescriptorSet set,
+                                  const kiln_material_texture *slots, void *const *texture_gpu,
+                                  kiln_error *err);
 
 /* A scene posed at a clip time (kv_pose.c): every node's world matrix and the scene's morph
  * weights with the clip's tracks applied. Tracks aim at source nodes (kiln_clip_track.node),
