@@ -24,31 +24,11 @@ PYEOF
 # colours PATH: how many distinct colours a PNG written by kiln thumbnail holds (RGB, 8 bits).
 colours() {
     $PY - "$1" <<'PYEOF' || fail "colours $1"
-import struct, sys, zlib
-b = open(sys.argv[1], "rb").read()
-pos, idat = 8, b""
-while pos < len(b):
-    n, t = struct.unpack(">I4s", b[pos:pos + 8])
-    if t == b"IHDR": w, h, depth, ctype = struct.unpack(">IIBB", b[pos + 8:pos + 18])
-    if t == b"IDAT": idat += b[pos + 8:pos + 8 + n]
-    pos += 12 + n
-assert depth == 8 and ctype == 2
-raw, bpp, stride = zlib.decompress(idat), 3, w * 3
-prev, seen, i = bytearray(stride), set(), 0
-for y in range(h):
-    f, row = raw[i], bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
-    for x in range(stride):
-        a = row[x - bpp] if x >= bpp else 0
-        up, c = prev[x], prev[x - bpp] if x >= bpp else 0
-        if f == 1: row[x] = (row[x] + a) & 255
-        elif f == 2: row[x] = (row[x] + up) & 255
-        elif f == 3: row[x] = (row[x] + (a + up) // 2) & 255
-        elif f == 4:
-            p = a + up - c; pa, pb, pc = abs(p - a), abs(p - up), abs(p - c)
-            row[x] = (row[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255
-    seen.update(bytes(row[x:x + 3]) for x in range(0, stride, 3))
-    prev = row
-print(len(seen))
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1])
+assert im.mode == "RGB", im.mode
+print(len(set(im.getdata())))
 PYEOF
 }
 png_rgb assets/tex.png 64 32

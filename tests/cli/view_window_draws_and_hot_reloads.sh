@@ -62,35 +62,16 @@ x() {
 # stats PNG: "coverage mean_r_minus_b" over the pixels that are not the window's background.
 stats() {
     $PY - "$1" <<'PYEOF' || fail "stats $1"
-import struct, sys, zlib
-b = open(sys.argv[1], "rb").read()
-pos, idat = 8, b""
-while pos < len(b):
-    n, t = struct.unpack(">I4s", b[pos:pos + 8])
-    if t == b"IHDR": w, h, depth, ctype = struct.unpack(">IIBB", b[pos + 8:pos + 18])
-    if t == b"IDAT": idat += b[pos + 8:pos + 8 + n]
-    pos += 12 + n
-assert depth == 8 and ctype == 2
-raw, bpp, stride = zlib.decompress(idat), 3, w * 3
-prev, i, model, rb = bytearray(stride), 0, 0, 0
-for y in range(h):
-    f, row = raw[i], bytearray(raw[i + 1:i + 1 + stride]); i += 1 + stride
-    for x in range(stride):
-        a = row[x - bpp] if x >= bpp else 0
-        up, c = prev[x], prev[x - bpp] if x >= bpp else 0
-        if f == 1: row[x] = (row[x] + a) & 255
-        elif f == 2: row[x] = (row[x] + up) & 255
-        elif f == 3: row[x] = (row[x] + (a + up) // 2) & 255
-        elif f == 4:
-            p = a + up - c; pa, pb, pc = abs(p - a), abs(p - up), abs(p - c)
-            row[x] = (row[x] + (a if pa <= pb and pa <= pc else up if pb <= pc else c)) & 255
-    for x in range(0, stride, 3):
-        r, g, bl = row[x], row[x + 1], row[x + 2]
-        if abs(r - 48) > 2 or abs(g - 52) > 2 or abs(bl - 60) > 2:
-            model += 1
-            rb += r - bl
-    prev = row
-print("%.3f %.1f" % (model / (w * h), rb / max(model, 1)))
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1])
+assert im.mode == "RGB", im.mode
+model = rb = 0
+for r, g, b in im.getdata():
+    if abs(r - 48) > 2 or abs(g - 52) > 2 or abs(b - 60) > 2:
+        model += 1
+        rb += r - b
+print("%.3f %.1f" % (model / (im.width * im.height), rb / max(model, 1)))
 PYEOF
 }
 
