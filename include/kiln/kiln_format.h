@@ -100,12 +100,34 @@ typedef enum kiln_ktx2_supercompression {
     KILN_KTX2_SUPERCOMPRESSION_ZSTD = 2,
 } kiln_ktx2_supercompression;
 
-/* One mip level as stored in the file (level 0 is the largest). */
+/* The shape of a texture: what image view a renderer makes of it. A KTX2 file says it with
+ * faceCount (6: cube), pixelDepth (> 0: 3D) and layerCount (> 0: array). */
+typedef enum kiln_texture_shape {
+    KILN_TEXTURE_SHAPE_2D = 0,     /* one image per level */
+    KILN_TEXTURE_SHAPE_CUBE,       /* six square faces per level: +X, -X, +Y, -Y, +Z, -Z */
+    KILN_TEXTURE_SHAPE_ARRAY,      /* layer_count 2D images per level */
+    KILN_TEXTURE_SHAPE_VOLUME,     /* a 3D texture: depth slices per level, ascending Z */
+    KILN_TEXTURE_SHAPE_CUBE_ARRAY, /* layer_count cubes per level */
+    KILN_TEXTURE_SHAPE_COUNT
+} kiln_texture_shape;
+
+/* "2d", "cube", "array", "volume", "cube_array"; "invalid" out of range. */
+KILN_API const char *kiln_texture_shape_name(uint32_t shape);
+
+/* Largest layerCount and pixelDepth kiln writes or reads. */
+#define KILN_KTX2_MAX_LAYERS 2048u
+#define KILN_KTX2_MAX_DEPTH  2048u
+
+/* One mip level as stored in the file (level 0 is the largest). A level holds every layer, face
+ * and slice: layer by layer, in each layer face by face, in each face slice by slice (KTX 2.0
+ * "Mip Level Array"), each image image_size bytes once supercompression is undone. */
 typedef struct kiln_ktx2_level {
     const uint8_t *data;      /* points into the file bytes given to kiln_ktx2_read */
     size_t size;              /* stored (possibly supercompressed) byte size */
     size_t uncompressed_size; /* byte size after supercompression is undone */
     uint32_t width, height;   /* texels of this level */
+    uint32_t depth;           /* slices of this level: 1 unless the texture is a volume */
+    size_t image_size;        /* bytes of one image (a face, layer or slice) of this level */
 } kiln_ktx2_level;
 
 /* What kiln_ktx2_read found. Views into the caller's bytes: valid while they are. */
@@ -121,16 +143,30 @@ typedef struct kiln_ktx2_info {
     kiln_ktx2_level levels[KILN_KTX2_MAX_LEVELS];
     const uint8_t *kv_data; /* key/value data, kv_size bytes */
     size_t kv_size;
-    char orientation[8]; /* KTXorientation, "" if absent */
-    char writer[128];    /* KTXwriter, "" if absent */
+    char orientation[8];  /* KTXorientation, "" if absent */
+    char writer[128];     /* KTXwriter, "" if absent */
+    uint32_t shape;       /* kiln_texture_shape */
+    uint32_t face_count;  /* 6 for cubes and cube arrays, else 1 */
+    uint32_t layer_count; /* layers of an array (layerCount), 1 when not an array */
+    uint32_t depth;       /* level 0 slices of a volume (pixelDepth), 1 otherwise */
 } kiln_ktx2_info;
 
+/* Images (faces x layers x slices) in level `level` of a texture of info's shape. */
+KILN_API uint32_t kiln_ktx2_level_images(const kiln_ktx2_info *info, uint32_t level);
+
+/* The value of key/value pair `key` (NUL-terminated), len bytes (a string value keeps its NUL);
+ * false when the file has no such key. */
+KILN_API bool kiln_ktx2_find_key(const kiln_ktx2_info *info, const char *key, const uint8_t **value,
+                                 size_t *len);
+
 /* Parses and validates a KTX2 file held in memory: header, indices, every level's offset and
- * size against the file and against what the format and dimensions imply, the DFD, key/value
- * data. Only 2D, non-array, non-cubemap textures of the formats above are accepted, at most
- * 32768 texels a side. Does not allocate. Errors: KILN_E_FORMAT_INVALID (malformed;
- * err->offset says where), KILN_E_IMPORT_UNSUPPORTED (a valid file kiln does not read, e.g. 3D
- * or another vkFormat), KILN_E_LIMIT (wider or taller than 32768), KILN_E_USAGE (NULL out). */
+ * size against the file and against what the format, shape and dimensions imply, the DFD,
+ * key/value data. 2D, cube, array, cube array and 3D textures of the formats above are accepted,
+ * at most 32768 texels a side, KILN_KTX2_MAX_LAYERS layers and KILN_KTX2_MAX_DEPTH slices; cube
+ * faces must be square. Does not allocate. Errors: KILN_E_FORMAT_INVALID (malformed;
+ * err->offset says where), KILN_E_IMPORT_UNSUPPORTED (a valid file kiln does not read, e.g. 1D,
+ * a 3D array or another vkFormat), KILN_E_LIMIT (past the limits above), KILN_E_USAGE (NULL
+ * out). */
 KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_info *out,
                                     kiln_error *err);
 

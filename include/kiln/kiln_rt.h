@@ -94,7 +94,13 @@ typedef struct krt_texture_data {
     uint32_t width, height, level_count;
     bool srgb;
     uint32_t block_width, block_height, block_size;
-    kiln_ktx2_level levels[KILN_KTX2_MAX_LEVELS]; /* data/size: the GPU-ready bytes of a level */
+    /* data/size: the GPU-ready bytes of a level, all its images (layers, faces, slices) in KTX2
+     * order; image_size: the bytes of one of them */
+    kiln_ktx2_level levels[KILN_KTX2_MAX_LEVELS];
+    uint32_t shape;       /* kiln_texture_shape: the image view to make (0: 2D) */
+    uint32_t face_count;  /* 6 for cubes, else 1 (0 is read as 1) */
+    uint32_t layer_count; /* array layers, else 1 (0 is read as 1) */
+    uint32_t depth;       /* level 0 slices of a volume, else 1 (0 is read as 1) */
 } krt_texture_data;
 
 /* A mesh: the validated view (header, LODs, meshlets; views into the file's bytes) and every

@@ -127,8 +127,8 @@ static bool key_is(const uint8_t *key, size_t key_len, const char *name)
 
 /* Key/value pairs: length, NUL-terminated key, value, zero padding to 4; keys strictly
  * increasing by byte value (UTF-8 byte order is code point order), so no duplicates. */
-static kiln_result check_kvd(const uint8_t *d, uint32_t len, uint64_t at, kiln_ktx2_info *out,
-                             kiln_error *err)
+static kiln_result check_kvd(const uint8_t *d, uint32_t len, uint64_t at, bool volume,
+                             kiln_ktx2_info *out, kiln_error *err)
 {
     const uint8_t *prev_key = NULL;
     size_t prev_len = 0;
@@ -176,14 +176,17 @@ static kiln_result check_kvd(const uint8_t *d, uint32_t len, uint64_t at, kiln_k
         const uint8_t *value = nul + 1;
         size_t value_len = kv_len - key_len - 1;
         if (key_is(kv, key_len, "KTXorientation")) {
-            /* 2D: /^[rl][du]$/, the NUL terminator optional. */
+            /* 2D: /^[rl][du]$/, 3D: /^[rl][du][oi]$/, the NUL terminator optional. */
             size_t n = value_len > 0 && value[value_len - 1] == 0 ? value_len - 1 : value_len;
-            if (n != 2 || (value[0] != 'r' && value[0] != 'l') ||
-                (value[1] != 'd' && value[1] != 'u'))
+            size_t want_n = volume ? 3 : 2;
+            if (n != want_n || (value[0] != 'r' && value[0] != 'l') ||
+                (value[1] != 'd' && value[1] != 'u') ||
+                (volume && value[2] != 'o' && value[2] != 'i'))
                 return fail_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4 + key_len + 1,
-                               "ktx2: KTXorientation is not one of rd, ru, ld, lu");
-            memcpy(out->orientation, value, 2);
-            out->orientation[2] = '\0';
+                               volume ? "ktx2: KTXorientation of a 3D texture is not [rl][du][oi]"
+                                      : "ktx2: KTXorientation is not one of rd, ru, ld, lu");
+            memcpy(out->orientation, value, want_n);
+            out->orientation[want_n] = '\0';
         } else if (key_is(kv, key_len, "KTXwriter")) {
             /* Readers must not rely on the NUL; keep what fits. */
             size_t n = 0;
@@ -237,23 +240,31 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
         return fail_at(err, KILN_E_LIMIT, width > KILN_KTX2_MAX_DIM ? 20 : 24,
                        "ktx2: %ux%u is larger than kiln's limit of %u", width, height,
                        KILN_KTX2_MAX_DIM);
-    if (depth != 0)
-        return fail_at(err, KILN_E_IMPORT_UNSUPPORTED, 28, "ktx2: 3D textures are not supported");
-    if (layers != 0)
+    if (faces != 1 && faces != 6)
+        return fail_at(err, KILN_E_FORMAT_INVALID, 36, "ktx2: faceCount %u (1, or 6 for a cube)",
+                       faces);
+    if (faces == 6 && (width != height || depth != 0))
+        return fail_at(err, KILN_E_FORMAT_INVALID, 36,
+                       "ktx2: a cube's faces must be square and 2D (%ux%u, pixelDepth %u)", width,
+                       height, depth);
+    if (depth != 0 && layers != 0)
         return fail_at(err, KILN_E_IMPORT_UNSUPPORTED, 32,
-                       "ktx2: array textures are not supported");
-    if (faces != 1)
-        return fail_at(err, faces == 6 ? KILN_E_IMPORT_UNSUPPORTED : KILN_E_FORMAT_INVALID, 36,
-                       "ktx2: faceCount %u (only 1 is supported; 6 is a cubemap)", faces);
-    uint32_t max_levels = kiln_mip_level_count(width, height);
+                       "ktx2: arrays of 3D textures are not supported (Vulkan has none)");
+    if (depth > KILN_KTX2_MAX_DEPTH)
+        return fail_at(err, KILN_E_LIMIT, 28, "ktx2: pixelDepth %u is past kiln's limit of %u",
+                       depth, KILN_KTX2_MAX_DEPTH);
+    if (layers > KILN_KTX2_MAX_LAYERS)
+        return fail_at(err, KILN_E_LIMIT, 32, "ktx2: layerCount %u is past kiln's limit of %u",
+                       layers, KILN_KTX2_MAX_LAYERS);
+    uint32_t max_levels = kiln_mip_level_count(width, height > depth ? height : depth);
     if (level_count == 0)
         /* 0 asks the loader to generate mips: forbidden for block formats, unsupported here. */
         return fail_at(err, f->block_width > 1 ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED,
                        40, "ktx2: levelCount 0 (generate mipmaps) is not supported");
     if (level_count > max_levels || level_count > KILN_KTX2_MAX_LEVELS)
         return fail_at(err, KILN_E_FORMAT_INVALID, 40,
-                       "ktx2: levelCount %u, a %ux%u texture has at most %u levels", level_count,
-                       width, height, max_levels);
+                       "ktx2: levelCount %u, a %ux%ux%u texture has at most %u levels", level_count,
+                       width, height, depth ? depth : 1, max_levels);
     if (scheme != KILN_KTX2_SUPERCOMPRESSION_NONE && scheme != KILN_KTX2_SUPERCOMPRESSION_ZSTD) {
         bool known = scheme == 1 || scheme == 3 || (scheme >= 0x10000 && scheme <= 0x1FFFF);
         return fail_at(err, known ? KILN_E_IMPORT_UNSUPPORTED : KILN_E_FORMAT_INVALID, 44,
@@ -306,7 +317,8 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
 
     kiln_result res = check_dfd(b + dfd_off, dfd_len, dfd_off, f, scheme, out, err);
     if (res != KILN_OK) return res;
-    if (kvd_len && (res = check_kvd(b + kvd_off, kvd_len, kvd_off, out, err)) != KILN_OK)
+    if (kvd_len &&
+        (res = check_kvd(b + kvd_off, kvd_len, kvd_off, depth != 0, out, err)) != KILN_OK)
         return res;
 
     /* Levels are stored smallest first: walk them in file order so each must start at or after
@@ -321,17 +333,22 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
         if (KILN_NEVER(r.failed)) /* index_end <= size was checked */
             return fail_at(err, KILN_E_INTERNAL, entry, "ktx2: level index read failed");
         uint32_t lw = kiln_mip_extent(width, i), lh = kiln_mip_extent(height, i);
-        uint64_t want;
-        if (!kiln_vk_format_image_size(f, lw, lh, &want) || want > SIZE_MAX)
+        uint32_t ld = depth ? kiln_mip_extent(depth, i) : 1;
+        uint64_t image, want;
+        if (!kiln_vk_format_image_size(f, lw, lh, &image) || image > SIZE_MAX)
+            return fail_at(err, KILN_E_LIMIT, entry + 16, "ktx2: level %u is too large", i);
+        /* At most 2^34 bytes an image times 2048 * 6 images: no uint64 overflow. */
+        want = image * (layers ? layers : 1) * faces * ld;
+        if (want > SIZE_MAX)
             return fail_at(err, KILN_E_LIMIT, entry + 16, "ktx2: level %u is too large", i);
         if (raw != want)
             return fail_at(err, KILN_E_FORMAT_INVALID, entry + 16,
-                           "ktx2: level %u uncompressedByteLength %llu, %ux%u %s needs %llu", i,
-                           (unsigned long long)raw, lw, lh, f->name, (unsigned long long)want);
+                           "ktx2: level %u uncompressedByteLength %llu, %ux%ux%u %s needs %llu", i,
+                           (unsigned long long)raw, lw, lh, ld, f->name, (unsigned long long)want);
         if (scheme == KILN_KTX2_SUPERCOMPRESSION_NONE && len != want)
             return fail_at(err, KILN_E_FORMAT_INVALID, entry + 8,
-                           "ktx2: level %u byteLength %llu, %ux%u %s needs %llu", i,
-                           (unsigned long long)len, lw, lh, f->name, (unsigned long long)want);
+                           "ktx2: level %u byteLength %llu, %ux%ux%u %s needs %llu", i,
+                           (unsigned long long)len, lw, lh, ld, f->name, (unsigned long long)want);
         if (len == 0)
             return fail_at(err, KILN_E_FORMAT_INVALID, entry + 8, "ktx2: level %u is empty", i);
         if (off % align != 0)
@@ -353,6 +370,8 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
         out->levels[i].uncompressed_size = (size_t)raw;
         out->levels[i].width = lw;
         out->levels[i].height = lh;
+        out->levels[i].depth = ld;
+        out->levels[i].image_size = (size_t)image;
     }
 
     out->vk_format = vk_format;
@@ -360,6 +379,13 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
     out->width = width;
     out->height = height;
     out->level_count = level_count;
+    out->shape = faces == 6 ? (layers ? KILN_TEXTURE_SHAPE_CUBE_ARRAY : KILN_TEXTURE_SHAPE_CUBE)
+                 : depth    ? KILN_TEXTURE_SHAPE_VOLUME
+                 : layers   ? KILN_TEXTURE_SHAPE_ARRAY
+                            : KILN_TEXTURE_SHAPE_2D;
+    out->face_count = faces;
+    out->layer_count = layers ? layers : 1;
+    out->depth = depth ? depth : 1;
     out->supercompression = scheme;
     out->block_width = f->block_width;
     out->block_height = f->block_height;
@@ -415,4 +441,40 @@ KILN_API kiln_result kiln_ktx2_level_copy(const kiln_ktx2_info *info, uint32_t l
     }
     kiln_error_clear(err);
     return KILN_OK;
+}
+
+KILN_API uint32_t kiln_ktx2_level_images(const kiln_ktx2_info *info, uint32_t level)
+{
+    if (!info || level >= info->level_count || level >= KILN_KTX2_MAX_LEVELS) return 0;
+    return info->face_count * info->layer_count * info->levels[level].depth;
+}
+
+KILN_API bool kiln_ktx2_find_key(const kiln_ktx2_info *info, const char *key, const uint8_t **value,
+                                 size_t *len)
+{
+    if (!info || !key || !info->kv_data) return false;
+    /* kiln_ktx2_read validated every entry: lengths fit, keys are NUL-terminated. */
+    kiln_reader r = kiln_reader_make(info->kv_data, info->kv_size);
+    size_t key_len = strlen(key);
+    while (r.pos < info->kv_size) {
+        uint32_t kv_len = kiln_read_u32le(&r);
+        const uint8_t *kv = kiln_reader_take(&r, kv_len);
+        if (!kv || r.failed) return false;
+        const uint8_t *nul = memchr(kv, 0, kv_len);
+        if (!nul) return false;
+        if ((size_t)(nul - kv) == key_len && memcmp(kv, key, key_len) == 0) {
+            if (value) *value = nul + 1;
+            if (len) *len = kv_len - key_len - 1;
+            return true;
+        }
+        if (!kiln_reader_take(&r, (4 - kv_len % 4) % 4)) return false;
+    }
+    return false;
+}
+
+KILN_API const char *kiln_texture_shape_name(uint32_t shape)
+{
+    static const char *const names[KILN_TEXTURE_SHAPE_COUNT] = {"2d", "cube", "array", "volume",
+                                                                "cube_array"};
+    return shape < KILN_TEXTURE_SHAPE_COUNT ? names[shape] : "invalid";
 }

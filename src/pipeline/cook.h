@@ -70,6 +70,22 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
                                      const uint8_t *source, size_t size, kiln_cooked *out,
                                      kiln_error *err);
 
+/* Built levels (any shape) as the texture artifact: texture.ktx2 with its summary and warnings.
+ * t is borrowed. */
+typedef struct kiln_texture_levels kiln_texture_levels;
+typedef struct kiln_texture_build_opts kiln_texture_build_opts;
+/* import.texture (or a model's texture settings for one role) as the processor's options. */
+kiln_texture_build_opts kiln_texture_opts_of_settings(const kiln_texture_settings *s);
+kiln_result kiln_cook_texture_levels(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                     const kiln_texture_levels *t, kiln_cooked *out,
+                                     kiln_error *err);
+
+/* A texture descriptor (.ktex, pipeline/ktex.h; dir: its folder, real path, where the images it
+ * names are read and must lie) into texture.ktx2 of the descriptor's shape. */
+kiln_result kiln_cook_ktex_source(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                  const char *dir, const uint8_t *source, size_t size,
+                                  kiln_cooked *out, kiln_error *err);
+
 /* A glTF model (bytes of the .gltf or .glb; base_dir is its folder, where external buffers and
  * images are read) into its artifacts: image<i> (KTX2, per role), material<i>,
  * mesh<i>/prim<p>, skeleton<i>, clip<i>, scene. guid names the artifacts' asset ids. */

@@ -30,6 +30,13 @@ static json_t *summary_json(const kiln_texture_levels *t, size_t file_size,
     json_object_set_new(j, "width", json_integer(t->width));
     json_object_set_new(j, "height", json_integer(t->height));
     json_object_set_new(j, "levels", json_integer(t->level_count));
+    if (t->shape != KILN_TEXTURE_SHAPE_2D) {
+        json_object_set_new(j, "shape", json_string(kiln_texture_shape_name(t->shape)));
+        if (t->shape == KILN_TEXTURE_SHAPE_ARRAY)
+            json_object_set_new(j, "layers", json_integer(t->layer_count));
+        if (t->shape == KILN_TEXTURE_SHAPE_VOLUME)
+            json_object_set_new(j, "depth", json_integer(t->depth));
+    }
     json_object_set_new(j, "format", json_string(kiln_texture_format_name(t->format)));
     json_object_set_new(j, "vk_format", json_integer(t->vk_format));
     json_object_set_new(j, "srgb", json_boolean(t->srgb));
@@ -58,8 +65,7 @@ bool kiln_platform_prefers_astc(const char *platform)
     return kiln_texture_gpu_of_platform(platform) == KILN_TEXGPU_MOBILE;
 }
 
-/* import.texture (or a model's texture settings for one role) as the processor's options. */
-static kiln_texture_build_opts build_opts(const kiln_texture_settings *s)
+kiln_texture_build_opts kiln_texture_opts_of_settings(const kiln_texture_settings *s)
 {
     kiln_texture_build_opts o;
     memset(&o, 0, sizeof o);
@@ -94,17 +100,33 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
     }
     kiln_texture_levels t;
     kiln_texture_target target = {env->jobs, kiln_texture_gpu_of_platform(env->platform)};
-    kiln_texture_build_opts o = build_opts(s);
+    kiln_texture_build_opts o = kiln_texture_opts_of_settings(s);
     r = kiln_texture_build_for(&img, &o, &target, alloc, &t, err);
     kiln_image_free(&img);
     if (r != KILN_OK) {
         kiln_error_prefix(err, "%s: ", name);
         return r;
     }
+    r = kiln_cook_texture_levels(env, s, &t, out, err);
+    kiln_texture_levels_free(&t);
+    return r;
+}
+
+kiln_result kiln_cook_texture_levels(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                     const kiln_texture_levels *tl, kiln_cooked *out,
+                                     kiln_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const kiln_allocator *alloc = env->allocator;
+    const char *name = env->name ? env->name : "";
+    const kiln_texture_levels t = *tl;
     kiln_ktx2_write_desc d = {0};
     d.vk_format = t.vk_format;
     d.width = t.width;
     d.height = t.height;
+    d.shape = t.shape;
+    d.layer_count = t.layer_count;
+    d.depth = t.depth;
     d.level_count = t.level_count;
     for (uint32_t i = 0; i < t.level_count; i++) {
         d.levels[i].data = t.levels[i].data;
@@ -115,10 +137,9 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
                              : KILN_KTX2_SUPERCOMPRESSION_NONE;
     kiln_buf b;
     kiln_buf_init(&b, alloc);
-    r = kiln_ktx2_write(&d, &b, err);
+    kiln_result r = kiln_ktx2_write(&d, &b, err);
     if (r != KILN_OK) {
         kiln_buf_free(&b);
-        kiln_texture_levels_free(&t);
         kiln_error_prefix(err, "%s: ", name);
         return r;
     }
@@ -139,6 +160,5 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
     size_t file_size, cap;
     uint8_t *bytes = kiln_buf_detach(&b, &file_size, &cap);
     out->summary = summary_json(&t, file_size, s);
-    kiln_texture_levels_free(&t);
     return kiln_cooked_add(out, alloc, "texture", "texture.ktx2", bytes, file_size, cap, err);
 }

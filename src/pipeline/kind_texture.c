@@ -49,7 +49,12 @@ static const char settings_schema[] =
     "\"max_size\": {\"type\": \"integer\", \"minimum\": 4, \"maximum\": 16384, "
     "\"default\": 16384}, "
     "\"quality\": {\"$ref\": \"#/$defs/quality\", \"default\": \"normal\"}, "
-    "\"supercompression\": {\"enum\": [\"none\", \"zstd\"], \"default\": \"none\"}"
+    "\"supercompression\": {\"enum\": [\"none\", \"zstd\"], \"default\": \"none\"}, "
+    "\"shape\": {\"enum\": [\"auto\", \"2d\", \"cube\", \"array\", \"volume\"], \"default\": "
+    "\"auto\", \"description\": \"auto: 2d for an image, the descriptor's shape for a .ktex; cube "
+    "makes six faces of a panorama, cross or strip image.\"}, "
+    "\"ibl\": {\"type\": \"boolean\", \"default\": false, \"description\": \"Cubes only: also "
+    "cook the prefiltered specular cube, the irradiance and the BRDF lookup table.\"}"
     "}}"
     "}";
 

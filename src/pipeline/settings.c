@@ -74,6 +74,7 @@ typedef struct field_value {
 
 static const char *const quality_names[] = {"fast", "normal", "high"};
 static const char *const supercompression_names[] = {"none", "zstd"};
+static const char *const shape_names[] = {"auto", "2d", "cube", "array", "volume"};
 static const char *const up_axis_names[] = {"auto", "y", "z"};
 static const char *const compress_names[] = {"none", "meshopt"};
 static const char *const tangents_names[] = {"generate", "file"};
@@ -108,6 +109,8 @@ enum {
     TEX_MAX_SIZE,
     TEX_QUALITY,
     TEX_SUPERCOMPRESSION,
+    TEX_SHAPE,
+    TEX_IBL,
     TEX_FIELD_COUNT
 };
 static const field_desc texture_fields[TEX_FIELD_COUNT] = {
@@ -121,6 +124,9 @@ static const field_desc texture_fields[TEX_FIELD_COUNT] = {
     [TEX_QUALITY] = {"quality", FT_ENUM, ENUM_OF(quality_names), 0, 0, 0, QUALITY_ALLOWED},
     [TEX_SUPERCOMPRESSION] = {"supercompression", FT_ENUM, ENUM_OF(supercompression_names), 0, 0, 0,
                               "none or zstd"},
+    [TEX_SHAPE] = {"shape", FT_ENUM, ENUM_OF(shape_names), 0, 0, 0,
+                   "auto, 2d, cube, array or volume"},
+    [TEX_IBL] = {"ibl", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
 };
 
 enum {
@@ -258,6 +264,12 @@ static void texture_store(kiln_settings *s, size_t field, const field_value *v)
     case TEX_SUPERCOMPRESSION:
         t->supercompression = (kiln_supercompression_setting)v->e;
         break;
+    case TEX_SHAPE:
+        t->shape = (kiln_texture_shape_setting)v->e;
+        break;
+    case TEX_IBL:
+        t->ibl = v->b;
+        break;
     default:
         assert(0 && "field index out of the table");
     }
@@ -290,6 +302,12 @@ static void texture_load(const kiln_settings *s, size_t field, field_value *v)
         break;
     case TEX_SUPERCOMPRESSION:
         v->e = (unsigned)t->supercompression;
+        break;
+    case TEX_SHAPE:
+        v->e = (unsigned)t->shape;
+        break;
+    case TEX_IBL:
+        v->b = t->ibl;
         break;
     default:
         assert(0 && "field index out of the table");

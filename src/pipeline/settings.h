@@ -23,6 +23,15 @@ typedef enum kiln_supercompression_setting {
     KILN_SUPERCOMPRESSION_ZSTD = 1,
 } kiln_supercompression_setting;
 
+/* import.texture.shape: auto is 2d for an image and the descriptor's shape for a .ktex. */
+typedef enum kiln_texture_shape_setting {
+    KILN_SHAPE_SETTING_AUTO = 0,
+    KILN_SHAPE_SETTING_2D,
+    KILN_SHAPE_SETTING_CUBE, /* an image: a panorama, cross or strip made into six faces */
+    KILN_SHAPE_SETTING_ARRAY,
+    KILN_SHAPE_SETTING_VOLUME,
+} kiln_texture_shape_setting;
+
 /* import.texture */
 typedef struct kiln_texture_settings {
     kiln_texture_format format; /* "auto" */
@@ -33,6 +42,9 @@ typedef struct kiln_texture_settings {
     uint32_t max_size;          /* 16384; 4..16384 */
     kiln_quality quality;       /* "normal" */
     kiln_supercompression_setting supercompression; /* "none" */
+    kiln_texture_shape_setting shape;               /* "auto" */
+    bool ibl; /* false; true (cubes only): also the prefiltered specular cube, the irradiance and
+                 the BRDF lookup table (docs/ibl.md) */
 } kiln_texture_settings;
 
 #define KILN_MAX_LODS 8

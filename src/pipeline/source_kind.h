@@ -122,5 +122,6 @@ extern const kiln_source_kind kiln_source_kind_texture;
 extern const kiln_source_kind kiln_source_kind_model;
 extern const kiln_source_kind kiln_source_kind_shader;
 extern const kiln_source_kind kiln_source_kind_kmat;
+extern const kiln_source_kind kiln_source_kind_ktex;
 
 #endif

@@ -9,10 +9,8 @@
 #include "core/path.h"
 
 static const kiln_source_kind *const registry[] = {
-    &kiln_source_kind_texture,
-    &kiln_source_kind_model,
-    &kiln_source_kind_shader,
-    &kiln_source_kind_kmat,
+    &kiln_source_kind_texture, &kiln_source_kind_model, &kiln_source_kind_shader,
+    &kiln_source_kind_kmat,    &kiln_source_kind_ktex,
 };
 
 const kiln_source_kind *kiln_source_kind_at(const kiln_kind_registry *reg, size_t i)

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "core/error.h"
 
@@ -164,4 +165,41 @@ void kiln_mip_downsample(const float *src, uint32_t sw, uint32_t sh, float *dst,
         downsample_row(src + (size_t)y0 * sw * 4, sw, sh, dst + (size_t)j * dw * 4, dw, dh, j,
                        filter);
     }
+}
+
+bool kiln_mip_downsample_volume(const float *src, uint32_t sw, uint32_t sh, uint32_t sd, float *dst,
+                                uint32_t dw, uint32_t dh, uint32_t dd, kiln_mip_filter filter,
+                                float *scratch)
+{
+    if (bad_args(sw, sh, dw, dh) || bad_args(sd, sd, dd, dd)) return false;
+    size_t row = (size_t)sw * 4, slice = row * sh;
+    uint64_t wx[MAX_SPAN], wyz[MAX_SPAN * MAX_SPAN];
+    for (uint32_t k = 0; k < dd; k++) {
+        uint32_t z0, zn;
+        kiln_mip_footprint(k, sd, dd, &z0, &zn);
+        for (uint32_t j = 0; j < dh; j++) {
+            uint32_t y0, yn;
+            kiln_mip_footprint(j, sh, dh, &y0, &yn);
+            /* The rows of every slice in the footprint, gathered into one strip, each weighted by
+             * its y overlap times its slice's z overlap: the 2D filters then sum the 3D box. */
+            for (uint32_t z = 0; z < zn; z++)
+                for (uint32_t y = 0; y < yn; y++) {
+                    size_t n = (size_t)z * yn + y;
+                    wyz[n] = overlap(j, y0 + y, sh, dh) * overlap(k, z0 + z, sd, dd);
+                    memcpy(scratch + n * row, src + (size_t)(z0 + z) * slice + (y0 + y) * row,
+                           row * sizeof(float));
+                }
+            float *out_row = dst + ((size_t)k * dh + j) * (size_t)dw * 4;
+            for (uint32_t i = 0; i < dw; i++) {
+                uint32_t x0, xn;
+                kiln_mip_footprint(i, sw, dw, &x0, &xn);
+                for (uint32_t x = 0; x < xn; x++) wx[x] = overlap(i, x0 + x, sw, dw);
+                float *out = out_row + (size_t)i * 4;
+                if (filter == KILN_MIP_FILTER_NORMAL)
+                    filter_normal(scratch, sw, x0, xn, yn * zn, wx, wyz, out);
+                else filter_color(scratch, sw, x0, xn, yn * zn, wx, wyz, out);
+            }
+        }
+    }
+    return true;
 }

@@ -3,6 +3,8 @@
 #ifndef KILN_PROCESS_MIP_H
 #define KILN_PROCESS_MIP_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/extent.h"
@@ -44,5 +46,22 @@ void kiln_mip_footprint(uint32_t i, uint32_t src_n, uint32_t dst_n, uint32_t *fi
  * kiln_mip_footprint(j, sh, dh, ...), tightly packed. Same bits as the whole-image call. */
 void kiln_mip_downsample_row(const float *rows, uint32_t sw, uint32_t sh, float *dst_row,
                              uint32_t dw, uint32_t dh, uint32_t j, kiln_mip_filter filter);
+
+/* One mip step of a volume: src (sw x sh x sd texels, slices of rows, 4 floats a texel) into dst
+ * (dw x dh x dd), the area-weighted box of kiln_mip_downsample extended to three axes (2x2x2
+ * boxes when halving even sizes), same filters. scratch holds at least
+ * kiln_mip_volume_scratch(sw, sh, sd, dh, dd) floats. False (nothing written) when the sizes are
+ * not a downsampling kiln_mip_downsample accepts on every axis. */
+bool kiln_mip_downsample_volume(const float *src, uint32_t sw, uint32_t sh, uint32_t sd, float *dst,
+                                uint32_t dw, uint32_t dh, uint32_t dd, kiln_mip_filter filter,
+                                float *scratch);
+
+/* Floats of scratch kiln_mip_downsample_volume needs: the rows of one footprint in y and z. */
+static inline size_t kiln_mip_volume_scratch(uint32_t sw, uint32_t sh, uint32_t sd, uint32_t dh,
+                                             uint32_t dd)
+{
+    size_t ny = (size_t)(sh + dh - 1) / dh + 1, nz = (size_t)(sd + dd - 1) / dd + 1;
+    return ny * nz * (size_t)sw * 4;
+}
 
 #endif

@@ -277,25 +277,14 @@ kiln_result kiln_texture_check_srgb(kiln_texture_format format, bool srgb_yes, k
     return KILN_E_IMPORT_SETTINGS;
 }
 
-kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_build_opts *o,
-                               const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err)
+kiln_result kiln_texture_plan_make(bool is_float, bool single_channel,
+                                   const kiln_texture_build_opts *o,
+                                   const kiln_texture_target *target, kiln_texture_plan *plan,
+                                   kiln_error *err)
 {
-    return kiln_texture_build_for(img, o, NULL, a, out, err);
-}
-
-kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_build_opts *o,
-                                   const kiln_texture_target *target, const kiln_allocator *a,
-                                   kiln_texture_levels *out, kiln_error *err)
-{
-    if (out) memset(out, 0, sizeof *out);
-    if (!img || !o || !out)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_texture_build: NULL argument");
-
+    memset(plan, 0, sizeof *plan);
     /* ---- options: what this build can produce, and a colour space that fits it ---- */
     kiln_texture_format fmt = o->format;
-    bool is_float = img->type == KILN_PIXEL_F32;
-    /* A grey image without alpha is data (a mask, roughness, height) unless srgb says otherwise. */
-    bool single_channel = img->source_channels == 1 && !is_float;
     if (fmt == KILN_TEXFMT_AUTO) {
         kiln_texture_role role = is_float        ? KILN_TEXROLE_HDR
                                  : o->normal_map ? KILN_TEXROLE_NORMAL
@@ -332,9 +321,41 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_bui
     if (o->srgb == KILN_TEXTURE_SRGB_AUTO)
         srgb_in = !o->normal_map && !is_float && !single_channel && !data_format;
     else srgb_in = o->srgb == KILN_TEXTURE_SRGB_YES;
+    plan->format = fmt;
+    plan->srgb_out = kiln_texture_format_has_srgb(fmt) && srgb_in;
+    /* float data is linear; srgb true only encodes the output */
+    plan->srgb_in = is_float ? false : srgb_in;
+    return KILN_OK;
+}
+
+void kiln_texture_image_linear(const kiln_image *img, bool srgb_in, bool flip_green, float *dst)
+{
+    convert_rows(img, srgb_in, flip_green, 0, img->height, dst);
+}
+
+kiln_result kiln_texture_build(const kiln_image *img, const kiln_texture_build_opts *o,
+                               const kiln_allocator *a, kiln_texture_levels *out, kiln_error *err)
+{
+    return kiln_texture_build_for(img, o, NULL, a, out, err);
+}
+
+kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_build_opts *o,
+                                   const kiln_texture_target *target, const kiln_allocator *a,
+                                   kiln_texture_levels *out, kiln_error *err)
+{
+    if (out) memset(out, 0, sizeof *out);
+    if (!img || !o || !out)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_texture_build: NULL argument");
+
+    kiln_texture_plan plan;
+    bool is_float = img->type == KILN_PIXEL_F32;
+    kiln_result r = kiln_texture_plan_make(is_float, img->source_channels == 1 && !is_float, o,
+                                           target, &plan, err);
+    if (r != KILN_OK) return r;
+    kiln_texture_format fmt = plan.format;
+    const kiln_texture_encoder *enc = kiln_texture_encoder_of(fmt);
+    bool srgb_in = plan.srgb_in, srgb_out = plan.srgb_out;
     bool block = enc->block || enc->level;
-    bool srgb_out = kiln_texture_format_has_srgb(fmt) && srgb_in;
-    if (is_float) srgb_in = false; /* float data is linear; srgb true only encodes the output */
 
     /* ---- the image must be what it says ---- */
     size_t cs = kiln_pixel_type_size(img->type);
@@ -364,6 +385,8 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_bui
     out->normal_map = o->normal_map;
     out->width = w;
     out->height = h;
+    out->shape = KILN_TEXTURE_SHAPE_2D;
+    out->face_count = out->layer_count = out->depth = 1;
     out->allocator = a ? *a : (kiln_allocator){0};
     out->has_alpha = source_has_alpha(img);
     out->source_format = img->format;
@@ -398,6 +421,7 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_bui
         kiln_texture_level *lv = &out->levels[level];
         lv->width = ls.w;
         lv->height = ls.h;
+        lv->depth = 1;
         size_t texels_size = (size_t)ls.w * ls.h * out->texel_size;
         lv->size = texels_size;
         if (block && !kiln_blocks_size(fmt, ls.w, ls.h, &lv->size)) {

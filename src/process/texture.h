@@ -40,6 +40,7 @@ typedef struct kiln_texture_level {
     size_t size;   /* width * height * texel size (4 for RGBA8, 8 for RGBA16F), or
                       the bytes of the level's blocks */
     uint32_t width, height;
+    uint32_t depth; /* slices of this level (volumes), else 1 */
 } kiln_texture_level;
 
 typedef struct kiln_texture_levels {
@@ -48,8 +49,11 @@ typedef struct kiln_texture_levels {
     bool srgb;                  /* the texel values are sRGB-encoded (vk_format is an _SRGB one) */
     bool normal_map;            /* filtered as a normal map */
     uint32_t width, height;     /* level 0, after fitting max_size */
-    uint32_t texel_size;        /* bytes per quantised texel: 4 or 8 (kiln_texels_size) */
-    uint32_t level_count;       /* 1..KILN_KTX2_MAX_LEVELS; level 0 first */
+    /* The shape (kiln_texture_shape) and its images per level: a level's data holds
+     * layer_count * face_count * (level depth) images, in KTX2 order. 2D: 1, 1, 1. */
+    uint32_t shape, face_count, layer_count, depth;
+    uint32_t texel_size;  /* bytes per quantised texel: 4 or 8 (kiln_texels_size) */
+    uint32_t level_count; /* 1..KILN_KTX2_MAX_LEVELS; level 0 first */
     kiln_texture_level levels[KILN_KTX2_MAX_LEVELS];
     kiln_allocator allocator; /* what the level data was allocated with */
     /* Summary, for reports and manifests. */
@@ -88,6 +92,46 @@ typedef struct kiln_texture_target {
 kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_build_opts *o,
                                    const kiln_texture_target *target, const kiln_allocator *a,
                                    kiln_texture_levels *out, kiln_error *err);
+
+/* What a build resolves from its options before it touches texels: the format (auto resolved by
+ * the role, see kiln_texture_build_for), whether source codes are sRGB-decoded (srgb_in) and
+ * whether the output is sRGB-encoded (srgb_out). */
+typedef struct kiln_texture_plan {
+    kiln_texture_format format;
+    bool srgb_in, srgb_out;
+} kiln_texture_plan;
+
+/* The plan for sources that are float (HDR role) or single-channel (data role), with the checks
+ * kiln_texture_build_for makes of o (the same errors). target may be NULL. */
+kiln_result kiln_texture_plan_make(bool is_float, bool single_channel,
+                                   const kiln_texture_build_opts *o,
+                                   const kiln_texture_target *target, kiln_texture_plan *plan,
+                                   kiln_error *err);
+
+/* img as linear float RGBA, width * height * 4 floats at dst, as a build converts it: sRGB codes
+ * decoded when srgb_in, floats sanitised (NaN to 0, clamped to the half range), green flipped. */
+void kiln_texture_image_linear(const kiln_image *img, bool srgb_in, bool flip_green, float *dst);
+
+/* The images of a texture of any shape. */
+typedef struct kiln_texture_source {
+    uint32_t shape;           /* kiln_texture_shape; not CUBE_ARRAY */
+    const kiln_image *images; /* 2D: 1; cube: 6 faces +X, -X, +Y, -Y, +Z, -Z; array: the layers;
+                                 volume: the slices, ascending Z. All the same size. */
+    uint32_t count;
+} kiln_texture_source;
+
+/* kiln_texture_build_for of every image of src, into one set of levels in KTX2 order (each
+ * level: the faces or layers one after the other, or the level's slices). One format and colour
+ * space for the set: auto takes the HDR role when the images are float, DATA only when every
+ * image is single-channel. Faces and layers get their own mip chains; a volume's levels are
+ * 2x2x2 boxes (max_size applies to its depth too). A 2D source is kiln_texture_build_for itself.
+ * Errors: those of kiln_texture_build_for, KILN_E_USAGE (a count that does not fit the shape),
+ * KILN_E_IMPORT_FAILED (images of different sizes, HDR mixed with LDR, cube faces not square),
+ * KILN_E_LIMIT (more than KILN_KTX2_MAX_LAYERS layers or KILN_KTX2_MAX_DEPTH slices). */
+kiln_result kiln_texture_build_shape(const kiln_texture_source *src,
+                                     const kiln_texture_build_opts *o,
+                                     const kiln_texture_target *target, const kiln_allocator *a,
+                                     kiln_texture_levels *out, kiln_error *err);
 
 /* The refusal of srgb yes with a format that has no sRGB variant (bc4, bc5: data formats;
  * rgba16f: half floats are linear): KILN_E_IMPORT_SETTINGS naming /import/texture/srgb. KILN_OK

@@ -20,15 +20,29 @@
     "kiln " STR(KILN_VERSION_MAJOR) "." STR(KILN_VERSION_MINOR) "." STR(                           \
         KILN_VERSION_PATCH) " pipeline " STR(KILN_PIPELINE_VERSION)
 
-/* Key/value pairs, already in the order the spec demands (by key bytes): "KTXo" < "KTXw". */
-static const struct {
-    const char *key, *value;
-} k_kv[] = {
-    {"KTXorientation", "rd"}, /* first texel top-left, rows going down: how kiln stores images */
-    {"KTXwriter", WRITER_NAME},
-};
+/* The key/value pairs kiln always writes, already in the order the spec demands (by key bytes):
+ * "KTXo" < "KTXw". KTXorientation: first texel top-left, rows going down (slices going in for
+ * volumes): how kiln stores images. */
+static const char k_writer[] = WRITER_NAME;
 
 const char *kiln_ktx2_writer_name(void) { return WRITER_NAME; }
+
+/* Images in level i: layers x faces x slices. */
+static uint64_t level_images(const kiln_ktx2_write_desc *d, uint32_t i)
+{
+    switch (d->shape) {
+    case KILN_TEXTURE_SHAPE_CUBE:
+        return 6;
+    case KILN_TEXTURE_SHAPE_ARRAY:
+        return d->layer_count;
+    case KILN_TEXTURE_SHAPE_CUBE_ARRAY:
+        return 6ull * d->layer_count;
+    case KILN_TEXTURE_SHAPE_VOLUME:
+        return kiln_mip_extent(d->depth, i);
+    default:
+        return 1;
+    }
+}
 
 static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_info **fmt_out,
                             kiln_error *err)
@@ -41,11 +55,27 @@ static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_
         d->height > KILN_KTX2_MAX_DIM)
         return kiln_error_set(err, KILN_E_USAGE, "ktx2: size %ux%u is outside 1..%u", d->width,
                               d->height, KILN_KTX2_MAX_DIM);
-    uint32_t max_levels = kiln_mip_level_count(d->width, d->height);
+    if (d->shape >= KILN_TEXTURE_SHAPE_COUNT)
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: shape %u is not a kiln_texture_shape",
+                              d->shape);
+    bool cube = d->shape == KILN_TEXTURE_SHAPE_CUBE || d->shape == KILN_TEXTURE_SHAPE_CUBE_ARRAY;
+    bool array = d->shape == KILN_TEXTURE_SHAPE_ARRAY || d->shape == KILN_TEXTURE_SHAPE_CUBE_ARRAY;
+    bool volume = d->shape == KILN_TEXTURE_SHAPE_VOLUME;
+    if (cube && d->width != d->height)
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: cube faces of %ux%u are not square",
+                              d->width, d->height);
+    if (array && (d->layer_count == 0 || d->layer_count > KILN_KTX2_MAX_LAYERS))
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: %u layers is outside 1..%u", d->layer_count,
+                              KILN_KTX2_MAX_LAYERS);
+    if (volume && (d->depth == 0 || d->depth > KILN_KTX2_MAX_DEPTH))
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: depth %u is outside 1..%u", d->depth,
+                              KILN_KTX2_MAX_DEPTH);
+    uint32_t depth = volume ? d->depth : 1;
+    uint32_t max_levels = kiln_mip_level_count(d->width, d->height > depth ? d->height : depth);
     if (d->level_count == 0 || d->level_count > max_levels || d->level_count > KILN_KTX2_MAX_LEVELS)
         return kiln_error_set(err, KILN_E_USAGE,
-                              "ktx2: level count %u is outside 1..%u for a %ux%u texture",
-                              d->level_count, max_levels, d->width, d->height);
+                              "ktx2: level count %u is outside 1..%u for a %ux%ux%u texture",
+                              d->level_count, max_levels, d->width, d->height, depth);
     if (d->supercompression != KILN_KTX2_SUPERCOMPRESSION_NONE &&
         d->supercompression != KILN_KTX2_SUPERCOMPRESSION_ZSTD)
         return kiln_error_set(err, KILN_E_USAGE,
@@ -58,14 +88,28 @@ static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_
     for (uint32_t i = 0; i < d->level_count; i++) {
         uint32_t w = kiln_mip_extent(d->width, i), h = kiln_mip_extent(d->height, i);
         uint64_t want;
-        if (!kiln_vk_format_image_size(f, w, h, &want) || want > SIZE_MAX)
+        if (!kiln_vk_format_image_size(f, w, h, &want) || want > SIZE_MAX / level_images(d, i))
             return kiln_error_set(err, KILN_E_LIMIT, "ktx2: level %u is too large", i);
+        want *= level_images(d, i);
         if (d->levels[i].size != want)
             return kiln_error_set(err, KILN_E_USAGE,
-                                  "ktx2: level %u (%ux%u %s) has %zu bytes, the format needs %llu",
-                                  i, w, h, f->name, d->levels[i].size, (unsigned long long)want);
+                                  "ktx2: level %u (%ux%u %s, %llu images) has %zu bytes, the "
+                                  "format needs %llu",
+                                  i, w, h, f->name, (unsigned long long)level_images(d, i),
+                                  d->levels[i].size, (unsigned long long)want);
         if (!d->levels[i].data)
             return kiln_error_set(err, KILN_E_USAGE, "ktx2: level %u has no data", i);
+    }
+    const char *prev = "KTXwriter";
+    for (size_t i = 0; i < d->kv_count; i++) {
+        const kiln_ktx2_write_kv *kv = &d->kv[i];
+        if (!kv->key || !kv->key[0] || strcmp(prev, kv->key) >= 0 || (!kv->value && kv->size))
+            return kiln_error_set(err, KILN_E_USAGE,
+                                  "ktx2: key/value pair %zu (\"%s\") is empty or out of order", i,
+                                  kv->key ? kv->key : "");
+        if (strlen(kv->key) + 1 + kv->size > UINT32_MAX / 2)
+            return kiln_error_set(err, KILN_E_LIMIT, "ktx2: value of \"%s\" is too large", kv->key);
+        prev = kv->key;
     }
     *fmt_out = f;
     return KILN_OK;
@@ -137,9 +181,13 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
     /* Everything before the level data has a fixed size, so the offsets are known up front. */
     uint8_t dfd[KILN_DFD_MAX_SIZE];
     size_t dfd_size = kiln_vk_format_dfd(f, d->premultiplied, dfd);
+    const char *orientation = d->shape == KILN_TEXTURE_SHAPE_VOLUME ? "rdi" : "rd";
+    kiln_ktx2_write_kv fixed[2] = {{"KTXorientation", orientation, strlen(orientation) + 1},
+                                   {"KTXwriter", k_writer, sizeof k_writer}};
     size_t kvd_size = 0;
-    for (size_t i = 0; i < sizeof k_kv / sizeof k_kv[0]; i++) {
-        size_t kv_len = strlen(k_kv[i].key) + 1 + strlen(k_kv[i].value) + 1;
+    for (size_t i = 0; i < 2 + d->kv_count; i++) {
+        const kiln_ktx2_write_kv *kv = i < 2 ? &fixed[i] : &d->kv[i - 2];
+        size_t kv_len = strlen(kv->key) + 1 + kv->size;
         kvd_size += 4 + kv_len + (4 - kv_len % 4) % 4;
     }
     size_t level_index_at = 12 + 36 + 32;
@@ -168,9 +216,11 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
     kiln_buf_append_u32le(out, f->type_size);
     kiln_buf_append_u32le(out, d->width);
     kiln_buf_append_u32le(out, d->height);
-    kiln_buf_append_u32le(out, 0); /* pixelDepth: 2D */
-    kiln_buf_append_u32le(out, 0); /* layerCount: not an array */
-    kiln_buf_append_u32le(out, 1); /* faceCount: not a cubemap */
+    bool cube = d->shape == KILN_TEXTURE_SHAPE_CUBE || d->shape == KILN_TEXTURE_SHAPE_CUBE_ARRAY;
+    bool array = d->shape == KILN_TEXTURE_SHAPE_ARRAY || d->shape == KILN_TEXTURE_SHAPE_CUBE_ARRAY;
+    kiln_buf_append_u32le(out, d->shape == KILN_TEXTURE_SHAPE_VOLUME ? d->depth : 0); /* 0: 2D */
+    kiln_buf_append_u32le(out, array ? d->layer_count : 0); /* layerCount: 0, not an array */
+    kiln_buf_append_u32le(out, cube ? 6 : 1);               /* faceCount */
     kiln_buf_append_u32le(out, d->level_count);
     kiln_buf_append_u32le(out, d->supercompression);
     kiln_buf_append_u32le(out, (uint32_t)dfd_at);
@@ -185,11 +235,12 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
         kiln_buf_append_u64le(out, d->levels[i].size);
     }
     kiln_buf_append(out, dfd, dfd_size);
-    for (size_t i = 0; i < sizeof k_kv / sizeof k_kv[0]; i++) {
-        size_t klen = strlen(k_kv[i].key), vlen = strlen(k_kv[i].value);
-        kiln_buf_append_u32le(out, (uint32_t)(klen + 1 + vlen + 1));
-        kiln_buf_append(out, k_kv[i].key, klen + 1);   /* with the key's NUL */
-        kiln_buf_append(out, k_kv[i].value, vlen + 1); /* string values keep their NUL */
+    for (size_t i = 0; i < 2 + d->kv_count; i++) {
+        const kiln_ktx2_write_kv *kv = i < 2 ? &fixed[i] : &d->kv[i - 2];
+        size_t klen = strlen(kv->key);
+        kiln_buf_append_u32le(out, (uint32_t)(klen + 1 + kv->size));
+        kiln_buf_append(out, kv->key, klen + 1);                 /* with the key's NUL */
+        if (kv->size) kiln_buf_append(out, kv->value, kv->size); /* strings keep their NUL */
         kiln_buf_align(out, 4);
     }
     for (uint32_t i = d->level_count; i-- > 0;) {

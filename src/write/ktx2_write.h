@@ -22,11 +22,26 @@ typedef struct kiln_ktx2_write_level {
     size_t size; /* must equal what the format and this level's extent imply */
 } kiln_ktx2_write_level;
 
+/* A key/value pair of the file's own, after the two kiln always writes. */
+typedef struct kiln_ktx2_write_kv {
+    const char *key; /* NUL-terminated; sorts after "KTXwriter" (so: starts with a lower-case
+                        letter, e.g. "kiln.sh9"), keys strictly increasing by byte value */
+    const void *value;
+    size_t size;
+} kiln_ktx2_write_kv;
+
 typedef struct kiln_ktx2_write_desc {
-    uint32_t vk_format;                                 /* a kiln_vk_format other than UNDEFINED */
-    uint32_t width, height;                             /* level 0 texels, 1..32768 each */
-    uint32_t level_count;                               /* 1..floor(log2(max(width, height))) + 1 */
-    kiln_ktx2_write_level levels[KILN_KTX2_MAX_LEVELS]; /* level 0 (largest) first */
+    uint32_t vk_format;     /* a kiln_vk_format other than UNDEFINED */
+    uint32_t width, height; /* level 0 texels, 1..32768 each */
+    uint32_t shape;         /* kiln_texture_shape; 0 = 2D (the zeroed desc) */
+    uint32_t layer_count;   /* arrays and cube arrays: 1..KILN_KTX2_MAX_LAYERS; else ignored */
+    uint32_t depth;         /* volumes: level 0 slices, 1..KILN_KTX2_MAX_DEPTH; else ignored */
+    uint32_t level_count;   /* 1..floor(log2(max(width, height, depth))) + 1 */
+    /* level 0 (largest) first; each holds its layers, faces and slices in KTX2 order (layer by
+       layer, face by face, slice by slice) */
+    kiln_ktx2_write_level levels[KILN_KTX2_MAX_LEVELS];
+    const kiln_ktx2_write_kv *kv; /* kv_count extra key/value pairs; may be NULL */
+    size_t kv_count;
     uint32_t supercompression; /* kiln_ktx2_supercompression: NONE or ZSTD */
     int zstd_level;            /* 0 = KILN_KTX2_ZSTD_LEVEL; else 1..ZSTD_maxCLevel() */
     bool premultiplied;        /* sets KHR_DF_FLAG_ALPHA_PREMULTIPLIED in the DFD */
@@ -34,10 +49,12 @@ typedef struct kiln_ktx2_write_desc {
 
 /* Writes a complete KTX2 file for desc into out, which must be empty (kiln_buf_init'ed; file
  * offsets start at its first byte). The same desc and libzstd give the same bytes: no
- * timestamps; key/value data is KTXorientation "rd" and KTXwriter "kiln <x.y.z> pipeline <n>".
+ * timestamps; key/value data is KTXorientation ("rd", "rdi" for volumes: first texel top-left,
+ * rows going down, slices going in) and KTXwriter "kiln <x.y.z> pipeline <n>", then desc->kv.
  * desc and its level data are only read during the call. On failure out may hold partial data;
  * free it with kiln_buf_free either way. Errors: KILN_E_USAGE (desc invalid: unknown format,
- * zero or too large dimensions, too many levels, a level size that does not match),
+ * zero or too large dimensions, layers or depth, a cube with faces that are not square, too many
+ * levels, a level size that does not match, extra keys out of order),
  * KILN_E_OUT_OF_MEMORY, KILN_E_INTERNAL (zstd failed). */
 kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *desc, kiln_buf *out, kiln_error *err);
 

@@ -15,7 +15,7 @@ k 0 import --help
 show
 k 0 texture --help
 expect_grep "kiln help settings" "$OUT" "texture --help points at help settings"
-expect_grep "^  texture  format srgb mipmaps normal_map flip_green max_size quality supercompression$" "$OUT" \
+expect_grep "^  texture  format srgb mipmaps normal_map flip_green max_size quality supercompression shape ibl$" "$OUT" \
     "texture --help lists the texture fields"
 expect_no_grep "^  model " "$OUT" "texture --help lists no model fields"
 k 0 model --help

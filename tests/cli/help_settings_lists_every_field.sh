@@ -10,7 +10,7 @@ expect_grep "allowed: an integer from 4 to 16384$" "$OUT" "max_size's range"
 expect_no_grep "model.lods" "$OUT" "one group only"
 k 0 help settings --json
 expect_eq "$(j "[g['name'] for g in d['groups']]")" '["texture", "model", "fbx", "shader"]' "groups"
-expect_eq "$(j "[g['kinds'] for g in d['groups']]")" '[["texture"], ["model"], ["model"], ["shader"]]' "kinds reading each group"
+expect_eq "$(j "[g['kinds'] for g in d['groups']]")" '[["texture", "texture_set"], ["model"], ["model"], ["shader"]]' "kinds reading each group"
 expect_eq "$(j "[f['default'] for f in d['groups'][1]['fields'] if f['name'] == 'lods'][0]")" '[0.5, 0.25, 0.125]' "lods default"
 expect_eq "$(j "[f['choices'] for f in d['groups'][0]['fields'] if f['name'] == 'quality'][0]")" '["fast", "normal", "high"]' "quality choices"
 # The validator's own list of fields (its message, cut at 255 bytes), from a bad --set.

@@ -18,6 +18,10 @@ typedef struct ktx2_fixture {
  * format is unknown. */
 void fx_init(ktx2_fixture *fx, uint32_t vk_format, uint32_t width, uint32_t height,
              uint32_t level_count, uint32_t supercompression, uint32_t seed);
+/* The same for a shape (kiln_texture_shape) with its layers (arrays) and depth (volumes). */
+void fx_init_shape(ktx2_fixture *fx, uint32_t vk_format, uint32_t width, uint32_t height,
+                   uint32_t shape, uint32_t layers, uint32_t depth, uint32_t level_count,
+                   uint32_t supercompression, uint32_t seed);
 void fx_free(ktx2_fixture *fx);
 /* Writes the file (asserting success); malloc'd bytes, size out. */
 uint8_t *fx_write(const ktx2_fixture *fx, size_t *size);

@@ -1,7 +1,8 @@
 // ktx_parse_check.mjs — independent check of kiln's KTX2 files with the ktx-parse npm package:
 // each file must parse, re-serialise to identical bytes, and carry what kiln says it wrote.
 //
-//   node ktx_parse_check.mjs [--expect=vkFormat,levelCount,width,height,scheme] file.ktx2 ...
+//   node ktx_parse_check.mjs [--expect=vkFormat,levelCount,width,height,scheme[,depth,layers,faces]]
+//        file.ktx2 ...
 //
 // An --expect applies to the file after it. ktx-parse is found in ../node/node_modules (or at
 // $KTX_PARSE_MODULE). Exit 0 when every file passes, 1 otherwise, 2 on bad usage.
@@ -24,11 +25,12 @@ function fail(path, what) {
 for (const arg of process.argv.slice(2)) {
   if (arg.startsWith('--expect=')) {
     const v = arg.slice('--expect='.length).split(',').map(Number);
-    if (v.length !== 5 || v.some(Number.isNaN)) {
+    if ((v.length !== 5 && v.length !== 8) || v.some(Number.isNaN)) {
       console.error(`bad ${arg}`);
       process.exit(2);
     }
     expect = { vkFormat: v[0], levelCount: v[1], pixelWidth: v[2], pixelHeight: v[3], supercompressionScheme: v[4] };
+    if (v.length === 8) Object.assign(expect, { pixelDepth: v[5], layerCount: v[6], faceCount: v[7] });
     continue;
   }
   const path = arg;
@@ -51,7 +53,8 @@ for (const arg of process.argv.slice(2)) {
     if (at >= 0) fail(path, `write() differs at byte ${at}: ${again[at]} vs ${bytes[at]}`);
   }
   const kv = container.keyValue;
-  if (kv.KTXorientation !== 'rd') fail(path, `KTXorientation is ${JSON.stringify(kv.KTXorientation)}`);
+  const orientation = container.pixelDepth > 0 ? 'rdi' : 'rd';
+  if (kv.KTXorientation !== orientation) fail(path, `KTXorientation is ${JSON.stringify(kv.KTXorientation)}`);
   if (typeof kv.KTXwriter !== 'string' || !kv.KTXwriter.startsWith('kiln ')) {
     fail(path, `KTXwriter is ${JSON.stringify(kv.KTXwriter)}`);
   }
@@ -71,7 +74,8 @@ for (const arg of process.argv.slice(2)) {
   }
   console.log(
     `${path}: vkFormat ${container.vkFormat} typeSize ${container.typeSize} ` +
-      `${container.pixelWidth}x${container.pixelHeight} levels ${container.levelCount} ` +
+      `${container.pixelWidth}x${container.pixelHeight} depth ${container.pixelDepth} ` +
+      `layers ${container.layerCount} faces ${container.faceCount} levels ${container.levelCount} ` +
       `scheme ${container.supercompressionScheme} colorModel ${dfd.colorModel} ` +
       `transfer ${dfd.transferFunction} samples ${dfd.samples.length} writer "${kv.KTXwriter}"`,
   );

@@ -476,24 +476,176 @@ static void ktx2_reader_rejects_zero_and_oversized_dimensions(void **state)
     free(b);
 }
 
-static void ktx2_reader_rejects_3d_array_and_cubemap_textures(void **state)
+static uint8_t *shape_file(uint32_t vk, uint32_t w, uint32_t h, uint32_t shape, uint32_t layers,
+                           uint32_t depth, uint32_t scheme, size_t *size)
+{
+    ktx2_fixture fx;
+    fx_init_shape(&fx, vk, w, h, shape, layers, depth, 0, scheme, 7);
+    uint8_t *b = fx_write(&fx, size);
+    fx_free(&fx);
+    return b;
+}
+
+/* Cubes, arrays, cube arrays and volumes round-trip: shape, counts, per-level depth and image
+ * size, and every level's bytes. */
+static void ktx2_shapes_round_trip(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t vk, w, h, shape, layers, depth, faces, images0;
+    } cases[] = {
+        {KILN_VK_FORMAT_BC7_SRGB_BLOCK, 16, 16, KILN_TEXTURE_SHAPE_CUBE, 0, 0, 6, 6},
+        {KILN_VK_FORMAT_R8G8B8A8_UNORM, 5, 3, KILN_TEXTURE_SHAPE_ARRAY, 4, 0, 1, 4},
+        {KILN_VK_FORMAT_BC4_UNORM_BLOCK, 8, 8, KILN_TEXTURE_SHAPE_VOLUME, 0, 32, 1, 32},
+        {KILN_VK_FORMAT_R16G16B16A16_SFLOAT, 4, 4, KILN_TEXTURE_SHAPE_CUBE_ARRAY, 3, 0, 6, 18},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (uint32_t scheme = 0; scheme <= 2; scheme += 2) {
+            ktx2_fixture fx;
+            fx_init_shape(&fx, cases[c].vk, cases[c].w, cases[c].h, cases[c].shape, cases[c].layers,
+                          cases[c].depth, 0, scheme, (uint32_t)c);
+            size_t size;
+            uint8_t *b = fx_write(&fx, &size);
+            kiln_ktx2_info info;
+            read_ok(b, size, &info);
+            assert_int_equal(info.shape, cases[c].shape);
+            assert_int_equal(info.face_count, cases[c].faces);
+            assert_int_equal(info.layer_count, cases[c].layers ? cases[c].layers : 1);
+            assert_int_equal(info.depth, cases[c].depth ? cases[c].depth : 1);
+            assert_int_equal(kiln_ktx2_level_images(&info, 0), cases[c].images0);
+            /* a volume of 32 slices, 8x8: levels 8x8x32, 4x4x16 ... 1x1x1 */
+            uint32_t want_levels = kiln_mip_level_count(
+                cases[c].w, cases[c].h > cases[c].depth ? cases[c].h : cases[c].depth);
+            assert_int_equal(info.level_count, want_levels);
+            assert_string_equal(info.orientation,
+                                cases[c].shape == KILN_TEXTURE_SHAPE_VOLUME ? "rdi" : "rd");
+            for (uint32_t l = 0; l < info.level_count; l++) {
+                const kiln_ktx2_level *lv = &info.levels[l];
+                uint32_t d = cases[c].depth ? kiln_mip_extent(cases[c].depth, l) : 1;
+                assert_int_equal(lv->depth, d);
+                assert_int_equal(lv->uncompressed_size,
+                                 lv->image_size * kiln_ktx2_level_images(&info, l));
+                assert_int_equal(lv->uncompressed_size, fx.desc.levels[l].size);
+                uint8_t *copy = malloc(lv->uncompressed_size);
+                kiln_error err;
+                assert_int_equal(kiln_ktx2_level_copy(&info, l, copy, lv->uncompressed_size, &err),
+                                 KILN_OK);
+                assert_memory_equal(copy, fx.desc.levels[l].data, lv->uncompressed_size);
+                free(copy);
+            }
+            free(b);
+            fx_free(&fx);
+        }
+}
+
+static void ktx2_writer_refuses_bad_shapes(void **state)
+{
+    (void)state;
+    ktx2_fixture fx;
+    fx_init_shape(&fx, KILN_VK_FORMAT_R8G8B8A8_UNORM, 4, 4, KILN_TEXTURE_SHAPE_CUBE, 0, 0, 1, NONE,
+                  1);
+    kiln_buf buf;
+    kiln_error err;
+    fx.desc.width = 8; /* not square */
+    fx.desc.level_count = 1;
+    kiln_buf_init(&buf, NULL);
+    assert_int_equal(kiln_ktx2_write(&fx.desc, &buf, &err), KILN_E_USAGE);
+    kiln_buf_free(&buf);
+    fx.desc.width = 4;
+    fx.desc.shape = KILN_TEXTURE_SHAPE_ARRAY; /* 0 layers */
+    kiln_buf_init(&buf, NULL);
+    assert_int_equal(kiln_ktx2_write(&fx.desc, &buf, &err), KILN_E_USAGE);
+    kiln_buf_free(&buf);
+    fx.desc.layer_count = 5; /* 6 images given, 5 needed */
+    kiln_buf_init(&buf, NULL);
+    assert_int_equal(kiln_ktx2_write(&fx.desc, &buf, &err), KILN_E_USAGE);
+    assert_non_null(strstr(err.message, "5 images"));
+    kiln_buf_free(&buf);
+    fx.desc.layer_count = 6; /* right */
+    kiln_buf_init(&buf, NULL);
+    assert_int_equal(kiln_ktx2_write(&fx.desc, &buf, &err), KILN_OK);
+    kiln_buf_free(&buf);
+    fx.desc.shape = KILN_TEXTURE_SHAPE_COUNT;
+    kiln_buf_init(&buf, NULL);
+    assert_int_equal(kiln_ktx2_write(&fx.desc, &buf, &err), KILN_E_USAGE);
+    kiln_buf_free(&buf);
+    fx_free(&fx);
+}
+
+static void ktx2_reader_checks_shapes(void **state)
 {
     (void)state;
     size_t size;
-    uint8_t *b = base_file(&size);
-    put_u32(b + 28, 1);
-    expect_reject(b, size, KILN_E_IMPORT_UNSUPPORTED, 28);
-    put_u32(b + 28, 0);
-    put_u32(b + 32, 3);
-    expect_reject(b, size, KILN_E_IMPORT_UNSUPPORTED, 32);
-    put_u32(b + 32, 0);
-    put_u32(b + 36, 6);
-    expect_reject(b, size, KILN_E_IMPORT_UNSUPPORTED, 36);
+    uint8_t *b = base_file(&size); /* 2x2 RGBA8, 2D */
+    put_u32(b + 36, 6);            /* a cube: the levels hold one face, not six */
+    expect_reject(b, size, KILN_E_FORMAT_INVALID, UINT64_MAX);
     put_u32(b + 36, 2);
     expect_reject(b, size, KILN_E_FORMAT_INVALID, 36);
     put_u32(b + 36, 0);
     expect_reject(b, size, KILN_E_FORMAT_INVALID, 36);
+    put_u32(b + 36, 1);
+    put_u32(b + 32, KILN_KTX2_MAX_LAYERS + 1);
+    expect_reject(b, size, KILN_E_LIMIT, 32);
+    put_u32(b + 32, 0);
+    put_u32(b + 28, KILN_KTX2_MAX_DEPTH + 1);
+    expect_reject(b, size, KILN_E_LIMIT, 28);
+    put_u32(b + 28, 1); /* a volume of one slice: KTXorientation must then have 3 letters */
+    expect_reject(b, size, KILN_E_FORMAT_INVALID, UINT64_MAX);
     free(b);
+    /* cube faces must be square */
+    b = fx_make(KILN_VK_FORMAT_R8G8B8A8_UNORM, 4, 2, 1, NONE, 1, &size);
+    put_u32(b + 36, 6);
+    expect_reject(b, size, KILN_E_FORMAT_INVALID, 36);
+    free(b);
+    /* arrays of volumes: Vulkan has none */
+    b = shape_file(KILN_VK_FORMAT_R8G8B8A8_UNORM, 4, 4, KILN_TEXTURE_SHAPE_VOLUME, 0, 4, NONE,
+                   &size);
+    put_u32(b + 32, 2);
+    expect_reject(b, size, KILN_E_IMPORT_UNSUPPORTED, 32);
+    free(b);
+    /* a cube whose faces are 3D */
+    b = shape_file(KILN_VK_FORMAT_R8G8B8A8_UNORM, 4, 4, KILN_TEXTURE_SHAPE_CUBE, 0, 0, NONE, &size);
+    put_u32(b + 28, 2);
+    expect_reject(b, size, KILN_E_FORMAT_INVALID, 36);
+    free(b);
+}
+
+static void ktx2_extra_key_values_are_written_sorted_and_found(void **state)
+{
+    (void)state;
+    ktx2_fixture fx;
+    fx_init(&fx, KILN_VK_FORMAT_R8G8B8A8_UNORM, 2, 2, 1, NONE, 1);
+    const float sh[3] = {1.5f, -2.0f, 0.25f};
+    kiln_ktx2_write_kv kv[2] = {{"kiln.a", "x", 2}, {"kiln.sh9", sh, sizeof sh}};
+    fx.desc.kv = kv;
+    fx.desc.kv_count = 2;
+    size_t size;
+    uint8_t *b = fx_write(&fx, &size);
+    kiln_ktx2_info info;
+    read_ok(b, size, &info);
+    const uint8_t *v;
+    size_t len;
+    assert_true(kiln_ktx2_find_key(&info, "kiln.sh9", &v, &len));
+    assert_int_equal(len, sizeof sh);
+    assert_memory_equal(v, sh, sizeof sh);
+    assert_true(kiln_ktx2_find_key(&info, "KTXwriter", &v, &len));
+    assert_false(kiln_ktx2_find_key(&info, "kiln.s", &v, &len));
+    free(b);
+    /* out of order: refused */
+    kiln_ktx2_write_kv bad[2] = {{"kiln.b", "x", 2}, {"kiln.a", "y", 2}};
+    fx.desc.kv = bad;
+    kiln_buf buf;
+    kiln_error err;
+    kiln_buf_init(&buf, NULL);
+    assert_int_equal(kiln_ktx2_write(&fx.desc, &buf, &err), KILN_E_USAGE);
+    kiln_buf_free(&buf);
+    kiln_ktx2_write_kv upper[1] = {{"Abc", "x", 2}}; /* sorts before KTXwriter */
+    fx.desc.kv = upper;
+    fx.desc.kv_count = 1;
+    kiln_buf_init(&buf, NULL);
+    assert_int_equal(kiln_ktx2_write(&fx.desc, &buf, &err), KILN_E_USAGE);
+    kiln_buf_free(&buf);
+    fx_free(&fx);
 }
 
 static void ktx2_reader_rejects_level_count_zero_or_beyond_the_chain(void **state)
@@ -1063,7 +1215,10 @@ int main(void)
         cmocka_unit_test(ktx2_reader_rejects_unknown_vk_format),
         cmocka_unit_test(ktx2_reader_rejects_wrong_type_size),
         cmocka_unit_test(ktx2_reader_rejects_zero_and_oversized_dimensions),
-        cmocka_unit_test(ktx2_reader_rejects_3d_array_and_cubemap_textures),
+        cmocka_unit_test(ktx2_shapes_round_trip),
+        cmocka_unit_test(ktx2_writer_refuses_bad_shapes),
+        cmocka_unit_test(ktx2_reader_checks_shapes),
+        cmocka_unit_test(ktx2_extra_key_values_are_written_sorted_and_found),
         cmocka_unit_test(ktx2_reader_rejects_level_count_zero_or_beyond_the_chain),
         cmocka_unit_test(ktx2_reader_rejects_unknown_supercompression),
         cmocka_unit_test(ktx2_reader_rejects_global_data_for_schemes_without_it),

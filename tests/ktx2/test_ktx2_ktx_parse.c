@@ -61,6 +61,41 @@ static void ktx_parse_rewrites_every_kiln_file_byte_for_byte(void **state)
             }
         }
     }
+    /* Every shape, in a block format and a texel format, both schemes. */
+    static const struct {
+        uint32_t shape, w, h, layers, depth, faces;
+    } shapes[] = {
+        {KILN_TEXTURE_SHAPE_CUBE, 16, 16, 0, 0, 6},  {KILN_TEXTURE_SHAPE_ARRAY, 13, 7, 3, 0, 1},
+        {KILN_TEXTURE_SHAPE_VOLUME, 8, 4, 0, 5, 1},  {KILN_TEXTURE_SHAPE_CUBE_ARRAY, 8, 8, 2, 0, 6},
+        {KILN_TEXTURE_SHAPE_VOLUME, 4, 4, 0, 16, 1},
+    };
+    static const uint32_t shape_formats[] = {KILN_VK_FORMAT_BC7_SRGB_BLOCK,
+                                             KILN_VK_FORMAT_R16G16B16A16_SFLOAT};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (size_t f = 0; f < 2; f++)
+            for (uint32_t scheme = 0; scheme <= 2; scheme += 2) {
+                ktx2_fixture fx;
+                fx_init_shape(&fx, shape_formats[f], shapes[s].w, shapes[s].h, shapes[s].shape,
+                              shapes[s].layers, shapes[s].depth, 0, scheme, (uint32_t)s);
+                size_t size;
+                uint8_t *bytes = fx_write(&fx, &size);
+                char *name =
+                    kt_format("%s_%zu_%u_s%u.ktx2", kiln_texture_shape_name(shapes[s].shape), s,
+                              shape_formats[f], scheme);
+                char *path = kt_format("%s/%s", dir, name);
+                kt_write_file(path, bytes, size);
+                char *next =
+                    kt_format("%s --expect=%u,%u,%u,%u,%u,%u,%u,%u '%s'", cmd, shape_formats[f],
+                              fx.desc.level_count, shapes[s].w, shapes[s].h, scheme,
+                              shapes[s].depth, shapes[s].layers, shapes[s].faces, path);
+                free(cmd);
+                cmd = next;
+                files++;
+                free(path);
+                free(name);
+                free(bytes);
+                fx_free(&fx);
+            }
     /* The pinned golden files too. */
     static const struct {
         const char *name;

@@ -140,9 +140,21 @@ static void test_callbacks(void **state)
     d.srgb = true;
     d.block_width = d.block_height = 1;
     d.block_size = 4;
-    d.levels[0] = (kiln_ktx2_level){level0, sizeof level0, sizeof level0, 4, 2};
-    d.levels[1] = (kiln_ktx2_level){level1, sizeof level1, sizeof level1, 2, 1};
-    d.levels[2] = (kiln_ktx2_level){level2, sizeof level2, sizeof level2, 1, 1};
+    d.levels[0] = (kiln_ktx2_level){.data = level0,
+                                    .size = sizeof level0,
+                                    .uncompressed_size = sizeof level0,
+                                    .width = 4,
+                                    .height = 2};
+    d.levels[1] = (kiln_ktx2_level){.data = level1,
+                                    .size = sizeof level1,
+                                    .uncompressed_size = sizeof level1,
+                                    .width = 2,
+                                    .height = 1};
+    d.levels[2] = (kiln_ktx2_level){.data = level2,
+                                    .size = sizeof level2,
+                                    .uncompressed_size = sizeof level2,
+                                    .width = 1,
+                                    .height = 1};
     krt_handle h = {1};
     void *gpu = NULL;
     kiln_error err;

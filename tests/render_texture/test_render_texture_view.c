@@ -95,9 +95,12 @@ static void *make_texture(drawing *g, uint32_t format, const uint8_t level0[32])
     d.srgb = format == KILN_VK_FORMAT_R8G8B8A8_SRGB;
     d.block_width = d.block_height = 1;
     d.block_size = 4;
-    d.levels[0] = (kiln_ktx2_level){level0, 32, 32, 4, 2};
-    d.levels[1] = (kiln_ktx2_level){level1, 8, 8, 2, 1};
-    d.levels[2] = (kiln_ktx2_level){level2, 4, 4, 1, 1};
+    d.levels[0] = (kiln_ktx2_level){
+        .data = level0, .size = 32, .uncompressed_size = 32, .width = 4, .height = 2};
+    d.levels[1] = (kiln_ktx2_level){
+        .data = level1, .size = 8, .uncompressed_size = 8, .width = 2, .height = 1};
+    d.levels[2] = (kiln_ktx2_level){
+        .data = level2, .size = 4, .uncompressed_size = 4, .width = 1, .height = 1};
     void *gpu = NULL;
     kiln_error err;
     if (g->r.create_texture(g->r.user, (krt_handle){0}, &d, &gpu, &err))
