@@ -1,7 +1,7 @@
 /* cooked_texture.c — the texture kind: a KTX2 file (ktx2_read.c), referring to nothing. Labels:
  * "texture" (an image source's one artifact) and "image" (a model's images, one per role).
- * inspect describes the header (format by its vk_format.h name, size, colour space,
- * supercompression, KTXorientation and KTXwriter) and the level index. */
+ * inspect describes the header (format by its vk_format.h name, size, shape when not 2D, colour
+ * space, supercompression, KTXorientation and KTXwriter) and the level index. */
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
 #include "codec/vk_format.h"
@@ -20,6 +20,12 @@ static void describe(const void *view, kiln_describe *d)
     kiln_describe_cstring(d, "format", f ? f->name : "unknown");
     kiln_describe_int(d, "width", info->width);
     kiln_describe_int(d, "height", info->height);
+    if (info->shape != KILN_TEXTURE_SHAPE_2D) { /* 2D files describe as they always have */
+        kiln_describe_cstring(d, "shape", kiln_texture_shape_name(info->shape));
+        kiln_describe_int(d, "faces", info->face_count);
+        kiln_describe_int(d, "layers", info->layer_count);
+        kiln_describe_int(d, "depth", info->depth);
+    }
     kiln_describe_bool(d, "srgb", info->srgb);
     kiln_describe_cstring(d, "supercompression",
                           info->supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD ? "zstd"
@@ -32,6 +38,7 @@ static void describe(const void *view, kiln_describe *d)
         kiln_describe_object(d, NULL);
         kiln_describe_int(d, "width", lv->width);
         kiln_describe_int(d, "height", lv->height);
+        if (info->shape == KILN_TEXTURE_SHAPE_VOLUME) kiln_describe_int(d, "depth", lv->depth);
         kiln_describe_int(d, "size", (int64_t)lv->size);
         kiln_describe_int(d, "uncompressed_size", (int64_t)lv->uncompressed_size);
         kiln_describe_end(d);

@@ -4,6 +4,7 @@
  * folder: they enter its key, and the scan leaves them out as assets of their own (owned.h). */
 #include <string.h>
 
+#include "core/error.h"
 #include "core/path.h"
 #include "pipeline/cook.h"
 #include "pipeline/ktex.h"
@@ -24,7 +25,14 @@ static bool target_dependent(const kiln_asset *a)
 
 static kiln_result check_settings(const kiln_asset *a, kiln_error *err)
 {
-    return kiln_texture_settings_check(&a->settings.texture, err);
+    const kiln_texture_settings *s = &a->settings.texture;
+    if (s->ibl && s->shape != KILN_SHAPE_SETTING_CUBE && s->shape != KILN_SHAPE_SETTING_AUTO) {
+        kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
+                       "ibl true needs a cube (faces); allowed: ibl false, or shape auto or cube");
+        kiln_error_at_pointer(err, "/import/texture/ibl");
+        return KILN_E_IMPORT_SETTINGS;
+    }
+    return kiln_texture_settings_check(s, err);
 }
 
 static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size_t size,

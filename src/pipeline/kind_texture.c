@@ -1,5 +1,6 @@
 /* kind_texture.c — the texture source kind: an image file (PNG, JPEG, TGA, BMP, HDR, EXR) cooked
  * into one KTX2 file with the import.texture settings (cook_texture.c). */
+#include "core/error.h"
 #include "pipeline/cook.h"
 #include "pipeline/source_kind.h"
 
@@ -15,9 +16,26 @@ static bool target_dependent(const kiln_asset *a)
     return a->settings.texture.format == KILN_TEXFMT_AUTO;
 }
 
+static kiln_result settings_refused(kiln_error *err, const char *field, const char *msg)
+{
+    kiln_error_set(err, KILN_E_IMPORT_SETTINGS, "%s", msg);
+    kiln_error_at_pointer(err, field);
+    return KILN_E_IMPORT_SETTINGS;
+}
+
 static kiln_result check_settings(const kiln_asset *a, kiln_error *err)
 {
-    return kiln_texture_settings_check(&a->settings.texture, err);
+    const kiln_texture_settings *s = &a->settings.texture;
+    if (s->shape == KILN_SHAPE_SETTING_ARRAY || s->shape == KILN_SHAPE_SETTING_VOLUME)
+        return settings_refused(err, "/import/texture/shape",
+                                "an image makes a 2d texture or a cube; an array or a volume is "
+                                "made by a .ktex descriptor naming its layers or slices; allowed "
+                                "for an image: auto, 2d or cube");
+    if (s->ibl && s->shape != KILN_SHAPE_SETTING_CUBE)
+        return settings_refused(err, "/import/texture/ibl",
+                                "ibl true needs shape cube (the environment is a cube); allowed: "
+                                "ibl false, or shape cube");
+    return kiln_texture_settings_check(s, err);
 }
 
 static kiln_result cook(kiln_project *p, const kiln_asset *a, const uint8_t *source, size_t size,

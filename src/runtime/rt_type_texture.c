@@ -27,6 +27,10 @@ static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_er
     t->block_width = ktx->block_width;
     t->block_height = ktx->block_height;
     t->block_size = ktx->block_size;
+    t->shape = ktx->shape;
+    t->face_count = ktx->face_count;
+    t->layer_count = ktx->layer_count;
+    t->depth = ktx->depth;
     uint32_t levels =
         ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
     for (uint32_t l = 0; l < levels; l++) t->levels[l] = ktx->levels[l];
@@ -72,11 +76,15 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
             "the renderer cannot sample vkFormat %u and this build cannot transcode it",
             t->vk_format);
     uint32_t levels = t->level_count < KILN_KTX2_MAX_LEVELS ? t->level_count : KILN_KTX2_MAX_LEVELS;
-    size_t sizes[KILN_KTX2_MAX_LEVELS], total = 0;
+    /* Every image of every level (faces, layers, slices), each decoded on its own. */
+    size_t sizes[KILN_KTX2_MAX_LEVELS], images[KILN_KTX2_MAX_LEVELS], total = 0;
     for (uint32_t l = 0; l < levels; l++) {
         const kiln_ktx2_level *lv = &t->levels[l];
+        images[l] = kiln_ktx2_level_images(&x->view, l);
         if (!kiln_size_mul((size_t)lv->width, lv->height, &sizes[l]) ||
-            !kiln_size_mul(sizes[l], 4, &sizes[l]) || !kiln_size_add(total, sizes[l], &total))
+            !kiln_size_mul(sizes[l], 4, &sizes[l]) ||
+            !kiln_size_add(total, sizes[l] * images[l], &total) ||
+            sizes[l] > SIZE_MAX / (images[l] ? images[l] : 1))
             return kiln_error_set(err, KILN_E_LIMIT, "level %u is too large to transcode", l);
     }
     x->transcode_block = kiln_alloc_large(al, total ? total : 1);
@@ -88,12 +96,20 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
     size_t at = 0;
     for (uint32_t l = 0; l < levels; l++) {
         kiln_ktx2_level *lv = &t->levels[l];
-        kiln_result r = kiln_transcode_rgba8(t->vk_format, lv->data, lv->size, lv->width,
-                                             lv->height, x->transcode_block + at, sizes[l], err);
-        if (r) return r;
+        if (lv->image_size * images[l] > lv->size)
+            return kiln_error_set(err, KILN_E_FORMAT_INVALID,
+                                  "level %u holds %zu bytes, %zu images of %zu expected", l,
+                                  lv->size, images[l], lv->image_size);
+        for (size_t i = 0; i < images[l]; i++) {
+            kiln_result r = kiln_transcode_rgba8(
+                t->vk_format, lv->data + i * lv->image_size, lv->image_size, lv->width, lv->height,
+                x->transcode_block + at + i * sizes[l], sizes[l], err);
+            if (r) return r;
+        }
         lv->data = x->transcode_block + at;
-        lv->size = lv->uncompressed_size = sizes[l];
-        at += sizes[l];
+        lv->size = lv->uncompressed_size = sizes[l] * images[l];
+        lv->image_size = sizes[l];
+        at += sizes[l] * images[l];
     }
     if (x->level_block) { /* the unpacked blocks are not needed any more */
         kiln_free_large(al, x->level_block, x->level_block_size);

@@ -111,7 +111,7 @@ static void *make_texture(drawing *g, uint32_t format, const uint8_t level0[32])
 static void draw(drawing *g, void *tex, uint32_t level, kv_view_mode mode, uint8_t *px)
 {
     kiln_error err;
-    if (kv_texture_view_draw(g->kv, g->view, g->target, tex, level, mode, &err))
+    if (kv_texture_view_draw(g->kv, g->view, g->target, tex, level, 0, mode, &err))
         fail_msg("kv_texture_view_draw: %s", err.message);
     assert_int_equal(kv_target_read(g->kv, g->target, px, 32 * 16 * 4, &err), KILN_OK);
 }
@@ -162,7 +162,7 @@ static void test_pixels(void **state)
     draw(&g, srgb, 2, KV_VIEW_COLOR, px);
     expect_pixel(px, 32, 16, 8, 192, 192, 192);
     /* A level past the chain: refused, the range in the message. */
-    assert_int_equal(kv_texture_view_draw(g.kv, g.view, g.target, srgb, 3, KV_VIEW_COLOR, &err),
+    assert_int_equal(kv_texture_view_draw(g.kv, g.view, g.target, srgb, 3, 0, KV_VIEW_COLOR, &err),
                      KILN_E_USAGE);
     assert_non_null(strstr(err.message, "0..2"));
 

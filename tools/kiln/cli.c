@@ -220,10 +220,21 @@ const char *kiln_cli_summary_text(const json_t *s, bool brief, char *out, size_t
                  kiln_cli_format_size(
                      (uint64_t)json_integer_value(json_object_get(s, "spirv_bytes")), size));
     } else {
-        snprintf(out, cap, "%s %lldx%lld, %lld levels",
+        /* "bc7 64x64, 7 levels"; other shapes: "bc7 64x64 cube", "rgba8 32x32 array of 3",
+         * "bc4 16x16x8 volume" */
+        const char *shape = json_string_value(json_object_get(s, "shape"));
+        char what[64] = "";
+        if (shape && !strcmp(shape, "array"))
+            snprintf(what, sizeof what, " array of %lld",
+                     json_integer_value(json_object_get(s, "layers")));
+        else if (shape && !strcmp(shape, "volume"))
+            snprintf(what, sizeof what, "x%lld volume",
+                     json_integer_value(json_object_get(s, "depth")));
+        else if (shape) snprintf(what, sizeof what, " %s", shape);
+        snprintf(out, cap, "%s %lldx%lld%s, %lld levels",
                  json_string_value(json_object_get(s, "format")),
                  json_integer_value(json_object_get(s, "width")),
-                 json_integer_value(json_object_get(s, "height")),
+                 json_integer_value(json_object_get(s, "height")), what,
                  json_integer_value(json_object_get(s, "levels")));
     }
     return out;

@@ -25,10 +25,17 @@ static void print_text(const json_t *j, const char *path)
     } else if (!strcmp(type, "entry")) {
         kiln_inspect_print_entry(j, path);
     } else if (!strcmp(type, "ktx2")) {
-        printf("%s: KTX2 %s %lldx%lld, %zu levels, %s, supercompression %s, writer \"%s\"\n", path,
-               json_string_value(json_object_get(j, "format")),
+        const char *shape = json_string_value(json_object_get(j, "shape"));
+        char what[96] = "";
+        if (shape)
+            snprintf(what, sizeof what, " %s (%lld faces, %lld layers, depth %lld)", shape,
+                     json_integer_value(json_object_get(j, "faces")),
+                     json_integer_value(json_object_get(j, "layers")),
+                     json_integer_value(json_object_get(j, "depth")));
+        printf("%s: KTX2 %s %lldx%lld%s, %zu levels, %s, supercompression %s, writer \"%s\"\n",
+               path, json_string_value(json_object_get(j, "format")),
                json_integer_value(json_object_get(j, "width")),
-               json_integer_value(json_object_get(j, "height")),
+               json_integer_value(json_object_get(j, "height")), what,
                json_array_size(json_object_get(j, "levels")),
                json_is_true(json_object_get(j, "srgb")) ? "sRGB" : "linear",
                json_string_value(json_object_get(j, "supercompression")),
@@ -36,10 +43,17 @@ static void print_text(const json_t *j, const char *path)
         size_t i;
         json_t *l;
         json_array_foreach (json_object_get(j, "levels"), i, l)
-            printf("  level %zu: %lldx%lld, %lld bytes\n", i,
-                   json_integer_value(json_object_get(l, "width")),
-                   json_integer_value(json_object_get(l, "height")),
-                   json_integer_value(json_object_get(l, "size")));
+            if (json_object_get(l, "depth"))
+                printf("  level %zu: %lldx%lldx%lld, %lld bytes\n", i,
+                       json_integer_value(json_object_get(l, "width")),
+                       json_integer_value(json_object_get(l, "height")),
+                       json_integer_value(json_object_get(l, "depth")),
+                       json_integer_value(json_object_get(l, "size")));
+            else
+                printf("  level %zu: %lldx%lld, %lld bytes\n", i,
+                       json_integer_value(json_object_get(l, "width")),
+                       json_integer_value(json_object_get(l, "height")),
+                       json_integer_value(json_object_get(l, "size")));
         json_t *cmp = json_object_get(j, "compare");
         if (cmp) {
             printf("  level 0 against %s: PSNR %.2f dB over %lld channel(s)",

@@ -24,7 +24,8 @@
 #include "cli.h"
 
 typedef struct thumb_args {
-    const char *output, *size, *level, *view, *time, *lod, *camera, *clip, *background, *bounds;
+    const char *output, *size, *level, *layer, *view, *time, *lod, *camera, *clip, *background,
+        *bounds;
 } thumb_args;
 
 /* Moves thumbnail's own options out of argv into *a; the rest go to rest[] (rest[0] = argv[0]).
@@ -38,6 +39,7 @@ static const char *take_options(int argc, char **argv, thumb_args *a, char **res
         const char **slot = !strcmp(o, "-o") || !strcmp(o, "--output") ? &a->output
                             : !strcmp(o, "--size")                     ? &a->size
                             : !strcmp(o, "--level")                    ? &a->level
+                            : !strcmp(o, "--layer")                    ? &a->layer
                             : !strcmp(o, "--view")                     ? &a->view
                             : !strcmp(o, "--time")                     ? &a->time
                             : !strcmp(o, "--lod")                      ? &a->lod
@@ -353,6 +355,10 @@ int kiln_cmd_thumbnail(int argc, char **argv)
         return usage_value(&c, "--size", a.size, "give 1..4096 pixels");
     if (a.level && !parse_u32(a.level, 0, KILN_KTX2_MAX_LEVELS - 1, &o.level))
         return usage_value(&c, "--level", a.level, "give a mip level 0..15");
+    if (a.layer && !parse_u32(a.layer, 0, 6 * KILN_KTX2_MAX_LAYERS - 1, &o.layer))
+        return usage_value(&c, "--layer", a.layer,
+                           "give a cube face 0..5 (+X -X +Y -Y +Z -Z), an array layer or a "
+                           "volume slice");
     if (a.lod) {
         if (!parse_u32(a.lod, 0, 255, &u))
             return usage_value(&c, "--lod", a.lod, "give a LOD 0..255");

@@ -17,6 +17,7 @@
 typedef struct kiln_thumb_opts {
     uint32_t size;      /* the longer side of the picture, 1..4096 (default 256) */
     uint32_t level;     /* textures: the mip level (default 0) */
+    uint32_t layer;     /* textures: the cube face, array layer or volume slice (default 0) */
     const char *view;   /* models: lit, unlit, normals, uv, lod, meshlets (default lit) */
     const char *camera; /* models: auto, front, back, left, right, top, bottom (default auto) */
     double time;        /* models: the clip time in seconds (default 0) */

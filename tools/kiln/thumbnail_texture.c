@@ -79,7 +79,8 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
     size_t offsets[KILN_KTX2_MAX_LEVELS], total = 0;
     for (uint32_t l = 0; l < info->level_count; l++) {
         offsets[l] = total;
-        size_t n = transcode ? (size_t)info->levels[l].width * info->levels[l].height * 4
+        size_t n = transcode ? (size_t)info->levels[l].width * info->levels[l].height * 4 *
+                                   kiln_ktx2_level_images(info, l)
                              : info->levels[l].uncompressed_size;
         total += (n + 15) & ~(size_t)15;
     }
@@ -101,15 +102,19 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
         const kiln_ktx2_level *lv = &info->levels[l];
         uint8_t *dst = transcode ? packed : b + offsets[l];
         r = kiln_ktx2_level_copy(info, l, dst, lv->uncompressed_size, err);
-        size_t n = lv->uncompressed_size;
-        if (!r && transcode) {
-            n = (size_t)lv->width * lv->height * 4;
-            r = kiln_transcode_rgba8(info->vk_format, packed, lv->uncompressed_size, lv->width,
-                                     lv->height, b + offsets[l], n, err);
+        size_t n = lv->uncompressed_size, image = lv->image_size;
+        if (transcode) { /* each face, layer or slice on its own */
+            image = (size_t)lv->width * lv->height * 4;
+            n = image * kiln_ktx2_level_images(info, l);
+            for (uint32_t i = 0; !r && i < kiln_ktx2_level_images(info, l); i++)
+                r = kiln_transcode_rgba8(info->vk_format, packed + i * lv->image_size,
+                                         lv->image_size, lv->width, lv->height,
+                                         b + offsets[l] + i * image, image, err);
         }
         d->levels[l] = *lv;
         d->levels[l].data = b + offsets[l];
         d->levels[l].size = d->levels[l].uncompressed_size = n;
+        d->levels[l].image_size = image;
     }
     if (transcode) free(packed);
     if (r) {
@@ -124,22 +129,32 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
     d->block_width = transcode ? 1 : info->block_width;
     d->block_height = transcode ? 1 : info->block_height;
     d->block_size = transcode ? 4 : info->block_size;
+    d->shape = info->shape;
+    d->face_count = info->face_count;
+    d->layer_count = info->layer_count;
+    d->depth = info->depth;
     *block = b;
     return KILN_OK;
 }
 
-static kiln_result draw(const kiln_thumb_job *job, const kv_texture *tex, uint32_t w, uint32_t h,
-                        kv_view_mode mode, kiln_thumb_image *out, kiln_error *err)
+static kiln_result draw(const kiln_thumb_job *job, const kv_texture *tex, bool volume, uint32_t w,
+                        uint32_t h, kv_view_mode mode, kiln_thumb_image *out, kiln_error *err)
 {
     const kv_shader *vert = NULL, *frag = NULL;
     kiln_result r = kiln_thumb_shader(job->rt, "shaders/thumb_texture.vert#shader", &vert, err);
-    if (!r) r = kiln_thumb_shader(job->rt, "shaders/thumb_texture.frag#shader", &frag, err);
+    if (!r)
+        r = kiln_thumb_shader(job->rt,
+                              volume ? "shaders/thumb_volume.frag#shader"
+                                     : "shaders/thumb_texture.frag#shader",
+                              &frag, err);
     if (r) return r;
     kv_target *target = NULL;
     kv_texture_view *view = NULL;
     r = kv_target_create(job->kv, w, h, &target, err);
     if (!r) r = kv_texture_view_create(job->kv, target, vert, frag, &view, err);
-    if (!r) r = kv_texture_view_draw(job->kv, view, target, tex, job->opts->level, mode, err);
+    if (!r)
+        r = kv_texture_view_draw(job->kv, view, target, tex, job->opts->level, job->opts->layer,
+                                 mode, err);
     size_t n = (size_t)w * h * 4;
     uint8_t *rgba = r ? NULL : malloc(n);
     if (!r && !rgba) r = kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
@@ -203,12 +218,22 @@ kiln_result kiln_thumb_texture(const kiln_thumb_job *job, kiln_thumb_image *out,
         free(block);
         tex = own;
     }
-    if (!r) r = draw(job, tex, w, h, mode, out, err);
+    bool volume = info.shape == KILN_TEXTURE_SHAPE_VOLUME;
+    if (!r) r = draw(job, tex, volume, w, h, mode, out, err);
     if (own) job->renderer->destroy_texture(job->renderer->user, (krt_handle){0}, own);
-    if (!r)
+    if (!r && info.shape == KILN_TEXTURE_SHAPE_2D)
         snprintf(out->what, sizeof out->what, "%s %ux%u, %u level%s; level %u (%ux%u)",
                  format_name(info.vk_format), info.width, info.height, info.level_count,
                  info.level_count == 1 ? "" : "s", level, lw, lh);
+    else if (!r)
+        snprintf(out->what, sizeof out->what, "%s %ux%u %s, %u level%s; level %u (%ux%u), %s %u",
+                 format_name(info.vk_format), info.width, info.height,
+                 kiln_texture_shape_name(info.shape), info.level_count,
+                 info.level_count == 1 ? "" : "s", level, lw, lh,
+                 volume                                   ? "slice"
+                 : info.shape == KILN_TEXTURE_SHAPE_ARRAY ? "layer"
+                                                          : "face",
+                 job->opts->layer);
     free(bytes);
     return r;
 }

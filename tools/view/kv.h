@@ -255,10 +255,12 @@ typedef struct kv_texture_view kv_texture_view;
 kiln_result kv_texture_view_create(kv_context *ctx, kv_target *t, const kv_shader *vert,
                                    const kv_shader *frag, kv_texture_view **out, kiln_error *err);
 void kv_texture_view_destroy(kv_context *ctx, kv_texture_view *v); /* NULL is a no-op */
-/* Clears the target and draws level `level` of tex in `mode`; waits for the GPU. Errors:
- * KILN_E_USAGE (no such level: the message gives the range; a bad mode), Vulkan failures. */
+/* Clears the target and draws level `level` of tex in `mode`, and of a cube, array or volume its
+ * face, layer or slice `layer` (0 for 2D); waits for the GPU. A volume needs a view made with
+ * thumb_volume.frag, the other shapes thumb_texture.frag. Errors: KILN_E_USAGE (no such level or
+ * layer: the message gives the range; a bad mode), Vulkan failures. */
 kiln_result kv_texture_view_draw(kv_context *ctx, kv_texture_view *v, kv_target *t,
-                                 const kv_texture *tex, uint32_t level, kv_view_mode mode,
-                                 kiln_error *err);
+                                 const kv_texture *tex, uint32_t level, uint32_t layer,
+                                 kv_view_mode mode, kiln_error *err);
 
 #endif

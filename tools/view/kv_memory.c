@@ -154,7 +154,7 @@ void kv_image_barrier(kv_context *ctx, VkCommandBuffer cmd, VkImage image,
         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .image = image,
-        .subresourceRange = {aspect, 0, levels, 0, 1},
+        .subresourceRange = {aspect, 0, levels, 0, VK_REMAINING_ARRAY_LAYERS},
     };
     ctx->vk.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
 }

@@ -23,7 +23,7 @@ struct kv_texture_view {
 /* The fragment shader's push constants (thumb_texture.frag "params"): 32 bytes. */
 typedef struct view_params {
     int32_t level_size[2], out_size[2];
-    int32_t level, mode, checker, pad;
+    int32_t level, mode, checker, slice;
 } view_params;
 
 kv_view_mode kv_view_mode_for(uint32_t vk_format)
@@ -169,13 +169,21 @@ void kv_texture_view_destroy(kv_context *ctx, kv_texture_view *v)
 }
 
 kiln_result kv_texture_view_draw(kv_context *ctx, kv_texture_view *v, kv_target *t,
-                                 const kv_texture *tex, uint32_t level, kv_view_mode mode,
-                                 kiln_error *err)
+                                 const kv_texture *tex, uint32_t level, uint32_t layer,
+                                 kv_view_mode mode, kiln_error *err)
 {
     if (!tex) return kv_error(err, KILN_E_USAGE, "kv_texture_view_draw: no texture");
     if (level >= tex->level_count)
         return kv_error(err, KILN_E_USAGE, "level %u: the texture has %u level%s (0..%u)", level,
                         tex->level_count, tex->level_count == 1 ? "" : "s", tex->level_count - 1);
+    bool volume = tex->shape == KILN_TEXTURE_SHAPE_VOLUME;
+    uint32_t slices = volume ? (tex->depth >> level ? tex->depth >> level : 1) : tex->layers;
+    if (layer >= slices)
+        return kv_error(err, KILN_E_USAGE, "%s %u: the %s has %u at level %u (0..%u)",
+                        volume                                   ? "slice"
+                        : tex->shape == KILN_TEXTURE_SHAPE_ARRAY ? "layer"
+                                                                 : "face",
+                        layer, kiln_texture_shape_name(tex->shape), slices, level, slices - 1);
     if ((unsigned)mode > KV_VIEW_FLOAT)
         return kv_error(err, KILN_E_USAGE, "kv_texture_view_draw: bad mode %d", (int)mode);
     uint32_t lw = tex->width >> level, lh = tex->height >> level;
@@ -185,9 +193,18 @@ kiln_result kv_texture_view_draw(kv_context *ctx, kv_texture_view *v, kv_target 
         .level = (int32_t)level,
         .mode = (int32_t)mode,
         .checker = KV_VIEW_CHECKER,
+        .slice = volume ? (int32_t)layer : 0,
     };
+    /* A volume is read through its 3D view (thumb_volume.frag picks the slice); a 2D texture
+     * through its own view; a face or layer through a 2D view of it, made for this draw. */
+    VkImageView layer_view = VK_NULL_HANDLE;
+    if (!volume && tex->shape != KILN_TEXTURE_SHAPE_2D) {
+        kiln_result k = kv_texture_layer_view(ctx, tex, layer, &layer_view, err);
+        if (k) return k;
+    }
     /* The previous draw finished (kv_once_end waits): the set may be rewritten. */
-    VkDescriptorImageInfo image = {v->sampler, tex->view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkDescriptorImageInfo image = {v->sampler, layer_view ? layer_view : tex->view,
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet w = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
         .dstSet = v->set,
@@ -199,7 +216,10 @@ kiln_result kv_texture_view_draw(kv_context *ctx, kv_texture_view *v, kv_target 
     ctx->vk.vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
     VkCommandBuffer cmd;
     kiln_result k = kv_once_begin(ctx, &cmd, err);
-    if (k) return k;
+    if (k) {
+        if (layer_view) ctx->vk.vkDestroyImageView(ctx->device, layer_view, NULL);
+        return k;
+    }
     VkClearValue clear[2];
     memset(clear, 0, sizeof clear);
     clear[0].color = (VkClearColorValue){{0.0f, 0.0f, 0.0f, 1.0f}};
@@ -223,7 +243,8 @@ kiln_result kv_texture_view_draw(kv_context *ctx, kv_texture_view *v, kv_target 
     ctx->vk.vkCmdSetScissor(cmd, 0, 1, &sc);
     ctx->vk.vkCmdDraw(cmd, 3, 1, 0, 0);
     ctx->vk.vkCmdEndRenderPass(cmd);
-    k = kv_once_end(ctx, cmd, true, err);
+    k = kv_once_end(ctx, cmd, true, err); /* waits: the layer view is no longer in use */
+    if (layer_view) ctx->vk.vkDestroyImageView(ctx->device, layer_view, NULL);
     if (!k) t->drawn = true;
     return k;
 }
