@@ -30,9 +30,10 @@ static kiln_result check_shape(const kiln_texture_settings *s, uint32_t shape, k
     };
     if (s->shape == KILN_SHAPE_SETTING_AUTO || s->shape == of_shape[shape]) return KILN_OK;
     kiln_error_set(err, KILN_E_IMPORT_SETTINGS,
-                   "shape %s does not match the descriptor, which makes a %s; allowed: auto or %s",
-                   shape_setting_name(s->shape), kiln_texture_shape_name(shape),
-                   kiln_texture_shape_name(shape));
+                   "shape %s does not match the descriptor, which makes %s %s; allowed: auto or "
+                   "%s",
+                   shape_setting_name(s->shape), shape == KILN_TEXTURE_SHAPE_ARRAY ? "an" : "a",
+                   kiln_texture_shape_name(shape), kiln_texture_shape_name(shape));
     kiln_error_at_pointer(err, "/import/texture/shape");
     return KILN_E_IMPORT_SETTINGS;
 }
