@@ -8,6 +8,7 @@ int kt_srgb_tests(void);
 int kt_half_tests(void);
 int kt_mip_tests(void);
 int kt_texture_tests(void);
+int kt_texture_shape_tests(void);
 
 /* xorshift64*: a fixed, seeded sequence so failures reproduce. */
 static inline uint32_t kt_rand(uint64_t *state)

@@ -10,5 +10,6 @@ int main(void)
     failed += kt_half_tests();
     failed += kt_mip_tests();
     failed += kt_texture_tests();
+    failed += kt_texture_shape_tests();
     return failed ? 1 : 0;
 }
