@@ -151,7 +151,7 @@ static const kiln_cli_command commands[] = {
      "document per line) until SIGINT or SIGTERM, which exit 0. See docs/cli.md \"watch\".\n",
      "*"},
     {"thumbnail", kiln_cmd_thumbnail, false,
-     "usage: kiln thumbnail NAME#label|FILE -o OUT.png [--size N] [--level N]\n"
+     "usage: kiln thumbnail NAME#label|FILE -o OUT.png [--size N] [--level N] [--layer N]\n"
      "                      [--view lit|unlit|normals|uv|lod|meshlets] [--time T] [--lod N]\n"
      "                      [--camera auto|front|back|left|right|top|bottom]\n"
      "                      [--clip N|none] [--background R,G,B[,A]] [--bounds X,Y,Z,X,Y,Z]\n"
@@ -168,6 +168,8 @@ static const kiln_cli_command commands[] = {
      "  -o, --output OUT.png  the picture (RGB, 8 bits)\n"
      "  --size N              its longer side in pixels, 1..4096 (default 256)\n"
      "  --level N             textures: the mip level (default 0)\n"
+     "  --layer N             textures: the cube face (0..5: +X -X +Y -Y +Z -Z), array layer\n"
+     "                        or volume slice (default 0)\n"
      "  --view V              models: the shading or debug view (default lit)\n"
      "  --time T              models: the clip time in seconds (default 0)\n"
      "  --lod N               models: this LOD instead of the one kiln_lod_select picks\n"
