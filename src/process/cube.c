@@ -137,3 +137,15 @@ void kiln_cube_sample_bilinear(const float *level, uint32_t size, uint32_t face,
     for (int c = 0; c < 4; c++)
         rgba[c] = (float)(w00 * p00[c] + w10 * p10[c] + w01 * p01[c] + w11 * p11[c]);
 }
+
+void kiln_cube_pad(const float *level, uint32_t size, float *padded)
+{
+    uint32_t p = size + 2;
+    for (uint32_t f = 0; f < 6; f++)
+        for (uint32_t y = 0; y < p; y++)
+            for (uint32_t x = 0; x < p; x++) {
+                const float *src = fetch(level, size, f, (int64_t)x - 1, (int64_t)y - 1);
+                float *dst = padded + (((size_t)f * p + y) * p + x) * 4;
+                for (int c = 0; c < 4; c++) dst[c] = src[c];
+            }
+}

@@ -103,4 +103,11 @@ kiln_result kiln_cube_from_cross(const float *rgba, uint32_t w, uint32_t h, kiln
 void kiln_cube_sample_bilinear(const float *level, uint32_t size, uint32_t face, double s, double t,
                                float rgba[4]);
 
+/* Copies each face of level (6 faces of size x size RGBA floats) into padded, a face of
+ * (size + 2) x (size + 2) texels with a one-texel border taken from the neighbouring faces as
+ * kiln_cube_sample_bilinear takes its off-face taps: a bilinear read of the padded face at
+ * px = s * size + 0.5 (texel units, from its corner) never leaves it, and matches the cube's.
+ * padded receives 6 * (size + 2)^2 * 4 floats. */
+void kiln_cube_pad(const float *level, uint32_t size, float *padded);
+
 #endif

@@ -27,7 +27,7 @@ kiln_ibl_opts kiln_ibl_opts_resolve(const kiln_ibl_opts *opts, uint32_t source_s
             o.specular_levels++;
     }
     if (o.specular_levels > most) o.specular_levels = most;
-    if (o.specular_samples == 0) o.specular_samples = 512;
+    if (o.specular_samples == 0) o.specular_samples = 256;
     if (o.irradiance_size == 0) o.irradiance_size = 32;
     if (o.brdf_size == 0) o.brdf_size = 128;
     if (o.brdf_samples == 0) o.brdf_samples = 1024;
@@ -52,4 +52,12 @@ size_t kiln_ibl_specular_level_offset(uint32_t size, uint32_t level)
 size_t kiln_ibl_specular_float_count(uint32_t size, uint32_t level_count)
 {
     return kiln_ibl_specular_level_offset(size, level_count);
+}
+
+uint32_t kiln_ibl_level_samples(const kiln_ibl_opts *resolved, uint32_t level)
+{
+    uint64_t base = resolved->specular_samples, n = base;
+    for (uint32_t i = 1; i < level && n < 8 * base; i++) n *= 2;
+    if (n > 8 * base) n = 8 * base;
+    return n > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)n;
 }

@@ -21,7 +21,9 @@ typedef struct kiln_ibl_opts {
     uint32_t specular_size;    /* level 0 face size; 0 = the source's size capped at 256 (a
                                   larger source is box-filtered down to it) */
     uint32_t specular_levels;  /* 0 = every level down to 4x4 (at least 1; 7 for 256) */
-    uint32_t specular_samples; /* GGX samples per texel of levels 1 and up; 0 = 512 */
+    uint32_t specular_samples; /* GGX samples per texel of level 1; each level after it takes
+                                  twice its predecessor's, up to 8 times this; 0 = 256 (so
+                                  256, 512, 1024, 2048, 2048, 2048 for 7 levels) */
     uint32_t irradiance_size;  /* irradiance cube face size; 0 = 32 */
     uint32_t brdf_size;        /* BRDF LUT width and height; 0 = 128 */
     uint32_t brdf_samples;     /* samples per LUT texel; 0 = 1024 */
@@ -30,6 +32,11 @@ typedef struct kiln_ibl_opts {
 /* The opts with every 0 replaced by its default for a source cube of face size source_size
  * (specular_levels clamped to the levels the size has). opts may be NULL. */
 kiln_ibl_opts kiln_ibl_opts_resolve(const kiln_ibl_opts *opts, uint32_t source_size);
+
+/* Samples per texel of specular level `level` (>= 1) of resolved opts:
+ * min(specular_samples << (level - 1), 8 * specular_samples), at most UINT32_MAX / 2. Wider
+ * lobes need more samples for the same noise and their levels have 4 times fewer texels. */
+uint32_t kiln_ibl_level_samples(const kiln_ibl_opts *resolved, uint32_t level);
 
 /* Perceptual roughness of specular level `level` of level_count: level / (level_count - 1)
  * (0 for a single level). The GGX alpha is its square. */
@@ -43,8 +50,8 @@ size_t kiln_ibl_specular_level_offset(uint32_t size, uint32_t level);
 /* The GGX-prefiltered specular chain of a source cube (faces, source_size): level 0 is the
  * source (box-filtered to the resolved specular_size), level i the radiance convolved with the
  * GGX lobe of roughness kiln_ibl_level_roughness(i, levels) under N = V = R, estimated with
- * specular_samples Hammersley samples per texel, each read trilinearly from a box-filtered mip
- * chain of level 0 at the level its PDF and solid angle give (Karis 2013, Filament's cmgen).
+ * kiln_ibl_level_samples Hammersley samples per texel, each read trilinearly from a box-filtered
+ * mip chain of level 0 at the level its PDF and solid angle give (Karis 2013, Filament's cmgen).
  * out receives kiln_ibl_specular_float_count(specular_size, specular_levels) floats of the
  * resolved opts. Rows of every level run on jobs (NULL: the calling thread).
  * Errors: KILN_E_USAGE (NULL, zero size), KILN_E_OUT_OF_MEMORY, KILN_E_LIMIT. */

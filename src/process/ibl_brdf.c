@@ -10,36 +10,42 @@
 
 #include <math.h>
 
+#include "core/alloc.h"
 #include "core/error.h"
 #include "process/ibl_sample.h"
 
 typedef struct brdf_job {
     uint32_t size, samples;
+    double *halves; /* samples half vectors per worker */
     float *out;
 } brdf_job;
 
 static kiln_result brdf_row(void *user, size_t index, size_t worker, kiln_error *err)
 {
-    (void)worker, (void)err;
+    (void)err;
     const brdf_job *j = user;
     uint32_t n = j->size;
     double rough = ((double)index + 0.5) / n, alpha = rough * rough, a2 = alpha * alpha;
+    /* The half vectors depend on the row's roughness only: drawn once for the whole row. */
+    double *hs = j->halves + worker * (size_t)j->samples * 3;
+    for (uint32_t i = 0; i < j->samples; i++) {
+        double u, w;
+        kiln_ibl_hammersley(i, j->samples, &u, &w);
+        kiln_ibl_ggx_half(u, w, alpha, hs + (size_t)i * 3);
+    }
     for (uint32_t x = 0; x < n; x++) {
         double nv = ((double)x + 0.5) / n;
         double v[3] = {sqrt(1.0 - nv * nv), 0.0, nv};
+        double gv = sqrt(nv * nv * (1.0 - a2) + a2);
         double sum_a = 0.0, sum_b = 0.0;
         for (uint32_t i = 0; i < j->samples; i++) {
-            double u, w, h[3];
-            kiln_ibl_hammersley(i, j->samples, &u, &w);
-            kiln_ibl_ggx_half(u, w, alpha, h);
-            double vh = v[0] * h[0] + v[1] * h[1] + v[2] * h[2];
+            const double *h = hs + (size_t)i * 3;
+            double vh = v[0] * h[0] + v[2] * h[2];
             double nl = 2.0 * vh * h[2] - v[2];
             if (!(nl > 0.0) || !(vh > 0.0)) continue;
-            double nh = h[2];
-            double vis =
-                0.5 / (nl * sqrt(nv * nv * (1.0 - a2) + a2) + nv * sqrt(nl * nl * (1.0 - a2) + a2));
-            double g = vis * nl * 4.0 * vh / nh;
-            double fc = pow(1.0 - vh, 5.0);
+            double vis = 0.5 / (nl * gv + nv * sqrt(nl * nl * (1.0 - a2) + a2));
+            double g = vis * nl * 4.0 * vh / h[2];
+            double m = 1.0 - vh, m2 = m * m, fc = m2 * m2 * m;
             sum_a += g * (1.0 - fc);
             sum_b += g * fc;
         }
@@ -56,6 +62,13 @@ kiln_result kiln_ibl_brdf_lut(const kiln_ibl_opts *opts, kiln_jobs *jobs, float 
     kiln_ibl_opts o = kiln_ibl_opts_resolve(opts, 1);
     if (o.brdf_size > 4096)
         return kiln_error_set(err, KILN_E_LIMIT, "BRDF table: size %u above 4096", o.brdf_size);
-    brdf_job j = {o.brdf_size, o.brdf_samples, out};
-    return kiln_jobs_for(jobs, o.brdf_size, brdf_row, &j, err);
+    size_t workers = kiln_jobs_thread_count(jobs), bytes;
+    if (!kiln_size_mul(workers * 3 * sizeof(double), o.brdf_samples, &bytes))
+        return kiln_error_set(err, KILN_E_LIMIT, "BRDF table: %u samples", o.brdf_samples);
+    double *halves = kiln_alloc(&o.allocator, bytes);
+    if (!halves) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "BRDF table: no memory");
+    brdf_job j = {o.brdf_size, o.brdf_samples, halves, out};
+    kiln_result r = kiln_jobs_for(jobs, o.brdf_size, brdf_row, &j, err);
+    kiln_free(&o.allocator, halves, bytes);
+    return r;
 }

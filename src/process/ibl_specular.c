@@ -23,9 +23,10 @@
 #include "process/mip.h"
 
 typedef struct spec_sample {
-    double l[3]; /* tangent space, normal +z */
-    double weight;
-    double lod;
+    float l[3]; /* tangent space, normal +z */
+    float weight;
+    uint32_t lod; /* the chain level below the sample's lod */
+    float frac;   /* and how far towards the next one */
 } spec_sample;
 
 typedef struct spec_level {
@@ -38,30 +39,30 @@ typedef struct spec_level {
 } spec_level;
 
 typedef struct spec_job {
-    const float *const *chain; /* mip chain of level 0: chain[k] is a cube of face size sizes[k] */
+    const float *const *chain; /* mip chain of level 0, padded: chain[k] has faces of
+                                  sizes[k] + 2 (kiln_cube_pad) */
     const uint32_t *sizes;
     uint32_t chain_count;
     const spec_level *levels; /* levels 1 .. level_count - 1 */
     uint32_t level_count;
 } spec_job;
 
-/* Trilinear read of the chain at direction d and fractional lod. */
-static void read_lod(const spec_job *j, const double d[3], double lod, double acc[3], double weight)
+/* Bilinear read of a padded chain level (kiln_cube_pad) at (face, s, t), weighted into acc:
+ * the border makes reads near edges blend across faces without a branch. */
+static inline void bilinear_add(const float *padded, uint32_t n, uint32_t face, float s, float t,
+                                float w, float acc[3])
 {
-    uint32_t face;
-    double s, t;
-    kiln_cube_from_dir_d(d, &face, &s, &t);
-    double fl = floor(lod);
-    uint32_t l0 = (uint32_t)fl;
-    double frac = lod - fl;
-    float a[4], b[4];
-    kiln_cube_sample_bilinear(j->chain[l0], j->sizes[l0], face, s, t, a);
-    if (frac > 0.0 && l0 + 1 < j->chain_count) {
-        kiln_cube_sample_bilinear(j->chain[l0 + 1], j->sizes[l0 + 1], face, s, t, b);
-        for (int c = 0; c < 3; c++) acc[c] += weight * ((1.0 - frac) * a[c] + frac * b[c]);
-    } else {
-        for (int c = 0; c < 3; c++) acc[c] += weight * a[c];
-    }
+    uint32_t p = n + 2;
+    float px = s * (float)n + 0.5f, py = t * (float)n + 0.5f;
+    uint32_t x0 = (uint32_t)px, y0 = (uint32_t)py; /* px, py in [0.5, n + 0.5] */
+    if (x0 > n) x0 = n;
+    if (y0 > n) y0 = n;
+    float ax = px - (float)x0, ay = py - (float)y0;
+    const float *p0 = padded + (((size_t)face * p + y0) * p + x0) * 4, *p1 = p0 + (size_t)p * 4;
+    float w00 = (1.0f - ax) * (1.0f - ay) * w, w10 = ax * (1.0f - ay) * w;
+    float w01 = (1.0f - ax) * ay * w, w11 = ax * ay * w;
+    for (int c = 0; c < 3; c++)
+        acc[c] += w00 * p0[c] + w10 * p0[4 + c] + w01 * p1[c] + w11 * p1[4 + c];
 }
 
 static kiln_result spec_row(void *user, size_t index, size_t worker, kiln_error *err)
@@ -75,27 +76,46 @@ static kiln_result spec_row(void *user, size_t index, size_t worker, kiln_error 
     uint32_t n = lv->size, face = (uint32_t)(row / n), y = (uint32_t)(row % n);
     float *out = lv->out + ((size_t)face * n + y) * n * 4;
     for (uint32_t x = 0; x < n; x++) {
-        double nn[3], tt[3], bb[3];
-        kiln_cube_dir_d(face, ((double)x + 0.5) / n, ((double)y + 0.5) / n, nn);
+        double nd[3], td[3], bd[3];
+        kiln_cube_dir_d(face, ((double)x + 0.5) / n, ((double)y + 0.5) / n, nd);
         /* A tangent frame around n: any one works (the sample set is rotation-symmetric up to
          * its discrete pattern), this one is fixed so the bits are. */
         double up[3] = {0.0, 0.0, 1.0};
-        if (fabs(nn[2]) > 0.999) up[0] = 1.0, up[2] = 0.0;
-        tt[0] = up[1] * nn[2] - up[2] * nn[1];
-        tt[1] = up[2] * nn[0] - up[0] * nn[2];
-        tt[2] = up[0] * nn[1] - up[1] * nn[0];
-        double inv = 1.0 / sqrt(tt[0] * tt[0] + tt[1] * tt[1] + tt[2] * tt[2]);
-        for (int c = 0; c < 3; c++) tt[c] *= inv;
-        bb[0] = nn[1] * tt[2] - nn[2] * tt[1];
-        bb[1] = nn[2] * tt[0] - nn[0] * tt[2];
-        bb[2] = nn[0] * tt[1] - nn[1] * tt[0];
+        if (fabs(nd[2]) > 0.999) up[0] = 1.0, up[2] = 0.0;
+        td[0] = up[1] * nd[2] - up[2] * nd[1];
+        td[1] = up[2] * nd[0] - up[0] * nd[2];
+        td[2] = up[0] * nd[1] - up[1] * nd[0];
+        double inv = 1.0 / sqrt(td[0] * td[0] + td[1] * td[1] + td[2] * td[2]);
+        for (int c = 0; c < 3; c++) td[c] *= inv;
+        bd[0] = nd[1] * td[2] - nd[2] * td[1];
+        bd[1] = nd[2] * td[0] - nd[0] * td[2];
+        bd[2] = nd[0] * td[1] - nd[1] * td[0];
+        float tt[3], bb[3], nn[3];
+        for (int c = 0; c < 3; c++)
+            tt[c] = (float)td[c], bb[c] = (float)bd[c], nn[c] = (float)nd[c];
         double acc[3] = {0.0, 0.0, 0.0};
         for (size_t k = 0; k < lv->count; k++) {
             const spec_sample *sp = &lv->samples[k];
-            double d[3];
+            float d[3];
             for (int c = 0; c < 3; c++)
                 d[c] = tt[c] * sp->l[0] + bb[c] * sp->l[1] + nn[c] * sp->l[2];
-            read_lod(j, d, sp->lod, acc, sp->weight);
+            /* Vulkan's face selection (cube.c), inline: this loop is the cook's hot spot. */
+            float ax = fabsf(d[0]), ay = fabsf(d[1]), az = fabsf(d[2]), sc, tc, ma;
+            uint32_t f;
+            if (ax >= ay && ax >= az) {
+                ma = ax, f = d[0] >= 0.0f ? 0 : 1, sc = d[0] >= 0.0f ? -d[2] : d[2], tc = -d[1];
+            } else if (ay >= az) {
+                ma = ay, f = d[1] >= 0.0f ? 2 : 3, sc = d[0], tc = d[1] >= 0.0f ? d[2] : -d[2];
+            } else {
+                ma = az, f = d[2] >= 0.0f ? 4 : 5, sc = d[2] >= 0.0f ? d[0] : -d[0], tc = -d[1];
+            }
+            float half_inv = 0.5f / ma, s = sc * half_inv + 0.5f, t = tc * half_inv + 0.5f;
+            float a[3] = {0.0f, 0.0f, 0.0f};
+            uint32_t l0 = sp->lod;
+            bilinear_add(j->chain[l0], j->sizes[l0], f, s, t, 1.0f - sp->frac, a);
+            if (sp->frac > 0.0f)
+                bilinear_add(j->chain[l0 + 1], j->sizes[l0 + 1], f, s, t, sp->frac, a);
+            for (int c = 0; c < 3; c++) acc[c] += (double)(sp->weight * a[c]);
         }
         for (int c = 0; c < 3; c++) out[(size_t)x * 4 + c] = (float)(acc[c] / lv->weight_sum);
         out[(size_t)x * 4 + 3] = 1.0f;
@@ -121,10 +141,12 @@ static size_t make_samples(spec_sample *out, uint32_t count, double alpha, uint3
         double lod = 0.5 * log2(omega_s / omega_p) + 1.0;
         if (!(lod > 0.0)) lod = 0.0;
         if (lod > (double)(chain_count - 1)) lod = (double)(chain_count - 1);
-        memcpy(out[m].l, l, sizeof l);
-        out[m].weight = l[2];
-        out[m].lod = lod;
-        sum += l[2];
+        for (int c = 0; c < 3; c++) out[m].l[c] = (float)l[c];
+        out[m].weight = (float)l[2];
+        out[m].lod = (uint32_t)lod;
+        out[m].frac = (float)(lod - floor(lod));
+        if (out[m].lod == chain_count - 1) out[m].frac = 0.0f;
+        sum += out[m].weight;
         m++;
     }
     *weight_sum = sum;
@@ -152,15 +174,20 @@ kiln_result kiln_ibl_specular(const float *faces, uint32_t source_size, const ki
         sizes[chain_count] = kiln_mip_next_dim(sizes[chain_count - 1]);
         chain_count++;
     }
-    size_t chain_floats = kiln_ibl_specular_float_count(base, chain_count);
-    size_t sample_bytes;
-    if (!kiln_size_mul(sizeof(spec_sample), (size_t)o.specular_samples * levels, &sample_bytes))
+    size_t chain_floats = kiln_ibl_specular_float_count(base, chain_count), padded_floats = 0;
+    for (uint32_t k = 0; k < chain_count; k++) padded_floats += kiln_cube_float_count(sizes[k] + 2);
+    size_t sample_count = 0, sample_bytes;
+    for (uint32_t i = 1; i < levels; i++) sample_count += kiln_ibl_level_samples(&o, i);
+    if (!kiln_size_mul(sizeof(spec_sample), sample_count, &sample_bytes) || sample_bytes == 0)
+        sample_bytes = sizeof(spec_sample); /* overflow is refused below; 0 is one level */
+    if (sample_count > ((size_t)1 << 28))
         return kiln_error_set(err, KILN_E_LIMIT, "specular: %u samples", o.specular_samples);
     float *chain_block = kiln_alloc_large(a, chain_floats * sizeof(float));
+    float *padded_block = kiln_alloc_large(a, padded_floats * sizeof(float));
     spec_sample *samples = kiln_alloc(a, sample_bytes);
     spec_level *lv = kiln_alloc(a, sizeof(spec_level) * levels);
     kiln_result r = KILN_OK;
-    if (!chain_block || !samples || !lv) {
+    if (!chain_block || !padded_block || !samples || !lv) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "specular: no memory for the mip chain");
         goto done;
     }
@@ -208,13 +235,22 @@ kiln_result kiln_ibl_specular(const float *faces, uint32_t source_size, const ki
                                 KILN_MIP_FILTER_COLOR);
     }
 
-    size_t rows = 0;
+    const float *padded[16];
+    size_t off = 0;
+    for (uint32_t k = 0; k < chain_count; k++) {
+        padded[k] = padded_block + off;
+        kiln_cube_pad(chain[k], sizes[k], padded_block + off);
+        off += kiln_cube_float_count(sizes[k] + 2);
+    }
+
+    size_t rows = 0, first_sample = 0;
     for (uint32_t i = 1; i < levels; i++) {
         spec_level *L = &lv[i - 1];
         double rough = kiln_ibl_level_roughness(i, levels);
-        spec_sample *set = samples + (size_t)o.specular_samples * i;
-        L->count =
-            make_samples(set, o.specular_samples, rough * rough, base, chain_count, &L->weight_sum);
+        uint32_t count = kiln_ibl_level_samples(&o, i);
+        spec_sample *set = samples + first_sample;
+        first_sample += count;
+        L->count = make_samples(set, count, rough * rough, base, chain_count, &L->weight_sum);
         L->samples = set;
         L->size = sizes[i];
         L->out = out + kiln_ibl_specular_level_offset(base, i);
@@ -222,12 +258,13 @@ kiln_result kiln_ibl_specular(const float *faces, uint32_t source_size, const ki
         rows += (size_t)6 * sizes[i];
     }
     if (levels > 1) {
-        spec_job j = {chain, sizes, chain_count, lv, levels};
+        spec_job j = {padded, sizes, chain_count, lv, levels};
         r = kiln_jobs_for(jobs, rows, spec_row, &j, err);
     }
 done:
     kiln_free(a, lv, sizeof(spec_level) * levels);
     kiln_free(a, samples, sample_bytes);
     kiln_free_large(a, chain_block, chain_floats * sizeof(float));
+    kiln_free_large(a, padded_block, padded_floats * sizeof(float));
     return r;
 }
