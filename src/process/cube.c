@@ -14,6 +14,10 @@
 
 #include <math.h>
 
+#ifdef __clang__ /* no fused multiply-adds: the same bits with every compiler */
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 void kiln_cube_dir_d(uint32_t face, double s, double t, double dir[3])
 {
     double sc = 2.0 * s - 1.0, tc = 2.0 * t - 1.0;

@@ -12,6 +12,10 @@
 
 #include "core/error.h"
 
+#ifdef __clang__ /* no fused multiply-adds: the same bits with every compiler */
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 #define KILN_PI 3.14159265358979323846
 
 typedef struct equirect_job {

@@ -14,6 +14,10 @@
 #include "core/error.h"
 #include "process/ibl_sample.h"
 
+#ifdef __clang__ /* no fused multiply-adds: the same bits with every compiler */
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 typedef struct brdf_job {
     uint32_t size, samples;
     double *halves; /* samples half vectors per worker */

@@ -16,6 +16,10 @@
 #include "process/cube.h"
 #include "process/ibl_sample.h"
 
+#ifdef __clang__ /* no fused multiply-adds: the same bits with every compiler */
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* sqrt(1 / (4 pi)), sqrt(3 / (4 pi)), sqrt(15 / (4 pi)), sqrt(5 / (16 pi)), sqrt(15 / (16 pi)) */
 #define SH_C0 0.28209479177387814
 #define SH_C1 0.48860251190291992

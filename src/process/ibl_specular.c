@@ -22,6 +22,10 @@
 #include "process/ibl_sample.h"
 #include "process/mip.h"
 
+#ifdef __clang__ /* no fused multiply-adds: the same bits with every compiler */
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 typedef struct spec_sample {
     float l[3]; /* tangent space, normal +z */
     float weight;

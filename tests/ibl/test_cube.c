@@ -337,6 +337,45 @@ static void cube_bilinear_read_is_continuous_across_face_edges(void **state)
     free(cube);
 }
 
+static void cube_padded_faces_read_like_the_cube(void **state)
+{
+    (void)state;
+    uint32_t n = 5, p = n + 2;
+    float *cube = malloc(kiln_cube_float_count(n) * sizeof(float));
+    float *pad = malloc(kiln_cube_float_count(p) * sizeof(float));
+    assert_non_null(cube);
+    assert_non_null(pad);
+    uint64_t rng = 23;
+    for (size_t i = 0; i < kiln_cube_float_count(n); i++) cube[i] = (float)kt_rand01(&rng);
+    kiln_cube_pad(cube, n, pad);
+    /* the inside is the face itself */
+    for (uint32_t f = 0; f < 6; f++)
+        for (uint32_t y = 0; y < n; y++)
+            assert_memory_equal(pad + (((size_t)f * p + y + 1) * p + 1) * 4,
+                                cube + (((size_t)f * n + y) * n) * 4,
+                                (size_t)n * 4 * sizeof(float));
+    /* a bilinear read of the padded face, at px = s n + 0.5, equals the cube's read */
+    for (int i = 0; i < 2000; i++) {
+        uint32_t f = (uint32_t)(kt_rand01(&rng) * 6.0);
+        double s = kt_rand01(&rng), t = kt_rand01(&rng);
+        float want[4];
+        kiln_cube_sample_bilinear(cube, n, f, s, t, want);
+        double px = s * n + 0.5, py = t * n + 0.5;
+        uint32_t x0 = (uint32_t)px, y0 = (uint32_t)py;
+        if (x0 > n) x0 = n;
+        if (y0 > n) y0 = n;
+        double ax = px - x0, ay = py - y0;
+        const float *q = pad + (((size_t)f * p + y0) * p + x0) * 4, *q1 = q + (size_t)p * 4;
+        for (int c = 0; c < 4; c++) {
+            double got = (1 - ax) * (1 - ay) * q[c] + ax * (1 - ay) * q[4 + c] +
+                         (1 - ax) * ay * q1[c] + ax * ay * q1[4 + c];
+            assert_true(fabs(got - want[c]) < 1e-5);
+        }
+    }
+    free(cube);
+    free(pad);
+}
+
 int kt_cube_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +388,7 @@ int kt_cube_tests(void)
         cmocka_unit_test(cube_cross_and_strip_layouts_are_nets_of_the_cube),
         cmocka_unit_test(cube_layouts_of_other_shapes_are_refused),
         cmocka_unit_test(cube_bilinear_read_is_continuous_across_face_edges),
+        cmocka_unit_test(cube_padded_faces_read_like_the_cube),
     };
     return cmocka_run_group_tests_name("cube", tests, NULL, NULL);
 }
