@@ -11,6 +11,7 @@
  *   -z          5     -x    -y    z
  * with s = (sc / |ma| + 1) / 2 and t = (tc / |ma| + 1) / 2. */
 #include "process/cube.h"
+#include "process/det_math.h"
 
 #include <math.h>
 
@@ -100,7 +101,10 @@ void kiln_cube_from_dir(const float dir[3], uint32_t *face, float *s, float *t)
 
 /* Solid angle of the face region [-1, u] x [-1, v] minus constants: the antiderivative of the
  * area element du dv / (1 + u^2 + v^2)^(3/2) (Manne Öhrström's derivation, as in cmft). */
-static double area_element(double u, double v) { return atan2(u * v, sqrt(u * u + v * v + 1.0)); }
+static double area_element(double u, double v)
+{
+    return kiln_det_atan2(u * v, sqrt(u * u + v * v + 1.0));
+}
 
 double kiln_cube_texel_solid_angle(uint32_t size, uint32_t x, uint32_t y)
 {
@@ -109,6 +113,21 @@ double kiln_cube_texel_solid_angle(uint32_t size, uint32_t x, uint32_t y)
     double v0 = (double)y * inv - 1.0, v1 = (double)(y + 1) * inv - 1.0;
     return area_element(u0, v0) - area_element(u0, v1) - area_element(u1, v0) +
            area_element(u1, v1);
+}
+
+void kiln_cube_texel_solid_angles(uint32_t size, double *out)
+{
+    double inv = 2.0 / (double)size;
+    for (uint32_t y = 0; y < size; y++) {
+        double v0 = (double)y * inv - 1.0, v1 = (double)(y + 1) * inv - 1.0;
+        double u0 = -1.0, a00 = area_element(u0, v0), a01 = area_element(u0, v1);
+        for (uint32_t x = 0; x < size; x++) {
+            double u1 = (double)(x + 1) * inv - 1.0;
+            double a10 = area_element(u1, v0), a11 = area_element(u1, v1);
+            out[(size_t)y * size + x] = a00 - a01 - a10 + a11;
+            a00 = a10, a01 = a11;
+        }
+    }
 }
 
 /* Texel (ix, iy) of face, or, off the face, the texel its centre's direction selects. */

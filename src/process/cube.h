@@ -44,6 +44,11 @@ void kiln_cube_from_dir_d(const double dir[3], uint32_t *face, double *s, double
  * cube it is 4 pi. */
 double kiln_cube_texel_solid_angle(uint32_t size, uint32_t x, uint32_t y);
 
+/* The same for every texel of a face at once: out receives size * size values, row by row.
+ * Takes one arctangent per texel corner instead of four per texel; the values equal
+ * kiln_cube_texel_solid_angle's up to rounding (not bit for bit). */
+void kiln_cube_texel_solid_angles(uint32_t size, double *out);
+
 /* The default face size for a w x h panorama: w / 4 (which keeps the equator's texel density)
  * rounded to the nearest power of two (ties up), at least 1, at most 8192. */
 uint32_t kiln_cube_face_size_for_equirect(uint32_t w, uint32_t h);

@@ -7,6 +7,7 @@
  * double in a fixed order; every row depends only on its own index, so any thread count gives
  * the same bits. */
 #include "process/cube.h"
+#include "process/det_math.h"
 
 #include <math.h>
 
@@ -31,8 +32,9 @@ static void read_bilinear(const equirect_job *j, double u, double v, double acc[
     double px = u * j->w - 0.5, py = v * j->h - 0.5;
     double fx = floor(px), fy = floor(py);
     double ax = px - fx, ay = py - fy;
-    int64_t x0 = (int64_t)fx % (int64_t)j->w;
+    int64_t x0 = (int64_t)fx; /* in [-1, w]: u is in [0, 1] */
     if (x0 < 0) x0 += j->w;
+    if (x0 >= (int64_t)j->w) x0 -= j->w;
     int64_t x1 = x0 + 1 == (int64_t)j->w ? 0 : x0 + 1;
     int64_t y0 = (int64_t)fy, y1 = y0 + 1;
     if (y0 < 0) y0 = 0;
@@ -44,6 +46,32 @@ static void read_bilinear(const equirect_job *j, double u, double v, double acc[
     double w00 = (1.0 - ax) * (1.0 - ay) * wgt, w10 = ax * (1.0 - ay) * wgt;
     double w01 = (1.0 - ax) * ay * wgt, w11 = ax * ay * wgt;
     for (int c = 0; c < 4; c++) acc[c] += w00 * p00[c] + w10 * p10[c] + w01 * p01[c] + w11 * p11[c];
+}
+
+/* The point of face at (sc, tc) in [-1, 1] on the cube's surface: kiln_cube_dir_d before its
+ * normalisation. */
+static void face_point(uint32_t face, double sc, double tc, double d[3])
+{
+    switch (face) {
+    case KILN_CUBE_POS_X:
+        d[0] = 1.0, d[1] = -tc, d[2] = -sc;
+        break;
+    case KILN_CUBE_NEG_X:
+        d[0] = -1.0, d[1] = -tc, d[2] = sc;
+        break;
+    case KILN_CUBE_POS_Y:
+        d[0] = sc, d[1] = 1.0, d[2] = tc;
+        break;
+    case KILN_CUBE_NEG_Y:
+        d[0] = sc, d[1] = -1.0, d[2] = -tc;
+        break;
+    case KILN_CUBE_POS_Z:
+        d[0] = sc, d[1] = -tc, d[2] = 1.0;
+        break;
+    default:
+        d[0] = -sc, d[1] = -tc, d[2] = -1.0;
+        break;
+    }
 }
 
 static kiln_result equirect_row(void *user, size_t index, size_t worker, kiln_error *err)
@@ -59,10 +87,10 @@ static kiln_result equirect_row(void *user, size_t index, size_t worker, kiln_er
             double t = ((double)y + ((double)sy + 0.5) * inv_n) * inv_size;
             for (uint32_t sx = 0; sx < j->n; sx++) {
                 double s = ((double)x + ((double)sx + 0.5) * inv_n) * inv_size, d[3];
-                kiln_cube_dir_d(face, s, t, d);
-                double u = 0.5 + atan2(d[2], d[0]) * (0.5 / KILN_PI);
-                double yy = d[1] > 1.0 ? 1.0 : d[1] < -1.0 ? -1.0 : d[1];
-                double v = acos(yy) * (1.0 / KILN_PI);
+                face_point(face, 2.0 * s - 1.0, 2.0 * t - 1.0, d);
+                /* Neither angle needs a unit vector: acos(y / |d|) = atan2(|(x, z)|, y). */
+                double u = 0.5 + kiln_det_atan2(d[2], d[0]) * (0.5 / KILN_PI);
+                double v = kiln_det_atan2(sqrt(d[0] * d[0] + d[2] * d[2]), d[1]) / KILN_PI;
                 read_bilinear(j, u, v, acc, wgt);
             }
         }

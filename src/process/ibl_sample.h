@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "process/det_math.h"
+
 #define KILN_IBL_PI 3.14159265358979323846
 
 /* Point i of an n-point Hammersley set: (i / n, the base-2 radical inverse of i). */
@@ -25,12 +27,12 @@ static inline void kiln_ibl_hammersley(uint32_t i, uint32_t n, double *u, double
 /* The half vector for the point (u, v), distributed as D(h) (n.h) for GGX alpha a. */
 static inline void kiln_ibl_ggx_half(double u, double v, double a, double h[3])
 {
-    double phi = 2.0 * KILN_IBL_PI * u;
-    double a2 = a * a;
+    double a2 = a * a, sp, cp;
+    kiln_det_sincos_turns(u, &sp, &cp); /* the angle 2 pi u, without libm */
     double cos_t = sqrt((1.0 - v) / (1.0 + (a2 - 1.0) * v));
     double sin_t = sqrt(fmax(0.0, 1.0 - cos_t * cos_t));
-    h[0] = sin_t * cos(phi);
-    h[1] = sin_t * sin(phi);
+    h[0] = sin_t * cp;
+    h[1] = sin_t * sp;
     h[2] = cos_t;
 }
 

@@ -44,7 +44,8 @@ void kiln_ibl_sh_basis(const double d[3], double out[9])
 typedef struct sh_job {
     const float *faces;
     uint32_t size;
-    double *partial; /* 27 doubles per row */
+    const double *solid; /* size * size texel solid angles, the same on every face */
+    double *partial;     /* 27 doubles per row */
 } sh_job;
 
 static kiln_result sh_row(void *user, size_t index, size_t worker, kiln_error *err)
@@ -58,7 +59,7 @@ static kiln_result sh_row(void *user, size_t index, size_t worker, kiln_error *e
         double d[3], b[9];
         kiln_cube_dir_d(face, ((double)x + 0.5) / n, ((double)y + 0.5) / n, d);
         kiln_ibl_sh_basis(d, b);
-        double w = kiln_cube_texel_solid_angle(n, x, y);
+        double w = j->solid[(size_t)y * n + x];
         for (int k = 0; k < 9; k++)
             for (int c = 0; c < 3; c++) sum[k * 3 + c] += (double)row[(size_t)x * 4 + c] * b[k] * w;
     }
@@ -74,11 +75,17 @@ kiln_result kiln_ibl_sh(const float *faces, uint32_t size, const kiln_ibl_opts *
     if (size > 16384) return kiln_error_set(err, KILN_E_LIMIT, "irradiance: face size %u", size);
     kiln_ibl_opts o = kiln_ibl_opts_resolve(opts, size);
     size_t rows = (size_t)6 * size, bytes = rows * 27 * sizeof(double);
+    size_t solid_bytes = (size_t)size * size * sizeof(double);
     double *partial = kiln_alloc(&o.allocator, bytes);
-    if (!partial)
+    double *solid = kiln_alloc_large(&o.allocator, solid_bytes);
+    if (!partial || !solid) {
+        kiln_free(&o.allocator, partial, bytes);
+        kiln_free_large(&o.allocator, solid, solid_bytes);
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "irradiance: no memory for %zu rows",
                               rows);
-    sh_job j = {faces, size, partial};
+    }
+    kiln_cube_texel_solid_angles(size, solid);
+    sh_job j = {faces, size, solid, partial};
     kiln_result r = kiln_jobs_for(jobs, rows, sh_row, &j, err);
     if (r == KILN_OK) {
         static const double band[9] = {KILN_IBL_PI,
@@ -99,6 +106,7 @@ kiln_result kiln_ibl_sh(const float *faces, uint32_t size, const kiln_ibl_opts *
         }
     }
     kiln_free(&o.allocator, partial, bytes);
+    kiln_free_large(&o.allocator, solid, solid_bytes);
     return r;
 }
 

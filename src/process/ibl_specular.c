@@ -19,6 +19,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "process/cube.h"
+#include "process/det_math.h"
 #include "process/ibl_sample.h"
 #include "process/mip.h"
 
@@ -142,7 +143,7 @@ static size_t make_samples(spec_sample *out, uint32_t count, double alpha, uint3
         if (!(l[2] > 0.0)) continue;
         double pdf = kiln_ibl_ggx_d(h[2], alpha) * 0.25; /* D (n.h) / (4 v.h), v = n */
         double omega_s = 1.0 / ((double)count * pdf);
-        double lod = 0.5 * log2(omega_s / omega_p) + 1.0;
+        double lod = 0.5 * kiln_det_log2(omega_s / omega_p) + 1.0;
         if (!(lod > 0.0)) lod = 0.0;
         if (lod > (double)(chain_count - 1)) lod = (double)(chain_count - 1);
         for (int c = 0; c < 3; c++) out[m].l[c] = (float)l[c];

@@ -8,6 +8,7 @@
 
 #include "ibl_tests.h"
 #include "process/cube.h"
+#include "process/det_math.h"
 
 static void cube_from_dir_follows_the_vulkan_table_on_every_face(void **state)
 {
@@ -81,6 +82,15 @@ static void cube_texel_solid_angles_sum_to_4pi_and_match_the_small_texel_limit(v
                 sum += kiln_cube_texel_solid_angle(sizes[k], x, y);
         assert_true(fabs(6.0 * sum - 4.0 * KT_PI) < 1e-12);
     }
+    /* the whole-face table agrees with the texel-by-texel values */
+    double table[64 * 64];
+    kiln_cube_texel_solid_angles(64, table);
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            double one = kiln_cube_texel_solid_angle(64, x, y);
+            assert_true(fabs(table[y * 64 + x] - one) <
+                        1e-15 * 4.0 * KT_PI / (6.0 * 64 * 64) * 1e3);
+        }
     /* A small texel at face position (u, v) subtends its area over (1 + u^2 + v^2)^(3/2). */
     uint32_t n = 1024;
     double a = (2.0 / n) * (2.0 / n);
@@ -376,9 +386,43 @@ static void cube_padded_faces_read_like_the_cube(void **state)
     free(pad);
 }
 
+static void det_math_matches_libm(void **state)
+{
+    (void)state;
+    uint64_t rng = 29;
+    double worst[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 200000; i++) {
+        double u = (kt_rand01(&rng) - 0.5) * (i % 2 ? 3.0 : 1e-3), s, c;
+        kiln_det_sincos_turns(u, &s, &c);
+        worst[0] =
+            fmax(worst[0], fmax(fabs(s - sin(2.0 * KT_PI * u)), fabs(c - cos(2.0 * KT_PI * u))));
+        double y = (kt_rand01(&rng) - 0.5) * pow(10.0, (double)(i % 7) - 3.0);
+        double x = (kt_rand01(&rng) - 0.5) * pow(10.0, (double)(i % 5) - 2.0);
+        worst[1] = fmax(worst[1], fabs(kiln_det_atan2(y, x) - atan2(y, x)));
+        double a = 2.0 * kt_rand01(&rng) - 1.0;
+        worst[2] = fmax(worst[2], fabs(kiln_det_acos(a) - acos(a)));
+        double l = kt_rand01(&rng) * pow(2.0, (double)(i % 60) - 30.0) + 1e-300;
+        worst[3] = fmax(worst[3], fabs(kiln_det_log2(l) - log2(l)) / fmax(1.0, fabs(log2(l))));
+    }
+    print_message("det_math against libm: sincos %.2g, atan2 %.2g, acos %.2g, log2 %.2g\n",
+                  worst[0], worst[1], worst[2], worst[3]);
+    /* Absolute error on angles and sines, relative (or absolute below 1) on log2: a few ulps. */
+    for (int k = 0; k < 4; k++) assert_true(worst[k] < 2e-15);
+    /* exact special points */
+    double s, c;
+    kiln_det_sincos_turns(0.25, &s, &c);
+    assert_true(s == 1.0 && fabs(c) < 1e-16);
+    kiln_det_sincos_turns(0.0, &s, &c);
+    assert_true(s == 0.0 && c == 1.0);
+    assert_true(kiln_det_atan2(0.0, 0.0) == 0.0);
+    assert_true(kiln_det_log2(1024.0) == 10.0);
+    assert_true(fabs(kiln_det_acos(-1.0) - KT_PI) < 1e-15);
+}
+
 int kt_cube_tests(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(det_math_matches_libm),
         cmocka_unit_test(cube_from_dir_follows_the_vulkan_table_on_every_face),
         cmocka_unit_test(cube_dir_round_trips_on_every_face),
         cmocka_unit_test(cube_texel_solid_angles_sum_to_4pi_and_match_the_small_texel_limit),
