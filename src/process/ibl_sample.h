@@ -11,6 +11,16 @@
 
 #define KILN_IBL_PI 3.14159265358979323846
 
+/* Radiance as the filters read it: NaN (damaged HDR files) becomes 0 and magnitudes above
+ * 65504 (infinities included) 65504 with their sign, the largest half float, which the cooked
+ * texture stores anyway. One bad texel would otherwise spread NaN or infinity over every lobe
+ * that reaches it. Negative values are kept: the filters are linear. */
+static inline float kiln_ibl_radiance(float v)
+{
+    if (v != v) return 0.0f;
+    return v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
+}
+
 /* Point i of an n-point Hammersley set: (i / n, the base-2 radical inverse of i). */
 static inline void kiln_ibl_hammersley(uint32_t i, uint32_t n, double *u, double *v)
 {

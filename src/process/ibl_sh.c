@@ -61,7 +61,8 @@ static kiln_result sh_row(void *user, size_t index, size_t worker, kiln_error *e
         kiln_ibl_sh_basis(d, b);
         double w = j->solid[(size_t)y * n + x];
         for (int k = 0; k < 9; k++)
-            for (int c = 0; c < 3; c++) sum[k * 3 + c] += (double)row[(size_t)x * 4 + c] * b[k] * w;
+            for (int c = 0; c < 3; c++)
+                sum[k * 3 + c] += (double)kiln_ibl_radiance(row[(size_t)x * 4 + c]) * b[k] * w;
     }
     for (int i = 0; i < 27; i++) j->partial[index * 27 + i] = sum[i];
     return KILN_OK;

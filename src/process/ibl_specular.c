@@ -211,14 +211,19 @@ kiln_result kiln_ibl_specular(const float *faces, uint32_t source_size, const ki
             goto done;
         }
         for (uint32_t f = 0; f < 6; f++) {
-            memcpy(tmp, faces + f * sf, sf * sizeof(float));
-            for (size_t i = 0; i < sf; i += 4) tmp[i + 3] = 1.0f;
+            for (size_t i = 0; i < sf; i += 4) {
+                for (int c = 0; c < 3; c++) tmp[i + c] = kiln_ibl_radiance(faces[f * sf + i + c]);
+                tmp[i + 3] = 1.0f;
+            }
             kiln_mip_downsample(tmp, source_size, source_size, c0 + f * bf, base, base,
                                 KILN_MIP_FILTER_COLOR);
         }
         kiln_free_large(a, tmp, sf * sizeof(float));
     }
-    for (size_t i = 0; i < (size_t)6 * base * base; i++) c0[i * 4 + 3] = 1.0f;
+    for (size_t i = 0; i < (size_t)6 * base * base; i++) {
+        for (int c = 0; c < 3; c++) c0[i * 4 + c] = kiln_ibl_radiance(c0[i * 4 + c]);
+        c0[i * 4 + 3] = 1.0f;
+    }
     memcpy(out, c0, kiln_cube_float_count(base) * sizeof(float));
     /* The chain's texels average their children weighted by solid angle, so each level keeps
      * the source's integral over the sphere (a plain box gives a face's corners, which subtend

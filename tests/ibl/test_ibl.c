@@ -432,6 +432,35 @@ static void ibl_fails_cleanly_when_memory_runs_out(void **state)
     free(src);
 }
 
+static void ibl_nan_and_infinite_texels_do_not_spread(void **state)
+{
+    (void)state;
+    uint32_t n = 16;
+    float *src = cube_new(n);
+    cube_fill(src, n, env_blobs);
+    texel(src, n, KILN_CUBE_POS_Z, 3, 4)[0] = NAN;
+    texel(src, n, KILN_CUBE_NEG_X, 8, 8)[1] = INFINITY;
+    texel(src, n, KILN_CUBE_POS_Y, 1, 1)[2] = -1e30f;
+    kiln_ibl_opts opts = {.specular_samples = 32};
+    kiln_ibl_opts r = kiln_ibl_opts_resolve(&opts, n);
+    size_t count = kiln_ibl_specular_float_count(n, r.specular_levels);
+    float *out = malloc(count * sizeof(float));
+    assert_non_null(out);
+    kiln_error err;
+    assert_int_equal(kiln_ibl_specular(src, n, &opts, NULL, out, &err), KILN_OK);
+    for (size_t i = 0; i < count; i++) assert_true(isfinite(out[i]));
+    /* level 0 holds the sanitised source: 0, 65504 and -65504 */
+    assert_true(texel(out, n, KILN_CUBE_POS_Z, 3, 4)[0] == 0.0f);
+    assert_true(texel(out, n, KILN_CUBE_NEG_X, 8, 8)[1] == 65504.0f);
+    assert_true(texel(out, n, KILN_CUBE_POS_Y, 1, 1)[2] == -65504.0f);
+    double sh[9][3];
+    assert_int_equal(kiln_ibl_sh(src, n, NULL, NULL, sh, &err), KILN_OK);
+    for (int k = 0; k < 9; k++)
+        for (int c = 0; c < 3; c++) assert_true(isfinite(sh[k][c]));
+    free(out);
+    free(src);
+}
+
 int kt_ibl_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,6 +471,7 @@ int kt_ibl_tests(void)
         cmocka_unit_test(ibl_brdf_lut_matches_closed_forms_and_brute_force),
         cmocka_unit_test(ibl_results_do_not_depend_on_the_thread_count),
         cmocka_unit_test(ibl_fails_cleanly_when_memory_runs_out),
+        cmocka_unit_test(ibl_nan_and_infinite_texels_do_not_spread),
     };
     return cmocka_run_group_tests_name("ibl", tests, NULL, NULL);
 }
