@@ -4,7 +4,7 @@
  *
  * Cubes are laid out as in cube.h (6 faces +X..-Z, rows as Vulkan samples them, 4 linear floats
  * a texel). Alpha is not lighting: it is ignored on input and written as 1. Radiance is read
- * sanitised: NaN as 0, magnitudes above 65504 (infinities too) as +-65504. Everything is
+ * sanitised: NaN as 0, infinities as +-65504; finite values as they are. Everything is
  * deterministic (fixed Hammersley sequences, sums in a fixed order) and gives the same bits for
  * any number of threads. docs/ibl.md states the conventions and measured costs. */
 #ifndef KILN_PROCESS_IBL_H

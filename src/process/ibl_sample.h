@@ -4,6 +4,7 @@
 #ifndef KILN_PROCESS_IBL_SAMPLE_H
 #define KILN_PROCESS_IBL_SAMPLE_H
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -11,14 +12,14 @@
 
 #define KILN_IBL_PI 3.14159265358979323846
 
-/* Radiance as the filters read it: NaN (damaged HDR files) becomes 0 and magnitudes above
- * 65504 (infinities included) 65504 with their sign, the largest half float, which the cooked
- * texture stores anyway. One bad texel would otherwise spread NaN or infinity over every lobe
- * that reaches it. Negative values are kept: the filters are linear. */
+/* Radiance as the filters read it: NaN (damaged HDR files) becomes 0 and an infinity 65504
+ * with its sign, the largest half float. One bad texel would otherwise spread NaN or infinity
+ * over every lobe that reaches it. Finite values are kept, however bright: a sun above the half
+ * range blurred over a rough lobe can come back within it. */
 static inline float kiln_ibl_radiance(float v)
 {
     if (v != v) return 0.0f;
-    return v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
+    return v > FLT_MAX ? 65504.0f : v < -FLT_MAX ? -65504.0f : v;
 }
 
 /* Point i of an n-point Hammersley set: (i / n, the base-2 radical inverse of i). */
