@@ -6,10 +6,11 @@
  * the run was not starved). It also says whether
  * the two thread counts gave the same bytes. It prints; it asserts nothing.
  *
- *   bench_ibl [--runs N] [--samples N] [--size N] [--reference N] [IMAGE]
+ *   bench_ibl [--runs N] [--samples N] [--size N] [--reference N] [--panorama WxH | IMAGE]
  *
  * IMAGE defaults to images/hdr/hdr-rgb-arboretum.exr under $KILN_CORPUS (else
  * /work/shared/corpus); it is decoded with kiln_image_decode and must be a float image.
+ * --panorama WxH times a generated sky of that size instead (a 2:1 one, as real skies are).
  * --samples sets specular_samples (0 = the default), --size the cube's face size (0 = the rule).
  * --reference N also filters the chain with N samples and prints, per level, how far the
  * measured chain is from it: the RMS over the sphere (solid-angle weighted) of the difference in
@@ -88,47 +89,100 @@ static void compare_reference(const outputs *o, uint32_t size, const kiln_ibl_op
     free(ref);
 }
 
+/* IMAGE (or the corpus sky when *path is NULL) decoded; 0 on success. */
+static int load(const char **path, char *def, size_t def_size, kiln_image *img, double *ms)
+{
+    if (!*path) {
+        const char *corpus = getenv("KILN_CORPUS");
+        snprintf(def, def_size, "%s/images/hdr/hdr-rgb-arboretum.exr",
+                 corpus && *corpus ? corpus : "/work/shared/corpus");
+        *path = def;
+    }
+    size_t file_size;
+    char *bytes = bench_read_file(*path, &file_size);
+    if (!bytes) {
+        fprintf(stderr, "bench_ibl: cannot read %s\n", *path);
+        return 1;
+    }
+    kiln_error err;
+    kiln_image_opts iopts = {.name_hint = *path};
+    double t0 = bench_now_ms();
+    kiln_result r = kiln_image_decode(bytes, file_size, &iopts, img, &err);
+    *ms = bench_now_ms() - t0;
+    free(bytes);
+    if (r != KILN_OK) return fail(*path, &err);
+    if (img->type != KILN_PIXEL_F32) {
+        fprintf(stderr, "bench_ibl: %s is not a float image\n", *path);
+        kiln_image_free(img);
+        return 1;
+    }
+    return 0;
+}
+
+/* A w x h sky for timing (--panorama): a gradient, a sun and a seeded noise; 0 on success. */
+static int synth_panorama(uint32_t w, uint32_t h, kiln_image *img)
+{
+    memset(img, 0, sizeof *img);
+    size_t n = (size_t)w * h * 4;
+    float *p = malloc(n * sizeof(float));
+    if (!p) {
+        fprintf(stderr, "bench_ibl: out of memory\n");
+        return 1;
+    }
+    uint64_t s = 0x6B696C6E;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            float *t = p + ((size_t)y * w + x) * 4;
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            float noise = (float)(s >> 40) * (1.0f / 16777216.0f);
+            float sky = 1.0f - (float)y / (float)h;
+            float dx = (float)x - 0.3f * (float)w, dy = (float)y - 0.3f * (float)h;
+            float sun = dx * dx + dy * dy < 25.0f ? 50000.0f : 0.0f;
+            t[0] = sky + 0.2f * noise + sun;
+            t[1] = sky * 0.9f + 0.1f * noise + sun;
+            t[2] = sky * 1.2f + sun;
+            t[3] = 1.0f;
+        }
+    img->width = w;
+    img->height = h;
+    img->type = KILN_PIXEL_F32;
+    img->pixels = p;
+    img->size = n * sizeof(float);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int runs = 5;
     uint32_t samples = 0, size = 0, reference = 0;
     const char *path = NULL;
+    uint32_t pano_w = 0, pano_h = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--samples") && i + 1 < argc) samples = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reference") && i + 1 < argc)
             reference = (uint32_t)atoi(argv[++i]);
-        else if (argv[i][0] == '-') {
-            fprintf(
-                stderr,
-                "usage: bench_ibl [--runs N] [--samples N] [--size N] [--reference N] [IMAGE]\n");
+        else if (!strcmp(argv[i], "--panorama") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%ux%u", &pano_w, &pano_h) != 2 || !pano_w || !pano_h) {
+                fprintf(stderr, "bench_ibl: --panorama WxH\n");
+                return 2;
+            }
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: bench_ibl [--runs N] [--samples N] [--size N] [--reference N] "
+                            "[--panorama WxH | IMAGE]\n");
             return 2;
         } else path = argv[i];
     }
     if (runs < 1) runs = 1;
     char def[1024];
-    if (!path) {
-        const char *corpus = getenv("KILN_CORPUS");
-        snprintf(def, sizeof def, "%s/images/hdr/hdr-rgb-arboretum.exr",
-                 corpus && *corpus ? corpus : "/work/shared/corpus");
-        path = def;
-    }
-    size_t file_size;
-    char *bytes = bench_read_file(path, &file_size);
-    if (!bytes) {
-        fprintf(stderr, "bench_ibl: cannot read %s\n", path);
-        return 1;
-    }
     kiln_image img;
     kiln_error err;
-    kiln_image_opts iopts = {.name_hint = path};
-    double t0 = bench_now_ms();
-    if (kiln_image_decode(bytes, file_size, &iopts, &img, &err) != KILN_OK) return fail(path, &err);
-    double decode_ms = bench_now_ms() - t0;
-    free(bytes);
-    if (img.type != KILN_PIXEL_F32) {
-        fprintf(stderr, "bench_ibl: %s is not a float image\n", path);
+    double decode_ms = 0.0;
+    if (pano_w) {
+        if (synth_panorama(pano_w, pano_h, &img) != 0) return 1;
+        path = "generated panorama";
+    } else if (load(&path, def, sizeof def, &img, &decode_ms) != 0) {
         return 1;
     }
     if (size == 0) size = kiln_cube_face_size_for_equirect(img.width, img.height);
@@ -204,6 +258,22 @@ int main(int argc, char **argv)
         !memcmp(out[0].lut, out[1].lut, (size_t)r.brdf_size * r.brdf_size * 2 * 4);
     printf("1 and 2 threads give the same bytes: %s\n", same ? "yes" : "NO");
     if (reference) compare_reference(&out[0], size, &opts, reference, r);
+    if (r.specular_size < size) {
+        /* SH is linear in texels; the specular chain's level 0 is the same sky, smaller */
+        double sh0[9][3], worst = 0.0, norm = 0.0;
+        double a = bench_now_ms();
+        if (kiln_ibl_sh(out[0].spec, r.specular_size, &opts, NULL, sh0, &err) != KILN_OK)
+            return fail("SH of level 0", &err);
+        double ms = bench_now_ms() - a;
+        for (int k = 0; k < 9; k++)
+            for (int c = 0; c < 3; c++) {
+                worst = fmax(worst, fabs(sh0[k][c] - out[0].sh[k][c]));
+                norm = fmax(norm, fabs(out[0].sh[k][c]));
+            }
+        printf("SH of the %u specular level 0 instead of the %u cube: %.1f ms, largest coefficient "
+               "difference %.2g of the largest coefficient\n",
+               r.specular_size, size, ms, worst / norm);
+    }
     for (int ti = 0; ti < 2; ti++) {
         free(out[ti].cube);
         free(out[ti].spec);
@@ -212,6 +282,7 @@ int main(int argc, char **argv)
     }
     free(t);
     free(tc);
-    kiln_image_free(&img);
+    if (pano_w) free(img.pixels);
+    else kiln_image_free(&img);
     return same ? 0 : 1;
 }
