@@ -46,7 +46,8 @@ static void describe(const void *view, kiln_describe *d)
     kiln_describe_end(d);
 }
 
-static const char *const labels[] = {"image", "texture", NULL};
+/* "specular", "irradiance", "brdf": an environment's lighting (docs/ibl.md). */
+static const char *const labels[] = {"image", "texture", "specular", "irradiance", "brdf", NULL};
 
 const kiln_cooked_kind kiln_cooked_kind_texture = {
     .name = "texture",

@@ -80,6 +80,30 @@ kiln_result kiln_cook_texture_levels(const kiln_cook_env *env, const kiln_textur
                                      const kiln_texture_levels *t, kiln_cooked *out,
                                      kiln_error *err);
 
+/* Appends built levels as one more KTX2 artifact (label, file) with extra key/value pairs
+ * (kv_count of them, may be 0): an environment's specular, irradiance and BRDF files. */
+typedef struct kiln_ktx2_write_kv kiln_ktx2_write_kv;
+kiln_result kiln_cook_texture_add(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                  const kiln_texture_levels *t, const char *label, const char *file,
+                                  const kiln_ktx2_write_kv *kv, size_t kv_count, kiln_cooked *out,
+                                  kiln_error *err);
+
+/* An image with texture.shape cube (img decoded; s->shape is cube): a panorama, cross or strip
+ * made into six faces, texture.ktx2 a cube; with s->ibl also specular.ktx2, irradiance.ktx2
+ * and brdf.ktx2 (cook_cube.c, docs/ibl.md). */
+typedef struct kiln_image kiln_image;
+kiln_result kiln_cook_texture_cube(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                   const kiln_image *img, kiln_cooked *out, kiln_error *err);
+
+/* The lighting of an environment cube (faces: 6 faces of size x size linear float RGBA, as
+ * process/cube.h lays them out) as three more artifacts: specular.ktx2, irradiance.ktx2 (with
+ * the SH coefficients, key "kiln.sh9") and brdf.ktx2, in plan's format (the BRDF table in
+ * R16G16_SFLOAT); summary (may be NULL) gets their sizes and the coefficients as "ibl". */
+typedef struct kiln_texture_plan kiln_texture_plan;
+kiln_result kiln_cook_environment(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                  const kiln_texture_plan *plan, const float *faces, uint32_t size,
+                                  kiln_cooked *out, json_t *summary, kiln_error *err);
+
 /* A texture descriptor (.ktex, pipeline/ktex.h; dir: its folder, real path, where the images it
  * names are read and must lie) into texture.ktx2 of the descriptor's shape. */
 kiln_result kiln_cook_ktex_source(const kiln_cook_env *env, const kiln_texture_settings *s,

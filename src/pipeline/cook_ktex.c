@@ -77,6 +77,30 @@ static kiln_result decode_images(const kiln_ktex *k, const char *dir, const kiln
     return KILN_OK;
 }
 
+/* texture.ibl on a cube of faces: the lighting from the faces in linear float, converted with
+ * the plan their build used. */
+static kiln_result environment(const kiln_cook_env *env, const kiln_texture_settings *s,
+                               const kiln_image *faces, kiln_cooked *out, kiln_error *err)
+{
+    kiln_texture_build_opts o = kiln_texture_opts_of_settings(s);
+    kiln_texture_target target = {env->jobs, kiln_texture_gpu_of_platform(env->platform)};
+    bool is_float = faces[0].type == KILN_PIXEL_F32, single = !is_float;
+    for (int f = 0; f < 6; f++)
+        if (faces[f].source_channels != 1) single = false;
+    kiln_texture_plan plan;
+    kiln_result r = kiln_texture_plan_make(is_float, single, &o, &target, &plan, err);
+    if (r != KILN_OK) return r;
+    uint32_t size = faces[0].width;
+    size_t face = (size_t)size * size * 4, bytes = 6 * face * sizeof(float);
+    float *lin = kiln_alloc_large(env->allocator, bytes);
+    if (!lin) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for the faces");
+    for (int f = 0; f < 6; f++)
+        kiln_texture_image_linear(&faces[f], plan.srgb_in, false, lin + (size_t)f * face);
+    r = kiln_cook_environment(env, s, &plan, lin, size, out, out->summary, err);
+    kiln_free_large(env->allocator, lin, bytes);
+    return r;
+}
+
 kiln_result kiln_cook_ktex_source(const kiln_cook_env *env, const kiln_texture_settings *s,
                                   const char *dir, const uint8_t *source, size_t size,
                                   kiln_cooked *out, kiln_error *err)
@@ -106,7 +130,7 @@ kiln_result kiln_cook_ktex_source(const kiln_cook_env *env, const kiln_texture_s
     kiln_texture_levels t;
     memset(&t, 0, sizeof t);
     if (r == KILN_OK) {
-        kiln_texture_source src = {k.shape, images, count};
+        kiln_texture_source src = {k.shape, images, count, NULL};
         kiln_texture_target target = {env->jobs, kiln_texture_gpu_of_platform(env->platform)};
         kiln_texture_build_opts o = kiln_texture_opts_of_settings(s);
         r = kiln_texture_build_shape(&src, &o, &target, alloc, &t, err);
@@ -114,11 +138,13 @@ kiln_result kiln_cook_ktex_source(const kiln_cook_env *env, const kiln_texture_s
     } else {
         kiln_error_prefix(err, "%s: ", name);
     }
+    if (r == KILN_OK) r = kiln_cook_texture_levels(env, s, &t, out, err);
+    kiln_texture_levels_free(&t);
+    if (r == KILN_OK && s->ibl && k.shape == KILN_TEXTURE_SHAPE_CUBE)
+        r = environment(env, s, images, out, err);
     for (uint32_t i = 0; i < count; i++) kiln_image_free(&images[i]);
     kiln_free(alloc, images, (size_t)slots * sizeof *images);
     kiln_ktex_free(&k);
-    if (r != KILN_OK) return r;
-    r = kiln_cook_texture_levels(env, s, &t, out, err);
-    kiln_texture_levels_free(&t);
+    if (r != KILN_OK) kiln_cooked_release(alloc, out);
     return r;
 }

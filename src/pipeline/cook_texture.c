@@ -98,6 +98,11 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
         kiln_error_at_path(err, name);
         return r;
     }
+    if (s->shape == KILN_SHAPE_SETTING_CUBE) {
+        r = kiln_cook_texture_cube(env, s, &img, out, err);
+        kiln_image_free(&img);
+        return r;
+    }
     kiln_texture_levels t;
     kiln_texture_target target = {env->jobs, kiln_texture_gpu_of_platform(env->platform)};
     kiln_texture_build_opts o = kiln_texture_opts_of_settings(s);
@@ -112,39 +117,66 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
     return r;
 }
 
+/* The KTX2 file of built levels, with extra key/value pairs (may be NULL). */
+static kiln_result write_ktx2(const kiln_cook_env *env, const kiln_texture_settings *s,
+                              const kiln_texture_levels *t, const kiln_ktx2_write_kv *kv,
+                              size_t kv_count, uint8_t **bytes, size_t *size, size_t *cap,
+                              kiln_error *err)
+{
+    kiln_ktx2_write_desc d = {0};
+    d.vk_format = t->vk_format;
+    d.width = t->width;
+    d.height = t->height;
+    d.shape = t->shape;
+    d.layer_count = t->layer_count;
+    d.depth = t->depth;
+    d.level_count = t->level_count;
+    for (uint32_t i = 0; i < t->level_count; i++) {
+        d.levels[i].data = t->levels[i].data;
+        d.levels[i].size = t->levels[i].size;
+    }
+    d.kv = kv;
+    d.kv_count = kv_count;
+    d.supercompression = s->supercompression == KILN_SUPERCOMPRESSION_ZSTD
+                             ? KILN_KTX2_SUPERCOMPRESSION_ZSTD
+                             : KILN_KTX2_SUPERCOMPRESSION_NONE;
+    kiln_buf b;
+    kiln_buf_init(&b, env->allocator);
+    kiln_result r = kiln_ktx2_write(&d, &b, err);
+    if (r != KILN_OK) {
+        kiln_buf_free(&b);
+        kiln_error_prefix(err, "%s: ", env->name ? env->name : "");
+        return r;
+    }
+    *bytes = kiln_buf_detach(&b, size, cap);
+    return KILN_OK;
+}
+
+kiln_result kiln_cook_texture_add(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                  const kiln_texture_levels *t, const char *label, const char *file,
+                                  const kiln_ktx2_write_kv *kv, size_t kv_count, kiln_cooked *out,
+                                  kiln_error *err)
+{
+    uint8_t *bytes;
+    size_t size, cap;
+    kiln_result r = write_ktx2(env, s, t, kv, kv_count, &bytes, &size, &cap, err);
+    if (r != KILN_OK) return r;
+    return kiln_cooked_add(out, env->allocator, label, file, bytes, size, cap, err);
+}
+
 kiln_result kiln_cook_texture_levels(const kiln_cook_env *env, const kiln_texture_settings *s,
                                      const kiln_texture_levels *tl, kiln_cooked *out,
                                      kiln_error *err)
 {
     memset(out, 0, sizeof *out);
-    const kiln_allocator *alloc = env->allocator;
-    const char *name = env->name ? env->name : "";
     const kiln_texture_levels t = *tl;
-    kiln_ktx2_write_desc d = {0};
-    d.vk_format = t.vk_format;
-    d.width = t.width;
-    d.height = t.height;
-    d.shape = t.shape;
-    d.layer_count = t.layer_count;
-    d.depth = t.depth;
-    d.level_count = t.level_count;
-    for (uint32_t i = 0; i < t.level_count; i++) {
-        d.levels[i].data = t.levels[i].data;
-        d.levels[i].size = t.levels[i].size;
-    }
-    d.supercompression = s->supercompression == KILN_SUPERCOMPRESSION_ZSTD
-                             ? KILN_KTX2_SUPERCOMPRESSION_ZSTD
-                             : KILN_KTX2_SUPERCOMPRESSION_NONE;
-    kiln_buf b;
-    kiln_buf_init(&b, alloc);
-    kiln_result r = kiln_ktx2_write(&d, &b, err);
-    if (r != KILN_OK) {
-        kiln_buf_free(&b);
-        kiln_error_prefix(err, "%s: ", name);
-        return r;
-    }
+    uint8_t *bytes;
+    size_t file_size, cap;
+    kiln_result r = write_ktx2(env, s, &t, NULL, 0, &bytes, &file_size, &cap, err);
+    if (r != KILN_OK) return r;
     out->warnings = json_array();
-    if (t.width != t.source_width || t.height != t.source_height) {
+    /* (a cube made from a panorama, cross or strip has faces of another size by design) */
+    if (!t.faces_made && (t.width != t.source_width || t.height != t.source_height)) {
         char w[160];
         snprintf(w, sizeof w, "resized from %ux%u to %ux%u to fit max_size %u", t.source_width,
                  t.source_height, t.width, t.height, s->max_size);
@@ -157,8 +189,7 @@ kiln_result kiln_cook_texture_levels(const kiln_cook_env *env, const kiln_textur
     if (t.source_type == KILN_PIXEL_U16 && !row->hdr)
         json_array_append_new(out->warnings,
                               json_string("16-bit source stored with 8 bits per channel"));
-    size_t file_size, cap;
-    uint8_t *bytes = kiln_buf_detach(&b, &file_size, &cap);
     out->summary = summary_json(&t, file_size, s);
-    return kiln_cooked_add(out, alloc, "texture", "texture.ktx2", bytes, file_size, cap, err);
+    return kiln_cooked_add(out, env->allocator, "texture", "texture.ktx2", bytes, file_size, cap,
+                           err);
 }

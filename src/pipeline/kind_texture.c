@@ -72,7 +72,11 @@ static const char settings_schema[] =
     "\"auto\", \"description\": \"auto: 2d for an image, the descriptor's shape for a .ktex; cube "
     "makes six faces of a panorama, cross or strip image.\"}, "
     "\"ibl\": {\"type\": \"boolean\", \"default\": false, \"description\": \"Cubes only: also "
-    "cook the prefiltered specular cube, the irradiance and the BRDF lookup table.\"}"
+    "cook the prefiltered specular cube, the irradiance and the BRDF lookup table.\"}, "
+    "\"cube_layout\": {\"enum\": [\"auto\", \"panorama\", \"horizontal_cross\", "
+    "\"vertical_cross\", \"horizontal_strip\", \"vertical_strip\"], \"default\": \"auto\", "
+    "\"description\": \"shape cube on an image: how it holds the faces; auto: a cross or strip by "
+    "its aspect, a panorama when 2:1.\"}"
     "}}"
     "}";
 

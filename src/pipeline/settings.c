@@ -75,6 +75,8 @@ typedef struct field_value {
 static const char *const quality_names[] = {"fast", "normal", "high"};
 static const char *const supercompression_names[] = {"none", "zstd"};
 static const char *const shape_names[] = {"auto", "2d", "cube", "array", "volume"};
+static const char *const cube_layout_names[] = {
+    "auto", "panorama", "horizontal_cross", "vertical_cross", "horizontal_strip", "vertical_strip"};
 static const char *const up_axis_names[] = {"auto", "y", "z"};
 static const char *const compress_names[] = {"none", "meshopt"};
 static const char *const tangents_names[] = {"generate", "file"};
@@ -111,6 +113,7 @@ enum {
     TEX_SUPERCOMPRESSION,
     TEX_SHAPE,
     TEX_IBL,
+    TEX_CUBE_LAYOUT,
     TEX_FIELD_COUNT
 };
 static const field_desc texture_fields[TEX_FIELD_COUNT] = {
@@ -127,6 +130,9 @@ static const field_desc texture_fields[TEX_FIELD_COUNT] = {
     [TEX_SHAPE] = {"shape", FT_ENUM, ENUM_OF(shape_names), 0, 0, 0,
                    "auto, 2d, cube, array or volume"},
     [TEX_IBL] = {"ibl", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [TEX_CUBE_LAYOUT] = {"cube_layout", FT_ENUM, ENUM_OF(cube_layout_names), 0, 0, 0,
+                         "auto, panorama, horizontal_cross, vertical_cross, horizontal_strip or "
+                         "vertical_strip"},
 };
 
 enum {
@@ -270,6 +276,9 @@ static void texture_store(kiln_settings *s, size_t field, const field_value *v)
     case TEX_IBL:
         t->ibl = v->b;
         break;
+    case TEX_CUBE_LAYOUT:
+        t->cube_layout = (kiln_cube_layout_setting)v->e;
+        break;
     default:
         assert(0 && "field index out of the table");
     }
@@ -308,6 +317,9 @@ static void texture_load(const kiln_settings *s, size_t field, field_value *v)
         break;
     case TEX_IBL:
         v->b = t->ibl;
+        break;
+    case TEX_CUBE_LAYOUT:
+        v->e = (unsigned)t->cube_layout;
         break;
     default:
         assert(0 && "field index out of the table");

@@ -32,6 +32,18 @@ typedef enum kiln_texture_shape_setting {
     KILN_SHAPE_SETTING_VOLUME,
 } kiln_texture_shape_setting;
 
+/* import.texture.cube_layout: how an image with shape cube holds its faces. auto: a cross or
+ * strip when its aspect is one (4:3, 3:4, 6:1, 1:6), a panorama when it is 2:1. The values
+ * after panorama are process/cube.h's kiln_cube_layout. */
+typedef enum kiln_cube_layout_setting {
+    KILN_CUBE_LAYOUT_SETTING_AUTO = 0,
+    KILN_CUBE_LAYOUT_SETTING_PANORAMA, /* equirectangular, any aspect read as 360 x 180 degrees */
+    KILN_CUBE_LAYOUT_SETTING_HORIZONTAL_CROSS,
+    KILN_CUBE_LAYOUT_SETTING_VERTICAL_CROSS,
+    KILN_CUBE_LAYOUT_SETTING_HORIZONTAL_STRIP,
+    KILN_CUBE_LAYOUT_SETTING_VERTICAL_STRIP,
+} kiln_cube_layout_setting;
+
 /* import.texture */
 typedef struct kiln_texture_settings {
     kiln_texture_format format; /* "auto" */
@@ -45,6 +57,7 @@ typedef struct kiln_texture_settings {
     kiln_texture_shape_setting shape;               /* "auto" */
     bool ibl; /* false; true (cubes only): also the prefiltered specular cube, the irradiance and
                  the BRDF lookup table (docs/ibl.md) */
+    kiln_cube_layout_setting cube_layout; /* "auto" */
 } kiln_texture_settings;
 
 #define KILN_MAX_LODS 8

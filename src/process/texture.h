@@ -61,6 +61,7 @@ typedef struct kiln_texture_levels {
     kiln_image_format source_format; /* the source's file format */
     kiln_pixel_type source_type;     /* U8, U16 or F32 */
     uint32_t source_width, source_height;
+    bool faces_made; /* a cube made from one image: its size is the conversion's, not a fit */
 } kiln_texture_levels;
 
 /* Builds the levels of a texture from a decoded image: resolves format and colour space, converts
@@ -118,6 +119,10 @@ typedef struct kiln_texture_source {
     const kiln_image *images; /* 2D: 1; cube: 6 faces +X, -X, +Y, -Y, +Z, -Z; array: the layers;
                                  volume: the slices, ascending Z. All the same size. */
     uint32_t count;
+    /* NULL: format and colour space resolved from the images. Else this plan, made from the
+     * images the float ones here were converted from (a panorama made into faces): its srgb_in
+     * only concerns 8/16-bit images, so float images keep their values. */
+    const kiln_texture_plan *plan;
 } kiln_texture_source;
 
 /* kiln_texture_build_for of every image of src, into one set of levels in KTX2 order (each
@@ -132,6 +137,18 @@ kiln_result kiln_texture_build_shape(const kiln_texture_source *src,
                                      const kiln_texture_build_opts *o,
                                      const kiln_texture_target *target, const kiln_allocator *a,
                                      kiln_texture_levels *out, kiln_error *err);
+
+/* A cube whose levels are given rather than filtered (a prefiltered specular chain): chain holds
+ * level_count levels one after another, level l six faces (+X .. -Z) of max(1, size >> l)
+ * texels a side, 4 linear floats a texel. Each face of each level is quantised and encoded as
+ * plan says (o's mipmaps and max_size are ignored). Errors: those of kiln_texture_build_for,
+ * KILN_E_USAGE (level_count 0 or more than the size has). */
+kiln_result kiln_texture_build_cube_chain(const float *chain, uint32_t size, uint32_t level_count,
+                                          const kiln_texture_plan *plan,
+                                          const kiln_texture_build_opts *o,
+                                          const kiln_texture_target *target,
+                                          const kiln_allocator *a, kiln_texture_levels *out,
+                                          kiln_error *err);
 
 /* The refusal of srgb yes with a format that has no sRGB variant (bc4, bc5: data formats;
  * rgba16f: half floats are linear): KILN_E_IMPORT_SETTINGS naming /import/texture/srgb. KILN_OK

@@ -245,7 +245,8 @@ kiln_result kiln_texture_build_shape(const kiln_texture_source *src,
     kiln_result r = check_images(src, &is_float, &single_channel, err);
     if (r != KILN_OK) return r;
     kiln_texture_plan plan;
-    r = kiln_texture_plan_make(is_float, single_channel, o, target, &plan, err);
+    if (src->plan) plan = *src->plan;
+    else r = kiln_texture_plan_make(is_float, single_channel, o, target, &plan, err);
     if (r != KILN_OK) return r;
     out->allocator = a ? *a : (kiln_allocator){0};
     out->shape = src->shape;
@@ -267,4 +268,56 @@ kiln_result kiln_texture_build_shape(const kiln_texture_source *src,
     out->source_width = first->width;
     out->source_height = first->height;
     return KILN_OK;
+}
+
+kiln_result kiln_texture_build_cube_chain(const float *chain, uint32_t size, uint32_t level_count,
+                                          const kiln_texture_plan *plan,
+                                          const kiln_texture_build_opts *o,
+                                          const kiln_texture_target *target,
+                                          const kiln_allocator *a, kiln_texture_levels *out,
+                                          kiln_error *err)
+{
+    if (out) memset(out, 0, sizeof *out);
+    if (!chain || !plan || !o || !out || size == 0 || level_count == 0 ||
+        level_count > kiln_mip_level_count(size, size) || level_count > KILN_KTX2_MAX_LEVELS)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_texture_build_cube_chain: %u levels of a %u cube", level_count,
+                              size);
+    out->allocator = a ? *a : (kiln_allocator){0};
+    out->shape = KILN_TEXTURE_SHAPE_CUBE;
+    out->face_count = 6;
+    out->layer_count = out->depth = 1;
+    kiln_texture_build_opts po = part_opts(o, plan);
+    po.mipmaps = false;
+    po.max_size = 16384;
+    kiln_image like;
+    memset(&like, 0, sizeof like);
+    like.format = KILN_IMAGE_UNKNOWN;
+    size_t at = 0;
+    kiln_result r = KILN_OK;
+    for (uint32_t l = 0; l < level_count && r == KILN_OK; l++) {
+        uint32_t n = kiln_mip_extent(size, l);
+        size_t face = (size_t)n * n * 4;
+        kiln_texture_levels level;
+        memset(&level, 0, sizeof level);
+        level.allocator = out->allocator;
+        for (uint32_t f = 0; f < 6 && r == KILN_OK; f++) {
+            kiln_image img = float_image((float *)(chain + at + f * face), n, n, &like);
+            kiln_texture_levels part;
+            r = kiln_texture_build_for(&img, &po, target, a, &part, err);
+            if (r != KILN_OK) break;
+            if (l == 0 && f == 0) take_description(out, &part);
+            r = append_levels(&level, &part, a, err);
+            kiln_texture_levels_free(&part);
+        }
+        if (r == KILN_OK) {
+            out->levels[l] = level.levels[0];
+            out->level_count = l + 1;
+        } else {
+            kiln_texture_levels_free(&level);
+        }
+        at += 6 * face;
+    }
+    if (r != KILN_OK) kiln_texture_levels_free(out);
+    return r;
 }

@@ -58,7 +58,7 @@ static void cube_faces_are_their_own_2d_builds(void **state)
     for (int f = 0; f < 6; f++) faces[f] = image_u8(16, 16, (uint64_t)f + 1, 0);
     kiln_texture_build_opts o = opts_rgba8();
     o.format = KILN_TEXFMT_BC7;
-    kiln_texture_source src = {KILN_TEXTURE_SHAPE_CUBE, faces, 6};
+    kiln_texture_source src = {KILN_TEXTURE_SHAPE_CUBE, faces, 6, NULL};
     kiln_texture_levels t;
     build(&src, &o, &t);
     assert_int_equal(t.shape, KILN_TEXTURE_SHAPE_CUBE);
@@ -93,7 +93,7 @@ static void volume_levels_are_2x2x2_boxes(void **state)
     kiln_image slices[5];
     for (uint32_t z = 0; z < 5; z++) slices[z] = image_u8(4, 4, 0, (uint8_t)(10 * z));
     kiln_texture_build_opts o = opts_rgba8();
-    kiln_texture_source src = {KILN_TEXTURE_SHAPE_VOLUME, slices, 4};
+    kiln_texture_source src = {KILN_TEXTURE_SHAPE_VOLUME, slices, 4, NULL};
     kiln_texture_levels t;
     build(&src, &o, &t);
     assert_int_equal(t.shape, KILN_TEXTURE_SHAPE_VOLUME);
@@ -137,7 +137,7 @@ static void array_layers_share_one_format(void **state)
     kiln_texture_build_opts o = opts_rgba8();
     o.format = KILN_TEXFMT_AUTO;
     o.srgb = KILN_TEXTURE_SRGB_AUTO;
-    kiln_texture_source src = {KILN_TEXTURE_SHAPE_ARRAY, layers, 3};
+    kiln_texture_source src = {KILN_TEXTURE_SHAPE_ARRAY, layers, 3, NULL};
     kiln_texture_levels t;
     build(&src, &o, &t);
     assert_int_equal(t.format, KILN_TEXFMT_BC4);
@@ -170,21 +170,23 @@ static void shapes_refuse_counts_sizes_and_mixes(void **state)
     (void)state;
     kiln_image img[6];
     for (int i = 0; i < 6; i++) img[i] = image_u8(8, 8, (uint64_t)i + 1, 0);
-    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_CUBE, img, 5}, KILN_E_USAGE, "cube");
-    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_2D, img, 2}, KILN_E_USAGE, NULL);
+    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_CUBE, img, 5, NULL}, KILN_E_USAGE,
+                   "cube");
+    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_2D, img, 2, NULL}, KILN_E_USAGE, NULL);
     free(img[2].pixels);
     img[2] = image_u8(8, 4, 3, 0);
-    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_ARRAY, img, 3}, KILN_E_IMPORT_FAILED,
-                   "same size");
-    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_CUBE, img + 2, 1}, KILN_E_USAGE, NULL);
+    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_ARRAY, img, 3, NULL},
+                   KILN_E_IMPORT_FAILED, "same size");
+    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_CUBE, img + 2, 1, NULL}, KILN_E_USAGE,
+                   NULL);
     free(img[2].pixels);
     img[2] = image_u8(8, 8, 3, 0);
     img[2].type = KILN_PIXEL_F32; /* same bytes would not fit: give it float pixels */
     free(img[2].pixels);
     img[2].size = 8 * 8 * 4 * sizeof(float);
     img[2].pixels = calloc(1, img[2].size);
-    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_VOLUME, img, 3}, KILN_E_IMPORT_FAILED,
-                   "HDR");
+    expect_refused(&(kiln_texture_source){KILN_TEXTURE_SHAPE_VOLUME, img, 3, NULL},
+                   KILN_E_IMPORT_FAILED, "HDR");
     for (int i = 0; i < 6; i++) free(img[i].pixels);
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rt_fixture.h"
 #include "support.h"
@@ -273,6 +274,77 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
     (void)state;
 }
 
+/* A BC7 cube (a .ktex of six faces) reaches a renderer that samples only RGBA8 with its shape,
+ * every face of every level transcoded on its own: face f of level l equals the CPU decode of
+ * that face's blocks. */
+static void cube_faces_transcode_one_by_one(void **state)
+{
+    static const char *const faces[6] = {"px", "nx", "py", "ny", "pz", "nz"};
+    for (int f = 0; f < 6; f++) {
+        uint8_t px[16 * 16 * 3];
+        for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)(40 * f + (i % 3) * 30 + i / 97);
+        char *path = kt_format("%s/assets/sky/%s.png", g.dir, faces[f]);
+        char *dir = kt_format("%s/assets/sky", g.dir);
+        mkdir(dir, 0755);
+        kt_write_png(path, px, 16, 16, 3);
+        free(path);
+        free(dir);
+    }
+    char *ktex = kt_format("%s/assets/sky.ktex", g.dir);
+    const char *doc = "{\"faces\": \"sky/\"}";
+    kt_write_file(ktex, doc, strlen(doc));
+    free(ktex);
+    rt_reimport(g.dir);
+    kiln_error err;
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    krt_context *plain = make_ctx(&d);
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    memset(&d, 0, sizeof d);
+    d.renderer = rt_recorder_renderer(&rec);
+    d.renderer.supports_format = rgba8_only;
+    krt_context *c = make_ctx(&d);
+    krt_handle hp = krt_load_texture(plain, "sky.ktex#texture", &err);
+    krt_handle h = krt_load_texture(c, "sky.ktex#texture", &err);
+    krt_finish(plain);
+    krt_finish(c);
+    krt_texture_data tp, t;
+    if (krt_get_texture(plain, hp, &tp, &err) != KILN_OK) fail_msg("plain: %s", err.message);
+    if (krt_get_texture(c, h, &t, &err) != KILN_OK) fail_msg("rgba8: %s", err.message);
+    assert_int_equal(tp.vk_format, KILN_VK_FORMAT_BC7_SRGB_BLOCK);
+    assert_int_equal(t.vk_format, KILN_VK_FORMAT_R8G8B8A8_SRGB);
+    assert_int_equal(t.shape, KILN_TEXTURE_SHAPE_CUBE);
+    assert_int_equal(tp.shape, KILN_TEXTURE_SHAPE_CUBE);
+    assert_int_equal(t.face_count, 6);
+    assert_int_equal(t.level_count, 5);
+    for (uint32_t l = 0; l < t.level_count; l++) {
+        size_t n = (size_t)t.levels[l].width * t.levels[l].height * 4;
+        assert_int_equal(t.levels[l].image_size, n);
+        assert_int_equal(t.levels[l].size, 6 * n);
+        assert_int_equal(tp.levels[l].size, 6 * tp.levels[l].image_size);
+        uint8_t *want = malloc(n);
+        for (uint32_t f = 0; f < 6; f++) {
+            assert_int_equal(kiln_transcode_rgba8(tp.vk_format,
+                                                  tp.levels[l].data + f * tp.levels[l].image_size,
+                                                  tp.levels[l].image_size, tp.levels[l].width,
+                                                  tp.levels[l].height, want, n, &err),
+                             KILN_OK);
+            assert_memory_equal(t.levels[l].data + f * n, want, n);
+        }
+        free(want);
+    }
+    /* the faces differ: face 5 is not face 0 */
+    assert_memory_not_equal(t.levels[0].data, t.levels[0].data + 5 * t.levels[0].image_size,
+                            t.levels[0].image_size);
+    krt_release(plain, hp, &err);
+    krt_release(c, h, &err);
+    krt_finish(c);
+    krt_destroy(c);
+    krt_destroy(plain);
+    (void)state;
+}
+
 /* A fallback whose create fails is created again at the next krt_update, each update until it
  * works: the recorder fails the first three creates (the fallback texture, then the material,
  * then the texture again). The material made before the texture is rebuilt with it: through
@@ -334,6 +406,7 @@ int main(void)
         cmocka_unit_test(fallbacks_stand_in_until_assets_are_ready),
         cmocka_unit_test(a_failed_fallback_is_created_again_at_the_next_update),
         cmocka_unit_test(block_textures_transcode_when_the_renderer_cannot_sample_them),
+        cmocka_unit_test(cube_faces_transcode_one_by_one),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

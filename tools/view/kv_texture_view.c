@@ -30,6 +30,7 @@ kv_view_mode kv_view_mode_for(uint32_t vk_format)
 {
     switch (vk_format) {
     case KILN_VK_FORMAT_R16G16B16A16_SFLOAT:
+    case KILN_VK_FORMAT_R16G16_SFLOAT:
         return KV_VIEW_FLOAT;
     case KILN_VK_FORMAT_BC4_UNORM_BLOCK:
         return KV_VIEW_GREY;
