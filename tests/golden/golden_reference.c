@@ -38,6 +38,22 @@ static float *decode_level(const krt_texture_data *d, uint32_t level, uint32_t l
     float *f = malloc(n * 4 * sizeof *f);
     if (!f) return NULL;
     const kiln_ktx2_level *lv = &d->levels[level];
+    if (d->vk_format == KILN_VK_FORMAT_R16G16_SFLOAT) { /* (R, G, 0, 1), as sampled */
+        if (lv->size < n * 4) {
+            free(f);
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint16_t r16, g16;
+            memcpy(&r16, lv->data + i * 4, 2);
+            memcpy(&g16, lv->data + i * 4 + 2, 2);
+            f[4 * i] = half_to_float(r16);
+            f[4 * i + 1] = half_to_float(g16);
+            f[4 * i + 2] = 0.0f;
+            f[4 * i + 3] = 1.0f;
+        }
+        return f;
+    }
     if (d->vk_format == KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
         if (lv->size < n * 8) {
             free(f);

@@ -190,6 +190,12 @@ static double check_reference(krt_context *rt, const golden_line *l, const uint8
     krt_texture_data d;
     if (krt_get_texture(rt, t, &d, &err)) fail_msg("%s: %s", l->words[2], err.message);
     uint32_t level = (uint32_t)atoi(option(l, "--level", "0"));
+    /* a face, layer or slice: the level seen as that one image */
+    uint32_t layer = (uint32_t)atoi(option(l, "--layer", "0"));
+    assert_true(level < d.level_count);
+    assert_true((size_t)(layer + 1) * d.levels[level].image_size <= d.levels[level].size);
+    d.levels[level].data += (size_t)layer * d.levels[level].image_size;
+    d.levels[level].size = d.levels[level].image_size;
     uint8_t *want = golden_reference(&d, d.vk_format, level, w, h);
     assert_non_null(want);
     double se = 0;
@@ -255,7 +261,8 @@ static void test_golden_images(void **state)
         uint8_t *drawn = read_png_rgb(actual, &w, &h);
         assert_non_null(drawn);
         /* Textures: against the CPU's picture of the cooked level. */
-        if (strstr(l->words[2], "#texture")) {
+        if (strstr(l->words[2], "#texture") || strstr(l->words[2], "#specular") ||
+            strstr(l->words[2], "#irradiance") || strstr(l->words[2], "#brdf")) {
             double db = check_reference(rt, l, drawn, w, h);
             printf("%-28s %ux%u, %6.2f dB to the CPU's picture\n", golden, w, h, db);
             if (!(db >= 50.0)) {
