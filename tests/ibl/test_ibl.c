@@ -94,6 +94,25 @@ static void ibl_constant_environment_stays_constant_at_every_roughness(void **st
         for (int c = 0; c < 3; c++) assert_true(fabsf(irr[i * 4 + c] / value[c] - 1.0f) < 1e-6f);
     free(irr);
     free(out);
+    /* Odd chains (24: 24, 12, 6 from a chain 24..1) and a level 0 filtered down from the
+     * source (32 into 16): the same. */
+    const uint32_t shapes[2][3] = {{24, 0, 3}, {32, 16, 3}}; /* source, specular_size, levels */
+    for (int k = 0; k < 2; k++) {
+        uint32_t m = shapes[k][0];
+        float *s2 = cube_new(m);
+        for (size_t i = 0; i < (size_t)6 * m * m; i++) memcpy(s2 + i * 4, value, sizeof value);
+        kiln_ibl_opts o2 = {.specular_size = shapes[k][1], .specular_samples = 64};
+        kiln_ibl_opts r2 = kiln_ibl_opts_resolve(&o2, m);
+        assert_int_equal(r2.specular_levels, shapes[k][2]);
+        size_t c2 = kiln_ibl_specular_float_count(r2.specular_size, r2.specular_levels);
+        float *o = malloc(c2 * sizeof(float));
+        assert_non_null(o);
+        assert_int_equal(kiln_ibl_specular(s2, m, &o2, NULL, o, &err), KILN_OK);
+        for (size_t i = 0; i < c2 / 4; i++)
+            for (int c = 0; c < 3; c++) assert_true(fabsf(o[i * 4 + c] / value[c] - 1.0f) < 1e-5f);
+        free(o);
+        free(s2);
+    }
     free(src);
 }
 
