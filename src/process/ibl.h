@@ -51,11 +51,14 @@ size_t kiln_ibl_specular_level_offset(uint32_t size, uint32_t level);
 /* The GGX-prefiltered specular chain of a source cube (faces, source_size): level 0 is the
  * source (box-filtered to the resolved specular_size), level i the radiance convolved with the
  * GGX lobe of roughness kiln_ibl_level_roughness(i, levels) under N = V = R, estimated with
- * kiln_ibl_level_samples Hammersley samples per texel, each read trilinearly from a box-filtered
- * mip chain of level 0 at the level its PDF and solid angle give (Karis 2013, Filament's cmgen).
- * out receives kiln_ibl_specular_float_count(specular_size, specular_levels) floats of the
- * resolved opts. Rows of every level run on jobs (NULL: the calling thread).
- * Errors: KILN_E_USAGE (NULL, zero size), KILN_E_OUT_OF_MEMORY, KILN_E_LIMIT. */
+ * kiln_ibl_level_samples Hammersley samples per texel, each read trilinearly from a mip chain
+ * of level 0 (box filters weighted by texel solid angle; reads blend across face edges) at the
+ * level its PDF and solid angle give (Karis 2013, Filament's cmgen). out receives
+ * kiln_ibl_specular_float_count(specular_size, specular_levels) floats of the resolved opts.
+ * Rows of every level run on jobs (NULL: the calling thread). Scratch: about 2.7 times the
+ * level-0 cube (its mip chain, 4/3 of it, and a padded copy of that), from opts->allocator.
+ * Errors: KILN_E_USAGE (NULL, zero size, specular_size above source_size), KILN_E_LIMIT (face
+ * size above 16384), KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_ibl_specular(const float *faces, uint32_t source_size, const kiln_ibl_opts *opts,
                               kiln_jobs *jobs, float *out, kiln_error *err);
 
@@ -71,8 +74,10 @@ void kiln_ibl_sh_basis(const double dir[3], double out[9]);
  * convolution factors A0 = pi, A1 = 2 pi / 3, A2 = pi / 4 (Ramamoorthi and Hanrahan 2001), so
  * that E(n) = sum sh[k] Y_k(n) is the irradiance at a surface of normal n (a constant radiance
  * L gives E = pi L). sh[k][c] for coefficient k, colour c (RGB). Rows on jobs; the per-row sums
- * are added in a fixed order, so any thread count gives the same bits.
- * Errors: KILN_E_USAGE, KILN_E_OUT_OF_MEMORY. */
+ * are added in a fixed order, so any thread count gives the same bits. Cost is linear in
+ * texels and bands 0..2 need few: projecting the specular chain's level 0 (256) instead of a
+ * 1024 source changes no coefficient by more than 1e-4 of the largest (docs/ibl.md).
+ * Errors: KILN_E_USAGE, KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_ibl_sh(const float *faces, uint32_t size, const kiln_ibl_opts *opts,
                         kiln_jobs *jobs, double sh[9][3], kiln_error *err);
 
