@@ -12,7 +12,8 @@
  * /work/shared/corpus); it is decoded with kiln_image_decode and must be a float image.
  * --panorama WxH times a generated sky of that size instead (a 2:1 one, as real skies are).
  * --samples sets specular_samples (0 = the default), --size the cube's face size (0 = the rule).
- * --reference N also filters the chain with N samples and prints, per level, how far the
+ * --reference N also filters the chain with specular_samples = N (N at level 1, doubling per
+ * level as the default does) and prints, per level, how far the
  * measured chain is from it: the RMS over the sphere (solid-angle weighted) of the difference in
  * RGB, relative to the RMS of the reference (the sampling noise and bias of the default count).
  * docs/ibl.md keeps the measured table. */
