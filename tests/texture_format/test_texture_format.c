@@ -86,10 +86,13 @@ static void texture_format_rows_point_into_the_vk_format_table(void **state)
     }
     size_t size;
     assert_false(kiln_texture_format_level_size(KILN_TEXFMT_AUTO, 4, 4, &size));
-    /* Every VkFormat kiln reads and writes belongs to one row. */
-    for (size_t i = 0; i < kiln_vk_format_count(); i++)
-        assert_int_not_equal(kiln_texture_format_of_vk(kiln_vk_format_at(i)->vk_format, NULL),
-                             KILN_TEXFMT_AUTO);
+    /* Every VkFormat kiln reads and writes belongs to one row, but R16G16_SFLOAT: the BRDF
+     * table's, which the environment cook writes as it is (no image is cooked to it). */
+    for (size_t i = 0; i < kiln_vk_format_count(); i++) {
+        uint32_t vk = kiln_vk_format_at(i)->vk_format;
+        if (vk == KILN_VK_FORMAT_R16G16_SFLOAT) continue;
+        assert_int_not_equal(kiln_texture_format_of_vk(vk, NULL), KILN_TEXFMT_AUTO);
+    }
 }
 
 static void texture_format_every_row_has_a_decoder_and_an_encoder(void **state)
