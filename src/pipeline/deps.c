@@ -77,6 +77,26 @@ static kiln_result root_of(kiln_project *p, const kiln_asset *a, char out[KILN_P
 /* One dependency given by its path relative to the model's folder (the root's with
  * deps_from_root), or "/<path>" relative to the asset root: a source of the project that a kind's
  * asset_dependencies lists (a model's material template). */
+/* A folder as a dependency (a .ktex's "slices": "ct/"): the SHA-256 of its sorted listing, one
+ * name and a newline each, so an added, removed or renamed file changes it (the files a kind
+ * reads from it are dependencies of their own). Its stat (mtime moves with the listing) spares
+ * the listing on a no-op scan, as a file's spares its bytes. */
+static kiln_result listing_sha(const char *abs, uint8_t sha[KILN_SHA256_SIZE], kiln_error *err)
+{
+    kiln_dir_list l;
+    kiln_result r = kiln_dir_list_read(abs, NULL, &l, err);
+    if (r != KILN_OK) return r;
+    kiln_sha256 h;
+    r = kiln_sha256_init(&h, err);
+    for (size_t i = 0; r == KILN_OK && i < l.count; i++) {
+        kiln_sha256_update(&h, l.names[i], strlen(l.names[i]));
+        kiln_sha256_update(&h, "\n", 1);
+    }
+    if (r == KILN_OK) r = kiln_sha256_final(&h, sha, err);
+    kiln_dir_list_free(&l);
+    return r;
+}
+
 static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
 {
     bool rooted = rel[0] == '/';
@@ -126,12 +146,13 @@ static kiln_result add_dep(deps_walk *w, const char *rel, kiln_error *err)
     json_t *stat = NULL;
     /* The read rule: a file whose real path leaves the model's folder (a symlink out of it) is
      * not read, as the import does not read it either; it counts as missing. */
-    bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file &&
+    bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && (fi.is_file || fi.is_dir) &&
                    kiln_path_confine_read(abs, w->dir, NULL, 0, NULL) == KILN_OK;
     if (present && !kiln_stat_matches(recorded(w->old, rel), &fi, sha)) {
         int64_t checked = kiln_time_now_ns();
         uint64_t size;
-        kiln_result r = kiln_sha256_file(abs, sha, &size, err);
+        kiln_result r =
+            fi.is_dir ? listing_sha(abs, sha, err) : kiln_sha256_file(abs, sha, &size, err);
         if (r != KILN_OK) return r;
         w->out->read = true;
         kiln_file_info after;

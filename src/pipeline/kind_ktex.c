@@ -41,6 +41,7 @@ static kiln_result dependencies(const kiln_asset *a, const uint8_t *source, size
     (void)a;
     kiln_ktex k;
     kiln_result r = kiln_ktex_parse(source, size, dir, NULL, &k, err);
+    if (r == KILN_OK && k.folder) r = fn(user, k.folder, err); /* its listing (deps.c) */
     for (uint32_t i = 0; r == KILN_OK && i < k.count; i++) r = fn(user, k.files[i], err);
     kiln_ktex_free(&k);
     return r;

@@ -31,6 +31,7 @@ void kiln_ktex_free(kiln_ktex *k)
     for (uint32_t i = 0; i < k->count; i++)
         if (k->files && k->files[i]) kiln_free(&k->allocator, k->files[i], strlen(k->files[i]) + 1);
     kiln_free(&k->allocator, k->files, (size_t)KILN_KTEX_MAX_IMAGES * sizeof *k->files);
+    if (k->folder) kiln_free(&k->allocator, k->folder, strlen(k->folder) + 1);
     memset(k, 0, sizeof *k);
 }
 
@@ -108,6 +109,10 @@ static kiln_result add_folder(kiln_ktex *k, const char *dir, const char *rel, bo
     char path[KILN_PATH_MAX];
     if (!kiln_path_format(path, sizeof path, "%s%s%s", dir, len ? "/" : "", folder_rel))
         return kiln_error_set(err, KILN_E_LIMIT, "path too long: %s/%s", dir, rel);
+    size_t n = strlen(path) + 1;
+    k->folder = kiln_alloc(&k->allocator, n);
+    if (!k->folder) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory for a path");
+    memcpy(k->folder, path, n);
     kiln_dir_list l;
     kiln_error e;
     if (kiln_dir_list_read(path, &k->allocator, &l, &e) != KILN_OK)

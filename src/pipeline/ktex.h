@@ -36,6 +36,8 @@ typedef struct kiln_ktex {
     uint32_t shape; /* KILN_TEXTURE_SHAPE_CUBE, _ARRAY or _VOLUME */
     char **files;   /* count absolute paths, in image order (faces +X..-Z, layers, slices) */
     uint32_t count; /* a raw volume: 1 (the raw file) */
+    char *folder;   /* the folder a string named (absolute), NULL for a list: a dependency of its
+                       own, so an added or removed image makes the texture stale */
     bool is_raw;    /* files[0] is raw texels described by raw */
     kiln_ktex_raw raw;
     kiln_allocator allocator;

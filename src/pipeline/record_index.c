@@ -523,7 +523,7 @@ static bool lookup_at(const kiln_cache_index *ix, const kiln_index_env *env, con
                 kiln_path_join(dir, rel, abs, sizeof abs, NULL) != KILN_OK)
                 return false;
             kiln_file_info fi;
-            bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && fi.is_file;
+            bool present = kiln_file_stat(abs, &fi, NULL) == KILN_OK && (fi.is_file || fi.is_dir);
             /* A file that is there but recorded missing may be a symlink out of the folder,
              * which the read rule counts as missing (deps.c): only then resolve. */
             char real_dir[KILN_PATH_MAX];
@@ -642,8 +642,9 @@ static void dep_sig(const kiln_project *p, const kiln_asset *a, const char *rel,
         deps_folder(p, a, dir) && kiln_path_join(dir, rel, abs, sizeof abs, NULL) == KILN_OK) {
         int64_t now = kiln_time_now_ns();
         kiln_file_info cur;
-        if (kiln_file_stat(abs, &cur, NULL) == KILN_OK && cur.is_file && cur.size == fi.size &&
-            cur.mtime_ns == fi.mtime_ns && cur.ctime_ns == fi.ctime_ns && cur.ino == fi.ino)
+        if (kiln_file_stat(abs, &cur, NULL) == KILN_OK && (cur.is_file || cur.is_dir) &&
+            cur.size == fi.size && cur.mtime_ns == fi.mtime_ns && cur.ctime_ns == fi.ctime_ns &&
+            cur.ino == fi.ino)
             checked = now;
     }
     sig_format(out, n, &fi, checked);

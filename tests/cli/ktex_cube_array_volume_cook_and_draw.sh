@@ -1,7 +1,8 @@
 # A .ktex descriptor makes one texture of several images: a cube of six faces (a folder named
 # by face), an array (a list), a volume (a folder of slices, sorted by name) and a raw volume.
 # Each cooks into one KTX2 of its shape; the images it names are owned (not assets of their own)
-# and enter its key (an edited face makes the cube stale). Each face, layer and slice at every
+# and enter its key (an edited face makes the cube stale), and so does a folder's listing (an
+# added slice makes the volume stale). Each face, layer and slice at every
 # level is drawn by kiln thumbnail --layer, under the validation layer, with the colour it was
 # given. Broken descriptors fail with E_IMPORT_FAILED naming the field; shape array on an image
 # is a settings error. Drawing is skipped without Vulkan (the cooking is checked regardless).
@@ -85,10 +86,15 @@ else
     show_err
 fi
 
-# an edited face makes the cube stale
+# an edited face makes the cube stale; a slice added to the folder makes the volume stale
 $PY -c "from PIL import Image; Image.new('RGB', (16, 16), (1, 2, 3)).save('assets/sky/sky_nz.png')"
+$PY -c "from PIL import Image; Image.new('L', (8, 8), 250).save('assets/ct/slice06.png')"
 k 0 report
 show
+k 0 import --all
+show
+k 0 inspect 'ct.ktex#texture' --json
+expect_eq "$(j "d['depth']")" "7" "the volume has the new slice"
 
 # broken descriptors and settings
 printf '{"faces": ["sky/sky_px.png"]}\n' >assets/bad1.ktex
