@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codec/block_decode.h"
+#include "codec/hdr_decode.h"
 #include "core/error.h"
 
 /* The BC decoders have no sRGB variant of their own: the bytes are the same either way. */
@@ -26,6 +27,31 @@ static void decode_rgba8(const uint8_t *in, bool srgb, uint8_t *rgba)
 {
     (void)srgb;
     memcpy(rgba, in, 4);
+}
+
+static void decode_bc6h(const uint8_t *in, uint16_t *rgba)
+{
+    kiln_bc6h_decode_block(in, false, rgba);
+}
+static void decode_bc6h_sf(const uint8_t *in, uint16_t *rgba)
+{
+    kiln_bc6h_decode_block(in, true, rgba);
+}
+static uint32_t load_u32le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static void decode_rgb9e5(const uint8_t *in, uint16_t *rgba)
+{
+    kiln_rgb9e5_decode(load_u32le(in), rgba);
+}
+static void decode_b10g11r11(const uint8_t *in, uint16_t *rgba)
+{
+    kiln_b10g11r11_decode(load_u32le(in), rgba);
+}
+static void decode_rgba16f(const uint8_t *in, uint16_t *rgba)
+{
+    for (int c = 0; c < 4; c++) rgba[c] = (uint16_t)(in[2 * c] | in[2 * c + 1] << 8);
 }
 
 #define ROLE(r) (uint8_t)(1u << KILN_TEXROLE_##r)
@@ -47,7 +73,18 @@ static const kiln_texture_format_info k_rows[KILN_TEXFMT_COUNT] = {
     [KILN_TEXFMT_RGBA8] = {"rgba8", KILN_VK_FORMAT_R8G8B8A8_UNORM, KILN_VK_FORMAT_R8G8B8A8_SRGB, 4,
                            false, decode_rgba8, 0, 0},
     [KILN_TEXFMT_RGBA16F] = {"rgba16f", KILN_VK_FORMAT_R16G16B16A16_SFLOAT, 0, 4, true, NULL,
-                             ROLE(HDR), GPU(DESKTOP) | GPU(MOBILE)},
+                             ROLE(HDR), GPU(DESKTOP) | GPU(MOBILE), decode_rgba16f},
+    [KILN_TEXFMT_BC6H] = {"bc6h", KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, 0, 3, true, NULL, 0, 0,
+                          decode_bc6h},
+    [KILN_TEXFMT_BC6H_SF] = {"bc6h_sf", KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, 0, 3, true, NULL, 0, 0,
+                             decode_bc6h_sf},
+    [KILN_TEXFMT_RGB9E5] = {"rgb9e5", KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, 0, 3, true, NULL, 0, 0,
+                            decode_rgb9e5},
+    [KILN_TEXFMT_B10G11R11] = {"b10g11r11", KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32, 0, 3, true,
+                               NULL, 0, 0, decode_b10g11r11},
+    /* Decoded by libastcenc in the cook; libkiln_rt has no ASTC HDR decoder. */
+    [KILN_TEXFMT_ASTC4X4_HDR] = {"astc4x4_hdr", KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, 0, 4, true,
+                                 NULL, 0, 0, NULL},
 };
 
 const kiln_texture_format_info *kiln_texture_format_get(kiln_texture_format f)
@@ -132,6 +169,29 @@ void kiln_texture_format_decode_level(kiln_texture_format f, bool srgb, const ui
             uint8_t *dst = rgba + by * bh * row_size + bx * bw * 4;
             for (size_t y = 0; y < rows; y++)
                 memcpy(dst + y * row_size, texels + y * bw * 4, cols * 4);
+        }
+    }
+}
+
+void kiln_texture_format_decode_level_half(kiln_texture_format f, const uint8_t *blocks, uint32_t w,
+                                           uint32_t h, uint16_t *rgba)
+{
+    const kiln_texture_format_info *row = kiln_texture_format_get(f);
+    const kiln_vk_format_info *b = kiln_texture_format_block(f);
+    uint16_t texels[4 * 4 * 4];
+    if (KILN_NEVER(!row || !row->decode_half || !b || b->block_width > 4 || b->block_height > 4))
+        return;
+    const size_t bw = b->block_width, bh = b->block_height, block_size = b->block_size;
+    const size_t bx_count = (w + bw - 1) / bw, by_count = (h + bh - 1) / bh;
+    const size_t row_count = (size_t)w * 4;
+    for (size_t by = 0; by < by_count; by++) {
+        size_t rows = h - by * bh < bh ? h - by * bh : bh;
+        for (size_t bx = 0; bx < bx_count; bx++) {
+            row->decode_half(blocks + (by * bx_count + bx) * block_size, texels);
+            size_t cols = w - bx * bw < bw ? w - bx * bw : bw;
+            uint16_t *dst = rgba + by * bh * row_count + bx * bw * 4;
+            for (size_t y = 0; y < rows; y++)
+                memcpy(dst + y * row_count, texels + y * bw * 4, cols * 4 * sizeof(uint16_t));
         }
     }
 }

@@ -24,6 +24,11 @@ typedef enum kiln_texture_format {
     KILN_TEXFMT_ASTC4X4,
     KILN_TEXFMT_RGBA8,
     KILN_TEXFMT_RGBA16F,
+    KILN_TEXFMT_BC6H,        /* BC6H unsigned half floats (negative values clamp to 0) */
+    KILN_TEXFMT_BC6H_SF,     /* BC6H signed half floats */
+    KILN_TEXFMT_RGB9E5,      /* E5B9G9R9: shared exponent, 4 bytes a texel */
+    KILN_TEXFMT_B10G11R11,   /* packed 11/11/10-bit unsigned floats, 4 bytes a texel */
+    KILN_TEXFMT_ASTC4X4_HDR, /* ASTC 4x4 with the HDR profile, through libastcenc */
     KILN_TEXFMT_COUNT
 } kiln_texture_format;
 
@@ -49,6 +54,10 @@ typedef enum kiln_texture_gpu {
  * differently). Every bit pattern decodes. */
 typedef void (*kiln_texture_decode_fn)(const uint8_t *block, bool srgb, uint8_t *rgba);
 
+/* Decodes one block of an HDR row into RGBA half floats (4 per texel, row by row; alpha 1.0 for
+ * formats without alpha). Every bit pattern decodes. */
+typedef void (*kiln_texture_decode_half_fn)(const uint8_t *block, uint16_t *rgba);
+
 typedef struct kiln_texture_format_info {
     const char *name;   /* the settings name: "bc7" */
     uint32_t vk_linear; /* VkFormat of linear data (UNORM, SFLOAT); its vk_format.h entry gives
@@ -59,6 +68,8 @@ typedef struct kiln_texture_format_info {
     kiln_texture_decode_fn decode; /* to RGBA8; NULL for HDR rows, whose range RGBA8 cannot hold */
     uint8_t auto_roles; /* format auto picks this row for these roles (bit 1 << role) ... */
     uint8_t auto_gpus;  /* ... on these GPUs (bit 1 << gpu) */
+    kiln_texture_decode_half_fn decode_half; /* HDR rows: to RGBA16F; NULL when kiln has no CPU
+                                                decoder (ASTC HDR: libastcenc's, cook only) */
 } kiln_texture_format_info;
 
 /* The row of f; NULL for KILN_TEXFMT_AUTO and values out of range. */
@@ -93,6 +104,12 @@ bool kiln_texture_format_level_size(kiln_texture_format f, uint32_t w, uint32_t 
  * the sizes and that the row has a decoder. */
 void kiln_texture_format_decode_level(kiln_texture_format f, bool srgb, const uint8_t *blocks,
                                       uint32_t w, uint32_t h, uint8_t *rgba);
+
+/* Decodes a w x h level of an HDR row with a decode_half (kiln_texture_format_level_size bytes
+ * at blocks) into w * h RGBA half-float texels (8 bytes each, native uint16_t), dropping texels
+ * of partial blocks past the edges. The caller checks the sizes and that the row has one. */
+void kiln_texture_format_decode_level_half(kiln_texture_format f, const uint8_t *blocks, uint32_t w,
+                                           uint32_t h, uint16_t *rgba);
 
 /* What format auto resolves to for a role on a GPU: the one row whose auto_roles and auto_gpus
  * hold both (a test checks there is exactly one for every pair). */

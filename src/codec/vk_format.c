@@ -23,6 +23,28 @@
             0x3F800000u                                                                            \
     }
 
+/* Unsigned float (UFLOAT) samples: nominal range 0.0f .. 1.0f, as KTX-Software's createDFD*. */
+#define UF_SAMPLE(off, bits, ch)                                                                   \
+    {                                                                                              \
+        (off), (bits)-1, (ch) | KILN_DF_QUALIFIER_FLOAT, 0u, 0x3F800000u                           \
+    }
+/* A whole block of float data: BC6H and ASTC HDR. */
+#define FLOAT_BLOCK_SAMPLE(ch, is_signed)                                                          \
+    {                                                                                              \
+        0, 127, (ch) | KILN_DF_QUALIFIER_FLOAT | ((is_signed) ? KILN_DF_QUALIFIER_SIGNED : 0u),    \
+            (is_signed) ? 0xBF800000u : 0u, 0x3F800000u                                            \
+    }
+/* E5B9G9R9: per channel a 9-bit mantissa sample and the shared 5-bit exponent (bias 15, max 31),
+ * with the sample bounds KTX-Software's createDFDPackedShifted writes (mantissa upper 8448). */
+#define E5_MANTISSA(off, ch)                                                                       \
+    {                                                                                              \
+        (off), 8, (ch), 0u, 8448u                                                                  \
+    }
+#define E5_EXPONENT(ch)                                                                            \
+    {                                                                                              \
+        27, 4, (ch) | KILN_DF_QUALIFIER_EXPONENT, 15u, 31u                                         \
+    }
+
 static const kiln_vk_format_info k_formats[] = {
     {KILN_VK_FORMAT_R8G8B8A8_UNORM,
      "RGBA8_UNORM",
@@ -71,6 +93,29 @@ static const kiln_vk_format_info k_formats[] = {
      4,
      {F16_SAMPLE(0, 0), F16_SAMPLE(16, 1), F16_SAMPLE(32, 2),
       F16_SAMPLE(48, KILN_DF_CHANNEL_ALPHA)}},
+    {KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+     "B10G11R11_UFLOAT",
+     0,
+     false,
+     1,
+     1,
+     4,
+     4,
+     KILN_DF_MODEL_RGBSDA,
+     3,
+     {UF_SAMPLE(0, 11, 0), UF_SAMPLE(11, 11, 1), UF_SAMPLE(22, 10, 2)}},
+    {KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32,
+     "E5B9G9R9_UFLOAT",
+     0,
+     false,
+     1,
+     1,
+     4,
+     4,
+     KILN_DF_MODEL_RGBSDA,
+     6,
+     {E5_MANTISSA(0, 0), E5_EXPONENT(0), E5_MANTISSA(9, 1), E5_EXPONENT(1), E5_MANTISSA(18, 2),
+      E5_EXPONENT(2)}},
     /* BC1 without punch-through alpha: channel BC1A_COLOR (0), not ALPHAPRESENT (1). */
     {KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
      "BC1_UNORM",
@@ -117,6 +162,28 @@ static const kiln_vk_format_info k_formats[] = {
      KILN_DF_MODEL_BC5,
      2,
      {BLOCK_SAMPLE(0, 64, 0), BLOCK_SAMPLE(64, 64, 1)}},
+    {KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK,
+     "BC6H_UFLOAT",
+     0,
+     false,
+     4,
+     4,
+     16,
+     1,
+     KILN_DF_MODEL_BC6H,
+     1,
+     {FLOAT_BLOCK_SAMPLE(0, false)}},
+    {KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK,
+     "BC6H_SFLOAT",
+     0,
+     false,
+     4,
+     4,
+     16,
+     1,
+     KILN_DF_MODEL_BC6H,
+     1,
+     {FLOAT_BLOCK_SAMPLE(0, true)}},
     {KILN_VK_FORMAT_BC7_UNORM_BLOCK,
      "BC7_UNORM",
      KILN_VK_FORMAT_BC7_SRGB_BLOCK,
@@ -161,6 +228,17 @@ static const kiln_vk_format_info k_formats[] = {
      KILN_DF_MODEL_ASTC,
      1,
      {BLOCK_SAMPLE(0, 128, 0)}},
+    {KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
+     "ASTC_4x4_SFLOAT",
+     0,
+     false,
+     4,
+     4,
+     16,
+     1,
+     KILN_DF_MODEL_ASTC,
+     1,
+     {FLOAT_BLOCK_SAMPLE(0, true)}},
 };
 
 #define FORMAT_COUNT (sizeof k_formats / sizeof k_formats[0])

@@ -19,6 +19,7 @@
 #define KILN_DF_MODEL_BC1A               128u
 #define KILN_DF_MODEL_BC4                131u
 #define KILN_DF_MODEL_BC5                132u
+#define KILN_DF_MODEL_BC6H               133u
 #define KILN_DF_MODEL_BC7                134u
 #define KILN_DF_MODEL_ASTC               162u
 #define KILN_DF_PRIMARIES_BT709          1u
@@ -32,7 +33,7 @@
 #define KILN_DF_QUALIFIER_SIGNED         0x40u
 #define KILN_DF_QUALIFIER_FLOAT          0x80u
 
-#define KILN_DFD_MAX_SAMPLES 4
+#define KILN_DFD_MAX_SAMPLES 6 /* E5B9G9R9: a mantissa and an exponent sample per channel */
 /* dfdTotalSize (4) + basic block header (24) + samples (16 each). */
 #define KILN_DFD_MAX_SIZE (4 + 24 + 16 * KILN_DFD_MAX_SAMPLES)
 

@@ -30,6 +30,18 @@ kiln_result kiln_astc_encode(const uint8_t *rgba, uint32_t w, uint32_t h, const 
 kiln_result kiln_astc_decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, bool srgb,
                              uint8_t *rgba, kiln_error *err);
 
+/* ASTC 4x4 HDR, as `astcenc -ch IN OUT 4x4 -fast|-medium|-thorough` (profile HDR colour with LDR
+ * alpha): rgba holds w x h half-float RGBA texels (8 bytes each, little-endian, tightly
+ * packed). Same determinism and errors as kiln_astc_encode. */
+kiln_result kiln_astc_hdr_encode(const uint8_t *rgba, uint32_t w, uint32_t h,
+                                 const kiln_block_opts *o, kiln_jobs *jobs, uint8_t *out,
+                                 size_t out_size, kiln_error *err);
+
+/* Decodes ASTC 4x4 blocks with the HDR profile into half-float RGBA (w * h * 4 uint16_t), as
+ * `astcenc -dh`. Errors as kiln_astc_encode's. */
+kiln_result kiln_astc_hdr_decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h,
+                                 uint16_t *rgba, kiln_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,11 +56,11 @@ kiln_result astc_fail(const kiln_astcenc_api *api, kiln_error *err, astcenc_erro
 
 /* Bytes of the blocks of a w x h image, or false when astcenc cannot address the image: it
  * computes texel offsets and the block bytes in 32-bit unsigned arithmetic. */
-bool astc_sizes(uint32_t w, uint32_t h, size_t *block_bytes)
+bool astc_sizes(uint32_t w, uint32_t h, bool hdr, size_t *block_bytes)
 {
     if (w == 0 || h == 0) return false;
     uint64_t bx = (w + 3ull) / 4, by = (h + 3ull) / 4;
-    uint64_t texel_bytes = (uint64_t)w * h * 4, bytes = bx * by * kBlockBytes;
+    uint64_t texel_bytes = (uint64_t)w * h * (hdr ? 8 : 4), bytes = bx * by * kBlockBytes;
     if (texel_bytes > UINT_MAX || bytes > UINT_MAX || bytes > SIZE_MAX) return false;
     *block_bytes = (size_t)bytes;
     return true;
@@ -107,13 +107,15 @@ struct context_holder {
     }
 };
 
-kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block_opts *o,
+/* hdr: rgba holds half floats (8 bytes a texel) and the profile is the command's -ch
+ * (HDR colour, LDR alpha). */
+kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, bool hdr, const kiln_block_opts *o,
                    kiln_jobs *jobs, uint8_t *out, size_t out_size, kiln_error *err)
 {
     if (!rgba || !o || !out)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_encode: NULL argument");
     size_t need = 0;
-    if (!astc_sizes(w, h, &need))
+    if (!astc_sizes(w, h, hdr, &need))
         return kiln_error_set(err, KILN_E_USAGE,
                               "kiln_astc_encode: %ux%u is empty or too large "
                               "for astcenc",
@@ -129,8 +131,10 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
      * context creation builds; the blocks do not depend on it); -normal adds MAP_NORMAL, which
      * weights the two stored components for angular error, and the rrrg swizzle below. */
     unsigned flags = ASTCENC_FLG_SELF_DECOMPRESS_ONLY;
-    if (o->normal_map) flags |= ASTCENC_FLG_MAP_NORMAL;
-    astcenc_profile profile = o->srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR;
+    if (o->normal_map && !hdr) flags |= ASTCENC_FLG_MAP_NORMAL;
+    astcenc_profile profile = hdr       ? ASTCENC_PRF_HDR_RGB_LDR_A
+                              : o->srgb ? ASTCENC_PRF_LDR_SRGB
+                                        : ASTCENC_PRF_LDR;
 
     astcenc_config config, medium;
     astcenc_error e =
@@ -159,12 +163,12 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
     img.dim_x = w;
     img.dim_y = h;
     img.dim_z = 1;
-    img.data_type = ASTCENC_TYPE_U8;
+    img.data_type = hdr ? ASTCENC_TYPE_F16 : ASTCENC_TYPE_U8;
     img.data = slices;
 
     /* The command's default encode swizzle is rgba; -normal stores X in RGB and Y in alpha. */
     astcenc_swizzle swz = {ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B, ASTCENC_SWZ_A};
-    if (o->normal_map) swz = {ASTCENC_SWZ_R, ASTCENC_SWZ_R, ASTCENC_SWZ_R, ASTCENC_SWZ_G};
+    if (o->normal_map && !hdr) swz = {ASTCENC_SWZ_R, ASTCENC_SWZ_R, ASTCENC_SWZ_R, ASTCENC_SWZ_G};
 
     /* Exactly as many indices as astcenc threads: jobs.c gives concurrent calls distinct
      * indices, and sequential ones are harmless (see astc_compress_index). The context is used
@@ -173,13 +177,14 @@ kiln_result encode(const uint8_t *rgba, uint32_t w, uint32_t h, const kiln_block
     return kiln_jobs_for(jobs, threads, astc_compress_index, &job, err);
 }
 
-kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, bool srgb,
-                   uint8_t *rgba, kiln_error *err)
+/* hdr: decode with the -ch profile to half floats (8 bytes a texel, `astcenc -dh`). */
+kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, bool srgb, bool hdr,
+                   void *rgba, kiln_error *err)
 {
     if (!blocks || !rgba)
         return kiln_error_set(err, KILN_E_USAGE, "kiln_astc_decode: NULL argument");
     size_t need = 0;
-    if (!astc_sizes(w, h, &need))
+    if (!astc_sizes(w, h, hdr, &need))
         return kiln_error_set(err, KILN_E_USAGE,
                               "kiln_astc_decode: %ux%u is empty or too large "
                               "for astcenc",
@@ -195,8 +200,11 @@ kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, b
      * invalid ones come out as the format's error colour) and the quality the command leaves at
      * 0, which a decompress-only context does not use. */
     astcenc_config config;
-    astcenc_error e = api->config_init(srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR, kBlockDim,
-                                       kBlockDim, 1, 0.0f, ASTCENC_FLG_DECOMPRESS_ONLY, &config);
+    astcenc_profile profile = hdr    ? ASTCENC_PRF_HDR_RGB_LDR_A
+                              : srgb ? ASTCENC_PRF_LDR_SRGB
+                                     : ASTCENC_PRF_LDR;
+    astcenc_error e = api->config_init(profile, kBlockDim, kBlockDim, 1, 0.0f,
+                                       ASTCENC_FLG_DECOMPRESS_ONLY, &config);
     if (e != ASTCENC_SUCCESS) return astc_fail(api, err, e, "config_init");
     context_holder holder(api);
     e = api->context_alloc(&config, 1, &holder.ctx);
@@ -207,7 +215,7 @@ kiln_result decode(const uint8_t *blocks, size_t size, uint32_t w, uint32_t h, b
     img.dim_x = w;
     img.dim_y = h;
     img.dim_z = 1;
-    img.data_type = ASTCENC_TYPE_U8;
+    img.data_type = hdr ? ASTCENC_TYPE_F16 : ASTCENC_TYPE_U8;
     img.data = slices;
     const astcenc_swizzle swz = {ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B, ASTCENC_SWZ_A};
     e = api->decompress_image(holder.ctx, blocks, need, &img, &swz, 0);
@@ -222,7 +230,7 @@ extern "C" kiln_result kiln_astc_encode(const uint8_t *rgba, uint32_t w, uint32_
                                         size_t out_size, kiln_error *err)
 {
     try {
-        return encode(rgba, w, h, o, jobs, out, out_size, err);
+        return encode(rgba, w, h, false, o, jobs, out, out_size, err);
     } catch (const std::bad_alloc &) {
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "astcenc: out of memory");
     } catch (...) {
@@ -234,7 +242,32 @@ extern "C" kiln_result kiln_astc_decode(const uint8_t *blocks, size_t size, uint
                                         bool srgb, uint8_t *rgba, kiln_error *err)
 {
     try {
-        return decode(blocks, size, w, h, srgb, rgba, err);
+        return decode(blocks, size, w, h, srgb, false, rgba, err);
+    } catch (const std::bad_alloc &) {
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "astcenc: out of memory");
+    } catch (...) {
+        return kiln_error_set(err, KILN_E_INTERNAL, "astcenc: decoding threw");
+    }
+}
+
+extern "C" kiln_result kiln_astc_hdr_encode(const uint8_t *rgba, uint32_t w, uint32_t h,
+                                            const kiln_block_opts *o, kiln_jobs *jobs, uint8_t *out,
+                                            size_t out_size, kiln_error *err)
+{
+    try {
+        return encode(rgba, w, h, true, o, jobs, out, out_size, err);
+    } catch (const std::bad_alloc &) {
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "astcenc: out of memory");
+    } catch (...) {
+        return kiln_error_set(err, KILN_E_INTERNAL, "astcenc: encoding threw");
+    }
+}
+
+extern "C" kiln_result kiln_astc_hdr_decode(const uint8_t *blocks, size_t size, uint32_t w,
+                                            uint32_t h, uint16_t *rgba, kiln_error *err)
+{
+    try {
+        return decode(blocks, size, w, h, false, true, rgba, err);
     } catch (const std::bad_alloc &) {
         return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "astcenc: out of memory");
     } catch (...) {

@@ -17,6 +17,7 @@
 #include "process/block.h"
 #include "process/half.h"
 #include "process/mip.h"
+#include "process/packed_float.h"
 #include "process/srgb.h"
 
 #ifdef __clang__
@@ -131,6 +132,14 @@ static void quantize(const float *src, size_t texels, kiln_texels to, bool srgb,
             uint16_t h = kiln_half_from_float_sat(src[i]);
             dst[2 * i] = (uint8_t)(h & 0xffu);
             dst[2 * i + 1] = (uint8_t)(h >> 8);
+        }
+        return;
+    }
+    if (to == KILN_TEXELS_RGB9E5 || to == KILN_TEXELS_B10G11R11) {
+        for (size_t i = 0; i < texels; i++) {
+            uint32_t v = to == KILN_TEXELS_RGB9E5 ? kiln_rgb9e5_from_float(src + 4 * i)
+                                                  : kiln_b10g11r11_from_float(src + 4 * i);
+            for (int b = 0; b < 4; b++) dst[4 * i + (size_t)b] = (uint8_t)(v >> (8 * b));
         }
         return;
     }
@@ -445,7 +454,7 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_bui
             }
             quantize_level(&ls, enc->texels, srgb_out, texels);
             kiln_block_opts bo = {o->quality, srgb_out, o->normal_map};
-            r = kiln_blocks_encode(fmt, texels, ls.w, ls.h, (size_t)ls.w * 4, &bo,
+            r = kiln_blocks_encode(fmt, texels, ls.w, ls.h, (size_t)ls.w * out->texel_size, &bo,
                                    target ? target->jobs : NULL, lv->data, lv->size, err);
             kiln_free(a, texels, texels_size);
             if (r != KILN_OK) goto fail;

@@ -8,10 +8,14 @@
 
 #include <GL/gl.h>
 #include <GL/osmesa.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/half_float.h"
+#include "codec/hdr_decode.h"
+#include "process/half.h"
 #include "verify_common.h"
 
 #ifndef GL_COMPRESSED_RGB_S3TC_DXT1_EXT
@@ -25,6 +29,10 @@
 #endif
 #ifndef GL_COMPRESSED_RGBA_BPTC_UNORM
 #define GL_COMPRESSED_RGBA_BPTC_UNORM 0x8E8C
+#endif
+#ifndef GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT
+#define GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT   0x8E8E
+#define GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT 0x8E8F
 #endif
 #ifndef GL_COMPRESSED_RGBA_ASTC_4x4_KHR
 #define GL_COMPRESSED_RGBA_ASTC_4x4_KHR 0x93B0
@@ -202,6 +210,120 @@ static void astc_blocks_decode_within_one_level_of_mesa_and_exactly_in_srgb(void
     assert_int_equal(failed, 0);
 }
 
+/* ---- BC6H: half floats, read back as floats ------------------------------------------------ */
+
+enum { BC6H_SIZE = 64, BC6H_BLOCKS = (BC6H_SIZE / 4) * (BC6H_SIZE / 4) };
+
+static uint64_t bc6h_rng(uint64_t *s)
+{ /* xorshift64*: fixed seed, same blocks everywhere */
+    *s ^= *s >> 12, *s ^= *s << 25, *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+/* 256 random blocks: 16 of each of the 14 modes, then 32 of the 4 reserved ones. */
+static void bc6h_random_blocks(uint8_t *blocks)
+{
+    static const uint8_t codes[18] = {0,  1, 2, 6,  10, 14, 18, 22, 26,
+                                      30, 3, 7, 11, 15, 19, 23, 27, 31};
+    uint64_t s = 0x6263366863ull; /* "bc6hc" */
+    for (size_t b = 0; b < BC6H_BLOCKS; b++) {
+        uint64_t lo = bc6h_rng(&s), hi = bc6h_rng(&s);
+        memcpy(blocks + 16 * b, &lo, 8);
+        memcpy(blocks + 16 * b + 8, &hi, 8);
+        unsigned code = codes[b < 224 ? b / 16 : 14 + (b - 224) / 8];
+        uint8_t mask = code < 2 ? 3 : 31;
+        blocks[16 * b] = (uint8_t)((blocks[16 * b] & ~mask) | code);
+    }
+}
+
+/* kiln's encoder on a synthetic HDR picture: smooth gradients over 2^-12 .. 2^14, hard edges,
+ * and (for the signed format) negative regions. */
+static void bc6h_encoded_blocks(bool is_signed, uint8_t *blocks)
+{
+    uint16_t *half = malloc((size_t)BC6H_SIZE * BC6H_SIZE * 8);
+    assert_non_null(half);
+    for (int y = 0; y < BC6H_SIZE; y++)
+        for (int x = 0; x < BC6H_SIZE; x++) {
+            float v[3] = {exp2f((float)x / 2.4f - 12.0f), exp2f((float)y / 3.0f - 8.0f),
+                          ((x / 8 + y / 8) & 1) ? 300.0f : 0.02f * (float)(x + 1)};
+            for (int c = 0; c < 3; c++) {
+                float f = v[c];
+                if (is_signed && ((x ^ y) & 16) && c != 1) f = -f;
+                half[((size_t)y * BC6H_SIZE + (size_t)x) * 4 + (size_t)c] =
+                    kiln_half_from_float_sat(f);
+            }
+            half[((size_t)y * BC6H_SIZE + (size_t)x) * 4 + 3] = KILN_HALF_ONE;
+        }
+    kiln_block_opts o = {KILN_QUALITY_NORMAL, false, false};
+    kiln_error err;
+    if (kiln_blocks_encode(is_signed ? KILN_BLOCK_BC6H_SF : KILN_BLOCK_BC6H, (const uint8_t *)half,
+                           BC6H_SIZE, BC6H_SIZE, BC6H_SIZE * 8, &o, NULL, blocks,
+                           (size_t)BC6H_BLOCKS * 16, &err) != KILN_OK)
+        fail_msg("bc6h encode: %s", err.message);
+    free(half);
+}
+
+/* Uploads the blocks and compares Mesa's glGetTexImage floats with kiln's halves, bit for bit
+ * (every half is exactly a float). Returns the channels that differ. */
+static size_t bc6h_compare(const char *name, const uint8_t *blocks, bool is_signed)
+{
+    GLuint tex = 0;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glCompressedTexImage2D(GL_TEXTURE_2D, 0,
+                           is_signed ? GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT
+                                     : GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT,
+                           BC6H_SIZE, BC6H_SIZE, 0, BC6H_BLOCKS * 16, blocks);
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR) fail_msg("%s: glCompressedTexImage2D failed (GL error 0x%x)", name, e);
+    float *peer = malloc((size_t)BC6H_SIZE * BC6H_SIZE * 4 * sizeof(float));
+    assert_non_null(peer);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, peer);
+    e = glGetError();
+    if (e != GL_NO_ERROR) fail_msg("%s: glGetTexImage failed (GL error 0x%x)", name, e);
+    glDeleteTextures(1, &tex);
+    size_t failed = 0;
+    for (size_t b = 0; b < BC6H_BLOCKS; b++) {
+        uint16_t mine[64];
+        kiln_bc6h_decode_block(blocks + 16 * b, is_signed, mine);
+        size_t bx = b % (BC6H_SIZE / 4), by = b / (BC6H_SIZE / 4);
+        for (size_t i = 0; i < 16; i++) {
+            const float *p = peer + ((by * 4 + i / 4) * BC6H_SIZE + bx * 4 + i % 4) * 4;
+            for (size_t c = 0; c < 4; c++) {
+                float k = kiln_half_to_float(mine[4 * i + c]);
+                if (memcmp(&k, &p[c], sizeof k) == 0) continue;
+                if (failed++ < 8)
+                    printf("%s: block %zu (mode byte 0x%02x) texel %zu channel %zu: kiln %a "
+                           "(0x%04x), mesa %a\n",
+                           name, b, blocks[16 * b], i, c, (double)k, mine[4 * i + c], (double)p[c]);
+            }
+        }
+    }
+    free(peer);
+    printf("%s: %zu channels differ of %d\n", name, failed, BC6H_SIZE * BC6H_SIZE * 4);
+    return failed;
+}
+
+static void bc6h_blocks_decode_bit_exactly_as_mesa_decodes_them(void **state)
+{
+    (void)state;
+    require_extension("GL_ARB_texture_compression_bptc");
+    uint8_t *blocks = malloc((size_t)BC6H_BLOCKS * 16);
+    assert_non_null(blocks);
+    size_t failed = 0;
+    bc6h_random_blocks(blocks);
+    failed += bc6h_compare("bc6h-ufloat-random", blocks, false);
+    failed += bc6h_compare("bc6h-sfloat-random", blocks, true);
+    bc6h_encoded_blocks(false, blocks);
+    failed += bc6h_compare("bc6h-ufloat-encoded", blocks, false);
+    bc6h_encoded_blocks(true, blocks);
+    failed += bc6h_compare("bc6h-sfloat-encoded", blocks, true);
+    free(blocks);
+    assert_int_equal(failed, 0);
+}
+
 int main(void)
 {
     mesa_state m = {0};
@@ -231,6 +353,7 @@ int main(void)
             cmocka_unit_test_prestate(bc7_blocks_decode_exactly_as_mesa_decodes_them, &m),
             cmocka_unit_test_prestate(
                 astc_blocks_decode_within_one_level_of_mesa_and_exactly_in_srgb, &m),
+            cmocka_unit_test_prestate(bc6h_blocks_decode_bit_exactly_as_mesa_decodes_them, &m),
         };
         rc = cmocka_run_group_tests_name(
             m.llvmpipe ? "verify_mesa_llvmpipe" : "verify_mesa_softpipe", tests, NULL, NULL);
