@@ -28,6 +28,7 @@
 
 #include "codec/bc6h_tables.h"
 #include "codec/bc7_tables.h"
+#include "codec/half_float.h"
 
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
@@ -35,10 +36,18 @@
 
 enum { TWO_SUBSET_MODES = 10, ONE_SUBSET_FIRST = 10 };
 
+/* Error weights: a bit-pattern error is a log2 error; errors in texels far darker than 1/256 (of
+ * a display's white at exposure 0) matter less, as the log2(v + 2^-8) error the bench reports
+ * says: the weight is (v / (v + 2^-8))^2, in 1/256ths, at least WEIGHT_MIN. */
+#define WEIGHT_ONE 256u
+#define WEIGHT_MIN 4u
+#define WEIGHT_EPS (1.0f / 256.0f)
+
 typedef struct bc6h_block_in {
     bool is_signed;
-    int32_t t[16][3]; /* target half bit patterns as ordered integers (negative: -magnitude) */
-    float x[16][3];   /* the same in the interpolation domain */
+    int32_t t[16][3];  /* target half bit patterns as ordered integers (negative: -magnitude) */
+    float x[16][3];    /* the same in the interpolation domain */
+    uint32_t w[16][3]; /* error weight of each texel channel (WEIGHT_ONE = full) */
 } bc6h_block_in;
 
 /* A scored candidate: mode, partition, quantised endpoints and indices. */
@@ -69,6 +78,10 @@ static void load_block(const uint8_t *texels, bool is_signed, bc6h_block_in *in)
             float scale = is_signed ? 32.0f / 31.0f : 64.0f / 31.0f;
             float m = t == 0 ? 0.0f : ((float)mag + 0.5f) * scale;
             in->x[i][c] = neg ? -m : m;
+            float v = kiln_half_to_float((uint16_t)mag);
+            float r = v / (v + WEIGHT_EPS);
+            uint32_t wt = (uint32_t)(r * r * (float)WEIGHT_ONE + 0.5f);
+            in->w[i][c] = wt < WEIGHT_MIN ? WEIGHT_MIN : wt;
         }
 }
 
@@ -158,7 +171,8 @@ static uint64_t score(const bc6h_block_in *in, bc6h_cand *c, uint64_t limit)
         for (unsigned k = 0; k < top; k++) {
             int64_t d0 = pal[s][k][0] - in->t[i][0], d1 = pal[s][k][1] - in->t[i][1],
                     d2 = pal[s][k][2] - in->t[i][2];
-            uint64_t e = (uint64_t)(d0 * d0 + d1 * d1 + d2 * d2);
+            uint64_t e = (uint64_t)(d0 * d0) * in->w[i][0] + (uint64_t)(d1 * d1) * in->w[i][1] +
+                         (uint64_t)(d2 * d2) * in->w[i][2];
             if (e < best) best = e, best_k = k;
         }
         c->idx[i] = (uint8_t)best_k;
@@ -311,25 +325,61 @@ static void refit(const bc6h_block_in *in, const bc6h_cand *c, float ep[4][3])
     const uint8_t *weights = kiln_bc7_weights(ib);
     const uint8_t *part = kiln_bc7_partition_row(ns, c->partition);
     for (unsigned s = 0; s < ns; s++) {
-        float aa = 0, ab = 0, bb = 0, ax[3] = {0, 0, 0}, bx[3] = {0, 0, 0};
+        /* Weighted normal equations per channel (the score's weights). */
+        float aa[3] = {0, 0, 0}, ab[3] = {0, 0, 0}, bb[3] = {0, 0, 0};
+        float ax[3] = {0, 0, 0}, bx[3] = {0, 0, 0};
         for (unsigned i = 0; i < 16; i++) {
             if (part[i] != s) continue;
             float b = (float)weights[c->idx[i]] / 64.0f, a = 1.0f - b;
-            aa += a * a, ab += a * b, bb += b * b;
-            for (int ch = 0; ch < 3; ch++) ax[ch] += a * in->x[i][ch], bx[ch] += b * in->x[i][ch];
+            for (int ch = 0; ch < 3; ch++) {
+                float wt = (float)in->w[i][ch];
+                aa[ch] += wt * a * a, ab[ch] += wt * a * b, bb[ch] += wt * b * b;
+                ax[ch] += wt * a * in->x[i][ch], bx[ch] += wt * b * in->x[i][ch];
+            }
         }
-        float det = aa * bb - ab * ab;
         for (int ch = 0; ch < 3; ch++) {
             float u0 = (float)kiln_bc6h_unquantize(c->q[2 * s][ch], m->epb, in->is_signed);
             float u1 = (float)kiln_bc6h_unquantize(c->q[2 * s + 1][ch], m->epb, in->is_signed);
-            if (det > 1e-6f) {
-                u0 = (ax[ch] * bb - bx[ch] * ab) / det;
-                u1 = (bx[ch] * aa - ax[ch] * ab) / det;
+            float det = aa[ch] * bb[ch] - ab[ch] * ab[ch];
+            if (det > 1e-3f * (aa[ch] + bb[ch]) * (aa[ch] + bb[ch])) {
+                u0 = (ax[ch] * bb[ch] - bx[ch] * ab[ch]) / det;
+                u1 = (bx[ch] * aa[ch] - ax[ch] * ab[ch]) / det;
             }
             ep[2 * s][ch] = u0;
             ep[2 * s + 1][ch] = u1;
         }
     }
+}
+
+/* Whether c's endpoints are storable in its mode: in range, and deltas within their bits. */
+static bool storable(const kiln_bc6h_mode *m, bool is_signed, const bc6h_cand *c)
+{
+    unsigned n = 2u * m->subsets;
+    for (unsigned e = 0; e < n; e++)
+        for (unsigned ch = 0; ch < 3; ch++) {
+            int32_t q = c->q[e][ch];
+            if (q < q_min(m->epb, is_signed) || q > q_max(m->epb, is_signed)) return false;
+            if (e == 0 || !m->transformed) continue;
+            int32_t lo = -(int32_t)(1u << (m->delta[ch] - 1)), d = q - c->q[0][ch];
+            if (d < lo || d > -lo - 1) return false;
+        }
+    return true;
+}
+
+/* One sweep of single steps: each endpoint component moved by -1 and +1 (quantised units),
+ * kept when the exact score drops. */
+static void perturb(const bc6h_block_in *in, bc6h_cand *best)
+{
+    const kiln_bc6h_mode *m = &kiln_bc6h_modes[best->mode];
+    unsigned n = 2u * m->subsets;
+    for (unsigned e = 0; e < n; e++)
+        for (unsigned ch = 0; ch < 3; ch++)
+            for (int step = -1; step <= 1; step += 2) {
+                bc6h_cand c = *best;
+                c.q[e][ch] += step;
+                if (!storable(m, in->is_signed, &c)) continue;
+                if (score(in, &c, best->err) < best->err) *best = c;
+            }
 }
 
 /* ---- packing --------------------------------------------------------------------------- */
@@ -379,7 +429,7 @@ static void encode(const uint8_t *texels, bool is_signed, kiln_quality quality, 
     bc6h_block_in in;
     load_block(texels, is_signed, &in);
     bool high = quality == KILN_QUALITY_HIGH;
-    unsigned partitions = quality == KILN_QUALITY_FAST ? 1 : high ? 6 : 2;
+    unsigned partitions = quality == KILN_QUALITY_FAST ? 1 : high ? 8 : 4;
     unsigned passes = quality == KILN_QUALITY_FAST ? 0 : high ? 2 : 1;
 
     bc6h_cand best;
@@ -428,6 +478,7 @@ static void encode(const uint8_t *texels, bool is_signed, kiln_quality quality, 
         try_modes(&in, m->subsets, best.partition, ep, high, &best);
         if (best.err >= before) break;
     }
+    if (high && best.err > 0) perturb(&in, &best);
     pack(&best, out);
 }
 
