@@ -1301,6 +1301,23 @@ KILN_API kiln_result kiln_transcode_rgba16f_srgb8(const uint8_t *texels, size_t 
  * formats, R8G8B8A8_UNORM for the other formats it decodes, UNDEFINED for those it does not. */
 KILN_API uint32_t kiln_transcode_rgba8_format(uint32_t vk_format);
 
+/* For renderers that cannot sample an HDR format: decodes one level of `vk_format` into tightly
+ * packed R16G16B16A16_SFLOAT texels (width * height * 8 bytes: R, G, B, A as little-endian
+ * halves, row by row, top row first). Formats: BC6H_UFLOAT and BC6H_SFLOAT (bit-exact with the
+ * specification's decoder; reserved modes decode to (0, 0, 0, 1)), E5B9G9R9_UFLOAT_PACK32 and
+ * B10G11R11_UFLOAT_PACK32 (exact), and R16G16B16A16_SFLOAT copied as is; alpha is 1.0 where the
+ * format has none. Blocks are read as kiln_transcode_rgba8 reads them. Does not allocate;
+ * thread-safe; every input byte pattern decodes. Errors: KILN_E_IMPORT_UNSUPPORTED (another
+ * format, ASTC HDR included), KILN_E_USAGE (NULL pointer, zero width or height, out_size below
+ * width * height * 8), KILN_E_FORMAT_INVALID (size below the bytes the level needs),
+ * KILN_E_LIMIT. */
+KILN_API kiln_result kiln_transcode_rgba16f(uint32_t vk_format, const uint8_t *data, size_t size,
+                                            uint32_t width, uint32_t height, uint8_t *out,
+                                            size_t out_size, kiln_error *err);
+
+/* R16G16B16A16_SFLOAT for the formats kiln_transcode_rgba16f decodes, UNDEFINED for others. */
+KILN_API uint32_t kiln_transcode_rgba16f_format(uint32_t vk_format);
+
 #ifdef __cplusplus
 }
 #endif

@@ -57,19 +57,27 @@ static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_er
     return KILN_OK;
 }
 
+/* Block formats, and the packed HDR ones (RGB9E5, B10G11R11) that a CPU fallback also decodes. */
 static bool is_block_format(uint32_t f)
 {
     const kiln_vk_format_info *info = kiln_vk_format_find(f);
-    return info && (info->block_width > 1 || info->block_height > 1);
+    return info && (info->block_width > 1 || info->block_height > 1 ||
+                    f == KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32 ||
+                    f == KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32);
 }
 
-/* The renderer cannot sample this BC/ASTC texture: every level to RGBA8 (sRGB stays sRGB), on
- * the job's thread. The block data is dropped once its level is decoded. */
+/* The renderer cannot sample this BC/ASTC texture: every level to RGBA8 (sRGB stays sRGB), or
+ * for HDR formats to RGBA16F, on the job's thread. The block data is dropped once its level is
+ * decoded. */
 static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kiln_error *err)
 {
     krt_texture_decoded *x = &a->data.texture;
     krt_texture_data *t = &x->data;
     uint32_t to = kiln_transcode_rgba8_format(t->vk_format);
+    /* HDR formats (BC6H, RGB9E5, B10G11R11) become RGBA16F: 8 bytes a texel. */
+    bool hdr = to == KILN_VK_FORMAT_UNDEFINED;
+    if (hdr) to = kiln_transcode_rgba16f_format(t->vk_format);
+    size_t texel_size = hdr ? 8 : 4;
     if (to == KILN_VK_FORMAT_UNDEFINED)
         return kiln_error_set(
             err, KILN_E_IMPORT_UNSUPPORTED,
@@ -82,7 +90,7 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
         const kiln_ktx2_level *lv = &t->levels[l];
         images[l] = kiln_ktx2_level_images(&x->view, l);
         if (!kiln_size_mul((size_t)lv->width, lv->height, &sizes[l]) ||
-            !kiln_size_mul(sizes[l], 4, &sizes[l]) ||
+            !kiln_size_mul(sizes[l], texel_size, &sizes[l]) ||
             !kiln_size_add(total, sizes[l] * images[l], &total) ||
             sizes[l] > SIZE_MAX / (images[l] ? images[l] : 1))
             return kiln_error_set(err, KILN_E_LIMIT, "level %u is too large to transcode", l);
@@ -101,9 +109,13 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
                                   "level %u holds %zu bytes, %zu images of %zu expected", l,
                                   lv->size, images[l], lv->image_size);
         for (size_t i = 0; i < images[l]; i++) {
-            kiln_result r = kiln_transcode_rgba8(
-                t->vk_format, lv->data + i * lv->image_size, lv->image_size, lv->width, lv->height,
-                x->transcode_block + at + i * sizes[l], sizes[l], err);
+            const uint8_t *src = lv->data + i * lv->image_size;
+            uint8_t *dst = x->transcode_block + at + i * sizes[l];
+            kiln_result r =
+                hdr ? kiln_transcode_rgba16f(t->vk_format, src, lv->image_size, lv->width,
+                                             lv->height, dst, sizes[l], err)
+                    : kiln_transcode_rgba8(t->vk_format, src, lv->image_size, lv->width,
+                                           lv->height, dst, sizes[l], err);
             if (r) return r;
         }
         lv->data = x->transcode_block + at;
@@ -119,7 +131,7 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
     }
     t->vk_format = to;
     t->block_width = t->block_height = 1;
-    t->block_size = 4;
+    t->block_size = (uint8_t)texel_size;
     a->dec.transcoded = true;
     return KILN_OK;
 }

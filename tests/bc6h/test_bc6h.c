@@ -133,7 +133,7 @@ static void bc6h_mode_layouts_fill_every_field_bit_once(void **state)
         assert_int_equal(total, m->subsets == 2 ? 82 : 65);
         for (unsigned e = 0; e < 4; e++)
             for (unsigned c = 0; c < 3; c++) {
-                unsigned bits = e >= 2u * m->subsets ? 0
+                unsigned bits = e >= 2u * m->subsets        ? 0
                                 : e == 0 || !m->transformed ? m->epb
                                                             : m->delta[c];
                 uint32_t want = bits ? (uint32_t)((1ull << bits) - 1u) : 0;
@@ -166,14 +166,13 @@ static void bc6h_decodes_hand_built_mode3_block(void **state)
     assert_int_equal(w.pos, 65 + 3 + 8);
     uint16_t t[64];
     kiln_bc6h_decode_block(w.b, false, t);
-    const uint16_t want_u[3][4] = {{0x7BFF, 0, 0x3E0F, 0x3C00},
-                                   {0x3A20, 0x41DF, 0x3E0F, 0x3C00},
-                                   {0, 0x7BFF, 0x3E0F, 0x3C00}};
+    const uint16_t want_u[3][4] = {
+        {0x7BFF, 0, 0x3E0F, 0x3C00}, {0x3A20, 0x41DF, 0x3E0F, 0x3C00}, {0, 0x7BFF, 0x3E0F, 0x3C00}};
     for (int i = 0; i < 3; i++)
         for (int c = 0; c < 4; c++) assert_int_equal(t[4 * i + c], want_u[i][c]);
     kiln_bc6h_decode_block(w.b, true, t);
-    const uint16_t want_s[3][3] = {{0x805D, 0, 0xFBFF}, {0x802B, 0x8031, 0xFBFF},
-                                   {0, 0x805D, 0xFBFF}};
+    const uint16_t want_s[3][3] = {
+        {0x805D, 0, 0xFBFF}, {0x802B, 0x8031, 0xFBFF}, {0, 0x805D, 0xFBFF}};
     for (int i = 0; i < 3; i++)
         for (int c = 0; c < 3; c++) assert_int_equal(t[4 * i + c], want_s[i][c]);
 }
@@ -306,8 +305,8 @@ static void bc6h_round_trips_constant_blocks_exactly(void **state)
 
 /* Measured log2-RMSE (e = 2^-8) on the synthetic picture (hard 12-stop edges inside blocks) and
  * the corpus sky, with room for harmless changes: fast 0.0604 / 0.1496, normal 0.0576 / 0.1339,
- * high 0.0566 / 0.1265 (docs/bc6h.md). A broken mode, partition or endpoint order shows up far above these. Higher
- * levels never do worse. */
+ * high 0.0566 / 0.1265 (docs/bc6h.md). A broken mode, partition or endpoint order shows up far
+ * above these. Higher levels never do worse. */
 static void bc6h_meets_log_error_bounds_and_levels_improve_in_order(void **state)
 {
     (void)state;
@@ -343,12 +342,13 @@ static void bc6h_meets_log_error_bounds_and_levels_improve_in_order(void **state
     size_t n = (size_t)img.width * img.height * 4;
     uint16_t *sky = malloc(n * sizeof(uint16_t));
     assert_non_null(sky);
-    for (size_t i = 0; i < n; i++) sky[i] = kiln_half_from_float_sat(((const float *)img.pixels)[i]);
+    for (size_t i = 0; i < n; i++)
+        sky[i] = kiln_half_from_float_sat(((const float *)img.pixels)[i]);
     const double sky_bound[3] = {0.165, 0.148, 0.140};
     for (int q = 0; q < 3; q++) {
         size_t size;
-        uint8_t *b = encode(KILN_BLOCK_BC6H, sky, img.width, img.height, (kiln_quality)q, NULL,
-                            &size);
+        uint8_t *b =
+            encode(KILN_BLOCK_BC6H, sky, img.width, img.height, (kiln_quality)q, NULL, &size);
         uint16_t *dec = decode(KILN_BLOCK_BC6H, b, size, img.width, img.height);
         err[q] = log2_rmse(sky, dec, (size_t)img.width * img.height);
         printf("hdr-rgb-00.hdr level %d: log2-RMSE %.5f (bound %.3f)\n", q, err[q], sky_bound[q]);

@@ -15,7 +15,8 @@
 #include "process/packed_float.h"
 #include "process/texture.h"
 
-static float dec11(uint32_t v) { /* the spec's formula for an unsigned 11-bit float */
+static float dec11(uint32_t v)
+{ /* the spec's formula for an unsigned 11-bit float */
     uint32_t e = v >> 6, m = v & 63u;
     if (e == 0) return ldexpf((float)m / 64.0f, -14);
     return ldexpf(1.0f + (float)m / 64.0f, (int)e - 15);
@@ -93,16 +94,16 @@ static uint32_t e5(float r, float g, float b)
 
 /* Known values worked out from the spec's formula: 1.0 is exponent 16, mantissa 256; the
  * largest value 65408 is exponent 31, mantissa 511; 0.999 stays at exponent 15 (mantissa 511)
- * but 0.9995 rounds its mantissa to 512, so the exponent goes up to 16 and it becomes 1.0; a channel too small for the shared exponent
- * rounds to 0; negative and NaN give 0. */
+ * but 0.9995 rounds its mantissa to 512, so the exponent goes up to 16 and it becomes 1.0; a
+ * channel too small for the shared exponent rounds to 0; negative and NaN give 0. */
 static void rgb9e5_encodes_known_values_per_the_shared_exponent_rule(void **state)
 {
     (void)state;
     assert_int_equal(e5(1.0f, 0.0f, 0.0f), 16u << 27 | 256u);
     assert_int_equal(e5(65408.0f, 0.0f, 0.0f), 31u << 27 | 511u);
     assert_int_equal(e5(1e9f, 0.0f, 0.0f), 31u << 27 | 511u);
-    assert_int_equal(e5(0.999f, 0.0f, 0.0f), 15u << 27 | 511u);   /* 511.49 + 0.5 < 512 */
-    assert_int_equal(e5(0.9995f, 0.0f, 0.0f), 16u << 27 | 256u); /* 511.74 + 0.5 >= 512 */
+    assert_int_equal(e5(0.999f, 0.0f, 0.0f), 15u << 27 | 511u);    /* 511.49 + 0.5 < 512 */
+    assert_int_equal(e5(0.9995f, 0.0f, 0.0f), 16u << 27 | 256u);   /* 511.74 + 0.5 >= 512 */
     assert_int_equal(e5(1000.0f, 0.001f, 0.0f), 25u << 27 | 500u); /* 0.001 / 2 < 0.5 ulp */
     assert_int_equal(e5(-5.0f, NAN, 0.0f), 0u);
     assert_int_equal(e5(0.0f, 0.0f, 0.0f), 0u);
@@ -128,7 +129,8 @@ static void rgb9e5_rounds_within_half_a_step_and_is_idempotent(void **state)
         float step = ldexpf(1.0f, (int)(p >> 27) - 24);
         float max = rgb[0] > rgb[1] ? rgb[0] : rgb[1];
         if (rgb[2] > max) max = rgb[2];
-        for (int c = 0; c < 3; c++) assert_true(fabsf(kiln_half_to_float(t[c]) - rgb[c]) <= step / 2);
+        for (int c = 0; c < 3; c++)
+            assert_true(fabsf(kiln_half_to_float(t[c]) - rgb[c]) <= step / 2);
         if (max >= ldexpf(1.0f, -15)) {
             uint32_t mmax = 0;
             for (int c = 0; c < 3; c++) {
@@ -187,8 +189,8 @@ static void texture_cooks_float_images_to_rgb9e5_and_b10g11r11(void **state)
         assert_int_equal(lv.levels[0].size, (size_t)w * h * 4);
         for (uint32_t i = 0; i < w * h; i++) {
             const uint8_t *b = lv.levels[0].data + 4 * i;
-            uint32_t p = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                         (uint32_t)b[3] << 24;
+            uint32_t p =
+                (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
             uint16_t t[4];
             if (f) kiln_b10g11r11_decode(p, t);
             else kiln_rgb9e5_decode(p, t);

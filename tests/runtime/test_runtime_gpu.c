@@ -345,6 +345,87 @@ static void cube_faces_transcode_one_by_one(void **state)
     (void)state;
 }
 
+/* A renderer that samples RGBA8 and RGBA16F but no HDR block or packed format. */
+static bool no_hdr_blocks(void *user, uint32_t f)
+{
+    return rgba8_only(user, f) || f == KILN_VK_FORMAT_R16G16B16A16_SFLOAT;
+}
+
+/* The corpus sky cooked to BC6H, RGB9E5 and B10G11R11 reaches such a renderer as RGBA16F: every
+ * level equal to kiln_transcode_rgba16f of the cooked one. */
+static void hdr_textures_transcode_to_rgba16f_when_the_renderer_cannot_sample_them(void **state)
+{
+    (void)state;
+    char *src = kt_corpus_path("images/hdr/hdr-rgb-00.hdr");
+    if (!src) skip();
+    size_t size;
+    void *bytes = kt_read_file(src, &size);
+    assert_non_null(bytes);
+    static const char *const fmts[3] = {"bc6h", "rgb9e5", "b10g11r11"};
+    static const uint32_t vks[3] = {KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK,
+                                    KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32,
+                                    KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32};
+    for (int k = 0; k < 3; k++) {
+        char *img = kt_format("%s/assets/m0/sky_%s.hdr", g.dir, fmts[k]);
+        kt_write_file(img, bytes, size);
+        char *meta = kt_format("%s.meta", img);
+        char *json = kt_format("{\"import\": {\"texture\": {\"format\": \"%s\"}}}", fmts[k]);
+        kt_write_file(meta, json, strlen(json));
+        free(img);
+        free(meta);
+        free(json);
+    }
+    free(bytes);
+    free(src);
+    rt_reimport(g.dir);
+    kiln_error err;
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    krt_context *plain = make_ctx(&d);
+    rt_recorder rec;
+    rt_recorder_init(&rec);
+    memset(&d, 0, sizeof d);
+    d.renderer = rt_recorder_renderer(&rec);
+    d.renderer.supports_format = no_hdr_blocks;
+    krt_context *c = make_ctx(&d);
+    for (int k = 0; k < 3; k++) {
+        char *name = kt_format("m0/sky_%s.hdr#texture", fmts[k]);
+        krt_handle hp = krt_load_texture(plain, name, &err);
+        krt_handle h = krt_load_texture(c, name, &err);
+        krt_finish(plain);
+        krt_finish(c);
+        krt_texture_data tp, t;
+        assert_int_equal(krt_get_texture(plain, hp, &tp, &err), KILN_OK);
+        if (krt_state_of(c, h) != KRT_STATE_READY) {
+            krt_error(c, h, &err);
+            fail_msg("%s: %s", name, err.message);
+        }
+        assert_int_equal(krt_get_texture(c, h, &t, &err), KILN_OK);
+        assert_int_equal(tp.vk_format, vks[k]);
+        assert_int_equal(t.vk_format, KILN_VK_FORMAT_R16G16B16A16_SFLOAT);
+        assert_int_equal(rec.last_vk_format, t.vk_format);
+        assert_int_equal(t.level_count, tp.level_count);
+        assert_true(t.block_width == 1 && t.block_height == 1 && t.block_size == 8);
+        for (uint32_t l = 0; l < t.level_count; l++) {
+            size_t n = (size_t)t.levels[l].width * t.levels[l].height * 8;
+            assert_int_equal(t.levels[l].size, n);
+            uint8_t *want = malloc(n);
+            assert_int_equal(kiln_transcode_rgba16f(tp.vk_format, tp.levels[l].data,
+                                                    tp.levels[l].size, tp.levels[l].width,
+                                                    tp.levels[l].height, want, n, &err),
+                             KILN_OK);
+            assert_memory_equal(t.levels[l].data, want, n);
+            free(want);
+        }
+        krt_release(plain, hp, &err);
+        krt_release(c, h, &err);
+        free(name);
+    }
+    krt_finish(c);
+    krt_destroy(c);
+    krt_destroy(plain);
+}
+
 /* A fallback whose create fails is created again at the next krt_update, each update until it
  * works: the recorder fails the first three creates (the fallback texture, then the material,
  * then the texture again). The material made before the texture is rebuilt with it: through
@@ -407,6 +488,7 @@ int main(void)
         cmocka_unit_test(a_failed_fallback_is_created_again_at_the_next_update),
         cmocka_unit_test(block_textures_transcode_when_the_renderer_cannot_sample_them),
         cmocka_unit_test(cube_faces_transcode_one_by_one),
+        cmocka_unit_test(hdr_textures_transcode_to_rgba16f_when_the_renderer_cannot_sample_them),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,7 @@
 
 #include "support.h"
 
+#include "codec/hdr_decode.h"
 #include "kiln/kiln_format.h"
 #include "process/block.h"
 
@@ -235,9 +236,92 @@ static void transcode_rgba16f_rejects_bad_arguments_with_codes(void **state)
         KILN_E_LIMIT);
 }
 
+/* kiln_transcode_rgba16f: BC6H (both signs) equals the cook's decode to halves at sizes with
+ * partial edge blocks, written little-endian and not a byte past the level; RGB9E5 and
+ * B10G11R11 texels equal their decoders'; RGBA16F is copied; ASTC HDR and LDR formats are
+ * refused; bad arguments get their codes. */
+static void transcode_rgba16f_hdr_formats_equal_the_cook_decode(void **state)
+{
+    (void)state;
+    const uint32_t fmts[2] = {KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK};
+    const kiln_block_format blocks_of[2] = {KILN_BLOCK_BC6H, KILN_BLOCK_BC6H_SF};
+    uint32_t seed = 6;
+    for (int f = 0; f < 2; f++) {
+        assert_int_equal(kiln_transcode_rgba16f_format(fmts[f]),
+                         KILN_VK_FORMAT_R16G16B16A16_SFLOAT);
+        for (size_t k = 0; k < sizeof k_sizes / sizeof k_sizes[0]; k++) {
+            uint32_t w = k_sizes[k][0], h = k_sizes[k][1];
+            size_t need;
+            assert_true(kiln_blocks_size(blocks_of[f], w, h, &need));
+            uint8_t *b = malloc(need);
+            for (size_t i = 0; i < need; i++) b[i] = (uint8_t)tt_rand(&seed);
+            uint16_t *want = malloc((size_t)w * h * 8);
+            uint8_t *got = malloc((size_t)w * h * 8 + 16);
+            memset(got, 0xEE, (size_t)w * h * 8 + 16);
+            assert_int_equal(kiln_blocks_decode_half(blocks_of[f], b, need, w, h, want, NULL),
+                             KILN_OK);
+            assert_int_equal(
+                kiln_transcode_rgba16f(fmts[f], b, need, w, h, got, (size_t)w * h * 8, NULL),
+                KILN_OK);
+            for (size_t i = 0; i < (size_t)w * h * 4; i++)
+                assert_int_equal(got[2 * i] | got[2 * i + 1] << 8, want[i]);
+            for (size_t i = 0; i < 16; i++) assert_int_equal(got[(size_t)w * h * 8 + i], 0xEE);
+            free(b);
+            free(want);
+            free(got);
+        }
+    }
+    /* Packed texels: one uint32 each. */
+    const uint32_t packed[2] = {KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32,
+                                KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32};
+    for (int f = 0; f < 2; f++) {
+        uint8_t in[4 * 15], out[8 * 15];
+        for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)tt_rand(&seed);
+        assert_int_equal(
+            kiln_transcode_rgba16f(packed[f], in, sizeof in, 5, 3, out, sizeof out, NULL), KILN_OK);
+        for (int t = 0; t < 15; t++) {
+            uint32_t p = (uint32_t)in[4 * t] | (uint32_t)in[4 * t + 1] << 8 |
+                         (uint32_t)in[4 * t + 2] << 16 | (uint32_t)in[4 * t + 3] << 24;
+            uint16_t h[4];
+            if (f) kiln_b10g11r11_decode(p, h);
+            else kiln_rgb9e5_decode(p, h);
+            for (int c = 0; c < 4; c++)
+                assert_int_equal(out[8 * t + 2 * c] | out[8 * t + 2 * c + 1] << 8, h[c]);
+        }
+    }
+    uint8_t in[64], out[256];
+    for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)i;
+    const uint32_t rgba16f = KILN_VK_FORMAT_R16G16B16A16_SFLOAT;
+    assert_int_equal(kiln_transcode_rgba16f(rgba16f, in, 64, 4, 2, out, 64, NULL), KILN_OK);
+    assert_memory_equal(in, out, 64);
+    kiln_error err;
+    const uint32_t bc6h = KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK;
+    assert_int_equal(
+        kiln_transcode_rgba16f(KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, in, 64, 4, 4, out, 256, &err),
+        KILN_E_IMPORT_UNSUPPORTED);
+    assert_int_equal(kiln_transcode_rgba16f_format(KILN_VK_FORMAT_BC7_UNORM_BLOCK),
+                     KILN_VK_FORMAT_UNDEFINED);
+    assert_int_equal(
+        kiln_transcode_rgba16f(KILN_VK_FORMAT_BC7_UNORM_BLOCK, in, 64, 4, 4, out, 256, &err),
+        KILN_E_IMPORT_UNSUPPORTED);
+    assert_int_equal(kiln_transcode_rgba16f(bc6h, NULL, 64, 4, 4, out, 256, &err), KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f(bc6h, in, 64, 0, 4, out, 256, &err), KILN_E_USAGE);
+    /* 5x4 BC6H is two blocks (32 bytes) and 160 output bytes. */
+    assert_int_equal(kiln_transcode_rgba16f(bc6h, in, 31, 5, 4, out, 256, &err),
+                     KILN_E_FORMAT_INVALID);
+    assert_int_equal(kiln_transcode_rgba16f(bc6h, in, 32, 5, 4, out, 159, &err), KILN_E_USAGE);
+    assert_int_equal(kiln_transcode_rgba16f(bc6h, in, 32, 5, 4, out, 160, &err), KILN_OK);
+    assert_int_equal(kiln_transcode_rgba16f(bc6h, in, 64, UINT32_MAX, UINT32_MAX, out, 256, &err),
+                     KILN_E_LIMIT);
+    /* The RGBA8 transcode refuses HDR formats (their range does not fit 8 bits). */
+    assert_int_equal(kiln_transcode_rgba8(bc6h, in, 64, 4, 4, out, 256, &err),
+                     KILN_E_IMPORT_UNSUPPORTED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(transcode_rgba16f_hdr_formats_equal_the_cook_decode),
         cmocka_unit_test(transcode_bc_equals_cook_decode_with_cropped_edges),
         cmocka_unit_test(transcode_bc1_block_decodes_to_hand_derived_texels),
         cmocka_unit_test(transcode_bc5_keeps_blue_zero_and_alpha_opaque),
