@@ -73,9 +73,9 @@ static const kiln_texture_format_info k_rows[KILN_TEXFMT_COUNT] = {
     [KILN_TEXFMT_RGBA8] = {"rgba8", KILN_VK_FORMAT_R8G8B8A8_UNORM, KILN_VK_FORMAT_R8G8B8A8_SRGB, 4,
                            false, decode_rgba8, 0, 0},
     [KILN_TEXFMT_RGBA16F] = {"rgba16f", KILN_VK_FORMAT_R16G16B16A16_SFLOAT, 0, 4, true, NULL,
-                             ROLE(HDR), GPU(DESKTOP) | GPU(MOBILE), decode_rgba16f},
-    [KILN_TEXFMT_BC6H] = {"bc6h", KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, 0, 3, true, NULL, 0, 0,
-                          decode_bc6h},
+                             ROLE(HDR_ALPHA), GPU(DESKTOP) | GPU(MOBILE), decode_rgba16f},
+    [KILN_TEXFMT_BC6H] = {"bc6h", KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, 0, 3, true, NULL, ROLE(HDR),
+                          GPU(DESKTOP), decode_bc6h},
     [KILN_TEXFMT_BC6H_SF] = {"bc6h_sf", KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, 0, 3, true, NULL, 0, 0,
                              decode_bc6h_sf},
     [KILN_TEXFMT_RGB9E5] = {"rgb9e5", KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, 0, 3, true, NULL, 0, 0,
@@ -84,7 +84,7 @@ static const kiln_texture_format_info k_rows[KILN_TEXFMT_COUNT] = {
                                NULL, 0, 0, decode_b10g11r11},
     /* Decoded by libastcenc in the cook; libkiln_rt has no ASTC HDR decoder. */
     [KILN_TEXFMT_ASTC4X4_HDR] = {"astc4x4_hdr", KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, 0, 4, true,
-                                 NULL, 0, 0, NULL},
+                                 NULL, ROLE(HDR), GPU(MOBILE), NULL},
 };
 
 const kiln_texture_format_info *kiln_texture_format_get(kiln_texture_format f)

@@ -33,12 +33,14 @@ typedef enum kiln_texture_format {
 } kiln_texture_format;
 
 /* What a texture holds, as format auto sees it (the texture processor decides, in this order of
- * precedence: float source -> HDR, normal map -> NORMAL, single channel -> DATA, else COLOR). */
+ * precedence: float source -> HDR (HDR_ALPHA when some alpha is below 1), normal map -> NORMAL,
+ * single channel -> DATA, else COLOR). */
 typedef enum kiln_texture_role {
     KILN_TEXROLE_COLOR = 0, /* colour, sRGB or not, with or without alpha */
     KILN_TEXROLE_NORMAL,    /* tangent-space normal map: X and Y matter */
     KILN_TEXROLE_DATA,      /* one channel of data: a mask, roughness, height */
     KILN_TEXROLE_HDR,       /* float source: values beyond [0, 1] */
+    KILN_TEXROLE_HDR_ALPHA, /* float source whose alpha matters (BC6H has no alpha) */
     KILN_TEXROLE_COUNT
 } kiln_texture_role;
 

@@ -295,11 +295,11 @@ kiln_result kiln_texture_plan_make(bool is_float, bool single_channel,
     /* ---- options: what this build can produce, and a colour space that fits it ---- */
     kiln_texture_format fmt = o->format;
     if (fmt == KILN_TEXFMT_AUTO) {
-        kiln_texture_role role = is_float        ? KILN_TEXROLE_HDR
-                                 : o->normal_map ? KILN_TEXROLE_NORMAL
-                                 : single_channel && o->srgb != KILN_TEXTURE_SRGB_YES
-                                     ? KILN_TEXROLE_DATA
-                                     : KILN_TEXROLE_COLOR;
+        kiln_texture_role role =
+            is_float        ? (source_has_alpha(img) ? KILN_TEXROLE_HDR_ALPHA : KILN_TEXROLE_HDR)
+            : o->normal_map ? KILN_TEXROLE_NORMAL
+            : single_channel && o->srgb != KILN_TEXTURE_SRGB_YES ? KILN_TEXROLE_DATA
+                                                                 : KILN_TEXROLE_COLOR;
         fmt = kiln_texture_format_pick(role, target ? target->gpu : KILN_TEXGPU_DESKTOP);
     }
     const kiln_texture_format_info *row = kiln_texture_format_get(fmt);

@@ -155,7 +155,10 @@ static void texture_format_auto_picks_one_row_per_role_and_gpu(void **state)
             assert_int_not_equal(f, KILN_TEXFMT_AUTO);
             /* Colour keeps its sRGB encoding, HDR its range. */
             if (role == KILN_TEXROLE_COLOR) assert_true(kiln_texture_format_has_srgb(f));
-            assert_int_equal(row_of(f)->hdr, role == KILN_TEXROLE_HDR);
+            assert_int_equal(row_of(f)->hdr,
+                             role == KILN_TEXROLE_HDR || role == KILN_TEXROLE_HDR_ALPHA);
+            /* A source whose alpha matters gets a row that stores alpha. */
+            if (role == KILN_TEXROLE_HDR_ALPHA) assert_int_equal(row_of(f)->channels, 4);
         }
     }
     /* What docs/settings.md says format auto gives. */
@@ -166,11 +169,15 @@ static void texture_format_auto_picks_one_row_per_role_and_gpu(void **state)
     assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_DATA, KILN_TEXGPU_DESKTOP),
                      KILN_TEXFMT_BC4);
     assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR, KILN_TEXGPU_DESKTOP),
+                     KILN_TEXFMT_BC6H);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR_ALPHA, KILN_TEXGPU_DESKTOP),
                      KILN_TEXFMT_RGBA16F);
     for (int role = KILN_TEXROLE_COLOR; role <= KILN_TEXROLE_DATA; role++)
         assert_int_equal(kiln_texture_format_pick((kiln_texture_role)role, KILN_TEXGPU_MOBILE),
                          KILN_TEXFMT_ASTC4X4);
     assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR, KILN_TEXGPU_MOBILE),
+                     KILN_TEXFMT_ASTC4X4_HDR);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR_ALPHA, KILN_TEXGPU_MOBILE),
                      KILN_TEXFMT_RGBA16F);
     assert_int_equal(kiln_texture_gpu_of_platform("mobile"), KILN_TEXGPU_MOBILE);
     assert_int_equal(kiln_texture_gpu_of_platform("android"), KILN_TEXGPU_MOBILE);
