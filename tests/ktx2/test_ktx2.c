@@ -333,6 +333,54 @@ static void vk_format_dfd_words_follow_khronos_layout(void **state)
         assert_int_equal(get_u32(dfd + 36 + 16 * s), 0);
         assert_int_equal(get_u32(dfd + 40 + 16 * s), 255);
     }
+
+    /* The HDR formats, as KTX-Software's createDFDCompressed / createDFDPacked write them:
+     * BC6H model 133 with one 128-bit FLOAT (| SIGNED) sample over [0 or -1, 1]; ASTC SFLOAT the
+     * same under model 162; B10G11R11 three UFLOAT samples 11/11/10 bits; E5B9G9R9 a 9-bit
+     * mantissa (upper 8448) and the shared 5-bit exponent (EXPONENT, 15..31) per channel. */
+    static const struct {
+        uint32_t vk, model, channel, lower;
+    } blocks[] = {{KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, 133, 0x80, 0},
+                  {KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, 133, 0xC0, 0xBF800000u},
+                  {KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, 162, 0xC0, 0xBF800000u}};
+    for (size_t k = 0; k < 3; k++) {
+        n = kiln_vk_format_dfd(kiln_vk_format_find(blocks[k].vk), false, dfd);
+        const uint32_t want[] = {44,
+                                 0,
+                                 2u | 40u << 16,
+                                 blocks[k].model | 1u << 8 | 1u << 16,
+                                 3u | 3u << 8,
+                                 16,
+                                 0,
+                                 127u << 16 | blocks[k].channel << 24,
+                                 0,
+                                 blocks[k].lower,
+                                 0x3F800000u};
+        assert_int_equal(n, sizeof want);
+        for (size_t i = 0; i < n / 4; i++) assert_int_equal(get_u32(dfd + 4 * i), want[i]);
+    }
+    n = kiln_vk_format_dfd(kiln_vk_format_find(KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32), false, dfd);
+    assert_int_equal(n, 4 + 24 + 3 * 16);
+    assert_int_equal(get_u32(dfd + 12), 1u | 1u << 8 | 1u << 16);
+    assert_int_equal(get_u32(dfd + 20), 4);
+    static const uint32_t b10_bits[3] = {11, 11, 10}, b10_off[3] = {0, 11, 22};
+    for (uint32_t s = 0; s < 3; s++) {
+        assert_int_equal(get_u32(dfd + 28 + 16 * s),
+                         b10_off[s] | (b10_bits[s] - 1) << 16 | (s | 0x80u) << 24);
+        assert_int_equal(get_u32(dfd + 36 + 16 * s), 0);
+        assert_int_equal(get_u32(dfd + 40 + 16 * s), 0x3F800000u);
+    }
+    n = kiln_vk_format_dfd(kiln_vk_format_find(KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32), false, dfd);
+    assert_int_equal(n, 4 + 24 + 6 * 16);
+    for (uint32_t c = 0; c < 3; c++) {
+        const uint8_t *m = dfd + 28 + 32 * c, *e = m + 16;
+        assert_int_equal(get_u32(m), 9 * c | 8u << 16 | c << 24);
+        assert_int_equal(get_u32(m + 8), 0);
+        assert_int_equal(get_u32(m + 12), 8448);
+        assert_int_equal(get_u32(e), 27u | 4u << 16 | (c | 0x20u) << 24);
+        assert_int_equal(get_u32(e + 8), 15);
+        assert_int_equal(get_u32(e + 12), 31);
+    }
 }
 
 /* ---- golden files --------------------------------------------------------------------------- */
