@@ -37,7 +37,7 @@ static kiln_result decode_level0(const kiln_ktx2_info *info, uint8_t **out, kiln
     if (raw && rgba) r = kiln_ktx2_level_copy(info, 0, raw, lv->uncompressed_size, err);
     else r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     /* The format table names the decoder: block formats through the cook's own block decoders
-     * (kiln_blocks_decode), half floats clamped, RGBA8 as it is. */
+     * (kiln_blocks_decode), HDR formats to half floats and those clamped, RGBA8 as it is. */
     kiln_texture_format f = kiln_texture_format_of_vk(info->vk_format, NULL);
     const kiln_texture_format_info *row = kiln_texture_format_get(f);
     if (r == KILN_OK && !row)
@@ -45,10 +45,22 @@ static kiln_result decode_level0(const kiln_ktx2_info *info, uint8_t **out, kiln
                            info->vk_format);
     if (r == KILN_OK) {
         if (row->hdr) {
-            for (size_t i = 0; i < texels * 4; i++) {
-                float h = kiln_half_to_float((uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8));
+            /* To halves first: RGBA16F as stored, BC6H / ASTC HDR through the block decoders,
+             * RGB9E5 / B10G11R11 through the row's texel decoder. */
+            uint16_t *half = malloc(texels * 8);
+            if (!half) r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+            else if (f == KILN_TEXFMT_RGBA16F)
+                for (size_t i = 0; i < texels * 4; i++)
+                    half[i] = (uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+            else if (kiln_block_bytes(f))
+                r = kiln_blocks_decode_half(f, raw, lv->uncompressed_size, info->width,
+                                            info->height, half, err);
+            else kiln_texture_format_decode_level_half(f, raw, info->width, info->height, half);
+            for (size_t i = 0; r == KILN_OK && i < texels * 4; i++) {
+                float h = kiln_half_to_float(half[i]);
                 rgba[i] = (uint8_t)(h <= 0.0f ? 0 : h >= 1.0f ? 255 : (int)(h * 255.0f + 0.5f));
             }
+            free(half);
         } else if (kiln_block_bytes(f)) {
             r = kiln_blocks_decode(f, raw, lv->uncompressed_size, info->width, info->height,
                                    info->srgb, rgba, err);

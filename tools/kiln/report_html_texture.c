@@ -1,6 +1,7 @@
 /* report_html_texture.c — pictures of a cooked texture's levels for the report page: each level
  * of the KTX2 file decoded on the CPU through the public API (kiln_ktx2_level_copy, then
- * kiln_transcode_rgba8, or kiln_transcode_rgba16f_srgb8 with Reinhard for RGBA16F), box-filtered
+ * kiln_transcode_rgba8, or kiln_transcode_rgba16f_srgb8 with Reinhard for RGBA16F and the other
+ * HDR formats, which kiln_transcode_rgba16f turns into RGBA16F first), box-filtered
  * down to at most RH_PICTURE_MAX pixels a side, written as PNG. The texels stay in the format's
  * encoding (sRGB bytes for sRGB formats, BC5 as R, G, 0): the picture shows what a GPU samples. */
 #include <stdlib.h>
@@ -23,6 +24,11 @@ static const struct {
     {KILN_VK_FORMAT_BC7_SRGB_BLOCK, "bc7 sRGB"},
     {KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK, "astc4x4"},
     {KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, "astc4x4 sRGB"},
+    {KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, "bc6h"},
+    {KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, "bc6h signed"},
+    {KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, "rgb9e5"},
+    {KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32, "b10g11r11"},
+    {KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, "astc4x4 hdr"},
 };
 
 static void format_name(uint32_t vk, char *out, size_t cap)
@@ -73,7 +79,18 @@ static kiln_result level_picture(rh_png **png, const kiln_ktx2_info *info, uint3
     kiln_result r =
         raw && rgba && pic ? KILN_OK : rh_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
     if (r == KILN_OK) r = kiln_ktx2_level_copy(info, l, raw, lv->uncompressed_size, err);
-    if (r == KILN_OK && info->vk_format == KILN_VK_FORMAT_R16G16B16A16_SFLOAT)
+    bool hdr = kiln_transcode_rgba16f_format(info->vk_format) != KILN_VK_FORMAT_UNDEFINED;
+    if (r == KILN_OK && hdr && info->vk_format != KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
+        /* BC6H, RGB9E5, B10G11R11: to RGBA16F, then the same picture as RGBA16F's. */
+        uint8_t *half = malloc(texels * 8);
+        r = half ? kiln_transcode_rgba16f(info->vk_format, raw, lv->uncompressed_size, w, h, half,
+                                          texels * 8, err)
+                 : rh_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        if (r == KILN_OK)
+            r = kiln_transcode_rgba16f_srgb8(half, texels * 8, w, h, KILN_TONEMAP_REINHARD, 0.0f,
+                                             rgba, texels * 4, err);
+        free(half);
+    } else if (r == KILN_OK && hdr)
         r = kiln_transcode_rgba16f_srgb8(raw, lv->uncompressed_size, w, h, KILN_TONEMAP_REINHARD,
                                          0.0f, rgba, texels * 4, err);
     else if (r == KILN_OK)
@@ -104,7 +121,7 @@ kiln_result rh_texture_pictures(rh_png **png, const char *path, const char *dir,
     if (r == KILN_OK) r = kiln_ktx2_read(data, size, &info, err);
     if (r == KILN_OK) {
         out->vk_format = info.vk_format;
-        out->hdr = info.vk_format == KILN_VK_FORMAT_R16G16B16A16_SFLOAT;
+        out->hdr = kiln_transcode_rgba16f_format(info.vk_format) != KILN_VK_FORMAT_UNDEFINED;
         out->level_count = info.level_count;
         format_name(info.vk_format, out->format, sizeof out->format);
         for (uint32_t l = 0; l < info.level_count; l++) {

@@ -38,6 +38,16 @@ static const char *format_name(uint32_t vk_format)
         return "astc4x4 (linear)";
     case KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK:
         return "astc4x4";
+    case KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK:
+        return "bc6h";
+    case KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK:
+        return "bc6h_sf";
+    case KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32:
+        return "rgb9e5";
+    case KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32:
+        return "b10g11r11";
+    case KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK:
+        return "astc4x4_hdr";
     default:
         return "vkFormat ?";
     }
@@ -63,7 +73,8 @@ static uint8_t *read_all(const char *path, size_t *size, kiln_error *err)
 }
 
 /* A KTX2 file outside a project: its levels as create_texture takes them (supercompression
- * undone; transcoded to RGBA8 when the device cannot sample the format, as libkiln_rt does).
+ * undone; transcoded to RGBA8, or RGBA16F for HDR formats, when the device cannot sample the
+ * format, as libkiln_rt does).
  * *block holds every level's bytes; free() it after the upload. */
 static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info *info,
                                 krt_texture_data *d, uint8_t **block, kiln_error *err)
@@ -72,6 +83,10 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
     *block = NULL;
     bool transcode = !kv_supports_format(job->kv, info->vk_format);
     uint32_t to = transcode ? kiln_transcode_rgba8_format(info->vk_format) : info->vk_format;
+    /* HDR formats (BC6H, RGB9E5, B10G11R11) become RGBA16F, 8 bytes a texel. */
+    bool hdr = transcode && to == 0;
+    if (hdr) to = kiln_transcode_rgba16f_format(info->vk_format);
+    size_t texel_size = hdr ? 8 : 4;
     if (transcode && to == 0)
         return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED,
                                 "%.200s: the device cannot sample %s and kiln cannot transcode it",
@@ -79,8 +94,8 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
     size_t offsets[KILN_KTX2_MAX_LEVELS], total = 0;
     for (uint32_t l = 0; l < info->level_count; l++) {
         offsets[l] = total;
-        size_t n = transcode ? (size_t)info->levels[l].width * info->levels[l].height * 4 *
-                                   kiln_ktx2_level_images(info, l)
+        size_t n = transcode ? (size_t)info->levels[l].width * info->levels[l].height *
+                                   texel_size * kiln_ktx2_level_images(info, l)
                              : info->levels[l].uncompressed_size;
         total += (n + 15) & ~(size_t)15;
     }
@@ -104,12 +119,15 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
         r = kiln_ktx2_level_copy(info, l, dst, lv->uncompressed_size, err);
         size_t n = lv->uncompressed_size, image = lv->image_size;
         if (transcode) { /* each face, layer or slice on its own */
-            image = (size_t)lv->width * lv->height * 4;
+            image = (size_t)lv->width * lv->height * texel_size;
             n = image * kiln_ktx2_level_images(info, l);
             for (uint32_t i = 0; !r && i < kiln_ktx2_level_images(info, l); i++)
-                r = kiln_transcode_rgba8(info->vk_format, packed + i * lv->image_size,
-                                         lv->image_size, lv->width, lv->height,
-                                         b + offsets[l] + i * image, image, err);
+                r = hdr ? kiln_transcode_rgba16f(info->vk_format, packed + i * lv->image_size,
+                                                 lv->image_size, lv->width, lv->height,
+                                                 b + offsets[l] + i * image, image, err)
+                        : kiln_transcode_rgba8(info->vk_format, packed + i * lv->image_size,
+                                               lv->image_size, lv->width, lv->height,
+                                               b + offsets[l] + i * image, image, err);
         }
         d->levels[l] = *lv;
         d->levels[l].data = b + offsets[l];
@@ -128,7 +146,7 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
     d->srgb = info->srgb;
     d->block_width = transcode ? 1 : info->block_width;
     d->block_height = transcode ? 1 : info->block_height;
-    d->block_size = transcode ? 4 : info->block_size;
+    d->block_size = transcode ? (uint8_t)texel_size : info->block_size;
     d->shape = info->shape;
     d->face_count = info->face_count;
     d->layer_count = info->layer_count;
