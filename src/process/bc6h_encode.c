@@ -87,9 +87,12 @@ static void load_block(const uint8_t *texels, bool is_signed, bc6h_block_in *in)
 
 /* ---- quantisation ---------------------------------------------------------------------- */
 
+/* The signed range stops one short of -2^(epb-1): with 16-bit endpoints that code unquantises
+ * to -32768, which finishes to -infinity (0xFC00); for fewer bits it means the same as the next
+ * code up anyway. */
 static int32_t q_min(unsigned epb, bool is_signed)
 {
-    return is_signed ? -(int32_t)(1u << (epb - 1)) : 0;
+    return is_signed ? -(int32_t)(1u << (epb - 1)) + 1 : 0;
 }
 
 static int32_t q_max(unsigned epb, bool is_signed)
@@ -136,7 +139,12 @@ static bool quantize_endpoints(const kiln_bc6h_mode *m, bool is_signed, float ep
             if (d < lo || d > hi) {
                 fits = false;
                 d = d < lo ? lo : hi;
-                c->q[e][ch] = c->q[0][ch] + d;
+                /* Keep the moved endpoint in range: the decoder wraps E0 + delta at epb bits,
+                 * and the score must see what it decodes. Pulling it back in shrinks the
+                 * delta's size, so it still fits. */
+                int32_t q = c->q[0][ch] + d, qlo = q_min(m->epb, is_signed);
+                int32_t qhi = q_max(m->epb, is_signed);
+                c->q[e][ch] = q < qlo ? qlo : q > qhi ? qhi : q;
             }
         }
     return fits;

@@ -423,6 +423,55 @@ static void bc6h_encodes_nan_and_infinity_as_finite_values(void **state)
     free(b);
 }
 
+/* Values at the ends of the range: blocks ramping from 2^4..2^15 up to +-65504, wide enough that
+ * most modes' deltas do not fit. Every texel keeps its sign and stays within a stop, and no
+ * signed block decodes to -infinity (the -32768 code the encoder never writes). */
+static void bc6h_keeps_extreme_values_in_range_without_wrapping(void **state)
+{
+    (void)state;
+    const uint32_t w = 64, h = 64;
+    uint16_t *src = malloc((size_t)w * h * 8);
+    assert_non_null(src);
+    uint64_t s = 0x65787472656dull;
+    for (int sg = 0; sg < 2; sg++) {
+        /* Per block and channel, a ramp from a random low end (2^4 .. 2^15) up to 65504 along
+         * the texel order: wide ranges whose top is the largest half, negative in the signed
+         * run for half of the blocks. */
+        for (uint32_t by = 0; by < h / 4; by++)
+            for (uint32_t bx = 0; bx < w / 4; bx++) {
+                float lo[3];
+                for (int c = 0; c < 3; c++)
+                    lo[c] = exp2f(4.0f + 11.0f * (float)(rng_next(&s) % 1000u) / 999.0f);
+                bool neg = sg && (bx + by) % 2;
+                for (uint32_t t = 0; t < 16; t++) {
+                    size_t i = (size_t)(by * 4 + t / 4) * w + bx * 4 + t % 4;
+                    for (int c = 0; c < 3; c++) {
+                        float v = lo[c] + (65504.0f - lo[c]) * (float)t / 15.0f;
+                        src[4 * i + (size_t)c] = kiln_half_from_float_sat(neg ? -v : v);
+                    }
+                    src[4 * i + 3] = KILN_HALF_ONE;
+                }
+            }
+        kiln_block_format f = sg ? KILN_BLOCK_BC6H_SF : KILN_BLOCK_BC6H;
+        for (int q = 0; q < 3; q++) {
+            size_t size;
+            uint8_t *b = encode(f, src, w, h, (kiln_quality)q, NULL, &size);
+            uint16_t *dec = decode(f, b, size, w, h);
+            for (size_t i = 0; i < (size_t)w * h * 4; i++) {
+                if (i % 4 == 3) continue;
+                float a = kiln_half_to_float(src[i]), d = kiln_half_to_float(dec[i]);
+                assert_int_not_equal(dec[i], 0xFC00);
+                if ((a < 0) != (d < 0) || fabs(log2(fabs((double)d) / fabs((double)a))) > 1.0)
+                    fail_msg("%s level %d texel %zu: source %g decodes to %g",
+                             sg ? "bc6h_sf" : "bc6h", q, i / 4, (double)a, (double)d);
+            }
+            free(b);
+            free(dec);
+        }
+    }
+    free(src);
+}
+
 /* Blocks are encoded one by one: 1 thread and 2 threads give the same bytes, and every block
  * written uses a defined mode. */
 static void bc6h_output_is_identical_across_thread_counts_and_never_reserved(void **state)
@@ -461,6 +510,7 @@ int main(void)
         cmocka_unit_test(bc6h_meets_log_error_bounds_and_levels_improve_in_order),
         cmocka_unit_test(bc6h_sf_keeps_negative_values_and_bc6h_clamps_them_to_zero),
         cmocka_unit_test(bc6h_encodes_nan_and_infinity_as_finite_values),
+        cmocka_unit_test(bc6h_keeps_extreme_values_in_range_without_wrapping),
         cmocka_unit_test(bc6h_output_is_identical_across_thread_counts_and_never_reserved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
