@@ -14,7 +14,8 @@
  *   log2-RMSE = sqrt( mean over texels and R, G, B of (log2(d + e) - log2(s + e))^2 )
  *
  * with d, s the decoded and source values clamped to >= 0 and e = 2^-8 (so errors in texels
- * much darker than 1/256 count little). 0.01 means a typical error of 0.7 % of the value.
+ * much darker than 1/256 count little). 0.01 means a typical error of 0.7 % of the value. A second
+ * metric, which kiln's encoder does not aim at: mPSNR over exposures -6..+6 stops (mpsnr()).
  * Timings: kiln's are the wall clock of kiln_blocks_encode with no job pool (one thread);
  * astcenc's are the "Coding time" it prints with -j 1 (no file reading or writing). */
 #include <dirent.h>
@@ -88,6 +89,29 @@ static bool load_image(const char *path, hdr_image *out)
     for (size_t i = 0; i < n; i++) out->half[i] = kiln_half_from_float_sat(p[i]);
     kiln_image_free(&img);
     return out->half != NULL;
+}
+
+/* mPSNR (Munkberg et al., "High dynamic range texture compression for graphics hardware", 2006):
+ * each value tone-mapped at exposures 2^c, c = -6 .. +6, as 255 (2^c v)^(1/2.2) clamped to
+ * [0, 255]; the PSNR of the mean squared error over exposures, texels and R, G, B. */
+#define HDR_MPSNR_STOPS 6
+static double mpsnr(const hdr_image *im, const uint16_t *dec)
+{
+    double sum = 0;
+    size_t n = (size_t)im->w * im->h;
+    for (int c = -HDR_MPSNR_STOPS; c <= HDR_MPSNR_STOPS; c++) {
+        double scale = ldexp(1.0, c);
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++) {
+                double s = kiln_half_to_float(im->half[4 * i + k]) * scale;
+                double d = kiln_half_to_float(dec[4 * i + k]) * scale;
+                s = s > 0 ? fmin(255.0, 255.0 * pow(s, 1.0 / 2.2)) : 0;
+                d = d > 0 ? fmin(255.0, 255.0 * pow(d, 1.0 / 2.2)) : 0;
+                sum += (s - d) * (s - d);
+            }
+    }
+    double mse = sum / ((double)n * 3 * (2 * HDR_MPSNR_STOPS + 1));
+    return mse > 0 ? 10.0 * log10(255.0 * 255.0 / mse) : 99.0;
 }
 
 static double log2_rmse(const hdr_image *im, const uint16_t *dec)
@@ -202,8 +226,9 @@ int main(int argc, char **argv)
     printf("HDR encoders, one thread, %u run(s) each (median); quality: log2-RMSE of RGB, "
            "e = 2^-8 (lower is better)\n",
            runs);
-    printf("%-28s %-22s %12s %10s %10s\n", "image", "encoder", "log2-RMSE", "Mtexel/s", "ms");
-    double sum_err[2][3] = {{0}}, sum_ms[2][3] = {{0}}, sum_texels = 0;
+    printf("%-28s %-22s %12s %9s %10s %10s\n", "image", "encoder", "log2-RMSE", "mPSNR dB",
+           "Mtexel/s", "ms");
+    double sum_err[2][3] = {{0}}, sum_ms[2][3] = {{0}}, sum_mse[2][3] = {{0}}, sum_texels = 0;
     bool peer_ok[3] = {astcenc != NULL, astcenc != NULL, astcenc != NULL};
     size_t images = 0;
     for (size_t f = 0; f < count; f++) {
@@ -233,12 +258,13 @@ int main(int argc, char **argv)
                 ms[r] = bench_now_ms() - t0;
             }
             kiln_blocks_decode_half(KILN_BLOCK_BC6H, blocks, need, im.w, im.h, dec, &err);
-            double m = bench_median(ms, runs), e = log2_rmse(&im, dec);
+            double m = bench_median(ms, runs), e = log2_rmse(&im, dec), p = mpsnr(&im, dec);
             sum_err[0][level] += e * (double)texels;
+            sum_mse[0][level] += pow(10.0, -p / 10.0) * (double)texels;
             sum_ms[0][level] += m;
             char label[64];
             snprintf(label, sizeof label, "kiln bc6h %s", level_names[level]);
-            printf("%-28s %-22s %12.5f %10.3f %10.1f\n", im.name, label, e,
+            printf("%-28s %-22s %12.5f %9.3f %10.3f %10.1f\n", im.name, label, e, p,
                    (double)texels / m / 1000.0, m);
             if (!peer_ok[level]) continue;
             for (unsigned r = 0; r < runs && peer_ok[level]; r++) {
@@ -253,10 +279,12 @@ int main(int argc, char **argv)
             if (!peer_ok[level]) continue;
             m = bench_median(ms, runs);
             e = log2_rmse(&im, dec);
+            p = mpsnr(&im, dec);
             sum_err[1][level] += e * (double)texels;
+            sum_mse[1][level] += pow(10.0, -p / 10.0) * (double)texels;
             sum_ms[1][level] += m;
             snprintf(label, sizeof label, "astcenc -ch %s", astcenc_presets[level]);
-            printf("%-28s %-22s %12.5f %10.3f %10.1f\n", im.name, label, e,
+            printf("%-28s %-22s %12.5f %9.3f %10.3f %10.1f\n", im.name, label, e, p,
                    (double)texels / m / 1000.0, m);
         }
         free(blocks);
@@ -267,14 +295,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_hdr: no .hdr or .exr image in %s\n", dir);
         return 1;
     }
-    printf("\nall %zu images (texel-weighted log2-RMSE, total time):\n", images);
+    printf("\nall %zu images (texel-weighted log2-RMSE and mPSNR, total time):\n", images);
     for (int level = 0; level < 3; level++) {
         if (!levels[level]) continue;
-        printf("  %-8s kiln bc6h %.5f %8.3f Mtexel/s", level_names[level],
-               sum_err[0][level] / sum_texels, sum_texels / sum_ms[0][level] / 1000.0);
+        printf("  %-8s kiln bc6h %.5f %7.3f dB %8.3f Mtexel/s", level_names[level],
+               sum_err[0][level] / sum_texels, -10.0 * log10(sum_mse[0][level] / sum_texels),
+               sum_texels / sum_ms[0][level] / 1000.0);
         if (peer_ok[level])
-            printf("   astcenc %-9s %.5f %8.3f Mtexel/s   speed ratio kiln/astcenc %.2f",
+            printf("   astcenc %-9s %.5f %7.3f dB %8.3f Mtexel/s   speed ratio kiln/astcenc %.2f",
                    astcenc_presets[level], sum_err[1][level] / sum_texels,
+                   -10.0 * log10(sum_mse[1][level] / sum_texels),
                    sum_texels / sum_ms[1][level] / 1000.0, sum_ms[1][level] / sum_ms[0][level]);
         printf("\n");
     }
