@@ -24,6 +24,7 @@
  * bytes depend on nothing else (no threads, no tables built at run time). */
 #include "process/bc6h.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "codec/bc6h_tables.h"
@@ -100,13 +101,23 @@ static int32_t q_max(unsigned epb, bool is_signed)
     return is_signed ? (int32_t)(1u << (epb - 1)) - 1 : (int32_t)(1u << epb) - 1;
 }
 
-/* The endpoint value of epb bits whose unquantised value is nearest v. */
+/* The endpoint value of epb bits whose unquantised value is nearest v. Codes other than the two
+ * ends unquantise to the middle of their bucket of 2^(16 - epb) values (2^(15 - epb) signed), so
+ * the bucket v falls in (rounded toward zero: negative codes mirror positive ones) is the
+ * answer; only next to 0 and the ends (which map to the range's edges) can a neighbour be
+ * nearer, and those are compared. */
 static int32_t quantize(float v, unsigned epb, bool is_signed)
 {
     float scale = is_signed ? (float)(1u << (epb - 1)) / 32768.0f : (float)(1u << epb) / 65536.0f;
     float g = v * scale;
     int32_t lo = q_min(epb, is_signed), hi = q_max(epb, is_signed);
-    int32_t q0 = g < (float)lo ? lo : g > (float)hi ? hi : (int32_t)(g < 0 ? g - 0.5f : g);
+    if (g <= (float)lo) g = (float)lo;
+    if (g >= (float)hi) g = (float)hi;
+    /* 16-bit endpoints (15 unsigned) are not bucketed: unquantisation is the identity. */
+    bool identity = epb >= (is_signed ? 16u : 15u);
+    int32_t q0 = identity ? (int32_t)floorf(g + 0.5f) : (int32_t)truncf(g); /* toward zero */
+    int32_t mag = q0 < 0 ? -q0 : q0;
+    if (identity || (mag > 1 && mag < hi - 1)) return q0;
     int32_t best = q0;
     float best_d = -1.0f;
     for (int32_t q = q0 - 1; q <= q0 + 1; q++) {
@@ -122,15 +133,21 @@ static int32_t quantize(float v, unsigned epb, bool is_signed)
 
 static int32_t ordered(uint16_t h) { return h & 0x8000u ? -(int32_t)(h & 0x7FFFu) : (int32_t)h; }
 
-/* Quantises float endpoints ep for mode m (clamping deltas that do not fit) into c->q; returns
- * whether every delta fitted. */
-static bool quantize_endpoints(const kiln_bc6h_mode *m, bool is_signed, float ep[4][3],
-                               bc6h_cand *c)
+/* Quantises float endpoints ep at epb bits into q (the first 2 * subsets endpoints). */
+static void quantize_all(unsigned subsets, unsigned epb, bool is_signed, float ep[4][3],
+                         int32_t q[4][3])
+{
+    for (unsigned e = 0; e < 2u * subsets; e++)
+        for (unsigned ch = 0; ch < 3; ch++) q[e][ch] = quantize(ep[e][ch], epb, is_signed);
+}
+
+/* Sets c->q from endpoints q quantised at m's epb, clamping the deltas that do not fit in m;
+ * returns whether every delta fitted. */
+static bool apply_mode(const kiln_bc6h_mode *m, bool is_signed, int32_t q[4][3], bc6h_cand *c)
 {
     bool fits = true;
     unsigned n = 2u * m->subsets;
-    for (unsigned e = 0; e < n; e++)
-        for (unsigned ch = 0; ch < 3; ch++) c->q[e][ch] = quantize(ep[e][ch], m->epb, is_signed);
+    memcpy(c->q, q, sizeof c->q);
     if (!m->transformed) return true;
     for (unsigned e = 1; e < n; e++)
         for (unsigned ch = 0; ch < 3; ch++) {
@@ -142,9 +159,9 @@ static bool quantize_endpoints(const kiln_bc6h_mode *m, bool is_signed, float ep
                 /* Keep the moved endpoint in range: the decoder wraps E0 + delta at epb bits,
                  * and the score must see what it decodes. Pulling it back in shrinks the
                  * delta's size, so it still fits. */
-                int32_t q = c->q[0][ch] + d, qlo = q_min(m->epb, is_signed);
+                int32_t qq = c->q[0][ch] + d, qlo = q_min(m->epb, is_signed);
                 int32_t qhi = q_max(m->epb, is_signed);
-                c->q[e][ch] = q < qlo ? qlo : q > qhi ? qhi : q;
+                c->q[e][ch] = qq < qlo ? qlo : qq > qhi ? qhi : qq;
             }
         }
     return fits;
@@ -257,20 +274,35 @@ static void orient(const bc6h_block_in *in, unsigned anchor, float e0[3], float 
         }
 }
 
+/* Per texel: x, y, z and the six products the covariance needs, computed once per block for the
+ * ranking of the 32 partitions. */
+typedef struct bc6h_moments {
+    float m[16][9]; /* x y z xx xy xz yy yz zz */
+} bc6h_moments;
+
+static void moments_of(const bc6h_block_in *in, bc6h_moments *mo)
+{
+    for (int i = 0; i < 16; i++) {
+        const float *x = in->x[i];
+        float *m = mo->m[i];
+        m[0] = x[0], m[1] = x[1], m[2] = x[2];
+        m[3] = x[0] * x[0], m[4] = x[0] * x[1], m[5] = x[0] * x[2];
+        m[6] = x[1] * x[1], m[7] = x[1] * x[2], m[8] = x[2] * x[2];
+    }
+}
+
 /* Residual of the best line through the texels of mask: total variance minus the largest
  * eigenvalue of the covariance (power iteration), the partition ranking's estimate. */
-static float line_residual(const bc6h_block_in *in, uint16_t mask)
+static float line_residual(const bc6h_moments *mo, uint16_t mask)
 {
-    float s[3] = {0, 0, 0}, ss[6] = {0, 0, 0, 0, 0, 0}, n = 0;
+    float t[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, n = 0;
     for (int i = 0; i < 16; i++)
         if (mask >> i & 1) {
-            const float *x = in->x[i];
-            s[0] += x[0], s[1] += x[1], s[2] += x[2];
-            ss[0] += x[0] * x[0], ss[1] += x[0] * x[1], ss[2] += x[0] * x[2];
-            ss[3] += x[1] * x[1], ss[4] += x[1] * x[2], ss[5] += x[2] * x[2];
+            for (int k = 0; k < 9; k++) t[k] += mo->m[i][k];
             n += 1.0f;
         }
     if (n < 2.0f) return 0.0f;
+    const float *s = t, *ss = t + 3;
     float cov[6] = {ss[0] - s[0] * s[0] / n, ss[1] - s[0] * s[1] / n, ss[2] - s[0] * s[2] / n,
                     ss[3] - s[1] * s[1] / n, ss[4] - s[1] * s[2] / n, ss[5] - s[2] * s[2] / n};
     float trace = cov[0] + cov[3] + cov[5];
@@ -310,14 +342,20 @@ static void try_modes(const bc6h_block_in *in, unsigned subsets, unsigned partit
         }
         order[k] = mi;
     }
-    int fitted_epb = -1;
+    int fitted_epb = -1, quantized_epb = -1;
+    int32_t q[4][3];
+    memset(q, 0, sizeof q);
     for (int k = 0; k < n; k++) {
         const kiln_bc6h_mode *m = &kiln_bc6h_modes[order[k]];
         if (fitted_epb >= 0 && m->epb < fitted_epb) break;
+        if (m->epb != quantized_epb) { /* modes of equal precision share the quantisation */
+            quantize_all(subsets, m->epb, in->is_signed, ep, q);
+            quantized_epb = m->epb;
+        }
         bc6h_cand c;
         c.mode = order[k];
         c.partition = partition;
-        bool fits = quantize_endpoints(m, in->is_signed, ep, &c);
+        bool fits = apply_mode(m, in->is_signed, q, &c);
         if (!fits && !try_clamped) continue;
         if (fits) fitted_epb = m->epb;
         if (score(in, &c, best->err) < best->err) *best = c;
@@ -455,9 +493,11 @@ static void encode(const uint8_t *texels, bool is_signed, kiln_quality quality, 
     if (best.err > 0) {
         float resid[32];
         unsigned rank[32];
+        bc6h_moments mo;
+        moments_of(&in, &mo);
         for (unsigned p = 0; p < 32; p++) {
             uint16_t m1 = kiln_bc7_mask2[p];
-            resid[p] = line_residual(&in, (uint16_t)~m1) + line_residual(&in, m1);
+            resid[p] = line_residual(&mo, (uint16_t)~m1) + line_residual(&mo, m1);
             unsigned k = p;
             while (k > 0 && resid[rank[k - 1]] > resid[p]) {
                 rank[k] = rank[k - 1];
