@@ -475,7 +475,7 @@ static void encode(const uint8_t *texels, bool is_signed, kiln_quality quality, 
     bc6h_block_in in;
     load_block(texels, is_signed, &in);
     bool high = quality == KILN_QUALITY_HIGH;
-    unsigned partitions = quality == KILN_QUALITY_FAST ? 1 : high ? 8 : 4;
+    unsigned partitions = quality == KILN_QUALITY_FAST ? 1 : high ? 8 : 6;
     unsigned passes = quality == KILN_QUALITY_FAST ? 0 : high ? 2 : 1;
 
     bc6h_cand best;
