@@ -215,8 +215,9 @@ kiln_result kiln_cook_texture_cube(const kiln_cook_env *env, const kiln_texture_
     kiln_texture_target target = {env->jobs, kiln_texture_gpu_of_platform(env->platform)};
     bool is_float = img->type == KILN_PIXEL_F32;
     kiln_texture_plan plan;
-    kiln_result r = kiln_texture_plan_make(is_float, img->source_channels == 1 && !is_float, &o,
-                                           &target, &plan, err);
+    kiln_result r =
+        kiln_texture_plan_make(is_float, is_float && img->has_alpha,
+                               img->source_channels == 1 && !is_float, &o, &target, &plan, err);
     if (r != KILN_OK) return r;
     size_t lin_size = (size_t)img->width * img->height * 4 * sizeof(float);
     float *lin = kiln_alloc_large(a, lin_size);

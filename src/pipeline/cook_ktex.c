@@ -84,11 +84,13 @@ static kiln_result environment(const kiln_cook_env *env, const kiln_texture_sett
 {
     kiln_texture_build_opts o = kiln_texture_opts_of_settings(s);
     kiln_texture_target target = {env->jobs, kiln_texture_gpu_of_platform(env->platform)};
-    bool is_float = faces[0].type == KILN_PIXEL_F32, single = !is_float;
-    for (int f = 0; f < 6; f++)
+    bool is_float = faces[0].type == KILN_PIXEL_F32, single = !is_float, alpha = false;
+    for (int f = 0; f < 6; f++) {
         if (faces[f].source_channels != 1) single = false;
+        alpha |= is_float && faces[f].has_alpha;
+    }
     kiln_texture_plan plan;
-    kiln_result r = kiln_texture_plan_make(is_float, single, &o, &target, &plan, err);
+    kiln_result r = kiln_texture_plan_make(is_float, alpha, single, &o, &target, &plan, err);
     if (r != KILN_OK) return r;
     uint32_t size = faces[0].width;
     size_t face = (size_t)size * size * 4, bytes = 6 * face * sizeof(float);

@@ -286,7 +286,7 @@ kiln_result kiln_texture_check_srgb(kiln_texture_format format, bool srgb_yes, k
     return KILN_E_IMPORT_SETTINGS;
 }
 
-kiln_result kiln_texture_plan_make(bool is_float, bool single_channel,
+kiln_result kiln_texture_plan_make(bool is_float, bool float_alpha, bool single_channel,
                                    const kiln_texture_build_opts *o,
                                    const kiln_texture_target *target, kiln_texture_plan *plan,
                                    kiln_error *err)
@@ -296,7 +296,7 @@ kiln_result kiln_texture_plan_make(bool is_float, bool single_channel,
     kiln_texture_format fmt = o->format;
     if (fmt == KILN_TEXFMT_AUTO) {
         kiln_texture_role role =
-            is_float        ? (source_has_alpha(img) ? KILN_TEXROLE_HDR_ALPHA : KILN_TEXROLE_HDR)
+            is_float        ? (float_alpha ? KILN_TEXROLE_HDR_ALPHA : KILN_TEXROLE_HDR)
             : o->normal_map ? KILN_TEXROLE_NORMAL
             : single_channel && o->srgb != KILN_TEXTURE_SRGB_YES ? KILN_TEXROLE_DATA
                                                                  : KILN_TEXROLE_COLOR;
@@ -358,8 +358,9 @@ kiln_result kiln_texture_build_for(const kiln_image *img, const kiln_texture_bui
 
     kiln_texture_plan plan;
     bool is_float = img->type == KILN_PIXEL_F32;
-    kiln_result r = kiln_texture_plan_make(is_float, img->source_channels == 1 && !is_float, o,
-                                           target, &plan, err);
+    kiln_result r =
+        kiln_texture_plan_make(is_float, is_float && source_has_alpha(img),
+                               img->source_channels == 1 && !is_float, o, target, &plan, err);
     if (r != KILN_OK) return r;
     kiln_texture_format fmt = plan.format;
     const kiln_texture_encoder *enc = kiln_texture_encoder_of(fmt);

@@ -102,9 +102,10 @@ typedef struct kiln_texture_plan {
     bool srgb_in, srgb_out;
 } kiln_texture_plan;
 
-/* The plan for sources that are float (HDR role) or single-channel (data role), with the checks
- * kiln_texture_build_for makes of o (the same errors). target may be NULL. */
-kiln_result kiln_texture_plan_make(bool is_float, bool single_channel,
+/* The plan for sources that are float (HDR role; HDR_ALPHA when float_alpha: some alpha below 1)
+ * or single-channel (data role), with the checks kiln_texture_build_for makes of o (the same
+ * errors). target may be NULL. */
+kiln_result kiln_texture_plan_make(bool is_float, bool float_alpha, bool single_channel,
                                    const kiln_texture_build_opts *o,
                                    const kiln_texture_target *target, kiln_texture_plan *plan,
                                    kiln_error *err);

@@ -245,8 +245,10 @@ kiln_result kiln_texture_build_shape(const kiln_texture_source *src,
     kiln_result r = check_images(src, &is_float, &single_channel, err);
     if (r != KILN_OK) return r;
     kiln_texture_plan plan;
+    bool float_alpha = false; /* the importer's has_alpha: some alpha below 1 */
+    for (uint32_t i = 0; is_float && i < src->count; i++) float_alpha |= src->images[i].has_alpha;
     if (src->plan) plan = *src->plan;
-    else r = kiln_texture_plan_make(is_float, single_channel, o, target, &plan, err);
+    else r = kiln_texture_plan_make(is_float, float_alpha, single_channel, o, target, &plan, err);
     if (r != KILN_OK) return r;
     out->allocator = a ? *a : (kiln_allocator){0};
     out->shape = src->shape;

@@ -111,11 +111,10 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
         for (size_t i = 0; i < images[l]; i++) {
             const uint8_t *src = lv->data + i * lv->image_size;
             uint8_t *dst = x->transcode_block + at + i * sizes[l];
-            kiln_result r =
-                hdr ? kiln_transcode_rgba16f(t->vk_format, src, lv->image_size, lv->width,
-                                             lv->height, dst, sizes[l], err)
-                    : kiln_transcode_rgba8(t->vk_format, src, lv->image_size, lv->width,
-                                           lv->height, dst, sizes[l], err);
+            kiln_result r = hdr ? kiln_transcode_rgba16f(t->vk_format, src, lv->image_size,
+                                                         lv->width, lv->height, dst, sizes[l], err)
+                                : kiln_transcode_rgba8(t->vk_format, src, lv->image_size, lv->width,
+                                                       lv->height, dst, sizes[l], err);
             if (r) return r;
         }
         lv->data = x->transcode_block + at;

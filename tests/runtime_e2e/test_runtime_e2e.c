@@ -459,6 +459,12 @@ static bool format_matches(const char *name, uint32_t vk)
         {"rgba8", KILN_VK_FORMAT_R8G8B8A8_UNORM, KILN_VK_FORMAT_R8G8B8A8_SRGB},
         {"rgba16f", KILN_VK_FORMAT_R16G16B16A16_SFLOAT, KILN_VK_FORMAT_R16G16B16A16_SFLOAT},
         {"astc4x4", KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK, KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK},
+        {"bc6h", KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK},
+        {"bc6h_sf", KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK},
+        {"rgb9e5", KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32},
+        {"b10g11r11", KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+         KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32},
+        {"astc4x4_hdr", KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strcmp(map[i].name, name) == 0) return vk == map[i].a || vk == map[i].b;

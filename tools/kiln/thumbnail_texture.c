@@ -94,8 +94,8 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
     size_t offsets[KILN_KTX2_MAX_LEVELS], total = 0;
     for (uint32_t l = 0; l < info->level_count; l++) {
         offsets[l] = total;
-        size_t n = transcode ? (size_t)info->levels[l].width * info->levels[l].height *
-                                   texel_size * kiln_ktx2_level_images(info, l)
+        size_t n = transcode ? (size_t)info->levels[l].width * info->levels[l].height * texel_size *
+                                   kiln_ktx2_level_images(info, l)
                              : info->levels[l].uncompressed_size;
         total += (n + 15) & ~(size_t)15;
     }
