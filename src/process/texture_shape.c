@@ -104,6 +104,35 @@ static kiln_texture_build_opts part_opts(const kiln_texture_build_opts *o,
     return po;
 }
 
+/* Level `level` of out, stored from n float images of w x h (4 floats a texel, one after the
+ * other): each quantised and encoded alone (po: one level, no fitting), joined. The first
+ * image of level 0 gives out its description. */
+static kiln_result store_level(const float *images, uint32_t w, uint32_t h, uint32_t n,
+                               const kiln_image *like, const kiln_texture_build_opts *po,
+                               const kiln_texture_target *target, const kiln_allocator *a,
+                               uint32_t level, kiln_texture_levels *out, kiln_error *err)
+{
+    kiln_texture_levels joined;
+    memset(&joined, 0, sizeof joined);
+    joined.allocator = out->allocator;
+    kiln_result r = KILN_OK;
+    for (uint32_t i = 0; i < n && r == KILN_OK; i++) {
+        kiln_image img = float_image((float *)(images + (size_t)i * w * h * 4), w, h, like);
+        kiln_texture_levels part;
+        r = kiln_texture_build_for(&img, po, target, a, &part, err);
+        if (r != KILN_OK) break;
+        if (level == 0 && i == 0) take_description(out, &part);
+        r = append_levels(&joined, &part, a, err);
+        kiln_texture_levels_free(&part);
+    }
+    if (r != KILN_OK) {
+        kiln_texture_levels_free(&joined);
+        return r;
+    }
+    out->levels[level] = joined.levels[0];
+    return KILN_OK;
+}
+
 /* Faces and layers: each image its own 2D build. */
 static kiln_result build_planes(const kiln_texture_source *src, const kiln_texture_build_opts *o,
                                 const kiln_texture_plan *plan, const kiln_texture_target *target,
@@ -162,25 +191,11 @@ static kiln_result build_volume(const kiln_texture_source *src, const kiln_textu
         bool fits = w <= max_size && h <= max_size && d <= max_size;
         if (fits) {
             /* This level is stored: each slice quantised and encoded. */
-            kiln_texture_levels level;
-            memset(&level, 0, sizeof level);
-            level.allocator = out->allocator;
-            for (uint32_t z = 0; z < d && r == KILN_OK; z++) {
-                kiln_image f = float_image(cur + z * ((size_t)w * h * 4), w, h, first);
-                kiln_texture_levels part;
-                r = kiln_texture_build_for(&f, &po, target, a, &part, err);
-                if (r != KILN_OK) break;
-                if (count == 0 && z == 0) take_description(out, &part);
-                r = append_levels(&level, &part, a, err);
-                kiln_texture_levels_free(&part);
-            }
+            r = store_level(cur, w, h, d, first, &po, target, a, count, out, err);
             if (r == KILN_OK) {
-                out->levels[count] = level.levels[0];
                 out->levels[count].depth = d;
                 out->level_count = ++count;
                 if (count == 1) out->depth = d;
-            } else {
-                kiln_texture_levels_free(&level);
             }
             if (r != KILN_OK || !o->mipmaps) break;
             if (count >= KILN_KTX2_MAX_LEVELS) {
@@ -299,26 +314,9 @@ kiln_result kiln_texture_build_cube_chain(const float *chain, uint32_t size, uin
     kiln_result r = KILN_OK;
     for (uint32_t l = 0; l < level_count && r == KILN_OK; l++) {
         uint32_t n = kiln_mip_extent(size, l);
-        size_t face = (size_t)n * n * 4;
-        kiln_texture_levels level;
-        memset(&level, 0, sizeof level);
-        level.allocator = out->allocator;
-        for (uint32_t f = 0; f < 6 && r == KILN_OK; f++) {
-            kiln_image img = float_image((float *)(chain + at + f * face), n, n, &like);
-            kiln_texture_levels part;
-            r = kiln_texture_build_for(&img, &po, target, a, &part, err);
-            if (r != KILN_OK) break;
-            if (l == 0 && f == 0) take_description(out, &part);
-            r = append_levels(&level, &part, a, err);
-            kiln_texture_levels_free(&part);
-        }
-        if (r == KILN_OK) {
-            out->levels[l] = level.levels[0];
-            out->level_count = l + 1;
-        } else {
-            kiln_texture_levels_free(&level);
-        }
-        at += 6 * face;
+        r = store_level(chain + at, n, n, 6, &like, &po, target, a, l, out, err);
+        if (r == KILN_OK) out->level_count = l + 1;
+        at += 6 * (size_t)n * n * 4;
     }
     if (r != KILN_OK) kiln_texture_levels_free(out);
     return r;

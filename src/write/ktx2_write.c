@@ -27,8 +27,7 @@ static const char k_writer[] = WRITER_NAME;
 
 const char *kiln_ktx2_writer_name(void) { return WRITER_NAME; }
 
-/* Images in level i: layers x faces x slices. */
-static uint64_t level_images(const kiln_ktx2_write_desc *d, uint32_t i)
+uint64_t kiln_ktx2_write_images(const kiln_ktx2_write_desc *d, uint32_t i)
 {
     switch (d->shape) {
     case KILN_TEXTURE_SHAPE_CUBE:
@@ -88,14 +87,16 @@ static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_
     for (uint32_t i = 0; i < d->level_count; i++) {
         uint32_t w = kiln_mip_extent(d->width, i), h = kiln_mip_extent(d->height, i);
         uint64_t want;
-        if (!kiln_vk_format_image_size(f, w, h, &want) || want > SIZE_MAX / level_images(d, i))
+        if (!kiln_vk_format_image_size(f, w, h, &want) ||
+            want > SIZE_MAX / kiln_ktx2_write_images(d, i))
             return kiln_error_set(err, KILN_E_LIMIT, "ktx2: level %u is too large", i);
-        want *= level_images(d, i);
+        want *= kiln_ktx2_write_images(d, i);
         if (d->levels[i].size != want)
             return kiln_error_set(err, KILN_E_USAGE,
                                   "ktx2: level %u (%ux%u %s, %llu images) has %zu bytes, the "
                                   "format needs %llu",
-                                  i, w, h, f->name, (unsigned long long)level_images(d, i),
+                                  i, w, h, f->name,
+                                  (unsigned long long)kiln_ktx2_write_images(d, i),
                                   d->levels[i].size, (unsigned long long)want);
         if (!d->levels[i].data)
             return kiln_error_set(err, KILN_E_USAGE, "ktx2: level %u has no data", i);

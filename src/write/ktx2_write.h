@@ -47,6 +47,10 @@ typedef struct kiln_ktx2_write_desc {
     bool premultiplied;        /* sets KHR_DF_FLAG_ALPHA_PREMULTIPLIED in the DFD */
 } kiln_ktx2_write_desc;
 
+/* Images in level `level` of desc's shape: 1, 6 (a cube), layer_count (an array), 6 x layer_count
+ * (a cube array) or the level's slices (a volume); each level's size must be that many images. */
+uint64_t kiln_ktx2_write_images(const kiln_ktx2_write_desc *desc, uint32_t level);
+
 /* Writes a complete KTX2 file for desc into out, which must be empty (kiln_buf_init'ed; file
  * offsets start at its first byte). The same desc and libzstd give the same bytes: no
  * timestamps; key/value data is KTXorientation ("rd", "rdi" for volumes: first texel top-left,

@@ -28,10 +28,7 @@ if grep -q "vulkan: \|built without its Vulkan renderer" "$ERR"; then
     echo "drawing skipped: no Vulkan" >&2
 else
     for face in 0 1 2 3 4 5; do
-        case $face in
-        0) colour="255 0 0" ;; 1) colour="0 255 255" ;; 2) colour="0 255 0" ;;
-        3) colour="255 0 255" ;; 4) colour="0 0 255" ;; *) colour="255 255 0" ;;
-        esac
+        colour=$(face_colour $face)
         k 0 thumbnail 'cross.png#texture' -o "f$face.png" --size 8 --layer $face
         got=$($PY -c "from PIL import Image; print(*Image.open('f$face.png').convert('RGB').getpixel((4, 4)))")
         expect_eq "$got" "$colour" "face $face"

@@ -55,10 +55,7 @@ if grep -q "vulkan: \|built without its Vulkan renderer" "$ERR"; then
     echo "drawing skipped: no Vulkan" >&2
 else
     for face in 0 1 2 3 4 5; do
-        case $face in
-        0) colour="255 0 0" ;; 1) colour="0 255 255" ;; 2) colour="0 255 0" ;;
-        3) colour="255 0 255" ;; 4) colour="0 0 255" ;; *) colour="255 255 0" ;;
-        esac
+        colour=$(face_colour $face)
         for level in 0 2 4; do
             k 0 thumbnail 'sky.ktex#texture' -o "f$face.png" --size 8 --layer $face --level $level
             near "$(pixel "f$face.png")" "$colour" || fail "face $face level $level: $(pixel "f$face.png"), want $colour"

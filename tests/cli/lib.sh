@@ -184,3 +184,12 @@ g = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
 open(sys.argv[1], "w").write(json.dumps(g))
 EOF
 }
+
+# face_colour N: the colour the cube cases give face N (+X red, -X cyan, +Y green, -Y magenta,
+# +Z blue, -Z yellow), as "r g b".
+face_colour() {
+    case $1 in
+    0) echo "255 0 0" ;; 1) echo "0 255 255" ;; 2) echo "0 255 0" ;;
+    3) echo "255 0 255" ;; 4) echo "0 0 255" ;; *) echo "255 255 0" ;;
+    esac
+}

@@ -14,23 +14,6 @@ void fx_init(ktx2_fixture *fx, uint32_t vk_format, uint32_t width, uint32_t heig
                   supercompression, seed);
 }
 
-/* Images in level i of the desc's shape. */
-static uint32_t images_of(const kiln_ktx2_write_desc *d, uint32_t i)
-{
-    switch (d->shape) {
-    case KILN_TEXTURE_SHAPE_CUBE:
-        return 6;
-    case KILN_TEXTURE_SHAPE_ARRAY:
-        return d->layer_count;
-    case KILN_TEXTURE_SHAPE_CUBE_ARRAY:
-        return 6 * d->layer_count;
-    case KILN_TEXTURE_SHAPE_VOLUME:
-        return kiln_mip_extent(d->depth, i);
-    default:
-        return 1;
-    }
-}
-
 void fx_init_shape(ktx2_fixture *fx, uint32_t vk_format, uint32_t width, uint32_t height,
                    uint32_t shape, uint32_t layers, uint32_t depth, uint32_t level_count,
                    uint32_t supercompression, uint32_t seed)
@@ -53,7 +36,7 @@ void fx_init_shape(ktx2_fixture *fx, uint32_t vk_format, uint32_t width, uint32_
         uint64_t size = 0;
         assert_true(kiln_vk_format_image_size(f, kiln_mip_extent(width, i),
                                               kiln_mip_extent(height, i), &size));
-        size *= images_of(&fx->desc, i);
+        size *= kiln_ktx2_write_images(&fx->desc, i);
         uint8_t *p = malloc((size_t)size);
         assert_non_null(p);
         /* Half runs (compressible), half noise, so zstd has something to do either way. */
