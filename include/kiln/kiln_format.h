@@ -166,6 +166,11 @@ KILN_API uint32_t kiln_ktx2_level_images(const kiln_ktx2_info *info, uint32_t le
 KILN_API bool kiln_ktx2_find_key(const kiln_ktx2_info *info, const char *key, const uint8_t **value,
                                  size_t *len);
 
+/* The same over key/value data alone (kv_size bytes, as kiln_ktx2_read validated them:
+ * kiln_ktx2_info.kv_data, krt_texture_data.kv_data). */
+KILN_API bool kiln_ktx2_kv_find(const uint8_t *kv, size_t kv_size, const char *key,
+                                const uint8_t **value, size_t *len);
+
 /* Parses and validates a KTX2 file held in memory: header, indices, every level's offset and
  * size against the file and against what the format, shape and dimensions imply, the DFD,
  * key/value data. 2D, cube, array, cube array and 3D textures of the formats above are accepted,

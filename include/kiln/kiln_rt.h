@@ -101,6 +101,10 @@ typedef struct krt_texture_data {
     uint32_t face_count;  /* 6 for cubes, else 1 (0 is read as 1) */
     uint32_t layer_count; /* array layers, else 1 (0 is read as 1) */
     uint32_t depth;       /* level 0 slices of a volume, else 1 (0 is read as 1) */
+    /* The file's key/value data (an irradiance cube's "kiln.sh9", docs/ibl.md): find a key with
+     * kiln_ktx2_kv_find. Valid as long as the levels' bytes are. NULL, 0 when absent. */
+    const uint8_t *kv_data;
+    size_t kv_size;
 } krt_texture_data;
 
 /* A mesh: the validated view (header, LODs, meshlets; views into the file's bytes) and every

@@ -452,11 +452,17 @@ KILN_API uint32_t kiln_ktx2_level_images(const kiln_ktx2_info *info, uint32_t le
 KILN_API bool kiln_ktx2_find_key(const kiln_ktx2_info *info, const char *key, const uint8_t **value,
                                  size_t *len)
 {
-    if (!info || !key || !info->kv_data) return false;
-    /* kiln_ktx2_read validated every entry: lengths fit, keys are NUL-terminated. */
-    kiln_reader r = kiln_reader_make(info->kv_data, info->kv_size);
+    return info && kiln_ktx2_kv_find(info->kv_data, info->kv_size, key, value, len);
+}
+
+KILN_API bool kiln_ktx2_kv_find(const uint8_t *kv_data, size_t kv_size, const char *key,
+                                const uint8_t **value, size_t *len)
+{
+    if (!kv_data || !key) return false;
+    /* Every read is bounds-checked; kiln_ktx2_read also validated the entries. */
+    kiln_reader r = kiln_reader_make(kv_data, kv_size);
     size_t key_len = strlen(key);
-    while (r.pos < info->kv_size) {
+    while (r.pos < kv_size) {
         uint32_t kv_len = kiln_read_u32le(&r);
         const uint8_t *kv = kiln_reader_take(&r, kv_len);
         if (!kv || r.failed) return false;

@@ -31,6 +31,8 @@ static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_er
     t->face_count = ktx->face_count;
     t->layer_count = ktx->layer_count;
     t->depth = ktx->depth;
+    t->kv_data = ktx->kv_data;
+    t->kv_size = ktx->kv_size;
     uint32_t levels =
         ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
     for (uint32_t l = 0; l < levels; l++) t->levels[l] = ktx->levels[l];

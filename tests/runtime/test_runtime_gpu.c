@@ -305,6 +305,11 @@ static void cube_faces_transcode_one_by_one(void **state)
     const char *doc = "{\"faces\": \"sky/\"}";
     kt_write_file(ktex, doc, strlen(doc));
     free(ktex);
+    /* with its lighting: the irradiance cube's SH reach the renderer in kv_data */
+    char *meta = kt_format("%s/assets/sky.ktex.meta", g.dir);
+    const char *ibl = "{\"import\": {\"texture\": {\"ibl\": true}}}";
+    kt_write_file(meta, ibl, strlen(ibl));
+    free(meta);
     rt_reimport(g.dir);
     kiln_error err;
     krt_desc d;
@@ -341,6 +346,22 @@ static void cube_faces_transcode_one_by_one(void **state)
                             t.levels[0].image_size);
     krt_release(plain, hp, &err);
     krt_release(c, h, &err);
+    krt_handle hi = krt_load_texture(c, "sky.ktex#irradiance", &err);
+    krt_finish(c);
+    krt_texture_data ti;
+    if (krt_get_texture(c, hi, &ti, &err) != KILN_OK) fail_msg("irradiance: %s", err.message);
+    assert_int_equal(ti.shape, KILN_TEXTURE_SHAPE_CUBE);
+    const uint8_t *sh;
+    size_t sh_len = 0;
+    assert_true(kiln_ktx2_kv_find(ti.kv_data, ti.kv_size, "kiln.sh9", &sh, &sh_len));
+    assert_int_equal(sh_len, 9 * 3 * sizeof(float));
+    for (int ch = 0; ch < 3; ch++) { /* the constant band of a lit environment is positive */
+        float v;
+        memcpy(&v, sh + ch * sizeof v, sizeof v);
+        assert_true(v > 0.0f && v < 100.0f);
+    }
+    assert_false(kiln_ktx2_kv_find(ti.kv_data, ti.kv_size, "kiln.sh", &sh, &sh_len));
+    krt_release(c, hi, &err);
     krt_finish(c);
     krt_destroy(c);
     krt_destroy(plain);
