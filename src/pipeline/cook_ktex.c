@@ -13,6 +13,27 @@
 
 #define KTEX_MAX_FILE ((size_t)1 << 30)
 
+/* What a descriptor may make, in texels, checked from the headers before any image is decoded:
+ * each image alone is held to the decoder's own limits, but 2048 of them are not. All decoded
+ * images are held at once (up to 8 bytes a texel, 16-bit), and a volume is built whole in float
+ * (16 bytes a texel): 2^28 texels of images (a 6 x 4096^2 cube is 2^26.6), 2^26 of a volume
+ * (1 GiB of floats: 400^3). */
+#define KTEX_MAX_TEXELS        ((uint64_t)1 << 28)
+#define KTEX_MAX_VOLUME_TEXELS ((uint64_t)1 << 26)
+
+/* Adds w x h x n texels to *total; E_LIMIT past the descriptor's budget. */
+static kiln_result budget(const kiln_ktex *k, uint64_t w, uint64_t h, uint64_t n, uint64_t *total,
+                          kiln_error *err)
+{
+    *total += w * h * n;
+    uint64_t max = k->shape == KILN_TEXTURE_SHAPE_VOLUME ? KTEX_MAX_VOLUME_TEXELS : KTEX_MAX_TEXELS;
+    if (*total > max)
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "the images make more than %llu texels, kiln's limit for a %s",
+                              (unsigned long long)max, kiln_texture_shape_name(k->shape));
+    return KILN_OK;
+}
+
 static const char *shape_setting_name(kiln_texture_shape_setting s)
 {
     static const char *const names[] = {"auto", "2d", "cube", "array", "volume"};
@@ -52,6 +73,11 @@ static kiln_result decode_images(const kiln_ktex *k, const char *dir, const kiln
                                  kiln_image *images, uint32_t *count, kiln_error *err)
 {
     *count = 0;
+    uint64_t texels = 0;
+    if (k->is_raw) {
+        kiln_result r = budget(k, k->raw.width, k->raw.height, k->raw.depth, &texels, err);
+        if (r != KILN_OK) return r;
+    }
     for (uint32_t i = 0; i < k->count; i++) {
         uint8_t *data = NULL;
         size_t size = 0;
@@ -65,7 +91,11 @@ static kiln_result decode_images(const kiln_ktex *k, const char *dir, const kiln
             kiln_image_opts io = {0};
             if (a) io.allocator = *a;
             io.name_hint = k->files[i];
-            r = kiln_image_decode(data, size, &io, &images[i], err);
+            kiln_image_format format;
+            uint32_t w = 0, h = 0;
+            r = kiln_image_probe(data, size, &io, &format, &w, &h, err);
+            if (r == KILN_OK) r = budget(k, w, h, 1, &texels, err);
+            if (r == KILN_OK) r = kiln_image_decode(data, size, &io, &images[i], err);
             if (r == KILN_OK) *count = i + 1;
         }
         kiln_free(a, data, size);

@@ -10,8 +10,7 @@
 #include "core/file.h"
 #include "core/path.h"
 #include "core/reader.h"
-
-static const char *const k_image_extensions[] = {"png", "jpg", "jpeg", "tga", "bmp", "hdr", "exr"};
+#include "pipeline/source_kind.h"
 
 static kiln_result fail(kiln_error *err, const char *pointer, const char *fmt, ...)
     KILN_PRINTF(3, 4);
@@ -35,18 +34,10 @@ void kiln_ktex_free(kiln_ktex *k)
     memset(k, 0, sizeof *k);
 }
 
+/* A file the texture kind takes (its extensions, any case): what a folder of images holds. */
 static bool is_image_name(const char *name)
 {
-    const char *ext = kiln_path_extension(name);
-    for (size_t i = 0; i < sizeof k_image_extensions / sizeof *k_image_extensions; i++) {
-        const char *e = k_image_extensions[i];
-        size_t n = strlen(e);
-        if (strlen(ext) != n) continue;
-        size_t j = 0;
-        while (j < n && (ext[j] | 0x20) == e[j]) j++;
-        if (j == n) return true;
-    }
-    return false;
+    return kiln_source_kind_of(NULL, name) == &kiln_source_kind_texture;
 }
 
 /* Appends dir/rel (rel checked to stay inside dir) to the file list. */

@@ -44,7 +44,7 @@ typedef struct kiln_ktex {
 } kiln_ktex;
 
 /* Parses a descriptor (size bytes) and lists the files it names: each path joined to dir (the
- * descriptor's folder, absolute), a folder listed (image files by the texture kind's extensions,
+ * descriptor's folder, absolute), a folder listed (the files the texture kind takes,
  * sorted by name; for faces, six named by face: px/nx/py/ny/pz/nz, posx/negx/..., or
  * right/left/top/bottom/front/back as a name or a "_"/"-"/"." separated last part). Paths are
  * checked to stay inside dir lexically (no "..", no absolute paths); the cook confines the reads.

@@ -99,7 +99,10 @@ printf '{"layers": ["../outside.png"]}\n' >assets/bad2.ktex
 printf '{"layers": ["layer0.png", "odd.png"]}\n' >assets/bad3.ktex
 printf '{"slices": "ct/", "layers": []}\n' >assets/bad4.ktex
 printf '{"raw": {"file": "fog.raw", "width": 64, "height": 4, "depth": 4}}\n' >assets/bad5.ktex
-k 1 import assets/bad1.ktex assets/bad2.ktex assets/bad3.ktex assets/bad4.ktex assets/bad5.ktex
+# past the texel budget: refused from the numbers, before the (small) file is read
+printf '{"raw": {"file": "fog.raw", "width": 1024, "height": 1024, "depth": 128}}\n' >assets/bad6.ktex
+k 1 import assets/bad1.ktex assets/bad2.ktex assets/bad3.ktex assets/bad4.ktex assets/bad5.ktex \
+    assets/bad6.ktex
 show
 printf '{"import": {"texture": {"shape": "array"}}}\n' >assets/odd.png.meta
 k 2 import assets/odd.png
