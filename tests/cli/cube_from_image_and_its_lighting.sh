@@ -30,8 +30,7 @@ else
     for face in 0 1 2 3 4 5; do
         colour=$(face_colour $face)
         k 0 thumbnail 'cross.png#texture' -o "f$face.png" --size 8 --layer $face
-        got=$($PY -c "from PIL import Image; print(*Image.open('f$face.png').convert('RGB').getpixel((4, 4)))")
-        expect_eq "$got" "$colour" "face $face"
+        expect_eq "$(pixel "f$face.png")" "$colour" "face $face"
     done
 fi
 

@@ -42,14 +42,6 @@ k 0 inspect 'ct.ktex#texture' --json
 k 0 inspect "$(j "d['artifact']['path']")"
 show
 
-# pixel PNG: the centre pixel of a picture as "r g b"
-pixel() {
-    $PY -c "from PIL import Image; im = Image.open('$1').convert('RGB'); print(*im.getpixel((im.width // 2, im.height // 2)))"
-}
-# near "r g b" "r g b": within 3 of each other in every channel
-near() {
-    $PY -c "import sys; a, b = [int(v) for v in '$1'.split()], [int(v) for v in '$2'.split()]; sys.exit(0 if all(abs(x - y) <= 3 for x, y in zip(a, b)) else 1)"
-}
 "$KILN_EXE" thumbnail 'sky.ktex#texture' -o probe.png >"$OUT" 2>"$ERR"
 if grep -q "vulkan: \|built without its Vulkan renderer" "$ERR"; then
     echo "drawing skipped: no Vulkan" >&2

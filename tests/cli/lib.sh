@@ -193,3 +193,12 @@ face_colour() {
     3) echo "255 0 255" ;; 4) echo "0 0 255" ;; *) echo "255 255 0" ;;
     esac
 }
+
+# pixel PNG: the centre pixel of a picture as "r g b"
+pixel() {
+    $PY -c "from PIL import Image; im = Image.open('$1').convert('RGB'); print(*im.getpixel((im.width // 2, im.height // 2)))"
+}
+# near "r g b" "r g b": within 3 of each other in every channel
+near() {
+    $PY -c "import sys; a, b = [int(v) for v in '$1'.split()], [int(v) for v in '$2'.split()]; sys.exit(0 if all(abs(x - y) <= 3 for x, y in zip(a, b)) else 1)"
+}

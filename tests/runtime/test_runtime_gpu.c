@@ -39,6 +39,25 @@ static krt_context *make_ctx(krt_desc *d)
     return c;
 }
 
+/* The null renderer: the cooked bytes as they are. */
+static krt_context *plain_ctx(void)
+{
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    return make_ctx(&d);
+}
+
+/* The recording renderer, sampling what `supports` says (a pure function: job threads call it). */
+static krt_context *recording_ctx(rt_recorder *rec, bool (*supports)(void *, uint32_t))
+{
+    rt_recorder_init(rec);
+    krt_desc d;
+    memset(&d, 0, sizeof d);
+    d.renderer = rt_recorder_renderer(rec);
+    d.renderer.supports_format = supports;
+    return make_ctx(&d);
+}
+
 static const krt_gpu_material *record(krt_context *c, krt_handle h, uint64_t *gen)
 {
     const krt_gpu_material *r;
@@ -234,15 +253,9 @@ static void block_textures_transcode_when_the_renderer_cannot_sample_them(void *
     free(meta);
     rt_reimport(g.dir);
     kiln_error err;
-    krt_desc d;
-    memset(&d, 0, sizeof d);
-    krt_context *plain = make_ctx(&d); /* the null renderer: the cooked blocks as they are */
+    krt_context *plain = plain_ctx(); /* the null renderer: the cooked blocks as they are */
     rt_recorder rec;
-    rt_recorder_init(&rec);
-    memset(&d, 0, sizeof d);
-    d.renderer = rt_recorder_renderer(&rec);
-    d.renderer.supports_format = rgba8_only;
-    krt_context *c = make_ctx(&d);
+    krt_context *c = recording_ctx(&rec, rgba8_only);
     int blocky = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         krt_handle hp = krt_load_texture(plain, names[i], &err);
@@ -312,15 +325,9 @@ static void cube_faces_transcode_one_by_one(void **state)
     free(meta);
     rt_reimport(g.dir);
     kiln_error err;
-    krt_desc d;
-    memset(&d, 0, sizeof d);
-    krt_context *plain = make_ctx(&d);
+    krt_context *plain = plain_ctx();
     rt_recorder rec;
-    rt_recorder_init(&rec);
-    memset(&d, 0, sizeof d);
-    d.renderer = rt_recorder_renderer(&rec);
-    d.renderer.supports_format = rgba8_only;
-    krt_context *c = make_ctx(&d);
+    krt_context *c = recording_ctx(&rec, rgba8_only);
     krt_handle hp = krt_load_texture(plain, "sky.ktex#texture", &err);
     krt_handle h = krt_load_texture(c, "sky.ktex#texture", &err);
     krt_finish(plain);
@@ -402,15 +409,9 @@ static void hdr_textures_transcode_to_rgba16f_when_the_renderer_cannot_sample_th
     free(src);
     rt_reimport(g.dir);
     kiln_error err;
-    krt_desc d;
-    memset(&d, 0, sizeof d);
-    krt_context *plain = make_ctx(&d);
+    krt_context *plain = plain_ctx();
     rt_recorder rec;
-    rt_recorder_init(&rec);
-    memset(&d, 0, sizeof d);
-    d.renderer = rt_recorder_renderer(&rec);
-    d.renderer.supports_format = no_hdr_blocks;
-    krt_context *c = make_ctx(&d);
+    krt_context *c = recording_ctx(&rec, no_hdr_blocks);
     for (int k = 0; k < 3; k++) {
         char *name = kt_format("m0/sky_%s.hdr#texture", fmts[k]);
         krt_handle hp = krt_load_texture(plain, name, &err);
