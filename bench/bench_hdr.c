@@ -28,7 +28,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/reader.h"
 #include "import/image.h"
 #include "measure.h"
 #include "process/block.h"
@@ -130,24 +129,6 @@ static double log2_rmse(const hdr_image *im, const uint16_t *dec)
     return sqrt(sum / (double)(n * 3));
 }
 
-/* The blocks of an .astc file: a 16-byte header (magic 0x5CA1AB13, block size, 24-bit sizes). */
-static const uint8_t *astc_blocks(const uint8_t *data, size_t size, uint32_t w, uint32_t h,
-                                  size_t need)
-{
-    kiln_reader r = kiln_reader_make(data, size);
-    uint32_t magic = kiln_read_u32le(&r);
-    uint8_t bx = kiln_read_u8(&r), by = kiln_read_u8(&r), bz = kiln_read_u8(&r);
-    uint32_t dim[3];
-    for (int i = 0; i < 3; i++) {
-        const uint8_t *p = kiln_reader_take(&r, 3);
-        dim[i] = p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 : 0;
-    }
-    if (r.failed || magic != 0x5CA1AB13u || bx != 4 || by != 4 || bz != 1 || dim[0] != w ||
-        dim[1] != h || dim[2] != 1)
-        return NULL;
-    return kiln_reader_take(&r, need);
-}
-
 /* One astcenc run: its printed coding time in seconds, and the decoded texels. */
 static bool astcenc_run(const char *tool, const char *tmp, const hdr_image *im, int level,
                         double *secs, uint16_t *dec)
@@ -174,7 +155,7 @@ static bool astcenc_run(const char *tool, const char *tmp, const hdr_image *im, 
         free(file);
         return false;
     }
-    const uint8_t *blocks = astc_blocks((const uint8_t *)file, size, im->w, im->h, need);
+    const uint8_t *blocks = bench_astc_blocks((const uint8_t *)file, size, im->w, im->h, need);
     kiln_error err;
     bool ok = blocks && kiln_blocks_decode_half(KILN_BLOCK_ASTC4X4_HDR, blocks, need, im->w, im->h,
                                                 dec, &err) == KILN_OK;

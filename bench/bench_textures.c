@@ -36,6 +36,7 @@
 #include "core/reader.h"
 #include "import/image.h"
 #include "kiln/kiln_format.h"
+#include "measure.h"
 #include "pipeline/settings.h"
 #include "process/block.h"
 
@@ -399,24 +400,6 @@ static const uint8_t *dds_blocks(const uint8_t *data, size_t size, uint32_t w, u
     return kiln_reader_take(&r, need);
 }
 
-/* The blocks of an .astc file: a 16-byte header (magic 0x5CA1AB13, block size, 24-bit sizes). */
-static const uint8_t *astc_blocks(const uint8_t *data, size_t size, uint32_t w, uint32_t h,
-                                  size_t need)
-{
-    kiln_reader r = kiln_reader_make(data, size);
-    uint32_t magic = kiln_read_u32le(&r);
-    uint8_t bx = kiln_read_u8(&r), by = kiln_read_u8(&r), bz = kiln_read_u8(&r);
-    uint32_t dim[3];
-    for (int i = 0; i < 3; i++) {
-        const uint8_t *p = kiln_reader_take(&r, 3);
-        dim[i] = p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 : 0;
-    }
-    if (r.failed || magic != 0x5CA1AB13u || bx != 4 || by != 4 || bz != 1 || dim[0] != w ||
-        dim[1] != h || dim[2] != 1)
-        return NULL;
-    return kiln_reader_take(&r, need);
-}
-
 /* ---- running kiln and the peers ------------------------------------------------------------- */
 
 typedef struct tex_ctx {
@@ -529,7 +512,7 @@ static peer_result *peer_get(const tex_ctx *c, peer_cache *cache, const peer_def
             if (!first) continue;
             const uint8_t *blocks = p->tool == PEER_BC7ENC
                                         ? dds_blocks(file, file_size, w, h, need)
-                                        : astc_blocks(file, file_size, w, h, need);
+                                        : bench_astc_blocks(file, file_size, w, h, need);
             kiln_error err = {0};
             bool ok = blocks && kiln_blocks_decode(p->format, blocks, need, w, h, false, decoded,
                                                    &err) == KILN_OK;

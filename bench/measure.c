@@ -43,3 +43,19 @@ char *bench_read_file(const char *path, size_t *size)
     }
     return p;
 }
+
+const uint8_t *bench_astc_blocks(const uint8_t *data, size_t size, uint32_t w, uint32_t h,
+                                 size_t need)
+{
+    if (!data || size < 16 || need > size - 16) return NULL;
+    uint32_t magic = (uint32_t)data[0] | (uint32_t)data[1] << 8 | (uint32_t)data[2] << 16 |
+                     (uint32_t)data[3] << 24;
+    uint32_t dim[3];
+    for (int i = 0; i < 3; i++)
+        dim[i] = (uint32_t)data[7 + 3 * i] | (uint32_t)data[8 + 3 * i] << 8 |
+                 (uint32_t)data[9 + 3 * i] << 16;
+    if (magic != 0x5CA1AB13u || data[4] != 4 || data[5] != 4 || data[6] != 1 || dim[0] != w ||
+        dim[1] != h || dim[2] != 1)
+        return NULL;
+    return data + 16;
+}
