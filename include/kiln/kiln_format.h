@@ -118,6 +118,12 @@ typedef enum kiln_texture_shape {
     KILN_TEXTURE_SHAPE_COUNT
 } kiln_texture_shape;
 
+/* What kiln calls VkFormat vk_format: its settings name ("bc7", "rgba16f", "bc6h_sf") for the
+ * formats a texture setting names, else the Vulkan name without VK_FORMAT_ ("RG16F", the BRDF
+ * table's); NULL for formats kiln does not know. *srgb (may be NULL): vk_format is the sRGB
+ * variant; *has_srgb (may be NULL): the format has an sRGB variant (so the other one is linear). */
+KILN_API const char *kiln_vk_format_label(uint32_t vk_format, bool *srgb, bool *has_srgb);
+
 /* "2d", "cube", "array", "volume", "cube_array"; "invalid" out of range. */
 KILN_API const char *kiln_texture_shape_name(uint32_t shape);
 

@@ -213,3 +213,14 @@ kiln_texture_gpu kiln_texture_gpu_of_platform(const char *platform)
         if (!strcmp(platform, k_mobile_platforms[i])) return KILN_TEXGPU_MOBILE;
     return KILN_TEXGPU_DESKTOP;
 }
+
+KILN_API const char *kiln_vk_format_label(uint32_t vk_format, bool *srgb, bool *has_srgb)
+{
+    bool is_srgb = false;
+    kiln_texture_format f = kiln_texture_format_of_vk(vk_format, &is_srgb);
+    const kiln_vk_format_info *vk = kiln_vk_format_find(vk_format);
+    if (srgb) *srgb = vk ? vk->srgb : false;
+    if (has_srgb) *has_srgb = f != KILN_TEXFMT_AUTO && kiln_texture_format_has_srgb(f);
+    if (f != KILN_TEXFMT_AUTO) return kiln_texture_format_name(f);
+    return vk ? vk->name : NULL;
+}

@@ -95,6 +95,28 @@ static void texture_format_rows_point_into_the_vk_format_table(void **state)
     }
 }
 
+/* The public label is the row's settings name for both variants, else the Vulkan name. */
+static void vk_format_labels_follow_the_rows(void **state)
+{
+    (void)state;
+    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
+        const kiln_texture_format_info *row = kiln_texture_format_get((kiln_texture_format)f);
+        bool srgb = true, has_srgb = false;
+        assert_string_equal(kiln_vk_format_label(row->vk_linear, &srgb, &has_srgb), row->name);
+        assert_false(srgb);
+        assert_int_equal(has_srgb, row->vk_srgb != 0);
+        if (row->vk_srgb) {
+            assert_string_equal(kiln_vk_format_label(row->vk_srgb, &srgb, NULL), row->name);
+            assert_true(srgb);
+        }
+    }
+    bool has_srgb = true;
+    assert_string_equal(kiln_vk_format_label(KILN_VK_FORMAT_R16G16_SFLOAT, NULL, &has_srgb),
+                        "RG16F");
+    assert_false(has_srgb);
+    assert_null(kiln_vk_format_label(44, NULL, NULL)); /* B8G8R8A8_UNORM: not kiln's */
+}
+
 static void texture_format_every_row_has_a_decoder_and_an_encoder(void **state)
 {
     (void)state;
@@ -208,6 +230,7 @@ int main(void)
         cmocka_unit_test(texture_format_rows_round_trip_name_id_and_vk_formats),
         cmocka_unit_test(texture_format_rows_point_into_the_vk_format_table),
         cmocka_unit_test(texture_format_every_row_has_a_decoder_and_an_encoder),
+        cmocka_unit_test(vk_format_labels_follow_the_rows),
         cmocka_unit_test(texture_format_auto_picks_one_row_per_role_and_gpu),
         cmocka_unit_test(texture_format_transcode_follows_the_rows),
     };

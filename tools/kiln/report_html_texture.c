@@ -9,36 +9,13 @@
 
 #include "report_html.h"
 
-static const struct {
-    uint32_t vk;
-    const char *name;
-} k_formats[] = {
-    {KILN_VK_FORMAT_R8G8B8A8_UNORM, "rgba8"},
-    {KILN_VK_FORMAT_R8G8B8A8_SRGB, "rgba8 sRGB"},
-    {KILN_VK_FORMAT_R16G16B16A16_SFLOAT, "rgba16f"},
-    {KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK, "bc1"},
-    {KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, "bc1 sRGB"},
-    {KILN_VK_FORMAT_BC4_UNORM_BLOCK, "bc4"},
-    {KILN_VK_FORMAT_BC5_UNORM_BLOCK, "bc5"},
-    {KILN_VK_FORMAT_BC7_UNORM_BLOCK, "bc7"},
-    {KILN_VK_FORMAT_BC7_SRGB_BLOCK, "bc7 sRGB"},
-    {KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK, "astc4x4"},
-    {KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, "astc4x4 sRGB"},
-    {KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, "bc6h"},
-    {KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, "bc6h signed"},
-    {KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, "rgb9e5"},
-    {KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32, "b10g11r11"},
-    {KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, "astc4x4 hdr"},
-};
-
+/* "bc7 sRGB", "bc7", "rgba16f", "RG16F" (kiln_vk_format_label). */
 static void format_name(uint32_t vk, char *out, size_t cap)
 {
-    for (size_t i = 0; i < sizeof k_formats / sizeof k_formats[0]; i++)
-        if (k_formats[i].vk == vk) {
-            snprintf(out, cap, "%s", k_formats[i].name);
-            return;
-        }
-    snprintf(out, cap, "vkFormat %u", vk);
+    bool srgb = false;
+    const char *name = kiln_vk_format_label(vk, &srgb, NULL);
+    if (!name) snprintf(out, cap, "vkFormat %u", vk);
+    else snprintf(out, cap, "%s%s", name, srgb ? " sRGB" : "");
 }
 
 /* The smallest power of two that brings the larger side to at most RH_PICTURE_MAX. */

@@ -13,44 +13,15 @@
 #include "kiln/kiln_format.h"
 #include "thumbnail.h"
 
-static const char *format_name(uint32_t vk_format)
+/* "bc7", "bc7 (linear)" (the linear one of a format with an sRGB variant), "rgba16f", "RG16F";
+ * into buf. */
+static const char *format_name(uint32_t vk_format, char *buf, size_t cap)
 {
-    switch (vk_format) {
-    case KILN_VK_FORMAT_R8G8B8A8_UNORM:
-        return "rgba8 (linear)";
-    case KILN_VK_FORMAT_R8G8B8A8_SRGB:
-        return "rgba8";
-    case KILN_VK_FORMAT_R16G16B16A16_SFLOAT:
-        return "rgba16f";
-    case KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK:
-        return "bc1 (linear)";
-    case KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK:
-        return "bc1";
-    case KILN_VK_FORMAT_BC4_UNORM_BLOCK:
-        return "bc4";
-    case KILN_VK_FORMAT_BC5_UNORM_BLOCK:
-        return "bc5";
-    case KILN_VK_FORMAT_BC7_UNORM_BLOCK:
-        return "bc7 (linear)";
-    case KILN_VK_FORMAT_BC7_SRGB_BLOCK:
-        return "bc7";
-    case KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK:
-        return "astc4x4 (linear)";
-    case KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK:
-        return "astc4x4";
-    case KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK:
-        return "bc6h";
-    case KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK:
-        return "bc6h_sf";
-    case KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32:
-        return "rgb9e5";
-    case KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32:
-        return "b10g11r11";
-    case KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK:
-        return "astc4x4_hdr";
-    default:
-        return "vkFormat ?";
-    }
+    bool srgb = false, has_srgb = false;
+    const char *name = kiln_vk_format_label(vk_format, &srgb, &has_srgb);
+    if (!name) snprintf(buf, cap, "vkFormat %u", vk_format);
+    else snprintf(buf, cap, "%s%s", name, has_srgb && !srgb ? " (linear)" : "");
+    return buf;
 }
 
 /* The whole file, or NULL with err filled (cooked textures are at most a few hundred MiB). */
@@ -81,6 +52,7 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
 {
     memset(d, 0, sizeof *d);
     *block = NULL;
+    char fname[48];
     bool transcode = !kv_supports_format(job->kv, info->vk_format);
     uint32_t to = transcode ? kiln_transcode_rgba8_format(info->vk_format) : info->vk_format;
     /* HDR formats (BC6H, RGB9E5, B10G11R11) become RGBA16F, 8 bytes a texel. */
@@ -90,7 +62,7 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
     if (transcode && to == 0)
         return kiln_thumb_error(err, KILN_E_IMPORT_UNSUPPORTED,
                                 "%.200s: the device cannot sample %s and kiln cannot transcode it",
-                                job->name, format_name(info->vk_format));
+                                job->name, format_name(info->vk_format, fname, sizeof fname));
     size_t offsets[KILN_KTX2_MAX_LEVELS], total = 0;
     for (uint32_t l = 0; l < info->level_count; l++) {
         offsets[l] = total;
@@ -237,15 +209,16 @@ kiln_result kiln_thumb_texture(const kiln_thumb_job *job, kiln_thumb_image *out,
         tex = own;
     }
     bool volume = info.shape == KILN_TEXTURE_SHAPE_VOLUME;
+    char fname[48];
     if (!r) r = draw(job, tex, volume, w, h, mode, out, err);
     if (own) job->renderer->destroy_texture(job->renderer->user, (krt_handle){0}, own);
     if (!r && info.shape == KILN_TEXTURE_SHAPE_2D)
         snprintf(out->what, sizeof out->what, "%s %ux%u, %u level%s; level %u (%ux%u)",
-                 format_name(info.vk_format), info.width, info.height, info.level_count,
-                 info.level_count == 1 ? "" : "s", level, lw, lh);
+                 format_name(info.vk_format, fname, sizeof fname), info.width, info.height,
+                 info.level_count, info.level_count == 1 ? "" : "s", level, lw, lh);
     else if (!r)
         snprintf(out->what, sizeof out->what, "%s %ux%u %s, %u level%s; level %u (%ux%u), %s %u",
-                 format_name(info.vk_format), info.width, info.height,
+                 format_name(info.vk_format, fname, sizeof fname), info.width, info.height,
                  kiln_texture_shape_name(info.shape), info.level_count,
                  info.level_count == 1 ? "" : "s", level, lw, lh,
                  volume                                   ? "slice"
