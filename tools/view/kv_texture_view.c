@@ -29,8 +29,13 @@ typedef struct view_params {
 kv_view_mode kv_view_mode_for(uint32_t vk_format)
 {
     switch (vk_format) {
-    case KILN_VK_FORMAT_R16G16B16A16_SFLOAT:
+    case KILN_VK_FORMAT_R16G16B16A16_SFLOAT: /* the float formats: linear, any range */
     case KILN_VK_FORMAT_R16G16_SFLOAT:
+    case KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK:
+    case KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK:
+    case KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32:
+    case KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32:
+    case KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK:
         return KV_VIEW_FLOAT;
     case KILN_VK_FORMAT_BC4_UNORM_BLOCK:
         return KV_VIEW_GREY;
