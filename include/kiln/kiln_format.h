@@ -104,8 +104,29 @@ typedef enum kiln_vk_format {
 
 typedef enum kiln_ktx2_supercompression {
     KILN_KTX2_SUPERCOMPRESSION_NONE = 0,
+    KILN_KTX2_SUPERCOMPRESSION_BASISLZ = 1, /* ETC1S only: global codebooks + per-image slices */
     KILN_KTX2_SUPERCOMPRESSION_ZSTD = 2,
 } kiln_ktx2_supercompression;
+
+/* A Basis Universal texture (vkFormat 0, KTX 2.0 "Basis Universal" sections): which of its two
+ * formats, from the DFD's colour model. Such a file is not sampled as stored: kiln_basis_*
+ * transcodes it to a GPU format (docs/basis.md). */
+typedef enum kiln_ktx2_basis {
+    KILN_KTX2_BASIS_NONE = 0, /* an ordinary vkFormat */
+    KILN_KTX2_BASIS_ETC1S,    /* ETC1S blocks in BasisLZ (supercompressionScheme 1) */
+    KILN_KTX2_BASIS_UASTC,    /* UASTC 4x4, 16 bytes a block, raw or Zstandard */
+} kiln_ktx2_basis;
+
+/* What a Basis texture's channels hold, from its DFD samples (KHR_DF_CHANNEL_ETC1S_* and
+ * _UASTC_*): colour, colour and alpha, one value (R in R, G and B), one value and alpha (a
+ * two-channel normal map's X and Y), or red and green (UASTC only). */
+typedef enum kiln_basis_channels {
+    KILN_BASIS_CHANNELS_RGB = 0,
+    KILN_BASIS_CHANNELS_RGBA,
+    KILN_BASIS_CHANNELS_RRR,
+    KILN_BASIS_CHANNELS_RRRG,
+    KILN_BASIS_CHANNELS_RG,
+} kiln_basis_channels;
 
 /* The shape of a texture: what image view a renderer makes of it. A KTX2 file says it with
  * faceCount (6: cube), pixelDepth (> 0: 3D) and layerCount (> 0: array). */
@@ -162,6 +183,14 @@ typedef struct kiln_ktx2_info {
     uint32_t face_count;  /* 6 for cubes and cube arrays, else 1 */
     uint32_t layer_count; /* layers of an array (layerCount), 1 when not an array */
     uint32_t depth;       /* level 0 slices of a volume (pixelDepth), 1 otherwise */
+    /* Basis Universal (vk_format 0): the format and its channels; block_width/height are 4 and
+     * block_size is 16 for UASTC, 8 for ETC1S (the size of the ETC1 block each stands for). A
+     * UASTC level's uncompressed_size and image_size count UASTC blocks; an ETC1S level has
+     * uncompressed_size 0 (the file says so) and image_size in ETC1 blocks. */
+    uint32_t basis;          /* kiln_ktx2_basis */
+    uint32_t basis_channels; /* kiln_basis_channels */
+    const uint8_t *sgd;      /* BasisLZ: supercompression global data, sgd_size bytes */
+    size_t sgd_size;
 } kiln_ktx2_info;
 
 /* Images (faces x layers x slices) in level `level` of a texture of info's shape. */
@@ -180,16 +209,18 @@ KILN_API bool kiln_ktx2_kv_find(const uint8_t *kv, size_t kv_size, const char *k
 /* Parses and validates a KTX2 file held in memory: header, indices, every level's offset and
  * size against the file and against what the format, shape and dimensions imply, the DFD,
  * key/value data. 2D, cube, array, cube array and 3D textures of the formats above are accepted,
- * at most 32768 texels a side, KILN_KTX2_MAX_LAYERS layers and KILN_KTX2_MAX_DEPTH slices; cube
- * faces must be square. Does not allocate. Errors: KILN_E_FORMAT_INVALID (malformed;
- * err->offset says where), KILN_E_IMPORT_UNSUPPORTED (a valid file kiln does not read, e.g. 1D,
- * a 3D array or another vkFormat), KILN_E_LIMIT (past the limits above), KILN_E_USAGE (NULL
- * out). */
+ * and Basis Universal ones (vkFormat 0 with an ETC1S or UASTC DFD: info->basis; the BasisLZ
+ * global data is bounded here and decoded by kiln_basis_open), at most 32768 texels a side,
+ * KILN_KTX2_MAX_LAYERS layers and KILN_KTX2_MAX_DEPTH slices; cube faces must be square. Does not
+ * allocate. Errors: KILN_E_FORMAT_INVALID (malformed; err->offset says where),
+ * KILN_E_IMPORT_UNSUPPORTED (a valid file kiln does not read, e.g. 1D, a 3D array or another
+ * vkFormat), KILN_E_LIMIT (past the limits above), KILN_E_USAGE (NULL out). */
 KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_info *out,
                                     kiln_error *err);
 
 /* Copies level `level` into dst (uncompressed_size bytes), undoing Zstandard supercompression.
- * Errors: KILN_E_USAGE (bad level or dst too small), KILN_E_FORMAT_INVALID (zstd data damaged
+ * Errors: KILN_E_USAGE (bad level or dst too small, or BasisLZ data: kiln_basis_transcode reads
+ * that), KILN_E_FORMAT_INVALID (zstd data damaged
  * or of the wrong length). */
 KILN_API kiln_result kiln_ktx2_level_copy(const kiln_ktx2_info *info, uint32_t level, void *dst,
                                           size_t dst_size, kiln_error *err);

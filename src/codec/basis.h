@@ -13,11 +13,11 @@ typedef enum kiln_basis_target {
     KILN_BASIS_TARGET_RGBA8 = 0,
     KILN_BASIS_TARGET_ASTC_4X4, /* ASTC 4x4 LDR */
     KILN_BASIS_TARGET_BC7,
-    KILN_BASIS_TARGET_BC1, /* colour only */
-    KILN_BASIS_TARGET_BC3, /* BC1 colour + BC4-style alpha */
-    KILN_BASIS_TARGET_BC4, /* one channel */
-    KILN_BASIS_TARGET_BC5, /* two channels */
-    KILN_BASIS_TARGET_ETC1, /* ETC1 RGB (also valid ETC2 RGB8) */
+    KILN_BASIS_TARGET_BC1,       /* colour only */
+    KILN_BASIS_TARGET_BC3,       /* BC1 colour + BC4-style alpha */
+    KILN_BASIS_TARGET_BC4,       /* one channel */
+    KILN_BASIS_TARGET_BC5,       /* two channels */
+    KILN_BASIS_TARGET_ETC1,      /* ETC1 RGB (also valid ETC2 RGB8) */
     KILN_BASIS_TARGET_ETC2_RGBA, /* EAC alpha block + ETC1/ETC2 colour block */
     KILN_BASIS_TARGET_EAC_R11,
     KILN_BASIS_TARGET_EAC_RG11,

@@ -4,7 +4,9 @@
  * space, supercompression, KTXorientation and KTXwriter) and the level index. */
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
+#include "codec/ktx2_basis.h"
 #include "codec/vk_format.h"
+#include "core/reader.h"
 
 static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
@@ -12,12 +14,38 @@ static kiln_result read(const void *data, size_t size, uint32_t flags, void *vie
     return kiln_ktx2_read(data, size, view, err);
 }
 
+/* A Basis Universal texture's channels and, for ETC1S, the sizes of its BasisLZ codebooks and
+ * tables (the global data's header, which kiln_ktx2_read bounded). */
+static void describe_basis(const kiln_ktx2_info *info, kiln_describe *d)
+{
+    static const char *const channels[] = {"rgb", "rgba", "rrr", "rrrg", "rg"};
+    kiln_describe_object(d, "basis");
+    kiln_describe_cstring(d, "channels",
+                          info->basis_channels < 5 ? channels[info->basis_channels] : "invalid");
+    if (info->sgd && info->sgd_size >= KILN_BASISLZ_HEADER_SIZE) {
+        const uint8_t *g = info->sgd;
+        kiln_describe_int(d, "endpoints", kiln_load_u16le(g));
+        kiln_describe_int(d, "selectors", kiln_load_u16le(g + 2));
+        kiln_describe_int(d, "endpoint_bytes", kiln_load_u32le(g + 4));
+        kiln_describe_int(d, "selector_bytes", kiln_load_u32le(g + 8));
+        kiln_describe_int(d, "table_bytes", kiln_load_u32le(g + 12));
+        kiln_describe_int(d, "images",
+                          (int64_t)kiln_ktx2_basislz_image_count(
+                              info->level_count, info->face_count, info->layer_count, info->depth));
+    }
+    kiln_describe_end(d);
+}
+
 static void describe(const void *view, kiln_describe *d)
 {
     const kiln_ktx2_info *info = view;
     const kiln_vk_format_info *f = kiln_vk_format_find(info->vk_format);
     kiln_describe_int(d, "vk_format", info->vk_format);
-    kiln_describe_cstring(d, "format", f ? f->name : "unknown");
+    kiln_describe_cstring(d, "format",
+                          f                                      ? f->name
+                          : info->basis == KILN_KTX2_BASIS_UASTC ? "UASTC"
+                          : info->basis == KILN_KTX2_BASIS_ETC1S ? "ETC1S"
+                                                                 : "unknown");
     kiln_describe_int(d, "width", info->width);
     kiln_describe_int(d, "height", info->height);
     if (info->shape != KILN_TEXTURE_SHAPE_2D) { /* 2D files describe as they always have */
@@ -28,8 +56,10 @@ static void describe(const void *view, kiln_describe *d)
     }
     kiln_describe_bool(d, "srgb", info->srgb);
     kiln_describe_cstring(d, "supercompression",
-                          info->supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD ? "zstd"
-                                                                                    : "none");
+                          info->supercompression == KILN_KTX2_SUPERCOMPRESSION_ZSTD      ? "zstd"
+                          : info->supercompression == KILN_KTX2_SUPERCOMPRESSION_BASISLZ ? "basislz"
+                                                                                         : "none");
+    if (info->basis != KILN_KTX2_BASIS_NONE) describe_basis(info, d);
     kiln_describe_cstring(d, "orientation", info->orientation);
     kiln_describe_cstring(d, "writer", info->writer);
     kiln_describe_array(d, "levels");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "codec/ktx2_basis.h"
 #include "codec/vk_format.h"
 #include "core/error.h"
 #include "core/reader.h"
@@ -225,7 +226,10 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
     if (KILN_NEVER(r.failed)) /* size >= 80 was checked */
         return fail_at(err, KILN_E_INTERNAL, 12, "ktx2: header read failed");
 
-    const kiln_vk_format_info *f = kiln_vk_format_find(vk_format);
+    /* vkFormat 0 is a Basis Universal texture (or one kiln does not read): its DFD says which
+     * format, and until that is read the ETC1S shape stands in (4x4 blocks, typeSize 1). */
+    bool basis = vk_format == KILN_VK_FORMAT_UNDEFINED;
+    const kiln_vk_format_info *f = basis ? &kiln_ktx2_etc1s_shape : kiln_vk_format_find(vk_format);
     if (!f)
         return fail_at(err, KILN_E_IMPORT_UNSUPPORTED, 12,
                        "ktx2: vkFormat %u is not one kiln reads", vk_format);
@@ -265,16 +269,26 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
         return fail_at(err, KILN_E_FORMAT_INVALID, 40,
                        "ktx2: levelCount %u, a %ux%ux%u texture has at most %u levels", level_count,
                        width, height, depth ? depth : 1, max_levels);
-    if (scheme != KILN_KTX2_SUPERCOMPRESSION_NONE && scheme != KILN_KTX2_SUPERCOMPRESSION_ZSTD) {
+    bool basislz = scheme == KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
+    if (scheme != KILN_KTX2_SUPERCOMPRESSION_NONE && scheme != KILN_KTX2_SUPERCOMPRESSION_ZSTD &&
+        !(basislz && basis)) {
         bool known = scheme == 1 || scheme == 3 || (scheme >= 0x10000 && scheme <= 0x1FFFF);
         return fail_at(err, known ? KILN_E_IMPORT_UNSUPPORTED : KILN_E_FORMAT_INVALID, 44,
                        "ktx2: supercompressionScheme %u is %s", scheme,
-                       known ? "not supported (only none and Zstandard)" : "reserved");
+                       basislz ? "BasisLZ, which only an ETC1S texture (vkFormat 0) uses"
+                       : known ? "not supported (only none, BasisLZ and Zstandard)"
+                               : "reserved");
     }
-    /* Neither scheme 0 nor 2 has global data, and offset 0 goes with length 0. */
-    if (sgd_off != 0 || sgd_len != 0)
+    /* Only BasisLZ has global data (8-byte aligned, after the DFD and key/values, before the
+     * levels); offset 0 goes with length 0. */
+    if (!basislz && (sgd_off != 0 || sgd_len != 0))
         return fail_at(err, KILN_E_FORMAT_INVALID, sgd_len != 0 ? 72 : 64,
                        "ktx2: supercompression global data must be empty for scheme %u", scheme);
+    if (basislz && (sgd_len == 0 || sgd_off % 8 != 0))
+        return fail_at(err, KILN_E_FORMAT_INVALID, sgd_len == 0 ? 72 : 64,
+                       sgd_len == 0 ? "ktx2: BasisLZ needs supercompression global data"
+                                    : "ktx2: sgdByteOffset %llu is not a multiple of 8",
+                       (unsigned long long)sgd_off);
 
     uint64_t index_end = HEADER_SIZE + (uint64_t)LEVEL_ENTRY_SIZE * level_count;
     if (index_end > size)
@@ -315,8 +329,22 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
         data_start = (uint64_t)kvd_off + kvd_len;
     }
 
-    kiln_result res = check_dfd(b + dfd_off, dfd_len, dfd_off, f, scheme, out, err);
+    if (basislz) {
+        if (sgd_off < data_start || sgd_off > size || sgd_len > size - sgd_off)
+            return fail_at(err, KILN_E_FORMAT_INVALID, 64,
+                           "ktx2: supercompression global data (%llu bytes at %llu) is not "
+                           "between the key/value data (ends at %llu) and the end of the file",
+                           (unsigned long long)sgd_len, (unsigned long long)sgd_off,
+                           (unsigned long long)data_start);
+        data_start = sgd_off + sgd_len;
+    }
+
+    kiln_result res =
+        basis ? kiln_ktx2_check_basis_dfd(b + dfd_off, dfd_len, dfd_off, scheme, out, err)
+              : check_dfd(b + dfd_off, dfd_len, dfd_off, f, scheme, out, err);
     if (res != KILN_OK) return res;
+    if (basis)
+        f = out->basis == KILN_KTX2_BASIS_UASTC ? &kiln_ktx2_uastc_shape : &kiln_ktx2_etc1s_shape;
     if (kvd_len &&
         (res = check_kvd(b + kvd_off, kvd_len, kvd_off, depth != 0, out, err)) != KILN_OK)
         return res;
@@ -341,10 +369,13 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
         want = image * (layers ? layers : 1) * faces * ld;
         if (want > SIZE_MAX)
             return fail_at(err, KILN_E_LIMIT, entry + 16, "ktx2: level %u is too large", i);
-        if (raw != want)
+        /* BasisLZ levels have no fixed size: uncompressedByteLength is 0 (KTX 2.0 "Level
+         * Index"); the global data's slice descriptors are checked against byteLength below. */
+        if (basislz ? raw != 0 : raw != want)
             return fail_at(err, KILN_E_FORMAT_INVALID, entry + 16,
                            "ktx2: level %u uncompressedByteLength %llu, %ux%ux%u %s needs %llu", i,
-                           (unsigned long long)raw, lw, lh, ld, f->name, (unsigned long long)want);
+                           (unsigned long long)raw, lw, lh, ld, f->name,
+                           (unsigned long long)(basislz ? 0 : want));
         if (scheme == KILN_KTX2_SUPERCOMPRESSION_NONE && len != want)
             return fail_at(err, KILN_E_FORMAT_INVALID, entry + 8,
                            "ktx2: level %u byteLength %llu, %ux%ux%u %s needs %llu", i,
@@ -392,6 +423,12 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
     out->block_size = f->block_size;
     out->kv_data = kvd_len ? b + kvd_off : NULL;
     out->kv_size = kvd_len;
+    if (basislz) {
+        res = kiln_ktx2_check_basislz(b + sgd_off, sgd_len, sgd_off, out, err);
+        if (res != KILN_OK) return res;
+        out->sgd = b + sgd_off;
+        out->sgd_size = (size_t)sgd_len;
+    }
     kiln_error_clear(err);
     return KILN_OK;
 }
@@ -406,6 +443,10 @@ KILN_API kiln_result kiln_ktx2_level_copy(const kiln_ktx2_info *info, uint32_t l
         return kiln_error_set(err, KILN_E_USAGE,
                               "ktx2: level %u needs %zu bytes, the destination has %zu", level,
                               lv->uncompressed_size, dst ? dst_size : 0);
+    if (info->supercompression == KILN_KTX2_SUPERCOMPRESSION_BASISLZ)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "ktx2: level %u is ETC1S in BasisLZ: kiln_basis_transcode reads it",
+                              level);
     if (info->supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) {
         if (KILN_NEVER(lv->size != lv->uncompressed_size))
             return kiln_error_set(err, KILN_E_FORMAT_INVALID, "ktx2: level %u size mismatch",

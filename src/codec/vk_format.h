@@ -22,6 +22,8 @@
 #define KILN_DF_MODEL_BC6H               133u
 #define KILN_DF_MODEL_BC7                134u
 #define KILN_DF_MODEL_ASTC               162u
+#define KILN_DF_MODEL_ETC1S              163u /* Basis Universal ETC1S (vkFormat 0, BasisLZ) */
+#define KILN_DF_MODEL_UASTC              166u /* Basis Universal UASTC 4x4 (vkFormat 0) */
 #define KILN_DF_PRIMARIES_BT709          1u
 #define KILN_DF_TRANSFER_UNSPECIFIED     0u
 #define KILN_DF_TRANSFER_LINEAR          1u

@@ -143,6 +143,9 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
     const krt_renderer *rd = x->renderer;
     kiln_result r =
         krt_type_texture.kind->read(a->dec.file, a->dec.file_size, x->flags, &d->view, err);
+    if (!r && d->view.basis != KILN_KTX2_BASIS_NONE)
+        r = kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                           "a Basis Universal texture: this runtime does not transcode it yet");
     if (!r) r = decode_levels(a, x->alloc, err);
     if (!r && rd->supports_format && is_block_format(d->data.vk_format) &&
         !rd->supports_format(rd->user, d->data.vk_format))
