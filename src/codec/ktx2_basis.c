@@ -60,8 +60,12 @@ static bool etc1s_channels(const uint8_t ids[2], uint32_t samples, uint32_t *out
 
 static bool uastc_channels(uint8_t id, uint32_t *out)
 {
-    static const int8_t map[7] = {KILN_BASIS_CHANNELS_RGB,  -1, -1, KILN_BASIS_CHANNELS_RGBA,
-                                  KILN_BASIS_CHANNELS_RRR,  KILN_BASIS_CHANNELS_RRRG,
+    static const int8_t map[7] = {KILN_BASIS_CHANNELS_RGB,
+                                  -1,
+                                  -1,
+                                  KILN_BASIS_CHANNELS_RGBA,
+                                  KILN_BASIS_CHANNELS_RRR,
+                                  KILN_BASIS_CHANNELS_RRRG,
                                   KILN_BASIS_CHANNELS_RG};
     if (id >= sizeof map || map[id] < 0) return false;
     *out = (uint32_t)map[id];
@@ -120,8 +124,9 @@ kiln_result kiln_ktx2_check_basis_dfd(const uint8_t *d, uint32_t len, uint64_t a
     bool planes_zero = true;
     for (int i = 1; i < 8; i++)
         if (d[20 + i]) planes_zero = false;
-    bool plane0_ok = d[20] == 0 ? scheme != KILN_KTX2_SUPERCOMPRESSION_NONE
-                                : !etc1s && d[20] == 16 && scheme != KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
+    bool plane0_ok = d[20] == 0
+                         ? scheme != KILN_KTX2_SUPERCOMPRESSION_NONE
+                         : !etc1s && d[20] == 16 && scheme != KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
     if (!planes_zero || !plane0_ok)
         return fail_at(err, KILN_E_FORMAT_INVALID, at + 20,
                        "ktx2: DFD bytesPlane0 %u does not fit %s with supercompressionScheme %u",
@@ -138,7 +143,8 @@ kiln_result kiln_ktx2_check_basis_dfd(const uint8_t *d, uint32_t len, uint64_t a
             (p[3] & ~(0x0Fu | KILN_DF_QUALIFIER_LINEAR)) != 0 || kiln_load_u32le(p + 4) != 0 ||
             kiln_load_u32le(p + 8) != 0 || kiln_load_u32le(p + 12) != ~0u)
             return fail_at(err, KILN_E_FORMAT_INVALID, at + 28 + 16 * s,
-                           "ktx2: DFD sample %u does not describe a %u-bit %s slice", s, bits, name);
+                           "ktx2: DFD sample %u does not describe a %u-bit %s slice", s, bits,
+                           name);
         ids[s] = p[3] & 0x0Fu;
     }
     uint32_t channels = 0;

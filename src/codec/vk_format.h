@@ -17,10 +17,12 @@
 #define KILN_DF_VERSION                  2u /* versionNumber of a 1.3 basic descriptor */
 #define KILN_DF_MODEL_RGBSDA             1u
 #define KILN_DF_MODEL_BC1A               128u
+#define KILN_DF_MODEL_BC3                130u
 #define KILN_DF_MODEL_BC4                131u
 #define KILN_DF_MODEL_BC5                132u
 #define KILN_DF_MODEL_BC6H               133u
 #define KILN_DF_MODEL_BC7                134u
+#define KILN_DF_MODEL_ETC2               161u
 #define KILN_DF_MODEL_ASTC               162u
 #define KILN_DF_MODEL_ETC1S              163u /* Basis Universal ETC1S (vkFormat 0, BasisLZ) */
 #define KILN_DF_MODEL_UASTC              166u /* Basis Universal UASTC 4x4 (vkFormat 0) */
