@@ -18,9 +18,14 @@
 
 /* Extensions kiln reads. Others are refused when required and warned about when only used. */
 static const char *const known_extensions[] = {
-    "KHR_mesh_quantization", "EXT_meshopt_compression",         "KHR_draco_mesh_compression",
-    "KHR_texture_transform", "KHR_materials_emissive_strength", "KHR_materials_unlit",
+    "KHR_mesh_quantization",
+    "EXT_meshopt_compression",
+    "KHR_draco_mesh_compression",
+    "KHR_texture_transform",
+    "KHR_materials_emissive_strength",
+    "KHR_materials_unlit",
     "KHR_lights_punctual",
+    "KHR_texture_basisu",
 };
 
 bool kiln_gltf_detect(const void *data, size_t size)

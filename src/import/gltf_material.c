@@ -274,6 +274,20 @@ static kiln_result read_textures(gltf_ctx *c)
             (r = gltf_get_index(c, tj, "sampler", ptr, s->sampler_count, false, &t->sampler)) ||
             (r = gltf_get_index(c, tj, "source", ptr, s->image_count, false, &t->image)))
             return r;
+        /* KHR_texture_basisu names a KTX2 image. A plain "source" beside it is the fallback
+         * (PNG or JPEG) for viewers without the extension: kiln keeps that one when present —
+         * the pixels before Basis compression are the better start for kiln's own encoders —
+         * and otherwise decodes the KTX2 (image_ktx2.c). */
+        json_t *bu = gltf_extension(tj, "KHR_texture_basisu");
+        if (bu) {
+            char bptr[96];
+            snprintf(bptr, sizeof bptr, "%s/extensions/KHR_texture_basisu", ptr);
+            if (!json_is_object(bu))
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, bptr, "not an object");
+            int32_t ktx2 = -1;
+            if ((r = gltf_get_index(c, bu, "source", bptr, s->image_count, true, &ktx2))) return r;
+            if (t->image < 0) t->image = ktx2;
+        }
         if (t->image < 0 &&
             !kiln_scene_warn(s, "%s: no \"source\" image kiln can read (only an extension's)", ptr))
             return gltf_nomem(c, "a warning");

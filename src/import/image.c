@@ -1,19 +1,22 @@
 /* image.c — source-image front door: recognises the format from its magic bytes (TGA from the
  * name hint or its TGA 2.0 footer, as it has no magic), applies the limits, dispatches to the
  * per-format decoder and finds whether any texel is not opaque. Formats: PNG (ISO/IEC 15948),
- * JPEG (ITU T.81 / JFIF), TGA (Truevision TGA 2.0), BMP, Radiance HDR, OpenEXR 2. */
+ * JPEG (ITU T.81 / JFIF), TGA (Truevision TGA 2.0), BMP, Radiance HDR, OpenEXR 2, KTX2 (level 0's
+ * first image). */
 #include "import/image_private.h"
 
 #include <string.h>
 
+#include "codec/vk_format.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/reader.h"
 
-static const char *const format_names[] = {"unknown", "png", "jpeg", "tga", "bmp", "hdr", "exr"};
+static const char *const format_names[] = {"unknown", "png", "jpeg", "tga",
+                                           "bmp",     "hdr", "exr",  "ktx2"};
 static const char *const format_descriptions[] = {
-    NULL,          "a PNG image",          "a JPEG image",    "a TGA image",
-    "a BMP image", "a Radiance HDR image", "an OpenEXR image"};
+    NULL,          "a PNG image",          "a JPEG image",     "a TGA image",
+    "a BMP image", "a Radiance HDR image", "an OpenEXR image", "a KTX2 texture"};
 _Static_assert(sizeof format_descriptions == sizeof format_names, "a description per format");
 
 const char *kiln_image_format_name(kiln_image_format f)
@@ -128,6 +131,9 @@ kiln_image_format kiln_image_detect(const void *data, size_t size, const char *n
     if (size >= 8 && memcmp(p, png_sig, 8) == 0) return KILN_IMAGE_PNG;
     if (size >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF) return KILN_IMAGE_JPEG;
     if (size >= 4 && memcmp(p, exr_sig, 4) == 0) return KILN_IMAGE_EXR;
+    if (size >= sizeof kiln_ktx2_identifier &&
+        memcmp(p, kiln_ktx2_identifier, sizeof kiln_ktx2_identifier) == 0)
+        return KILN_IMAGE_KTX2;
     if ((size >= 10 && memcmp(p, "#?RADIANCE", 10) == 0) ||
         (size >= 6 && memcmp(p, "#?RGBE", 6) == 0))
         return KILN_IMAGE_HDR;
@@ -166,11 +172,13 @@ static kiln_result dispatch(const void *data, size_t size, kiln_image_format f,
         return kiln_image_decode_stb(data, size, f, lim, header_only, out, err);
     case KILN_IMAGE_EXR:
         return kiln_image_decode_exr(data, size, lim, header_only, out, err);
+    case KILN_IMAGE_KTX2:
+        return kiln_image_decode_ktx2(data, size, lim, header_only, out, err);
     case KILN_IMAGE_UNKNOWN:
         break;
     }
     return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                          "not an image format kiln reads (PNG, JPEG, TGA, BMP, HDR, EXR)");
+                          "not an image format kiln reads (PNG, JPEG, TGA, BMP, HDR, EXR, KTX2)");
 }
 
 kiln_result kiln_image_probe(const void *data, size_t size, const kiln_image_opts *opts,

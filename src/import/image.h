@@ -25,6 +25,7 @@ typedef enum kiln_image_format {
     KILN_IMAGE_BMP,
     KILN_IMAGE_HDR,
     KILN_IMAGE_EXR,
+    KILN_IMAGE_KTX2, /* level 0's first image of a KTX2 texture (image_ktx2.c) */
 } kiln_image_format;
 
 /* A decoded image: always 4 channels RGBA, rows top to bottom, tightly packed. */

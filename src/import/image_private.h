@@ -44,6 +44,9 @@ kiln_result kiln_image_decode_stb(const void *data, size_t size, kiln_image_form
                                   kiln_error *err);
 kiln_result kiln_image_decode_exr(const void *data, size_t size, const kiln_image_limits *lim,
                                   bool header_only, kiln_image *out, kiln_error *err);
+/* Level 0's first image of a KTX2 texture: 8-bit RGBA, or float for HDR formats. */
+kiln_result kiln_image_decode_ktx2(const void *data, size_t size, const kiln_image_limits *lim,
+                                   bool header_only, kiln_image *out, kiln_error *err);
 
 /* True when the 18-byte TGA header at data is one stb_image's TGA reader accepts (colour-map
  * type 0/1, a known image type, a sane depth); used by detection so a name hint alone never

@@ -9,7 +9,9 @@
 
 #include "image_fixtures.h"
 #include "import/image.h"
+#include "kiln/kiln_format.h"
 #include "support.h"
+#include "write/ktx2_write.h"
 
 static kiln_image decode_ok(const kt_bytes *b, const char *hint)
 {
@@ -561,6 +563,83 @@ static void image_pixels_come_from_the_callers_allocator(void **state)
     kt_bytes_free(&b);
 }
 
+/* ---- KTX2 as a source image ------------------------------------------------------------------ */
+
+static kt_bytes write_ktx2(uint32_t vk, uint32_t w, uint32_t h, const void *level0, size_t size,
+                           uint32_t scheme)
+{
+    kiln_ktx2_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.vk_format = vk;
+    d.width = w;
+    d.height = h;
+    d.level_count = 1;
+    d.levels[0].data = level0;
+    d.levels[0].size = size;
+    d.supercompression = scheme;
+    kiln_buf out;
+    kiln_buf_init(&out, NULL);
+    kiln_error err;
+    if (kiln_ktx2_write(&d, &out, &err) != KILN_OK) fail_msg("ktx2 write: %s", err.message);
+    kt_bytes b = {malloc(out.size), out.size};
+    memcpy(b.data, out.data, out.size);
+    kiln_buf_free(&out);
+    return b;
+}
+
+/* A KTX2 decodes to what kiln's own block decoder makes of its level 0 (BC7 in Zstandard, 6x5
+ * so the last blocks are partial), RGBA16F to the floats its halves hold. */
+static void image_ktx2_level0_decodes_through_the_block_decoders(void **state)
+{
+    (void)state;
+    uint8_t blocks[2 * 2 * 16];
+    for (size_t i = 0; i < sizeof blocks; i++) blocks[i] = (uint8_t)(i * 37 + 11);
+    kt_bytes b = write_ktx2(KILN_VK_FORMAT_BC7_SRGB_BLOCK, 6, 5, blocks, sizeof blocks,
+                            KILN_KTX2_SUPERCOMPRESSION_ZSTD);
+    assert_int_equal(kiln_image_detect(b.data, b.size, NULL), KILN_IMAGE_KTX2);
+    kiln_image img = decode_ok(&b, NULL);
+    assert_int_equal(img.format, KILN_IMAGE_KTX2);
+    assert_int_equal(img.type, KILN_PIXEL_U8);
+    assert_int_equal(img.width, 6);
+    assert_int_equal(img.height, 5);
+    uint8_t want[6 * 5 * 4];
+    kiln_error err;
+    assert_int_equal(kiln_transcode_rgba8(KILN_VK_FORMAT_BC7_SRGB_BLOCK, blocks, sizeof blocks, 6,
+                                          5, want, sizeof want, &err),
+                     KILN_OK);
+    assert_memory_equal(img.pixels, want, sizeof want);
+    kiln_image_free(&img);
+    free(b.data);
+
+    /* 1.0, -2.5, 0.5, 0.25 as halves, in each of 3x2 texels. */
+    static const uint16_t texel[4] = {0x3C00, 0xC100, 0x3800, 0x3400};
+    uint8_t halves[3 * 2 * 8];
+    for (int i = 0; i < 6; i++)
+        for (int c = 0; c < 4; c++) {
+            halves[8 * i + 2 * c] = (uint8_t)texel[c];
+            halves[8 * i + 2 * c + 1] = (uint8_t)(texel[c] >> 8);
+        }
+    b = write_ktx2(KILN_VK_FORMAT_R16G16B16A16_SFLOAT, 3, 2, halves, sizeof halves,
+                   KILN_KTX2_SUPERCOMPRESSION_NONE);
+    img = decode_ok(&b, NULL);
+    assert_int_equal(img.type, KILN_PIXEL_F32);
+    const float *f = img.pixels;
+    for (int i = 0; i < 6; i++) {
+        assert_true(f[4 * i] == 1.0f && f[4 * i + 1] == -2.5f);
+        assert_true(f[4 * i + 2] == 0.5f && f[4 * i + 3] == 0.25f);
+    }
+    assert_true(img.has_alpha);
+    kiln_image_free(&img);
+
+    /* The memory limit holds before anything is decoded. */
+    kiln_image_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.memory_limit = 64;
+    kiln_result r = kiln_image_decode(b.data, b.size, &opts, &img, &err);
+    assert_int_equal(r, KILN_E_LIMIT);
+    free(b.data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +661,7 @@ int main(void)
         cmocka_unit_test(image_exr_tiled_with_edge_tiles_decodes_exactly_and_missing_alpha_is_one),
         cmocka_unit_test(image_exr_luminance_y_fills_rgb),
         cmocka_unit_test(image_pixels_come_from_the_callers_allocator),
+        cmocka_unit_test(image_ktx2_level0_decodes_through_the_block_decoders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
