@@ -153,7 +153,10 @@ static kiln_result create_device(kv_context *ctx, kiln_error *err)
     VkPhysicalDeviceFeatures have, want;
     ctx->vk.vkGetPhysicalDeviceFeatures(ctx->physical, &have);
     memset(&want, 0, sizeof want);
-    want.textureCompressionBC = have.textureCompressionBC; /* sampled BC formats need it on */
+    /* Sampled block formats need their family's feature on. */
+    want.textureCompressionBC = have.textureCompressionBC;
+    want.textureCompressionETC2 = have.textureCompressionETC2;
+    want.textureCompressionASTC_LDR = have.textureCompressionASTC_LDR;
     const char *swapchain[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
     VkDeviceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,

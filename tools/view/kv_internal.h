@@ -10,7 +10,7 @@
 #include "kv_vk.h"
 
 /* The kiln_vk_formats kv can upload, in one table (kv_format.c). */
-#define KV_FORMAT_COUNT 18
+#define KV_FORMAT_COUNT 25
 
 struct kv_context {
     kiln_allocator allocator;
