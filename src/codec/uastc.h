@@ -66,15 +66,16 @@ uint8_t kiln_uastc_unquant_endpoint(unsigned value, unsigned range);
  * srgb selects ASTC's sRGB endpoint expansion. */
 void kiln_uastc_decode(const kiln_uastc_block *b, bool srgb, uint8_t rgba[64]);
 
-/* BC7's solid-colour blocks use the endpoint pair that reproduces a channel value best; the
- * searches are done once per value and transcode call, in this caller-owned cache. */
+/* BC7's and BC1's solid-colour blocks use the endpoint pair that reproduces a channel value
+ * best; the searches are done once per value and transcode call, in this caller-owned cache. */
 typedef struct kiln_uastc_bc7_solid {
     uint16_t err;
     uint8_t lo, hi;
 } kiln_uastc_bc7_solid;
 typedef struct kiln_uastc_bc_cache {
-    uint8_t done[256]; /* bit 0, 1: m6[v][p] computed; bit 2: m5[v] */
+    uint8_t done[256]; /* bit 0, 1: m6[v][p] computed; bit 2: m5[v]; bit 3, 4: bc1_5, bc1_6 */
     kiln_uastc_bc7_solid m6[256][2], m5[256];
+    uint8_t bc1_5[256][2], bc1_6[256][2]; /* BC1 solid colour: 5- and 6-bit (hi, lo) */
 } kiln_uastc_bc_cache;
 void kiln_uastc_bc_cache_init(kiln_uastc_bc_cache *cache);
 
@@ -86,8 +87,9 @@ void kiln_uastc_to_etc1(const kiln_uastc_block *b, const uint8_t rgba[64], uint8
 /* ETC2 EAC alpha block from the EAC hint and the decoded alpha. */
 void kiln_uastc_to_eac_a8(const kiln_uastc_block *b, const uint8_t rgba[64], uint8_t out[8]);
 
-/* BC1 colour block from the decoded texels (solid blocks: their colour). */
-void kiln_uastc_to_bc1(const kiln_uastc_block *b, const uint8_t rgba[64], uint8_t out[8]);
+/* BC1 colour block from the BC1 hints and the decoded texels (basisu's real-time path). */
+void kiln_uastc_to_bc1(const kiln_uastc_block *b, const uint8_t rgba[64], uint8_t out[8],
+                       kiln_uastc_bc_cache *cache);
 /* BC4 block of channel `chan` (0..3) of the decoded texels. */
 void kiln_uastc_bc4_encode(const uint8_t rgba[64], unsigned chan, uint8_t out[8]);
 /* EAC R11 block of channel `chan` of the decoded texels. */

@@ -50,12 +50,12 @@ static void transcode_block(kiln_basis_target t, const kiln_uastc_block *b, uint
         break;
     case KILN_BASIS_TARGET_BC1:
         kiln_uastc_decode(b, false, rgba);
-        kiln_uastc_to_bc1(b, rgba, out);
+        kiln_uastc_to_bc1(b, rgba, out, cache);
         break;
     case KILN_BASIS_TARGET_BC3:
         kiln_uastc_decode(b, false, rgba);
         kiln_uastc_bc4_encode(rgba, 3, out);
-        kiln_uastc_to_bc1(b, rgba, out + 8);
+        kiln_uastc_to_bc1(b, rgba, out + 8, cache);
         break;
     case KILN_BASIS_TARGET_BC4:
         kiln_uastc_decode(b, false, rgba);
