@@ -402,7 +402,7 @@ static uint32_t hash52(uint32_t p)
 
 /* The partition of each texel of a 4x4 block (select_partition with small_block set, as the
  * block has fewer than 31 texels, and z = 0). */
-static void partition_table(unsigned seed, unsigned count, uint8_t part[16])
+void kiln_astc_partition_4x4(unsigned seed, unsigned count, uint8_t part[16])
 {
     seed += (count - 1) * 1024;
     uint32_t rnum = hash52(seed);
@@ -665,7 +665,7 @@ void kiln_astc_decode_block(const uint8_t *bytes, bool srgb, uint8_t rgba[64])
 
     /* Interpolation (C.2.19) with the plane of each channel (C.2.20). */
     uint8_t part[16] = {0};
-    if (partitions > 1) partition_table(seed, partitions, part);
+    if (partitions > 1) kiln_astc_partition_4x4(seed, partitions, part);
     for (unsigned i = 0; i < 16; i++) {
         unsigned p = part[i];
         uint8_t *px = rgba + 4 * i;

@@ -20,6 +20,10 @@ void kiln_bc7_decode_block(const uint8_t *in, uint8_t rgba[64]);
  * HDR content decode to the error colour, opaque magenta (astc_decode.c). */
 void kiln_astc_decode_block(const uint8_t *in, bool srgb, uint8_t rgba[64]);
 
+/* The subset (0..count-1) of each texel of a 4x4 ASTC block whose partition seed is `seed` and
+ * partition count `count` (2..4): the specification's select_partition (C.2.21). */
+void kiln_astc_partition_4x4(unsigned seed, unsigned count, uint8_t part[16]);
+
 /* The palettes, here so that the encoders score exactly what the decoders produce. */
 
 /* 5/6-bit channels to 8 bits by bit replication. */

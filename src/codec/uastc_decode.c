@@ -1,0 +1,67 @@
+/* uastc_decode.c — the texels of a UASTC block: ASTC's LDR decode of the equivalent ASTC block
+ * (the UASTC specification defines the format that way). Endpoints are unquantized to 8 bits,
+ * expanded to 16 (e * 257 for linear, e * 256 + 128 for sRGB), interpolated with the ASTC weight
+ * (0..64) and rounded, and the top 8 bits are the texel. L+A modes (15..17) put L in R, G, B;
+ * RGB modes decode alpha as 255. */
+#include "codec/uastc.h"
+
+/* The ASTC unquantized weight (0..64) of index w of an n-bit weight (C.2.17): bit replication to
+ * 6 bits, plus one above 32. */
+static unsigned weight64(unsigned w, unsigned n)
+{
+    unsigned v = 0;
+    int left = 6;
+    while (left > 0) {
+        int k = left < (int)n ? left : (int)n;
+        v |= (w >> (n - (unsigned)k)) << (left - k);
+        left -= k;
+    }
+    return v > 32 ? v + 1 : v;
+}
+
+static uint8_t interpolate(unsigned l, unsigned h, unsigned w, bool srgb)
+{
+    l = srgb ? (l << 8) | 0x80u : (l << 8) | l;
+    h = srgb ? (h << 8) | 0x80u : (h << 8) | h;
+    return (uint8_t)(((l * (64 - w) + h * w + 32) >> 6) >> 8);
+}
+
+void kiln_uastc_decode(const kiln_uastc_block *b, bool srgb, uint8_t rgba[64])
+{
+    if (b->mode == KILN_UASTC_MODE_SOLID) {
+        for (int i = 0; i < 16; i++)
+            for (int c = 0; c < 4; c++) rgba[i * 4 + c] = b->solid[c];
+        return;
+    }
+    /* Endpoints per subset as RGBA. */
+    uint8_t e[3][2][4];
+    for (unsigned s = 0; s < b->subsets; s++) {
+        const uint8_t *v = &b->endpoints[s * b->comps * 2u];
+        for (unsigned k = 0; k < 2; k++) {
+            if (b->comps == 2) {
+                uint8_t l = kiln_uastc_unquant_endpoint(v[k], b->endpoint_range);
+                e[s][k][0] = e[s][k][1] = e[s][k][2] = l;
+                e[s][k][3] = kiln_uastc_unquant_endpoint(v[2 + k], b->endpoint_range);
+            } else {
+                for (unsigned c = 0; c < 4; c++)
+                    e[s][k][c] = c < b->comps
+                                     ? kiln_uastc_unquant_endpoint(v[c * 2 + k], b->endpoint_range)
+                                     : 255;
+            }
+        }
+    }
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned s = b->part[i];
+        unsigned w0, w1;
+        if (b->planes == 2) {
+            w0 = weight64(b->weights[i * 2], b->weight_bits);
+            w1 = weight64(b->weights[i * 2 + 1], b->weight_bits);
+        } else {
+            w0 = w1 = weight64(b->weights[i], b->weight_bits);
+        }
+        for (unsigned c = 0; c < 4; c++) {
+            unsigned w = (b->planes == 2 && c == b->ccs) ? w1 : w0;
+            rgba[i * 4 + c] = interpolate(e[s][0][c], e[s][1][c], w, srgb);
+        }
+    }
+}
