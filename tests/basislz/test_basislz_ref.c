@@ -24,9 +24,9 @@ typedef struct target_info {
 static const target_info targets[] = {
     {KILN_BASIS_TARGET_ETC1, "ETC1_RGB", "etc1", true},
     {KILN_BASIS_TARGET_BC1, "BC1_RGB", "bc1", true},
-    {KILN_BASIS_TARGET_BC3, "BC3_RGBA", "bc3", true},
-    {KILN_BASIS_TARGET_BC4, "BC4_R", "bc4", true},
-    {KILN_BASIS_TARGET_BC5, "BC5_RG", "bc5", true},
+    {KILN_BASIS_TARGET_BC3, "BC3_RGBA", "bc3", false},
+    {KILN_BASIS_TARGET_BC4, "BC4_R", "bc4", false},
+    {KILN_BASIS_TARGET_BC5, "BC5_RG", "bc5", false},
     {KILN_BASIS_TARGET_ETC2_RGBA, "ETC2_RGBA", "etc2_rgba", true},
     {KILN_BASIS_TARGET_EAC_R11, "ETC2_EAC_R11", "eac_r11", true},
     {KILN_BASIS_TARGET_EAC_RG11, "ETC2_EAC_RG11", "eac_rg11", true},
