@@ -266,6 +266,151 @@ static void eac_opaque(uint8_t *blk)
     memcpy(blk, opaque, 8);
 }
 
+/* Writes the low n bits of v at bit offset `at` of a 16-byte block, least significant first. */
+static void put_bits(uint8_t *blk, uint32_t at, uint32_t n, uint32_t v)
+{
+    for (uint32_t i = 0; i < n; i++, at++) {
+        uint8_t bit = (uint8_t)(1u << (at & 7));
+        if ((v >> i) & 1) blk[at >> 3] |= bit;
+        else blk[at >> 3] &= (uint8_t)~bit;
+    }
+}
+
+/* BC7 mode 5 (Khronos Data Format Specification, BC7: mode bits 100000, rotation 0, 7-bit RGB
+ * endpoints at bit 8, 8-bit alpha endpoints at bit 50, 31 colour index bits at 66 and 31 alpha
+ * index bits at 97, texel 0's index one bit shorter). */
+#define BC7_RGB_AT     8u
+#define BC7_A_AT       50u
+#define BC7_COLOUR_IDX 66u
+#define BC7_ALPHA_IDX  97u
+
+static void bc7_endpoints(uint8_t *blk, const uint32_t e0[3], const uint32_t e1[3])
+{
+    for (uint32_t k = 0; k < 3; k++) {
+        put_bits(blk, BC7_RGB_AT + 14 * k, 7, e0[k]);
+        put_bits(blk, BC7_RGB_AT + 14 * k + 7, 7, e1[k]);
+    }
+}
+
+static void bc7_colour(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s, uint8_t *blk,
+                       bool has_alpha)
+{
+    (void)has_alpha;
+    memset(blk, 0, 16);
+    blk[0] = 1 << 5;                     /* mode 5 */
+    put_bits(blk, BC7_A_AT, 16, 0xFFFF); /* alpha endpoints 255, indices 0: opaque */
+    uint8_t c[4][3];
+    kiln_etc1s_colours(e, c);
+    uint32_t e0[3], e1[3], bits = 0, at = 0;
+    if (s->unique == 1) {
+        for (int k = 0; k < 3; k++) {
+            e0[k] = kiln_blz_bc7_match[c[s->lo][k]].lo;
+            e1[k] = kiln_blz_bc7_match[c[s->lo][k]].hi;
+        }
+        bc7_endpoints(blk, e0, e1);
+        put_bits(blk, BC7_COLOUR_IDX, 31, 0x2aaaaaabu); /* every index 1 */
+        return;
+    }
+    if (s->unique == 2) {
+        /* Block truncation: the two colours at 7 bits, indices 0 and 3. */
+        uint32_t low = 0;
+        for (int k = 0; k < 3; k++) {
+            e0[k] = c[s->lo][k] >> 1u;
+            e1[k] = c[s->hi][k] >> 1u;
+        }
+        for (int i = 0; i < 16; i++) {
+            uint32_t os = selector_at(s, i & 3, i >> 2) == s->lo ? low : 3 ^ low;
+            if (i == 0 && (os & 2)) { /* texel 0's index must have its top bit clear */
+                for (int k = 0; k < 3; k++) {
+                    e0[k] = c[s->hi][k] >> 1u;
+                    e1[k] = c[s->lo][k] >> 1u;
+                }
+                low = 3;
+                os = 0;
+            }
+            bits |= os << at;
+            at += i == 0 ? 1 : 2;
+        }
+        bc7_endpoints(blk, e0, e1);
+        put_bits(blk, BC7_COLOUR_IDX, 31, bits);
+        return;
+    }
+    size_t off = (size_t)bc1_range(s->lo, s->hi) * 10;
+    const kiln_blz_bc1_fit *f[3];
+    for (int k = 0; k < 3; k++)
+        f[k] = &kiln_blz_bc7_colour_fit[(e->inten * 32u + e->c5[k]) * 60u + off];
+    uint32_t best = UINT32_MAX;
+    int m = 0;
+    for (int i = 0; i < 10; i++) {
+        uint32_t err = (uint32_t)f[0][i].err + f[1][i].err + f[2][i].err;
+        if (err < best) {
+            best = err;
+            m = i;
+        }
+    }
+    static const uint8_t mappings[10][4] = {{0, 0, 1, 1}, {0, 0, 1, 2}, {0, 0, 1, 3}, {0, 0, 2, 3},
+                                            {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}, {0, 2, 3, 3},
+                                            {1, 2, 2, 2}, {1, 2, 3, 3}};
+    uint32_t inv = (mappings[m][selector_at(s, 0, 0)] & 2) ? 3 : 0;
+    for (int k = 0; k < 3; k++) {
+        e0[k] = inv ? f[k][m].hi : f[k][m].lo;
+        e1[k] = inv ? f[k][m].lo : f[k][m].hi;
+    }
+    for (int i = 0; i < 16; i++) {
+        bits |= ((uint32_t)mappings[m][selector_at(s, i & 3, i >> 2)] ^ inv) << at;
+        at += i == 0 ? 1 : 2;
+    }
+    bc7_endpoints(blk, e0, e1);
+    put_bits(blk, BC7_COLOUR_IDX, 31, bits);
+}
+
+static void bc7_alpha(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s, uint8_t *blk)
+{
+    uint8_t c[4][3];
+    kiln_etc1s_colours(e, c);
+    uint32_t bits = 0, at = 0;
+    if (s->unique == 1) {
+        put_bits(blk, BC7_A_AT, 8, c[s->lo][0]);
+        put_bits(blk, BC7_A_AT + 8, 8, c[s->lo][0]);
+        return;
+    }
+    if (s->unique == 2) {
+        uint32_t a0 = c[s->lo][1], a1 = c[s->hi][1], low = 0;
+        for (int i = 0; i < 16; i++) {
+            uint32_t os = selector_at(s, i & 3, i >> 2) == s->lo ? low : 3 ^ low;
+            if (i == 0 && (os & 2)) {
+                a0 = c[s->hi][1];
+                a1 = c[s->lo][1];
+                low = 3;
+                os = 0;
+            }
+            bits |= os << at;
+            at += i == 0 ? 1 : 2;
+        }
+        put_bits(blk, BC7_A_AT, 8, a0);
+        put_bits(blk, BC7_A_AT + 8, 8, a1);
+        put_bits(blk, BC7_ALPHA_IDX, 31, bits);
+        return;
+    }
+    const kiln_blz_bc7_alpha_fit *f = &kiln_blz_bc7_alpha_fits[(e->inten * 32u + e->c5[0]) * 6u +
+                                                               (uint32_t)bc1_range(s->lo, s->hi)];
+    uint32_t a0 = f->lo, a1 = f->hi, trans = f->trans;
+    for (int i = 0; i < 16; i++) {
+        uint32_t os = (trans >> (2 * selector_at(s, i & 3, i >> 2))) & 3;
+        if (i == 0 && (os & 2)) {
+            a0 = f->hi;
+            a1 = f->lo;
+            trans ^= 0xFF;
+            os ^= 3;
+        }
+        bits |= os << at;
+        at += i == 0 ? 1 : 2;
+    }
+    put_bits(blk, BC7_A_AT, 8, a0);
+    put_bits(blk, BC7_A_AT + 8, 8, a1);
+    put_bits(blk, BC7_ALPHA_IDX, 31, bits);
+}
+
 static void etc1_colour(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s, uint8_t *blk,
                         bool has_alpha)
 {
@@ -343,6 +488,7 @@ static void r11_at8(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s, 
 }
 
 static const kiln_blz_conv conv_etc1 = {etc1_colour, NULL};
+static const kiln_blz_conv conv_bc7 = {bc7_colour, bc7_alpha};
 static const kiln_blz_conv conv_bc1 = {bc1_colour, NULL};
 static const kiln_blz_conv conv_bc3 = {bc3_colour, bc4_at0};
 static const kiln_blz_conv conv_bc4 = {bc4_colour, NULL};
@@ -358,6 +504,8 @@ const kiln_blz_conv *kiln_blz_conv_for(kiln_basis_target target)
         return &conv_etc1;
     case KILN_BASIS_TARGET_BC1:
         return &conv_bc1;
+    case KILN_BASIS_TARGET_BC7:
+        return &conv_bc7;
     case KILN_BASIS_TARGET_BC3:
         return &conv_bc3;
     case KILN_BASIS_TARGET_BC4:

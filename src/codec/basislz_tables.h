@@ -38,4 +38,14 @@ typedef struct kiln_blz_bc4_fit {
 } kiln_blz_bc4_fit;
 extern const kiln_blz_bc4_fit kiln_blz_bc4_fits[8 * 32 * 4];
 
+/* BC7 mode 5: colour endpoints of one channel (7 bits; laid out as the BC1 fits), alpha
+ * endpoints and each selector's 2-bit index (2 bits per selector; [(t * 32 + c) * 6 + range]),
+ * single-colour endpoints. */
+extern const kiln_blz_bc1_fit kiln_blz_bc7_colour_fit[8 * 32 * 6 * 10];
+typedef struct kiln_blz_bc7_alpha_fit {
+    uint8_t lo, hi, trans;
+} kiln_blz_bc7_alpha_fit;
+extern const kiln_blz_bc7_alpha_fit kiln_blz_bc7_alpha_fits[8 * 32 * 6];
+extern const kiln_blz_bc1_match kiln_blz_bc7_match[256];
+
 #endif

@@ -231,6 +231,125 @@ static void write_bc4(FILE *f, const char *name)
     fprintf(f, "};\n");
 }
 
+/* BC7 mode 5 colour endpoints (7 bits) of one channel: like the BC1 fits, with BC7's 2-bit
+ * weights (21/64, 43/64); the widest table's extreme selectors weigh 5 times (they are the
+ * clamped ends the encoder meant). [(t * 32 + c) * 60 + range * 10 + mapping]. */
+static void write_bc7_colour(FILE *f, const char *name)
+{
+    fprintf(f, "const kiln_blz_bc1_fit %s[8 * 32 * 6 * 10] = {\n", name);
+    for (int t = 0; t < 8; t++) {
+        for (int c = 0; c < 32; c++) {
+            int bc[4];
+            colours(c, t, bc);
+            for (int r = 0; r < 6; r++) {
+                int rlo = bc1_ranges[r][0], rhi = bc1_ranges[r][1];
+                for (int m = 0; m < 10; m++) {
+                    int best_lo = 0, best_hi = 0;
+                    uint64_t best = UINT64_MAX;
+                    for (int hi = 0; hi <= 127; hi++) {
+                        for (int lo = 0; lo <= 127; lo++) {
+                            int p[4];
+                            p[0] = lo << 1 | lo >> 6;
+                            p[3] = hi << 1 | hi >> 6;
+                            p[1] = (p[0] * (64 - 21) + p[3] * 21 + 32) / 64;
+                            p[2] = (p[0] * (64 - 43) + p[3] * 43 + 32) / 64;
+                            uint64_t e = 0;
+                            for (int s = rlo; s <= rhi; s++) {
+                                int d = bc[s] - p[bc1_mappings[m][s]];
+                                int scale =
+                                    (t == 7 && rlo == 0 && rhi == 3 && (s == 0 || s == 3)) ? 5 : 1;
+                                e += (uint64_t)(d * d * scale);
+                            }
+                            if (e < best) {
+                                best = e;
+                                best_lo = lo;
+                                best_hi = hi;
+                            }
+                        }
+                    }
+                    fprintf(f, "{%d,%d,%u},", best_lo, best_hi,
+                            (unsigned)(best < 0xFFFF ? best : 0xFFFF));
+                }
+                fprintf(f, "\n");
+            }
+        }
+    }
+    fprintf(f, "};\n");
+}
+
+/* BC7 mode 5 alpha endpoints (8 bits) and each selector's 2-bit index, 2 bits per selector;
+ * [(t * 32 + c) * 6 + range]. */
+static void write_bc7_alpha(FILE *f, const char *name)
+{
+    fprintf(f, "const kiln_blz_bc7_alpha_fit %s[8 * 32 * 6] = {\n", name);
+    for (int t = 0; t < 8; t++) {
+        for (int c = 0; c < 32; c++) {
+            int bc[4];
+            colours(c, t, bc);
+            for (int r = 0; r < 6; r++) {
+                int rlo = bc1_ranges[r][0], rhi = bc1_ranges[r][1];
+                int best_lo = 0, best_hi = 0;
+                unsigned best_sel = 0;
+                uint64_t best = UINT64_MAX;
+                for (int hi = 0; hi <= 255; hi++) {
+                    for (int lo = 0; lo <= 255; lo++) {
+                        int p[4] = {lo, (lo * (64 - 21) + hi * 21 + 32) / 64,
+                                    (lo * (64 - 43) + hi * 43 + 32) / 64, hi};
+                        uint64_t e = 0;
+                        unsigned sel = 0;
+                        for (int s = rlo; s <= rhi; s++) {
+                            int be = 1 << 30, bk = 0;
+                            for (int k = 0; k < 4; k++) {
+                                int d = bc[s] - p[k];
+                                d *= d;
+                                if (t == 7 && rlo == 0 && rhi == 3 && (s == 0 || s == 3)) d *= 5;
+                                if (d < be) {
+                                    be = d;
+                                    bk = k;
+                                }
+                            }
+                            e += (uint64_t)be;
+                            sel |= (unsigned)bk << (2 * s);
+                        }
+                        if (e < best) {
+                            best = e;
+                            best_lo = lo;
+                            best_hi = hi;
+                            best_sel = sel;
+                        }
+                    }
+                }
+                fprintf(f, "{%d,%d,%u},", best_lo, best_hi, best_sel);
+            }
+            fprintf(f, "\n");
+        }
+    }
+    fprintf(f, "};\n");
+}
+
+/* Single-colour BC7 mode 5 endpoints: for each 8-bit value, the 7-bit (lo, hi) whose weight-1
+ * colour (43 lo + 21 hi + 32) / 64 is closest, searched lo-major. */
+static void write_bc7_match(FILE *f, const char *name)
+{
+    fprintf(f, "const kiln_blz_bc1_match %s[256] = {", name);
+    for (int i = 0; i < 256; i++) {
+        int lowest = 256, best_lo = 0, best_hi = 0;
+        for (int lo = 0; lo < 128; lo++) {
+            for (int hi = 0; hi < 128; hi++) {
+                int le = lo << 1 | lo >> 6, he = hi << 1 | hi >> 6;
+                int e = abs(((le * (64 - 21) + he * 21 + 32) >> 6) - i);
+                if (e < lowest) {
+                    lowest = e;
+                    best_lo = lo;
+                    best_hi = hi;
+                }
+            }
+        }
+        fprintf(f, "%s{%d,%d},", i % 16 ? "" : "\n", best_lo, best_hi);
+    }
+    fprintf(f, "};\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -253,6 +372,9 @@ int main(int argc, char **argv)
     write_eac(f, "kiln_blz_eac_a8_fit", 0);
     write_eac(f, "kiln_blz_eac_r11_fit", 1);
     write_bc4(f, "kiln_blz_bc4_fits");
+    write_bc7_colour(f, "kiln_blz_bc7_colour_fit");
+    write_bc7_alpha(f, "kiln_blz_bc7_alpha_fits");
+    write_bc7_match(f, "kiln_blz_bc7_match");
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 1;
