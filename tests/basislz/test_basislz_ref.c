@@ -53,7 +53,33 @@ static const ref_case cases[] = {
     {"xy00_q128_mip", "normal/ldr-xy-00.png", "-q 128 -mipmap"},
     {"ldr_tga_q192", "tga/ldr.tga", "-q 192 -mipmap"},
     {"bottom_tga_q32", "tga/bottom.tga", "-q 32"},
+    /* Written by the test: varying alpha, and sizes that are not multiples of 4. */
+    {"synth_alpha_q128_mip", "@synth_alpha.png", "-q 128 -mipmap"},
+    {"synth_alpha_q8", "@synth_alpha.png", "-q 8"},
 };
+
+/* A seeded RGBA image, 61 x 47: colour gradients and edges, alpha a ramp with bands and noise. */
+static char *write_synthetic(const char *dir)
+{
+    enum { W = 61, H = 47 };
+    static uint8_t px[W * H * 4];
+    uint32_t seed = 0x9e3779b9u;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            uint8_t *p = px + (y * W + x) * 4;
+            int n = (int)(seed % 17) - 8;
+            int v[4] = {x * 4 + n, (x + y) * 2 + ((x / 9 + y / 7) & 1) * 60, 255 - y * 5 + n,
+                        (x * 255) / (W - 1) + (((y / 6) & 1) ? -80 : 40) + n * 2};
+            for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v[k] < 0 ? 0 : v[k] > 255 ? 255 : v[k]);
+        }
+    }
+    char *path = kt_format("%s/synth_alpha.png", dir);
+    kt_write_png(path, px, W, H, 4);
+    return path;
+}
 
 static void decode_target(kiln_basis_target t, const uint8_t *b, uint8_t px[64])
 {
@@ -224,12 +250,14 @@ static void transcodes_match_basisu(void **state)
     }
     const char *bin = getenv("KILN_BINARY_DIR");
     char *dir = kt_format("%s/basislz_ref", bin ? bin : ".");
+    kt_run(kt_format("mkdir -p '%s'", dir), NULL);
     tally tallies[TARGET_COUNT];
     memset(tallies, 0, sizeof tallies);
     size_t images = 0;
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         const ref_case *c = &cases[ci];
-        char *src = kt_corpus_path(kt_format("images/%s", c->src));
+        char *src = c->src[0] == '@' ? write_synthetic(dir)
+                                     : kt_corpus_path(kt_format("images/%s", c->src));
         if (!src || !kt_file_exists(src)) {
             print_message("skipped %s: corpus image absent\n", c->name);
             free(src);
