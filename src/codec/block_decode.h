@@ -24,6 +24,22 @@ void kiln_astc_decode_block(const uint8_t *in, bool srgb, uint8_t rgba[64]);
  * partition count `count` (2..4): the specification's select_partition (C.2.21). */
 void kiln_astc_partition_4x4(unsigned seed, unsigned count, uint8_t part[16]);
 
+/* ETC1 RGB (8 bytes, etc_decode.c). Blocks ETC1 leaves undefined decode as ETC2 reads them. */
+void kiln_etc1_decode_block(const uint8_t *in, uint8_t rgba[64]);
+/* ETC2 RGB8 (8 bytes): individual, differential, T, H and planar modes; alpha 255. */
+void kiln_etc2_rgb_decode_block(const uint8_t *in, uint8_t rgba[64]);
+/* ETC2 RGBA8 (16 bytes: an EAC alpha block, then an ETC2 RGB8 block). */
+void kiln_etc2_rgba_decode_block(const uint8_t *in, uint8_t rgba[64]);
+/* EAC R11 unsigned (8 bytes): (R, 0, 0, 255), the 11-bit value scaled to 8 bits rounding
+ * (v * 255 + 1023) / 2047, like BC4. */
+void kiln_eac_r11_decode_block(const uint8_t *in, uint8_t rgba[64]);
+/* EAC RG11 unsigned (16 bytes: R then G, each an R11 block): (R, G, 0, 255), like BC5. */
+void kiln_eac_rg11_decode_block(const uint8_t *in, uint8_t rgba[64]);
+/* The 16 values of one EAC block, texels row by row: 8-bit alpha (the ETC2 RGBA8 alpha
+ * block), or the unsigned 11-bit values (0..2047) of an R11 block. */
+void kiln_eac_alpha_values(const uint8_t *in, uint8_t alpha[16]);
+void kiln_eac_r11_values(const uint8_t *in, uint16_t r11[16]);
+
 /* The palettes, here so that the encoders score exactly what the decoders produce. */
 
 /* 5/6-bit channels to 8 bits by bit replication. */
