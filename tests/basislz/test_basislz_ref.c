@@ -31,7 +31,7 @@ static const target_info targets[] = {
     {KILN_BASIS_TARGET_EAC_R11, "ETC2_EAC_R11", "eac_r11", true},
     {KILN_BASIS_TARGET_EAC_RG11, "ETC2_EAC_RG11", "eac_rg11", true},
     {KILN_BASIS_TARGET_BC7, "BC7_RGBA", "bc7", true},
-    {KILN_BASIS_TARGET_ASTC_4X4, "ASTC_RGBA", "astc", false},
+    {KILN_BASIS_TARGET_ASTC_4X4, "ASTC_RGBA", "astc", true},
 };
 #define TARGET_COUNT (sizeof targets / sizeof targets[0])
 
