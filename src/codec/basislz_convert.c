@@ -411,6 +411,279 @@ static void bc7_alpha(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s
     put_bits(blk, BC7_ALPHA_IDX, 31, bits);
 }
 
+/* ---- ASTC 4x4 (Khronos Data Format Specification, ASTC) ---------------------------------
+ * Four layouts, as basisu picks them: a void-extent block for constant colour and alpha; colour
+ * endpoint mode 12 (RGBA direct, 8-bit endpoints, dual plane with alpha second, 1-bit weights)
+ * when colour and alpha each take at most two values (exact); mode 4 (luminance + alpha, 8-bit,
+ * dual plane, 2-bit weights) for grey endpoints; mode 8 (RGB direct, 8-bit, 2-bit weights) for
+ * opaque blocks; otherwise mode 12 with 48-level endpoints and 2-bit dual-plane weights. The
+ * first bytes of each are its block mode, partition count and endpoint mode fields. */
+typedef struct astc_params {
+    uint8_t ep[10]; /* R lo, R hi, G lo, G hi, B lo, B hi, A lo, A hi (mode 4: L lo, L hi, A lo, A
+                       hi) */
+    uint8_t w[32];  /* texel i's colour weight at 2 i, alpha weight at 2 i + 1 (mode 8: w[i]) */
+} astc_params;
+
+static void astc_or_bits(uint8_t *b, uint32_t *pos, uint32_t v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++, (*pos)++)
+        if ((v >> i) & 1) b[*pos >> 3] |= (uint8_t)(1u << (*pos & 7));
+}
+
+/* Five values of a trit range with n extra bits each (integer sequence encoding). */
+static void astc_trits(uint8_t *b, const uint8_t *v, uint32_t *pos, uint32_t n)
+{
+    static const uint32_t pow3[5] = {1, 3, 9, 27, 81};
+    uint32_t trits = 0, bits[5], mask = (1u << n) - 1;
+    for (int i = 0; i < 5; i++) {
+        trits += (uint32_t)(v[i] >> n) * pow3[i];
+        bits[i] = v[i] & mask;
+    }
+    uint32_t t = kiln_blz_astc_trits[trits < 243 ? trits : 0];
+    astc_or_bits(b, pos, bits[0] | (t & 3) << n | bits[1] << (2 + n), 2 * n + 2);
+    astc_or_bits(b, pos,
+                 ((t >> 2) & 3) | bits[2] << 2 | ((t >> 4) & 1) << (2 + n) | bits[3] << (3 + n) |
+                     ((t >> 5) & 3) << (3 + 2 * n) | bits[4] << (5 + 2 * n) |
+                     ((t >> 7) & 1) << (5 + 3 * n),
+                 3 * n + 6);
+}
+
+/* 2-bit weights are stored from bit 126 down, each with its bits swapped. */
+static void astc_weights2(uint8_t *b, const uint8_t *w, int count)
+{
+    static const uint8_t swapped[4] = {0, 2, 1, 3};
+    for (int i = 0; i < count; i++) {
+        uint32_t ofs = 126u - 2u * (uint32_t)i;
+        b[ofs >> 3] |= (uint8_t)(swapped[w[i] & 3] << (ofs & 7));
+    }
+}
+
+static void astc_pack(uint8_t *b, const astc_params *p, int layout)
+{
+    memset(b, 0, 16);
+    uint32_t pos = 17;
+    switch (layout) {
+    case 12: /* mode 12, 48-level endpoints, 2-bit weights, dual plane */
+        b[0] = 0x42, b[1] = 0x84, b[2] = 0x01, b[7] = 0xc0;
+        astc_trits(b, p->ep, &pos, 4);
+        astc_trits(b, p->ep + 5, &pos, 4);
+        astc_weights2(b, p->w, 32);
+        break;
+    case 120: /* mode 12, 8-bit endpoints, 1-bit weights from bit 127 down, dual plane */
+        b[0] = 0x41, b[1] = 0x84, b[2] = 0x01, b[11] = 0xc0;
+        for (int i = 0; i < 8; i++) astc_or_bits(b, &pos, p->ep[i], 8);
+        for (int i = 0; i < 32; i++)
+            b[(127 - i) >> 3] |= (uint8_t)((p->w[i] & 1) << ((127 - i) & 7));
+        break;
+    case 4: /* mode 4, 8-bit endpoints, 2-bit weights, dual plane */
+        b[0] = 0x42, b[1] = 0x84, b[2] = 0x00, b[7] = 0xc0;
+        for (int i = 0; i < 4; i++) astc_or_bits(b, &pos, p->ep[i], 8);
+        astc_weights2(b, p->w, 32);
+        break;
+    default: /* 8: mode 8, 8-bit endpoints, 2-bit weights, one plane */
+        b[0] = 0x42, b[1] = 0x00, b[2] = 0x01;
+        for (int i = 0; i < 6; i++) astc_or_bits(b, &pos, p->ep[i], 8);
+        astc_weights2(b, p->w, 16);
+        break;
+    }
+}
+
+/* The mapping with the least error in one table (grey blocks use one channel). */
+static int astc_best1(const kiln_blz_bc1_fit *f)
+{
+    uint32_t best = UINT32_MAX;
+    int m = 0;
+    for (int i = 0; i < 10; i++) {
+        if (f[i].err < best) {
+            best = f[i].err;
+            m = i;
+        }
+    }
+    return m;
+}
+
+static int astc_best3(const kiln_blz_bc1_fit *f[3])
+{
+    uint32_t best = UINT32_MAX;
+    int m = 0;
+    for (int i = 0; i < 10; i++) {
+        uint32_t err = (uint32_t)f[0][i].err + f[1][i].err + f[2][i].err;
+        if (err < best) {
+            best = err;
+            m = i;
+        }
+    }
+    return m;
+}
+
+static const uint8_t astc_mappings[10][4] = {{0, 0, 1, 1}, {0, 0, 1, 2}, {0, 0, 1, 3}, {0, 0, 2, 3},
+                                             {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}, {0, 2, 3, 3},
+                                             {1, 2, 2, 2}, {1, 2, 3, 3}};
+
+static const kiln_blz_bc1_fit *astc_fit(const kiln_blz_bc1_fit *table, const kiln_etc1s_endpoint *e,
+                                        int channel, const kiln_etc1s_selector *s)
+{
+    return &table[(e->inten * 32u + e->c5[channel]) * 60u +
+                  (uint32_t)bc1_range(s->lo, s->hi) * 10u];
+}
+
+/* Swaps the colour endpoint pairs so that the second is the brighter (sums of unquantised
+ * values); returns whether it swapped. */
+static bool astc_order(astc_params *p, bool quant48)
+{
+    int s0 = 0, s1 = 0;
+    for (int k = 0; k < 3; k++) {
+        s0 += quant48 ? kiln_blz_astc_unquant48[p->ep[2 * k]] : p->ep[2 * k];
+        s1 += quant48 ? kiln_blz_astc_unquant48[p->ep[2 * k + 1]] : p->ep[2 * k + 1];
+    }
+    if (s1 >= s0) return false;
+    for (int k = 0; k < 3; k++) {
+        uint8_t t = p->ep[2 * k];
+        p->ep[2 * k] = p->ep[2 * k + 1];
+        p->ep[2 * k + 1] = t;
+    }
+    return true;
+}
+
+void kiln_etc1s_to_astc(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s,
+                        const kiln_etc1s_endpoint *ae, const kiln_etc1s_selector *as, uint8_t *blk)
+{
+    astc_params p;
+    memset(&p, 0, sizeof p);
+    uint8_t c[4][3], ac[4][3];
+    kiln_etc1s_colours(e, c);
+    if (ae) kiln_etc1s_colours(ae, ac);
+    int alpha_unique = ae ? as->unique : 1;
+    uint32_t const_alpha = ae && alpha_unique == 1 ? ac[as->lo][1] : 255;
+
+    if (s->unique == 1 && alpha_unique == 1) { /* void extent: one RGBA colour, 16 bits each */
+        static const uint8_t head[8] = {0xfc, 0xfd, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+        memcpy(blk, head, 8);
+        const uint8_t *v = c[s->lo];
+        uint8_t a = (uint8_t)const_alpha;
+        const uint8_t tail[8] = {v[0], v[0], v[1], v[1], v[2], v[2], a, a};
+        memcpy(blk + 8, tail, 8);
+        return;
+    }
+    if (s->unique <= 2 && alpha_unique <= 2) { /* two values each: exact */
+        for (int k = 0; k < 3; k++) {
+            p.ep[2 * k] = c[s->lo][k];
+            p.ep[2 * k + 1] = c[s->hi][k];
+        }
+        bool inv = astc_order(&p, false);
+        p.ep[6] = ae ? ac[as->lo][1] : 255;
+        p.ep[7] = ae ? ac[as->hi][1] : 255;
+        for (int i = 0; i < 16; i++) {
+            uint32_t sel = selector_at(s, i & 3, i >> 2);
+            p.w[2 * i] = (uint8_t)((sel == s->hi) ^ inv);
+            p.w[2 * i + 1] = ae ? (uint8_t)(selector_at(as, i & 3, i >> 2) == as->hi) : 0;
+        }
+        astc_pack(blk, &p, 120);
+        return;
+    }
+    if (e->c5[0] == e->c5[1] && e->c5[0] == e->c5[2]) { /* grey: luminance + alpha */
+        if (!ae) {
+            p.ep[2] = p.ep[3] = 255;
+        } else if (alpha_unique <= 2) {
+            p.ep[2] = ac[as->lo][1];
+            p.ep[3] = ac[as->hi][1];
+            for (int i = 0; i < 16; i++)
+                p.w[2 * i + 1] = selector_at(as, i & 3, i >> 2) == as->hi ? 3 : 0;
+        } else {
+            const kiln_blz_bc1_fit *f = astc_fit(kiln_blz_astc_fit255, ae, 1, as);
+            int m = astc_best1(f);
+            p.ep[2] = f[m].lo;
+            p.ep[3] = f[m].hi;
+            for (int i = 0; i < 16; i++)
+                p.w[2 * i + 1] = astc_mappings[m][selector_at(as, i & 3, i >> 2)];
+        }
+        if (s->unique <= 2) {
+            p.ep[0] = c[s->lo][1];
+            p.ep[1] = c[s->hi][1];
+            for (int i = 0; i < 16; i++)
+                p.w[2 * i] = selector_at(s, i & 3, i >> 2) == s->hi ? 3 : 0;
+        } else {
+            const kiln_blz_bc1_fit *f = astc_fit(kiln_blz_astc_fit255, e, 1, s);
+            int m = astc_best1(f);
+            p.ep[0] = f[m].lo;
+            p.ep[1] = f[m].hi;
+            for (int i = 0; i < 16; i++)
+                p.w[2 * i] = astc_mappings[m][selector_at(s, i & 3, i >> 2)];
+        }
+        astc_pack(blk, &p, 4);
+        return;
+    }
+    if (alpha_unique == 1 && const_alpha == 255) { /* opaque: RGB direct, 8-bit endpoints */
+        const kiln_blz_bc1_fit *f[3];
+        for (int k = 0; k < 3; k++) f[k] = astc_fit(kiln_blz_astc_fit255, e, k, s);
+        int m = astc_best3(f);
+        for (int k = 0; k < 3; k++) {
+            p.ep[2 * k] = f[k][m].lo;
+            p.ep[2 * k + 1] = f[k][m].hi;
+        }
+        bool inv = astc_order(&p, false);
+        for (int i = 0; i < 16; i++) {
+            uint8_t w = astc_mappings[m][selector_at(s, i & 3, i >> 2)];
+            p.w[i] = inv ? (uint8_t)(3 - w) : w;
+        }
+        astc_pack(blk, &p, 8);
+        return;
+    }
+    /* Everything else: RGBA direct, 48-level endpoints, 2-bit weights, dual plane. */
+    if (!ae) {
+        p.ep[6] = p.ep[7] = 1; /* level 1 is 255 */
+    } else if (as->lo == as->hi) {
+        uint8_t v = ac[as->lo][1];
+        p.ep[6] = kiln_blz_astc_single1[v].lo;
+        p.ep[7] = kiln_blz_astc_single1[v].hi;
+        for (int i = 0; i < 16; i++) p.w[2 * i + 1] = 1;
+    } else if (ae->inten >= 7 && as->unique == 2 && as->lo == 0 && as->hi == 3) {
+        p.ep[6] = kiln_blz_astc_single0[ac[0][1]];
+        p.ep[7] = kiln_blz_astc_single0[ac[3][1]];
+        for (int i = 0; i < 16; i++)
+            p.w[2 * i + 1] = selector_at(as, i & 3, i >> 2) == as->hi ? 3 : 0;
+    } else {
+        const kiln_blz_bc1_fit *f = astc_fit(kiln_blz_astc_fit47, ae, 1, as);
+        int m = astc_best1(f);
+        p.ep[6] = f[m].lo;
+        p.ep[7] = f[m].hi;
+        for (int i = 0; i < 16; i++)
+            p.w[2 * i + 1] = astc_mappings[m][selector_at(as, i & 3, i >> 2)];
+    }
+    if (s->lo == s->hi) {
+        for (int k = 0; k < 3; k++) {
+            p.ep[2 * k] = kiln_blz_astc_single1[c[s->lo][k]].lo;
+            p.ep[2 * k + 1] = kiln_blz_astc_single1[c[s->lo][k]].hi;
+        }
+        bool inv = astc_order(&p, true);
+        for (int i = 0; i < 16; i++) p.w[2 * i] = inv ? 2 : 1;
+    } else if (e->inten >= 7 && s->unique == 2 && s->lo == 0 && s->hi == 3) {
+        for (int k = 0; k < 3; k++) {
+            p.ep[2 * k] = kiln_blz_astc_single0[c[0][k]];
+            p.ep[2 * k + 1] = kiln_blz_astc_single0[c[3][k]];
+        }
+        bool inv = astc_order(&p, true);
+        for (int i = 0; i < 16; i++) {
+            uint8_t w = selector_at(s, i & 3, i >> 2) == s->lo ? 0 : 3;
+            p.w[2 * i] = inv ? (uint8_t)(3 - w) : w;
+        }
+    } else {
+        const kiln_blz_bc1_fit *f[3];
+        for (int k = 0; k < 3; k++) f[k] = astc_fit(kiln_blz_astc_fit47, e, k, s);
+        int m = astc_best3(f);
+        for (int k = 0; k < 3; k++) {
+            p.ep[2 * k] = f[k][m].lo;
+            p.ep[2 * k + 1] = f[k][m].hi;
+        }
+        bool inv = astc_order(&p, true);
+        for (int i = 0; i < 16; i++) {
+            uint8_t w = astc_mappings[m][selector_at(s, i & 3, i >> 2)];
+            p.w[2 * i] = inv ? (uint8_t)(3 - w) : w;
+        }
+    }
+    astc_pack(blk, &p, 12);
+}
+
 static void etc1_colour(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s, uint8_t *blk,
                         bool has_alpha)
 {

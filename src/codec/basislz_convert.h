@@ -20,7 +20,13 @@ typedef struct kiln_blz_conv {
     void (*alpha)(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s, uint8_t *blk);
 } kiln_blz_conv;
 
-/* NULL for RGBA8 (the transcoder writes texels itself) and for targets not implemented. */
+/* ASTC 4x4 needs both slices' blocks at once (16 bytes out): the colour block and the alpha block
+ * (ae and as NULL when the file has no alpha). */
+void kiln_etc1s_to_astc(const kiln_etc1s_endpoint *e, const kiln_etc1s_selector *s,
+                        const kiln_etc1s_endpoint *ae, const kiln_etc1s_selector *as, uint8_t *blk);
+
+/* NULL for RGBA8 and ASTC (the transcoder calls those itself) and (the transcoder writes texels
+ * itself) for targets not implemented. */
 const kiln_blz_conv *kiln_blz_conv_for(kiln_basis_target target);
 
 #endif

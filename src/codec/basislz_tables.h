@@ -48,4 +48,14 @@ typedef struct kiln_blz_bc7_alpha_fit {
 extern const kiln_blz_bc7_alpha_fit kiln_blz_bc7_alpha_fits[8 * 32 * 6];
 extern const kiln_blz_bc1_match kiln_blz_bc7_match[256];
 
+/* ASTC: endpoint fits of one channel (laid out as the BC1 fits) as 48-level ISE values and as
+ * 8-bit values; the 48-level unquantisation; single-colour fits (nearest level; lo/hi for
+ * weight 1); and the 8-bit code of five trits (index t0 + 3 t1 + 9 t2 + 27 t3 + 81 t4). */
+extern const kiln_blz_bc1_fit kiln_blz_astc_fit47[8 * 32 * 6 * 10];
+extern const kiln_blz_bc1_fit kiln_blz_astc_fit255[8 * 32 * 6 * 10];
+extern const uint8_t kiln_blz_astc_unquant48[48];
+extern const uint8_t kiln_blz_astc_single0[256];
+extern const kiln_blz_bc1_match kiln_blz_astc_single1[256];
+extern const uint8_t kiln_blz_astc_trits[243];
+
 #endif

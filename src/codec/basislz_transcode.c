@@ -63,7 +63,8 @@ kiln_result kiln_basislz_transcode(const kiln_basislz *g, uint32_t image_index,
                                     image_index, level_size);
 
     const kiln_blz_conv *conv = kiln_blz_conv_for(target);
-    if (target != KILN_BASIS_TARGET_RGBA8 && !conv)
+    bool astc = target == KILN_BASIS_TARGET_ASTC_4X4;
+    if (target != KILN_BASIS_TARGET_RGBA8 && !astc && !conv)
         return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
                               "BasisLZ: kiln does not transcode ETC1S to target %d", (int)target);
     dest d = {out, width, height, (width + 3) / 4, 0};
@@ -80,12 +81,19 @@ kiln_result kiln_basislz_transcode(const kiln_basislz *g, uint32_t image_index,
             if (!kiln_blz_slice_next(&slice, &e, &s)) return bad_slice(err, image_index, "colour");
             const kiln_etc1s_endpoint *ep = &g->endpoints[e];
             const kiln_etc1s_selector *sp = &g->selectors[s];
+            uint8_t *blk = out + ((size_t)by * d.blocks_x + bx) * d.block_size;
             if (target == KILN_BASIS_TARGET_RGBA8) {
                 uint8_t px[64];
                 kiln_etc1s_decode(ep, sp, px);
                 put_rgba(&d, bx, by, px, false);
+            } else if (astc && g->has_alpha) {
+                /* Keep the colour block's indices in its own bytes for the alpha pass. */
+                const uint8_t ids[4] = {(uint8_t)e, (uint8_t)(e >> 8), (uint8_t)s,
+                                        (uint8_t)(s >> 8)};
+                memcpy(blk, ids, 4);
+            } else if (astc) {
+                kiln_etc1s_to_astc(ep, sp, NULL, NULL, blk);
             } else {
-                uint8_t *blk = out + ((size_t)by * d.blocks_x + bx) * d.block_size;
                 conv->colour(ep, sp, blk, g->has_alpha);
             }
         }
@@ -100,12 +108,17 @@ kiln_result kiln_basislz_transcode(const kiln_basislz *g, uint32_t image_index,
             if (!kiln_blz_slice_next(&slice, &e, &s)) return bad_slice(err, image_index, "alpha");
             const kiln_etc1s_endpoint *ep = &g->endpoints[e];
             const kiln_etc1s_selector *sp = &g->selectors[s];
+            uint8_t *blk = out + ((size_t)by * d.blocks_x + bx) * d.block_size;
             if (target == KILN_BASIS_TARGET_RGBA8) {
                 uint8_t px[64];
                 kiln_etc1s_decode(ep, sp, px);
                 put_rgba(&d, bx, by, px, true);
+            } else if (astc) {
+                uint32_t ce = (uint32_t)blk[0] | (uint32_t)blk[1] << 8;
+                uint32_t cs = (uint32_t)blk[2] | (uint32_t)blk[3] << 8;
+                kiln_etc1s_to_astc(&g->endpoints[ce], &g->selectors[cs], ep, sp, blk);
             } else {
-                conv->alpha(ep, sp, out + ((size_t)by * d.blocks_x + bx) * d.block_size);
+                conv->alpha(ep, sp, blk);
             }
         }
     }

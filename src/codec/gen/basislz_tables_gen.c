@@ -350,6 +350,151 @@ static void write_bc7_match(FILE *f, const char *name)
     fprintf(f, "};\n");
 }
 
+/* ASTC's unquantisation of the 48-level endpoint range (trit and 4 bits; Data Format
+ * Specification, "Endpoint unquantization"): ISE value v = trit << 4 | bits. */
+static int astc_unquant48(int v)
+{
+    int bit = v & 15, trit = v >> 4;
+    int a = (bit & 1) ? 511 : 0, b = (bit >> 1) | ((bit >> 1) << 6);
+    int u = (trit * 22 + b) ^ a;
+    return (a & 0x80) | (u >> 2);
+}
+
+/* ASTC endpoint fits of one channel at 48 levels (ISE values) or 256 (plain 8 bits), weights
+ * 0..3 at 0, 21, 43, 64 (of 64) with ASTC's 16-bit interpolation; the widest table's extreme
+ * selectors weigh 8 times. [(t * 32 + c) * 60 + range * 10 + mapping]. */
+static void write_astc(FILE *f, const char *name, int levels)
+{
+    static uint8_t pal[256 * 256][4];
+    for (int hi = 0; hi < levels; hi++) {
+        for (int lo = 0; lo < levels; lo++) {
+            int lv = levels == 48 ? astc_unquant48(lo) : lo,
+                hv = levels == 48 ? astc_unquant48(hi) : hi;
+            unsigned c0 = (unsigned)(lv | lv << 8), c1 = (unsigned)(hv | hv << 8);
+            for (unsigned w = 0; w < 4; w++) {
+                unsigned ws = w | w << 2 | w << 4;
+                if (ws > 32) ws++;
+                pal[hi * levels + lo][w] = (uint8_t)(((c0 * (64 - ws) + c1 * ws + 32) / 64) >> 8);
+            }
+        }
+    }
+    fprintf(f, "const kiln_blz_bc1_fit %s[8 * 32 * 6 * 10] = {\n", name);
+    for (int t = 0; t < 8; t++) {
+        for (int c = 0; c < 32; c++) {
+            int bc[4];
+            colours(c, t, bc);
+            for (int r = 0; r < 6; r++) {
+                int rlo = bc1_ranges[r][0], rhi = bc1_ranges[r][1];
+                uint64_t best[10];
+                int best_lo[10] = {0}, best_hi[10] = {0};
+                for (int m = 0; m < 10; m++) best[m] = UINT64_MAX;
+                for (int hi = 0; hi < levels; hi++) {
+                    for (int lo = 0; lo < levels; lo++) {
+                        const uint8_t *p = pal[hi * levels + lo];
+                        for (int m = 0; m < 10; m++) {
+                            uint64_t e = 0;
+                            for (int s = rlo; s <= rhi; s++) {
+                                int d = bc[s] - p[bc1_mappings[m][s]];
+                                int scale =
+                                    (t == 7 && rlo == 0 && rhi == 3 && (s == 0 || s == 3)) ? 8 : 1;
+                                e += (uint64_t)(d * d * scale);
+                            }
+                            if (e < best[m]) {
+                                best[m] = e;
+                                best_lo[m] = lo;
+                                best_hi[m] = hi;
+                            }
+                        }
+                    }
+                }
+                for (int m = 0; m < 10; m++)
+                    fprintf(f, "{%d,%d,%u},", best_lo[m], best_hi[m],
+                            (unsigned)(best[m] < 0xFFFF ? best[m] : 0xFFFF));
+                fprintf(f, "\n");
+            }
+        }
+    }
+    fprintf(f, "};\n");
+}
+
+/* ASTC's small tables: the 48-level unquantisation; single-colour fits (the nearest level; the
+ * (lo, hi) whose weight-1 colour is nearest, lo-major); and the 8-bit code of five trits, the
+ * smallest whose decoding (Data Format Specification, "Integer sequence encoding") gives them. */
+static void write_astc_small(FILE *f)
+{
+    fprintf(f, "const uint8_t kiln_blz_astc_unquant48[48] = {");
+    for (int v = 0; v < 48; v++) fprintf(f, "%d,", astc_unquant48(v));
+    fprintf(f, "};\nconst uint8_t kiln_blz_astc_single0[256] = {");
+    for (int i = 0; i < 256; i++) {
+        int lowest = 1 << 30, best = 0;
+        for (int lo = 0; lo < 48; lo++) {
+            int e = abs(astc_unquant48(lo) - i);
+            if (e < lowest) {
+                lowest = e;
+                best = lo;
+            }
+        }
+        fprintf(f, "%d,", best);
+    }
+    fprintf(f, "};\nconst kiln_blz_bc1_match kiln_blz_astc_single1[256] = {");
+    for (int i = 0; i < 256; i++) {
+        int lowest = 1 << 30, best_lo = 0, best_hi = 0;
+        for (int lo = 0; lo < 48; lo++) {
+            for (int hi = 0; hi < 48; hi++) {
+                int lv = astc_unquant48(lo), hv = astc_unquant48(hi);
+                int l = lv | lv << 8, h = hv | hv << 8;
+                int e = abs((((l * (64 - 21)) + h * 21 + 32) / 64 >> 8) - i);
+                if (e < lowest) {
+                    lowest = e;
+                    best_lo = lo;
+                    best_hi = hi;
+                }
+            }
+        }
+        fprintf(f, "{%d,%d},", best_lo, best_hi);
+    }
+    int enc[243];
+    for (int i = 0; i < 243; i++) enc[i] = -1;
+    for (int tv = 0; tv < 256; tv++) {
+        int b[8], t[5], c[5];
+        for (int i = 0; i < 8; i++) b[i] = tv >> i & 1;
+        int cv;
+        if (b[2] && b[3] && b[4]) {
+            cv = b[5] << 2 | b[6] << 3 | b[7] << 4 | b[0] | b[1] << 1; /* C = T[7:5] T[1:0] */
+            t[4] = 2;
+            t[3] = 2;
+        } else {
+            cv = tv & 31;
+            if (b[5] && b[6]) {
+                t[4] = 2;
+                t[3] = b[7];
+            } else {
+                t[4] = b[7];
+                t[3] = b[5] | b[6] << 1;
+            }
+        }
+        for (int i = 0; i < 5; i++) c[i] = cv >> i & 1;
+        if (c[0] && c[1]) {
+            t[2] = 2;
+            t[1] = c[4];
+            t[0] = c[2] & !c[3] ? 1 | c[3] << 1 : (c[3] << 1 | (c[2] & !c[3]));
+        } else if (c[2] && c[3]) {
+            t[2] = 2;
+            t[1] = 2;
+            t[0] = cv & 3;
+        } else {
+            t[2] = c[4];
+            t[1] = c[2] | c[3] << 1;
+            t[0] = c[1] << 1 | (c[0] & !c[1]);
+        }
+        int idx = t[0] + 3 * t[1] + 9 * t[2] + 27 * t[3] + 81 * t[4];
+        if (idx < 243 && enc[idx] < 0) enc[idx] = tv;
+    }
+    fprintf(f, "};\nconst uint8_t kiln_blz_astc_trits[243] = {");
+    for (int i = 0; i < 243; i++) fprintf(f, "%d,", enc[i]);
+    fprintf(f, "};\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -375,6 +520,9 @@ int main(int argc, char **argv)
     write_bc7_colour(f, "kiln_blz_bc7_colour_fit");
     write_bc7_alpha(f, "kiln_blz_bc7_alpha_fits");
     write_bc7_match(f, "kiln_blz_bc7_match");
+    write_astc(f, "kiln_blz_astc_fit47", 48);
+    write_astc(f, "kiln_blz_astc_fit255", 256);
+    write_astc_small(f);
     if (fclose(f) != 0) {
         perror(argv[1]);
         return 1;
