@@ -233,6 +233,42 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
 KILN_API kiln_result kiln_ktx2_level_copy(const kiln_ktx2_info *info, uint32_t level, void *dst,
                                           size_t dst_size, kiln_error *err);
 
+/* ---- Basis Universal textures --------------------------------------------------------------- */
+
+/* A Basis Universal texture (kiln_ktx2_info.basis != KILN_KTX2_BASIS_NONE) opened for
+ * transcoding: for ETC1S, its BasisLZ codebooks and Huffman tables decoded. docs/basis.md. */
+typedef struct kiln_basis kiln_basis;
+
+/* Most targets kiln_basis_targets lists. */
+#define KILN_BASIS_MAX_TARGETS 8
+
+/* Opens the texture kiln_ktx2_read described in *info for transcoding (info is copied; the file's
+ * bytes must stay valid until kiln_basis_close). alloc may be NULL (malloc). Errors: KILN_E_USAGE
+ * (not a Basis texture, NULL out), KILN_E_FORMAT_INVALID (damaged codebooks or tables),
+ * KILN_E_IMPORT_UNSUPPORTED (ETC1S video P-frames), KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_basis_open(const kiln_ktx2_info *info, const kiln_allocator *alloc,
+                                     kiln_basis **out, kiln_error *err);
+KILN_API void kiln_basis_close(kiln_basis *b);
+
+/* The GPU formats (kiln_vk_format) the texture transcodes to, best first for its format and
+ * channels (docs/basis.md, "Choosing a target"), the sRGB variant for sRGB textures; the last is
+ * always R8G8B8A8. Writes at most max of them into vk_formats (may be NULL with max 0) and
+ * returns how many there are (<= KILN_BASIS_MAX_TARGETS; 0 for a texture that is not Basis). */
+KILN_API size_t kiln_basis_targets(const kiln_ktx2_info *info, uint32_t *vk_formats, size_t max);
+
+/* Bytes of level `level` transcoded to vk_format: its images (faces x layers x slices, in the
+ * file's order) one after the other, blocks row by row (texels for R8G8B8A8). 0 when vk_format is
+ * not one of the texture's targets (either sRGB variant counts) or the level does not exist. */
+KILN_API size_t kiln_basis_level_size(const kiln_ktx2_info *info, uint32_t level,
+                                      uint32_t vk_format);
+
+/* Transcodes level `level` to vk_format into out (kiln_basis_level_size bytes). Several threads
+ * may transcode levels of one kiln_basis at once. Allocates only a Zstandard UASTC level's
+ * inflated blocks. Errors: KILN_E_USAGE (bad level, format or size), KILN_E_FORMAT_INVALID
+ * (damaged level data), KILN_E_OUT_OF_MEMORY. */
+KILN_API kiln_result kiln_basis_transcode(const kiln_basis *b, uint32_t level, uint32_t vk_format,
+                                          void *out, size_t out_size, kiln_error *err);
+
 /* ---- asset ids ------------------------------------------------------------------------------ */
 
 /* The 64-bit id of an artifact: XXH3-64 (seed 0) of the bytes "<guid>#<label>", guid being the

@@ -55,9 +55,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: uastc_seeds OUTDIR\n");
         return 2;
     }
-    static const char *names[KILN_BASIS_TARGET_COUNT] = {
-        "rgba8", "astc", "bc7", "bc1", "bc3", "bc4", "bc5", "etc1", "etc2_rgba", "eac_r11",
-        "eac_rg11"};
+    static const char *names[KILN_BASIS_TARGET_COUNT] = {"rgba8",     "astc",    "bc7",     "bc1",
+                                                         "bc3",       "bc4",     "bc5",     "etc1",
+                                                         "etc2_rgba", "eac_r11", "eac_rg11"};
     uint8_t buf[6 + 20 * 16];
     int bad = 0;
     for (unsigned t = 0; t < KILN_BASIS_TARGET_COUNT; t++) {
@@ -70,7 +70,8 @@ int main(int argc, char **argv)
         buf[3] = (uint8_t)(h - 1);
         buf[4] = 0;
         buf[5] = (uint8_t)(t % 3 == 0 ? 2 : 0);
-        for (size_t i = 0; i < nb; i++) make_block((unsigned)((i + t) % KILN_UASTC_MODE_COUNT), buf + 6 + i * 16);
+        for (size_t i = 0; i < nb; i++)
+            make_block((unsigned)((i + t) % KILN_UASTC_MODE_COUNT), buf + 6 + i * 16);
         char name[64];
         snprintf(name, sizeof name, "%s_%ux%u", names[t], w, h);
         bad |= write_seed(argv[1], name, buf, 6 + nb * 16);
