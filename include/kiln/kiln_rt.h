@@ -222,8 +222,12 @@ typedef struct krt_renderer {
     void *user;
     /* Whether the renderer can sample vk_format (a kiln_vk_format). NULL = every format. When it
      * says no for a BC or ASTC format, load jobs transcode every level to RGBA8 (R8G8B8A8_SRGB
-     * for sRGB data, _UNORM otherwise) before create_texture sees it. Called from job threads
-     * (any thread, concurrently): it must be thread-safe and cheap. */
+     * for sRGB data, _UNORM otherwise) before create_texture sees it. A Basis Universal texture
+     * (UASTC or ETC1S) is transcoded by the load job to the first of its targets
+     * (kiln_basis_targets: ASTC 4x4, BC7, ETC2, BC1/BC3/BC4/BC5, EAC, best first) this says
+     * yes to, RGBA8 when it says no to all; without the callback to RGBA8, since then nothing
+     * says what the GPU samples. Called from job threads (any thread, concurrently): it must be
+     * thread-safe and cheap. */
     bool (*supports_format)(void *user, uint32_t vk_format);
 } krt_renderer;
 
@@ -737,7 +741,8 @@ typedef struct krt_stats {
     uint64_t cached_assets;     /* released assets kept resident (not in live_assets) */
     uint64_t cached_bytes;      /* their bytes (part of resident_bytes; <= budget_bytes after
                                    krt_update) */
-    uint64_t transcodes;        /* textures transcoded to RGBA8 for the renderer */
+    uint64_t transcodes;        /* textures transcoded for the renderer: block formats it
+                                   cannot sample to RGBA8, Basis textures to what it samples */
     /* Work done by the last call that did any (added with struct_size): */
     uint64_t poll_visits;    /* loaded assets the last krt_poll_changes that read the mounts
                                 compared with them (only those of changed records) */

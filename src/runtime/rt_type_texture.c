@@ -1,6 +1,7 @@
 /* rt_type_texture.c — the texture type: a KTX2 file (the texture cooked kind) decoded into
  * krt_texture_data — levels without supercompression, BC/ASTC levels transcoded to RGBA8 when
- * the renderer cannot sample them — and handed to the renderer's *_texture callbacks. Loose
+ * the renderer cannot sample them, Basis Universal textures transcoded to the best format it
+ * samples — and handed to the renderer's *_texture callbacks. Loose
  * files are checked against the manifest's digest (KTX2 has no checksum of its own); the CPU
  * data may go after upload; materials build their objects from a texture's, so a reload
  * rebuilds them; the fallback texture stands in while one is not ready. */
@@ -14,11 +15,9 @@
 
 /* One block for all of a texture's decoded levels: one allocation and, when large, huge pages
  * for the whole chain rather than for level 0 alone. */
-static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_error *err)
+/* What the header says: format, size, shape, key/values, and the levels as stored. */
+static void fill_from_header(krt_texture_data *t, const kiln_ktx2_info *ktx)
 {
-    krt_texture_decoded *x = &a->data.texture;
-    const kiln_ktx2_info *ktx = &x->view;
-    krt_texture_data *t = &x->data;
     t->vk_format = ktx->vk_format;
     t->width = ktx->width;
     t->height = ktx->height;
@@ -36,6 +35,16 @@ static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_er
     uint32_t levels =
         ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
     for (uint32_t l = 0; l < levels; l++) t->levels[l] = ktx->levels[l];
+}
+
+static kiln_result decode_levels(krt_asset *a, const kiln_allocator *al, kiln_error *err)
+{
+    krt_texture_decoded *x = &a->data.texture;
+    const kiln_ktx2_info *ktx = &x->view;
+    krt_texture_data *t = &x->data;
+    fill_from_header(t, ktx);
+    uint32_t levels =
+        ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
     if (ktx->supercompression == KILN_KTX2_SUPERCOMPRESSION_NONE) return KILN_OK;
     size_t total = 0;
     for (uint32_t l = 0; l < levels; l++)
@@ -137,15 +146,76 @@ static kiln_result transcode_texture(krt_asset *a, const kiln_allocator *al, kil
     return KILN_OK;
 }
 
+/* A Basis Universal texture: the first of its targets (kiln_basis_targets, best first) that the
+ * renderer samples — RGBA8 when it has no supports_format, since then nothing says what the GPU
+ * takes — every level transcoded on this job's thread into one block. */
+static kiln_result decode_basis(krt_asset *a, const krt_renderer *rd, const kiln_allocator *al,
+                                kiln_error *err)
+{
+    krt_texture_decoded *x = &a->data.texture;
+    const kiln_ktx2_info *ktx = &x->view;
+    krt_texture_data *t = &x->data;
+    uint32_t targets[KILN_BASIS_MAX_TARGETS];
+    size_t n = kiln_basis_targets(ktx, targets, KILN_BASIS_MAX_TARGETS);
+    if (KILN_NEVER(n == 0 || n > KILN_BASIS_MAX_TARGETS))
+        return kiln_error_set(err, KILN_E_INTERNAL, "a Basis texture without targets");
+    uint32_t to = targets[n - 1];
+    for (size_t i = 0; rd->supports_format && i + 1 < n; i++)
+        if (rd->supports_format(rd->user, targets[i])) {
+            to = targets[i];
+            break;
+        }
+    const kiln_vk_format_info *f = kiln_vk_format_find(to);
+    uint32_t levels =
+        ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
+    size_t sizes[KILN_KTX2_MAX_LEVELS], total = 0;
+    for (uint32_t l = 0; l < levels; l++) {
+        sizes[l] = kiln_basis_level_size(ktx, l, to);
+        if (!kiln_size_add(total, sizes[l], &total))
+            return kiln_error_set(err, KILN_E_LIMIT, "the levels are too large together");
+    }
+    kiln_basis *b = NULL;
+    kiln_result r = kiln_basis_open(ktx, al, &b, err);
+    if (r != KILN_OK) return r;
+    x->transcode_block = kiln_alloc_large(al, total ? total : 1);
+    if (!x->transcode_block) {
+        kiln_basis_close(b);
+        return kiln_error_set(err, KILN_E_OUT_OF_MEMORY,
+                              "out of memory for %zu bytes of transcoded levels", total);
+    }
+    x->transcode_block_size = total ? total : 1;
+    a->dec.resident += x->transcode_block_size;
+    size_t at = 0;
+    for (uint32_t l = 0; r == KILN_OK && l < levels; l++) {
+        r = kiln_basis_transcode(b, l, to, x->transcode_block + at, sizes[l], err);
+        kiln_ktx2_level *lv = &t->levels[l];
+        *lv = ktx->levels[l];
+        lv->data = x->transcode_block + at;
+        lv->size = lv->uncompressed_size = sizes[l];
+        lv->image_size = sizes[l] / kiln_ktx2_level_images(ktx, l);
+        at += sizes[l];
+    }
+    kiln_basis_close(b);
+    if (r != KILN_OK) return r;
+    t->vk_format = to;
+    t->block_width = f->block_width;
+    t->block_height = f->block_height;
+    t->block_size = f->block_size;
+    a->dec.transcoded = true;
+    return KILN_OK;
+}
+
 static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *err)
 {
     krt_texture_decoded *d = &a->data.texture;
     const krt_renderer *rd = x->renderer;
     kiln_result r =
         krt_type_texture.kind->read(a->dec.file, a->dec.file_size, x->flags, &d->view, err);
-    if (!r && d->view.basis != KILN_KTX2_BASIS_NONE)
-        r = kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                           "a Basis Universal texture: this runtime does not transcode it yet");
+    if (!r && d->view.basis != KILN_KTX2_BASIS_NONE) {
+        /* The levels' shape comes from the file; their bytes and format from the transcode. */
+        fill_from_header(&d->data, &d->view);
+        return decode_basis(a, rd, x->alloc, err);
+    }
     if (!r) r = decode_levels(a, x->alloc, err);
     if (!r && rd->supports_format && is_block_format(d->data.vk_format) &&
         !rd->supports_format(rd->user, d->data.vk_format))

@@ -96,7 +96,9 @@ static void every_target_matches_basisu_level_by_level_and_layer_by_layer(void *
     }
     const char *bin = getenv("KILN_BINARY_DIR");
     char *dir = kt_format("%s/basis_api_ref", bin ? bin : ".");
-    kt_run(kt_format("mkdir -p '%s'", dir), NULL);
+    char *mkdir = kt_format("mkdir -p '%s'", dir);
+    kt_run(mkdir, NULL);
+    free(mkdir);
     size_t compared = 0;
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         const ref_case *c = &cases[ci];
