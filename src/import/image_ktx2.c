@@ -71,6 +71,40 @@ static kiln_result decode_stored(const kiln_ktx2_info *info, const kiln_image_li
     return KILN_OK;
 }
 
+/* A Basis Universal texture: level 0 transcoded to RGBA8 (kiln_basis_transcode, every image of
+ * the level; the first is kept). */
+static kiln_result decode_basis(const kiln_ktx2_info *info, const kiln_image_limits *lim,
+                                kiln_image *out, kiln_error *err)
+{
+    uint32_t rgba8 = info->srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM;
+    size_t level_size = kiln_basis_level_size(info, 0, rgba8);
+    if (KILN_NEVER(level_size == 0))
+        return kiln_error_set(err, KILN_E_INTERNAL, "KTX2: Basis level 0 has no RGBA8 size");
+    if (level_size > lim->memory_limit)
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "KTX2: level 0 decodes to %zu bytes, over the memory limit of %zu",
+                              level_size, lim->memory_limit);
+    kiln_result r =
+        kiln_image_alloc_pixels(out, lim, "KTX2", info->width, info->height, KILN_PIXEL_U8, err);
+    if (r != KILN_OK) return r;
+    kiln_basis *b = NULL;
+    if ((r = kiln_basis_open(info, &lim->allocator, &b, err)) != KILN_OK) return r;
+    uint8_t *level = kiln_alloc(&lim->allocator, level_size);
+    if (!level)
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "KTX2: cannot allocate %zu bytes",
+                           level_size);
+    else r = kiln_basis_transcode(b, 0, rgba8, level, level_size, err);
+    if (r == KILN_OK) memcpy(out->pixels, level, out->size);
+    if (level) kiln_free(&lim->allocator, level, level_size);
+    kiln_basis_close(b);
+    if (r != KILN_OK) return r;
+    bool alpha = info->basis_channels == KILN_BASIS_CHANNELS_RGBA ||
+                 info->basis_channels == KILN_BASIS_CHANNELS_RRRG;
+    out->source_channels = alpha ? 4 : 3;
+    out->source_bits = 8;
+    return KILN_OK;
+}
+
 kiln_result kiln_image_decode_ktx2(const void *data, size_t size, const kiln_image_limits *lim,
                                    bool header_only, kiln_image *out, kiln_error *err)
 {
@@ -85,9 +119,6 @@ kiln_result kiln_image_decode_ktx2(const void *data, size_t size, const kiln_ima
         out->height = info.height;
         return r;
     }
-    if (info.basis != KILN_KTX2_BASIS_NONE)
-        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                              "KTX2: a Basis Universal texture (%s): not decoded yet",
-                              info.basis == KILN_KTX2_BASIS_UASTC ? "UASTC" : "ETC1S");
+    if (info.basis != KILN_KTX2_BASIS_NONE) return decode_basis(&info, lim, out, err);
     return decode_stored(&info, lim, out, err);
 }

@@ -118,8 +118,7 @@ static void one_file_serves_every_renderer(void **state)
             krt_texture_data t;
             assert_int_equal(krt_get_texture(c, h, &t, &err), KILN_OK);
             if (t.vk_format != want)
-                fail_msg("%s, %s: got vkFormat %u, expected %u", rc->what, name, t.vk_format,
-                         want);
+                fail_msg("%s, %s: got vkFormat %u, expected %u", rc->what, name, t.vk_format, want);
             assert_int_equal(rec.last_vk_format, want); /* what create_texture saw */
             assert_true(t.srgb);
             assert_int_equal(t.width, 128);
