@@ -21,8 +21,10 @@ static size_t block_size(unsigned t)
     case KILN_BASIS_TARGET_BC1:
     case KILN_BASIS_TARGET_BC4:
     case KILN_BASIS_TARGET_ETC1:
-    case KILN_BASIS_TARGET_EAC_R11: return 8;
-    default: return 16;
+    case KILN_BASIS_TARGET_EAC_R11:
+        return 8;
+    default:
+        return 16;
     }
 }
 
@@ -37,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const size_t blocks_size = size - 6;
     const size_t nb = (size_t)((w + 3) / 4) * ((h + 3) / 4);
     const bool known = target < KILN_BASIS_TARGET_COUNT;
-    const size_t need = target == KILN_BASIS_TARGET_RGBA8 ? (size_t)w * h * 4
-                                                          : nb * block_size(target);
+    const size_t need =
+        target == KILN_BASIS_TARGET_RGBA8 ? (size_t)w * h * 4 : nb * block_size(target);
     const size_t out_size = need - (data[5] & 1);
     uint8_t *out = malloc(out_size ? out_size : 1), *again = malloc(out_size ? out_size : 1);
     if (!out || !again) {
