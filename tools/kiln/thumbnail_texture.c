@@ -43,6 +43,63 @@ static uint8_t *read_all(const char *path, size_t *size, kiln_error *err)
     return b;
 }
 
+/* The format a Basis Universal texture reaches the device in: the first of its targets the
+ * device samples (RGBA8 when none), as libkiln_rt chooses with kv's supports_format. */
+static uint32_t basis_target(const kiln_thumb_job *job, const kiln_ktx2_info *info)
+{
+    uint32_t t[KILN_BASIS_MAX_TARGETS];
+    size_t n = kiln_basis_targets(info, t, KILN_BASIS_MAX_TARGETS);
+    if (n == 0 || n > KILN_BASIS_MAX_TARGETS) return KILN_VK_FORMAT_UNDEFINED;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (kv_supports_format(job->kv, t[i])) return t[i];
+    return t[n - 1];
+}
+
+/* A Basis Universal file outside a project: every level transcoded to basis_target. */
+static kiln_result basis_texture_data(const kiln_thumb_job *job, const kiln_ktx2_info *info,
+                                      krt_texture_data *d, uint8_t **block, kiln_error *err)
+{
+    uint32_t to = basis_target(job, info), bw = 0, bh = 0, bytes = 0;
+    if (!kiln_vk_format_block(to, &bw, &bh, &bytes))
+        return kiln_thumb_error(err, KILN_E_INTERNAL, "%.200s: no target", job->name);
+    size_t offsets[KILN_KTX2_MAX_LEVELS], sizes[KILN_KTX2_MAX_LEVELS], total = 0;
+    for (uint32_t l = 0; l < info->level_count; l++) {
+        offsets[l] = total;
+        sizes[l] = kiln_basis_level_size(info, l, to);
+        total += (sizes[l] + 15) & ~(size_t)15;
+    }
+    uint8_t *b = malloc(total ? total : 1);
+    if (!b) return kiln_thumb_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    kiln_basis *basis = NULL;
+    kiln_result r = kiln_basis_open(info, NULL, &basis, err);
+    for (uint32_t l = 0; l < info->level_count && !r; l++) {
+        r = kiln_basis_transcode(basis, l, to, b + offsets[l], sizes[l], err);
+        d->levels[l] = info->levels[l];
+        d->levels[l].data = b + offsets[l];
+        d->levels[l].size = d->levels[l].uncompressed_size = sizes[l];
+        d->levels[l].image_size = sizes[l] / kiln_ktx2_level_images(info, l);
+    }
+    kiln_basis_close(basis);
+    if (r) {
+        free(b);
+        return r;
+    }
+    d->vk_format = to;
+    d->width = info->width;
+    d->height = info->height;
+    d->level_count = info->level_count;
+    d->srgb = info->srgb;
+    d->block_width = bw;
+    d->block_height = bh;
+    d->block_size = bytes;
+    d->shape = info->shape;
+    d->face_count = info->face_count;
+    d->layer_count = info->layer_count;
+    d->depth = info->depth;
+    *block = b;
+    return KILN_OK;
+}
+
 /* A KTX2 file outside a project: its levels as create_texture takes them (supercompression
  * undone; transcoded to RGBA8, or RGBA16F for HDR formats, when the device cannot sample the
  * format, as libkiln_rt does).
@@ -52,6 +109,7 @@ static kiln_result texture_data(const kiln_thumb_job *job, const kiln_ktx2_info 
 {
     memset(d, 0, sizeof *d);
     *block = NULL;
+    if (info->basis != KILN_KTX2_BASIS_NONE) return basis_texture_data(job, info, d, block, err);
     char fname[48];
     bool transcode = !kv_supports_format(job->kv, info->vk_format);
     uint32_t to = transcode ? kiln_transcode_rgba8_format(info->vk_format) : info->vk_format;
@@ -185,7 +243,7 @@ kiln_result kiln_thumb_texture(const kiln_thumb_job *job, kiln_thumb_image *out,
     }
     uint32_t lw = info.levels[level].width, lh = info.levels[level].height, w, h;
     kv_fit_size(lw, lh, job->opts->size, &w, &h);
-    kv_view_mode mode = kv_view_mode_for(info.vk_format);
+    kv_view_mode mode = kv_view_mode_for(info.basis ? basis_target(job, &info) : info.vk_format);
 
     const kv_texture *tex = NULL;
     void *own = NULL;    /* the object made here for a file outside a project */
@@ -209,18 +267,25 @@ kiln_result kiln_thumb_texture(const kiln_thumb_job *job, kiln_thumb_image *out,
         tex = own;
     }
     bool volume = info.shape == KILN_TEXTURE_SHAPE_VOLUME;
-    char fname[48];
+    char fname[64];
+    if (info.basis) { /* "UASTC as BC7_SRGB": the file's format and what the device got */
+        char target[48];
+        snprintf(fname, sizeof fname, "%s as %s",
+                 info.basis == KILN_KTX2_BASIS_UASTC ? "UASTC" : "ETC1S",
+                 format_name(basis_target(job, &info), target, sizeof target));
+    } else {
+        format_name(info.vk_format, fname, sizeof fname);
+    }
     if (!r) r = draw(job, tex, volume, w, h, mode, out, err);
     if (own) job->renderer->destroy_texture(job->renderer->user, (krt_handle){0}, own);
     if (!r && info.shape == KILN_TEXTURE_SHAPE_2D)
-        snprintf(out->what, sizeof out->what, "%s %ux%u, %u level%s; level %u (%ux%u)",
-                 format_name(info.vk_format, fname, sizeof fname), info.width, info.height,
-                 info.level_count, info.level_count == 1 ? "" : "s", level, lw, lh);
+        snprintf(out->what, sizeof out->what, "%s %ux%u, %u level%s; level %u (%ux%u)", fname,
+                 info.width, info.height, info.level_count, info.level_count == 1 ? "" : "s", level,
+                 lw, lh);
     else if (!r)
         snprintf(out->what, sizeof out->what, "%s %ux%u %s, %u level%s; level %u (%ux%u), %s %u",
-                 format_name(info.vk_format, fname, sizeof fname), info.width, info.height,
-                 kiln_texture_shape_name(info.shape), info.level_count,
-                 info.level_count == 1 ? "" : "s", level, lw, lh,
+                 fname, info.width, info.height, kiln_texture_shape_name(info.shape),
+                 info.level_count, info.level_count == 1 ? "" : "s", level, lw, lh,
                  volume                                   ? "slice"
                  : info.shape == KILN_TEXTURE_SHAPE_ARRAY ? "layer"
                                                           : "face",
