@@ -1354,8 +1354,10 @@ KILN_API kiln_result kiln_pack_verify(const kiln_pack *p, const kiln_allocator *
  * (UNORM: the value the LDR profile's FP16 result rounds to in 8 bits, bit-exact with
  * libastcenc's 8-bit decode; SRGB: the 8-bit value the profile hands to sRGB conversion; illegal
  * blocks and HDR content decode to opaque magenta, as the specification's LDR profile asks,
- * where libastcenc writes 254, 0, 254, 254 in UNORM; docs/textures-runtime.md),
- * and R8G8B8A8 UNORM/SRGB copied as is. The texels stay in the format's colour space: upload an
+ * where libastcenc writes 254, 0, 254, 254 in UNORM; docs/textures-runtime.md), the formats
+ * Basis textures are transcoded to (BC3; ETC2 RGB8 and RGBA8 in every mode; EAC R11 and RG11
+ * as BC4 and BC5), and R8G8B8A8 UNORM/SRGB copied as is. The texels stay in the format's colour
+ * space: upload an
  * *_SRGB source as R8G8B8A8_SRGB (kiln_transcode_rgba8_format). Blocks are read in row-major
  * order, ceil(width/4) x ceil(height/4) of them; texels of partial blocks past the right and
  * bottom edges are dropped. Does not allocate; thread-safe; every input byte pattern decodes.

@@ -84,6 +84,89 @@ static double psnr_of(double sq, double count)
     return 10.0 * log10(255.0 * 255.0 * count / sq);
 }
 
+/* Level 0's first image of a Basis texture transcoded to vk_format and decoded to RGBA8 (*out
+ * malloc'd, width * height * 4 bytes): what a GPU that samples vk_format sees. */
+static kiln_result decode_basis_target(const kiln_ktx2_info *info, uint32_t vk_format,
+                                       uint8_t **out, kiln_error *err)
+{
+    size_t need = kiln_basis_level_size(info, 0, vk_format);
+    size_t texels = (size_t)info->width * info->height;
+    if ((uint64_t)info->width * info->height > (uint64_t)16384 * 16384 || need > ((size_t)1 << 31))
+        return kiln_error_set(err, KILN_E_LIMIT,
+                              "level 0 (%ux%u) is too large to decode for "
+                              "--compare",
+                              info->width, info->height);
+    uint8_t *level = malloc(need ? need : 1), *rgba = malloc(texels * 4);
+    kiln_basis *b = NULL;
+    kiln_result r = level && rgba ? kiln_basis_open(info, NULL, &b, err)
+                                  : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+    if (r == KILN_OK) r = kiln_basis_transcode(b, 0, vk_format, level, need, err);
+    /* the first image of the level: its first face, layer or slice */
+    size_t image = need / kiln_ktx2_level_images(info, 0);
+    if (r == KILN_OK)
+        r = kiln_transcode_rgba8(vk_format, level, image, info->width, info->height, rgba,
+                                 texels * 4, err);
+    kiln_basis_close(b);
+    free(level);
+    if (r != KILN_OK) {
+        free(rgba);
+        return r;
+    }
+    *out = rgba;
+    return KILN_OK;
+}
+
+/* Squared errors of the first `channels` channels and of alpha, decoded against source. */
+static void squared_errors(const uint8_t *src, const uint8_t *dec, size_t texels, int channels,
+                           double *sq, double *sq_a)
+{
+    *sq = *sq_a = 0;
+    for (size_t i = 0; i < texels; i++) {
+        for (int c = 0; c < channels; c++) {
+            double d = (double)src[i * 4 + c] - dec[i * 4 + c];
+            *sq += d * d;
+        }
+        double da = (double)src[i * 4 + 3] - dec[i * 4 + 3];
+        *sq_a += da * da;
+    }
+}
+
+/* Every target of a Basis texture, best first, with its PSNR against source: "targets". */
+static kiln_result compare_basis_targets(const kiln_ktx2_info *info, const kiln_image *img,
+                                         int channels, json_t *j, kiln_error *err)
+{
+    uint32_t t[KILN_BASIS_MAX_TARGETS];
+    size_t n = kiln_basis_targets(info, t, KILN_BASIS_MAX_TARGETS);
+    json_t *list = json_array();
+    json_object_set_new(j, "targets", list);
+    size_t texels = (size_t)img->width * img->height;
+    for (size_t i = 0; i < n && i < KILN_BASIS_MAX_TARGETS; i++) {
+        uint8_t *dec = NULL;
+        kiln_result r = decode_basis_target(info, t[i], &dec, err);
+        if (r != KILN_OK) return r;
+        double sq, sq_a;
+        /* BC4 / EAC R11 keep R, BC5 / EAC RG11 R and G */
+        uint32_t bw = 0, bh = 0, bytes = 0;
+        kiln_vk_format_block(t[i], &bw, &bh, &bytes);
+        int ch =
+            t[i] == KILN_VK_FORMAT_BC4_UNORM_BLOCK || t[i] == KILN_VK_FORMAT_EAC_R11_UNORM_BLOCK ? 1
+            : t[i] == KILN_VK_FORMAT_BC5_UNORM_BLOCK ||
+                    t[i] == KILN_VK_FORMAT_EAC_R11G11_UNORM_BLOCK
+                ? 2
+                : channels;
+        squared_errors(img->pixels, dec, texels, ch, &sq, &sq_a);
+        free(dec);
+        json_t *e = json_object();
+        json_object_set_new(e, "format", json_string(kiln_vk_format_label(t[i], NULL, NULL)));
+        json_object_set_new(e, "vk_format", json_integer(t[i]));
+        json_object_set_new(e, "psnr", json_real(psnr_of(sq, (double)texels * ch)));
+        if (img->has_alpha && ch == 3)
+            json_object_set_new(e, "psnr_alpha", json_real(psnr_of(sq_a, (double)texels)));
+        json_array_append_new(list, e);
+    }
+    return KILN_OK;
+}
+
 /* PSNR of a KTX2 file's level 0 against a source image of the same size (8-bit sources). */
 static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, json_t **out,
                                 kiln_error *err)
@@ -107,7 +190,11 @@ static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, 
         kiln_image_free(&img);
         return r;
     }
-    r = decode_level0(info, &dec, err);
+    /* A Basis texture is compared as RGBA8 (its own decode), then target by target. */
+    uint32_t basis_rgba8 =
+        info->srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM;
+    r = info->basis ? decode_basis_target(info, basis_rgba8, &dec, err)
+                    : decode_level0(info, &dec, err);
     if (r != KILN_OK) {
         kiln_image_free(&img);
         return r;
@@ -116,23 +203,27 @@ static kiln_result compare_with(const kiln_ktx2_info *info, const char *source, 
     const kiln_texture_format_info *row =
         kiln_texture_format_get(kiln_texture_format_of_vk(info->vk_format, NULL));
     int channels = row && row->channels < 3 ? row->channels : 3;
-    const uint8_t *src = img.pixels;
+    if (info->basis == KILN_KTX2_BASIS_ETC1S || info->basis == KILN_KTX2_BASIS_UASTC)
+        channels = info->basis_channels == KILN_BASIS_CHANNELS_RRR ? 1
+                   : info->basis_channels == KILN_BASIS_CHANNELS_RG ||
+                           info->basis_channels == KILN_BASIS_CHANNELS_RRRG
+                       ? 2
+                       : 3;
     double sq = 0, sq_a = 0;
     size_t texels = (size_t)img.width * img.height;
-    for (size_t i = 0; i < texels; i++) {
-        for (int c = 0; c < channels; c++) {
-            double d = (double)src[i * 4 + c] - dec[i * 4 + c];
-            sq += d * d;
-        }
-        double da = (double)src[i * 4 + 3] - dec[i * 4 + 3];
-        sq_a += da * da;
-    }
+    squared_errors(img.pixels, dec, texels, channels, &sq, &sq_a);
     json_t *j = json_object();
     json_object_set_new(j, "source", json_string(source));
     json_object_set_new(j, "channels", json_integer(channels));
     json_object_set_new(j, "psnr", json_real(psnr_of(sq, (double)texels * channels)));
     if (img.has_alpha && channels == 3)
         json_object_set_new(j, "psnr_alpha", json_real(psnr_of(sq_a, (double)texels)));
+    if (info->basis && (r = compare_basis_targets(info, &img, channels, j, err)) != KILN_OK) {
+        json_decref(j);
+        free(dec);
+        kiln_image_free(&img);
+        return r;
+    }
     free(dec);
     kiln_image_free(&img);
     *out = j;

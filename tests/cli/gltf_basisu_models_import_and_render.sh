@@ -52,9 +52,15 @@ PYEOF
 k 0 inspect assets/box_basis/CesiumLogoFlat.ktx2 --json
 expect_eq "$(j "(d['format'], d['basis']['channels'], d['srgb'], d['supercompression'], len(d['levels']))")" \
     '["ETC1S", "rgb", true, "basislz", 9]' "the colour map is sRGB ETC1S with 9 levels"
-k 0 inspect "assets/spaces_basis/Normal Map.ktx2" --json
+k 0 inspect "assets/spaces_basis/Normal Map.ktx2" --json \
+    --compare "assets/spaces/Normal Map.png"
 expect_eq "$(j "(d['format'], d['basis']['channels'], d['srgb'], d['supercompression'])")" \
     '["UASTC", "rgb", false, "zstd"]' "the normal map is linear UASTC"
+# --compare measures every target: ASTC first (UASTC's lossless one), RGBA8 last, each close to
+# the source (above 30 dB)
+expect_eq "$(j "[t['format'] for t in d['compare']['targets']][::len(d['compare']['targets']) - 1]")" \
+    '["astc4x4", "rgba8"]' "targets, best first"
+expect_eq "$(j "all(t['psnr'] > 30 for t in d['compare']['targets'])")" 'true' "every target's PSNR"
 k 0 import --all -q
 k 0 inspect 'box_basis/BoxTextured.gltf#material0' --json
 expect_eq "$(j "sorted(k for k, v in d['material']['textures'].items() if v)")" '["base_color"]' "a textured material"

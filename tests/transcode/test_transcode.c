@@ -9,6 +9,7 @@
 
 #include "support.h"
 
+#include "codec/block_decode.h"
 #include "codec/hdr_decode.h"
 #include "kiln/kiln_format.h"
 #include "process/block.h"
@@ -318,11 +319,82 @@ static void transcode_rgba16f_hdr_formats_equal_the_cook_decode(void **state)
                      KILN_E_IMPORT_UNSUPPORTED);
 }
 
+/* The formats Basis textures are transcoded to (BC3, ETC2, EAC): every texel equals its block
+ * decoder's (block_decode.h) at sizes with partial edge blocks; BC3's alpha is its BC4 block's
+ * red and its colour its BC1 block's; nothing is written past the level. */
+static void transcode_basis_targets_equal_their_block_decoders(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t vk, out;
+        size_t block;
+    } cases[] = {
+        {KILN_VK_FORMAT_BC3_SRGB_BLOCK, KILN_VK_FORMAT_R8G8B8A8_SRGB, 16},
+        {KILN_VK_FORMAT_BC3_UNORM_BLOCK, KILN_VK_FORMAT_R8G8B8A8_UNORM, 16},
+        {KILN_VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK, KILN_VK_FORMAT_R8G8B8A8_SRGB, 8},
+        {KILN_VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK, KILN_VK_FORMAT_R8G8B8A8_UNORM, 16},
+        {KILN_VK_FORMAT_EAC_R11_UNORM_BLOCK, KILN_VK_FORMAT_R8G8B8A8_UNORM, 8},
+        {KILN_VK_FORMAT_EAC_R11G11_UNORM_BLOCK, KILN_VK_FORMAT_R8G8B8A8_UNORM, 16},
+    };
+    uint32_t seed = 77;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        assert_int_equal(kiln_transcode_rgba8_format(cases[c].vk), cases[c].out);
+        for (size_t z = 0; z < sizeof k_sizes / sizeof k_sizes[0]; z++) {
+            uint32_t w = k_sizes[z][0], h = k_sizes[z][1], bx = (w + 3) / 4, by = (h + 3) / 4;
+            size_t n = (size_t)bx * by * cases[c].block;
+            uint8_t *blocks = malloc(n), *rgba = malloc((size_t)w * h * 4 + 1);
+            for (size_t i = 0; i < n; i++) blocks[i] = (uint8_t)tt_rand(&seed);
+            rgba[(size_t)w * h * 4] = 0xA5;
+            kiln_error err;
+            assert_int_equal(
+                kiln_transcode_rgba8(cases[c].vk, blocks, n, w, h, rgba, (size_t)w * h * 4, &err),
+                KILN_OK);
+            assert_int_equal(rgba[(size_t)w * h * 4], 0xA5);
+            for (uint32_t y = 0; y < by; y++)
+                for (uint32_t x = 0; x < bx; x++) {
+                    const uint8_t *b = blocks + ((size_t)y * bx + x) * cases[c].block;
+                    uint8_t want[64], alpha[64];
+                    switch (cases[c].vk) {
+                    case KILN_VK_FORMAT_BC3_SRGB_BLOCK:
+                    case KILN_VK_FORMAT_BC3_UNORM_BLOCK:
+                        kiln_bc1_decode_block(b + 8, want);
+                        kiln_bc4_decode_block(b, alpha);
+                        for (int i = 0; i < 16; i++) want[4 * i + 3] = alpha[4 * i];
+                        break;
+                    case KILN_VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK:
+                        kiln_etc2_rgb_decode_block(b, want);
+                        break;
+                    case KILN_VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK:
+                        kiln_etc2_rgba_decode_block(b, want);
+                        break;
+                    case KILN_VK_FORMAT_EAC_R11_UNORM_BLOCK:
+                        kiln_eac_r11_decode_block(b, want);
+                        break;
+                    default:
+                        kiln_eac_rg11_decode_block(b, want);
+                    }
+                    for (uint32_t ty = 0; ty < 4 && y * 4 + ty < h; ty++)
+                        for (uint32_t tx = 0; tx < 4 && x * 4 + tx < w; tx++)
+                            assert_memory_equal(rgba +
+                                                    (((size_t)(y * 4 + ty) * w) + x * 4 + tx) * 4,
+                                                want + (ty * 4 + tx) * 4, 4);
+                }
+            /* one byte short of the level */
+            assert_int_equal(kiln_transcode_rgba8(cases[c].vk, blocks, n - 1, w, h, rgba,
+                                                  (size_t)w * h * 4, &err),
+                             KILN_E_FORMAT_INVALID);
+            free(blocks);
+            free(rgba);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(transcode_rgba16f_hdr_formats_equal_the_cook_decode),
         cmocka_unit_test(transcode_bc_equals_cook_decode_with_cropped_edges),
+        cmocka_unit_test(transcode_basis_targets_equal_their_block_decoders),
         cmocka_unit_test(transcode_bc1_block_decodes_to_hand_derived_texels),
         cmocka_unit_test(transcode_bc5_keeps_blue_zero_and_alpha_opaque),
         cmocka_unit_test(transcode_rgba8_copies_texels),

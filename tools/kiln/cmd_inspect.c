@@ -63,6 +63,16 @@ static void print_text(const json_t *j, const char *path)
             if (json_object_get(cmp, "psnr_alpha"))
                 printf(", alpha %.2f dB", json_real_value(json_object_get(cmp, "psnr_alpha")));
             putchar('\n');
+            size_t k;
+            json_t *t;
+            json_array_foreach (json_object_get(cmp, "targets"), k, t) { /* a Basis texture's */
+                printf("    transcoded to %s: PSNR %.2f dB",
+                       json_string_value(json_object_get(t, "format")),
+                       json_real_value(json_object_get(t, "psnr")));
+                if (json_object_get(t, "psnr_alpha"))
+                    printf(", alpha %.2f dB", json_real_value(json_object_get(t, "psnr_alpha")));
+                putchar('\n');
+            }
         }
     } else {
         printf("%s: %s image %lldx%lld, %lld channels of %lld bits%s\n", path,
