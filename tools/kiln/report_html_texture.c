@@ -55,7 +55,20 @@ static kiln_result level_picture(rh_png **png, const kiln_ktx2_info *info, uint3
     uint8_t *pic = f > 1 ? malloc((size_t)out->pic_width * out->pic_height * 4) : rgba;
     kiln_result r =
         raw && rgba && pic ? KILN_OK : rh_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
-    if (r == KILN_OK) r = kiln_ktx2_level_copy(info, l, raw, lv->uncompressed_size, err);
+    uint32_t rgba8 = info->srgb ? KILN_VK_FORMAT_R8G8B8A8_SRGB : KILN_VK_FORMAT_R8G8B8A8_UNORM;
+    if (r == KILN_OK && info->basis) { /* a Basis texture: its own RGBA8 decode, first image */
+        size_t need = kiln_basis_level_size(info, l, rgba8);
+        uint8_t *level = malloc(need ? need : 1);
+        kiln_basis *b = NULL;
+        r = level ? kiln_basis_open(info, NULL, &b, err)
+                  : rh_error(err, KILN_E_OUT_OF_MEMORY, "out of memory");
+        if (r == KILN_OK) r = kiln_basis_transcode(b, l, rgba8, level, need, err);
+        if (r == KILN_OK) memcpy(rgba, level, texels * 4);
+        kiln_basis_close(b);
+        free(level);
+    } else if (r == KILN_OK) {
+        r = kiln_ktx2_level_copy(info, l, raw, lv->uncompressed_size, err);
+    }
     bool hdr = kiln_transcode_rgba16f_format(info->vk_format) != KILN_VK_FORMAT_UNDEFINED;
     if (r == KILN_OK && hdr && info->vk_format != KILN_VK_FORMAT_R16G16B16A16_SFLOAT) {
         /* BC6H, RGB9E5, B10G11R11: to RGBA16F, then the same picture as RGBA16F's. */
@@ -70,7 +83,7 @@ static kiln_result level_picture(rh_png **png, const kiln_ktx2_info *info, uint3
     } else if (r == KILN_OK && hdr)
         r = kiln_transcode_rgba16f_srgb8(raw, lv->uncompressed_size, w, h, KILN_TONEMAP_REINHARD,
                                          0.0f, rgba, texels * 4, err);
-    else if (r == KILN_OK)
+    else if (r == KILN_OK && !info->basis)
         r = kiln_transcode_rgba8(info->vk_format, raw, lv->uncompressed_size, w, h, rgba,
                                  texels * 4, err);
     if (r == KILN_OK) {
@@ -100,7 +113,10 @@ kiln_result rh_texture_pictures(rh_png **png, const char *path, const char *dir,
         out->vk_format = info.vk_format;
         out->hdr = kiln_transcode_rgba16f_format(info.vk_format) != KILN_VK_FORMAT_UNDEFINED;
         out->level_count = info.level_count;
-        format_name(info.vk_format, out->format, sizeof out->format);
+        if (info.basis) /* the file's own format; pictures are its RGBA8 decode */
+            snprintf(out->format, sizeof out->format, "%s",
+                     info.basis == KILN_KTX2_BASIS_UASTC ? "uastc" : "etc1s");
+        else format_name(info.vk_format, out->format, sizeof out->format);
         for (uint32_t l = 0; l < info.level_count; l++) {
             out->levels[l].width = info.levels[l].width;
             out->levels[l].height = info.levels[l].height;
