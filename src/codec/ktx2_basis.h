@@ -6,6 +6,7 @@
 #ifndef KILN_CODEC_KTX2_BASIS_H
 #define KILN_CODEC_KTX2_BASIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,13 @@ extern const kiln_vk_format_info kiln_ktx2_uastc_shape, kiln_ktx2_etc1s_shape;
  * out->basis, basis_channels, srgb and premultiplied. */
 kiln_result kiln_ktx2_check_basis_dfd(const uint8_t *d, uint32_t len, uint64_t at, uint32_t scheme,
                                       kiln_ktx2_info *out, kiln_error *err);
+
+/* Writes the DFD of a Basis texture (basis: kiln_ktx2_basis, channels: kiln_basis_channels; an
+ * ETC1S layout must be RGB, RGBA, RRR or RRRG) into out (KILN_DFD_MAX_SIZE bytes) as
+ * kiln_ktx2_check_basis_dfd reads it and basisu writes it, but bytesPlane0 16 for UASTC also
+ * when supercompressed (KTX 2.0 revision 2+). Returns its size, 0 for an invalid layout. */
+size_t kiln_ktx2_basis_dfd(uint32_t basis, uint32_t channels, bool srgb, bool premultiplied,
+                           uint8_t *out);
 
 /* The images a texture of this shape has in level `level` (faces x layers x slices) and in all
  * levels (the BasisLZ image count). */

@@ -1,14 +1,15 @@
 /* ktx2_write.c — writes KTX 2.0 files (KTX File Format Specification 2.0, "File Structure"):
- * identifier, header, index, level index, one basic DFD, sorted key/value data, no global data,
- * then the mip levels smallest first, each aligned to lcm(texel block size, 4) when not
- * supercompressed, or Zstandard-compressed one level at a time (scheme 2, alignment 1).
- * The layout (section order, padding) matches what ktx-parse and libktx write, so tools that
- * rewrite a file byte for byte reproduce ours; docs/formats.md lays out every byte. */
+ * identifier, header, index, level index, one basic DFD, sorted key/value data, BasisLZ global
+ * data for ETC1S (none otherwise), then the mip levels smallest first, each aligned to lcm(texel
+ * block size, 4) when not supercompressed, or Zstandard-compressed one level at a time (scheme 2,
+ * alignment 1). The layout (section order, padding) matches what ktx-parse and libktx write, so
+ * tools that rewrite a file byte for byte reproduce ours; docs/formats.md lays out every byte. */
 #include "write/ktx2_write.h"
 
 #include <string.h>
 #include <zstd.h>
 
+#include "codec/ktx2_basis.h"
 #include "codec/vk_format.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -46,10 +47,24 @@ uint64_t kiln_ktx2_write_images(const kiln_ktx2_write_desc *d, uint32_t i)
 static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_info **fmt_out,
                             kiln_error *err)
 {
-    const kiln_vk_format_info *f = kiln_vk_format_find(d->vk_format);
+    bool basis = d->basis != KILN_KTX2_BASIS_NONE, etc1s = d->basis == KILN_KTX2_BASIS_ETC1S;
+    const kiln_vk_format_info *f = !basis ? kiln_vk_format_find(d->vk_format)
+                                   : d->vk_format != KILN_VK_FORMAT_UNDEFINED ? NULL
+                                   : etc1s                             ? &kiln_ktx2_etc1s_shape
+                                   : d->basis == KILN_KTX2_BASIS_UASTC ? &kiln_ktx2_uastc_shape
+                                                                       : NULL;
     if (!f)
-        return kiln_error_set(err, KILN_E_USAGE, "ktx2: vkFormat %u is not one kiln writes",
-                              d->vk_format);
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "ktx2: vkFormat %u (basis %u) is not one kiln writes", d->vk_format,
+                              d->basis);
+    uint8_t dfd[KILN_DFD_MAX_SIZE];
+    if (basis && !kiln_ktx2_basis_dfd(d->basis, d->basis_channels, d->srgb, false, dfd))
+        return kiln_error_set(err, KILN_E_USAGE, "ktx2: channel layout %u is not one of %s",
+                              d->basis_channels, etc1s ? "ETC1S's" : "UASTC's");
+    if (etc1s != (d->supercompression == KILN_KTX2_SUPERCOMPRESSION_BASISLZ) ||
+        etc1s != (d->sgd_size != 0) || (d->sgd_size && !d->sgd))
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "ktx2: BasisLZ and its global data go with ETC1S, and only with it");
     if (d->width == 0 || d->height == 0 || d->width > KILN_KTX2_MAX_DIM ||
         d->height > KILN_KTX2_MAX_DIM)
         return kiln_error_set(err, KILN_E_USAGE, "ktx2: size %ux%u is outside 1..%u", d->width,
@@ -76,7 +91,7 @@ static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_
                               "ktx2: level count %u is outside 1..%u for a %ux%ux%u texture",
                               d->level_count, max_levels, d->width, d->height, depth);
     if (d->supercompression != KILN_KTX2_SUPERCOMPRESSION_NONE &&
-        d->supercompression != KILN_KTX2_SUPERCOMPRESSION_ZSTD)
+        d->supercompression != KILN_KTX2_SUPERCOMPRESSION_ZSTD && !etc1s)
         return kiln_error_set(err, KILN_E_USAGE,
                               "ktx2: supercompression scheme %u is not one kiln writes",
                               d->supercompression);
@@ -91,7 +106,7 @@ static kiln_result validate(const kiln_ktx2_write_desc *d, const kiln_vk_format_
             want > SIZE_MAX / kiln_ktx2_write_images(d, i))
             return kiln_error_set(err, KILN_E_LIMIT, "ktx2: level %u is too large", i);
         want *= kiln_ktx2_write_images(d, i);
-        if (d->levels[i].size != want)
+        if (etc1s ? d->levels[i].size == 0 : d->levels[i].size != want)
             return kiln_error_set(err, KILN_E_USAGE,
                                   "ktx2: level %u (%ux%u %s, %llu images) has %zu bytes, the "
                                   "format needs %llu",
@@ -181,7 +196,10 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
 
     /* Everything before the level data has a fixed size, so the offsets are known up front. */
     uint8_t dfd[KILN_DFD_MAX_SIZE];
-    size_t dfd_size = kiln_vk_format_dfd(f, d->premultiplied, dfd);
+    bool basis = d->basis != KILN_KTX2_BASIS_NONE;
+    size_t dfd_size =
+        basis ? kiln_ktx2_basis_dfd(d->basis, d->basis_channels, d->srgb, d->premultiplied, dfd)
+              : kiln_vk_format_dfd(f, d->premultiplied, dfd);
     const char *orientation = d->shape == KILN_TEXTURE_SHAPE_VOLUME ? "rdi" : "rd";
     kiln_ktx2_write_kv fixed[2] = {{"KTXorientation", orientation, strlen(orientation) + 1},
                                    {"KTXwriter", k_writer, sizeof k_writer}};
@@ -194,8 +212,10 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
     size_t level_index_at = 12 + 36 + 32;
     size_t dfd_at = level_index_at + 24 * (size_t)d->level_count;
     size_t kvd_at = dfd_at + dfd_size;
-    size_t data_at = kvd_at + kvd_size; /* no supercompression global data: no 8-byte pad */
-    size_t align = zstd ? 1 : kiln_vk_format_level_align(f);
+    /* BasisLZ global data follows the key/values at an 8-byte boundary; none otherwise. */
+    size_t sgd_at = d->sgd_size ? (kvd_at + kvd_size + 7) & ~(size_t)7 : 0;
+    size_t data_at = d->sgd_size ? sgd_at + d->sgd_size : kvd_at + kvd_size;
+    size_t align = zstd || d->sgd_size ? 1 : kiln_vk_format_level_align(f);
 
     /* Level offsets: smallest level first, each after mipPadding up to `align`. */
     uint64_t offsets[KILN_KTX2_MAX_LEVELS], stored[KILN_KTX2_MAX_LEVELS];
@@ -228,12 +248,13 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
     kiln_buf_append_u32le(out, (uint32_t)dfd_size);
     kiln_buf_append_u32le(out, (uint32_t)kvd_at);
     kiln_buf_append_u32le(out, (uint32_t)kvd_size);
-    kiln_buf_append_u64le(out, 0); /* sgdByteOffset: must be 0 when there is no global data */
-    kiln_buf_append_u64le(out, 0); /* sgdByteLength */
+    kiln_buf_append_u64le(out, sgd_at); /* 0 when there is no global data */
+    kiln_buf_append_u64le(out, d->sgd_size);
     for (uint32_t i = 0; i < d->level_count; i++) {
         kiln_buf_append_u64le(out, offsets[i]);
         kiln_buf_append_u64le(out, stored[i]);
-        kiln_buf_append_u64le(out, d->levels[i].size);
+        /* uncompressedByteLength: 0 for BasisLZ, whose levels have no fixed size */
+        kiln_buf_append_u64le(out, d->sgd_size ? 0 : d->levels[i].size);
     }
     kiln_buf_append(out, dfd, dfd_size);
     for (size_t i = 0; i < 2 + d->kv_count; i++) {
@@ -243,6 +264,10 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
         kiln_buf_append(out, kv->key, klen + 1);                 /* with the key's NUL */
         if (kv->size) kiln_buf_append(out, kv->value, kv->size); /* strings keep their NUL */
         kiln_buf_align(out, 4);
+    }
+    if (d->sgd_size) {
+        kiln_buf_align(out, 8);
+        kiln_buf_append(out, d->sgd, d->sgd_size);
     }
     for (uint32_t i = d->level_count; i-- > 0;) {
         kiln_buf_align(out, align);
@@ -254,6 +279,13 @@ kiln_result kiln_ktx2_write(const kiln_ktx2_write_desc *d, kiln_buf *out, kiln_e
     } else if (KILN_NEVER(out->size != at)) {
         res = kiln_error_set(err, KILN_E_INTERNAL, "ktx2: wrote %zu bytes, planned %llu", out->size,
                              (unsigned long long)at);
+    } else if (d->sgd_size) {
+        /* The global data's descriptors must fit the levels given: the reader says whether. */
+        kiln_ktx2_info back;
+        kiln_error why;
+        if (kiln_ktx2_read(out->data, out->size, &back, &why) != KILN_OK)
+            res = kiln_error_set(err, KILN_E_USAGE, "ktx2: the BasisLZ data given do not hold: %s",
+                                 why.message);
     }
 
 done:

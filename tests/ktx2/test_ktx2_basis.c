@@ -348,6 +348,95 @@ static void basis_files_survive_every_truncation_and_byte_flip(void **state)
     for (int f = 0; f < 3; f++) free(files[f].bytes);
 }
 
+/* The writer writes Basis files from their parts and refuses inconsistent ones. */
+static void basis_writer_round_trips_and_refuses_inconsistent_descs(void **state)
+{
+    (void)state;
+    made m = make_file(ETC1S, KILN_KTX2_SUPERCOMPRESSION_BASISLZ, true, 0, 12, 8, 3);
+    kiln_ktx2_info info;
+    read_ok(&m, &info);
+    kiln_ktx2_write_desc d;
+    memset(&d, 0, sizeof d);
+    d.basis = KILN_KTX2_BASIS_ETC1S;
+    d.basis_channels = KILN_BASIS_CHANNELS_RGBA;
+    d.srgb = true;
+    d.width = 12;
+    d.height = 8;
+    d.level_count = 3;
+    for (uint32_t l = 0; l < 3; l++) {
+        d.levels[l].data = info.levels[l].data;
+        d.levels[l].size = info.levels[l].size;
+    }
+    d.supercompression = KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
+    d.sgd = info.sgd;
+    d.sgd_size = info.sgd_size;
+    kiln_buf out;
+    kiln_buf_init(&out, NULL);
+    kiln_error err;
+    assert_int_equal(kiln_ktx2_write(&d, &out, &err), KILN_OK);
+    made back = {out.data, out.size, 0, 0, 0, 0, 0, 0};
+    kiln_ktx2_info b;
+    read_ok(&back, &b);
+    assert_int_equal(b.basis, KILN_KTX2_BASIS_ETC1S);
+    assert_int_equal(b.basis_channels, KILN_BASIS_CHANNELS_RGBA);
+    assert_true(b.srgb);
+    assert_memory_equal(b.sgd, info.sgd, info.sgd_size);
+    assert_int_equal((size_t)(b.sgd - (const uint8_t *)out.data) % 8, 0);
+    for (uint32_t l = 0; l < 3; l++) {
+        assert_int_equal(b.levels[l].size, info.levels[l].size);
+        assert_memory_equal(b.levels[l].data, info.levels[l].data, info.levels[l].size);
+        assert_int_equal(b.levels[l].uncompressed_size, 0);
+    }
+    kiln_buf_free(&out);
+    /* Refusals: a vkFormat with basis, BasisLZ without global data or for UASTC, a layout ETC1S
+     * has not, descriptors that do not fit the levels given, a UASTC level of the wrong size. */
+    kiln_ktx2_write_desc x = d;
+    x.vk_format = KILN_VK_FORMAT_BC7_UNORM_BLOCK;
+    kiln_buf_init(&out, NULL);
+    assert_int_equal(kiln_ktx2_write(&x, &out, &err), KILN_E_USAGE);
+    kiln_buf_free(&out);
+    x = d;
+    x.sgd_size = 0;
+    kiln_buf_init(&out, NULL);
+    assert_int_equal(kiln_ktx2_write(&x, &out, &err), KILN_E_USAGE);
+    kiln_buf_free(&out);
+    x = d;
+    x.basis_channels = KILN_BASIS_CHANNELS_RG;
+    kiln_buf_init(&out, NULL);
+    assert_int_equal(kiln_ktx2_write(&x, &out, &err), KILN_E_USAGE);
+    kiln_buf_free(&out);
+    x = d;
+    x.levels[0].size = 4; /* level 0's slices are 8 bytes */
+    kiln_buf_init(&out, NULL);
+    assert_int_equal(kiln_ktx2_write(&x, &out, &err), KILN_E_USAGE);
+    kiln_buf_free(&out);
+    x = d;
+    x.basis = KILN_KTX2_BASIS_UASTC;
+    kiln_buf_init(&out, NULL);
+    assert_int_equal(kiln_ktx2_write(&x, &out, &err), KILN_E_USAGE); /* BasisLZ with UASTC */
+    kiln_buf_free(&out);
+    static uint8_t blocks[3 * 2 * 16];
+    x = (kiln_ktx2_write_desc){0};
+    x.basis = KILN_KTX2_BASIS_UASTC;
+    x.width = 12;
+    x.height = 8;
+    x.level_count = 1;
+    x.levels[0].data = blocks;
+    x.levels[0].size = sizeof blocks - 16;
+    kiln_buf_init(&out, NULL);
+    assert_int_equal(kiln_ktx2_write(&x, &out, &err), KILN_E_USAGE);
+    kiln_buf_free(&out);
+    x.levels[0].size = sizeof blocks;
+    kiln_buf_init(&out, NULL);
+    assert_int_equal(kiln_ktx2_write(&x, &out, &err), KILN_OK);
+    made u = {out.data, out.size, 0, 0, 0, 0, 0, 0};
+    read_ok(&u, &b);
+    assert_int_equal(b.basis, KILN_KTX2_BASIS_UASTC);
+    assert_false(b.srgb);
+    kiln_buf_free(&out);
+    free(m.bytes);
+}
+
 /* Seeds for fuzz/fuzz_ktx2 (KILN_WRITE_FUZZ_SEEDS=1 writes them into the source tree). */
 static void basis_fuzz_seeds_read_and_are_written_on_request(void **state)
 {
@@ -378,6 +467,7 @@ int main(void)
         cmocka_unit_test(basis_dfd_must_fit_format_and_scheme),
         cmocka_unit_test(basislz_global_data_is_bounded),
         cmocka_unit_test(basis_files_survive_every_truncation_and_byte_flip),
+        cmocka_unit_test(basis_writer_round_trips_and_refuses_inconsistent_descs),
         cmocka_unit_test(basis_fuzz_seeds_read_and_are_written_on_request),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
