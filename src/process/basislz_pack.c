@@ -1,7 +1,8 @@
 /* basislz_pack.c — writes ETC1S codebooks and slices in BasisLZ's coding, the mirror of
  * src/codec/basislz_read.c and basislz_slice.c (docs/basis.md lays the format out): bits least
  * significant first, canonical Huffman codes of at most 16 bits (complete, as basisu's reader
- * requires), endpoint indices predicted or delta-coded, selector indices direct, from the history
+ * requires), the selector codebook raw or XOR-delta coded, endpoint indices predicted or
+ * delta-coded, selector indices direct, from the history
  * or in runs. Every slice is coded twice: once to count symbols, once to write them. */
 #include "process/basislz_pack.h"
 
@@ -285,15 +286,38 @@ static bool code_endpoints(const kiln_etc1s_ep *e, uint32_t n, kiln_buf *out)
     return ok && !out->failed;
 }
 
+/* Selectors raw (4 bytes each) or as Huffman-coded XORs with the previous selector's bytes,
+ * whichever is shorter. */
 static bool code_selectors(const kiln_etc1s_sel *s, uint32_t n, kiln_buf *out)
 {
+    huff h;
+    if (!huff_init(&h, 256)) {
+        huff_free(&h);
+        return false;
+    }
+    for (uint32_t i = 1; i < n; i++)
+        for (int y = 0; y < 4; y++) h.freq[s[i].rows[y] ^ s[i - 1].rows[y]]++;
+    bool ok = huff_build(&h, MAX_CODE_LEN);
+    uint64_t coded = 32;
+    for (uint32_t i = 0; ok && i < 256; i++) coded += (uint64_t)h.freq[i] * h.len[i];
+    bool raw = !ok || n < 2 || coded + 256 * 4 >= (uint64_t)n * 32;
     bitw w = {out, 0, 0};
     put(&w, 0, 1); /* no global codebook */
     put(&w, 0, 1); /* no hybrid codebook */
-    put(&w, 1, 1); /* raw bytes */
-    for (uint32_t i = 0; i < n; i++)
-        for (int y = 0; y < 4; y++) put(&w, s[i].rows[y], 8);
+    put(&w, raw, 1);
+    if (raw) {
+        for (uint32_t i = 0; i < n; i++)
+            for (int y = 0; y < 4; y++) put(&w, s[i].rows[y], 8);
+    } else {
+        ok = huff_write(&w, &h);
+        for (int y = 0; y < 4; y++) put(&w, s[0].rows[y], 8);
+        for (uint32_t i = 1; i < n; i++)
+            for (int y = 0; y < 4; y++)
+                put(&w, h.code[s[i].rows[y] ^ s[i - 1].rows[y]],
+                    h.len[s[i].rows[y] ^ s[i - 1].rows[y]]);
+    }
     flush(&w);
+    huff_free(&h);
     return !out->failed;
 }
 

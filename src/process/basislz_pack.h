@@ -25,8 +25,8 @@ typedef struct kiln_blz_slice_in {
     uint32_t blocks_x, blocks_y;
 } kiln_blz_slice_in;
 
-/* Codes the endpoint codebook, the selector codebook (raw), the slice Huffman tables and every
- * slice into the caller's buffers (slice_out: slice_count of them, initialised). Endpoint
+/* Codes the endpoint codebook, the selector codebook (raw or XOR deltas), the slice Huffman tables
+ * and every slice into the caller's buffers (slice_out: slice_count of them, initialised). Endpoint
  * indices are predicted from the left, upper and upper-left blocks or delta-coded; selector
  * indices are coded directly or as hits in the selector history. Deterministic. Returns false
  * when a buffer's allocation failed. */

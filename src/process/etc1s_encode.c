@@ -57,33 +57,62 @@ static uint32_t eval(const block_px *b, const int c5[3], int t, uint8_t rows[4])
     return total;
 }
 
-/* The best endpoint near a colour (8-bit, per channel) for a set of blocks: every intensity
- * table, the colour rounded to 5 bits and shifted by -1, 0, +1 on all channels together. */
+/* The best endpoint for a set of blocks, starting near a colour (8-bit, per channel): for every
+ * intensity table, the colour rounded to 5 bits, then twice the least-squares base for the
+ * selectors that colour gives (texels minus their modifiers, averaged), each tried as is and
+ * shifted by -1 and +1 on all channels together. */
+static uint64_t total_error(const block_px *blocks, const uint32_t *members, uint32_t count,
+                            const int c5[3], int t, uint64_t stop, double acc[3])
+{
+    uint64_t e = 0;
+    if (acc) acc[0] = acc[1] = acc[2] = 0;
+    for (uint32_t m = 0; m < count && e < stop; m++) {
+        const block_px *b = &blocks[members ? members[m] : m];
+        uint8_t rows[4];
+        e += eval(b, c5, t, acc ? rows : NULL);
+        if (acc)
+            for (int i = 0; i < 16; i++) {
+                int sv = (rows[i >> 2] >> (2 * (i & 3))) & 3;
+                for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
+            }
+    }
+    return e;
+}
+
 static kiln_etc1s_ep fit(const block_px *blocks, const uint32_t *members, uint32_t count,
                          const float rgb[3])
 {
     kiln_etc1s_ep best_ep = {{0, 0, 0}, 0};
     uint64_t best = UINT64_MAX;
-    int r5[3];
-    for (int k = 0; k < 3; k++) {
-        int v = (int)(rgb[k] * 31.0f / 255.0f + 0.5f);
-        r5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
-    }
     for (int t = 0; t < 8; t++) {
-        for (int d = -1; d <= 1; d++) {
-            int c5[3];
+        int r5[3];
+        for (int k = 0; k < 3; k++) {
+            int v = (int)(rgb[k] * 31.0f / 255.0f + 0.5f);
+            r5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+        }
+        for (int iter = 0; iter < 3; iter++) {
+            double acc[3];
+            int next[3];
+            for (int d = -1; d <= 1; d++) {
+                int c5[3];
+                for (int k = 0; k < 3; k++) {
+                    int v = r5[k] + d;
+                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+                }
+                uint64_t e = total_error(blocks, members, count, c5, t, d == 0 ? UINT64_MAX : best,
+                                         d == 0 ? acc : NULL);
+                if (e < best) {
+                    best = e;
+                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
+                                              (uint8_t)t};
+                }
+            }
             for (int k = 0; k < 3; k++) {
-                int v = r5[k] + d;
-                c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+                double v = acc[k] / (16.0 * count) * 31.0 / 255.0 + 0.5;
+                next[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
             }
-            uint64_t e = 0;
-            for (uint32_t m = 0; m < count && e < best; m++)
-                e += eval(&blocks[members ? members[m] : m], c5, t, NULL);
-            if (e < best) {
-                best = e;
-                best_ep =
-                    (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]}, (uint8_t)t};
-            }
+            if (!memcmp(next, r5, sizeof next)) break;
+            memcpy(r5, next, sizeof next);
         }
     }
     return best_ep;
@@ -112,9 +141,10 @@ static int cmp_key(const void *a, const void *b)
     return p->index < q->index ? -1 : p->index > q->index;
 }
 
-static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t k, float *centres,
+static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout, float *centres,
                    uint32_t *assign)
 {
+    uint32_t k = *k_inout;
     sort_key *keys = malloc(n * sizeof *keys);
     double *sum = malloc((size_t)k * dim * sizeof *sum);
     uint32_t *cnt = malloc(k * sizeof *cnt);
@@ -130,9 +160,18 @@ static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t k, float
         keys[i] = (sort_key){s, i};
     }
     qsort(keys, n, sizeof *keys, cmp_key);
+    /* Seeds spread over the distinct points (in the order above), so no two start equal. */
+    uint32_t distinct = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *p = pts + (size_t)keys[i].index * dim;
+        if (distinct && !memcmp(p, pts + (size_t)keys[distinct - 1].index * dim, dim * sizeof *p))
+            continue;
+        keys[distinct++] = keys[i];
+    }
+    if (k > distinct) k = distinct;
     for (uint32_t c = 0; c < k; c++)
-        memcpy(centres + (size_t)c * dim, pts + (size_t)keys[(uint64_t)c * n / k].index * dim,
-               dim * sizeof *centres);
+        memcpy(centres + (size_t)c * dim,
+               pts + (size_t)keys[(uint64_t)c * distinct / k].index * dim, dim * sizeof *centres);
     for (int round = 0; round <= KMEANS_ROUNDS; round++) {
         for (uint32_t i = 0; i < n; i++) {
             const float *p = pts + (size_t)i * dim;
@@ -165,6 +204,7 @@ static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t k, float
     free(keys);
     free(sum);
     free(cnt);
+    *k_inout = k;
     return true;
 }
 
@@ -210,7 +250,13 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     uint32_t *assign = malloc(n * sizeof *assign), *members = malloc(n * sizeof *members);
     uint16_t *bend = malloc(n * sizeof *bend), *bsel = malloc(n * sizeof *bsel);
     kiln_etc1s_sel *bsel_rows = malloc(n * sizeof *bsel_rows);
-    uint32_t ke = 16 + quality * quality / 16, ks = 16 + quality * quality / 12;
+    /* Codebook sizes by quality, in the proportions basisu 1.15 picks for a 768x512 image:
+     * endpoints grow slowly, selectors with the square of the quality. */
+    uint32_t ke = 300 + quality * 8, ks = 16 + quality * quality / 4;
+    /* A Huffman table has at most 16383 symbols: the endpoint deltas one per endpoint, the
+     * selector symbols one per selector plus the history (64) and the run symbol. */
+    if (ke > 16383) ke = 16383;
+    if (ks > 16383 - 65) ks = 16383 - 65;
     if (ke > n) ke = n;
     if (ks > n) ks = n;
     float *centres = malloc((size_t)(ke > ks ? ke : ks) * 16 * sizeof *centres);
@@ -246,10 +292,11 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
         float rgb[3];
         block_mean(&blocks[i], rgb);
         kiln_etc1s_ep e = fit(&blocks[i], NULL, 1, rgb);
-        for (int k = 0; k < 3; k++) pts[i * 4 + (uint32_t)k] = (float)ext5(e.c5[k]);
+        /* The block's mean colour (not its 5-bit base: more distinct points to cluster). */
+        for (int k = 0; k < 3; k++) pts[i * 4 + (uint32_t)k] = rgb[k];
         pts[i * 4 + 3] = (float)modifiers[e.inten][3] * 0.5f;
     }
-    if (!kmeans(pts, n, 4, ke, centres, assign)) {
+    if (!kmeans(pts, n, 4, &ke, centres, assign)) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
@@ -272,7 +319,7 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
         for (uint32_t t = 0; t < 16; t++)
             pts[i * 16 + t] = (float)((bsel_rows[i].rows[t >> 2] >> (2 * (t & 3))) & 3);
     }
-    if (!kmeans(pts, n, 16, ks, centres, assign)) {
+    if (!kmeans(pts, n, 16, &ks, centres, assign)) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
@@ -290,6 +337,62 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
             sels[ns++] = s;
         }
         bsel[i] = (uint16_t)remap[c];
+    }
+
+    /* Endpoints again, now for the selectors the blocks ended with: per intensity table, the
+     * least-squares base colour (texel minus modifier, averaged), rounded and its neighbours. */
+    for (uint32_t c = 0; c < ne; c++) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (bend[i] == c) members[m++] = i;
+        if (!m) continue;
+        uint64_t best = UINT64_MAX;
+        kiln_etc1s_ep best_ep = eps[c];
+        for (int t = 0; t < 8; t++) {
+            double acc[3] = {0, 0, 0};
+            for (uint32_t j = 0; j < m; j++) {
+                const block_px *b = &blocks[members[j]];
+                const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
+                for (int i = 0; i < 16; i++) {
+                    int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
+                    for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
+                }
+            }
+            int r5[3];
+            for (int k = 0; k < 3; k++) {
+                double v = acc[k] / (16.0 * m) * 31.0 / 255.0 + 0.5;
+                r5[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
+            }
+            for (int d = 0; d < 27; d++) {
+                int c5[3], col[4][3];
+                for (int k = 0; k < 3; k++) {
+                    int v = r5[k] + (d / (k == 0 ? 1 : k == 1 ? 3 : 9)) % 3 - 1;
+                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+                    for (int sv = 0; sv < 4; sv++) {
+                        int x = ext5(c5[k]) + modifiers[t][sv];
+                        col[sv][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+                    }
+                }
+                uint64_t e = 0;
+                for (uint32_t j = 0; j < m && e < best; j++) {
+                    const block_px *b = &blocks[members[j]];
+                    const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
+                    for (int i = 0; i < 16; i++) {
+                        int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
+                        for (int k = 0; k < 3; k++) {
+                            int dd = b->px[i][k] - col[sv][k];
+                            e += (uint64_t)(dd * dd);
+                        }
+                    }
+                }
+                if (e < best) {
+                    best = e;
+                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
+                                              (uint8_t)t};
+                }
+            }
+        }
+        eps[c] = best_ep;
     }
 
     /* Code it all, then lay out the levels and the global data. */
