@@ -1,0 +1,491 @@
+/* etc1s_encode.c — ETC1S with BasisLZ: fits each 4x4 block (colour, and alpha as grey) with its
+ * own ETC1S endpoint, clusters the endpoints and then the selectors into codebooks whose sizes
+ * follow the quality (k-means, deterministic seeds and a fixed number of rounds), refits each
+ * endpoint to its blocks, and codes everything with basislz_pack.c. Experimental: no
+ * rate-distortion optimisation; docs/basis.md compares it with basisu. */
+#include "process/etc1s_encode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/error.h"
+#include "process/basislz_pack.h"
+
+#define KMEANS_ROUNDS 3
+
+static const int modifiers[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
+                                    {-42, -13, 13, 42},   {-60, -18, 18, 60},  {-80, -24, 24, 80},
+                                    {-106, -33, 33, 106}, {-183, -47, 47, 183}};
+
+typedef struct block_px {
+    uint8_t px[16][3];
+} block_px;
+
+static int ext5(int c) { return c << 3 | c >> 2; }
+
+/* Squared error of the block under endpoint (c5, t) with each texel's best selector (written to
+ * rows when not NULL). */
+static uint32_t eval(const block_px *b, const int c5[3], int t, uint8_t rows[4])
+{
+    int col[4][3];
+    for (int k = 0; k < 3; k++) {
+        int base = ext5(c5[k]);
+        for (int s = 0; s < 4; s++) {
+            int v = base + modifiers[t][s];
+            col[s][k] = v < 0 ? 0 : v > 255 ? 255 : v;
+        }
+    }
+    uint32_t total = 0;
+    if (rows) memset(rows, 0, 4);
+    for (int i = 0; i < 16; i++) {
+        uint32_t best = UINT32_MAX;
+        int bs = 0;
+        for (int s = 0; s < 4; s++) {
+            int dr = b->px[i][0] - col[s][0], dg = b->px[i][1] - col[s][1],
+                db = b->px[i][2] - col[s][2];
+            uint32_t e = (uint32_t)(dr * dr + dg * dg + db * db);
+            if (e < best) {
+                best = e;
+                bs = s;
+            }
+        }
+        total += best;
+        if (rows) rows[i >> 2] |= (uint8_t)(bs << (2 * (i & 3)));
+    }
+    return total;
+}
+
+/* The best endpoint for a set of blocks, starting near a colour (8-bit, per channel): for every
+ * intensity table, the colour rounded to 5 bits, then twice the least-squares base for the
+ * selectors that colour gives (texels minus their modifiers, averaged), each tried as is and
+ * shifted by -1 and +1 on all channels together. */
+static uint64_t total_error(const block_px *blocks, const uint32_t *members, uint32_t count,
+                            const int c5[3], int t, uint64_t stop, double acc[3])
+{
+    uint64_t e = 0;
+    if (acc) acc[0] = acc[1] = acc[2] = 0;
+    for (uint32_t m = 0; m < count && e < stop; m++) {
+        const block_px *b = &blocks[members ? members[m] : m];
+        uint8_t rows[4];
+        e += eval(b, c5, t, acc ? rows : NULL);
+        if (acc)
+            for (int i = 0; i < 16; i++) {
+                int sv = (rows[i >> 2] >> (2 * (i & 3))) & 3;
+                for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
+            }
+    }
+    return e;
+}
+
+static kiln_etc1s_ep fit(const block_px *blocks, const uint32_t *members, uint32_t count,
+                         const float rgb[3])
+{
+    kiln_etc1s_ep best_ep = {{0, 0, 0}, 0};
+    uint64_t best = UINT64_MAX;
+    for (int t = 0; t < 8; t++) {
+        int r5[3];
+        for (int k = 0; k < 3; k++) {
+            int v = (int)(rgb[k] * 31.0f / 255.0f + 0.5f);
+            r5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+        }
+        for (int iter = 0; iter < 3; iter++) {
+            double acc[3];
+            int next[3];
+            for (int d = -1; d <= 1; d++) {
+                int c5[3];
+                for (int k = 0; k < 3; k++) {
+                    int v = r5[k] + d;
+                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+                }
+                uint64_t e = total_error(blocks, members, count, c5, t, d == 0 ? UINT64_MAX : best,
+                                         d == 0 ? acc : NULL);
+                if (e < best) {
+                    best = e;
+                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
+                                              (uint8_t)t};
+                }
+            }
+            for (int k = 0; k < 3; k++) {
+                double v = acc[k] / (16.0 * count) * 31.0 / 255.0 + 0.5;
+                next[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
+            }
+            if (!memcmp(next, r5, sizeof next)) break;
+            memcpy(r5, next, sizeof next);
+        }
+    }
+    return best_ep;
+}
+
+static void block_mean(const block_px *b, float rgb[3])
+{
+    for (int k = 0; k < 3; k++) {
+        int s = 0;
+        for (int i = 0; i < 16; i++) s += b->px[i][k];
+        rgb[k] = (float)s / 16.0f;
+    }
+}
+
+/* k-means of n points of dim floats into k centres (seeded with points spread through an
+ * order by the first coordinate sum, then index); assign[i] gets each point's centre. */
+typedef struct sort_key {
+    float key;
+    uint32_t index;
+} sort_key;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const sort_key *p = a, *q = b;
+    if (p->key != q->key) return p->key < q->key ? -1 : 1;
+    return p->index < q->index ? -1 : p->index > q->index;
+}
+
+static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout, float *centres,
+                   uint32_t *assign)
+{
+    uint32_t k = *k_inout;
+    sort_key *keys = malloc(n * sizeof *keys);
+    double *sum = malloc((size_t)k * dim * sizeof *sum);
+    uint32_t *cnt = malloc(k * sizeof *cnt);
+    if (!keys || !sum || !cnt) {
+        free(keys);
+        free(sum);
+        free(cnt);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        float s = 0;
+        for (uint32_t d = 0; d < dim; d++) s += pts[(size_t)i * dim + d];
+        keys[i] = (sort_key){s, i};
+    }
+    qsort(keys, n, sizeof *keys, cmp_key);
+    /* Seeds spread over the distinct points (in the order above), so no two start equal. */
+    uint32_t distinct = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *p = pts + (size_t)keys[i].index * dim;
+        if (distinct && !memcmp(p, pts + (size_t)keys[distinct - 1].index * dim, dim * sizeof *p))
+            continue;
+        keys[distinct++] = keys[i];
+    }
+    if (k > distinct) k = distinct;
+    for (uint32_t c = 0; c < k; c++)
+        memcpy(centres + (size_t)c * dim,
+               pts + (size_t)keys[(uint64_t)c * distinct / k].index * dim, dim * sizeof *centres);
+    for (int round = 0; round <= KMEANS_ROUNDS; round++) {
+        for (uint32_t i = 0; i < n; i++) {
+            const float *p = pts + (size_t)i * dim;
+            float best = 3.4e38f;
+            uint32_t bc = 0;
+            for (uint32_t c = 0; c < k; c++) {
+                const float *q = centres + (size_t)c * dim;
+                float e = 0;
+                for (uint32_t d = 0; d < dim && e < best; d++) e += (p[d] - q[d]) * (p[d] - q[d]);
+                if (e < best) {
+                    best = e;
+                    bc = c;
+                }
+            }
+            assign[i] = bc;
+        }
+        if (round == KMEANS_ROUNDS) break;
+        memset(sum, 0, (size_t)k * dim * sizeof *sum);
+        memset(cnt, 0, k * sizeof *cnt);
+        for (uint32_t i = 0; i < n; i++) {
+            cnt[assign[i]]++;
+            for (uint32_t d = 0; d < dim; d++)
+                sum[(size_t)assign[i] * dim + d] += pts[(size_t)i * dim + d];
+        }
+        for (uint32_t c = 0; c < k; c++)
+            if (cnt[c])
+                for (uint32_t d = 0; d < dim; d++)
+                    centres[(size_t)c * dim + d] = (float)(sum[(size_t)c * dim + d] / cnt[c]);
+    }
+    free(keys);
+    free(sum);
+    free(cnt);
+    *k_inout = k;
+    return true;
+}
+
+typedef struct slice_info {
+    uint32_t image, blocks_x, blocks_y, first; /* first: index of its first block */
+    bool alpha;
+} slice_info;
+
+kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_count,
+                              uint32_t quality, int alpha, const kiln_allocator *al,
+                              kiln_etc1s_encoded *out, kiln_error *err)
+{
+    if (!images || !image_count || !out || quality == 0 || quality > 255)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_etc1s_encode: bad arguments");
+    memset(out, 0, sizeof *out);
+    bool has_alpha = alpha == 1;
+    for (uint32_t i = 0; i < image_count; i++) {
+        const kiln_etc1s_image *im = &images[i];
+        if (!im->rgba || !im->width || !im->height || im->level >= KILN_ETC1S_MAX_LEVELS ||
+            (i && im->level < images[i - 1].level))
+            return kiln_error_set(err, KILN_E_USAGE, "kiln_etc1s_encode: image %u is bad", i);
+        if (alpha < 0)
+            for (size_t t = 0; t < (size_t)im->width * im->height && !has_alpha; t++)
+                has_alpha = im->rgba[t * 4 + 3] != 255;
+    }
+    uint32_t slice_count = image_count * (has_alpha ? 2 : 1);
+    slice_info *sl = calloc(slice_count, sizeof *sl);
+    if (!sl) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
+    size_t total = 0;
+    for (uint32_t i = 0; i < slice_count; i++) {
+        const kiln_etc1s_image *im = &images[has_alpha ? i / 2 : i];
+        sl[i] = (slice_info){has_alpha ? i / 2 : i, (im->width + 3) / 4, (im->height + 3) / 4,
+                             (uint32_t)total, has_alpha && (i & 1)};
+        total += (size_t)sl[i].blocks_x * sl[i].blocks_y;
+    }
+    if (total > (1u << 26)) {
+        free(sl);
+        return kiln_error_set(err, KILN_E_LIMIT, "ETC1S: %zu blocks is too many", total);
+    }
+    uint32_t n = (uint32_t)total;
+    block_px *blocks = malloc(n * sizeof *blocks);
+    float *pts = malloc((size_t)n * 16 * sizeof *pts);
+    uint32_t *assign = malloc(n * sizeof *assign), *members = malloc(n * sizeof *members);
+    uint16_t *bend = malloc(n * sizeof *bend), *bsel = malloc(n * sizeof *bsel);
+    kiln_etc1s_sel *bsel_rows = malloc(n * sizeof *bsel_rows);
+    /* Codebook sizes by quality, in the proportions basisu 1.15 picks for a 768x512 image:
+     * endpoints grow slowly, selectors with the square of the quality. */
+    uint32_t ke = 300 + quality * 8, ks = 16 + quality * quality / 4;
+    /* A Huffman table has at most 16383 symbols: the endpoint deltas one per endpoint, the
+     * selector symbols one per selector plus the history (64) and the run symbol. */
+    if (ke > 16383) ke = 16383;
+    if (ks > 16383 - 65) ks = 16383 - 65;
+    if (ke > n) ke = n;
+    if (ks > n) ks = n;
+    float *centres = malloc((size_t)(ke > ks ? ke : ks) * 16 * sizeof *centres);
+    kiln_etc1s_ep *eps = malloc(ke * sizeof *eps);
+    kiln_etc1s_sel *sels = malloc(ks * sizeof *sels);
+    uint32_t *remap = malloc((ke > ks ? ke : ks) * sizeof *remap);
+    kiln_result r = KILN_OK;
+    if (!blocks || !pts || !assign || !members || !bend || !bsel || !bsel_rows || !centres ||
+        !eps || !sels || !remap) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
+        goto done;
+    }
+
+    /* Blocks, edge texels repeated; alpha slices carry alpha as grey. */
+    for (uint32_t i = 0; i < slice_count; i++) {
+        const kiln_etc1s_image *im = &images[sl[i].image];
+        for (uint32_t by = 0; by < sl[i].blocks_y; by++) {
+            for (uint32_t bx = 0; bx < sl[i].blocks_x; bx++) {
+                block_px *b = &blocks[sl[i].first + by * sl[i].blocks_x + bx];
+                for (uint32_t t = 0; t < 16; t++) {
+                    uint32_t x = bx * 4 + (t & 3), y = by * 4 + (t >> 2);
+                    if (x >= im->width) x = im->width - 1;
+                    if (y >= im->height) y = im->height - 1;
+                    const uint8_t *p = im->rgba + ((size_t)y * im->width + x) * 4;
+                    for (int k = 0; k < 3; k++) b->px[t][k] = sl[i].alpha ? p[3] : p[k];
+                }
+            }
+        }
+    }
+
+    /* Endpoints: each block's own fit, clustered on (colour, modifier), refit per cluster. */
+    for (uint32_t i = 0; i < n; i++) {
+        float rgb[3];
+        block_mean(&blocks[i], rgb);
+        kiln_etc1s_ep e = fit(&blocks[i], NULL, 1, rgb);
+        /* The block's mean colour (not its 5-bit base: more distinct points to cluster). */
+        for (int k = 0; k < 3; k++) pts[i * 4 + (uint32_t)k] = rgb[k];
+        pts[i * 4 + 3] = (float)modifiers[e.inten][3] * 0.5f;
+    }
+    if (!kmeans(pts, n, 4, &ke, centres, assign)) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
+        goto done;
+    }
+    uint32_t ne = 0;
+    for (uint32_t c = 0; c < ke; c++) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (assign[i] == c) members[m++] = i;
+        remap[c] = UINT32_MAX;
+        if (!m) continue;
+        remap[c] = ne;
+        eps[ne++] = fit(blocks, members, m, centres + (size_t)c * 4);
+    }
+    /* Selectors for each block's endpoint, then clustered (16 values 0..3). */
+    for (uint32_t i = 0; i < n; i++) {
+        bend[i] = (uint16_t)remap[assign[i]];
+        const kiln_etc1s_ep *e = &eps[bend[i]];
+        int c5[3] = {e->c5[0], e->c5[1], e->c5[2]};
+        eval(&blocks[i], c5, e->inten, bsel_rows[i].rows);
+        for (uint32_t t = 0; t < 16; t++)
+            pts[i * 16 + t] = (float)((bsel_rows[i].rows[t >> 2] >> (2 * (t & 3))) & 3);
+    }
+    if (!kmeans(pts, n, 16, &ks, centres, assign)) {
+        r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
+        goto done;
+    }
+    uint32_t ns = 0;
+    memset(remap, 0xFF, ks * sizeof *remap);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t c = assign[i];
+        if (remap[c] == UINT32_MAX) {
+            kiln_etc1s_sel s = {{0, 0, 0, 0}};
+            for (uint32_t t = 0; t < 16; t++) {
+                int v = (int)(centres[(size_t)c * 16 + t] + 0.5f);
+                s.rows[t >> 2] |= (uint8_t)((v > 3 ? 3 : v) << (2 * (t & 3)));
+            }
+            remap[c] = ns;
+            sels[ns++] = s;
+        }
+        bsel[i] = (uint16_t)remap[c];
+    }
+
+    /* Endpoints again, now for the selectors the blocks ended with: per intensity table, the
+     * least-squares base colour (texel minus modifier, averaged), rounded and its neighbours. */
+    for (uint32_t c = 0; c < ne; c++) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (bend[i] == c) members[m++] = i;
+        if (!m) continue;
+        uint64_t best = UINT64_MAX;
+        kiln_etc1s_ep best_ep = eps[c];
+        for (int t = 0; t < 8; t++) {
+            double acc[3] = {0, 0, 0};
+            for (uint32_t j = 0; j < m; j++) {
+                const block_px *b = &blocks[members[j]];
+                const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
+                for (int i = 0; i < 16; i++) {
+                    int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
+                    for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
+                }
+            }
+            int r5[3];
+            for (int k = 0; k < 3; k++) {
+                double v = acc[k] / (16.0 * m) * 31.0 / 255.0 + 0.5;
+                r5[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
+            }
+            for (int d = 0; d < 27; d++) {
+                int c5[3], col[4][3];
+                for (int k = 0; k < 3; k++) {
+                    int v = r5[k] + (d / (k == 0 ? 1 : k == 1 ? 3 : 9)) % 3 - 1;
+                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+                    for (int sv = 0; sv < 4; sv++) {
+                        int x = ext5(c5[k]) + modifiers[t][sv];
+                        col[sv][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+                    }
+                }
+                uint64_t e = 0;
+                for (uint32_t j = 0; j < m && e < best; j++) {
+                    const block_px *b = &blocks[members[j]];
+                    const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
+                    for (int i = 0; i < 16; i++) {
+                        int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
+                        for (int k = 0; k < 3; k++) {
+                            int dd = b->px[i][k] - col[sv][k];
+                            e += (uint64_t)(dd * dd);
+                        }
+                    }
+                }
+                if (e < best) {
+                    best = e;
+                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
+                                              (uint8_t)t};
+                }
+            }
+        }
+        eps[c] = best_ep;
+    }
+
+    /* Code it all, then lay out the levels and the global data. */
+    {
+        kiln_buf eb, sb, tb, gd;
+        kiln_buf_init(&eb, al);
+        kiln_buf_init(&sb, al);
+        kiln_buf_init(&tb, al);
+        kiln_buf_init(&gd, al);
+        kiln_buf *slice_bytes = calloc(slice_count, sizeof *slice_bytes);
+        kiln_blz_slice_in *in = calloc(slice_count, sizeof *in);
+        bool ok = slice_bytes && in;
+        for (uint32_t i = 0; ok && i < slice_count; i++) {
+            kiln_buf_init(&slice_bytes[i], al);
+            in[i] = (kiln_blz_slice_in){bend + sl[i].first, bsel + sl[i].first, sl[i].blocks_x,
+                                        sl[i].blocks_y};
+        }
+        ok = ok && kiln_blz_pack(eps, ne, sels, ns, in, slice_count, &eb, &sb, &tb, slice_bytes);
+        uint32_t(*desc)[5] = ok ? calloc(image_count, sizeof *desc) : NULL;
+        ok = ok && desc;
+        kiln_buf levels[KILN_ETC1S_MAX_LEVELS];
+        for (uint32_t l = 0; l < KILN_ETC1S_MAX_LEVELS; l++) kiln_buf_init(&levels[l], al);
+        for (uint32_t i = 0; ok && i < slice_count; i++) {
+            uint32_t img = sl[i].image;
+            kiln_buf *lv = &levels[images[img].level];
+            uint32_t at = sl[i].alpha ? 3 : 1;
+            desc[img][at] = (uint32_t)lv->size;
+            desc[img][at + 1] = (uint32_t)slice_bytes[i].size;
+            kiln_buf_append(lv, slice_bytes[i].data, slice_bytes[i].size);
+        }
+        if (ok) {
+            uint8_t h[20];
+            h[0] = (uint8_t)ne, h[1] = (uint8_t)(ne >> 8);
+            h[2] = (uint8_t)ns, h[3] = (uint8_t)(ns >> 8);
+            uint32_t lens[4] = {(uint32_t)eb.size, (uint32_t)sb.size, (uint32_t)tb.size, 0};
+            for (int k = 0; k < 4; k++)
+                for (int j = 0; j < 4; j++) h[4 + 4 * k + j] = (uint8_t)(lens[k] >> (8 * j));
+            kiln_buf_append(&gd, h, 20);
+            for (uint32_t i = 0; i < image_count; i++)
+                for (int k = 0; k < 5; k++) kiln_buf_append_u32le(&gd, desc[i][k]);
+            kiln_buf_append(&gd, eb.data, eb.size);
+            kiln_buf_append(&gd, sb.data, sb.size);
+            kiln_buf_append(&gd, tb.data, tb.size);
+            ok = !gd.failed;
+        }
+        for (uint32_t l = 0; l < KILN_ETC1S_MAX_LEVELS; l++) {
+            ok = ok && !levels[l].failed;
+            if (l <= images[image_count - 1].level && ok)
+                out->level[l] =
+                    kiln_buf_detach(&levels[l], &out->level_size[l], &out->level_capacity[l]);
+            kiln_buf_free(&levels[l]);
+        }
+        if (ok) {
+            out->level_count = images[image_count - 1].level + 1;
+            out->sgd = kiln_buf_detach(&gd, &out->sgd_size, &out->sgd_capacity);
+            out->alpha = has_alpha;
+            out->endpoint_count = ne;
+            out->selector_count = ns;
+        }
+        for (uint32_t i = 0; slice_bytes && i < slice_count; i++) kiln_buf_free(&slice_bytes[i]);
+        free(slice_bytes);
+        free(in);
+        free(desc);
+        kiln_buf_free(&eb);
+        kiln_buf_free(&sb);
+        kiln_buf_free(&tb);
+        kiln_buf_free(&gd);
+        if (!ok) {
+            kiln_etc1s_encoded_free(out, al);
+            r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
+        }
+    }
+done:
+    free(sl);
+    free(blocks);
+    free(pts);
+    free(assign);
+    free(members);
+    free(bend);
+    free(bsel);
+    free(bsel_rows);
+    free(centres);
+    free(eps);
+    free(sels);
+    free(remap);
+    return r;
+}
+
+void kiln_etc1s_encoded_free(kiln_etc1s_encoded *e, const kiln_allocator *al)
+{
+    if (!e) return;
+    kiln_free(al, e->sgd, e->sgd_capacity);
+    for (uint32_t l = 0; l < KILN_ETC1S_MAX_LEVELS; l++)
+        kiln_free(al, e->level[l], e->level_capacity[l]);
+    memset(e, 0, sizeof *e);
+}
