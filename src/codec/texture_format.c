@@ -54,37 +54,49 @@ static void decode_rgba16f(const uint8_t *in, uint16_t *rgba)
     for (int c = 0; c < 4; c++) rgba[c] = (uint16_t)(in[2 * c] | in[2 * c + 1] << 8);
 }
 
-#define ROLE(r) (uint8_t)(1u << KILN_TEXROLE_##r)
-#define GPU(g)  (uint8_t)(1u << KILN_TEXGPU_##g)
-
 static const kiln_texture_format_info k_rows[KILN_TEXFMT_COUNT] = {
     [KILN_TEXFMT_BC7] = {"bc7", KILN_VK_FORMAT_BC7_UNORM_BLOCK, KILN_VK_FORMAT_BC7_SRGB_BLOCK, 4,
-                         false, decode_bc7, ROLE(COLOR), GPU(DESKTOP)},
-    [KILN_TEXFMT_BC5] = {"bc5", KILN_VK_FORMAT_BC5_UNORM_BLOCK, 0, 2, false, decode_bc5,
-                         ROLE(NORMAL), GPU(DESKTOP)},
-    [KILN_TEXFMT_BC4] = {"bc4", KILN_VK_FORMAT_BC4_UNORM_BLOCK, 0, 1, false, decode_bc4, ROLE(DATA),
-                         GPU(DESKTOP)},
+                         false, decode_bc7, NULL, 0},
+    [KILN_TEXFMT_BC5] = {"bc5", KILN_VK_FORMAT_BC5_UNORM_BLOCK, 0, 2, false, decode_bc5, NULL, 0},
+    [KILN_TEXFMT_BC4] = {"bc4", KILN_VK_FORMAT_BC4_UNORM_BLOCK, 0, 1, false, decode_bc4, NULL, 0},
     /* Opaque BC1 (4-colour mode): alpha is not kept. Never picked by auto (BC7 is better). */
     [KILN_TEXFMT_BC1] = {"bc1", KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
-                         KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, 3, false, decode_bc1, 0, 0},
+                         KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK, 3, false, decode_bc1, NULL, 0},
     [KILN_TEXFMT_ASTC4X4] = {"astc4x4", KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
                              KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK, 4, false, kiln_astc_decode_block,
-                             ROLE(COLOR) | ROLE(NORMAL) | ROLE(DATA), GPU(MOBILE)},
+                             NULL, 0},
     [KILN_TEXFMT_RGBA8] = {"rgba8", KILN_VK_FORMAT_R8G8B8A8_UNORM, KILN_VK_FORMAT_R8G8B8A8_SRGB, 4,
-                           false, decode_rgba8, 0, 0},
+                           false, decode_rgba8, NULL, 0},
     [KILN_TEXFMT_RGBA16F] = {"rgba16f", KILN_VK_FORMAT_R16G16B16A16_SFLOAT, 0, 4, true, NULL,
-                             ROLE(HDR_ALPHA), GPU(DESKTOP) | GPU(MOBILE), decode_rgba16f},
-    [KILN_TEXFMT_BC6H] = {"bc6h", KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, 0, 3, true, NULL, ROLE(HDR),
-                          GPU(DESKTOP), decode_bc6h},
-    [KILN_TEXFMT_BC6H_SF] = {"bc6h_sf", KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, 0, 3, true, NULL, 0, 0,
-                             decode_bc6h_sf},
-    [KILN_TEXFMT_RGB9E5] = {"rgb9e5", KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, 0, 3, true, NULL, 0, 0,
-                            decode_rgb9e5},
+                             decode_rgba16f, 0},
+    [KILN_TEXFMT_BC6H] = {"bc6h", KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK, 0, 3, true, NULL, decode_bc6h,
+                          0},
+    [KILN_TEXFMT_BC6H_SF] = {"bc6h_sf", KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK, 0, 3, true, NULL,
+                             decode_bc6h_sf, 0},
+    [KILN_TEXFMT_RGB9E5] = {"rgb9e5", KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, 0, 3, true, NULL,
+                            decode_rgb9e5, 0},
     [KILN_TEXFMT_B10G11R11] = {"b10g11r11", KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32, 0, 3, true,
-                               NULL, 0, 0, decode_b10g11r11},
+                               NULL, decode_b10g11r11, 0},
     /* Decoded by libastcenc in the cook; libkiln_rt has no ASTC HDR decoder. */
     [KILN_TEXFMT_ASTC4X4_HDR] = {"astc4x4_hdr", KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK, 0, 4, true,
-                                 NULL, ROLE(HDR), GPU(MOBILE), NULL},
+                                 NULL, NULL, 0},
+    /* Basis rows: built as RGBA8 levels, encoded whole when the file is written. */
+    [KILN_TEXFMT_UASTC] = {"uastc", KILN_VK_FORMAT_R8G8B8A8_UNORM, KILN_VK_FORMAT_R8G8B8A8_SRGB, 4,
+                           false, decode_rgba8, NULL, KILN_KTX2_BASIS_UASTC},
+    [KILN_TEXFMT_ETC1S] = {"etc1s", KILN_VK_FORMAT_R8G8B8A8_UNORM, KILN_VK_FORMAT_R8G8B8A8_SRGB, 4,
+                           false, decode_rgba8, NULL, KILN_KTX2_BASIS_ETC1S},
+};
+
+/* Format auto, role by GPU. Desktop: BC7 colour, BC5 normal maps, BC4 one channel, BC6H HDR;
+ * mobile: ASTC 4x4 LDR and HDR; universal (Basis): ETC1S colour, UASTC normal maps and data (the
+ * split the engine kiln follows makes), RGBA16F HDR (Basis has no HDR format here). An HDR
+ * source whose alpha matters is RGBA16F everywhere (BC6H has no alpha). */
+static const kiln_texture_format k_auto[KILN_TEXROLE_COUNT][KILN_TEXGPU_COUNT] = {
+    [KILN_TEXROLE_COLOR] = {KILN_TEXFMT_BC7, KILN_TEXFMT_ASTC4X4, KILN_TEXFMT_ETC1S},
+    [KILN_TEXROLE_NORMAL] = {KILN_TEXFMT_BC5, KILN_TEXFMT_ASTC4X4, KILN_TEXFMT_UASTC},
+    [KILN_TEXROLE_DATA] = {KILN_TEXFMT_BC4, KILN_TEXFMT_ASTC4X4, KILN_TEXFMT_UASTC},
+    [KILN_TEXROLE_HDR] = {KILN_TEXFMT_BC6H, KILN_TEXFMT_ASTC4X4_HDR, KILN_TEXFMT_RGBA16F},
+    [KILN_TEXROLE_HDR_ALPHA] = {KILN_TEXFMT_RGBA16F, KILN_TEXFMT_RGBA16F, KILN_TEXFMT_RGBA16F},
 };
 
 const kiln_texture_format_info *kiln_texture_format_get(kiln_texture_format f)
@@ -121,7 +133,8 @@ uint32_t kiln_texture_format_vk(kiln_texture_format f, bool srgb)
 kiln_texture_format kiln_texture_format_of_vk(uint32_t vk, bool *srgb)
 {
     for (int f = KILN_TEXFMT_AUTO + 1; vk && f < KILN_TEXFMT_COUNT; f++) {
-        if (k_rows[f].vk_linear != vk && k_rows[f].vk_srgb != vk) continue;
+        /* Basis rows build RGBA8 levels but do not write RGBA8 files */
+        if (k_rows[f].basis || (k_rows[f].vk_linear != vk && k_rows[f].vk_srgb != vk)) continue;
         if (srgb) *srgb = k_rows[f].vk_srgb == vk;
         return (kiln_texture_format)f;
     }
@@ -198,10 +211,9 @@ void kiln_texture_format_decode_level_half(kiln_texture_format f, const uint8_t 
 
 kiln_texture_format kiln_texture_format_pick(kiln_texture_role role, kiln_texture_gpu gpu)
 {
-    for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++)
-        if (((k_rows[f].auto_roles >> role) & 1u) && ((k_rows[f].auto_gpus >> gpu) & 1u))
-            return (kiln_texture_format)f;
-    return KILN_TEXFMT_AUTO;
+    if ((unsigned)role >= KILN_TEXROLE_COUNT || (unsigned)gpu >= KILN_TEXGPU_COUNT)
+        return KILN_TEXFMT_AUTO;
+    return k_auto[role][gpu];
 }
 
 /* Platform names (of the settings' "platforms" object) whose GPUs sample ASTC, not BC. */
@@ -211,6 +223,7 @@ kiln_texture_gpu kiln_texture_gpu_of_platform(const char *platform)
 {
     for (size_t i = 0; platform && i < sizeof k_mobile_platforms / sizeof *k_mobile_platforms; i++)
         if (!strcmp(platform, k_mobile_platforms[i])) return KILN_TEXGPU_MOBILE;
+    if (platform && !strcmp(platform, "universal")) return KILN_TEXGPU_UNIVERSAL;
     return KILN_TEXGPU_DESKTOP;
 }
 

@@ -29,6 +29,8 @@ typedef enum kiln_texture_format {
     KILN_TEXFMT_RGB9E5,      /* E5B9G9R9: shared exponent, 4 bytes a texel */
     KILN_TEXFMT_B10G11R11,   /* packed 11/11/10-bit unsigned floats, 4 bytes a texel */
     KILN_TEXFMT_ASTC4X4_HDR, /* ASTC 4x4 with the HDR profile, through libastcenc */
+    KILN_TEXFMT_UASTC,       /* Basis Universal UASTC 4x4 (docs/basis.md), Zstandard */
+    KILN_TEXFMT_ETC1S,       /* Basis Universal ETC1S in BasisLZ */
     KILN_TEXFMT_COUNT
 } kiln_texture_format;
 
@@ -48,6 +50,7 @@ typedef enum kiln_texture_role {
 typedef enum kiln_texture_gpu {
     KILN_TEXGPU_DESKTOP = 0, /* BC1..BC7 */
     KILN_TEXGPU_MOBILE,      /* ASTC */
+    KILN_TEXGPU_UNIVERSAL,   /* any: Basis Universal, transcoded at load time */
     KILN_TEXGPU_COUNT
 } kiln_texture_gpu;
 
@@ -68,10 +71,11 @@ typedef struct kiln_texture_format_info {
     uint8_t channels;   /* channels stored: 1 (R), 2 (R, G), 3 (RGB, alpha reads 1), 4 (RGBA) */
     bool hdr;           /* half floats: linear, values beyond [0, 1] */
     kiln_texture_decode_fn decode; /* to RGBA8; NULL for HDR rows, whose range RGBA8 cannot hold */
-    uint8_t auto_roles; /* format auto picks this row for these roles (bit 1 << role) ... */
-    uint8_t auto_gpus;  /* ... on these GPUs (bit 1 << gpu) */
     kiln_texture_decode_half_fn decode_half; /* HDR rows: to RGBA16F; NULL when kiln has no CPU
                                                 decoder (ASTC HDR: libastcenc's, cook only) */
+    /* A Basis Universal row (kiln_ktx2_basis): its levels are built as RGBA8 (the VkFormats
+     * above) and encoded as a whole at write time (cook_texture.c); its files have vkFormat 0. */
+    uint8_t basis;
 } kiln_texture_format_info;
 
 /* The row of f; NULL for KILN_TEXFMT_AUTO and values out of range. */
@@ -113,12 +117,12 @@ void kiln_texture_format_decode_level(kiln_texture_format f, bool srgb, const ui
 void kiln_texture_format_decode_level_half(kiln_texture_format f, const uint8_t *blocks, uint32_t w,
                                            uint32_t h, uint16_t *rgba);
 
-/* What format auto resolves to for a role on a GPU: the one row whose auto_roles and auto_gpus
- * hold both (a test checks there is exactly one for every pair). */
+/* What format auto resolves to for a role on a GPU: one table, role by GPU (texture_format.c,
+ * k_auto; docs/settings.md has it). */
 kiln_texture_format kiln_texture_format_pick(kiln_texture_role role, kiln_texture_gpu gpu);
 
 /* The GPU family of a platform name of the settings ("mobile", "android" and "ios" sample ASTC;
- * any other name and NULL are desktop). */
+ * "universal" means any GPU: Basis Universal; any other name and NULL are desktop). */
 kiln_texture_gpu kiln_texture_gpu_of_platform(const char *platform);
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "import/image.h"
 #include "pipeline/cook.h"
+#include "process/etc1s_encode.h"
 #include "process/texture.h"
 #include "write/ktx2_write.h"
 
@@ -117,6 +118,49 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
     return r;
 }
 
+/* A Basis row's RGBA8 levels encoded as the file stores them, into d (its basis fields and
+ * levels); what *etc1s holds stays alive until the file is written. ETC1S codes every image of
+ * every level with one set of codebooks (basis_quality); alpha slices when some texel needs them.
+ * UASTC: not yet encoded by kiln (E_IMPORT_UNSUPPORTED). */
+static kiln_result encode_basis(const kiln_cook_env *env, const kiln_texture_settings *s,
+                                const kiln_texture_levels *t, kiln_ktx2_write_desc *d,
+                                kiln_etc1s_encoded *etc1s, kiln_error *err)
+{
+    const kiln_texture_format_info *row = kiln_texture_format_get(t->format);
+    if (row->basis != KILN_KTX2_BASIS_ETC1S)
+        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
+                              "format %s: kiln does not encode it yet", row->name);
+    /* Every face, layer and slice of every level, in KTX2 order. The level sizes bound the
+     * count: at most 16 levels of 6 x 2048 images. */
+    size_t total = 0;
+    for (uint32_t l = 0; l < t->level_count; l++)
+        total += t->levels[l].size / ((size_t)t->levels[l].width * t->levels[l].height * 4);
+    kiln_etc1s_image *images = kiln_alloc(env->allocator, (total ? total : 1) * sizeof *images);
+    if (!images) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "format etc1s: out of memory");
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < t->level_count; l++) {
+        const kiln_texture_level *lv = &t->levels[l];
+        size_t image = (size_t)lv->width * lv->height * 4;
+        for (size_t k = 0; k < lv->size / image; k++)
+            images[n++] = (kiln_etc1s_image){lv->data + k * image, lv->width, lv->height, l};
+    }
+    kiln_result r = kiln_etc1s_encode(images, n, s->basis_quality, -1, env->allocator, etc1s, err);
+    kiln_free(env->allocator, images, (total ? total : 1) * sizeof *images);
+    if (r != KILN_OK) return r;
+    d->vk_format = KILN_VK_FORMAT_UNDEFINED;
+    d->basis = KILN_KTX2_BASIS_ETC1S;
+    d->basis_channels = etc1s->alpha ? KILN_BASIS_CHANNELS_RGBA : KILN_BASIS_CHANNELS_RGB;
+    d->srgb = t->srgb;
+    d->supercompression = KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
+    d->sgd = etc1s->sgd;
+    d->sgd_size = etc1s->sgd_size;
+    for (uint32_t l = 0; l < t->level_count; l++) {
+        d->levels[l].data = etc1s->level[l];
+        d->levels[l].size = etc1s->level_size[l];
+    }
+    return KILN_OK;
+}
+
 /* The KTX2 file of built levels, with extra key/value pairs (may be NULL). */
 static kiln_result write_ktx2(const kiln_cook_env *env, const kiln_texture_settings *s,
                               const kiln_texture_levels *t, const kiln_ktx2_write_kv *kv,
@@ -140,9 +184,14 @@ static kiln_result write_ktx2(const kiln_cook_env *env, const kiln_texture_setti
     d.supercompression = s->supercompression == KILN_SUPERCOMPRESSION_ZSTD
                              ? KILN_KTX2_SUPERCOMPRESSION_ZSTD
                              : KILN_KTX2_SUPERCOMPRESSION_NONE;
+    kiln_etc1s_encoded etc1s = {0};
+    kiln_result r = KILN_OK;
+    const kiln_texture_format_info *row = kiln_texture_format_get(t->format);
+    if (row && row->basis) r = encode_basis(env, s, t, &d, &etc1s, err);
     kiln_buf b;
     kiln_buf_init(&b, env->allocator);
-    kiln_result r = kiln_ktx2_write(&d, &b, err);
+    if (r == KILN_OK) r = kiln_ktx2_write(&d, &b, err);
+    kiln_etc1s_encoded_free(&etc1s, env->allocator);
     if (r != KILN_OK) {
         kiln_buf_free(&b);
         kiln_error_prefix(err, "%s: ", env->name ? env->name : "");

@@ -57,7 +57,8 @@ static const char settings_schema[] =
     "\"properties\": {"
     "\"format\": {\"$ref\": \"#/$defs/textureFormat\", \"default\": \"auto\", "
     "\"description\": \"GPU format; auto is rgba8 for LDR sources and bc6h (astc4x4_hdr on "
-    "mobile platforms, rgba16f with alpha) for HDR sources.\"}, "
+    "mobile platforms, rgba16f with alpha) for HDR sources; uastc and etc1s are Basis Universal "
+    "(docs/basis.md).\"}, "
     "\"srgb\": {\"type\": [\"null\", \"boolean\"], \"default\": null, \"description\": "
     "\"null: sRGB for colour, linear for normal maps and HDR.\"}, "
     "\"mipmaps\": {\"type\": \"boolean\", \"default\": true}, "
@@ -76,7 +77,10 @@ static const char settings_schema[] =
     "\"cube_layout\": {\"enum\": [\"auto\", \"panorama\", \"horizontal_cross\", "
     "\"vertical_cross\", \"horizontal_strip\", \"vertical_strip\"], \"default\": \"auto\", "
     "\"description\": \"shape cube on an image: how it holds the faces; auto: a cross or strip by "
-    "its aspect, a panorama when 2:1.\"}"
+    "its aspect, a panorama when 2:1.\"}, "
+    "\"basis_quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 255, "
+    "\"default\": 128, \"description\": \"Format etc1s: the quality of the ETC1S codebooks, 1 "
+    "(smallest file) to 255 (best picture), as basisu's -q (docs/basis.md).\"}"
     "}}"
     "}";
 

@@ -114,6 +114,7 @@ enum {
     TEX_SHAPE,
     TEX_IBL,
     TEX_CUBE_LAYOUT,
+    TEX_BASIS_QUALITY,
     TEX_FIELD_COUNT
 };
 static const field_desc texture_fields[TEX_FIELD_COUNT] = {
@@ -133,6 +134,8 @@ static const field_desc texture_fields[TEX_FIELD_COUNT] = {
     [TEX_CUBE_LAYOUT] = {"cube_layout", FT_ENUM, ENUM_OF(cube_layout_names), 0, 0, 0,
                          "auto, panorama, horizontal_cross, vertical_cross, horizontal_strip or "
                          "vertical_strip"},
+    [TEX_BASIS_QUALITY] = {"basis_quality", FT_UINT, NULL, 0, 1, 255, 0,
+                           "an integer from 1 to 255"},
 };
 
 enum {
@@ -279,6 +282,9 @@ static void texture_store(kiln_settings *s, size_t field, const field_value *v)
     case TEX_CUBE_LAYOUT:
         t->cube_layout = (kiln_cube_layout_setting)v->e;
         break;
+    case TEX_BASIS_QUALITY:
+        t->basis_quality = v->u;
+        break;
     default:
         assert(0 && "field index out of the table");
     }
@@ -320,6 +326,9 @@ static void texture_load(const kiln_settings *s, size_t field, field_value *v)
         break;
     case TEX_CUBE_LAYOUT:
         v->e = (unsigned)t->cube_layout;
+        break;
+    case TEX_BASIS_QUALITY:
+        v->u = t->basis_quality;
         break;
     default:
         assert(0 && "field index out of the table");
@@ -596,6 +605,7 @@ void kiln_settings_default(kiln_settings *out)
     out->texture.max_size = 16384;
     out->texture.quality = KILN_QUALITY_NORMAL;
     out->texture.supercompression = KILN_SUPERCOMPRESSION_NONE;
+    out->texture.basis_quality = 128;
 
     out->model.lods[0] = 0.5;
     out->model.lods[1] = 0.25;

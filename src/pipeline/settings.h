@@ -58,6 +58,7 @@ typedef struct kiln_texture_settings {
     bool ibl; /* false; true (cubes only): also the prefiltered specular cube, the irradiance and
                  the BRDF lookup table (docs/ibl.md) */
     kiln_cube_layout_setting cube_layout; /* "auto" */
+    uint32_t basis_quality; /* 128; 1..255: ETC1S codebook sizes (format etc1s, docs/basis.md) */
 } kiln_texture_settings;
 
 #define KILN_MAX_LODS 8

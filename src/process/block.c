@@ -27,6 +27,9 @@ static const kiln_texture_encoder k_encoders[] = {
     [KILN_TEXFMT_B10G11R11] = {KILN_TEXELS_B10G11R11, NULL, NULL, NULL, NULL},
     [KILN_TEXFMT_ASTC4X4_HDR] = {KILN_TEXELS_RGBA16F, NULL, kiln_astc_hdr_encode, NULL,
                                  kiln_astc_hdr_decode},
+    /* Basis: RGBA8 levels here, encoded as a whole when the file is written (cook_texture.c) */
+    [KILN_TEXFMT_UASTC] = {KILN_TEXELS_RGBA8, NULL, NULL, NULL, NULL},
+    [KILN_TEXFMT_ETC1S] = {KILN_TEXELS_RGBA8, NULL, NULL, NULL, NULL},
 };
 /* The last row is covered; tests/process checks that none between lacks an encoder. */
 _Static_assert(sizeof k_encoders / sizeof k_encoders[0] == KILN_TEXFMT_COUNT,

@@ -31,6 +31,11 @@ static void texture_format_rows_round_trip_name_id_and_vk_formats(void **state)
 
         bool srgb = true;
         assert_int_not_equal(row->vk_linear, 0);
+        /* A Basis row builds RGBA8 levels but writes vkFormat 0: RGBA8 stays the RGBA8 row's */
+        if (row->basis) {
+            assert_int_equal(kiln_texture_format_of_vk(row->vk_linear, NULL), KILN_TEXFMT_RGBA8);
+            continue;
+        }
         assert_int_equal(kiln_texture_format_of_vk(row->vk_linear, &srgb), f);
         assert_false(srgb);
         assert_int_equal(kiln_texture_format_vk((kiln_texture_format)f, false), row->vk_linear);
@@ -114,6 +119,7 @@ static void vk_format_labels_follow_the_rows(void **state)
     (void)state;
     for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
         const kiln_texture_format_info *row = kiln_texture_format_get((kiln_texture_format)f);
+        if (row->basis) continue; /* vkFormat 0 files: no VkFormat of their own to name */
         bool srgb = true, has_srgb = false;
         assert_string_equal(kiln_vk_format_label(row->vk_linear, &srgb, &has_srgb), row->name);
         assert_false(srgb);
@@ -179,12 +185,6 @@ static void texture_format_auto_picks_one_row_per_role_and_gpu(void **state)
     (void)state;
     for (int role = 0; role < KILN_TEXROLE_COUNT; role++) {
         for (int gpu = 0; gpu < KILN_TEXGPU_COUNT; gpu++) {
-            int picked = 0;
-            for (int f = KILN_TEXFMT_AUTO + 1; f < KILN_TEXFMT_COUNT; f++) {
-                const kiln_texture_format_info *row = row_of(f);
-                if ((row->auto_roles >> role & 1u) && (row->auto_gpus >> gpu & 1u)) picked++;
-            }
-            assert_int_equal(picked, 1);
             kiln_texture_format f =
                 kiln_texture_format_pick((kiln_texture_role)role, (kiln_texture_gpu)gpu);
             assert_int_not_equal(f, KILN_TEXFMT_AUTO);
@@ -214,6 +214,18 @@ static void texture_format_auto_picks_one_row_per_role_and_gpu(void **state)
                      KILN_TEXFMT_ASTC4X4_HDR);
     assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR_ALPHA, KILN_TEXGPU_MOBILE),
                      KILN_TEXFMT_RGBA16F);
+    /* universal: ETC1S colour, UASTC normal maps and data, RGBA16F for HDR */
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_COLOR, KILN_TEXGPU_UNIVERSAL),
+                     KILN_TEXFMT_ETC1S);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_NORMAL, KILN_TEXGPU_UNIVERSAL),
+                     KILN_TEXFMT_UASTC);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_DATA, KILN_TEXGPU_UNIVERSAL),
+                     KILN_TEXFMT_UASTC);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_HDR, KILN_TEXGPU_UNIVERSAL),
+                     KILN_TEXFMT_RGBA16F);
+    assert_int_equal(kiln_texture_format_pick(KILN_TEXROLE_COUNT, KILN_TEXGPU_DESKTOP),
+                     KILN_TEXFMT_AUTO);
+    assert_int_equal(kiln_texture_gpu_of_platform("universal"), KILN_TEXGPU_UNIVERSAL);
     assert_int_equal(kiln_texture_gpu_of_platform("mobile"), KILN_TEXGPU_MOBILE);
     assert_int_equal(kiln_texture_gpu_of_platform("android"), KILN_TEXGPU_MOBILE);
     assert_int_equal(kiln_texture_gpu_of_platform("ios"), KILN_TEXGPU_MOBILE);
