@@ -27,13 +27,23 @@ static const uint8_t range_trits[21] = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1,
 static const uint8_t range_quints[21] = {0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0,
                                          0, 1, 0, 0, 1, 0, 0, 1, 0, 0};
 
+/* ORs the low n (<= 32) bits of v into the block at bit *pos (bits past 127 are dropped). */
 static void put_bits(uint8_t out[16], unsigned *pos, uint32_t v, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++) {
-        unsigned p = *pos + i;
-        if (p < 128 && ((v >> i) & 1u)) out[p >> 3] |= (uint8_t)(1u << (p & 7));
-    }
+    const unsigned p = *pos;
     *pos += n;
+    if (n == 0 || p >= 128) return;
+    uint64_t x = n >= 32 ? v : v & ((1ull << n) - 1u);
+    uint64_t lo = 0, hi = 0;
+    if (p >= 64) hi = x << (p - 64);
+    else {
+        lo = x << p;
+        hi = p ? x >> (64 - p) : 0;
+    }
+    for (int i = 0; i < 8; i++) {
+        out[i] |= (uint8_t)(lo >> (8 * i));
+        out[8 + i] |= (uint8_t)(hi >> (8 * i));
+    }
 }
 
 /* Encodes five trits (t0 + 3 t1 + ... + 81 t4) in 8 bits by inverting the specification's

@@ -53,10 +53,23 @@ typedef struct bc7_desc {
     uint8_t sel[16], asel[16];
 } bc7_desc;
 
-static void put_bits(uint8_t out[16], unsigned *pos, unsigned v, unsigned n)
+/* ORs the low n (<= 32) bits of v into the block at bit *pos (bits past 127 are dropped). */
+static void put_bits(uint8_t out[16], unsigned *pos, uint32_t v, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++, (*pos)++)
-        if (*pos < 128 && ((v >> i) & 1u)) out[*pos >> 3] |= (uint8_t)(1u << (*pos & 7));
+    const unsigned p = *pos;
+    *pos += n;
+    if (n == 0 || p >= 128) return;
+    uint64_t x = n >= 32 ? v : v & ((1ull << n) - 1u);
+    uint64_t lo = 0, hi = 0;
+    if (p >= 64) hi = x << (p - 64);
+    else {
+        lo = x << p;
+        hi = p ? x >> (64 - p) : 0;
+    }
+    for (int i = 0; i < 8; i++) {
+        out[i] |= (uint8_t)(lo >> (8 * i));
+        out[8 + i] |= (uint8_t)(hi >> (8 * i));
+    }
 }
 
 /* Packs d, first flipping each subset whose anchor index has its top bit set (the format

@@ -5,19 +5,15 @@
  * RGB modes decode alpha as 255. */
 #include "codec/uastc.h"
 
-/* The ASTC unquantized weight (0..64) of index w of an n-bit weight (C.2.17): bit replication to
- * 6 bits, plus one above 32. */
-static unsigned weight64(unsigned w, unsigned n)
-{
-    unsigned v = 0;
-    int left = 6;
-    while (left > 0) {
-        int k = left < (int)n ? left : (int)n;
-        v |= (w >> (n - (unsigned)k)) << (left - k);
-        left -= k;
-    }
-    return v > 32 ? v + 1 : v;
-}
+/* The ASTC unquantized weights (0..64) of 1- to 5-bit weight indices (the specification's
+ * weight unquantization, C.2.17: bit replication to 6 bits, plus one above 32). */
+static const uint8_t w1[2] = {0, 64};
+static const uint8_t w2[4] = {0, 21, 43, 64};
+static const uint8_t w3[8] = {0, 9, 18, 27, 37, 46, 55, 64};
+static const uint8_t w4[16] = {0, 4, 8, 12, 17, 21, 25, 29, 35, 39, 43, 47, 52, 56, 60, 64};
+static const uint8_t w5[32] = {0,  2,  4,  6,  8,  10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+                               34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62, 64};
+static const uint8_t *const weight_table[6] = {w1, w1, w2, w3, w4, w5};
 
 static uint8_t interpolate(unsigned l, unsigned h, unsigned w, bool srgb)
 {
@@ -50,17 +46,19 @@ void kiln_uastc_decode(const kiln_uastc_block *b, bool srgb, uint8_t rgba[64])
             }
         }
     }
+    const uint8_t *wt = weight_table[b->weight_bits <= 5 ? b->weight_bits : 0];
+    const unsigned mask = (1u << b->weight_bits) - 1u;
     for (unsigned i = 0; i < 16; i++) {
         unsigned s = b->part[i];
-        unsigned w0, w1;
+        unsigned wa, wb;
         if (b->planes == 2) {
-            w0 = weight64(b->weights[i * 2], b->weight_bits);
-            w1 = weight64(b->weights[i * 2 + 1], b->weight_bits);
+            wa = wt[b->weights[i * 2] & mask];
+            wb = wt[b->weights[i * 2 + 1] & mask];
         } else {
-            w0 = w1 = weight64(b->weights[i], b->weight_bits);
+            wa = wb = wt[b->weights[i] & mask];
         }
         for (unsigned c = 0; c < 4; c++) {
-            unsigned w = (b->planes == 2 && c == b->ccs) ? w1 : w0;
+            unsigned w = (b->planes == 2 && c == b->ccs) ? wb : wa;
             rgba[i * 4 + c] = interpolate(e[s][0][c], e[s][1][c], w, srgb);
         }
     }

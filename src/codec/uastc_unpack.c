@@ -135,15 +135,22 @@ uint8_t kiln_uastc_unquant_endpoint(unsigned value, unsigned range)
 
 /* ---- bits ----------------------------------------------------------------------------------- */
 
-static unsigned get_bits(const uint8_t in[16], unsigned *pos, unsigned n)
+/* The block as two little-endian 64-bit words. */
+typedef struct bits128 {
+    uint64_t lo, hi;
+} bits128;
+
+/* n (<= 16) bits from *pos on; bits at 128 and above read as zero. */
+static unsigned get_bits(const bits128 *b, unsigned *pos, unsigned n)
 {
-    unsigned v = 0;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned p = *pos + i;
-        if (p < 128) v |= ((unsigned)(in[p >> 3] >> (p & 7)) & 1u) << i;
-    }
+    const unsigned p = *pos;
+    uint64_t v;
+    if (p >= 128) v = 0;
+    else if (p >= 64) v = b->hi >> (p - 64);
+    else if (p == 0) v = b->lo;
+    else v = (b->lo >> p) | (b->hi << (64 - p));
     *pos += n;
-    return v;
+    return (unsigned)(v & ((1u << n) - 1u));
 }
 
 /* ---- unpack --------------------------------------------------------------------------------- */
@@ -151,6 +158,12 @@ static unsigned get_bits(const uint8_t in[16], unsigned *pos, unsigned n)
 bool kiln_uastc_unpack(const uint8_t in[16], kiln_uastc_block *out)
 {
     memset(out, 0, sizeof(*out));
+    bits128 bb = {0, 0};
+    for (int i = 7; i >= 0; i--) {
+        bb.lo = (bb.lo << 8) | in[i];
+        bb.hi = (bb.hi << 8) | in[8 + i];
+    }
+    const bits128 *bits = &bb;
     unsigned mode = KILN_UASTC_MODE_COUNT;
     for (unsigned m = 0; m <= KILN_UASTC_MODE_COUNT; m++) {
         unsigned len = mode_code[m][1];
@@ -166,34 +179,34 @@ bool kiln_uastc_unpack(const uint8_t in[16], kiln_uastc_block *out)
     out->comps = mi->comps;
 
     if (mode == KILN_UASTC_MODE_SOLID) {
-        for (int c = 0; c < 4; c++) out->solid[c] = (uint8_t)get_bits(in, &pos, 8);
-        out->etc1_diff = get_bits(in, &pos, 1) != 0;
-        out->etc1_inten0 = (uint8_t)get_bits(in, &pos, 3);
-        out->etc1_selector = (uint8_t)get_bits(in, &pos, 2);
-        out->etc1_r = (uint8_t)get_bits(in, &pos, 5);
-        out->etc1_g = (uint8_t)get_bits(in, &pos, 5);
-        out->etc1_b = (uint8_t)get_bits(in, &pos, 5);
+        for (int c = 0; c < 4; c++) out->solid[c] = (uint8_t)get_bits(bits, &pos, 8);
+        out->etc1_diff = get_bits(bits, &pos, 1) != 0;
+        out->etc1_inten0 = (uint8_t)get_bits(bits, &pos, 3);
+        out->etc1_selector = (uint8_t)get_bits(bits, &pos, 2);
+        out->etc1_r = (uint8_t)get_bits(bits, &pos, 5);
+        out->etc1_g = (uint8_t)get_bits(bits, &pos, 5);
+        out->etc1_b = (uint8_t)get_bits(bits, &pos, 5);
         out->subsets = 1;
         out->planes = 1;
         return true;
     }
 
-    if (mi->has_hint0) out->bc1_hint0 = get_bits(in, &pos, 1) != 0;
-    if (mi->has_hint1) out->bc1_hint1 = get_bits(in, &pos, 1) != 0;
-    out->etc1_flip = get_bits(in, &pos, 1) != 0;
-    out->etc1_diff = get_bits(in, &pos, 1) != 0;
-    out->etc1_inten0 = (uint8_t)get_bits(in, &pos, 3);
-    out->etc1_inten1 = (uint8_t)get_bits(in, &pos, 3);
-    if (mi->has_bias) out->etc1_bias = (uint8_t)get_bits(in, &pos, 5);
+    if (mi->has_hint0) out->bc1_hint0 = get_bits(bits, &pos, 1) != 0;
+    if (mi->has_hint1) out->bc1_hint1 = get_bits(bits, &pos, 1) != 0;
+    out->etc1_flip = get_bits(bits, &pos, 1) != 0;
+    out->etc1_diff = get_bits(bits, &pos, 1) != 0;
+    out->etc1_inten0 = (uint8_t)get_bits(bits, &pos, 3);
+    out->etc1_inten1 = (uint8_t)get_bits(bits, &pos, 3);
+    if (mi->has_bias) out->etc1_bias = (uint8_t)get_bits(bits, &pos, 5);
     out->has_etc1_bias = mi->has_bias;
-    if (mi->has_alpha) out->etc2_hints = (uint8_t)get_bits(in, &pos, 8);
+    if (mi->has_alpha) out->etc2_hints = (uint8_t)get_bits(bits, &pos, 8);
 
     out->subsets = mi->subsets;
     out->planes = mi->planes;
     out->endpoint_range = mi->endpoint_range;
     out->weight_bits = mi->weight_bits;
     if (mi->subsets == 2) {
-        unsigned p = get_bits(in, &pos, 5);
+        unsigned p = get_bits(bits, &pos, 5);
         if (mode == 7) {
             if (p >= 19) return false;
             out->seed = seeds7[p];
@@ -203,12 +216,12 @@ bool kiln_uastc_unpack(const uint8_t in[16], kiln_uastc_block *out)
         }
         out->pattern = (uint8_t)p;
     } else if (mi->subsets == 3) {
-        unsigned p = get_bits(in, &pos, 4);
+        unsigned p = get_bits(bits, &pos, 4);
         if (p >= 11) return false;
         out->seed = seeds3[p];
         out->pattern = (uint8_t)p;
     }
-    if (mi->planes == 2) out->ccs = mode == 17 ? 3 : (uint8_t)get_bits(in, &pos, 2);
+    if (mi->planes == 2) out->ccs = mode == 17 ? 3 : (uint8_t)get_bits(bits, &pos, 2);
 
     /* Endpoints: the trit or quint groups first, each a plain base-3 / base-5 number in as few
      * bits as its count needs, then each value's low bits. */
@@ -233,12 +246,12 @@ bool kiln_uastc_unpack(const uint8_t in[16], kiln_uastc_block *out)
             /* The fewest bits that hold limit - 1 (3^5 = 243 -> 8, 5^3 = 125 -> 7, ...). */
             for (n = 0; (1u << n) < limit; n++) {
             }
-            tq[g] = get_bits(in, &pos, n);
+            tq[g] = get_bits(bits, &pos, n);
             if (tq[g] >= limit) return false;
         }
     }
     for (unsigned i = 0; i < values; i++) {
-        unsigned v = get_bits(in, &pos, nb);
+        unsigned v = get_bits(bits, &pos, nb);
         if (group_size) {
             unsigned g = i / group_size, k = i % group_size, digit = tq[g];
             for (unsigned j = 0; j < k; j++) digit /= base;
@@ -261,7 +274,7 @@ bool kiln_uastc_unpack(const uint8_t in[16], kiln_uastc_block *out)
     for (unsigned i = 0; i < 16; i++) {
         for (unsigned p = 0; p < mi->planes; p++) {
             unsigned n = anchor[i] ? wb - 1 : wb;
-            out->weights[i * mi->planes + p] = (uint8_t)get_bits(in, &pos, n);
+            out->weights[i * mi->planes + p] = (uint8_t)get_bits(bits, &pos, n);
         }
     }
     return true;
