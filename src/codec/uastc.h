@@ -58,6 +58,12 @@ typedef struct kiln_uastc_block {
  * past the mode's table, or a trit/quint group whose value is out of range. */
 bool kiln_uastc_unpack(const uint8_t in[16], kiln_uastc_block *out);
 
+/* The inverse: packs b's mode, pattern, dual-plane channel, hints, endpoints and weights (the
+ * fields the mode has; the derived ones are not read) into 16 bytes. Returns false when a field
+ * does not fit its mode: a pattern past its table, an endpoint or weight out of range (an
+ * anchor weight has one bit less). unpack(pack(b)) gives b back. */
+bool kiln_uastc_pack(const kiln_uastc_block *b, uint8_t out[16]);
+
 /* ASTC endpoint unquantization of an integer-sequence value in range `range` to 0..255. */
 uint8_t kiln_uastc_unquant_endpoint(unsigned value, unsigned range);
 

@@ -1,4 +1,5 @@
-/* uastc_unpack.c — parses a 16-byte UASTC block into kiln_uastc_block (uastc.h), following the
+/* uastc_unpack.c — the UASTC block layout both ways: parses a 16-byte block into
+ * kiln_uastc_block (uastc.h) and packs one back (kiln_uastc_pack, for the encoder), following the
  * UASTC Texture Specification: a variable-length mode code (low bits of byte 0), the mode's hint
  * fields, the common partition pattern index, the dual-plane channel, the endpoints (the trits
  * or quints of each group packed as one base-3 / base-5 number first, then every value's low
@@ -278,4 +279,93 @@ bool kiln_uastc_unpack(const uint8_t in[16], kiln_uastc_block *out)
         }
     }
     return true;
+}
+
+/* ---- pack ----------------------------------------------------------------------------------- */
+
+static void put_bits(uint8_t out[16], unsigned *pos, unsigned v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++, (*pos)++)
+        if (*pos < 128 && ((v >> i) & 1u)) out[*pos >> 3] |= (uint8_t)(1u << (*pos & 7));
+}
+
+bool kiln_uastc_pack(const kiln_uastc_block *b, uint8_t out[16])
+{
+    memset(out, 0, 16);
+    if (b->mode >= KILN_UASTC_MODE_COUNT) return false;
+    const unsigned mode = b->mode;
+    const uastc_mode_info *mi = &modes[mode];
+    unsigned pos = 0;
+    put_bits(out, &pos, mode_code[mode][0], mode_code[mode][1]);
+    if (mode == KILN_UASTC_MODE_SOLID) {
+        for (int c = 0; c < 4; c++) put_bits(out, &pos, b->solid[c], 8);
+        put_bits(out, &pos, b->etc1_diff, 1);
+        put_bits(out, &pos, b->etc1_inten0, 3);
+        put_bits(out, &pos, b->etc1_selector, 2);
+        put_bits(out, &pos, b->etc1_r, 5);
+        put_bits(out, &pos, b->etc1_g, 5);
+        put_bits(out, &pos, b->etc1_b, 5);
+        return true;
+    }
+    if (mi->has_hint0) put_bits(out, &pos, b->bc1_hint0, 1);
+    if (mi->has_hint1) put_bits(out, &pos, b->bc1_hint1, 1);
+    put_bits(out, &pos, b->etc1_flip, 1);
+    put_bits(out, &pos, b->etc1_diff, 1);
+    put_bits(out, &pos, b->etc1_inten0, 3);
+    put_bits(out, &pos, b->etc1_inten1, 3);
+    if (mi->has_bias) put_bits(out, &pos, b->etc1_bias, 5);
+    if (mi->has_alpha) put_bits(out, &pos, b->etc2_hints, 8);
+    if (mi->subsets == 2) {
+        if (b->pattern >= (mode == 7 ? 19 : 30)) return false;
+        put_bits(out, &pos, b->pattern, 5);
+    } else if (mi->subsets == 3) {
+        if (b->pattern >= 11) return false;
+        put_bits(out, &pos, b->pattern, 4);
+    }
+    if (mi->planes == 2 && mode != 17) put_bits(out, &pos, b->ccs, 2);
+    const unsigned values = mi->comps * 2u * mi->subsets;
+    const unsigned nb = range_bits[mi->endpoint_range];
+    unsigned group_size = 0, base = 0;
+    if (range_trits[mi->endpoint_range]) {
+        group_size = 5;
+        base = 3;
+    } else if (range_quints[mi->endpoint_range]) {
+        group_size = 3;
+        base = 5;
+    }
+    for (unsigned i = 0; i < values; i++)
+        if (((unsigned)b->endpoints[i] >> nb) >= (base ? base : 1u)) return false;
+    if (group_size) {
+        for (unsigned g = 0; g * group_size < values; g++) {
+            unsigned count = values - g * group_size, limit = 1, n, v = 0;
+            if (count > group_size) count = group_size;
+            for (unsigned i = 0; i < count; i++) limit *= base;
+            for (n = 0; (1u << n) < limit; n++) {
+            }
+            for (unsigned i = count; i-- > 0;)
+                v = v * base + (b->endpoints[g * group_size + i] >> nb);
+            put_bits(out, &pos, v, n);
+        }
+    }
+    for (unsigned i = 0; i < values; i++)
+        put_bits(out, &pos, b->endpoints[i] & ((1u << nb) - 1u), nb);
+    uint8_t part[16] = {0};
+    if (mi->subsets > 1) {
+        const uint16_t seed = mi->subsets == 3 ? seeds3[b->pattern]
+                              : mode == 7      ? seeds7[b->pattern]
+                                               : seeds2[b->pattern];
+        kiln_astc_partition_4x4(seed, mi->subsets, part);
+    }
+    bool seen[3] = {false, false, false};
+    const unsigned wb = mi->weight_bits;
+    for (unsigned i = 0; i < 16; i++) {
+        bool anchor = !seen[part[i]];
+        seen[part[i]] = true;
+        for (unsigned p = 0; p < mi->planes; p++) {
+            unsigned w = b->weights[i * mi->planes + p];
+            if (w >= (1u << (anchor ? wb - 1 : wb))) return false;
+            put_bits(out, &pos, w, anchor ? wb - 1 : wb);
+        }
+    }
+    return pos <= 128;
 }

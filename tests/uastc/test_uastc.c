@@ -149,7 +149,7 @@ static void test_reference(void **state)
     }
     size_t equal[TARGET_COUNT] = {0}, total[TARGET_COUNT] = {0};
     size_t rgba_equal = 0, rgba_total = 0, png_equal = 0, png_total = 0;
-    size_t mode_count[KILN_UASTC_MODE_COUNT] = {0};
+    size_t mode_count[KILN_UASTC_MODE_COUNT] = {0}, packed_differ = 0;
     for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
         const ref_case *rc = &cases[ci];
         char *dir = kt_format("%s/uastc_ref/%s", bin, rc->name);
@@ -214,8 +214,12 @@ static void test_reference(void **state)
             const uint8_t *blocks = level_blocks;
             for (size_t i = 0; i < nb; i++) {
                 kiln_uastc_block ub;
+                uint8_t again[16];
                 assert_true(kiln_uastc_unpack(blocks + i * 16, &ub));
                 mode_count[ub.mode]++;
+                /* The packer gives basisu's bytes back. */
+                assert_true(kiln_uastc_pack(&ub, again));
+                if (memcmp(again, blocks + i * 16, 16)) packed_differ++;
             }
             uint8_t *out = malloc(nb * 16);
             assert_non_null(out);
@@ -307,6 +311,8 @@ static void test_reference(void **state)
     printf("\n");
     assert_int_equal(rgba_equal, rgba_total);
     assert_int_equal(png_equal, png_total);
+    printf("blocks repacked differently: %zu\n", packed_differ);
+    assert_int_equal(packed_differ, 0);
     for (size_t t = 0; t < TARGET_COUNT; t++)
         if (targets[t].exact) assert_int_equal(equal[t], total[t]);
     free(tool);
