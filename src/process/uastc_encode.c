@@ -22,15 +22,15 @@ typedef struct enc_mode {
 } enc_mode;
 
 static const enc_mode modes[KILN_UASTC_MODE_COUNT] = {
-    {4, 19, 1, 1, 3, 0}, {2, 20, 1, 1, 3, 0}, {3, 8, 2, 1, 3, 30},  {2, 7, 3, 1, 3, 11},
-    {2, 12, 2, 1, 3, 30}, {3, 20, 1, 1, 3, 0}, {2, 18, 1, 2, 3, 0},  {2, 12, 2, 1, 3, 19},
-    {0, 0, 1, 1, 4, 0},   {2, 8, 2, 1, 4, 30}, {4, 13, 1, 1, 4, 0},  {2, 13, 1, 2, 4, 0},
-    {3, 19, 1, 1, 4, 0},  {1, 20, 1, 2, 4, 0}, {2, 20, 1, 1, 4, 0},  {4, 20, 1, 1, 2, 0},
+    {4, 19, 1, 1, 3, 0},  {2, 20, 1, 1, 3, 0}, {3, 8, 2, 1, 3, 30}, {2, 7, 3, 1, 3, 11},
+    {2, 12, 2, 1, 3, 30}, {3, 20, 1, 1, 3, 0}, {2, 18, 1, 2, 3, 0}, {2, 12, 2, 1, 3, 19},
+    {0, 0, 1, 1, 4, 0},   {2, 8, 2, 1, 4, 30}, {4, 13, 1, 1, 4, 0}, {2, 13, 1, 2, 4, 0},
+    {3, 19, 1, 1, 4, 0},  {1, 20, 1, 2, 4, 0}, {2, 20, 1, 1, 4, 0}, {4, 20, 1, 1, 2, 0},
     {2, 20, 2, 1, 2, 30}, {2, 20, 1, 2, 2, 0}, {5, 11, 1, 1, 3, 0},
 };
 
-static const uint16_t range_levels[21] = {2,  3,  4,  5,  6,  8,   10,  12,  16,  20, 24,
-                                         32, 40, 48, 64, 80, 96, 128, 160, 192, 256};
+static const uint16_t range_levels[21] = {2,  3,  4,  5,  6,  8,  10,  12,  16,  20, 24,
+                                          32, 40, 48, 64, 80, 96, 128, 160, 192, 256};
 
 void kiln_uastc_enc_tables_init(kiln_uastc_enc_tables *t)
 {
@@ -299,7 +299,8 @@ static float partition_residual(const uint8_t *rgba, const uint8_t part[16], uns
             float v[4];
             texel_vec(&rgba[i * 4], comps, v);
             for (unsigned a = 0; a < comps; a++)
-                for (unsigned b = 0; b < comps; b++) cov[a][b] += (v[a] - mean[a]) * (v[b] - mean[b]);
+                for (unsigned b = 0; b < comps; b++)
+                    cov[a][b] += (v[a] - mean[a]) * (v[b] - mean[b]);
         }
         float ax[4] = {1, 1, 1, 1}, trace = 0;
         for (unsigned c = 0; c < comps; c++) trace += cov[c][c];
@@ -369,8 +370,8 @@ static unsigned fit_mode(const fit_ctx *f, unsigned mode, unsigned pattern, unsi
             for (unsigned ch = 0; ch < m->comps; ch++) {
                 lo[s][ch] = kiln_uastc_unquant_endpoint(c.endpoints[s * m->comps * 2 + ch * 2],
                                                         c.endpoint_range);
-                hi[s][ch] = kiln_uastc_unquant_endpoint(
-                    c.endpoints[s * m->comps * 2 + ch * 2 + 1], c.endpoint_range);
+                hi[s][ch] = kiln_uastc_unquant_endpoint(c.endpoints[s * m->comps * 2 + ch * 2 + 1],
+                                                        c.endpoint_range);
             }
             refit(f, &c, s, lo[s], hi[s]);
             set_endpoints(f, &c, s, lo[s], hi[s]);
@@ -390,8 +391,8 @@ static unsigned fit_mode(const fit_ctx *f, unsigned mode, unsigned pattern, unsi
 /* Decodes an ETC1 block's 16 texels (RGB), to score the ETC1 hints. */
 static void etc1_decode(const uint8_t blk[8], uint8_t rgb[48])
 {
-    static const int inten[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},   {-29, -9, 9, 29},
-                                    {-42, -13, 13, 42},   {-60, -18, 18, 60}, {-80, -24, 24, 80},
+    static const int inten[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
+                                    {-42, -13, 13, 42},   {-60, -18, 18, 60},  {-80, -24, 24, 80},
                                     {-106, -33, 33, 106}, {-183, -47, 47, 183}};
     const bool flip = blk[3] & 1u, diff = (blk[3] >> 1) & 1u;
     int base[2][3];
@@ -558,8 +559,8 @@ static void choose_bc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const u
  * ETC1 value is nearest the colour. */
 static void solid_etc1(kiln_uastc_block *b)
 {
-    static const int inten[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},   {-29, -9, 9, 29},
-                                    {-42, -13, 13, 42},   {-60, -18, 18, 60}, {-80, -24, 24, 80},
+    static const int inten[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
+                                    {-42, -13, 13, 42},   {-60, -18, 18, 60},  {-80, -24, 24, 80},
                                     {-106, -33, 33, 106}, {-183, -47, 47, 183}};
     /* The transcoder's solid selectors: 0 -> all index 3 (-b), 1 -> index 1 (+b)... as bytes
      * {hi, lo} patterns; index (hi << 1 | lo) per selector value. */
@@ -602,8 +603,8 @@ static void solid_etc1(kiln_uastc_block *b)
 
 /* ---- the block ------------------------------------------------------------------------------ */
 
-void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[64],
-                             unsigned level, uint8_t out[16])
+void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[64], unsigned level,
+                             uint8_t out[16])
 {
     if (level > KILN_UASTC_LEVEL_MAX) level = KILN_UASTC_LEVEL_MAX;
     fit_ctx f = {t, rgba};
@@ -625,9 +626,11 @@ void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[
         if (rgba[i * 4] != rgba[i * 4 + 1] || rgba[i * 4] != rgba[i * 4 + 2]) grey = false;
     }
     /* Candidate modes per level. */
-    static const uint8_t opaque[5][12] = {
-        {0, 255}, {0, 5, 18, 2, 4, 255}, {0, 5, 18, 1, 2, 4, 255}, {0, 5, 18, 1, 2, 4, 3, 7, 6, 255},
-        {0, 5, 18, 1, 2, 4, 3, 7, 6, 255}};
+    static const uint8_t opaque[5][12] = {{0, 255},
+                                          {0, 5, 18, 2, 4, 255},
+                                          {0, 5, 18, 1, 2, 4, 255},
+                                          {0, 5, 18, 1, 2, 4, 3, 7, 6, 255},
+                                          {0, 5, 18, 1, 2, 4, 3, 7, 6, 255}};
     static const uint8_t with_alpha[5][12] = {{10, 255},
                                               {10, 12, 14, 255},
                                               {10, 12, 14, 9, 11, 255},
@@ -690,8 +693,8 @@ void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[
     /* Mode 17's channel is alpha by definition; the L+A fit put it there. */
     uint8_t dec[64];
     kiln_uastc_decode(&best, false, dec);
-    best.has_etc1_bias = modes[best.mode].comps != 4 || best.mode == 9 || best.mode == 13 ||
-                         best.mode == 14;
+    best.has_etc1_bias =
+        modes[best.mode].comps != 4 || best.mode == 9 || best.mode == 13 || best.mode == 14;
     choose_etc1_hints(&best, dec, rgba, level);
     if (best.mode >= 9 && best.mode <= 17) choose_eac_hint(&best, dec, rgba);
     kiln_uastc_bc_cache cache;
@@ -703,10 +706,9 @@ void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[
 kiln_result kiln_uastc_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_t stride,
                               unsigned level, uint8_t *out, size_t out_size, kiln_error *err)
 {
-    if (!rgba || !out || w == 0 || h == 0 || level > KILN_UASTC_LEVEL_MAX ||
-        stride < (size_t)w * 4)
-        return kiln_error_set(err, KILN_E_USAGE, "kiln_uastc_encode: bad arguments (%ux%u, level %u)",
-                              w, h, level);
+    if (!rgba || !out || w == 0 || h == 0 || level > KILN_UASTC_LEVEL_MAX || stride < (size_t)w * 4)
+        return kiln_error_set(err, KILN_E_USAGE,
+                              "kiln_uastc_encode: bad arguments (%ux%u, level %u)", w, h, level);
     const size_t bx = ((size_t)w + 3) / 4, by = ((size_t)h + 3) / 4;
     size_t nb, need;
     if (!kiln_size_mul(bx, by, &nb) || !kiln_size_mul(nb, 16, &need))
@@ -726,6 +728,100 @@ kiln_result kiln_uastc_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_
                     memcpy(blk + (r * 4 + c) * 4, rgba + sy * stride + sx * 4, 4);
                 }
             kiln_uastc_encode_block(&t, blk, level, out + (y * bx + x) * 16);
+        }
+    return KILN_OK;
+}
+
+/* ---- rate-distortion optimization ----------------------------------------------------------- */
+
+static unsigned differing_bytes(const uint8_t *a, const uint8_t *b)
+{
+    unsigned n = 0;
+    for (int i = 0; i < 16; i++) n += a[i] != b[i];
+    return n;
+}
+
+/* Bytes of blk unlike the nearer of the left and upper neighbours (what a Zstandard match
+ * against a recent block would leave to code). */
+static unsigned new_bytes(const uint8_t *blk, const uint8_t *left, const uint8_t *up)
+{
+    unsigned n = 16;
+    if (left) n = differing_bytes(blk, left);
+    if (up) {
+        unsigned m = differing_bytes(blk, up);
+        n = m < n ? m : n;
+    }
+    return n;
+}
+
+static unsigned decoded_error(const uint8_t blk[16], const uint8_t *src, bool *ok)
+{
+    kiln_uastc_block b;
+    *ok = kiln_uastc_unpack(blk, &b);
+    if (!*ok) return 0xFFFFFFFFu;
+    uint8_t px[64];
+    kiln_uastc_decode(&b, false, px);
+    return block_error(px, src);
+}
+
+kiln_result kiln_uastc_rdo(const uint8_t *rgba, uint32_t w, uint32_t h, size_t stride, float lambda,
+                           uint8_t *blocks, size_t blocks_size, kiln_error *err)
+{
+    if (!rgba || !blocks || w == 0 || h == 0 || stride < (size_t)w * 4 || !(lambda >= 0.0f))
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_uastc_rdo: bad arguments (%ux%u)", w, h);
+    const size_t bx = ((size_t)w + 3) / 4, by = ((size_t)h + 3) / 4;
+    size_t nb, need;
+    if (!kiln_size_mul(bx, by, &nb) || !kiln_size_mul(nb, 16, &need))
+        return kiln_error_set(err, KILN_E_LIMIT, "kiln_uastc_rdo: %ux%u is too large", w, h);
+    if (blocks_size < need)
+        return kiln_error_set(err, KILN_E_USAGE, "kiln_uastc_rdo: %zu block bytes, need %zu",
+                              blocks_size, need);
+    kiln_uastc_enc_tables t;
+    kiln_uastc_enc_tables_init(&t);
+    for (size_t y = 0; y < by; y++)
+        for (size_t x = 0; x < bx; x++) {
+            uint8_t src[64];
+            for (size_t r = 0; r < 4; r++)
+                for (size_t c = 0; c < 4; c++) {
+                    size_t sy = y * 4 + r < h ? y * 4 + r : h - 1;
+                    size_t sx = x * 4 + c < w ? x * 4 + c : w - 1;
+                    memcpy(src + (r * 4 + c) * 4, rgba + sy * stride + sx * 4, 4);
+                }
+            uint8_t *cur = blocks + (y * bx + x) * 16;
+            const uint8_t *left = x ? cur - 16 : NULL, *up = y ? cur - bx * 16 : NULL;
+            bool ok;
+            const unsigned e0 = decoded_error(cur, src, &ok);
+            if (!ok)
+                return kiln_error_set(err, KILN_E_USAGE, "kiln_uastc_rdo: block %zu invalid",
+                                      y * bx + x);
+            float best_cost = (float)e0 + lambda * 8.0f * (float)new_bytes(cur, left, up);
+            uint8_t best[16];
+            memcpy(best, cur, 16);
+            const uint8_t *refs[2] = {left, up};
+            fit_ctx f = {&t, src};
+            for (int k = 0; k < 2; k++) {
+                if (!refs[k]) continue;
+                /* The neighbour itself. */
+                unsigned e = decoded_error(refs[k], src, &ok);
+                float cost = (float)e;
+                if (ok && cost < best_cost) {
+                    best_cost = cost;
+                    memcpy(best, refs[k], 16);
+                }
+                /* Its mode, endpoints and hints with this block's weights. */
+                kiln_uastc_block b;
+                if (!kiln_uastc_unpack(refs[k], &b) || b.mode == KILN_UASTC_MODE_SOLID) continue;
+                choose_weights(&f, &b);
+                uint8_t cand[16];
+                if (!kiln_uastc_pack(&b, cand)) continue;
+                e = decoded_error(cand, src, &ok);
+                cost = (float)e + lambda * 8.0f * (float)new_bytes(cand, left, up);
+                if (ok && cost < best_cost) {
+                    best_cost = cost;
+                    memcpy(best, cand, 16);
+                }
+            }
+            memcpy(cur, best, 16);
         }
     return KILN_OK;
 }

@@ -19,13 +19,22 @@ typedef struct kiln_uastc_enc_tables {
 void kiln_uastc_enc_tables_init(kiln_uastc_enc_tables *t);
 
 /* Encodes one block of 16 RGBA8 texels (row-major). */
-void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[64],
-                             unsigned level, uint8_t out[16]);
+void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[64], unsigned level,
+                             uint8_t out[16]);
 
 /* Encodes a w x h RGBA8 level (rows `stride` bytes apart) into ceil(w/4) * ceil(h/4) blocks
  * (out_size bytes at least 16 per block); partial edge blocks repeat their last row and column.
  * Errors: KILN_E_USAGE (NULL, empty, level > 4, out too small, stride < w * 4), KILN_E_LIMIT. */
 kiln_result kiln_uastc_encode(const uint8_t *rgba, uint32_t w, uint32_t h, size_t stride,
                               unsigned level, uint8_t *out, size_t out_size, kiln_error *err);
+
+/* Rate-distortion pass over blocks kiln_uastc_encode made from the same texels: in raster order,
+ * each block may be replaced by its left or upper neighbour, or by the neighbour's mode,
+ * endpoints and hints with weights fitted to this block, when that lowers
+ * squared error + lambda * 8 * (bytes unlike both neighbours). Larger lambda: more repetition
+ * for Zstandard, more error; 0 changes only blocks a neighbour encodes at least as well.
+ * Errors: KILN_E_USAGE (bad arguments, a block that does not unpack), KILN_E_LIMIT. */
+kiln_result kiln_uastc_rdo(const uint8_t *rgba, uint32_t w, uint32_t h, size_t stride, float lambda,
+                           uint8_t *blocks, size_t blocks_size, kiln_error *err);
 
 #endif
