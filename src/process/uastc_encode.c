@@ -53,6 +53,19 @@ void kiln_uastc_enc_tables_init(kiln_uastc_enc_tables *t)
             t->nearest[r][v] = (uint8_t)best;
         }
     }
+    /* The partitions as the unpacker derives them: pack a probe block, unpack it. */
+    for (unsigned m = 0; m < KILN_UASTC_MODE_COUNT; m++)
+        for (unsigned p = 0; p < modes[m].patterns; p++) {
+            kiln_uastc_block probe, u;
+            uint8_t tmp[16];
+            memset(&probe, 0, sizeof(probe));
+            probe.mode = (uint8_t)m;
+            probe.pattern = (uint8_t)p;
+            if (kiln_uastc_pack(&probe, tmp) && kiln_uastc_unpack(tmp, &u)) {
+                memcpy(t->part[m][p], u.part, 16);
+                t->seed[m][p] = u.seed;
+            }
+        }
 }
 
 /* ---- fitting -------------------------------------------------------------------------------- */
@@ -200,9 +213,25 @@ static void choose_weights(const fit_ctx *f, kiln_uastc_block *b)
             float v[4];
             texel_vec(&f->rgba[i * 4], comps, v);
             for (unsigned p = 0; p < b->planes; p++) {
+                /* The texel's position along the endpoints' line gives the nearest weight; the
+                 * exact decode then decides among it and its two neighbours. */
+                float num = 0, den = 0;
+                for (unsigned c = 0; c < comps; c++) {
+                    bool on_plane1 = b->planes == 2 && (c == (comps == 2 ? 1u : b->ccs));
+                    if ((p == 1) != on_plane1) continue;
+                    float d = (float)e[s][1][c] - (float)e[s][0][c];
+                    num += (v[c] - (float)e[s][0][c]) * d;
+                    den += d * d;
+                }
+                float tw = den > 0 ? num / den * 64.0f : 0.0f;
+                unsigned guess = 0;
+                for (unsigned l = 1; l < levels; l++)
+                    if (fabsf((float)wt[l] - tw) < fabsf((float)wt[guess] - tw)) guess = l;
+                const unsigned lo_l = guess > 0 ? guess - 1 : 0;
+                const unsigned hi_l = guess + 1 < levels ? guess + 1 : levels - 1;
                 unsigned best = 0;
                 float bd = 1e30f;
-                for (unsigned l = 0; l < levels; l++) {
+                for (unsigned l = lo_l; l <= hi_l; l++) {
                     float d = 0;
                     for (unsigned c = 0; c < comps; c++) {
                         bool on_plane1 = b->planes == 2 && (c == (comps == 2 ? 1u : b->ccs));
@@ -276,32 +305,40 @@ static void refit(const fit_ctx *f, const kiln_uastc_block *b, unsigned s, float
 }
 
 /* A quick score of a partition: per subset, the texels' squared distance from their principal
- * line (the error of unquantized endpoints with continuous weights), summed. */
-static float partition_residual(const uint8_t *rgba, const uint8_t part[16], unsigned subsets,
+ * line (the error of unquantized endpoints with continuous weights), summed. The per-texel
+ * moments are computed once per block and mode (texel_moments). */
+typedef struct texel_moments {
+    float v[16][4];
+    float vv[16][4][4];
+} texel_moments;
+
+static void texel_moments_init(texel_moments *tm, const uint8_t *rgba, unsigned comps)
+{
+    for (unsigned i = 0; i < 16; i++) {
+        texel_vec(&rgba[i * 4], comps, tm->v[i]);
+        for (unsigned a = 0; a < comps; a++)
+            for (unsigned b = 0; b < comps; b++) tm->vv[i][a][b] = tm->v[i][a] * tm->v[i][b];
+    }
+}
+
+static float partition_residual(const texel_moments *tm, const uint8_t part[16], unsigned subsets,
                                 unsigned comps)
 {
     float total = 0;
     for (unsigned s = 0; s < subsets; s++) {
-        float mean[4] = {0, 0, 0, 0};
+        float s1[4] = {0, 0, 0, 0}, cov[4][4] = {{0}};
         unsigned n = 0;
         for (unsigned i = 0; i < 16; i++) {
             if (part[i] != s) continue;
-            float v[4];
-            texel_vec(&rgba[i * 4], comps, v);
-            for (unsigned c = 0; c < comps; c++) mean[c] += v[c];
             n++;
+            for (unsigned a = 0; a < comps; a++) {
+                s1[a] += tm->v[i][a];
+                for (unsigned b = 0; b < comps; b++) cov[a][b] += tm->vv[i][a][b];
+            }
         }
         if (n < 2) continue;
-        for (unsigned c = 0; c < comps; c++) mean[c] /= (float)n;
-        float cov[4][4] = {{0}};
-        for (unsigned i = 0; i < 16; i++) {
-            if (part[i] != s) continue;
-            float v[4];
-            texel_vec(&rgba[i * 4], comps, v);
-            for (unsigned a = 0; a < comps; a++)
-                for (unsigned b = 0; b < comps; b++)
-                    cov[a][b] += (v[a] - mean[a]) * (v[b] - mean[b]);
-        }
+        for (unsigned a = 0; a < comps; a++)
+            for (unsigned b = 0; b < comps; b++) cov[a][b] -= s1[a] * s1[b] / (float)n;
         float ax[4] = {1, 1, 1, 1}, trace = 0;
         for (unsigned c = 0; c < comps; c++) trace += cov[c][c];
         for (int it = 0; it < 4; it++) {
@@ -339,16 +376,9 @@ static unsigned fit_mode(const fit_ctx *f, unsigned mode, unsigned pattern, unsi
     b->endpoint_range = m->range;
     b->weight_bits = m->weight_bits;
     b->has_etc1_bias = true;
-    /* The partition (and seed) as the unpacker derives them: pack with zero hints and unpack. */
-    uint8_t tmp[16];
-    kiln_uastc_block probe = *b;
-    for (unsigned i = 0; i < 16; i++) probe.weights[i] = 0;
     if (m->subsets > 1) {
-        kiln_uastc_pack(&probe, tmp);
-        kiln_uastc_block u;
-        kiln_uastc_unpack(tmp, &u);
-        memcpy(b->part, u.part, 16);
-        b->seed = u.seed;
+        memcpy(b->part, f->t->part[mode][pattern], 16);
+        b->seed = f->t->seed[mode][pattern];
     }
     const int skip = m->planes == 2 ? (int)(m->comps == 2 ? 1u : ccs) : -1;
     float lo[3][4], hi[3][4];
@@ -446,7 +476,22 @@ static void choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const 
     kiln_uastc_block best_b = *b;
     const bool biased = b->has_etc1_bias;
     for (unsigned flip = 0; flip < 2; flip++) {
+        /* Differential mode when the subblocks' 5-bit means are within its delta range (both
+         * tried from level 3 on). */
+        int q[2][3] = {{0}};
+        for (unsigned s2 = 0; s2 < 2; s2++)
+            for (int c = 0; c < 3; c++) {
+                unsigned sum = 0;
+                for (unsigned y = 0; y < 4; y++)
+                    for (unsigned x = 0; x < 4; x++)
+                        if ((flip ? y >> 1 : x >> 1) == s2) sum += dec[(y * 4 + x) * 4 + c];
+                q[s2][c] = (int)((sum * 31 + 1020) / (8 * 255));
+            }
+        bool fits = true;
+        for (int c = 0; c < 3; c++)
+            if (q[1][c] - q[0][c] < -4 || q[1][c] - q[0][c] > 3) fits = false;
         for (unsigned diff = 0; diff < 2; diff++) {
+            if (level < 3 && diff != (fits ? 1u : 0u)) continue;
             const unsigned nbias = biased && level >= 4 ? 32 : 1;
             for (unsigned bi = 0; bi < nbias; bi++) {
                 kiln_uastc_block c = *b;
@@ -654,17 +699,10 @@ void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[
                 const unsigned keep = level <= 1 ? 2 : level == 2 ? 3 : level == 3 ? 5 : 10;
                 float pe[30];
                 unsigned top_p[10], nt = 0;
-                for (unsigned p = 0; p < pats; p++) {
-                    kiln_uastc_block probe;
-                    memset(&probe, 0, sizeof(probe));
-                    probe.mode = *m;
-                    probe.pattern = (uint8_t)p;
-                    uint8_t tmp[16];
-                    kiln_uastc_block u;
-                    kiln_uastc_pack(&probe, tmp);
-                    kiln_uastc_unpack(tmp, &u);
-                    pe[p] = partition_residual(rgba, u.part, md->subsets, md->comps);
-                }
+                texel_moments tm;
+                texel_moments_init(&tm, rgba, md->comps);
+                for (unsigned p = 0; p < pats; p++)
+                    pe[p] = partition_residual(&tm, t->part[*m][p], md->subsets, md->comps);
                 for (; nt < keep && nt < pats; nt++) {
                     unsigned bp = 0;
                     for (unsigned p = 1; p < pats; p++)

@@ -15,6 +15,9 @@
  * nearest each 8-bit value; built once (kiln_uastc_enc_tables_init) and only read after. */
 typedef struct kiln_uastc_enc_tables {
     uint8_t nearest[21][256];
+    /* Subset of each texel of every common pattern, per mode (the 2- and 3-subset modes). */
+    uint8_t part[19][30][16];
+    uint16_t seed[19][30];
 } kiln_uastc_enc_tables;
 void kiln_uastc_enc_tables_init(kiln_uastc_enc_tables *t);
 
