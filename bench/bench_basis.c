@@ -8,7 +8,9 @@
  * ("0.5,1,2"), each level is also encoded with kiln_uastc_rdo and basisu -uastc_rdo_l at each
  * lambda (the two lambdas do not mean the same thing: compare PSNR against size). Usage:
  * bench_basis [levels (default "0123")] [images (default 4)] [lambdas]; the corpus from
- * KILN_CORPUS or /work/shared/corpus, the tool from KILN_SOURCE_DIR or the current folder. */
+ * KILN_CORPUS or /work/shared/corpus, the tool from KILN_SOURCE_DIR or the current folder.
+ * `bench_basis transcode [images]` instead times kiln_uastc_transcode to every target (median of
+ * 5 runs, CPU time of the thread) on the images encoded by kiln at level 2. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,8 +85,74 @@ static size_t zstd_size(const uint8_t *d, size_t n)
     return ZSTD_isError(r) ? 0 : r;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int transcode_bench(const char *corpus, int images)
+{
+    static const char *names[KILN_BASIS_TARGET_COUNT] = {"RGBA8",     "ASTC 4x4", "BC7",     "BC1",
+                                                         "BC3",       "BC4",      "BC5",     "ETC1",
+                                                         "ETC2 RGBA", "EAC R11",  "EAC RG11"};
+    uint8_t *blocks[16];
+    uint32_t ws[16], hs[16];
+    double texels = 0;
+    size_t max_out = 0;
+    if (images > 16) images = 16;
+    for (int i = 0; i < images; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/images/kodak/kodim%02d.png", corpus, i + 1);
+        size_t n;
+        void *data = read_all(path, &n);
+        kiln_image im;
+        if (!data || kiln_image_decode(data, n, NULL, &im, NULL) != KILN_OK) return 1;
+        free(data);
+        ws[i] = im.width;
+        hs[i] = im.height;
+        size_t size = (size_t)((ws[i] + 3) / 4) * ((hs[i] + 3) / 4) * 16;
+        blocks[i] = malloc(size);
+        if (!blocks[i] || kiln_uastc_encode(im.pixels, ws[i], hs[i], (size_t)ws[i] * 4, 2,
+                                            blocks[i], size, NULL) != KILN_OK)
+            return 1;
+        kiln_image_free(&im);
+        texels += (double)ws[i] * hs[i];
+        size_t out = (size_t)ws[i] * hs[i] * 4 > size ? (size_t)ws[i] * hs[i] * 4 : size;
+        max_out = out > max_out ? out : max_out;
+    }
+    uint8_t *out = malloc(max_out);
+    if (!out) return 1;
+    memset(out, 0, max_out);
+    printf("kiln_uastc_transcode, one thread, kodim01..%02d (kiln level 2), median of 5 runs\n",
+           images);
+    printf("%-10s %10s\n", "target", "Mtexel/s");
+    for (int t = 0; t < KILN_BASIS_TARGET_COUNT; t++) {
+        double runs[5];
+        for (int r = 0; r < 5; r++) {
+            double t0 = cpu_ms();
+            for (int i = 0; i < images; i++) {
+                size_t size = (size_t)((ws[i] + 3) / 4) * ((hs[i] + 3) / 4) * 16;
+                if (kiln_uastc_transcode((kiln_basis_target)t, blocks[i], size, ws[i], hs[i], true,
+                                         out, max_out, NULL) != KILN_OK)
+                    return 1;
+            }
+            runs[r] = cpu_ms() - t0;
+        }
+        qsort(runs, 5, sizeof runs[0], cmp_double);
+        printf("%-10s %10.1f\n", names[t], texels / (runs[2] * 1e3));
+    }
+    for (int i = 0; i < images; i++) free(blocks[i]);
+    free(out);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "transcode")) {
+        const char *c = getenv("KILN_CORPUS");
+        return transcode_bench(c && *c ? c : "/work/shared/corpus", argc > 2 ? atoi(argv[2]) : 4);
+    }
     const char *levels = argc > 1 ? argv[1] : "0123";
     int images = argc > 2 ? atoi(argv[2]) : 4;
     float lambdas[8] = {0};
