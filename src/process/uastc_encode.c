@@ -32,6 +32,19 @@ static const enc_mode modes[KILN_UASTC_MODE_COUNT] = {
 static const uint16_t range_levels[21] = {2,  3,  4,  5,  6,  8,  10,  12,  16,  20, 24,
                                           32, 40, 48, 64, 80, 96, 128, 160, 192, 256};
 
+/* The ASTC weight (0..64) of index w of an n-bit weight. */
+static unsigned weight64(unsigned w, unsigned n)
+{
+    unsigned v = 0;
+    int left = 6;
+    while (left > 0) {
+        int k = left < (int)n ? left : (int)n;
+        v |= (w >> (n - (unsigned)k)) << (left - k);
+        left -= k;
+    }
+    return v > 32 ? v + 1 : v;
+}
+
 void kiln_uastc_enc_tables_init(kiln_uastc_enc_tables *t)
 {
     memset(t, 0, sizeof(*t));
@@ -53,6 +66,18 @@ void kiln_uastc_enc_tables_init(kiln_uastc_enc_tables *t)
             t->nearest[r][v] = (uint8_t)best;
         }
     }
+    for (unsigned bits = 1; bits <= 5; bits++)
+        for (unsigned v = 0; v <= 64; v++) {
+            unsigned best = 0, bd = 1000;
+            for (unsigned l = 0; l < (1u << bits); l++) {
+                unsigned w = weight64(l, bits), d = w > v ? w - v : v - w;
+                if (d < bd) {
+                    bd = d;
+                    best = l;
+                }
+            }
+            t->nearest_weight[bits][v] = (uint8_t)best;
+        }
     /* The partitions as the unpacker derives them: pack a probe block, unpack it. */
     for (unsigned m = 0; m < KILN_UASTC_MODE_COUNT; m++)
         for (unsigned p = 0; p < modes[m].patterns; p++) {
@@ -132,7 +157,8 @@ static void pca_endpoints(const uint8_t *rgba, uint16_t mask, unsigned comps, in
             m = fabsf(nx[a]) > m ? fabsf(nx[a]) : m;
         }
         if (m <= 1e-6f) break;
-        for (unsigned a = 0; a < comps; a++) ax[a] = nx[a] / m;
+        const float inv = 1.0f / m;
+        for (unsigned a = 0; a < comps; a++) ax[a] = nx[a] * inv;
     }
     float tmin = 1e30f, tmax = -1e30f, l2 = 0;
     for (unsigned c = 0; c < comps; c++)
@@ -165,19 +191,6 @@ static void pca_endpoints(const uint8_t *rgba, uint16_t mask, unsigned comps, in
         lo[skip] = mn;
         hi[skip] = mx;
     }
-}
-
-/* The ASTC weight (0..64) of index w of an n-bit weight. */
-static unsigned weight64(unsigned w, unsigned n)
-{
-    unsigned v = 0;
-    int left = 6;
-    while (left > 0) {
-        int k = left < (int)n ? left : (int)n;
-        v |= (w >> (n - (unsigned)k)) << (left - k);
-        left -= k;
-    }
-    return v > 32 ? v + 1 : v;
 }
 
 /* Quantizes subset s's float endpoints into b. */
@@ -224,9 +237,8 @@ static void choose_weights(const fit_ctx *f, kiln_uastc_block *b)
                     den += d * d;
                 }
                 float tw = den > 0 ? num / den * 64.0f : 0.0f;
-                unsigned guess = 0;
-                for (unsigned l = 1; l < levels; l++)
-                    if (fabsf((float)wt[l] - tw) < fabsf((float)wt[guess] - tw)) guess = l;
+                const int twi = tw < 0 ? 0 : tw > 64 ? 64 : (int)(tw + 0.5f);
+                const unsigned guess = f->t->nearest_weight[b->weight_bits][twi];
                 const unsigned lo_l = guess > 0 ? guess - 1 : 0;
                 const unsigned hi_l = guess + 1 < levels ? guess + 1 : levels - 1;
                 unsigned best = 0;
@@ -321,42 +333,55 @@ static void texel_moments_init(texel_moments *tm, const uint8_t *rgba, unsigned 
     }
 }
 
+/* The principal-line residual of one subset from its texel count and moment sums. */
+static float subset_residual(unsigned n, const float s1[4], float cov[4][4], unsigned comps)
+{
+    if (n < 2) return 0;
+    const float inv_n = 1.0f / (float)n;
+    for (unsigned a = 0; a < comps; a++)
+        for (unsigned b = 0; b < comps; b++) cov[a][b] -= s1[a] * s1[b] * inv_n;
+    float ax[4] = {1, 1, 1, 1}, trace = 0;
+    for (unsigned c = 0; c < comps; c++) trace += cov[c][c];
+    for (int it = 0; it < 3; it++) {
+        float nx[4] = {0, 0, 0, 0}, m = 0;
+        for (unsigned a = 0; a < comps; a++) {
+            for (unsigned b = 0; b < comps; b++) nx[a] += cov[a][b] * ax[b];
+            m = fabsf(nx[a]) > m ? fabsf(nx[a]) : m;
+        }
+        if (m <= 1e-6f) break;
+        const float inv = 1.0f / m;
+        for (unsigned a = 0; a < comps; a++) ax[a] = nx[a] * inv;
+    }
+    float l2 = 0, q = 0;
+    for (unsigned a = 0; a < comps; a++) {
+        l2 += ax[a] * ax[a];
+        for (unsigned b = 0; b < comps; b++) q += ax[a] * cov[a][b] * ax[b];
+    }
+    return l2 > 0 ? trace - q / l2 : trace;
+}
+
 static float partition_residual(const texel_moments *tm, const uint8_t part[16], unsigned subsets,
                                 unsigned comps)
 {
-    float total = 0;
-    for (unsigned s = 0; s < subsets; s++) {
-        float s1[4] = {0, 0, 0, 0}, cov[4][4] = {{0}};
-        unsigned n = 0;
-        for (unsigned i = 0; i < 16; i++) {
-            if (part[i] != s) continue;
-            n++;
-            for (unsigned a = 0; a < comps; a++) {
-                s1[a] += tm->v[i][a];
-                for (unsigned b = 0; b < comps; b++) cov[a][b] += tm->vv[i][a][b];
-            }
-        }
-        if (n < 2) continue;
-        for (unsigned a = 0; a < comps; a++)
-            for (unsigned b = 0; b < comps; b++) cov[a][b] -= s1[a] * s1[b] / (float)n;
-        float ax[4] = {1, 1, 1, 1}, trace = 0;
-        for (unsigned c = 0; c < comps; c++) trace += cov[c][c];
-        for (int it = 0; it < 4; it++) {
-            float nx[4] = {0, 0, 0, 0}, m = 0;
-            for (unsigned a = 0; a < comps; a++) {
-                for (unsigned b = 0; b < comps; b++) nx[a] += cov[a][b] * ax[b];
-                m = fabsf(nx[a]) > m ? fabsf(nx[a]) : m;
-            }
-            if (m <= 1e-6f) break;
-            for (unsigned a = 0; a < comps; a++) ax[a] = nx[a] / m;
-        }
-        float l2 = 0, q = 0;
+    /* Sums per subset in one pass; with two subsets the second is the total minus the first. */
+    float s1[3][4] = {{0}}, cov[3][4][4] = {{{0}}};
+    unsigned n[3] = {0, 0, 0};
+    for (unsigned i = 0; i < 16; i++) {
+        unsigned s = subsets == 2 && part[i] == 1 ? 2 : part[i];
+        n[s]++;
         for (unsigned a = 0; a < comps; a++) {
-            l2 += ax[a] * ax[a];
-            for (unsigned b = 0; b < comps; b++) q += ax[a] * cov[a][b] * ax[b];
+            s1[s][a] += tm->v[i][a];
+            for (unsigned b = 0; b < comps; b++) cov[s][a][b] += tm->vv[i][a][b];
         }
-        total += l2 > 0 ? trace - q / l2 : trace;
     }
+    if (subsets == 2) {
+        /* Slot 2 held subset 1's texels; fold them into slot 1 via the totals. */
+        n[1] = n[2];
+        memcpy(s1[1], s1[2], sizeof(s1[1]));
+        memcpy(cov[1], cov[2], sizeof(cov[1]));
+    }
+    float total = 0;
+    for (unsigned s = 0; s < subsets; s++) total += subset_residual(n[s], s1[s], cov[s], comps);
     return total;
 }
 
@@ -696,7 +721,7 @@ void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[
             unsigned pats = md->patterns ? md->patterns : 1;
             if (md->patterns) {
                 /* Rank the patterns by their principal-line residual, then fit the best few. */
-                const unsigned keep = level <= 1 ? 2 : level == 2 ? 3 : level == 3 ? 5 : 10;
+                const unsigned keep = level <= 1 ? 1 : level == 2 ? 3 : level == 3 ? 5 : 10;
                 float pe[30];
                 unsigned top_p[10], nt = 0;
                 texel_moments tm;

@@ -18,6 +18,8 @@ typedef struct kiln_uastc_enc_tables {
     /* Subset of each texel of every common pattern, per mode (the 2- and 3-subset modes). */
     uint8_t part[19][30][16];
     uint16_t seed[19][30];
+    /* The weight index (of 1..5 bits) whose ASTC weight is nearest each of 0..64. */
+    uint8_t nearest_weight[6][65];
 } kiln_uastc_enc_tables;
 void kiln_uastc_enc_tables_init(kiln_uastc_enc_tables *t);
 
