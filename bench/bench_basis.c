@@ -4,7 +4,9 @@
  * bit-exact with basisu's decoder), encode time on one thread (kiln: CPU time of the call;
  * basisu: wall time of `basisu -ktx2 -uastc -uastc_level N -no_multithreading
  * -ktx2_no_zstandard`, which includes its PNG load and file write), and the size of the blocks
- * after Zstandard level 6 (basisu's KTX2 default). With a third argument, a list of RDO lambdas
+ * after Zstandard level 6 (basisu's KTX2 default), and RGB PSNR of the ETC1 transcode (which the
+ * ETC1 hints steer; kiln's transcoder is bit-exact with basisu's). With a third argument, a list of
+ * RDO lambdas
  * ("0.5,1,2"), each level is also encoded with kiln_uastc_rdo and basisu -uastc_rdo_l at each
  * lambda (the two lambdas do not mean the same thing: compare PSNR against size). Usage:
  * bench_basis [levels (default "0123")] [images (default 4)] [lambdas]; the corpus from
@@ -18,6 +20,7 @@
 #include <time.h>
 #include <zstd.h>
 
+#include "codec/block_decode.h"
 #include "codec/uastc.h"
 #include "import/image.h"
 #include "kiln/kiln_format.h"
@@ -73,6 +76,33 @@ static double sq_error(const uint8_t *blocks, const uint8_t *rgba, uint32_t w, u
                         se += d * d;
                     }
         }
+    return se;
+}
+
+/* RGB squared error of the ETC1 transcode of the blocks (the hints' quality) against the source. */
+static double etc1_error(const uint8_t *blocks, const uint8_t *rgba, uint32_t w, uint32_t h)
+{
+    const size_t bx = (w + 3) / 4, by = (h + 3) / 4;
+    uint8_t *etc = malloc(bx * by * 8);
+    if (!etc || kiln_uastc_transcode(KILN_BASIS_TARGET_ETC1, blocks, bx * by * 16, w, h, true, etc,
+                                     bx * by * 8, NULL) != KILN_OK) {
+        free(etc);
+        return -1;
+    }
+    double se = 0;
+    for (size_t y = 0; y < h; y += 4)
+        for (size_t x = 0; x < w; x += 4) {
+            uint8_t px[64];
+            kiln_etc1_decode_block(etc + ((y / 4) * bx + x / 4) * 8, px);
+            for (size_t r = 0; r < 4 && y + r < h; r++)
+                for (size_t c = 0; c < 4 && x + c < w; c++)
+                    for (int ch = 0; ch < 3; ch++) {
+                        double d =
+                            (double)px[(r * 4 + c) * 4 + ch] - rgba[((y + r) * w + x + c) * 4 + ch];
+                        se += d * d;
+                    }
+        }
+    free(etc);
     return se;
 }
 
@@ -179,14 +209,15 @@ int main(int argc, char **argv)
     printf("UASTC encode, one thread, kodim01..%02d; RGB PSNR over all images, time summed, zstd "
            "level 6 of the blocks\n",
            images);
-    printf("%-6s %6s %10s %10s %10s %10s %12s %12s\n", "level", "rdo", "kiln dB", "basisu dB",
-           "kiln ms", "basisu ms", "kiln zstd", "basisu zstd");
+    printf("%-6s %6s %10s %10s %10s %10s %12s %12s %9s %9s\n", "level", "rdo", "kiln dB",
+           "basisu dB", "kiln ms", "basisu ms", "kiln zstd", "basisu zstd", "kiln ETC1", "bu ETC1");
     kiln_uastc_enc_tables tables;
     kiln_uastc_enc_tables_init(&tables);
     for (const char *lv = levels; *lv; lv++)
         for (int li = 0; li < nl; li++) {
             const unsigned level = (unsigned)(*lv - '0');
             const float lambda = lambdas[li];
+            double ee_k = 0, ee_b = 0;
             double se_k = 0, se_b = 0, ms_k = 0, ms_b = 0, texels = 0;
             size_t z_k = 0, z_b = 0;
             bool have_b = probe != NULL;
@@ -214,6 +245,7 @@ int main(int argc, char **argv)
                     return 1;
                 ms_k += cpu_ms() - t0;
                 se_k += sq_error(blocks, im.pixels, w, h);
+                ee_k += etc1_error(blocks, im.pixels, w, h);
                 z_k += zstd_size(blocks, size);
                 texels += (double)w * h;
                 if (have_b) {
@@ -236,6 +268,7 @@ int main(int argc, char **argv)
                         have_b = false;
                     } else {
                         se_b += sq_error(info.levels[0].data, im.pixels, w, h);
+                        ee_b += etc1_error(info.levels[0].data, im.pixels, w, h);
                         z_b += zstd_size(info.levels[0].data, size);
                     }
                     free(f);
@@ -246,8 +279,10 @@ int main(int argc, char **argv)
             }
             double psnr_k = 10 * log10(255.0 * 255.0 * texels * 3 / se_k);
             double psnr_b = have_b ? 10 * log10(255.0 * 255.0 * texels * 3 / se_b) : 0;
-            printf("%-6u %6g %10.2f %10.2f %10.0f %10.0f %12zu %12zu\n", level, (double)lambda,
-                   psnr_k, psnr_b, ms_k, ms_b, z_k, z_b);
+            double etc_k = 10 * log10(255.0 * 255.0 * texels * 3 / ee_k);
+            double etc_b = have_b ? 10 * log10(255.0 * 255.0 * texels * 3 / ee_b) : 0;
+            printf("%-6u %6g %10.2f %10.2f %10.0f %10.0f %12zu %12zu %9.2f %9.2f\n", level,
+                   (double)lambda, psnr_k, psnr_b, ms_k, ms_b, z_k, z_b, etc_k, etc_b);
             fflush(stdout);
         }
     return 0;

@@ -9,6 +9,7 @@
  * alpha table and multiplier, and the BC1 hints, each by the error of the transcoded block.
  * No RDO yet. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codec/block_decode.h"
@@ -515,6 +516,28 @@ static void choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const 
         bool fits = true;
         for (int c = 0; c < 3; c++)
             if (q[1][c] - q[0][c] < -4 || q[1][c] - q[0][c] > 3) fits = false;
+        /* Below level 3 only the intensity tables near each subblock's spread are tried: the
+         * table whose outer modifier is closest to half the subblock's green range, +-1. */
+        unsigned tmask = 0xFF;
+        if (level < 3) {
+            static const int outer[8] = {8, 17, 29, 42, 60, 80, 106, 183};
+            tmask = 0;
+            for (unsigned s2 = 0; s2 < 2; s2++) {
+                int lo = 255, hi = 0;
+                for (unsigned y = 0; y < 4; y++)
+                    for (unsigned x = 0; x < 4; x++)
+                        if ((flip ? y >> 1 : x >> 1) == s2) {
+                            int g = src[(y * 4 + x) * 4 + 1];
+                            lo = g < lo ? g : lo;
+                            hi = g > hi ? g : hi;
+                        }
+                int half = (hi - lo) / 2, g = 0;
+                for (int k = 1; k < 8; k++)
+                    if (abs(outer[k] - half) < abs(outer[g] - half)) g = k;
+                for (int k = g - 1; k <= g + 1; k++)
+                    if (k >= 0 && k < 8) tmask |= 1u << k;
+            }
+        }
         for (unsigned diff = 0; diff < 2; diff++) {
             if (level < 3 && diff != (fits ? 1u : 0u)) continue;
             const unsigned nbias = biased && level >= 4 ? 32 : 1;
@@ -526,6 +549,7 @@ static void choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const 
                 if (!biased) c.etc1_bias = 0;
                 unsigned sub_best[2] = {0xFFFFFFFFu, 0xFFFFFFFFu}, sub_t[2] = {0, 0};
                 for (unsigned t = 0; t < 8; t++) {
+                    if (!(tmask >> t & 1u)) continue;
                     c.etc1_inten0 = c.etc1_inten1 = (uint8_t)t;
                     uint8_t blk[8], rgb[48];
                     kiln_uastc_to_etc1(&c, dec, blk);
@@ -697,7 +721,7 @@ void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[
     }
     /* Candidate modes per level. */
     static const uint8_t opaque[5][12] = {{0, 255},
-                                          {0, 5, 18, 2, 4, 255},
+                                          {0, 18, 2, 4, 255},
                                           {0, 5, 18, 1, 2, 4, 255},
                                           {0, 5, 18, 1, 2, 4, 3, 7, 6, 255},
                                           {0, 5, 18, 1, 2, 4, 3, 7, 6, 255}};
