@@ -495,13 +495,14 @@ static unsigned etc1_sub_error(const uint8_t rgb[48], const uint8_t *src, bool f
 
 /* ETC1 hints: flip, differential bit, bias and the two intensity tables, by the error of the
  * ETC1 block the transcoder then makes from the decoded texels. */
-static void choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const uint8_t *src,
-                              unsigned level)
+static unsigned choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const uint8_t *src,
+                                  unsigned level, int fixed_flip, int fixed_diff, bool bias)
 {
     unsigned best = 0xFFFFFFFFu;
     kiln_uastc_block best_b = *b;
     const bool biased = b->has_etc1_bias;
     for (unsigned flip = 0; flip < 2; flip++) {
+        if (fixed_flip >= 0 && flip != (unsigned)fixed_flip) continue;
         /* Differential mode when the subblocks' 5-bit means are within its delta range (both
          * tried from level 3 on). */
         int q[2][3] = {{0}};
@@ -519,7 +520,7 @@ static void choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const 
         /* Below level 3 only the intensity tables near each subblock's spread are tried: the
          * table whose outer modifier is closest to half the subblock's green range, +-1. */
         unsigned tmask = 0xFF;
-        if (level < 3) {
+        if (level < 3 || bias) {
             static const int outer[8] = {8, 17, 29, 42, 60, 80, 106, 183};
             tmask = 0;
             for (unsigned s2 = 0; s2 < 2; s2++) {
@@ -539,8 +540,9 @@ static void choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const 
             }
         }
         for (unsigned diff = 0; diff < 2; diff++) {
-            if (level < 3 && diff != (fits ? 1u : 0u)) continue;
-            const unsigned nbias = biased && level >= 4 ? 32 : 1;
+            if (fixed_diff >= 0 && diff != (unsigned)fixed_diff) continue;
+            if (fixed_diff < 0 && level < 3 && diff != (fits ? 1u : 0u)) continue;
+            const unsigned nbias = biased && bias ? 32 : 1;
             for (unsigned bi = 0; bi < nbias; bi++) {
                 kiln_uastc_block c = *b;
                 c.etc1_flip = flip;
@@ -574,6 +576,7 @@ static void choose_etc1_hints(kiln_uastc_block *b, const uint8_t dec[64], const 
         }
     }
     *b = best_b;
+    return best;
 }
 
 /* EAC alpha hint: the table and multiplier whose palette (centred by the transcoder between
@@ -782,7 +785,14 @@ void kiln_uastc_encode_block(const kiln_uastc_enc_tables *t, const uint8_t rgba[
     kiln_uastc_decode(&best, false, dec);
     best.has_etc1_bias =
         modes[best.mode].comps != 4 || best.mode == 9 || best.mode == 13 || best.mode == 14;
-    choose_etc1_hints(&best, dec, rgba, level);
+    /* ETC1 hints: flip, differential bit and tables with a neutral bias; from level 2 on, the
+     * bias too for the chosen flip and differential bit (nearby tables only). */
+    unsigned etc_err = choose_etc1_hints(&best, dec, rgba, level, -1, -1, false);
+    if (level >= 2 && best.has_etc1_bias) {
+        kiln_uastc_block c = best;
+        if (choose_etc1_hints(&c, dec, rgba, level, best.etc1_flip, best.etc1_diff, true) < etc_err)
+            best = c;
+    }
     if (best.mode >= 9 && best.mode <= 17) choose_eac_hint(&best, dec, rgba);
     kiln_uastc_bc_cache cache;
     kiln_uastc_bc_cache_init(&cache);
