@@ -113,6 +113,9 @@ static bool kiln_run(const kiln_image *img, uint32_t q, unsigned runs, double *m
         if (r + 1 < runs) kiln_etc1s_encoded_free(&e, NULL);
     }
     *ms = bench_median(t, runs);
+    if (getenv("KILN_BENCH_VERBOSE"))
+        fprintf(stderr, "  kiln q %u: %u endpoints, %u selectors, global data %zu B, slice %zu B\n",
+                q, e.endpoint_count, e.selector_count, e.sgd_size, e.level_size[0]);
     kiln_ktx2_write_desc d;
     memset(&d, 0, sizeof d);
     d.vk_format = 0;

@@ -208,6 +208,190 @@ static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout
     return true;
 }
 
+/* k-means in two levels, for large k: about sqrt(k) coarse centres over all points, then each
+ * coarse group's points into a share of the k centres in proportion to its size (at least one).
+ * A point is compared with sqrt(k) + k / sqrt(k) centres instead of k. assign[i] gets each
+ * point's centre, group_start (sqrt(k) + 2 entries) the first centre of each group, *groups their
+ * number; *k_inout the centres made. */
+static bool kmeans_grouped(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout,
+                           float *centres, uint32_t *assign, uint32_t *group_start,
+                           uint32_t *groups)
+{
+    uint32_t k = *k_inout, k1 = 1;
+    while ((k1 + 1) * (k1 + 1) <= k) k1++;
+    float *cc = malloc((size_t)k1 * dim * sizeof *cc), *tmp = malloc((size_t)n * dim * sizeof *tmp);
+    uint32_t *g = malloc(n * sizeof *g), *cnt = calloc(k1 + 1, sizeof *cnt),
+             *idx = malloc(n * sizeof *idx), *ta = malloc(n * sizeof *ta);
+    bool ok = cc && tmp && g && cnt && idx && ta && kmeans(pts, n, dim, &k1, cc, g);
+    uint32_t off = 0;
+    if (ok) {
+        uint32_t nonempty = 0;
+        for (uint32_t i = 0; i < n; i++) cnt[g[i]]++;
+        for (uint32_t j = 0; j < k1; j++) nonempty += cnt[j] != 0;
+        uint32_t spare = k > nonempty ? k - nonempty : 0;
+        for (uint32_t j = 0; ok && j < k1; j++) {
+            group_start[j] = off;
+            if (!cnt[j]) continue;
+            uint32_t m = 0;
+            for (uint32_t i = 0; i < n; i++)
+                if (g[i] == j) {
+                    idx[m] = i;
+                    memcpy(tmp + (size_t)m * dim, pts + (size_t)i * dim, dim * sizeof *tmp);
+                    m++;
+                }
+            uint32_t kj = 1 + (uint32_t)((uint64_t)spare * m / n);
+            ok = kmeans(tmp, m, dim, &kj, centres + (size_t)off * dim, ta);
+            for (uint32_t t = 0; ok && t < m; t++) assign[idx[t]] = off + ta[t];
+            off += kj;
+        }
+        group_start[k1] = off;
+    }
+    free(cc);
+    free(tmp);
+    free(g);
+    free(cnt);
+    free(idx);
+    free(ta);
+    *k_inout = off;
+    *groups = k1;
+    return ok;
+}
+
+/* Counting sort of n labels below k: order lists the items label by label, start[c] is where
+ * label c's begin (k + 1 entries). */
+static void bucket(const uint32_t *label, uint32_t n, uint32_t k, uint32_t *order, uint32_t *start)
+{
+    memset(start, 0, (k + 1) * sizeof *start);
+    for (uint32_t i = 0; i < n; i++) start[label[i] + 1]++;
+    for (uint32_t c = 0; c < k; c++) start[c + 1] += start[c];
+    for (uint32_t i = 0; i < n; i++) order[start[label[i]]++] = i;
+    for (uint32_t c = k; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+}
+
+/* te[t * 4 + v]: the squared error of texel t of the block drawn with selector v of endpoint e. */
+static void selector_errors(const block_px *b, const kiln_etc1s_ep *e, uint32_t te[64])
+{
+    int col[4][3];
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < 4; v++) {
+            int x = ext5(e->c5[k]) + modifiers[e->inten][v];
+            col[v][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+        }
+    for (int t = 0; t < 16; t++)
+        for (int v = 0; v < 4; v++) {
+            int dr = b->px[t][0] - col[v][0], dg = b->px[t][1] - col[v][1],
+                db = b->px[t][2] - col[v][2];
+            te[t * 4 + v] = (uint32_t)(dr * dr + dg * dg + db * db);
+        }
+}
+
+static void best_selectors(const uint32_t te[64], uint8_t rows[4])
+{
+    memset(rows, 0, 4);
+    for (int t = 0; t < 16; t++) {
+        int bv = 0;
+        for (int v = 1; v < 4; v++)
+            if (te[t * 4 + v] < te[t * 4 + bv]) bv = v;
+        rows[t >> 2] |= (uint8_t)(bv << (2 * (t & 3)));
+    }
+}
+
+/* The block's error with selector s (stops counting at stop). */
+static uint32_t selector_cost(const uint32_t te[64], const kiln_etc1s_sel *s, uint32_t stop)
+{
+    uint32_t e = 0;
+    for (int t = 0; t < 16 && e < stop; t++)
+        e += te[t * 4 + ((s->rows[t >> 2] >> (2 * (t & 3))) & 3)];
+    return e;
+}
+
+/* The selector with the least total error over the blocks listed (unchanged for none). */
+static void refine_selector(const uint32_t *texel_err, const uint32_t *members, uint32_t m,
+                            kiln_etc1s_sel *s)
+{
+    if (!m) return;
+    uint64_t sum[64] = {0};
+    for (uint32_t j = 0; j < m; j++) {
+        const uint32_t *te = texel_err + (size_t)members[j] * 64;
+        for (int q = 0; q < 64; q++) sum[q] += te[q];
+    }
+    kiln_etc1s_sel r = {{0, 0, 0, 0}};
+    for (int t = 0; t < 16; t++) {
+        int bv = 0;
+        for (int v = 1; v < 4; v++)
+            if (sum[t * 4 + v] < sum[t * 4 + bv]) bv = v;
+        r.rows[t >> 2] |= (uint8_t)(bv << (2 * (t & 3)));
+    }
+    *s = r;
+}
+
+/* Each endpoint refit to its blocks and their selectors: per intensity table, the least-squares
+ * base colour (texel minus modifier, averaged), rounded, and its 26 neighbours. */
+static void refit_endpoints(const block_px *blocks, const uint16_t *bend,
+                            const kiln_etc1s_sel *bsel_rows, uint32_t n, kiln_etc1s_ep *eps,
+                            uint32_t ne, uint32_t *order, uint32_t *start)
+{
+    uint32_t *lab = malloc(n * sizeof *lab);
+    if (!lab) return; /* the endpoints stay as they are */
+    for (uint32_t i = 0; i < n; i++) lab[i] = bend[i];
+    bucket(lab, n, ne, order, start);
+    free(lab);
+    for (uint32_t c = 0; c < ne; c++) {
+        const uint32_t *members = order + start[c];
+        uint32_t m = start[c + 1] - start[c];
+        if (!m) continue;
+        uint64_t best = UINT64_MAX;
+        kiln_etc1s_ep best_ep = eps[c];
+        /* Per-texel selector counts and colour sums: the error of any base is then cheap. */
+        for (int t = 0; t < 8; t++) {
+            double acc[3] = {0, 0, 0};
+            for (uint32_t j = 0; j < m; j++) {
+                const block_px *b = &blocks[members[j]];
+                const kiln_etc1s_sel *sr = &bsel_rows[members[j]];
+                for (int i = 0; i < 16; i++) {
+                    int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
+                    for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
+                }
+            }
+            int r5[3];
+            for (int k = 0; k < 3; k++) {
+                double v = acc[k] / (16.0 * m) * 31.0 / 255.0 + 0.5;
+                r5[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
+            }
+            for (int d = 0; d < 27; d++) {
+                int c5[3], col[4][3];
+                for (int k = 0; k < 3; k++) {
+                    int v = r5[k] + (d / (k == 0 ? 1 : k == 1 ? 3 : 9)) % 3 - 1;
+                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+                    for (int sv = 0; sv < 4; sv++) {
+                        int x = ext5(c5[k]) + modifiers[t][sv];
+                        col[sv][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+                    }
+                }
+                uint64_t e = 0;
+                for (uint32_t j = 0; j < m && e < best; j++) {
+                    const block_px *b = &blocks[members[j]];
+                    const kiln_etc1s_sel *sr = &bsel_rows[members[j]];
+                    for (int i = 0; i < 16; i++) {
+                        int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
+                        for (int k = 0; k < 3; k++) {
+                            int dd = b->px[i][k] - col[sv][k];
+                            e += (uint64_t)(dd * dd);
+                        }
+                    }
+                }
+                if (e < best) {
+                    best = e;
+                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
+                                              (uint8_t)t};
+                }
+            }
+        }
+        eps[c] = best_ep;
+    }
+}
+
 typedef struct slice_info {
     uint32_t image, blocks_x, blocks_y, first; /* first: index of its first block */
     bool alpha;
@@ -262,10 +446,14 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     float *centres = malloc((size_t)(ke > ks ? ke : ks) * 16 * sizeof *centres);
     kiln_etc1s_ep *eps = malloc(ke * sizeof *eps);
     kiln_etc1s_sel *sels = malloc(ks * sizeof *sels);
-    uint32_t *remap = malloc((ke > ks ? ke : ks) * sizeof *remap);
+    uint32_t kmax = ke > ks ? ke : ks;
+    uint32_t *remap = malloc(kmax * sizeof *remap);
+    uint32_t *order = malloc(n * sizeof *order), *start = malloc(((size_t)kmax + 1) * sizeof *start);
+    uint32_t *group_start = malloc(((size_t)kmax + 2) * sizeof *group_start);
+    uint32_t *texel_err = malloc((size_t)n * 64 * sizeof *texel_err);
     kiln_result r = KILN_OK;
     if (!blocks || !pts || !assign || !members || !bend || !bsel || !bsel_rows || !centres ||
-        !eps || !sels || !remap) {
+        !eps || !sels || !remap || !order || !start || !group_start || !texel_err) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
@@ -296,104 +484,73 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
         for (int k = 0; k < 3; k++) pts[i * 4 + (uint32_t)k] = rgb[k];
         pts[i * 4 + 3] = (float)modifiers[e.inten][3] * 0.5f;
     }
-    if (!kmeans(pts, n, 4, &ke, centres, assign)) {
+    uint32_t groups = 0;
+    if (!kmeans_grouped(pts, n, 4, &ke, centres, assign, group_start, &groups)) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
+    bucket(assign, n, ke, order, start);
     uint32_t ne = 0;
     for (uint32_t c = 0; c < ke; c++) {
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (assign[i] == c) members[m++] = i;
+        uint32_t m = start[c + 1] - start[c];
         remap[c] = UINT32_MAX;
         if (!m) continue;
         remap[c] = ne;
-        eps[ne++] = fit(blocks, members, m, centres + (size_t)c * 4);
+        eps[ne++] = fit(blocks, order + start[c], m, centres + (size_t)c * 4);
     }
-    /* Selectors for each block's endpoint, then clustered (16 values 0..3). */
+    /* Selectors for each block's endpoint, then clustered (16 values 0..3) in groups; each
+     * codebook selector is then the best one for its blocks under their own endpoints (real
+     * colour error), and each block takes the best selector of its group; twice, with the
+     * endpoints refit to their blocks' selectors in between. */
     for (uint32_t i = 0; i < n; i++) {
         bend[i] = (uint16_t)remap[assign[i]];
-        const kiln_etc1s_ep *e = &eps[bend[i]];
-        int c5[3] = {e->c5[0], e->c5[1], e->c5[2]};
-        eval(&blocks[i], c5, e->inten, bsel_rows[i].rows);
+        selector_errors(&blocks[i], &eps[bend[i]], texel_err + (size_t)i * 64);
+        uint8_t rows[4];
+        best_selectors(texel_err + (size_t)i * 64, rows);
         for (uint32_t t = 0; t < 16; t++)
-            pts[i * 16 + t] = (float)((bsel_rows[i].rows[t >> 2] >> (2 * (t & 3))) & 3);
+            pts[i * 16 + t] = (float)((rows[t >> 2] >> (2 * (t & 3))) & 3);
     }
-    if (!kmeans(pts, n, 16, &ks, centres, assign)) {
+    if (!kmeans_grouped(pts, n, 16, &ks, centres, assign, group_start, &groups)) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
-    uint32_t ns = 0;
-    memset(remap, 0xFF, ks * sizeof *remap);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t c = assign[i];
-        if (remap[c] == UINT32_MAX) {
-            kiln_etc1s_sel s = {{0, 0, 0, 0}};
-            for (uint32_t t = 0; t < 16; t++) {
-                int v = (int)(centres[(size_t)c * 16 + t] + 0.5f);
-                s.rows[t >> 2] |= (uint8_t)((v > 3 ? 3 : v) << (2 * (t & 3)));
-            }
-            remap[c] = ns;
-            sels[ns++] = s;
-        }
-        bsel[i] = (uint16_t)remap[c];
-    }
-
-    /* Endpoints again, now for the selectors the blocks ended with: per intensity table, the
-     * least-squares base colour (texel minus modifier, averaged), rounded and its neighbours. */
-    for (uint32_t c = 0; c < ne; c++) {
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (bend[i] == c) members[m++] = i;
-        if (!m) continue;
-        uint64_t best = UINT64_MAX;
-        kiln_etc1s_ep best_ep = eps[c];
-        for (int t = 0; t < 8; t++) {
-            double acc[3] = {0, 0, 0};
-            for (uint32_t j = 0; j < m; j++) {
-                const block_px *b = &blocks[members[j]];
-                const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
-                for (int i = 0; i < 16; i++) {
-                    int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
-                    for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
-                }
-            }
-            int r5[3];
-            for (int k = 0; k < 3; k++) {
-                double v = acc[k] / (16.0 * m) * 31.0 / 255.0 + 0.5;
-                r5[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
-            }
-            for (int d = 0; d < 27; d++) {
-                int c5[3], col[4][3];
-                for (int k = 0; k < 3; k++) {
-                    int v = r5[k] + (d / (k == 0 ? 1 : k == 1 ? 3 : 9)) % 3 - 1;
-                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
-                    for (int sv = 0; sv < 4; sv++) {
-                        int x = ext5(c5[k]) + modifiers[t][sv];
-                        col[sv][k] = x < 0 ? 0 : x > 255 ? 255 : x;
-                    }
-                }
-                uint64_t e = 0;
-                for (uint32_t j = 0; j < m && e < best; j++) {
-                    const block_px *b = &blocks[members[j]];
-                    const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
-                    for (int i = 0; i < 16; i++) {
-                        int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
-                        for (int k = 0; k < 3; k++) {
-                            int dd = b->px[i][k] - col[sv][k];
-                            e += (uint64_t)(dd * dd);
-                        }
-                    }
-                }
+    for (uint32_t g = 0; g < groups; g++)
+        for (uint32_t c = group_start[g]; c < group_start[g + 1]; c++) remap[c] = g;
+    for (int pass = 0; pass < 2; pass++) {
+        bucket(assign, n, ks, order, start);
+        for (uint32_t c = 0; c < ks; c++)
+            refine_selector(texel_err, order + start[c], start[c + 1] - start[c], &sels[c]);
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t *te = texel_err + (size_t)i * 64;
+            uint32_t g = remap[assign[i]], best_c = assign[i];
+            uint32_t best = selector_cost(te, &sels[best_c], UINT32_MAX);
+            for (uint32_t c = group_start[g]; c < group_start[g + 1]; c++) {
+                uint32_t e = selector_cost(te, &sels[c], best);
                 if (e < best) {
                     best = e;
-                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
-                                              (uint8_t)t};
+                    best_c = c;
                 }
             }
+            assign[i] = best_c;
         }
-        eps[c] = best_ep;
+        bucket(assign, n, ks, order, start);
+        for (uint32_t c = 0; c < ks; c++)
+            refine_selector(texel_err, order + start[c], start[c + 1] - start[c], &sels[c]);
+        for (uint32_t i = 0; i < n; i++) bsel_rows[i] = sels[assign[i]];
+        if (pass) break;
+        refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
+        for (uint32_t i = 0; i < n; i++)
+            selector_errors(&blocks[i], &eps[bend[i]], texel_err + (size_t)i * 64);
     }
+    /* Selectors no block uses are dropped; the rest keep their order. */
+    bucket(assign, n, ks, order, start);
+    uint32_t ns = 0;
+    for (uint32_t c = 0; c < ks; c++) {
+        remap[c] = ns;
+        if (start[c + 1] > start[c]) sels[ns++] = sels[c];
+    }
+    for (uint32_t i = 0; i < n; i++) bsel[i] = (uint16_t)remap[assign[i]];
+    refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
 
     /* Code it all, then lay out the levels and the global data. */
     {
@@ -478,6 +635,10 @@ done:
     free(eps);
     free(sels);
     free(remap);
+    free(order);
+    free(start);
+    free(group_start);
+    free(texel_err);
     return r;
 }
 
