@@ -13,7 +13,8 @@
 #include "core/error.h"
 #include "process/basislz_pack.h"
 
-#define KMEANS_ROUNDS 3
+#define KMEANS_ROUNDS   3
+#define ETC1S_EP_PASSES 2
 
 static const int modifiers[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
                                     {-42, -13, 13, 42},   {-60, -18, 18, 60},  {-80, -24, 24, 80},
@@ -53,6 +54,31 @@ static uint32_t eval(const block_px *b, const int c5[3], int t, uint8_t rows[4])
         }
         total += best;
         if (rows) rows[i >> 2] |= (uint8_t)(bs << (2 * (i & 3)));
+    }
+    return total;
+}
+
+/* eval's total without the selectors, giving up (returning stop or more) once it reaches stop. */
+static uint32_t eval_stop(const block_px *b, const int c5[3], int t, uint32_t stop)
+{
+    int col[4][3];
+    for (int k = 0; k < 3; k++) {
+        int base = ext5(c5[k]);
+        for (int s = 0; s < 4; s++) {
+            int v = base + modifiers[t][s];
+            col[s][k] = v < 0 ? 0 : v > 255 ? 255 : v;
+        }
+    }
+    uint32_t total = 0;
+    for (int i = 0; i < 16 && total < stop; i++) {
+        uint32_t best = UINT32_MAX;
+        for (int s = 0; s < 4; s++) {
+            int dr = b->px[i][0] - col[s][0], dg = b->px[i][1] - col[s][1],
+                db = b->px[i][2] - col[s][2];
+            uint32_t e = (uint32_t)(dr * dr + dg * dg + db * db);
+            best = e < best ? e : best;
+        }
+        total += best;
     }
     return total;
 }
@@ -451,9 +477,11 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     uint32_t *order = malloc(n * sizeof *order), *start = malloc(((size_t)kmax + 1) * sizeof *start);
     uint32_t *group_start = malloc(((size_t)kmax + 2) * sizeof *group_start);
     uint32_t *texel_err = malloc((size_t)n * 64 * sizeof *texel_err);
+    uint32_t *ep_group = malloc(kmax * sizeof *ep_group), *ep_group_end = malloc(kmax * sizeof *ep_group_end);
     kiln_result r = KILN_OK;
     if (!blocks || !pts || !assign || !members || !bend || !bsel || !bsel_rows || !centres ||
-        !eps || !sels || !remap || !order || !start || !group_start || !texel_err) {
+        !eps || !sels || !remap || !order || !start || !group_start || !texel_err ||
+        !ep_group || !ep_group_end) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
@@ -491,13 +519,49 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     }
     bucket(assign, n, ke, order, start);
     uint32_t ne = 0;
-    for (uint32_t c = 0; c < ke; c++) {
-        uint32_t m = start[c + 1] - start[c];
-        remap[c] = UINT32_MAX;
-        if (!m) continue;
-        remap[c] = ne;
-        eps[ne++] = fit(blocks, order + start[c], m, centres + (size_t)c * 4);
+    for (uint32_t g = 0, c = 0; g < groups; g++) {
+        uint32_t first = ne;
+        for (; c < group_start[g + 1]; c++) {
+            uint32_t m = start[c + 1] - start[c];
+            remap[c] = UINT32_MAX;
+            if (!m) continue;
+            remap[c] = ne;
+            ep_group[ne] = first;
+            eps[ne++] = fit(blocks, order + start[c], m, centres + (size_t)c * 4);
+        }
+        for (uint32_t e = first; e < ne; e++) ep_group_end[e] = ne;
     }
+    for (uint32_t i = 0; i < n; i++) assign[i] = remap[assign[i]];
+    /* Each block moves to the endpoint of its group that draws it best (each texel with its best
+     * selector), and the endpoints are fit again to their new blocks; twice. */
+    for (int pass = 0; pass < ETC1S_EP_PASSES; pass++) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t cur = assign[i], bc = cur;
+            int c5[3] = {eps[cur].c5[0], eps[cur].c5[1], eps[cur].c5[2]};
+            uint32_t best = eval(&blocks[i], c5, eps[cur].inten, NULL);
+            for (uint32_t e = ep_group[cur]; e < ep_group_end[cur] && best; e++) {
+                if (e == cur) continue;
+                int d5[3] = {eps[e].c5[0], eps[e].c5[1], eps[e].c5[2]};
+                uint32_t v = eval_stop(&blocks[i], d5, eps[e].inten, best);
+                if (v < best) {
+                    best = v;
+                    bc = e;
+                }
+            }
+            assign[i] = bc;
+        }
+        bucket(assign, n, ne, order, start);
+        for (uint32_t e = 0; e < ne; e++) {
+            uint32_t m = start[e + 1] - start[e];
+            if (!m) continue;
+            float rgb[3] = {0, 0, 0};
+            for (uint32_t j = 0; j < m; j++)
+                for (int k = 0; k < 3; k++) rgb[k] += pts[order[start[e] + j] * 4 + (uint32_t)k];
+            for (int k = 0; k < 3; k++) rgb[k] /= (float)m;
+            eps[e] = fit(blocks, order + start[e], m, rgb);
+        }
+    }
+    for (uint32_t c = 0; c < ne; c++) remap[c] = c;
     /* Selectors for each block's endpoint, then clustered (16 values 0..3) in groups; each
      * codebook selector is then the best one for its blocks under their own endpoints (real
      * colour error), and each block takes the best selector of its group; twice, with the
@@ -639,6 +703,8 @@ done:
     free(start);
     free(group_start);
     free(texel_err);
+    free(ep_group);
+    free(ep_group_end);
     return r;
 }
 
