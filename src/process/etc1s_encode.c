@@ -15,6 +15,8 @@
 
 #define KMEANS_ROUNDS   3
 #define ETC1S_EP_PASSES 2
+#define ETC1S_EP_RDO    384
+#define ETC1S_SEL_RDO   320
 
 static const int modifiers[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
                                     {-42, -13, 13, 42},   {-60, -18, 18, 60},  {-80, -24, 24, 80},
@@ -283,6 +285,25 @@ static bool kmeans_grouped(const float *pts, uint32_t n, uint32_t dim, uint32_t 
     return ok;
 }
 
+/* The block's error drawn with endpoint e and selector s. */
+static uint32_t block_cost(const block_px *b, const kiln_etc1s_ep *e, const kiln_etc1s_sel *s)
+{
+    int col[4][3];
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < 4; v++) {
+            int x = ext5(e->c5[k]) + modifiers[e->inten][v];
+            col[v][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+        }
+    uint32_t total = 0;
+    for (int t = 0; t < 16; t++) {
+        int v = (s->rows[t >> 2] >> (2 * (t & 3))) & 3;
+        int dr = b->px[t][0] - col[v][0], dg = b->px[t][1] - col[v][1],
+            db = b->px[t][2] - col[v][2];
+        total += (uint32_t)(dr * dr + dg * dg + db * db);
+    }
+    return total;
+}
+
 /* Counting sort of n labels below k: order lists the items label by label, start[c] is where
  * label c's begin (k + 1 entries). */
 static void bucket(const uint32_t *label, uint32_t n, uint32_t k, uint32_t *order, uint32_t *start)
@@ -462,6 +483,8 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     kiln_etc1s_sel *bsel_rows = malloc(n * sizeof *bsel_rows);
     /* Codebook sizes by quality, in the proportions basisu 1.15 picks for a 768x512 image:
      * endpoints grow slowly, selectors with the square of the quality. */
+    /* Rate-distortion thresholds, error ratios in 1/256 (basisu's defaults are 1.5 and 1.25). */
+    uint32_t ep_rdo = ETC1S_EP_RDO, sel_rdo = ETC1S_SEL_RDO;
     uint32_t ke = 300 + quality * 8, ks = 16 + quality * quality / 4;
     /* A Huffman table has at most 16383 symbols: the endpoint deltas one per endpoint, the
      * selector symbols one per selector plus the history (64) and the run symbol. */
@@ -605,6 +628,69 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
         refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
         for (uint32_t i = 0; i < n; i++)
             selector_errors(&blocks[i], &eps[bend[i]], texel_err + (size_t)i * 64);
+    }
+    /* Rate-distortion: in coding order, a block takes the endpoint of its left, upper or
+     * upper-left neighbour (coded as a 2-bit prediction instead of a delta) when that costs at
+     * most ETC1S_EP_RDO times its error, then the selector of its left or upper neighbour (a run
+     * or a history hit instead of a full index) when that costs at most ETC1S_SEL_RDO times. */
+    for (uint32_t si = 0; si < slice_count; si++) {
+        uint32_t bw = sl[si].blocks_x, bh = sl[si].blocks_y, f = sl[si].first;
+        for (uint32_t y = 0; y < bh; y++)
+            for (uint32_t x = 0; x < bw; x++) {
+                uint32_t i = f + y * bw + x;
+                uint32_t cand[3], nc = 0;
+                if (x) cand[nc++] = i - 1;
+                if (y) cand[nc++] = i - bw;
+                if (x && y) cand[nc++] = i - bw - 1;
+                uint32_t cur = block_cost(&blocks[i], &eps[bend[i]], &sels[assign[i]]);
+                uint64_t limit = (uint64_t)cur * ep_rdo / 256;
+                uint32_t best = UINT32_MAX, bj = 0;
+                for (uint32_t c = 0; c < nc; c++) {
+                    uint32_t j = cand[c];
+                    if (bend[j] == bend[i]) {
+                        best = UINT32_MAX;
+                        break;
+                    }
+                    uint32_t e = block_cost(&blocks[i], &eps[bend[j]], &sels[assign[i]]);
+                    if (e <= limit && e < best) {
+                        best = e;
+                        bj = j;
+                    }
+                }
+                if (best != UINT32_MAX) {
+                    bend[i] = bend[bj];
+                    cur = best;
+                }
+                limit = (uint64_t)cur * sel_rdo / 256;
+                best = UINT32_MAX;
+                for (uint32_t c = 0; c < nc && c < 2; c++) {
+                    uint32_t j = cand[c];
+                    if (assign[j] == assign[i]) {
+                        best = UINT32_MAX;
+                        break;
+                    }
+                    uint32_t e = block_cost(&blocks[i], &eps[bend[i]], &sels[assign[j]]);
+                    if (e <= limit && e < best) {
+                        best = e;
+                        bj = j;
+                    }
+                }
+                if (best != UINT32_MAX) assign[i] = assign[bj];
+                bsel_rows[i] = sels[assign[i]];
+            }
+    }
+    /* Endpoints no block uses are dropped. */
+    {
+        uint32_t *lab = members;
+        for (uint32_t i = 0; i < n; i++) lab[i] = bend[i];
+        bucket(lab, n, ne, order, start);
+        uint32_t kept = 0;
+        for (uint32_t c = 0; c < ne; c++) {
+            remap[c] = kept;
+            if (start[c + 1] > start[c]) eps[kept++] = eps[c];
+        }
+        for (uint32_t i = 0; i < n; i++) bend[i] = (uint16_t)remap[bend[i]];
+        ne = kept;
     }
     /* Selectors no block uses are dropped; the rest keep their order. */
     bucket(assign, n, ks, order, start);
