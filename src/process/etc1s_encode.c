@@ -16,6 +16,7 @@
 #define KMEANS_ROUNDS   3
 #define ETC1S_EP_PASSES 2
 #define ETC1S_EP_RDO    384
+#define ETC1S_ORDER_WINDOW 256
 #define ETC1S_SEL_RDO   320
 
 static const int modifiers[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
@@ -439,6 +440,60 @@ static void refit_endpoints(const block_px *blocks, const uint16_t *bend,
     }
 }
 
+/* A cost of coding entry b after entry a in the codebooks. */
+static uint32_t ep_distance(const void *pa, const void *pb)
+{
+    const kiln_etc1s_ep *a = pa, *b = pb;
+    uint32_t d = a->inten != b->inten ? 4u : 0u;
+    for (int k = 0; k < 3; k++) d += (uint32_t)abs(a->c5[k] - b->c5[k]);
+    return d;
+}
+
+static uint32_t sel_distance(const void *pa, const void *pb)
+{
+    const kiln_etc1s_sel *a = pa, *b = pb;
+    uint32_t d = 0;
+    for (int y = 0; y < 4; y++) {
+        uint32_t x = (uint32_t)(a->rows[y] ^ b->rows[y]);
+        d += x ? 4u : 0u;
+        for (; x; x &= x - 1) d++;
+    }
+    return d;
+}
+
+/* A greedy path through n items: from item 0, each next one the nearest not yet taken among the
+ * first `window` not taken (in their order). perm[new] = old, inv[old] = new. */
+static void greedy_order(const void *items, size_t size, uint32_t n,
+                         uint32_t (*dist)(const void *, const void *), uint32_t window,
+                         uint32_t *perm, uint32_t *inv)
+{
+    const uint8_t *it = items;
+    /* The items not taken, as a linked list in their order. */
+    uint32_t *next = inv; /* reused: inv is written at the end */
+    if (!n) return;
+    for (uint32_t i = 0; i < n; i++) next[i] = i + 1;
+    uint32_t head = 1, cur = 0;
+    perm[0] = 0;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t best = UINT32_MAX, bi = head, prev_best = UINT32_MAX;
+        uint32_t p = UINT32_MAX, w = 0;
+        for (uint32_t i = head; i < n && w < window; p = i, i = next[i], w++) {
+            uint32_t d = dist(it + (size_t)cur * size, it + (size_t)i * size);
+            if (d < best) {
+                best = d;
+                bi = i;
+                prev_best = p;
+            }
+            if (!d) break;
+        }
+        if (prev_best == UINT32_MAX) head = next[bi];
+        else next[prev_best] = next[bi];
+        perm[k] = bi;
+        cur = bi;
+    }
+    for (uint32_t k = 0; k < n; k++) inv[perm[k]] = k;
+}
+
 typedef struct slice_info {
     uint32_t image, blocks_x, blocks_y, first; /* first: index of its first block */
     bool alpha;
@@ -701,6 +756,25 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     }
     for (uint32_t i = 0; i < n; i++) bsel[i] = (uint16_t)remap[assign[i]];
     refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
+
+    /* Codebook orders that code well: each entry followed by the nearest of the next ones. */
+    {
+        uint32_t *perm = members; /* n >= ne, ns */
+        kiln_etc1s_ep *ep2 = malloc(ne * sizeof *ep2);
+        kiln_etc1s_sel *sel2 = malloc(ns * sizeof *sel2);
+        if (ep2 && sel2) {
+            greedy_order(eps, sizeof *eps, ne, ep_distance, ETC1S_ORDER_WINDOW, perm, remap);
+            for (uint32_t c = 0; c < ne; c++) ep2[c] = eps[perm[c]];
+            memcpy(eps, ep2, ne * sizeof *eps);
+            for (uint32_t i = 0; i < n; i++) bend[i] = (uint16_t)remap[bend[i]];
+            greedy_order(sels, sizeof *sels, ns, sel_distance, ETC1S_ORDER_WINDOW, perm, remap);
+            for (uint32_t c = 0; c < ns; c++) sel2[c] = sels[perm[c]];
+            memcpy(sels, sel2, ns * sizeof *sels);
+            for (uint32_t i = 0; i < n; i++) bsel[i] = (uint16_t)remap[bsel[i]];
+        }
+        free(ep2);
+        free(sel2);
+    }
 
     /* Code it all, then lay out the levels and the global data. */
     {
