@@ -660,6 +660,14 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
+    for (uint32_t c = 0; c < ks; c++) { /* the centres rounded: kept by clusters left empty */
+        kiln_etc1s_sel z = {{0, 0, 0, 0}};
+        for (uint32_t t = 0; t < 16; t++) {
+            int v = (int)(centres[(size_t)c * 16 + t] + 0.5f);
+            z.rows[t >> 2] |= (uint8_t)((v < 0 ? 0 : v > 3 ? 3 : v) << (2 * (t & 3)));
+        }
+        sels[c] = z;
+    }
     for (uint32_t g = 0; g < groups; g++)
         for (uint32_t c = group_start[g]; c < group_start[g + 1]; c++) remap[c] = g;
     for (int pass = 0; pass < 2; pass++) {
