@@ -110,11 +110,13 @@ static uint64_t total_error(const block_px *blocks, const uint32_t *members, uin
 }
 
 static kiln_etc1s_ep fit(const block_px *blocks, const uint32_t *members, uint32_t count,
-                         const float rgb[3])
+                         const float rgb[3], int t_lo, int t_hi)
 {
     kiln_etc1s_ep best_ep = {{0, 0, 0}, 0};
     uint64_t best = UINT64_MAX;
-    for (int t = 0; t < 8; t++) {
+    t_lo = t_lo < 0 ? 0 : t_lo;
+    t_hi = t_hi > 7 ? 7 : t_hi;
+    for (int t = t_lo; t <= t_hi; t++) {
         int r5[3];
         for (int k = 0; k < 3; k++) {
             int v = (int)(rgb[k] * 31.0f / 255.0f + 0.5f);
@@ -392,7 +394,6 @@ static void refit_endpoints(const block_px *blocks, const uint16_t *bend,
         if (!m) continue;
         uint64_t best = UINT64_MAX;
         kiln_etc1s_ep best_ep = eps[c];
-        /* Per-texel selector counts and colour sums: the error of any base is then cheap. */
         for (int t = 0; t < 8; t++) {
             double acc[3] = {0, 0, 0};
             for (uint32_t j = 0; j < m; j++) {
@@ -408,33 +409,39 @@ static void refit_endpoints(const block_px *blocks, const uint16_t *bend,
                 double v = acc[k] / (16.0 * m) * 31.0 / 255.0 + 0.5;
                 r5[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
             }
-            for (int d = 0; d < 27; d++) {
-                int c5[3], col[4][3];
-                for (int k = 0; k < 3; k++) {
-                    int v = r5[k] + (d / (k == 0 ? 1 : k == 1 ? 3 : 9)) % 3 - 1;
-                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
+            /* The error is a sum over channels: each channel's base is the best of three. */
+            uint64_t e = 0;
+            int c5[3];
+            for (int k = 0; k < 3; k++) {
+                uint64_t bk = UINT64_MAX;
+                c5[k] = r5[k];
+                for (int d = -1; d <= 1; d++) {
+                    int v = r5[k] + d, col[4];
+                    if (v < 0 || v > 31) continue;
                     for (int sv = 0; sv < 4; sv++) {
-                        int x = ext5(c5[k]) + modifiers[t][sv];
-                        col[sv][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+                        int x = ext5(v) + modifiers[t][sv];
+                        col[sv] = x < 0 ? 0 : x > 255 ? 255 : x;
                     }
-                }
-                uint64_t e = 0;
-                for (uint32_t j = 0; j < m && e < best; j++) {
-                    const block_px *b = &blocks[members[j]];
-                    const kiln_etc1s_sel *sr = &bsel_rows[members[j]];
-                    for (int i = 0; i < 16; i++) {
-                        int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
-                        for (int k = 0; k < 3; k++) {
-                            int dd = b->px[i][k] - col[sv][k];
-                            e += (uint64_t)(dd * dd);
+                    uint64_t ek = 0;
+                    for (uint32_t j = 0; j < m; j++) {
+                        const block_px *b = &blocks[members[j]];
+                        const kiln_etc1s_sel *sr = &bsel_rows[members[j]];
+                        for (int i = 0; i < 16; i++) {
+                            int dd = b->px[i][k] - col[(sr->rows[i >> 2] >> (2 * (i & 3))) & 3];
+                            ek += (uint64_t)(dd * dd);
                         }
                     }
+                    if (ek < bk) {
+                        bk = ek;
+                        c5[k] = v;
+                    }
                 }
-                if (e < best) {
-                    best = e;
-                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
-                                              (uint8_t)t};
-                }
+                e += bk;
+            }
+            if (e < best) {
+                best = e;
+                best_ep =
+                    (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]}, (uint8_t)t};
             }
         }
         eps[c] = best_ep;
@@ -534,7 +541,7 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     uint32_t n = (uint32_t)total;
     block_px *blocks = malloc(n * sizeof *blocks);
     float *pts = malloc((size_t)n * 16 * sizeof *pts);
-    uint32_t *assign = malloc(n * sizeof *assign), *members = malloc(n * sizeof *members);
+    uint32_t *assign = malloc(n * sizeof *assign), *members = calloc(n, sizeof *members);
     uint16_t *bend = malloc(n * sizeof *bend), *bsel = malloc(n * sizeof *bsel);
     kiln_etc1s_sel *bsel_rows = malloc(n * sizeof *bsel_rows);
     /* Rate-distortion thresholds, error ratios in 1/256 (basisu's defaults are 1.5 and 1.25). */
@@ -589,7 +596,18 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     for (uint32_t i = 0; i < n; i++) {
         float rgb[3];
         block_mean(&blocks[i], rgb);
-        kiln_etc1s_ep e = fit(&blocks[i], NULL, 1, rgb);
+        /* The block's intensity table: the best at its mean colour rounded to 5 bits. */
+        int c5[3], best_t = 0;
+        for (int k = 0; k < 3; k++) c5[k] = (int)(rgb[k] * 31.0f / 255.0f + 0.5f);
+        uint32_t best = UINT32_MAX;
+        for (int t = 0; t < 8; t++) {
+            uint32_t v = eval_stop(&blocks[i], c5, t, best);
+            if (v < best) {
+                best = v;
+                best_t = t;
+            }
+        }
+        kiln_etc1s_ep e = {{0, 0, 0}, (uint8_t)best_t};
         /* The block's mean colour (not its 5-bit base: more distinct points to cluster). */
         for (int k = 0; k < 3; k++) pts[i * 4 + (uint32_t)k] = rgb[k];
         pts[i * 4 + 3] = (float)modifiers[e.inten][3] * 0.5f;
@@ -609,7 +627,7 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
             if (!m) continue;
             remap[c] = ne;
             ep_group[ne] = first;
-            eps[ne++] = fit(blocks, order + start[c], m, centres + (size_t)c * 4);
+            eps[ne++] = fit(blocks, order + start[c], m, centres + (size_t)c * 4, 0, 7);
         }
         for (uint32_t e = first; e < ne; e++) ep_group_end[e] = ne;
     }
@@ -640,7 +658,7 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
             for (uint32_t j = 0; j < m; j++)
                 for (int k = 0; k < 3; k++) rgb[k] += pts[order[start[e] + j] * 4 + (uint32_t)k];
             for (int k = 0; k < 3; k++) rgb[k] /= (float)m;
-            eps[e] = fit(blocks, order + start[e], m, rgb);
+            eps[e] = fit(blocks, order + start[e], m, rgb, eps[e].inten - 1, eps[e].inten + 1);
         }
     }
     for (uint32_t c = 0; c < ne; c++) remap[c] = c;
