@@ -173,6 +173,22 @@ static int cmp_key(const void *a, const void *b)
     return p->index < q->index ? -1 : p->index > q->index;
 }
 
+/* Squared distances of fixed length, in loops the compiler can vectorise. */
+static float dist16(const float *p, const float *q)
+{
+    float e[4] = {0, 0, 0, 0};
+    for (int d = 0; d < 16; d += 4)
+        for (int j = 0; j < 4; j++) e[j] += (p[d + j] - q[d + j]) * (p[d + j] - q[d + j]);
+    return (e[0] + e[1]) + (e[2] + e[3]);
+}
+
+static float dist4(const float *p, const float *q)
+{
+    float e = 0;
+    for (int d = 0; d < 4; d++) e += (p[d] - q[d]) * (p[d] - q[d]);
+    return e;
+}
+
 static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout, float *centres,
                    uint32_t *assign)
 {
@@ -211,8 +227,9 @@ static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout
             uint32_t bc = 0;
             for (uint32_t c = 0; c < k; c++) {
                 const float *q = centres + (size_t)c * dim;
-                float e = 0;
-                for (uint32_t d = 0; d < dim && e < best; d++) e += (p[d] - q[d]) * (p[d] - q[d]);
+                float e = dim == 16 ? dist16(p, q) : dim == 4 ? dist4(p, q) : 0;
+                for (uint32_t d = dim == 16 || dim == 4 ? dim : 0; d < dim; d++)
+                    e += (p[d] - q[d]) * (p[d] - q[d]);
                 if (e < best) {
                     best = e;
                     bc = c;
@@ -460,13 +477,18 @@ static uint32_t ep_distance(const void *pa, const void *pb)
 static uint32_t sel_distance(const void *pa, const void *pb)
 {
     const kiln_etc1s_sel *a = pa, *b = pb;
-    uint32_t d = 0;
-    for (int y = 0; y < 4; y++) {
-        uint32_t x = (uint32_t)(a->rows[y] ^ b->rows[y]);
-        d += x ? 4u : 0u;
-        for (; x; x &= x - 1) d++;
-    }
-    return d;
+    uint32_t x = (uint32_t)(a->rows[0] ^ b->rows[0]) | (uint32_t)(a->rows[1] ^ b->rows[1]) << 8 |
+                 (uint32_t)(a->rows[2] ^ b->rows[2]) << 16 |
+                 (uint32_t)(a->rows[3] ^ b->rows[3]) << 24;
+    /* 4 for each byte that differs, plus the bits that differ (SWAR counts). */
+    uint32_t nz = x | x >> 4;
+    nz |= nz >> 2;
+    nz |= nz >> 1;
+    nz &= 0x01010101u;
+    uint32_t c = x - ((x >> 1) & 0x55555555u);
+    c = (c & 0x33333333u) + ((c >> 2) & 0x33333333u);
+    c = (((c + (c >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+    return ((nz * 0x01010101u) >> 24) * 4 + c;
 }
 
 /* A greedy path through n items: from item 0, each next one the nearest not yet taken among the
