@@ -573,7 +573,7 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
      * quickly then level off, selectors as q^2.3. */
     double qf = quality / 255.0;
     uint32_t ke = (uint32_t)(400 + 1400 * pow(qf, 0.6)),
-             ks = (uint32_t)(32 + 16096 * pow(qf, 2.3));
+             ks = (uint32_t)(32 + 16096 * pow(qf, 2.6));
     /* A Huffman table has at most 16383 symbols: the endpoint deltas one per endpoint, the
      * selector symbols one per selector plus the history (64) and the run symbol. */
     if (ke > 16383) ke = 16383;
