@@ -18,6 +18,8 @@
 #define ETC1S_EP_PASSES 2
 #define ETC1S_EP_RDO    384
 #define ETC1S_ORDER_WINDOW 256
+#define ETC1S_FINAL_PASSES 1
+#define ETC1S_HISTORY      64 /* BasisLZ's selector history */
 #define ETC1S_SEL_RDO   320
 
 static const int modifiers[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
@@ -742,6 +744,8 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
      * or a history hit instead of a full index) when that costs at most ETC1S_SEL_RDO times. */
     for (uint32_t si = 0; si < slice_count; si++) {
         uint32_t bw = sl[si].blocks_x, bh = sl[si].blocks_y, f = sl[si].first;
+        /* The coder's selector history (basislz_pack.c), which runs leave as it is. */
+        uint32_t hist[ETC1S_HISTORY] = {0}, hist_n = ETC1S_HISTORY, rover = ETC1S_HISTORY / 2;
         for (uint32_t y = 0; y < bh; y++)
             for (uint32_t x = 0; x < bw; x++) {
                 uint32_t i = f + y * bw + x;
@@ -768,22 +772,33 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
                     bend[i] = bend[bj];
                     cur = best;
                 }
+                /* The selector: one in the coder's history (a shorter code than an index; the
+                 * first can start a run) when the block's own is not there. */
                 limit = (uint64_t)cur * sel_rdo / 256;
-                best = UINT32_MAX;
-                for (uint32_t c = 0; c < nc && c < 2; c++) {
-                    uint32_t j = cand[c];
-                    if (assign[j] == assign[i]) {
-                        best = UINT32_MAX;
-                        break;
-                    }
-                    uint32_t e = block_cost(&blocks[i], &eps[bend[i]], &sels[assign[j]]);
-                    if (e <= limit && e < best) {
-                        best = e;
-                        bj = j;
+                uint32_t bsel_c = assign[i], hit = UINT32_MAX;
+                for (uint32_t h = 0; h < hist_n; h++)
+                    if (hist[h] == assign[i]) hit = h;
+                if (hit == UINT32_MAX) {
+                    best = UINT32_MAX;
+                    for (uint32_t h = 0; h < hist_n; h++) {
+                        uint32_t e = block_cost(&blocks[i], &eps[bend[i]], &sels[hist[h]]);
+                        if (e <= limit && e < best) {
+                            best = e;
+                            bsel_c = hist[h];
+                            hit = h;
+                        }
                     }
                 }
-                if (best != UINT32_MAX) assign[i] = assign[bj];
-                bsel_rows[i] = sels[assign[i]];
+                assign[i] = bsel_c;
+                bsel_rows[i] = sels[bsel_c];
+                if (hit == UINT32_MAX) {
+                    hist[rover] = bsel_c;
+                    if (++rover == ETC1S_HISTORY) rover = ETC1S_HISTORY / 2;
+                } else if (hit) {
+                    uint32_t t = hist[hit / 2];
+                    hist[hit / 2] = hist[hit];
+                    hist[hit] = t;
+                }
             }
     }
     /* Endpoints no block uses are dropped. */
@@ -808,6 +823,19 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     }
     for (uint32_t i = 0; i < n; i++) bsel[i] = (uint16_t)remap[assign[i]];
     refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
+    /* Once more now that the blocks' choices are final: the selectors for their blocks'
+     * endpoints, then the endpoints for those selectors. */
+    for (int pass = 0; pass < ETC1S_FINAL_PASSES; pass++) {
+        for (uint32_t i = 0; i < n; i++) {
+            assign[i] = bsel[i];
+            selector_errors(&blocks[i], &eps[bend[i]], texel_err + (size_t)i * 64);
+        }
+        bucket(assign, n, ns, order, start);
+        for (uint32_t c = 0; c < ns; c++)
+            refine_selector(texel_err, order + start[c], start[c + 1] - start[c], &sels[c]);
+        for (uint32_t i = 0; i < n; i++) bsel_rows[i] = sels[bsel[i]];
+        refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
+    }
 
     /* Codebook orders that code well: each entry followed by the nearest of the next ones. */
     {
