@@ -1,8 +1,13 @@
-/* etc1s_encode.c — ETC1S with BasisLZ: fits each 4x4 block (colour, and alpha as grey) with its
- * own ETC1S endpoint, clusters the endpoints and then the selectors into codebooks whose sizes
- * follow the quality (k-means, deterministic seeds and a fixed number of rounds), refits each
- * endpoint to its blocks, and codes everything with basislz_pack.c. Experimental: no
- * rate-distortion optimisation; docs/basis.md compares it with basisu. */
+/* etc1s_encode.c — ETC1S with BasisLZ. Blocks (colour, and alpha as grey) are clustered on
+ * their mean colour and intensity table into endpoints (k-means in two levels: sqrt(k) groups,
+ * then within each group); each block then moves to the endpoint of its group that draws it best
+ * and the endpoints are refit. Each block's best selectors for its endpoint are clustered the same
+ * way; every codebook selector becomes the best for its blocks under their own endpoints (real
+ * colour error), each block takes the best selector of its group, and the endpoints are refit.
+ * A rate-distortion pass in coding order lets a block take a neighbour's endpoint or a selector
+ * of the coder's history when its error grows by little; the codebooks are ordered greedily for
+ * their delta codes, and basislz_pack.c writes everything. Codebook sizes follow the quality as
+ * basisu 1.15's do. Single-threaded, deterministic; docs/basis.md compares it with basisu. */
 #include "process/etc1s_encode.h"
 
 #include <math.h>
@@ -14,13 +19,13 @@
 #include "core/error.h"
 #include "process/basislz_pack.h"
 
-#define KMEANS_ROUNDS   3
-#define ETC1S_EP_PASSES 2
-#define ETC1S_EP_RDO    384
+#define KMEANS_ROUNDS      3
+#define ETC1S_EP_PASSES    2
+#define ETC1S_EP_RDO       384
 #define ETC1S_ORDER_WINDOW 256
 #define ETC1S_FINAL_PASSES 1
 #define ETC1S_HISTORY      64 /* BasisLZ's selector history */
-#define ETC1S_SEL_RDO   320
+#define ETC1S_SEL_RDO      320
 
 static const int modifiers[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
                                     {-42, -13, 13, 42},   {-60, -18, 18, 60},  {-80, -24, 24, 80},
@@ -574,8 +579,7 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
      * and 1414 endpoints, 168, 2711 and 16086 selectors at q 32, 128 and 255): endpoints grow
      * quickly then level off, selectors as q^2.3. */
     double qf = quality / 255.0;
-    uint32_t ke = (uint32_t)(400 + 1400 * pow(qf, 0.6)),
-             ks = (uint32_t)(32 + 16096 * pow(qf, 2.6));
+    uint32_t ke = (uint32_t)(400 + 1400 * pow(qf, 0.6)), ks = (uint32_t)(32 + 16096 * pow(qf, 2.6));
     /* A Huffman table has at most 16383 symbols: the endpoint deltas one per endpoint, the
      * selector symbols one per selector plus the history (64) and the run symbol. */
     if (ke > 16383) ke = 16383;
@@ -587,14 +591,16 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     kiln_etc1s_sel *sels = malloc(ks * sizeof *sels);
     uint32_t kmax = ke > ks ? ke : ks;
     uint32_t *remap = malloc(kmax * sizeof *remap);
-    uint32_t *order = malloc(n * sizeof *order), *start = malloc(((size_t)kmax + 1) * sizeof *start);
+    uint32_t *order = malloc(n * sizeof *order),
+             *start = malloc(((size_t)kmax + 1) * sizeof *start);
     uint32_t *group_start = malloc(((size_t)kmax + 2) * sizeof *group_start);
     uint32_t *texel_err = malloc((size_t)n * 64 * sizeof *texel_err);
-    uint32_t *ep_group = malloc(kmax * sizeof *ep_group), *ep_group_end = malloc(kmax * sizeof *ep_group_end);
+    uint32_t *ep_group = malloc(kmax * sizeof *ep_group),
+             *ep_group_end = malloc(kmax * sizeof *ep_group_end);
     kiln_result r = KILN_OK;
     if (!blocks || !pts || !assign || !members || !bend || !bsel || !bsel_rows || !centres ||
-        !eps || !sels || !remap || !order || !start || !group_start || !texel_err ||
-        !ep_group || !ep_group_end) {
+        !eps || !sels || !remap || !order || !start || !group_start || !texel_err || !ep_group ||
+        !ep_group_end) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
