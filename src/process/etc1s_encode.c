@@ -573,8 +573,13 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     uint32_t *assign = malloc(n * sizeof *assign), *members = calloc(n, sizeof *members);
     uint16_t *bend = malloc(n * sizeof *bend), *bsel = malloc(n * sizeof *bsel);
     kiln_etc1s_sel *bsel_rows = malloc(n * sizeof *bsel_rows);
-    /* Rate-distortion thresholds, error ratios in 1/256 (basisu's defaults are 1.5 and 1.25). */
+    /* Rate-distortion thresholds, error ratios in 1/256 (basisu's defaults are 1.5 and 1.25):
+     * 1.5 and 1.25 up to q 128, going down to 1.25 and 1.125 at q 255. */
     uint32_t ep_rdo = ETC1S_EP_RDO, sel_rdo = ETC1S_SEL_RDO;
+    if (quality > 128) { /* above the middle, less of the error budget goes to bytes */
+        ep_rdo -= 64 * (quality - 128) / 127;
+        sel_rdo -= 32 * (quality - 128) / 127;
+    }
     /* Codebook sizes by quality, near what basisu 1.15 keeps for a 768x512 image (907, 1414
      * and 1414 endpoints, 168, 2711 and 16086 selectors at q 32, 128 and 255): endpoints grow
      * quickly then level off, selectors as q^2.3. */
