@@ -1,10 +1,16 @@
-/* etc1s_encode.c — ETC1S with BasisLZ: fits each 4x4 block (colour, and alpha as grey) with its
- * own ETC1S endpoint, clusters the endpoints and then the selectors into codebooks whose sizes
- * follow the quality (k-means, deterministic seeds and a fixed number of rounds), refits each
- * endpoint to its blocks, and codes everything with basislz_pack.c. Experimental: no
- * rate-distortion optimisation; docs/basis.md compares it with basisu. */
+/* etc1s_encode.c — ETC1S with BasisLZ. Blocks (colour, and alpha as grey) are clustered on
+ * their mean colour and intensity table into endpoints (k-means in two levels: sqrt(k) groups,
+ * then within each group); each block then moves to the endpoint of its group that draws it best
+ * and the endpoints are refit. Each block's best selectors for its endpoint are clustered the same
+ * way; every codebook selector becomes the best for its blocks under their own endpoints (real
+ * colour error), each block takes the best selector of its group, and the endpoints are refit.
+ * A rate-distortion pass in coding order lets a block take a neighbour's endpoint or a selector
+ * of the coder's history when its error grows by little; the codebooks are ordered greedily for
+ * their delta codes, and basislz_pack.c writes everything. Codebook sizes follow the quality as
+ * basisu 1.15's do. Single-threaded, deterministic; docs/basis.md compares it with basisu. */
 #include "process/etc1s_encode.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +19,13 @@
 #include "core/error.h"
 #include "process/basislz_pack.h"
 
-#define KMEANS_ROUNDS 3
+#define KMEANS_ROUNDS      3
+#define ETC1S_EP_PASSES    2 /* above q 128; one up to it (the second adds ~0.1 dB there) */
+#define ETC1S_EP_RDO       384
+#define ETC1S_ORDER_WINDOW 256
+#define ETC1S_FINAL_PASSES 1
+#define ETC1S_HISTORY      64 /* BasisLZ's selector history */
+#define ETC1S_SEL_RDO      320
 
 static const int modifiers[8][4] = {{-8, -2, 2, 8},       {-17, -5, 5, 17},    {-29, -9, 9, 29},
                                     {-42, -13, 13, 42},   {-60, -18, 18, 60},  {-80, -24, 24, 80},
@@ -57,6 +69,31 @@ static uint32_t eval(const block_px *b, const int c5[3], int t, uint8_t rows[4])
     return total;
 }
 
+/* eval's total without the selectors, giving up (returning stop or more) once it reaches stop. */
+static uint32_t eval_stop(const block_px *b, const int c5[3], int t, uint32_t stop)
+{
+    int col[4][3];
+    for (int k = 0; k < 3; k++) {
+        int base = ext5(c5[k]);
+        for (int s = 0; s < 4; s++) {
+            int v = base + modifiers[t][s];
+            col[s][k] = v < 0 ? 0 : v > 255 ? 255 : v;
+        }
+    }
+    uint32_t total = 0;
+    for (int i = 0; i < 16 && total < stop; i++) {
+        uint32_t best = UINT32_MAX;
+        for (int s = 0; s < 4; s++) {
+            int dr = b->px[i][0] - col[s][0], dg = b->px[i][1] - col[s][1],
+                db = b->px[i][2] - col[s][2];
+            uint32_t e = (uint32_t)(dr * dr + dg * dg + db * db);
+            best = e < best ? e : best;
+        }
+        total += best;
+    }
+    return total;
+}
+
 /* The best endpoint for a set of blocks, starting near a colour (8-bit, per channel): for every
  * intensity table, the colour rounded to 5 bits, then twice the least-squares base for the
  * selectors that colour gives (texels minus their modifiers, averaged), each tried as is and
@@ -80,11 +117,13 @@ static uint64_t total_error(const block_px *blocks, const uint32_t *members, uin
 }
 
 static kiln_etc1s_ep fit(const block_px *blocks, const uint32_t *members, uint32_t count,
-                         const float rgb[3])
+                         const float rgb[3], int t_lo, int t_hi)
 {
     kiln_etc1s_ep best_ep = {{0, 0, 0}, 0};
     uint64_t best = UINT64_MAX;
-    for (int t = 0; t < 8; t++) {
+    t_lo = t_lo < 0 ? 0 : t_lo;
+    t_hi = t_hi > 7 ? 7 : t_hi;
+    for (int t = t_lo; t <= t_hi; t++) {
         int r5[3];
         for (int k = 0; k < 3; k++) {
             int v = (int)(rgb[k] * 31.0f / 255.0f + 0.5f);
@@ -141,6 +180,22 @@ static int cmp_key(const void *a, const void *b)
     return p->index < q->index ? -1 : p->index > q->index;
 }
 
+/* Squared distances of fixed length, in loops the compiler can vectorise. */
+static float dist16(const float *p, const float *q)
+{
+    float e[4] = {0, 0, 0, 0};
+    for (int d = 0; d < 16; d += 4)
+        for (int j = 0; j < 4; j++) e[j] += (p[d + j] - q[d + j]) * (p[d + j] - q[d + j]);
+    return (e[0] + e[1]) + (e[2] + e[3]);
+}
+
+static float dist4(const float *p, const float *q)
+{
+    float e = 0;
+    for (int d = 0; d < 4; d++) e += (p[d] - q[d]) * (p[d] - q[d]);
+    return e;
+}
+
 static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout, float *centres,
                    uint32_t *assign)
 {
@@ -179,8 +234,9 @@ static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout
             uint32_t bc = 0;
             for (uint32_t c = 0; c < k; c++) {
                 const float *q = centres + (size_t)c * dim;
-                float e = 0;
-                for (uint32_t d = 0; d < dim && e < best; d++) e += (p[d] - q[d]) * (p[d] - q[d]);
+                float e = dim == 16 ? dist16(p, q) : dim == 4 ? dist4(p, q) : 0;
+                for (uint32_t d = dim == 16 || dim == 4 ? dim : 0; d < dim; d++)
+                    e += (p[d] - q[d]) * (p[d] - q[d]);
                 if (e < best) {
                     best = e;
                     bc = c;
@@ -206,6 +262,273 @@ static bool kmeans(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout
     free(cnt);
     *k_inout = k;
     return true;
+}
+
+/* k-means in two levels, for large k: about sqrt(k) coarse centres over all points, then each
+ * coarse group's points into a share of the k centres in proportion to its size (at least one).
+ * A point is compared with sqrt(k) + k / sqrt(k) centres instead of k. assign[i] gets each
+ * point's centre, group_start (sqrt(k) + 2 entries) the first centre of each group, *groups their
+ * number; *k_inout the centres made. */
+static bool kmeans_grouped(const float *pts, uint32_t n, uint32_t dim, uint32_t *k_inout,
+                           float *centres, uint32_t *assign, uint32_t *group_start,
+                           uint32_t *groups)
+{
+    uint32_t k = *k_inout, k1 = 1;
+    while ((k1 + 1) * (k1 + 1) <= k) k1++;
+    float *cc = malloc((size_t)k1 * dim * sizeof *cc), *tmp = malloc((size_t)n * dim * sizeof *tmp);
+    uint32_t *g = malloc(n * sizeof *g), *cnt = calloc(k1 + 1, sizeof *cnt),
+             *idx = malloc(n * sizeof *idx), *ta = malloc(n * sizeof *ta);
+    bool ok = cc && tmp && g && cnt && idx && ta && kmeans(pts, n, dim, &k1, cc, g);
+    uint32_t off = 0;
+    if (ok) {
+        uint32_t nonempty = 0;
+        for (uint32_t i = 0; i < n; i++) cnt[g[i]]++;
+        for (uint32_t j = 0; j < k1; j++) nonempty += cnt[j] != 0;
+        uint32_t spare = k > nonempty ? k - nonempty : 0;
+        for (uint32_t j = 0; ok && j < k1; j++) {
+            group_start[j] = off;
+            if (!cnt[j]) continue;
+            uint32_t m = 0;
+            for (uint32_t i = 0; i < n; i++)
+                if (g[i] == j) {
+                    idx[m] = i;
+                    memcpy(tmp + (size_t)m * dim, pts + (size_t)i * dim, dim * sizeof *tmp);
+                    m++;
+                }
+            uint32_t kj = 1 + (uint32_t)((uint64_t)spare * m / n);
+            ok = kmeans(tmp, m, dim, &kj, centres + (size_t)off * dim, ta);
+            for (uint32_t t = 0; ok && t < m; t++) assign[idx[t]] = off + ta[t];
+            off += kj;
+        }
+        group_start[k1] = off;
+    }
+    free(cc);
+    free(tmp);
+    free(g);
+    free(cnt);
+    free(idx);
+    free(ta);
+    *k_inout = off;
+    *groups = k1;
+    return ok;
+}
+
+/* The block's error drawn with endpoint e and selector s. */
+static uint32_t block_cost(const block_px *b, const kiln_etc1s_ep *e, const kiln_etc1s_sel *s)
+{
+    int col[4][3];
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < 4; v++) {
+            int x = ext5(e->c5[k]) + modifiers[e->inten][v];
+            col[v][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+        }
+    uint32_t total = 0;
+    for (int t = 0; t < 16; t++) {
+        int v = (s->rows[t >> 2] >> (2 * (t & 3))) & 3;
+        int dr = b->px[t][0] - col[v][0], dg = b->px[t][1] - col[v][1],
+            db = b->px[t][2] - col[v][2];
+        total += (uint32_t)(dr * dr + dg * dg + db * db);
+    }
+    return total;
+}
+
+/* Counting sort of n labels below k: order lists the items label by label, start[c] is where
+ * label c's begin (k + 1 entries). */
+static void bucket(const uint32_t *label, uint32_t n, uint32_t k, uint32_t *order, uint32_t *start)
+{
+    memset(start, 0, (k + 1) * sizeof *start);
+    for (uint32_t i = 0; i < n; i++) start[label[i] + 1]++;
+    for (uint32_t c = 0; c < k; c++) start[c + 1] += start[c];
+    for (uint32_t i = 0; i < n; i++) order[start[label[i]]++] = i;
+    for (uint32_t c = k; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+}
+
+/* te[t * 4 + v]: the squared error of texel t of the block drawn with selector v of endpoint e. */
+static void selector_errors(const block_px *b, const kiln_etc1s_ep *e, uint32_t te[64])
+{
+    int col[4][3];
+    for (int k = 0; k < 3; k++)
+        for (int v = 0; v < 4; v++) {
+            int x = ext5(e->c5[k]) + modifiers[e->inten][v];
+            col[v][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+        }
+    for (int t = 0; t < 16; t++)
+        for (int v = 0; v < 4; v++) {
+            int dr = b->px[t][0] - col[v][0], dg = b->px[t][1] - col[v][1],
+                db = b->px[t][2] - col[v][2];
+            te[t * 4 + v] = (uint32_t)(dr * dr + dg * dg + db * db);
+        }
+}
+
+static void best_selectors(const uint32_t te[64], uint8_t rows[4])
+{
+    memset(rows, 0, 4);
+    for (int t = 0; t < 16; t++) {
+        int bv = 0;
+        for (int v = 1; v < 4; v++)
+            if (te[t * 4 + v] < te[t * 4 + bv]) bv = v;
+        rows[t >> 2] |= (uint8_t)(bv << (2 * (t & 3)));
+    }
+}
+
+/* The block's error with selector s (stops counting at stop). */
+static uint32_t selector_cost(const uint32_t te[64], const kiln_etc1s_sel *s, uint32_t stop)
+{
+    uint32_t e = 0;
+    for (int t = 0; t < 16 && e < stop; t++)
+        e += te[t * 4 + ((s->rows[t >> 2] >> (2 * (t & 3))) & 3)];
+    return e;
+}
+
+/* The selector with the least total error over the blocks listed (unchanged for none). */
+static void refine_selector(const uint32_t *texel_err, const uint32_t *members, uint32_t m,
+                            kiln_etc1s_sel *s)
+{
+    if (!m) return;
+    uint64_t sum[64] = {0};
+    for (uint32_t j = 0; j < m; j++) {
+        const uint32_t *te = texel_err + (size_t)members[j] * 64;
+        for (int q = 0; q < 64; q++) sum[q] += te[q];
+    }
+    kiln_etc1s_sel r = {{0, 0, 0, 0}};
+    for (int t = 0; t < 16; t++) {
+        int bv = 0;
+        for (int v = 1; v < 4; v++)
+            if (sum[t * 4 + v] < sum[t * 4 + bv]) bv = v;
+        r.rows[t >> 2] |= (uint8_t)(bv << (2 * (t & 3)));
+    }
+    *s = r;
+}
+
+/* Each endpoint refit to its blocks and their selectors: per intensity table, the least-squares
+ * base colour (texel minus modifier, averaged), rounded, and its 26 neighbours. */
+static void refit_endpoints(const block_px *blocks, const uint16_t *bend,
+                            const kiln_etc1s_sel *bsel_rows, uint32_t n, kiln_etc1s_ep *eps,
+                            uint32_t ne, uint32_t *order, uint32_t *start)
+{
+    uint32_t *lab = malloc(n * sizeof *lab);
+    if (!lab) return; /* the endpoints stay as they are */
+    for (uint32_t i = 0; i < n; i++) lab[i] = bend[i];
+    bucket(lab, n, ne, order, start);
+    free(lab);
+    for (uint32_t c = 0; c < ne; c++) {
+        const uint32_t *members = order + start[c];
+        uint32_t m = start[c + 1] - start[c];
+        if (!m) continue;
+        uint64_t best = UINT64_MAX;
+        kiln_etc1s_ep best_ep = eps[c];
+        for (int t = 0; t < 8; t++) {
+            double acc[3] = {0, 0, 0};
+            for (uint32_t j = 0; j < m; j++) {
+                const block_px *b = &blocks[members[j]];
+                const kiln_etc1s_sel *sr = &bsel_rows[members[j]];
+                for (int i = 0; i < 16; i++) {
+                    int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
+                    for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
+                }
+            }
+            int r5[3];
+            for (int k = 0; k < 3; k++) {
+                double v = acc[k] / (16.0 * m) * 31.0 / 255.0 + 0.5;
+                r5[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
+            }
+            /* The error is a sum over channels: each channel's base is the best of three. */
+            uint64_t e = 0;
+            int c5[3];
+            for (int k = 0; k < 3; k++) {
+                uint64_t bk = UINT64_MAX;
+                c5[k] = r5[k];
+                for (int d = -1; d <= 1; d++) {
+                    int v = r5[k] + d, col[4];
+                    if (v < 0 || v > 31) continue;
+                    for (int sv = 0; sv < 4; sv++) {
+                        int x = ext5(v) + modifiers[t][sv];
+                        col[sv] = x < 0 ? 0 : x > 255 ? 255 : x;
+                    }
+                    uint64_t ek = 0;
+                    for (uint32_t j = 0; j < m; j++) {
+                        const block_px *b = &blocks[members[j]];
+                        const kiln_etc1s_sel *sr = &bsel_rows[members[j]];
+                        for (int i = 0; i < 16; i++) {
+                            int dd = b->px[i][k] - col[(sr->rows[i >> 2] >> (2 * (i & 3))) & 3];
+                            ek += (uint64_t)(dd * dd);
+                        }
+                    }
+                    if (ek < bk) {
+                        bk = ek;
+                        c5[k] = v;
+                    }
+                }
+                e += bk;
+            }
+            if (e < best) {
+                best = e;
+                best_ep =
+                    (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]}, (uint8_t)t};
+            }
+        }
+        eps[c] = best_ep;
+    }
+}
+
+/* A cost of coding entry b after entry a in the codebooks. */
+static uint32_t ep_distance(const void *pa, const void *pb)
+{
+    const kiln_etc1s_ep *a = pa, *b = pb;
+    uint32_t d = a->inten != b->inten ? 4u : 0u;
+    for (int k = 0; k < 3; k++) d += (uint32_t)abs(a->c5[k] - b->c5[k]);
+    return d;
+}
+
+static uint32_t sel_distance(const void *pa, const void *pb)
+{
+    const kiln_etc1s_sel *a = pa, *b = pb;
+    uint32_t x = (uint32_t)(a->rows[0] ^ b->rows[0]) | (uint32_t)(a->rows[1] ^ b->rows[1]) << 8 |
+                 (uint32_t)(a->rows[2] ^ b->rows[2]) << 16 |
+                 (uint32_t)(a->rows[3] ^ b->rows[3]) << 24;
+    /* 4 for each byte that differs, plus the bits that differ (SWAR counts). */
+    uint32_t nz = x | x >> 4;
+    nz |= nz >> 2;
+    nz |= nz >> 1;
+    nz &= 0x01010101u;
+    uint32_t c = x - ((x >> 1) & 0x55555555u);
+    c = (c & 0x33333333u) + ((c >> 2) & 0x33333333u);
+    c = (((c + (c >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+    return ((nz * 0x01010101u) >> 24) * 4 + c;
+}
+
+/* A greedy path through n items: from item 0, each next one the nearest not yet taken among the
+ * first `window` not taken (in their order). perm[new] = old, inv[old] = new. */
+static void greedy_order(const void *items, size_t size, uint32_t n,
+                         uint32_t (*dist)(const void *, const void *), uint32_t window,
+                         uint32_t *perm, uint32_t *inv)
+{
+    const uint8_t *it = items;
+    /* The items not taken, as a linked list in their order. */
+    uint32_t *next = inv; /* reused: inv is written at the end */
+    if (!n) return;
+    for (uint32_t i = 0; i < n; i++) next[i] = i + 1;
+    uint32_t head = 1, cur = 0;
+    perm[0] = 0;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t best = UINT32_MAX, bi = head, prev_best = UINT32_MAX;
+        uint32_t p = UINT32_MAX, w = 0;
+        for (uint32_t i = head; i < n && w < window; p = i, i = next[i], w++) {
+            uint32_t d = dist(it + (size_t)cur * size, it + (size_t)i * size);
+            if (d < best) {
+                best = d;
+                bi = i;
+                prev_best = p;
+            }
+            if (!d) break;
+        }
+        if (prev_best == UINT32_MAX) head = next[bi];
+        else next[prev_best] = next[bi];
+        perm[k] = bi;
+        cur = bi;
+    }
+    for (uint32_t k = 0; k < n; k++) inv[perm[k]] = k;
 }
 
 typedef struct slice_info {
@@ -247,12 +570,21 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     uint32_t n = (uint32_t)total;
     block_px *blocks = malloc(n * sizeof *blocks);
     float *pts = malloc((size_t)n * 16 * sizeof *pts);
-    uint32_t *assign = malloc(n * sizeof *assign), *members = malloc(n * sizeof *members);
+    uint32_t *assign = malloc(n * sizeof *assign), *members = calloc(n, sizeof *members);
     uint16_t *bend = malloc(n * sizeof *bend), *bsel = malloc(n * sizeof *bsel);
     kiln_etc1s_sel *bsel_rows = malloc(n * sizeof *bsel_rows);
-    /* Codebook sizes by quality, in the proportions basisu 1.15 picks for a 768x512 image:
-     * endpoints grow slowly, selectors with the square of the quality. */
-    uint32_t ke = 300 + quality * 8, ks = 16 + quality * quality / 4;
+    /* Rate-distortion thresholds, error ratios in 1/256 (basisu's defaults are 1.5 and 1.25):
+     * 1.5 and 1.25 up to q 128, going down to 1.25 and 1.125 at q 255. */
+    uint32_t ep_rdo = ETC1S_EP_RDO, sel_rdo = ETC1S_SEL_RDO;
+    if (quality > 128) { /* above the middle, less of the error budget goes to bytes */
+        ep_rdo -= 64 * (quality - 128) / 127;
+        sel_rdo -= 32 * (quality - 128) / 127;
+    }
+    /* Codebook sizes by quality, near what basisu 1.15 keeps for a 768x512 image (907, 1414
+     * and 1414 endpoints, 168, 2711 and 16086 selectors at q 32, 128 and 255): endpoints grow
+     * quickly then level off, selectors as q^2.3. */
+    double qf = quality / 255.0;
+    uint32_t ke = (uint32_t)(400 + 1400 * pow(qf, 0.6)), ks = (uint32_t)(32 + 16096 * pow(qf, 2.6));
     /* A Huffman table has at most 16383 symbols: the endpoint deltas one per endpoint, the
      * selector symbols one per selector plus the history (64) and the run symbol. */
     if (ke > 16383) ke = 16383;
@@ -262,10 +594,18 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     float *centres = malloc((size_t)(ke > ks ? ke : ks) * 16 * sizeof *centres);
     kiln_etc1s_ep *eps = malloc(ke * sizeof *eps);
     kiln_etc1s_sel *sels = malloc(ks * sizeof *sels);
-    uint32_t *remap = malloc((ke > ks ? ke : ks) * sizeof *remap);
+    uint32_t kmax = ke > ks ? ke : ks;
+    uint32_t *remap = malloc(kmax * sizeof *remap);
+    uint32_t *order = malloc(n * sizeof *order),
+             *start = malloc(((size_t)kmax + 1) * sizeof *start);
+    uint32_t *group_start = malloc(((size_t)kmax + 2) * sizeof *group_start);
+    uint32_t *texel_err = malloc((size_t)n * 64 * sizeof *texel_err);
+    uint32_t *ep_group = malloc(kmax * sizeof *ep_group),
+             *ep_group_end = malloc(kmax * sizeof *ep_group_end);
     kiln_result r = KILN_OK;
     if (!blocks || !pts || !assign || !members || !bend || !bsel || !bsel_rows || !centres ||
-        !eps || !sels || !remap) {
+        !eps || !sels || !remap || !order || !start || !group_start || !texel_err || !ep_group ||
+        !ep_group_end) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
@@ -291,108 +631,240 @@ kiln_result kiln_etc1s_encode(const kiln_etc1s_image *images, uint32_t image_cou
     for (uint32_t i = 0; i < n; i++) {
         float rgb[3];
         block_mean(&blocks[i], rgb);
-        kiln_etc1s_ep e = fit(&blocks[i], NULL, 1, rgb);
+        /* The block's intensity table: the best at its mean colour rounded to 5 bits. */
+        int c5[3], best_t = 0;
+        for (int k = 0; k < 3; k++) c5[k] = (int)(rgb[k] * 31.0f / 255.0f + 0.5f);
+        uint32_t best = UINT32_MAX;
+        for (int t = 0; t < 8; t++) {
+            uint32_t v = eval_stop(&blocks[i], c5, t, best);
+            if (v < best) {
+                best = v;
+                best_t = t;
+            }
+        }
+        kiln_etc1s_ep e = {{0, 0, 0}, (uint8_t)best_t};
         /* The block's mean colour (not its 5-bit base: more distinct points to cluster). */
         for (int k = 0; k < 3; k++) pts[i * 4 + (uint32_t)k] = rgb[k];
         pts[i * 4 + 3] = (float)modifiers[e.inten][3] * 0.5f;
     }
-    if (!kmeans(pts, n, 4, &ke, centres, assign)) {
+    uint32_t groups = 0;
+    if (!kmeans_grouped(pts, n, 4, &ke, centres, assign, group_start, &groups)) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
+    bucket(assign, n, ke, order, start);
     uint32_t ne = 0;
-    for (uint32_t c = 0; c < ke; c++) {
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (assign[i] == c) members[m++] = i;
-        remap[c] = UINT32_MAX;
-        if (!m) continue;
-        remap[c] = ne;
-        eps[ne++] = fit(blocks, members, m, centres + (size_t)c * 4);
+    for (uint32_t g = 0, c = 0; g < groups; g++) {
+        uint32_t first = ne;
+        for (; c < group_start[g + 1]; c++) {
+            uint32_t m = start[c + 1] - start[c];
+            remap[c] = UINT32_MAX;
+            if (!m) continue;
+            remap[c] = ne;
+            ep_group[ne] = first;
+            eps[ne++] = fit(blocks, order + start[c], m, centres + (size_t)c * 4, 0, 7);
+        }
+        for (uint32_t e = first; e < ne; e++) ep_group_end[e] = ne;
     }
-    /* Selectors for each block's endpoint, then clustered (16 values 0..3). */
+    for (uint32_t i = 0; i < n; i++) assign[i] = remap[assign[i]];
+    /* Each block moves to the endpoint of its group that draws it best (each texel with its best
+     * selector), and the endpoints are fit again to their new blocks; twice above q 128. */
+    for (int pass = 0; pass < (quality > 128 ? ETC1S_EP_PASSES : 1); pass++) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t cur = assign[i], bc = cur;
+            int c5[3] = {eps[cur].c5[0], eps[cur].c5[1], eps[cur].c5[2]};
+            uint32_t best = eval(&blocks[i], c5, eps[cur].inten, NULL);
+            for (uint32_t e = ep_group[cur]; e < ep_group_end[cur] && best; e++) {
+                if (e == cur) continue;
+                int d5[3] = {eps[e].c5[0], eps[e].c5[1], eps[e].c5[2]};
+                uint32_t v = eval_stop(&blocks[i], d5, eps[e].inten, best);
+                if (v < best) {
+                    best = v;
+                    bc = e;
+                }
+            }
+            assign[i] = bc;
+        }
+        bucket(assign, n, ne, order, start);
+        for (uint32_t e = 0; e < ne; e++) {
+            uint32_t m = start[e + 1] - start[e];
+            if (!m) continue;
+            float rgb[3] = {0, 0, 0};
+            for (uint32_t j = 0; j < m; j++)
+                for (int k = 0; k < 3; k++) rgb[k] += pts[order[start[e] + j] * 4 + (uint32_t)k];
+            for (int k = 0; k < 3; k++) rgb[k] /= (float)m;
+            eps[e] = fit(blocks, order + start[e], m, rgb, eps[e].inten - 1, eps[e].inten + 1);
+        }
+    }
+    for (uint32_t c = 0; c < ne; c++) remap[c] = c;
+    /* Selectors for each block's endpoint, then clustered (16 values 0..3) in groups; each
+     * codebook selector is then the best one for its blocks under their own endpoints (real
+     * colour error), and each block takes the best selector of its group; twice, with the
+     * endpoints refit to their blocks' selectors in between. */
     for (uint32_t i = 0; i < n; i++) {
         bend[i] = (uint16_t)remap[assign[i]];
-        const kiln_etc1s_ep *e = &eps[bend[i]];
-        int c5[3] = {e->c5[0], e->c5[1], e->c5[2]};
-        eval(&blocks[i], c5, e->inten, bsel_rows[i].rows);
+        selector_errors(&blocks[i], &eps[bend[i]], texel_err + (size_t)i * 64);
+        uint8_t rows[4];
+        best_selectors(texel_err + (size_t)i * 64, rows);
         for (uint32_t t = 0; t < 16; t++)
-            pts[i * 16 + t] = (float)((bsel_rows[i].rows[t >> 2] >> (2 * (t & 3))) & 3);
+            pts[i * 16 + t] = (float)((rows[t >> 2] >> (2 * (t & 3))) & 3);
     }
-    if (!kmeans(pts, n, 16, &ks, centres, assign)) {
+    if (!kmeans_grouped(pts, n, 16, &ks, centres, assign, group_start, &groups)) {
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "ETC1S: out of memory");
         goto done;
     }
-    uint32_t ns = 0;
-    memset(remap, 0xFF, ks * sizeof *remap);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t c = assign[i];
-        if (remap[c] == UINT32_MAX) {
-            kiln_etc1s_sel s = {{0, 0, 0, 0}};
-            for (uint32_t t = 0; t < 16; t++) {
-                int v = (int)(centres[(size_t)c * 16 + t] + 0.5f);
-                s.rows[t >> 2] |= (uint8_t)((v > 3 ? 3 : v) << (2 * (t & 3)));
-            }
-            remap[c] = ns;
-            sels[ns++] = s;
+    for (uint32_t c = 0; c < ks; c++) { /* the centres rounded: kept by clusters left empty */
+        kiln_etc1s_sel z = {{0, 0, 0, 0}};
+        for (uint32_t t = 0; t < 16; t++) {
+            int v = (int)(centres[(size_t)c * 16 + t] + 0.5f);
+            z.rows[t >> 2] |= (uint8_t)((v < 0 ? 0 : v > 3 ? 3 : v) << (2 * (t & 3)));
         }
-        bsel[i] = (uint16_t)remap[c];
+        sels[c] = z;
     }
-
-    /* Endpoints again, now for the selectors the blocks ended with: per intensity table, the
-     * least-squares base colour (texel minus modifier, averaged), rounded and its neighbours. */
-    for (uint32_t c = 0; c < ne; c++) {
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (bend[i] == c) members[m++] = i;
-        if (!m) continue;
-        uint64_t best = UINT64_MAX;
-        kiln_etc1s_ep best_ep = eps[c];
-        for (int t = 0; t < 8; t++) {
-            double acc[3] = {0, 0, 0};
-            for (uint32_t j = 0; j < m; j++) {
-                const block_px *b = &blocks[members[j]];
-                const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
-                for (int i = 0; i < 16; i++) {
-                    int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
-                    for (int k = 0; k < 3; k++) acc[k] += b->px[i][k] - modifiers[t][sv];
+    for (uint32_t g = 0; g < groups; g++)
+        for (uint32_t c = group_start[g]; c < group_start[g + 1]; c++) remap[c] = g;
+    for (int pass = 0; pass < 2; pass++) {
+        bucket(assign, n, ks, order, start);
+        for (uint32_t c = 0; c < ks; c++)
+            refine_selector(texel_err, order + start[c], start[c + 1] - start[c], &sels[c]);
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t *te = texel_err + (size_t)i * 64;
+            uint32_t g = remap[assign[i]], best_c = assign[i];
+            uint32_t best = selector_cost(te, &sels[best_c], UINT32_MAX);
+            for (uint32_t c = group_start[g]; c < group_start[g + 1]; c++) {
+                uint32_t e = selector_cost(te, &sels[c], best);
+                if (e < best) {
+                    best = e;
+                    best_c = c;
                 }
             }
-            int r5[3];
-            for (int k = 0; k < 3; k++) {
-                double v = acc[k] / (16.0 * m) * 31.0 / 255.0 + 0.5;
-                r5[k] = v < 0 ? 0 : v > 31 ? 31 : (int)v;
-            }
-            for (int d = 0; d < 27; d++) {
-                int c5[3], col[4][3];
-                for (int k = 0; k < 3; k++) {
-                    int v = r5[k] + (d / (k == 0 ? 1 : k == 1 ? 3 : 9)) % 3 - 1;
-                    c5[k] = v < 0 ? 0 : v > 31 ? 31 : v;
-                    for (int sv = 0; sv < 4; sv++) {
-                        int x = ext5(c5[k]) + modifiers[t][sv];
-                        col[sv][k] = x < 0 ? 0 : x > 255 ? 255 : x;
+            assign[i] = best_c;
+        }
+        bucket(assign, n, ks, order, start);
+        for (uint32_t c = 0; c < ks; c++)
+            refine_selector(texel_err, order + start[c], start[c + 1] - start[c], &sels[c]);
+        for (uint32_t i = 0; i < n; i++) bsel_rows[i] = sels[assign[i]];
+        if (pass) break;
+        refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
+        for (uint32_t i = 0; i < n; i++)
+            selector_errors(&blocks[i], &eps[bend[i]], texel_err + (size_t)i * 64);
+    }
+    /* Rate-distortion: in coding order, a block takes the endpoint of its left, upper or
+     * upper-left neighbour (coded as a 2-bit prediction instead of a delta) when that costs at
+     * most ETC1S_EP_RDO times its error, then the selector of its left or upper neighbour (a run
+     * or a history hit instead of a full index) when that costs at most ETC1S_SEL_RDO times. */
+    for (uint32_t si = 0; si < slice_count; si++) {
+        uint32_t bw = sl[si].blocks_x, bh = sl[si].blocks_y, f = sl[si].first;
+        /* The coder's selector history (basislz_pack.c), which runs leave as it is. */
+        uint32_t hist[ETC1S_HISTORY] = {0}, hist_n = ETC1S_HISTORY, rover = ETC1S_HISTORY / 2;
+        for (uint32_t y = 0; y < bh; y++)
+            for (uint32_t x = 0; x < bw; x++) {
+                uint32_t i = f + y * bw + x;
+                uint32_t cand[3], nc = 0;
+                if (x) cand[nc++] = i - 1;
+                if (y) cand[nc++] = i - bw;
+                if (x && y) cand[nc++] = i - bw - 1;
+                uint32_t cur = block_cost(&blocks[i], &eps[bend[i]], &sels[assign[i]]);
+                uint64_t limit = (uint64_t)cur * ep_rdo / 256;
+                uint32_t best = UINT32_MAX, bj = 0;
+                for (uint32_t c = 0; c < nc; c++) {
+                    uint32_t j = cand[c];
+                    if (bend[j] == bend[i]) {
+                        best = UINT32_MAX;
+                        break;
+                    }
+                    uint32_t e = block_cost(&blocks[i], &eps[bend[j]], &sels[assign[i]]);
+                    if (e <= limit && e < best) {
+                        best = e;
+                        bj = j;
                     }
                 }
-                uint64_t e = 0;
-                for (uint32_t j = 0; j < m && e < best; j++) {
-                    const block_px *b = &blocks[members[j]];
-                    const kiln_etc1s_sel *sr = &sels[bsel[members[j]]];
-                    for (int i = 0; i < 16; i++) {
-                        int sv = (sr->rows[i >> 2] >> (2 * (i & 3))) & 3;
-                        for (int k = 0; k < 3; k++) {
-                            int dd = b->px[i][k] - col[sv][k];
-                            e += (uint64_t)(dd * dd);
+                if (best != UINT32_MAX) {
+                    bend[i] = bend[bj];
+                    cur = best;
+                }
+                /* The selector: one in the coder's history (a shorter code than an index; the
+                 * first can start a run) when the block's own is not there. */
+                limit = (uint64_t)cur * sel_rdo / 256;
+                uint32_t bsel_c = assign[i], hit = UINT32_MAX;
+                for (uint32_t h = 0; h < hist_n; h++)
+                    if (hist[h] == assign[i]) hit = h;
+                if (hit == UINT32_MAX) {
+                    best = UINT32_MAX;
+                    for (uint32_t h = 0; h < hist_n; h++) {
+                        uint32_t e = block_cost(&blocks[i], &eps[bend[i]], &sels[hist[h]]);
+                        if (e <= limit && e < best) {
+                            best = e;
+                            bsel_c = hist[h];
+                            hit = h;
                         }
                     }
                 }
-                if (e < best) {
-                    best = e;
-                    best_ep = (kiln_etc1s_ep){{(uint8_t)c5[0], (uint8_t)c5[1], (uint8_t)c5[2]},
-                                              (uint8_t)t};
+                assign[i] = bsel_c;
+                bsel_rows[i] = sels[bsel_c];
+                if (hit == UINT32_MAX) {
+                    hist[rover] = bsel_c;
+                    if (++rover == ETC1S_HISTORY) rover = ETC1S_HISTORY / 2;
+                } else if (hit) {
+                    uint32_t t = hist[hit / 2];
+                    hist[hit / 2] = hist[hit];
+                    hist[hit] = t;
                 }
             }
+    }
+    /* Endpoints no block uses are dropped. */
+    {
+        uint32_t *lab = members;
+        for (uint32_t i = 0; i < n; i++) lab[i] = bend[i];
+        bucket(lab, n, ne, order, start);
+        uint32_t kept = 0;
+        for (uint32_t c = 0; c < ne; c++) {
+            remap[c] = kept;
+            if (start[c + 1] > start[c]) eps[kept++] = eps[c];
         }
-        eps[c] = best_ep;
+        for (uint32_t i = 0; i < n; i++) bend[i] = (uint16_t)remap[bend[i]];
+        ne = kept;
+    }
+    /* Selectors no block uses are dropped; the rest keep their order. */
+    bucket(assign, n, ks, order, start);
+    uint32_t ns = 0;
+    for (uint32_t c = 0; c < ks; c++) {
+        remap[c] = ns;
+        if (start[c + 1] > start[c]) sels[ns++] = sels[c];
+    }
+    for (uint32_t i = 0; i < n; i++) bsel[i] = (uint16_t)remap[assign[i]];
+    refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
+    /* Once more now that the blocks' choices are final: the selectors for their blocks'
+     * endpoints, then the endpoints for those selectors. */
+    for (int pass = 0; pass < ETC1S_FINAL_PASSES; pass++) {
+        for (uint32_t i = 0; i < n; i++) {
+            assign[i] = bsel[i];
+            selector_errors(&blocks[i], &eps[bend[i]], texel_err + (size_t)i * 64);
+        }
+        bucket(assign, n, ns, order, start);
+        for (uint32_t c = 0; c < ns; c++)
+            refine_selector(texel_err, order + start[c], start[c + 1] - start[c], &sels[c]);
+        for (uint32_t i = 0; i < n; i++) bsel_rows[i] = sels[bsel[i]];
+        refit_endpoints(blocks, bend, bsel_rows, n, eps, ne, order, start);
+    }
+
+    /* Codebook orders that code well: each entry followed by the nearest of the next ones. */
+    {
+        uint32_t *perm = members; /* n >= ne, ns */
+        kiln_etc1s_ep *ep2 = malloc(ne * sizeof *ep2);
+        kiln_etc1s_sel *sel2 = malloc(ns * sizeof *sel2);
+        if (ep2 && sel2) {
+            greedy_order(eps, sizeof *eps, ne, ep_distance, ETC1S_ORDER_WINDOW, perm, remap);
+            for (uint32_t c = 0; c < ne; c++) ep2[c] = eps[perm[c]];
+            memcpy(eps, ep2, ne * sizeof *eps);
+            for (uint32_t i = 0; i < n; i++) bend[i] = (uint16_t)remap[bend[i]];
+            greedy_order(sels, sizeof *sels, ns, sel_distance, ETC1S_ORDER_WINDOW, perm, remap);
+            for (uint32_t c = 0; c < ns; c++) sel2[c] = sels[perm[c]];
+            memcpy(sels, sel2, ns * sizeof *sels);
+            for (uint32_t i = 0; i < n; i++) bsel[i] = (uint16_t)remap[bsel[i]];
+        }
+        free(ep2);
+        free(sel2);
     }
 
     /* Code it all, then lay out the levels and the global data. */
@@ -478,6 +950,12 @@ done:
     free(eps);
     free(sels);
     free(remap);
+    free(order);
+    free(start);
+    free(group_start);
+    free(texel_err);
+    free(ep_group);
+    free(ep_group_end);
     return r;
 }
 

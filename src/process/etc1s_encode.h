@@ -1,6 +1,7 @@
 /* etc1s_encode.h — kiln's ETC1S encoder with BasisLZ supercompression: the bytes of a KTX2
  * file's supercompressionGlobalData and of its levels (src/codec/basislz.h reads them back).
- * Experimental: codebooks by plain k-means, no rate-distortion search (docs/basis.md). */
+ * Codebooks by two-level k-means refined against the real colour error, a rate-distortion pass
+ * over neighbours' endpoints and the selector history (docs/basis.md, "The ETC1S encoder"). */
 #ifndef KILN_PROCESS_ETC1S_ENCODE_H
 #define KILN_PROCESS_ETC1S_ENCODE_H
 

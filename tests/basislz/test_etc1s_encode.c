@@ -239,8 +239,10 @@ static void compares_with_basisu(void **state)
         free(etc1);
         free(cmd);
         free(mine);
-        /* Not a quality claim yet: kiln's encoder is a first version (docs/basis.md). */
-        assert_true(pk > pr - 6.0);
+        /* Issue 22's goal at the same quality setting: within 1 dB of basisu's PSNR, at most
+         * 1.1 times its bytes (docs/basis.md, bench/bench_etc1s.c on more images). */
+        assert_true(pk >= pr - 1.0);
+        assert_true((double)kb <= 1.1 * (double)rb);
         free(ours);
         free(ref_px);
         kiln_etc1s_encoded_free(&e, NULL);
