@@ -10,6 +10,7 @@
 #include "pipeline/cook.h"
 #include "process/etc1s_encode.h"
 #include "process/texture.h"
+#include "process/uastc_encode.h"
 #include "write/ktx2_write.h"
 
 static const char *pixel_type_name(kiln_pixel_type t)
@@ -118,18 +119,63 @@ kiln_result kiln_cook_texture_source(const kiln_cook_env *env, const kiln_textur
     return r;
 }
 
+/* The UASTC blocks of each level, until the file is written. */
+typedef struct uastc_levels {
+    const kiln_allocator *alloc;
+    uint8_t *data[KILN_KTX2_MAX_LEVELS];
+    size_t size[KILN_KTX2_MAX_LEVELS];
+} uastc_levels;
+
+/* UASTC: every image of every level on its own, at the search level `quality` gives (fast 1,
+ * normal 2 as basisu's default, high 3), then the rate-distortion pass when uastc_rdo > 0; the
+ * blocks are stored in Zstandard (KTX2 scheme 2) whatever `supercompression` says, as UASTC is
+ * meant to be. uastc[l] holds level l's blocks (freed by the caller). */
+static kiln_result encode_uastc(const kiln_texture_settings *s, const kiln_texture_levels *t,
+                                kiln_ktx2_write_desc *d, uastc_levels *uastc, kiln_error *err)
+{
+    static const unsigned search[] = {
+        [KILN_QUALITY_FAST] = 1, [KILN_QUALITY_NORMAL] = 2, [KILN_QUALITY_HIGH] = 3};
+    unsigned level = (unsigned)s->quality < 3 ? search[s->quality] : 2;
+    for (uint32_t l = 0; l < t->level_count; l++) {
+        const kiln_texture_level *lv = &t->levels[l];
+        size_t image = (size_t)lv->width * lv->height * 4;
+        size_t blocks = (size_t)((lv->width + 3) / 4) * ((lv->height + 3) / 4) * 16;
+        size_t images = lv->size / image;
+        uastc->size[l] = blocks * images;
+        uastc->data[l] = kiln_alloc(uastc->alloc, uastc->size[l]);
+        if (!uastc->data[l])
+            return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "format uastc: out of memory");
+        for (size_t k = 0; k < images; k++) {
+            const uint8_t *rgba = lv->data + k * image;
+            uint8_t *out = uastc->data[l] + k * blocks;
+            kiln_result r = kiln_uastc_encode(rgba, lv->width, lv->height, (size_t)lv->width * 4,
+                                              level, out, blocks, err);
+            if (r == KILN_OK && s->uastc_rdo > 0)
+                r = kiln_uastc_rdo(rgba, lv->width, lv->height, (size_t)lv->width * 4,
+                                   (float)s->uastc_rdo, out, blocks, err);
+            if (r != KILN_OK) return r;
+        }
+        d->levels[l].data = uastc->data[l];
+        d->levels[l].size = uastc->size[l];
+    }
+    d->vk_format = KILN_VK_FORMAT_UNDEFINED;
+    d->basis = KILN_KTX2_BASIS_UASTC;
+    d->basis_channels = t->has_alpha ? KILN_BASIS_CHANNELS_RGBA : KILN_BASIS_CHANNELS_RGB;
+    d->srgb = t->srgb;
+    d->supercompression = KILN_KTX2_SUPERCOMPRESSION_ZSTD;
+    return KILN_OK;
+}
+
 /* A Basis row's RGBA8 levels encoded as the file stores them, into d (its basis fields and
  * levels); what *etc1s holds stays alive until the file is written. ETC1S codes every image of
  * every level with one set of codebooks (basis_quality); alpha slices when some texel needs them.
- * UASTC: not yet encoded by kiln (E_IMPORT_UNSUPPORTED). */
+ * UASTC: encode_uastc. */
 static kiln_result encode_basis(const kiln_cook_env *env, const kiln_texture_settings *s,
                                 const kiln_texture_levels *t, kiln_ktx2_write_desc *d,
-                                kiln_etc1s_encoded *etc1s, kiln_error *err)
+                                kiln_etc1s_encoded *etc1s, uastc_levels *uastc, kiln_error *err)
 {
     const kiln_texture_format_info *row = kiln_texture_format_get(t->format);
-    if (row->basis != KILN_KTX2_BASIS_ETC1S)
-        return kiln_error_set(err, KILN_E_IMPORT_UNSUPPORTED,
-                              "format %s: kiln does not encode it yet", row->name);
+    if (row->basis == KILN_KTX2_BASIS_UASTC) return encode_uastc(s, t, d, uastc, err);
     /* Every face, layer and slice of every level, in KTX2 order. The level sizes bound the
      * count: at most 16 levels of 6 x 2048 images. */
     size_t total = 0;
@@ -185,13 +231,16 @@ static kiln_result write_ktx2(const kiln_cook_env *env, const kiln_texture_setti
                              ? KILN_KTX2_SUPERCOMPRESSION_ZSTD
                              : KILN_KTX2_SUPERCOMPRESSION_NONE;
     kiln_etc1s_encoded etc1s = {0};
+    uastc_levels uastc = {env->allocator, {0}, {0}};
     kiln_result r = KILN_OK;
     const kiln_texture_format_info *row = kiln_texture_format_get(t->format);
-    if (row && row->basis) r = encode_basis(env, s, t, &d, &etc1s, err);
+    if (row && row->basis) r = encode_basis(env, s, t, &d, &etc1s, &uastc, err);
     kiln_buf b;
     kiln_buf_init(&b, env->allocator);
     if (r == KILN_OK) r = kiln_ktx2_write(&d, &b, err);
     kiln_etc1s_encoded_free(&etc1s, env->allocator);
+    for (uint32_t l = 0; l < KILN_KTX2_MAX_LEVELS; l++)
+        kiln_free(env->allocator, uastc.data[l], uastc.size[l]);
     if (r != KILN_OK) {
         kiln_buf_free(&b);
         kiln_error_prefix(err, "%s: ", env->name ? env->name : "");

@@ -80,7 +80,10 @@ static const char settings_schema[] =
     "its aspect, a panorama when 2:1.\"}, "
     "\"basis_quality\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 255, "
     "\"default\": 128, \"description\": \"Format etc1s: the quality of the ETC1S codebooks, 1 "
-    "(smallest file) to 255 (best picture), as basisu's -q (docs/basis.md).\"}"
+    "(smallest file) to 255 (best picture), as basisu's -q (docs/basis.md).\"}, "
+    "\"uastc_rdo\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 10, \"default\": "
+    "0, \"description\": \"Format uastc: the rate-distortion lambda (0: off); larger trades "
+    "error for a smaller Zstandard-compressed file, as basisu's -uastc_rdo_l.\"}"
     "}}"
     "}";
 

@@ -115,6 +115,7 @@ enum {
     TEX_IBL,
     TEX_CUBE_LAYOUT,
     TEX_BASIS_QUALITY,
+    TEX_UASTC_RDO,
     TEX_FIELD_COUNT
 };
 static const field_desc texture_fields[TEX_FIELD_COUNT] = {
@@ -136,6 +137,7 @@ static const field_desc texture_fields[TEX_FIELD_COUNT] = {
                          "vertical_strip"},
     [TEX_BASIS_QUALITY] = {"basis_quality", FT_UINT, NULL, 0, 1, 255, 0,
                            "an integer from 1 to 255"},
+    [TEX_UASTC_RDO] = {"uastc_rdo", FT_NUMBER, NULL, 0, 0, 10, 0, "a number from 0 to 10"},
 };
 
 enum {
@@ -285,6 +287,9 @@ static void texture_store(kiln_settings *s, size_t field, const field_value *v)
     case TEX_BASIS_QUALITY:
         t->basis_quality = v->u;
         break;
+    case TEX_UASTC_RDO:
+        t->uastc_rdo = v->d;
+        break;
     default:
         assert(0 && "field index out of the table");
     }
@@ -329,6 +334,9 @@ static void texture_load(const kiln_settings *s, size_t field, field_value *v)
         break;
     case TEX_BASIS_QUALITY:
         v->u = t->basis_quality;
+        break;
+    case TEX_UASTC_RDO:
+        v->d = t->uastc_rdo;
         break;
     default:
         assert(0 && "field index out of the table");

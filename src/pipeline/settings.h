@@ -59,6 +59,7 @@ typedef struct kiln_texture_settings {
                  the BRDF lookup table (docs/ibl.md) */
     kiln_cube_layout_setting cube_layout; /* "auto" */
     uint32_t basis_quality; /* 128; 1..255: ETC1S codebook sizes (format etc1s, docs/basis.md) */
+    double uastc_rdo;       /* 0 (off); 0..10: UASTC rate-distortion lambda (format uastc) */
 } kiln_texture_settings;
 
 #define KILN_MAX_LODS 8

@@ -17,7 +17,7 @@ k 0 texture --help
 expect_grep "kiln help settings" "$OUT" "texture --help points at help settings"
 expect_grep "^  texture  format srgb mipmaps normal_map flip_green max_size quality supercompression shape ibl$" "$OUT" \
     "texture --help lists the texture fields"
-expect_grep "^           cube_layout basis_quality$" "$OUT" "the texture fields wrap under their group"
+expect_grep "^           cube_layout basis_quality uastc_rdo$" "$OUT" "the texture fields wrap under their group"
 expect_no_grep "^  model " "$OUT" "texture --help lists no model fields"
 k 0 model --help
 expect_grep "^  model    lods lod_error" "$OUT" "model --help lists the model fields"

@@ -133,7 +133,7 @@ static void settings_json_of_defaults_has_every_field_with_its_default(void **st
     json_t *expected = load(
         "{\"texture\":{\"format\":\"auto\",\"srgb\":null,\"mipmaps\":true,\"normal_map\":false,"
         "\"flip_green\":false,\"max_size\":16384,\"quality\":\"normal\","
-        "\"supercompression\":\"none\",\"shape\":\"auto\",\"ibl\":false,\"cube_layout\":\"auto\",\"basis_quality\":128},"
+        "\"supercompression\":\"none\",\"shape\":\"auto\",\"ibl\":false,\"cube_layout\":\"auto\",\"basis_quality\":128,\"uastc_rdo\":0.0},"
         "\"model\":{\"lods\":[0.5,0.25,0.125],\"lod_error\":0.05,\"lod_min_triangles\":64,"
         "\"quantize\":true,\"optimize\":true,\"overdraw_threshold\":1.05,"
         "\"meshlet_max_vertices\":64,\"meshlet_max_triangles\":124,\"texture_format\":\"auto\","
@@ -285,7 +285,7 @@ static void equivalent_documents_give_equal_canonical_json(void **state)
     char *spelled = canonical_of(
         "{\"import\":{\"texture\":{\"format\":\"auto\",\"srgb\":null,\"mipmaps\":true,"
         "\"normal_map\":false,\"flip_green\":false,\"max_size\":16384.0,\"quality\":\"normal\","
-        "\"supercompression\":\"none\",\"shape\":\"auto\",\"ibl\":false,\"cube_layout\":\"auto\",\"basis_quality\":128},"
+        "\"supercompression\":\"none\",\"shape\":\"auto\",\"ibl\":false,\"cube_layout\":\"auto\",\"basis_quality\":128,\"uastc_rdo\":0.0},"
         "\"model\":{\"lods\":[5e-1,0.250,1.25e-1],\"lod_error\":5e-2,\"lod_min_triangles\":6.4e1,"
         "\"quantize\":true,\"optimize\":true,\"overdraw_threshold\":1.050,"
         "\"meshlet_max_vertices\":64,\"meshlet_max_triangles\":124.0,\"texture_format\":\"auto\","
