@@ -68,8 +68,10 @@ static int target_row(uint32_t vk)
 /* The case's file: made (and unpacked) by basisu in the build folder once. NULL: skip. */
 static char *make_case(const ref_case *c, const char *basisu, const char *dir)
 {
-    char *src = kt_corpus_path(kt_format("images/%s", c->src));
-    char *second = kt_corpus_path(kt_format("images/%s", SECOND));
+    char *rel = kt_format("images/%s", c->src);
+    char *src = kt_corpus_path(rel);
+    char *second = kt_corpus_path("images/" SECOND);
+    free(rel);
     if (!src || !kt_file_exists(src) || !second || !kt_file_exists(second)) {
         free(src);
         free(second);
