@@ -8,6 +8,8 @@
 
 #include "codec/vk_format.h"
 #include "ktx2_fixtures.h"
+#include "process/etc1s_encode.h"
+#include "process/uastc_encode.h"
 #include "support.h"
 
 static char *g_script;
@@ -97,6 +99,71 @@ static void ktx_parse_rewrites_every_kiln_file_byte_for_byte(void **state)
                 free(bytes);
                 fx_free(&fx);
             }
+    /* Basis Universal files kiln's encoders and writer make: ETC1S in BasisLZ (with and without
+     * alpha) and UASTC in Zstandard, of a synthetic 20x12 image with its mips. */
+    {
+        enum { W = 20, H = 12 };
+        uint8_t rgba[5][W * H * 4];
+        uint32_t lw[5], lh[5];
+        for (uint32_t l = 0; l < 5; l++) {
+            lw[l] = W >> l ? W >> l : 1;
+            lh[l] = H >> l ? H >> l : 1;
+            for (uint32_t i = 0; i < lw[l] * lh[l]; i++)
+                for (int c = 0; c < 4; c++)
+                    rgba[l][4 * i + c] = (uint8_t)(c == 3 ? 200 + (i % 7) * 8 : i * (c + 3) + l);
+        }
+        for (int alpha = 0; alpha < 2; alpha++) {
+            kiln_etc1s_image images[5];
+            for (uint32_t l = 0; l < 5; l++)
+                images[l] = (kiln_etc1s_image){rgba[l], lw[l], lh[l], l};
+            kiln_etc1s_encoded e;
+            kiln_error err;
+            assert_int_equal(kiln_etc1s_encode(images, 5, 128, alpha, NULL, &e, &err), KILN_OK);
+            kiln_ktx2_write_desc d = {0};
+            d.basis = KILN_KTX2_BASIS_ETC1S;
+            d.basis_channels = e.alpha ? KILN_BASIS_CHANNELS_RGBA : KILN_BASIS_CHANNELS_RGB;
+            d.srgb = true;
+            d.width = W;
+            d.height = H;
+            d.level_count = 5;
+            for (uint32_t l = 0; l < 5; l++)
+                d.levels[l] = (kiln_ktx2_write_level){e.level[l], e.level_size[l]};
+            d.supercompression = KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
+            d.sgd = e.sgd;
+            d.sgd_size = e.sgd_size;
+            kiln_buf b;
+            kiln_buf_init(&b, NULL);
+            assert_int_equal(kiln_ktx2_write(&d, &b, &err), KILN_OK);
+            char *name = kt_format("etc1s_%d.ktx2", alpha);
+            cmd = add_file(cmd, dir, name, b.data, b.size, 0, 5, W, H, 1);
+            files++;
+            free(name);
+            kiln_buf_free(&b);
+            kiln_etc1s_encoded_free(&e, NULL);
+        }
+        uint8_t blocks[5][((W + 3) / 4) * ((H + 3) / 4) * 16];
+        kiln_ktx2_write_desc d = {0};
+        d.basis = KILN_KTX2_BASIS_UASTC;
+        d.basis_channels = KILN_BASIS_CHANNELS_RGBA;
+        d.width = W;
+        d.height = H;
+        d.level_count = 5;
+        d.supercompression = KILN_KTX2_SUPERCOMPRESSION_ZSTD;
+        kiln_error err;
+        for (uint32_t l = 0; l < 5; l++) {
+            size_t n = (size_t)((lw[l] + 3) / 4) * ((lh[l] + 3) / 4) * 16;
+            assert_int_equal(
+                kiln_uastc_encode(rgba[l], lw[l], lh[l], (size_t)lw[l] * 4, 1, blocks[l], n, &err),
+                KILN_OK);
+            d.levels[l] = (kiln_ktx2_write_level){blocks[l], n};
+        }
+        kiln_buf b;
+        kiln_buf_init(&b, NULL);
+        assert_int_equal(kiln_ktx2_write(&d, &b, &err), KILN_OK);
+        cmd = add_file(cmd, dir, "uastc.ktx2", b.data, b.size, 0, 5, W, H, 2);
+        files++;
+        kiln_buf_free(&b);
+    }
     /* The pinned golden files too. */
     static const struct {
         const char *name;
