@@ -16,19 +16,6 @@
 #define HEADER_SIZE      80u /* identifier 12 + header 36 + index 32 */
 #define LEVEL_ENTRY_SIZE 24u
 
-/* Sets the error and where in the file it is. */
-static kiln_result fail_at(kiln_error *err, kiln_result code, uint64_t offset, const char *fmt, ...)
-    KILN_PRINTF(4, 5);
-static kiln_result fail_at(kiln_error *err, kiln_result code, uint64_t offset, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kiln_error_setv(err, code, fmt, ap);
-    va_end(ap);
-    kiln_error_at_offset(err, offset);
-    return code;
-}
-
 /* The basic descriptor must be the one kiln's table gives for the vkFormat (KTX 2.0 "Data
  * Format Descriptor", Restrictions: "texelBlockDimension, bytesPlane and sample information must
  * match the format"), apart from what the spec leaves free: colour primaries (ignored), the
@@ -39,81 +26,83 @@ static kiln_result check_dfd(const uint8_t *d, uint32_t len, uint64_t at,
                              kiln_error *err)
 {
     if (kiln_load_u32le(d) != len)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at,
-                       "ktx2: DFD dfdTotalSize %u differs from dfdByteLength %u",
-                       kiln_load_u32le(d), len);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at,
+                                 "ktx2: DFD dfdTotalSize %u differs from dfdByteLength %u",
+                                 kiln_load_u32le(d), len);
     uint32_t w0 = kiln_load_u32le(d + 4);
     if ((w0 & 0x1FFFFu) != 0 || (w0 >> 17) != 0)
-        return fail_at(
+        return kiln_error_set_at(
             err, KILN_E_FORMAT_INVALID, at + 4,
             "ktx2: the first DFD block is not a Khronos basic descriptor (vendor %u, type %u)",
             w0 & 0x1FFFFu, w0 >> 17);
     uint32_t version = kiln_load_u16le(d + 8);
     uint32_t block_size = kiln_load_u16le(d + 10);
     if (version != KILN_DF_VERSION)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 8,
-                       "ktx2: DFD versionNumber %u, expected %u (Data Format 1.3)", version,
-                       KILN_DF_VERSION);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 8,
+                                 "ktx2: DFD versionNumber %u, expected %u (Data Format 1.3)",
+                                 version, KILN_DF_VERSION);
     if (block_size < 24 || (block_size - 24) % 16 != 0 || block_size > len - 4)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 10,
-                       "ktx2: DFD descriptorBlockSize %u does not fit the %u-byte DFD", block_size,
-                       len);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 10,
+                                 "ktx2: DFD descriptorBlockSize %u does not fit the %u-byte DFD",
+                                 block_size, len);
     uint32_t samples = (block_size - 24) / 16;
     if (d[12] != f->color_model)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 12,
-                       "ktx2: DFD colorModel %u does not match %s (%u)", d[12], f->name,
-                       f->color_model);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 12,
+                                 "ktx2: DFD colorModel %u does not match %s (%u)", d[12], f->name,
+                                 f->color_model);
     uint8_t transfer = d[14];
     if (f->srgb && transfer != KILN_DF_TRANSFER_SRGB)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 14,
-                       "ktx2: DFD transferFunction %u, but %s needs sRGB (2)", transfer, f->name);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 14,
+                                 "ktx2: DFD transferFunction %u, but %s needs sRGB (2)", transfer,
+                                 f->name);
     if (!f->srgb && transfer != KILN_DF_TRANSFER_LINEAR) {
         /* sRGB transfer on a format that has an sRGB twin contradicts the vkFormat; other
          * transfer functions are legal KTX2 that kiln does not handle. */
         bool contradicts = transfer == KILN_DF_TRANSFER_SRGB && f->twin != 0;
-        return fail_at(err, contradicts ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED,
-                       at + 14, "ktx2: DFD transferFunction %u for %s, expected linear (1)",
-                       transfer, f->name);
+        return kiln_error_set_at(
+            err, contradicts ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED, at + 14,
+            "ktx2: DFD transferFunction %u for %s, expected linear (1)", transfer, f->name);
     }
     if (d[15] & ~KILN_DF_FLAG_ALPHA_PREMULTIPLIED)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 15,
-                       "ktx2: DFD flags 0x%02x has reserved bits", d[15]);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 15,
+                                 "ktx2: DFD flags 0x%02x has reserved bits", d[15]);
     if (d[16] != f->block_width - 1 || d[17] != f->block_height - 1 || d[18] != 0 || d[19] != 0)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 16,
-                       "ktx2: DFD texelBlockDimension %ux%ux%ux%u does not match %s (%ux%u)",
-                       d[16] + 1u, d[17] + 1u, d[18] + 1u, d[19] + 1u, f->name, f->block_width,
-                       f->block_height);
+        return kiln_error_set_at(
+            err, KILN_E_FORMAT_INVALID, at + 16,
+            "ktx2: DFD texelBlockDimension %ux%ux%ux%u does not match %s (%ux%u)", d[16] + 1u,
+            d[17] + 1u, d[18] + 1u, d[19] + 1u, f->name, f->block_width, f->block_height);
     bool planes_zero = true, planes_match = d[20] == f->block_size;
     for (int i = 0; i < 8; i++) {
         if (d[20 + i]) planes_zero = false;
         if (i > 0 && d[20 + i]) planes_match = false;
     }
     if (!planes_match && !(planes_zero && scheme != KILN_KTX2_SUPERCOMPRESSION_NONE))
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 20,
-                       "ktx2: DFD bytesPlane0 %u does not match %s (%u bytes a block)", d[20],
-                       f->name, f->block_size);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 20,
+                                 "ktx2: DFD bytesPlane0 %u does not match %s (%u bytes a block)",
+                                 d[20], f->name, f->block_size);
     if (samples != f->sample_count)
-        return fail_at(err, KILN_E_FORMAT_INVALID, at + 10, "ktx2: DFD has %u samples, %s has %u",
-                       samples, f->name, f->sample_count);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 10,
+                                 "ktx2: DFD has %u samples, %s has %u", samples, f->name,
+                                 f->sample_count);
     for (uint32_t s = 0; s < samples; s++) {
         const uint8_t *p = d + 28 + 16 * s;
         const kiln_dfd_sample *want = &f->samples[s];
         if (kiln_load_u16le(p) != want->bit_offset || p[2] != want->bit_length ||
             p[3] != want->channel_type || kiln_load_u32le(p + 4) != 0 ||
             kiln_load_u32le(p + 8) != want->lower || kiln_load_u32le(p + 12) != want->upper)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + 28 + 16 * s,
-                           "ktx2: DFD sample %u does not describe %s", s, f->name);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + 28 + 16 * s,
+                                     "ktx2: DFD sample %u does not describe %s", s, f->name);
     }
     /* Further descriptor blocks (extensions) are allowed; they only have to be well formed. */
     uint32_t pos = 4 + block_size;
     while (pos < len) {
         if (len - pos < 8)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + pos,
-                           "ktx2: DFD ends inside a descriptor block header");
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + pos,
+                                     "ktx2: DFD ends inside a descriptor block header");
         uint32_t size = kiln_load_u16le(d + pos + 6);
         if (size < 8 || size % 4 != 0 || size > len - pos)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + pos + 6,
-                           "ktx2: DFD descriptor block of %u bytes does not fit", size);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + pos + 6,
+                                     "ktx2: DFD descriptor block of %u bytes does not fit", size);
         pos += size;
     }
     out->srgb = transfer == KILN_DF_TRANSFER_SRGB;
@@ -139,40 +128,40 @@ static kiln_result check_kvd(const uint8_t *d, uint32_t len, uint64_t at, bool v
         uint32_t kv_len = kiln_read_u32le(&r);
         const uint8_t *kv = kiln_reader_take(&r, kv_len);
         if (!kv)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + entry_at,
-                           "ktx2: key/value entry of %u bytes runs past the key/value data",
-                           kv_len);
+            return kiln_error_set_at(
+                err, KILN_E_FORMAT_INVALID, at + entry_at,
+                "ktx2: key/value entry of %u bytes runs past the key/value data", kv_len);
         if (kv_len < 2)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + entry_at,
-                           "ktx2: key/value entry of %u bytes (at least 2)", kv_len);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + entry_at,
+                                     "ktx2: key/value entry of %u bytes (at least 2)", kv_len);
         const uint8_t *nul = memchr(kv, 0, kv_len);
         if (!nul)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4,
-                           "ktx2: key/value entry's key is not NUL-terminated");
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4,
+                                     "ktx2: key/value entry's key is not NUL-terminated");
         size_t key_len = (size_t)(nul - kv);
         if (key_len == 0)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4,
-                           "ktx2: key/value entry has an empty key");
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4,
+                                     "ktx2: key/value entry has an empty key");
         if (prev_key) {
             size_t n = key_len < prev_len ? key_len : prev_len;
             int c = memcmp(prev_key, kv, n);
             if (c > 0 || (c == 0 && prev_len >= key_len))
-                return fail_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4,
-                               "ktx2: key \"%.*s\" is out of order or repeated", (int)key_len,
-                               (const char *)kv);
+                return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4,
+                                         "ktx2: key \"%.*s\" is out of order or repeated",
+                                         (int)key_len, (const char *)kv);
         }
         prev_key = kv;
         prev_len = key_len;
         size_t pad = (4 - kv_len % 4) % 4;
         const uint8_t *padding = kiln_reader_take(&r, pad);
         if (!padding)
-            return fail_at(err, KILN_E_FORMAT_INVALID, at + r.size,
-                           "ktx2: key/value data ends inside the padding of \"%.*s\"", (int)key_len,
-                           (const char *)kv);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + r.size,
+                                     "ktx2: key/value data ends inside the padding of \"%.*s\"",
+                                     (int)key_len, (const char *)kv);
         for (size_t i = 0; i < pad; i++)
             if (padding[i])
-                return fail_at(err, KILN_E_FORMAT_INVALID, at + r.pos - pad + i,
-                               "ktx2: key/value padding is not zero");
+                return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, at + r.pos - pad + i,
+                                         "ktx2: key/value padding is not zero");
 
         const uint8_t *value = nul + 1;
         size_t value_len = kv_len - key_len - 1;
@@ -183,9 +172,10 @@ static kiln_result check_kvd(const uint8_t *d, uint32_t len, uint64_t at, bool v
             if (n != want_n || (value[0] != 'r' && value[0] != 'l') ||
                 (value[1] != 'd' && value[1] != 'u') ||
                 (volume && value[2] != 'o' && value[2] != 'i'))
-                return fail_at(err, KILN_E_FORMAT_INVALID, at + entry_at + 4 + key_len + 1,
-                               volume ? "ktx2: KTXorientation of a 3D texture is not [rl][du][oi]"
-                                      : "ktx2: KTXorientation is not one of rd, ru, ld, lu");
+                return kiln_error_set_at(
+                    err, KILN_E_FORMAT_INVALID, at + entry_at + 4 + key_len + 1,
+                    volume ? "ktx2: KTXorientation of a 3D texture is not [rl][du][oi]"
+                           : "ktx2: KTXorientation is not one of rd, ru, ld, lu");
             memcpy(out->orientation, value, want_n);
             out->orientation[want_n] = '\0';
         } else if (key_is(kv, key_len, "KTXwriter")) {
@@ -207,11 +197,12 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
     memset(out, 0, sizeof *out);
     const uint8_t *b = data;
     if (size < HEADER_SIZE)
-        return fail_at(err, KILN_E_FORMAT_INVALID, size,
-                       "ktx2: %zu bytes is shorter than the 80-byte KTX2 header", size);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, size,
+                                 "ktx2: %zu bytes is shorter than the 80-byte KTX2 header", size);
     for (size_t i = 0; i < sizeof kiln_ktx2_identifier; i++)
         if (b[i] != kiln_ktx2_identifier[i])
-            return fail_at(err, KILN_E_FORMAT_INVALID, i, "ktx2: not a KTX 2.0 file (identifier)");
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, i,
+                                     "ktx2: not a KTX 2.0 file (identifier)");
 
     kiln_reader r = kiln_reader_make(data, size);
     kiln_reader_seek(&r, 12);
@@ -224,118 +215,130 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
     uint32_t kvd_off = kiln_read_u32le(&r), kvd_len = kiln_read_u32le(&r);
     uint64_t sgd_off = kiln_read_u64le(&r), sgd_len = kiln_read_u64le(&r);
     if (KILN_NEVER(r.failed)) /* size >= 80 was checked */
-        return fail_at(err, KILN_E_INTERNAL, 12, "ktx2: header read failed");
+        return kiln_error_set_at(err, KILN_E_INTERNAL, 12, "ktx2: header read failed");
 
     /* vkFormat 0 is a Basis Universal texture (or one kiln does not read): its DFD says which
      * format, and until that is read the ETC1S shape stands in (4x4 blocks, typeSize 1). */
     bool basis = vk_format == KILN_VK_FORMAT_UNDEFINED;
     const kiln_vk_format_info *f = basis ? &kiln_ktx2_etc1s_shape : kiln_vk_format_find(vk_format);
     if (!f)
-        return fail_at(err, KILN_E_IMPORT_UNSUPPORTED, 12,
-                       "ktx2: vkFormat %u is not one kiln reads", vk_format);
+        return kiln_error_set_at(err, KILN_E_IMPORT_UNSUPPORTED, 12,
+                                 "ktx2: vkFormat %u is not one kiln reads", vk_format);
     if (type_size != f->type_size)
-        return fail_at(err, KILN_E_FORMAT_INVALID, 16, "ktx2: typeSize %u, %s needs %u", type_size,
-                       f->name, f->type_size);
-    if (width == 0) return fail_at(err, KILN_E_FORMAT_INVALID, 20, "ktx2: pixelWidth is 0");
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, 16, "ktx2: typeSize %u, %s needs %u",
+                                 type_size, f->name, f->type_size);
+    if (width == 0)
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, 20, "ktx2: pixelWidth is 0");
     if (height == 0) /* 1D textures are legal for texel formats, not for block formats. */
-        return fail_at(err, f->block_height > 1 ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED,
-                       24, "ktx2: pixelHeight is 0 (1D texture)");
+        return kiln_error_set_at(
+            err, f->block_height > 1 ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED, 24,
+            "ktx2: pixelHeight is 0 (1D texture)");
     if (width > KILN_KTX2_MAX_DIM || height > KILN_KTX2_MAX_DIM)
-        return fail_at(err, KILN_E_LIMIT, width > KILN_KTX2_MAX_DIM ? 20 : 24,
-                       "ktx2: %ux%u is larger than kiln's limit of %u", width, height,
-                       KILN_KTX2_MAX_DIM);
+        return kiln_error_set_at(err, KILN_E_LIMIT, width > KILN_KTX2_MAX_DIM ? 20 : 24,
+                                 "ktx2: %ux%u is larger than kiln's limit of %u", width, height,
+                                 KILN_KTX2_MAX_DIM);
     if (faces != 1 && faces != 6)
-        return fail_at(err, KILN_E_FORMAT_INVALID, 36, "ktx2: faceCount %u (1, or 6 for a cube)",
-                       faces);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, 36,
+                                 "ktx2: faceCount %u (1, or 6 for a cube)", faces);
     if (faces == 6 && (width != height || depth != 0))
-        return fail_at(err, KILN_E_FORMAT_INVALID, 36,
-                       "ktx2: a cube's faces must be square and 2D (%ux%u, pixelDepth %u)", width,
-                       height, depth);
+        return kiln_error_set_at(
+            err, KILN_E_FORMAT_INVALID, 36,
+            "ktx2: a cube's faces must be square and 2D (%ux%u, pixelDepth %u)", width, height,
+            depth);
     if (depth != 0 && layers != 0)
-        return fail_at(err, KILN_E_IMPORT_UNSUPPORTED, 32,
-                       "ktx2: arrays of 3D textures are not supported (Vulkan has none)");
+        return kiln_error_set_at(err, KILN_E_IMPORT_UNSUPPORTED, 32,
+                                 "ktx2: arrays of 3D textures are not supported (Vulkan has none)");
     if (depth > KILN_KTX2_MAX_DEPTH)
-        return fail_at(err, KILN_E_LIMIT, 28, "ktx2: pixelDepth %u is past kiln's limit of %u",
-                       depth, KILN_KTX2_MAX_DEPTH);
+        return kiln_error_set_at(err, KILN_E_LIMIT, 28,
+                                 "ktx2: pixelDepth %u is past kiln's limit of %u", depth,
+                                 KILN_KTX2_MAX_DEPTH);
     if (layers > KILN_KTX2_MAX_LAYERS)
-        return fail_at(err, KILN_E_LIMIT, 32, "ktx2: layerCount %u is past kiln's limit of %u",
-                       layers, KILN_KTX2_MAX_LAYERS);
+        return kiln_error_set_at(err, KILN_E_LIMIT, 32,
+                                 "ktx2: layerCount %u is past kiln's limit of %u", layers,
+                                 KILN_KTX2_MAX_LAYERS);
     uint32_t max_levels = kiln_mip_level_count(width, height > depth ? height : depth);
     if (level_count == 0)
         /* 0 asks the loader to generate mips: forbidden for block formats, unsupported here. */
-        return fail_at(err, f->block_width > 1 ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED,
-                       40, "ktx2: levelCount 0 (generate mipmaps) is not supported");
+        return kiln_error_set_at(
+            err, f->block_width > 1 ? KILN_E_FORMAT_INVALID : KILN_E_IMPORT_UNSUPPORTED, 40,
+            "ktx2: levelCount 0 (generate mipmaps) is not supported");
     if (level_count > max_levels || level_count > KILN_KTX2_MAX_LEVELS)
-        return fail_at(err, KILN_E_FORMAT_INVALID, 40,
-                       "ktx2: levelCount %u, a %ux%ux%u texture has at most %u levels", level_count,
-                       width, height, depth ? depth : 1, max_levels);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, 40,
+                                 "ktx2: levelCount %u, a %ux%ux%u texture has at most %u levels",
+                                 level_count, width, height, depth ? depth : 1, max_levels);
     bool basislz = scheme == KILN_KTX2_SUPERCOMPRESSION_BASISLZ;
     if (scheme != KILN_KTX2_SUPERCOMPRESSION_NONE && scheme != KILN_KTX2_SUPERCOMPRESSION_ZSTD &&
         !(basislz && basis)) {
         bool known = scheme == 1 || scheme == 3 || (scheme >= 0x10000 && scheme <= 0x1FFFF);
-        return fail_at(err, known ? KILN_E_IMPORT_UNSUPPORTED : KILN_E_FORMAT_INVALID, 44,
-                       "ktx2: supercompressionScheme %u is %s", scheme,
-                       basislz ? "BasisLZ, which only an ETC1S texture (vkFormat 0) uses"
-                       : known ? "not supported (only none, BasisLZ and Zstandard)"
-                               : "reserved");
+        return kiln_error_set_at(err, known ? KILN_E_IMPORT_UNSUPPORTED : KILN_E_FORMAT_INVALID, 44,
+                                 "ktx2: supercompressionScheme %u is %s", scheme,
+                                 basislz ? "BasisLZ, which only an ETC1S texture (vkFormat 0) uses"
+                                 : known ? "not supported (only none, BasisLZ and Zstandard)"
+                                         : "reserved");
     }
     /* Only BasisLZ has global data (8-byte aligned, after the DFD and key/values, before the
      * levels); offset 0 goes with length 0. */
     if (!basislz && (sgd_off != 0 || sgd_len != 0))
-        return fail_at(err, KILN_E_FORMAT_INVALID, sgd_len != 0 ? 72 : 64,
-                       "ktx2: supercompression global data must be empty for scheme %u", scheme);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, sgd_len != 0 ? 72 : 64,
+                                 "ktx2: supercompression global data must be empty for scheme %u",
+                                 scheme);
     if (basislz && (sgd_len == 0 || sgd_off % 8 != 0))
-        return fail_at(err, KILN_E_FORMAT_INVALID, sgd_len == 0 ? 72 : 64,
-                       sgd_len == 0 ? "ktx2: BasisLZ needs supercompression global data"
-                                    : "ktx2: sgdByteOffset %llu is not a multiple of 8",
-                       (unsigned long long)sgd_off);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, sgd_len == 0 ? 72 : 64,
+                                 sgd_len == 0 ? "ktx2: BasisLZ needs supercompression global data"
+                                              : "ktx2: sgdByteOffset %llu is not a multiple of 8",
+                                 (unsigned long long)sgd_off);
 
     uint64_t index_end = HEADER_SIZE + (uint64_t)LEVEL_ENTRY_SIZE * level_count;
     if (index_end > size)
-        return fail_at(err, KILN_E_FORMAT_INVALID, size,
-                       "ktx2: the level index (%u levels) runs past the end of the file",
-                       level_count);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, size,
+                                 "ktx2: the level index (%u levels) runs past the end of the file",
+                                 level_count);
     if (dfd_off < index_end)
-        return fail_at(err, KILN_E_FORMAT_INVALID, 48,
-                       "ktx2: dfdByteOffset %u overlaps the header or level index (ends at %llu)",
-                       dfd_off, (unsigned long long)index_end);
+        return kiln_error_set_at(
+            err, KILN_E_FORMAT_INVALID, 48,
+            "ktx2: dfdByteOffset %u overlaps the header or level index (ends at %llu)", dfd_off,
+            (unsigned long long)index_end);
     if (dfd_off % 4 != 0 || dfd_len % 4 != 0)
-        return fail_at(err, KILN_E_FORMAT_INVALID, dfd_off % 4 ? 48 : 52,
-                       "ktx2: DFD offset %u or length %u is not a multiple of 4", dfd_off, dfd_len);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, dfd_off % 4 ? 48 : 52,
+                                 "ktx2: DFD offset %u or length %u is not a multiple of 4", dfd_off,
+                                 dfd_len);
     if (dfd_len < 4 + 24)
-        return fail_at(err, KILN_E_FORMAT_INVALID, 52, "ktx2: dfdByteLength %u is too short",
-                       dfd_len);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, 52,
+                                 "ktx2: dfdByteLength %u is too short", dfd_len);
     if (dfd_off > size || dfd_len > size - dfd_off)
-        return fail_at(err, KILN_E_FORMAT_INVALID, 48,
-                       "ktx2: DFD at %u, %u bytes, runs past the end of the file", dfd_off,
-                       dfd_len);
+        return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, 48,
+                                 "ktx2: DFD at %u, %u bytes, runs past the end of the file",
+                                 dfd_off, dfd_len);
     uint64_t dfd_end = (uint64_t)dfd_off + dfd_len;
     uint64_t data_start = dfd_end;
     if (kvd_len == 0) {
         if (kvd_off != 0)
-            return fail_at(err, KILN_E_FORMAT_INVALID, 56,
-                           "ktx2: kvdByteOffset %u must be 0 when kvdByteLength is 0", kvd_off);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, 56,
+                                     "ktx2: kvdByteOffset %u must be 0 when kvdByteLength is 0",
+                                     kvd_off);
     } else {
         /* dfdTotalSize == kvdByteOffset - dfdByteOffset, or the file is invalid (spec,
          * "dfdTotalSize"). */
         if (kvd_off != dfd_end)
-            return fail_at(err, KILN_E_FORMAT_INVALID, 56,
-                           "ktx2: kvdByteOffset %u does not follow the DFD (ends at %llu)", kvd_off,
-                           (unsigned long long)dfd_end);
+            return kiln_error_set_at(
+                err, KILN_E_FORMAT_INVALID, 56,
+                "ktx2: kvdByteOffset %u does not follow the DFD (ends at %llu)", kvd_off,
+                (unsigned long long)dfd_end);
         if (kvd_len > size - kvd_off) /* kvd_off == dfd_end <= size */
-            return fail_at(err, KILN_E_FORMAT_INVALID, 60,
-                           "ktx2: key/value data of %u bytes runs past the end of the file",
-                           kvd_len);
+            return kiln_error_set_at(
+                err, KILN_E_FORMAT_INVALID, 60,
+                "ktx2: key/value data of %u bytes runs past the end of the file", kvd_len);
         data_start = (uint64_t)kvd_off + kvd_len;
     }
 
     if (basislz) {
         if (sgd_off < data_start || sgd_off > size || sgd_len > size - sgd_off)
-            return fail_at(err, KILN_E_FORMAT_INVALID, 64,
-                           "ktx2: supercompression global data (%llu bytes at %llu) is not "
-                           "between the key/value data (ends at %llu) and the end of the file",
-                           (unsigned long long)sgd_len, (unsigned long long)sgd_off,
-                           (unsigned long long)data_start);
+            return kiln_error_set_at(
+                err, KILN_E_FORMAT_INVALID, 64,
+                "ktx2: supercompression global data (%llu bytes at %llu) is not "
+                "between the key/value data (ends at %llu) and the end of the file",
+                (unsigned long long)sgd_len, (unsigned long long)sgd_off,
+                (unsigned long long)data_start);
         data_start = sgd_off + sgd_len;
     }
 
@@ -359,42 +362,48 @@ KILN_API kiln_result kiln_ktx2_read(const void *data, size_t size, kiln_ktx2_inf
         uint64_t off = kiln_read_u64le(&r), len = kiln_read_u64le(&r);
         uint64_t raw = kiln_read_u64le(&r);
         if (KILN_NEVER(r.failed)) /* index_end <= size was checked */
-            return fail_at(err, KILN_E_INTERNAL, entry, "ktx2: level index read failed");
+            return kiln_error_set_at(err, KILN_E_INTERNAL, entry, "ktx2: level index read failed");
         uint32_t lw = kiln_mip_extent(width, i), lh = kiln_mip_extent(height, i);
         uint32_t ld = depth ? kiln_mip_extent(depth, i) : 1;
         uint64_t image, want;
         if (!kiln_vk_format_image_size(f, lw, lh, &image) || image > SIZE_MAX)
-            return fail_at(err, KILN_E_LIMIT, entry + 16, "ktx2: level %u is too large", i);
+            return kiln_error_set_at(err, KILN_E_LIMIT, entry + 16, "ktx2: level %u is too large",
+                                     i);
         /* At most 2^34 bytes an image times 2048 * 6 images: no uint64 overflow. */
         want = image * (layers ? layers : 1) * faces * ld;
         if (want > SIZE_MAX)
-            return fail_at(err, KILN_E_LIMIT, entry + 16, "ktx2: level %u is too large", i);
+            return kiln_error_set_at(err, KILN_E_LIMIT, entry + 16, "ktx2: level %u is too large",
+                                     i);
         /* BasisLZ levels have no fixed size: uncompressedByteLength is 0 (KTX 2.0 "Level
          * Index"); the global data's slice descriptors are checked against byteLength below. */
         if (basislz ? raw != 0 : raw != want)
-            return fail_at(err, KILN_E_FORMAT_INVALID, entry + 16,
-                           "ktx2: level %u uncompressedByteLength %llu, %ux%ux%u %s needs %llu", i,
-                           (unsigned long long)raw, lw, lh, ld, f->name,
-                           (unsigned long long)(basislz ? 0 : want));
+            return kiln_error_set_at(
+                err, KILN_E_FORMAT_INVALID, entry + 16,
+                "ktx2: level %u uncompressedByteLength %llu, %ux%ux%u %s needs %llu", i,
+                (unsigned long long)raw, lw, lh, ld, f->name,
+                (unsigned long long)(basislz ? 0 : want));
         if (scheme == KILN_KTX2_SUPERCOMPRESSION_NONE && len != want)
-            return fail_at(err, KILN_E_FORMAT_INVALID, entry + 8,
-                           "ktx2: level %u byteLength %llu, %ux%ux%u %s needs %llu", i,
-                           (unsigned long long)len, lw, lh, ld, f->name, (unsigned long long)want);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, entry + 8,
+                                     "ktx2: level %u byteLength %llu, %ux%ux%u %s needs %llu", i,
+                                     (unsigned long long)len, lw, lh, ld, f->name,
+                                     (unsigned long long)want);
         if (len == 0)
-            return fail_at(err, KILN_E_FORMAT_INVALID, entry + 8, "ktx2: level %u is empty", i);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, entry + 8,
+                                     "ktx2: level %u is empty", i);
         if (off % align != 0)
-            return fail_at(err, KILN_E_FORMAT_INVALID, entry,
-                           "ktx2: level %u byteOffset %llu is not a multiple of %u", i,
-                           (unsigned long long)off, align);
+            return kiln_error_set_at(err, KILN_E_FORMAT_INVALID, entry,
+                                     "ktx2: level %u byteOffset %llu is not a multiple of %u", i,
+                                     (unsigned long long)off, align);
         if (off < prev_end)
-            return fail_at(
+            return kiln_error_set_at(
                 err, KILN_E_FORMAT_INVALID, entry,
                 "ktx2: level %u byteOffset %llu overlaps what precedes it (ends at %llu)", i,
                 (unsigned long long)off, (unsigned long long)prev_end);
         if (off > size || len > size - off)
-            return fail_at(err, KILN_E_FORMAT_INVALID, entry,
-                           "ktx2: level %u (%llu bytes at %llu) is past the end of the file", i,
-                           (unsigned long long)len, (unsigned long long)off);
+            return kiln_error_set_at(
+                err, KILN_E_FORMAT_INVALID, entry,
+                "ktx2: level %u (%llu bytes at %llu) is past the end of the file", i,
+                (unsigned long long)len, (unsigned long long)off);
         prev_end = off + len; /* <= size */
         out->levels[i].data = b + off;
         out->levels[i].size = (size_t)len;

@@ -47,6 +47,17 @@ kiln_result kiln_error_set(kiln_error *err, kiln_result code, const char *fmt, .
     return code;
 }
 
+kiln_result kiln_error_set_at(kiln_error *err, kiln_result code, uint64_t offset, const char *fmt,
+                              ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kiln_error_setv(err, code, fmt, ap);
+    va_end(ap);
+    kiln_error_at_offset(err, offset);
+    return code;
+}
+
 kiln_result kiln_error_bad_bytes(kiln_error *err, const char *format, uint64_t offset,
                                  const char *fmt, ...)
 {

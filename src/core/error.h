@@ -35,6 +35,11 @@ kiln_result kiln_error_setv(kiln_error *err, kiln_result code, const char *fmt, 
 kiln_result kiln_error_bad_bytes(kiln_error *err, const char *format, uint64_t offset,
                                  const char *fmt, ...) KILN_PRINTF(4, 5);
 
+/* kiln_error_set with the byte offset of the fault in the input (any code: a reader's
+ * E_FORMAT_INVALID, E_IMPORT_UNSUPPORTED or E_LIMIT at the field that says so). Returns code. */
+kiln_result kiln_error_set_at(kiln_error *err, kiln_result code, uint64_t offset, const char *fmt,
+                              ...) KILN_PRINTF(4, 5);
+
 /* Adds where the error happened to a record that kiln_error_set filled. NULL-safe. */
 void kiln_error_at_path(kiln_error *err, const char *path);
 void kiln_error_at_offset(kiln_error *err, uint64_t offset);

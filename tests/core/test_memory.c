@@ -180,6 +180,12 @@ static void error_bad_bytes_names_the_format_and_the_offset(void **state)
     kiln_error_bad_bytes(&g.e, NULL, UINT64_MAX, "no prefix");
     assert_string_equal(g.e.message, "no prefix");
     assert_true(g.e.offset == UINT64_MAX);
+    /* any code, with where in the input */
+    assert_int_equal(kiln_error_set_at(&g.e, KILN_E_LIMIT, 12, "level %d", 4), KILN_E_LIMIT);
+    assert_int_equal(g.e.code, KILN_E_LIMIT);
+    assert_string_equal(g.e.message, "level 4");
+    assert_true(g.e.offset == 12);
+    assert_int_equal(kiln_error_set_at(NULL, KILN_E_USAGE, 0, "x"), KILN_E_USAGE);
     assert_guard_intact(&g);
 
     /* Long messages are cut at the end, the format name kept; a name longer than the record is
