@@ -261,6 +261,14 @@ KILN_API void kiln_basis_close(kiln_basis *b);
  * returns how many there are (<= KILN_BASIS_MAX_TARGETS; 0 for a texture that is not Basis). */
 KILN_API size_t kiln_basis_targets(const kiln_ktx2_info *info, uint32_t *vk_formats, size_t max);
 
+/* The target a renderer gets: the first of kiln_basis_targets that supports(user, vk_format)
+ * says yes to, else the last (R8G8B8A8, which every GPU samples); R8G8B8A8 when supports is
+ * NULL, since then nothing says what the GPU samples. UNDEFINED for a texture that is not Basis.
+ * libkiln_rt's loads choose with the renderer's supports_format this way. */
+KILN_API uint32_t kiln_basis_pick_target(const kiln_ktx2_info *info,
+                                         bool (*supports)(void *user, uint32_t vk_format),
+                                         void *user);
+
 /* Bytes of level `level` transcoded to vk_format: its images (faces x layers x slices, in the
  * file's order) one after the other, blocks row by row (texels for R8G8B8A8). 0 when vk_format is
  * not one of the texture's targets (either sRGB variant counts) or the level does not exist. */

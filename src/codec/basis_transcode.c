@@ -101,6 +101,18 @@ KILN_API size_t kiln_basis_targets(const kiln_ktx2_info *info, uint32_t *vk_form
     return n;
 }
 
+KILN_API uint32_t kiln_basis_pick_target(const kiln_ktx2_info *info,
+                                         bool (*supports)(void *user, uint32_t vk_format),
+                                         void *user)
+{
+    uint32_t t[KILN_BASIS_MAX_TARGETS];
+    size_t n = kiln_basis_targets(info, t, KILN_BASIS_MAX_TARGETS);
+    if (n == 0 || n > KILN_BASIS_MAX_TARGETS) return KILN_VK_FORMAT_UNDEFINED;
+    for (size_t i = 0; supports && i + 1 < n; i++)
+        if (supports(user, t[i])) return t[i];
+    return t[n - 1];
+}
+
 /* Bytes of one w x h image in target t. */
 static size_t image_bytes(kiln_basis_target t, uint32_t w, uint32_t h)
 {

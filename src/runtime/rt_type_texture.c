@@ -155,17 +155,10 @@ static kiln_result decode_basis(krt_asset *a, const krt_renderer *rd, const kiln
     krt_texture_decoded *x = &a->data.texture;
     const kiln_ktx2_info *ktx = &x->view;
     krt_texture_data *t = &x->data;
-    uint32_t targets[KILN_BASIS_MAX_TARGETS];
-    size_t n = kiln_basis_targets(ktx, targets, KILN_BASIS_MAX_TARGETS);
-    if (KILN_NEVER(n == 0 || n > KILN_BASIS_MAX_TARGETS))
-        return kiln_error_set(err, KILN_E_INTERNAL, "a Basis texture without targets");
-    uint32_t to = targets[n - 1];
-    for (size_t i = 0; rd->supports_format && i + 1 < n; i++)
-        if (rd->supports_format(rd->user, targets[i])) {
-            to = targets[i];
-            break;
-        }
+    uint32_t to = kiln_basis_pick_target(ktx, rd->supports_format, rd->user);
     const kiln_vk_format_info *f = kiln_vk_format_find(to);
+    if (KILN_NEVER(!f))
+        return kiln_error_set(err, KILN_E_INTERNAL, "a Basis texture without targets");
     uint32_t levels =
         ktx->level_count < KILN_KTX2_MAX_LEVELS ? ktx->level_count : KILN_KTX2_MAX_LEVELS;
     size_t sizes[KILN_KTX2_MAX_LEVELS], total = 0;

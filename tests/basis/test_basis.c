@@ -193,6 +193,18 @@ static void every_target_matches_basisu_level_by_level_and_layer_by_layer(void *
     free(basisu);
 }
 
+static bool bc7_only(void *user, uint32_t f)
+{
+    (void)user;
+    return f == KILN_VK_FORMAT_BC7_SRGB_BLOCK;
+}
+static bool nothing(void *user, uint32_t f)
+{
+    (void)user;
+    (void)f;
+    return false;
+}
+
 /* Preference order (docs/basis.md, "Choosing a target"): lossless first, RGBA8 last; sRGB
  * textures are offered only formats with an sRGB variant. */
 static void targets_come_best_first(void **state)
@@ -224,7 +236,14 @@ static void targets_come_best_first(void **state)
     info.srgb = true;
     assert_int_equal(kiln_basis_targets(&info, t, KILN_BASIS_MAX_TARGETS), 1);
     assert_int_equal(t[0], KILN_VK_FORMAT_R8G8B8A8_SRGB);
+    info.basis = KILN_KTX2_BASIS_UASTC;
+    info.basis_channels = KILN_BASIS_CHANNELS_RGB;
+    /* the first target the renderer samples; RGBA8 without an answer or when none */
+    assert_int_equal(kiln_basis_pick_target(&info, bc7_only, NULL), KILN_VK_FORMAT_BC7_SRGB_BLOCK);
+    assert_int_equal(kiln_basis_pick_target(&info, nothing, NULL), KILN_VK_FORMAT_R8G8B8A8_SRGB);
+    assert_int_equal(kiln_basis_pick_target(&info, NULL, NULL), KILN_VK_FORMAT_R8G8B8A8_SRGB);
     info.basis = KILN_KTX2_BASIS_NONE;
+    assert_int_equal(kiln_basis_pick_target(&info, bc7_only, NULL), KILN_VK_FORMAT_UNDEFINED);
     assert_int_equal(kiln_basis_targets(&info, t, KILN_BASIS_MAX_TARGETS), 0);
     assert_int_equal(kiln_basis_targets(NULL, NULL, 0), 0);
 }

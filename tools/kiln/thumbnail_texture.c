@@ -45,14 +45,14 @@ static uint8_t *read_all(const char *path, size_t *size, kiln_error *err)
 
 /* The format a Basis Universal texture reaches the device in: the first of its targets the
  * device samples (RGBA8 when none), as libkiln_rt chooses with kv's supports_format. */
+static bool device_samples(void *kv, uint32_t vk_format)
+{
+    return kv_supports_format(kv, vk_format);
+}
+
 static uint32_t basis_target(const kiln_thumb_job *job, const kiln_ktx2_info *info)
 {
-    uint32_t t[KILN_BASIS_MAX_TARGETS];
-    size_t n = kiln_basis_targets(info, t, KILN_BASIS_MAX_TARGETS);
-    if (n == 0 || n > KILN_BASIS_MAX_TARGETS) return KILN_VK_FORMAT_UNDEFINED;
-    for (size_t i = 0; i + 1 < n; i++)
-        if (kv_supports_format(job->kv, t[i])) return t[i];
-    return t[n - 1];
+    return kiln_basis_pick_target(info, device_samples, job->kv);
 }
 
 /* A Basis Universal file outside a project: every level transcoded to basis_target. */
