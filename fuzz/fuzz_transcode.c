@@ -1,10 +1,10 @@
 /* fuzz_transcode.c — libFuzzer target for kiln_transcode_rgba8, the runtime's CPU fallback for
  * block formats a renderer cannot sample, fed from untrusted KTX2 levels (and, for RGBA16F,
  * kiln_transcode_rgba16f_srgb8, the picture decoder; and kiln_transcode_rgba16f, the fallback for
- * HDR formats). Input: byte 0 picks the vkFormat (one of kiln's sixteen, or any other value), bytes
- * 1-2 and 3-4 the width and height (little-endian, 1..1024 each), byte 5 shortens the output buffer
- * when odd; the rest are the level's bytes, passed at their true length so short data must be
- * refused. Every call must return a code; KILN_OK only when the data was long enough, with the
+ * HDR formats). Input: byte 0 picks the vkFormat (one of kiln's twenty-four, or any other value),
+ * bytes 1-2 and 3-4 the width and height (little-endian, 1..1024 each), byte 5 shortens the output
+ * buffer when odd; the rest are the level's bytes, passed at their true length so short data must
+ * be refused. Every call must return a code; KILN_OK only when the data was long enough, with the
  * output written in full and not a byte past it (the buffer is exactly the size given), and
  * deterministic. */
 #include <stdint.h>
@@ -16,14 +16,30 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const uint32_t k_formats[] = {
-    KILN_VK_FORMAT_R8G8B8A8_UNORM,          KILN_VK_FORMAT_R8G8B8A8_SRGB,
-    KILN_VK_FORMAT_R16G16B16A16_SFLOAT,     KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
-    KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK,      KILN_VK_FORMAT_BC4_UNORM_BLOCK,
-    KILN_VK_FORMAT_BC5_UNORM_BLOCK,         KILN_VK_FORMAT_BC7_UNORM_BLOCK,
-    KILN_VK_FORMAT_BC7_SRGB_BLOCK,          KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
-    KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK,     KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK,
-    KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK,       KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32,
-    KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32, KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
+    KILN_VK_FORMAT_R8G8B8A8_UNORM,
+    KILN_VK_FORMAT_R8G8B8A8_SRGB,
+    KILN_VK_FORMAT_R16G16B16A16_SFLOAT,
+    KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK,
+    KILN_VK_FORMAT_BC4_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC5_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC7_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC7_SRGB_BLOCK,
+    KILN_VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
+    KILN_VK_FORMAT_ASTC_4x4_SRGB_BLOCK,
+    KILN_VK_FORMAT_BC6H_UFLOAT_BLOCK,
+    KILN_VK_FORMAT_BC6H_SFLOAT_BLOCK,
+    KILN_VK_FORMAT_E5B9G9R9_UFLOAT_PACK32,
+    KILN_VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+    KILN_VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK,
+    KILN_VK_FORMAT_BC3_UNORM_BLOCK,
+    KILN_VK_FORMAT_BC3_SRGB_BLOCK,
+    KILN_VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK,
+    KILN_VK_FORMAT_ETC2_R8G8B8_SRGB_BLOCK,
+    KILN_VK_FORMAT_ETC2_R8G8B8A8_UNORM_BLOCK,
+    KILN_VK_FORMAT_ETC2_R8G8B8A8_SRGB_BLOCK,
+    KILN_VK_FORMAT_EAC_R11_UNORM_BLOCK,
+    KILN_VK_FORMAT_EAC_R11G11_UNORM_BLOCK,
 };
 #define FORMAT_COUNT (sizeof k_formats / sizeof k_formats[0])
 
@@ -48,14 +64,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kiln_result r = kiln_transcode_rgba8(fmt, blocks, blocks_size, w, h, out, out_size, &err);
     if (r != KILN_OK && err.code != r) abort();
     if (r == KILN_OK) {
-        bool blocky = fmt != KILN_VK_FORMAT_R8G8B8A8_UNORM && fmt != KILN_VK_FORMAT_R8G8B8A8_SRGB;
-        size_t bw = blocky ? (w + 3) / 4 : w, bh = blocky ? (h + 3) / 4 : h;
-        size_t bsize =
-            !blocky ? 4
-            : (fmt == KILN_VK_FORMAT_BC1_RGB_UNORM_BLOCK ||
-               fmt == KILN_VK_FORMAT_BC1_RGB_SRGB_BLOCK || fmt == KILN_VK_FORMAT_BC4_UNORM_BLOCK)
-                ? 8
-                : 16;
+        /* The data must have held every block: the size comes from the format table, which
+         * also knows the formats the fuzzer reaches only through the "any other value" bytes. */
+        uint32_t bw_px = 0, bh_px = 0, bsize = 0;
+        if (!kiln_vk_format_block(fmt, &bw_px, &bh_px, &bsize) || !bw_px || !bh_px) abort();
+        size_t bw = (w + bw_px - 1) / bw_px, bh = (h + bh_px - 1) / bh_px;
         if (kiln_transcode_rgba8_format(fmt) == KILN_VK_FORMAT_UNDEFINED) abort();
         if (blocks_size < bw * bh * bsize || out_size < (size_t)w * h * 4) abort();
         /* Every byte written: a second run over a differently filled buffer gives the same. */
