@@ -8,7 +8,7 @@ pkgs="cmake make gcc g++ pkg-config clang libclang-rt-14-dev
       libjansson-dev libspng-dev libturbojpeg0-dev libstb-dev libxxhash-dev libzstd-dev
       libopenexr-dev libcmocka-dev python3 python3-jsonschema
       libastcenc-dev astcenc python3-pil libosmesa6-dev libomp5-14
-      libmeshoptimizer-dev libdraco-dev libassimp-dev gltfpack
+      libmeshoptimizer-dev libmetis-dev libdraco-dev libassimp-dev gltfpack
       libcurl4-openssl-dev nginx-light ninja-build clang-format strace
       libshaderc-dev glslang-dev spirv-tools libspirv-cross-c-shared-dev glslc spirv-cross
       chromium libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers libglfw3-dev xvfb"

@@ -540,6 +540,122 @@ KILN_API uint32_t kiln_lod_select(const float *errors, uint32_t level_count, uin
                                   float distance, float screen_height, float fov_y, float threshold,
                                   float hysteresis);
 
+/* ---- virtual geometry (container kind "VGEO") ---------------------------------------------- */
+
+/* The cluster DAG of one unskinned mesh (docs/virtual_geometry.md; bytes in docs/formats.md,
+ * "Virtual geometry"). The mesh is split into clusters; groups of neighbouring clusters are
+ * simplified together with their outer border fixed and split again, up to one or a few roots.
+ * A renderer draws a cut: per region the coarsest clusters whose error, projected on screen, is
+ * below a threshold. The clusters index the vertex streams of the mesh artifact named by `mesh`
+ * (its level 0 vertices; simplification only removes vertices), so a VGEO file holds no vertex
+ * data of its own: it is an alternative to the mesh's index buffer, LODs and meshlets.
+ *
+ * Each cluster belongs to at most one group (the group whose simplification made its coarser
+ * replacement, `group`) and was made by at most one (`source_group`; none at level 0). A
+ * cluster's own error and error sphere are its source group's (error 0 at level 0); its
+ * parent's are its group's (+inf when it has none: a root). Errors are model-space distances
+ * bounding how far the cluster's surface lies from the source mesh's; they grow up the DAG and
+ * each group's sphere contains the spheres of the groups that made its members, which the
+ * reader checks: so kiln_vgeo_select gives one consistent cut for any camera. */
+#define KILN_VGEO_KIND         KILN_FOURCC('V', 'G', 'E', 'O')
+#define KILN_VGEO_KIND_VERSION 1
+#define KILN_VGEO_NONE         0xFFFFFFFFu /* no group */
+#define KILN_VGEO_MAX_LEVELS   64
+
+/* One group as stored (32 bytes): its members are clusters [cluster_offset, +cluster_count);
+ * simplified together they made the clusters whose source_group is this group, with this
+ * error and sphere. level: the DAG level of the clusters it made (1 = made from level 0). */
+typedef struct kiln_vgeo_group {
+    uint32_t cluster_offset, cluster_count;
+    float center[3], radius;
+    float error; /* model units, >= every member's own error */
+    uint32_t level;
+} kiln_vgeo_group;
+
+/* A cluster's place in the DAG as stored (16 bytes). Its triangles and vertices are the
+ * kiln_meshlet of the same index (clusters section), its culling data the kiln_meshlet_bounds
+ * (bounds section): the layouts of the mesh kind's meshlets, so a meshlet renderer draws
+ * clusters unchanged. */
+typedef struct kiln_vgeo_link {
+    uint32_t group;        /* the group it belongs to, KILN_VGEO_NONE for a root */
+    uint32_t source_group; /* the group that made it, KILN_VGEO_NONE at level 0 */
+    uint32_t level;        /* 0 for the source mesh's clusters */
+    uint32_t reserved;     /* 0 */
+} kiln_vgeo_link;
+
+enum {
+    /* Simplification stalled before one root remained: the DAG has several roots (each drawn
+     * whenever its own error is small enough). docs/virtual_geometry.md says when. */
+    KILN_VGEO_STALLED = 1u << 0,
+};
+
+/* A validated VGEO file: views into the caller's bytes, valid while they are. */
+typedef struct kiln_vgeo_view {
+    kiln_container container;
+    uint64_t mesh;         /* asset id of the mesh artifact whose vertices the clusters index */
+    uint32_t vertex_count; /* that mesh's vertex count: every cluster vertex is below it */
+    uint32_t flags;        /* KILN_VGEO_STALLED */
+    uint32_t level_count;  /* 1 + the highest cluster level */
+    uint32_t group_count, cluster_count, root_count;
+    uint32_t cluster_vertex_count, cluster_triangle_size;
+    uint32_t max_vertices, max_triangles; /* the limits clusters were built with */
+    uint32_t source_triangles;            /* triangles of level 0 */
+    float extent;                         /* the mesh's extent: errors relative to it / extent */
+    const uint8_t *groups;                /* group_count × 32 bytes (kiln_vgeo_group) */
+    const uint8_t *clusters;              /* cluster_count × 16 bytes (kiln_meshlet) */
+    const uint8_t *links;                 /* cluster_count × 16 bytes (kiln_vgeo_link) */
+    const uint8_t *bounds;                /* cluster_count × 48 bytes (kiln_meshlet_bounds) */
+    const uint8_t *cluster_vertices;      /* cluster_vertex_count × u32 */
+    const uint8_t *cluster_triangles;     /* cluster_triangle_size bytes, 3 per triangle */
+} kiln_vgeo_view;
+
+/* Reads and checks a VGEO file: every range, index and count; links agree with the groups'
+ * member ranges; every source group is of a lower level than the clusters it made; errors are
+ * finite, non-negative and monotonic (a group's error >= its members' own errors, its sphere
+ * contains their own spheres). flags: KILN_CONTAINER_SKIP_CHECKSUM. */
+KILN_API kiln_result kiln_vgeo_read(const void *data, size_t size, uint32_t flags,
+                                    kiln_vgeo_view *out, kiln_error *err);
+
+/* Element i of the tables (i below the view's counts). */
+KILN_API kiln_vgeo_group kiln_vgeo_group_at(const kiln_vgeo_view *v, uint32_t i);
+KILN_API kiln_meshlet kiln_vgeo_cluster(const kiln_vgeo_view *v, uint32_t i);
+KILN_API kiln_vgeo_link kiln_vgeo_cluster_link(const kiln_vgeo_view *v, uint32_t i);
+KILN_API kiln_meshlet_bounds kiln_vgeo_cluster_bounds(const kiln_vgeo_view *v, uint32_t i);
+
+/* The sphere and error a cut tests. */
+typedef struct kiln_vgeo_lod {
+    float center[3], radius;
+    float error; /* +inf for the parent of a root */
+} kiln_vgeo_lod;
+
+/* Cluster i's own LOD (its source group's; at level 0 its culling sphere with error 0) and its
+ * parent's (its group's; error +inf for a root). */
+KILN_API void kiln_vgeo_cluster_lod(const kiln_vgeo_view *v, uint32_t i, kiln_vgeo_lod *self,
+                                    kiln_vgeo_lod *parent);
+
+/* The camera a cut is made for, in the mesh's model space (transform the eye into it; with a
+ * uniform scale s in the model's transform, divide pixel_error by s). */
+typedef struct kiln_vgeo_camera {
+    float position[3];
+    float fov_y;           /* vertical field of view, radians, in (0, pi) */
+    float viewport_height; /* pixels */
+} kiln_vgeo_camera;
+
+/* How many pixels `lod` covers on screen: error * viewport_height / (2 tan(fov_y / 2) * d),
+ * d = the distance from the eye to the sphere's surface (+inf when the eye is inside it or
+ * arguments are not finite). Monotonic: a larger error in a sphere containing this one never
+ * covers fewer pixels, which makes cuts consistent. */
+KILN_API float kiln_vgeo_pixels(const kiln_vgeo_lod *lod, const kiln_vgeo_camera *camera);
+
+/* The cut for camera at pixel_error: cluster i is in it when its own LOD covers at most
+ * pixel_error pixels and its parent's covers more. Writes the indices of the clusters in it in
+ * increasing order to out (at most capacity of them) and returns how many there are (more than
+ * capacity: call again with a larger out). No culling: frustum and cone culling are the
+ * renderer's, per cluster, after the cut. A CPU reference a renderer can port to a compute
+ * shader: one test per cluster, no traversal. */
+KILN_API size_t kiln_vgeo_select(const kiln_vgeo_view *v, const kiln_vgeo_camera *camera,
+                                 float pixel_error, uint32_t *out, size_t capacity);
+
 /* ---- cooked materials (container kind "MATL") ---------------------------------------------- */
 
 /* A glTF metallic-roughness material: factors, alpha, flags and five texture slots, each naming

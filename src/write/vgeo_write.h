@@ -1,0 +1,18 @@
+/* vgeo_write.h — serializing a cooked cluster DAG (src/process/vgeo.h) into a kiln container of
+ * kind "VGEO" (cook side). docs/formats.md, "Virtual geometry", gives the bytes. */
+#ifndef KILN_WRITE_VGEO_WRITE_H
+#define KILN_WRITE_VGEO_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiln/kiln_format.h"
+#include "process/vgeo.h"
+
+/* Writes v as a container; *out is allocated from alloc (NULL = libc): free it with
+ * kiln_free(alloc, *out, *size). Deterministic: equal DAGs give equal bytes. Errors:
+ * KILN_E_USAGE (NULL arguments), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_vgeo_write(const kiln_cooked_vgeo *v, const kiln_allocator *alloc, uint8_t **out,
+                            size_t *size, kiln_error *err);
+
+#endif
