@@ -24,10 +24,10 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     if (index_count == 0) return KILN_OK;
     _Static_assert(sizeof(struct meshopt_Meshlet) == sizeof(kiln_meshlet), "meshlet layout");
     const kiln_allocator *outer = kiln_meshopt_enter(alloc);
-    size_t n = meshopt_buildMeshlets((struct meshopt_Meshlet *)meshlets, meshlet_vertices,
-                                     meshlet_triangles, indices, index_count, positions,
-                                     vertex_count, 3 * sizeof(float), max_vertices, max_triangles,
-                                     cone_weight);
+    size_t n =
+        meshopt_buildMeshlets((struct meshopt_Meshlet *)meshlets, meshlet_vertices,
+                              meshlet_triangles, indices, index_count, positions, vertex_count,
+                              3 * sizeof(float), max_vertices, max_triangles, cone_weight);
     kiln_meshopt_leave(outer);
     *meshlet_count = n;
     return KILN_OK;

@@ -1,0 +1,249 @@
+/* vgeo_group.c — welding positions and grouping clusters by shared edges for the DAG build
+ * (vgeo_private.h). Groups come from METIS (k-way or recursive bisection over the graph whose
+ * nodes are clusters and whose edge weights count the mesh edges two clusters share), the way
+ * published Nanite-style builders group: neighbours that share a long border are simplified
+ * together, so the border that stays locked is short. */
+#include <metis.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "process/vgeo_private.h"
+
+/* ---- welding ----------------------------------------------------------------------------- */
+
+static uint32_t position_hash(const uint32_t b[3])
+{
+    uint32_t h = b[0] * 0x9E3779B1u;
+    h ^= b[1] * 0x85EBCA77u + (h << 6) + (h >> 2);
+    h ^= b[2] * 0xC2B2AE3Du + (h << 6) + (h >> 2);
+    return h ^ (h >> 15);
+}
+
+static void position_bits(const float *p, uint32_t b[3])
+{
+    for (int c = 0; c < 3; c++) {
+        float f = p[c] == 0.0f ? 0.0f : p[c]; /* -0 and +0 are one position */
+        memcpy(&b[c], &f, 4);
+    }
+}
+
+kiln_result kiln_vgeo_weld(const kiln_allocator *a, const float *positions, uint32_t vertex_count,
+                           uint32_t *weld, kiln_error *err)
+{
+    size_t cap = 16;
+    while (cap < (size_t)vertex_count * 2) cap *= 2;
+    uint32_t *table = kiln_alloc(a, cap * sizeof *table);
+    if (!table) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "vgeo: out of memory (weld)");
+    memset(table, 0xFF, cap * sizeof *table);
+    /* Vertices go in in increasing order, so the first one found at a position is the lowest:
+     * the result does not depend on the hash. */
+    for (uint32_t v = 0; v < vertex_count; v++) {
+        uint32_t b[3];
+        position_bits(positions + (size_t)v * 3, b);
+        size_t slot = position_hash(b) & (cap - 1);
+        for (;;) {
+            uint32_t u = table[slot];
+            if (u == UINT32_MAX) {
+                table[slot] = v;
+                weld[v] = v;
+                break;
+            }
+            uint32_t ub[3];
+            position_bits(positions + (size_t)u * 3, ub);
+            if (ub[0] == b[0] && ub[1] == b[1] && ub[2] == b[2]) {
+                weld[v] = u;
+                break;
+            }
+            slot = (slot + 1) & (cap - 1);
+        }
+    }
+    kiln_free(a, table, cap * sizeof *table);
+    return KILN_OK;
+}
+
+/* ---- the cluster graph --------------------------------------------------------------------- */
+
+typedef struct edge_ref {
+    uint32_t lo, hi, cluster;
+} edge_ref;
+
+static int edge_cmp(const void *pa, const void *pb)
+{
+    const edge_ref *x = pa, *y = pb;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+    return (x->cluster > y->cluster) - (x->cluster < y->cluster);
+}
+
+typedef struct pair_ref {
+    uint32_t a, b; /* a < b */
+} pair_ref;
+
+static int pair_cmp(const void *pa, const void *pb)
+{
+    const pair_ref *x = pa, *y = pb;
+    if (x->a != y->a) return x->a < y->a ? -1 : 1;
+    return (x->b > y->b) - (x->b < y->b);
+}
+
+/* Appends the edges of cluster c that no other triangle of c shares (its border) to out. local
+ * is scratch for 3 * tri_count entries. */
+static size_t border_edges(const uint32_t *tris, uint32_t tri_count, const uint32_t *weld,
+                           uint32_t c, edge_ref *local, edge_ref *out)
+{
+    size_t n = 0;
+    for (uint32_t t = 0; t < tri_count; t++)
+        for (int e = 0; e < 3; e++) {
+            uint32_t u = weld[tris[t * 3 + e]], v = weld[tris[t * 3 + (e + 1) % 3]];
+            if (u == v) continue;
+            local[n].lo = u < v ? u : v;
+            local[n].hi = u < v ? v : u;
+            local[n].cluster = c;
+            n++;
+        }
+    qsort(local, n, sizeof *local, edge_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && local[j].lo == local[i].lo && local[j].hi == local[i].hi) j++;
+        if (j - i == 1) out[k++] = local[i];
+        i = j;
+    }
+    return k;
+}
+
+kiln_result kiln_vgeo_partition(const kiln_allocator *a, const uint32_t *tris,
+                                const uint32_t *tri_offset, const uint32_t *tri_count,
+                                uint32_t count, const uint32_t *weld, uint32_t group_size,
+                                uint32_t *group_of, uint32_t *group_count, kiln_error *err)
+{
+    *group_count = 0;
+    if (count == 0) return KILN_OK;
+    if (count <= group_size) {
+        for (uint32_t c = 0; c < count; c++) group_of[c] = 0;
+        *group_count = 1;
+        return KILN_OK;
+    }
+    size_t total = 0, most = 0;
+    for (uint32_t c = 0; c < count; c++) {
+        total += (size_t)tri_count[c] * 3;
+        if (tri_count[c] > most) most = tri_count[c];
+    }
+    kiln_result rc = KILN_OK;
+    edge_ref *edges = kiln_alloc(a, (total ? total : 1) * sizeof *edges);
+    edge_ref *local = kiln_alloc(a, (most * 3 + 1) * sizeof *local);
+    pair_ref *pairs = NULL;
+    idx_t *xadj = NULL, *adjncy = NULL, *adjwgt = NULL, *part = NULL;
+    size_t pair_count = 0, pair_cap = 0, unique = 0, n = 0;
+    if (!edges || !local) goto nomem;
+    for (uint32_t c = 0; c < count; c++)
+        n +=
+            border_edges(tris + (size_t)tri_offset[c] * 3, tri_count[c], weld, c, local, edges + n);
+    qsort(edges, n, sizeof *edges, edge_cmp);
+    /* Every two clusters on one edge are neighbours, once per shared edge. */
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi) j++;
+        for (size_t p = i; p < j; p++)
+            for (size_t q = p + 1; q < j; q++) {
+                if (edges[p].cluster == edges[q].cluster) continue;
+                if (pair_count == pair_cap) {
+                    size_t cap = pair_cap ? pair_cap * 2 : 1024;
+                    pair_ref *g =
+                        kiln_realloc(a, pairs, pair_cap * sizeof *pairs, cap * sizeof *pairs);
+                    if (!g) goto nomem;
+                    pairs = g;
+                    pair_cap = cap;
+                }
+                pairs[pair_count].a = edges[p].cluster; /* sorted by cluster within a run */
+                pairs[pair_count].b = edges[q].cluster;
+                pair_count++;
+            }
+        i = j;
+    }
+    qsort(pairs, pair_count, sizeof *pairs, pair_cmp);
+    /* Merge repeats into weights; CSR of the symmetric graph. */
+    for (size_t i = 0; i < pair_count; i++)
+        if (i == 0 || pair_cmp(&pairs[i], &pairs[i - 1]) != 0) unique++;
+    xadj = kiln_calloc(a, (size_t)count + 1, sizeof *xadj);
+    adjncy = kiln_alloc(a, (unique * 2 + 1) * sizeof *adjncy);
+    adjwgt = kiln_alloc(a, (unique * 2 + 1) * sizeof *adjwgt);
+    part = kiln_alloc(a, (size_t)count * sizeof *part);
+    if (!xadj || !adjncy || !adjwgt || !part) goto nomem;
+    for (size_t i = 0; i < pair_count; i++)
+        if (i == 0 || pair_cmp(&pairs[i], &pairs[i - 1]) != 0) {
+            xadj[pairs[i].a + 1]++;
+            xadj[pairs[i].b + 1]++;
+        }
+    for (uint32_t c = 0; c < count; c++) xadj[c + 1] += xadj[c];
+    {
+        /* Fill by node in increasing neighbour order: for node a its neighbours b > a come
+         * from the pairs (a, b) in order; those below come from pairs (b', a), which precede
+         * in the sorted list, so one pass in pair order keeps each list sorted. */
+        idx_t *fill = part; /* borrowed as the cursor until METIS runs */
+        for (uint32_t c = 0; c < count; c++) fill[c] = xadj[c];
+        for (size_t i = 0; i < pair_count;) {
+            size_t j = i + 1;
+            while (j < pair_count && pair_cmp(&pairs[j], &pairs[i]) == 0) j++;
+            idx_t w = (idx_t)(j - i);
+            uint32_t pa = pairs[i].a, pb = pairs[i].b;
+            adjncy[fill[pa]] = (idx_t)pb, adjwgt[fill[pa]++] = w;
+            adjncy[fill[pb]] = (idx_t)pa, adjwgt[fill[pb]++] = w;
+            i = j;
+        }
+    }
+    {
+        idx_t nv = (idx_t)count, ncon = 1, objval = 0;
+        idx_t nparts = (idx_t)((count + group_size - 1) / group_size);
+        idx_t options[METIS_NOPTIONS];
+        METIS_SetDefaultOptions(options);
+        options[METIS_OPTION_SEED] = 42;
+        options[METIS_OPTION_NUMBERING] = 0;
+        /* METIS recommends recursive bisection for few parts, k-way for many. */
+        int r = nparts <= 8 ? METIS_PartGraphRecursive(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt,
+                                                       &nparts, NULL, NULL, options, &objval, part)
+                            : METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt,
+                                                  &nparts, NULL, NULL, options, &objval, part);
+        if (r != METIS_OK) {
+            rc = kiln_error_set(err,
+                                r == METIS_ERROR_MEMORY ? KILN_E_OUT_OF_MEMORY : KILN_E_INTERNAL,
+                                "vgeo: METIS could not partition %u clusters (%d)", count, r);
+            goto done;
+        }
+        /* Number groups in order of their lowest cluster; empty parts vanish. */
+        uint32_t *renumber = (uint32_t *)local; /* nparts <= count entries fit: reuse */
+        size_t need = (size_t)nparts * sizeof *renumber;
+        uint32_t *own = NULL;
+        if (need > (most * 3 + 1) * sizeof *local) {
+            own = kiln_alloc(a, need);
+            if (!own) goto nomem;
+            renumber = own;
+        }
+        for (idx_t p = 0; p < nparts; p++) renumber[p] = UINT32_MAX;
+        uint32_t next = 0;
+        for (uint32_t c = 0; c < count; c++) {
+            idx_t p = part[c];
+            if (p < 0 || p >= nparts) {
+                kiln_free(a, own, need);
+                rc = kiln_error_set(err, KILN_E_INTERNAL, "vgeo: METIS part out of range");
+                goto done;
+            }
+            if (renumber[p] == UINT32_MAX) renumber[p] = next++;
+            group_of[c] = renumber[p];
+        }
+        *group_count = next;
+        kiln_free(a, own, need);
+    }
+    goto done;
+nomem:
+    rc = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "vgeo: out of memory (groups)");
+done:
+    kiln_free(a, edges, (total ? total : 1) * sizeof *edges);
+    kiln_free(a, local, (most * 3 + 1) * sizeof *local);
+    kiln_free(a, pairs, pair_cap * sizeof *pairs);
+    kiln_free(a, xadj, ((size_t)count + 1) * sizeof *xadj);
+    kiln_free(a, adjncy, (unique * 2 + 1) * sizeof *adjncy);
+    kiln_free(a, adjwgt, (unique * 2 + 1) * sizeof *adjwgt);
+    kiln_free(a, part, (size_t)count * sizeof *part);
+    return rc;
+}
