@@ -229,57 +229,33 @@ static size_t drop_duplicates(const kiln_allocator *a, const uint32_t *weld, con
     return w * 3;
 }
 
-static int u64_cmp(const void *pa, const void *pb)
-{
-    uint64_t x = *(const uint64_t *)pa, y = *(const uint64_t *)pb;
-    return (x > y) - (x < y);
-}
-
-/* The welded edges of a triangle list (local ids through global and weld), sorted. */
-static uint64_t *welded_edges(const kiln_allocator *a, const uint32_t *weld, const uint32_t *global,
-                              const uint32_t *idx, size_t n, size_t *count)
-{
-    uint64_t *e = kiln_alloc(a, (n ? n : 1) * sizeof *e);
-    if (!e) return NULL;
-    size_t k = 0;
-    for (size_t t = 0; t + 2 < n; t += 3)
-        for (int c = 0; c < 3; c++) {
-            uint32_t u = weld[global[idx[t + c]]], v = weld[global[idx[t + (c + 1) % 3]]];
-            if (u != v) e[k++] = u < v ? (uint64_t)u << 32 | v : (uint64_t)v << 32 | u;
-        }
-    qsort(e, k, sizeof *e, u64_cmp);
-    *count = k;
-    return e;
-}
-
 /* *ok: no edge of out is used by more triangles than it was in in (or than two, for an edge in
  * is without): the simplified surface pinches nothing its source did not. */
 static kiln_result as_manifold(const kiln_allocator *a, const uint32_t *weld,
                                const uint32_t *global, const uint32_t *in, size_t in_n,
                                const uint32_t *out, size_t out_n, bool *ok, kiln_error *err)
 {
-    size_t ni = 0, no = 0;
-    uint64_t *ei = welded_edges(a, weld, global, in, in_n, &ni);
-    uint64_t *eo = welded_edges(a, weld, global, out, out_n, &no);
+    kiln_vgeo_counter ci = {0}, co = {0};
     *ok = true;
-    if (!ei || !eo) {
-        kiln_free(a, ei, (in_n ? in_n : 1) * sizeof *ei);
-        kiln_free(a, eo, (out_n ? out_n : 1) * sizeof *eo);
+    if (!kiln_vgeo_counter_init(&ci, a, in_n) || !kiln_vgeo_counter_init(&co, a, out_n)) {
+        kiln_vgeo_counter_free(&ci);
         return nomem(err);
     }
-    size_t i = 0;
-    for (size_t o = 0; o < no && *ok;) {
-        size_t o2 = o + 1;
-        while (o2 < no && eo[o2] == eo[o]) o2++;
-        while (i < ni && ei[i] < eo[o]) i++;
-        size_t i2 = i;
-        while (i2 < ni && ei[i2] == eo[o]) i2++;
-        size_t limit = i2 - i > 2 ? i2 - i : 2;
-        if (o2 - o > limit) *ok = false;
-        o = o2;
+    for (size_t e = 0; e < in_n; e++) {
+        size_t t = e - e % 3;
+        uint32_t u = weld[global[in[e]]], v = weld[global[in[t + (e - t + 1) % 3]]];
+        if (u != v) kiln_vgeo_counter_add(&ci, kiln_vgeo_edge(u, v));
     }
-    kiln_free(a, ei, (in_n ? in_n : 1) * sizeof *ei);
-    kiln_free(a, eo, (out_n ? out_n : 1) * sizeof *eo);
+    for (size_t e = 0; e < out_n && *ok; e++) {
+        size_t t = e - e % 3;
+        uint32_t u = weld[global[out[e]]], v = weld[global[out[t + (e - t + 1) % 3]]];
+        if (u == v) continue;
+        uint64_t key = kiln_vgeo_edge(u, v);
+        uint32_t limit = kiln_vgeo_counter_get(&ci, key);
+        if (kiln_vgeo_counter_add(&co, key) > (limit > 2 ? limit : 2)) *ok = false;
+    }
+    kiln_vgeo_counter_free(&ci);
+    kiln_vgeo_counter_free(&co);
     return KILN_OK;
 }
 

@@ -61,6 +61,61 @@ kiln_result kiln_vgeo_weld(const kiln_allocator *a, const float *positions, uint
     return KILN_OK;
 }
 
+/* ---- counting edges ------------------------------------------------------------------------ */
+
+bool kiln_vgeo_counter_init(kiln_vgeo_counter *c, const kiln_allocator *a, size_t max_keys)
+{
+    size_t cap = 16;
+    while (cap < max_keys * 2) cap *= 2;
+    c->a = a;
+    c->mask = cap - 1;
+    c->keys = kiln_alloc(a, cap * sizeof *c->keys);
+    c->counts = kiln_alloc(a, cap * sizeof *c->counts);
+    if (!c->keys || !c->counts) {
+        kiln_vgeo_counter_free(c);
+        return false;
+    }
+    kiln_vgeo_counter_clear(c);
+    return true;
+}
+
+void kiln_vgeo_counter_clear(kiln_vgeo_counter *c)
+{
+    memset(c->keys, 0xFF, (c->mask + 1) * sizeof *c->keys);
+}
+
+static size_t counter_slot(const kiln_vgeo_counter *c, uint64_t key)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    size_t s = (size_t)(h >> 32) & c->mask;
+    while (c->keys[s] != key && c->keys[s] != UINT64_MAX) s = (s + 1) & c->mask;
+    return s;
+}
+
+uint32_t kiln_vgeo_counter_add(kiln_vgeo_counter *c, uint64_t key)
+{
+    size_t s = counter_slot(c, key);
+    if (c->keys[s] == UINT64_MAX) {
+        c->keys[s] = key;
+        c->counts[s] = 0;
+    }
+    return ++c->counts[s];
+}
+
+uint32_t kiln_vgeo_counter_get(const kiln_vgeo_counter *c, uint64_t key)
+{
+    size_t s = counter_slot(c, key);
+    return c->keys[s] == UINT64_MAX ? 0 : c->counts[s];
+}
+
+void kiln_vgeo_counter_free(kiln_vgeo_counter *c)
+{
+    if (c->keys) kiln_free(c->a, c->keys, (c->mask + 1) * sizeof *c->keys);
+    if (c->counts) kiln_free(c->a, c->counts, (c->mask + 1) * sizeof *c->counts);
+    c->keys = NULL;
+    c->counts = NULL;
+}
+
 /* ---- the cluster graph --------------------------------------------------------------------- */
 
 typedef struct edge_ref {
@@ -86,29 +141,27 @@ static int pair_cmp(const void *pa, const void *pb)
     return (x->b > y->b) - (x->b < y->b);
 }
 
-/* Appends the edges of cluster c that no other triangle of c shares (its border) to out. local
- * is scratch for 3 * tri_count entries. */
+/* Appends the edges of cluster c that no other triangle of c shares (its border) to out, in
+ * triangle order. count: a counter with room for the cluster's edges, cleared here. */
 static size_t border_edges(const uint32_t *tris, uint32_t tri_count, const uint32_t *weld,
-                           uint32_t c, edge_ref *local, edge_ref *out)
+                           uint32_t c, kiln_vgeo_counter *count, edge_ref *out)
 {
-    size_t n = 0;
+    kiln_vgeo_counter_clear(count);
     for (uint32_t t = 0; t < tri_count; t++)
         for (int e = 0; e < 3; e++) {
             uint32_t u = weld[tris[t * 3 + e]], v = weld[tris[t * 3 + (e + 1) % 3]];
-            if (u == v) continue;
-            local[n].lo = u < v ? u : v;
-            local[n].hi = u < v ? v : u;
-            local[n].cluster = c;
-            n++;
+            if (u != v) kiln_vgeo_counter_add(count, kiln_vgeo_edge(u, v));
         }
-    qsort(local, n, sizeof *local, edge_cmp);
     size_t k = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && local[j].lo == local[i].lo && local[j].hi == local[i].hi) j++;
-        if (j - i == 1) out[k++] = local[i];
-        i = j;
-    }
+    for (uint32_t t = 0; t < tri_count; t++)
+        for (int e = 0; e < 3; e++) {
+            uint32_t u = weld[tris[t * 3 + e]], v = weld[tris[t * 3 + (e + 1) % 3]];
+            if (u == v || kiln_vgeo_counter_get(count, kiln_vgeo_edge(u, v)) != 1) continue;
+            out[k].lo = u < v ? u : v;
+            out[k].hi = u < v ? v : u;
+            out[k].cluster = c;
+            k++;
+        }
     return k;
 }
 
@@ -131,14 +184,15 @@ kiln_result kiln_vgeo_partition(const kiln_allocator *a, const uint32_t *tris,
     }
     kiln_result rc = KILN_OK;
     edge_ref *edges = kiln_alloc(a, (total ? total : 1) * sizeof *edges);
-    edge_ref *local = kiln_alloc(a, (most * 3 + 1) * sizeof *local);
+    edge_ref *local = kiln_alloc(a, (most * 3 + 1) * sizeof *local); /* METIS renumbering */
+    kiln_vgeo_counter counter = {0};
     pair_ref *pairs = NULL;
     idx_t *xadj = NULL, *adjncy = NULL, *adjwgt = NULL, *part = NULL;
     size_t pair_count = 0, pair_cap = 0, unique = 0, n = 0;
-    if (!edges || !local) goto nomem;
+    if (!edges || !local || !kiln_vgeo_counter_init(&counter, a, most * 3 + 1)) goto nomem;
     for (uint32_t c = 0; c < count; c++)
-        n +=
-            border_edges(tris + (size_t)tri_offset[c] * 3, tri_count[c], weld, c, local, edges + n);
+        n += border_edges(tris + (size_t)tri_offset[c] * 3, tri_count[c], weld, c, &counter,
+                          edges + n);
     qsort(edges, n, sizeof *edges, edge_cmp);
     /* Every two clusters on one edge are neighbours, once per shared edge. */
     for (size_t i = 0; i < n;) {
@@ -240,6 +294,7 @@ nomem:
 done:
     kiln_free(a, edges, (total ? total : 1) * sizeof *edges);
     kiln_free(a, local, (most * 3 + 1) * sizeof *local);
+    kiln_vgeo_counter_free(&counter);
     kiln_free(a, pairs, pair_cap * sizeof *pairs);
     kiln_free(a, xadj, ((size_t)count + 1) * sizeof *xadj);
     kiln_free(a, adjncy, (unique * 2 + 1) * sizeof *adjncy);

@@ -13,82 +13,7 @@
 #include "mesh_fixtures.h"
 #include "process/vgeo.h"
 #include "vgeo_check.h"
-
-typedef struct mesh {
-    float *positions;
-    uint32_t vertex_count;
-    uint32_t *indices;
-    size_t index_count;
-} mesh;
-
-static void mesh_free(mesh *m)
-{
-    free(m->positions);
-    free(m->indices);
-    memset(m, 0, sizeof *m);
-}
-
-/* A lat-long sphere of radius ~1 displaced by a smooth bump pattern; the u = 0 / 1 column and
- * the pole rows are separate vertices at equal positions (UV seams, as an artist's mesh has). */
-static mesh displaced_sphere(uint32_t segments, uint32_t rings)
-{
-    mesh m;
-    m.vertex_count = (segments + 1) * (rings + 1);
-    m.positions = malloc((size_t)m.vertex_count * 3 * sizeof(float));
-    m.index_count = (size_t)segments * (rings - 1) * 6;
-    m.indices = malloc(m.index_count * sizeof(uint32_t));
-    assert_true(m.positions && m.indices);
-    const double pi = 3.14159265358979323846;
-    for (uint32_t r = 0; r <= rings; r++)
-        for (uint32_t s = 0; s <= segments; s++) {
-            float *p = m.positions + ((size_t)r * (segments + 1) + s) * 3;
-            double th = pi * r / rings, ph = 2 * pi * (s % segments) / segments;
-            double d[3] = {sin(th) * cos(ph), cos(th), sin(th) * sin(ph)};
-            if (r == 0 || r == rings) d[0] = d[2] = 0, d[1] = r == 0 ? 1 : -1;
-            double rad = 1 + 0.06 * sin(9 * d[0]) * cos(7 * d[1]) * sin(5 * d[2] + 1);
-            for (int c = 0; c < 3; c++) p[c] = (float)(d[c] * rad);
-        }
-    size_t k = 0;
-    for (uint32_t r = 0; r < rings; r++)
-        for (uint32_t s = 0; s < segments; s++) {
-            uint32_t a = r * (segments + 1) + s, b = a + 1, c = a + segments + 1, d = c + 1;
-            if (r != 0) m.indices[k++] = a, m.indices[k++] = b, m.indices[k++] = c;
-            if (r != rings - 1) m.indices[k++] = b, m.indices[k++] = d, m.indices[k++] = c;
-        }
-    m.index_count = k;
-    return m;
-}
-
-/* An open n x n grid, gently waved, plus (pieces 2) a second grid beside it. */
-static mesh wavy_plane(uint32_t n, int pieces)
-{
-    mesh m;
-    uint32_t per = (n + 1) * (n + 1);
-    m.vertex_count = per * (uint32_t)pieces;
-    m.positions = malloc((size_t)m.vertex_count * 3 * sizeof(float));
-    m.index_count = (size_t)n * n * 6 * (size_t)pieces;
-    m.indices = malloc(m.index_count * sizeof(uint32_t));
-    assert_true(m.positions && m.indices);
-    size_t k = 0;
-    for (int piece = 0; piece < pieces; piece++) {
-        uint32_t base = per * (uint32_t)piece;
-        for (uint32_t y = 0; y <= n; y++)
-            for (uint32_t x = 0; x <= n; x++) {
-                float *p = m.positions + ((size_t)base + y * (n + 1) + x) * 3;
-                double u = (double)x / n, v = (double)y / n;
-                p[0] = (float)(u + 1.5 * piece);
-                p[1] = (float)v;
-                p[2] = (float)(0.05 * sin(6 * u) * cos(4 * v));
-            }
-        for (uint32_t y = 0; y < n; y++)
-            for (uint32_t x = 0; x < n; x++) {
-                uint32_t a = base + y * (n + 1) + x, b = a + 1, c = a + n + 1, d = c + 1;
-                m.indices[k++] = a, m.indices[k++] = b, m.indices[k++] = d;
-                m.indices[k++] = a, m.indices[k++] = d, m.indices[k++] = c;
-            }
-    }
-    return m;
-}
+#include "vgeo_mesh.h"
 
 static void same_dag(const kiln_cooked_vgeo *a, const kiln_cooked_vgeo *b)
 {
@@ -166,20 +91,20 @@ static void synthetic_meshes_cut_without_cracks(void **state)
     kiln_jobs *pool = NULL;
     assert_int_equal(kiln_jobs_create(2, NULL, &pool, NULL), KILN_OK);
     tally t = {0};
-    mesh m = displaced_sphere(160, 80);
+    vm_mesh m = vm_displaced_sphere(160, 80);
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 24, pool, &t);
     /* A watertight mesh simplifies to a few roots (one, once clusters are compact). */
     assert_true(t.roots <= 16);
-    mesh_free(&m);
-    m = wavy_plane(90, 1);
+    vm_free(&m);
+    m = vm_wavy_plane(90, 1);
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 24, pool, &t);
-    mesh_free(&m);
-    m = wavy_plane(40, 2);
+    vm_free(&m);
+    m = vm_wavy_plane(40, 2);
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 12, pool, &t);
-    mesh_free(&m);
-    m = wavy_plane(1, 1); /* two triangles: one cluster, the root */
+    vm_free(&m);
+    m = vm_wavy_plane(1, 1); /* two triangles: one cluster, the root */
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 4, pool, &t);
-    mesh_free(&m);
+    vm_free(&m);
     print_message("%zu meshes, %zu triangles: %zu clusters, %zu levels, %zu roots, %zu stalled; "
                   "%zu links walked, %zu cuts checked\n",
                   t.meshes, t.triangles, t.clusters, t.levels, t.roots, t.stalled, t.links, t.cuts);
