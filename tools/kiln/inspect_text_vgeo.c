@@ -15,13 +15,13 @@ void kiln_inspect_print_vgeo(const json_t *g)
     const char *mesh = S(g, "mesh");
     printf("  virtual geometry of mesh %s (%lld vertices, extent %g): %lld source triangles\n",
            mesh ? mesh : "null", I(g, "vertex_count"), F(g, "extent"), I(g, "source_triangles"));
-    printf("    %lld levels, %lld groups, %lld clusters of at most %lld vertices / %lld triangles\n",
-           I(g, "level_count"), I(g, "group_count"), I(g, "cluster_count"), I(g, "max_vertices"),
-           I(g, "max_triangles"));
+    printf(
+        "    %lld levels, %lld groups, %lld clusters of at most %lld vertices / %lld triangles\n",
+        I(g, "level_count"), I(g, "group_count"), I(g, "cluster_count"), I(g, "max_vertices"),
+        I(g, "max_triangles"));
     if (json_is_true(json_object_get(g, "stalled")))
         printf("    %lld roots: simplification stalled\n", I(g, "root_count"));
-    else
-        printf("    %lld root\n", I(g, "root_count"));
+    else printf("    %lld root\n", I(g, "root_count"));
     printf("    %5s %9s %10s  %s\n", "level", "clusters", "triangles", "error (model units)");
     size_t i;
     json_t *l;
