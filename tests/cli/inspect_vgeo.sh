@@ -1,9 +1,10 @@
 # inspect of cooked virtual geometry (kind VGEO) goes through kiln_vgeo_read: the worked example
-# of docs/formats.md (fuzz/corpus/vgeo/three_levels.vgeo: four cells, two halves, one root) shows
+# of docs/formats.md (tests/golden/vgeo_three_levels.vgeo: four cells, two halves, one root) shows
 # its mesh, counts, root and per level its clusters, triangles and errors; the stalled DAG says
 # so. The transcript is pinned; the --json document must match the schema's vgeo member, and a
 # damaged file (a non-monotonic error under a valid checksum) is E_FORMAT_INVALID naming it.
-for f in three_levels stalled bad_error; do
+cp "${KILN_SOURCE_DIR:?}/tests/golden/vgeo_three_levels.vgeo" three_levels.vgeo || fail "no golden file"
+for f in stalled bad_error; do
     cp "${KILN_SOURCE_DIR:?}/fuzz/corpus/vgeo/$f.vgeo" "$f.vgeo" || fail "no seed $f"
     chmod u+w "$f.vgeo"
 done

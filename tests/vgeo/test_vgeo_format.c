@@ -1,6 +1,7 @@
 /* test_vgeo_format.c — cooked virtual geometry (src/write/vgeo_write.c, src/codec/vgeo_read.c,
  * src/codec/cooked_vgeo.c) from cluster DAGs built by hand: every field back (a three-level DAG
- * with one root, a stalled DAG with two roots, a single cluster), determinism, any alignment,
+ * with one root, a stalled DAG with two roots, a single cluster), determinism, golden bytes
+ * (tests/golden/vgeo_three_levels.vgeo), any alignment,
  * every check of the reader reached by one field changed (each refused by the reader with
  * E_FORMAT_INVALID naming the field, and by the writer with E_USAGE), every flip and truncation
  * refused or safe to walk, every allocation failing in turn, the kind's reference and
@@ -368,6 +369,19 @@ static void three_level_dag_reads_as_built(void **state)
     assert_int_equal(kiln_vgeo_read(bytes, size, 0, &v, &err), KILN_OK);
     assert_int_equal(v.root_count, 2);
     assert_true(v.flags & KILN_VGEO_STALLED);
+    kiln_free(NULL, bytes, size);
+}
+
+/* The worked example of docs/formats.md ("Virtual geometry"): its bytes are pinned. */
+static void golden_bytes(void **state)
+{
+    (void)state;
+    dag d;
+    dag_three_levels(&d);
+    size_t size;
+    uint8_t *bytes = write_ok(&d, &size);
+    assert_int_equal(size, 1144);
+    kt_check_golden("vgeo_three_levels.vgeo", bytes, size);
     kiln_free(NULL, bytes, size);
 }
 
@@ -1007,6 +1021,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trips),
         cmocka_unit_test(three_level_dag_reads_as_built),
+        cmocka_unit_test(golden_bytes),
         cmocka_unit_test(any_alignment),
         cmocka_unit_test(bad_header_fields),
         cmocka_unit_test(header_counts_must_match_the_sections),
