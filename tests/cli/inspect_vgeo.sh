@@ -4,6 +4,7 @@
 # so. The transcript is pinned; the --json document must match the schema's vgeo member, and a
 # damaged file (a non-monotonic error under a valid checksum) is E_FORMAT_INVALID naming it.
 cp "${KILN_SOURCE_DIR:?}/tests/golden/vgeo_three_levels.vgeo" three_levels.vgeo || fail "no golden file"
+chmod u+w three_levels.vgeo
 for f in stalled bad_error; do
     cp "${KILN_SOURCE_DIR:?}/fuzz/corpus/vgeo/$f.vgeo" "$f.vgeo" || fail "no seed $f"
     chmod u+w "$f.vgeo"
