@@ -596,7 +596,8 @@ typedef struct kiln_vgeo_view {
     uint32_t vertex_count; /* that mesh's vertex count: every cluster vertex is below it */
     uint32_t flags;        /* KILN_VGEO_STALLED */
     uint32_t level_count;  /* 1 + the highest cluster level */
-    uint32_t group_count, cluster_count, root_count;
+    uint32_t group_count, cluster_count;
+    uint32_t root_count; /* clusters without a group (not stored: the reader counts them) */
     uint32_t cluster_vertex_count, cluster_triangle_size;
     uint32_t max_vertices, max_triangles; /* the limits clusters were built with */
     uint32_t source_triangles;            /* triangles of level 0 */
