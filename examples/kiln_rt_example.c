@@ -267,6 +267,11 @@ static void count_asset(krt_context *ctx, krt_handle h, totals *t)
         for (uint32_t i = 0; i < m.texture_count; i++) count_asset(ctx, m.textures[i], t);
         break;
     }
+    case KRT_TYPE_VGEO: { /* a mesh's cluster DAG: the mesh it draws from */
+        krt_vgeo_data g;
+        if (krt_get_vgeo(ctx, h, &g, &err) == KILN_OK) count_asset(ctx, g.mesh, t);
+        break;
+    }
     case KRT_TYPE_SCENE: {
         krt_scene_data s;
         if (krt_get_scene(ctx, h, &s, &err) != KILN_OK) return;

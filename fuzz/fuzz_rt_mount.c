@@ -142,6 +142,7 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
                 krt_material_data mat;
                 krt_scene_data s;
                 krt_shader_data sh;
+                krt_vgeo_data vg;
             } u;
             const kiln_skeleton_view *sk;
             const kiln_clip_view *cl;
@@ -167,6 +168,11 @@ static void load_and_check(krt_context *ctx, uint8_t options, const listed *name
                 break;
             case KRT_TYPE_SHADER:
                 g = krt_get_shader(ctx, h[i], &u.sh, &e);
+                break;
+            case KRT_TYPE_VGEO:
+                g = krt_get_vgeo(ctx, h[i], &u.vg, &e);
+                if (g == KILN_OK && (!u.vg.view || krt_state_of(ctx, u.vg.mesh) != KRT_STATE_READY))
+                    abort();
                 break;
             default:
                 abort();

@@ -596,7 +596,8 @@ typedef struct kiln_vgeo_view {
     uint32_t vertex_count; /* that mesh's vertex count: every cluster vertex is below it */
     uint32_t flags;        /* KILN_VGEO_STALLED */
     uint32_t level_count;  /* 1 + the highest cluster level */
-    uint32_t group_count, cluster_count, root_count;
+    uint32_t group_count, cluster_count;
+    uint32_t root_count; /* clusters without a group (not stored: the reader counts them) */
     uint32_t cluster_vertex_count, cluster_triangle_size;
     uint32_t max_vertices, max_triangles; /* the limits clusters were built with */
     uint32_t source_triangles;            /* triangles of level 0 */
@@ -606,17 +607,23 @@ typedef struct kiln_vgeo_view {
     const uint8_t *links;                 /* cluster_count × 16 bytes (kiln_vgeo_link) */
     const uint8_t *bounds;                /* cluster_count × 48 bytes (kiln_meshlet_bounds) */
     const uint8_t *cluster_vertices;      /* cluster_vertex_count × u32 */
-    const uint8_t *cluster_triangles;     /* cluster_triangle_size bytes, 3 per triangle */
+    /* cluster_triangle_size bytes, 3 per triangle; each cluster's start at a multiple of 4 */
+    const uint8_t *cluster_triangles;
 } kiln_vgeo_view;
 
 /* Reads and checks a VGEO file: every range, index and count; links agree with the groups'
- * member ranges; every source group is of a lower level than the clusters it made; errors are
- * finite, non-negative and monotonic (a group's error >= its members' own errors, its sphere
- * contains their own spheres). flags: KILN_CONTAINER_SKIP_CHECKSUM. */
+ * member ranges (a group's members are exactly the clusters that name it); a cluster's source
+ * group is of the cluster's own level, its group of a higher one, so the DAG has no cycle; every
+ * group made a cluster; errors and spheres are finite, non-negative and monotonic (a group's
+ * error >= its members' own errors, its sphere contains their own spheres above level 0, where
+ * the own error is 0); several roots exactly when KILN_VGEO_STALLED. docs/formats.md ("Virtual
+ * geometry") lists every check. flags: KILN_CONTAINER_SKIP_CHECKSUM. Does not allocate.
+ * Errors: KILN_E_FORMAT_INVALID (err->offset says where when known), KILN_E_FORMAT_VERSION,
+ * KILN_E_USAGE (NULL out). */
 KILN_API kiln_result kiln_vgeo_read(const void *data, size_t size, uint32_t flags,
                                     kiln_vgeo_view *out, kiln_error *err);
 
-/* Element i of the tables (i below the view's counts). */
+/* Element i of the tables (i below the view's counts; past them: zeros, a link of NONEs). */
 KILN_API kiln_vgeo_group kiln_vgeo_group_at(const kiln_vgeo_view *v, uint32_t i);
 KILN_API kiln_meshlet kiln_vgeo_cluster(const kiln_vgeo_view *v, uint32_t i);
 KILN_API kiln_vgeo_link kiln_vgeo_cluster_link(const kiln_vgeo_view *v, uint32_t i);
@@ -629,7 +636,8 @@ typedef struct kiln_vgeo_lod {
 } kiln_vgeo_lod;
 
 /* Cluster i's own LOD (its source group's; at level 0 its culling sphere with error 0) and its
- * parent's (its group's; error +inf for a root). */
+ * parent's (its group's; for a root its own sphere with error +inf). self or parent may be
+ * NULL. */
 KILN_API void kiln_vgeo_cluster_lod(const kiln_vgeo_view *v, uint32_t i, kiln_vgeo_lod *self,
                                     kiln_vgeo_lod *parent);
 

@@ -1,9 +1,9 @@
 /* kiln_kind.h — what a kind of cooked data is, as one const descriptor.
  *
  * A cooked kind is a file format an artifact is stored in: KTX2 for textures, and the kiln
- * container kinds (MESH, MATL, SKEL, CLIP, SCEN, SHDR, TMAT) for the rest. Its descriptor says
- * how the file is recognised (the container's fourcc; labels of the artifacts of that kind), how
- * it is read into a view, and which other artifacts it refers to by asset id. Packing (which
+ * container kinds (MESH, MATL, SKEL, CLIP, SCEN, SHDR, TMAT, VGEO) for the rest. Its descriptor
+ * says how the file is recognised (the container's fourcc; labels of the artifacts of that kind),
+ * how it is read into a view, and which other artifacts it refers to by asset id. Packing (which
  * artifacts must ship together), the runtime (which assets to load before another is ready) and
  * the inspector all take that from the descriptor, so "which artifact needs which" is said once,
  * by the kind.
@@ -81,7 +81,8 @@ KILN_API void kiln_describe_bool(kiln_describe *d, const char *key, bool value);
 KILN_API void kiln_describe_null(kiln_describe *d, const char *key);
 
 typedef struct kiln_cooked_kind {
-    /* "texture", "mesh", "material", "skeleton", "clip", "scene", "shader", "typed_material". */
+    /* "texture", "mesh", "material", "skeleton", "clip", "scene", "shader", "typed_material",
+     * "vgeo". */
     const char *name;
     /* The container kind (KILN_FOURCC), or KILN_PACK_KIND_KTX2 for KTX2 files. */
     uint32_t fourcc;

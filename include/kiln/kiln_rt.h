@@ -49,11 +49,12 @@ typedef enum krt_type {
     KRT_TYPE_SCENE = 6,          /* scene: container SCEN */
     KRT_TYPE_SHADER = 7,         /* shader: container SHDR (a .kshader) */
     KRT_TYPE_TYPED_MATERIAL = 8, /* typed_material: container TMAT (a cooked .kmat) */
+    KRT_TYPE_VGEO = 9,           /* vgeo<i>/prim<p>: container VGEO (virtual geometry) */
     /* One more than the last built-in type, and the first number krt_register_type gives: it
-     * grows when a built-in type is appended (9 since KRT_TYPE_TYPED_MATERIAL, 8 since
-     * KRT_TYPE_SHADER, 7 before), so a program's registered types take the number
-     * krt_register_type returns, never a constant. */
-    KRT_TYPE_COUNT = 9,
+     * grows when a built-in type is appended (10 since KRT_TYPE_VGEO, 9 since
+     * KRT_TYPE_TYPED_MATERIAL, 8 since KRT_TYPE_SHADER, 7 before), so a program's registered
+     * types take the number krt_register_type returns, never a constant. */
+    KRT_TYPE_COUNT = 10,
 } krt_type;
 
 typedef enum krt_state {
@@ -175,6 +176,16 @@ typedef struct krt_typed_material_data {
      * multiple of KRT_MATERIAL_BLOCK_ALIGN; KRT_INVALID_INDEX without a block. */
     uint32_t block_offset;
 } krt_typed_material_data;
+
+/* Virtual geometry (a mesh's cluster DAG, kiln_format.h "virtual geometry"): the validated view
+ * (groups, clusters, links and bounds through the kiln_vgeo_* accessors; a cut with
+ * kiln_vgeo_select) and the mesh whose vertices its clusters index, which loads with it: draw
+ * the clusters of a cut from that mesh's vertex streams (krt_gpu(ctx, mesh) with a renderer).
+ * CPU data only: the VGEO has no renderer callback of its own. */
+typedef struct krt_vgeo_data {
+    const kiln_vgeo_view *view;
+    krt_handle mesh; /* KRT_TYPE_MESH, ready */
+} krt_vgeo_data;
 
 /* ---- interfaces the engine may supply ---------------------------------------------------- */
 
@@ -449,6 +460,7 @@ KILN_API krt_handle krt_load_clip(krt_context *ctx, const char *name, kiln_error
 KILN_API krt_handle krt_load_scene(krt_context *ctx, const char *name, kiln_error *err);
 KILN_API krt_handle krt_load_shader(krt_context *ctx, const char *name, kiln_error *err);
 KILN_API krt_handle krt_load_typed_material(krt_context *ctx, const char *name, kiln_error *err);
+KILN_API krt_handle krt_load_vgeo(krt_context *ctx, const char *name, kiln_error *err);
 
 /* Drops one reference. At zero the handle becomes stale at once; in a later krt_update (or
  * krt_destroy) the renderer's destroy callback runs and the asset's dependencies are released;
@@ -512,6 +524,8 @@ KILN_API kiln_result krt_get_shader(krt_context *ctx, krt_handle h, krt_shader_d
  * valid until the next krt_update that applies a reload of one of them. */
 KILN_API kiln_result krt_get_typed_material(krt_context *ctx, krt_handle h,
                                             krt_typed_material_data *out, kiln_error *err);
+KILN_API kiln_result krt_get_vgeo(krt_context *ctx, krt_handle h, krt_vgeo_data *out,
+                                  kiln_error *err);
 
 /* The renderer's object for a ready texture, mesh, material or shader (or asset of a registered
  * type); for a texture or material that is loading or failed, the fallback's object when

@@ -13,5 +13,6 @@ extern const kiln_cooked_kind kiln_cooked_kind_clip;
 extern const kiln_cooked_kind kiln_cooked_kind_scene;
 extern const kiln_cooked_kind kiln_cooked_kind_shader;
 extern const kiln_cooked_kind kiln_cooked_kind_typed_material;
+extern const kiln_cooked_kind kiln_cooked_kind_vgeo;
 
 #endif

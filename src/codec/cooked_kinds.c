@@ -8,7 +8,7 @@
 static const kiln_cooked_kind *const registry[] = {
     &kiln_cooked_kind_texture,  &kiln_cooked_kind_mesh,           &kiln_cooked_kind_material,
     &kiln_cooked_kind_skeleton, &kiln_cooked_kind_clip,           &kiln_cooked_kind_scene,
-    &kiln_cooked_kind_shader,   &kiln_cooked_kind_typed_material,
+    &kiln_cooked_kind_shader,   &kiln_cooked_kind_typed_material, &kiln_cooked_kind_vgeo,
 };
 
 KILN_API const kiln_cooked_kind *kiln_cooked_kind_at(size_t i)

@@ -88,6 +88,7 @@ extern const krt_type_ops krt_type_clip;
 extern const krt_type_ops krt_type_scene;
 extern const krt_type_ops krt_type_shader;
 extern const krt_type_ops krt_type_typed_material;
+extern const krt_type_ops krt_type_vgeo;
 
 /* The types of a context, by krt_type number: the built-ins, then those registered. ops[0]
  * (KRT_TYPE_NONE) is NULL. */

@@ -58,6 +58,11 @@ typedef struct krt_typed_material_decoded {
     size_t block_size;
 } krt_typed_material_decoded;
 
+typedef struct krt_vgeo_decoded {
+    kiln_vgeo_view view;
+    krt_vgeo_data data; /* data.view points at view */
+} krt_vgeo_decoded;
+
 /* A type a program registered (rt_type_custom.c). */
 typedef struct krt_custom_decoded {
     void *view;   /* the kind's view, kind->view_size bytes */
@@ -74,6 +79,7 @@ typedef union krt_type_data {
     krt_scene_decoded scene;
     krt_shader_decoded shader;
     krt_typed_material_decoded typed_material;
+    krt_vgeo_decoded vgeo;
     krt_custom_decoded custom;
 } krt_type_data;
 

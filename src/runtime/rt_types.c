@@ -16,6 +16,7 @@ static const krt_type_registry builtin = {
             [KRT_TYPE_SCENE] = &krt_type_scene,
             [KRT_TYPE_SHADER] = &krt_type_shader,
             [KRT_TYPE_TYPED_MATERIAL] = &krt_type_typed_material,
+            [KRT_TYPE_VGEO] = &krt_type_vgeo,
         },
     .count = KRT_TYPE_COUNT,
 };

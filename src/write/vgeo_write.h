@@ -10,8 +10,11 @@
 #include "process/vgeo.h"
 
 /* Writes v as a container; *out is allocated from alloc (NULL = libc): free it with
- * kiln_free(alloc, *out, *size). Deterministic: equal DAGs give equal bytes. Errors:
- * KILN_E_USAGE (NULL arguments), KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
+ * kiln_free(alloc, *out, *size). cluster_triangles: each cluster's triangle bytes start at a
+ * multiple of 4 (padded as the mesh kind's meshlets are). The bytes are read back with
+ * kiln_vgeo_read before they are returned. Deterministic: equal DAGs give equal bytes. Errors:
+ * KILN_E_USAGE (NULL arguments, or a DAG the reader refuses: the message gives its reason),
+ * KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_vgeo_write(const kiln_cooked_vgeo *v, const kiln_allocator *alloc, uint8_t **out,
                             size_t *size, kiln_error *err);
 

@@ -183,6 +183,8 @@ static const char *type_name(krt_type t)
         return "clip";
     case KRT_TYPE_SHADER:
         return "shader";
+    case KRT_TYPE_VGEO:
+        return "virtual geometry";
     default: {
         const struct thumb_kind *k = kind_of(t);
         return k ? k->name : "file of an unknown kind";

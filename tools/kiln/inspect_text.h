@@ -14,5 +14,7 @@ void kiln_inspect_print_entry(const json_t *doc, const char *path);     /* "entr
 void kiln_inspect_print_shader(const json_t *shader);
 /* The "typed_material" member of a container document (likewise). */
 void kiln_inspect_print_typed_material(const json_t *typed_material);
+/* The "vgeo" member of a container document (likewise). */
+void kiln_inspect_print_vgeo(const json_t *vgeo);
 
 #endif

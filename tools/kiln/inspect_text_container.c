@@ -223,8 +223,8 @@ static void print_tree(const char *key, const json_t *v, int indent)
 /* Whether member k of a container document is the summary of a kind without its own printer. */
 static bool is_other_summary(const char *k)
 {
-    static const char *const printed[] = {"material", "scene",  "mesh",          "skeleton",
-                                          "clip",     "shader", "typed_material"};
+    static const char *const printed[] = {"material", "scene",  "mesh",           "skeleton",
+                                          "clip",     "shader", "typed_material", "vgeo"};
     for (size_t i = 0; i < sizeof document_members / sizeof document_members[0]; i++)
         if (!strcmp(k, document_members[i])) return false;
     for (size_t i = 0; i < sizeof printed / sizeof printed[0]; i++)
@@ -251,6 +251,7 @@ void kiln_inspect_print_container(const json_t *doc, const char *path)
     if ((m = json_object_get(doc, "clip"))) print_clip(m);
     if ((m = json_object_get(doc, "shader"))) kiln_inspect_print_shader(m);
     if ((m = json_object_get(doc, "typed_material"))) kiln_inspect_print_typed_material(m);
+    if ((m = json_object_get(doc, "vgeo"))) kiln_inspect_print_vgeo(m);
     const char *k;
     json_object_foreach ((json_t *)doc, k, m)
         if (is_other_summary(k)) print_tree(k, m, 2);

@@ -62,7 +62,7 @@ static const char *artifact_kind(const char *label)
         const char *prefix, *kind;
     } k[] = {{"image", "texture"},     {"texture", "texture"},   {"mesh", "mesh"},
              {"material", "material"}, {"skeleton", "skeleton"}, {"clip", "clip"},
-             {"scene", "scene"},       {"shader", "shader"}};
+             {"scene", "scene"},       {"shader", "shader"},     {"vgeo", "vgeo"}};
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         if (!strncmp(label, k[i].prefix, strlen(k[i].prefix))) return k[i].kind;
     return "other";

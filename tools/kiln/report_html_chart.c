@@ -11,7 +11,7 @@ static const struct {
     const char *kind, *colour;
 } k_colours[] = {
     {"texture", "#e07a2f"},  {"mesh", "#3c7dd9"}, {"material", "#8d5fd3"}, {"scene", "#2aa198"},
-    {"skeleton", "#6c8a2b"}, {"clip", "#c94f7c"}, {"shader", "#b58900"},
+    {"skeleton", "#6c8a2b"}, {"clip", "#c94f7c"}, {"shader", "#b58900"},   {"vgeo", "#268bd2"},
 };
 
 static const char *colour_of(const char *kind)

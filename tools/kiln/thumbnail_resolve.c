@@ -17,10 +17,10 @@ static krt_type type_of_kind(const char *kind)
     static const struct {
         const char *kind;
         krt_type type;
-    } map[] = {{"MESH", KRT_TYPE_MESH},          {"MATL", KRT_TYPE_MATERIAL},
-               {"SCEN", KRT_TYPE_SCENE},         {"SKEL", KRT_TYPE_SKELETON},
-               {"CLIP", KRT_TYPE_CLIP},          {"SHDR", KRT_TYPE_SHADER},
-               {"TMAT", KRT_TYPE_TYPED_MATERIAL}};
+    } map[] = {{"MESH", KRT_TYPE_MESH},           {"MATL", KRT_TYPE_MATERIAL},
+               {"SCEN", KRT_TYPE_SCENE},          {"SKEL", KRT_TYPE_SKELETON},
+               {"CLIP", KRT_TYPE_CLIP},           {"SHDR", KRT_TYPE_SHADER},
+               {"TMAT", KRT_TYPE_TYPED_MATERIAL}, {"VGEO", KRT_TYPE_VGEO}};
     for (size_t i = 0; kind && i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(map[i].kind, kind)) return map[i].type;
     return KRT_TYPE_NONE;
