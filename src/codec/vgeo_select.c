@@ -5,37 +5,7 @@
  * that pass one consistent cut (docs/virtual_geometry.md proves it). */
 #include <math.h>
 
-#include "core/reader.h"
 #include "kiln/kiln_format.h"
-
-KILN_API void kiln_vgeo_cluster_lod(const kiln_vgeo_view *v, uint32_t i, kiln_vgeo_lod *self,
-                                    kiln_vgeo_lod *parent)
-{
-    const uint8_t *l = v->links + (size_t)i * sizeof(kiln_vgeo_link);
-    uint32_t group = kiln_load_u32le(l), source = kiln_load_u32le(l + 4);
-    if (self) {
-        /* Level 0: the cluster's culling sphere (center, radius: the first 16 bytes of its
-         * kiln_meshlet_bounds) with error 0. */
-        const uint8_t *s = source == KILN_VGEO_NONE
-                               ? v->bounds + (size_t)i * sizeof(kiln_meshlet_bounds)
-                               : v->groups + (size_t)source * sizeof(kiln_vgeo_group) + 8;
-        for (int c = 0; c < 3; c++) self->center[c] = kiln_load_f32le(s + 4 * c);
-        self->radius = kiln_load_f32le(s + 12);
-        self->error = source == KILN_VGEO_NONE ? 0.0f : kiln_load_f32le(s + 16);
-    }
-    if (parent) {
-        if (group == KILN_VGEO_NONE) {
-            parent->center[0] = parent->center[1] = parent->center[2] = 0.0f;
-            parent->radius = 0.0f;
-            parent->error = INFINITY;
-        } else {
-            const uint8_t *g = v->groups + (size_t)group * sizeof(kiln_vgeo_group) + 8;
-            for (int c = 0; c < 3; c++) parent->center[c] = kiln_load_f32le(g + 4 * c);
-            parent->radius = kiln_load_f32le(g + 12);
-            parent->error = kiln_load_f32le(g + 16);
-        }
-    }
-}
 
 KILN_API float kiln_vgeo_pixels(const kiln_vgeo_lod *lod, const kiln_vgeo_camera *camera)
 {
