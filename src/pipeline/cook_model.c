@@ -20,11 +20,13 @@
 #include "process/mesh_copies.h"
 #include "process/scene_cook.h"
 #include "process/skeleton.h"
+#include "process/vgeo.h"
 #include "write/clip_write.h"
 #include "write/material_write.h"
 #include "write/mesh_write.h"
 #include "write/scene_write.h"
 #include "write/skeleton_write.h"
+#include "write/vgeo_write.h"
 
 /* The roles an image is cooked for: its texture settings follow the role. */
 typedef enum image_role {
@@ -423,6 +425,53 @@ static kiln_result mesh_job_run(void *user, size_t index, size_t worker, kiln_er
     return r;
 }
 
+/* The cluster DAG of a cooked primitive (model.virtual_geometry): "vgeo<i>/prim<p>", over the
+ * mesh artifact's vertices. Skinned meshes get a warning instead: a cut chosen on the bind pose
+ * would not follow the skin. Built after all primitives, one at a time, so that each DAG's
+ * groups use the whole job pool. */
+static kiln_result cook_vgeo(model_cook *m, const mesh_job *j, const char *mesh_label_text,
+                             json_t *row, kiln_error *err)
+{
+    if (j->copy_skin >= 0) return KILN_OK; /* a skinned copy: its first copy warned */
+    if (j->skin >= 0) {
+        warn(m, "%s: skinned: no virtual geometry (a cut made on the bind pose would not follow "
+                "the skin)",
+             mesh_label_text);
+        return KILN_OK;
+    }
+    const kiln_cooked_mesh *cm = &j->cooked;
+    if (cm->level_count == 0 || cm->levels[0].index_count == 0) return KILN_OK;
+    kiln_vgeo_build_opts o = {m->s->meshlet_max_vertices, m->s->meshlet_max_triangles,
+                              m->env->jobs};
+    kiln_cooked_vgeo v;
+    kiln_result r = kiln_vgeo_build(cm->positions, cm->vertex_count,
+                                    cm->indices + cm->levels[0].index_offset,
+                                    cm->levels[0].index_count, &o, m->alloc, &v, err);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    v.mesh = id_of(m, mesh_label_text);
+    if (r == KILN_OK) r = kiln_vgeo_write(&v, m->alloc, &bytes, &size, err);
+    if (r == KILN_OK) {
+        char label[64], file[72];
+        snprintf(label, sizeof label, "vgeo%u/prim%u", j->mesh, j->prim);
+        snprintf(file, sizeof file, "vgeo%u.prim%u.kvgeo", j->mesh, j->prim);
+        json_t *d = json_object();
+        json_object_set_new(d, "label", json_string(label));
+        json_object_set_new(d, "clusters", json_integer(v.cluster_count));
+        json_object_set_new(d, "groups", json_integer(v.group_count));
+        json_object_set_new(d, "levels", json_integer(v.level_count));
+        json_object_set_new(d, "stalled", json_boolean(v.flags & KILN_VGEO_STALLED));
+        json_object_set_new(d, "size", json_integer((json_int_t)size));
+        json_object_set_new(row, "virtual_geometry", d);
+        r = add_output(m, label, file, bytes, size, err);
+        bytes = NULL;
+    }
+    if (bytes) kiln_free(m->alloc, bytes, size);
+    kiln_cooked_vgeo_free(&v);
+    if (r != KILN_OK) kiln_error_prefix(err, "%s: virtual geometry: ", mesh_label_text);
+    return r;
+}
+
 /* One job per primitive of one copy of mesh i. */
 static void add_mesh_jobs(model_cook *m, uint32_t i, int32_t skin, int32_t copy_skin,
                           mesh_job *jobs, size_t *k)
@@ -495,6 +544,7 @@ static kiln_result cook_meshes(model_cook *m, kiln_error *err)
                     warn(m, "%s: %s", label, kiln_mesh_warning_text(bit));
             r = add_output(m, label, file, j->bytes, j->size, err);
             j->bytes = NULL;
+            if (r == KILN_OK && m->s->virtual_geometry) r = cook_vgeo(m, j, label, row, err);
         }
         if (j->bytes) kiln_free(m->alloc, j->bytes, j->size);
         kiln_cooked_mesh_free(&j->cooked);

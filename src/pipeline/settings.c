@@ -159,6 +159,7 @@ enum {
     MODEL_MESHLETS,
     MODEL_TANGENTS,
     MODEL_MATERIAL_TEMPLATES,
+    MODEL_VIRTUAL_GEOMETRY,
     MODEL_FIELD_COUNT
 };
 static const field_desc model_fields[MODEL_FIELD_COUNT] = {
@@ -187,6 +188,7 @@ static const field_desc model_fields[MODEL_FIELD_COUNT] = {
     [MODEL_ANIMATION_RESAMPLE_FPS] = {"animation_resample_fps", FT_UINT, NULL, 0, 1, 240,
                                       UINT_ZERO_OR_RANGE, "0 (off) or an integer from 1 to 240"},
     [MODEL_MESHLETS] = {"meshlets", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
+    [MODEL_VIRTUAL_GEOMETRY] = {"virtual_geometry", FT_BOOL, NULL, 0, 0, 0, 0, "true or false"},
     [MODEL_TANGENTS] = {"tangents", FT_ENUM, ENUM_OF(tangents_names), 0, 0, 0, "generate or file"},
     [MODEL_MATERIAL_TEMPLATES] = {"material_templates", FT_TEMPLATES, NULL, 0, 0, 0, 0,
                                   "an object of at most 256 entries, each a material's name (or "
@@ -396,6 +398,9 @@ static void model_store(kiln_settings *s, size_t field, const field_value *v)
     case MODEL_MESHLETS:
         m->meshlets = v->b;
         break;
+    case MODEL_VIRTUAL_GEOMETRY:
+        m->virtual_geometry = v->b;
+        break;
     case MODEL_TANGENTS:
         m->tangents_from_file_only = v->e == 1;
         break;
@@ -456,6 +461,9 @@ static void model_load(const kiln_settings *s, size_t field, field_value *v)
         break;
     case MODEL_MESHLETS:
         v->b = m->meshlets;
+        break;
+    case MODEL_VIRTUAL_GEOMETRY:
+        v->b = m->virtual_geometry;
         break;
     case MODEL_TANGENTS:
         v->e = m->tangents_from_file_only ? 1u : 0u;
@@ -634,6 +642,7 @@ void kiln_settings_default(kiln_settings *out)
     out->model.animation_reduce = true;
     out->model.animation_resample_fps = 0;
     out->model.meshlets = true;
+    out->model.virtual_geometry = false;
     out->model.tangents_from_file_only = false;
 
     out->fbx.scale = 1.0;

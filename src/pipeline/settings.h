@@ -87,6 +87,7 @@ typedef struct kiln_model_settings {
     bool meshlets;                   /* true: meshlets for every LOD (mesh-shader renderers) */
     bool tangents_from_file_only;    /* "tangents": "generate" (false) or "file" (true: no
                                         MikkTSpace; the renderer derives missing frames) */
+    bool virtual_geometry;           /* false; true: a cluster DAG (vgeo) per unskinned mesh */
 } kiln_model_settings;
 
 /* import.model.material_templates (kiln_settings.lists "model" object, read with

@@ -229,11 +229,14 @@ static size_t drop_duplicates(const kiln_allocator *a, const uint32_t *weld, con
     return w * 3;
 }
 
-/* *ok: no edge of out is used by more triangles than it was in in (or than two, for an edge in
- * is without): the simplified surface pinches nothing its source did not. */
-static kiln_result as_manifold(const kiln_allocator *a, const uint32_t *weld,
-                               const uint32_t *global, const uint32_t *in, size_t in_n,
-                               const uint32_t *out, size_t out_n, bool *ok, kiln_error *err)
+/* *ok: out keeps in's border exactly (the welded edges used by one triangle are the same) and
+ * pinches nothing in did not (no edge used by more triangles than in in, or than two for an edge
+ * in is without). meshoptimizer keeps a locked border on a manifold input; on a non-manifold one
+ * (an edge of three triangles, a cloth folded onto itself) it can open or close a border edge,
+ * and a cut through such a group would crack. */
+static kiln_result keeps_border(const kiln_allocator *a, const uint32_t *weld,
+                                const uint32_t *global, const uint32_t *in, size_t in_n,
+                                const uint32_t *out, size_t out_n, bool *ok, kiln_error *err)
 {
     kiln_vgeo_counter ci = {0}, co = {0};
     *ok = true;
@@ -253,6 +256,23 @@ static kiln_result as_manifold(const kiln_allocator *a, const uint32_t *weld,
         uint64_t key = kiln_vgeo_edge(u, v);
         uint32_t limit = kiln_vgeo_counter_get(&ci, key);
         if (kiln_vgeo_counter_add(&co, key) > (limit > 2 ? limit : 2)) *ok = false;
+    }
+    /* Both ways: every border edge of one is a border edge of the other. */
+    for (size_t e = 0; e < out_n && *ok; e++) {
+        size_t t = e - e % 3;
+        uint32_t u = weld[global[out[e]]], v = weld[global[out[t + (e - t + 1) % 3]]];
+        if (u == v) continue;
+        uint64_t key = kiln_vgeo_edge(u, v);
+        if ((kiln_vgeo_counter_get(&co, key) == 1) != (kiln_vgeo_counter_get(&ci, key) == 1))
+            *ok = false;
+    }
+    for (size_t e = 0; e < in_n && *ok; e++) {
+        size_t t = e - e % 3;
+        uint32_t u = weld[global[in[e]]], v = weld[global[in[t + (e - t + 1) % 3]]];
+        if (u == v) continue;
+        uint64_t key = kiln_vgeo_edge(u, v);
+        if (kiln_vgeo_counter_get(&ci, key) == 1 && kiln_vgeo_counter_get(&co, key) != 1)
+            *ok = false;
     }
     kiln_vgeo_counter_free(&ci);
     kiln_vgeo_counter_free(&co);
@@ -343,8 +363,8 @@ static kiln_result group_run(void *user, size_t index, size_t worker, kiln_error
             idx[k++] = lid[v];
         }
     }
-    /* Simplify to about half; a result that is not as manifold as its input (meshoptimizer
-     * can pinch two sheets onto one edge) is tried again less far, then given up. */
+    /* Simplify to about half; a result that changes the border or is less manifold than its
+     * input (keeps_border) is tried again less far, then given up. */
     uint64_t t0 = kiln_mesh_now_ns();
     size_t n = 0;
     float rel_error = 0.0f;
@@ -358,7 +378,7 @@ static kiln_result group_run(void *user, size_t index, size_t worker, kiln_error
         n = drop_duplicates(a, b->weld, global, simple, n);
         if (n == 0 || n * 100 > n_idx * (100 - STALL_PERCENT)) break;
         bool ok = false;
-        r = as_manifold(a, b->weld, global, idx, n_idx, simple, n, &ok, err);
+        r = keeps_border(a, b->weld, global, idx, n_idx, simple, n, &ok, err);
         if (r != KILN_OK) goto done;
         if (ok) break;
         n = 0;
@@ -727,6 +747,10 @@ static kiln_result assemble(builder *b, kiln_cooked_vgeo *out, kiln_error *err)
     out->cluster_vertex_count = (uint32_t)vw;
     kiln_free(a, verts, (vert_total ? vert_total : 1) * sizeof *verts);
     out->level_count = nc ? level_max + 1 : 0;
+    size_t source = 0; /* what level 0 holds (the builder keeps every triangle it is given) */
+    for (size_t c = 0; c < nc; c++)
+        if (b->clusters[c].source_group == KILN_VGEO_NONE) source += b->clusters[c].tri_count;
+    out->source_triangles = (uint32_t)source;
     return KILN_OK;
 }
 

@@ -165,6 +165,100 @@ static size_t border_edges(const uint32_t *tris, uint32_t tri_count, const uint3
     return k;
 }
 
+/* Partitions each connected component of the cluster graph (CSR) on its own into parts of
+ * about group_size with contiguous parts (METIS k-way, METIS_OPTION_CONTIG, which needs a
+ * connected graph): without contiguity, k-way parts are often scattered pieces whose border is
+ * most of their vertices, and they cannot simplify. part[c] receives a part number in
+ * [0, *total_parts). Components are taken in order of their lowest cluster. */
+static kiln_result partition_components(const kiln_allocator *a, uint32_t count, const idx_t *xadj,
+                                        const idx_t *adjncy, const idx_t *adjwgt,
+                                        uint32_t group_size, idx_t *part, idx_t *total_parts,
+                                        kiln_error *err)
+{
+    size_t edges = (size_t)xadj[count];
+    uint32_t *comp_of = kiln_alloc(a, (size_t)count * sizeof *comp_of);
+    uint32_t *members = kiln_alloc(a, (size_t)count * sizeof *members);
+    uint32_t *local = kiln_alloc(a, (size_t)count * sizeof *local);
+    idx_t *sx = kiln_alloc(a, ((size_t)count + 1) * sizeof *sx);
+    idx_t *sa = kiln_alloc(a, (edges ? edges : 1) * sizeof *sa);
+    idx_t *sw = kiln_alloc(a, (edges ? edges : 1) * sizeof *sw);
+    idx_t *sp = kiln_alloc(a, (size_t)count * sizeof *sp);
+    kiln_result rc = KILN_OK;
+    idx_t base = 0;
+    if (!comp_of || !members || !local || !sx || !sa || !sw || !sp) {
+        rc = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "vgeo: out of memory (groups)");
+        goto done;
+    }
+    for (uint32_t c = 0; c < count; c++) comp_of[c] = UINT32_MAX;
+    for (uint32_t first = 0; first < count && rc == KILN_OK; first++) {
+        if (comp_of[first] != UINT32_MAX) continue;
+        /* Breadth-first from the lowest cluster not yet reached: members in visiting order. */
+        size_t n = 0, head = 0;
+        members[n++] = first;
+        comp_of[first] = first;
+        while (head < n) {
+            uint32_t x = members[head++];
+            for (idx_t e = xadj[x]; e < xadj[x + 1]; e++) {
+                uint32_t y = (uint32_t)adjncy[e];
+                if (comp_of[y] == UINT32_MAX) {
+                    comp_of[y] = first;
+                    members[n++] = y;
+                }
+            }
+        }
+        if (n <= group_size) {
+            for (size_t i = 0; i < n; i++) part[members[i]] = base;
+            base++;
+            continue;
+        }
+        /* The component's own graph, in local numbers. */
+        for (size_t i = 0; i < n; i++) local[members[i]] = (uint32_t)i;
+        size_t k = 0;
+        sx[0] = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t x = members[i];
+            for (idx_t e = xadj[x]; e < xadj[x + 1]; e++) {
+                sa[k] = (idx_t)local[adjncy[e]];
+                sw[k++] = adjwgt[e];
+            }
+            sx[i + 1] = (idx_t)k;
+        }
+        idx_t nv = (idx_t)n, ncon = 1, objval = 0;
+        idx_t nparts = (idx_t)((n + group_size - 1) / group_size);
+        idx_t options[METIS_NOPTIONS];
+        METIS_SetDefaultOptions(options);
+        options[METIS_OPTION_SEED] = 42;
+        options[METIS_OPTION_NUMBERING] = 0;
+        options[METIS_OPTION_CONTIG] = 1;
+        int r = METIS_PartGraphKway(&nv, &ncon, sx, sa, NULL, NULL, sw, &nparts, NULL, NULL,
+                                    options, &objval, sp);
+        if (r != METIS_OK) {
+            rc = kiln_error_set(err,
+                                r == METIS_ERROR_MEMORY ? KILN_E_OUT_OF_MEMORY : KILN_E_INTERNAL,
+                                "vgeo: METIS could not partition %zu clusters (%d)", n, r);
+            break;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (sp[i] < 0 || sp[i] >= nparts) {
+                rc = kiln_error_set(err, KILN_E_INTERNAL, "vgeo: METIS part out of range");
+                break;
+            }
+            part[members[i]] = base + sp[i];
+        }
+        base += nparts;
+    }
+done:
+    *total_parts = base;
+    kiln_free(a, comp_of, (size_t)count * sizeof *comp_of);
+    kiln_free(a, members, (size_t)count * sizeof *members);
+    kiln_free(a, local, (size_t)count * sizeof *local);
+    kiln_free(a, sx, ((size_t)count + 1) * sizeof *sx);
+    kiln_free(a, sa, (edges ? edges : 1) * sizeof *sa);
+    kiln_free(a, sw, (edges ? edges : 1) * sizeof *sw);
+    kiln_free(a, sp, (size_t)count * sizeof *sp);
+    return rc;
+}
+
 kiln_result kiln_vgeo_partition(const kiln_allocator *a, const uint32_t *tris,
                                 const uint32_t *tri_offset, const uint32_t *tri_count,
                                 uint32_t count, const uint32_t *weld, uint32_t group_size,
@@ -184,12 +278,11 @@ kiln_result kiln_vgeo_partition(const kiln_allocator *a, const uint32_t *tris,
     }
     kiln_result rc = KILN_OK;
     edge_ref *edges = kiln_alloc(a, (total ? total : 1) * sizeof *edges);
-    edge_ref *local = kiln_alloc(a, (most * 3 + 1) * sizeof *local); /* METIS renumbering */
     kiln_vgeo_counter counter = {0};
     pair_ref *pairs = NULL;
     idx_t *xadj = NULL, *adjncy = NULL, *adjwgt = NULL, *part = NULL;
     size_t pair_count = 0, pair_cap = 0, unique = 0, n = 0;
-    if (!edges || !local || !kiln_vgeo_counter_init(&counter, a, most * 3 + 1)) goto nomem;
+    if (!edges || !kiln_vgeo_counter_init(&counter, a, most * 3 + 1)) goto nomem;
     for (uint32_t c = 0; c < count; c++)
         n += border_edges(tris + (size_t)tri_offset[c] * 3, tri_count[c], weld, c, &counter,
                           edges + n);
@@ -247,38 +340,20 @@ kiln_result kiln_vgeo_partition(const kiln_allocator *a, const uint32_t *tris,
         }
     }
     {
-        idx_t nv = (idx_t)count, ncon = 1, objval = 0;
-        idx_t nparts = (idx_t)((count + group_size - 1) / group_size);
-        idx_t options[METIS_NOPTIONS];
-        METIS_SetDefaultOptions(options);
-        options[METIS_OPTION_SEED] = 42;
-        options[METIS_OPTION_NUMBERING] = 0;
-        /* METIS recommends recursive bisection for few parts, k-way for many. */
-        int r = nparts <= 8 ? METIS_PartGraphRecursive(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt,
-                                                       &nparts, NULL, NULL, options, &objval, part)
-                            : METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt,
-                                                  &nparts, NULL, NULL, options, &objval, part);
-        if (r != METIS_OK) {
-            rc = kiln_error_set(err,
-                                r == METIS_ERROR_MEMORY ? KILN_E_OUT_OF_MEMORY : KILN_E_INTERNAL,
-                                "vgeo: METIS could not partition %u clusters (%d)", count, r);
-            goto done;
-        }
+        idx_t total_parts = 0;
+        rc = partition_components(a, count, xadj, adjncy, adjwgt, group_size, part, &total_parts,
+                                  err);
+        if (rc != KILN_OK) goto done;
         /* Number groups in order of their lowest cluster; empty parts vanish. */
-        uint32_t *renumber = (uint32_t *)local; /* nparts <= count entries fit: reuse */
-        size_t need = (size_t)nparts * sizeof *renumber;
-        uint32_t *own = NULL;
-        if (need > (most * 3 + 1) * sizeof *local) {
-            own = kiln_alloc(a, need);
-            if (!own) goto nomem;
-            renumber = own;
-        }
-        for (idx_t p = 0; p < nparts; p++) renumber[p] = UINT32_MAX;
+        size_t need = ((size_t)total_parts ? (size_t)total_parts : 1) * sizeof(uint32_t);
+        uint32_t *renumber = kiln_alloc(a, need);
+        if (!renumber) goto nomem;
+        for (idx_t p = 0; p < total_parts; p++) renumber[p] = UINT32_MAX;
         uint32_t next = 0;
         for (uint32_t c = 0; c < count; c++) {
             idx_t p = part[c];
-            if (p < 0 || p >= nparts) {
-                kiln_free(a, own, need);
+            if (p < 0 || p >= total_parts) {
+                kiln_free(a, renumber, need);
                 rc = kiln_error_set(err, KILN_E_INTERNAL, "vgeo: METIS part out of range");
                 goto done;
             }
@@ -286,14 +361,13 @@ kiln_result kiln_vgeo_partition(const kiln_allocator *a, const uint32_t *tris,
             group_of[c] = renumber[p];
         }
         *group_count = next;
-        kiln_free(a, own, need);
+        kiln_free(a, renumber, need);
     }
     goto done;
 nomem:
     rc = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "vgeo: out of memory (groups)");
 done:
     kiln_free(a, edges, (total ? total : 1) * sizeof *edges);
-    kiln_free(a, local, (most * 3 + 1) * sizeof *local);
     kiln_vgeo_counter_free(&counter);
     kiln_free(a, pairs, pair_cap * sizeof *pairs);
     kiln_free(a, xadj, ((size_t)count + 1) * sizeof *xadj);

@@ -139,7 +139,8 @@ static void settings_json_of_defaults_has_every_field_with_its_default(void **st
         "\"meshlet_max_vertices\":64,\"meshlet_max_triangles\":124,\"texture_format\":\"auto\","
         "\"texture_quality\":\"normal\",\"texture_max_size\":4096,\"textures\":true,"
         "\"compress\":\"none\",\"animation_reduce\":true,\"animation_resample_fps\":0,"
-        "\"meshlets\":true,\"tangents\":\"generate\",\"material_templates\":{}},"
+        "\"meshlets\":true,\"tangents\":\"generate\",\"material_templates\":{},"
+        "\"virtual_geometry\":false},"
         "\"fbx\":{\"scale\":1.0,\"up_axis\":\"auto\",\"skins\":true,\"animations\":true,"
         "\"animation_fps\":30}}");
     char *want = json_dumps(expected, CANON_FLAGS);

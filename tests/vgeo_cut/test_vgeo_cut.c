@@ -51,7 +51,7 @@ static void bounds_of(const float *pos, uint32_t n, float center[3], float *radi
 }
 
 typedef struct tally {
-    size_t meshes, triangles, clusters, levels, cuts, links, stalled, roots;
+    size_t meshes, triangles, clusters, levels, cuts, links, stalled, roots, root_triangles;
 } tally;
 
 /* Builds the DAG (one thread and two), checks it and its cuts from cameras random cameras. */
@@ -81,6 +81,8 @@ static void check_mesh(const float *pos, uint32_t nv, const uint32_t *idx, size_
     t->clusters += one.cluster_count;
     t->levels += one.level_count;
     t->roots += v.root_count;
+    for (uint32_t i = 0; i < one.cluster_count; i++)
+        if (one.links[i].group == KILN_VGEO_NONE) t->root_triangles += one.clusters[i].triangle_count;
     if (one.flags & KILN_VGEO_STALLED) t->stalled++;
     kiln_cooked_vgeo_free(&one);
 }
@@ -94,7 +96,11 @@ static void synthetic_meshes_cut_without_cracks(void **state)
     vm_mesh m = vm_displaced_sphere(160, 80);
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 24, pool, &t);
     /* A watertight mesh simplifies to a few roots (one, once clusters are compact). */
-    assert_true(t.roots <= 16);
+    /* A watertight mesh simplifies to a few roots: the UV seam, which moves only along itself,
+     * and the poles, where many seam vertices meet, are what is left (docs/virtual_geometry.md). */
+    print_message("displaced sphere: %zu roots, %zu root triangles of %zu\n", t.roots,
+                  t.root_triangles, t.triangles);
+    assert_true(t.root_triangles * 100 <= t.triangles * 5);
     vm_free(&m);
     m = vm_wavy_plane(90, 1);
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 24, pool, &t);

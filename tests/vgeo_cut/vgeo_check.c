@@ -131,6 +131,15 @@ static void check_group_borders(const kiln_vgeo_view *v, const vc_source *s)
             print_error("group %u (level %u): its members' border has %zu edges, what it made "
                         "has %zu\n",
                         g, gr.level, em, en);
+            for (size_t x = 0, y = 0; x < em || y < en;) {
+                if (y >= en || (x < em && bm[x] < bn[y])) {
+                    print_error("  only the members': %u-%u\n", (unsigned)(bm[x] >> 32), (unsigned)bm[x]);
+                    x++;
+                } else if (x >= em || bn[y] < bm[x]) {
+                    print_error("  only the made: %u-%u\n", (unsigned)(bn[y] >> 32), (unsigned)bn[y]);
+                    y++;
+                } else x++, y++;
+            }
             fail();
         }
         free(tm), free(tn), free(bm), free(bn);
