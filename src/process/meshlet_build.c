@@ -35,9 +35,9 @@
 #include "process/meshlet_build_private.h"
 
 #define NO_SLOT   0xFFu
-#define CAND_CAP  1024u  /* candidates per meshlet; more (huge fans) wait for a later restart */
-#define DRIFT     0.1f   /* rescore when the centre moved this much of the expected radius */
-#define AXIS_TURN 0.995f /* or the mean normal turned by more than this cosine (5.7°) */
+#define CAND_CAP  1024u /* candidates per meshlet; more (huge fans) wait for a later restart */
+#define DRIFT     0.2f  /* rescore when the centre moved this much of the expected radius */
+#define AXIS_TURN 0.98f /* or the mean normal turned by more than this cosine (11.5°) */
 #define NONE      UINT32_MAX
 
 size_t kiln_meshlet_bound(size_t index_count, size_t max_vertices, size_t max_triangles)
@@ -50,6 +50,7 @@ size_t kiln_meshlet_bound(size_t index_count, size_t max_vertices, size_t max_tr
 
 typedef struct builder {
     const uint32_t *idx;  /* local vertex numbers, 3 per triangle */
+    const uint32_t *aidx; /* the same welded by position (or idx itself): what adjacency uses */
     const uint32_t *vmap; /* local -> caller's vertex, or NULL when they are the same */
     uint32_t tri_count, emitted;
     uint32_t max_v, max_t;
@@ -69,6 +70,8 @@ typedef struct builder {
     float acc_c[3], acc_n[3], centre[3], axis[3];
     float scored_centre[3], scored_axis[3]; /* what the candidates' scores were computed with */
     float drift2;                           /* squared centre movement that calls for a rescore */
+    bool stale;                             /* every score is to be computed again */
+    uint32_t *unscored, unscored_n;         /* candidates added since the last scan, unscored */
     uint32_t vc, tc;
     uint32_t local_v[256]; /* the meshlet's vertices, local numbers */
     uint32_t *out_v;
@@ -93,7 +96,7 @@ static uint32_t make_score(const builder *b, uint32_t t)
 static uint32_t priority(const builder *b, uint32_t t, uint32_t in)
 {
     if (in >= 3) return 0;
-    const uint32_t *v = b->idx + (size_t)t * 3;
+    const uint32_t *v = b->aidx + (size_t)t * 3;
     if (b->live[v[0]] == 1 || b->live[v[1]] == 1 || b->live[v[2]] == 1) return 1;
     return in == 2 ? 2 : 3;
 }
@@ -129,8 +132,28 @@ static uint32_t new_vertices(const builder *b, uint32_t t)
            (b->slot[v[2]] == NO_SLOT && v[2] != v[0] && v[2] != v[1]);
 }
 
-/* Vertex v joined the meshlet: its live triangles become candidates or move up. Emitted
- * triangles met in its list are dropped from it. */
+/* Scores the candidates added since the last scan. */
+static void score_added(builder *b)
+{
+    for (uint32_t i = 0; i < b->unscored_n; i++) {
+        uint32_t t = b->unscored[i];
+        if (is_cand(b, t)) {
+            uint32_t p = b->cand_pos[t];
+            b->cand_key[p] = (b->cand_key[p] & 0xC0000000u) | make_score(b, t);
+        }
+    }
+    b->unscored_n = 0;
+}
+
+/* How many corners of t are in the meshlet. */
+static uint32_t corners_in(const builder *b, uint32_t t)
+{
+    const uint32_t *v = b->idx + (size_t)t * 3;
+    return (b->slot[v[0]] != NO_SLOT) + (b->slot[v[1]] != NO_SLOT) + (b->slot[v[2]] != NO_SLOT);
+}
+
+/* A vertex at position v (welded number) joined the meshlet: the live triangles around v
+ * become candidates or move up. Emitted triangles met in its list are dropped from it. */
 static void vertex_joined(builder *b, uint32_t v)
 {
     uint32_t *list = b->adj + b->adj_off[v];
@@ -142,21 +165,24 @@ static void vertex_joined(builder *b, uint32_t v)
             continue;
         }
         i++;
+        uint32_t in = corners_in(b, t);
         if (is_cand(b, t)) {
             uint32_t p = b->cand_pos[t];
-            if (b->cand_in[p] < 3 && ++b->cand_in[p] == 3) b->free_stack[b->free_n++] = t;
-            set_priority(b, p);
+            if (in != b->cand_in[p]) {
+                if (in == 3) b->free_stack[b->free_n++] = t;
+                b->cand_in[p] = (uint8_t)in;
+                set_priority(b, p);
+            }
             continue;
         }
         if (b->cand_n == b->cand_cap) continue;
-        const uint32_t *tv = b->idx + (size_t)t * 3;
-        uint32_t in =
-            (b->slot[tv[0]] != NO_SLOT) + (b->slot[tv[1]] != NO_SLOT) + (b->slot[tv[2]] != NO_SLOT);
         uint32_t p = b->cand_n++;
         b->cand_tri[p] = t;
         b->cand_in[p] = (uint8_t)in;
         b->cand_pos[t] = (uint16_t)p;
-        b->cand_key[p] = (priority(b, t, in) << 30) | make_score(b, t);
+        b->cand_key[p] = priority(b, t, in) << 30; /* scored before the next scan */
+        if (b->unscored_n == b->cand_cap) score_added(b);
+        b->unscored[b->unscored_n++] = t;
         if (in == 3) b->free_stack[b->free_n++] = t;
     }
     b->adj_len[v] = n;
@@ -181,6 +207,8 @@ static void vertex_dangling(builder *b, uint32_t v)
 
 static void rescore(builder *b)
 {
+    b->stale = false;
+    b->unscored_n = 0;
     memcpy(b->scored_centre, b->centre, sizeof b->centre);
     memcpy(b->scored_axis, b->axis, sizeof b->axis);
     for (uint32_t p = 0; p < b->cand_n; p++)
@@ -205,7 +233,7 @@ static void add_triangle(builder *b, uint32_t t)
     float il = len > 0 ? 1.0f / len : 0.0f;
     for (int i = 0; i < 3; i++) b->axis[i] = b->acc_n[i] * il;
 
-    const uint32_t *v = b->idx + (size_t)t * 3;
+    const uint32_t *v = b->idx + (size_t)t * 3, *a = b->aidx + (size_t)t * 3;
     uint8_t *tri = b->out_t + (size_t)(b->tc - 1) * 3;
     for (int c = 0; c < 3; c++) {
         uint32_t x = v[c];
@@ -213,17 +241,24 @@ static void add_triangle(builder *b, uint32_t t)
             b->slot[x] = (uint8_t)b->vc;
             b->local_v[b->vc] = x;
             b->out_v[b->vc++] = b->vmap ? b->vmap[x] : x;
-            vertex_joined(b, x);
+            vertex_joined(b, a[c]);
         }
         tri[c] = b->slot[x];
     }
     for (int c = 0; c < 3; c++)
-        if (--b->live[v[c]] == 1) vertex_dangling(b, v[c]);
+        if (--b->live[a[c]] == 1) vertex_dangling(b, a[c]);
+}
+
+/* Before a scan: every score again when the centre or the mean normal has drifted, else only
+ * those of the candidates added since the last scan. */
+static void prepare_scores(builder *b)
+{
     float dx = b->centre[0] - b->scored_centre[0], dy = b->centre[1] - b->scored_centre[1],
           dz = b->centre[2] - b->scored_centre[2];
     float turn = b->axis[0] * b->scored_axis[0] + b->axis[1] * b->scored_axis[1] +
                  b->axis[2] * b->scored_axis[2];
-    if (b->tc == 1 || dx * dx + dy * dy + dz * dz > b->drift2 || turn < AXIS_TURN) rescore(b);
+    if (b->stale || dx * dx + dy * dy + dz * dz > b->drift2 || turn < AXIS_TURN) rescore(b);
+    else score_added(b);
 }
 
 /* The candidate with the fewest live triangles around it: where the next meshlet starts. */
@@ -231,7 +266,7 @@ static uint32_t topological_seed(const builder *b)
 {
     uint32_t best = NONE, best_live = UINT32_MAX, best_key = UINT32_MAX;
     for (uint32_t p = 0; p < b->cand_n; p++) {
-        const uint32_t *v = b->idx + (size_t)b->cand_tri[p] * 3;
+        const uint32_t *v = b->aidx + (size_t)b->cand_tri[p] * 3;
         uint32_t l = b->live[v[0]] + b->live[v[1]] + b->live[v[2]];
         if (l < best_live || (l == best_live && b->cand_key[p] < best_key))
             best = b->cand_tri[p], best_live = l, best_key = b->cand_key[p];
@@ -255,7 +290,8 @@ static void close_meshlet(builder *b, kiln_meshlet *meshlets, size_t *count, siz
     b->out_v += b->vc;
     b->out_t += (size_t)b->tc * 3;
     b->vc = b->tc = 0;
-    b->cand_n = b->free_n = 0;
+    b->cand_n = b->free_n = b->unscored_n = 0;
+    b->stale = true;
     memset(b->acc_c, 0, sizeof b->acc_c);
     memset(b->acc_n, 0, sizeof b->acc_n);
 }
@@ -294,6 +330,41 @@ static kiln_result compact_vertices(compaction *c, const kiln_allocator *a, cons
         c->idx[i] = vals[h];
     }
     c->vertex_count = n;
+    return KILN_OK;
+}
+
+/* Welds by position: aidx[i] is the first local vertex with idx[i]'s position (bit for bit).
+ * Meshes with vertices split by normals or UVs (flat shading, seams) are then one surface for
+ * the growth, which otherwise would restart at every split. */
+static kiln_result weld_positions(uint32_t *aidx, const uint32_t *idx, size_t index_count,
+                                  const float *positions, const uint32_t *vmap, size_t nv,
+                                  const kiln_allocator *a, kiln_error *err)
+{
+    size_t cap = 16;
+    while (cap < 2 * nv) cap *= 2;
+    size_t size = (cap + nv) * sizeof(uint32_t);
+    uint32_t *table = kiln_alloc(a, size);
+    if (!table) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "meshlets: weld table");
+    uint32_t *rep = table + cap;
+    memset(table, 0, cap * sizeof *table);
+    for (size_t l = 0; l < nv; l++) {
+        uint32_t k[3];
+        memcpy(k, positions + (size_t)(vmap ? vmap[l] : l) * 3, sizeof k);
+        size_t h = (k[0] * 73856093u ^ k[1] * 19349663u ^ k[2] * 83492791u) & (cap - 1);
+        for (;; h = (h + 1) & (cap - 1)) {
+            uint32_t e = table[h];
+            if (e == 0) {
+                table[h] = (uint32_t)l + 1, rep[l] = (uint32_t)l;
+                break;
+            }
+            if (memcmp(positions + (size_t)(vmap ? vmap[e - 1] : e - 1) * 3, k, sizeof k) == 0) {
+                rep[l] = e - 1;
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < index_count; i++) aidx[i] = rep[idx[i]];
+    kiln_free(a, table, size);
     return KILN_OK;
 }
 
@@ -352,9 +423,13 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
            o_live = carve_add(&cs, nv, 4), o_adj = carve_add(&cs, index_count, 4),
            o_cone = carve_add(&cs, tri_count, sizeof(kiln_meshlet_cone)),
            o_ctri = carve_add(&cs, b.cand_cap, 4), o_ckey = carve_add(&cs, b.cand_cap, 4),
-           o_free = carve_add(&cs, b.cand_cap, 4), o_cpos = carve_add(&cs, tri_count, 2),
-           o_cin = carve_add(&cs, b.cand_cap, 1), o_done = carve_add(&cs, tri_count, 1),
-           o_slot = carve_add(&cs, nv, 1);
+           o_free = carve_add(&cs, b.cand_cap, 4), o_unsc = carve_add(&cs, b.cand_cap, 4),
+           o_cpos = carve_add(&cs, tri_count, 2), o_cin = carve_add(&cs, b.cand_cap, 1),
+           o_done = carve_add(&cs, tri_count, 1), o_slot = carve_add(&cs, nv, 1);
+    /* More vertices than triangles: vertices split by normals or UVs (a closed smooth mesh has
+     * about half as many, seams add a few); weld them for the adjacency. */
+    bool weld = nv > tri_count;
+    size_t o_aidx = carve_add(&cs, weld ? index_count : 0, 4);
     block = cs.overflow ? NULL : kiln_alloc_large(alloc, cs.size);
     if (!block) {
         rc = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "meshlets: scratch memory");
@@ -364,20 +439,28 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     b.live = (uint32_t *)(block + o_live), b.adj = (uint32_t *)(block + o_adj);
     b.cone = (kiln_meshlet_cone *)(block + o_cone);
     b.cand_tri = (uint32_t *)(block + o_ctri), b.cand_key = (uint32_t *)(block + o_ckey);
+    b.unscored = (uint32_t *)(block + o_unsc);
+    b.stale = true;
     b.free_stack = (uint32_t *)(block + o_free), b.cand_pos = (uint16_t *)(block + o_cpos);
     b.cand_in = block + o_cin, b.done = block + o_done, b.slot = block + o_slot;
 
-    /* Adjacency: each vertex's triangles, in triangle order. */
-    memset(b.adj_len, 0, nv * sizeof(uint32_t));
-    for (size_t i = 0; i < index_count; i++) {
-        uint32_t v = b.idx[i];
-        if (v >= nv) {
+    for (size_t i = 0; i < index_count && !b.vmap; i++)
+        if (b.idx[i] >= nv) {
             rc = kiln_error_set(err, KILN_E_USAGE, "meshlets: index %zu (%u) out of range", i,
-                                (unsigned)v);
+                                (unsigned)b.idx[i]);
             goto done;
         }
-        b.adj_len[v]++;
+    b.aidx = b.idx;
+    if (weld) {
+        uint32_t *aidx = (uint32_t *)(block + o_aidx);
+        rc = weld_positions(aidx, b.idx, index_count, positions, b.vmap, nv, alloc, err);
+        if (rc != KILN_OK) goto done;
+        b.aidx = aidx;
     }
+
+    /* Adjacency: each (welded) vertex's triangles, in triangle order. */
+    memset(b.adj_len, 0, nv * sizeof(uint32_t));
+    for (size_t i = 0; i < index_count; i++) b.adj_len[b.aidx[i]]++;
     uint32_t sum = 0;
     for (size_t v = 0; v < nv; v++) {
         b.adj_off[v] = sum;
@@ -388,7 +471,7 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     b.adj_off[nv] = sum;
     for (uint32_t t = 0; t < tri_count; t++)
         for (int c = 0; c < 3; c++) {
-            uint32_t v = b.idx[(size_t)t * 3 + c];
+            uint32_t v = b.aidx[(size_t)t * 3 + c];
             b.adj[b.adj_off[v] + b.adj_len[v]++] = t;
         }
     memset(b.cand_pos, 0, (size_t)tri_count * sizeof(uint16_t));
@@ -448,6 +531,7 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
                 if (!b.done[f] && new_vertices(&b, f) == 0) t = f;
             }
             if (t == NONE && b.cand_n > 0) {
+                prepare_scores(&b);
                 uint32_t best = 0, key = b.cand_key[0];
                 for (uint32_t p = 1; p < b.cand_n; p++)
                     if (b.cand_key[p] < key) key = b.cand_key[p], best = p;

@@ -20,8 +20,10 @@ typedef struct kiln_meshlet_seeds {
     const kiln_allocator *alloc;
     uint32_t tri_count;
     uint32_t *code, *order, *next, *prev; /* prev is shifted by one: prev[i + 1] is i's */
+    uint32_t *cell_end;                   /* where each cell's triangles end in order */
     float lo[3], scale[3];
-    uint32_t bits; /* of the grid, an axis */
+    uint32_t bits;         /* of the grid, an axis */
+    uint32_t spread[1024]; /* i's bits spread to every third bit */
     void *block;
     size_t block_size;
 } kiln_meshlet_seeds;
@@ -32,8 +34,9 @@ kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator
                                      const kiln_meshlet_cone *cone, uint32_t tri_count,
                                      const float lo[3], const float hi[3], kiln_error *err);
 
-/* The live triangle (done[t] == 0) nearest p among the few on either side of p's place in
- * Morton order; UINT32_MAX when none is live. */
+/* The live triangle (done[t] == 0) nearest p in p's grid cell and the 26 around it; when these
+ * are used up, the nearest among the few on either side of p's place in Morton order;
+ * UINT32_MAX when none is live. */
 uint32_t kiln_meshlet_seeds_nearest(kiln_meshlet_seeds *s, const kiln_meshlet_cone *cone,
                                     const uint8_t *done, const float p[3]);
 

@@ -20,15 +20,27 @@ static uint32_t spread3(uint32_t x)
     return x;
 }
 
-static uint32_t morton(const kiln_meshlet_seeds *s, const float p[3])
+/* p's grid coordinates, clamped (NaN gives 0). */
+static void grid(const kiln_meshlet_seeds *s, const float p[3], uint32_t q[3])
 {
-    uint32_t q[3];
     float top = (float)((1u << s->bits) - 1);
     for (int i = 0; i < 3; i++) {
         float f = (p[i] - s->lo[i]) * s->scale[i];
-        q[i] = f > 0 ? (f < top ? (uint32_t)f : (uint32_t)top) : 0u; /* NaN: 0 */
+        q[i] = f > 0 ? (f < top ? (uint32_t)f : (uint32_t)top) : 0u;
     }
-    return spread3(q[0]) | (spread3(q[1]) << 1) | (spread3(q[2]) << 2);
+}
+
+static uint32_t cell_code(const kiln_meshlet_seeds *s, const uint32_t q[3])
+{
+    return s->spread[q[0]] | (s->spread[q[1]] << 1) | (s->spread[q[2]] << 2);
+}
+
+/* The cell of p, in Morton order. */
+static uint32_t morton(const kiln_meshlet_seeds *s, const float p[3])
+{
+    uint32_t q[3];
+    grid(s, p, q);
+    return cell_code(s, q);
 }
 
 kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator *alloc,
@@ -50,6 +62,7 @@ kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator
     uint32_t *block = kiln_alloc_large(alloc, size);
     if (!block) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "meshlets: restart index");
     s->block = block, s->block_size = size;
+    for (uint32_t i = 0; i < (1u << s->bits); i++) s->spread[i] = spread3(i);
     for (int i = 0; i < 3; i++) {
         float e = hi[i] - lo[i];
         s->lo[i] = lo[i];
@@ -71,7 +84,7 @@ kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator
         uint32_t d = count[tcode[t]]++;
         code[d] = tcode[t], order[d] = t;
     }
-    s->code = code, s->order = order;
+    s->code = code, s->order = order, s->cell_end = count; /* count[c] is now c's end */
     s->next = tcode, s->prev = block + 3 * n;
     for (uint32_t i = 0; i <= tri_count; i++) s->next[i] = i, s->prev[i] = i;
     return KILN_OK;
@@ -122,14 +135,33 @@ static float dist2(const kiln_meshlet_cone *k, const float p[3])
 uint32_t kiln_meshlet_seeds_nearest(kiln_meshlet_seeds *s, const kiln_meshlet_cone *cone,
                                     const uint8_t *done, const float p[3])
 {
+    /* The nearest live triangle in p's cell and the 26 around it... */
+    uint32_t g[3], best = UINT32_MAX, side = 1u << s->bits;
+    float best_d = 0;
+    grid(s, p, g);
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                uint32_t c[3] = {g[0] + (uint32_t)dx, g[1] + (uint32_t)dy, g[2] + (uint32_t)dz};
+                if (c[0] >= side || c[1] >= side || c[2] >= side) continue; /* wrapped: outside */
+                uint32_t code = cell_code(s, c), end = s->cell_end[code];
+                for (uint32_t r = next_live(s, done, code ? s->cell_end[code - 1] : 0); r < end;
+                     r = next_live(s, done, r + 1)) {
+                    uint32_t t = s->order[r];
+                    float d = dist2(&cone[t], p);
+                    if (best == UINT32_MAX || d < best_d || (d == best_d && t < best))
+                        best = t, best_d = d;
+                }
+            }
+    if (best != UINT32_MAX) return best;
+    /* ...else (all of them used up) among those just before and after p's place in Morton
+     * order. */
     uint32_t q = morton(s, p), lo = 0, hi = s->tri_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (s->code[mid] < q) lo = mid + 1;
         else hi = mid;
     }
-    uint32_t best = UINT32_MAX;
-    float best_d = 0;
     uint32_t r = lo;
     for (int k = 0; k < LOOK; k++) {
         r = next_live(s, done, r);
