@@ -222,16 +222,7 @@ static void add_triangle(builder *b, uint32_t t)
     if (is_cand(b, t)) remove_cand(b, t);
     const kiln_meshlet_cone *k = &b->cone[t];
     b->tc++;
-    float inv = 1.0f / (float)b->tc;
-    for (int i = 0; i < 3; i++) {
-        b->acc_c[i] += k->c[i];
-        b->acc_n[i] += k->n[i];
-        b->centre[i] = b->acc_c[i] * inv;
-    }
-    float len =
-        sqrtf(b->acc_n[0] * b->acc_n[0] + b->acc_n[1] * b->acc_n[1] + b->acc_n[2] * b->acc_n[2]);
-    float il = len > 0 ? 1.0f / len : 0.0f;
-    for (int i = 0; i < 3; i++) b->axis[i] = b->acc_n[i] * il;
+    for (int i = 0; i < 3; i++) b->acc_c[i] += k->c[i], b->acc_n[i] += k->n[i];
 
     const uint32_t *v = b->idx + (size_t)t * 3, *a = b->aidx + (size_t)t * 3;
     uint8_t *tri = b->out_t + (size_t)(b->tc - 1) * 3;
@@ -249,10 +240,23 @@ static void add_triangle(builder *b, uint32_t t)
         if (--b->live[a[c]] == 1) vertex_dangling(b, a[c]);
 }
 
+/* The meshlet's centre and mean normal from the sums (when they are needed, not at every
+ * triangle: a square root and two divisions). */
+static void update_cone(builder *b)
+{
+    float inv = 1.0f / (float)b->tc;
+    for (int i = 0; i < 3; i++) b->centre[i] = b->acc_c[i] * inv;
+    float len =
+        sqrtf(b->acc_n[0] * b->acc_n[0] + b->acc_n[1] * b->acc_n[1] + b->acc_n[2] * b->acc_n[2]);
+    float il = len > 0 ? 1.0f / len : 0.0f;
+    for (int i = 0; i < 3; i++) b->axis[i] = b->acc_n[i] * il;
+}
+
 /* Before a scan: every score again when the centre or the mean normal has drifted, else only
  * those of the candidates added since the last scan. */
 static void prepare_scores(builder *b)
 {
+    update_cone(b);
     float dx = b->centre[0] - b->scored_centre[0], dy = b->centre[1] - b->scored_centre[1],
           dz = b->centre[2] - b->scored_centre[2];
     float turn = b->axis[0] * b->scored_axis[0] + b->axis[1] * b->scored_axis[1] +
@@ -549,6 +553,7 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
                 if (rc != KILN_OK) goto done;
                 seeds_built = true;
             }
+            update_cone(&b);
             t = kiln_meshlet_seeds_nearest(&b.seeds, b.cone, b.done, b.centre);
             if (KILN_NEVER(t == NONE)) {
                 rc = kiln_error_set(err, KILN_E_INTERNAL, "meshlets: live triangle not found");

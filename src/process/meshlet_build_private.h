@@ -23,6 +23,7 @@ typedef struct kiln_meshlet_seeds {
     uint32_t *cell_end;                   /* where each cell's triangles end in order */
     float lo[3], scale[3];
     uint32_t bits;         /* of the grid, an axis */
+    float cell2;           /* the smallest side of a cell, squared */
     uint32_t spread[1024]; /* i's bits spread to every third bit */
     void *block;
     size_t block_size;

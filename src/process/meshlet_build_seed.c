@@ -3,6 +3,7 @@
  * over the centroids' box fine enough for a few triangles a cell, one counting-sort pass), and
  * the nearest live triangle to a point found among the live ones just before and after the
  * point's own code. */
+#include <math.h>
 #include <string.h>
 
 #include "process/meshlet_build_private.h"
@@ -63,10 +64,14 @@ kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator
     if (!block) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "meshlets: restart index");
     s->block = block, s->block_size = size;
     for (uint32_t i = 0; i < (1u << s->bits); i++) s->spread[i] = spread3(i);
+    s->cell2 = INFINITY;
     for (int i = 0; i < 3; i++) {
         float e = hi[i] - lo[i];
         s->lo[i] = lo[i];
         s->scale[i] = e > 0 && e < 3e38f ? (float)(1u << s->bits) / e : 0.0f;
+        /* the smallest cell side, squared: gaps in cells times this never exceed real ones */
+        float side = s->scale[i] > 0 ? 1.0f / s->scale[i] : 0.0f;
+        if (side * side < s->cell2) s->cell2 = side * side;
     }
     uint32_t *tcode = block, *code = block + n, *order = block + 2 * n;
     uint32_t *count = block + 4 * n;
@@ -135,24 +140,35 @@ static float dist2(const kiln_meshlet_cone *k, const float p[3])
 uint32_t kiln_meshlet_seeds_nearest(kiln_meshlet_seeds *s, const kiln_meshlet_cone *cone,
                                     const uint8_t *done, const float p[3])
 {
-    /* The nearest live triangle in p's cell and the 26 around it... */
+    /* The nearest live triangle in p's cell and the 26 around it (p's own cell first; a cell
+     * farther from p than the best so far is skipped)... */
     uint32_t g[3], best = UINT32_MAX, side = 1u << s->bits;
-    float best_d = 0;
+    float best_d = 0, f[3];
     grid(s, p, g);
-    for (int dz = -1; dz <= 1; dz++)
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                uint32_t c[3] = {g[0] + (uint32_t)dx, g[1] + (uint32_t)dy, g[2] + (uint32_t)dz};
-                if (c[0] >= side || c[1] >= side || c[2] >= side) continue; /* wrapped: outside */
-                uint32_t code = cell_code(s, c), end = s->cell_end[code];
-                for (uint32_t r = next_live(s, done, code ? s->cell_end[code - 1] : 0); r < end;
-                     r = next_live(s, done, r + 1)) {
-                    uint32_t t = s->order[r];
-                    float d = dist2(&cone[t], p);
-                    if (best == UINT32_MAX || d < best_d || (d == best_d && t < best))
-                        best = t, best_d = d;
-                }
-            }
+    for (int i = 0; i < 3; i++) {
+        f[i] = (p[i] - s->lo[i]) * s->scale[i] - (float)g[i]; /* p's place in its cell, 0..1 */
+        if (!(f[i] >= 0.0f && f[i] <= 1.0f)) f[i] = f[i] > 1.0f ? 1.0f : 0.0f; /* clamped, NaN */
+    }
+    for (int n = 0; n < 27; n++) {
+        int d[3] = {(n + 1) % 3 - 1, (n / 3 + 1) % 3 - 1, (n / 9 + 1) % 3 - 1}; /* 0 first */
+        uint32_t c[3];
+        float gap = 0; /* squared distance from p to the cell, in cells */
+        for (int i = 0; i < 3; i++) {
+            c[i] = g[i] + (uint32_t)d[i];
+            float e = d[i] < 0 ? f[i] : d[i] > 0 ? 1.0f - f[i] : 0.0f;
+            gap += e * e;
+        }
+        if (c[0] >= side || c[1] >= side || c[2] >= side) continue; /* wrapped: outside */
+        if (best != UINT32_MAX && gap * s->cell2 >= best_d) continue;
+        uint32_t code = cell_code(s, c), end = s->cell_end[code];
+        for (uint32_t r = next_live(s, done, code ? s->cell_end[code - 1] : 0); r < end;
+             r = next_live(s, done, r + 1)) {
+            uint32_t t = s->order[r];
+            float dd = dist2(&cone[t], p);
+            if (best == UINT32_MAX || dd < best_d || (dd == best_d && t < best))
+                best = t, best_d = dd;
+        }
+    }
     if (best != UINT32_MAX) return best;
     /* ...else (all of them used up) among those just before and after p's place in Morton
      * order. */
