@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/run.sh — `make bench`: runs the glTF parsing benchmark (bench_gltf: kiln against assimp,
-# time and peak memory), the mesh cook benchmark (bench_mesh), the model cook against gltfpack
+# time and peak memory), the mesh cook benchmark (bench_mesh), kiln's meshlet builder against
+# meshoptimizer's (bench_meshlets), the model cook against gltfpack
 # (bench_models: time, triangles, vertex bytes, ACMR), libkiln_rt's loading (bench_runtime:
 # loads and MB/s against memcpy and read(), look-ups/s), the shaders (bench/shaders.sh), the
 # import benchmark
@@ -42,6 +43,17 @@ if [ -x "$mesh_bin" ]; then
     echo
 else
     echo "run.sh: $mesh_bin is not built; the mesh benchmark is skipped" >&2
+fi
+
+# kiln's meshlet builder against meshoptimizer 0.18's meshopt_buildMeshlets on the larger glTF
+# corpus models and a generated 1M-triangle sphere (bench_meshlets: time, count, reuse, radius,
+# normal cones; docs/performance.md, "Meshlet builder").
+meshlets_bin=$build/bench/bench_meshlets
+if [ -x "$meshlets_bin" ]; then
+    "$meshlets_bin" --runs "$runs" --corpus "$gltf_corpus/.."
+    echo
+else
+    echo "run.sh: $meshlets_bin is not built; the meshlet benchmark is skipped" >&2
 fi
 
 # The geometry-only model cook against Debian's gltfpack 0.18 on the larger glTF corpus models

@@ -1,5 +1,5 @@
 /* mesh_meshlet.c — meshlets of every level, for mesh-shader and compute renderers (docs/meshes.md,
- * "Meshlets"): meshopt_buildMeshlets (at most meshlet_max_vertices vertices and
+ * "Meshlets"): kiln_meshlet_build (meshlet_build.h: at most meshlet_max_vertices vertices and
  * meshlet_max_triangles triangles each, cone weight 0.25 so normal cones stay useful for
  * back-face culling), meshopt_computeMeshletBounds for the culling data, and a vertex-cache
  * pass inside each meshlet: meshoptimizer 0.18 has no meshopt_optimizeMeshlet, so each
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "process/mesh_private.h"
+#include "process/meshlet_build.h"
 
 #define CONE_WEIGHT 0.25f
 
@@ -82,7 +83,7 @@ static void optimize_meshlet(uint32_t *verts, uint8_t *tris, uint32_t vcount, ui
         }
         tris[i] = (uint8_t)map[o];
     }
-    /* buildMeshlets adds only vertices some triangle uses, so next == vcount; keep any
+    /* the builder adds only vertices some triangle uses, so next == vcount; keep any
      * straggler rather than lose it. */
     for (uint32_t v = 0; KILN_NEVER(next < vcount) && v < vcount; v++)
         if (map[v] == UINT32_MAX) map[v] = next, verts[next++] = old_verts[v];
@@ -100,7 +101,7 @@ kiln_result kiln_mesh_build_meshlets(const kiln_mesh_work *w, kiln_cooked_mesh *
     kiln_result rc = KILN_OK;
     uint32_t *scratch = kiln_mesh_array(a, 6 * max_t + 2 * max_v, sizeof(uint32_t));
     if (!scratch) return kiln_mesh_nomem(err, "meshlets");
-    struct meshopt_Meshlet *ml = NULL;
+    kiln_meshlet *ml = NULL;
     uint32_t *mv = NULL;
     uint8_t *mt = NULL;
     size_t ml_cap = 0, mv_cap = 0, mt_cap = 0;
@@ -111,7 +112,7 @@ kiln_result kiln_mesh_build_meshlets(const kiln_mesh_work *w, kiln_cooked_mesh *
         out->levels[l].meshlet_count = 0;
         if (lvl->index_count == 0) continue;
         const uint32_t *idx = w->indices + lvl->index_offset;
-        size_t bound = meshopt_buildMeshletsBound(lvl->index_count, max_v, max_t);
+        size_t bound = kiln_meshlet_bound(lvl->index_count, max_v, max_t);
         size_t need_v, need_t;
         if (!kiln_size_mul(bound, max_v, &need_v) || !kiln_size_mul(bound, max_t * 3, &need_t)) {
             rc = kiln_error_set(err, KILN_E_LIMIT, "mesh: meshlet arrays too large");
@@ -128,16 +129,17 @@ kiln_result kiln_mesh_build_meshlets(const kiln_mesh_work *w, kiln_cooked_mesh *
             rc = kiln_mesh_nomem(err, "meshlets");
             break;
         }
-        size_t n =
-            meshopt_buildMeshlets(ml, mv, mt, idx, lvl->index_count, w->positions, w->vertex_count,
-                                  3 * sizeof(float), max_v, max_t, CONE_WEIGHT);
+        size_t n = 0;
+        rc = kiln_meshlet_build(a, idx, lvl->index_count, w->positions, w->vertex_count, max_v,
+                                max_t, CONE_WEIGHT, ml, mv, mt, &n, err);
+        if (rc != KILN_OK) break;
         if (!grow_reserve(&meshlets, a, n * sizeof(kiln_meshlet)) ||
             !grow_reserve(&bounds, a, n * sizeof(kiln_meshlet_bounds))) {
             rc = kiln_mesh_nomem(err, "meshlets");
             break;
         }
         for (size_t m = 0; m < n; m++) {
-            const struct meshopt_Meshlet *src = &ml[m];
+            const kiln_meshlet *src = &ml[m];
             uint32_t vc = src->vertex_count, tc = src->triangle_count;
             size_t tri_bytes = ((size_t)tc * 3 + 3) & ~(size_t)3;
             if (!grow_reserve(&verts, a, (size_t)vc * sizeof(uint32_t)) ||

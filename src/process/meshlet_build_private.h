@@ -1,0 +1,46 @@
+/* meshlet_build_private.h — what the meshlet builder (meshlet_build.c) and its restart index
+ * (meshlet_build_seed.c) share. */
+#ifndef KILN_PROCESS_MESHLET_BUILD_PRIVATE_H
+#define KILN_PROCESS_MESHLET_BUILD_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+
+/* A triangle's centroid and unit normal (zero when degenerate). */
+typedef struct kiln_meshlet_cone {
+    float c[3], n[3];
+} kiln_meshlet_cone;
+
+/* The triangles in Morton order of their centroids, with "next / previous live one" links that
+ * skip emitted triangles (union-find with path compression, so skipping costs O(1) amortized). */
+typedef struct kiln_meshlet_seeds {
+    const kiln_allocator *alloc;
+    uint32_t tri_count;
+    uint32_t *code, *order, *next, *prev; /* prev is shifted by one: prev[i + 1] is i's */
+    uint32_t *cell_end;                   /* where each cell's triangles end in order */
+    float lo[3], scale[3];
+    uint32_t bits;         /* of the grid, an axis */
+    float cell2;           /* the smallest side of a cell, squared */
+    uint32_t spread[1024]; /* i's bits spread to every third bit */
+    void *block;
+    size_t block_size;
+} kiln_meshlet_seeds;
+
+/* Builds the index over tri_count triangles whose centroids lie in [lo, hi]. Errors:
+ * KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator *alloc,
+                                     const kiln_meshlet_cone *cone, uint32_t tri_count,
+                                     const float lo[3], const float hi[3], kiln_error *err);
+
+/* The live triangle (done[t] == 0) nearest p in p's grid cell and the 26 around it; when these
+ * are used up, the nearest among the few on either side of p's place in Morton order;
+ * UINT32_MAX when none is live. */
+uint32_t kiln_meshlet_seeds_nearest(kiln_meshlet_seeds *s, const kiln_meshlet_cone *cone,
+                                    const uint8_t *done, const float p[3]);
+
+void kiln_meshlet_seeds_free(kiln_meshlet_seeds *s);
+
+#endif
