@@ -25,8 +25,10 @@ extern "C" {
 /* Part of every cache key and of the KTXwriter value: bumped by every change that alters the
  * bytes of any cooked output, so an old cache entry is never mistaken for a new one.
  * 3: a skinned mesh drawn with skins of different joint orders is cooked once per order.
- * 4: format auto cooks HDR sources to BC6H (ASTC 4x4 HDR on mobile), not RGBA16F. */
-#define KILN_PIPELINE_VERSION 4
+ * 4: format auto cooks HDR sources to BC6H (ASTC 4x4 HDR on mobile), not RGBA16F.
+ * 5: LOD errors are measured bounds (kiln_mesh_deviation), and levels over lod_error are
+ *    simplified again or dropped. */
+#define KILN_PIPELINE_VERSION 5
 
 #if defined(KILN_BUILDING) && defined(__GNUC__)
 #define KILN_API __attribute__((visibility("default")))
