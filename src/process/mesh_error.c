@@ -40,7 +40,7 @@
 #define KILN_ERR_SLACK          0.25
 #define KILN_ERR_DEPTH          12
 #define KILN_ERR_BUDGET_PER_TRI 24 /* subdivision queries per triangle of both lists */
-#define KILN_ERR_BUDGET_MIN     (1u << 14)
+#define KILN_ERR_BUDGET_MIN     (1u << 12)
 
 typedef struct err_pt {
     double p[3];
@@ -183,6 +183,16 @@ static double bound_hinge(const err_ctx *c, const err_pt *s, uint32_t t1, uint32
  * pi or more: +inf. */
 #define KILN_ERR_FAN_MAX 24
 
+/* A monotonic stand-in for atan2(y, x), in [0, 4): sorts directions by angle without a
+ * library call; 2 is a half turn. */
+static double pseudo_angle(double x, double y)
+{
+    double l = fabs(x) + fabs(y);
+    if (!(l > 0)) return 0.0;
+    double p = y / l; /* in [-1, 1] */
+    return x >= 0 ? (y >= 0 ? p : 4.0 + p) : 2.0 - p;
+}
+
 static double bound_fan(const err_ctx *c, const err_pt *s, uint32_t vtx, double stop)
 {
     const kiln_err_bvh *to = c->to;
@@ -227,9 +237,11 @@ static double bound_fan(const err_ctx *c, const err_pt *s, uint32_t vtx, double 
     /* m[r]: normal of the plane through the axis and ray r; (m . (p - V)) > 0 when p lies
      * counter-clockwise of the ray around N. */
     double m[KILN_ERR_FAN_MAX + 2][3];
+    double ray_d[KILN_ERR_FAN_MAX + 1][3];
     for (size_t r = 0; r < rays; r++) {
-        double w[3] = {ray_p[r][0] - v[0], ray_p[r][1] - v[1], ray_p[r][2] - v[2]};
-        ang[r] = atan2(dot3(w, e2), dot3(w, e1));
+        double *w = ray_d[r];
+        for (int q = 0; q < 3; q++) w[q] = ray_p[r][q] - v[q];
+        ang[r] = pseudo_angle(dot3(w, e1), dot3(w, e2));
         cross3(N, w, m[r]);
         size_t at = r;
         while (at > 0 && ang[order[at - 1]] > ang[r]) order[at] = order[at - 1], at--;
@@ -247,7 +259,7 @@ static double bound_fan(const err_ctx *c, const err_pt *s, uint32_t vtx, double 
     for (size_t k = 0; k < rays; k++) {
         uint32_t r0 = order[k], r1 = order[(k + 1) % rays];
         double span = ang[r1] - ang[r0];
-        if (k + 1 == rays) span += 2 * M_PI;
+        if (k + 1 == rays) span += 4.0;
         uint32_t tri = UINT32_MAX, t0 = UINT32_MAX, t1 = UINT32_MAX;
         for (uint32_t i = 0; i < fn; i++) {
             const kiln_err_tri *t = &to->tris[fan[i]];
@@ -258,14 +270,33 @@ static double bound_fan(const err_ctx *c, const err_pt *s, uint32_t vtx, double 
             if (h1 && t1 == UINT32_MAX) t1 = fan[i];
         }
         if (tri != UINT32_MAX) {
-            if (!(span > 0 && span < M_PI - 1e-6)) return INFINITY;
+            /* under pi: ray r1 strictly counter-clockwise of r0 */
+            if (!(span > 0 && span < 2.0 && dot3(m[r0], ray_d[r1]) > 0)) return INFINITY;
             wedge[wedges].from = m[r0], wedge[wedges].to = m[r1], wedge[wedges++].tri = tri;
             continue;
         }
-        if (gaps++ || rays != fn + 1 || !(span > 0 && span < 2 * M_PI - 2e-6)) return INFINITY;
-        double mid = ang[r0] + 0.5 * span, dir[3];
-        for (int q = 0; q < 3; q++) dir[q] = cos(mid) * e1[q] + sin(mid) * e2[q];
+        if (gaps++ || rays != fn + 1 || !(span > 0 && span < 4.0)) return INFINITY;
+        /* the gap's bisector: across N, between the two rays' unit directions (the other way
+         * round when the gap is wider than pi); each half must stay under pi */
+        double u0[3], u1[3], dir[3], l0 = 0, l1v = 0, ld = 0;
+        for (int q = 0; q < 3; q++) {
+            u0[q] = ray_d[r0][q] - dot3(ray_d[r0], N) * N[q];
+            u1[q] = ray_d[r1][q] - dot3(ray_d[r1], N) * N[q];
+        }
+        l0 = sqrt(dot3(u0, u0)), l1v = sqrt(dot3(u1, u1));
+        if (!(l0 > 0 && l1v > 0)) return INFINITY;
+        for (int q = 0; q < 3; q++) dir[q] = u0[q] / l0 + u1[q] / l1v;
+        ld = sqrt(dot3(dir, dir));
+        if (ld > 1e-3) {
+            double sgn = span > 2.0 ? -1.0 : 1.0;
+            for (int q = 0; q < 3; q++) dir[q] *= sgn / ld;
+        } else { /* a straight border: a quarter turn from r0 */
+            double u0n[3] = {u0[0] / l0, u0[1] / l0, u0[2] / l0};
+            cross3(N, u0n, dir);
+        }
         cross3(N, dir, m[KILN_ERR_FAN_MAX + 1]);
+        if (!(dot3(m[r0], dir) > 0 && dot3(m[KILN_ERR_FAN_MAX + 1], ray_d[r1]) > 0))
+            return INFINITY;
         wedge[wedges].from = m[r0], wedge[wedges].to = m[KILN_ERR_FAN_MAX + 1];
         wedge[wedges++].tri = t0;
         wedge[wedges].from = m[KILN_ERR_FAN_MAX + 1], wedge[wedges].to = m[r1];
@@ -367,6 +398,9 @@ static void bound_triangle(err_ctx *c, const err_pt *tri, const err_pt *centroid
         const err_pt *s = it.s;
         double lo = s[0].d > s[1].d ? s[0].d : s[1].d;
         if (s[2].d > lo) lo = s[2].d;
+        /* The cheapest bound first; the next ones only while s could still raise the answer
+         * (u > lb). Subdivision only past the slack (accept). */
+        double accept = c->lb * (1.0 + KILN_ERR_SLACK) + c->hair;
         double u = lo + cover_radius(s);
         if (u <= c->lb) continue;
         for (int i = 0; i < 3 && u > c->lb; i++) {
@@ -374,22 +408,20 @@ static void bound_triangle(err_ctx *c, const err_pt *tri, const err_pt *centroid
             double v = bound_one(c, s, s[i].tri, u);
             if (v < u) u = v;
         }
-        for (int i = 0; i < 3 && u > c->lb; i++) {
-            uint32_t t1 = s[i].tri, t2 = s[(i + 1) % 3].tri;
-            if (t1 == t2) continue;
-            double v = bound_hinge(c, s, t1, t2);
-            if (v < u) u = v;
-        }
         uint32_t cand[4] = {s[0].tri, s[1].tri, s[2].tri, UINT32_MAX}, fan_done = UINT32_MAX;
         if (u > c->lb && (cand[0] != cand[1] || cand[0] != cand[2])) {
+            double v = INFINITY;
             fan_done = common_vertex(c->to, cand, 3);
-            if (fan_done != UINT32_MAX) {
-                double v = bound_fan(c, s, fan_done, u);
-                if (v < u) u = v;
+            if (fan_done != UINT32_MAX) v = bound_fan(c, s, fan_done, u);
+            if (v < u) u = v;
+            /* a fan that is no disc (a fold, a non-manifold edge): the hinge of two of them */
+            for (int i = 0; i < 3 && u > c->lb && v == INFINITY; i++) {
+                uint32_t t1 = s[i].tri, t2 = s[(i + 1) % 3].tri;
+                if (t1 == t2) continue;
+                double h = bound_hinge(c, s, t1, t2);
+                if (h < u) u = h;
             }
         }
-        if (u <= c->lb) continue;
-        double accept = c->lb * (1.0 + KILN_ERR_SLACK) + c->hair;
         /* The centroid's nearest triangle is one more candidate: the triangle that s lies over
          * when its corners sit on edges or vertices and picked neighbours (the middle quarter
          * has the same centroid, so it inherits the answer). */
@@ -426,10 +458,9 @@ static void bound_triangle(err_ctx *c, const err_pt *tri, const err_pt *centroid
                 double v = bound_fan(c, s, vtx, u);
                 if (v < u) u = v;
             }
-            if (u <= c->lb) continue;
         }
         if (u <= accept || it.depth >= KILN_ERR_DEPTH || c->budget < 3) {
-            if (u > c->bound) c->bound = u;
+            if (u > c->bound && u > c->lb) c->bound = u;
             continue;
         }
         c->budget -= 3;

@@ -28,32 +28,81 @@
 
 /* One level: meshopt_simplify of level 0 towards `target` triangles, then its deviation from
  * level 0 measured (kiln_mesh_deviation). Over lod_error x extent, the simplifier's own error
- * limit is halved and the level simplified again, up to KILN_LOD_RETRIES times; still over,
- * the level is dropped (*n = 0: the chain ends). */
+ * limit is lowered (by the ratio of allowed to measured, at least halved) and the level
+ * simplified again, up to KILN_LOD_RETRIES times; once a limit passes, KILN_LOD_BISECT steps
+ * between it and the last one that failed (geometric midpoints) look for a coarser level that
+ * still passes. None passes: the level is dropped (*n = 0, the
+ * chain ends). Without a retry this is one simplification and one measurement. */
 #define KILN_LOD_RETRIES 4
+#define KILN_LOD_BISECT  1
+
+static bool within(const kiln_mesh_work *w, float bound)
+{
+    const kiln_mesh_build_opts *o = w->opts;
+    /* Both forms stay within lod_error: the absolute bound and the stored ratio. */
+    return (double)bound <= (double)o->lod_error * (double)w->extent &&
+           (w->extent <= 0 || (float)((double)bound / w->extent) <= o->lod_error);
+}
+
+static kiln_result simplify_once(kiln_mesh_work *w, uint32_t *dst, size_t target, float limit,
+                                 size_t *n, float *bound, kiln_error *err)
+{
+    size_t count0 = w->levels[0].index_count;
+    float estimate = 0.0f;
+    *n = meshopt_simplify(dst, w->indices, count0, w->positions, w->vertex_count, 3 * sizeof(float),
+                          target * 3, limit, 0, &estimate);
+    if (*n == 0) return KILN_OK;
+    return kiln_mesh_deviation(w->alloc, w->positions, w->vertex_count, w->indices, count0, dst, *n,
+                               bound, err);
+}
 
 static kiln_result simplify_within(kiln_mesh_work *w, uint32_t *tmp, size_t target, size_t *n,
                                    float *bound, kiln_error *err)
 {
     const kiln_mesh_build_opts *o = w->opts;
+    float limit = o->lod_error;
+    kiln_result rc = simplify_once(w, tmp, target, limit, n, bound, err);
+    if (rc != KILN_OK || *n == 0 || within(w, *bound)) return rc;
     size_t count0 = w->levels[0].index_count;
-    double limit = (double)o->lod_error * (double)w->extent;
-    float target_error = o->lod_error;
-    for (int attempt = 0; attempt <= KILN_LOD_RETRIES; attempt++, target_error *= 0.5f) {
-        float estimate = 0.0f;
-        *n = meshopt_simplify(tmp, w->indices, count0, w->positions, w->vertex_count,
-                              3 * sizeof(float), target * 3, target_error, 0, &estimate);
-        if (*n == 0) return KILN_OK;
-        kiln_result rc = kiln_mesh_deviation(w->alloc, w->positions, w->vertex_count, w->indices,
-                                             count0, tmp, *n, bound, err);
-        if (rc != KILN_OK) return rc;
-        /* Both forms stay within lod_error: the absolute bound and the stored ratio. */
-        if ((double)*bound <= limit &&
-            (w->extent <= 0 || (float)((double)*bound / w->extent) <= o->lod_error))
-            return KILN_OK;
+    uint32_t *alt = kiln_mesh_array(w->alloc, count0, sizeof *alt);
+    if (!alt) return kiln_mesh_nomem(err, "simplification");
+    float fail = limit, pass = 0.0f;
+    size_t best_n = 0;
+    float best_bound = 0.0f;
+    double allowed = (double)o->lod_error * (double)w->extent;
+    for (int attempt = 0; attempt < KILN_LOD_RETRIES && pass == 0.0f && rc == KILN_OK; attempt++) {
+        /* The measured bound over meshoptimizer's limit says how far its estimate runs low
+         * here: scale the limit by what is allowed over what was measured (with 10 % to
+         * spare), at least halving it and at most dividing it by 20. */
+        double scale = *bound > 0 ? 0.9 * allowed / (double)*bound : 0.5;
+        scale = scale > 0.5 ? 0.5 : scale < 0.05 ? 0.05 : scale;
+        limit = (float)(limit * scale);
+        rc = simplify_once(w, tmp, target, limit, n, bound, err);
+        if (rc != KILN_OK || *n == 0) break;
+        if (within(w, *bound)) pass = limit, best_n = *n, best_bound = *bound;
+        else fail = limit;
     }
-    *n = 0;
-    return KILN_OK;
+    /* tmp holds the passing level; alt tries coarser ones between pass and fail */
+    for (int step = 0; step < KILN_LOD_BISECT && pass > 0.0f && rc == KILN_OK; step++) {
+        float mid = (float)sqrt((double)pass * (double)fail);
+        size_t mn = 0;
+        float mb = 0.0f;
+        rc = simplify_once(w, alt, target, mid, &mn, &mb, err);
+        if (rc != KILN_OK) break;
+        if (mn > 0 && within(w, mb)) {
+            pass = mid;
+            if (mn < best_n) {
+                memcpy(tmp, alt, mn * sizeof *tmp);
+                best_n = mn, best_bound = mb;
+            }
+        } else {
+            fail = mid;
+        }
+    }
+    kiln_free(w->alloc, alt, count0 * sizeof *alt);
+    *n = pass > 0.0f ? best_n : 0;
+    *bound = best_bound;
+    return rc;
 }
 
 kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln_error *err)

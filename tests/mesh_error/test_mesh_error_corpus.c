@@ -21,7 +21,7 @@ static void every_corpus_level_error_bounds_the_measured_deviation(void **state)
     (void)state;
     kt_require_corpus();
     const char *san = getenv("KILN_TEST_SANITIZED");
-    size_t samples = san && san[0] == '1' ? 4000 : 40000;
+    size_t samples = san && san[0] == '1' ? 3000 : 20000;
     char *root = kt_corpus_path("gltf");
     size_t count;
     char **paths = kt_gltf_files(root, &count);
