@@ -3,27 +3,29 @@
  *
  * For each direction (a to b, then b to a) the bound is the largest, over the triangles t of
  * the "from" list, of a bound on sup over p in t of d(p, to), where d is the exact distance to
- * the nearest triangle of the other list (a BVH query, mesh_error_bvh.c). Three bounds on one
+ * the nearest triangle of the other list (a BVH query, mesh_error_bvh.c). Bounds on one
  * triangle s with corners P0..P2, each corner's distance Di and nearest triangle Ni known:
  *
  *   Lipschitz  d is 1-Lipschitz, so sup_s d <= max Di + R(s), R the covering radius of the
  *              corners (circumradius of an acute triangle, half the longest side otherwise);
  *   one        d(p, T) to one triangle T is convex in p, so sup_s d <= sup_s d(., T) =
  *              max_i d(Pi, T), for T in {N0, N1, N2}: exact where s lies over one triangle;
- *   hinge      where two candidates T1, T2 share an edge, the plane through that edge that
- *              bisects their dihedral angle cuts s into two convex pieces; d <= d(., T1) on one
- *              and d(., T2) on the other, each convex, so the bound is the largest of them at
- *              the pieces' corners (s's corners and the cut points). Exact up to the bend of
- *              the hinge, where "one" would be off by the width of s past the edge.
+ *   fan        around a vertex V the candidates share, wedges about V's normal axis, one per
+ *              triangle of V's fan, partition space; s clipped to each wedge is a convex
+ *              polygon over which d(., T) peaks at a corner (bound_fan). Exact up to the bend
+ *              between the fan's triangles;
+ *   hinge      where the fan is no disc: two candidates sharing an edge, s cut by the plane
+ *              through that edge bisecting their dihedral angle, the same argument.
  *
- * Any partition gives a valid bound; the bisector only makes it tight. The best of the three
- * is taken; if it exceeds what the exact distances found so far (the lower bound lb) allow,
- * lb x (1 + KILN_ERR_SLACK) + a hair, s is cut into four at its edge midpoints (three more
- * exact queries) and each quarter bounded again, down to KILN_ERR_DEPTH levels and within a
- * budget of queries proportional to the triangle counts; where either runs out, the bound
- * found so far is kept (valid, looser). So the answer lies in [H, max(H x (1 + slack) + hair,
- * the kept bounds)], H the true distance: before anything is cut, lb already holds the exact
- * distance of every vertex of both lists and of the centroids of the shorter one.
+ * Any partition gives a valid bound; the geometry only makes it tight. The best is taken; if it
+ * exceeds what the exact distances found so far (the lower bound lb) allow, lb x (1 +
+ * KILN_ERR_SLACK) + a hair, the centroid's nearest triangle joins the candidates (and the fan
+ * of the candidates' vertex nearest to it is tried), and then s is cut into four at its edge
+ * midpoints (three more exact queries) and each quarter bounded again, down to KILN_ERR_DEPTH
+ * levels and within a budget of queries proportional to the triangle counts; where either runs
+ * out, the bound found so far is kept (valid, looser). So the answer lies in [H, max(H x (1 +
+ * slack) + hair, the kept bounds)], H the true distance: before anything is cut, lb already
+ * holds the exact distance of every vertex of both lists and of the centroids of the shorter.
  *
  * Floats: positions are copied to doubles, centred on the box of the used vertices (the
  * difference of two floats is exact in a double), and every distance is computed in doubles;
