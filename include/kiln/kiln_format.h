@@ -26,7 +26,9 @@ extern "C" {
  * bytes of any cooked output, so an old cache entry is never mistaken for a new one.
  * 3: a skinned mesh drawn with skins of different joint orders is cooked once per order.
  * 4: format auto cooks HDR sources to BC6H (ASTC 4x4 HDR on mobile), not RGBA16F.
- * 5: meshlets come from kiln's own builder (meshlet_build.h), not meshopt_buildMeshlets. */
+ * 5: meshlets come from kiln's own builder (meshlet_build.h), not meshopt_buildMeshlets; LOD
+ *    errors are measured bounds (kiln_mesh_deviation), and levels over lod_error are
+ *    simplified again or dropped. */
 #define KILN_PIPELINE_VERSION 5
 
 #if defined(KILN_BUILDING) && defined(__GNUC__)

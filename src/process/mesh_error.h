@@ -17,7 +17,8 @@
  * of each surface and widened by the sample's covering radius, so it holds for every point,
  * not only the sampled ones. Either list empty: the other's distance to nothing is +inf, both
  * empty 0. Scratch from alloc (NULL = libc). Deterministic and thread-safe. Errors:
- * KILN_E_OUT_OF_MEMORY. */
+ * KILN_E_OUT_OF_MEMORY, KILN_E_USAGE (an index >= vertex_count), KILN_E_LIMIT (2^31 or more
+ * triangles in a list). */
 kiln_result kiln_mesh_deviation(const kiln_allocator *alloc, const float *positions,
                                 size_t vertex_count, const uint32_t *a, size_t a_count,
                                 const uint32_t *b, size_t b_count, float *out, kiln_error *err);

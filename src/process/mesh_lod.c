@@ -2,10 +2,13 @@
  *
  * Each level is simplified from level 0 (not from the level before, so its error is measured
  * against the real surface) with meshopt_simplify to round(fraction * triangles of level 0)
- * triangles, but never fewer than lod_min_triangles, and stops early where the error would pass
- * lod_error (relative to the extent, meshopt_simplifyScale: the largest side of the bounds). The
- * chain ends at the first level that keeps more than 95 % of the previous level's triangles
- * (it would cost memory and buy nothing), or that is empty.
+ * triangles, but never fewer than lod_min_triangles, and stops early where meshoptimizer's
+ * estimate of its error would pass lod_error (relative to the extent, meshopt_simplifyScale: the
+ * largest side of the bounds). That estimate runs low, so the error stored is measured instead:
+ * kiln_mesh_deviation, an upper bound on the Hausdorff distance between the level and level 0.
+ * A level whose bound passes lod_error x extent is simplified again with a smaller error limit
+ * (simplify_within), or dropped. The chain ends at the first level that keeps more than 95 % of
+ * the previous level's triangles (it would cost memory and buy nothing), or that is empty.
  *
  * Seams: meshoptimizer 0.18 simplifies by position only, but it is not blind to attribute
  * seams. Its simplifier welds positions internally and classifies every vertex: a vertex that
@@ -20,7 +23,87 @@
 #include <meshoptimizer.h>
 #include <string.h>
 
+#include "process/mesh_error.h"
 #include "process/mesh_private.h"
+
+/* One level: meshopt_simplify of level 0 towards `target` triangles, then its deviation from
+ * level 0 measured (kiln_mesh_deviation). Over lod_error x extent, the simplifier's own error
+ * limit is lowered (by the ratio of allowed to measured, at least halved) and the level
+ * simplified again, up to KILN_LOD_RETRIES times; once a limit passes, KILN_LOD_BISECT steps
+ * between it and the last one that failed (geometric midpoints) look for a coarser level that
+ * still passes. None passes: the level is dropped (*n = 0, the
+ * chain ends). Without a retry this is one simplification and one measurement. */
+#define KILN_LOD_RETRIES 4
+#define KILN_LOD_BISECT  1
+
+static bool within(const kiln_mesh_work *w, float bound)
+{
+    const kiln_mesh_build_opts *o = w->opts;
+    /* Both forms stay within lod_error: the absolute bound and the stored ratio. */
+    return (double)bound <= (double)o->lod_error * (double)w->extent &&
+           (w->extent <= 0 || (float)((double)bound / w->extent) <= o->lod_error);
+}
+
+static kiln_result simplify_once(kiln_mesh_work *w, uint32_t *dst, size_t target, float limit,
+                                 size_t *n, float *bound, kiln_error *err)
+{
+    size_t count0 = w->levels[0].index_count;
+    float estimate = 0.0f;
+    *n = meshopt_simplify(dst, w->indices, count0, w->positions, w->vertex_count, 3 * sizeof(float),
+                          target * 3, limit, 0, &estimate);
+    if (*n == 0) return KILN_OK;
+    return kiln_mesh_deviation(w->alloc, w->positions, w->vertex_count, w->indices, count0, dst, *n,
+                               bound, err);
+}
+
+static kiln_result simplify_within(kiln_mesh_work *w, uint32_t *tmp, size_t target, size_t *n,
+                                   float *bound, kiln_error *err)
+{
+    const kiln_mesh_build_opts *o = w->opts;
+    float limit = o->lod_error;
+    kiln_result rc = simplify_once(w, tmp, target, limit, n, bound, err);
+    if (rc != KILN_OK || *n == 0 || within(w, *bound)) return rc;
+    size_t count0 = w->levels[0].index_count;
+    uint32_t *alt = kiln_mesh_array(w->alloc, count0, sizeof *alt);
+    if (!alt) return kiln_mesh_nomem(err, "simplification");
+    float fail = limit, pass = 0.0f;
+    size_t best_n = 0;
+    float best_bound = 0.0f;
+    double allowed = (double)o->lod_error * (double)w->extent;
+    for (int attempt = 0; attempt < KILN_LOD_RETRIES && pass == 0.0f && rc == KILN_OK; attempt++) {
+        /* The measured bound over meshoptimizer's limit says how far its estimate runs low
+         * here: scale the limit by what is allowed over what was measured (with 10 % to
+         * spare), at least halving it and at most dividing it by 20. */
+        double scale = *bound > 0 ? 0.9 * allowed / (double)*bound : 0.5;
+        scale = scale > 0.5 ? 0.5 : scale < 0.05 ? 0.05 : scale;
+        limit = (float)(limit * scale);
+        rc = simplify_once(w, tmp, target, limit, n, bound, err);
+        if (rc != KILN_OK || *n == 0) break;
+        if (within(w, *bound)) pass = limit, best_n = *n, best_bound = *bound;
+        else fail = limit;
+    }
+    /* tmp holds the passing level; alt tries coarser ones between pass and fail */
+    for (int step = 0; step < KILN_LOD_BISECT && pass > 0.0f && rc == KILN_OK; step++) {
+        float mid = (float)sqrt((double)pass * (double)fail);
+        size_t mn = 0;
+        float mb = 0.0f;
+        rc = simplify_once(w, alt, target, mid, &mn, &mb, err);
+        if (rc != KILN_OK) break;
+        if (mn > 0 && within(w, mb)) {
+            pass = mid;
+            if (mn < best_n) {
+                memcpy(tmp, alt, mn * sizeof *tmp);
+                best_n = mn, best_bound = mb;
+            }
+        } else {
+            fail = mid;
+        }
+    }
+    kiln_free(w->alloc, alt, count0 * sizeof *alt);
+    *n = pass > 0.0f ? best_n : 0;
+    *bound = best_bound;
+    return rc;
+}
 
 kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats, kiln_error *err)
 {
@@ -39,18 +122,19 @@ kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats
     if (!tmp) return kiln_mesh_nomem(err, "simplification");
     kiln_result rc = KILN_OK;
     size_t prev_tris = tris0;
-    float prev_error = 0.0f;
+    float prev_error = 0.0f; /* absolute */
     for (uint32_t l = 0; l < o->lod_count && w->level_count < KILN_MESH_MAX_LEVELS; l++) {
         double want = floor((double)o->lods[l] * (double)tris0 + 0.5);
         size_t target = want < 1.0 ? 1 : (size_t)want;
         if (target < o->lod_min_triangles) target = o->lod_min_triangles;
         /* A target that cannot end 5 % below the previous level ends the chain now. */
         if (target * 100 > prev_tris * 95) break;
-        float error = 0.0f;
         /* level 0 is the first range of w->indices; it stays in place while levels are added
          * after it (the buffer holds index_capacity >= count0 * (levels) after growing). */
-        size_t n = meshopt_simplify(tmp, w->indices, count0, w->positions, w->vertex_count,
-                                    3 * sizeof(float), target * 3, o->lod_error, 0, &error);
+        float bound = 0.0f;
+        size_t n = 0;
+        rc = simplify_within(w, tmp, target, &n, &bound, err);
+        if (rc != KILN_OK) break;
         size_t tris = n / 3;
         if (tris == 0 || tris * 100 > prev_tris * 95) break;
         /* Grow the index buffer for the new range. */
@@ -83,10 +167,10 @@ kiln_result kiln_mesh_build_lods(kiln_mesh_work *w, kiln_mesh_build_stats *stats
         lvl->index_count = (uint32_t)n;
         /* Errors are kept non-decreasing, so selection can stop at the first level that is too
          * coarse (simplifying to fewer triangles almost always errs more anyway). */
-        if (!(error >= prev_error)) error = prev_error;
-        lvl->error = error;
-        lvl->error_absolute = error * w->extent;
-        prev_error = error;
+        if (!(bound >= prev_error)) bound = prev_error;
+        lvl->error_absolute = bound;
+        lvl->error = w->extent > 0 ? (float)((double)bound / w->extent) : 0.0f;
+        prev_error = bound;
         w->index_count = need;
         w->level_count++;
         prev_tris = tris;
