@@ -56,9 +56,10 @@ static void cook_input(const kiln_scene_primitive *p, const char *name, input *i
     memcpy(in->positions, cm.positions, (size_t)cm.vertex_count * 3 * sizeof(float));
     memcpy(in->indices, cm.indices + cm.levels[0].index_offset, in->index_count * 4);
     in->mesh_bytes = size;
-    in->lod_bytes = (size_t)cm.index_count * cm.streams[KILN_MESH_INDICES].stride +
-                    (size_t)cm.meshlet_count * (sizeof(kiln_meshlet) + sizeof(kiln_meshlet_bounds)) +
-                    (size_t)cm.meshlet_vertex_count * 4 + cm.meshlet_triangle_size;
+    in->lod_bytes =
+        (size_t)cm.index_count * cm.streams[KILN_MESH_INDICES].stride +
+        (size_t)cm.meshlet_count * (sizeof(kiln_meshlet) + sizeof(kiln_meshlet_bounds)) +
+        (size_t)cm.meshlet_vertex_count * 4 + cm.meshlet_triangle_size;
     kiln_cooked_mesh_free(&cm);
 }
 
@@ -147,8 +148,8 @@ static size_t corpus_inputs(const char *dir, size_t largest, input *out)
         if (kiln_scene_load(all[i].path, &so, &s, &err) != KILN_OK) continue;
         const char *base = strrchr(all[i].path, '/');
         char name[96];
-        snprintf(name, sizeof name, "%s mesh%u/prim%u", base ? base + 1 : all[i].path,
-                 all[i].mesh, all[i].prim);
+        snprintf(name, sizeof name, "%s mesh%u/prim%u", base ? base + 1 : all[i].path, all[i].mesh,
+                 all[i].prim);
         cook_input(&s->meshes[all[i].mesh].primitives[all[i].prim], name, &out[k++]);
         kiln_scene_free(s);
     }
@@ -172,6 +173,7 @@ static void run(const input *in, int runs, kiln_jobs *pool)
     }
     uint8_t *bytes = NULL;
     size_t size = 0;
+    v.mesh = 1; /* the writer wants the mesh's id: any, here */
     if (kiln_vgeo_write(&v, NULL, &bytes, &size, &err) != KILN_OK) fail("vgeo write", &err);
     kiln_vgeo_view view;
     if (kiln_vgeo_read(bytes, size, 0, &view, &err) != KILN_OK) fail("vgeo read", &err);
@@ -211,7 +213,8 @@ static void run(const input *in, int runs, kiln_jobs *pool)
     for (size_t d = 0; d < sizeof distances / sizeof distances[0]; d++) {
         kiln_vgeo_camera cam = {{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2,
                                  (float)((lo[2] + hi[2]) / 2 + distances[d] * radius)},
-                                1.0471976f, 1080.0f};
+                                1.0471976f,
+                                1080.0f};
         printf(" | %gr:", distances[d]);
         static const float px[] = {1, 2, 4};
         for (int k = 0; k < 3; k++) {
@@ -239,8 +242,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--triangles") && i + 1 < argc)
             triangles = (size_t)atoll(argv[++i]);
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            threads = (size_t)atoll(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (size_t)atoll(argv[++i]);
         else if (!strcmp(argv[i], "--corpus") && i + 1 < argc) corpus = argv[++i];
         else if (!strcmp(argv[i], "--largest") && i + 1 < argc) largest = (size_t)atoll(argv[++i]);
         else {

@@ -434,8 +434,9 @@ static kiln_result cook_vgeo(model_cook *m, const mesh_job *j, const char *mesh_
 {
     if (j->copy_skin >= 0) return KILN_OK; /* a skinned copy: its first copy warned */
     if (j->skin >= 0) {
-        warn(m, "%s: skinned: no virtual geometry (a cut made on the bind pose would not follow "
-                "the skin)",
+        warn(m,
+             "%s: skinned: no virtual geometry (a cut made on the bind pose would not follow "
+             "the skin)",
              mesh_label_text);
         return KILN_OK;
     }
@@ -444,9 +445,9 @@ static kiln_result cook_vgeo(model_cook *m, const mesh_job *j, const char *mesh_
     kiln_vgeo_build_opts o = {m->s->meshlet_max_vertices, m->s->meshlet_max_triangles,
                               m->env->jobs};
     kiln_cooked_vgeo v;
-    kiln_result r = kiln_vgeo_build(cm->positions, cm->vertex_count,
-                                    cm->indices + cm->levels[0].index_offset,
-                                    cm->levels[0].index_count, &o, m->alloc, &v, err);
+    kiln_result r =
+        kiln_vgeo_build(cm->positions, cm->vertex_count, cm->indices + cm->levels[0].index_offset,
+                        cm->levels[0].index_count, &o, m->alloc, &v, err);
     uint8_t *bytes = NULL;
     size_t size = 0;
     v.mesh = id_of(m, mesh_label_text);

@@ -279,17 +279,6 @@ static kiln_result keeps_border(const kiln_allocator *a, const uint32_t *weld,
     return KILN_OK;
 }
 
-/* How far the simplified surface lies from the members' (model units). */
-static kiln_result group_deviation(const kiln_allocator *a, const float *pos, size_t nv,
-                                   const uint32_t *from, size_t from_count, const uint32_t *to,
-                                   size_t to_count, float simplifier_error, float *out,
-                                   kiln_error *err)
-{
-    (void)a, (void)from, (void)from_count, (void)to, (void)to_count, (void)err;
-    *out = simplifier_error * meshopt_simplifyScale(pos, nv, 3 * sizeof(float));
-    return KILN_OK;
-}
-
 typedef struct group_job {
     const uint32_t *members; /* cluster indices */
     uint32_t member_count;
@@ -367,13 +356,12 @@ static kiln_result group_run(void *user, size_t index, size_t worker, kiln_error
      * input (keeps_border) is tried again less far, then given up. */
     uint64_t t0 = kiln_mesh_now_ns();
     size_t n = 0;
-    float rel_error = 0.0f;
     static const uint32_t keep_percent[] = {50, 70};
     for (size_t attempt = 0; attempt < sizeof keep_percent / sizeof keep_percent[0]; attempt++) {
         size_t target = (tris * keep_percent[attempt] / 100) * 3;
         const kiln_allocator *outer = kiln_meshopt_enter(a);
         n = meshopt_simplify(simple, idx, n_idx, pos, nv, 3 * sizeof(float), target, FLT_MAX,
-                             meshopt_SimplifyLockBorder, &rel_error);
+                             meshopt_SimplifyLockBorder, NULL);
         kiln_meshopt_leave(outer);
         n = drop_duplicates(a, b->weld, global, simple, n);
         if (n == 0 || n * 100 > n_idx * (100 - STALL_PERCENT)) break;
@@ -389,7 +377,7 @@ static kiln_result group_run(void *user, size_t index, size_t worker, kiln_error
     /* Error: the members' worst plus the deviation of the simplified surface from theirs. */
     t0 = kiln_mesh_now_ns();
     float deviation = 0.0f;
-    r = group_deviation(a, pos, nv, idx, n_idx, simple, n, rel_error, &deviation, err);
+    r = kiln_mesh_deviation(a, pos, nv, idx, n_idx, simple, n, &deviation, err);
     j->ns_error = kiln_mesh_now_ns() - t0;
     if (r != KILN_OK) goto done;
     float worst = 0.0f;

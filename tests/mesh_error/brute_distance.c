@@ -222,3 +222,16 @@ double bd_hausdorff(const float *pos, const uint32_t *a, size_t na, const uint32
     free(ga.start), free(ga.items), free(gb.start), free(gb.items);
     return h;
 }
+
+double bd_directed(const float *pos, const uint32_t *from, size_t nfrom, const uint32_t *to,
+                   size_t nto, size_t samples, uint32_t seed)
+{
+    size_t tf = nfrom / 3, tt = nto / 3;
+    if (tf == 0) return 0;
+    if (tt == 0) return INFINITY;
+    grid gt;
+    grid_build(&gt, pos, to, tt);
+    double h = one_way(pos, from, tf, &gt, samples, &seed);
+    free(gt.start), free(gt.items);
+    return h;
+}

@@ -16,4 +16,9 @@
 double bd_hausdorff(const float *pos, const uint32_t *a, size_t na, const uint32_t *b, size_t nb,
                     size_t samples, uint32_t seed);
 
+/* The one-way distance: the largest distance from a sampled point of `from` to the surface
+ * `to` (0 when from is empty, +inf when to is). */
+double bd_directed(const float *pos, const uint32_t *from, size_t nfrom, const uint32_t *to,
+                   size_t nto, size_t samples, uint32_t seed);
+
 #endif

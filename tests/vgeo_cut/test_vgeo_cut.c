@@ -52,6 +52,7 @@ static void bounds_of(const float *pos, uint32_t n, float center[3], float *radi
 
 typedef struct tally {
     size_t meshes, triangles, clusters, levels, cuts, links, stalled, roots, root_triangles;
+    double worst_ratio; /* smallest stored / measured group error */
 } tally;
 
 /* Builds the DAG (one thread and two), checks it and its cuts from cameras random cameras. */
@@ -72,6 +73,9 @@ static void check_mesh(const float *pos, uint32_t nv, const uint32_t *idx, size_
     vc_source s;
     vc_source_init(&s, pos, nv, idx, ni);
     t->links += vc_check_dag(&v, &s);
+    const char *san = getenv("KILN_TEST_SANITIZED");
+    double ratio = vc_check_errors(&v, pos, san && san[0] == '1' ? 300 : 2000);
+    if (ratio < t->worst_ratio) t->worst_ratio = ratio;
     float center[3], radius;
     bounds_of(pos, nv, center, &radius);
     t->cuts += vc_check_cameras(&v, &s, center, radius, cameras, 0x9E3779B9u ^ (uint32_t)ni);
@@ -82,7 +86,8 @@ static void check_mesh(const float *pos, uint32_t nv, const uint32_t *idx, size_
     t->levels += one.level_count;
     t->roots += v.root_count;
     for (uint32_t i = 0; i < one.cluster_count; i++)
-        if (one.links[i].group == KILN_VGEO_NONE) t->root_triangles += one.clusters[i].triangle_count;
+        if (one.links[i].group == KILN_VGEO_NONE)
+            t->root_triangles += one.clusters[i].triangle_count;
     if (one.flags & KILN_VGEO_STALLED) t->stalled++;
     kiln_cooked_vgeo_free(&one);
 }
@@ -93,6 +98,7 @@ static void synthetic_meshes_cut_without_cracks(void **state)
     kiln_jobs *pool = NULL;
     assert_int_equal(kiln_jobs_create(2, NULL, &pool, NULL), KILN_OK);
     tally t = {0};
+    t.worst_ratio = INFINITY;
     vm_mesh m = vm_displaced_sphere(160, 80);
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 24, pool, &t);
     /* A watertight mesh simplifies to a few roots (one, once clusters are compact). */
@@ -112,8 +118,9 @@ static void synthetic_meshes_cut_without_cracks(void **state)
     check_mesh(m.positions, m.vertex_count, m.indices, m.index_count, 4, pool, &t);
     vm_free(&m);
     print_message("%zu meshes, %zu triangles: %zu clusters, %zu levels, %zu roots, %zu stalled; "
-                  "%zu links walked, %zu cuts checked\n",
-                  t.meshes, t.triangles, t.clusters, t.levels, t.roots, t.stalled, t.links, t.cuts);
+                  "%zu links walked, %zu cuts checked; group errors >= %.3f x the measured\n",
+                  t.meshes, t.triangles, t.clusters, t.levels, t.roots, t.stalled, t.links, t.cuts,
+                  t.worst_ratio);
     kiln_jobs_destroy(pool);
 }
 
@@ -127,6 +134,7 @@ static void every_corpus_mesh_cuts_without_cracks(void **state)
     kiln_jobs *pool = NULL;
     assert_int_equal(kiln_jobs_create(2, NULL, &pool, NULL), KILN_OK);
     tally t = {0};
+    t.worst_ratio = INFINITY;
     kiln_mesh_build_opts o = mf_opts(true, false);
     o.no_meshlets = true;
     for (size_t i = 0; i < count; i++) {
@@ -152,8 +160,10 @@ static void every_corpus_mesh_cuts_without_cracks(void **state)
         kiln_scene_free(s);
     }
     print_message("%zu corpus primitives, %zu triangles: %zu clusters, %zu levels, %zu roots, "
-                  "%zu stalled; %zu links walked, %zu cuts checked\n",
-                  t.meshes, t.triangles, t.clusters, t.levels, t.roots, t.stalled, t.links, t.cuts);
+                  "%zu stalled; %zu links walked, %zu cuts checked; group errors >= %.3f x the "
+                  "measured\n",
+                  t.meshes, t.triangles, t.clusters, t.levels, t.roots, t.stalled, t.links, t.cuts,
+                  t.worst_ratio);
     assert_true(t.meshes >= 40);
     kiln_jobs_destroy(pool);
     kt_paths_free(paths, count);

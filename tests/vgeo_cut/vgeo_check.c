@@ -3,6 +3,8 @@
 
 #include "support.h"
 
+#include "brute_distance.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,10 +135,12 @@ static void check_group_borders(const kiln_vgeo_view *v, const vc_source *s)
                         g, gr.level, em, en);
             for (size_t x = 0, y = 0; x < em || y < en;) {
                 if (y >= en || (x < em && bm[x] < bn[y])) {
-                    print_error("  only the members': %u-%u\n", (unsigned)(bm[x] >> 32), (unsigned)bm[x]);
+                    print_error("  only the members': %u-%u\n", (unsigned)(bm[x] >> 32),
+                                (unsigned)bm[x]);
                     x++;
                 } else if (x >= em || bn[y] < bm[x]) {
-                    print_error("  only the made: %u-%u\n", (unsigned)(bn[y] >> 32), (unsigned)bn[y]);
+                    print_error("  only the made: %u-%u\n", (unsigned)(bn[y] >> 32),
+                                (unsigned)bn[y]);
                     y++;
                 } else x++, y++;
             }
@@ -535,4 +539,56 @@ size_t vc_check_cameras(const kiln_vgeo_view *v, const vc_source *s, const float
         }
     }
     return cuts;
+}
+
+/* ---- errors that hold ---------------------------------------------------------------------- */
+
+/* Appends the source (level-0) clusters under group g to out (*n of them so far): every
+ * level-0 cluster reachable through members and the groups that made them. Their surface
+ * contains the region g's clusters replace (it may hold more: a group that made one member
+ * also made clusters that went to other groups). */
+static void source_clusters(const kiln_vgeo_view *v, uint32_t g, uint32_t *out, size_t *n,
+                            uint32_t *seen, uint32_t stamp)
+{
+    if (seen[g] == stamp) return; /* reached through another member already */
+    seen[g] = stamp;
+    kiln_vgeo_group gr = group_at(v, g);
+    for (uint32_t k = 0; k < gr.cluster_count; k++) {
+        uint32_t c = gr.cluster_offset + k;
+        kiln_vgeo_link l = link_at(v, c);
+        if (l.source_group == KILN_VGEO_NONE) out[(*n)++] = c;
+        else source_clusters(v, l.source_group, out, n, seen, stamp);
+    }
+}
+
+double vc_check_errors(const kiln_vgeo_view *v, const float *positions, size_t samples)
+{
+    uint32_t nc = v->cluster_count, ng = v->group_count;
+    uint32_t *made = malloc((nc ? nc : 1) * 4), *under = malloc((nc ? nc : 1) * 4);
+    uint32_t *seen = calloc(ng ? ng : 1, 4);
+    assert_true(made && under && seen);
+    double worst = INFINITY;
+    for (uint32_t g = 0; g < ng; g++) {
+        size_t nm = 0, nu = 0;
+        for (uint32_t i = 0; i < nc; i++)
+            if (link_at(v, i).source_group == g) made[nm++] = i;
+        source_clusters(v, g, under, &nu, seen, g + 1);
+        size_t tn = 0, tu = 0;
+        uint32_t *tm = triangles_of(v, made, nm, &tn), *ts = triangles_of(v, under, nu, &tu);
+        double measured = bd_directed(positions, tm, tn, ts, tu, samples, 1234u + g);
+        double stored = group_at(v, g).error;
+        if (!(stored >= measured)) {
+            print_error("group %u (level %u): stored error %.9g < measured %.9g from the %zu "
+                        "triangles it made to the %zu source triangles beneath it\n",
+                        g, group_at(v, g).level, stored, measured, tn / 3, tu / 3);
+            fail();
+        }
+        if (measured > 0 && stored / measured < worst) worst = stored / measured;
+        free(tm);
+        free(ts);
+    }
+    free(made);
+    free(under);
+    free(seen);
+    return worst;
 }

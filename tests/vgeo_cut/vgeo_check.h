@@ -53,6 +53,14 @@ typedef struct vc_cut {
 vc_cut vc_check_cut(const kiln_vgeo_view *v, const vc_source *s, const kiln_vgeo_camera *camera,
                     float pixel_error);
 
+/* For every group: the error it stores is at least the distance the tests measure themselves
+ * (tests/mesh_error/brute_distance.c, dense samples) from the triangles it made to the source
+ * triangles beneath it (the level-0 clusters reachable through its members). One way only: the
+ * region a group replaces is not known as a set of source triangles (a group that made one of
+ * its members made others too), only contained in those. Fails the test otherwise; returns the
+ * smallest stored / measured ratio (+inf when nothing was measured). */
+double vc_check_errors(const kiln_vgeo_view *v, const float *positions, size_t samples);
+
 /* A deterministic PRNG in [0, 1). */
 double vc_rand(uint32_t *state);
 

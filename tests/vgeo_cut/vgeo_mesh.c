@@ -73,4 +73,3 @@ vm_mesh vm_wavy_plane(uint32_t n, int pieces)
     }
     return m;
 }
-
