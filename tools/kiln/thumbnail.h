@@ -51,7 +51,7 @@ typedef struct kiln_thumb_job {
 typedef struct kiln_thumb_image {
     uint8_t *rgba;
     uint32_t width, height;
-    char what[160]; /* what was drawn, for people: "bc7 512x512, level 1 (256x256)" */
+    char what[256]; /* what was drawn, for people: "bc7 512x512, level 1 (256x256)" */
 } kiln_thumb_image;
 
 /* A texture (KRT_TYPE_TEXTURE, or a KTX2 file): thumbnail_texture.c. */

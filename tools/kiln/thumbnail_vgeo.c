@@ -129,8 +129,8 @@ kiln_result kiln_thumb_vgeo(const kiln_thumb_job *job, kiln_thumb_image *out, ki
         char seen[48] = "";
         if (cut_distance != distance) snprintf(seen, sizeof seen, ", seen from %g", distance);
         snprintf(out->what, sizeof out->what,
-                 "virtual geometry, %s, cut of %zu clusters, %llu triangles (of %u), %s, %g px "
-                 "at distance %g%s",
+                 "virtual geometry, %.12s, cut of %zu clusters, %llu triangles (of %u), %.20s, "
+                 "%g px at distance %g%.24s",
                  view_name, count, (unsigned long long)st.triangles, v->source_triangles, levels,
                  (double)pixel_error, cut_distance, seen);
     } else {
