@@ -12,7 +12,7 @@ CMAKE_FLAGS ?=
 KILN := $(BUILD)/tools/kiln/kiln
 FUZZ_SECONDS ?= 60
 
-.PHONY: all setup build test check-layers check-format test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update pictures install clean
+.PHONY: all setup build test check-layers check-format test-fast test-asan test-tsan test-shared demo bench fuzz format golden-update pictures pictures-vgeo install clean
 
 all: build
 
@@ -88,6 +88,10 @@ golden-update: build
 # The pictures of corpus models in README.md and docs/rendering.md (scripts/pictures.sh).
 pictures: build
 	@sh scripts/pictures.sh $(BUILD)/tools/kiln/kiln
+
+# The pictures of docs/virtual_geometry.md "Pictures" (scripts/pictures_vgeo.sh).
+pictures-vgeo: build
+	@sh scripts/pictures_vgeo.sh $(BUILD)/tools/kiln/kiln
 
 install: build
 	@cmake --install $(BUILD)

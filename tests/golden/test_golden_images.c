@@ -7,7 +7,9 @@
  * golden image cannot be stored wrong unnoticed. A failing comparison leaves the picture drawn
  * and a ΔE map in $KILN_BINARY_DIR/tests/golden/out/ (named in the failure);
  * KILN_GOLDEN_UPDATE=1 (`make golden-update`) writes the pictures drawn into
- * tests/golden/images/ instead, for review. Skipped (77) without Vulkan or the corpus. */
+ * tests/golden/images/ instead, for review. `fewer` lines check the triangle counts the command
+ * printed fall along a list of cases (a virtual geometry's cut moved away). Skipped (77) without
+ * Vulkan or the corpus. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,13 +29,14 @@
 #include "render_fixture.h"
 #include "support.h"
 
-#define MAX_CASES 64
+#define MAX_CASES 96
 #define MAX_ARGS  16
 
 /* One line of cases.txt. */
 typedef struct golden_line {
-    enum { LINE_ASSET, LINE_THUMB, LINE_APART } kind;
-    char *words[MAX_ARGS]; /* asset: NAME SOURCE CROP; thumb: GOLDEN ARGS...; apart: A B */
+    enum { LINE_ASSET, LINE_THUMB, LINE_APART, LINE_FEWER } kind;
+    char *words[MAX_ARGS]; /* asset: NAME SOURCE CROP; thumb: GOLDEN ARGS...; apart: A B;
+                            * fewer: GOLDEN GOLDEN... */
     int word_count;
     char *json; /* asset: the .meta "import" object (the rest of the line) */
 } golden_line;
@@ -70,8 +73,12 @@ static void read_cases(golden_cases *g)
             l->words[l->word_count++] = w;
         }
         const char *k = l->words[0];
-        l->kind = !strcmp(k, "asset") ? LINE_ASSET : !strcmp(k, "thumb") ? LINE_THUMB : LINE_APART;
+        l->kind = !strcmp(k, "asset")   ? LINE_ASSET
+                  : !strcmp(k, "thumb") ? LINE_THUMB
+                  : !strcmp(k, "fewer") ? LINE_FEWER
+                                        : LINE_APART;
         if (l->kind == LINE_APART && strcmp(k, "apart") != 0) fail_msg("cases.txt: '%s'?", k);
+        if (l->kind == LINE_FEWER && l->word_count < 3) fail_msg("cases.txt: fewer A B...");
         if (l->kind == LINE_ASSET && (l->word_count != 4 || !json))
             fail_msg("cases.txt: asset NAME SOURCE CROP {import settings}");
         if (l->kind == LINE_THUMB && l->word_count < 3) fail_msg("cases.txt: thumb GOLDEN ARGS");
@@ -136,6 +143,12 @@ static void write_asset(const char *dir, const golden_line *l)
         if (!bytes) fail_msg("cannot read %s", src);
         kt_write_file(file, bytes, size);
         free(bytes);
+        size_t n = strlen(src);
+        if (n > 5 && !strcmp(src + n - 5, ".gltf")) { /* its buffers beside it (not its images) */
+            char *cp = kt_format("cp \"$(dirname '%s')\"/*.bin '%s/assets/'", src, dir);
+            if (kt_run(cp, NULL) != 0) fail_msg("%s failed", cp);
+            free(cp);
+        }
         free(src);
     } else {
         uint32_t x, y, w, h;
@@ -208,6 +221,24 @@ static double check_reference(krt_context *rt, const golden_line *l, const uint8
     return se == 0 ? INFINITY : 10.0 * log10(255.0 * 255.0 / (se / ((double)w * h * 3)));
 }
 
+/* The triangle count `kiln thumbnail` printed ("..., 1964 triangles ..."), or -1. */
+static long long triangles_said(const char *said)
+{
+    const char *p = said ? strstr(said, " triangles") : NULL;
+    if (!p) return -1;
+    const char *q = p;
+    while (q > said && q[-1] >= '0' && q[-1] <= '9') q--;
+    return q < p ? strtoll(q, NULL, 10) : -1;
+}
+
+/* The index of the thumb line drawing GOLDEN, or -1. */
+static int thumb_line(const golden_cases *g, const char *golden)
+{
+    for (int i = 0; i < g->count; i++)
+        if (g->lines[i].kind == LINE_THUMB && !strcmp(g->lines[i].words[1], golden)) return i;
+    return -1;
+}
+
 static void test_golden_images(void **state)
 {
     (void)state;
@@ -237,6 +268,8 @@ static void test_golden_images(void **state)
     assert_int_equal(kt_run(mk, NULL), 0);
     free(mk);
     int failed = 0, drawn_count = 0;
+    long long triangles[MAX_CASES]; /* per thumb line: what it said it drew, -1 unknown */
+    for (int i = 0; i < MAX_CASES; i++) triangles[i] = -1;
     for (int i = 0; i < g.count; i++) {
         const golden_line *l = &g.lines[i];
         if (l->kind != LINE_THUMB) continue;
@@ -253,6 +286,7 @@ static void test_golden_images(void **state)
         char *said = NULL;
         int rc = kt_run(cmd, &said);
         if (rc != 0) fail_msg("%s: exit %d:\n%s", cmd, rc, said ? said : "");
+        triangles[i] = triangles_said(said);
         free(said);
         free(cmd);
         free(args);
@@ -336,6 +370,25 @@ static void test_golden_images(void **state)
         free(pb);
         free(a);
         free(b);
+    }
+    /* Triangle counts that must fall along a line (a cut farther away, say). */
+    for (int i = 0; i < g.count; i++) {
+        const golden_line *l = &g.lines[i];
+        if (l->kind != LINE_FEWER) continue;
+        long long before = -1;
+        for (int w = 1; w < l->word_count; w++) {
+            int at = thumb_line(&g, l->words[w]);
+            if (at < 0) fail_msg("cases.txt: fewer: no thumb line %s", l->words[w]);
+            long long n = triangles[at];
+            if (n < 0) fail_msg("%s: its line says no triangle count", l->words[w]);
+            printf("fewer %-26s %lld triangles\n", l->words[w], n);
+            if (w > 1 && !(n < before)) {
+                printf("FAIL %s draws %lld triangles, not fewer than %s's %lld\n", l->words[w], n,
+                       l->words[w - 1], before);
+                failed++;
+            }
+            before = n;
+        }
     }
     krt_destroy(rt);
     free(cache);

@@ -10,12 +10,12 @@
  *
  * thumbnail_resolve.c tells which. The artifact's type picks the function that draws it
  * (kinds[] below: textures in thumbnail_texture.c, models, scenes, meshes and materials in
- * thumbnail_model.c). The renderer's shaders are kiln-cooked shader assets too: tools/view/shaders
- * packed at build time into view_shaders.kpak beside kiln (share/kiln/ when installed;
- * $KILN_VIEW_SHADERS names another), mounted in the same libkiln_rt context. Test hooks
- * (environment): KILN_VULKAN_VALIDATION=1 requires the validation layer and fails on any message it
- * sends; KILN_RENDER_PIN keeps the named Vulkan drivers loaded for the process's life
- * (LeakSanitizer: tests/render/render_fixture.h says why). */
+ * thumbnail_model.c, a virtual geometry's cut in thumbnail_vgeo.c). The renderer's shaders are
+ * kiln-cooked shader assets too: tools/view/shaders packed at build time into view_shaders.kpak
+ * beside kiln (share/kiln/ when installed; $KILN_VIEW_SHADERS names another), mounted in the same
+ * libkiln_rt context. Test hooks (environment): KILN_VULKAN_VALIDATION=1 requires the validation
+ * layer and fails on any message it sends; KILN_RENDER_PIN keeps the named Vulkan drivers loaded
+ * for the process's life (LeakSanitizer: tests/render/render_fixture.h says why). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@
 
 typedef struct thumb_args {
     const char *output, *size, *level, *layer, *view, *time, *lod, *camera, *clip, *background,
-        *bounds;
+        *bounds, *distance, *pixel_error, *cut_distance;
 } thumb_args;
 
 /* Moves thumbnail's own options out of argv into *a; the rest go to rest[] (rest[0] = argv[0]).
@@ -47,6 +47,9 @@ static const char *take_options(int argc, char **argv, thumb_args *a, char **res
                             : !strcmp(o, "--clip")                     ? &a->clip
                             : !strcmp(o, "--background")               ? &a->background
                             : !strcmp(o, "--bounds")                   ? &a->bounds
+                            : !strcmp(o, "--distance")                 ? &a->distance
+                            : !strcmp(o, "--pixel-error")              ? &a->pixel_error
+                            : !strcmp(o, "--cut-distance")             ? &a->cut_distance
                                                                        : NULL;
         if (!slot) {
             rest[(*rest_count)++] = argv[i];
@@ -98,7 +101,8 @@ static bool word_of(const char *word, const char *const *list)
     return false;
 }
 
-static const char *const views[] = {"lit", "unlit", "normals", "uv", "lod", "meshlets", NULL};
+static const char *const views[] = {"lit",      "unlit",    "normals", "uv", "lod",
+                                    "meshlets", "clusters", "levels",  NULL};
 static const char *const cameras[] = {"auto",  "front", "back",   "left",
                                       "right", "top",   "bottom", NULL};
 
@@ -165,6 +169,7 @@ static const struct thumb_kind {
     {KRT_TYPE_MESH, "mesh", kiln_thumb_model},
     {KRT_TYPE_MATERIAL, "material", kiln_thumb_model},
     {KRT_TYPE_TYPED_MATERIAL, "typed material", kiln_thumb_model},
+    {KRT_TYPE_VGEO, "virtual geometry", kiln_thumb_vgeo},
 };
 
 static const struct thumb_kind *kind_of(krt_type t)
@@ -183,8 +188,6 @@ static const char *type_name(krt_type t)
         return "clip";
     case KRT_TYPE_SHADER:
         return "shader";
-    case KRT_TYPE_VGEO:
-        return "virtual geometry";
     default: {
         const struct thumb_kind *k = kind_of(t);
         return k ? k->name : "file of an unknown kind";
@@ -347,8 +350,10 @@ int kiln_cmd_thumbnail(int argc, char **argv)
         return kiln_cli_usage(&c, "thumbnail takes exactly one NAME#label or FILE");
     if (!a.output) return kiln_cli_usage(&c, "thumbnail needs -o OUT.png");
     kiln_thumb_opts o = {.size = 256,
-                         .view = "lit",
+                         .view = NULL, /* the kind's default */
                          .camera = "auto",
+                         .distance = 1.0,
+                         .pixel_error = 1.0f,
                          .lod = -1,
                          .clip = 0,
                          .background = {32, 64, 96, 255}};
@@ -373,12 +378,36 @@ int kiln_cmd_thumbnail(int argc, char **argv)
             return usage_value(&c, "--time", a.time, "give seconds, 0 or more");
     }
     if (a.view && !word_of(a.view, views))
-        return usage_value(&c, "--view", a.view, "lit, unlit, normals, uv, lod or meshlets");
+        return usage_value(&c, "--view", a.view,
+                           "lit, unlit, normals, uv, lod or meshlets (a virtual geometry: "
+                           "clusters, levels, lit, unlit, normals or uv)");
     if (a.view) o.view = a.view;
     if (a.camera && !word_of(a.camera, cameras))
         return usage_value(&c, "--camera", a.camera,
                            "auto, front, back, left, right, top or bottom");
     if (a.camera) o.camera = a.camera;
+    if (a.distance) {
+        char *end;
+        o.distance = strtod(a.distance, &end);
+        if (*end || !*a.distance || !(o.distance >= 0.01 && o.distance <= 1e6))
+            return usage_value(&c, "--distance", a.distance,
+                               "give a multiple of the framing distance, 0.01..1e6");
+    }
+    if (a.cut_distance) {
+        char *end;
+        o.cut_distance = strtod(a.cut_distance, &end);
+        if (*end || !*a.cut_distance || !(o.cut_distance >= 0.01 && o.cut_distance <= 1e6))
+            return usage_value(&c, "--cut-distance", a.cut_distance,
+                               "give a multiple of the framing distance, 0.01..1e6");
+    }
+    if (a.pixel_error) {
+        char *end;
+        double pe = strtod(a.pixel_error, &end);
+        if (*end || !*a.pixel_error || !(pe > 0.0 && pe <= 1e6))
+            return usage_value(&c, "--pixel-error", a.pixel_error,
+                               "give pixels, above 0 and at most 1e6");
+        o.pixel_error = (float)pe;
+    }
     if (a.clip) {
         if (!strcmp(a.clip, "none")) o.clip = KV_NO_CLIP;
         else if (!parse_u32(a.clip, 0, 1u << 20, &o.clip))

@@ -1,7 +1,7 @@
 /* thumbnail.h — what `kiln thumbnail`'s files share (cmd_thumbnail.c resolves the artifact, sets
  * up Vulkan and libkiln_rt and writes the PNG; one function per kind of artifact draws it:
- * thumbnail_texture.c, thumbnail_model.c). Built only with the renderer (KILN_HAVE_VIEW: the
- * Vulkan headers were found); docs/rendering.md "kiln thumbnail". */
+ * thumbnail_texture.c, thumbnail_model.c, thumbnail_vgeo.c). Built only with the renderer
+ * (KILN_HAVE_VIEW: the Vulkan headers were found); docs/rendering.md "kiln thumbnail". */
 #ifndef KILN_TOOLS_THUMBNAIL_H
 #define KILN_TOOLS_THUMBNAIL_H
 
@@ -18,11 +18,17 @@ typedef struct kiln_thumb_opts {
     uint32_t size;      /* the longer side of the picture, 1..4096 (default 256) */
     uint32_t level;     /* textures: the mip level (default 0) */
     uint32_t layer;     /* textures: the cube face, array layer or volume slice (default 0) */
-    const char *view;   /* models: lit, unlit, normals, uv, lod, meshlets (default lit) */
+    const char *view;   /* models: lit, unlit, normals, uv, lod, meshlets (default lit); virtual
+                         * geometry: clusters, levels, lit, unlit, normals, uv (default clusters);
+                         * NULL: the kind's default */
     const char *camera; /* models: auto, front, back, left, right, top, bottom (default auto) */
-    double time;        /* models: the clip time in seconds (default 0) */
-    int32_t lod;        /* models: the LOD to draw, -1 = chosen by kiln_lod_select (default) */
-    uint32_t clip;      /* scenes: the clip posed at time, KV_NO_CLIP = the rest pose (default 0) */
+    double distance; /* models: the camera's distance as a multiple of the framing's (default 1) */
+    float pixel_error;   /* models: the error in pixels LODs and cuts are chosen for (default 1) */
+    double cut_distance; /* virtual geometry: the cut chosen as from this multiple of the
+                          * framing distance, drawn from `distance`; 0 = `distance` (default) */
+    double time;         /* models: the clip time in seconds (default 0) */
+    int32_t lod;         /* models: the LOD to draw, -1 = chosen by kiln_lod_select (default) */
+    uint32_t clip; /* scenes: the clip posed at time, KV_NO_CLIP = the rest pose (default 0) */
     float background[4]; /* models: the sRGB RGBA cleared to, 0..255 (default 32, 64, 96, 255) */
     bool has_bounds;     /* models: frame these world bounds instead of the model's (the three.js
                           * reference prints its own: both renders then share a camera) */
@@ -45,7 +51,7 @@ typedef struct kiln_thumb_job {
 typedef struct kiln_thumb_image {
     uint8_t *rgba;
     uint32_t width, height;
-    char what[160]; /* what was drawn, for people: "bc7 512x512, level 1 (256x256)" */
+    char what[256]; /* what was drawn, for people: "bc7 512x512, level 1 (256x256)" */
 } kiln_thumb_image;
 
 /* A texture (KRT_TYPE_TEXTURE, or a KTX2 file): thumbnail_texture.c. */
@@ -54,6 +60,18 @@ kiln_result kiln_thumb_texture(const kiln_thumb_job *job, kiln_thumb_image *out,
 /* A scene, mesh or material (on a sphere): thumbnail_model.c; a typed material is refused
  * (KILN_E_IMPORT_UNSUPPORTED). */
 kiln_result kiln_thumb_model(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err);
+
+/* A virtual geometry (KRT_TYPE_VGEO): the cut kiln_vgeo_select makes for the thumbnail's camera,
+ * drawn over its mesh: thumbnail_vgeo.c. */
+kiln_result kiln_thumb_vgeo(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err);
+
+/* What the model and virtual geometry pictures share (thumbnail_model.c). Loads the job's
+ * artifact and waits for it and everything it names. Errors: the load's. */
+kiln_result kiln_thumb_load(const kiln_thumb_job *job, krt_handle *out, kiln_error *err);
+/* The camera framing bounds from opts->camera's direction at opts->distance times the rule's
+ * distance, for a size x size picture. Errors: KILN_E_USAGE. */
+kiln_result kiln_thumb_camera(const kiln_thumb_opts *o, const float bmin[3], const float bmax[3],
+                              uint32_t size, kv_camera *out, kiln_error *err);
 
 /* Loads a cooked shader of the renderer (tools/view/shaders, packed beside kiln) by its name,
  * "shaders/thumb_texture.frag#shader", and returns its object; the handle stays loaded until

@@ -2,8 +2,8 @@
  * sphere): the artifact is loaded from the mounted cache with everything it names, the camera
  * frames its bounds at rest by the rule shared with the three.js reference (or --bounds), and
  * kv draws it with the renderer's mesh shaders from the pack, in the asked view, clip time and
- * LOD (docs/rendering.md "kiln thumbnail"). A cooked model file alone has no cache to find its
- * meshes in: give NAME#scene in its project. */
+ * LOD (docs/rendering.md "kiln thumbnail"). The loading and the camera serve thumbnail_vgeo.c too.
+ * A cooked model file alone has no cache to find its meshes in: give NAME#scene in its project. */
 #ifdef KILN_HAVE_VIEW
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +11,8 @@
 
 #include "thumbnail.h"
 
-/* Loads the artifact and waits for it and what it names (krt_finish runs every queued job and
- * the renderer's callbacks). */
-static kiln_result load(const kiln_thumb_job *job, krt_handle *out, kiln_error *err)
+/* krt_finish runs every queued job and the renderer's callbacks. */
+kiln_result kiln_thumb_load(const kiln_thumb_job *job, krt_handle *out, kiln_error *err)
 {
     krt_handle h = krt_load_id(job->rt, job->type, job->asset_id, err);
     if (!h.id) return err->code ? err->code : KILN_E_INTERNAL;
@@ -30,6 +29,16 @@ static kiln_result load(const kiln_thumb_job *job, krt_handle *out, kiln_error *
     return KILN_OK;
 }
 
+kiln_result kiln_thumb_camera(const kiln_thumb_opts *o, const float bmin[3], const float bmax[3],
+                              uint32_t size, kv_camera *out, kiln_error *err)
+{
+    double yaw, pitch;
+    if (!kv_camera_preset_angles(o->camera, &yaw, &pitch))
+        return kiln_thumb_error(err, KILN_E_USAGE, "unknown camera %.40s", o->camera);
+    double distance = o->distance > 0 ? o->distance : 1.0;
+    return kv_camera_orbit(bmin, bmax, yaw, pitch, 1.0 / distance, size, size, out, err);
+}
+
 kiln_result kiln_thumb_model(const kiln_thumb_job *job, kiln_thumb_image *out, kiln_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -44,13 +53,19 @@ kiln_result kiln_thumb_model(const kiln_thumb_job *job, kiln_thumb_image *out, k
                                 "%.200s: a cooked %s alone names its meshes, materials and "
                                 "textures by id: give NAME#label in its project",
                                 job->name, job->type == KRT_TYPE_SCENE ? "scene" : "file");
-    int view = kv_view_parse(o->view);
-    if (view < 0) return kiln_thumb_error(err, KILN_E_USAGE, "unknown view %.40s", o->view);
+    const char *view_name = o->view ? o->view : "lit";
+    int view = kv_view_parse(view_name);
+    if (view < 0 && (!strcmp(view_name, "clusters") || !strcmp(view_name, "levels")))
+        return kiln_thumb_error(err, KILN_E_USAGE,
+                                "%.200s: --view %s is for a virtual geometry "
+                                "(NAME#vgeo<i>/prim<p>); a mesh's are meshlets and lod",
+                                job->name, view_name);
+    if (view < 0) return kiln_thumb_error(err, KILN_E_USAGE, "unknown view %.40s", view_name);
     const kv_shader *vert, *frag;
     kiln_result r = kiln_thumb_shader(job->rt, "shaders/mesh.vert#shader", &vert, err);
     if (!r) r = kiln_thumb_shader(job->rt, "shaders/mesh.frag#shader", &frag, err);
     krt_handle h = {0};
-    if (!r) r = load(job, &h, err);
+    if (!r) r = kiln_thumb_load(job, &h, err);
     if (r) return r;
     if (job->type == KRT_TYPE_SCENE && o->clip != KV_NO_CLIP) {
         krt_scene_data sd;
@@ -72,9 +87,12 @@ kiln_result kiln_thumb_model(const kiln_thumb_job *job, kiln_thumb_image *out, k
         r = kv_bounds(job->kv, job->rt, h, bmin, bmax, err);
     }
     kv_camera cam;
-    if (!r) r = kv_camera_frame(bmin, bmax, o->camera, size, size, &cam, err);
-    kv_draw_desc d = {
-        .view = (kv_view)view, .clip = o->clip, .time = (float)o->time, .lod = o->lod};
+    if (!r) r = kiln_thumb_camera(o, bmin, bmax, size, &cam, err);
+    kv_draw_desc d = {.view = (kv_view)view,
+                      .clip = o->clip,
+                      .time = (float)o->time,
+                      .lod = o->lod,
+                      .lod_pixels = o->pixel_error};
     for (int i = 0; i < 4; i++) d.background[i] = (uint8_t)(o->background[i] + 0.5f);
     if (job->type == KRT_TYPE_SCENE && !r) {
         krt_scene_data sd;
@@ -103,13 +121,13 @@ kiln_result kiln_thumb_model(const kiln_thumb_job *job, kiln_thumb_image *out, k
                            : job->type == KRT_TYPE_MESH ? "mesh"
                                                         : "material on a sphere";
         if (st.draws == 0)
-            snprintf(out->what, sizeof out->what, "%s, %s: nothing to draw", kind, o->view);
+            snprintf(out->what, sizeof out->what, "%s, %s: nothing to draw", kind, view_name);
         else if (lo == hi)
             snprintf(out->what, sizeof out->what, "%s, %s, %u draws, %llu triangles, LOD %u", kind,
-                     o->view, st.draws, (unsigned long long)st.triangles, lo);
+                     view_name, st.draws, (unsigned long long)st.triangles, lo);
         else
             snprintf(out->what, sizeof out->what, "%s, %s, %u draws, %llu triangles, LODs %u..%u",
-                     kind, o->view, st.draws, (unsigned long long)st.triangles, lo, hi);
+                     kind, view_name, st.draws, (unsigned long long)st.triangles, lo, hi);
     } else {
         free(out->rgba);
         out->rgba = NULL;

@@ -112,7 +112,8 @@ kiln_result kv_quad_draw(kv_context *ctx, kv_quad *q, kv_target *t, const kv_tex
  * and a sky/ground ambient; UNLIT: base colour x texture x vertex colour (the three.js
  * reference's mode); NORMALS: the shading normal (normal map applied) as 0.5 + 0.5 n; UV: set 0's
  * fractional UV in red and green; LOD: the level drawn, one colour each; MESHLETS: each meshlet of
- * the level in its own colour. */
+ * the level in its own colour. A cut of a virtual geometry (kv_draw_desc.clusters): MESHLETS
+ * colours each cluster, LOD each cluster's DAG level (the same ramp: 0 green, 1 blue, ...). */
 typedef enum kv_view {
     KV_VIEW_LIT = 0,
     KV_VIEW_UNLIT = 1,
@@ -154,6 +155,8 @@ kiln_result kv_camera_orbit(const float bounds_min[3], const float bounds_max[3]
 
 #define KV_NO_CLIP 0xFFFFFFFFu
 
+typedef struct kv_clusters kv_clusters; /* a cut of a virtual geometry (below) */
+
 typedef struct kv_draw_desc {
     kv_view view;
     uint32_t clip;    /* the scene's clip index to pose by, or KV_NO_CLIP (the rest pose) */
@@ -161,6 +164,9 @@ typedef struct kv_draw_desc {
     int32_t lod;      /* < 0: each mesh's level by kiln_lod_select; else that level (clamped) */
     float lod_pixels; /* selection threshold in pixels; 0 = 1 */
     uint8_t background[4]; /* sRGB RGBA the target is cleared to */
+    /* A mesh (KRT_TYPE_MESH) drawn as these clusters of a cut instead of a level (made by
+     * kv_clusters_create for that mesh); NULL: its level. lod and lod_pixels do not apply. */
+    const kv_clusters *clusters;
 } kv_draw_desc;
 
 /* Draws scenes and meshes loaded through libkiln_rt with kv as the renderer (kv_renderer_fill):
@@ -197,6 +203,21 @@ typedef struct kv_draw_stats {
     uint32_t level_histogram[KILN_MESH_MAX_LEVELS];
 } kv_draw_stats;
 void kv_draw_stats_get(const kv_scene_renderer *r, kv_draw_stats *out);
+
+/* ---- virtual geometry (kv_vgeo.c; docs/virtual_geometry.md) -------------------------------- */
+
+/* The clusters of a cut through a virtual geometry, chosen by the caller (kiln_vgeo_select's
+ * list), made ready to draw over the mesh whose vertices they index (krt_vgeo_data.mesh, ready,
+ * with kv's object): every cluster's triangles as that mesh's vertex indices, with the cluster's
+ * index and DAG level per triangle. kv_draw draws them in place of the mesh's level
+ * (kv_draw_desc.clusters). They use the mesh's GPU object: destroy them before the mesh goes.
+ * Errors: KILN_E_USAGE (the mesh not ready or without kv's object, a vertex count other than the
+ * VGEO's, a cluster index past the VGEO's), KILN_E_LIMIT (2^24 clusters or more in the VGEO, or
+ * 2^30 triangles in the cut), KILN_E_OUT_OF_MEMORY, Vulkan failures. */
+kiln_result kv_clusters_create(kv_context *ctx, krt_context *rt, krt_handle mesh,
+                               const kiln_vgeo_view *v, const uint32_t *clusters, size_t count,
+                               kv_clusters **out, kiln_error *err);
+void kv_clusters_destroy(kv_context *ctx, kv_clusters *c); /* NULL is a no-op */
 
 /* ---- presentation (a window; kiln view) ---------------------------------------------------- */
 

@@ -64,6 +64,17 @@ static void fill_info(const kiln_mesh_view *v, const uint32_t *at, kv_mesh_info 
         (v->streams[KILN_MESH_JOINTS].format == KILN_MESH_FORMAT_U16X4 ? KV_MESH_INFO_JOINTS16 : 0);
 }
 
+void kv_expand_cluster(const uint8_t *vertices, const uint8_t *triangles, kiln_meshlet c,
+                       uint32_t *indices)
+{
+    for (uint32_t i = 0; i < 3 * c.triangle_count; i++) {
+        uint8_t local = triangles[c.triangle_offset + i];
+        const uint8_t *p = vertices + ((size_t)c.vertex_offset + local) * 4;
+        indices[i] =
+            (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+}
+
 /* The meshlet view's triangles: for every meshlet in order, its triangles as global vertex
  * indices, and the meshlet's number per triangle. */
 static void expand_meshlets(const kiln_mesh_view *v, uint32_t *indices, uint32_t *ids)
@@ -71,15 +82,8 @@ static void expand_meshlets(const kiln_mesh_view *v, uint32_t *indices, uint32_t
     size_t t = 0;
     for (uint32_t m = 0; m < v->meshlet_count; m++) {
         kiln_meshlet ml = kiln_mesh_meshlet(v, m);
-        for (uint32_t i = 0; i < ml.triangle_count; i++, t++) {
-            for (uint32_t c = 0; c < 3; c++) {
-                uint8_t local = v->meshlet_triangles[ml.triangle_offset + 3 * i + c];
-                const uint8_t *p = v->meshlet_vertices + ((size_t)ml.vertex_offset + local) * 4;
-                indices[t * 3 + c] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                                     (uint32_t)p[3] << 24;
-            }
-            ids[t] = m;
-        }
+        kv_expand_cluster(v->meshlet_vertices, v->meshlet_triangles, ml, indices + t * 3);
+        for (uint32_t i = 0; i < ml.triangle_count; i++) ids[t++] = m;
     }
 }
 
@@ -91,9 +95,13 @@ static void mesh_free(kv_context *ctx, kv_mesh *m)
     kv_free(ctx, m, sizeof *m);
 }
 
-static kiln_result make_set(kv_context *ctx, kv_layouts *l, kv_mesh *m, const VkDeviceSize *at,
-                            const VkDeviceSize *size, kiln_error *err)
+kiln_result kv_mesh_set_make(kv_context *ctx, const VkBuffer buffers[4], const VkDeviceSize at[4],
+                             const VkDeviceSize size[4], VkDescriptorPool *pool,
+                             VkDescriptorSet *set, kiln_error *err)
 {
+    kv_layouts *l;
+    kiln_result k = kv_layouts_get(ctx, &l, err);
+    if (k) return k;
     VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3},
                                      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
     VkDescriptorPoolCreateInfo pi = {
@@ -102,23 +110,23 @@ static kiln_result make_set(kv_context *ctx, kv_layouts *l, kv_mesh *m, const Vk
         .poolSizeCount = 2,
         .pPoolSizes = sizes,
     };
-    VkResult r = ctx->vk.vkCreateDescriptorPool(ctx->device, &pi, NULL, &m->pool);
+    VkResult r = ctx->vk.vkCreateDescriptorPool(ctx->device, &pi, NULL, pool);
     if (r != VK_SUCCESS) return kv_vk_fail(err, r, "vkCreateDescriptorPool (mesh)");
     VkDescriptorSetAllocateInfo ai = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = m->pool,
+        .descriptorPool = *pool,
         .descriptorSetCount = 1,
         .pSetLayouts = &l->mesh,
     };
-    r = ctx->vk.vkAllocateDescriptorSets(ctx->device, &ai, &m->set);
+    r = ctx->vk.vkAllocateDescriptorSets(ctx->device, &ai, set);
     if (r != VK_SUCCESS) return kv_vk_fail(err, r, "vkAllocateDescriptorSets (mesh)");
     VkDescriptorBufferInfo b[4];
     VkWriteDescriptorSet w[4];
     for (uint32_t i = 0; i < 4; i++) {
-        b[i] = (VkDescriptorBufferInfo){m->buffer.buffer, at[i], size[i]};
+        b[i] = (VkDescriptorBufferInfo){buffers[i], at[i], size[i]};
         w[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-            .dstSet = m->set,
+            .dstSet = *set,
             .dstBinding = i,
             .descriptorCount = 1,
             .descriptorType =
@@ -213,9 +221,13 @@ kiln_result kv_create_mesh(void *user, krt_handle h, const krt_mesh_data *d, voi
     }
     memcpy(m->bounds_min, v->bounds_min, sizeof m->bounds_min);
     memcpy(m->bounds_max, v->bounds_max, sizeof m->bounds_max);
+    m->streams_size = streams_size;
+    m->info_at = info_at;
+    m->vertex_count = v->vertex_count;
+    VkBuffer parts[4] = {m->buffer.buffer, m->buffer.buffer, m->buffer.buffer, m->buffer.buffer};
     VkDeviceSize parts_at[4] = {0, ml_index_at, ml_id_at, info_at};
     VkDeviceSize parts_size[4] = {streams_size, ml_index_size, ml_id_size, sizeof(kv_mesh_info)};
-    k = make_set(ctx, l, m, parts_at, parts_size, err);
+    k = kv_mesh_set_make(ctx, parts, parts_at, parts_size, &m->pool, &m->set, err);
     if (k) {
         mesh_free(ctx, m);
         return k;

@@ -32,11 +32,18 @@ typedef struct draw_record {
     uint32_t material, joints, weights, lod, first_triangle, flags, pad[2];
 } draw_record;
 
-enum { DRAW_MIRRORED = 1u, DRAW_FLAT_NORMALS = 2u, DRAW_HAS_TANGENTS = 4u, DRAW_MESHLETS = 8u };
+enum {
+    DRAW_MIRRORED = 1u,
+    DRAW_FLAT_NORMALS = 2u,
+    DRAW_HAS_TANGENTS = 4u,
+    DRAW_MESHLETS = 8u,
+    DRAW_CLUSTERS = 16u, /* the pulled triangles are a cut's: keys carry the DAG level */
+};
 
 /* One draw of the frame, as the list is built. */
 typedef struct draw_item {
     const kv_mesh *mesh;
+    const kv_clusters *clusters; /* a cut drawn instead of the level, or NULL */
     VkDescriptorSet material_set;
     uint32_t pipeline;
     uint32_t level;
@@ -262,6 +269,23 @@ static kiln_result add_draw(frame_lists *f, krt_context *rt, krt_handle mh, cons
     if (krt_get_mesh(rt, mh, &md, err)) return err->code;
     return add_mesh(f, rt, m, md.view, md.material, model, node_weights, node_weight_count, joints,
                     default_material, cam, desc, screen_height, err);
+}
+
+/* The mesh's draw (the list's last) shows the cut c instead of its level: every view pulls the
+ * cut's triangles, keyed by cluster and DAG level (kv_vgeo.c). */
+static kiln_result use_clusters(frame_lists *f, krt_context *rt, krt_handle mh,
+                                const kv_clusters *c, kiln_error *err)
+{
+    if (c->mesh != krt_gpu(rt, mh))
+        return kv_error(err, KILN_E_USAGE, "kv_draw: the clusters were made for another mesh");
+    if (f->count == 0) return KILN_OK; /* the mesh has no object: nothing drawn */
+    draw_item *it = &f->items[f->count - 1];
+    it->clusters = c;
+    it->level = 0;
+    it->rec.lod = 0;
+    it->rec.first_triangle = 0;
+    it->rec.flags |= DRAW_MESHLETS | DRAW_CLUSTERS;
+    return KILN_OK;
 }
 
 /* The joint matrices of the skeleton with asset id `id` in a posed scene, appended to the list
@@ -497,14 +521,16 @@ static kiln_result record_and_submit(kv_context *ctx, kv_scene_renderer *r, kv_t
                                       r->pipelines[it->pipeline]);
             bound = it->pipeline;
         }
-        VkDescriptorSet sets[2] = {it->material_set, it->mesh->set};
+        VkDescriptorSet sets[2] = {it->material_set,
+                                   it->clusters ? it->clusters->set : it->mesh->set};
         ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, l->pipeline, 1, 2,
                                         sets, 0, NULL);
         ctx->vk.vkCmdPushConstants(
             cmd, l->pipeline, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &i);
         if (it->rec.flags & DRAW_MESHLETS) {
-            ctx->vk.vkCmdDraw(cmd, lv->triangle_count * 3, 1, 0, 0);
-            r->stats.triangles += lv->triangle_count;
+            uint32_t n = it->clusters ? it->clusters->triangle_count : lv->triangle_count;
+            if (n) ctx->vk.vkCmdDraw(cmd, n * 3, 1, 0, 0);
+            r->stats.triangles += n;
         } else {
             ctx->vk.vkCmdBindIndexBuffer(cmd, it->mesh->buffer.buffer, it->mesh->index_at,
                                          it->mesh->index_type);
@@ -530,6 +556,8 @@ kiln_result kv_draw(kv_context *ctx, kv_scene_renderer *r, kv_target *t, krt_con
         return kv_error(err, KILN_E_USAGE, "kv_draw: the asset is not ready");
     if ((unsigned)desc->view >= KV_VIEW_COUNT)
         return kv_error(err, KILN_E_USAGE, "kv_draw: unknown view %d", (int)desc->view);
+    if (desc->clusters && krt_handle_type(h) != KRT_TYPE_MESH)
+        return kv_error(err, KILN_E_USAGE, "kv_draw: clusters are drawn over a mesh");
     frame_lists f = {.ctx = ctx};
     size_t record_count = 0;
     krt_material_table(rt, NULL, &record_count, NULL);
@@ -544,6 +572,7 @@ kiln_result kv_draw(kv_context *ctx, kv_scene_renderer *r, kv_target *t, krt_con
         kv_mat4_identity(identity);
         k = add_draw(&f, rt, h, identity, NULL, 0, KV_NONE, default_material, camera, desc, height,
                      err);
+        if (!k && desc->clusters) k = use_clusters(&f, rt, h, desc->clusters, err);
     } else if (type == KRT_TYPE_MATERIAL) {
         if (!r->sphere) k = kv_sphere_create(ctx, &r->sphere, err);
         else k = KILN_OK;

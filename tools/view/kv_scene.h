@@ -61,13 +61,42 @@ struct kv_mesh {
     uint32_t level_count;
     kv_mesh_level levels[KILN_MESH_MAX_LEVELS];
     float bounds_min[3], bounds_max[3];
+    VkDeviceSize streams_size, info_at; /* the streams (at 0) and the UBO in buffer */
+    uint32_t vertex_count;
 };
+
+/* A cut of a virtual geometry over its mesh (kv_vgeo.c): the clusters' triangles as the mesh's
+ * vertex indices and each triangle's key (KV_CLUSTER_KEY), in a buffer of its own, and a set 2
+ * that points at the mesh's streams and UBO and at these in place of the meshlets. Drawn as the
+ * meshlet view's pulled triangles. */
+struct kv_clusters {
+    kv_buffer buffer;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    const kv_mesh *mesh;
+    uint32_t cluster_count, triangle_count;
+};
+
+/* A triangle's key in a cut: its cluster's index in the VGEO, its DAG level in the top 8 bits
+ * (mesh.frag: the meshlet view colours by the index, the LOD view by the level). */
+#define KV_CLUSTER_KEY(cluster, level) ((cluster) | (uint32_t)(level) << 24)
+#define KV_CLUSTER_MAX                 (1u << 24)
 
 struct kv_material {
     VkDescriptorPool pool;
     VkDescriptorSet set;
     bool blend, double_sided;
 };
+
+/* A mesh's set 2 (kv_mesh.c): streams, meshlet indices, meshlet ids (storage buffers) and the
+ * mesh UBO, each a range of a buffer; pool and set are made for it (destroy the pool). */
+kiln_result kv_mesh_set_make(kv_context *ctx, const VkBuffer buffers[4], const VkDeviceSize at[4],
+                             const VkDeviceSize size[4], VkDescriptorPool *pool,
+                             VkDescriptorSet *set, kiln_error *err);
+/* A meshlet's or cluster's triangles (their layouts are one) as global vertex indices:
+ * 3 * c.triangle_count of them into indices. vertices: the u32 table, triangles: the u8 one. */
+void kv_expand_cluster(const uint8_t *vertices, const uint8_t *triangles, kiln_meshlet c,
+                       uint32_t *indices);
 
 /* The callbacks (kv_mesh.c, kv_material.c). */
 kiln_result kv_create_mesh(void *user, krt_handle h, const krt_mesh_data *d, void **gpu,

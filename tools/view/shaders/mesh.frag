@@ -24,6 +24,7 @@ layout(location = 0) out vec4 out_color;
 #define DRAW_MIRRORED     1u
 #define DRAW_FLAT_NORMALS 2u
 #define DRAW_HAS_TANGENTS 4u
+#define DRAW_CLUSTERS     16u
 
 #define ALPHA_MASK  1u
 #define ALPHA_BLEND 2u
@@ -56,7 +57,7 @@ vec4 sample_slot(sampler2D tex, Material m, uint s, vec4 uv_dx, vec4 uv_dy)
 
 bool has(Material m, uint s) { return m.textures[s] != KV_NONE; }
 
-vec3 hue(uint i) // a distinct colour for a number: LOD levels, meshlets
+vec3 hue(uint i) // a distinct colour for a number: meshlets, clusters
 {
     uint h = i * 2654435761u;
     h ^= h >> 15;
@@ -108,8 +109,11 @@ void main()
     if (mode == KV_VIEW_UNLIT) { out_color = base; return; }
     if (mode == KV_VIEW_NORMALS) { out_color = vec4(n * 0.5 + 0.5, 1.0); return; }
     if (mode == KV_VIEW_UV) { out_color = vec4(fract(in_uv.xy), 0.0, 1.0); return; }
-    if (mode == KV_VIEW_LOD) { out_color = vec4(LOD_COLORS[min(d.lod, 8u)], 1.0); return; }
-    if (mode == KV_VIEW_MESHLETS) { out_color = vec4(hue(in_meshlet), 1.0); return; }
+    // A virtual geometry cut's key: its cluster in the low 24 bits, its DAG level above.
+    bool cut = (d.flags & DRAW_CLUSTERS) != 0u;
+    uint level = cut ? in_meshlet >> 24 : d.lod;
+    if (mode == KV_VIEW_LOD) { out_color = vec4(LOD_COLORS[min(level, 8u)], 1.0); return; }
+    if (mode == KV_VIEW_MESHLETS) { out_color = vec4(hue(in_meshlet & 0xFFFFFFu), 1.0); return; }
     if ((m.flags & MATERIAL_UNLIT) != 0u) { out_color = base; return; }
 
     float metallic = m.metallic, roughness = m.roughness;

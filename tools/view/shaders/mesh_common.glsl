@@ -41,7 +41,8 @@ struct Draw {
     uint weights;       // first morph weight in morph_weights, or KV_NONE
     uint lod;           // the level drawn (the LOD view colours it)
     uint first_triangle; // meshlet view: first entry of the level in the mesh's meshlet ids
-    uint flags;         // 1 mirrored, 2 flat normals, 4 has tangents, 8 meshlet triangles pulled
+    uint flags;         // 1 mirrored, 2 flat normals, 4 has tangents, 8 meshlet triangles pulled,
+                        // 16 they are a virtual geometry cut's (a key: cluster | level << 24)
     uint pad0, pad1;
 };
 
