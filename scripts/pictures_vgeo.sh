@@ -24,7 +24,7 @@ t() { "$kiln" thumbnail "$v" --size 256 "$@"; }
 t -o "$out/vgeo_d1.png" --cut-distance 1
 t -o "$out/vgeo_d4.png" --cut-distance 4
 t -o "$out/vgeo_d16.png" --cut-distance 16
-t -o "$out/vgeo_levels.png" --cut-distance 6 --view levels
+t -o "$out/vgeo_levels.png" --cut-distance 4 --view levels
 for d in 1 4 16; do
     "$kiln" thumbnail "$v" --size 256 --distance $d -o "far$d.png"
 done
