@@ -315,78 +315,6 @@ static void close_meshlet(builder *b, kiln_meshlet *meshlets, size_t *count, siz
     memset(b->acc_n, 0, sizeof b->acc_n);
 }
 
-/* Local vertex numbers in first-use order (vmap: local -> caller's), for a call whose
- * vertex_count is far larger than what its indices use (one cluster of a large mesh), so the
- * per-vertex tables stay small. */
-typedef struct compaction {
-    void *block;
-    size_t block_size;
-    uint32_t *idx, *vmap;
-    size_t vertex_count;
-} compaction;
-
-static kiln_result compact_vertices(compaction *c, const kiln_allocator *a, const uint32_t *indices,
-                                    size_t index_count, size_t vertex_count, kiln_error *err)
-{
-    size_t cap = 16;
-    while (cap < 2 * index_count) cap *= 2;
-    size_t size = (2 * cap + 2 * index_count) * sizeof(uint32_t);
-    uint32_t *block = kiln_alloc(a, size);
-    if (!block) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "meshlets: vertex table");
-    c->block = block, c->block_size = size;
-    uint32_t *keys = block, *vals = block + cap;
-    c->idx = block + 2 * cap, c->vmap = c->idx + index_count;
-    memset(keys, 0, cap * sizeof *keys);
-    uint32_t n = 0;
-    for (size_t i = 0; i < index_count; i++) {
-        uint32_t v = indices[i];
-        if (v >= vertex_count)
-            return kiln_error_set(err, KILN_E_USAGE, "meshlets: index %zu (%u) out of range", i,
-                                  (unsigned)v);
-        size_t h = ((uint32_t)(v * 2654435761u)) & (cap - 1);
-        while (keys[h] != 0 && keys[h] != v + 1) h = (h + 1) & (cap - 1);
-        if (keys[h] == 0) keys[h] = v + 1, vals[h] = n, c->vmap[n++] = v;
-        c->idx[i] = vals[h];
-    }
-    c->vertex_count = n;
-    return KILN_OK;
-}
-
-/* Welds by position: aidx[i] is the first local vertex with idx[i]'s position (bit for bit).
- * Meshes with vertices split by normals or UVs (flat shading, seams) are then one surface for
- * the growth, which otherwise would restart at every split. */
-static kiln_result weld_positions(uint32_t *aidx, const uint32_t *idx, size_t index_count,
-                                  const float *positions, const uint32_t *vmap, size_t nv,
-                                  const kiln_allocator *a, kiln_error *err)
-{
-    size_t cap = 16;
-    while (cap < 2 * nv) cap *= 2;
-    size_t size = (cap + nv) * sizeof(uint32_t);
-    uint32_t *table = kiln_alloc(a, size);
-    if (!table) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "meshlets: weld table");
-    uint32_t *rep = table + cap;
-    memset(table, 0, cap * sizeof *table);
-    for (size_t l = 0; l < nv; l++) {
-        uint32_t k[3];
-        memcpy(k, positions + (size_t)(vmap ? vmap[l] : l) * 3, sizeof k);
-        size_t h = (k[0] * 73856093u ^ k[1] * 19349663u ^ k[2] * 83492791u) & (cap - 1);
-        for (;; h = (h + 1) & (cap - 1)) {
-            uint32_t e = table[h];
-            if (e == 0) {
-                table[h] = (uint32_t)l + 1, rep[l] = (uint32_t)l;
-                break;
-            }
-            if (memcmp(positions + (size_t)(vmap ? vmap[e - 1] : e - 1) * 3, k, sizeof k) == 0) {
-                rep[l] = e - 1;
-                break;
-            }
-        }
-    }
-    for (size_t i = 0; i < index_count; i++) aidx[i] = rep[idx[i]];
-    kiln_free(a, table, size);
-    return KILN_OK;
-}
-
 /* Carves consecutive 16-byte aligned arrays out of one block. */
 typedef struct carve {
     size_t size;
@@ -421,7 +349,7 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
 
     builder b;
     memset(&b, 0, sizeof b);
-    compaction cv = {0};
+    kiln_meshlet_compaction cv = {0};
     kiln_result rc = KILN_OK;
     size_t nv = vertex_count;
     uint8_t *block = NULL;
@@ -429,7 +357,7 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     bool seeds_built = false;
     b.idx = indices;
     if (vertex_count / 4 > index_count + 256) {
-        rc = compact_vertices(&cv, alloc, indices, index_count, vertex_count, err);
+        rc = kiln_meshlet_compact(&cv, alloc, indices, index_count, vertex_count, err);
         if (rc != KILN_OK) goto done;
         b.idx = cv.idx, b.vmap = cv.vmap, nv = cv.vertex_count;
     }
@@ -472,7 +400,7 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     b.aidx = b.idx;
     if (weld) {
         uint32_t *aidx = (uint32_t *)(block + o_aidx);
-        rc = weld_positions(aidx, b.idx, index_count, positions, b.vmap, nv, alloc, err);
+        rc = kiln_meshlet_weld(aidx, b.idx, index_count, positions, b.vmap, nv, alloc, err);
         if (rc != KILN_OK) goto done;
         b.aidx = aidx;
     }
@@ -585,6 +513,6 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
 done:
     if (seeds_built) kiln_meshlet_seeds_free(&b.seeds);
     kiln_free_large(alloc, block, cs.size);
-    kiln_free(alloc, cv.block, cv.block_size);
+    kiln_meshlet_compaction_free(&cv, alloc);
     return rc;
 }

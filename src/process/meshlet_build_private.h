@@ -1,5 +1,5 @@
-/* meshlet_build_private.h — what the meshlet builder (meshlet_build.c) and its restart index
- * (meshlet_build_seed.c) share. */
+/* meshlet_build_private.h — what the meshlet builder (meshlet_build.c), its vertex preparation
+ * (meshlet_build_verts.c) and its restart index (meshlet_build_seed.c) share. */
 #ifndef KILN_PROCESS_MESHLET_BUILD_PRIVATE_H
 #define KILN_PROCESS_MESHLET_BUILD_PRIVATE_H
 
@@ -13,6 +13,31 @@
 typedef struct kiln_meshlet_cone {
     float c[3], n[3];
 } kiln_meshlet_cone;
+
+/* Local vertex numbers in first-use order (vmap: local -> caller's), for a call whose
+ * vertex_count is far larger than what its indices use (one cluster of a large mesh), so the
+ * per-vertex tables stay small. */
+typedef struct kiln_meshlet_compaction {
+    void *block;
+    size_t block_size;
+    uint32_t *idx, *vmap; /* index_count local indices; vertex_count caller's numbers */
+    size_t vertex_count;
+} kiln_meshlet_compaction;
+
+/* Fills c (free it with kiln_meshlet_compaction_free, also on error). Errors: KILN_E_USAGE (an
+ * index >= vertex_count), KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_meshlet_compact(kiln_meshlet_compaction *c, const kiln_allocator *a,
+                                 const uint32_t *indices, size_t index_count, size_t vertex_count,
+                                 kiln_error *err);
+void kiln_meshlet_compaction_free(kiln_meshlet_compaction *c, const kiln_allocator *a);
+
+/* Welds by position: aidx[i] is the first of the nv local vertices (caller's number vmap[l], or
+ * l without vmap) with idx[i]'s position, bit for bit. Meshes with vertices split by normals or
+ * UVs (flat shading, seams) are then one surface for the growth, which otherwise would restart at
+ * every split. Errors: KILN_E_OUT_OF_MEMORY. */
+kiln_result kiln_meshlet_weld(uint32_t *aidx, const uint32_t *idx, size_t index_count,
+                              const float *positions, const uint32_t *vmap, size_t nv,
+                              const kiln_allocator *a, kiln_error *err);
 
 /* The triangles in Morton order of their centroids, with "next / previous live one" links that
  * skip emitted triangles (union-find with path compression, so skipping costs O(1) amortized). */
