@@ -308,7 +308,7 @@ kiln_result kiln_vgeo_partition(const kiln_allocator *a, const uint32_t *tris,
             }
         i = j;
     }
-    qsort(pairs, pair_count, sizeof *pairs, pair_cmp);
+    if (pair_count) qsort(pairs, pair_count, sizeof *pairs, pair_cmp);
     /* Merge repeats into weights; CSR of the symmetric graph. */
     for (size_t i = 0; i < pair_count; i++)
         if (i == 0 || pair_cmp(&pairs[i], &pairs[i - 1]) != 0) unique++;
