@@ -39,6 +39,9 @@ static void every_corpus_level_error_bounds_the_measured_deviation(void **state)
         for (uint32_t m = 0; m < s->mesh_count; m++)
             for (uint32_t pi = 0; pi < s->meshes[m].primitive_count; pi++) {
                 const kiln_scene_primitive *p = &s->meshes[m].primitives[pi];
+                /* Under sanitizers (memory errors, not geometry) the largest primitives are left
+                 * to the plain build: their cook is minutes there. */
+                if (san && san[0] == '1' && p->index_count / 3 > 20000) continue;
                 o.morph_weights = s->meshes[m].weights;
                 o.morph_weight_count = s->meshes[m].weight_count;
                 kiln_cooked_mesh c;
