@@ -21,7 +21,7 @@ _Static_assert(sizeof(kiln_vgeo_link) == KILN_VGEO_LINK_SIZE, "link layout");
 _Static_assert(sizeof(kiln_meshlet) == KILN_VGEO_CLUSTER_SIZE, "cluster layout");
 _Static_assert(sizeof(kiln_meshlet_bounds) == KILN_VGEO_BOUNDS_SIZE, "bounds layout");
 
-static void header_bytes(const kiln_cooked_vgeo *v, uint8_t h[KILN_VGEO_HEADER_SIZE])
+void kiln_vgeo_header_bytes(const kiln_cooked_vgeo *v, uint8_t h[KILN_VGEO_HEADER_SIZE])
 {
     memset(h, 0, KILN_VGEO_HEADER_SIZE); /* the reserved bytes too */
     kiln_store_u64le(h + KILN_VGEO_H_MESH, v->mesh);
@@ -51,7 +51,7 @@ kiln_result kiln_vgeo_write(const kiln_cooked_vgeo *v, const kiln_allocator *all
         (v->cluster_triangle_size && !v->cluster_triangles))
         return kiln_error_set(err, KILN_E_USAGE, "kiln_vgeo_write: a table with a count is NULL");
     uint8_t header[KILN_VGEO_HEADER_SIZE];
-    header_bytes(v, header);
+    kiln_vgeo_header_bytes(v, header);
 
     kiln_container_writer w;
     kiln_container_begin(&w, KILN_VGEO_KIND, KILN_VGEO_KIND_VERSION, alloc);

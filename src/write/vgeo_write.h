@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "kiln/kiln_format.h"
+#include "codec/vgeo_sections.h"
 #include "process/vgeo.h"
 
 /* Writes v as a container; *out is allocated from alloc (NULL = libc): free it with
@@ -17,5 +18,9 @@
  * KILN_E_LIMIT, KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_vgeo_write(const kiln_cooked_vgeo *v, const kiln_allocator *alloc, uint8_t **out,
                             size_t *size, kiln_error *err);
+
+/* The header section's bytes of v (docs/formats.md, "Virtual geometry"): for the writer and for
+ * tests that build damaged files around it. */
+void kiln_vgeo_header_bytes(const kiln_cooked_vgeo *v, uint8_t h[KILN_VGEO_HEADER_SIZE]);
 
 #endif

@@ -146,19 +146,8 @@ static uint8_t *write_ok(const dag *d, size_t *size)
 static uint8_t *write_raw(const dag *d, size_t *size)
 {
     const kiln_cooked_vgeo *v = &d->v;
-    uint8_t h[KILN_VGEO_HEADER_SIZE] = {0};
-    kiln_store_u64le(h + KILN_VGEO_H_MESH, v->mesh);
-    kiln_store_u32le(h + KILN_VGEO_H_VERTEX_COUNT, v->vertex_count);
-    kiln_store_u32le(h + KILN_VGEO_H_FLAGS, v->flags);
-    kiln_store_u32le(h + KILN_VGEO_H_LEVEL_COUNT, v->level_count);
-    kiln_store_u32le(h + KILN_VGEO_H_GROUP_COUNT, v->group_count);
-    kiln_store_u32le(h + KILN_VGEO_H_CLUSTER_COUNT, v->cluster_count);
-    kiln_store_u32le(h + KILN_VGEO_H_CLUSTER_VERTEX_COUNT, v->cluster_vertex_count);
-    kiln_store_u32le(h + KILN_VGEO_H_CLUSTER_TRIANGLE_SIZE, v->cluster_triangle_size);
-    kiln_store_u32le(h + KILN_VGEO_H_MAX_VERTICES, v->max_vertices);
-    kiln_store_u32le(h + KILN_VGEO_H_MAX_TRIANGLES, v->max_triangles);
-    kiln_store_u32le(h + KILN_VGEO_H_SOURCE_TRIANGLES, v->source_triangles);
-    kiln_store_f32le(h + KILN_VGEO_H_EXTENT, v->extent);
+    uint8_t h[KILN_VGEO_HEADER_SIZE];
+    kiln_vgeo_header_bytes(v, h);
     kiln_container_writer w;
     kiln_error err;
     kiln_container_begin(&w, KILN_VGEO_KIND, KILN_VGEO_KIND_VERSION, NULL);

@@ -79,7 +79,8 @@ static void check_mesh(const float *pos, uint32_t nv, const uint32_t *idx, size_
         same_dag(&one, &two);
         kiln_cooked_vgeo_free(&two);
     }
-    kiln_vgeo_view v = vc_view_of(&one);
+    kiln_vgeo_view v;
+    uint8_t *file = vc_write_read(&one, &v);
     vc_source s;
     vc_source_init(&s, pos, nv, idx, ni);
     t->links += vc_check_dag(&v, &s);
@@ -99,6 +100,7 @@ static void check_mesh(const float *pos, uint32_t nv, const uint32_t *idx, size_
             t->root_triangles += one.clusters[i].triangle_count;
     if (one.flags & KILN_VGEO_STALLED) t->stalled++;
     kiln_cooked_vgeo_free(&one);
+    free(file);
 }
 
 static void synthetic_meshes_cut_without_cracks(void **state)

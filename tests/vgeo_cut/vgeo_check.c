@@ -1,6 +1,8 @@
 /* vgeo_check.c — see vgeo_check.h. */
 #include "vgeo_check.h"
 
+#include "write/vgeo_write.h"
+
 #include "support.h"
 
 #include "brute_distance.h"
@@ -9,52 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-kiln_vgeo_view vc_view_of(const kiln_cooked_vgeo *v)
+uint8_t *vc_write_read(kiln_cooked_vgeo *v, kiln_vgeo_view *view)
 {
-    kiln_vgeo_view w;
-    memset(&w, 0, sizeof w);
-    w.vertex_count = v->vertex_count;
-    w.flags = v->flags;
-    w.level_count = v->level_count;
-    w.group_count = v->group_count;
-    w.cluster_count = v->cluster_count;
-    w.cluster_vertex_count = v->cluster_vertex_count;
-    w.cluster_triangle_size = v->cluster_triangle_size;
-    w.max_vertices = v->max_vertices;
-    w.max_triangles = v->max_triangles;
-    w.source_triangles = v->source_triangles;
-    w.extent = v->extent;
-    w.groups = (const uint8_t *)v->groups;
-    w.clusters = (const uint8_t *)v->clusters;
-    w.links = (const uint8_t *)v->links;
-    w.bounds = (const uint8_t *)v->bounds;
-    w.cluster_vertices = (const uint8_t *)v->cluster_vertices;
-    w.cluster_triangles = v->cluster_triangles;
-    for (uint32_t i = 0; i < v->cluster_count; i++)
-        if (v->links[i].group == KILN_VGEO_NONE) w.root_count++;
-    return w;
+    if (!v->mesh) v->mesh = 1; /* the writer wants the mesh's id; any will do here */
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    kiln_error err;
+    kiln_result r = kiln_vgeo_write(v, NULL, &bytes, &size, &err);
+    if (r != KILN_OK) print_error("%s\n", err.message);
+    assert_int_equal(r, KILN_OK);
+    r = kiln_vgeo_read(bytes, size, 0, view, &err);
+    if (r != KILN_OK) print_error("%s\n", err.message);
+    assert_int_equal(r, KILN_OK);
+    return bytes;
 }
 
-static kiln_vgeo_group group_at(const kiln_vgeo_view *v, uint32_t g)
-{
-    kiln_vgeo_group out;
-    memcpy(&out, v->groups + (size_t)g * sizeof out, sizeof out);
-    return out;
-}
 
-static kiln_vgeo_link link_at(const kiln_vgeo_view *v, uint32_t i)
-{
-    kiln_vgeo_link out;
-    memcpy(&out, v->links + (size_t)i * sizeof out, sizeof out);
-    return out;
-}
 
-static kiln_meshlet cluster_at(const kiln_vgeo_view *v, uint32_t i)
-{
-    kiln_meshlet out;
-    memcpy(&out, v->clusters + (size_t)i * sizeof out, sizeof out);
-    return out;
-}
 
 static int contains(const kiln_vgeo_lod *outer, const kiln_vgeo_lod *inner)
 {
@@ -73,12 +46,12 @@ static uint32_t *triangles_of(const kiln_vgeo_view *v, const uint32_t *list, siz
                               size_t *n)
 {
     size_t total = 0;
-    for (size_t i = 0; i < count; i++) total += cluster_at(v, list[i]).triangle_count * 3u;
+    for (size_t i = 0; i < count; i++) total += kiln_vgeo_cluster(v, list[i]).triangle_count * 3u;
     uint32_t *idx = malloc((total ? total : 1) * sizeof *idx);
     assert_non_null(idx);
     size_t k = 0;
     for (size_t i = 0; i < count; i++) {
-        kiln_meshlet m = cluster_at(v, list[i]);
+        kiln_meshlet m = kiln_vgeo_cluster(v, list[i]);
         for (uint32_t t = 0; t < m.triangle_count * 3; t++) {
             uint8_t local = v->cluster_triangles[m.triangle_offset + t];
             memcpy(&idx[k++], v->cluster_vertices + ((size_t)m.vertex_offset + local) * 4, 4);
@@ -108,18 +81,18 @@ static void check_group_borders(const kiln_vgeo_view *v, const vc_source *s)
     uint32_t *members = malloc((nc ? nc : 1) * 4);
     assert_true(start && made && members);
     for (uint32_t i = 0; i < nc; i++) {
-        kiln_vgeo_link l = link_at(v, i);
+        kiln_vgeo_link l = kiln_vgeo_cluster_link(v, i);
         if (l.source_group != KILN_VGEO_NONE) start[l.source_group + 1]++;
     }
     for (uint32_t g = 0; g < ng; g++) start[g + 1] += start[g];
     for (uint32_t i = 0; i < nc; i++) {
-        kiln_vgeo_link l = link_at(v, i);
+        kiln_vgeo_link l = kiln_vgeo_cluster_link(v, i);
         if (l.source_group != KILN_VGEO_NONE) made[start[l.source_group]++] = i;
     }
     for (uint32_t g = ng; g > 0; g--) start[g] = start[g - 1];
     start[0] = 0;
     for (uint32_t g = 0; g < ng; g++) {
-        kiln_vgeo_group gr = group_at(v, g);
+        kiln_vgeo_group gr = kiln_vgeo_group_at(v, g);
         for (uint32_t k = 0; k < gr.cluster_count; k++) members[k] = gr.cluster_offset + k;
         size_t nm = 0, nn = 0, em = 0, en = 0;
         uint32_t *tm = triangles_of(v, members, gr.cluster_count, &nm);
@@ -156,17 +129,17 @@ size_t vc_check_dag(const kiln_vgeo_view *v, const vc_source *s)
     check_group_borders(v, s);
     size_t checked = 0;
     for (uint32_t g = 0; g < v->group_count; g++) {
-        kiln_vgeo_group gr = group_at(v, g);
+        kiln_vgeo_group gr = kiln_vgeo_group_at(v, g);
         assert_true(gr.cluster_count > 0);
         assert_true((uint64_t)gr.cluster_offset + gr.cluster_count <= v->cluster_count);
         assert_true(isfinite(gr.error) && gr.error >= 0 && isfinite(gr.radius));
         for (uint32_t k = 0; k < gr.cluster_count; k++)
-            assert_int_equal(link_at(v, gr.cluster_offset + k).group, g);
+            assert_int_equal(kiln_vgeo_cluster_link(v, gr.cluster_offset + k).group, g);
     }
     uint32_t roots = 0;
     for (uint32_t i = 0; i < v->cluster_count; i++) {
-        kiln_vgeo_link l = link_at(v, i);
-        kiln_meshlet m = cluster_at(v, i);
+        kiln_vgeo_link l = kiln_vgeo_cluster_link(v, i);
+        kiln_meshlet m = kiln_vgeo_cluster(v, i);
         assert_true(m.vertex_count <= v->max_vertices && m.triangle_count <= v->max_triangles);
         assert_true(m.triangle_count > 0);
         kiln_vgeo_lod self, parent;
@@ -176,7 +149,7 @@ size_t vc_check_dag(const kiln_vgeo_view *v, const vc_source *s)
             assert_true(self.error == 0.0f);
         } else {
             assert_true(l.source_group < v->group_count);
-            kiln_vgeo_group sg = group_at(v, l.source_group);
+            kiln_vgeo_group sg = kiln_vgeo_group_at(v, l.source_group);
             assert_int_equal(l.level, sg.level);
             assert_true(self.error == sg.error);
         }
@@ -185,7 +158,7 @@ size_t vc_check_dag(const kiln_vgeo_view *v, const vc_source *s)
             assert_true(isinf(parent.error));
             continue;
         }
-        kiln_vgeo_group g = group_at(v, l.group);
+        kiln_vgeo_group g = kiln_vgeo_group_at(v, l.group);
         assert_true(l.level < g.level);
         /* The monotonic rule the cut relies on. */
         if (!(parent.error >= self.error) || !contains(&parent, &self)) {
@@ -374,13 +347,13 @@ vc_cut vc_check_cut(const kiln_vgeo_view *v, const vc_source *s, const kiln_vgeo
         is_sel[sel[i]] = 1;
     }
     for (uint32_t g = 0; g < v->group_count; g++) {
-        kiln_vgeo_group gr = group_at(v, g);
+        kiln_vgeo_group gr = kiln_vgeo_group_at(v, g);
         kiln_vgeo_lod lod = {{gr.center[0], gr.center[1], gr.center[2]}, gr.radius, gr.error};
         used[g] = kiln_vgeo_pixels(&lod, camera) <= pixel_error;
     }
     size_t tris = 0;
     for (uint32_t i = 0; i < nc; i++) {
-        kiln_vgeo_link l = link_at(v, i);
+        kiln_vgeo_link l = kiln_vgeo_cluster_link(v, i);
         kiln_vgeo_lod self, parent;
         kiln_vgeo_cluster_lod(v, i, &self, &parent);
         int own_ok = kiln_vgeo_pixels(&self, camera) <= pixel_error;
@@ -389,7 +362,7 @@ vc_cut vc_check_cut(const kiln_vgeo_view *v, const vc_source *s, const kiln_vgeo
         if (l.source_group == KILN_VGEO_NONE) assert_true(own_ok);
         else assert_int_equal(own_ok, used[l.source_group]);
         if (!own_ok && l.group != KILN_VGEO_NONE) assert_false(used[l.group]);
-        if (is_sel[i]) tris += cluster_at(v, i).triangle_count;
+        if (is_sel[i]) tris += kiln_vgeo_cluster(v, i).triangle_count;
     }
     /* The soup of the cut, welded as the source was. */
     uint32_t *idx = malloc((tris ? tris : 1) * 3 * sizeof *idx);
@@ -397,7 +370,7 @@ vc_cut vc_check_cut(const kiln_vgeo_view *v, const vc_source *s, const kiln_vgeo
     size_t k = 0;
     const uint8_t *verts = v->cluster_vertices;
     for (size_t i = 0; i < n; i++) {
-        kiln_meshlet m = cluster_at(v, sel[i]);
+        kiln_meshlet m = kiln_vgeo_cluster(v, sel[i]);
         for (uint32_t t = 0; t < m.triangle_count * 3; t++) {
             uint8_t local = v->cluster_triangles[m.triangle_offset + t];
             assert_true(local < m.vertex_count);
@@ -458,7 +431,7 @@ vc_cut vc_check_cut(const kiln_vgeo_view *v, const vc_source *s, const kiln_vgeo
                     tris, cracks, overlaps, (unsigned)(first_bad >> 32), (unsigned)first_bad);
         /* Which clusters use that edge, and at which level. */
         for (size_t i = 0; i < n; i++) {
-            kiln_meshlet m = cluster_at(v, sel[i]);
+            kiln_meshlet m = kiln_vgeo_cluster(v, sel[i]);
             for (uint32_t t = 0; t < m.triangle_count; t++) {
                 uint32_t g[3];
                 for (int c = 0; c < 3; c++) {
@@ -468,8 +441,8 @@ vc_cut vc_check_cut(const kiln_vgeo_view *v, const vc_source *s, const kiln_vgeo
                 for (int c = 0; c < 3; c++)
                     if (edge_key(s->weld, g[c], g[(c + 1) % 3]) == first_bad)
                         print_error("  cluster %u level %u group %u source %u: triangle %u %u %u\n",
-                                    sel[i], link_at(v, sel[i]).level, link_at(v, sel[i]).group,
-                                    link_at(v, sel[i]).source_group, g[0], g[1], g[2]);
+                                    sel[i], kiln_vgeo_cluster_link(v, sel[i]).level, kiln_vgeo_cluster_link(v, sel[i]).group,
+                                    kiln_vgeo_cluster_link(v, sel[i]).source_group, g[0], g[1], g[2]);
             }
         }
         fail();
@@ -552,10 +525,10 @@ static void source_clusters(const kiln_vgeo_view *v, uint32_t g, uint32_t *out, 
 {
     if (seen[g] == stamp) return; /* reached through another member already */
     seen[g] = stamp;
-    kiln_vgeo_group gr = group_at(v, g);
+    kiln_vgeo_group gr = kiln_vgeo_group_at(v, g);
     for (uint32_t k = 0; k < gr.cluster_count; k++) {
         uint32_t c = gr.cluster_offset + k;
-        kiln_vgeo_link l = link_at(v, c);
+        kiln_vgeo_link l = kiln_vgeo_cluster_link(v, c);
         if (l.source_group == KILN_VGEO_NONE) out[(*n)++] = c;
         else source_clusters(v, l.source_group, out, n, seen, stamp);
     }
@@ -571,16 +544,16 @@ double vc_check_errors(const kiln_vgeo_view *v, const float *positions, size_t s
     for (uint32_t g = 0; g < ng; g++) {
         size_t nm = 0, nu = 0;
         for (uint32_t i = 0; i < nc; i++)
-            if (link_at(v, i).source_group == g) made[nm++] = i;
+            if (kiln_vgeo_cluster_link(v, i).source_group == g) made[nm++] = i;
         source_clusters(v, g, under, &nu, seen, g + 1);
         size_t tn = 0, tu = 0;
         uint32_t *tm = triangles_of(v, made, nm, &tn), *ts = triangles_of(v, under, nu, &tu);
         double measured = bd_directed(positions, tm, tn, ts, tu, samples, 1234u + g);
-        double stored = group_at(v, g).error;
+        double stored = kiln_vgeo_group_at(v, g).error;
         if (!(stored >= measured)) {
             print_error("group %u (level %u): stored error %.9g < measured %.9g from the %zu "
                         "triangles it made to the %zu source triangles beneath it\n",
-                        g, group_at(v, g).level, stored, measured, tn / 3, tu / 3);
+                        g, kiln_vgeo_group_at(v, g).level, stored, measured, tn / 3, tu / 3);
             fail();
         }
         if (measured > 0 && stored / measured < worst) worst = stored / measured;

@@ -10,8 +10,9 @@
 #include "kiln/kiln_format.h"
 #include "process/vgeo.h"
 
-/* A view over a cooked DAG's arrays as they are in memory (the stored layouts). */
-kiln_vgeo_view vc_view_of(const kiln_cooked_vgeo *v);
+/* Writes v (kiln_vgeo_write, which reads its bytes back) and reads it into view: every check
+ * then runs on what the reader accepted. Returns the bytes (malloc'd; free after the view). */
+uint8_t *vc_write_read(kiln_cooked_vgeo *v, kiln_vgeo_view *view);
 
 typedef struct vc_source vc_source;
 
