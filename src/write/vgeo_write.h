@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kiln/kiln_format.h"
 #include "codec/vgeo_sections.h"
+#include "kiln/kiln_format.h"
 #include "process/vgeo.h"
 
 /* Writes v as a container; *out is allocated from alloc (NULL = libc): free it with

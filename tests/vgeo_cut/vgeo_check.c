@@ -26,9 +26,6 @@ uint8_t *vc_write_read(kiln_cooked_vgeo *v, kiln_vgeo_view *view)
     return bytes;
 }
 
-
-
-
 static int contains(const kiln_vgeo_lod *outer, const kiln_vgeo_lod *inner)
 {
     double d2 = 0;
@@ -441,8 +438,10 @@ vc_cut vc_check_cut(const kiln_vgeo_view *v, const vc_source *s, const kiln_vgeo
                 for (int c = 0; c < 3; c++)
                     if (edge_key(s->weld, g[c], g[(c + 1) % 3]) == first_bad)
                         print_error("  cluster %u level %u group %u source %u: triangle %u %u %u\n",
-                                    sel[i], kiln_vgeo_cluster_link(v, sel[i]).level, kiln_vgeo_cluster_link(v, sel[i]).group,
-                                    kiln_vgeo_cluster_link(v, sel[i]).source_group, g[0], g[1], g[2]);
+                                    sel[i], kiln_vgeo_cluster_link(v, sel[i]).level,
+                                    kiln_vgeo_cluster_link(v, sel[i]).group,
+                                    kiln_vgeo_cluster_link(v, sel[i]).source_group, g[0], g[1],
+                                    g[2]);
             }
         }
         fail();
