@@ -28,8 +28,10 @@ extern "C" {
  * 4: format auto cooks HDR sources to BC6H (ASTC 4x4 HDR on mobile), not RGBA16F.
  * 5: meshlets come from kiln's own builder (meshlet_build.h), not meshopt_buildMeshlets; LOD
  *    errors are measured bounds (kiln_mesh_deviation), and levels over lod_error are
- *    simplified again or dropped. */
-#define KILN_PIPELINE_VERSION 5
+ *    simplified again or dropped.
+ * 6: the measured bounds cut a triangle by the other surface's triangles beneath it (tighter,
+ *    so stored LOD and DAG errors are smaller). */
+#define KILN_PIPELINE_VERSION 6
 
 #if defined(KILN_BUILDING) && defined(__GNUC__)
 #define KILN_API __attribute__((visibility("default")))

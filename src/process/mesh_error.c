@@ -38,6 +38,8 @@
 #include <string.h>
 
 #include "process/mesh_error_bvh.h"
+#include "process/mesh_error_fan.h"
+#include "process/mesh_error_overlay.h"
 
 #define KILN_ERR_SLACK          0.25
 #define KILN_ERR_DEPTH          12
@@ -52,10 +54,11 @@ typedef struct err_pt {
 
 typedef struct err_ctx {
     const kiln_err_bvh *to;
-    double lb;     /* the largest exact distance found */
-    double hair;   /* absolute slack */
-    double bound;  /* the largest bound kept for a (sub)triangle */
-    size_t budget; /* subdivision queries left */
+    kiln_err_fans *fans; /* the wedges of to's vertices */
+    double lb;           /* the largest exact distance found */
+    double hair;         /* absolute slack */
+    double bound;        /* the largest bound kept for a (sub)triangle */
+    size_t budget;       /* subdivision queries left */
 } err_ctx;
 
 static double dot3(const double *a, const double *b)
@@ -174,140 +177,19 @@ static double bound_hinge(const err_ctx *c, const err_pt *s, uint32_t t1, uint32
     return out;
 }
 
-/* The "fan" bound around vertex vtx of the other surface: the fan's triangles projected along
- * their summed normal N are wedges around the axis (V, N); the planes through the axis and each
- * edge (V, W) cut space into wedges that tile it (rays sorted by angle, each wedge under pi),
- * each wedge is given the fan triangle between its two rays (on a border, the open gap is
- * halved and each half given to the triangle beside it), s is clipped to each wedge (a convex
- * polygon), and the bound is the largest distance from a polygon corner to its wedge's
- * triangle (convexity, as in "one"). Any assignment of wedges to triangles gives a valid bound;
- * the projection only makes it tight. A fan that is not one disc or half-disc, or a wedge of
- * pi or more: +inf. */
-#define KILN_ERR_FAN_MAX 24
-
-/* A monotonic stand-in for atan2(y, x), in [0, 4): sorts directions by angle without a
- * library call; 2 is a half turn. */
-static double pseudo_angle(double x, double y)
+/* The "fan" bound around vertex vtx of the other surface: s clipped to each wedge of the fan
+ * (mesh_error_fan.c) is a convex polygon, over which the distance to the wedge's triangle peaks
+ * at a corner (convexity, as in "one"). A fan without wedges: +inf. */
+static double bound_fan(err_ctx *c, const err_pt *s, uint32_t vtx, double stop)
 {
-    double l = fabs(x) + fabs(y);
-    if (!(l > 0)) return 0.0;
-    double p = y / l; /* in [-1, 1] */
-    return x >= 0 ? (y >= 0 ? p : 4.0 + p) : 2.0 - p;
-}
-
-static double bound_fan(const err_ctx *c, const err_pt *s, uint32_t vtx, double stop)
-{
-    const kiln_err_bvh *to = c->to;
-    uint32_t f0 = to->fan_start[vtx], fn = to->fan_start[vtx + 1] - f0;
-    if (fn < 1 || fn > KILN_ERR_FAN_MAX) return INFINITY;
-    const uint32_t *fan = to->fan_tris + f0;
-    const double *v = NULL;
-    double nsum[3] = {0, 0, 0};
-    uint32_t ray_id[KILN_ERR_FAN_MAX * 2 + 1];
-    const double *ray_p[KILN_ERR_FAN_MAX * 2 + 1];
-    size_t rays = 0;
-    for (uint32_t i = 0; i < fn; i++) {
-        const kiln_err_tri *t = &to->tris[fan[i]];
-        double e1[3], e2[3], n[3];
-        for (int k = 0; k < 3; k++)
-            e1[k] = t->p[1][k] - t->p[0][k], e2[k] = t->p[2][k] - t->p[0][k];
-        cross3(e1, e2, n);
-        for (int k = 0; k < 3; k++) nsum[k] += n[k];
-        for (int j = 0; j < 3; j++) {
-            if (t->v[j] == vtx) {
-                v = t->p[j];
-                continue;
-            }
-            size_t r = 0;
-            while (r < rays && ray_id[r] != t->v[j]) r++;
-            if (r == rays) ray_id[rays] = t->v[j], ray_p[rays++] = t->p[j];
-        }
-    }
-    /* A closed fan has as many rays as triangles, a fan on one border one more. */
-    if (!v || (rays != fn && rays != fn + 1) || (rays == fn && fn < 3)) return INFINITY;
-    double nl = sqrt(dot3(nsum, nsum));
-    if (!(nl > 0)) return INFINITY;
-    double N[3] = {nsum[0] / nl, nsum[1] / nl, nsum[2] / nl};
-    /* a frame e1, e2 across N */
-    double a[3] = {fabs(N[0]) < 0.6 ? 1.0 : 0.0, fabs(N[0]) < 0.6 ? 0.0 : 1.0, 0.0}, e1[3], e2[3];
-    cross3(N, a, e1);
-    double l1 = sqrt(dot3(e1, e1));
-    for (int k = 0; k < 3; k++) e1[k] /= l1;
-    cross3(N, e1, e2);
-    double ang[KILN_ERR_FAN_MAX + 1];
-    uint32_t order[KILN_ERR_FAN_MAX + 1];
-    /* m[r]: normal of the plane through the axis and ray r; (m . (p - V)) > 0 when p lies
-     * counter-clockwise of the ray around N. */
-    double m[KILN_ERR_FAN_MAX + 2][3];
-    double ray_d[KILN_ERR_FAN_MAX + 1][3];
-    for (size_t r = 0; r < rays; r++) {
-        double *w = ray_d[r];
-        for (int q = 0; q < 3; q++) w[q] = ray_p[r][q] - v[q];
-        ang[r] = pseudo_angle(dot3(w, e1), dot3(w, e2));
-        cross3(N, w, m[r]);
-        size_t at = r;
-        while (at > 0 && ang[order[at - 1]] > ang[r]) order[at] = order[at - 1], at--;
-        order[at] = (uint32_t)r;
-    }
-    /* The wedges between consecutive rays, each with its triangle; on a border, the one gap
-     * between two rays that share no triangle is halved, each half given to the triangle on
-     * its side (points beyond a border are nearest to it). */
-    struct {
-        const double *from, *to;
-        uint32_t tri;
-    } wedge[KILN_ERR_FAN_MAX + 2];
-    size_t wedges = 0;
-    int gaps = 0;
-    for (size_t k = 0; k < rays; k++) {
-        uint32_t r0 = order[k], r1 = order[(k + 1) % rays];
-        double span = ang[r1] - ang[r0];
-        if (k + 1 == rays) span += 4.0;
-        uint32_t tri = UINT32_MAX, t0 = UINT32_MAX, t1 = UINT32_MAX;
-        for (uint32_t i = 0; i < fn; i++) {
-            const kiln_err_tri *t = &to->tris[fan[i]];
-            int h0 = 0, h1 = 0;
-            for (int j = 0; j < 3; j++) h0 |= t->v[j] == ray_id[r0], h1 |= t->v[j] == ray_id[r1];
-            if (h0 && h1 && tri == UINT32_MAX) tri = fan[i];
-            if (h0 && t0 == UINT32_MAX) t0 = fan[i];
-            if (h1 && t1 == UINT32_MAX) t1 = fan[i];
-        }
-        if (tri != UINT32_MAX) {
-            /* under pi: ray r1 strictly counter-clockwise of r0 */
-            if (!(span > 0 && span < 2.0 && dot3(m[r0], ray_d[r1]) > 0)) return INFINITY;
-            wedge[wedges].from = m[r0], wedge[wedges].to = m[r1], wedge[wedges++].tri = tri;
-            continue;
-        }
-        if (gaps++ || rays != fn + 1 || !(span > 0 && span < 4.0)) return INFINITY;
-        /* the gap's bisector: across N, between the two rays' unit directions (the other way
-         * round when the gap is wider than pi); each half must stay under pi */
-        double u0[3], u1[3], dir[3], l0 = 0, l1v = 0, ld = 0;
-        for (int q = 0; q < 3; q++) {
-            u0[q] = ray_d[r0][q] - dot3(ray_d[r0], N) * N[q];
-            u1[q] = ray_d[r1][q] - dot3(ray_d[r1], N) * N[q];
-        }
-        l0 = sqrt(dot3(u0, u0)), l1v = sqrt(dot3(u1, u1));
-        if (!(l0 > 0 && l1v > 0)) return INFINITY;
-        for (int q = 0; q < 3; q++) dir[q] = u0[q] / l0 + u1[q] / l1v;
-        ld = sqrt(dot3(dir, dir));
-        if (ld > 1e-3) {
-            double sgn = span > 2.0 ? -1.0 : 1.0;
-            for (int q = 0; q < 3; q++) dir[q] *= sgn / ld;
-        } else { /* a straight border: a quarter turn from r0 */
-            double u0n[3] = {u0[0] / l0, u0[1] / l0, u0[2] / l0};
-            cross3(N, u0n, dir);
-        }
-        cross3(N, dir, m[KILN_ERR_FAN_MAX + 1]);
-        if (!(dot3(m[r0], dir) > 0 && dot3(m[KILN_ERR_FAN_MAX + 1], ray_d[r1]) > 0))
-            return INFINITY;
-        wedge[wedges].from = m[r0], wedge[wedges].to = m[KILN_ERR_FAN_MAX + 1];
-        wedge[wedges++].tri = t0;
-        wedge[wedges].from = m[KILN_ERR_FAN_MAX + 1], wedge[wedges].to = m[r1];
-        wedge[wedges++].tri = t1;
-    }
-    if (rays == fn + 1 && gaps != 1) return INFINITY;
+    kiln_err_wedge scratch[KILN_ERR_FAN_MAX + 2];
+    kiln_err_fan fan = kiln_err_fan_of(c->fans, vtx, scratch);
+    if (!fan.count) return INFINITY;
+    const double *v = fan.v;
     double out = 0;
-    for (size_t k = 0; k < wedges; k++) {
-        uint32_t tri = wedge[k].tri;
+    for (uint32_t k = 0; k < fan.count; k++) {
+        const kiln_err_wedge *wd = &fan.wedge[k];
+        uint32_t tri = wd->tri;
         /* s clipped to the wedge: from-plane >= 0, then to-plane <= 0 (at most 5 corners). */
         double poly[2][8][3];
         int known[2][8];
@@ -317,7 +199,7 @@ static double bound_fan(const err_ctx *c, const err_pt *s, uint32_t vtx, double 
             known[0][i] = i;
         }
         for (int pass = 0; pass < 2 && cnt; pass++) {
-            const double *mm = pass ? wedge[k].to : wedge[k].from;
+            const double *mm = pass ? wd->to : wd->from;
             double sg = pass ? -1.0 : 1.0, h[8];
             for (int i = 0; i < cnt; i++) {
                 double d[3] = {poly[cur][i][0] - v[0], poly[cur][i][1] - v[1],
@@ -342,7 +224,7 @@ static double bound_fan(const err_ctx *c, const err_pt *s, uint32_t vtx, double 
         }
         for (int i = 0; i < cnt; i++) {
             int kn = known[cur][i];
-            double d = kn >= 0 && s[kn].tri == tri ? s[kn].d : dist_to(to, tri, poly[cur][i]);
+            double d = kn >= 0 && s[kn].tri == tri ? s[kn].d : dist_to(c->to, tri, poly[cur][i]);
             if (d > out) out = d;
             if (out >= stop) return out;
         }
@@ -411,6 +293,12 @@ static void bound_triangle(err_ctx *c, const err_pt *tri, const err_pt *centroid
             if (v < u) u = v;
         }
         uint32_t cand[4] = {s[0].tri, s[1].tri, s[2].tri, UINT32_MAX}, fan_done = UINT32_MAX;
+        if (u > c->lb && (cand[0] != cand[1] || cand[0] != cand[2])) {
+            kiln_err_corner k3[3] = {
+                {s[0].p, s[0].d, s[0].tri}, {s[1].p, s[1].d, s[1].tri}, {s[2].p, s[2].d, s[2].tri}};
+            double v = kiln_err_overlay_bound(c->to, k3, u);
+            if (v < u) u = v;
+        }
         if (u > c->lb && (cand[0] != cand[1] || cand[0] != cand[2])) {
             double v = INFINITY;
             fan_done = common_vertex(c->to, cand, 3);
@@ -517,6 +405,7 @@ typedef struct err_work {
     err_pt *cent;        /* per triangle of the shorter list: its centroid's distance */
     size_t cent_count;
     kiln_err_bvh bvh_a, bvh_b;
+    kiln_err_fans fans_a, fans_b;
 } err_work;
 
 static void work_free(err_work *w)
@@ -533,6 +422,8 @@ static void work_free(err_work *w)
     kiln_free_large(al, w->to_b, n * sizeof(err_pt));
     kiln_free_large(al, w->to_a, n * sizeof(err_pt));
     kiln_free_large(al, w->cent, w->cent_count * sizeof(err_pt));
+    kiln_err_fans_free(al, &w->fans_a);
+    kiln_err_fans_free(al, &w->fans_b);
     kiln_err_bvh_free(al, &w->bvh_a);
     kiln_err_bvh_free(al, &w->bvh_b);
 }
@@ -635,11 +526,13 @@ kiln_result kiln_mesh_deviation(const kiln_allocator *alloc, const float *positi
         return KILN_OK;
     }
     if (!kiln_err_bvh_build(alloc, w.pos, n, w.ia, ta, &w.bvh_a) ||
-        !kiln_err_bvh_build(alloc, w.pos, n, w.ib, tb, &w.bvh_b))
+        !kiln_err_bvh_build(alloc, w.pos, n, w.ib, tb, &w.bvh_b) ||
+        !kiln_err_fans_init(alloc, &w.bvh_a, &w.fans_a) ||
+        !kiln_err_fans_init(alloc, &w.bvh_b, &w.fans_b))
         goto nomem;
 
-    err_ctx ca = {&w.bvh_b, 0, ldexp(extent, -22), 0, 0}; /* a to b */
-    err_ctx cb = {&w.bvh_a, 0, ldexp(extent, -22), 0, 0}; /* b to a */
+    err_ctx ca = {&w.bvh_b, &w.fans_b, 0, ldexp(extent, -22), 0, 0}; /* a to b */
+    err_ctx cb = {&w.bvh_a, &w.fans_a, 0, ldexp(extent, -22), 0, 0}; /* b to a */
     /* Every corner's exact distance, seeded with the previous corner's answer (compact order
      * follows the triangles, so neighbours come one after another). A vertex of both lists is
      * at distance 0 from the other, on any triangle around it there. */

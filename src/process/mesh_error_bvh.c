@@ -145,6 +145,7 @@ void kiln_err_bvh_free(const kiln_allocator *alloc, kiln_err_bvh *bvh)
     kiln_free_large(alloc, bvh->nodes, bvh->node_capacity * sizeof *bvh->nodes);
     kiln_free_large(alloc, bvh->fan_start, (bvh->vertex_count + 1) * sizeof(uint32_t));
     kiln_free_large(alloc, bvh->fan_tris, bvh->tri_count * 3 * sizeof(uint32_t));
+    kiln_free_large(alloc, bvh->adj, bvh->tri_count * 3 * sizeof(uint32_t));
     memset(bvh, 0, sizeof *bvh);
 }
 
@@ -160,10 +161,11 @@ bool kiln_err_bvh_build(const kiln_allocator *alloc, const double *pos, size_t v
     bvh->nodes = kiln_alloc_large(alloc, cap * sizeof *bvh->nodes);
     bvh->fan_start = kiln_alloc_large(alloc, (vertex_count + 1) * sizeof(uint32_t));
     bvh->fan_tris = kiln_alloc_large(alloc, tri_count * 3 * sizeof(uint32_t));
+    bvh->adj = kiln_alloc_large(alloc, tri_count * 3 * sizeof(uint32_t));
     bvh->tri_count = tri_count;
     bvh->node_capacity = cap;
     bvh->vertex_count = vertex_count;
-    if (!keys || !bvh->tris || !bvh->nodes || !bvh->fan_start || !bvh->fan_tris) {
+    if (!keys || !bvh->tris || !bvh->nodes || !bvh->fan_start || !bvh->fan_tris || !bvh->adj) {
         kiln_free_large(alloc, keys, 2 * tri_count * sizeof *keys);
         kiln_err_bvh_free(alloc, bvh);
         return false;
@@ -227,6 +229,23 @@ bool kiln_err_bvh_build(const kiln_allocator *alloc, const double *pos, size_t v
         for (int j = 0; j < 3; j++) bvh->fan_tris[fs[bvh->tris[i].v[j]]++] = (uint32_t)i;
     for (size_t v = vertex_count; v > 0; v--) fs[v] = fs[v - 1];
     fs[0] = 0;
+    /* Edges: the fan of an edge's end holds every triangle with that edge. */
+    for (size_t i = 0; i < tri_count; i++)
+        for (int j = 0; j < 3; j++) {
+            uint32_t a = bvh->tris[i].v[j], b = bvh->tris[i].v[(j + 1) % 3];
+            uint32_t across = UINT32_MAX, others = 0;
+            for (uint32_t f = fs[b]; f < fs[b + 1]; f++) {
+                uint32_t t = bvh->fan_tris[f];
+                if (t == i) continue;
+                const uint32_t *w = bvh->tris[t].v;
+                int has_a = w[0] == a || w[1] == a || w[2] == a;
+                if (!has_a) continue;
+                others++;
+                for (int k = 0; k < 3; k++)
+                    if (w[k] == b && w[(k + 1) % 3] == a) across = t;
+            }
+            bvh->adj[i * 3 + j] = others == 1 ? across : UINT32_MAX;
+        }
     return true;
 }
 

@@ -30,12 +30,16 @@ typedef struct kiln_err_bvh {
      * fan_start[v + 1]), for v < vertex_count. */
     uint32_t *fan_start, *fan_tris;
     size_t vertex_count;
+    /* adj[3 t + j]: the triangle across edge (v[j], v[j + 1 mod 3]) of triangle t, the one other
+     * triangle with that edge, which runs the other way round there; UINT32_MAX on a border,
+     * a non-manifold edge or a winding flip. */
+    uint32_t *adj;
 } kiln_err_bvh;
 
 /* Builds the tree over tri_count triangles (indices < vertex_count into pos, 3 doubles a
  * vertex; tri_count >= 1): triangles sorted by the Morton code of their centroid, ranges
- * split at their highest differing bit down to leaves of at most 4; and the triangles around every
- * vertex. Deterministic. false: out of memory (bvh freed). */
+ * split at their highest differing bit down to leaves of at most 4; the triangles around every
+ * vertex; and the triangles across every edge. Deterministic. false: out of memory (bvh freed). */
 bool kiln_err_bvh_build(const kiln_allocator *alloc, const double *pos, size_t vertex_count,
                         const uint32_t *idx, size_t tri_count, kiln_err_bvh *bvh);
 void kiln_err_bvh_free(const kiln_allocator *alloc, kiln_err_bvh *bvh);

@@ -20,6 +20,8 @@
 #include "brute_distance.h"
 #include "process/mesh.h"
 #include "process/mesh_error.h"
+#include "process/mesh_error_bvh.h"
+#include "process/mesh_error_overlay.h"
 
 static float deviation(const float *pos, size_t nv, const uint32_t *a, size_t na, const uint32_t *b,
                        size_t nb)
@@ -159,6 +161,37 @@ static void heightfields_spheres_and_soups_against_dense_measurement(void **stat
         check_case(name, pos, nv, a, na, b, nb, 1.0, &st);
         free(a), free(b), free(pos);
     }
+    /* A coarse surface over a fine one with a hole in it, and over a fold (a column of fine
+     * vertices moved past the next, so some fine triangles face away under the coarse ones):
+     * where the fine surface is not one sheet under a coarse triangle, no cut of that triangle
+     * by the fine triangles beneath it covers it, and the bound must say so. */
+    for (int c = 0; c < 2; c++) {
+        uint32_t n = 16, nv = (n + 1) * (n + 1);
+        float *pos = malloc((size_t)nv * 12);
+        for (uint32_t y = 0; y <= n; y++)
+            for (uint32_t x = 0; x <= n; x++) {
+                float *p = pos + (size_t)(y * (n + 1) + x) * 3;
+                double u = (double)x / n, v = (double)y / n;
+                p[0] = (float)(u + (c == 1 && x == 6 ? 1.6 / n : 0.0)), p[1] = (float)v;
+                p[2] =
+                    (float)(0.005 * sin(u * 5.0) * cos(v * 4.0) + (c == 1 && x == 6 ? 0.03 : 0.0));
+            }
+        size_t na, nb, kept = 0;
+        uint32_t *a = grid_tris(n, 1, 0, &na), *b = grid_tris(n, 4, 0, &nb);
+        for (size_t t = 0; t < na; t += 3) {
+            int inside = 1;
+            for (int j = 0; j < 3; j++) {
+                uint32_t x = a[t + j] % (n + 1), y = a[t + j] / (n + 1);
+                inside &= x >= 4 && x <= 8 && y >= 4 && y <= 8;
+            }
+            if (c == 0 && inside) continue;
+            memmove(a + kept, a + t, 3 * sizeof *a);
+            kept += 3;
+        }
+        check_case(c == 0 ? "heightfield with a hole" : "heightfield with a fold", pos, nv, a, kept,
+                   b, nb, 1.0, &st);
+        free(a), free(b), free(pos);
+    }
     /* Bumpy closed spheres: a latitude-longitude grid, full against every other row/column. */
     for (int c = 0; c < 3; c++) {
         uint32_t seg = 24, rings = 12, nv = seg * (rings - 1) + 2;
@@ -210,6 +243,72 @@ static void heightfields_spheres_and_soups_against_dense_measurement(void **stat
     }
     print_message("%d cases: bound / dense measurement %.3f on average, %.3f at worst\n", st.cases,
                   st.sum_ratio / st.cases, st.worst_ratio);
+}
+
+/* The overlay bound alone (src/process/mesh_error_overlay.c): one triangle over a fine grid,
+ * whole, with a hole under it, and folded under it. Where the fine triangles beneath do not
+ * cover it once, the bound must give up (+inf) or still hold; whole, it must hold and be
+ * finite. "Hold": not below the largest distance from the triangle to the grid, measured
+ * densely here. The whole-surface tests above cannot show a wrong bound that stays below the
+ * exact distances found elsewhere; this one can. */
+static void overlay_bound_covers_or_gives_up(void **state)
+{
+    (void)state;
+    for (int c = 0; c < 3; c++) {
+        uint32_t n = 8, nv = (n + 1) * (n + 1);
+        double *pos = malloc((size_t)nv * 3 * sizeof *pos);
+        for (uint32_t y = 0; y <= n; y++)
+            for (uint32_t x = 0; x <= n; x++) {
+                double *p = pos + (size_t)(y * (n + 1) + x) * 3;
+                p[0] = (double)x / n + (c == 2 && x == 3 ? 1.6 / n : 0.0), p[1] = (double)y / n;
+                p[2] = 0.01 * sin(p[0] * 4.0) + (c == 2 && x == 3 ? 0.05 : 0.0);
+            }
+        size_t na, kept = 0;
+        uint32_t *a = grid_tris(n, 1, 0, &na);
+        for (size_t t = 0; t < na; t += 3) {
+            int inside = 1;
+            for (int j = 0; j < 3; j++) {
+                uint32_t x = a[t + j] % (n + 1), y = a[t + j] / (n + 1);
+                inside &= x >= 3 && x <= 4 && y >= 3 && y <= 4;
+            }
+            if (c == 1 && inside) continue;
+            memmove(a + kept, a + t, 3 * sizeof *a);
+            kept += 3;
+        }
+        kiln_err_bvh tree;
+        assert_true(kiln_err_bvh_build(NULL, pos, nv, a, kept / 3, &tree));
+        double corner[3][3] = {{0.2, 0.2, 0.03}, {0.62, 0.24, 0.04}, {0.26, 0.6, 0.02}};
+        kiln_err_corner s[3];
+        for (int i = 0; i < 3; i++) {
+            s[i].p = corner[i];
+            s[i].d = sqrt(kiln_err_bvh_nearest(&tree, corner[i], UINT32_MAX, &s[i].tri));
+        }
+        double bound = kiln_err_overlay_bound(&tree, s, INFINITY);
+        double dense = 0;
+        for (int i = 0; i <= 60; i++)
+            for (int j = 0; i + j <= 60; j++) {
+                double al = i / 60.0, be = j / 60.0, p[3];
+                for (int k = 0; k < 3; k++)
+                    p[k] = corner[0][k] + al * (corner[1][k] - corner[0][k]) +
+                           be * (corner[2][k] - corner[0][k]);
+                double best = INFINITY;
+                for (size_t t = 0; t < kept; t += 3) {
+                    double d = kiln_err_point_tri_d2(p, pos + a[t] * 3, pos + a[t + 1] * 3,
+                                                     pos + a[t + 2] * 3);
+                    if (d < best) best = d;
+                }
+                if (sqrt(best) > dense) dense = sqrt(best);
+            }
+        print_message("%-6s overlay %.6f, dense %.6f\n",
+                      c == 0   ? "whole"
+                      : c == 1 ? "hole"
+                               : "fold",
+                      bound, dense);
+        assert_true(bound >= dense);
+        if (c == 0) assert_true(bound < 1.3 * dense + 1e-9);
+        kiln_err_bvh_free(NULL, &tree);
+        free(a), free(pos);
+    }
 }
 
 /* A displaced sphere (flat_normals: positions only), its lat-long grid welded at the seam and
@@ -320,6 +419,7 @@ int main(void)
         cmocka_unit_test(triangle_against_itself_and_empty_lists),
         cmocka_unit_test(heightfields_spheres_and_soups_against_dense_measurement),
         cmocka_unit_test(small_group_over_large_buffer),
+        cmocka_unit_test(overlay_bound_covers_or_gives_up),
         cmocka_unit_test(cook_keeps_every_level_within_lod_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
