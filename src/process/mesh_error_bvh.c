@@ -146,7 +146,74 @@ void kiln_err_bvh_free(const kiln_allocator *alloc, kiln_err_bvh *bvh)
     kiln_free_large(alloc, bvh->fan_start, (bvh->vertex_count + 1) * sizeof(uint32_t));
     kiln_free_large(alloc, bvh->fan_tris, bvh->tri_count * 3 * sizeof(uint32_t));
     kiln_free_large(alloc, bvh->adj, bvh->tri_count * 3 * sizeof(uint32_t));
+    kiln_free_large(alloc, bvh->weld, bvh->vertex_count * sizeof(uint32_t));
     memset(bvh, 0, sizeof *bvh);
+}
+
+/* weld[v]: the first vertex at v's position (a UV or normal seam splits one position into
+ * several vertices; across it the surface goes on), and adj: for every edge of the welded
+ * surface, the one other triangle with it running the other way, from the welded fans. */
+static bool weld_edges(const kiln_allocator *alloc, const double *pos, kiln_err_bvh *bvh)
+{
+    size_t nv = bvh->vertex_count, nt = bvh->tri_count, cap = 16;
+    while (cap < 2 * nv) cap *= 2;
+    uint32_t *table = kiln_alloc_large(alloc, cap * sizeof *table);
+    uint32_t *ws = kiln_alloc_large(alloc, (nv + 1) * sizeof *ws);
+    uint32_t *wt = kiln_alloc_large(alloc, nt * 3 * sizeof *wt);
+    bvh->weld = kiln_alloc_large(alloc, nv * sizeof *bvh->weld);
+    bool ok = table && ws && wt && bvh->weld;
+    if (ok) {
+        memset(table, 0xff, cap * sizeof *table);
+        for (size_t v = 0; v < nv; v++) {
+            const double *p = pos + v * 3;
+            uint64_t h = 0;
+            for (int k = 0; k < 3; k++) {
+                uint64_t bits;
+                double x = p[k] == 0 ? 0.0 : p[k]; /* -0 and +0 are one place */
+                memcpy(&bits, &x, sizeof bits);
+                h = (h ^ bits) * 0x9E3779B97F4A7C15ull;
+            }
+            size_t at = (size_t)(h >> 32) & (cap - 1);
+            while (table[at] != UINT32_MAX &&
+                   memcmp(pos + (size_t)table[at] * 3, p, 3 * sizeof *p) &&
+                   !(pos[(size_t)table[at] * 3] == p[0] && pos[(size_t)table[at] * 3 + 1] == p[1] &&
+                     pos[(size_t)table[at] * 3 + 2] == p[2]))
+                at = (at + 1) & (cap - 1);
+            if (table[at] == UINT32_MAX) table[at] = (uint32_t)v;
+            bvh->weld[v] = table[at];
+        }
+        /* the welded fans: counts, prefix sums, triangles */
+        memset(ws, 0, (nv + 1) * sizeof *ws);
+        for (size_t i = 0; i < nt; i++)
+            for (int j = 0; j < 3; j++) ws[bvh->weld[bvh->tris[i].v[j]] + 1]++;
+        for (size_t v = 0; v < nv; v++) ws[v + 1] += ws[v];
+        for (size_t i = 0; i < nt; i++)
+            for (int j = 0; j < 3; j++) wt[ws[bvh->weld[bvh->tris[i].v[j]]]++] = (uint32_t)i;
+        for (size_t v = nv; v > 0; v--) ws[v] = ws[v - 1];
+        ws[0] = 0;
+        for (size_t i = 0; i < nt; i++)
+            for (int j = 0; j < 3; j++) {
+                uint32_t a = bvh->weld[bvh->tris[i].v[j]],
+                         b = bvh->weld[bvh->tris[i].v[(j + 1) % 3]];
+                uint32_t across = UINT32_MAX, others = 0, prev = UINT32_MAX;
+                for (uint32_t f = ws[b]; f < ws[b + 1]; f++) {
+                    uint32_t t = wt[f];
+                    if (t == i || t == prev) continue; /* a triangle twice in a fan: once */
+                    prev = t;
+                    uint32_t w[3] = {bvh->weld[bvh->tris[t].v[0]], bvh->weld[bvh->tris[t].v[1]],
+                                     bvh->weld[bvh->tris[t].v[2]]};
+                    if (w[0] != a && w[1] != a && w[2] != a) continue;
+                    others++;
+                    for (int k = 0; k < 3; k++)
+                        if (w[k] == b && w[(k + 1) % 3] == a) across = t;
+                }
+                bvh->adj[i * 3 + j] = others == 1 && a != b ? across : UINT32_MAX;
+            }
+    }
+    kiln_free_large(alloc, table, cap * sizeof *table);
+    kiln_free_large(alloc, ws, (nv + 1) * sizeof *ws);
+    kiln_free_large(alloc, wt, nt * 3 * sizeof *wt);
+    return ok;
 }
 
 bool kiln_err_bvh_build(const kiln_allocator *alloc, const double *pos, size_t vertex_count,
@@ -229,23 +296,10 @@ bool kiln_err_bvh_build(const kiln_allocator *alloc, const double *pos, size_t v
         for (int j = 0; j < 3; j++) bvh->fan_tris[fs[bvh->tris[i].v[j]]++] = (uint32_t)i;
     for (size_t v = vertex_count; v > 0; v--) fs[v] = fs[v - 1];
     fs[0] = 0;
-    /* Edges: the fan of an edge's end holds every triangle with that edge. */
-    for (size_t i = 0; i < tri_count; i++)
-        for (int j = 0; j < 3; j++) {
-            uint32_t a = bvh->tris[i].v[j], b = bvh->tris[i].v[(j + 1) % 3];
-            uint32_t across = UINT32_MAX, others = 0;
-            for (uint32_t f = fs[b]; f < fs[b + 1]; f++) {
-                uint32_t t = bvh->fan_tris[f];
-                if (t == i) continue;
-                const uint32_t *w = bvh->tris[t].v;
-                int has_a = w[0] == a || w[1] == a || w[2] == a;
-                if (!has_a) continue;
-                others++;
-                for (int k = 0; k < 3; k++)
-                    if (w[k] == b && w[(k + 1) % 3] == a) across = t;
-            }
-            bvh->adj[i * 3 + j] = others == 1 ? across : UINT32_MAX;
-        }
+    if (!weld_edges(alloc, pos, bvh)) {
+        kiln_err_bvh_free(alloc, bvh);
+        return false;
+    }
     return true;
 }
 

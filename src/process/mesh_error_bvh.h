@@ -30,9 +30,11 @@ typedef struct kiln_err_bvh {
      * fan_start[v + 1]), for v < vertex_count. */
     uint32_t *fan_start, *fan_tris;
     size_t vertex_count;
-    /* adj[3 t + j]: the triangle across edge (v[j], v[j + 1 mod 3]) of triangle t, the one other
-     * triangle with that edge, which runs the other way round there; UINT32_MAX on a border,
-     * a non-manifold edge or a winding flip. */
+    /* weld[v]: the first vertex at v's position (seams split a position into several). */
+    uint32_t *weld;
+    /* adj[3 t + j]: the triangle across edge (v[j], v[j + 1 mod 3]) of triangle t, after
+     * welding: the one other triangle with that edge, which runs the other way round there;
+     * UINT32_MAX on a border, a non-manifold edge or a winding flip. */
     uint32_t *adj;
 } kiln_err_bvh;
 

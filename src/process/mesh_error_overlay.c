@@ -13,8 +13,9 @@
  * exist, run the same way round (its projection lies on the other side of the edge) and is
  * visited too; a border, a non-manifold edge or a fold (a projected triangle with no positive
  * area) there, and the overlay gives up. So the pieces' union has no edge inside s and covers
- * it. Clipping uses one orientation value per edge for both its triangles (computed from the
- * lower vertex id), so neighbouring pieces meet without a gap. */
+ * it. Edges are those of the welded surface (a seam's two sides are neighbours). Clipping uses
+ * one orientation value per edge for both its triangles (computed from the lower welded vertex
+ * id), so neighbouring pieces meet without a gap. */
 #include "process/mesh_error_overlay.h"
 
 #include <math.h>
@@ -111,7 +112,7 @@ double kiln_err_overlay_bound(const kiln_err_bvh *to, const kiln_err_corner s[3]
         for (int j = 0; j < 3 && cnt; j++) {
             int j1 = (j + 1) % 3;
             /* one orientation value per edge, whichever triangle asks */
-            int flip = x->v[j] > x->v[j1];
+            int flip = to->weld[x->v[j]] > to->weld[x->v[j1]];
             const double *p = flip ? a[j1] : a[j], *q = flip ? a[j] : a[j1];
             double h[9];
             for (int i = 0; i < cnt; i++) {
