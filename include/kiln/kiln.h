@@ -182,6 +182,9 @@ typedef struct kiln_gltf_opts {
     float simplify;
     float simplify_error; /* largest error relative to the mesh extent, [0, 1]; 0 = 0.01 (-se) */
     bool no_optimize;     /* keep the welded triangles in source order (no cache/fetch order) */
+    /* Keep vertex streams nothing reads: tangents without a normal map, UV sets past the last
+     * one a texture of the material reads (gltfpack -kv). By default they are left out. */
+    bool keep_attributes;
     /* KHR_mesh_quantization: positions as integers with the dequantization in the node's
      * transform (or a child node holding the mesh), normals and tangents as normalized bytes or
      * shorts, UVs in [0, 1] and colours as normalized shorts (gltfpack's default; -noq). */

@@ -107,6 +107,7 @@ KILN_API kiln_result kiln_gltf_export(const char *in_path, const char *out_path,
     wo.simplify = o.simplify;
     wo.simplify_error = o.simplify_error;
     wo.no_optimize = o.no_optimize;
+    wo.keep_attributes = o.keep_attributes;
     wo.quantize = o.quantize;
     wo.position_bits = o.position_bits;
     wo.texcoord_bits = o.texcoord_bits;

@@ -17,6 +17,7 @@ typedef struct kiln_gltf_out_opts {
     float simplify;        /* (0, 1): fraction of triangles kept; else none */
     float simplify_error;  /* relative to the extent; 0 = 0.01 */
     bool no_optimize;
+    bool keep_attributes; /* also tangents without a normal map, UV sets no texture reads */
     bool quantize;
     uint32_t position_bits, texcoord_bits, normal_bits; /* 0 = 14, 12, 8 */
     bool compress;

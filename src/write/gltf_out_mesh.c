@@ -414,6 +414,36 @@ static int32_t put_indices(kiln_gltf_state *st, const uint32_t *idx, uint32_t co
                                   count, 1, NULL, NULL);
 }
 
+/* Streams nothing reads are not written, as gltfpack does without -kv and as the model cook
+ * does: tangents (and their morph deltas) without a normal map, UV sets past the last one a
+ * texture of the material reads (all of them when it reads none). They would also keep apart
+ * vertices the weld could merge. targets receives the morph targets when deltas go (capacity
+ * p->target_count). */
+static void drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
+                                kiln_scene_morph_target *targets)
+{
+    const kiln_scene_material *mat = p->material >= 0 && (uint32_t)p->material < sc->material_count
+                                         ? &sc->materials[p->material]
+                                         : NULL;
+    uint32_t uv_sets = 0;
+    bool normal_map = false;
+    for (int slot = 0; mat && slot < KILN_SCENE_SLOT_COUNT; slot++) {
+        const kiln_scene_texture_ref *t = &mat->textures[slot];
+        if (t->texture < 0) continue;
+        if (t->texcoord + 1 > uv_sets) uv_sets = t->texcoord + 1;
+        if (slot == KILN_SCENE_SLOT_NORMAL) normal_map = true;
+    }
+    if (uv_sets < p->texcoord_count) p->texcoord_count = uv_sets;
+    for (uint32_t k = p->texcoord_count; k < KILN_SCENE_MAX_UV_SETS; k++) p->texcoords[k] = NULL;
+    if (normal_map || !p->tangents) return;
+    p->tangents = NULL;
+    for (uint32_t t = 0; t < p->target_count; t++) {
+        targets[t] = p->targets[t];
+        targets[t].tangents = NULL;
+    }
+    if (p->target_count) p->targets = targets;
+}
+
 kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
 {
     const kiln_scene *sc = st->scene;
@@ -433,11 +463,21 @@ kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
         st->mesh_map[m] = -1;
         bool open = false;
         for (uint32_t i = 0; i < mesh->primitive_count; i++) {
-            const kiln_scene_primitive *p = &mesh->primitives[i];
+            kiln_scene_primitive pc = mesh->primitives[i];
+            const kiln_scene_primitive *p = &pc;
             out->source_vertices += p->vertex_count;
             out->source_triangles += p->index_count / 3;
+            size_t targets_size = (size_t)(p->target_count + 1) * sizeof(kiln_scene_morph_target);
+            kiln_scene_morph_target *targets = NULL;
+            if (!st->opts->keep_attributes) {
+                targets = kiln_alloc(st->alloc, targets_size);
+                if (!targets)
+                    return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "glTF out: out of memory");
+                drop_unused_streams(sc, &pc, targets);
+            }
             uint32_t *idx = NULL, *src = NULL, ni = 0, nv = 0;
             kiln_result r = build_prim(st, mesh, p, &idx, &ni, &src, &nv, err);
+            if (r != KILN_OK || ni == 0) kiln_free(st->alloc, targets, targets_size);
             if (r != KILN_OK) {
                 kiln_error_prefix(err, "mesh %u primitive %u: ", m, i);
                 return r;
@@ -465,6 +505,7 @@ kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
             out->primitives++;
             kiln_free(st->alloc, idx, (size_t)ni * sizeof(uint32_t));
             kiln_free(st->alloc, src, (size_t)nv * sizeof(uint32_t));
+            kiln_free(st->alloc, targets, targets_size);
             if (st->failed_memory)
                 return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "glTF out: out of memory");
         }

@@ -1,5 +1,6 @@
 /* cmd_gltf.c — kiln gltf IN OUT.glb|OUT.gltf [--simplify R] [--simplify-error E] [--quantize]
  * [--position-bits N] [--texcoord-bits N] [--normal-bits N] [--compress] [--no-optimize]
+ * [--keep-attributes]
  * [--json] [-q]: a model written as optimized glTF 2.0 (kiln_gltf_export). */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,8 @@ int kiln_cmd_gltf(int argc, char **argv)
             o.compress = true;
         } else if (strcmp(a, "--no-optimize") == 0) {
             o.no_optimize = true;
+        } else if (strcmp(a, "--keep-attributes") == 0) {
+            o.keep_attributes = true;
         } else if (strcmp(a, "--simplify") == 0 || strcmp(a, "--simplify-error") == 0) {
             bool ratio = strcmp(a, "--simplify") == 0;
             if (!v ||

@@ -118,7 +118,7 @@ static const kiln_cli_command commands[] = {
     {"gltf", kiln_cmd_gltf, true,
      "usage: kiln gltf IN OUT.glb|OUT.gltf [--simplify R] [--simplify-error E] [--quantize]\n"
      "                 [--position-bits N] [--texcoord-bits N] [--normal-bits N] [--compress]\n"
-     "                 [--no-optimize]\n"
+     "                 [--no-optimize] [--keep-attributes]\n"
      "\n"
      "Writes one model (IN: .gltf .glb .fbx .obj) as optimized glTF 2.0: OUT.glb with\n"
      "everything inside, or OUT.gltf with OUT.bin and OUT.imageN.png|jpg|ktx2 beside it\n"
@@ -133,6 +133,8 @@ static const kiln_cli_command commands[] = {
      "  --normal-bits N      bits of quantized normals and tangents, 2..16 (-vn; default 8)\n"
      "  --compress           EXT_meshopt_compression with a fallback buffer (-c)\n"
      "  --no-optimize        keep the triangles in source order\n"
+     "  --keep-attributes    keep tangents without a normal map and UV sets no texture\n"
+     "                       reads (-kv)\n"
      "  -q, --quiet          errors only\n",
      NULL},
     {"pack", kiln_cmd_pack, true,
