@@ -1,7 +1,8 @@
 /* gltf_out_anim.c — skins and animations of the glTF writer, as imported: inverse bind
  * matrices, and per channel one sampler with its key times and values (glTF 2.0 section 3.11;
- * CUBICSPLINE values keep their in-tangent, value, out-tangent layout). Skinned meshes keep
- * float positions (gltf_out_mesh.c), so the inverse bind matrices need no dequantization. */
+ * CUBICSPLINE values keep their in-tangent, value, out-tangent layout). When a skin's meshes
+ * have quantized positions (gltf_out_mesh.c) its inverse bind matrices carry the
+ * dequantization. */
 #include <string.h>
 
 #include "write/gltf_out_private.h"
@@ -15,10 +16,25 @@ kiln_result kiln_gltf_write_skins(kiln_gltf_state *st, kiln_error *err)
         const kiln_scene_skin *sk = &sc->skins[s];
         kiln_json_out_object(&j, NULL);
         if (sk->name && *sk->name) kiln_json_out_string(&j, "name", sk->name);
-        if (sk->joint_count && sk->inverse_bind)
-            kiln_json_out_int(
-                &j, "inverseBindMatrices",
-                kiln_gltf_add_floats(st, sk->inverse_bind, sk->joint_count, 16, false, 0));
+        if (sk->joint_count && sk->inverse_bind) {
+            size_t n = (size_t)sk->joint_count * 16;
+            float *ibm = kiln_alloc(st->alloc, n * sizeof(float));
+            if (!ibm) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "glTF out: out of memory");
+            memcpy(ibm, sk->inverse_bind, n * sizeof(float));
+            const kiln_gltf_mesh_q *q = &st->skin_q[s];
+            if (q->quantized) /* IBM T(o) S(s), as gltf_out_node.c does for a node's matrix */
+                for (uint32_t i = 0; i < sk->joint_count; i++) {
+                    float *m = ibm + (size_t)i * 16;
+                    for (int c = 0; c < 3; c++)
+                        m[12 + c] +=
+                            m[c] * q->offset[0] + m[4 + c] * q->offset[1] + m[8 + c] * q->offset[2];
+                    for (int k = 0; k < 12; k++)
+                        if (k % 4 != 3) m[k] *= q->scale;
+                }
+            kiln_json_out_int(&j, "inverseBindMatrices",
+                              kiln_gltf_add_floats(st, ibm, sk->joint_count, 16, false, 0));
+            kiln_free(st->alloc, ibm, n * sizeof(float));
+        }
         if (sk->skeleton >= 0) kiln_json_out_int(&j, "skeleton", sk->skeleton);
         kiln_json_out_array(&j, "joints");
         for (uint32_t i = 0; i < sk->joint_count; i++) kiln_json_out_int(&j, NULL, sk->joints[i]);

@@ -220,7 +220,22 @@ static uint32_t put_vertices(kiln_gltf_state *st, const prim_vertices *pv,
             st, vals, nv, 4, max < 256 ? GLTF_UNSIGNED_BYTE : GLTF_UNSIGNED_SHORT, false, false);
         r = &refs[n++];
         snprintf(r->name, sizeof r->name, "WEIGHTS_%u", s);
-        r->accessor = put_float_attribute(st, pv, p->weights[s], 4, false, 1);
+        if (o->quantize) { /* normalized bytes whose sum is exactly 255, as gltfpack writes */
+            for (uint32_t v = 0; v < nv; v++) {
+                const float *wt = p->weights[s] + (size_t)pv->src[v] * 4;
+                float *qw = vals + (size_t)v * 4;
+                int sum = 0, big = 0;
+                for (int c = 0; c < 4; c++) {
+                    qw[c] = roundf(clampf(wt[c], 0.0f, 1.0f) * 255.0f);
+                    sum += (int)qw[c];
+                    if (wt[c] > wt[big]) big = c;
+                }
+                if (sum > 0) qw[big] = clampf(qw[big] + (float)(255 - sum), 0.0f, 255.0f);
+            }
+            r->accessor = put_int_attribute(st, vals, nv, 4, GLTF_UNSIGNED_BYTE, true, false);
+        } else {
+            r->accessor = put_float_attribute(st, pv, p->weights[s], 4, false, 1);
+        }
     }
     kiln_free(st->alloc, vals, (size_t)(nv ? nv : 1) * 4 * sizeof(float));
     return n;
@@ -271,10 +286,10 @@ static void write_targets(kiln_gltf_state *st, kiln_json_out *j, const prim_vert
     kiln_json_out_end(j);
 }
 
-/* Whether mesh m is drawn skinned, and whether every node drawing it can take the
- * dequantization transform (gltf_out_node.c: folded into a leaf's TRS, else a child node;
- * a child breaks animated morph weights of a node, so such a node must be a foldable leaf). */
-static bool positions_quantizable(const kiln_scene *sc, uint32_t m)
+/* Whether every node drawing unskinned mesh m can take the dequantization transform
+ * (gltf_out_node.c: folded into a leaf's TRS, else a child node; a child breaks animated morph
+ * weights of a node, so such a node must be a foldable leaf). */
+static bool node_quantizable(const kiln_scene *sc, uint32_t m)
 {
     const kiln_scene_mesh *mesh = &sc->meshes[m];
     for (uint32_t i = 0; i < mesh->primitive_count; i++)
@@ -296,9 +311,22 @@ static bool positions_quantizable(const kiln_scene *sc, uint32_t m)
     return true;
 }
 
-static void mesh_box(const kiln_scene_mesh *mesh, uint32_t bits, kiln_gltf_mesh_q *q)
+/* The skin every node drawing mesh m uses, or -1 (none, several, or drawn unskinned too). */
+static int32_t only_skin(const kiln_scene *sc, uint32_t m)
 {
-    float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+    int32_t skin = -1;
+    for (uint32_t n = 0; n < sc->node_count; n++) {
+        const kiln_scene_node *node = &sc->nodes[n];
+        if (node->mesh != (int32_t)m) continue;
+        if (node->skin < 0 || (uint32_t)node->skin >= sc->skin_count) return -1;
+        if (skin >= 0 && skin != node->skin) return -1;
+        skin = node->skin;
+    }
+    return skin;
+}
+
+static void box_grow(const kiln_scene_mesh *mesh, float mn[3], float mx[3])
+{
     for (uint32_t i = 0; i < mesh->primitive_count; i++) {
         const kiln_scene_primitive *p = &mesh->primitives[i];
         for (uint32_t v = 0; v < p->vertex_count; v++)
@@ -308,13 +336,60 @@ static void mesh_box(const kiln_scene_mesh *mesh, uint32_t bits, kiln_gltf_mesh_
                 if (x > mx[c]) mx[c] = x;
             }
     }
+}
+
+static void box_grid(const float mn_in[3], const float mx_in[3], uint32_t bits, kiln_gltf_mesh_q *q)
+{
     float extent = 0;
     for (int c = 0; c < 3; c++) {
-        if (!(mn[c] <= mx[c])) mn[c] = mx[c] = 0;
-        if (mx[c] - mn[c] > extent) extent = mx[c] - mn[c];
+        float mn = mn_in[c], mx = mx_in[c];
+        if (!(mn <= mx)) mn = mx = 0;
+        q->offset[c] = mn;
+        if (mx - mn > extent) extent = mx - mn;
     }
-    for (int c = 0; c < 3; c++) q->offset[c] = mn[c];
     q->scale = extent > 0 ? extent / (float)((1u << bits) - 1u) : 1.0f;
+    q->quantized = true;
+}
+
+/* Which meshes get quantized positions and where their dequantization goes. An unskinned mesh:
+ * into the nodes drawing it (node_quantizable). A skinned mesh: into the inverse bind matrices
+ * of its skin (IBM' = IBM T(min) S(step); the skinned node's own transform does not apply),
+ * when it is drawn with that one skin only and so is every mesh drawn with the skin (they then
+ * share one box). Anything else keeps float positions. */
+static void plan_positions(kiln_gltf_state *st)
+{
+    const kiln_scene *sc = st->scene;
+    uint32_t bits = st->opts->position_bits;
+    for (uint32_t m = 0; m < sc->mesh_count; m++) {
+        memset(&st->mesh_q[m], 0, sizeof st->mesh_q[m]);
+        st->mesh_q[m].scale = 1.0f;
+    }
+    if (!st->opts->quantize) return;
+    for (uint32_t m = 0; m < sc->mesh_count; m++) {
+        if (!node_quantizable(sc, m)) continue;
+        float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+        box_grow(&sc->meshes[m], mn, mx);
+        box_grid(mn, mx, bits, &st->mesh_q[m]);
+    }
+    for (uint32_t s = 0; s < sc->skin_count; s++) {
+        bool ok = true, any = false;
+        for (uint32_t n = 0; n < sc->node_count && ok; n++) {
+            const kiln_scene_node *node = &sc->nodes[n];
+            if (node->skin != (int32_t)s || node->mesh < 0 ||
+                (uint32_t)node->mesh >= sc->mesh_count)
+                continue;
+            if (only_skin(sc, (uint32_t)node->mesh) != (int32_t)s) ok = false;
+            any = true;
+        }
+        if (!ok || !any || !sc->skins[s].inverse_bind) continue;
+        float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t m = 0; m < sc->mesh_count; m++)
+            if (only_skin(sc, m) == (int32_t)s) box_grow(&sc->meshes[m], mn, mx);
+        box_grid(mn, mx, bits, &st->skin_q[s]);
+        st->skin_q[s].skinned = true;
+        for (uint32_t m = 0; m < sc->mesh_count; m++)
+            if (only_skin(sc, m) == (int32_t)s) st->mesh_q[m] = st->skin_q[s];
+    }
 }
 
 /* One primitive through the mesh passes: the triangles and, per output vertex, the source
@@ -450,16 +525,11 @@ kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
     kiln_gltf_out *out = st->out;
     kiln_json_out j;
     kiln_json_out_init_elements(&j, &st->meshes_json);
+    plan_positions(st);
     int32_t next = 0;
     for (uint32_t m = 0; m < sc->mesh_count; m++) {
         const kiln_scene_mesh *mesh = &sc->meshes[m];
-        kiln_gltf_mesh_q *q = &st->mesh_q[m];
-        memset(q, 0, sizeof *q);
-        q->scale = 1.0f;
-        if (st->opts->quantize && positions_quantizable(sc, m)) {
-            q->quantized = true;
-            mesh_box(mesh, st->opts->position_bits, q);
-        }
+        const kiln_gltf_mesh_q *q = &st->mesh_q[m];
         st->mesh_map[m] = -1;
         bool open = false;
         for (uint32_t i = 0; i < mesh->primitive_count; i++) {

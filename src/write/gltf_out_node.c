@@ -90,7 +90,7 @@ void kiln_gltf_write_nodes(kiln_gltf_state *st, kiln_json_out *j)
                            ? st->mesh_map[node->mesh]
                            : -1;
         const kiln_gltf_mesh_q *q = mesh >= 0 ? &st->mesh_q[node->mesh] : NULL;
-        if (q && !q->quantized) q = NULL;
+        if (q && (!q->quantized || q->skinned)) q = NULL; /* skinned: in the skin */
         bool fold = q && node->child_count == 0 && !trs_animated(sc, n);
         bool holder = q && !fold;
         kiln_json_out_object(j, NULL);
@@ -127,7 +127,8 @@ void kiln_gltf_write_nodes(kiln_gltf_state *st, kiln_json_out *j)
         int32_t mesh = node->mesh >= 0 && (uint32_t)node->mesh < sc->mesh_count
                            ? st->mesh_map[node->mesh]
                            : -1;
-        if (mesh < 0 || !st->mesh_q[node->mesh].quantized) continue;
+        if (mesh < 0 || !st->mesh_q[node->mesh].quantized || st->mesh_q[node->mesh].skinned)
+            continue;
         if (node->child_count == 0 && !trs_animated(sc, n)) continue;
         const kiln_gltf_mesh_q *q = &st->mesh_q[node->mesh];
         float s[3] = {q->scale, q->scale, q->scale}, r[4] = {0, 0, 0, 1};

@@ -52,6 +52,7 @@ typedef struct kiln_gltf_accessor {
  * node that draws it carries that transform). */
 typedef struct kiln_gltf_mesh_q {
     bool quantized;
+    bool skinned; /* the transform goes into the skin's inverse bind matrices, not a node */
     float offset[3];
     float scale;
 } kiln_gltf_mesh_q;
@@ -68,6 +69,7 @@ typedef struct kiln_gltf_state {
     kiln_buf meshes_json, skins_json, animations_json; /* element fragments */
     int32_t *mesh_map;        /* scene mesh -> output mesh, -1 = dropped (no triangles) */
     kiln_gltf_mesh_q *mesh_q; /* per scene mesh */
+    kiln_gltf_mesh_q *skin_q; /* per scene skin: quantized when its meshes are */
     int32_t *image_view;      /* per scene image: GLB view, or -1 */
     int32_t *image_map;       /* scene image -> output image, -1 = dropped */
     const char **image_ext;   /* per scene image: "png", "jpg", "ktx2" or NULL */

@@ -4,10 +4,11 @@
  * Each output is read back by kiln's own importer (which decodes meshopt and quantization):
  * the node count is the source's plus the holders the document reports, every mesh instance has
  * its primitives, no more triangles than the source and the document's count, and in world space
- * every output vertex lies within the quantization error of a source vertex and every vertex of
- * a source triangle within that error of an output vertex. Khronos' glTF Validator then checks
- * every output (0 errors; skipped without node or tests/node's gltf-validator). Two runs give
- * the same bytes; bad paths fail with their codes and write nothing. */
+ * (skinned meshes through their inverse bind matrices) every output vertex lies within the
+ * quantization error of a source vertex and every vertex of a source triangle within that error of
+ * an output vertex. Khronos' glTF Validator then checks every output (0 errors; skipped without
+ * node or tests/node's gltf-validator). Two runs give the same bytes; bad paths fail with their
+ * codes and write nothing. */
 #define _GNU_SOURCE
 #include "support.h"
 
@@ -171,6 +172,34 @@ static void compare_prim(const char *what, const kiln_scene_primitive *sp, const
     free(opos);
 }
 
+/* Inverse of an affine column-major matrix (last row 0 0 0 1). */
+static void affine_inverse(const float m[16], float out[16])
+{
+    double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6],
+           k = m[10];
+    double det = a * (e * k - f * h) - b * (d * k - f * g) + c * (d * h - e * g);
+    double inv[9] = {(e * k - f * h) / det, (c * h - b * k) / det, (b * f - c * e) / det,
+                     (f * g - d * k) / det, (a * k - c * g) / det, (c * d - a * f) / det,
+                     (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det};
+    memset(out, 0, 16 * sizeof(float));
+    for (int r = 0; r < 3; r++) {
+        for (int col = 0; col < 3; col++) out[col * 4 + r] = (float)inv[r * 3 + col];
+        out[12 + r] =
+            (float)-(inv[r * 3] * m[12] + inv[r * 3 + 1] * m[13] + inv[r * 3 + 2] * m[14]);
+    }
+    out[15] = 1;
+}
+
+static void mul(const float a[16], const float b[16], float out[16])
+{
+    for (int col = 0; col < 4; col++)
+        for (int r = 0; r < 4; r++) {
+            double v = 0;
+            for (int k = 0; k < 4; k++) v += (double)a[k * 4 + r] * b[col * 4 + k];
+            out[col * 4 + r] = (float)v;
+        }
+}
+
 static bool mesh_skinned(const kiln_scene *sc, int32_t m)
 {
     for (uint32_t i = 0; i < sc->meshes[m].primitive_count; i++)
@@ -227,10 +256,25 @@ static void round_trip(const char *what, const kiln_scene *src, const kiln_scene
             }
         float extent = fmaxf(mx[0] - mn[0], fmaxf(mx[1] - mn[1], mx[2] - mn[2]));
         float step = position_bits && !skinned ? extent / (float)((1u << position_bits) - 1u) : 0;
+        /* (skinned: the skin's box, which may be larger than this mesh's: from the matrices) */
         /* Half a step per axis, plus float rounding of the transforms. */
         float local_tol = 0.5f * step * sqrtf(3.0f) * 1.01f + 1e-5f * (extent + 1.0f);
         const float *sm = skinned ? NULL : sn->world, *om = skinned ? NULL : on->world;
         float tol = local_tol * (skinned ? 1.0f : fmaxf(max_axis_scale(sn->world), 1e-6f));
+        /* A skinned mesh's dequantization is in its skin's inverse bind matrices: the source's
+         * first one inverted times the output's is T(min) S(step). */
+        float deq[16];
+        if (skinned && position_bits && on->skin >= 0 && sn->skin >= 0) {
+            const kiln_scene_skin *ss = &src->skins[sn->skin], *os = &out->skins[on->skin];
+            if (ss->joint_count && os->joint_count) {
+                float inv[16];
+                affine_inverse(ss->inverse_bind, inv);
+                mul(inv, os->inverse_bind, deq);
+                om = deq;
+                float step_skin = max_axis_scale(deq);
+                tol = 0.5f * step_skin * sqrtf(3.0f) * 1.01f + 1e-5f * (extent + 1.0f);
+            }
+        }
         for (uint32_t p = 0; p < smesh->primitive_count; p++) {
             char label[600];
             snprintf(label, sizeof label, "%s node %u prim %u", what, n, p);
