@@ -2,7 +2,9 @@
  * binary buffer. With compression every view but images is encoded as EXT_meshopt_compression
  * says (vertex codec for attributes, index codec for triangle lists; meshoptimizer 0.18's
  * default codec versions, which the extension decodes) and its uncompressed bytes are only
- * described, in a fallback buffer without data ("fallback": true), as gltfpack -c does. */
+ * described, in a fallback buffer without data ("fallback": true), as gltfpack -c does. A view
+ * whose encoding is not smaller than its bytes (a few elements: the codec's header and tail
+ * dominate) is stored raw. */
 #include <math.h>
 #include <meshoptimizer.h>
 #include <string.h>
@@ -138,7 +140,9 @@ kiln_result kiln_gltf_layout_buffer(kiln_gltf_state *st, kiln_buf *out, size_t *
         kiln_gltf_view *v = &views[i];
         kiln_buf_align(out, 4);
         v->out_offset = out->size;
-        if (st->opts->compress && v->kind != KILN_GLTF_VIEW_IMAGE && encode_view(st, v, out)) {
+        size_t before = out->size;
+        if (st->opts->compress && v->kind != KILN_GLTF_VIEW_IMAGE && encode_view(st, v, out) &&
+            v->out_length < v->length) {
             v->packed = true;
             fallback = (fallback + 3) & ~(size_t)3;
             v->fallback_offset = fallback;
@@ -146,6 +150,7 @@ kiln_result kiln_gltf_layout_buffer(kiln_gltf_state *st, kiln_buf *out, size_t *
             st->used_meshopt = true;
             continue;
         }
+        out->size = before; /* an encoding that saves nothing is dropped: stored raw */
         kiln_buf_append(out, st->raw.data + v->offset, v->length);
         v->out_length = v->length;
     }
