@@ -287,6 +287,8 @@ static void state_free(kiln_gltf_state *st)
     kiln_free(st->alloc, st->mesh_map, (size_t)(sc->mesh_count + 1) * sizeof *st->mesh_map);
     kiln_free(st->alloc, st->mesh_q, (size_t)(sc->mesh_count + 1) * sizeof *st->mesh_q);
     kiln_free(st->alloc, st->skin_q, (size_t)(sc->skin_count + 1) * sizeof *st->skin_q);
+    kiln_free(st->alloc, st->uv_q,
+              (size_t)(sc->material_count + 1) * KILN_SCENE_MAX_UV_SETS * sizeof *st->uv_q);
     kiln_free(st->alloc, st->image_view, (size_t)(sc->image_count + 1) * sizeof *st->image_view);
     kiln_free(st->alloc, st->image_map, (size_t)(sc->image_count + 1) * sizeof *st->image_map);
     kiln_free(st->alloc, st->image_ext, (size_t)(sc->image_count + 1) * sizeof *st->image_ext);
@@ -323,11 +325,13 @@ kiln_result kiln_gltf_out_write(const kiln_scene *scene, const kiln_gltf_out_opt
     st.mesh_map = kiln_calloc(st.alloc, scene->mesh_count + 1, sizeof *st.mesh_map);
     st.mesh_q = kiln_calloc(st.alloc, scene->mesh_count + 1, sizeof *st.mesh_q);
     st.skin_q = kiln_calloc(st.alloc, scene->skin_count + 1, sizeof *st.skin_q);
+    st.uv_q = kiln_calloc(st.alloc, (size_t)(scene->material_count + 1) * KILN_SCENE_MAX_UV_SETS,
+                          sizeof *st.uv_q);
     st.image_view = kiln_calloc(st.alloc, scene->image_count + 1, sizeof *st.image_view);
     st.image_map = kiln_calloc(st.alloc, scene->image_count + 1, sizeof *st.image_map);
     st.image_ext = kiln_calloc(st.alloc, scene->image_count + 1, sizeof *st.image_ext);
     st.texture_map = kiln_calloc(st.alloc, scene->texture_count + 1, sizeof *st.texture_map);
-    if (!st.mesh_map || !st.mesh_q || !st.skin_q || !st.image_view || !st.image_map ||
+    if (!st.mesh_map || !st.mesh_q || !st.skin_q || !st.uv_q || !st.image_view || !st.image_map ||
         !st.image_ext || !st.texture_map)
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "glTF out: out of memory");
     if (r == KILN_OK) r = kiln_gltf_plan_images(&st, err);

@@ -6,6 +6,7 @@
  * told by their first bytes, not the declared MIME type: inside the GLB as buffer views, or as
  * files beside the .gltf. An image without bytes kiln can keep is left out with the textures
  * that show it. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,7 +81,8 @@ kiln_result kiln_gltf_plan_images(kiln_gltf_state *st, kiln_error *err)
 
 /* A textureInfo member (key) for slot s of mat, when its texture is kept. */
 static void write_texture_ref(kiln_gltf_state *st, kiln_json_out *j, const char *key,
-                              const kiln_scene_texture_ref *r, const char *scale_key)
+                              const kiln_scene_texture_ref *r, const char *scale_key,
+                              const kiln_gltf_uv_q *uv_q)
 {
     const kiln_scene *sc = st->scene;
     if (r->texture < 0 || (uint32_t)r->texture >= sc->texture_count) return;
@@ -90,37 +92,53 @@ static void write_texture_ref(kiln_gltf_state *st, kiln_json_out *j, const char 
     kiln_json_out_int(j, "index", t);
     if (r->texcoord) kiln_json_out_int(j, "texCoord", r->texcoord);
     if (scale_key && r->scale != 1.0f) kiln_json_out_float(j, scale_key, r->scale);
-    if (r->has_transform) {
+    float offset[2] = {r->offset[0], r->offset[1]}, scale[2] = {r->uv_scale[0], r->uv_scale[1]};
+    if (!r->has_transform) offset[0] = offset[1] = 0, scale[0] = scale[1] = 1;
+    const kiln_gltf_uv_q *q = r->texcoord < KILN_SCENE_MAX_UV_SETS ? &uv_q[r->texcoord] : NULL;
+    if (q && q->quantized) {
+        /* T(o) R S applied to q.offset + q.scale * n: T(o + R(S q.offset)) R S(S q.scale), with
+         * R = [c s; -s c] as kiln_material_transform_matrix and three.js turn it. */
+        float c = cosf(r->has_transform ? r->rotation : 0.0f);
+        float sn = sinf(r->has_transform ? r->rotation : 0.0f);
+        float x = scale[0] * q->offset[0], y = scale[1] * q->offset[1];
+        offset[0] += c * x + sn * y;
+        offset[1] += -sn * x + c * y;
+        scale[0] *= q->scale[0];
+        scale[1] *= q->scale[1];
+    }
+    if (r->has_transform || (q && q->quantized)) {
         kiln_json_out_object(j, "extensions");
         kiln_json_out_object(j, "KHR_texture_transform");
-        if (r->offset[0] != 0 || r->offset[1] != 0) kiln_json_out_floats(j, "offset", r->offset, 2);
-        if (r->rotation != 0) kiln_json_out_float(j, "rotation", r->rotation);
-        if (r->uv_scale[0] != 1 || r->uv_scale[1] != 1)
-            kiln_json_out_floats(j, "scale", r->uv_scale, 2);
+        if (offset[0] != 0 || offset[1] != 0) kiln_json_out_floats(j, "offset", offset, 2);
+        if (r->has_transform && r->rotation != 0) kiln_json_out_float(j, "rotation", r->rotation);
+        if (scale[0] != 1 || scale[1] != 1) kiln_json_out_floats(j, "scale", scale, 2);
         kiln_json_out_end(j);
         kiln_json_out_end(j);
     }
     kiln_json_out_end(j);
 }
 
-static void write_material(kiln_gltf_state *st, kiln_json_out *j, const kiln_scene_material *m)
+static void write_material(kiln_gltf_state *st, kiln_json_out *j, uint32_t index)
 {
+    const kiln_scene_material *m = &st->scene->materials[index];
+    const kiln_gltf_uv_q *uv_q = &st->uv_q[(size_t)index * KILN_SCENE_MAX_UV_SETS];
     kiln_json_out_object(j, NULL);
     if (m->name && *m->name) kiln_json_out_string(j, "name", m->name);
     kiln_json_out_object(j, "pbrMetallicRoughness");
     const float white[4] = {1, 1, 1, 1};
     if (memcmp(m->base_color, white, sizeof white) != 0)
         kiln_json_out_floats(j, "baseColorFactor", m->base_color, 4);
-    write_texture_ref(st, j, "baseColorTexture", &m->textures[KILN_SCENE_SLOT_BASE_COLOR], NULL);
+    write_texture_ref(st, j, "baseColorTexture", &m->textures[KILN_SCENE_SLOT_BASE_COLOR], NULL,
+                      uv_q);
     if (m->metallic != 1.0f) kiln_json_out_float(j, "metallicFactor", m->metallic);
     if (m->roughness != 1.0f) kiln_json_out_float(j, "roughnessFactor", m->roughness);
     write_texture_ref(st, j, "metallicRoughnessTexture",
-                      &m->textures[KILN_SCENE_SLOT_METALLIC_ROUGHNESS], NULL);
+                      &m->textures[KILN_SCENE_SLOT_METALLIC_ROUGHNESS], NULL, uv_q);
     kiln_json_out_end(j);
-    write_texture_ref(st, j, "normalTexture", &m->textures[KILN_SCENE_SLOT_NORMAL], "scale");
+    write_texture_ref(st, j, "normalTexture", &m->textures[KILN_SCENE_SLOT_NORMAL], "scale", uv_q);
     write_texture_ref(st, j, "occlusionTexture", &m->textures[KILN_SCENE_SLOT_OCCLUSION],
-                      "strength");
-    write_texture_ref(st, j, "emissiveTexture", &m->textures[KILN_SCENE_SLOT_EMISSIVE], NULL);
+                      "strength", uv_q);
+    write_texture_ref(st, j, "emissiveTexture", &m->textures[KILN_SCENE_SLOT_EMISSIVE], NULL, uv_q);
     if (m->emissive[0] != 0 || m->emissive[1] != 0 || m->emissive[2] != 0)
         kiln_json_out_floats(j, "emissiveFactor", m->emissive, 3);
     if (m->alpha_mode == KILN_SCENE_ALPHA_MASK) {
@@ -196,7 +214,7 @@ void kiln_gltf_write_materials(kiln_gltf_state *st, kiln_json_out *j)
     const kiln_scene *sc = st->scene;
     if (sc->material_count) {
         kiln_json_out_array(j, "materials");
-        for (uint32_t m = 0; m < sc->material_count; m++) write_material(st, j, &sc->materials[m]);
+        for (uint32_t m = 0; m < sc->material_count; m++) write_material(st, j, m);
         kiln_json_out_end(j);
     }
     if (st->texture_count) {

@@ -174,7 +174,20 @@ static uint32_t put_vertices(kiln_gltf_state *st, const prim_vertices *pv,
                 float x = uv[(size_t)pv->src[v] * 2 + c];
                 if (!(x >= 0.0f && x <= 1.0f)) unit = false;
             }
-        if (unit) {
+        const kiln_gltf_uv_q *uq =
+            p->material >= 0 && (uint32_t)p->material < st->scene->material_count
+                ? &st->uv_q[(size_t)p->material * KILN_SCENE_MAX_UV_SETS + s]
+                : NULL;
+        if (uq && uq->quantized) { /* the material's range, its transform undoes it */
+            for (uint32_t v = 0; v < nv; v++)
+                for (int c = 0; c < 2; c++) {
+                    float x = uv[(size_t)pv->src[v] * 2 + c];
+                    vals[(size_t)v * 2 + c] =
+                        unorm_grid((x - uq->offset[c]) / uq->scale[c], o->texcoord_bits, 65535.0f);
+                }
+            r->accessor = put_int_attribute(st, vals, nv, 2, GLTF_UNSIGNED_SHORT, true, false);
+            st->used_quantization = true;
+        } else if (unit) {
             for (uint32_t v = 0; v < nv; v++)
                 for (int c = 0; c < 2; c++)
                     vals[(size_t)v * 2 + c] =
@@ -519,6 +532,60 @@ static void drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
     if (p->target_count) p->targets = targets;
 }
 
+/* Which materials' UV sets leave [0, 1] and get quantized over their range (kiln_gltf_uv_q):
+ * the range of every primitive drawn with the material, when a kept texture of the material
+ * reads the set (else nothing could carry the transform, and the set stays float). */
+static void plan_texcoords(kiln_gltf_state *st)
+{
+    const kiln_scene *sc = st->scene;
+    if (!st->opts->quantize || !sc->material_count) return;
+    size_t n = (size_t)sc->material_count * KILN_SCENE_MAX_UV_SETS;
+    for (size_t i = 0; i < n; i++) {
+        st->uv_q[i].offset[0] = st->uv_q[i].offset[1] = INFINITY;
+        st->uv_q[i].scale[0] = st->uv_q[i].scale[1] = -INFINITY; /* the maximum, for now */
+    }
+    for (uint32_t m = 0; m < sc->mesh_count; m++)
+        for (uint32_t i = 0; i < sc->meshes[m].primitive_count; i++) {
+            const kiln_scene_primitive *p = &sc->meshes[m].primitives[i];
+            if (p->material < 0 || (uint32_t)p->material >= sc->material_count) continue;
+            for (uint32_t s = 0; s < p->texcoord_count && s < KILN_SCENE_MAX_UV_SETS; s++) {
+                kiln_gltf_uv_q *q = &st->uv_q[(size_t)p->material * KILN_SCENE_MAX_UV_SETS + s];
+                const float *uv = p->texcoords[s];
+                for (uint32_t v = 0; uv && v < p->vertex_count; v++)
+                    for (int c = 0; c < 2; c++) {
+                        float x = uv[(size_t)v * 2 + c];
+                        if (!isfinite(x)) continue;
+                        if (x < q->offset[c]) q->offset[c] = x;
+                        if (x > q->scale[c]) q->scale[c] = x;
+                    }
+            }
+        }
+    for (uint32_t m = 0; m < sc->material_count; m++)
+        for (uint32_t s = 0; s < KILN_SCENE_MAX_UV_SETS; s++) {
+            kiln_gltf_uv_q *q = &st->uv_q[(size_t)m * KILN_SCENE_MAX_UV_SETS + s];
+            bool read = false;
+            for (int slot = 0; slot < KILN_SCENE_SLOT_COUNT; slot++) {
+                const kiln_scene_texture_ref *t = &sc->materials[m].textures[slot];
+                if (t->texture >= 0 && (uint32_t)t->texture < sc->texture_count &&
+                    st->texture_map[t->texture] >= 0 && t->texcoord == s)
+                    read = true;
+            }
+            bool seen = q->offset[0] <= q->scale[0] && q->offset[1] <= q->scale[1];
+            bool unit = seen && q->offset[0] >= 0 && q->offset[1] >= 0 && q->scale[0] <= 1 &&
+                        q->scale[1] <= 1;
+            if (!seen || unit || !read) {
+                memset(q, 0, sizeof *q);
+                continue;
+            }
+            for (int c = 0; c < 2; c++) {
+                float range = q->scale[c] - q->offset[c];
+                q->scale[c] = range > 0 ? range : 1.0f;
+            }
+            q->quantized = true;
+            st->used_texture_transform = true;
+        }
+}
+
 kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
 {
     const kiln_scene *sc = st->scene;
@@ -526,6 +593,7 @@ kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
     kiln_json_out j;
     kiln_json_out_init_elements(&j, &st->meshes_json);
     plan_positions(st);
+    plan_texcoords(st);
     int32_t next = 0;
     for (uint32_t m = 0; m < sc->mesh_count; m++) {
         const kiln_scene_mesh *mesh = &sc->meshes[m];

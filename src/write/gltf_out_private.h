@@ -57,6 +57,14 @@ typedef struct kiln_gltf_mesh_q {
     float scale;
 } kiln_gltf_mesh_q;
 
+/* How a material's UV set is stored when it leaves [0, 1]: normalized shorts n with
+ * uv = offset + scale * n, the transform added to every KHR_texture_transform of the material
+ * that reads the set (gltf_out_material.c). */
+typedef struct kiln_gltf_uv_q {
+    bool quantized;
+    float offset[2], scale[2];
+} kiln_gltf_uv_q;
+
 typedef struct kiln_gltf_state {
     const kiln_scene *scene;
     const kiln_gltf_out_opts *opts;
@@ -70,6 +78,7 @@ typedef struct kiln_gltf_state {
     int32_t *mesh_map;        /* scene mesh -> output mesh, -1 = dropped (no triangles) */
     kiln_gltf_mesh_q *mesh_q; /* per scene mesh */
     kiln_gltf_mesh_q *skin_q; /* per scene skin: quantized when its meshes are */
+    kiln_gltf_uv_q *uv_q;     /* per material, KILN_SCENE_MAX_UV_SETS each */
     int32_t *image_view;      /* per scene image: GLB view, or -1 */
     int32_t *image_map;       /* scene image -> output image, -1 = dropped */
     const char **image_ext;   /* per scene image: "png", "jpg", "ktx2" or NULL */
