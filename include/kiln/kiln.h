@@ -186,8 +186,10 @@ typedef struct kiln_gltf_opts {
      * one a texture of the material reads (gltfpack -kv). By default they are left out. */
     bool keep_attributes;
     /* KHR_mesh_quantization: positions as integers with the dequantization in the node's
-     * transform (or a child node holding the mesh), normals and tangents as normalized bytes or
-     * shorts, UVs in [0, 1] and colours as normalized shorts (gltfpack's default; -noq). */
+     * transform (a child node holding the mesh, or a skin's inverse bind matrices), normals and
+     * tangents as normalized bytes or shorts, UVs as normalized shorts (a range outside [0, 1]
+     * undone by the material's KHR_texture_transform), colours as normalized shorts, weights as
+     * normalized bytes (gltfpack's default; -noq). */
     bool quantize;
     uint32_t position_bits; /* 1..16; 0 = 14 (-vp) */
     uint32_t texcoord_bits; /* 1..16; 0 = 12 (-vt) */
