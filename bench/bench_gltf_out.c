@@ -178,13 +178,14 @@ int main(int argc, char **argv)
     printf("kiln gltf against gltfpack 0.18: GLB bytes and medians of %d runs "
            "(CPU = user + sys of the process, wall = fork to exit)\n\n",
            runs);
-    printf("| model | case | bytes | CPU ms | wall ms | bytes kiln/gltfpack | CPU kiln/gltfpack |\n");
+    printf(
+        "| model | case | bytes | CPU ms | wall ms | bytes kiln/gltfpack | CPU kiln/gltfpack |\n");
     printf("|---|---|---:|---:|---:|---:|---:|\n");
     for (size_t m = 0; m < MODEL_COUNT; m++)
         for (int c = 0; c < CASE_COUNT; c++) {
             double cpu[MAX_RUNS], wall[MAX_RUNS];
-            for (int r = 0; r < runs; r++) cpu[r] = samples[m][c][r].cpu_ms,
-                                          wall[r] = samples[m][c][r].wall_ms;
+            for (int r = 0; r < runs; r++)
+                cpu[r] = samples[m][c][r].cpu_ms, wall[r] = samples[m][c][r].wall_ms;
             double mc = bench_median(cpu, (size_t)runs), mw = bench_median(wall, (size_t)runs);
             samples[m][c][0].cpu_ms = mc; /* kept for the ratio of the pair */
             if (c == CASE_KILN_Q || c == CASE_KILN_C) {
