@@ -261,6 +261,28 @@ static void write_attrs(kiln_json_out *j, const char *key, const attr_ref *refs,
     kiln_json_out_end(j);
 }
 
+/* Position deltas of a quantized mesh in grid steps: shorts when every one fits (what
+ * KHR_mesh_quantization allows for morph POSITION), else floats. A morphed vertex is then off by
+ * at most a step per axis (half of the base, half of the delta). */
+static int32_t put_position_deltas(kiln_gltf_state *st, const prim_vertices *pv, const float *d,
+                                   float pscale)
+{
+    size_t n = (size_t)pv->count * 3;
+    float *vals = kiln_alloc(st->alloc, (n ? n : 1) * sizeof(float));
+    if (!vals) return st->failed_memory = true, -1;
+    bool fits = true;
+    for (uint32_t v = 0; v < pv->count && fits; v++)
+        for (int c = 0; c < 3; c++) {
+            float x = roundf(d[(size_t)pv->src[v] * 3 + c] * pscale);
+            if (!(x >= -32767.0f && x <= 32767.0f)) fits = false;
+            vals[(size_t)v * 3 + c] = x;
+        }
+    int32_t a = fits ? put_int_attribute(st, vals, pv->count, 3, GLTF_SHORT, false, true)
+                     : put_float_attribute(st, pv, d, 3, true, pscale);
+    kiln_free(st->alloc, vals, (n ? n : 1) * sizeof(float));
+    return a;
+}
+
 /* The morph targets of one primitive, deltas in the units of the stored positions. */
 static void write_targets(kiln_gltf_state *st, kiln_json_out *j, const prim_vertices *pv,
                           const kiln_gltf_mesh_q *q)
@@ -275,7 +297,9 @@ static void write_targets(kiln_gltf_state *st, kiln_json_out *j, const prim_vert
         uint32_t n = 0;
         if (m->positions || (!m->normals && !m->tangents)) {
             int32_t a;
-            if (m->positions) {
+            if (m->positions && q->quantized) {
+                a = put_position_deltas(st, pv, m->positions, pscale);
+            } else if (m->positions) {
                 a = put_float_attribute(st, pv, m->positions, 3, true, pscale);
             } else { /* a target must move something: zero position deltas */
                 float *zero = kiln_calloc(st->alloc, (size_t)(pv->count ? pv->count : 1), 12);

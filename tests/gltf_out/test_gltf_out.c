@@ -138,7 +138,7 @@ static bool nondegenerate(const float *pos, const uint32_t *t)
 }
 
 typedef struct trip_stats {
-    size_t instances, primitives, vertices_checked;
+    size_t instances, primitives, vertices_checked, targets_checked;
 } trip_stats;
 
 /* One source primitive against its output: both ways within tol (world units). */
@@ -163,6 +163,39 @@ static void compare_prim(const char *what, const kiln_scene_primitive *sp, const
         for (int c = 0; c < 3; c++)
             if (!grid_near(&go, spos + (size_t)t[c] * 3, tol))
                 fail_msg("%s: source vertex %u (triangle %u) is lost", what, t[c], i / 3);
+    }
+    /* Morph targets: the box of every target's morphed positions (weight 1), in world space,
+     * within two steps (base and delta each round by half a step per axis). */
+    if (op->target_count != sp->target_count)
+        fail_msg("%s: %u morph targets, the source has %u", what, op->target_count,
+                 sp->target_count);
+    for (uint32_t t = 0; t < sp->target_count; t++) {
+        const float *sd = sp->targets[t].positions, *od = op->targets[t].positions;
+        if (!sd) continue;
+        if (!od) fail_msg("%s: target %u lost its position deltas", what, t);
+        float box[2][6];
+        for (int k = 0; k < 2; k++) {
+            const kiln_scene_primitive *pp = k ? op : sp;
+            const float *dd = k ? od : sd, *mm = k ? om : sm;
+            for (int c = 0; c < 3; c++) box[k][c] = INFINITY, box[k][3 + c] = -INFINITY;
+            for (uint32_t v = 0; v < pp->vertex_count; v++) {
+                float p[3], w[3];
+                for (int c = 0; c < 3; c++)
+                    p[c] = pp->positions[(size_t)v * 3 + c] + dd[(size_t)v * 3 + c];
+                if (mm) transform(mm, p, w);
+                else memcpy(w, p, sizeof w);
+                for (int c = 0; c < 3; c++) {
+                    box[k][c] = fminf(box[k][c], w[c]);
+                    box[k][3 + c] = fmaxf(box[k][3 + c], w[c]);
+                }
+            }
+        }
+        for (int c = 0; c < 6; c++)
+            if (fabsf(box[0][c] - box[1][c]) > 2.0f * tol)
+                fail_msg("%s: target %u: morphed box %s %c %g, the source's %g (tolerance %g)",
+                         what, t, c < 3 ? "min" : "max", "xyz"[c % 3], box[1][c], box[0][c],
+                         2 * tol);
+        ts->targets_checked++;
     }
     ts->vertices_checked += op->vertex_count;
     ts->primitives++;
@@ -361,8 +394,10 @@ static void every_corpus_model_round_trips_and_validates(void **state)
         kiln_scene_free(src);
     }
     print_message("%zu outputs read back (%zu refused like the import): %zu mesh instances, %zu "
-                  "primitives, %zu vertices within the quantization error\n",
-                  written, refused, ts.instances, ts.primitives, ts.vertices_checked);
+                  "primitives, %zu vertices within the quantization error, %zu morph targets\n",
+                  written, refused, ts.instances, ts.primitives, ts.vertices_checked,
+                  ts.targets_checked);
+    assert_true(ts.targets_checked > 0);
     assert_true(ts.instances > 0);
 
     char *report = NULL;
