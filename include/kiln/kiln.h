@@ -171,6 +171,53 @@ KILN_API kiln_result kiln_convert_model(const char *in_path, const char *out_dir
                                         const kiln_convert_opts *opts, char **result_json,
                                         kiln_error *err);
 
+/* ---- glTF out (docs/gltf_out.md) ----------------------------------------------------------- */
+
+/* How kiln_gltf_export writes a model; `= {0}` gives the documented defaults. The gltfpack
+ * option each field matches is named in docs/gltf_out.md. */
+typedef struct kiln_gltf_opts {
+    uint32_t struct_size; /* sizeof(kiln_gltf_opts); 0 is taken as the current size */
+    /* Fraction of each primitive's triangles to keep, (0, 1]: meshopt_simplify as the model
+     * cook's levels of detail run it (gltfpack -si). 0 or 1 = no simplification. */
+    float simplify;
+    float simplify_error; /* largest error relative to the mesh extent, [0, 1]; 0 = 0.01 (-se) */
+    bool no_optimize;     /* keep the welded triangles in source order (no cache/fetch order) */
+    /* Keep vertex streams nothing reads: tangents without a normal map, UV sets past the last
+     * one a texture of the material reads (gltfpack -kv). By default they are left out. */
+    bool keep_attributes;
+    /* KHR_mesh_quantization: positions as integers with the dequantization in the node's
+     * transform (a child node holding the mesh, or a skin's inverse bind matrices), normals and
+     * tangents as normalized bytes or shorts, UVs as normalized shorts (a range outside [0, 1]
+     * undone by the material's KHR_texture_transform), colours as normalized shorts, weights as
+     * normalized bytes (gltfpack's default; -noq). */
+    bool quantize;
+    uint32_t position_bits; /* 1..16; 0 = 14 (-vp) */
+    uint32_t texcoord_bits; /* 1..16; 0 = 12 (-vt) */
+    uint32_t normal_bits;   /* 1..16 (8 and less: bytes); 0 = 8 (-vn) */
+    /* EXT_meshopt_compression (required) on every vertex, index, animation and skin buffer view,
+     * with an empty fallback buffer, as gltfpack -c writes it. */
+    bool compress;
+    kiln_allocator allocator;
+} kiln_gltf_opts;
+
+/* Writes the model at in_path (anything kiln_scene_load reads) as glTF 2.0: out_path ending in
+ * .glb is one binary file with images inside; .gltf is JSON beside OUTSTEM.bin and one file per
+ * image (OUTSTEM.imageN.png|.jpg|.ktx2), nothing else is written. Meshes go through the model
+ * cook's passes (weld, degenerate and duplicate triangles, vertex cache, overdraw, fetch order;
+ * optional simplification); nodes, names, skins, morph targets, animations (as imported),
+ * cameras, KHR_lights_punctual and materials (metallic-roughness, emissive_strength, unlit,
+ * texture_transform) with their images as stored (PNG, JPEG, KTX2) are kept. The same input and
+ * options give the same bytes. Each file is written atomically. *result_json (free with
+ * kiln_string_free): {"command": "gltf", "input", "output", "files": [{file, size}], counts of
+ * the source and the output, "extensions", "warnings"}. opts may be NULL.
+ * Errors: those of kiln_scene_load for in_path (KILN_E_ASSET_IO when it cannot be read),
+ * KILN_E_USAGE (out_path ends in neither .glb nor .gltf, bad options), KILN_E_OUTPUT_REFUSED
+ * (out_path or a side file is in_path or a file the model reads), KILN_E_ASSET_IO (out_path's
+ * folder is missing or not writable), KILN_E_OUT_OF_MEMORY, KILN_E_LIMIT. */
+KILN_API kiln_result kiln_gltf_export(const char *in_path, const char *out_path,
+                                      const kiln_gltf_opts *opts, char **result_json,
+                                      kiln_error *err);
+
 KILN_API void kiln_string_free(char *s);
 
 /* Every settings field a .meta may hold (docs/settings.md), described from the tables the

@@ -2,7 +2,7 @@
 # --help was "unknown option", exit 2); the commands whose assets read settings add one line per
 # settings group with its fields and point at `kiln help settings`; `kiln help COMMAND` is the
 # same text. The options after --help are not judged, and nothing is opened or written.
-for cmd in import reimport report meta inspect texture model pack graph cache watch; do
+for cmd in import reimport report meta inspect texture model gltf pack graph cache watch; do
     k 0 "$cmd" --help
     expect_grep "^usage: kiln $cmd" "$OUT" "$cmd --help: usage"
     expect_grep "^  -h, --help" "$OUT" "$cmd --help: the common options"

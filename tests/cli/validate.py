@@ -70,7 +70,7 @@ BY_COMMAND = {"import": "import", "reimport": "reimport", "report": "report", "m
               "texture": "texture", "shader": "shader",
               "model": "model", "pack": "pack", "graph": "graph",
               "help settings": "help-settings", "watch": "watch", "thumbnail": "thumbnail",
-              "view": "view"}
+              "view": "view", "gltf": "gltf"}
 
 
 def auto_schema(doc):

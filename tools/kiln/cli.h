@@ -131,6 +131,7 @@ int kiln_cmd_cache(int argc, char **argv);
 int kiln_cmd_texture(int argc, char **argv);
 int kiln_cmd_shader(int argc, char **argv);
 int kiln_cmd_model(int argc, char **argv);
+int kiln_cmd_gltf(int argc, char **argv);
 int kiln_cmd_pack(int argc, char **argv);
 int kiln_cmd_graph(int argc, char **argv);
 int kiln_cmd_watch(int argc, char **argv);

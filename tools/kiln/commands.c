@@ -115,6 +115,28 @@ static const kiln_cli_command commands[] = {
      "  --set GROUP.FIELD=VALUE  one setting (model.lods=[0.5], fbx.scale=0.01)\n"
      "  --settings JSON          a patch shaped like the .meta \"import\" object\n",
      "model fbx"},
+    {"gltf", kiln_cmd_gltf, true,
+     "usage: kiln gltf IN OUT.glb|OUT.gltf [--simplify R] [--simplify-error E] [--quantize]\n"
+     "                 [--position-bits N] [--texcoord-bits N] [--normal-bits N] [--compress]\n"
+     "                 [--no-optimize] [--keep-attributes]\n"
+     "\n"
+     "Writes one model (IN: .gltf .glb .fbx .obj) as optimized glTF 2.0: OUT.glb with\n"
+     "everything inside, or OUT.gltf with OUT.bin and OUT.imageN.png|jpg|ktx2 beside it\n"
+     "(docs/gltf_out.md). Meshes are welded and ordered for the vertex cache and fetch.\n"
+     "\n"
+     "  --simplify R         keep fraction R of each primitive's triangles (gltfpack -si)\n"
+     "  --simplify-error E   largest simplification error, relative to the mesh (-se;\n"
+     "                       default 0.01)\n"
+     "  --quantize           KHR_mesh_quantization (gltfpack's default; -noq turns it off)\n"
+     "  --position-bits N    bits of quantized positions, 1..16 (-vp; default 14)\n"
+     "  --texcoord-bits N    bits of quantized UVs, 1..16 (-vt; default 12)\n"
+     "  --normal-bits N      bits of quantized normals and tangents, 2..16 (-vn; default 8)\n"
+     "  --compress           EXT_meshopt_compression with a fallback buffer (-c)\n"
+     "  --no-optimize        keep the triangles in source order\n"
+     "  --keep-attributes    keep tangents without a normal map and UV sets no texture\n"
+     "                       reads (-kv)\n"
+     "  -q, --quiet          errors only\n",
+     NULL},
     {"pack", kiln_cmd_pack, true,
      "usage: kiln pack [-o FILE] [--all [--under NAME]|ASSET...] [--keep-going]\n"
      "                 [--compress none|zstd|auto] [--level N] [--align 16|4096]\n"

@@ -36,6 +36,8 @@ static const char usage[] =
     "                                        convert one image without a project (same code path)\n"
     "  model IN OUTDIR [--set model.FIELD=V ...] [--textures all|none]   (IN: .gltf .glb .fbx .obj)\n"
     "                                        cook one model into OUTDIR without a project\n"
+    "  gltf IN OUT.glb|OUT.gltf [--simplify R] [--quantize] [--compress] ...\n"
+    "                                        write one model as optimized glTF 2.0 (meshopt, quantized)\n"
     "  pack [-o FILE] [--all|ASSET...] [--compress none|zstd|auto] [--level N] [--align 16|4096]\n"
     "                                        pack cooked artifacts (and what they need) into one .kpak\n"
     "  pack --verify FILE                    check every checksum of a .kpak\n"
