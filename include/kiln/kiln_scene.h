@@ -204,6 +204,7 @@ typedef struct kiln_scene_mesh {
     const float *weights; /* default morph weights: target_count values, or NULL */
     uint32_t weight_count;
     const char *const *target_names; /* extras.targetNames when present, else NULL */
+    const char *extras;              /* the mesh's "extras" as compact JSON text, or NULL */
 } kiln_scene_mesh;
 
 /* ---- nodes, skins, cameras, lights ----------------------------------------------------------- */
@@ -222,6 +223,7 @@ typedef struct kiln_scene_node {
     int32_t mesh, skin, camera, light;
     const float *weights; /* instance morph weights (node.weights), or NULL */
     uint32_t weight_count;
+    const char *extras; /* the node's "extras" as compact JSON text, or NULL */
 } kiln_scene_node;
 
 typedef struct kiln_scene_skin {

@@ -702,7 +702,7 @@ static kiln_result read_mesh(gltf_ctx *c, const json_t *mj, const char *ptr, kil
 {
     json_t *prims, *weights;
     kiln_result r;
-    if ((r = gltf_get_name(c, mj, ptr, &m->name)) ||
+    if ((r = gltf_get_name(c, mj, ptr, &m->name)) || (r = gltf_get_extras(c, mj, &m->extras)) ||
         (r = gltf_get_array(c, mj, "primitives", ptr, 65536, &prims)) ||
         (r = gltf_get_array(c, mj, "weights", ptr, KILN_GLTF_MAX_ITEMS, &weights)))
         return r;

@@ -60,7 +60,7 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
     kiln_scene *s = c->scene;
     kiln_result r;
     json_t *children, *matrix, *weights;
-    if ((r = gltf_get_name(c, nj, ptr, &n->name)) ||
+    if ((r = gltf_get_name(c, nj, ptr, &n->name)) || (r = gltf_get_extras(c, nj, &n->extras)) ||
         (r = gltf_get_index(c, nj, "mesh", ptr, s->mesh_count, false, &n->mesh)) ||
         (r = gltf_get_index(c, nj, "skin", ptr, s->skin_count, false, &n->skin)) ||
         (r = gltf_get_index(c, nj, "camera", ptr, s->camera_count, false, &n->camera)) ||
