@@ -354,6 +354,42 @@ static void sheen_cloth_keeps_sheen(void **state)
     free(path);
 }
 
+/* KILN_WRITE_FUZZ_SEEDS=1: writes fuzz/corpus/material/extensions*.matl (the fixture's
+ * "everything" and "defaults" as cooked) and fuzz/corpus/gltf/material_ext.gltf (the fixture
+ * without its image files, which the fuzzer cannot read), then review them. */
+static void fuzz_seeds(void **state)
+{
+    (void)state;
+    const char *on = getenv("KILN_WRITE_FUZZ_SEEDS");
+    if (!on || strcmp(on, "1") != 0) skip();
+    const char *src = getenv("KILN_SOURCE_DIR");
+    char *path = fixture_path();
+    cooked c = cook(path, NULL);
+    static const char *const names[] = {"extensions", NULL, "extensions_defaults"};
+    for (uint32_t i = 0; i < 3; i++) {
+        if (!names[i]) continue;
+        size_t size;
+        void *bytes = read_material_file(&c, i, &size);
+        char *out = kt_format("%s/fuzz/corpus/material/%s.matl", src, names[i]);
+        kt_write_file(out, bytes, size);
+        free(out);
+        free(bytes);
+    }
+    cooked_free(&c);
+    json_error_t je;
+    json_t *g = json_load_file(path, JSON_PRESERVE_ORDER, &je);
+    assert_non_null(g);
+    json_object_del(g, "images");
+    size_t i;
+    json_t *t;
+    json_array_foreach (json_object_get(g, "textures"), i, t) json_object_del(t, "source");
+    char *out = kt_format("%s/fuzz/corpus/gltf/material_ext.gltf", src);
+    assert_int_equal(json_dump_file(g, out, JSON_COMPACT | JSON_PRESERVE_ORDER), 0);
+    free(out);
+    json_decref(g);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +397,7 @@ int main(void)
         cmocka_unit_test(cooked_materials_read_back),
         cmocka_unit_test(runtime_exposes_every_extension),
         cmocka_unit_test(sheen_cloth_keeps_sheen),
+        cmocka_unit_test(fuzz_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
