@@ -48,9 +48,9 @@ static bool all_equal(const json_t *a, double x)
 }
 
 /* One texture slot: "none", or its image, UV set, sampler and transform. */
-static void print_slot(const char *indent, const char *name, const json_t *t)
+static void print_slot(const char *indent, int width, const char *name, const json_t *t)
 {
-    printf("%s%-18s ", indent, name);
+    printf("%s%-*s ", indent, width, name);
     if (!t || json_is_null(t)) {
         printf("none\n");
         return;
@@ -83,7 +83,7 @@ static void print_material(const json_t *m)
     printf("%s%s\n", B(m, "double_sided") ? ", double-sided" : "", B(m, "unlit") ? ", unlit" : "");
     const json_t *slots = json_object_get(m, "textures");
     for (size_t s = 0; s < sizeof slot_names / sizeof slot_names[0]; s++)
-        print_slot("    ", slot_names[s], json_object_get(slots, slot_names[s]));
+        print_slot("    ", 18, slot_names[s], json_object_get(slots, slot_names[s]));
     /* the glTF extensions: factors on one line, then the textures of their own slots */
     const char *ext;
     const json_t *e;
@@ -101,7 +101,7 @@ static void print_material(const json_t *m)
         }
         putchar('\n');
         json_object_foreach ((json_t *)e, key, v)
-            if (json_is_null(v) || json_is_object(v)) print_slot("      ", key, v);
+            if (json_is_null(v) || json_is_object(v)) print_slot("      ", 29, key, v);
     }
 }
 
