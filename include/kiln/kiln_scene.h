@@ -224,6 +224,13 @@ typedef struct kiln_scene_node {
     const float *weights; /* instance morph weights (node.weights), or NULL */
     uint32_t weight_count;
     const char *extras; /* the node's "extras" as compact JSON text, or NULL */
+    /* EXT_mesh_gpu_instancing: the mesh is drawn instance_count times, instance i at
+     * node world * T(translation i) * R(rotation i) * S(scale i); each array NULL when the file
+     * gives no such attribute (0, identity, 1). instance_count 0: no instancing. */
+    uint32_t instance_count;
+    const float *instance_translations; /* 3 per instance */
+    const float *instance_rotations;    /* 4 per instance: quaternion x, y, z, w as stored */
+    const float *instance_scales;       /* 3 per instance */
 } kiln_scene_node;
 
 typedef struct kiln_scene_skin {

@@ -34,6 +34,7 @@ static const char *const known_extensions[] = {
     "KHR_materials_anisotropy",
     "KHR_materials_dispersion",
     "KHR_materials_variants",
+    "EXT_mesh_gpu_instancing",
     "KHR_lights_punctual",
     "KHR_texture_basisu",
 };

@@ -3,7 +3,8 @@
  * factor extension with values unlike glTF's defaults and a texture in every extension slot,
  * some with their own UV set, sampler or KHR_texture_transform; "unlit"; "defaults" has
  * extensions without members, ior 0; variants at the root and mapped on the primitive; extras on
- * a material, a mesh and a node) imported into a scene, cooked by kiln_convert_model, each
+ * a material, a mesh and a node; a node drawn twice by EXT_mesh_gpu_instancing) imported into a
+ * scene, cooked by kiln_convert_model, each
  * material read back with kiln_material_read and loaded by libkiln_rt, and the textures of the
  * extension slots checked against the role each was cooked in (sRGB colour for the sheen and
  * specular colours, a normal map for the clearcoat normal, linear for the rest). The corpus
@@ -140,6 +141,15 @@ static void scene_keeps_every_extension(void **state)
     assert_null(p->mappings[1].name);
     assert_string_equal(s->meshes[0].extras, "{\"lod\":\"high\"}");
     assert_string_equal(s->nodes[0].extras, "{\"tag\":\"hero\"}");
+    /* EXT_mesh_gpu_instancing on node 1: two instances, each attribute as the file has it */
+    assert_int_equal(s->nodes[0].instance_count, 0);
+    const kiln_scene_node *inst = &s->nodes[1];
+    assert_int_equal(inst->instance_count, 2);
+    const float tr[6] = {0, 0, 0, 2, 0, 0}, rot[8] = {0, 0, 0, 1, 0, 0.70710677f, 0, 0.70710677f},
+                sc[6] = {1, 1, 1, 0.5f, 0.5f, 0.5f};
+    assert_memory_equal(inst->instance_translations, tr, sizeof tr);
+    assert_memory_equal(inst->instance_rotations, rot, sizeof rot);
+    assert_memory_equal(inst->instance_scales, sc, sizeof sc);
     kiln_scene_free(s);
     free(path);
 }
