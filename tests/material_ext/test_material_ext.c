@@ -364,6 +364,97 @@ static void sheen_cloth_keeps_sheen(void **state)
     free(path);
 }
 
+/* A one-triangle glTF (data URI buffer) with `materials`, `extra` root members and the
+ * primitive's and node's extensions spliced in. */
+static kiln_result load_text(const char *materials, const char *root_extra, const char *prim_ext,
+                             const char *node_ext, kiln_scene **out, kiln_error *err)
+{
+    /* 3 positions (36 bytes) then 2 instance translations (24 bytes), as floats */
+    const char *buffer =
+        "data:application/octet-stream;base64,"
+        "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAAAAQAAAAAAAAAAA";
+    char *json = kt_format(
+        "{\"asset\":{\"version\":\"2.0\"},%s\"buffers\":[{\"byteLength\":60,\"uri\":\"%s\"}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,"
+        "\"byteLength\":24}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+        "\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":"
+        "5126,\"count\":2,\"type\":\"VEC3\"},{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+        "\"type\":\"VEC3\"}],\"materials\":%s,\"meshes\":[{\"primitives\":[{\"attributes\":"
+        "{\"POSITION\":0},\"material\":0%s}]}],\"nodes\":[{\"mesh\":0%s},{}],\"scenes\":[{\"nodes\":"
+        "[0,1]}]}",
+        root_extra, buffer, materials, prim_ext, node_ext);
+    kiln_result r = kiln_scene_load_memory(json, strlen(json), NULL, NULL, out, err);
+    free(json);
+    return r;
+}
+
+static bool warned(const kiln_scene *s, const char *fragment)
+{
+    for (uint32_t i = 0; i < s->warning_count; i++)
+        if (strstr(s->warnings[i], fragment)) return true;
+    return false;
+}
+
+/* Out-of-range factors are clamped with a warning, a bad attenuation distance is infinite;
+ * broken variants and instancing are errors that name the member. */
+static void bad_extension_inputs(void **state)
+{
+    (void)state;
+    kiln_scene *s = NULL;
+    kiln_error err;
+    const char *mat = "[{\"extensions\":{\"KHR_materials_clearcoat\":{\"clearcoatFactor\":2},"
+                      "\"KHR_materials_ior\":{\"ior\":0.5},\"KHR_materials_volume\":"
+                      "{\"attenuationDistance\":-1,\"thicknessFactor\":-3},"
+                      "\"KHR_materials_specular\":{\"specularColorFactor\":[4,-1,0.5]}}}]";
+    if (load_text(mat, "", "", "", &s, &err) != KILN_OK) fail_msg("%s", err.message);
+    const kiln_material_ext *e = &s->materials[0].ext;
+    assert_true(e->clearcoat == 1.0f && e->ior == 1.0f && e->attenuation_distance == 0.0f &&
+                e->thickness == 0.0f);
+    assert_true(e->specular_color[0] == 4.0f && e->specular_color[1] == 0.0f);
+    assert_true(warned(s, "clamped") && warned(s, "attenuationDistance"));
+    kiln_scene_free(s);
+
+    static const struct {
+        const char *root, *prim, *node, *pointer;
+    } cases[] = {
+        {"",
+         ",\"extensions\":{\"KHR_materials_variants\":{\"mappings\":[{\"material\":0,"
+         "\"variants\":[0]}]}}",
+         "", "/meshes/0/primitives/0/extensions/KHR_materials_variants/mappings/0"},
+        {"\"extensions\":{\"KHR_materials_variants\":{\"variants\":[{\"name\":\"a\"}]}},",
+         ",\"extensions\":{\"KHR_materials_variants\":{\"mappings\":[{\"variants\":[0]}]}}", "",
+         "/meshes/0/primitives/0/extensions/KHR_materials_variants/mappings/0/material"},
+        {"\"extensions\":{\"KHR_materials_variants\":{\"variants\":[{}]}},", "", "",
+         "/extensions/KHR_materials_variants/variants/0"},
+        {"", "",
+         ",\"extensions\":{\"EXT_mesh_gpu_instancing\":{\"attributes\":"
+         "{\"TRANSLATION\":1,\"SCALE\":2}}}",
+         "/nodes/0/extensions/EXT_mesh_gpu_instancing/attributes"},
+        {"", "",
+         ",\"extensions\":{\"EXT_mesh_gpu_instancing\":{\"attributes\":"
+         "{\"ROTATION\":1}}}",
+         "/nodes/0/extensions/EXT_mesh_gpu_instancing/attributes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kiln_result r = load_text("[{}]", cases[i].root, cases[i].prim, cases[i].node, &s, &err);
+        if (r != KILN_E_IMPORT_FAILED || strcmp(err.json_pointer, cases[i].pointer) != 0)
+            fail_msg("case %zu: %s at %s: %s", i, kiln_result_name(r), err.json_pointer,
+                     err.message);
+        assert_null(s);
+    }
+    /* two instances, translation only; an application attribute is warned about */
+    if (load_text("[{}]", "", "",
+                  ",\"extensions\":{\"EXT_mesh_gpu_instancing\":{\"attributes\":"
+                  "{\"TRANSLATION\":1,\"_ID\":1}}}",
+                  &s, &err) != KILN_OK)
+        fail_msg("%s", err.message);
+    assert_int_equal(s->nodes[0].instance_count, 2);
+    assert_true(s->nodes[0].instance_translations[3] == 2.0f);
+    assert_null(s->nodes[0].instance_rotations);
+    assert_true(warned(s, "\"_ID\" not kept"));
+    kiln_scene_free(s);
+}
+
 /* KILN_WRITE_FUZZ_SEEDS=1: writes fuzz/corpus/material/extensions*.matl (the fixture's
  * "everything" and "defaults" as cooked) and fuzz/corpus/gltf/material_ext.gltf (the fixture
  * without its image files, which the fuzzer cannot read), then review them. */
@@ -407,6 +498,7 @@ int main(void)
         cmocka_unit_test(cooked_materials_read_back),
         cmocka_unit_test(runtime_exposes_every_extension),
         cmocka_unit_test(sheen_cloth_keeps_sheen),
+        cmocka_unit_test(bad_extension_inputs),
         cmocka_unit_test(fuzz_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
