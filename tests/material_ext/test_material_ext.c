@@ -19,6 +19,7 @@
 #include "kiln/kiln.h"
 #include "kiln/kiln_rt.h"
 #include "kiln/kiln_scene.h"
+#include "robust_load.h"
 #include "support.h"
 
 static char *fixture_path(void)
@@ -455,6 +456,48 @@ static void bad_extension_inputs(void **state)
     kiln_scene_free(s);
 }
 
+/* The fixture with the Nth allocation failed, for every N: KILN_E_OUT_OF_MEMORY, nothing left
+ * allocated; and every truncation: a documented code, the scene's invariants
+ * (fuzz/scene_check.h, which checks the extension fields too) when one loads. */
+static void failures_leave_nothing_behind(void **state)
+{
+    (void)state;
+    char *path = fixture_path();
+    size_t size;
+    void *data = kt_read_file(path, &size);
+    assert_non_null(data);
+    char *dir = kt_format("%s", path);
+    *strrchr(dir, '/') = 0;
+    kt_load l;
+    memset(&l, 0, sizeof l);
+    l.base_dir = dir;
+    kt_load_run(&l, data, size);
+    if (l.code != KILN_OK || l.problem) fail_msg("%s", l.problem ? l.problem : l.err.message);
+    size_t calls = l.calls;
+    for (size_t n = 1; n <= calls; n++) {
+        memset(&l, 0, sizeof l);
+        l.base_dir = dir;
+        l.fail_at = n;
+        kt_load_run(&l, data, size);
+        if (l.problem || l.code != KILN_E_OUT_OF_MEMORY)
+            fail_msg("allocation %zu of %zu failed: %s (%s)", n, calls, l.problem ? l.problem : "",
+                     kiln_result_name(l.code));
+    }
+    for (size_t len = 0; len < size; len += 7) {
+        uint8_t *cut = malloc(len ? len : 1);
+        memcpy(cut, data, len);
+        memset(&l, 0, sizeof l);
+        l.base_dir = dir;
+        kt_load_run(&l, cut, len);
+        if (l.problem) fail_msg("cut at %zu: %s", len, l.problem);
+        free(cut);
+    }
+    print_message("%zu allocations, each failed once\n", calls);
+    free(dir);
+    free(data);
+    free(path);
+}
+
 /* KILN_WRITE_FUZZ_SEEDS=1: writes fuzz/corpus/material/extensions*.matl (the fixture's
  * "everything" and "defaults" as cooked) and fuzz/corpus/gltf/material_ext.gltf (the fixture
  * without its image files, which the fuzzer cannot read), then review them. */
@@ -499,6 +542,7 @@ int main(void)
         cmocka_unit_test(runtime_exposes_every_extension),
         cmocka_unit_test(sheen_cloth_keeps_sheen),
         cmocka_unit_test(bad_extension_inputs),
+        cmocka_unit_test(failures_leave_nothing_behind),
         cmocka_unit_test(fuzz_seeds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
