@@ -49,6 +49,16 @@ static inline const char *ksc_check_primitive(const kiln_scene *s, uint32_t flag
         if (pr->indices[i] >= vc)
             KSC_FAIL("mesh %u prim %u: index %u = %u >= %zu", m, p, i, pr->indices[i], vc);
     if (!ksc_ref(pr->material, s->material_count)) KSC_FAIL("mesh %u prim %u: material", m, p);
+    if (pr->mapping_count && !pr->mappings) KSC_FAIL("mesh %u prim %u: NULL mappings", m, p);
+    for (uint32_t k = 0; k < pr->mapping_count; k++) {
+        const kiln_scene_variant_mapping *vm = &pr->mappings[k];
+        if (vm->material < 0 || (uint32_t)vm->material >= s->material_count || !vm->variants ||
+            !vm->variant_count)
+            KSC_FAIL("mesh %u prim %u: variant mapping %u", m, p, k);
+        for (uint32_t v = 0; v < vm->variant_count; v++)
+            if (vm->variants[v] >= s->variant_count)
+                KSC_FAIL("mesh %u prim %u: mapping %u names variant %u", m, p, k, vm->variants[v]);
+    }
     if (pr->mode != KILN_SCENE_MODE_TRIANGLES && pr->mode != KILN_SCENE_MODE_TRIANGLE_STRIP &&
         pr->mode != KILN_SCENE_MODE_TRIANGLE_FAN)
         KSC_FAIL("mesh %u prim %u: mode %d", m, p, (int)pr->mode);
@@ -132,7 +142,15 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
                 mt->textures[k].texcoord >= KILN_SCENE_MAX_UV_SETS)
                 KSC_FAIL("material %u slot %d: texture %d texcoord %u", i, k,
                          mt->textures[k].texture, mt->textures[k].texcoord);
+        if (mt->ext.present & ~(uint32_t)KILN_MATERIAL_EXT_ALL)
+            KSC_FAIL("material %u: extension bits 0x%x", i, mt->ext.present);
+        const float *ef = &mt->ext.clearcoat; /* the factors: every float after present */
+        if (!ksc_finite(ef, (sizeof mt->ext - sizeof mt->ext.present) / sizeof *ef))
+            KSC_FAIL("material %u: extension factor not finite", i);
     }
+    if (s->variant_count && !s->variants) KSC_FAIL("NULL variants");
+    for (uint32_t i = 0; i < s->variant_count; i++)
+        if (!s->variants[i]) KSC_FAIL("variant %u: no name", i);
     for (uint32_t m = 0; m < s->mesh_count; m++) {
         const kiln_scene_mesh *me = &s->meshes[m];
         if (me->primitive_count && !me->primitives) KSC_FAIL("mesh %u: NULL primitives", m);
@@ -171,6 +189,10 @@ static inline const char *kiln_scene_check(const kiln_scene *s, uint32_t flags, 
             !ksc_finite(n->scale, 3))
             KSC_FAIL("node %u: transform not finite", i);
         if (n->weight_count && !n->weights) KSC_FAIL("node %u: NULL weights", i);
+        if (n->instance_count &&
+            ((!n->instance_translations && !n->instance_rotations && !n->instance_scales) ||
+             n->mesh < 0))
+            KSC_FAIL("node %u: instances without attributes or mesh", i);
     }
     /* Weighted joint indices name joints of the skin: the largest per mesh, found once. */
     uint32_t *needed = s->mesh_count ? malloc(s->mesh_count * sizeof *needed) : NULL;

@@ -672,10 +672,12 @@ KILN_API size_t kiln_vgeo_select(const kiln_vgeo_view *v, const kiln_vgeo_camera
 /* ---- cooked materials (container kind "MATL") ---------------------------------------------- */
 
 /* A glTF metallic-roughness material: factors, alpha, flags and five texture slots, each naming
- * the image artifact it samples by asset id, with its sampler, UV set and texture transform.
- * docs/formats.md ("Materials") gives the bytes. */
+ * the image artifact it samples by asset id, with its sampler, UV set and texture transform;
+ * and every ratified KHR_materials_* extension (kiln_material_ext: which are present, their
+ * factors, and twelve more texture slots). docs/formats.md ("Materials") gives the bytes.
+ * Version 2 added the extensions (MEXT, MXTX); version 1 files are refused: cook again. */
 #define KILN_MATERIAL_KIND         KILN_FOURCC('M', 'A', 'T', 'L')
-#define KILN_MATERIAL_KIND_VERSION 1
+#define KILN_MATERIAL_KIND_VERSION 2
 #define KILN_MATERIAL_MAX_UV_SETS  4 /* a slot's texcoord is below this */
 
 typedef enum kiln_material_slot { /* the values of kiln_scene_slot */
@@ -726,6 +728,74 @@ typedef struct kiln_material_texture {
     float matrix[6];
 } kiln_material_texture;
 
+/* The glTF material extensions a material carries (kiln_material_ext.present). */
+enum {
+    KILN_MATERIAL_EXT_CLEARCOAT = 1u << 0,         /* KHR_materials_clearcoat */
+    KILN_MATERIAL_EXT_SHEEN = 1u << 1,             /* KHR_materials_sheen */
+    KILN_MATERIAL_EXT_TRANSMISSION = 1u << 2,      /* KHR_materials_transmission */
+    KILN_MATERIAL_EXT_VOLUME = 1u << 3,            /* KHR_materials_volume */
+    KILN_MATERIAL_EXT_IOR = 1u << 4,               /* KHR_materials_ior */
+    KILN_MATERIAL_EXT_SPECULAR = 1u << 5,          /* KHR_materials_specular */
+    KILN_MATERIAL_EXT_IRIDESCENCE = 1u << 6,       /* KHR_materials_iridescence */
+    KILN_MATERIAL_EXT_ANISOTROPY = 1u << 7,        /* KHR_materials_anisotropy */
+    KILN_MATERIAL_EXT_DISPERSION = 1u << 8,        /* KHR_materials_dispersion */
+    KILN_MATERIAL_EXT_EMISSIVE_STRENGTH = 1u << 9, /* KHR_materials_emissive_strength */
+    KILN_MATERIAL_EXT_UNLIT = 1u << 10,            /* KHR_materials_unlit (= kiln_material.unlit) */
+    KILN_MATERIAL_EXT_ALL = (1u << 11) - 1,
+};
+
+/* The texture slots of the extensions (kiln_material.ext_textures), with how each is cooked:
+ * sRGB colour, linear data, or a tangent-space normal map; and the channels glTF reads. */
+typedef enum kiln_material_ext_slot {
+    KILN_MATERIAL_EXT_SLOT_CLEARCOAT = 0,              /* linear; R */
+    KILN_MATERIAL_EXT_SLOT_CLEARCOAT_ROUGHNESS = 1,    /* linear; G */
+    KILN_MATERIAL_EXT_SLOT_CLEARCOAT_NORMAL = 2,       /* normal map */
+    KILN_MATERIAL_EXT_SLOT_SHEEN_COLOR = 3,            /* sRGB colour; RGB */
+    KILN_MATERIAL_EXT_SLOT_SHEEN_ROUGHNESS = 4,        /* linear; A */
+    KILN_MATERIAL_EXT_SLOT_TRANSMISSION = 5,           /* linear; R */
+    KILN_MATERIAL_EXT_SLOT_THICKNESS = 6,              /* linear; G (volume) */
+    KILN_MATERIAL_EXT_SLOT_SPECULAR = 7,               /* linear; A */
+    KILN_MATERIAL_EXT_SLOT_SPECULAR_COLOR = 8,         /* sRGB colour; RGB */
+    KILN_MATERIAL_EXT_SLOT_IRIDESCENCE = 9,            /* linear; R */
+    KILN_MATERIAL_EXT_SLOT_IRIDESCENCE_THICKNESS = 10, /* linear; G */
+    KILN_MATERIAL_EXT_SLOT_ANISOTROPY = 11,            /* linear; RG direction, B strength */
+    KILN_MATERIAL_EXT_SLOT_COUNT = 12,
+} kiln_material_ext_slot;
+
+/* The factors of the material extensions, as glTF names and defines them. The members of an
+ * extension that is not present hold glTF's defaults (the values below in brackets). */
+typedef struct kiln_material_ext {
+    uint32_t present;                /* KILN_MATERIAL_EXT_* */
+    float clearcoat;                 /* clearcoatFactor [0], in [0, 1] */
+    float clearcoat_roughness;       /* clearcoatRoughnessFactor [0], in [0, 1] */
+    float clearcoat_normal_scale;    /* clearcoatNormalTexture.scale [1] */
+    float sheen_color[3];            /* sheenColorFactor [0 0 0], linear, in [0, 1] */
+    float sheen_roughness;           /* sheenRoughnessFactor [0], in [0, 1] */
+    float transmission;              /* transmissionFactor [0], in [0, 1] */
+    float thickness;                 /* volume thicknessFactor [0], >= 0 */
+    float attenuation_distance;      /* volume attenuationDistance [+inf]; 0 = infinite */
+    float attenuation_color[3];      /* volume attenuationColor [1 1 1], in [0, 1] */
+    float ior;                       /* ior [1.5]: 0 or >= 1 */
+    float specular;                  /* specularFactor [1], in [0, 1] */
+    float specular_color[3];         /* specularColorFactor [1 1 1], >= 0 (may exceed 1) */
+    float iridescence;               /* iridescenceFactor [0], in [0, 1] */
+    float iridescence_ior;           /* iridescenceIor [1.3], >= 1 */
+    float iridescence_thickness_min; /* iridescenceThicknessMinimum [100] nm, >= 0 */
+    float iridescence_thickness_max; /* iridescenceThicknessMaximum [400] nm, >= 0 */
+    float anisotropy_strength;       /* anisotropyStrength [0], in [0, 1] */
+    float anisotropy_rotation;       /* anisotropyRotation [0], radians */
+    float dispersion;                /* dispersion [0], >= 0 */
+} kiln_material_ext;
+
+/* glTF's defaults of every extension factor, present 0 (kiln_material_ext above). */
+KILN_API void kiln_material_ext_defaults(kiln_material_ext *out);
+
+/* The glTF name of one extension bit ("KHR_materials_sheen"), and kiln's name of an extension
+ * texture slot ("sheen_color", as docs/formats.md and kiln inspect print it); "" for other
+ * values. */
+KILN_API const char *kiln_material_ext_name(uint32_t bit);
+KILN_API const char *kiln_material_ext_slot_name(uint32_t slot);
+
 /* A material as the cook builds it and as kiln_material_read gives it back. */
 typedef struct kiln_material {
     const char *name; /* name_size bytes then a NUL; "" when unnamed */
@@ -741,6 +811,8 @@ typedef struct kiln_material {
     bool double_sided;
     bool unlit; /* KHR_materials_unlit */
     kiln_material_texture textures[KILN_MATERIAL_SLOT_COUNT];
+    kiln_material_ext ext; /* the KHR_materials_* extensions */
+    kiln_material_texture ext_textures[KILN_MATERIAL_EXT_SLOT_COUNT]; /* kiln_material_ext_slot */
 } kiln_material;
 
 /* A validated cooked material. name points into the caller's bytes: valid while they are. */
@@ -751,9 +823,10 @@ typedef struct kiln_material_view {
 
 /* Parses and validates a cooked material: the container (checksum unless
  * KILN_CONTAINER_SKIP_CHECKSUM is in flags), the kind and its version (another version is
- * KILN_E_FORMAT_VERSION: re-cook), exactly the three sections of docs/formats.md with their
+ * KILN_E_FORMAT_VERSION: re-cook), exactly the five sections of docs/formats.md with their
  * element sizes and counts, every enum, flag and reserved byte, every float finite and in its
- * range, empty slots all zero, the name NUL-terminated without an inner NUL. Does not allocate.
+ * range, empty slots all zero (the slots of an extension not present too), the unlit flag and
+ * bit agreeing, the name NUL-terminated without an inner NUL. Does not allocate.
  * Errors: KILN_E_FORMAT_INVALID (err->offset says where when known), KILN_E_FORMAT_VERSION,
  * KILN_E_USAGE (NULL out). */
 KILN_API kiln_result kiln_material_read(const void *data, size_t size, uint32_t flags,

@@ -118,11 +118,14 @@ typedef struct krt_mesh_data {
 } krt_mesh_data;
 
 /* A material: its parameters and, per slot, the texture it samples (0 when empty) with the
- * renderer's object for it (NULL with the null renderer). */
+ * renderer's object for it (NULL with the null renderer); the same for the slots of the glTF
+ * material extensions (kiln_material_ext_slot), whose factors are material->ext. */
 typedef struct krt_material_data {
     const kiln_material *material;
     krt_handle textures[KILN_MATERIAL_SLOT_COUNT];
     void *texture_gpu[KILN_MATERIAL_SLOT_COUNT];
+    krt_handle ext_textures[KILN_MATERIAL_EXT_SLOT_COUNT];
+    void *ext_texture_gpu[KILN_MATERIAL_EXT_SLOT_COUNT];
 } krt_material_data;
 
 /* A scene: the validated view and the handles of what it names, in the view's order. */

@@ -86,7 +86,22 @@ typedef enum kiln_scene_slot {
     KILN_SCENE_SLOT_NORMAL = 2,
     KILN_SCENE_SLOT_OCCLUSION = 3, /* R */
     KILN_SCENE_SLOT_EMISSIVE = 4,
-    KILN_SCENE_SLOT_COUNT = 5,
+    KILN_SCENE_SLOT_CORE_COUNT = 5, /* the slots above: kiln_material.textures */
+    /* The extensions' slots: KILN_SCENE_SLOT_CORE_COUNT + kiln_material_ext_slot, in its order
+     * (kiln_material.ext_textures) */
+    KILN_SCENE_SLOT_CLEARCOAT = 5,
+    KILN_SCENE_SLOT_CLEARCOAT_ROUGHNESS = 6,
+    KILN_SCENE_SLOT_CLEARCOAT_NORMAL = 7, /* scale: clearcoatNormalTexture.scale */
+    KILN_SCENE_SLOT_SHEEN_COLOR = 8,
+    KILN_SCENE_SLOT_SHEEN_ROUGHNESS = 9,
+    KILN_SCENE_SLOT_TRANSMISSION = 10,
+    KILN_SCENE_SLOT_THICKNESS = 11,
+    KILN_SCENE_SLOT_SPECULAR = 12,
+    KILN_SCENE_SLOT_SPECULAR_COLOR = 13,
+    KILN_SCENE_SLOT_IRIDESCENCE = 14,
+    KILN_SCENE_SLOT_IRIDESCENCE_THICKNESS = 15,
+    KILN_SCENE_SLOT_ANISOTROPY = 16,
+    KILN_SCENE_SLOT_COUNT = 17,
 } kiln_scene_slot;
 
 typedef struct kiln_scene_texture_ref {
@@ -116,7 +131,20 @@ typedef struct kiln_scene_material {
     bool double_sided;
     bool unlit; /* KHR_materials_unlit */
     kiln_scene_texture_ref textures[KILN_SCENE_SLOT_COUNT];
+    /* The KHR_materials_* extensions: which the material has (KILN_MATERIAL_EXT_*, emissive
+     * strength and unlit included) and their factors; an absent one's factors are glTF's
+     * defaults. Their textures are textures[KILN_SCENE_SLOT_CLEARCOAT ...]. */
+    kiln_material_ext ext;
+    const char *extras; /* the material's "extras" as compact JSON text, or NULL */
 } kiln_scene_material;
+
+/* KHR_materials_variants on a primitive: the material to use when one of variants is active. */
+typedef struct kiln_scene_variant_mapping {
+    int32_t material;         /* index into kiln_scene.materials */
+    const uint32_t *variants; /* indices into kiln_scene.variants */
+    uint32_t variant_count;
+    const char *name; /* the mapping's name, or NULL */
+} kiln_scene_variant_mapping;
 
 /* ---- meshes --------------------------------------------------------------------------------- */
 
@@ -163,8 +191,10 @@ typedef struct kiln_scene_primitive {
     kiln_scene_mode mode; /* the mode the file declared */
     const kiln_scene_morph_target *targets;
     uint32_t target_count;
-    float bounds_min[3], bounds_max[3]; /* of positions (without morphs) */
-    uint32_t flags;                     /* KILN_SCENE_PRIM_* */
+    float bounds_min[3], bounds_max[3];         /* of positions (without morphs) */
+    uint32_t flags;                             /* KILN_SCENE_PRIM_* */
+    const kiln_scene_variant_mapping *mappings; /* KHR_materials_variants, in file order */
+    uint32_t mapping_count;
 } kiln_scene_primitive;
 
 typedef struct kiln_scene_mesh {
@@ -174,6 +204,7 @@ typedef struct kiln_scene_mesh {
     const float *weights; /* default morph weights: target_count values, or NULL */
     uint32_t weight_count;
     const char *const *target_names; /* extras.targetNames when present, else NULL */
+    const char *extras;              /* the mesh's "extras" as compact JSON text, or NULL */
 } kiln_scene_mesh;
 
 /* ---- nodes, skins, cameras, lights ----------------------------------------------------------- */
@@ -192,6 +223,14 @@ typedef struct kiln_scene_node {
     int32_t mesh, skin, camera, light;
     const float *weights; /* instance morph weights (node.weights), or NULL */
     uint32_t weight_count;
+    const char *extras; /* the node's "extras" as compact JSON text, or NULL */
+    /* EXT_mesh_gpu_instancing: the mesh is drawn instance_count times, instance i at
+     * node world * T(translation i) * R(rotation i) * S(scale i); each array NULL when the file
+     * gives no such attribute (0, identity, 1). instance_count 0: no instancing. */
+    uint32_t instance_count;
+    const float *instance_translations; /* 3 per instance */
+    const float *instance_rotations;    /* 4 per instance: quaternion x, y, z, w as stored */
+    const float *instance_scales;       /* 3 per instance */
 } kiln_scene_node;
 
 typedef struct kiln_scene_skin {
@@ -326,7 +365,10 @@ typedef struct kiln_scene {
     /* Things kiln changed or left out, one sentence each ("mesh 2 primitive 0: POINTS dropped"). */
     const char *const *warnings;
     uint32_t warning_count;
-    const char *generator;              /* asset.generator, or "" */
+    const char *generator; /* asset.generator, or "" */
+    /* KHR_materials_variants: the variants' names (primitives map them to materials) */
+    const char *const *variants;
+    uint32_t variant_count;
     struct kiln_scene_storage *storage; /* kiln's own: the memory all of this lives in */
 } kiln_scene;
 

@@ -1,8 +1,12 @@
 /* cooked_material.c — the material kind: container MATL (material_read.c), loaded with the
- * textures of its slots (those that have one, in slot order); inspect describes the factors, the
- * alpha mode and every texture slot with its sampler and UV transform. */
+ * textures of its slots (those that have one, in slot order: the five core slots, then the
+ * extensions'); inspect describes the factors, the alpha mode, every texture slot with its
+ * sampler and UV transform, and each glTF extension present with its factors and textures. */
+#include <stdio.h>
+
 #include "codec/cooked_kind.h"
 #include "codec/describe.h"
+#include "codec/material_ext.h"
 
 static kiln_result read(const void *data, size_t size, uint32_t flags, void *view, kiln_error *err)
 {
@@ -16,6 +20,9 @@ static kiln_result refs(const void *view, kiln_ref_fn fn, void *user, kiln_error
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT && r == KILN_OK; s++)
         if (m->textures[s].image)
             r = fn(user, m->textures[s].image, KILN_PACK_KIND_KTX2, KILN_REF_LOAD, err);
+    for (int s = 0; s < KILN_MATERIAL_EXT_SLOT_COUNT && r == KILN_OK; s++)
+        if (m->ext_textures[s].image)
+            r = fn(user, m->ext_textures[s].image, KILN_PACK_KIND_KTX2, KILN_REF_LOAD, err);
     return r;
 }
 
@@ -71,6 +78,29 @@ static void describe(const void *view, kiln_describe *d)
         const kiln_material_texture *t = &m->textures[s];
         if (t->image) describe_texture(d, slot_names[s], t);
         else kiln_describe_null(d, slot_names[s]);
+    }
+    kiln_describe_end(d);
+    /* the extensions present, each with its factors and the textures of its slots */
+    kiln_describe_object(d, "extensions");
+    for (uint32_t bit = 1; bit <= KILN_MATERIAL_EXT_ALL; bit <<= 1) {
+        if (!(m->ext.present & bit)) continue;
+        kiln_describe_object(d, kiln_material_ext_name(bit));
+        for (size_t i = 0; i < kiln_material_ext_field_count; i++) {
+            const kiln_material_ext_field *f = &kiln_material_ext_fields[i];
+            if (f->bit != bit) continue;
+            const float *v = kiln_material_ext_get(&m->ext, f);
+            if (f->count == 1) kiln_describe_float(d, f->name, v[0]);
+            else kiln_describe_floats(d, f->name, v, f->count);
+        }
+        for (uint32_t s = 0; s < KILN_MATERIAL_EXT_SLOT_COUNT; s++) {
+            if (kiln_material_ext_textures[s].bit != bit) continue;
+            const kiln_material_texture *t = &m->ext_textures[s];
+            char key[48];
+            snprintf(key, sizeof key, "%s_texture", kiln_material_ext_slot_name(s));
+            if (t->image) describe_texture(d, key, t);
+            else kiln_describe_null(d, key);
+        }
+        kiln_describe_end(d);
     }
     kiln_describe_end(d);
 }

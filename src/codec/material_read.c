@@ -3,15 +3,18 @@
 #include <math.h>
 #include <string.h>
 
+#include "codec/material_ext.h"
 #include "core/error.h"
 #include "core/reader.h"
 #include "kiln/kiln_format.h"
 
-#define PARAMS_ID    KILN_FOURCC('M', 'A', 'T', 'P')
-#define TEXTURES_ID  KILN_FOURCC('M', 'T', 'E', 'X')
-#define NAME_ID      KILN_FOURCC('N', 'A', 'M', 'E')
-#define PARAMS_SIZE  64
-#define TEXTURE_SIZE 64
+#define PARAMS_ID       KILN_FOURCC('M', 'A', 'T', 'P')
+#define TEXTURES_ID     KILN_FOURCC('M', 'T', 'E', 'X')
+#define NAME_ID         KILN_FOURCC('N', 'A', 'M', 'E')
+#define EXT_ID          KILN_FOURCC('M', 'E', 'X', 'T')
+#define EXT_TEXTURES_ID KILN_FOURCC('M', 'X', 'T', 'X')
+#define PARAMS_SIZE     64
+#define TEXTURE_SIZE    64
 
 /* What kiln_error_bad_bytes names in the message of every fault this file reports. */
 static const char k_format[] = "cooked material";
@@ -63,6 +66,35 @@ static kiln_result read_texture(const uint8_t *p, uint64_t base, kiln_material_t
     return KILN_OK;
 }
 
+/* Reads the MEXT record at p (file offset base): the extension bits and their factors, each in
+ * its range; the factors of an extension that is not present hold glTF's defaults. */
+static kiln_result read_ext(const uint8_t *p, uint64_t base, kiln_material_ext *e, kiln_error *err)
+{
+    e->present = kiln_load_u32le(p);
+    if (e->present & ~(uint32_t)KILN_MATERIAL_EXT_ALL)
+        return kiln_error_bad_bytes(err, k_format, base, "unknown extension bits");
+    for (size_t i = 0; i < kiln_material_ext_field_count; i++) {
+        const kiln_material_ext_field *f = &kiln_material_ext_fields[i];
+        float *v = kiln_material_ext_at(e, f);
+        kiln_load_f32le_array(p + f->offset, v, f->count);
+        for (uint32_t k = 0; k < f->count; k++) {
+            uint64_t at = base + f->offset + 4 * (uint64_t)k;
+            if (!kiln_material_ext_in_range(f->range, v[k]))
+                return kiln_error_bad_bytes(err, k_format, at, "%s is not %s", f->name,
+                                            kiln_material_ext_range_text(f->range));
+            if (!(e->present & f->bit) && memcmp(&v[k], &f->fallback[k], sizeof v[k]) != 0)
+                return kiln_error_bad_bytes(err, k_format, at,
+                                            "%s is not glTF's default, but %s is absent", f->name,
+                                            kiln_material_ext_name(f->bit));
+        }
+    }
+    for (uint32_t i = KILN_MATERIAL_EXT_USED; i < KILN_MATERIAL_EXT_SIZE; i++)
+        if (p[i])
+            return kiln_error_bad_bytes(err, k_format, base + i,
+                                        "reserved extension bytes are not zero");
+    return KILN_OK;
+}
+
 static kiln_result read_material(const void *data, size_t size, uint32_t flags,
                                  kiln_material_view *out, kiln_error *err)
 {
@@ -78,19 +110,27 @@ static kiln_result read_material(const void *data, size_t size, uint32_t flags,
         kiln_error_at_offset(err, 12);
         return KILN_E_FORMAT_VERSION;
     }
-    kiln_container_section ps, ts, ns;
-    if (c.section_count != 3 || !kiln_container_find(&c, PARAMS_ID, PARAMS_SIZE, &ps) ||
+    kiln_container_section ps, ts, ns, es, xs;
+    if (c.section_count != 5 || !kiln_container_find(&c, PARAMS_ID, PARAMS_SIZE, &ps) ||
         !kiln_container_find(&c, TEXTURES_ID, TEXTURE_SIZE, &ts) ||
-        !kiln_container_find(&c, NAME_ID, 1, &ns))
-        return kiln_error_bad_bytes(err, k_format, 32,
-                                    "sections are not MATP (64), MTEX (64) and NAME (1)");
+        !kiln_container_find(&c, NAME_ID, 1, &ns) ||
+        !kiln_container_find(&c, EXT_ID, KILN_MATERIAL_EXT_SIZE, &es) ||
+        !kiln_container_find(&c, EXT_TEXTURES_ID, TEXTURE_SIZE, &xs))
+        return kiln_error_bad_bytes(
+            err, k_format, 32,
+            "sections are not MATP (64), MTEX (64), NAME (1), MEXT (128) and MXTX (64)");
     const uint8_t *bytes = c.bytes;
     uint64_t po = (uint64_t)(ps.data - bytes), to = (uint64_t)(ts.data - bytes),
-             no = (uint64_t)(ns.data - bytes);
+             no = (uint64_t)(ns.data - bytes), eo = (uint64_t)(es.data - bytes),
+             xo = (uint64_t)(xs.data - bytes);
     if (ps.count != 1)
         return kiln_error_bad_bytes(err, k_format, po, "MATP does not hold one record");
     if (ts.count != KILN_MATERIAL_SLOT_COUNT)
         return kiln_error_bad_bytes(err, k_format, to, "MTEX does not hold five slots");
+    if (es.count != 1)
+        return kiln_error_bad_bytes(err, k_format, eo, "MEXT does not hold one record");
+    if (xs.count != KILN_MATERIAL_EXT_SLOT_COUNT)
+        return kiln_error_bad_bytes(err, k_format, xo, "MXTX does not hold twelve slots");
     if (ns.count == 0 || ns.data[ns.size - 1] != 0)
         return kiln_error_bad_bytes(err, k_format, no, "the name has no NUL");
     const uint8_t *nul = memchr(ns.data, 0, ns.size);
@@ -138,6 +178,18 @@ static kiln_result read_material(const void *data, size_t size, uint32_t flags,
         r = read_texture(ts.data + (size_t)s * TEXTURE_SIZE, to + (uint64_t)s * TEXTURE_SIZE,
                          &m->textures[s], err);
         if (r != KILN_OK) return r;
+    }
+    if ((r = read_ext(es.data, eo, &m->ext, err)) != KILN_OK) return r;
+    if (((m->ext.present & KILN_MATERIAL_EXT_UNLIT) != 0) != m->unlit)
+        return kiln_error_bad_bytes(err, k_format, eo,
+                                    "the unlit extension bit and the unlit flag disagree");
+    for (uint32_t s = 0; s < KILN_MATERIAL_EXT_SLOT_COUNT; s++) {
+        uint64_t at = xo + (uint64_t)s * TEXTURE_SIZE;
+        r = read_texture(xs.data + (size_t)s * TEXTURE_SIZE, at, &m->ext_textures[s], err);
+        if (r != KILN_OK) return r;
+        if (m->ext_textures[s].image && !(m->ext.present & kiln_material_ext_textures[s].bit))
+            return kiln_error_bad_bytes(err, k_format, at, "a texture of %s, which is absent",
+                                        kiln_material_ext_name(kiln_material_ext_textures[s].bit));
     }
     m->name = (const char *)ns.data;
     m->name_size = ns.size - 1;

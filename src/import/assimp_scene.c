@@ -377,6 +377,8 @@ static kiln_result make_materials(build *b)
         m->alpha_cutoff = 0.5f;
         m->double_sided = mflags & ASSIMP_MAT_TWO_SIDED;
         m->unlit = mflags & ASSIMP_MAT_UNLIT;
+        kiln_material_ext_defaults(&m->ext); /* no glTF material extensions from assimp */
+        if (m->unlit) m->ext.present = KILN_MATERIAL_EXT_UNLIT;
         for (int k = 0; k < KILN_SCENE_SLOT_COUNT; k++) {
             m->textures[k].texture = -1;
             m->textures[k].scale = 1.0f;

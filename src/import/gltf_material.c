@@ -1,10 +1,15 @@
 /* gltf_material.c — images (files, data URIs, buffer views; decoded to pixels unless asked not
- * to), samplers, textures, and metallic-roughness materials with KHR_texture_transform,
- * KHR_materials_emissive_strength and KHR_materials_unlit. */
+ * to), samplers, textures, and metallic-roughness materials with KHR_texture_transform and
+ * every ratified KHR_materials_* extension (their factors and textures, by the tables of
+ * codec/material_ext.c), and the variant names of KHR_materials_variants. */
 #include "import/gltf_private.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "codec/material_ext.h"
 
 #include "core/file.h"
 #include "import/image.h"
@@ -339,6 +344,66 @@ static kiln_result read_texture_ref(gltf_ctx *c, const json_t *parent, const cha
 
 static float clamp01(float v) { return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v; }
 
+/* The KHR_materials_* extensions with factors and textures (emissive strength and unlit are
+ * read with the core material). A factor outside its range is brought into it with a warning,
+ * as the core factors are; glTF's infinite attenuation distance is kept as 0. */
+static kiln_result read_material_ext(gltf_ctx *c, const json_t *mj, const char *ptr,
+                                     kiln_scene_material *m)
+{
+    kiln_material_ext_defaults(&m->ext);
+    for (int k = KILN_SCENE_SLOT_CORE_COUNT; k < KILN_SCENE_SLOT_COUNT; k++) {
+        m->textures[k].texture = -1; /* empty unless its extension names one */
+        m->textures[k].scale = 1.0f;
+        m->textures[k].uv_scale[0] = m->textures[k].uv_scale[1] = 1.0f;
+    }
+    kiln_result r;
+    bool clamped = false;
+    for (uint32_t bit = 1; bit < KILN_MATERIAL_EXT_EMISSIVE_STRENGTH; bit <<= 1) {
+        const char *name = kiln_material_ext_name(bit);
+        json_t *ej = gltf_extension(mj, name);
+        if (!ej) continue;
+        char eptr[160];
+        snprintf(eptr, sizeof eptr, "%s/extensions/%s", ptr, name);
+        m->ext.present |= bit;
+        for (size_t i = 0; i < kiln_material_ext_field_count; i++) {
+            const kiln_material_ext_field *f = &kiln_material_ext_fields[i];
+            if (f->bit != bit || !f->gltf_key) continue;
+            float *v = kiln_material_ext_at(&m->ext, f);
+            if (f->count == 1) r = gltf_get_float(c, ej, f->gltf_key, eptr, v[0], v);
+            else r = gltf_get_floats(c, ej, f->gltf_key, eptr, f->count, v);
+            if (r != KILN_OK) return r;
+            if (v == &m->ext.attenuation_distance && !(*v > 0.0f)) {
+                if (json_object_get(ej, f->gltf_key) &&
+                    !kiln_scene_warn(c->scene,
+                                     "%s: \"attenuationDistance\" must be above 0; taken as "
+                                     "infinite",
+                                     eptr))
+                    return gltf_nomem(c, "a warning");
+                *v = 0.0f;
+                continue;
+            }
+            for (uint32_t k = 0; k < f->count; k++) {
+                if (kiln_material_ext_in_range(f->range, v[k])) continue;
+                clamped = true;
+                if (f->range == KILN_EXT_RANGE_01) v[k] = clamp01(v[k]);
+                else if (f->range == KILN_EXT_RANGE_NONNEG) v[k] = 0.0f;
+                else v[k] = 1.0f; /* IOR below 1 (but not 0), or iridescence IOR below 1 */
+            }
+        }
+        for (uint32_t sl = 0; sl < KILN_MATERIAL_EXT_SLOT_COUNT; sl++) {
+            const kiln_material_ext_texture *t = &kiln_material_ext_textures[sl];
+            if (t->bit != bit) continue;
+            kiln_scene_texture_ref *ref = &m->textures[KILN_SCENE_SLOT_CORE_COUNT + sl];
+            if ((r = read_texture_ref(c, ej, t->gltf_key, t->scale_key, eptr, ref))) return r;
+            if (t->scale_key) m->ext.clearcoat_normal_scale = ref->scale;
+        }
+    }
+    if (clamped &&
+        !kiln_scene_warn(c->scene, "%s: extension factors outside their ranges were clamped", ptr))
+        return gltf_nomem(c, "a warning");
+    return KILN_OK;
+}
+
 static kiln_result read_material(gltf_ctx *c, const json_t *mj, const char *ptr,
                                  kiln_scene_material *m)
 {
@@ -411,12 +476,58 @@ static kiln_result read_material(gltf_ctx *c, const json_t *mj, const char *ptr,
                              "\"emissiveStrength\" must not be negative");
     }
     m->unlit = gltf_extension(mj, "KHR_materials_unlit") != NULL;
+    if ((r = read_material_ext(c, mj, ptr, m)) || (r = gltf_get_extras(c, mj, &m->extras)))
+        return r;
+    if (es) m->ext.present |= KILN_MATERIAL_EXT_EMISSIVE_STRENGTH;
+    if (m->unlit) m->ext.present |= KILN_MATERIAL_EXT_UNLIT;
+    return KILN_OK;
+}
+
+/* "extras" as compact JSON text in the scene arena (NULL without one). */
+kiln_result gltf_get_extras(gltf_ctx *c, const json_t *obj, const char **out)
+{
+    *out = NULL;
+    json_t *ex = json_object_get(obj, "extras");
+    if (!ex) return KILN_OK;
+    char *text = json_dumps(ex, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+    if (!text) return gltf_nomem(c, "extras");
+    *out = kiln_arena_strdup(c->arena, text);
+    free(text);
+    return *out ? KILN_OK : gltf_nomem(c, "extras");
+}
+
+/* KHR_materials_variants at the root: the variants' names. */
+static kiln_result read_variants(gltf_ctx *c)
+{
+    json_t *vj = gltf_extension(c->root, "KHR_materials_variants");
+    if (!vj) return KILN_OK;
+    const char *ptr = "/extensions/KHR_materials_variants";
+    json_t *list;
+    kiln_result r = gltf_get_array(c, vj, "variants", ptr, KILN_GLTF_MAX_ITEMS, &list);
+    if (r != KILN_OK) return r;
+    size_t n = list ? json_array_size(list) : 0;
+    if (!n) return KILN_OK;
+    const char **names = kiln_arena_array(c->arena, n, sizeof *names);
+    if (!names) return gltf_nomem(c, "variants");
+    for (size_t i = 0; i < n; i++) {
+        char vptr[96];
+        snprintf(vptr, sizeof vptr, "%s/variants/%zu", ptr, i);
+        json_t *v = json_array_get(list, i);
+        if (!json_is_object(v)) return gltf_fail(c, KILN_E_IMPORT_FAILED, vptr, "not an object");
+        const char *name;
+        if ((r = gltf_get_string(c, v, "name", vptr, &name))) return r;
+        if (!name) return gltf_fail(c, KILN_E_IMPORT_FAILED, vptr, "a variant needs a \"name\"");
+        if (!(names[i] = kiln_arena_strdup(c->arena, name))) return gltf_nomem(c, "a variant");
+    }
+    c->scene->variants = names;
+    c->scene->variant_count = (uint32_t)n;
     return KILN_OK;
 }
 
 kiln_result gltf_read_materials(gltf_ctx *c)
 {
     kiln_result r = read_textures(c);
+    if (r == KILN_OK) r = read_variants(c);
     if (r != KILN_OK) return r;
     json_t *list;
     if ((r = gltf_get_array(c, c->root, "materials", "", KILN_GLTF_MAX_ITEMS, &list))) return r;

@@ -466,6 +466,61 @@ static kiln_result read_draco(gltf_ctx *c, prim_src *ps, const json_t *pj)
     return KILN_OK;
 }
 
+/* KHR_materials_variants on a primitive: its mappings, each a material and the variants (at
+ * the root) that select it. */
+static kiln_result read_variant_mappings(gltf_ctx *c, const json_t *pj, const char *pptr,
+                                         kiln_scene_primitive *p)
+{
+    json_t *vj = gltf_extension(pj, "KHR_materials_variants");
+    if (!vj) return KILN_OK;
+    char ptr[192];
+    snprintf(ptr, sizeof ptr, "%s/extensions/KHR_materials_variants", pptr);
+    json_t *list;
+    kiln_result r = gltf_get_array(c, vj, "mappings", ptr, KILN_GLTF_MAX_ITEMS, &list);
+    if (r != KILN_OK) return r;
+    size_t n = list ? json_array_size(list) : 0;
+    if (!n) return KILN_OK;
+    kiln_scene_variant_mapping *maps = kiln_arena_array(c->arena, n, sizeof *maps);
+    if (!maps) return gltf_nomem(c, "variant mappings");
+    const kiln_scene *s = c->scene;
+    for (size_t i = 0; i < n; i++) {
+        char mptr[224];
+        snprintf(mptr, sizeof mptr, "%s/mappings/%zu", ptr, i);
+        json_t *mj = json_array_get(list, i);
+        if (!json_is_object(mj)) return gltf_fail(c, KILN_E_IMPORT_FAILED, mptr, "not an object");
+        json_t *vars;
+        const char *name;
+        if ((r = gltf_get_index(c, mj, "material", mptr, s->material_count, true,
+                                &maps[i].material)) ||
+            (r = gltf_get_array(c, mj, "variants", mptr, KILN_GLTF_MAX_ITEMS, &vars)) ||
+            (r = gltf_get_string(c, mj, "name", mptr, &name)))
+            return r;
+        size_t nv = vars ? json_array_size(vars) : 0;
+        if (!nv)
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, mptr,
+                             "\"variants\" must name at least one variant");
+        uint32_t *v = kiln_arena_array(c->arena, nv, sizeof *v);
+        if (!v) return gltf_nomem(c, "variant mappings");
+        for (size_t k = 0; k < nv; k++) {
+            json_t *e = json_array_get(vars, k);
+            if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+                (uint64_t)json_integer_value(e) >= s->variant_count)
+                return gltf_fail(c, KILN_E_IMPORT_FAILED, mptr,
+                                 "\"variants\" must hold indices below %u (the variants at the "
+                                 "root)",
+                                 s->variant_count);
+            v[k] = (uint32_t)json_integer_value(e);
+        }
+        maps[i].variants = v;
+        maps[i].variant_count = (uint32_t)nv;
+        if (name && !(maps[i].name = kiln_arena_strdup(c->arena, name)))
+            return gltf_nomem(c, "a mapping name");
+    }
+    p->mappings = maps;
+    p->mapping_count = (uint32_t)n;
+    return KILN_OK;
+}
+
 static kiln_result read_primitive(gltf_ctx *c, const json_t *pj, prim_src *ps,
                                   kiln_scene_primitive *p, bool *keep)
 {
@@ -484,6 +539,7 @@ static kiln_result read_primitive(gltf_ctx *c, const json_t *pj, prim_src *ps,
         return r;
     if (!ps->attributes)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ps->ptr, "\"attributes\" is missing");
+    if ((r = read_variant_mappings(c, pj, ps->ptr, p))) return r;
     if (mode > MODE_FAN) {
         char mp[112];
         snprintf(mp, sizeof mp, "%s/mode", ps->ptr);
@@ -646,7 +702,7 @@ static kiln_result read_mesh(gltf_ctx *c, const json_t *mj, const char *ptr, kil
 {
     json_t *prims, *weights;
     kiln_result r;
-    if ((r = gltf_get_name(c, mj, ptr, &m->name)) ||
+    if ((r = gltf_get_name(c, mj, ptr, &m->name)) || (r = gltf_get_extras(c, mj, &m->extras)) ||
         (r = gltf_get_array(c, mj, "primitives", ptr, 65536, &prims)) ||
         (r = gltf_get_array(c, mj, "weights", ptr, KILN_GLTF_MAX_ITEMS, &weights)))
         return r;

@@ -54,13 +54,62 @@ static kiln_result read_children(gltf_ctx *c, const json_t *children, const char
     return KILN_OK;
 }
 
+/* EXT_mesh_gpu_instancing: TRANSLATION, ROTATION and SCALE accessors of one count (decoded to
+ * floats, normalized integers as the extension allows them); attributes of the application
+ * ("_ID", ...) are not kept, with a warning. */
+static kiln_result read_instancing(gltf_ctx *c, const json_t *nj, const char *ptr,
+                                   kiln_scene_node *n)
+{
+    json_t *ij = gltf_extension(nj, "EXT_mesh_gpu_instancing");
+    if (!ij) return KILN_OK;
+    char iptr[128], aptr[160];
+    snprintf(iptr, sizeof iptr, "%s/extensions/EXT_mesh_gpu_instancing", ptr);
+    snprintf(aptr, sizeof aptr, "%s/attributes", iptr);
+    if (n->mesh < 0)
+        return gltf_fail(c, KILN_E_IMPORT_FAILED, iptr, "instancing on a node without a mesh");
+    json_t *attrs;
+    kiln_result r = gltf_get_object(c, ij, "attributes", iptr, &attrs);
+    if (r != KILN_OK) return r;
+    if (!attrs) return gltf_fail(c, KILN_E_IMPORT_FAILED, iptr, "\"attributes\" is missing");
+    static const char *const names[3] = {"TRANSLATION", "ROTATION", "SCALE"};
+    const float **outs[3] = {&n->instance_translations, &n->instance_rotations,
+                             &n->instance_scales};
+    bool any = false;
+    for (int k = 0; k < 3; k++) {
+        int32_t acc;
+        if ((r = gltf_get_index(c, attrs, names[k], aptr, c->accessor_count, false, &acc)))
+            return r;
+        if (acc < 0) continue;
+        const gltf_accessor *a;
+        if ((r = gltf_accessor_info(c, (uint32_t)acc, &a))) return r;
+        uint32_t want = k == 1 ? 4 : 3;
+        if (a->components != want || a->count == 0 || (any && a->count != n->instance_count))
+            return gltf_fail(c, KILN_E_IMPORT_FAILED, aptr,
+                             "%s must be a VEC%u accessor with as many elements as the other "
+                             "instance attributes",
+                             names[k], want);
+        if ((r = gltf_accessor_floats(c, (uint32_t)acc, outs[k]))) return r;
+        n->instance_count = a->count;
+        any = true;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach (attrs, key, v) {
+        if (!strcmp(key, "TRANSLATION") || !strcmp(key, "ROTATION") || !strcmp(key, "SCALE"))
+            continue;
+        if (!kiln_scene_warn(c->scene, "%s: instance attribute \"%.64s\" not kept", aptr, key))
+            return gltf_nomem(c, "a warning");
+    }
+    return KILN_OK;
+}
+
 static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kiln_scene_node *n,
                              int32_t *parents, uint32_t self)
 {
     kiln_scene *s = c->scene;
     kiln_result r;
     json_t *children, *matrix, *weights;
-    if ((r = gltf_get_name(c, nj, ptr, &n->name)) ||
+    if ((r = gltf_get_name(c, nj, ptr, &n->name)) || (r = gltf_get_extras(c, nj, &n->extras)) ||
         (r = gltf_get_index(c, nj, "mesh", ptr, s->mesh_count, false, &n->mesh)) ||
         (r = gltf_get_index(c, nj, "skin", ptr, s->skin_count, false, &n->skin)) ||
         (r = gltf_get_index(c, nj, "camera", ptr, s->camera_count, false, &n->camera)) ||
@@ -77,6 +126,7 @@ static kiln_result read_node(gltf_ctx *c, const json_t *nj, const char *ptr, kil
     }
     if (n->skin >= 0 && n->mesh < 0)
         return gltf_fail(c, KILN_E_IMPORT_FAILED, ptr, "a node with a \"skin\" needs a \"mesh\"");
+    if ((r = read_instancing(c, nj, ptr, n))) return r;
     n->rotation[3] = 1.0f;
     n->scale[0] = n->scale[1] = n->scale[2] = 1.0f;
     bool trs = json_object_get(nj, "translation") || json_object_get(nj, "rotation") ||

@@ -96,6 +96,8 @@ kiln_result gltf_get_array(gltf_ctx *c, const json_t *obj, const char *key, cons
                            size_t limit, json_t **out); /* NULL when absent */
 /* A name member copied into the scene arena; "" when absent. */
 kiln_result gltf_get_name(gltf_ctx *c, const json_t *obj, const char *ptr, const char **out);
+/* obj's "extras" as compact JSON text in the scene arena; NULL when it has none. */
+kiln_result gltf_get_extras(gltf_ctx *c, const json_t *obj, const char **out);
 /* obj/extensions/<name>, when it is an object; NULL otherwise. */
 json_t *gltf_extension(const json_t *obj, const char *name);
 

@@ -28,27 +28,15 @@
 #include "write/skeleton_write.h"
 #include "write/vgeo_write.h"
 
-/* The roles an image is cooked for: its texture settings follow the role. */
-typedef enum image_role {
-    ROLE_COLOR = 0,
-    ROLE_NORMAL = 1,
-    ROLE_LINEAR = 2,
-    ROLE_COUNT = 3
-} image_role;
+/* The roles an image is cooked for: its texture settings follow the role
+ * (kiln_material_slot_role). */
+typedef kiln_image_role image_role;
+#define ROLE_COLOR  KILN_IMAGE_ROLE_COLOR
+#define ROLE_NORMAL KILN_IMAGE_ROLE_NORMAL
+#define ROLE_COUNT  KILN_IMAGE_ROLE_COUNT
 static const char *const role_names[ROLE_COUNT] = {"color", "normal", "linear"};
 
-static image_role slot_role(int slot)
-{
-    switch (slot) {
-    case KILN_SCENE_SLOT_BASE_COLOR:
-    case KILN_SCENE_SLOT_EMISSIVE:
-        return ROLE_COLOR;
-    case KILN_SCENE_SLOT_NORMAL:
-        return ROLE_NORMAL;
-    default:
-        return ROLE_LINEAR;
-    }
-}
+static image_role slot_role(int slot) { return kiln_material_slot_role((uint32_t)slot); }
 
 typedef struct model_cook {
     const kiln_cook_env *env;
@@ -336,7 +324,7 @@ static bool drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
         const kiln_scene_texture_ref *t = &mat->textures[slot];
         if (t->texture < 0) continue;
         if (t->texcoord + 1 > uv_sets) uv_sets = t->texcoord + 1;
-        if (slot == KILN_SCENE_SLOT_NORMAL) normal_map = true;
+        if (slot_role(slot) == ROLE_NORMAL) normal_map = true; /* normal, clearcoat normal */
     }
     if (uv_sets < p->texcoord_count) p->texcoord_count = uv_sets;
     for (uint32_t k = p->texcoord_count; k < KILN_SCENE_MAX_UV_SETS; k++) p->texcoords[k] = NULL;

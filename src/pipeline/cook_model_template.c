@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/material_ext.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "import/value_json.h"
@@ -29,9 +30,25 @@ static const char *const param_names[P_COUNT] = {
     "base_color_factor", "metallic_factor", "roughness_factor",   "emissive_factor",
     "emissive_strength", "normal_scale",    "occlusion_strength", "alpha_cutoff",
 };
+/* The extensions' slots are named after kiln's slot names ("clearcoat_normal_texture"). */
 static const char *const texture_names[KILN_SCENE_SLOT_COUNT] = {
-    "base_color_texture", "metallic_roughness_texture", "normal_texture",
-    "occlusion_texture",  "emissive_texture",
+    "base_color_texture",
+    "metallic_roughness_texture",
+    "normal_texture",
+    "occlusion_texture",
+    "emissive_texture",
+    "clearcoat_texture",
+    "clearcoat_roughness_texture",
+    "clearcoat_normal_texture",
+    "sheen_color_texture",
+    "sheen_roughness_texture",
+    "transmission_texture",
+    "thickness_texture",
+    "specular_texture",
+    "specular_color_texture",
+    "iridescence_texture",
+    "iridescence_thickness_texture",
+    "anisotropy_texture",
 };
 
 const kiln_model_template *kiln_model_template_for(const kiln_cook_env *env, const char *name)
@@ -43,6 +60,21 @@ const kiln_model_template *kiln_model_template_for(const kiln_cook_env *env, con
         if (!strcmp(t->material, "*")) any = t;
     }
     return any;
+}
+
+/* "sheenColorFactor" as "sheen_color_factor". */
+static void snake_case(const char *key, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *c = key; *c && n + 2 < size; c++) {
+        if (*c >= 'A' && *c <= 'Z') {
+            out[n++] = '_';
+            out[n++] = (char)(*c - 'A' + 'a');
+        } else {
+            out[n++] = *c;
+        }
+    }
+    out[n] = 0;
 }
 
 static json_t *numbers(const float *v, size_t n)
@@ -66,20 +98,38 @@ kiln_result kiln_model_template_cook(const kiln_cook_env *env, const kiln_model_
     scalars[P_NORMAL_SCALE] = mat->textures[KILN_SCENE_SLOT_NORMAL].scale;
     scalars[P_OCCLUSION_STRENGTH] = mat->textures[KILN_SCENE_SLOT_OCCLUSION].scale;
     scalars[P_ALPHA_CUTOFF] = mat->alpha_cutoff;
-    kiln_value values[P_COUNT];
-    kiln_material_param params[P_COUNT];
+    /* then the extensions' factors (glTF's defaults for those the material lacks), by the
+     * snake_case of their glTF keys: clearcoat_factor, sheen_color_factor (vec3), ior, ... */
+    enum { EXT_PARAMS = 24 };
+    kiln_value values[P_COUNT + EXT_PARAMS];
+    kiln_material_param params[P_COUNT + EXT_PARAMS];
+    char ext_names[EXT_PARAMS][48];
+    kiln_material_ext ext;
+    kiln_material_ext_defaults(&ext);
     memset(values, 0, sizeof values);
+    size_t np = P_COUNT + kiln_material_ext_field_count;
+    if (KILN_NEVER(kiln_material_ext_field_count > EXT_PARAMS)) np = P_COUNT;
     kiln_result r = KILN_OK;
     size_t made = 0;
-    for (size_t i = 0; r == KILN_OK && i < P_COUNT; i++) {
-        json_t *j = i == P_BASE_COLOR ? numbers(mat->base_color, 4)
-                    : i == P_EMISSIVE ? numbers(mat->emissive, 3)
-                                      : json_real((double)scalars[i]);
+    for (size_t i = 0; r == KILN_OK && i < np; i++) {
+        json_t *j;
+        const char *pname = i < P_COUNT ? param_names[i] : ext_names[i - P_COUNT];
+        if (i < P_COUNT) {
+            j = i == P_BASE_COLOR ? numbers(mat->base_color, 4)
+                : i == P_EMISSIVE ? numbers(mat->emissive, 3)
+                                  : json_real((double)scalars[i]);
+        } else {
+            const kiln_material_ext_field *f = &kiln_material_ext_fields[i - P_COUNT];
+            snake_case(f->gltf_key ? f->gltf_key : "clearcoatNormalScale", ext_names[i - P_COUNT],
+                       sizeof ext_names[0]);
+            const float *v = kiln_material_ext_get(mat->ext.present & f->bit ? &mat->ext : &ext, f);
+            j = f->count == 1 ? json_real((double)v[0]) : numbers(v, f->count);
+        }
         r = j ? kiln_value_from_json(j, alloc, &values[i], err)
               : kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "out of memory");
         json_decref(j);
         if (r == KILN_OK) made++;
-        params[i] = (kiln_material_param){param_names[i], &values[i], 0, NULL};
+        params[i] = (kiln_material_param){pname, &values[i], 0, NULL};
     }
     kiln_typed_material_texture tex[KILN_SCENE_SLOT_COUNT];
     size_t nt = 0;
@@ -106,7 +156,7 @@ kiln_result kiln_model_template_cook(const kiln_cook_env *env, const kiln_model_
     kiln_kmat_overrides o = {
         .name = mat->name && mat->name[0] ? mat->name : name,
         .params = params,
-        .param_count = P_COUNT,
+        .param_count = np,
         .textures = tex,
         .texture_count = nt,
         .has_render_state = true,

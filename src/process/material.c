@@ -5,16 +5,26 @@
 #include <math.h>
 #include <string.h>
 
+#include "codec/material_ext.h"
 #include "core/error.h"
 
-/* The public slot order is the scene's: one table serves both. */
+/* The public slot order is the scene's: one table serves both (the extensions' slots follow
+ * the five core ones in kiln_scene_slot). */
 _Static_assert(KILN_MATERIAL_SLOT_BASE_COLOR == (int)KILN_SCENE_SLOT_BASE_COLOR &&
                    KILN_MATERIAL_SLOT_METALLIC_ROUGHNESS ==
                        (int)KILN_SCENE_SLOT_METALLIC_ROUGHNESS &&
                    KILN_MATERIAL_SLOT_NORMAL == (int)KILN_SCENE_SLOT_NORMAL &&
                    KILN_MATERIAL_SLOT_OCCLUSION == (int)KILN_SCENE_SLOT_OCCLUSION &&
                    KILN_MATERIAL_SLOT_EMISSIVE == (int)KILN_SCENE_SLOT_EMISSIVE &&
-                   KILN_MATERIAL_SLOT_COUNT == (int)KILN_SCENE_SLOT_COUNT,
+                   KILN_MATERIAL_SLOT_COUNT == (int)KILN_SCENE_SLOT_CORE_COUNT &&
+                   KILN_SCENE_SLOT_CLEARCOAT ==
+                       KILN_SCENE_SLOT_CORE_COUNT + KILN_MATERIAL_EXT_SLOT_CLEARCOAT &&
+                   KILN_SCENE_SLOT_SHEEN_COLOR ==
+                       KILN_SCENE_SLOT_CORE_COUNT + KILN_MATERIAL_EXT_SLOT_SHEEN_COLOR &&
+                   KILN_SCENE_SLOT_ANISOTROPY ==
+                       KILN_SCENE_SLOT_CORE_COUNT + KILN_MATERIAL_EXT_SLOT_ANISOTROPY &&
+                   KILN_SCENE_SLOT_COUNT ==
+                       KILN_SCENE_SLOT_CORE_COUNT + KILN_MATERIAL_EXT_SLOT_COUNT,
                "material slots follow kiln_scene_slot");
 _Static_assert(KILN_MATERIAL_MAX_UV_SETS == KILN_SCENE_MAX_UV_SETS, "UV sets");
 _Static_assert(KILN_MATERIAL_FILTER_NEAREST == (int)KILN_SCENE_FILTER_NEAREST &&
@@ -31,7 +41,31 @@ static const char *const slot_names[KILN_MATERIAL_SLOT_COUNT] = {
 
 const char *kiln_material_slot_name(uint32_t slot)
 {
-    return slot < KILN_MATERIAL_SLOT_COUNT ? slot_names[slot] : "";
+    if (slot < KILN_MATERIAL_SLOT_COUNT) return slot_names[slot];
+    return kiln_material_ext_slot_name(slot - KILN_MATERIAL_SLOT_COUNT);
+}
+
+kiln_image_role kiln_material_slot_role(uint32_t slot)
+{
+    switch (slot) {
+    case KILN_SCENE_SLOT_BASE_COLOR:
+    case KILN_SCENE_SLOT_EMISSIVE:
+        return KILN_IMAGE_ROLE_COLOR;
+    case KILN_SCENE_SLOT_NORMAL:
+        return KILN_IMAGE_ROLE_NORMAL;
+    default:
+        break;
+    }
+    if (slot < KILN_SCENE_SLOT_CORE_COUNT || slot >= KILN_SCENE_SLOT_COUNT)
+        return KILN_IMAGE_ROLE_LINEAR;
+    switch (kiln_material_ext_textures[slot - KILN_SCENE_SLOT_CORE_COUNT].role) {
+    case KILN_EXT_ROLE_COLOR:
+        return KILN_IMAGE_ROLE_COLOR;
+    case KILN_EXT_ROLE_NORMAL:
+        return KILN_IMAGE_ROLE_NORMAL;
+    default:
+        return KILN_IMAGE_ROLE_LINEAR;
+    }
 }
 
 void kiln_material_transform_matrix(const float offset[2], float rotation, const float scale[2],
@@ -76,7 +110,37 @@ static kiln_result check_factors(const kiln_scene_material *m, int32_t index, ki
         return bad(err, index, "unknown alpha mode");
     for (int s = 0; s < KILN_SCENE_SLOT_COUNT; s++)
         if (!isfinite(m->textures[s].scale)) return bad(err, index, "texture scale not finite");
+    if (m->ext.present & ~(uint32_t)KILN_MATERIAL_EXT_ALL)
+        return bad(err, index, "unknown extension bits");
+    for (size_t i = 0; i < kiln_material_ext_field_count; i++) {
+        const kiln_material_ext_field *f = &kiln_material_ext_fields[i];
+        if (!(m->ext.present & f->bit)) continue;
+        const float *v = kiln_material_ext_get(&m->ext, f);
+        for (uint32_t k = 0; k < f->count; k++)
+            if (!kiln_material_ext_in_range(f->range, v[k])) {
+                kiln_error_set(err, KILN_E_IMPORT_FAILED, "material %d: %s %s is not %s",
+                               (int)index, kiln_material_ext_name(f->bit), f->name,
+                               kiln_material_ext_range_text(f->range));
+                return KILN_E_IMPORT_FAILED;
+            }
+    }
     return KILN_OK;
+}
+
+/* The extensions of m as the format keeps them: the factors of those present, glTF's defaults
+ * for the others (whatever the scene held there), the unlit bit as the flag. */
+static void build_ext(const kiln_scene_material *m, kiln_material_ext *out)
+{
+    kiln_material_ext_defaults(out);
+    out->present = m->ext.present & ~(uint32_t)KILN_MATERIAL_EXT_UNLIT;
+    if (m->unlit) out->present |= KILN_MATERIAL_EXT_UNLIT;
+    for (size_t i = 0; i < kiln_material_ext_field_count; i++) {
+        const kiln_material_ext_field *f = &kiln_material_ext_fields[i];
+        if (!(out->present & f->bit)) continue;
+        float *v = kiln_material_ext_at(out, f);
+        memcpy(v, kiln_material_ext_get(&m->ext, f), f->count * sizeof *v);
+        for (uint32_t k = 0; k < f->count; k++) v[k] += 0.0f; /* -0 as +0 */
+    }
 }
 
 static bool filter_ok(kiln_scene_filter f) { return (unsigned)f <= KILN_SCENE_FILTER_LINEAR; }
@@ -86,7 +150,7 @@ static kiln_result build_slot(const kiln_scene *scene, int32_t index, uint32_t s
                               const kiln_scene_texture_ref *ref, uint64_t id,
                               kiln_material_texture *t, kiln_error *err)
 {
-    const char *name = slot_names[slot];
+    const char *name = kiln_material_slot_name(slot);
     if (ref->texture < 0) {
         if (id)
             return kiln_error_set(err, KILN_E_USAGE,
@@ -161,25 +225,41 @@ kiln_result kiln_material_build(const kiln_scene *scene, int32_t material,
                               (int)material, scene->material_count);
     if (material < 0) {
         /* glTF's default material (spec 3.9.6). */
-        for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
+        for (uint32_t s = 0; s < KILN_SCENE_SLOT_COUNT; s++)
             if (image_ids && image_ids[s])
                 return kiln_error_set(err, KILN_E_USAGE,
                                       "the default material has no textures, but the %s slot "
                                       "got an image id",
-                                      slot_names[s]);
+                                      kiln_material_slot_name(s));
         out->name = "";
         out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] = 1.0f;
         out->metallic = out->roughness = 1.0f;
         out->emissive_strength = 1.0f;
         out->normal_scale = out->occlusion_strength = 1.0f;
         out->alpha_cutoff = 0.5f;
+        kiln_material_ext_defaults(&out->ext);
         return KILN_OK;
     }
     const kiln_scene_material *m = &scene->materials[material];
     kiln_result r = check_factors(m, material, err);
-    for (uint32_t s = 0; r == KILN_OK && s < KILN_MATERIAL_SLOT_COUNT; s++)
-        r = build_slot(scene, material, s, &m->textures[s], image_ids ? image_ids[s] : 0,
-                       &out->textures[s], err);
+    build_ext(m, &out->ext);
+    for (uint32_t s = 0; r == KILN_OK && s < KILN_SCENE_SLOT_COUNT; s++) {
+        kiln_material_texture *t = s < KILN_MATERIAL_SLOT_COUNT
+                                       ? &out->textures[s]
+                                       : &out->ext_textures[s - KILN_MATERIAL_SLOT_COUNT];
+        uint64_t id = image_ids ? image_ids[s] : 0;
+        /* the texture of an extension the material does not have is not kept */
+        if (s >= KILN_MATERIAL_SLOT_COUNT &&
+            !(out->ext.present & kiln_material_ext_textures[s - KILN_MATERIAL_SLOT_COUNT].bit)) {
+            if (id)
+                r = kiln_error_set(err, KILN_E_USAGE,
+                                   "material %d: an image id for the %s slot, whose extension "
+                                   "the material lacks",
+                                   (int)material, kiln_material_slot_name(s));
+            continue;
+        }
+        r = build_slot(scene, material, s, &m->textures[s], id, t, err);
+    }
     if (r != KILN_OK) {
         memset(out, 0, sizeof *out);
         return r;

@@ -14,9 +14,25 @@
  * member by member. name is borrowed from the scene (or a string literal). */
 typedef kiln_material kiln_cooked_material;
 
+/* How the image of a slot is cooked: sRGB colour, a normal map, or linear data. */
+typedef enum kiln_image_role {
+    KILN_IMAGE_ROLE_COLOR = 0,
+    KILN_IMAGE_ROLE_NORMAL = 1,
+    KILN_IMAGE_ROLE_LINEAR = 2,
+    KILN_IMAGE_ROLE_COUNT = 3,
+} kiln_image_role;
+
+/* The role of a kiln_scene_slot: base colour, emissive, sheen colour and specular colour are
+ * sRGB colour; normal and clearcoat normal are normal maps; the rest linear. */
+kiln_image_role kiln_material_slot_role(uint32_t slot);
+
 /* Builds the cooked material of scene->materials[material], or of glTF's default material when
- * material is -1 (base colour 1, metallic 1, roughness 1, opaque, cutoff 0.5, no textures).
- * image_ids[slot] (kiln_material_slot order; the array may be NULL: all 0) is the asset id of
+ * material is -1 (base colour 1, metallic 1, roughness 1, opaque, cutoff 0.5, no textures, no
+ * extensions). The extensions the scene material has are kept with their factors (the others
+ * get glTF's defaults) and the textures of their slots (a texture of an extension the material
+ * lacks is dropped).
+ * image_ids[slot] (KILN_SCENE_SLOT_COUNT entries in kiln_scene_slot order: the five core slots
+ * then the extensions'; the array may be NULL: all 0) is the asset id of
  * the image artifact the pipeline cooked for that slot, 0 when it cooked none (the slot is then
  * empty, whatever the source had). The sampler comes from the slot's texture (glTF's default
  * sampler when it has none: renderer's filters, mipmaps, repeat). The texture transform is kept
@@ -33,8 +49,9 @@ kiln_result kiln_material_build(const kiln_scene *scene, int32_t material,
                                 const uint64_t *image_ids, kiln_cooked_material *out,
                                 kiln_error *err);
 
-/* The slot's name as docs/formats.md and kiln inspect print it: "base_color",
- * "metallic_roughness", "normal", "occlusion", "emissive"; "" for other values. */
+/* The name of a kiln_scene_slot as docs/formats.md and kiln inspect print it: "base_color",
+ * "metallic_roughness", "normal", "occlusion", "emissive", then the extensions' ("clearcoat",
+ * ..., kiln_material_ext_slot_name); "" for other values. */
 const char *kiln_material_slot_name(uint32_t slot);
 
 /* The 3x2 column-major matrix of a KHR_texture_transform (see kiln_material_texture). */

@@ -9,11 +9,18 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "import/scene_build.h"
+#include "process/material.h"
 #include "process/normals.h"
 #include "process/tangent.h"
 
-static const char *const slot_names[KILN_SCENE_SLOT_COUNT] = {"base colour", "metallic-roughness",
-                                                              "normal", "occlusion", "emissive"};
+static const char *const core_slot_names[KILN_SCENE_SLOT_CORE_COUNT] = {
+    "base colour", "metallic-roughness", "normal", "occlusion", "emissive"};
+
+static const char *slot_name(int k)
+{
+    return k < KILN_SCENE_SLOT_CORE_COUNT ? core_slot_names[k]
+                                          : kiln_material_slot_name((uint32_t)k);
+}
 
 static const char *mesh_name(const kiln_scene *s, uint32_t m)
 {
@@ -101,7 +108,7 @@ static kiln_result fill_uv_sets(kiln_scene *s, uint32_t m, uint32_t p,
                      kiln_scene_warn(s,
                                      "mesh %u (\"%s\") primitive %u: the %s "
                                      "texture reads TEXCOORD_%u, past the %d sets kiln keeps",
-                                     m, mesh_name(s, m), p, slot_names[k], ref->texcoord,
+                                     m, mesh_name(s, m), p, slot_name(k), ref->texcoord,
                                      KILN_SCENE_MAX_UV_SETS),
                      err);
             if (r != KILN_OK) return r;
@@ -127,13 +134,13 @@ static kiln_result fill_uv_sets(kiln_scene *s, uint32_t m, uint32_t p,
                     kiln_scene_warn(s,
                                     "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u for "
                                     "the %s texture, zero-filled",
-                                    m, mesh_name(s, m), p, from, slot_names[first_slot]),
+                                    m, mesh_name(s, m), p, from, slot_name(first_slot)),
                     err);
     return warn(s,
                 kiln_scene_warn(s,
                                 "mesh %u (\"%s\") primitive %u: no TEXCOORD_%u to "
                                 "TEXCOORD_%u for the %s texture, zero-filled",
-                                m, mesh_name(s, m), p, from, needed - 1, slot_names[first_slot]),
+                                m, mesh_name(s, m), p, from, needed - 1, slot_name(first_slot)),
                 err);
 }
 
@@ -219,7 +226,7 @@ static kiln_result apply_tangents(kiln_scene *s, uint32_t m, uint32_t p,
 }
 
 static kiln_result add_tangents(kiln_scene *s, uint32_t m, uint32_t p,
-                                const kiln_scene_material *mat, kiln_error *err)
+                                const kiln_scene_material *mat, int slot, kiln_error *err)
 {
     kiln_scene_primitive *prim = kiln_scene_prim_mut(s, m, p);
     if (!prim->normals)
@@ -229,7 +236,7 @@ static kiln_result add_tangents(kiln_scene *s, uint32_t m, uint32_t p,
                                     "tangents for the normal texture",
                                     m, mesh_name(s, m), p),
                     err);
-    uint32_t set = mat->textures[KILN_SCENE_SLOT_NORMAL].texcoord;
+    uint32_t set = mat->textures[slot].texcoord;
     if (set >= prim->texcoord_count || set >= KILN_SCENE_MAX_UV_SETS)
         return warn(s,
                     kiln_scene_warn(s,
@@ -275,9 +282,16 @@ kiln_result kiln_scene_complete(kiln_scene *scene, uint32_t flags, kiln_error *e
             if (!prim->normals && !(flags & KILN_SCENE_LOAD_NO_NORMALS))
                 r = add_normals(scene, m, p, &cache, err);
             if (r == KILN_OK && mat) r = fill_uv_sets(scene, m, p, mat, err);
-            if (r == KILN_OK && mat && mat->textures[KILN_SCENE_SLOT_NORMAL].texture >= 0 &&
-                !prim->tangents && !(flags & KILN_SCENE_LOAD_NO_TANGENTS))
-                r = add_tangents(scene, m, p, mat, err);
+            /* the normal texture's UV set, else the clearcoat normal texture's */
+            int nslot = !mat ? -1
+                        : mat->textures[KILN_SCENE_SLOT_NORMAL].texture >= 0
+                            ? KILN_SCENE_SLOT_NORMAL
+                        : mat->textures[KILN_SCENE_SLOT_CLEARCOAT_NORMAL].texture >= 0
+                            ? KILN_SCENE_SLOT_CLEARCOAT_NORMAL
+                            : -1;
+            if (r == KILN_OK && nslot >= 0 && !prim->tangents &&
+                !(flags & KILN_SCENE_LOAD_NO_TANGENTS))
+                r = add_tangents(scene, m, p, mat, nslot, err);
             if (r != KILN_OK) return r;
         }
     }

@@ -49,6 +49,7 @@ static void fill_material(kiln_material *m, krt_material_data *d, void *tex)
         m->textures[s].scale[0] = m->textures[s].scale[1] = 1.0f;
         m->textures[s].matrix[0] = m->textures[s].matrix[3] = 1.0f;
     }
+    kiln_material_ext_defaults(&m->ext); /* no extensions */
     memset(d, 0, sizeof *d);
     d->material = m;
     d->texture_gpu[KILN_MATERIAL_SLOT_BASE_COLOR] = tex;

@@ -20,7 +20,8 @@ static kiln_result decode(krt_asset *a, const krt_decode_args *x, kiln_error *er
 
 static const void *view(const krt_asset *a) { return &a->data.material.view; }
 
-/* The kind lists the textures of the slots that have one, in slot order. */
+/* The kind lists the textures of the slots that have one, in slot order: the core slots, then
+ * the extensions'. */
 static void link(krt_asset *a)
 {
     krt_material_decoded *m = &a->data.material;
@@ -28,6 +29,9 @@ static void link(krt_asset *a)
     for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++)
         if (m->view.material.textures[s].image && k < a->dec.dep_count)
             m->data.textures[s] = a->dec.deps[k++];
+    for (int s = 0; s < KILN_MATERIAL_EXT_SLOT_COUNT; s++)
+        if (m->view.material.ext_textures[s].image && k < a->dec.dep_count)
+            m->data.ext_textures[s] = a->dec.deps[k++];
 }
 
 static void swap(krt_asset *a, krt_asset *b)
@@ -49,6 +53,11 @@ static void link_gpu(krt_context *c, krt_asset *a)
     for (int k = 0; k < KILN_MATERIAL_SLOT_COUNT; k++) {
         const krt_asset *t = m->textures[k].id ? krt_resolve_locked(c, m->textures[k]) : NULL;
         m->texture_gpu[k] = t ? t->gpu : NULL;
+    }
+    for (int k = 0; k < KILN_MATERIAL_EXT_SLOT_COUNT; k++) {
+        const krt_asset *t =
+            m->ext_textures[k].id ? krt_resolve_locked(c, m->ext_textures[k]) : NULL;
+        m->ext_texture_gpu[k] = t ? t->gpu : NULL;
     }
 }
 

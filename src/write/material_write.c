@@ -3,10 +3,28 @@
 
 #include <string.h>
 
+#include "codec/material_ext.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/reader.h"
 #include "write/container_write.h"
+
+/* One MTEX / MXTX record. */
+static void store_texture(const kiln_material_texture *t, uint8_t *p)
+{
+    kiln_store_u64le(p + 0, t->image);
+    kiln_store_u32le(p + 8, t->texcoord);
+    p[12] = t->mag_filter;
+    p[13] = t->min_filter;
+    p[14] = t->mip_filter;
+    p[15] = (uint8_t)((t->mipmaps ? 1u : 0u) | (t->has_transform ? 2u : 0u));
+    p[16] = t->wrap_s;
+    p[17] = t->wrap_t;
+    kiln_store_f32le_array(p + 20, t->offset, 2);
+    kiln_store_f32le(p + 28, t->rotation);
+    kiln_store_f32le_array(p + 32, t->scale, 2);
+    kiln_store_f32le_array(p + 40, t->matrix, 6);
+}
 
 kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *alloc, uint8_t **out,
                                 size_t *size, kiln_error *err)
@@ -21,8 +39,12 @@ kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *al
 
     uint8_t params[KILN_MATERIAL_PARAMS_SIZE];
     uint8_t tex[KILN_MATERIAL_SLOT_COUNT][KILN_MATERIAL_TEXTURE_SIZE];
+    uint8_t ext[KILN_MATERIAL_EXT_SIZE];
+    uint8_t ext_tex[KILN_MATERIAL_EXT_SLOT_COUNT][KILN_MATERIAL_TEXTURE_SIZE];
     memset(params, 0, sizeof params);
     memset(tex, 0, sizeof tex);
+    memset(ext, 0, sizeof ext);
+    memset(ext_tex, 0, sizeof ext_tex);
     kiln_store_f32le_array(params + 0, m->base_color, 4);
     kiln_store_f32le(params + 16, m->metallic);
     kiln_store_f32le(params + 20, m->roughness);
@@ -33,22 +55,14 @@ kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *al
     kiln_store_f32le(params + 48, m->alpha_cutoff);
     kiln_store_u32le(params + 52, m->alpha_mode);
     kiln_store_u32le(params + 56, (m->double_sided ? 1u : 0u) | (m->unlit ? 2u : 0u));
-    for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
-        const kiln_material_texture *t = &m->textures[s];
-        uint8_t *p = tex[s];
-        kiln_store_u64le(p + 0, t->image);
-        kiln_store_u32le(p + 8, t->texcoord);
-        p[12] = t->mag_filter;
-        p[13] = t->min_filter;
-        p[14] = t->mip_filter;
-        p[15] = (uint8_t)((t->mipmaps ? 1u : 0u) | (t->has_transform ? 2u : 0u));
-        p[16] = t->wrap_s;
-        p[17] = t->wrap_t;
-        kiln_store_f32le_array(p + 20, t->offset, 2);
-        kiln_store_f32le(p + 28, t->rotation);
-        kiln_store_f32le_array(p + 32, t->scale, 2);
-        kiln_store_f32le_array(p + 40, t->matrix, 6);
+    for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) store_texture(&m->textures[s], tex[s]);
+    kiln_store_u32le(ext, m->ext.present);
+    for (size_t i = 0; i < kiln_material_ext_field_count; i++) {
+        const kiln_material_ext_field *f = &kiln_material_ext_fields[i];
+        kiln_store_f32le_array(ext + f->offset, kiln_material_ext_get(&m->ext, f), f->count);
     }
+    for (int s = 0; s < KILN_MATERIAL_EXT_SLOT_COUNT; s++)
+        store_texture(&m->ext_textures[s], ext_tex[s]);
     /* The name with its NUL; a name without one in memory is copied so the NUL is ours. */
     size_t name_bytes = m->name_size + 1;
     char *name = kiln_calloc(alloc, 1, name_bytes);
@@ -63,6 +77,10 @@ kiln_result kiln_material_write(const kiln_material *m, const kiln_allocator *al
         (r = kiln_container_add(&w, KILN_MATERIAL_SECTION_TEXTURES, KILN_MATERIAL_TEXTURE_SIZE,
                                 KILN_MATERIAL_SLOT_COUNT, tex, err)) ||
         (r = kiln_container_add(&w, KILN_MATERIAL_SECTION_NAME, 1, name_bytes, name, err)) ||
+        (r = kiln_container_add(&w, KILN_MATERIAL_SECTION_EXT, KILN_MATERIAL_EXT_SIZE, 1, ext,
+                                err)) ||
+        (r = kiln_container_add(&w, KILN_MATERIAL_SECTION_EXT_TEX, KILN_MATERIAL_TEXTURE_SIZE,
+                                KILN_MATERIAL_EXT_SLOT_COUNT, ext_tex, err)) ||
         (r = kiln_container_finish(&w, out, size, err))) {
         kiln_free(alloc, name, name_bytes);
         return r;

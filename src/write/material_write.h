@@ -14,6 +14,8 @@
 #define KILN_MATERIAL_SECTION_PARAMS   KILN_FOURCC('M', 'A', 'T', 'P')
 #define KILN_MATERIAL_SECTION_TEXTURES KILN_FOURCC('M', 'T', 'E', 'X')
 #define KILN_MATERIAL_SECTION_NAME     KILN_FOURCC('N', 'A', 'M', 'E')
+#define KILN_MATERIAL_SECTION_EXT      KILN_FOURCC('M', 'E', 'X', 'T') /* extension factors */
+#define KILN_MATERIAL_SECTION_EXT_TEX  KILN_FOURCC('M', 'X', 'T', 'X') /* extension slots */
 
 /* Serializes m. *out is allocated from alloc (NULL = libc); free with kiln_free(alloc, *out,
  * *size). The bytes are read back with kiln_material_read before they are returned, so nothing

@@ -122,19 +122,19 @@ kiln_scene *kt_fixture_scene(bool single_root)
     return scene;
 }
 
-void kt_fixture_image_ids(uint32_t material, uint64_t ids[5])
+void kt_fixture_image_ids(uint32_t material, uint64_t ids[KILN_SCENE_SLOT_COUNT])
 {
     static const char *const labels[5] = {"image0", "image0/metallic_roughness", "image0/normal",
                                           "image0/occlusion", "image0"};
-    for (int s = 0; s < 5; s++)
-        ids[s] = material == 0 ? kiln_asset_id(KT_FIXTURE_GUID, labels[s]) : 0;
+    for (int s = 0; s < KILN_SCENE_SLOT_COUNT; s++)
+        ids[s] = material == 0 && s < 5 ? kiln_asset_id(KT_FIXTURE_GUID, labels[s]) : 0;
 }
 
 uint8_t *kt_fixture_material_bytes(int32_t material, size_t *size)
 {
     kiln_scene *scene = kt_fixture_scene(false);
     if (!scene) return NULL;
-    uint64_t ids[5];
+    uint64_t ids[KILN_SCENE_SLOT_COUNT];
     kt_fixture_image_ids(material < 0 ? 99 : (uint32_t)material, ids);
     kiln_cooked_material m;
     kiln_error err;

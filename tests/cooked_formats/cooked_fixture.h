@@ -28,7 +28,7 @@ kiln_scene *kt_fixture_scene(bool single_root);
 
 /* The image ids the fixture's pipeline would give material m's slots ("image0", and
  * "image0/<role>" for the roles after the first), or all 0 for other materials. */
-void kt_fixture_image_ids(uint32_t material, uint64_t ids[5]);
+void kt_fixture_image_ids(uint32_t material, uint64_t ids[KILN_SCENE_SLOT_COUNT]);
 
 /* Cooked bytes of the fixture: material `material` (or -1, the default) and the scene, with
  * kiln_asset_id(KT_FIXTURE_GUID, label) ids. malloc'd (libc allocator); NULL on failure. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/material_ext.h"
 #include "core/alloc.h"
 #include "kiln/kiln_format.h"
 #include "kiln/kiln_scene.h"
@@ -61,8 +62,8 @@ static void check_materials(const kiln_scene *scene, const char *rel)
 {
     for (int32_t i = 0; i < (int32_t)scene->material_count; i++) {
         const kiln_scene_material *src = &scene->materials[i];
-        uint64_t ids[KILN_MATERIAL_SLOT_COUNT] = {0};
-        for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
+        uint64_t ids[KILN_SCENE_SLOT_COUNT] = {0};
+        for (int s = 0; s < KILN_SCENE_SLOT_COUNT; s++) {
             int32_t t = src->textures[s].texture;
             if (t >= 0 && scene->textures[t].image >= 0) {
                 char label[64];
@@ -89,8 +90,21 @@ static void check_materials(const kiln_scene *scene, const char *rel)
         assert_int_equal(r->alpha_mode, src->alpha_mode);
         assert_true(r->alpha_cutoff == src->alpha_cutoff);
         assert_int_equal(r->double_sided, src->double_sided);
-        for (int s = 0; s < KILN_MATERIAL_SLOT_COUNT; s++) {
-            const kiln_material_texture *t = &r->textures[s];
+        /* the extensions: every bit, and each factor of those present, as the source had them */
+        uint32_t bits = src->ext.present | (src->unlit ? KILN_MATERIAL_EXT_UNLIT : 0);
+        assert_int_equal(r->ext.present, bits);
+        assert_int_equal(r->unlit, src->unlit);
+        kiln_material_ext def;
+        kiln_material_ext_defaults(&def);
+        for (size_t k = 0; k < kiln_material_ext_field_count; k++) {
+            const kiln_material_ext_field *f = &kiln_material_ext_fields[k];
+            const float *want_ext = kiln_material_ext_get(bits & f->bit ? &src->ext : &def, f);
+            assert_memory_equal(kiln_material_ext_get(&r->ext, f), want_ext, 4 * f->count);
+        }
+        for (int s = 0; s < KILN_SCENE_SLOT_COUNT; s++) {
+            const kiln_material_texture *t = s < KILN_MATERIAL_SLOT_COUNT
+                                                 ? &r->textures[s]
+                                                 : &r->ext_textures[s - KILN_MATERIAL_SLOT_COUNT];
             const kiln_scene_texture_ref *ref = &src->textures[s];
             assert_true(t->image == ids[s]);
             if (!ids[s]) continue;
@@ -249,7 +263,7 @@ static void texture_transform_test_keeps_its_transforms(void **state)
     kiln_scene *scene = load("gltf/TextureTransformTest/glTF/TextureTransformTest.gltf");
     int rotated = 0, scaled = 0;
     for (uint32_t i = 0; i < scene->material_count; i++) {
-        uint64_t ids[5] = {1, 0, 0, 0, 0};
+        uint64_t ids[KILN_SCENE_SLOT_COUNT] = {1};
         if (scene->materials[i].textures[0].texture < 0) continue;
         kiln_cooked_material m;
         kiln_error err;

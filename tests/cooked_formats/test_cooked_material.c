@@ -52,7 +52,7 @@ static void build_fixture(kiln_scene **scene, kiln_cooked_material *m, uint32_t 
 {
     *scene = kt_fixture_scene(false);
     assert_non_null(*scene);
-    uint64_t ids[5];
+    uint64_t ids[KILN_SCENE_SLOT_COUNT];
     kt_fixture_image_ids(index, ids);
     kiln_error err;
     if (kiln_material_build(*scene, (int32_t)index, ids, m, &err) != KILN_OK)
@@ -169,7 +169,7 @@ static void slots_without_an_image_are_empty_and_ids_need_a_texture(void **state
     static const kiln_material_texture zero;
     for (int s = 0; s < 5; s++) assert_memory_equal(&m.textures[s], &zero, sizeof zero);
     /* An id for a slot the source leaves empty is the caller's mistake. */
-    uint64_t ids[5] = {0, 0, 0, 0, 0};
+    uint64_t ids[KILN_SCENE_SLOT_COUNT] = {0};
     ids[KILN_MATERIAL_SLOT_EMISSIVE] = 42;
     assert_int_equal(kiln_material_build(scene, 1, ids, &m, &err), KILN_E_USAGE);
     assert_non_null(strstr(err.message, "emissive"));
@@ -185,7 +185,7 @@ static void bad_source_values_are_errors(void **state)
     (void)state;
     kiln_scene *scene = kt_fixture_scene(false);
     assert_non_null(scene);
-    uint64_t ids[5];
+    uint64_t ids[KILN_SCENE_SLOT_COUNT];
     kt_fixture_image_ids(0, ids);
     kiln_scene_material *mats = (kiln_scene_material *)scene->materials;
     kiln_scene_texture *texs = (kiln_scene_texture *)scene->textures;
@@ -224,7 +224,8 @@ static void round_trip_and_golden_bytes(void **state)
     size_t size, again_size;
     kiln_error err;
     assert_int_equal(kiln_material_write(&m, NULL, &bytes, &size, &err), KILN_OK);
-    assert_int_equal(size, 64 + 3 * 32 + 64 + 320 + 8); /* header, table, MATP, MTEX, "painted\0" */
+    /* header, table, MATP, MTEX, "painted\0" (+8 to align), MEXT, MXTX */
+    assert_int_equal(size, 64 + 5 * 32 + 64 + 320 + 16 + 128 + 12 * 64);
     kiln_material_view v;
     assert_int_equal(kiln_material_read(bytes, size, 0, &v, &err), KILN_OK);
     assert_int_equal(v.container.kind, KILN_MATERIAL_KIND);
@@ -279,7 +280,8 @@ static void structural_damage_with_valid_checksum(void **state)
     size_t size;
     kiln_material_view v;
     kiln_error err;
-    /* File offsets: table at 64, MATP at 160, MTEX at 224 (slot s at 224 + 64 s), NAME at 544. */
+    /* File offsets: table at 64, MATP at 224, MTEX at 288 (slot s at 288 + 64 s), NAME at 608,
+     * MEXT at 624, MXTX at 752 (slot s at 752 + 64 s). */
     const struct {
         size_t at;
         uint32_t value;
@@ -288,42 +290,50 @@ static void structural_damage_with_valid_checksum(void **state)
         const char *fragment;
     } cases[] = {
         {8, KILN_FOURCC('M', 'E', 'S', 'H'), 4, KILN_E_FORMAT_INVALID, "not of kind MATL"},
-        {12, 2, 4, KILN_E_FORMAT_VERSION, "cook again"},
+        {12, 1, 4, KILN_E_FORMAT_VERSION, "cook again"},
         {64, KILN_FOURCC('M', 'A', 'T', 'Q'), 4, KILN_E_FORMAT_INVALID, "sections"},
-        {160 + 4, 0x40000000u, 4, KILN_E_FORMAT_INVALID, "base colour"}, /* 2.0 */
-        {160 + 16, 0x7FC00000u, 4, KILN_E_FORMAT_INVALID, "not finite"}, /* NaN metallic */
-        {160 + 36, 0xBF800000u, 4, KILN_E_FORMAT_INVALID, "emissive strength"},
-        {160 + 52, 3, 4, KILN_E_FORMAT_INVALID, "alpha mode"},
-        {160 + 56, 4, 4, KILN_E_FORMAT_INVALID, "material flags"},
-        {160 + 60, 1, 4, KILN_E_FORMAT_INVALID, "reserved"},
-        {224 + 8, 4, 4, KILN_E_FORMAT_INVALID, "texcoord"},
-        {224 + 12, 3, 1, KILN_E_FORMAT_INVALID, "filter"},
-        {224 + 15, 4, 1, KILN_E_FORMAT_INVALID, "texture flags"},
-        {224 + 16, 3, 1, KILN_E_FORMAT_INVALID, "wrap"},
-        {224 + 18, 1, 1, KILN_E_FORMAT_INVALID, "reserved texture"},
-        {224 + 40, 0x7F800000u, 4, KILN_E_FORMAT_INVALID, "not finite"},    /* Inf matrix */
-        {224 + 64 + 14, 1, 1, KILN_E_FORMAT_INVALID, "mip filter without"}, /* MR: no mips */
-        {544 + 3, 0, 1, KILN_E_FORMAT_INVALID, "holds a NUL"},
-        {544 + 7, 'x', 1, KILN_E_FORMAT_INVALID, "no NUL"},
+        {224 + 4, 0x40000000u, 4, KILN_E_FORMAT_INVALID, "base colour"}, /* 2.0 */
+        {224 + 16, 0x7FC00000u, 4, KILN_E_FORMAT_INVALID, "not finite"}, /* NaN metallic */
+        {224 + 36, 0xBF800000u, 4, KILN_E_FORMAT_INVALID, "emissive strength"},
+        {224 + 52, 3, 4, KILN_E_FORMAT_INVALID, "alpha mode"},
+        {224 + 56, 4, 4, KILN_E_FORMAT_INVALID, "material flags"},
+        {224 + 60, 1, 4, KILN_E_FORMAT_INVALID, "reserved"},
+        {288 + 8, 4, 4, KILN_E_FORMAT_INVALID, "texcoord"},
+        {288 + 12, 3, 1, KILN_E_FORMAT_INVALID, "filter"},
+        {288 + 15, 4, 1, KILN_E_FORMAT_INVALID, "texture flags"},
+        {288 + 16, 3, 1, KILN_E_FORMAT_INVALID, "wrap"},
+        {288 + 18, 1, 1, KILN_E_FORMAT_INVALID, "reserved texture"},
+        {288 + 40, 0x7F800000u, 4, KILN_E_FORMAT_INVALID, "not finite"},    /* Inf matrix */
+        {288 + 64 + 14, 1, 1, KILN_E_FORMAT_INVALID, "mip filter without"}, /* MR: no mips */
+        {608 + 3, 0, 1, KILN_E_FORMAT_INVALID, "holds a NUL"},
+        {608 + 7, 'x', 1, KILN_E_FORMAT_INVALID, "no NUL"},
+        {624, 1u << 11, 4, KILN_E_FORMAT_INVALID, "unknown extension bits"},
+        {624, KILN_MATERIAL_EXT_UNLIT, 4, KILN_E_FORMAT_INVALID, "unlit"},
+        {624 + 4, 0x3F000000u, 4, KILN_E_FORMAT_INVALID, "default"}, /* clearcoat 0.5, absent */
+        {624 + 56, 0x3F000000u, 4, KILN_E_FORMAT_INVALID, "ior"},    /* 0.5: not 0, not >= 1 */
+        {624 + 16, 0x7FC00000u, 4, KILN_E_FORMAT_INVALID, "sheen_color"}, /* NaN */
+        {624 + 104, 1, 1, KILN_E_FORMAT_INVALID, "reserved extension"},
+        {752, 7, 4, KILN_E_FORMAT_INVALID, "absent"}, /* a clearcoat image, no clearcoat */
+        {752 + 8, 4, 4, KILN_E_FORMAT_INVALID, "empty texture slot"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint8_t *bytes = kt_fixture_material_bytes(0, &size);
-        assert_int_equal(size, 552);
+        assert_int_equal(size, 1520);
         if (cases[i].width == 4) kiln_store_u32le(bytes + cases[i].at, cases[i].value);
         else bytes[cases[i].at] = (uint8_t)cases[i].value;
         kt_container_reseal(bytes, size);
         kiln_result r = kiln_material_read(bytes, size, 0, &v, &err);
         if (r != cases[i].code || !strstr(err.message, cases[i].fragment))
             fail_msg("case %zu: %s: %s", i, kiln_result_name(r), err.message);
-        if (r == KILN_E_FORMAT_INVALID && cases[i].at >= 160 && err.offset != cases[i].at &&
-            !(cases[i].at >= 544))
+        if (r == KILN_E_FORMAT_INVALID && cases[i].at >= 224 && err.offset != cases[i].at &&
+            !(cases[i].at >= 608 && cases[i].at < 624))
             fail_msg("case %zu: offset %llu, expected %zu", i, (unsigned long long)err.offset,
                      cases[i].at);
         free(bytes);
     }
     /* An empty slot (emissive of material 1) with a stray byte. */
     uint8_t *bytes = kt_fixture_material_bytes(1, &size);
-    bytes[224 + 4 * 64 + 30] = 1;
+    bytes[288 + 4 * 64 + 30] = 1;
     kt_container_reseal(bytes, size);
     assert_int_equal(kiln_material_read(bytes, size, 0, &v, &err), KILN_E_FORMAT_INVALID);
     assert_non_null(strstr(err.message, "empty texture slot"));

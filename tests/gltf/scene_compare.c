@@ -196,6 +196,8 @@ bool ks_scenes_equal(const kiln_scene *a, const kiln_scene *b, float tol, char *
         for (int k = 0; k < KILN_SCENE_SLOT_COUNT; k++)
             if (memcmp(&x->textures[k], &y->textures[k], sizeof x->textures[k]) != 0)
                 differ(&c, "%s: texture slot %d differs", what, k);
+        if (memcmp(&x->ext, &y->ext, sizeof x->ext) != 0)
+            differ(&c, "%s: material extensions differ", what);
     }
     for (uint32_t m = 0; m < a->mesh_count && c.ok; m++) {
         const kiln_scene_mesh *x = &a->meshes[m], *y = &b->meshes[m];

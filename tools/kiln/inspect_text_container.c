@@ -47,6 +47,28 @@ static bool all_equal(const json_t *a, double x)
     return true;
 }
 
+/* One texture slot: "none", or its image, UV set, sampler and transform. */
+static void print_slot(const char *indent, int width, const char *name, const json_t *t)
+{
+    printf("%s%-*s ", indent, width, name);
+    if (!t || json_is_null(t)) {
+        printf("none\n");
+        return;
+    }
+    printf("image %s, uv %lld, filter %s/%s", S(t, "image"), I(t, "texcoord"), S(t, "mag_filter"),
+           S(t, "min_filter"));
+    if (B(t, "mipmaps")) printf("/mip %s", S(t, "mip_filter"));
+    printf(", wrap %s/%s", S(t, "wrap_s"), S(t, "wrap_t"));
+    const json_t *x = json_object_get(t, "transform");
+    if (x && !json_is_null(x)) {
+        printf(", offset ");
+        print_vec(json_object_get(x, "offset"));
+        printf(" rotation %g scale ", F(x, "rotation"));
+        print_vec(json_object_get(x, "scale"));
+    }
+    putchar('\n');
+}
+
 static void print_material(const json_t *m)
 {
     printf("  material \"%s\": base colour ", S(m, "name"));
@@ -60,25 +82,26 @@ static void print_material(const json_t *m)
     if (!strcmp(S(m, "alpha_mode"), "mask")) printf(" (cutoff %g)", F(m, "alpha_cutoff"));
     printf("%s%s\n", B(m, "double_sided") ? ", double-sided" : "", B(m, "unlit") ? ", unlit" : "");
     const json_t *slots = json_object_get(m, "textures");
-    for (size_t s = 0; s < sizeof slot_names / sizeof slot_names[0]; s++) {
-        const json_t *t = json_object_get(slots, slot_names[s]);
-        printf("    %-18s ", slot_names[s]);
-        if (!t || json_is_null(t)) {
-            printf("none\n");
-            continue;
-        }
-        printf("image %s, uv %lld, filter %s/%s", S(t, "image"), I(t, "texcoord"),
-               S(t, "mag_filter"), S(t, "min_filter"));
-        if (B(t, "mipmaps")) printf("/mip %s", S(t, "mip_filter"));
-        printf(", wrap %s/%s", S(t, "wrap_s"), S(t, "wrap_t"));
-        const json_t *x = json_object_get(t, "transform");
-        if (x && !json_is_null(x)) {
-            printf(", offset ");
-            print_vec(json_object_get(x, "offset"));
-            printf(" rotation %g scale ", F(x, "rotation"));
-            print_vec(json_object_get(x, "scale"));
+    for (size_t s = 0; s < sizeof slot_names / sizeof slot_names[0]; s++)
+        print_slot("    ", 18, slot_names[s], json_object_get(slots, slot_names[s]));
+    /* the glTF extensions: factors on one line, then the textures of their own slots */
+    const char *ext;
+    const json_t *e;
+    json_object_foreach ((json_t *)json_object_get(m, "extensions"), ext, e) {
+        printf("    %s", ext);
+        const char *key;
+        const json_t *v;
+        bool first = true;
+        json_object_foreach ((json_t *)e, key, v) {
+            if (!json_is_number(v) && !json_is_array(v)) continue;
+            printf("%s %s ", first ? ":" : ",", key);
+            if (json_is_array(v)) print_vec(v);
+            else printf("%g", json_number_value(v));
+            first = false;
         }
         putchar('\n');
+        json_object_foreach ((json_t *)e, key, v)
+            if (json_is_null(v) || json_is_object(v)) print_slot("      ", 29, key, v);
     }
 }
 
