@@ -39,6 +39,12 @@ def main():
         for f in sorted(files):
             if f.endswith((".gltf", ".glb")):
                 models.append(os.path.join(root, f))
+    # KILN_REFERENCE_MODELS=A,B,... (the Makefile's sanitizer and shared-library stages): those
+    # models only; the plain build loads them all.
+    only = os.environ.get("KILN_REFERENCE_MODELS", "all")
+    if only != "all":
+        keep = set(only.split(","))
+        models = [m for m in models if os.path.splitext(os.path.basename(m))[0] in keep]
     tmp = tempfile.mkdtemp(prefix="kiln-gltf-threejs-")
     pairs = []
     for i, m in enumerate(models):
