@@ -30,7 +30,8 @@ extern "C" {
  *    errors are measured bounds (kiln_mesh_deviation), and levels over lod_error are
  *    simplified again or dropped.
  * 6: the measured bounds cut a triangle by the other surface's triangles beneath it (tighter,
- *    so stored LOD and DAG errors are smaller). */
+ *    so stored LOD and DAG errors are smaller); cooked materials (version 2) carry every
+ *    KHR_materials_* extension. */
 #define KILN_PIPELINE_VERSION 6
 
 #if defined(KILN_BUILDING) && defined(__GNUC__)
