@@ -54,11 +54,11 @@ typedef struct kiln_meshlet_seeds {
     size_t block_size;
 } kiln_meshlet_seeds;
 
-/* Builds the index over tri_count triangles whose centroids lie in [lo, hi]. Errors:
- * KILN_E_OUT_OF_MEMORY. */
+/* Builds the index over tri_count triangles (a grid over their centroids' box; NaN centroids
+ * go to its first cell). Errors: KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator *alloc,
                                      const kiln_meshlet_cone *cone, uint32_t tri_count,
-                                     const float lo[3], const float hi[3], kiln_error *err);
+                                     kiln_error *err);
 
 /* The live triangle (done[t] == 0) nearest p in p's grid cell and the 26 around it; when these
  * are used up, the nearest among the few on either side of p's place in Morton order;

@@ -46,9 +46,19 @@ static uint32_t morton(const kiln_meshlet_seeds *s, const float p[3])
 
 kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator *alloc,
                                      const kiln_meshlet_cone *cone, uint32_t tri_count,
-                                     const float lo[3], const float hi[3], kiln_error *err)
+                                     kiln_error *err)
 {
     memset(s, 0, sizeof *s);
+    /* The centroids' box (NaN compares false: left out). */
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t t = 0; t < tri_count; t++)
+        for (int i = 0; i < 3; i++) {
+            float c = cone[t].c[i];
+            lo[i] = c < lo[i] ? c : lo[i];
+            hi[i] = c > hi[i] ? c : hi[i];
+        }
+    for (int i = 0; i < 3; i++)
+        if (!(lo[i] <= hi[i])) lo[i] = hi[i] = 0.0f;
     s->alloc = alloc;
     s->tri_count = tri_count;
     /* About 2 to 16 triangles a cell: one counting-sort pass over 2^(3 bits) cells. Within a
