@@ -108,18 +108,21 @@ static inline uint32_t make_score(const builder *b, uint32_t t)
     return (u & 0x7FFFFFFFu) >> 2; /* positive floats order as their bits; 30 bits left */
 }
 
-static inline uint32_t priority(const builder *b, uint32_t t, uint32_t in)
+/* A candidate's priority in the top bits of its key, by [dangling][corners in the meshlet]. */
+static const uint32_t PRIORITY_KEY[2][4] = {{3u << 30, 3u << 30, 2u << 30, 0},
+                                            {1u << 30, 1u << 30, 1u << 30, 0}};
+#define SCORE_BITS 0x3FFFFFFFu
+
+static inline uint32_t priority_key(const builder *b, uint32_t t, uint32_t in)
 {
-    if (in >= 3) return 0;
-    if (b->dangling[t]) return 1;
-    return in == 2 ? 2 : 3;
+    return PRIORITY_KEY[b->dangling[t]][in & 3];
 }
 
 static inline bool is_cand(const builder *b, uint32_t t) { return b->cand_pos[t] != NO_CAND; }
 
 static inline void set_priority(builder *b, uint32_t p, uint32_t t, uint32_t in)
 {
-    b->cand_key[p] = (priority(b, t, in) << 30) | (b->cand_key[p] & 0x3FFFFFFFu);
+    b->cand_key[p] = priority_key(b, t, in) | (b->cand_key[p] & SCORE_BITS);
 }
 
 static void remove_cand(builder *b, uint32_t t)
@@ -149,7 +152,7 @@ static void score_added(builder *b)
         uint32_t t = b->unscored[i];
         if (is_cand(b, t)) {
             uint32_t p = b->cand_pos[t];
-            b->cand_key[p] = (b->cand_key[p] & 0xC0000000u) | make_score(b, t);
+            b->cand_key[p] = (b->cand_key[p] & ~SCORE_BITS) | make_score(b, t);
         }
     }
     b->unscored_n = 0;
@@ -173,23 +176,29 @@ static uint32_t corners_in(const builder *b, uint32_t t)
  * become candidates or move up. Emitted triangles met in its list are dropped from it. */
 static void vertex_joined(builder *b, uint32_t v)
 {
+    /* locals: the byte stores below would otherwise make the compiler reload every field */
     uint32_t *list = b->adj + b->adj_off[v];
     uint32_t n = b->adj_len[v];
+    const uint8_t *done = b->done, *dangling = b->dangling;
+    uint16_t *cand_pos = b->cand_pos;
+    uint8_t *cand_in = b->cand_in;
+    uint32_t *cand_key = b->cand_key, *cand_tri = b->cand_tri;
     bool counted = !b->welded && !b->overflow;
     for (uint32_t i = 0; i < n;) {
         uint32_t t = list[i];
-        if (b->done[t]) {
+        if (done[t]) {
             list[i] = list[--n];
             continue;
         }
         i++;
-        uint32_t p = b->cand_pos[t];
+        uint32_t p = cand_pos[t];
         if (p != NO_CAND) {
-            uint32_t in = counted ? b->cand_in[p] + 1u : corners_in(b, t);
-            if (in != b->cand_in[p]) {
+            uint32_t old = cand_in[p];
+            uint32_t in = counted ? old + 1u : corners_in(b, t);
+            if (in != old) {
                 if (in == 3) push_free(b, t);
-                b->cand_in[p] = (uint8_t)in;
-                set_priority(b, p, t, in);
+                cand_in[p] = (uint8_t)in;
+                cand_key[p] = PRIORITY_KEY[dangling[t]][in & 3] | (cand_key[p] & SCORE_BITS);
             }
             continue;
         }
@@ -202,10 +211,10 @@ static void vertex_joined(builder *b, uint32_t v)
          * first corner in (a repeated corner comes again in the list) */
         uint32_t in = counted ? 1u : corners_in(b, t);
         p = b->cand_n++;
-        b->cand_tri[p] = t;
-        b->cand_in[p] = (uint8_t)in;
-        b->cand_pos[t] = (uint16_t)p;
-        b->cand_key[p] = priority(b, t, in) << 30; /* scored before the next scan */
+        cand_tri[p] = t;
+        cand_in[p] = (uint8_t)in;
+        cand_pos[t] = (uint16_t)p;
+        cand_key[p] = PRIORITY_KEY[dangling[t]][in & 3]; /* scored before the next scan */
         if (b->unscored_n == b->cand_cap) score_added(b);
         b->unscored[b->unscored_n++] = t;
         if (in == 3) push_free(b, t);
@@ -253,32 +262,35 @@ static void rescore(builder *b)
     memcpy(b->scored_centre, b->centre, sizeof b->centre);
     memcpy(b->scored_axis, b->axis, sizeof b->axis);
     for (uint32_t p = 0; p < b->cand_n; p++)
-        b->cand_key[p] = (b->cand_key[p] & 0xC0000000u) | make_score(b, b->cand_tri[p]);
+        b->cand_key[p] = (b->cand_key[p] & ~SCORE_BITS) | make_score(b, b->cand_tri[p]);
 }
 
 static void add_triangle(builder *b, uint32_t t)
 {
     b->done[t] = 1;
+    if (b->seeds.done) kiln_meshlet_seeds_done(&b->seeds, t);
     b->emitted++;
-    if (is_cand(b, t)) remove_cand(b, t);
-    const kiln_meshlet_cone *k = &b->cone[t];
-    b->tc++;
-    for (int i = 0; i < 3; i++) b->acc_c[i] += k->c[i], b->acc_n[i] += k->n[i];
+    if (b->cand_pos[t] != NO_CAND) remove_cand(b, t);
+    kiln_meshlet_cone k = b->cone[t]; /* a copy: the float stores to the sums could alias it */
+    for (int i = 0; i < 3; i++) b->acc_c[i] += k.c[i], b->acc_n[i] += k.n[i];
 
     const uint32_t *v = b->idx + (size_t)t * 3, *a = b->aidx + (size_t)t * 3;
-    uint8_t *tri = b->out_t + (size_t)(b->tc - 1) * 3;
+    uint8_t *slot = b->slot, *tri = b->out_t + (size_t)b->tc * 3;
+    b->tc++;
     for (int c = 0; c < 3; c++) {
-        uint32_t x = v[c];
-        if (b->slot[x] == NO_SLOT) {
-            b->slot[x] = (uint8_t)b->vc;
-            b->local_v[b->vc] = x;
-            b->out_v[b->vc++] = b->vmap ? b->vmap[x] : x;
+        uint32_t x = v[c], s = slot[x];
+        if (s == NO_SLOT) {
+            s = b->vc++;
+            slot[x] = (uint8_t)s;
+            b->local_v[s] = x;
+            b->out_v[s] = b->vmap ? b->vmap[x] : x;
             vertex_joined(b, a[c]);
         }
-        tri[c] = b->slot[x];
+        tri[c] = (uint8_t)s;
     }
+    uint32_t *live = b->live;
     for (int c = 0; c < 3; c++)
-        if (--b->live[a[c]] == 1) vertex_dangling(b, a[c]);
+        if (--live[a[c]] == 1) vertex_dangling(b, a[c]);
 }
 
 /* Before a scan: every score again when the centre or the mean normal has drifted since the
@@ -474,13 +486,13 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     float first_key = INFINITY;
     for (uint32_t t = 0; t < tri_count; t++) {
         const uint32_t *tv = indices + (size_t)t * 3;
-        const float *p0 = positions + (size_t)tv[0] * 3;
-        const float *p1 = positions + (size_t)tv[1] * 3;
-        const float *p2 = positions + (size_t)tv[2] * 3;
-        kiln_meshlet_cone *k = &b.cone[t];
-        float e1[3], e2[3];
+        const float *q0 = positions + (size_t)tv[0] * 3, *q1 = positions + (size_t)tv[1] * 3,
+                    *q2 = positions + (size_t)tv[2] * 3;
+        /* corners read first: the float stores below could alias positions */
+        float p0[3] = {q0[0], q0[1], q0[2]}, p1[3] = {q1[0], q1[1], q1[2]},
+              p2[3] = {q2[0], q2[1], q2[2]}, c[3], e1[3], e2[3];
         for (int i = 0; i < 3; i++) {
-            k->c[i] = (p0[i] + p1[i] + p2[i]) * (1.0f / 3.0f);
+            c[i] = (p0[i] + p1[i] + p2[i]) * (1.0f / 3.0f);
             e1[i] = p1[i] - p0[i], e2[i] = p2[i] - p0[i];
         }
         float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
@@ -488,9 +500,10 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
         float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         bool ok = len > 0 && len < INFINITY;
         float il = ok ? 1.0f / len : 0.0f;
-        for (int i = 0; i < 3; i++) k->n[i] = n[i] * il;
+        kiln_meshlet_cone *k = &b.cone[t];
+        for (int i = 0; i < 3; i++) k->c[i] = c[i], k->n[i] = n[i] * il;
         area += ok ? (double)len : 0.0;
-        float key = k->c[0] + k->c[1] + k->c[2];
+        float key = c[0] + c[1] + c[2];
         if (key < first_key) first = t, first_key = key;
     }
     area *= 0.5;
@@ -530,12 +543,12 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
         if (t == NONE) {
             /* No neighbour: the nearest live triangle, in the current meshlet if it fits. */
             if (!seeds_built) {
-                rc = kiln_meshlet_seeds_build(&b.seeds, alloc, b.cone, tri_count, err);
+                rc = kiln_meshlet_seeds_build(&b.seeds, alloc, b.cone, b.done, tri_count, err);
                 if (rc != KILN_OK) goto done;
                 seeds_built = true;
             }
             update_cone(&b);
-            t = kiln_meshlet_seeds_nearest(&b.seeds, b.cone, b.done, b.centre);
+            t = kiln_meshlet_seeds_nearest(&b.seeds, b.centre);
             if (KILN_NEVER(t == NONE)) {
                 rc = kiln_error_set(err, KILN_E_INTERNAL, "meshlets: live triangle not found");
                 goto done;

@@ -46,6 +46,9 @@ typedef struct kiln_meshlet_seeds {
     uint32_t tri_count;
     uint32_t *code, *order, *next, *prev; /* prev is shifted by one: prev[i + 1] is i's */
     uint32_t *cell_end;                   /* where each cell's triangles end in order */
+    uint32_t *rank;                       /* a triangle's place in order */
+    float *c;                             /* the centroids, 3 floats a place */
+    uint8_t *done;                        /* by place: emitted (kiln_meshlet_seeds_done) */
     float lo[3], scale[3];
     uint32_t bits;         /* of the grid, an axis */
     float cell2;           /* the smallest side of a cell, squared */
@@ -55,16 +58,21 @@ typedef struct kiln_meshlet_seeds {
 } kiln_meshlet_seeds;
 
 /* Builds the index over tri_count triangles (a grid over their centroids' box; NaN centroids
- * go to its first cell). Errors: KILN_E_OUT_OF_MEMORY. */
+ * go to its first cell), done[t] != 0 for those already emitted. Errors: KILN_E_OUT_OF_MEMORY. */
 kiln_result kiln_meshlet_seeds_build(kiln_meshlet_seeds *s, const kiln_allocator *alloc,
-                                     const kiln_meshlet_cone *cone, uint32_t tri_count,
-                                     kiln_error *err);
+                                     const kiln_meshlet_cone *cone, const uint8_t *done,
+                                     uint32_t tri_count, kiln_error *err);
 
-/* The live triangle (done[t] == 0) nearest p in p's grid cell and the 26 around it; when these
- * are used up, the nearest among the few on either side of p's place in Morton order;
- * UINT32_MAX when none is live. */
-uint32_t kiln_meshlet_seeds_nearest(kiln_meshlet_seeds *s, const kiln_meshlet_cone *cone,
-                                    const uint8_t *done, const float p[3]);
+/* Triangle t was emitted (after the build). */
+static inline void kiln_meshlet_seeds_done(kiln_meshlet_seeds *s, uint32_t t)
+{
+    s->done[s->rank[t]] = 1;
+}
+
+/* The live triangle nearest p in p's grid cell and the 26 around it; when these are used up,
+ * the nearest among the few on either side of p's place in Morton order; UINT32_MAX when none
+ * is live. */
+uint32_t kiln_meshlet_seeds_nearest(kiln_meshlet_seeds *s, const float p[3]);
 
 void kiln_meshlet_seeds_free(kiln_meshlet_seeds *s);
 
