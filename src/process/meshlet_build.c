@@ -48,6 +48,12 @@
  * than 1 (mean bounding radius 0.5-3 % smaller on bench_meshlets' inputs, as many meshlets). */
 #define DISTANCE 2.0
 #define NONE     UINT32_MAX
+/* Restarts of meshes up to BRUTE_TRIS triangles (the DAG's groups) look at every triangle,
+ * BRUTE_CALLS times at most, before the restart index is built (its set-up costs about as much
+ * as 8 such looks). Not larger meshes: a model of many pieces restarts often, and measured,
+ * looking at every triangle made as good meshlets on some models and worse on others. */
+#define BRUTE_TRIS  1024u
+#define BRUTE_CALLS 4u
 
 size_t kiln_meshlet_bound(size_t index_count, size_t max_vertices, size_t max_triangles)
 {
@@ -329,6 +335,23 @@ static uint32_t topological_seed(const builder *b)
     return best;
 }
 
+/* The live triangle whose centroid is nearest p (the first of equals; NaN centroids never),
+ * by looking at every one: cheaper than building the restart index for a small mesh restarted
+ * a few times (a small group of the DAG, a model of a few pieces). NONE when none is found. */
+static uint32_t nearest_brute(const builder *b, const float p[3])
+{
+    uint32_t best = NONE;
+    float best_d = INFINITY;
+    for (uint32_t t = 0; t < b->tri_count; t++) {
+        if (b->done[t]) continue;
+        const float *c = b->cone[t].c;
+        float dx = c[0] - p[0], dy = c[1] - p[1], dz = c[2] - p[2];
+        float d = dx * dx + dy * dy + dz * dz;
+        if (d < best_d || (best == NONE && d == best_d)) best = t, best_d = d;
+    }
+    return best;
+}
+
 /* Closes the current meshlet (if it has triangles) into meshlets[*count]. */
 static void close_meshlet(builder *b, kiln_meshlet *meshlets, size_t *count, size_t *voff,
                           size_t *toff)
@@ -393,6 +416,7 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     uint8_t *block = NULL;
     carve cs = {0, false};
     bool seeds_built = false;
+    uint32_t brute_calls = 0;
     b.idx = indices;
     if (vertex_count / 4 > index_count + 256) {
         rc = kiln_meshlet_compact(&cv, alloc, indices, index_count, vertex_count, err);
@@ -542,13 +566,17 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
         }
         if (t == NONE) {
             /* No neighbour: the nearest live triangle, in the current meshlet if it fits. */
-            if (!seeds_built) {
+            update_cone(&b);
+            if (!seeds_built && tri_count <= BRUTE_TRIS && brute_calls < BRUTE_CALLS) {
+                t = nearest_brute(&b, b.centre);
+                brute_calls++;
+            }
+            if (t == NONE && !seeds_built) {
                 rc = kiln_meshlet_seeds_build(&b.seeds, alloc, b.cone, b.done, tri_count, err);
                 if (rc != KILN_OK) goto done;
                 seeds_built = true;
             }
-            update_cone(&b);
-            t = kiln_meshlet_seeds_nearest(&b.seeds, b.centre);
+            if (t == NONE) t = kiln_meshlet_seeds_nearest(&b.seeds, b.centre);
             if (KILN_NEVER(t == NONE)) {
                 rc = kiln_error_set(err, KILN_E_INTERNAL, "meshlets: live triangle not found");
                 goto done;
