@@ -31,13 +31,14 @@ kiln_result kiln_meshlet_compact(kiln_meshlet_compaction *c, const kiln_allocato
                                  kiln_error *err);
 void kiln_meshlet_compaction_free(kiln_meshlet_compaction *c, const kiln_allocator *a);
 
-/* Welds by position: aidx[i] is the first of the nv local vertices (caller's number vmap[l], or
- * l without vmap) with idx[i]'s position, bit for bit. Meshes with vertices split by normals or
+/* Welds by position: aidx[i] numbers idx[i]'s position, bit for bit, among the *welded_count
+ * distinct positions of the nv local vertices (caller's number vmap[l], or l without vmap), in
+ * order of first use. Meshes with vertices split by normals or
  * UVs (flat shading, seams) are then one surface for the growth, which otherwise would restart at
  * every split. Errors: KILN_E_OUT_OF_MEMORY. */
-kiln_result kiln_meshlet_weld(uint32_t *aidx, const uint32_t *idx, size_t index_count,
-                              const float *positions, const uint32_t *vmap, size_t nv,
-                              const kiln_allocator *a, kiln_error *err);
+kiln_result kiln_meshlet_weld(uint32_t *aidx, size_t *welded_count, const uint32_t *idx,
+                              size_t index_count, const float *positions, const uint32_t *vmap,
+                              size_t nv, const kiln_allocator *a, kiln_error *err);
 
 /* The triangles in Morton order of their centroids, with "next / previous live one" links that
  * skip emitted triangles (union-find with path compression, so skipping costs O(1) amortized). */
