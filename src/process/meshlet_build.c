@@ -20,8 +20,8 @@
  *     the next one starts from the candidate with the fewest live neighbours (a corner of the
  *     unclaimed region, so no island is left behind); when a meshlet has no candidate (its
  *     connected piece is used up) it keeps filling from the nearest live triangle to its centre
- *     (a grid of the centroids, meshlet_build_seed.c), so small disconnected pieces share
- *     meshlets;
+ *     (a grid of the centroids, meshlet_build_seed.c; on small meshes, the first few times, by
+ *     looking at every triangle), so small disconnected pieces share meshlets;
  *   - meshes with more vertices than triangles (vertices split by normals or UVs, flat shading)
  *     are welded by position for the adjacency only, so growth crosses the splits instead of
  *     restarting at each; vertex counts stay those of the real vertices.
@@ -35,6 +35,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "process/meshlet_build_private.h"
@@ -94,10 +95,11 @@ typedef struct builder {
     bool stale;                             /* every score is to be computed again */
     uint32_t *unscored, unscored_n;         /* candidates added since the last scan, unscored */
     uint32_t vc, tc;
-    uint32_t local_v[256]; /* the meshlet's vertices, local numbers */
     uint32_t *out_v;
     uint8_t *out_t;
-    kiln_meshlet_seeds seeds;
+    /* last, left out of the set-up's clearing (5 KiB; a small call pays for it): */
+    kiln_meshlet_seeds seeds; /* set when built (seeds_built) */
+    uint32_t local_v[256];    /* the meshlet's vertices, local numbers */
 } builder;
 
 static inline uint32_t make_score(const builder *b, uint32_t t)
@@ -410,7 +412,8 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     uint32_t tri_count = (uint32_t)(index_count / 3);
 
     builder b;
-    memset(&b, 0, sizeof b);
+    memset(&b, 0, offsetof(builder, seeds));
+    b.seeds.done = NULL; /* add_triangle's "is the index built" */
     kiln_meshlet_compaction cv = {0};
     kiln_result rc = KILN_OK;
     size_t nv = vertex_count;
@@ -477,14 +480,16 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
      * then each list's end, then filled backwards so each cursor ends at its list's start). The
      * count checks the indices (welded ones are in range). */
     memset(b.live, 0, na * sizeof(uint32_t));
-    for (size_t i = 0; i < index_count; i++) {
-        uint32_t v = b.aidx[i];
-        if (v >= na) {
+    for (uint32_t t = 0; t < tri_count; t++) {
+        const uint32_t *a = b.aidx + (size_t)t * 3;
+        uint32_t a0 = a[0], a1 = a[1], a2 = a[2];
+        if (a0 >= na || a1 >= na || a2 >= na) {
+            size_t i = (size_t)t * 3 + (a0 >= na ? 0 : a1 >= na ? 1 : 2);
             rc = kiln_error_set(err, KILN_E_USAGE, "meshlets: index %zu (%u) out of range", i,
-                                (unsigned)v);
+                                (unsigned)b.aidx[i]);
             goto done;
         }
-        b.live[v]++;
+        b.live[a0]++, b.live[a1]++, b.live[a2]++;
     }
     uint32_t sum = 0;
     for (size_t v = 0; v < na; v++) {
