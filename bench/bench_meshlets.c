@@ -17,9 +17,9 @@
  *     counted as 90°; and how many cones are degenerate. Lower is better.
  * Last, the virtual-geometry case: the sphere cut into groups of 256 triangles over densely
  * renumbered vertices, each built by its own call (time summed over the groups; meshlets).
- * Usage: bench_meshlets [--runs N] [--corpus DIR] [--only NAME] (default 5 runs, the configured
- * corpus, every input; NAME: one input, e.g. Pirate or sphere). A program that prints, not a
- * test. */
+ * Usage: bench_meshlets [--runs N] [--corpus DIR] [--only NAME] [--hash] (default 5 runs, the
+ * configured corpus, every input; NAME: one input, e.g. Pirate, sphere or groups). A program that
+ * prints, not a test. --hash prints a hash of kiln's meshlets per input (same hash: same bytes). */
 #include <math.h>
 #include <meshoptimizer.h>
 #include <stdio.h>
@@ -54,10 +54,32 @@ typedef struct input {
     size_t vertex_count;
 } input;
 
+/* FNV-1a over bytes, to see whether a change to the builder changed its output (--hash). */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211u;
+    return h;
+}
+
+static int print_hash;
+
+static uint64_t hash_meshlets(uint64_t h, const kiln_meshlet *ml, const uint32_t *mv,
+                              const uint8_t *mt, size_t count)
+{
+    for (size_t m = 0; m < count; m++) {
+        h = fnv(h, &ml[m], sizeof ml[m]);
+        h = fnv(h, mv + ml[m].vertex_offset, ml[m].vertex_count * 4);
+        h = fnv(h, mt + ml[m].triangle_offset, (size_t)ml[m].triangle_count * 3);
+    }
+    return h;
+}
+
 typedef struct outcome {
     double ms;
     size_t count;
     double tris, reuse, radius, cone, degenerate;
+    uint64_t hash; /* of kiln's meshlets */
 } outcome;
 
 static void cache_order(input *in)
@@ -188,7 +210,10 @@ static void run(const input *in, int runs)
             exit(1);
         }
         tk[r] = cpu_ms() - t0;
-        if (r == runs - 1) measure(in, ml, mv, mt, nk, &ok);
+        if (r == runs - 1) {
+            measure(in, ml, mv, mt, nk, &ok);
+            ok.hash = hash_meshlets(14695981039346656037u, ml, mv, mt, nk);
+        }
         t0 = cpu_ms();
         nm = meshopt_buildMeshlets((struct meshopt_Meshlet *)ml, mv, mt, in->idx, in->index_count,
                                    in->pos, in->vertex_count, 12, MAX_V, MAX_T, CONE_WEIGHT);
@@ -205,6 +230,7 @@ static void run(const input *in, int runs)
     printf("%-18s %8s %-13s %9s %7s %7.2f%% %7.2f%% %7.2f%% %7.2f%% %6.2f%%\n", "", "",
            "kiln/meshopt", "", "", 100.0 * ok.count / om.count, 100.0 * ok.tris / om.tris,
            100.0 * ok.reuse / om.reuse, 100.0 * ok.radius / om.radius, 100.0 * ok.cone / om.cone);
+    if (print_hash) printf("%-18s kiln output hash %016llx\n", "", (unsigned long long)ok.hash);
     free(ml), free(mv), free(mt);
 }
 
@@ -240,6 +266,7 @@ static void run_groups(const input *in, int runs)
     uint8_t *mt = malloc(bound * MAX_T * 3);
     double tk[64], tm[64];
     size_t ck = 0, cm = 0;
+    uint64_t hash = 14695981039346656037u;
     for (int r = 0; r < runs; r++) {
         for (int who = 0; who < 2; who++) {
             size_t total = 0;
@@ -254,6 +281,7 @@ static void run_groups(const input *in, int runs)
                     if (kiln_meshlet_build(NULL, local + start, end - start, gp, gv, MAX_V, MAX_T,
                                            CONE_WEIGHT, ml, mv, mt, &n, &err) != KILN_OK)
                         exit(1);
+                    if (r == 0) hash = hash_meshlets(hash, ml, mv, mt, n);
                 } else {
                     n = meshopt_buildMeshlets((struct meshopt_Meshlet *)ml, mv, mt, local + start,
                                               end - start, gp, gv, 12, MAX_V, MAX_T, CONE_WEIGHT);
@@ -271,6 +299,7 @@ static void run_groups(const input *in, int runs)
            ck, (double)(in->index_count / 3) / (double)ck);
     printf("%-18s %8s %-13s %9s %7s %7.2f%%\n", "", "", "kiln/meshopt", "", "",
            100.0 * (double)ck / (double)cm);
+    if (print_hash) printf("%-18s kiln output hash %016llx\n", "", (unsigned long long)hash);
     free(local), free(map), free(first), free(verts), free(pos), free(ml), free(mv), free(mt);
 }
 
@@ -282,6 +311,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) corpus = argv[++i];
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+        else if (strcmp(argv[i], "--hash") == 0) print_hash = 1;
     if (runs < 1) runs = 1;
     if (runs > 64) runs = 64;
     static const char *const models[][2] = {
@@ -305,11 +335,11 @@ int main(int argc, char **argv)
         run(&in, runs);
         free(in.idx), free(in.pos);
     }
-    if (only && strcmp(only, "sphere") != 0) return 0;
+    if (only && strcmp(only, "sphere") != 0 && strcmp(only, "groups") != 0) return 0;
     input sp;
     make_sphere(&sp);
-    run(&sp, runs);
-    run_groups(&sp, runs);
+    if (!only || strcmp(only, "sphere") == 0) run(&sp, runs);
+    if (!only || strcmp(only, "groups") == 0) run_groups(&sp, runs);
     free(sp.idx), free(sp.pos);
     return 0;
 }

@@ -20,8 +20,8 @@
  *     the next one starts from the candidate with the fewest live neighbours (a corner of the
  *     unclaimed region, so no island is left behind); when a meshlet has no candidate (its
  *     connected piece is used up) it keeps filling from the nearest live triangle to its centre
- *     (a grid of the centroids, meshlet_build_seed.c), so small disconnected pieces share
- *     meshlets;
+ *     (a grid of the centroids, meshlet_build_seed.c; on small meshes, the first few times, by
+ *     looking at every triangle), so small disconnected pieces share meshlets;
  *   - meshes with more vertices than triangles (vertices split by normals or UVs, flat shading)
  *     are welded by position for the adjacency only, so growth crosses the splits instead of
  *     restarting at each; vertex counts stay those of the real vertices.
@@ -35,18 +35,27 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "process/meshlet_build_private.h"
 
 #define NO_SLOT   0xFFu
-#define CAND_CAP  1024u /* candidates per meshlet; more (huge fans) wait for a later restart */
+#define NO_CAND   0xFFFFu /* cand_pos of a triangle that is not a candidate */
+#define CAND_CAP  1024u   /* candidates per meshlet; more (huge fans) wait for a later restart */
 #define DRIFT     0.2f /* all scores stale when the centre moved this much of the expected radius */
 #define AXIS_TURN 0.98f /* or the mean normal turned past this cosine (11.5°) */
 /* Weight of the distance from the centre in a score, in expected radii: 2 makes rounder meshlets
  * than 1 (mean bounding radius 0.5-3 % smaller on bench_meshlets' inputs, as many meshlets). */
 #define DISTANCE 2.0
 #define NONE     UINT32_MAX
+/* Restarts of meshes up to BRUTE_TRIS triangles (the DAG's groups, small models) look at every
+ * triangle, BRUTE_CALLS times at most, before the restart index is built: its set-up costs
+ * about as much as 12 such looks. Exact nearest restarts also gave Suzanne rounder meshlets
+ * (mean radius 103.9 % of meshoptimizer's instead of 105.8 %); on Pirate (5010 triangles, 43
+ * restarts) they gave a larger radius, hence the size limit. */
+#define BRUTE_TRIS  4096u
+#define BRUTE_CALLS 8u
 
 size_t kiln_meshlet_bound(size_t index_count, size_t max_vertices, size_t max_triangles)
 {
@@ -68,12 +77,17 @@ typedef struct builder {
     uint8_t *slot; /* the vertex's place in the current meshlet, or NO_SLOT */
     /* per triangle */
     kiln_meshlet_cone *cone;
-    uint16_t *cand_pos; /* its place in cand_* (valid when cand_tri agrees) */
+    uint16_t *cand_pos; /* its place in cand_*, or NO_CAND */
     uint8_t *done;
+    uint8_t *dangling; /* it is the last live triangle of one of its (welded) vertices */
     /* candidates of the current meshlet */
     uint32_t *cand_tri, *cand_key, *free_stack;
     uint8_t *cand_in; /* how many of its vertices are in the meshlet */
     uint32_t cand_n, cand_cap, free_n;
+    /* the candidates' cand_in counts by events (one per corner joining), without reading the
+     * corners: exact when adjacency and meshlet use the same vertices (no weld) and no
+     * candidate was refused for room in this meshlet */
+    bool welded, overflow;
     /* the current meshlet */
     float acc_c[3], acc_n[3], centre[3], axis[3];
     float scored_centre[3], scored_axis[3]; /* what the candidates' scores were computed with */
@@ -81,18 +95,20 @@ typedef struct builder {
     bool stale;                             /* every score is to be computed again */
     uint32_t *unscored, unscored_n;         /* candidates added since the last scan, unscored */
     uint32_t vc, tc;
-    uint32_t local_v[256]; /* the meshlet's vertices, local numbers */
     uint32_t *out_v;
     uint8_t *out_t;
-    kiln_meshlet_seeds seeds;
+    /* last, left out of the set-up's clearing (5 KiB; a small call pays for it): */
+    kiln_meshlet_seeds seeds; /* set when built (seeds_built) */
+    uint32_t local_v[256];    /* the meshlet's vertices, local numbers */
 } builder;
 
-static uint32_t make_score(const builder *b, uint32_t t)
+static inline uint32_t make_score(const builder *b, uint32_t t)
 {
     const kiln_meshlet_cone *k = &b->cone[t];
-    float dx = k->c[0] - b->centre[0], dy = k->c[1] - b->centre[1], dz = k->c[2] - b->centre[2];
+    const float *o = b->centre, *a = b->axis;
+    float dx = k->c[0] - o[0], dy = k->c[1] - o[1], dz = k->c[2] - o[2];
     float d = sqrtf(dx * dx + dy * dy + dz * dz);
-    float spread = k->n[0] * b->axis[0] + k->n[1] * b->axis[1] + k->n[2] * b->axis[2];
+    float spread = k->n[0] * a[0] + k->n[1] * a[1] + k->n[2] * a[2];
     float cone = 1.0f - spread * b->cone_weight;
     if (!(cone > 1e-3f)) cone = 1e-3f;
     float s = (1.0f + d * b->dist_scale) * cone;
@@ -101,29 +117,27 @@ static uint32_t make_score(const builder *b, uint32_t t)
     return (u & 0x7FFFFFFFu) >> 2; /* positive floats order as their bits; 30 bits left */
 }
 
-static uint32_t priority(const builder *b, uint32_t t, uint32_t in)
+/* A candidate's priority in the top bits of its key, by [dangling][corners in the meshlet]. */
+static const uint32_t PRIORITY_KEY[2][4] = {{3u << 30, 3u << 30, 2u << 30, 0},
+                                            {1u << 30, 1u << 30, 1u << 30, 0}};
+#define SCORE_BITS 0x3FFFFFFFu
+
+static inline uint32_t priority_key(const builder *b, uint32_t t, uint32_t in)
 {
-    if (in >= 3) return 0;
-    const uint32_t *v = b->aidx + (size_t)t * 3;
-    if (b->live[v[0]] == 1 || b->live[v[1]] == 1 || b->live[v[2]] == 1) return 1;
-    return in == 2 ? 2 : 3;
+    return PRIORITY_KEY[b->dangling[t]][in & 3];
 }
 
-static bool is_cand(const builder *b, uint32_t t)
-{
-    uint32_t p = b->cand_pos[t];
-    return p < b->cand_n && b->cand_tri[p] == t;
-}
+static inline bool is_cand(const builder *b, uint32_t t) { return b->cand_pos[t] != NO_CAND; }
 
-static void set_priority(builder *b, uint32_t p)
+static inline void set_priority(builder *b, uint32_t p, uint32_t t, uint32_t in)
 {
-    uint32_t t = b->cand_tri[p];
-    b->cand_key[p] = (priority(b, t, b->cand_in[p]) << 30) | (b->cand_key[p] & 0x3FFFFFFFu);
+    b->cand_key[p] = priority_key(b, t, in) | (b->cand_key[p] & SCORE_BITS);
 }
 
 static void remove_cand(builder *b, uint32_t t)
 {
     uint32_t p = b->cand_pos[t], last = --b->cand_n;
+    b->cand_pos[t] = NO_CAND;
     if (p != last) {
         b->cand_tri[p] = b->cand_tri[last];
         b->cand_key[p] = b->cand_key[last];
@@ -147,7 +161,7 @@ static void score_added(builder *b)
         uint32_t t = b->unscored[i];
         if (is_cand(b, t)) {
             uint32_t p = b->cand_pos[t];
-            b->cand_key[p] = (b->cand_key[p] & 0xC0000000u) | make_score(b, t);
+            b->cand_key[p] = (b->cand_key[p] & ~SCORE_BITS) | make_score(b, t);
         }
     }
     b->unscored_n = 0;
@@ -171,31 +185,45 @@ static uint32_t corners_in(const builder *b, uint32_t t)
  * become candidates or move up. Emitted triangles met in its list are dropped from it. */
 static void vertex_joined(builder *b, uint32_t v)
 {
+    /* locals: the byte stores below would otherwise make the compiler reload every field */
     uint32_t *list = b->adj + b->adj_off[v];
     uint32_t n = b->adj_len[v];
+    const uint8_t *done = b->done, *dangling = b->dangling;
+    uint16_t *cand_pos = b->cand_pos;
+    uint8_t *cand_in = b->cand_in;
+    uint32_t *cand_key = b->cand_key, *cand_tri = b->cand_tri;
+    bool counted = !b->welded && !b->overflow;
     for (uint32_t i = 0; i < n;) {
         uint32_t t = list[i];
-        if (b->done[t]) {
+        if (done[t]) {
             list[i] = list[--n];
             continue;
         }
         i++;
-        uint32_t in = corners_in(b, t);
-        if (is_cand(b, t)) {
-            uint32_t p = b->cand_pos[t];
-            if (in != b->cand_in[p]) {
+        uint32_t p = cand_pos[t];
+        if (p != NO_CAND) {
+            uint32_t old = cand_in[p];
+            uint32_t in = counted ? old + 1u : corners_in(b, t);
+            if (in != old) {
                 if (in == 3) push_free(b, t);
-                b->cand_in[p] = (uint8_t)in;
-                set_priority(b, p);
+                cand_in[p] = (uint8_t)in;
+                cand_key[p] = PRIORITY_KEY[dangling[t]][in & 3] | (cand_key[p] & SCORE_BITS);
             }
             continue;
         }
-        if (b->cand_n == b->cand_cap) continue;
-        uint32_t p = b->cand_n++;
-        b->cand_tri[p] = t;
-        b->cand_in[p] = (uint8_t)in;
-        b->cand_pos[t] = (uint16_t)p;
-        b->cand_key[p] = priority(b, t, in) << 30; /* scored before the next scan */
+        if (b->cand_n == b->cand_cap) {
+            b->overflow = true;
+            counted = false;
+            continue;
+        }
+        /* counted: a triangle with a corner in the meshlet is a candidate, so this is its
+         * first corner in (a repeated corner comes again in the list) */
+        uint32_t in = counted ? 1u : corners_in(b, t);
+        p = b->cand_n++;
+        cand_tri[p] = t;
+        cand_in[p] = (uint8_t)in;
+        cand_pos[t] = (uint16_t)p;
+        cand_key[p] = PRIORITY_KEY[dangling[t]][in & 3]; /* scored before the next scan */
         if (b->unscored_n == b->cand_cap) score_added(b);
         b->unscored[b->unscored_n++] = t;
         if (in == 3) push_free(b, t);
@@ -203,7 +231,8 @@ static void vertex_joined(builder *b, uint32_t v)
     b->adj_len[v] = n;
 }
 
-/* v has one live triangle left: if it is a candidate, it becomes dangling. */
+/* v has one live triangle left: it becomes dangling (for good: it stays v's last one until it
+ * is emitted), and moves up if it is a candidate. */
 static void vertex_dangling(builder *b, uint32_t v)
 {
     uint32_t *list = b->adj + b->adj_off[v];
@@ -214,45 +243,12 @@ static void vertex_dangling(builder *b, uint32_t v)
             list[i] = list[--n];
             continue;
         }
-        if (is_cand(b, t)) set_priority(b, b->cand_pos[t]);
+        b->dangling[t] = 1;
+        uint32_t p = b->cand_pos[t];
+        if (p != NO_CAND) set_priority(b, p, t, b->cand_in[p]);
         break;
     }
     b->adj_len[v] = n;
-}
-
-static void rescore(builder *b)
-{
-    b->stale = false;
-    b->unscored_n = 0;
-    memcpy(b->scored_centre, b->centre, sizeof b->centre);
-    memcpy(b->scored_axis, b->axis, sizeof b->axis);
-    for (uint32_t p = 0; p < b->cand_n; p++)
-        b->cand_key[p] = (b->cand_key[p] & 0xC0000000u) | make_score(b, b->cand_tri[p]);
-}
-
-static void add_triangle(builder *b, uint32_t t)
-{
-    b->done[t] = 1;
-    b->emitted++;
-    if (is_cand(b, t)) remove_cand(b, t);
-    const kiln_meshlet_cone *k = &b->cone[t];
-    b->tc++;
-    for (int i = 0; i < 3; i++) b->acc_c[i] += k->c[i], b->acc_n[i] += k->n[i];
-
-    const uint32_t *v = b->idx + (size_t)t * 3, *a = b->aidx + (size_t)t * 3;
-    uint8_t *tri = b->out_t + (size_t)(b->tc - 1) * 3;
-    for (int c = 0; c < 3; c++) {
-        uint32_t x = v[c];
-        if (b->slot[x] == NO_SLOT) {
-            b->slot[x] = (uint8_t)b->vc;
-            b->local_v[b->vc] = x;
-            b->out_v[b->vc++] = b->vmap ? b->vmap[x] : x;
-            vertex_joined(b, a[c]);
-        }
-        tri[c] = b->slot[x];
-    }
-    for (int c = 0; c < 3; c++)
-        if (--b->live[a[c]] == 1) vertex_dangling(b, a[c]);
 }
 
 /* The meshlet's centre and mean normal from the sums (when they are needed, not at every
@@ -267,17 +263,66 @@ static void update_cone(builder *b)
     for (int i = 0; i < 3; i++) b->axis[i] = b->acc_n[i] * il;
 }
 
-/* Before a scan: every score again when the centre or the mean normal has drifted, else only
- * those of the candidates added since the last scan. */
-static void prepare_scores(builder *b)
+static void rescore(builder *b)
 {
     update_cone(b);
-    float dx = b->centre[0] - b->scored_centre[0], dy = b->centre[1] - b->scored_centre[1],
-          dz = b->centre[2] - b->scored_centre[2];
-    float turn = b->axis[0] * b->scored_axis[0] + b->axis[1] * b->scored_axis[1] +
-                 b->axis[2] * b->scored_axis[2];
-    if (b->stale || dx * dx + dy * dy + dz * dz > b->drift2 || turn < AXIS_TURN) rescore(b);
-    else score_added(b);
+    b->stale = false;
+    b->unscored_n = 0;
+    memcpy(b->scored_centre, b->centre, sizeof b->centre);
+    memcpy(b->scored_axis, b->axis, sizeof b->axis);
+    for (uint32_t p = 0; p < b->cand_n; p++)
+        b->cand_key[p] = (b->cand_key[p] & ~SCORE_BITS) | make_score(b, b->cand_tri[p]);
+}
+
+static void add_triangle(builder *b, uint32_t t)
+{
+    b->done[t] = 1;
+    if (b->seeds.done) kiln_meshlet_seeds_done(&b->seeds, t);
+    b->emitted++;
+    if (b->cand_pos[t] != NO_CAND) remove_cand(b, t);
+    kiln_meshlet_cone k = b->cone[t]; /* a copy: the float stores to the sums could alias it */
+    for (int i = 0; i < 3; i++) b->acc_c[i] += k.c[i], b->acc_n[i] += k.n[i];
+
+    const uint32_t *v = b->idx + (size_t)t * 3, *a = b->aidx + (size_t)t * 3;
+    uint8_t *slot = b->slot, *tri = b->out_t + (size_t)b->tc * 3;
+    b->tc++;
+    for (int c = 0; c < 3; c++) {
+        uint32_t x = v[c], s = slot[x];
+        if (s == NO_SLOT) {
+            s = b->vc++;
+            slot[x] = (uint8_t)s;
+            b->local_v[s] = x;
+            b->out_v[s] = b->vmap ? b->vmap[x] : x;
+            vertex_joined(b, a[c]);
+        }
+        tri[c] = (uint8_t)s;
+    }
+    uint32_t *live = b->live;
+    for (int c = 0; c < 3; c++)
+        if (--live[a[c]] == 1) vertex_dangling(b, a[c]);
+}
+
+/* Before a scan: every score again when the centre or the mean normal has drifted since the
+ * scores were computed, else only those of the candidates added since the last scan. The test
+ * works on the sums, without the square root and divisions of update_cone (needed only when
+ * something is to be scored): the centre moved by more than sqrt(drift2) when
+ * |acc_c - tc * scored_centre| > tc * sqrt(drift2), and the normal turned past AXIS_TURN when
+ * acc_n . scored_axis < AXIS_TURN * |acc_n|. */
+static void prepare_scores(builder *b)
+{
+    float tc = (float)b->tc;
+    float dx = b->acc_c[0] - tc * b->scored_centre[0], dy = b->acc_c[1] - tc * b->scored_centre[1],
+          dz = b->acc_c[2] - tc * b->scored_centre[2];
+    float dot = b->acc_n[0] * b->scored_axis[0] + b->acc_n[1] * b->scored_axis[1] +
+                b->acc_n[2] * b->scored_axis[2];
+    float n2 = b->acc_n[0] * b->acc_n[0] + b->acc_n[1] * b->acc_n[1] + b->acc_n[2] * b->acc_n[2];
+    if (b->stale || dx * dx + dy * dy + dz * dz > b->drift2 * tc * tc || !(dot > 0) ||
+        dot * dot < AXIS_TURN * AXIS_TURN * n2)
+        rescore(b);
+    else if (b->unscored_n > 0) {
+        update_cone(b);
+        score_added(b);
+    }
 }
 
 /* The candidate with the fewest live triangles around it: where the next meshlet starts. */
@@ -293,6 +338,23 @@ static uint32_t topological_seed(const builder *b)
     return best;
 }
 
+/* The live triangle whose centroid is nearest p (the first of equals; NaN centroids never),
+ * by looking at every one: cheaper than building the restart index for a small mesh restarted
+ * a few times (a small group of the DAG, a model of a few pieces). NONE when none is found. */
+static uint32_t nearest_brute(const builder *b, const float p[3])
+{
+    uint32_t best = NONE;
+    float best_d = INFINITY;
+    for (uint32_t t = 0; t < b->tri_count; t++) {
+        if (b->done[t]) continue;
+        const float *c = b->cone[t].c;
+        float dx = c[0] - p[0], dy = c[1] - p[1], dz = c[2] - p[2];
+        float d = dx * dx + dy * dy + dz * dz;
+        if (d < best_d || (best == NONE && d == best_d)) best = t, best_d = d;
+    }
+    return best;
+}
+
 /* Closes the current meshlet (if it has triangles) into meshlets[*count]. */
 static void close_meshlet(builder *b, kiln_meshlet *meshlets, size_t *count, size_t *voff,
                           size_t *toff)
@@ -304,6 +366,8 @@ static void close_meshlet(builder *b, kiln_meshlet *meshlets, size_t *count, siz
     m->vertex_count = b->vc;
     m->triangle_count = b->tc;
     for (uint32_t i = 0; i < b->vc; i++) b->slot[b->local_v[i]] = NO_SLOT;
+    for (uint32_t p = 0; p < b->cand_n; p++) b->cand_pos[b->cand_tri[p]] = NO_CAND;
+    b->overflow = false;
     *voff += b->vc;
     *toff += (size_t)b->tc * 3;
     b->out_v += b->vc;
@@ -348,13 +412,15 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     uint32_t tri_count = (uint32_t)(index_count / 3);
 
     builder b;
-    memset(&b, 0, sizeof b);
+    memset(&b, 0, offsetof(builder, seeds));
+    b.seeds.done = NULL; /* add_triangle's "is the index built" */
     kiln_meshlet_compaction cv = {0};
     kiln_result rc = KILN_OK;
     size_t nv = vertex_count;
     uint8_t *block = NULL;
     carve cs = {0, false};
     bool seeds_built = false;
+    uint32_t brute_calls = 0;
     b.idx = indices;
     if (vertex_count / 4 > index_count + 256) {
         rc = kiln_meshlet_compact(&cv, alloc, indices, index_count, vertex_count, err);
@@ -372,7 +438,8 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
            o_ctri = carve_add(&cs, b.cand_cap, 4), o_ckey = carve_add(&cs, b.cand_cap, 4),
            o_free = carve_add(&cs, b.cand_cap, 4), o_unsc = carve_add(&cs, b.cand_cap, 4),
            o_cpos = carve_add(&cs, tri_count, 2), o_cin = carve_add(&cs, b.cand_cap, 1),
-           o_done = carve_add(&cs, tri_count, 1), o_slot = carve_add(&cs, nv, 1);
+           o_done = carve_add(&cs, tri_count, 1), o_dang = carve_add(&cs, tri_count, 1),
+           o_slot = carve_add(&cs, nv, 1);
     /* More vertices than triangles: vertices split by normals or UVs (a closed smooth mesh has
      * about half as many, seams add a few); weld them for the adjacency. */
     bool weld = nv > tri_count;
@@ -389,74 +456,88 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
     b.unscored = (uint32_t *)(block + o_unsc);
     b.stale = true;
     b.free_stack = (uint32_t *)(block + o_free), b.cand_pos = (uint16_t *)(block + o_cpos);
-    b.cand_in = block + o_cin, b.done = block + o_done, b.slot = block + o_slot;
+    b.cand_in = block + o_cin, b.done = block + o_done, b.dangling = block + o_dang,
+    b.slot = block + o_slot;
 
-    for (size_t i = 0; i < index_count && !b.vmap; i++)
-        if (b.idx[i] >= nv) {
-            rc = kiln_error_set(err, KILN_E_USAGE, "meshlets: index %zu (%u) out of range", i,
-                                (unsigned)b.idx[i]);
-            goto done;
-        }
     b.aidx = b.idx;
+    size_t na = nv; /* adjacency vertices: the welded positions, or the vertices */
     if (weld) {
         uint32_t *aidx = (uint32_t *)(block + o_aidx);
-        rc = kiln_meshlet_weld(aidx, b.idx, index_count, positions, b.vmap, nv, alloc, err);
+        /* the weld reads positions through the indices: check them first */
+        for (size_t i = 0; i < index_count && !b.vmap; i++)
+            if (b.idx[i] >= nv) {
+                rc = kiln_error_set(err, KILN_E_USAGE, "meshlets: index %zu (%u) out of range", i,
+                                    (unsigned)b.idx[i]);
+                goto done;
+            }
+        rc = kiln_meshlet_weld(aidx, &na, b.idx, index_count, positions, b.vmap, nv, alloc, err);
         if (rc != KILN_OK) goto done;
         b.aidx = aidx;
+        b.welded = true;
     }
 
-    /* Adjacency: each (welded) vertex's triangles, in triangle order. */
-    memset(b.adj_len, 0, nv * sizeof(uint32_t));
-    for (size_t i = 0; i < index_count; i++) b.adj_len[b.aidx[i]]++;
-    uint32_t sum = 0;
-    for (size_t v = 0; v < nv; v++) {
-        b.adj_off[v] = sum;
-        sum += b.adj_len[v];
-        b.live[v] = b.adj_len[v];
-        b.adj_len[v] = 0;
-    }
-    b.adj_off[nv] = sum;
-    for (uint32_t t = 0; t < tri_count; t++)
-        for (int c = 0; c < 3; c++) {
-            uint32_t v = b.aidx[(size_t)t * 3 + c];
-            b.adj[b.adj_off[v] + b.adj_len[v]++] = t;
+    /* Adjacency: each (welded) vertex's triangles, in triangle order (a counting sort: counts,
+     * then each list's end, then filled backwards so each cursor ends at its list's start). The
+     * count checks the indices (welded ones are in range). */
+    memset(b.live, 0, na * sizeof(uint32_t));
+    for (uint32_t t = 0; t < tri_count; t++) {
+        const uint32_t *a = b.aidx + (size_t)t * 3;
+        uint32_t a0 = a[0], a1 = a[1], a2 = a[2];
+        if (a0 >= na || a1 >= na || a2 >= na) {
+            size_t i = (size_t)t * 3 + (a0 >= na ? 0 : a1 >= na ? 1 : 2);
+            rc = kiln_error_set(err, KILN_E_USAGE, "meshlets: index %zu (%u) out of range", i,
+                                (unsigned)b.aidx[i]);
+            goto done;
         }
-    memset(b.cand_pos, 0, (size_t)tri_count * sizeof(uint16_t));
+        b.live[a0]++, b.live[a1]++, b.live[a2]++;
+    }
+    uint32_t sum = 0;
+    for (size_t v = 0; v < na; v++) {
+        sum += b.live[v];
+        b.adj_off[v] = sum;
+        b.adj_len[v] = b.live[v];
+    }
+    b.adj_off[na] = sum;
+    for (uint32_t t = tri_count; t-- > 0;) {
+        const uint32_t *a = b.aidx + (size_t)t * 3;
+        b.adj[--b.adj_off[a[2]]] = t;
+        b.adj[--b.adj_off[a[1]]] = t;
+        b.adj[--b.adj_off[a[0]]] = t;
+        /* a vertex of this triangle alone (a border corner) */
+        b.dangling[t] = b.live[a[0]] == 1 || b.live[a[1]] == 1 || b.live[a[2]] == 1;
+    }
+    memset(b.cand_pos, 0xFF, (size_t)tri_count * sizeof(uint16_t)); /* NO_CAND */
     memset(b.done, 0, tri_count);
     memset(b.slot, NO_SLOT, nv);
 
-    /* Centroids and normals; the centroids' box (for the restart index); the first seed (the
-     * lowest corner, x + y + z); the expected meshlet radius from the mean triangle area. */
-    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-    bool any = false;
+    /* Centroids and normals; the first seed (the lowest corner, x + y + z; NaN never is); the
+     * expected meshlet radius from the mean triangle area. */
     double area = 0;
     uint32_t first = 0;
-    float first_key = 0;
+    float first_key = INFINITY;
     for (uint32_t t = 0; t < tri_count; t++) {
-        const float *p0 = positions + (size_t)indices[(size_t)t * 3] * 3;
-        const float *p1 = positions + (size_t)indices[(size_t)t * 3 + 1] * 3;
-        const float *p2 = positions + (size_t)indices[(size_t)t * 3 + 2] * 3;
-        kiln_meshlet_cone *k = &b.cone[t];
-        float e1[3], e2[3];
+        const uint32_t *tv = indices + (size_t)t * 3;
+        const float *q0 = positions + (size_t)tv[0] * 3, *q1 = positions + (size_t)tv[1] * 3,
+                    *q2 = positions + (size_t)tv[2] * 3;
+        /* corners read first: the float stores below could alias positions */
+        float p0[3] = {q0[0], q0[1], q0[2]}, p1[3] = {q1[0], q1[1], q1[2]},
+              p2[3] = {q2[0], q2[1], q2[2]}, c[3], e1[3], e2[3];
         for (int i = 0; i < 3; i++) {
-            k->c[i] = (p0[i] + p1[i] + p2[i]) * (1.0f / 3.0f);
+            c[i] = (p0[i] + p1[i] + p2[i]) * (1.0f / 3.0f);
             e1[i] = p1[i] - p0[i], e2[i] = p2[i] - p0[i];
         }
         float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                       e1[0] * e2[1] - e1[1] * e2[0]};
         float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        float il = len > 0 && len < INFINITY ? 1.0f / len : 0.0f;
-        for (int i = 0; i < 3; i++) k->n[i] = n[i] * il;
-        if (il > 0) area += 0.5 * (double)len;
-        float key = k->c[0] + k->c[1] + k->c[2];
-        if (!(key == key)) continue; /* NaN: no box, no first seed */
-        if (!any || key < first_key) first = t, first_key = key;
-        for (int i = 0; i < 3; i++) {
-            if (!any || k->c[i] < lo[i]) lo[i] = k->c[i];
-            if (!any || k->c[i] > hi[i]) hi[i] = k->c[i];
-        }
-        any = true;
+        bool ok = len > 0 && len < INFINITY;
+        float il = ok ? 1.0f / len : 0.0f;
+        kiln_meshlet_cone *k = &b.cone[t];
+        for (int i = 0; i < 3; i++) k->c[i] = c[i], k->n[i] = n[i] * il;
+        area += ok ? (double)len : 0.0;
+        float key = c[0] + c[1] + c[2];
+        if (key < first_key) first = t, first_key = key;
     }
+    area *= 0.5;
     double radius = sqrt(area / tri_count * (double)max_triangles) * 0.5;
     b.dist_scale =
         radius > 0 && radius < 1e30 ? (float)(DISTANCE * (1.0 - b.cone_weight) / radius) : 0.0f;
@@ -492,13 +573,17 @@ kiln_result kiln_meshlet_build(const kiln_allocator *alloc, const uint32_t *indi
         }
         if (t == NONE) {
             /* No neighbour: the nearest live triangle, in the current meshlet if it fits. */
-            if (!seeds_built) {
-                rc = kiln_meshlet_seeds_build(&b.seeds, alloc, b.cone, tri_count, lo, hi, err);
+            update_cone(&b);
+            if (!seeds_built && tri_count <= BRUTE_TRIS && brute_calls < BRUTE_CALLS) {
+                t = nearest_brute(&b, b.centre);
+                brute_calls++;
+            }
+            if (t == NONE && !seeds_built) {
+                rc = kiln_meshlet_seeds_build(&b.seeds, alloc, b.cone, b.done, tri_count, err);
                 if (rc != KILN_OK) goto done;
                 seeds_built = true;
             }
-            update_cone(&b);
-            t = kiln_meshlet_seeds_nearest(&b.seeds, b.cone, b.done, b.centre);
+            if (t == NONE) t = kiln_meshlet_seeds_nearest(&b.seeds, b.centre);
             if (KILN_NEVER(t == NONE)) {
                 rc = kiln_error_set(err, KILN_E_INTERNAL, "meshlets: live triangle not found");
                 goto done;

@@ -34,9 +34,9 @@ kiln_result kiln_meshlet_compact(kiln_meshlet_compaction *c, const kiln_allocato
     return KILN_OK;
 }
 
-kiln_result kiln_meshlet_weld(uint32_t *aidx, const uint32_t *idx, size_t index_count,
-                              const float *positions, const uint32_t *vmap, size_t nv,
-                              const kiln_allocator *a, kiln_error *err)
+kiln_result kiln_meshlet_weld(uint32_t *aidx, size_t *welded_count, const uint32_t *idx,
+                              size_t index_count, const float *positions, const uint32_t *vmap,
+                              size_t nv, const kiln_allocator *a, kiln_error *err)
 {
     size_t cap = 16;
     while (cap < 2 * nv) cap *= 2;
@@ -45,6 +45,7 @@ kiln_result kiln_meshlet_weld(uint32_t *aidx, const uint32_t *idx, size_t index_
     if (!table) return kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "meshlets: weld table");
     uint32_t *rep = table + cap;
     memset(table, 0, cap * sizeof *table);
+    uint32_t n = 0;
     for (size_t l = 0; l < nv; l++) {
         uint32_t k[3];
         memcpy(k, positions + (size_t)(vmap ? vmap[l] : l) * 3, sizeof k);
@@ -52,16 +53,17 @@ kiln_result kiln_meshlet_weld(uint32_t *aidx, const uint32_t *idx, size_t index_
         for (;; h = (h + 1) & (cap - 1)) {
             uint32_t e = table[h];
             if (e == 0) {
-                table[h] = (uint32_t)l + 1, rep[l] = (uint32_t)l;
+                table[h] = (uint32_t)l + 1, rep[l] = n++;
                 break;
             }
             if (memcmp(positions + (size_t)(vmap ? vmap[e - 1] : e - 1) * 3, k, sizeof k) == 0) {
-                rep[l] = e - 1;
+                rep[l] = rep[e - 1];
                 break;
             }
         }
     }
     for (size_t i = 0; i < index_count; i++) aidx[i] = rep[idx[i]];
+    *welded_count = n;
     kiln_free(a, table, size);
     return KILN_OK;
 }

@@ -222,6 +222,11 @@ static void test_small_and_degenerate(void **state)
     build_check(&soup, 3, 124);
     build_check(&soup, 255, 512);
     mesh_free(&soup);
+    /* more than the builder looks at one by one: the restart index from the first restart */
+    soup = make_soup(3000, 11);
+    build_check(&soup, 64, 124);
+    build_check(&soup, 3, 1);
+    mesh_free(&soup);
 
     /* One vertex in 300 and in 2000 triangles (more than a meshlet's candidates hold). */
     for (int closed = 0; closed < 2; closed++) {
