@@ -89,7 +89,8 @@ KILN_API kiln_result kiln_gltf_export(const char *in_path, const char *out_path,
     kiln_scene_opts so;
     memset(&so, 0, sizeof so);
     so.struct_size = sizeof so;
-    so.flags = KILN_SCENE_LOAD_NO_PIXELS | KILN_SCENE_LOAD_NO_NORMALS | KILN_SCENE_LOAD_NO_TANGENTS;
+    so.flags = KILN_SCENE_LOAD_NO_PIXELS | KILN_SCENE_LOAD_NO_NORMALS |
+               KILN_SCENE_LOAD_NO_TANGENTS | KILN_SCENE_LOAD_TANGENT_SPACE;
     so.allocator = o.allocator;
     kiln_scene *sc = NULL;
     r = kiln_scene_load(in_path, &so, &sc, err);
