@@ -176,6 +176,11 @@ KILN_API kiln_result kiln_gltf_export(const char *in_path, const char *out_path,
                      w.images_dropped);
             json_array_append_new(warn, json_string(text));
         }
+        if (w.extras_dropped) {
+            char text[128];
+            snprintf(text, sizeof text, "%u \"extras\" left out: not valid JSON", w.extras_dropped);
+            json_array_append_new(warn, json_string(text));
+        }
         json_object_set_new(d, "warnings", warn);
         *result_json = kiln_project_take_json(d);
     }

@@ -18,6 +18,7 @@
 
 #include "codec/material_ext.h"
 #include "kiln/kiln.h"
+#include "write/gltf_out_json.h"
 
 static kiln_scene *load(const char *path)
 {
@@ -327,9 +328,35 @@ static void sheen_cloth_keeps_its_sheen(void **state)
     free(dir), free(out), free(in);
 }
 
+/* "extras" texts go into the document as they are only when they are one JSON value. */
+static void extras_text_is_checked(void **state)
+{
+    (void)state;
+    static const char *const good[] = {"{}",
+                                       "[]",
+                                       "0",
+                                       "-1.5e+3",
+                                       "\"a\\u00e9\"",
+                                       "null",
+                                       "{\"a\":[1,true,false,{\"b\":null}]}",
+                                       " [ 1 , 2 ] "};
+    static const char *const bad[] = {"",      "{",       "[1,]",       "{\"a\"}",  "01",
+                                      "1.",    "\"\\x\"", "{\"a\":1}x", "tru",      "[1 2]",
+                                      "{1:2}", "\"\n\"",  "-",          "\"\\u12\""};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        if (!kiln_json_text_valid(good[i])) fail_msg("refused: %s", good[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (kiln_json_text_valid(bad[i])) fail_msg("taken: %s", bad[i]);
+    char deep[2 * KILN_JSON_OUT_MAX_DEPTH + 8] = {0};
+    for (int i = 0; i <= KILN_JSON_OUT_MAX_DEPTH; i++) deep[i] = '[';
+    for (int i = 0; i <= KILN_JSON_OUT_MAX_DEPTH; i++) deep[KILN_JSON_OUT_MAX_DEPTH + 1 + i] = ']';
+    assert_false(kiln_json_text_valid(deep)); /* nested past the writer's depth */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(extras_text_is_checked),
         cmocka_unit_test(all_extensions_survive_kiln_gltf),
         cmocka_unit_test(sheen_cloth_keeps_its_sheen),
     };
