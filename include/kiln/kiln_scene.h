@@ -379,6 +379,11 @@ enum {
     /* Do not read images at all (implies NO_PIXELS): they keep name, URI, source and resolved
      * path, but no bytes. For tools that only describe a model (kiln inspect). */
     KILN_SCENE_LOAD_NO_IMAGES = 1u << 3,
+    /* NO_NORMALS and NO_TANGENTS do not hold for a primitive whose material needs a tangent
+     * space that glTF cannot make from a normalTexture: one with a clearcoatNormalTexture or an
+     * anisotropyTexture and no normalTexture (Khronos' validator: MESH_PRIMITIVE_NO_TANGENT_SPACE).
+     * kiln gltf loads with it, so that what it writes stays valid. */
+    KILN_SCENE_LOAD_TANGENT_SPACE = 1u << 4,
 };
 
 typedef struct kiln_scene_opts {

@@ -89,7 +89,8 @@ KILN_API kiln_result kiln_gltf_export(const char *in_path, const char *out_path,
     kiln_scene_opts so;
     memset(&so, 0, sizeof so);
     so.struct_size = sizeof so;
-    so.flags = KILN_SCENE_LOAD_NO_PIXELS | KILN_SCENE_LOAD_NO_NORMALS | KILN_SCENE_LOAD_NO_TANGENTS;
+    so.flags = KILN_SCENE_LOAD_NO_PIXELS | KILN_SCENE_LOAD_NO_NORMALS |
+               KILN_SCENE_LOAD_NO_TANGENTS | KILN_SCENE_LOAD_TANGENT_SPACE;
     so.allocator = o.allocator;
     kiln_scene *sc = NULL;
     r = kiln_scene_load(in_path, &so, &sc, err);
@@ -173,6 +174,11 @@ KILN_API kiln_result kiln_gltf_export(const char *in_path, const char *out_path,
             snprintf(text, sizeof text,
                      "%u images left out: no PNG, JPEG or KTX2 bytes (a missing file?)",
                      w.images_dropped);
+            json_array_append_new(warn, json_string(text));
+        }
+        if (w.extras_dropped) {
+            char text[128];
+            snprintf(text, sizeof text, "%u \"extras\" left out: not valid JSON", w.extras_dropped);
             json_array_append_new(warn, json_string(text));
         }
         json_object_set_new(d, "warnings", warn);

@@ -279,7 +279,12 @@ kiln_result kiln_scene_complete(kiln_scene *scene, uint32_t flags, kiln_error *e
             if (prim->material >= 0 && (uint32_t)prim->material < scene->material_count)
                 mat = &scene->materials[prim->material];
             kiln_result r = KILN_OK;
-            if (!prim->normals && !(flags & KILN_SCENE_LOAD_NO_NORMALS))
+            /* a tangent space glTF requires and cannot make from a normal texture */
+            bool force = (flags & KILN_SCENE_LOAD_TANGENT_SPACE) && mat &&
+                         mat->textures[KILN_SCENE_SLOT_NORMAL].texture < 0 &&
+                         (mat->textures[KILN_SCENE_SLOT_CLEARCOAT_NORMAL].texture >= 0 ||
+                          mat->textures[KILN_SCENE_SLOT_ANISOTROPY].texture >= 0);
+            if (!prim->normals && (!(flags & KILN_SCENE_LOAD_NO_NORMALS) || force))
                 r = add_normals(scene, m, p, &cache, err);
             if (r == KILN_OK && mat) r = fill_uv_sets(scene, m, p, mat, err);
             /* the normal texture's UV set, else the clearcoat normal texture's */
@@ -288,9 +293,10 @@ kiln_result kiln_scene_complete(kiln_scene *scene, uint32_t flags, kiln_error *e
                             ? KILN_SCENE_SLOT_NORMAL
                         : mat->textures[KILN_SCENE_SLOT_CLEARCOAT_NORMAL].texture >= 0
                             ? KILN_SCENE_SLOT_CLEARCOAT_NORMAL
-                            : -1;
+                        : force ? KILN_SCENE_SLOT_ANISOTROPY
+                                : -1;
             if (r == KILN_OK && nslot >= 0 && !prim->tangents &&
-                !(flags & KILN_SCENE_LOAD_NO_TANGENTS))
+                (!(flags & KILN_SCENE_LOAD_NO_TANGENTS) || force))
                 r = add_tangents(scene, m, p, mat, nslot, err);
             if (r != KILN_OK) return r;
         }

@@ -24,6 +24,9 @@
  *    weights, each morph target's deltas) is copied through the remap into new arrays, indices
  *    and vertex_count are replaced; flag KILN_SCENE_PRIM_TANGENTS_GENERATED. Without normals
  *    (KILN_SCENE_LOAD_NO_NORMALS) no tangents are made, with a warning.
+ * With KILN_SCENE_LOAD_TANGENT_SPACE, a material without a normal texture but with a clearcoat
+ * normal or anisotropy texture gets normals (1.) and tangents (3., from the clearcoat normal's
+ * UV set, else the anisotropy texture's) whatever NO_NORMALS and NO_TANGENTS say.
  * The default material (-1) has no textures. Nothing else is recomputed (bounds stay right:
  * positions are only copied).
  *

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/material_ext.h"
 #include "write/gltf_out_private.h"
 
 static kiln_result check_opts(kiln_gltf_out_opts *o, kiln_error *err)
@@ -83,6 +84,20 @@ static void write_lights(const kiln_scene *sc, kiln_json_out *j)
     kiln_json_out_end(j);
 }
 
+/* KHR_materials_variants' names (the primitives' mappings refer to them by index). */
+static void write_variants(const kiln_scene *sc, kiln_json_out *j)
+{
+    kiln_json_out_object(j, "KHR_materials_variants");
+    kiln_json_out_array(j, "variants");
+    for (uint32_t i = 0; i < sc->variant_count; i++) {
+        kiln_json_out_object(j, NULL);
+        kiln_json_out_string(j, "name", sc->variants[i] ? sc->variants[i] : "");
+        kiln_json_out_end(j);
+    }
+    kiln_json_out_end(j);
+    kiln_json_out_end(j);
+}
+
 static void write_scenes(const kiln_scene *sc, kiln_json_out *j)
 {
     if (sc->scene_count) {
@@ -128,8 +143,10 @@ static void write_document(kiln_gltf_state *st, kiln_json_out *j, const char *bi
     add_extension(out, st->used_quantization, "KHR_mesh_quantization");
     add_extension(out, st->used_meshopt, "EXT_meshopt_compression");
     add_extension(out, st->used_texture_transform, "KHR_texture_transform");
-    add_extension(out, st->used_emissive_strength, "KHR_materials_emissive_strength");
-    add_extension(out, st->used_unlit, "KHR_materials_unlit");
+    for (uint32_t b = 0; b < KILN_MATERIAL_EXT_BIT_COUNT; b++)
+        add_extension(out, (st->used_material_ext >> b) & 1u, kiln_material_ext_name(1u << b));
+    add_extension(out, sc->variant_count > 0, "KHR_materials_variants");
+    add_extension(out, st->used_instancing, "EXT_mesh_gpu_instancing");
     add_extension(out, st->used_basisu, "KHR_texture_basisu");
     add_extension(out, sc->light_count > 0, "KHR_lights_punctual");
 
@@ -172,9 +189,10 @@ static void write_document(kiln_gltf_state *st, kiln_json_out *j, const char *bi
     }
     write_cameras(sc, j);
     kiln_gltf_write_buffers(st, j, bin_uri, buffer_size, fallback_size);
-    if (sc->light_count) {
+    if (sc->light_count || sc->variant_count) {
         kiln_json_out_object(j, "extensions");
-        write_lights(sc, j);
+        if (sc->light_count) write_lights(sc, j);
+        if (sc->variant_count) write_variants(sc, j);
         kiln_json_out_end(j);
     }
     kiln_json_out_end(j);
@@ -294,6 +312,8 @@ static void state_free(kiln_gltf_state *st)
     kiln_free(st->alloc, st->image_ext, (size_t)(sc->image_count + 1) * sizeof *st->image_ext);
     kiln_free(st->alloc, st->texture_map,
               (size_t)(sc->texture_count + 1) * sizeof *st->texture_map);
+    kiln_free(st->alloc, st->instance_accessors,
+              (size_t)(sc->node_count + 1) * sizeof *st->instance_accessors);
 }
 
 kiln_result kiln_gltf_out_write(const kiln_scene *scene, const kiln_gltf_out_opts *opts,
@@ -331,13 +351,16 @@ kiln_result kiln_gltf_out_write(const kiln_scene *scene, const kiln_gltf_out_opt
     st.image_map = kiln_calloc(st.alloc, scene->image_count + 1, sizeof *st.image_map);
     st.image_ext = kiln_calloc(st.alloc, scene->image_count + 1, sizeof *st.image_ext);
     st.texture_map = kiln_calloc(st.alloc, scene->texture_count + 1, sizeof *st.texture_map);
+    st.instance_accessors =
+        kiln_calloc(st.alloc, scene->node_count + 1, sizeof *st.instance_accessors);
     if (!st.mesh_map || !st.mesh_q || !st.skin_q || !st.uv_q || !st.image_view || !st.image_map ||
-        !st.image_ext || !st.texture_map)
+        !st.image_ext || !st.texture_map || !st.instance_accessors)
         r = kiln_error_set(err, KILN_E_OUT_OF_MEMORY, "glTF out: out of memory");
     if (r == KILN_OK) r = kiln_gltf_plan_images(&st, err);
     if (r == KILN_OK) r = kiln_gltf_write_meshes(&st, err);
     if (r == KILN_OK) r = kiln_gltf_write_skins(&st, err);
     if (r == KILN_OK) r = kiln_gltf_write_animations(&st, err);
+    if (r == KILN_OK) r = kiln_gltf_write_instances(&st, err);
     if (r == KILN_OK) r = assemble(&st, err);
     state_free(&st);
     return r;

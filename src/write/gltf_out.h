@@ -31,7 +31,7 @@ typedef struct kiln_gltf_out_file {
     size_t capacity; /* bytes allocated (kiln's own) */
 } kiln_gltf_out_file;
 
-#define KILN_GLTF_OUT_MAX_EXTENSIONS 16
+#define KILN_GLTF_OUT_MAX_EXTENSIONS 24
 
 typedef struct kiln_gltf_out {
     kiln_allocator allocator;
@@ -41,6 +41,7 @@ typedef struct kiln_gltf_out {
     uint64_t source_vertices, source_triangles, vertices, triangles;
     uint32_t meshes, primitives, nodes, nodes_added; /* nodes_added: holders of quantized meshes */
     uint32_t images, images_dropped;                 /* dropped: no bytes kiln can keep */
+    uint32_t extras_dropped; /* "extras" texts of the scene that were not valid JSON */
     const char *extensions_used[KILN_GLTF_OUT_MAX_EXTENSIONS];
     uint32_t extensions_used_count;
     size_t buffer_size;   /* bytes of the binary buffer (compressed when compressed) */

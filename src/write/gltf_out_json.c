@@ -132,3 +132,135 @@ void kiln_json_out_splice(kiln_json_out *j, const kiln_buf *fragment)
     before(j, NULL);
     kiln_buf_append(j->buf, fragment->data, fragment->size);
 }
+
+/* ---- checking a JSON value given as text (kiln_json_out_raw) ----------------------------------
+ */
+
+typedef struct json_scan {
+    const char *p, *end;
+    uint32_t depth;
+} json_scan;
+
+static void skip_space(json_scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+static bool scan_literal(json_scan *s, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0) return false;
+    s->p += n;
+    return true;
+}
+
+static bool scan_string(json_scan *s)
+{
+    if (s->p >= s->end || *s->p != '"') return false;
+    for (s->p++; s->p < s->end; s->p++) {
+        unsigned char c = (unsigned char)*s->p;
+        if (c == '"') {
+            s->p++;
+            return true;
+        }
+        if (c < 0x20) return false;
+        if (c != '\\') continue;
+        if (++s->p >= s->end) return false;
+        if (*s->p == 'u') {
+            for (int i = 0; i < 4; i++) {
+                if (++s->p >= s->end) return false;
+                char h = *s->p;
+                if (!((h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F')))
+                    return false;
+            }
+        } else if (!strchr("\"\\/bfnrt", *s->p) || *s->p == 0) {
+            return false;
+        }
+    }
+    return false;
+}
+
+static bool scan_digits(json_scan *s)
+{
+    const char *start = s->p;
+    while (s->p < s->end && *s->p >= '0' && *s->p <= '9') s->p++;
+    return s->p > start;
+}
+
+static bool scan_number(json_scan *s)
+{
+    if (s->p < s->end && *s->p == '-') s->p++;
+    if (s->p < s->end && *s->p == '0') {
+        s->p++;
+    } else if (!scan_digits(s)) {
+        return false;
+    }
+    if (s->p < s->end && *s->p == '.') {
+        s->p++;
+        if (!scan_digits(s)) return false;
+    }
+    if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+        s->p++;
+        if (s->p < s->end && (*s->p == '+' || *s->p == '-')) s->p++;
+        if (!scan_digits(s)) return false;
+    }
+    return true;
+}
+
+static bool scan_value(json_scan *s)
+{
+    skip_space(s);
+    if (s->p >= s->end) return false;
+    char c = *s->p;
+    if (c == '"') return scan_string(s);
+    if (c == 't') return scan_literal(s, "true");
+    if (c == 'f') return scan_literal(s, "false");
+    if (c == 'n') return scan_literal(s, "null");
+    if (c != '{' && c != '[') return scan_number(s);
+    if (++s->depth > KILN_JSON_OUT_MAX_DEPTH) return false;
+    char close = c == '{' ? '}' : ']';
+    s->p++;
+    skip_space(s);
+    if (s->p < s->end && *s->p == close) {
+        s->p++;
+        s->depth--;
+        return true;
+    }
+    for (;;) {
+        if (c == '{') {
+            skip_space(s);
+            if (!scan_string(s)) return false;
+            skip_space(s);
+            if (s->p >= s->end || *s->p != ':') return false;
+            s->p++;
+        }
+        if (!scan_value(s)) return false;
+        skip_space(s);
+        if (s->p >= s->end) return false;
+        if (*s->p == close) {
+            s->p++;
+            s->depth--;
+            return true;
+        }
+        if (*s->p != ',') return false;
+        s->p++;
+    }
+}
+
+bool kiln_json_text_valid(const char *text)
+{
+    if (!text) return false;
+    json_scan s = {text, text + strlen(text), 0};
+    if (!scan_value(&s)) return false;
+    skip_space(&s);
+    return s.p == s.end;
+}
+
+bool kiln_json_out_raw(kiln_json_out *j, const char *key, const char *text)
+{
+    if (!kiln_json_text_valid(text)) return false;
+    before(j, key);
+    put(j, text);
+    return true;
+}

@@ -37,6 +37,12 @@ void kiln_json_out_floats(kiln_json_out *j, const char *key, const float *values
 void kiln_json_out_splice(kiln_json_out *j, const kiln_buf *fragment);
 /* A writer of array elements only, for a section written before its place in the document. */
 void kiln_json_out_init_elements(kiln_json_out *j, kiln_buf *buf);
+/* Whether text is one JSON value (RFC 8259; nesting at most KILN_JSON_OUT_MAX_DEPTH), with
+ * nothing but white space around it. */
+bool kiln_json_text_valid(const char *text);
+/* Writes the JSON value text (compact JSON, e.g. the scene's "extras") as it is; false, and
+ * nothing written, when it is not one valid JSON value. */
+bool kiln_json_out_raw(kiln_json_out *j, const char *key, const char *text);
 /* true when something failed (allocation, nesting). */
 bool kiln_json_out_failed(const kiln_json_out *j);
 

@@ -1,7 +1,8 @@
 /* gltf_out_material.c — materials, textures, images and samplers of the glTF writer.
- * Materials are written metallic-roughness with their textures, KHR_texture_transform,
- * KHR_materials_emissive_strength and KHR_materials_unlit: every material extension the scene
- * carries; new ones (KHR_materials_* as the scene grows them) are added here, in write_material.
+ * Materials are written metallic-roughness with their textures, KHR_texture_transform, every
+ * ratified KHR_materials_* extension the scene carries (codec/material_ext.h's tables name their
+ * factors and texture slots: a factor equal to glTF's default is left out, the extension object
+ * never) and the material's "extras".
  * Images keep the bytes they were stored with (PNG, JPEG, or KTX2 under KHR_texture_basisu),
  * told by their first bytes, not the declared MIME type: inside the GLB as buffer views, or as
  * files beside the .gltf. An image without bytes kiln can keep is left out with the textures
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/material_ext.h"
 #include "write/gltf_out_private.h"
 
 /* "png", "jpg" or "ktx2" from the file's signature, NULL for anything else. */
@@ -32,6 +34,15 @@ static const char *mime_of(const char *kind)
     if (strcmp(kind, "png") == 0) return "image/png";
     if (strcmp(kind, "jpg") == 0) return "image/jpeg";
     return "image/ktx2";
+}
+
+/* The KHR_materials_* extensions material m is written with (KILN_MATERIAL_EXT_*). */
+static uint32_t material_ext_bits(const kiln_scene_material *m)
+{
+    uint32_t bits = m->ext.present & KILN_MATERIAL_EXT_ALL;
+    if (m->unlit) bits |= KILN_MATERIAL_EXT_UNLIT;
+    if (m->emissive_strength != 1.0f) bits |= KILN_MATERIAL_EXT_EMISSIVE_STRENGTH;
+    return bits;
 }
 
 kiln_result kiln_gltf_plan_images(kiln_gltf_state *st, kiln_error *err)
@@ -67,8 +78,7 @@ kiln_result kiln_gltf_plan_images(kiln_gltf_state *st, kiln_error *err)
     st->texture_count = (uint32_t)next;
     for (uint32_t m = 0; m < sc->material_count; m++) {
         const kiln_scene_material *mat = &sc->materials[m];
-        if (mat->unlit) st->used_unlit = true;
-        if (mat->emissive_strength != 1.0f) st->used_emissive_strength = true;
+        st->used_material_ext |= material_ext_bits(mat);
         for (int s = 0; s < KILN_SCENE_SLOT_COUNT; s++) {
             const kiln_scene_texture_ref *r = &mat->textures[s];
             if (r->texture >= 0 && (uint32_t)r->texture < sc->texture_count &&
@@ -118,6 +128,35 @@ static void write_texture_ref(kiln_gltf_state *st, kiln_json_out *j, const char 
     kiln_json_out_end(j);
 }
 
+/* One KHR_materials_* extension object of m: its factors that differ from glTF's defaults, its
+ * textures (the table's slots), emissiveStrength; unlit has no members. */
+static void write_extension(kiln_gltf_state *st, kiln_json_out *j, const kiln_scene_material *m,
+                            uint32_t bit, const kiln_gltf_uv_q *uv_q)
+{
+    kiln_json_out_object(j, kiln_material_ext_name(bit));
+    if (bit == KILN_MATERIAL_EXT_EMISSIVE_STRENGTH && m->emissive_strength != 1.0f)
+        kiln_json_out_float(j, "emissiveStrength", m->emissive_strength);
+    for (size_t i = 0; i < kiln_material_ext_field_count; i++) {
+        const kiln_material_ext_field *f = &kiln_material_ext_fields[i];
+        if (f->bit != bit || !f->gltf_key) continue;
+        const float *v = kiln_material_ext_get(&m->ext, f);
+        bool fallback = true;
+        for (uint32_t c = 0; c < f->count; c++)
+            if (v[c] != f->fallback[c]) fallback = false;
+        if (fallback) continue;
+        /* attenuationDistance 0 stands for glTF's +infinity: left out (fallback above) */
+        if (f->count == 1) kiln_json_out_float(j, f->gltf_key, v[0]);
+        else kiln_json_out_floats(j, f->gltf_key, v, f->count);
+    }
+    for (uint32_t s = 0; s < KILN_MATERIAL_EXT_SLOT_COUNT; s++) {
+        const kiln_material_ext_texture *t = &kiln_material_ext_textures[s];
+        if (t->bit != bit) continue;
+        write_texture_ref(st, j, t->gltf_key, &m->textures[KILN_SCENE_SLOT_CORE_COUNT + s],
+                          t->scale_key, uv_q);
+    }
+    kiln_json_out_end(j);
+}
+
 static void write_material(kiln_gltf_state *st, kiln_json_out *j, uint32_t index)
 {
     const kiln_scene_material *m = &st->scene->materials[index];
@@ -148,20 +187,14 @@ static void write_material(kiln_gltf_state *st, kiln_json_out *j, uint32_t index
         kiln_json_out_string(j, "alphaMode", "BLEND");
     }
     if (m->double_sided) kiln_json_out_bool(j, "doubleSided", true);
-    bool strength = m->emissive_strength != 1.0f;
-    if (strength || m->unlit) {
+    uint32_t bits = material_ext_bits(m);
+    if (bits) {
         kiln_json_out_object(j, "extensions");
-        if (strength) {
-            kiln_json_out_object(j, "KHR_materials_emissive_strength");
-            kiln_json_out_float(j, "emissiveStrength", m->emissive_strength);
-            kiln_json_out_end(j);
-        }
-        if (m->unlit) {
-            kiln_json_out_object(j, "KHR_materials_unlit");
-            kiln_json_out_end(j);
-        }
+        for (uint32_t b = 0; b < KILN_MATERIAL_EXT_BIT_COUNT; b++)
+            if (bits & (1u << b)) write_extension(st, j, m, 1u << b, uv_q);
         kiln_json_out_end(j);
     }
+    if (m->extras && !kiln_json_out_raw(j, "extras", m->extras)) st->out->extras_dropped++;
     kiln_json_out_end(j);
 }
 

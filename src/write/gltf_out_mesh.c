@@ -106,6 +106,28 @@ typedef struct attr_ref {
     int32_t accessor;
 } attr_ref;
 
+/* Material k of the primitive's materials: its own (k = 0), then those of its
+ * KHR_materials_variants mappings; -1 when k is past them or names no material. */
+static int32_t prim_material(const kiln_scene *sc, const kiln_scene_primitive *p, uint32_t k)
+{
+    int32_t m = k == 0 ? p->material : k - 1 < p->mapping_count ? p->mappings[k - 1].material : -1;
+    return m >= 0 && (uint32_t)m < sc->material_count ? m : -1;
+}
+
+/* The UV quantization of set s of the primitive: that of any of its materials quantizing it
+ * (plan_texcoords gives all of them the same range), else NULL. */
+static const kiln_gltf_uv_q *prim_uv_q(const kiln_gltf_state *st, const kiln_scene_primitive *p,
+                                       uint32_t s)
+{
+    for (uint32_t k = 0; k <= p->mapping_count; k++) {
+        int32_t m = prim_material(st->scene, p, k);
+        if (m < 0) continue;
+        const kiln_gltf_uv_q *q = &st->uv_q[(size_t)m * KILN_SCENE_MAX_UV_SETS + s];
+        if (q->quantized) return q;
+    }
+    return NULL;
+}
+
 /* Writes the attributes of one primitive's vertices; names and accessors into refs. */
 static uint32_t put_vertices(kiln_gltf_state *st, const prim_vertices *pv,
                              const kiln_gltf_mesh_q *q, attr_ref *refs)
@@ -174,11 +196,8 @@ static uint32_t put_vertices(kiln_gltf_state *st, const prim_vertices *pv,
                 float x = uv[(size_t)pv->src[v] * 2 + c];
                 if (!(x >= 0.0f && x <= 1.0f)) unit = false;
             }
-        const kiln_gltf_uv_q *uq =
-            p->material >= 0 && (uint32_t)p->material < st->scene->material_count
-                ? &st->uv_q[(size_t)p->material * KILN_SCENE_MAX_UV_SETS + s]
-                : NULL;
-        if (uq && uq->quantized) { /* the material's range, its transform undoes it */
+        const kiln_gltf_uv_q *uq = prim_uv_q(st, p, s);
+        if (uq) { /* the material's range, its transform undoes it */
             for (uint32_t v = 0; v < nv; v++)
                 for (int c = 0; c < 2; c++) {
                     float x = uv[(size_t)pv->src[v] * 2 + c];
@@ -527,23 +546,25 @@ static int32_t put_indices(kiln_gltf_state *st, const uint32_t *idx, uint32_t co
 }
 
 /* Streams nothing reads are not written, as gltfpack does without -kv and as the model cook
- * does: tangents (and their morph deltas) without a normal map, UV sets past the last one a
- * texture of the material reads (all of them when it reads none). They would also keep apart
- * vertices the weld could merge. targets receives the morph targets when deltas go (capacity
- * p->target_count). */
+ * does: tangents (and their morph deltas) without a normal map (clearcoat normal, anisotropy
+ * count), UV sets past the last one a texture of the material reads (all of them when it reads
+ * none; the materials of the variants count as well). They would also keep apart vertices the weld
+ * could merge. targets receives the morph targets when deltas go (capacity p->target_count). */
 static void drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
                                 kiln_scene_morph_target *targets)
 {
-    const kiln_scene_material *mat = p->material >= 0 && (uint32_t)p->material < sc->material_count
-                                         ? &sc->materials[p->material]
-                                         : NULL;
     uint32_t uv_sets = 0;
     bool normal_map = false;
-    for (int slot = 0; mat && slot < KILN_SCENE_SLOT_COUNT; slot++) {
-        const kiln_scene_texture_ref *t = &mat->textures[slot];
-        if (t->texture < 0) continue;
-        if (t->texcoord + 1 > uv_sets) uv_sets = t->texcoord + 1;
-        if (slot == KILN_SCENE_SLOT_NORMAL) normal_map = true;
+    for (uint32_t k = 0; k <= p->mapping_count; k++) {
+        int32_t m = prim_material(sc, p, k);
+        for (int slot = 0; m >= 0 && slot < KILN_SCENE_SLOT_COUNT; slot++) {
+            const kiln_scene_texture_ref *t = &sc->materials[m].textures[slot];
+            if (t->texture < 0) continue;
+            if (t->texcoord + 1 > uv_sets) uv_sets = t->texcoord + 1;
+            if (slot == KILN_SCENE_SLOT_NORMAL || slot == KILN_SCENE_SLOT_CLEARCOAT_NORMAL ||
+                slot == KILN_SCENE_SLOT_ANISOTROPY)
+                normal_map = true;
+        }
     }
     if (uv_sets < p->texcoord_count) p->texcoord_count = uv_sets;
     for (uint32_t k = p->texcoord_count; k < KILN_SCENE_MAX_UV_SETS; k++) p->texcoords[k] = NULL;
@@ -558,7 +579,47 @@ static void drop_unused_streams(const kiln_scene *sc, kiln_scene_primitive *p,
 
 /* Which materials' UV sets leave [0, 1] and get quantized over their range (kiln_gltf_uv_q):
  * the range of every primitive drawn with the material, when a kept texture of the material
- * reads the set (else nothing could carry the transform, and the set stays float). */
+ * reads the set (else nothing could carry the transform, and the set stays float). A primitive
+ * with KHR_materials_variants stores one UV set for all its materials, so their ranges are
+ * merged until every material of such a primitive has the same range. */
+/* Gives every material of a primitive with variants the union of their UV ranges (min in
+ * offset, max in scale for now), repeated until nothing grows: ranges only grow, so this ends. */
+static void merge_variant_ranges(kiln_gltf_state *st)
+{
+    const kiln_scene *sc = st->scene;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t m = 0; m < sc->mesh_count; m++)
+            for (uint32_t i = 0; i < sc->meshes[m].primitive_count; i++) {
+                const kiln_scene_primitive *p = &sc->meshes[m].primitives[i];
+                if (!p->mapping_count) continue;
+                for (uint32_t s = 0; s < KILN_SCENE_MAX_UV_SETS; s++) {
+                    float lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+                    for (uint32_t k = 0; k <= p->mapping_count; k++) {
+                        int32_t mat = prim_material(sc, p, k);
+                        if (mat < 0) continue;
+                        const kiln_gltf_uv_q *q =
+                            &st->uv_q[(size_t)mat * KILN_SCENE_MAX_UV_SETS + s];
+                        for (int c = 0; c < 2; c++) {
+                            if (q->offset[c] < lo[c]) lo[c] = q->offset[c];
+                            if (q->scale[c] > hi[c]) hi[c] = q->scale[c];
+                        }
+                    }
+                    for (uint32_t k = 0; k <= p->mapping_count; k++) {
+                        int32_t mat = prim_material(sc, p, k);
+                        if (mat < 0) continue;
+                        kiln_gltf_uv_q *q = &st->uv_q[(size_t)mat * KILN_SCENE_MAX_UV_SETS + s];
+                        for (int c = 0; c < 2; c++) {
+                            if (q->offset[c] != lo[c] || q->scale[c] != hi[c]) grew = true;
+                            q->offset[c] = lo[c];
+                            q->scale[c] = hi[c];
+                        }
+                    }
+                }
+            }
+    }
+}
+
 static void plan_texcoords(kiln_gltf_state *st)
 {
     const kiln_scene *sc = st->scene;
@@ -571,19 +632,23 @@ static void plan_texcoords(kiln_gltf_state *st)
     for (uint32_t m = 0; m < sc->mesh_count; m++)
         for (uint32_t i = 0; i < sc->meshes[m].primitive_count; i++) {
             const kiln_scene_primitive *p = &sc->meshes[m].primitives[i];
-            if (p->material < 0 || (uint32_t)p->material >= sc->material_count) continue;
-            for (uint32_t s = 0; s < p->texcoord_count && s < KILN_SCENE_MAX_UV_SETS; s++) {
-                kiln_gltf_uv_q *q = &st->uv_q[(size_t)p->material * KILN_SCENE_MAX_UV_SETS + s];
-                const float *uv = p->texcoords[s];
-                for (uint32_t v = 0; uv && v < p->vertex_count; v++)
-                    for (int c = 0; c < 2; c++) {
-                        float x = uv[(size_t)v * 2 + c];
-                        if (!isfinite(x)) continue;
-                        if (x < q->offset[c]) q->offset[c] = x;
-                        if (x > q->scale[c]) q->scale[c] = x;
-                    }
+            for (uint32_t k = 0; k <= p->mapping_count; k++) {
+                int32_t mat = prim_material(sc, p, k);
+                for (uint32_t s = 0;
+                     mat >= 0 && s < p->texcoord_count && s < KILN_SCENE_MAX_UV_SETS; s++) {
+                    kiln_gltf_uv_q *q = &st->uv_q[(size_t)mat * KILN_SCENE_MAX_UV_SETS + s];
+                    const float *uv = p->texcoords[s];
+                    for (uint32_t v = 0; uv && v < p->vertex_count; v++)
+                        for (int c = 0; c < 2; c++) {
+                            float x = uv[(size_t)v * 2 + c];
+                            if (!isfinite(x)) continue;
+                            if (x < q->offset[c]) q->offset[c] = x;
+                            if (x > q->scale[c]) q->scale[c] = x;
+                        }
+                }
             }
         }
+    merge_variant_ranges(st);
     for (uint32_t m = 0; m < sc->material_count; m++)
         for (uint32_t s = 0; s < KILN_SCENE_MAX_UV_SETS; s++) {
             kiln_gltf_uv_q *q = &st->uv_q[(size_t)m * KILN_SCENE_MAX_UV_SETS + s];
@@ -608,6 +673,39 @@ static void plan_texcoords(kiln_gltf_state *st)
             q->quantized = true;
             st->used_texture_transform = true;
         }
+}
+
+/* The primitive's KHR_materials_variants mappings, those naming a material and a variant. */
+static void write_mappings(const kiln_scene *sc, kiln_json_out *j, const kiln_scene_primitive *p)
+{
+    bool open = false;
+    for (uint32_t k = 1; k <= p->mapping_count; k++) {
+        const kiln_scene_variant_mapping *mp = &p->mappings[k - 1];
+        int32_t mat = prim_material(sc, p, k);
+        uint32_t kept = 0;
+        for (uint32_t v = 0; v < mp->variant_count; v++)
+            if (mp->variants[v] < sc->variant_count) kept++;
+        if (mat < 0 || !kept) continue;
+        if (!open) {
+            kiln_json_out_object(j, "extensions");
+            kiln_json_out_object(j, "KHR_materials_variants");
+            kiln_json_out_array(j, "mappings");
+            open = true;
+        }
+        kiln_json_out_object(j, NULL);
+        kiln_json_out_int(j, "material", mat);
+        kiln_json_out_array(j, "variants");
+        for (uint32_t v = 0; v < mp->variant_count; v++)
+            if (mp->variants[v] < sc->variant_count) kiln_json_out_int(j, NULL, mp->variants[v]);
+        kiln_json_out_end(j);
+        if (mp->name && *mp->name) kiln_json_out_string(j, "name", mp->name);
+        kiln_json_out_end(j);
+    }
+    if (open) {
+        kiln_json_out_end(j);
+        kiln_json_out_end(j);
+        kiln_json_out_end(j);
+    }
 }
 
 kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
@@ -661,6 +759,7 @@ kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
             if (p->material >= 0 && (uint32_t)p->material < sc->material_count)
                 kiln_json_out_int(&j, "material", p->material);
             write_targets(st, &j, &pv, q);
+            write_mappings(sc, &j, p);
             kiln_json_out_end(&j);
             out->vertices += nv;
             out->triangles += ni / 3;
@@ -676,7 +775,10 @@ kiln_result kiln_gltf_write_meshes(kiln_gltf_state *st, kiln_error *err)
         if (mesh->weights && mesh->weight_count)
             kiln_json_out_floats(&j, "weights", mesh->weights, mesh->weight_count);
         uint32_t targets = mesh->primitive_count ? mesh->primitives[0].target_count : 0;
-        if (mesh->target_names && targets) {
+        if (mesh->extras && kiln_json_out_raw(&j, "extras", mesh->extras)) {
+            /* targetNames, when there are any, are part of them */
+        } else if (mesh->target_names && targets) {
+            if (mesh->extras) out->extras_dropped++;
             kiln_json_out_object(&j, "extras");
             kiln_json_out_array(&j, "targetNames");
             for (uint32_t t = 0; t < targets; t++)

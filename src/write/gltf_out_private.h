@@ -84,9 +84,11 @@ typedef struct kiln_gltf_state {
     const char **image_ext;   /* per scene image: "png", "jpg", "ktx2" or NULL */
     int32_t *texture_map;     /* scene texture -> output texture, -1 = dropped */
     uint32_t image_count, texture_count;
-    bool used_quantization, used_meshopt, used_texture_transform, used_unlit,
-        used_emissive_strength, used_lights, used_basisu;
-    bool failed_memory; /* an allocation failed somewhere: KILN_E_OUT_OF_MEMORY */
+    bool used_quantization, used_meshopt, used_texture_transform, used_lights, used_basisu,
+        used_instancing;
+    uint32_t used_material_ext;       /* KILN_MATERIAL_EXT_* of every material written */
+    int32_t (*instance_accessors)[3]; /* per scene node: TRANSLATION, ROTATION, SCALE or -1 */
+    bool failed_memory;               /* an allocation failed somewhere: KILN_E_OUT_OF_MEMORY */
 } kiln_gltf_state;
 
 /* gltf_out_buffer.c: appends a view of size bytes (copied), returns its index; -1 and
@@ -128,5 +130,8 @@ kiln_result kiln_gltf_write_animations(kiln_gltf_state *st, kiln_error *err);
 /* gltf_out_node.c: "nodes" (with the holders of quantized meshes), "cameras", the lights of
  * KHR_lights_punctual are written by gltf_out.c. */
 void kiln_gltf_write_nodes(kiln_gltf_state *st, kiln_json_out *j);
+/* gltf_out_node.c: the EXT_mesh_gpu_instancing accessors of every instanced node whose mesh is
+ * written (st->instance_accessors), before the buffer is laid out. */
+kiln_result kiln_gltf_write_instances(kiln_gltf_state *st, kiln_error *err);
 
 #endif
