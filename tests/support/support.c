@@ -311,3 +311,22 @@ void kt_import_all(const char *dir)
     kiln_string_free(doc);
     kiln_project_close(p);
 }
+
+void kt_gltf_validate(const char *cmd, size_t files)
+{
+    char *report = NULL;
+    char *full = kt_format("command -v node >/dev/null || exit 77; %s", cmd);
+    int st = kt_run(full, &report);
+    free(full);
+    if (st == 77) {
+        print_message("skipped the validator: node or gltf-validator is missing\n");
+    } else {
+        size_t clean = 0;
+        for (const char *p = report; p && (p = strstr(p, ": 0 errors,")); p++) clean++;
+        if (st != 0 || clean != files)
+            fail_msg("glTF Validator: %zu of %zu outputs without errors (exit %d):\n%s", clean,
+                     files, st, report ? report : "");
+        print_message("glTF Validator: 0 errors in all %zu outputs\n", files);
+    }
+    free(report);
+}

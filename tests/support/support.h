@@ -74,4 +74,9 @@ int kt_run(const char *cmd, char **out);
  * document, unless the import succeeds. */
 void kt_import_all(const char *dir);
 
+/* Runs cmd (examples/validate_gltf.mjs with the files to check) and fails the test unless the
+ * Khronos glTF Validator reports 0 errors for each of the `files` outputs; prints a skip notice
+ * when node or tests/node's gltf-validator is missing. */
+void kt_gltf_validate(const char *cmd, size_t files);
+
 #endif
