@@ -30,25 +30,11 @@ static const char *const param_names[P_COUNT] = {
     "base_color_factor", "metallic_factor", "roughness_factor",   "emissive_factor",
     "emissive_strength", "normal_scale",    "occlusion_strength", "alpha_cutoff",
 };
-/* The extensions' slots are named after kiln's slot names ("clearcoat_normal_texture"). */
-static const char *const texture_names[KILN_SCENE_SLOT_COUNT] = {
-    "base_color_texture",
-    "metallic_roughness_texture",
-    "normal_texture",
-    "occlusion_texture",
-    "emissive_texture",
-    "clearcoat_texture",
-    "clearcoat_roughness_texture",
-    "clearcoat_normal_texture",
-    "sheen_color_texture",
-    "sheen_roughness_texture",
-    "transmission_texture",
-    "thickness_texture",
-    "specular_texture",
-    "specular_color_texture",
-    "iridescence_texture",
-    "iridescence_thickness_texture",
-    "anisotropy_texture",
+/* The core slots' names; the extensions' slots are the snake_case of their glTF keys
+ * (kiln_material_ext_textures: "clearcoatNormalTexture" as "clearcoat_normal_texture"). */
+static const char *const texture_names[KILN_SCENE_SLOT_CORE_COUNT] = {
+    "base_color_texture", "metallic_roughness_texture", "normal_texture",
+    "occlusion_texture",  "emissive_texture",
 };
 
 const kiln_model_template *kiln_model_template_for(const kiln_cook_env *env, const char *name)
@@ -132,13 +118,21 @@ kiln_result kiln_model_template_cook(const kiln_cook_env *env, const kiln_model_
         params[i] = (kiln_material_param){pname, &values[i], 0, NULL};
     }
     kiln_typed_material_texture tex[KILN_SCENE_SLOT_COUNT];
+    char ext_texture_names[KILN_MATERIAL_EXT_SLOT_COUNT][48];
     size_t nt = 0;
     for (int slot = 0; slot < KILN_SCENE_SLOT_COUNT; slot++) {
         int32_t ti = mat->textures[slot].texture;
         if (!image_ids[slot] || ti < 0 || (uint32_t)ti >= sc->texture_count) continue;
         kiln_typed_material_texture *x = &tex[nt++];
         memset(x, 0, sizeof *x);
-        x->name = texture_names[slot];
+        if (slot < KILN_SCENE_SLOT_CORE_COUNT) {
+            x->name = texture_names[slot];
+        } else {
+            char *n = ext_texture_names[slot - KILN_SCENE_SLOT_CORE_COUNT];
+            snake_case(kiln_material_ext_textures[slot - KILN_SCENE_SLOT_CORE_COUNT].gltf_key, n,
+                       sizeof ext_texture_names[0]);
+            x->name = n;
+        }
         x->image = image_ids[slot];
         int32_t si = sc->textures[ti].sampler;
         if (si >= 0 && (uint32_t)si < sc->sampler_count) {
